@@ -1,0 +1,46 @@
+/* buf.h — a growable byte buffer, the one way core and rule systems build text.
+ * Allocation failure aborts (a referee that cannot allocate cannot referee). */
+#ifndef UMPIRE_BUF_H
+#define UMPIRE_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+	char *data;   /* NUL-terminated; NULL until first append */
+	size_t len;   /* bytes used, excluding the NUL */
+	size_t cap;   /* bytes allocated */
+};
+
+#define BUF_INIT { NULL, 0, 0 }
+
+/* Appends n bytes (may contain NUL bytes). */
+void buf_append(struct buf *b, const void *data, size_t n);
+/* Appends a C string. */
+void buf_puts(struct buf *b, const char *s);
+/* Appends printf-formatted text. */
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/* Returns the contents as a NUL-terminated string ("" when empty); still owned by b. */
+const char *buf_str(const struct buf *b);
+/* Transfers ownership of the contents to the caller (free() it); b becomes empty. */
+char *buf_detach(struct buf *b);
+/* Empties b, keeping its allocation. */
+void buf_clear(struct buf *b);
+/* Frees b's storage; b may be reused after. */
+void buf_release(struct buf *b);
+
+/* xmalloc family: abort on allocation failure. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Returns a newly allocated printf-formatted string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Lower-case hex of n bytes into out (2n+1 bytes, NUL-terminated). */
+void hex_encode(char *out, const unsigned char *in, size_t n);
+/* Decodes exactly 2n hex digits; returns 0, or -1 when s is not that. */
+int hex_decode(unsigned char *out, size_t n, const char *s);
+
+#endif

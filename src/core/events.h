@@ -1,0 +1,36 @@
+/* events.h — what happened in a turn, in order: the narrative a report shows and the
+ * journal keeps. Void orders (valid when sent, impossible when their moment came) are
+ * events too, carrying the player, the order's position and the reason. */
+#ifndef UMPIRE_EVENTS_H
+#define UMPIRE_EVENTS_H
+
+#include <stddef.h>
+
+enum event_kind { EVENT_EVENT, EVENT_VOID };
+
+struct event {
+	enum event_kind kind;
+	char *phase;        /* the phase of the rule system's turn sequence, e.g. "events" */
+	char *player;       /* EVENT_VOID: whose order; else NULL */
+	int order_index;    /* EVENT_VOID: 1-based position in that player's orders list */
+	char *text;         /* one line, no newline */
+	size_t first_die;   /* dice index count when the event was recorded (for reports) */
+};
+
+struct events {
+	struct event *v;
+	size_t n, cap;
+	size_t dice_mark;   /* set by the pipeline: current dice count, copied into first_die */
+};
+
+void events_init(struct events *e);
+void events_release(struct events *e);
+/* Records an event of phase (copied) with formatted text. */
+void events_add(struct events *e, const char *phase, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Records a void order: player's order number order_index (1-based) could not be carried
+ * out; text is the reason. */
+void events_void(struct events *e, const char *phase, const char *player, int order_index,
+	const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

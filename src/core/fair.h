@@ -1,0 +1,51 @@
+/* fair.h — the fairness derivation of docs/fairness.md: the hash chain of turn keys from
+ * the umpire's secret, the orders digest, the turn seed and the die function. Pure
+ * functions of their inputs; libsodium does all hashing (no hand-written crypto).
+ * Notation: HMAC = HMAC-SHA256, || concatenation, be32/be64 big-endian. */
+#ifndef UMPIRE_FAIR_H
+#define UMPIRE_FAIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAIR_HASH_BYTES 32
+#define FAIR_DEFAULT_CHAIN_LENGTH 4096u
+
+/* Initialises libsodium; call once before anything below. Returns 0 or -1. */
+int fair_init(void);
+
+/* SHA256(data). */
+void fair_sha256(uint8_t out[32], const void *data, size_t len);
+/* HMAC-SHA256 keyed by key (32 bytes) over data. */
+void fair_hmac(uint8_t out[32], const uint8_t key[32], const void *data, size_t len);
+/* Fills out with n bytes from the OS CSPRNG. */
+void fair_random(uint8_t *out, size_t n);
+
+/* The turn key k_t = c_t of the chain of length L from secret S:
+ * c_L = HMAC(S, "umpire/chain/v1"), c_(i-1) = SHA256(c_i). t in 0..L (k_0 = commitment).
+ * Returns 0, or -1 when t > L. */
+int fair_turn_key(uint8_t out[32], const uint8_t secret[32], uint32_t chain_length, uint32_t t);
+/* The commitment C = c_0. */
+void fair_commitment(uint8_t out[32], const uint8_t secret[32], uint32_t chain_length);
+/* 1 if SHA256 applied t times to key equals commitment, else 0. */
+int fair_key_check(const uint8_t key[32], uint32_t t, const uint8_t commitment[32]);
+
+/* One player's entry in the orders digest. */
+struct fair_order {
+	const char *player;      /* player id (ASCII) */
+	int has_file;            /* 0: 32 zero bytes stand for the file hash */
+	uint8_t sha256[32];      /* SHA256 of the raw bytes of the order file */
+};
+/* D_t = SHA256(concat over entries sorted by player id in ascending byte order of
+ * id || 0x00 || file hash). The caller passes every campaign player plus "umpire";
+ * entries need not be sorted (sorted internally on a copy). */
+void fair_orders_digest(uint8_t out[32], const struct fair_order *orders, size_t n);
+/* s_t = HMAC(k_t, "umpire/turn/v1" || be32(t) || D_t || B_t). */
+void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const uint8_t digest[32],
+	const uint8_t beacon[32]);
+/* Die j with n faces (2 <= n): for a = 0,1,...: x = be64(first 8 bytes of
+ * HMAC(s, "umpire/die/v1" || be64(j) || be32(a))); the first x < 2^64 - (2^64 mod n)
+ * gives 1 + (x mod n). *attempts (may be NULL) receives the number of blocks used (>= 1). */
+uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *attempts);
+
+#endif

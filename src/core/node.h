@@ -1,0 +1,98 @@
+/* node.h — the YAML document tree every file format is read into and written from.
+ * The only YAML parser in umpire is behind this header (libyaml, in node.c). Reading is
+ * strict because order files are untrusted: one document, no anchors, aliases or tags,
+ * no duplicate keys, bounded size, depth and node count. Every node keeps its line and
+ * column so semantic errors point at the offending value. Writing is canonical: maps are
+ * emitted in the order their keys were added, block style, so the same tree always gives
+ * the same bytes. */
+#ifndef UMPIRE_NODE_H
+#define UMPIRE_NODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/diag.h"
+#include "core/buf.h"
+
+enum node_kind { NODE_SCALAR, NODE_SEQ, NODE_MAP };
+
+struct node {
+	enum node_kind kind;
+	const char *file;       /* source file name (owned by the doc), NULL if built in memory */
+	int line, column;       /* 1-based position of the node's first character; 0 if built */
+	char *scalar;           /* NODE_SCALAR: the text, NUL-terminated */
+	int quoted;             /* NODE_SCALAR: written quoted in the source / forced string */
+	size_t n;               /* NODE_SEQ: items; NODE_MAP: pairs */
+	struct node **items;    /* NODE_SEQ items; NODE_MAP values */
+	struct node **keys;     /* NODE_MAP keys (always scalars, unique) */
+};
+
+struct node_limits {
+	size_t max_bytes;       /* input size; 0 = 64 KiB */
+	size_t max_depth;       /* nesting of collections; 0 = 16 */
+	size_t max_nodes;       /* total nodes; 0 = 20000 */
+	size_t max_scalar;      /* bytes of one scalar; 0 = 4096 */
+};
+
+/* Parses one YAML document from buf (len bytes, need not be NUL-terminated).
+ * file names the input in diagnostics and is copied. On success *out is the root (a doc
+ * owned by the caller; free with node_free) and 0 is returned. On failure every error
+ * found is added to d, *out is NULL, and -1 is returned. An empty document is an error.
+ * lim may be NULL for the defaults. */
+int node_parse(struct node **out, const char *file, const void *buf, size_t len,
+	const struct node_limits *lim, struct diag *d);
+
+/* Frees a tree from node_parse or the builders below (NULL is fine). */
+void node_free(struct node *n);
+
+/* --- builders (for state, journal exports, campaign files); abort on OOM --- */
+struct node *node_new_map(void);
+struct node *node_new_seq(void);
+/* A string scalar; emitted quoted if it would otherwise read as a number/bool/null. */
+struct node *node_new_str(const char *s);
+struct node *node_new_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct node *node_new_int(long long v);
+struct node *node_new_bool(int v);
+/* Appends key → value to map (takes ownership of value; key is copied). Returns value. */
+struct node *node_map_add(struct node *map, const char *key, struct node *value);
+/* Convenience: adds a string / int / bool value. */
+void node_map_str(struct node *map, const char *key, const char *s);
+void node_map_int(struct node *map, const char *key, long long v);
+void node_map_bool(struct node *map, const char *key, int v);
+/* Appends value to seq (takes ownership). Returns value. */
+struct node *node_seq_add(struct node *seq, struct node *value);
+/* Deep copy (positions kept, file pointer shared: the copy must not outlive the source). */
+struct node *node_clone(const struct node *n);
+
+/* Emits n as a YAML document (block style, "---" omitted, trailing newline) onto out.
+ * Deterministic: same tree, same bytes. Returns 0, or -1 on emitter failure. */
+int node_emit(const struct node *n, struct buf *out);
+
+/* --- reading with diagnostics (all report into d and return -1 on failure) --- */
+
+/* The value for key in map, or NULL (map may be NULL or not a map). */
+const struct node *node_get(const struct node *map, const char *key);
+/* Like node_get, but a missing key is an error at the map's position. */
+const struct node *node_need(const struct node *map, const char *key, struct diag *d);
+/* Checks n is a map and has only keys from allowed (NULL-terminated); reports each
+ * unknown key at the key's position with the list of expected keys. */
+int node_check_map(const struct node *n, const char *what, const char *const *allowed,
+	struct diag *d);
+int node_check_seq(const struct node *n, const char *what, size_t max_items, struct diag *d);
+/* Integer in [min, max] (decimal, optional sign, plain scalar). */
+int node_want_int(const struct node *n, const char *what, long long min, long long max,
+	long long *out, struct diag *d);
+/* Any scalar (not a collection); *out points into the node. max_len 0 = no limit. */
+int node_want_str(const struct node *n, const char *what, size_t max_len, const char **out,
+	struct diag *d);
+/* An identifier: [A-Za-z0-9_.-]+, at most 64 bytes. */
+int node_want_id(const struct node *n, const char *what, const char **out, struct diag *d);
+/* true/false. */
+int node_want_bool(const struct node *n, const char *what, int *out, struct diag *d);
+/* One of names (NULL-terminated); *out is its index. */
+int node_want_enum(const struct node *n, const char *what, const char *const *names, int *out,
+	struct diag *d);
+/* Reports an error at n's position (n may be NULL: "<input>":1:1). */
+void node_error(struct diag *d, const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,92 @@
+/* rules.h — the plug-in interface between the game-agnostic core and a rule system.
+ * A rule system is a `const struct rule_system` of labelled function pointers (the curl
+ * protocol-handler model), registered in the static table of registry.c. Rule systems
+ * include only this header and core's public headers; they never read files, call rand,
+ * time or clock: every die comes through the struct dice they are handed. */
+#ifndef UMPIRE_RULES_H
+#define UMPIRE_RULES_H
+
+#include <stddef.h>
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/node.h"
+#include "core/dice.h"
+#include "core/events.h"
+
+#define RULES_INTERFACE_VERSION 1
+
+/* What every hook may know of the campaign. */
+struct rules_campaign {
+	const char *id;                 /* campaign id */
+	const char *const *players;     /* player ids, as listed in campaign.yaml */
+	size_t n_players;
+	const void *options;            /* from options_parse */
+};
+
+/* One player's part of a turn, as handed to resolve. */
+struct rules_orders {
+	const char *player;             /* player id */
+	void *orders;                   /* from orders_parse; NULL: no file (--allow-missing) */
+};
+
+/* The turn being resolved. */
+struct rules_turn {
+	int turn;                       /* 1-based turn number */
+	const struct rules_orders *orders; /* one entry per due player, sorted by player id */
+	size_t n_orders;
+	struct dice *dice;              /* draw every die here */
+	struct events *events;          /* record what happened here */
+	struct buf summary;             /* one line for the commit message; empty = default */
+};
+
+struct rule_system {
+	int version;                    /* RULES_INTERFACE_VERSION */
+	const char *name;               /* "land-raid": the `rules:` value in campaign.yaml */
+	const char *title;              /* "Land Raid (Peter Pig, Pieces of Eight)" */
+	const char *help;               /* order types, options, standing orders: `umpire rules NAME` */
+
+	/* Parses campaign options (opts may be NULL: all defaults) into *out. */
+	int (*options_parse)(void **out, const struct node *opts, struct diag *d);
+	/* The options in full, defaults included, for campaign.yaml. Caller frees. */
+	struct node *(*options_emit)(const void *opts);
+	void (*options_free)(void *opts);
+
+	/* Parses the rule system's part of state.yaml / a scenario (`game:`) into *out,
+	 * checking it against the campaign (e.g. sides are the campaign's players). */
+	int (*state_parse)(void **out, const struct rules_campaign *c, const struct node *game,
+		struct diag *d);
+	/* The state as a tree in canonical order (stable, diff-friendly). Caller frees. */
+	struct node *(*state_emit)(const struct rules_campaign *c, const void *state);
+	void (*state_free)(void *state);
+
+	/* 1 if player must send orders for turn `turn` (the turn about to be processed). */
+	int (*player_due)(const struct rules_campaign *c, const void *state, int turn,
+		const char *player);
+	/* 1 if the game has ended before turn `turn`; may set *why (static text). Optional. */
+	int (*game_over)(const struct rules_campaign *c, const void *state, int turn,
+		const char **why);
+
+	/* Checks one player's `orders` (a sequence) and optional `standing` (a map or NULL)
+	 * against the current state and parses them into *out. Every problem goes to d
+	 * (positions from the nodes); returns 0 or -1. Runs for `check` and `turn` alike. */
+	int (*orders_parse)(void **out, const struct rules_campaign *c, const void *state,
+		int turn, const char *player, const struct node *orders, const struct node *standing,
+		struct diag *d);
+	void (*orders_free)(void *orders);
+
+	/* Resolves the turn in the rule system's phase order, mutating state. Orders that
+	 * cannot be carried out are void events, not errors. Returns 0, or -1 on an internal
+	 * error (a bug), in which case nothing of the turn is kept. */
+	int (*resolve)(const struct rules_campaign *c, void *state, struct rules_turn *t);
+
+	/* Appends a Markdown view of the state for player (e.g. a map) to out. Optional. */
+	void (*report)(const struct rules_campaign *c, const void *state, const char *player,
+		struct buf *out);
+};
+
+/* The registered rule systems, NULL-terminated, in a fixed order. */
+extern const struct rule_system *const rules_registry[];
+/* The rule system called name, or NULL. */
+const struct rule_system *rules_find(const char *name);
+
+#endif
