@@ -1,0 +1,116 @@
+-- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 1.
+-- Append-only: triggers refuse every UPDATE and DELETE, and every INSERT that is not the
+-- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot
+-- overwrite anything. Documented in docs/journal.md. src/core/journal.c embeds this text;
+-- tests/unit/check_journal.c checks that both give the same database.
+
+CREATE TABLE meta (
+	key TEXT PRIMARY KEY NOT NULL,
+	value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE turns (
+	turn INTEGER PRIMARY KEY NOT NULL CHECK (turn >= 0),   -- 0 = setup
+	key TEXT CHECK (key IS NULL OR (length(key) = 64 AND key NOT GLOB '*[^0-9a-f]*')),
+	orders_digest TEXT CHECK (orders_digest IS NULL
+		OR (length(orders_digest) = 64 AND orders_digest NOT GLOB '*[^0-9a-f]*')),
+	beacon TEXT CHECK (beacon IS NULL
+		OR (length(beacon) = 64 AND beacon NOT GLOB '*[^0-9a-f]*')),
+	seed TEXT CHECK (seed IS NULL OR (length(seed) = 64 AND seed NOT GLOB '*[^0-9a-f]*')),
+	state_sha256 TEXT NOT NULL
+		CHECK (length(state_sha256) = 64 AND state_sha256 NOT GLOB '*[^0-9a-f]*'),
+	summary TEXT NOT NULL,
+	processed_at INTEGER NOT NULL   -- seconds since the epoch, UTC (the commit time)
+) STRICT;
+
+CREATE TABLE orders (
+	turn INTEGER NOT NULL REFERENCES turns (turn),
+	player TEXT NOT NULL,
+	sha256 TEXT CHECK (sha256 IS NULL OR (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),
+	bytes BLOB,                     -- the order file as received; NULL: none was sent
+	PRIMARY KEY (turn, player),
+	CHECK ((sha256 IS NULL) = (bytes IS NULL))
+) STRICT;
+
+CREATE TABLE dice (
+	turn INTEGER NOT NULL REFERENCES turns (turn),
+	idx INTEGER NOT NULL,           -- j: 0, 1, 2 ... in the order drawn
+	sides INTEGER NOT NULL CHECK (sides >= 2),
+	value INTEGER NOT NULL CHECK (value BETWEEN 1 AND sides),
+	purpose TEXT NOT NULL,
+	PRIMARY KEY (turn, idx)
+) STRICT;
+
+CREATE TABLE events (
+	turn INTEGER NOT NULL REFERENCES turns (turn),
+	seq INTEGER NOT NULL,           -- 0, 1, 2 ... in the order they happened
+	phase TEXT NOT NULL,
+	kind TEXT NOT NULL CHECK (kind IN ('event', 'void')),
+	player TEXT,                    -- whose order was void; NULL for kind 'event'
+	order_index INTEGER NOT NULL,   -- 1-based position of the void order; 0 for 'event'
+	text TEXT NOT NULL,
+	PRIMARY KEY (turn, seq),
+	CHECK (kind = 'void' OR (player IS NULL AND order_index = 0)),
+	CHECK (kind = 'event' OR (player IS NOT NULL AND order_index >= 0))
+) STRICT;
+
+CREATE TABLE files (
+	turn INTEGER NOT NULL REFERENCES turns (turn),
+	path TEXT NOT NULL CHECK (path <> '' AND path NOT GLOB '/*'),
+	bytes BLOB NOT NULL,            -- exactly what the turn's git commit holds at path
+	PRIMARY KEY (turn, path)
+) STRICT;
+
+CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER meta_insert_new BEFORE INSERT ON meta
+WHEN EXISTS (SELECT 1 FROM meta WHERE key = NEW.key)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: meta key exists'); END;
+
+CREATE TRIGGER turns_no_update BEFORE UPDATE ON turns
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER turns_no_delete BEFORE DELETE ON turns
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER turns_dense BEFORE INSERT ON turns
+WHEN NEW.turn IS NOT (SELECT COALESCE(MAX(turn) + 1, 0) FROM turns)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: turn must be the last turn + 1'); END;
+
+CREATE TRIGGER orders_no_update BEFORE UPDATE ON orders
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER orders_no_delete BEFORE DELETE ON orders
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER orders_newest BEFORE INSERT ON orders
+WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
+	OR EXISTS (SELECT 1 FROM orders WHERE turn = NEW.turn AND player = NEW.player)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: orders rows extend the newest turn'); END;
+
+CREATE TRIGGER dice_no_update BEFORE UPDATE ON dice
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER dice_no_delete BEFORE DELETE ON dice
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER dice_dense BEFORE INSERT ON dice
+WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
+	OR NEW.idx IS NOT (SELECT COUNT(*) FROM dice WHERE turn = NEW.turn)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: dice rows extend the newest turn densely'); END;
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER events_dense BEFORE INSERT ON events
+WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
+	OR NEW.seq IS NOT (SELECT COUNT(*) FROM events WHERE turn = NEW.turn)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: events rows extend the newest turn densely'); END;
+
+CREATE TRIGGER files_no_update BEFORE UPDATE ON files
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER files_no_delete BEFORE DELETE ON files
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER files_newest BEFORE INSERT ON files
+WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
+	OR EXISTS (SELECT 1 FROM files WHERE turn = NEW.turn AND path = NEW.path)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: files rows extend the newest turn'); END;
+
+INSERT INTO meta (key, value) VALUES ('schema_version', '1');

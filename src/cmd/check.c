@@ -1,0 +1,78 @@
+/* check.c — `umpire check`: what a player runs before sending orders. It runs exactly the
+ * parsing and checking code of `umpire turn`, against the campaign's current committed
+ * state, and writes nothing. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/turn.h"
+
+static const char check_help[] =
+	"usage: umpire check DIR ORDERS...\n\n"
+	"Checks order files against the campaign's current state, through exactly the code\n"
+	"'umpire turn' uses, and reports every problem in every file at once as\n"
+	"file:line:column: error: message. Writes nothing. Works on a plain clone of the\n"
+	"campaign. Exit 0 if the orders would be accepted, 65 if not.\n";
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(check_help, stdout);
+			return EXIT_OK;
+		}
+		fputs(check_help, stderr);
+		return EXIT_USAGE;
+	}
+	if (argc - optind < 2) {
+		fputs(check_help, stderr);
+		return EXIT_USAGE;
+	}
+
+	struct campaign *c = NULL;
+	int rc = campaign_open(&c, argv[optind], 0);
+	if (rc != EXIT_OK)
+		return rc;
+
+	void *state = NULL;
+	int last;
+	struct turn_input in;
+	struct diag d;
+	diag_init(&d);
+	turn_input_init(&in, 0);
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0) {
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	in.turn = last + 1;
+	const char *why = NULL;
+	if (c->rules->game_over && c->rules->game_over(&c->rc, state, in.turn, &why)) {
+		fprintf(stderr, "umpire: the game is over (%s): no turn %d to send orders for\n",
+			why ? why : "the rule system says so", in.turn);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	for (int i = optind + 1; i < argc; i++)
+		turn_add_order_file(&in, c, state, argv[i], &d);
+	if (diag_count(&d)) {
+		diag_print(&d, stderr);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	for (size_t i = 0; i < in.n_files; i++)
+		printf("%s: ok: orders of %s for turn %d of %s\n", in.files[i].path, in.files[i].player,
+			in.turn, c->id);
+done:
+	turn_input_release(&in, c);
+	if (state)
+		c->rules->state_free(state);
+	diag_release(&d);
+	campaign_close(c);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/* rules.c — `umpire rules`: list the rule systems, or describe one: its order types,
+ * standing orders and options with their defaults. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+
+static const char rules_help[] =
+	"usage: umpire rules [NAME]\n\n"
+	"Without NAME, lists the rule systems. With NAME, describes its order types, standing\n"
+	"orders and campaign options, and prints the default options as campaign.yaml holds them.\n";
+
+int cmd_rules(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(rules_help, stdout);
+			return EXIT_OK;
+		}
+		fputs(rules_help, stderr);
+		return EXIT_USAGE;
+	}
+	if (argc - optind > 1) {
+		fputs(rules_help, stderr);
+		return EXIT_USAGE;
+	}
+	if (argc - optind == 0) {
+		for (size_t i = 0; rules_registry[i]; i++)
+			printf("%-12s %s\n", rules_registry[i]->name, rules_registry[i]->title);
+		return EXIT_OK;
+	}
+	const struct rule_system *rs = rules_find(argv[optind]);
+	if (!rs) {
+		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n", argv[optind]);
+		return EXIT_NOINPUT;
+	}
+	printf("%s: %s\n\n%s\n", rs->name, rs->title, rs->help);
+	void *options = NULL;
+	struct diag d;
+	diag_init(&d);
+	if (rs->options_parse(&options, NULL, &d) == 0) {
+		struct buf b = BUF_INIT;
+		struct node *n = node_new_map();
+		node_map_add(n, "options", rs->options_emit(options));
+		node_emit(n, &b);
+		printf("\ndefault options (campaign.yaml):\n\n%s", buf_str(&b));
+		node_free(n);
+		buf_release(&b);
+		rs->options_free(options);
+	}
+	diag_release(&d);
+	return EXIT_OK;
+}

@@ -1,0 +1,113 @@
+/* turn.c — `umpire turn`: process the next turn, all-or-nothing: finish any turn a crash
+ * left half-done, check every order file, resolve, append to the journal, commit to git. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/fair.h"
+#include "core/turn.h"
+
+static const char turn_help[] =
+	"usage: umpire turn DIR ORDERS... [--allow-missing]\n\n"
+	"Processes the next turn of the campaign in DIR from the given order files (one per due\n"
+	"player, plus optionally the umpire's own file with player: umpire). Every file is\n"
+	"checked first; any error stops the turn with nothing written. Then the turn seed is\n"
+	"derived from the committed key chain and the orders, the rule system resolves the\n"
+	"turn, and the journal and git (one commit, tag turn-NNNN) are updated together.\n\n"
+	"  --allow-missing   a due player without a file is journaled as 'no orders'\n\n"
+	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
+
+int cmd_turn(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "allow-missing", no_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, allow_missing = 0;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'm': allow_missing = 1; break;
+		case 'h': fputs(turn_help, stdout); return EXIT_OK;
+		default: fputs(turn_help, stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 1) {
+		fputs(turn_help, stderr);
+		return EXIT_USAGE;
+	}
+
+	struct campaign *c = NULL;
+	int rc = campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL);
+	if (rc != EXIT_OK)
+		return rc;
+
+	void *state = NULL;
+	int last;
+	struct turn_input in;
+	struct turn_output out;
+	struct diag d;
+	uint8_t secret[32], key[32], beacon[32] = { 0 };
+
+	memset(&out, 0, sizeof(out));
+	diag_init(&d);
+	turn_input_init(&in, 0);
+	rc = turn_recover(c);
+	if (rc != EXIT_OK)
+		goto done;
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0) {
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	in.turn = last + 1;
+	const char *why = NULL;
+	if (c->rules->game_over && c->rules->game_over(&c->rc, state, in.turn, &why)) {
+		fprintf(stderr, "umpire: the game is over (%s): no turn %d to process\n",
+			why ? why : "the rule system says so", in.turn);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	if ((uint32_t)in.turn > c->chain_length) {
+		fprintf(stderr, "umpire: turn %d is beyond the key chain (%u turns): start a new campaign\n",
+			in.turn, c->chain_length);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	for (int i = optind + 1; i < argc; i++)
+		turn_add_order_file(&in, c, state, argv[i], &d);
+	if (diag_count(&d)) {
+		diag_print(&d, stderr);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	if (turn_complete(&in, c, state, allow_missing) < 0) {
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	if (campaign_read_secret(c, secret) < 0) {
+		rc = EXIT_NOINPUT;
+		goto done;
+	}
+	fair_turn_key(key, secret, c->chain_length, (uint32_t)in.turn);
+	if (!fair_key_check(key, (uint32_t)in.turn, c->commitment)) {
+		fprintf(stderr, "umpire: .umpire/secret does not match the campaign's commitment (wrong secret file?)\n");
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	if (turn_resolve(&out, c, state, &in, key, beacon) < 0) {
+		rc = EXIT_SOFTWARE;
+		goto done;
+	}
+	rc = turn_commit(c, &in, &out, turn_now());
+	if (rc == EXIT_OK)
+		printf("Turn %d: %s\n", in.turn, out.summary);
+done:
+	turn_output_release(&out);
+	turn_input_release(&in, c);
+	if (state)
+		c->rules->state_free(state);
+	diag_release(&d);
+	campaign_close(c);
+	return rc;
+}

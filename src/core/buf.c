@@ -1,0 +1,174 @@
+/* buf.c — the growable byte buffer and the abort-on-OOM allocators every module uses,
+ * plus hex encoding for digests and seeds. A referee that cannot allocate cannot referee,
+ * so allocation failure aborts here rather than threading errors through every caller. */
+#include "core/buf.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "umpire: out of memory (allocating %zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	/* malloc(0) may return NULL; ask for one byte so NULL always means failure. */
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+/* Makes room for extra more bytes plus the terminating NUL. */
+static void buf_grow(struct buf *b, size_t extra)
+{
+	if (extra > SIZE_MAX - b->len - 1)
+		oom(SIZE_MAX);
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void buf_append(struct buf *b, const void *data, size_t n)
+{
+	buf_grow(b, n);
+	if (n)
+		memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0) {
+		/* Only an invalid format or wide-character conversion fails; that is a bug. */
+		fprintf(stderr, "umpire: bad format string '%s'\n", fmt);
+		abort();
+	}
+	buf_grow(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+const char *buf_str(const struct buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+char *buf_detach(struct buf *b)
+{
+	char *p = b->data ? b->data : xstrdup("");
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+	return p;
+}
+
+void buf_clear(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void buf_release(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void hex_encode(char *out, const unsigned char *in, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 0x0f];
+	}
+	out[2 * n] = '\0';
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int hex_decode(unsigned char *out, size_t n, const char *s)
+{
+	/* Check the whole string before writing so a failure leaves out untouched. */
+	for (size_t i = 0; i < 2 * n; i++)
+		if (hex_digit(s[i]) < 0)
+			return -1;
+	if (s[2 * n] != '\0')
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (unsigned char)(hex_digit(s[2 * i]) << 4 | hex_digit(s[2 * i + 1]));
+	return 0;
+}

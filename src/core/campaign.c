@@ -1,0 +1,319 @@
+/* campaign.c — opening a campaign: reading campaign.yaml and state.yaml from the committed
+ * history (never from a possibly edited work tree), taking the lock, opening the journal,
+ * reading the umpire's secret. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/campaign.h"
+#include "core/fair.h"
+
+static const char *const campaign_keys[] = {
+	"id", "title", "rules", "players", "options", "fairness", NULL,
+};
+static const char *const player_keys[] = { "id", "name", "email", NULL };
+static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "beacon", NULL };
+static const char *const state_keys[] = { "campaign", "rules", "turn", "game", NULL };
+
+void campaign_turn_tag(char out[16], int turn)
+{
+	snprintf(out, 16, "turn-%04d", turn);
+}
+
+int campaign_has_player(const struct campaign *c, const char *id)
+{
+	for (size_t i = 0; i < c->n_players; i++)
+		if (strcmp(c->players[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+static void campaign_clear_parsed(struct campaign *c)
+{
+	if (c->rules && c->options)
+		c->rules->options_free(c->options);
+	c->options = NULL;
+	for (size_t i = 0; i < c->n_players; i++)
+		free(c->players[i]);
+	free(c->players);
+	c->players = NULL;
+	c->n_players = 0;
+	free(c->id);
+	free(c->title);
+	free(c->rules_name);
+	c->id = c->title = c->rules_name = NULL;
+}
+
+int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes, struct diag *d)
+{
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+	struct node_limits lim = { .max_bytes = 1024 * 1024 };
+
+	campaign_clear_parsed(c);
+	if (node_parse(&root, file, bytes->data ? bytes->data : "", bytes->len, &lim, d) < 0)
+		return -1;
+	if (node_check_map(root, "campaign", campaign_keys, d) < 0)
+		goto done;
+
+	const char *s;
+	if (node_want_id(node_need(root, "id", d), "campaign id", &s, d) == 0)
+		c->id = xstrdup(s);
+	const struct node *title = node_get(root, "title");
+	c->title = xstrdup(title && node_want_str(title, "title", 200, &s, d) == 0 ? s : "");
+	if (node_want_id(node_need(root, "rules", d), "rules", &s, d) == 0) {
+		c->rules_name = xstrdup(s);
+		c->rules = rules_find(s);
+		if (!c->rules)
+			node_error(d, node_get(root, "rules"),
+				"unknown rule system '%s' (see 'umpire rules')", s);
+	}
+
+	const struct node *players = node_need(root, "players", d);
+	if (players && node_check_seq(players, "players", CAMPAIGN_MAX_PLAYERS, d) == 0) {
+		c->players = xcalloc(players->n + 1, sizeof(char *));
+		for (size_t i = 0; i < players->n; i++) {
+			const struct node *p = players->items[i];
+			if (node_check_map(p, "player", player_keys, d) < 0)
+				continue;
+			if (node_want_id(node_need(p, "id", d), "player id", &s, d) < 0)
+				continue;
+			if (strcmp(s, UMPIRE_PLAYER) == 0) {
+				node_error(d, node_get(p, "id"),
+					"player id 'umpire' is reserved (another id expected)");
+				continue;
+			}
+			if (campaign_has_player(c, s)) {
+				node_error(d, node_get(p, "id"), "duplicate player id '%s'", s);
+				continue;
+			}
+			c->players[c->n_players++] = xstrdup(s);
+		}
+		if (players->n == 0)
+			node_error(d, players, "no players (at least one expected)");
+	}
+
+	c->chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
+	c->fair = 1;
+	const struct node *fairness = node_need(root, "fairness", d);
+	if (fairness && node_check_map(fairness, "fairness", fairness_keys, d) == 0) {
+		long long len;
+		const struct node *n = node_get(fairness, "chain_length");
+		if (n && node_want_int(n, "chain_length", 1, 1000000, &len, d) == 0)
+			c->chain_length = (uint32_t)len;
+		n = node_need(fairness, "commitment", d);
+		if (n && node_want_str(n, "commitment", 64, &s, d) == 0 &&
+			hex_decode(c->commitment, 32, s) < 0)
+			node_error(d, n, "commitment is not 64 hex digits");
+		n = node_get(fairness, "fair");
+		if (n)
+			node_want_bool(n, "fair", &c->fair, d);
+	}
+
+	if (c->rules && diag_count(d) == before) {
+		if (c->rules->options_parse(&c->options, node_get(root, "options"), d) < 0)
+			c->options = NULL;
+	}
+	c->rc.id = c->id;
+	c->rc.players = (const char *const *)c->players;
+	c->rc.n_players = c->n_players;
+	c->rc.options = c->options;
+done:
+	node_free(root);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+static int campaign_lock(struct campaign *c)
+{
+	char *path = xasprintf("%s/.umpire/lock", c->dir);
+	int rc = EXIT_OK;
+
+	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (c->lock_fd < 0) {
+		fprintf(stderr, "umpire: cannot open lock file '%s': %s\n", path, strerror(errno));
+		rc = EXIT_IOERR;
+	} else if (flock(c->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			fprintf(stderr, "umpire: campaign '%s' is locked by another umpire run (try again when it ends)\n",
+				c->dir);
+		else
+			fprintf(stderr, "umpire: cannot lock '%s': %s\n", path, strerror(errno));
+		rc = errno == EWOULDBLOCK ? EXIT_TEMPFAIL : EXIT_IOERR;
+		close(c->lock_fd);
+		c->lock_fd = -1;
+	}
+	free(path);
+	return rc;
+}
+
+int campaign_open(struct campaign **out, const char *dir, unsigned flags)
+{
+	struct campaign *c = xcalloc(1, sizeof(*c));
+	struct buf err = BUF_INIT, bytes = BUF_INIT;
+	struct diag d;
+	int rc = EXIT_OK;
+
+	diag_init(&d);
+	c->lock_fd = -1;
+	c->dir = xstrdup(dir);
+	*out = NULL;
+
+	int r = repo_open(&c->repo, dir, &err);
+	if (r != 0) {
+		if (r > 0)
+			fprintf(stderr, "umpire: '%s' is not a campaign (no git repository there)\n", dir);
+		else
+			fprintf(stderr, "umpire: %s\n", buf_str(&err));
+		rc = EXIT_NOINPUT;
+		goto done;
+	}
+	r = repo_read(c->repo, "HEAD", "campaign.yaml", &bytes, &err);
+	if (r != 0) {
+		if (r > 0)
+			fprintf(stderr, "umpire: '%s' is not a campaign (no committed campaign.yaml)\n", dir);
+		else
+			fprintf(stderr, "umpire: %s\n", buf_str(&err));
+		rc = r > 0 ? EXIT_NOINPUT : EXIT_IOERR;
+		goto done;
+	}
+	if (campaign_parse(c, "campaign.yaml", &bytes, &d) < 0) {
+		diag_print(&d, stderr);
+		rc = EXIT_DATAERR;
+		goto done;
+	}
+	if (flags & CAMPAIGN_LOCK) {
+		rc = campaign_lock(c);
+		if (rc != EXIT_OK)
+			goto done;
+	}
+	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
+		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
+		struct stat st;
+		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
+			if (journal_open(&c->journal, path, 0, &err) < 0) {
+				fprintf(stderr, "umpire: %s\n", buf_str(&err));
+				rc = EXIT_NOINPUT;
+			}
+		}
+		free(path);
+		if (rc != EXIT_OK)
+			goto done;
+	}
+done:
+	buf_release(&bytes);
+	buf_release(&err);
+	diag_release(&d);
+	if (rc != EXIT_OK)
+		campaign_close(c);
+	else
+		*out = c;
+	return rc;
+}
+
+void campaign_close(struct campaign *c)
+{
+	if (!c)
+		return;
+	campaign_clear_parsed(c);
+	if (c->journal)
+		journal_close(c->journal);
+	if (c->repo)
+		repo_free(c->repo);
+	if (c->lock_fd >= 0)
+		close(c->lock_fd);
+	free(c->dir);
+	free(c);
+}
+
+int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state)
+{
+	struct buf bytes = BUF_INIT, err = BUF_INIT;
+	struct node *root = NULL;
+	struct diag d;
+	int rc = -1;
+	long long t = 0;
+
+	diag_init(&d);
+	*state = NULL;
+	int r = repo_read(c->repo, rev, "state.yaml", &bytes, &err);
+	if (r != 0) {
+		fprintf(stderr, "umpire: cannot read state.yaml at '%s': %s\n", rev,
+			r > 0 ? "no such revision or file" : buf_str(&err));
+		goto done;
+	}
+	struct node_limits lim = { .max_bytes = 16 * 1024 * 1024, .max_nodes = 1000000,
+		.max_depth = 32 };
+	if (node_parse(&root, "state.yaml", bytes.data, bytes.len, &lim, &d) < 0 ||
+		node_check_map(root, "state", state_keys, &d) < 0)
+		goto report;
+	const char *s;
+	if (node_want_str(node_need(root, "campaign", &d), "campaign", 64, &s, &d) == 0 &&
+		strcmp(s, c->id) != 0)
+		node_error(&d, node_get(root, "campaign"), "state of campaign '%s' (campaign '%s' expected)",
+			s, c->id);
+	if (node_want_str(node_need(root, "rules", &d), "rules", 64, &s, &d) == 0 &&
+		strcmp(s, c->rules->name) != 0)
+		node_error(&d, node_get(root, "rules"), "state for rules '%s' ('%s' expected)", s,
+			c->rules->name);
+	node_want_int(node_need(root, "turn", &d), "turn", 0, 1000000, &t, &d);
+	const struct node *game = node_need(root, "game", &d);
+	if (diag_count(&d) == 0 && c->rules->state_parse(state, &c->rc, game, &d) == 0) {
+		*turn = (int)t;
+		rc = 0;
+	}
+report:
+	if (rc < 0) {
+		fprintf(stderr, "umpire: the committed state at '%s' is not valid:\n", rev);
+		diag_print(&d, stderr);
+	}
+done:
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	buf_release(&err);
+	return rc;
+}
+
+int campaign_emit_state(const struct campaign *c, int turn, const void *state, struct buf *out)
+{
+	struct node *root = node_new_map();
+	node_map_str(root, "campaign", c->id);
+	node_map_str(root, "rules", c->rules->name);
+	node_map_int(root, "turn", turn);
+	node_map_add(root, "game", c->rules->state_emit(&c->rc, state));
+	buf_puts(out, "# umpire campaign state: generated by umpire, do not edit\n");
+	int rc = node_emit(root, out);
+	node_free(root);
+	return rc;
+}
+
+int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
+{
+	char *path = xasprintf("%s/.umpire/secret", c->dir);
+	char text[80] = { 0 };
+	int rc = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "umpire: cannot read the umpire's secret '%s': %s (only the umpire's own copy of a campaign can process turns)\n",
+			path, strerror(errno));
+		goto done;
+	}
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	if (n != 64 || hex_decode(secret, 32, text) < 0) {
+		fprintf(stderr, "umpire: '%s' does not hold 64 hex digits\n", path);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(path);
+	return rc;
+}

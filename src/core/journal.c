@@ -1,0 +1,696 @@
+/* journal.c — the append-only SQLite journal: one transaction per turn holding its fairness
+ * inputs, order files, dice, events and committed files; and reading a turn back in full.
+ * The only file that includes <sqlite3.h>; the schema's triggers, not this code, are what
+ * make the journal append-only, so a stray sqlite3 session cannot rewrite history either. */
+#include "core/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+/* schemas/journal.sql, verbatim (check_journal compares the databases both produce). */
+static const char journal_ddl[] =
+	"-- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 1.\n"
+	"-- Append-only: triggers refuse every UPDATE and DELETE, and every INSERT that is not the\n"
+	"-- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot\n"
+	"-- overwrite anything. Documented in docs/journal.md. src/core/journal.c embeds this text;\n"
+	"-- tests/unit/check_journal.c checks that both give the same database.\n"
+	"\n"
+	"CREATE TABLE meta (\n"
+	"\tkey TEXT PRIMARY KEY NOT NULL,\n"
+	"\tvalue TEXT NOT NULL\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE turns (\n"
+	"\tturn INTEGER PRIMARY KEY NOT NULL CHECK (turn >= 0),   -- 0 = setup\n"
+	"\tkey TEXT CHECK (key IS NULL OR (length(key) = 64 AND key NOT GLOB '*[^0-9a-f]*')),\n"
+	"\torders_digest TEXT CHECK (orders_digest IS NULL\n"
+	"\t\tOR (length(orders_digest) = 64 AND orders_digest NOT GLOB '*[^0-9a-f]*')),\n"
+	"\tbeacon TEXT CHECK (beacon IS NULL\n"
+	"\t\tOR (length(beacon) = 64 AND beacon NOT GLOB '*[^0-9a-f]*')),\n"
+	"\tseed TEXT CHECK (seed IS NULL OR (length(seed) = 64 AND seed NOT GLOB '*[^0-9a-f]*')),\n"
+	"\tstate_sha256 TEXT NOT NULL\n"
+	"\t\tCHECK (length(state_sha256) = 64 AND state_sha256 NOT GLOB '*[^0-9a-f]*'),\n"
+	"\tsummary TEXT NOT NULL,\n"
+	"\tprocessed_at INTEGER NOT NULL   -- seconds since the epoch, UTC (the commit time)\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE orders (\n"
+	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
+	"\tplayer TEXT NOT NULL,\n"
+	"\tsha256 TEXT CHECK (sha256 IS NULL OR (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),\n"
+	"\tbytes BLOB,                     -- the order file as received; NULL: none was sent\n"
+	"\tPRIMARY KEY (turn, player),\n"
+	"\tCHECK ((sha256 IS NULL) = (bytes IS NULL))\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE dice (\n"
+	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
+	"\tidx INTEGER NOT NULL,           -- j: 0, 1, 2 ... in the order drawn\n"
+	"\tsides INTEGER NOT NULL CHECK (sides >= 2),\n"
+	"\tvalue INTEGER NOT NULL CHECK (value BETWEEN 1 AND sides),\n"
+	"\tpurpose TEXT NOT NULL,\n"
+	"\tPRIMARY KEY (turn, idx)\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE events (\n"
+	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
+	"\tseq INTEGER NOT NULL,           -- 0, 1, 2 ... in the order they happened\n"
+	"\tphase TEXT NOT NULL,\n"
+	"\tkind TEXT NOT NULL CHECK (kind IN ('event', 'void')),\n"
+	"\tplayer TEXT,                    -- whose order was void; NULL for kind 'event'\n"
+	"\torder_index INTEGER NOT NULL,   -- 1-based position of the void order; 0 for 'event'\n"
+	"\ttext TEXT NOT NULL,\n"
+	"\tPRIMARY KEY (turn, seq),\n"
+	"\tCHECK (kind = 'void' OR (player IS NULL AND order_index = 0)),\n"
+	"\tCHECK (kind = 'event' OR (player IS NOT NULL AND order_index >= 0))\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE files (\n"
+	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
+	"\tpath TEXT NOT NULL CHECK (path <> '' AND path NOT GLOB '/*'),\n"
+	"\tbytes BLOB NOT NULL,            -- exactly what the turn's git commit holds at path\n"
+	"\tPRIMARY KEY (turn, path)\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER meta_insert_new BEFORE INSERT ON meta\n"
+	"WHEN EXISTS (SELECT 1 FROM meta WHERE key = NEW.key)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: meta key exists'); END;\n"
+	"\n"
+	"CREATE TRIGGER turns_no_update BEFORE UPDATE ON turns\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER turns_no_delete BEFORE DELETE ON turns\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER turns_dense BEFORE INSERT ON turns\n"
+	"WHEN NEW.turn IS NOT (SELECT COALESCE(MAX(turn) + 1, 0) FROM turns)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: turn must be the last turn + 1'); END;\n"
+	"\n"
+	"CREATE TRIGGER orders_no_update BEFORE UPDATE ON orders\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER orders_no_delete BEFORE DELETE ON orders\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER orders_newest BEFORE INSERT ON orders\n"
+	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+	"\tOR EXISTS (SELECT 1 FROM orders WHERE turn = NEW.turn AND player = NEW.player)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: orders rows extend the newest turn'); END;\n"
+	"\n"
+	"CREATE TRIGGER dice_no_update BEFORE UPDATE ON dice\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER dice_no_delete BEFORE DELETE ON dice\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER dice_dense BEFORE INSERT ON dice\n"
+	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+	"\tOR NEW.idx IS NOT (SELECT COUNT(*) FROM dice WHERE turn = NEW.turn)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: dice rows extend the newest turn densely'); END;\n"
+	"\n"
+	"CREATE TRIGGER events_no_update BEFORE UPDATE ON events\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER events_no_delete BEFORE DELETE ON events\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER events_dense BEFORE INSERT ON events\n"
+	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+	"\tOR NEW.seq IS NOT (SELECT COUNT(*) FROM events WHERE turn = NEW.turn)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: events rows extend the newest turn densely'); END;\n"
+	"\n"
+	"CREATE TRIGGER files_no_update BEFORE UPDATE ON files\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER files_no_delete BEFORE DELETE ON files\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
+	"CREATE TRIGGER files_newest BEFORE INSERT ON files\n"
+	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+	"\tOR EXISTS (SELECT 1 FROM files WHERE turn = NEW.turn AND path = NEW.path)\n"
+	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: files rows extend the newest turn'); END;\n"
+	"\n"
+	"INSERT INTO meta (key, value) VALUES ('schema_version', '1');\n";
+
+#define JOURNAL_SCHEMA_VERSION "1"
+/* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
+#define JOURNAL_BUSY_TIMEOUT_MS 10000
+
+struct journal {
+	sqlite3 *db;   /* the open connection */
+	char *path;    /* as given to journal_open, for messages */
+};
+
+static void errf(struct buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void errf(struct buf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	buf_clear(err);
+	va_start(ap, fmt);
+	buf_vprintf(err, fmt, ap);
+	va_end(ap);
+}
+
+/* Runs SQL text that binds nothing (pragmas, transaction control, the DDL). */
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+	return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+static void remove_db_files(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path);
+	char *shm = xasprintf("%s-shm", path);
+
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+}
+
+/* Checks the connection sees an umpire journal of the schema this code writes. */
+static int check_schema(sqlite3 *db, struct buf *msg)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1, rc;
+
+	rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1,
+		&st, NULL);
+	if (rc != SQLITE_OK) {
+		buf_printf(msg, "not an umpire journal: %s", sqlite3_errmsg(db));
+		goto done;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		buf_puts(msg, "not an umpire journal: meta has no schema_version");
+		goto done;
+	}
+	if (rc != SQLITE_ROW) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		goto done;
+	}
+	const char *v = (const char *)sqlite3_column_text(st, 0);
+	if (!v || strcmp(v, JOURNAL_SCHEMA_VERSION) != 0) {
+		buf_printf(msg, "schema_version '%s' is not the supported '%s'", v ? v : "",
+			JOURNAL_SCHEMA_VERSION);
+		goto done;
+	}
+	ret = 0;
+done:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* WAL survives crashes with FULL sync on commit; foreign keys tie every row to its turn. */
+static int set_pragmas(sqlite3 *db, struct buf *msg)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	sqlite3_busy_timeout(db, JOURNAL_BUSY_TIMEOUT_MS);
+	if (exec_sql(db, "PRAGMA foreign_keys = ON") != SQLITE_OK
+		|| exec_sql(db, "PRAGMA synchronous = FULL") != SQLITE_OK) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		goto done;
+	}
+	/* journal_mode answers with the mode in force, which is the only way to see it worked. */
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK
+		|| sqlite3_step(st) != SQLITE_ROW) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		goto done;
+	}
+	const char *mode = (const char *)sqlite3_column_text(st, 0);
+	if (!mode || strcmp(mode, "wal") != 0) {
+		buf_printf(msg, "cannot switch to WAL mode (mode is '%s')", mode ? mode : "");
+		goto done;
+	}
+	ret = 0;
+done:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int apply_schema(sqlite3 *db, struct buf *msg)
+{
+	if (exec_sql(db, "BEGIN IMMEDIATE") != SQLITE_OK) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		return -1;
+	}
+	if (exec_sql(db, journal_ddl) != SQLITE_OK || exec_sql(db, "COMMIT") != SQLITE_OK) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		if (!sqlite3_get_autocommit(db))
+			exec_sql(db, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
+int journal_open(struct journal **out, const char *path, int create, struct buf *err)
+{
+	struct buf msg = BUF_INIT;
+	sqlite3 *db = NULL;
+	int ret = -1, made = 0, rc;
+
+	*out = NULL;
+	if (create) {
+		/* O_EXCL: creating must never adopt (and re-schema) someone's existing file. */
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			buf_printf(&msg, "%s", strerror(errno));
+			goto done;
+		}
+		close(fd);
+		made = 1;
+	}
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		buf_puts(&msg, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		goto done;
+	}
+	if (set_pragmas(db, &msg) != 0)
+		goto done;
+	if (create && apply_schema(db, &msg) != 0)
+		goto done;
+	if (check_schema(db, &msg) != 0)
+		goto done;
+
+	struct journal *j = xcalloc(1, sizeof(*j));
+	j->db = db;
+	j->path = xstrdup(path);
+	db = NULL;
+	*out = j;
+	ret = 0;
+done:
+	if (ret != 0) {
+		errf(err, "journal: cannot open '%s': %s", path, buf_str(&msg));
+		sqlite3_close(db);
+		if (made)
+			remove_db_files(path);
+	}
+	buf_release(&msg);
+	return ret;
+}
+
+void journal_close(struct journal *j)
+{
+	if (!j)
+		return;
+	sqlite3_close(j->db);
+	free(j->path);
+	free(j);
+}
+
+/* Empty hex fields are NULL in the database ("no key at setup"), not ''. */
+static int bind_hex(sqlite3_stmt *st, int i, const char *hex)
+{
+	if (!hex || !hex[0])
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_text(st, i, hex, -1, SQLITE_STATIC);
+}
+
+static int bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+/* NULL data binds SQL NULL; an empty but present file binds an empty BLOB (bind_blob with
+ * a NULL pointer would turn it into NULL, losing "sent an empty file"). */
+static int bind_bytes(sqlite3_stmt *st, int i, const unsigned char *data, size_t len)
+{
+	if (!data)
+		return sqlite3_bind_null(st, i);
+	if (len == 0)
+		return sqlite3_bind_zeroblob(st, i, 0);
+	return sqlite3_bind_blob64(st, i, data, (sqlite3_uint64)len, SQLITE_STATIC);
+}
+
+/* Steps an INSERT to completion and resets it for the next row. */
+static int insert_row(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int journal_append(struct journal *j, const struct journal_record *r, struct buf *err)
+{
+	static const char *const sql[] = {
+		"INSERT INTO turns (turn, key, orders_digest, beacon, seed, state_sha256, summary,"
+		" processed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		"INSERT INTO orders (turn, player, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
+		"INSERT INTO dice (turn, idx, sides, value, purpose) VALUES (?1, ?2, ?3, ?4, ?5)",
+		"INSERT INTO events (turn, seq, phase, kind, player, order_index, text)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		"INSERT INTO files (turn, path, bytes) VALUES (?1, ?2, ?3)",
+	};
+	enum { S_TURNS, S_ORDERS, S_DICE, S_EVENTS, S_FILES, S_COUNT };
+	sqlite3_stmt *st[S_COUNT] = { NULL };
+	struct buf where = BUF_INIT;   /* which row failed, for the message */
+	const char *own = NULL;        /* a failure of ours rather than SQLite's */
+	sqlite3 *db = j->db;
+	int ret = -1, rc = SQLITE_OK;
+	size_t i;
+
+	rc = exec_sql(db, "BEGIN IMMEDIATE");
+	if (rc != SQLITE_OK)
+		goto done;
+	for (i = 0; i < S_COUNT; i++) {
+		rc = sqlite3_prepare_v2(db, sql[i], -1, &st[i], NULL);
+		if (rc != SQLITE_OK)
+			goto done;
+	}
+
+	sqlite3_bind_int(st[S_TURNS], 1, r->turn);
+	bind_hex(st[S_TURNS], 2, r->key);
+	bind_hex(st[S_TURNS], 3, r->orders_digest);
+	bind_hex(st[S_TURNS], 4, r->beacon);
+	bind_hex(st[S_TURNS], 5, r->seed);
+	bind_hex(st[S_TURNS], 6, r->state_sha256);
+	bind_text_or_null(st[S_TURNS], 7, r->summary);
+	sqlite3_bind_int64(st[S_TURNS], 8, r->processed_at);
+	rc = insert_row(st[S_TURNS]);
+	if (rc != SQLITE_OK)
+		goto done;
+
+	for (i = 0; i < r->n_orders; i++) {
+		const struct journal_order *o = &r->orders[i];
+		buf_clear(&where);
+		buf_printf(&where, "order of '%s': ", o->player ? o->player : "");
+		sqlite3_bind_int(st[S_ORDERS], 1, r->turn);
+		bind_text_or_null(st[S_ORDERS], 2, o->player);
+		bind_hex(st[S_ORDERS], 3, o->sha256);
+		bind_bytes(st[S_ORDERS], 4, o->bytes, o->len);
+		rc = insert_row(st[S_ORDERS]);
+		if (rc != SQLITE_OK)
+			goto done;
+	}
+
+	for (i = 0; i < r->n_dice; i++) {
+		const struct die_record *d = &r->dice[i];
+		buf_clear(&where);
+		buf_printf(&where, "die %zu: ", i);
+		/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
+		if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
+			own = "index, sides or value exceeds 2^63-1";
+			goto done;
+		}
+		sqlite3_bind_int(st[S_DICE], 1, r->turn);
+		sqlite3_bind_int64(st[S_DICE], 2, (sqlite3_int64)d->index);
+		sqlite3_bind_int64(st[S_DICE], 3, (sqlite3_int64)d->sides);
+		sqlite3_bind_int64(st[S_DICE], 4, (sqlite3_int64)d->value);
+		bind_text_or_null(st[S_DICE], 5, d->purpose);
+		rc = insert_row(st[S_DICE]);
+		if (rc != SQLITE_OK)
+			goto done;
+	}
+
+	for (i = 0; i < r->n_events; i++) {
+		const struct journal_event *e = &r->events[i];
+		buf_clear(&where);
+		buf_printf(&where, "event %zu: ", i);
+		sqlite3_bind_int(st[S_EVENTS], 1, r->turn);
+		sqlite3_bind_int64(st[S_EVENTS], 2, (sqlite3_int64)i);
+		bind_text_or_null(st[S_EVENTS], 3, e->phase);
+		bind_text_or_null(st[S_EVENTS], 4, e->kind);
+		bind_text_or_null(st[S_EVENTS], 5, e->player);
+		sqlite3_bind_int(st[S_EVENTS], 6, e->order_index);
+		bind_text_or_null(st[S_EVENTS], 7, e->text);
+		rc = insert_row(st[S_EVENTS]);
+		if (rc != SQLITE_OK)
+			goto done;
+	}
+
+	for (i = 0; i < r->n_files; i++) {
+		const struct journal_file *f = &r->files[i];
+		static const unsigned char empty[1];
+		buf_clear(&where);
+		buf_printf(&where, "file '%s': ", f->path ? f->path : "");
+		sqlite3_bind_int(st[S_FILES], 1, r->turn);
+		bind_text_or_null(st[S_FILES], 2, f->path);
+		/* A file's bytes are never "absent": an empty file is an empty BLOB. */
+		bind_bytes(st[S_FILES], 3, f->bytes ? f->bytes : empty, f->len);
+		rc = insert_row(st[S_FILES]);
+		if (rc != SQLITE_OK)
+			goto done;
+	}
+	buf_clear(&where);
+
+	rc = exec_sql(db, "COMMIT");
+	if (rc != SQLITE_OK)
+		goto done;
+	ret = 0;
+done:
+	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
+	if (ret != 0)
+		errf(err, "journal: cannot append turn %d: %s%s", r->turn, buf_str(&where),
+			own ? own : sqlite3_errmsg(db));
+	for (i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(st[i]);
+	if (ret != 0 && !sqlite3_get_autocommit(db))
+		exec_sql(db, "ROLLBACK");
+	buf_release(&where);
+	return ret;
+}
+
+int journal_last_turn(struct journal *j, int *out, struct buf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	*out = -1;
+	if (sqlite3_prepare_v2(j->db, "SELECT MAX(turn) FROM turns", -1, &st, NULL) != SQLITE_OK
+		|| sqlite3_step(st) != SQLITE_ROW) {
+		errf(err, "journal: cannot read the last turn: %s", sqlite3_errmsg(j->db));
+		goto done;
+	}
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*out = sqlite3_column_int(st, 0);
+	ret = 0;
+done:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static char *column_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* Copies a hex column into a 65-byte field; NULL reads back as "". */
+static void column_hex(char out[65], sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	size_t n = s ? (size_t)sqlite3_column_bytes(st, col) : 0;
+
+	if (n > 64)
+		n = 64;
+	if (n)
+		memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+/* A BLOB column as a malloc'd copy with a NUL after it (handy for text); NULL stays NULL. */
+static unsigned char *column_bytes(sqlite3_stmt *st, int col, size_t *len)
+{
+	unsigned char *p;
+	const void *data;
+	size_t n;
+
+	*len = 0;
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NULL;
+	data = sqlite3_column_blob(st, col);
+	n = (size_t)sqlite3_column_bytes(st, col);
+	p = xmalloc(n + 1);
+	if (n)
+		memcpy(p, data, n);
+	p[n] = 0;
+	*len = n;
+	return p;
+}
+
+/* Prepares sql and binds the turn as ?1. */
+static int prepare_turn(sqlite3 *db, const char *sql, int turn, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int(*st, 1, turn);
+	return rc;
+}
+
+#define GROW(v, n, cap)                                                                  \
+	do {                                                                               \
+		if ((n) == (cap)) {                                                            \
+			(cap) = (cap) ? 2 * (cap) : 16;                                            \
+			(v) = xrealloc((v), (cap) * sizeof(*(v)));                                 \
+		}                                                                              \
+	} while (0)
+
+int journal_read(struct journal *j, int turn, struct journal_record **out, struct buf *err)
+{
+	sqlite3 *db = j->db;
+	sqlite3_stmt *st = NULL;
+	struct journal_record *r = xcalloc(1, sizeof(*r));
+	size_t cap;
+	int ret = -1, rc;
+
+	*out = NULL;
+	/* One read transaction: every table seen at the same snapshot. */
+	rc = exec_sql(db, "BEGIN");
+	if (rc != SQLITE_OK)
+		goto done;
+
+	rc = prepare_turn(db, "SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
+		" processed_at FROM turns WHERE turn = ?1", turn, &st);
+	if (rc != SQLITE_OK)
+		goto done;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 1;
+		goto done;
+	}
+	if (rc != SQLITE_ROW)
+		goto done;
+	r->turn = turn;
+	column_hex(r->key, st, 0);
+	column_hex(r->orders_digest, st, 1);
+	column_hex(r->beacon, st, 2);
+	column_hex(r->seed, st, 3);
+	column_hex(r->state_sha256, st, 4);
+	r->summary = column_strdup(st, 5);
+	r->processed_at = sqlite3_column_int64(st, 6);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	rc = prepare_turn(db, "SELECT player, sha256, bytes FROM orders WHERE turn = ?1"
+		" ORDER BY player", turn, &st);
+	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+		GROW(r->orders, r->n_orders, cap);
+		struct journal_order *o = &r->orders[r->n_orders++];
+		memset(o, 0, sizeof(*o));
+		o->player = column_strdup(st, 0);
+		column_hex(o->sha256, st, 1);
+		o->bytes = column_bytes(st, 2, &o->len);
+	}
+	if (rc != SQLITE_DONE)
+		goto done;
+	sqlite3_finalize(st);
+	st = NULL;
+
+	rc = prepare_turn(db, "SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1"
+		" ORDER BY idx", turn, &st);
+	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+		GROW(r->dice, r->n_dice, cap);
+		struct die_record *d = &r->dice[r->n_dice++];
+		d->index = (uint64_t)sqlite3_column_int64(st, 0);
+		d->sides = (uint64_t)sqlite3_column_int64(st, 1);
+		d->value = (uint64_t)sqlite3_column_int64(st, 2);
+		d->purpose = column_strdup(st, 3);
+	}
+	if (rc != SQLITE_DONE)
+		goto done;
+	sqlite3_finalize(st);
+	st = NULL;
+
+	rc = prepare_turn(db, "SELECT phase, kind, player, order_index, text FROM events"
+		" WHERE turn = ?1 ORDER BY seq", turn, &st);
+	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+		GROW(r->events, r->n_events, cap);
+		struct journal_event *e = &r->events[r->n_events++];
+		e->phase = column_strdup(st, 0);
+		e->kind = column_strdup(st, 1);
+		e->player = column_strdup(st, 2);
+		e->order_index = sqlite3_column_int(st, 3);
+		e->text = column_strdup(st, 4);
+	}
+	if (rc != SQLITE_DONE)
+		goto done;
+	sqlite3_finalize(st);
+	st = NULL;
+
+	rc = prepare_turn(db, "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
+		turn, &st);
+	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+		GROW(r->files, r->n_files, cap);
+		struct journal_file *f = &r->files[r->n_files++];
+		f->path = column_strdup(st, 0);
+		f->bytes = column_bytes(st, 1, &f->len);
+	}
+	if (rc != SQLITE_DONE)
+		goto done;
+
+	*out = r;
+	r = NULL;
+	ret = 0;
+done:
+	if (ret < 0)
+		errf(err, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	if (!sqlite3_get_autocommit(db))
+		exec_sql(db, "COMMIT");
+	journal_record_free(r);
+	return ret;
+}
+
+void journal_record_free(struct journal_record *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	free(r->summary);
+	for (i = 0; i < r->n_orders; i++) {
+		free(r->orders[i].player);
+		free(r->orders[i].bytes);
+	}
+	free(r->orders);
+	for (i = 0; i < r->n_dice; i++)
+		free(r->dice[i].purpose);
+	free(r->dice);
+	for (i = 0; i < r->n_events; i++) {
+		free(r->events[i].phase);
+		free(r->events[i].kind);
+		free(r->events[i].player);
+		free(r->events[i].text);
+	}
+	free(r->events);
+	for (i = 0; i < r->n_files; i++) {
+		free(r->files[i].path);
+		free(r->files[i].bytes);
+	}
+	free(r->files);
+	free(r);
+}
+
+int journal_row_count(struct journal *j, long long *out, struct buf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	*out = 0;
+	if (sqlite3_prepare_v2(j->db, "SELECT (SELECT COUNT(*) FROM meta)"
+			" + (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM orders)"
+			" + (SELECT COUNT(*) FROM dice) + (SELECT COUNT(*) FROM events)"
+			" + (SELECT COUNT(*) FROM files)", -1, &st, NULL) != SQLITE_OK
+		|| sqlite3_step(st) != SQLITE_ROW) {
+		errf(err, "journal: cannot count rows: %s", sqlite3_errmsg(j->db));
+		goto done;
+	}
+	*out = sqlite3_column_int64(st, 0);
+	ret = 0;
+done:
+	sqlite3_finalize(st);
+	return ret;
+}

@@ -1,0 +1,637 @@
+/* repo.c — the campaign's git repository through libgit2: one commit per turn on main, a
+ * lightweight tag per turn, reads of any file at any turn, and the reset that undoes a turn
+ * whose journal transaction never committed. The only file that includes <git2.h>; it never
+ * runs the git program. */
+#include "core/repo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#define REPO_BRANCH "refs/heads/main"
+#define REPO_SIGNATURE_NAME "umpire"
+#define REPO_SIGNATURE_EMAIL "umpire@localhost"
+
+struct repo {
+	git_repository *git;   /* the open repository */
+	char *workdir;         /* its work tree, with a trailing '/' */
+};
+
+static void errf(struct buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void errf(struct buf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	buf_clear(err);
+	va_start(ap, fmt);
+	buf_vprintf(err, fmt, ap);
+	va_end(ap);
+}
+
+/* libgit2's message for the last failure on this thread, kept verbatim. */
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/* libgit2 wants one init per process; fsync of objects, refs and the index makes a commit
+ * that returned survive a power cut, as the journal's synchronous=FULL does. */
+static int lib_init(void)
+{
+	static int done;
+
+	if (done)
+		return 0;
+	if (git_libgit2_init() < 0)
+		return -1;
+	if (git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1) < 0)
+		return -1;
+	done = 1;
+	return 0;
+}
+
+/* A repository path is relative, '/'-separated, with no empty, ".", ".." or ".git" part:
+ * files come from a turn's computation, and none may land outside the work tree. */
+static int path_ok(const char *path)
+{
+	const char *p = path, *end;
+
+	if (!path || !*path || *path == '/')
+		return 0;
+	for (;;) {
+		end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')
+			|| (n == 4 && strncasecmp(p, ".git", 4) == 0))
+			return 0;
+		if (memchr(p, '\\', n))
+			return 0;
+		if (!end)
+			return 1;
+		p = end + 1;
+	}
+}
+
+static struct repo *repo_wrap(git_repository *git)
+{
+	struct repo *r = xcalloc(1, sizeof(*r));
+	const char *wd = git_repository_workdir(git);
+
+	r->git = git;
+	r->workdir = xstrdup(wd ? wd : "");
+	return r;
+}
+
+int repo_init(struct repo **out, const char *dir, struct buf *err)
+{
+	git_repository_init_options opts;
+	git_repository *git = NULL;
+	git_config *cfg = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (lib_init() != 0)
+		goto fail;
+	if (git_repository_init_options_init(&opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION) < 0)
+		goto fail;
+	opts.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
+	opts.initial_head = "main";
+	if (git_repository_init_ext(&git, dir, &opts) < 0)
+		goto fail;
+	/* Committed blobs must be the exact bytes (an order file may well use CRLF): no line-
+	 * ending conversion, whatever the user's global configuration says. */
+	if (git_repository_config(&cfg, git) < 0
+		|| git_config_set_bool(cfg, "core.autocrlf", 0) < 0
+		|| git_config_set_string(cfg, "core.safecrlf", "false") < 0)
+		goto fail;
+	*out = repo_wrap(git);
+	git = NULL;
+	ret = 0;
+	goto done;
+fail:
+	errf(err, "repo: cannot create a repository in '%s': %s", dir, git_msg());
+done:
+	git_config_free(cfg);
+	git_repository_free(git);
+	return ret;
+}
+
+int repo_open(struct repo **out, const char *dir, struct buf *err)
+{
+	git_repository *git = NULL;
+	int rc;
+
+	*out = NULL;
+	if (lib_init() != 0) {
+		errf(err, "repo: cannot open '%s': %s", dir, git_msg());
+		return -1;
+	}
+	/* NO_SEARCH: a campaign directory without .git must not find an enclosing repository. */
+	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_ENOTFOUND)
+		return 1;
+	if (rc < 0) {
+		errf(err, "repo: cannot open '%s': %s", dir, git_msg());
+		return -1;
+	}
+	if (git_repository_is_bare(git)) {
+		errf(err, "repo: cannot open '%s': the repository has no work tree", dir);
+		git_repository_free(git);
+		return -1;
+	}
+	*out = repo_wrap(git);
+	return 0;
+}
+
+void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r->workdir);
+	free(r);
+}
+
+/* Makes every directory above path (relative to the work tree). */
+static int make_parents(const char *workdir, const char *path, struct buf *msg)
+{
+	char *full = xasprintf("%s%s", workdir, path);
+	size_t skip = strlen(workdir);
+	int ret = -1;
+
+	for (char *s = full + skip; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(full, 0755) != 0 && errno != EEXIST) {
+			buf_printf(msg, "cannot create directory '%s': %s", full, strerror(errno));
+			goto done;
+		}
+		*s = '/';
+	}
+	ret = 0;
+done:
+	free(full);
+	return ret;
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Writes path atomically: a temporary file beside it, fsync, rename over, fsync the
+ * directory. A crash leaves either the old file or the new one, never half of either. */
+static int write_atomic(const char *workdir, const char *path, const void *data, size_t len,
+	struct buf *msg)
+{
+	char *full = xasprintf("%s%s", workdir, path);
+	char *slash = strrchr(full, '/');
+	char *dir = xasprintf("%.*s", (int)(slash - full), full);
+	char *tmp = xasprintf("%s/.%s.tmp-XXXXXX", dir, slash + 1);
+	const char *p = data;
+	int fd = -1, ret = -1;
+
+	if (make_parents(workdir, path, msg) != 0)
+		goto done;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		buf_printf(msg, "cannot create a temporary file for '%s': %s", path, strerror(errno));
+		goto done;
+	}
+	if (fchmod(fd, 0644) != 0)
+		goto io_error;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto io_error;
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) != 0)
+		goto io_error;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto io_error;
+	}
+	fd = -1;
+	if (rename(tmp, full) != 0)
+		goto io_error;
+	if (fsync_dir(dir) != 0)
+		goto io_error;
+	ret = 0;
+	goto done;
+io_error:
+	buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
+done:
+	if (fd >= 0)
+		close(fd);
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	free(dir);
+	free(full);
+	return ret;
+}
+
+/* The commit rev names. 0 found, 1 no such revision (no message), -1 error. */
+static int resolve_commit(git_commit **out, git_repository *git, const char *rev)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = git_revparse_single(&obj, git, rev);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH)
+		return 1;
+	if (rc < 0)
+		return -1;
+	rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return -1;
+	*out = (git_commit *)peeled;
+	return 0;
+}
+
+/* Refuses to commit unless HEAD is the symbolic ref to main: a checkout of something else
+ * would make the work tree and the branch we advance disagree. */
+static int head_is_main(git_repository *git, struct buf *msg)
+{
+	git_reference *head = NULL;
+	int ok;
+
+	if (git_reference_lookup(&head, git, "HEAD") < 0) {
+		buf_puts(msg, git_msg());
+		return 0;
+	}
+	ok = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC
+		&& strcmp(git_reference_symbolic_target(head), REPO_BRANCH) == 0;
+	if (!ok)
+		buf_puts(msg, "HEAD is not the branch main");
+	git_reference_free(head);
+	return ok;
+}
+
+int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,
+	const char *tag, long long when, char commit_hex[41], struct buf *err)
+{
+	struct buf msg = BUF_INIT, text = BUF_INIT;
+	git_reference *existing = NULL;
+	git_commit *parent = NULL;
+	git_tree *parent_tree = NULL, *tree = NULL;
+	git_index *index = NULL;
+	git_signature *sig = NULL;
+	git_oid parent_id, tree_id, commit_id, tag_id;
+	git_object *commit_obj = NULL;
+	int ret = -1, rc, have_parent;
+	size_t i;
+
+	commit_hex[0] = '\0';
+	/* Everything that can be checked is checked before the work tree is touched. */
+	for (i = 0; i < n; i++) {
+		if (!path_ok(files[i].path)) {
+			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			goto done;
+		}
+	}
+	{
+		char *ref = xasprintf("refs/tags/%s", tag);
+		rc = git_reference_lookup(&existing, r->git, ref);
+		free(ref);
+		if (rc == 0) {
+			buf_printf(&msg, "tag '%s' already exists", tag);
+			goto done;
+		}
+		if (rc != GIT_ENOTFOUND)
+			goto git_error;
+	}
+	if (!head_is_main(r->git, &msg))
+		goto done;
+	rc = git_reference_name_to_id(&parent_id, r->git, REPO_BRANCH);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		goto git_error;
+	have_parent = rc == 0;
+	if (have_parent && (git_commit_lookup(&parent, r->git, &parent_id) < 0
+			|| git_commit_tree(&parent_tree, parent) < 0))
+		goto git_error;
+
+	for (i = 0; i < n; i++)
+		if (write_atomic(r->workdir, files[i].path, files[i].data, files[i].len, &msg) != 0)
+			goto done;
+
+	/* The index starts from the parent's tree, so the commit is exactly the parent plus
+	 * these files whatever an interrupted turn left staged. */
+	if (git_repository_index(&index, r->git) < 0)
+		goto git_error;
+	if (have_parent ? git_index_read_tree(index, parent_tree) < 0 : git_index_clear(index) < 0)
+		goto git_error;
+	for (i = 0; i < n; i++) {
+		git_oid want;
+		const git_index_entry *e;
+
+		if (git_index_add_bypath(index, files[i].path) < 0)
+			goto git_error;
+		/* add_bypath runs content filters; the journal keeps the exact bytes, so the blob
+		 * must be them. */
+		if (git_odb_hash(&want, files[i].data, files[i].len, GIT_OBJECT_BLOB) < 0)
+			goto git_error;
+		e = git_index_get_bypath(index, files[i].path, 0);
+		if (!e || !git_oid_equal(&e->id, &want)) {
+			buf_printf(&msg, "a content filter changed '%s' (check .gitattributes and"
+				" core.autocrlf)", files[i].path);
+			goto done;
+		}
+	}
+	if (git_index_write(index) < 0 || git_index_write_tree(&tree_id, index) < 0
+		|| git_tree_lookup(&tree, r->git, &tree_id) < 0)
+		goto git_error;
+
+	if (git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when, 0)
+		< 0)
+		goto git_error;
+	buf_puts(&text, message);
+	if (text.len == 0 || text.data[text.len - 1] != '\n')
+		buf_puts(&text, "\n");
+	/* update_ref with the parent as first parent makes libgit2 move main only if it still
+	 * points at that parent: a compare-and-swap against a concurrent umpire. */
+	{
+		const git_commit *parents[1] = { parent };
+		if (git_commit_create(&commit_id, r->git, REPO_BRANCH, sig, sig, NULL,
+				buf_str(&text), tree, have_parent ? 1 : 0, parents) < 0)
+			goto git_error;
+	}
+	git_oid_tostr(commit_hex, 41, &commit_id);
+
+	if (git_object_lookup(&commit_obj, r->git, &commit_id, GIT_OBJECT_COMMIT) < 0
+		|| git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
+		goto git_error;
+	ret = 0;
+	goto done;
+git_error:
+	buf_puts(&msg, git_msg());
+done:
+	if (ret != 0)
+		errf(err, "repo: cannot commit '%s': %s", tag, buf_str(&msg));
+	git_object_free(commit_obj);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_tree_free(parent_tree);
+	git_commit_free(parent);
+	git_reference_free(existing);
+	buf_release(&text);
+	buf_release(&msg);
+	return ret;
+}
+
+int repo_tag_head(struct repo *r, const char *tag, struct buf *err)
+{
+	git_commit *head = NULL;
+	git_oid id;
+	int ret = -1, rc;
+
+	rc = resolve_commit(&head, r->git, "HEAD");
+	if (rc != 0) {
+		errf(err, "repo: cannot tag HEAD as '%s': %s", tag,
+			rc > 0 ? "HEAD has no commit" : git_msg());
+		goto done;
+	}
+	if (git_tag_create_lightweight(&id, r->git, tag, (const git_object *)head, 0) < 0) {
+		errf(err, "repo: cannot tag HEAD as '%s': %s", tag, git_msg());
+		goto done;
+	}
+	ret = 0;
+done:
+	git_commit_free(head);
+	return ret;
+}
+
+int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out,
+	struct buf *err)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	const char *why = NULL;   /* our reason, when libgit2 has none */
+	int ret = -1, rc;
+
+	buf_clear(out);
+	rc = resolve_commit(&commit, r->git, rev);
+	if (rc != 0) {
+		ret = rc;
+		goto done;
+	}
+	if (git_commit_tree(&tree, commit) < 0)
+		goto done;
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		ret = 1;
+		goto done;
+	}
+	if (rc < 0)
+		goto done;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		why = "not a file";
+		goto done;
+	}
+	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0)
+		goto done;
+	buf_append(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	ret = 0;
+done:
+	if (ret < 0)
+		errf(err, "repo: cannot read '%s' at '%s': %s", path, rev, why ? why : git_msg());
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int repo_list(struct repo *r, const char *rev, const char *dir, char ***names, struct buf *err)
+{
+	git_commit *commit = NULL;
+	git_tree *root = NULL, *sub = NULL;
+	git_tree_entry *entry = NULL;
+	const git_tree *tree = NULL;
+	char **v = NULL;
+	size_t n = 0, i, count;
+	int ret = -1, rc;
+
+	*names = NULL;
+	rc = resolve_commit(&commit, r->git, rev);
+	if (rc != 0) {
+		errf(err, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
+			rc > 0 ? "no such revision" : git_msg());
+		goto done;
+	}
+	if (git_commit_tree(&root, commit) < 0)
+		goto git_error;
+	tree = root;
+	if (dir && *dir && strcmp(dir, ".") != 0) {
+		rc = git_tree_entry_bypath(&entry, root, dir);
+		if (rc < 0 && rc != GIT_ENOTFOUND)
+			goto git_error;
+		tree = NULL;
+		if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+			if (git_tree_lookup(&sub, r->git, git_tree_entry_id(entry)) < 0)
+				goto git_error;
+			tree = sub;
+		}
+	}
+	count = tree ? git_tree_entrycount(tree) : 0;
+	v = xcalloc(count + 1, sizeof(*v));
+	for (i = 0; i < count; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+			v[n++] = xstrdup(git_tree_entry_name(e));
+	}
+	v[n] = NULL;
+	/* Git orders trees by name with directories as "name/"; files alone sort the same,
+	 * but the contract is byte order, so say it explicitly. */
+	qsort(v, n, sizeof(*v), name_cmp);
+	*names = v;
+	v = NULL;
+	ret = 0;
+	goto done;
+git_error:
+	errf(err, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev, git_msg());
+done:
+	repo_names_free(v);
+	git_tree_entry_free(entry);
+	git_tree_free(sub);
+	git_tree_free(root);
+	git_commit_free(commit);
+	return ret;
+}
+
+void repo_names_free(char **names)
+{
+	if (!names)
+		return;
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+}
+
+int repo_has(struct repo *r, const char *rev)
+{
+	git_commit *c = NULL;
+	int rc = resolve_commit(&c, r->git, rev);
+
+	git_commit_free(c);
+	return rc == 0;
+}
+
+int repo_commit_id(struct repo *r, const char *rev, char hex[41], struct buf *err)
+{
+	git_commit *c = NULL;
+	int rc = resolve_commit(&c, r->git, rev);
+
+	hex[0] = '\0';
+	if (rc < 0)
+		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	if (rc == 0)
+		git_oid_tostr(hex, 41, git_commit_id(c));
+	git_commit_free(c);
+	return rc;
+}
+
+int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *err)
+{
+	git_commit *c = NULL;
+	int rc = resolve_commit(&c, r->git, rev);
+
+	buf_clear(out);
+	if (rc < 0)
+		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	if (rc == 0) {
+		const char *m = git_commit_message(c);
+		buf_append(out, m, strcspn(m, "\n"));
+	}
+	git_commit_free(c);
+	return rc;
+}
+
+int repo_reset_hard(struct repo *r, const char *const *dirs, struct buf *err)
+{
+	git_commit *head = NULL;
+	git_checkout_options co;
+	size_t n = 0;
+	int ret = -1, rc;
+
+	rc = resolve_commit(&head, r->git, "HEAD");
+	if (rc != 0) {
+		errf(err, "repo: cannot reset to HEAD: %s", rc > 0 ? "HEAD has no commit" : git_msg());
+		goto done;
+	}
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_FORCE;
+	if (git_reset(r->git, (const git_object *)head, GIT_RESET_HARD, &co) < 0) {
+		errf(err, "repo: cannot reset to HEAD: %s", git_msg());
+		goto done;
+	}
+	while (dirs && dirs[n])
+		n++;
+	if (n > 0) {
+		/* A second, path-limited checkout: REMOVE_UNTRACKED on the whole tree would also
+		 * delete files the umpire keeps beside the campaign (.umpire/, notes). */
+		git_checkout_options rm;
+		git_checkout_options_init(&rm, GIT_CHECKOUT_OPTIONS_VERSION);
+		rm.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED;
+		rm.paths.strings = (char **)dirs;
+		rm.paths.count = n;
+		if (git_checkout_head(r->git, &rm) < 0) {
+			errf(err, "repo: cannot remove untracked files: %s", git_msg());
+			goto done;
+		}
+	}
+	ret = 0;
+done:
+	git_commit_free(head);
+	return ret;
+}
+
+int repo_is_clean(struct repo *r, struct buf *err)
+{
+	git_status_options so;
+	git_status_list *list = NULL;
+	int ret;
+
+	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&list, r->git, &so) < 0) {
+		errf(err, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
+		return -1;
+	}
+	ret = git_status_list_entrycount(list) == 0;
+	git_status_list_free(list);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/* main.c — umpire's entry point: the command table and dispatch. The only place that calls
+ * exit() (by returning from main). */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/fair.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+};
+
+static const struct command commands[] = {
+	{ "init", cmd_init, "init DIR --scenario FILE [--secret-file F] [--id ID]  create a campaign" },
+	{ "check", cmd_check, "check DIR ORDERS...          check order files before sending them" },
+	{ "turn", cmd_turn, "turn DIR ORDERS... [--allow-missing]  process the next turn" },
+	{ "replay", cmd_replay, "replay DIR                   re-resolve every turn and compare" },
+	{ "log", cmd_log, "log DIR [--turn N]           dice and events from the journal" },
+	{ "state", cmd_state, "state DIR [--turn N]         the campaign state after a turn" },
+	{ "rules", cmd_rules, "rules [NAME]                 rule systems, their orders and options" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: umpire COMMAND [ARGS]\n\n"
+		"umpire referees play-by-email wargames: it checks order files, resolves them with\n"
+		"dice drawn from a pre-committed seed chain, journals every die in SQLite and commits\n"
+		"each turn to git.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  umpire %s\n", commands[i].synopsis);
+	fprintf(out, "\n'umpire COMMAND --help' describes one command. Exit codes follow sysexits(3):\n"
+		"0 ok, 64 usage, 65 bad input, 66 no such campaign/file, 70 internal error,\n"
+		"73 cannot create, 74 I/O error, 75 campaign locked.\n");
+}
+
+int main(int argc, char **argv)
+{
+	/* Determinism: nothing may depend on the user's locale. */
+	setlocale(LC_ALL, "C");
+	if (fair_init() < 0) {
+		fprintf(stderr, "umpire: cannot initialise libsodium\n");
+		return EXIT_SOFTWARE;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+		strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("umpire 0.1\n");
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "umpire: unknown command '%s' (see 'umpire --help')\n", argv[1]);
+	return EXIT_USAGE;
+}
