@@ -60,6 +60,12 @@ int cmd_turn(int argc, char **argv)
 		rc = EXIT_DATAERR;
 		goto done;
 	}
+	/* Re-running a command that already went through (say, after a crash was recovered
+	 * above) is not an error: say so and change nothing. */
+	if (argc - optind > 1 && turn_same_orders(c, last, argv + optind + 1, (size_t)(argc - optind - 1))) {
+		printf("Turn %d was already processed with these order files; nothing to do\n", last);
+		goto done;
+	}
 	in.turn = last + 1;
 	const char *why = NULL;
 	if (c->rules->game_over && c->rules->game_over(&c->rc, state, in.turn, &why)) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/turn.h"
 #include "core/fair.h"
@@ -16,6 +17,15 @@ static const char *const order_keys[] = {
 	"campaign", "turn", "player", "orders", "standing", NULL,
 };
 static const char *const ruling_keys[] = { "roll", "for", NULL };
+
+void turn_crash_point(const char *name)
+{
+	const char *want = getenv("UMPIRE_CRASH_AT");
+	if (want && strcmp(want, name) == 0) {
+		fprintf(stderr, "umpire: simulated crash at '%s'\n", name);
+		_exit(99);
+	}
+}
 
 long long turn_now(void)
 {
@@ -606,6 +616,7 @@ int turn_commit(struct campaign *c, const struct turn_input *in, const struct tu
 		rc = EXIT_IOERR;
 		goto done;
 	}
+	turn_crash_point("after-journal");
 	rc = commit_record(c, &r);
 	if (rc != EXIT_OK)
 		fprintf(stderr, "umpire: turn %d is in the journal but not in git; the next run will finish it\n",
@@ -690,4 +701,46 @@ done:
 	buf_release(&subj);
 	buf_release(&err);
 	return rc;
+}
+
+int turn_same_orders(struct campaign *c, int turn, char *const *paths, size_t n)
+{
+	struct journal_record *r = NULL;
+	struct buf err = BUF_INIT;
+	int same = 0;
+
+	if (turn < 1 || journal_read(c->journal, turn, &r, &err) != 0)
+		goto done;
+	size_t with_bytes = 0;
+	for (size_t i = 0; i < r->n_orders; i++)
+		with_bytes += r->orders[i].bytes != NULL;
+	if (with_bytes != n)
+		goto done;
+	same = 1;
+	for (size_t k = 0; k < n && same; k++) {
+		struct buf b = BUF_INIT;
+		FILE *fp = fopen(paths[k], "rb");
+		char chunk[4096];
+		size_t got;
+		if (!fp) {
+			same = 0;
+			break;
+		}
+		while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len <= ORDER_FILE_MAX_BYTES)
+			buf_append(&b, chunk, got);
+		fclose(fp);
+		uint8_t h[32];
+		char hex[65];
+		fair_sha256(h, b.data ? b.data : "", b.len);
+		hex_encode(hex, h, 32);
+		int found = 0;
+		for (size_t i = 0; i < r->n_orders; i++)
+			found |= r->orders[i].bytes && strcmp(r->orders[i].sha256, hex) == 0;
+		same = found;
+		buf_release(&b);
+	}
+done:
+	journal_record_free(r);
+	buf_release(&err);
+	return same;
 }

@@ -83,6 +83,14 @@ int turn_commit(struct campaign *c, const struct turn_input *in, const struct tu
  * lacks, tags an untagged turn commit. Prints what it did. Returns an exit code (0 ok). */
 int turn_recover(struct campaign *c);
 
+/* Test hook: when $UMPIRE_CRASH_AT equals name, the process _exits(99) here, as a crash at
+ * that point would leave things (tests of recovery). */
+void turn_crash_point(const char *name);
+
+/* 1 if the order files at paths are byte for byte the order files of the journal's turn
+ * `turn` (a re-run of a command that already succeeded, e.g. after a crash). */
+int turn_same_orders(struct campaign *c, int turn, char *const *paths, size_t n);
+
 /* The processing time to use: $SOURCE_DATE_EPOCH when set (reproducible builds convention),
  * else the clock. */
 long long turn_now(void);

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""check-schemas.py [CAMPAIGN_DIR...] — validates the shipped examples against schemas/:
+every campaigns/*/scenario.yaml against scenario.schema.json and <rules>-scenario.schema.json,
+every order file against <rules>-orders.schema.json (umpire-orders for player umpire), and the
+campaign.yaml of each CAMPAIGN_DIR given (e.g. an initialised demo) against campaign.schema.json.
+Uses Debian's python3-yaml and python3-jsonschema. Exit 1 on the first invalid file set."""
+import glob, json, os, sys
+import yaml
+import jsonschema
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def schema(name):
+    with open(os.path.join(ROOT, "schemas", name)) as f:
+        return json.load(f)
+
+def check(path, sch):
+    with open(path) as f:
+        doc = yaml.safe_load(f)
+    errs = sorted(jsonschema.Draft202012Validator(sch).iter_errors(doc), key=lambda e: list(e.path))
+    for e in errs:
+        print(f"{path}: {'/'.join(map(str, e.path)) or '(root)'}: {e.message}")
+    return not errs
+
+ok = True
+count = 0
+for scen in sorted(glob.glob(os.path.join(ROOT, "campaigns", "*", "scenario.yaml"))):
+    with open(scen) as f:
+        rules = yaml.safe_load(f)["rules"]
+    ok &= check(scen, schema("scenario.schema.json")); count += 1
+    ok &= check(scen, schema(f"{rules}-scenario.schema.json")); count += 1
+    for order in sorted(glob.glob(os.path.join(os.path.dirname(scen), "orders", "*", "*.yaml"))):
+        name = "umpire-orders.schema.json" if os.path.basename(order) == "umpire.yaml" else f"{rules}-orders.schema.json"
+        ok &= check(order, schema(name)); count += 1
+for camp in sys.argv[1:]:
+    ok &= check(os.path.join(camp, "campaign.yaml"), schema("campaign.schema.json")); count += 1
+print(f"check-schemas: {count} files {'valid' if ok else 'NOT valid'}")
+sys.exit(0 if ok else 1)
