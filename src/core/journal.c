@@ -576,7 +576,10 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 
 	rc = prepare_turn(db, "SELECT player, sha256, bytes FROM orders WHERE turn = ?1"
 		" ORDER BY player", turn, &st);
-	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+	if (rc != SQLITE_OK)
+		goto done;
+	cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->orders, r->n_orders, cap);
 		struct journal_order *o = &r->orders[r->n_orders++];
 		memset(o, 0, sizeof(*o));
@@ -591,7 +594,10 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 
 	rc = prepare_turn(db, "SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1"
 		" ORDER BY idx", turn, &st);
-	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+	if (rc != SQLITE_OK)
+		goto done;
+	cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->dice, r->n_dice, cap);
 		struct die_record *d = &r->dice[r->n_dice++];
 		d->index = (uint64_t)sqlite3_column_int64(st, 0);
@@ -606,7 +612,10 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 
 	rc = prepare_turn(db, "SELECT phase, kind, player, order_index, text FROM events"
 		" WHERE turn = ?1 ORDER BY seq", turn, &st);
-	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+	if (rc != SQLITE_OK)
+		goto done;
+	cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->events, r->n_events, cap);
 		struct journal_event *e = &r->events[r->n_events++];
 		e->phase = column_strdup(st, 0);
@@ -622,7 +631,10 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 
 	rc = prepare_turn(db, "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
 		turn, &st);
-	for (cap = 0; rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW;) {
+	if (rc != SQLITE_OK)
+		goto done;
+	cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->files, r->n_files, cap);
 		struct journal_file *f = &r->files[r->n_files++];
 		f->path = column_strdup(st, 0);

@@ -433,7 +433,7 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	const struct order_file *uf = find_file(in, UMPIRE_PLAYER);
 	for (size_t i = 0; uf && i < uf->n_rulings; i++) {
 		const struct ruling *r = &uf->rulings[i];
-		char *purpose = xasprintf("umpire ruling %zu: %s (%s)", i + 1, r->what, r->notation);
+		char *purpose = xasprintf("umpire ruling %zu: %s", i + 1, r->what);
 		out->events.dice_mark = dice_count(&out->dice);
 		long long total = dice_expr_roll(&out->dice, &r->expr, purpose);
 		events_add(&out->events, "umpire", "%s: %s = %lld", r->what, r->notation, total);

@@ -1,0 +1,941 @@
+/* check_node.c — the YAML tree: every strict-parsing rejection at its exact line:column,
+ * the limits, canonical emitting (golden bytes, quoting of ambiguous strings, round trips)
+ * and the messages of the node_want_* readers. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/node.h"
+#include "testutil.h"
+
+/* The diagnostics of d as diag_print writes them. */
+static char *diag_text(const struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	diag_print(d, f);
+	fclose(f);
+	return text;
+}
+
+/* Parses src (len bytes) expecting failure; returns the diagnostics printed. */
+static char *parse_fail_n(const char *src, size_t len, const struct node_limits *lim)
+{
+	struct diag d;
+	struct node *n = (struct node *)1;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", src, len, lim, &d), -1);
+	ck_assert_ptr_null(n);
+	ck_assert_uint_gt(diag_count(&d), 0);
+	char *text = diag_text(&d);
+	diag_release(&d);
+	return text;
+}
+
+#define ck_parse_fails_lim(src, lim, expected)                                           \
+	do {                                                                                  \
+		char *got_ = parse_fail_n((src), strlen(src), (lim));                             \
+		ck_assert_str_eq(got_, (expected));                                               \
+		free(got_);                                                                       \
+	} while (0)
+#define ck_parse_fails(src, expected) ck_parse_fails_lim((src), NULL, (expected))
+
+static struct node *parse_ok(const char *src)
+{
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	int rc = node_parse(&n, "t.yaml", src, strlen(src), NULL, &d);
+	if (rc != 0) {
+		char *text = diag_text(&d);
+		ck_abort_msg("unexpected parse failure:\n%s", text);
+	}
+	ck_assert_uint_eq(diag_count(&d), 0);
+	ck_assert_ptr_nonnull(n);
+	diag_release(&d);
+	return n;
+}
+
+static char *emit(const struct node *n)
+{
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	return buf_detach(&b);
+}
+
+static int tree_equal(const struct node *a, const struct node *b)
+{
+	if (a->kind != b->kind || a->n != b->n)
+		return 0;
+	if (a->kind == NODE_SCALAR)
+		return strcmp(a->scalar, b->scalar) == 0;
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->kind == NODE_MAP && !tree_equal(a->keys[i], b->keys[i]))
+			return 0;
+		if (!tree_equal(a->items[i], b->items[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/* --- parsing: accepted documents and positions -------------------------------------- */
+
+START_TEST(parse_positions)
+{
+	struct node *root = parse_ok("campaign: harbour-raid\n"
+				     "turn: 3\n"
+				     "orders:\n"
+				     "  - unit: \"blood\"\n"
+				     "    to: [4, 5]\n"
+				     "name: é-x\n");
+	ck_assert_int_eq(root->kind, NODE_MAP);
+	ck_assert_str_eq(root->file, "t.yaml");
+	ck_assert_int_eq(root->line, 1);
+	ck_assert_int_eq(root->column, 1);
+	ck_assert_uint_eq(root->n, 4);
+	ck_assert_str_eq(root->keys[1]->scalar, "turn");
+	ck_assert_int_eq(root->keys[1]->line, 2);
+
+	const struct node *turn = node_get(root, "turn");
+	ck_assert_str_eq(turn->scalar, "3");
+	ck_assert_int_eq(turn->quoted, 0);
+	ck_assert_int_eq(turn->line, 2);
+	ck_assert_int_eq(turn->column, 7);
+
+	const struct node *orders = node_get(root, "orders");
+	ck_assert_int_eq(orders->kind, NODE_SEQ);
+	ck_assert_int_eq(orders->line, 4);
+	ck_assert_int_eq(orders->column, 3);
+	const struct node *o = orders->items[0];
+	ck_assert_int_eq(o->kind, NODE_MAP);
+	ck_assert_int_eq(o->line, 4);
+	ck_assert_int_eq(o->column, 5);
+	const struct node *unit = node_get(o, "unit");
+	ck_assert_str_eq(unit->scalar, "blood");
+	ck_assert_int_eq(unit->quoted, 1);
+	ck_assert_int_eq(unit->column, 11);
+	const struct node *to = node_get(o, "to");
+	ck_assert_int_eq(to->kind, NODE_SEQ);
+	ck_assert_int_eq(to->line, 5);
+	ck_assert_int_eq(to->column, 9);
+	ck_assert_int_eq(to->items[1]->column, 13);
+	ck_assert_ptr_eq(to->items[1]->file, root->file);
+	ck_assert_str_eq(node_get(root, "name")->scalar, "é-x");
+	node_free(root);
+}
+END_TEST
+
+START_TEST(parse_file_name_owned_by_root)
+{
+	char file[] = "orders/attacker.yaml";
+	char src[] = "a: [1]\n";
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, file, src, strlen(src), NULL, &d), 0);
+	memset(file, 'x', sizeof(file) - 1);
+	memset(src, 'x', sizeof(src) - 1);
+	ck_assert_str_eq(n->file, "orders/attacker.yaml");
+	ck_assert_str_eq(n->items[0]->items[0]->file, "orders/attacker.yaml");
+	ck_assert_str_eq(n->items[0]->items[0]->scalar, "1");
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+START_TEST(parse_not_nul_terminated)
+{
+	const char src[] = "a: 1b: 2";
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", src, 4, NULL, &d), 0);
+	ck_assert_str_eq(node_get(n, "a")->scalar, "1");
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+START_TEST(parse_scalar_styles)
+{
+	struct node *n = parse_ok("plain: x\n"
+				  "single: 'x'\n"
+				  "double: \"x\\ty\"\n"
+				  "literal: |\n  a\n  b\n"
+				  "folded: >\n  a\n  b\n"
+				  "null:\n");
+	ck_assert_int_eq(node_get(n, "plain")->quoted, 0);
+	ck_assert_int_eq(node_get(n, "single")->quoted, 1);
+	ck_assert_str_eq(node_get(n, "double")->scalar, "x\ty");
+	ck_assert_int_eq(node_get(n, "literal")->quoted, 1);
+	ck_assert_str_eq(node_get(n, "literal")->scalar, "a\nb\n");
+	ck_assert_str_eq(node_get(n, "folded")->scalar, "a b\n");
+	ck_assert_str_eq(node_get(n, "null")->scalar, "");
+	ck_assert_int_eq(node_get(n, "null")->quoted, 0);
+	node_free(n);
+}
+END_TEST
+
+START_TEST(parse_utf8_bom_and_explicit_start)
+{
+	struct node *n = parse_ok("\xef\xbb\xbf---\na: 1\n...\n");
+	ck_assert_str_eq(node_get(n, "a")->scalar, "1");
+	node_free(n);
+}
+END_TEST
+
+/* --- parsing: rejections ------------------------------------------------------------ */
+
+START_TEST(reject_empty)
+{
+	ck_parse_fails("", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+	ck_parse_fails("# only a comment\n\n",
+		"t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+	ck_parse_fails("---\n", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+}
+END_TEST
+
+START_TEST(reject_second_document)
+{
+	ck_parse_fails("a: 1\n---\nb: 2\n",
+		"t.yaml:2:1: error: a second document is not allowed "
+		"(one document per file expected)\n");
+	ck_parse_fails("a: 1\n...\n---\nb: 2\n",
+		"t.yaml:3:1: error: a second document is not allowed "
+		"(one document per file expected)\n");
+}
+END_TEST
+
+START_TEST(reject_anchor_alias_tag_all_at_once)
+{
+	ck_parse_fails("a: &x 1\n"
+		       "b: *x\n"
+		       "c: !!str 3\n"
+		       "d: !local x\n"
+		       "e: &m\n  f: 1\n"
+		       "g: !!seq [1]\n",
+		"t.yaml:1:4: error: anchor '&x' is not allowed (plain values expected)\n"
+		"t.yaml:2:4: error: alias '*x' is not allowed (plain values expected)\n"
+		"t.yaml:3:4: error: tag '!!str' is not allowed (untagged values expected)\n"
+		"t.yaml:4:4: error: tag '!local' is not allowed (untagged values expected)\n"
+		"t.yaml:5:4: error: anchor '&m' is not allowed (plain values expected)\n"
+		"t.yaml:7:4: error: tag '!!seq' is not allowed (untagged values expected)\n");
+}
+END_TEST
+
+START_TEST(reject_non_scalar_keys)
+{
+	ck_parse_fails("? [1, 2]\n: a\n? {b: c}\n: d\n",
+		"t.yaml:1:3: error: a key is a sequence (a plain name expected)\n"
+		"t.yaml:3:3: error: a key is a mapping (a plain name expected)\n");
+	ck_parse_fails("{[a]: 1}\n",
+		"t.yaml:1:2: error: a key is a sequence (a plain name expected)\n");
+	ck_parse_fails("? \n: x\n", "t.yaml:2:1: error: a key is empty (a plain name expected)\n");
+}
+END_TEST
+
+START_TEST(reject_duplicate_keys)
+{
+	/* Each repetition is reported at itself, naming the first; nested maps too. */
+	ck_parse_fails("turn: 1\n"
+		       "player: a\n"
+		       "turn: 2\n"
+		       "orders:\n"
+		       "  - unit: x\n"
+		       "    unit: y\n"
+		       "turn: 3\n"
+		       "'player': b\n",
+		"t.yaml:3:1: error: duplicate key 'turn' (first at line 1, each key once expected)\n"
+		"t.yaml:6:5: error: duplicate key 'unit' (first at line 5, each key once expected)\n"
+		"t.yaml:7:1: error: duplicate key 'turn' (first at line 1, each key once expected)\n"
+		"t.yaml:8:1: error: duplicate key 'player' (first at line 2, each key once expected)\n");
+	ck_parse_fails("{a: 1, b: 2, a: 3}\n",
+		"t.yaml:1:14: error: duplicate key 'a' (first at line 1, each key once expected)\n");
+}
+END_TEST
+
+START_TEST(reject_depth)
+{
+	struct node_limits lim = { 0, 3, 0, 0 };
+	struct diag d;
+	struct node *n = NULL;
+	const char *ok = "a:\n  b:\n    - 1\n";
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", ok, strlen(ok), &lim, &d), 0);
+	node_free(n);
+	diag_release(&d);
+	ck_parse_fails_lim("a:\n  b:\n    - [1]\n", &lim,
+		"t.yaml:3:7: error: collections nested 4 deep (at most 3 levels expected)\n");
+	/* The default is 16. */
+	ck_parse_fails("[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]\n",
+		"t.yaml:1:17: error: collections nested 17 deep (at most 16 levels expected)\n");
+}
+END_TEST
+
+START_TEST(reject_node_count)
+{
+	struct node_limits lim = { 0, 0, 5, 0 };
+	struct diag d;
+	struct node *n = NULL;
+	const char *ok = "a: 1\nb: 2\n";  /* the map, two keys, two values */
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", ok, strlen(ok), &lim, &d), 0);
+	node_free(n);
+	diag_release(&d);
+	ck_parse_fails_lim("a: 1\nb: [2]\n", &lim,
+		"t.yaml:2:5: error: too many nodes: more than 5 (at most 5 expected)\n");
+}
+END_TEST
+
+START_TEST(reject_long_scalar)
+{
+	struct node_limits lim = { 0, 0, 0, 4 };
+	struct diag d;
+	struct node *n = NULL;
+	const char *ok = "abcd: \"wxyz\"\n";
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", ok, strlen(ok), &lim, &d), 0);
+	node_free(n);
+	diag_release(&d);
+	ck_parse_fails_lim("a: abcde\nbcdef: 1\n", &lim,
+		"t.yaml:1:4: error: value is 5 bytes long (at most 4 expected)\n"
+		"t.yaml:2:1: error: value is 5 bytes long (at most 4 expected)\n");
+}
+END_TEST
+
+START_TEST(reject_too_many_bytes)
+{
+	struct node_limits lim = { 10, 0, 0, 0 };
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", "a: 123456\n", 10, &lim, &d), 0);
+	node_free(n);
+	diag_release(&d);
+	ck_parse_fails_lim("a: 1234567\n", &lim,
+		"t.yaml:1:1: error: file is 11 bytes (at most 10 expected)\n");
+
+	/* Default: 64 KiB. */
+	size_t len = 64 * 1024 + 1;
+	char *big = malloc(len);
+	memset(big, '#', len);
+	char *got = parse_fail_n(big, len, NULL);
+	ck_assert_str_eq(got, "t.yaml:1:1: error: file is 65537 bytes (at most 65536 expected)\n");
+	free(got);
+	free(big);
+}
+END_TEST
+
+START_TEST(reject_bad_bytes)
+{
+	static const char nul[] = "a: 1\nb: x\0y\n";
+	char *got = parse_fail_n(nul, sizeof(nul) - 1, NULL);
+	ck_assert_str_eq(got, "t.yaml:2:5: error: control characters are not allowed: #x00 "
+			      "(UTF-8 text without control characters expected)\n");
+	free(got);
+	ck_parse_fails("a: 1\r\nb: caf\xc3\xa9 \x01\n",
+		"t.yaml:2:10: error: control characters are not allowed: #x01 "
+		"(UTF-8 text without control characters expected)\n");
+	ck_parse_fails("a: \xff\n",
+		"t.yaml:1:4: error: invalid leading UTF-8 octet: #xFF "
+		"(UTF-8 text without control characters expected)\n");
+	ck_parse_fails("a: \xc3(\n",
+		"t.yaml:1:4: error: invalid trailing UTF-8 octet: #x28 "
+		"(UTF-8 text without control characters expected)\n");
+	/* A UTF-16 byte order mark is not taken as a hint to switch encodings. */
+	ck_parse_fails("\xff\xfe" "a\0:\0 \0" "1\0",
+		"t.yaml:1:1: error: invalid leading UTF-8 octet: #xFF "
+		"(UTF-8 text without control characters expected)\n");
+	/* An escaped NUL would cut the C string short. */
+	ck_parse_fails("a: \"x\\0y\"\n",
+		"t.yaml:1:4: error: value contains a NUL character (text without NUL expected)\n");
+}
+END_TEST
+
+START_TEST(reject_syntax)
+{
+	ck_parse_fails("campaign: x\nturn: 3\norders:\n  a: b: c\n",
+		"t.yaml:4:7: error: mapping values are not allowed in this context "
+		"(valid YAML expected)\n");
+	ck_parse_fails("a: \"open\nb: 2\n",
+		"t.yaml:3:1: error: found unexpected end of stream while scanning a quoted "
+		"scalar started at line 1, column 4 (valid YAML expected)\n");
+	ck_parse_fails("a: 1\n b: 2\n",
+		"t.yaml:2:3: error: mapping values are not allowed in this context "
+		"(valid YAML expected)\n");
+	ck_parse_fails("a: [1, 2\n",
+		"t.yaml:2:1: error: did not find expected ',' or ']' while parsing a flow "
+		"sequence started at line 1, column 4 (valid YAML expected)\n");
+	ck_parse_fails("a: 1\n\tb: 2\n",
+		"t.yaml:2:1: error: found character that cannot start any token while scanning "
+		"for the next token started at line 2, column 1 (valid YAML expected)\n");
+}
+END_TEST
+
+START_TEST(reject_directives)
+{
+	ck_parse_fails("%YAML 1.1\n---\na: 1\n",
+		"t.yaml:1:1: error: directives are not allowed (a plain YAML document expected)\n");
+	ck_parse_fails("%TAG !e! tag:example.com,2000:\n---\na: 1\n",
+		"t.yaml:1:1: error: directives are not allowed (a plain YAML document expected)\n");
+}
+END_TEST
+
+START_TEST(reject_keeps_going_after_semantic_errors)
+{
+	/* Strictness errors do not stop the parse: a later syntax error is still found. */
+	ck_parse_fails("a: &x 1\na: 2\nb: [\n",
+		"t.yaml:1:4: error: anchor '&x' is not allowed (plain values expected)\n"
+		"t.yaml:4:1: error: did not find expected node content while parsing a flow "
+		"node started at line 4, column 1 (valid YAML expected)\n");
+}
+END_TEST
+
+/* --- emitting ---------------------------------------------------------------------- */
+
+START_TEST(emit_golden)
+{
+	struct node *root = node_new_map();
+	node_map_str(root, "campaign", "harbour-raid");
+	node_map_int(root, "turn", 3);
+	node_map_bool(root, "fair", 1);
+	node_map_bool(root, "hidden", 0);
+	struct node *players = node_map_add(root, "players", node_new_seq());
+	struct node *p = node_seq_add(players, node_new_map());
+	node_map_str(p, "id", "attacker");
+	node_map_str(p, "name", "Captain Blood's crew");
+	p = node_seq_add(players, node_new_map());
+	node_map_str(p, "id", "defender");
+	node_map_str(p, "name", "The Port Royal garrison");
+	node_map_add(root, "options", node_new_map());
+	node_map_add(root, "orders", node_new_seq());
+	node_map_str(root, "answer", "yes");
+	node_map_str(root, "number", "42");
+	node_map_int(root, "negative", -7);
+	node_map_str(root, "text", "two\nlines");
+	node_map_str(root, "empty", "");
+	node_map_str(root, "yes", "é");
+	struct node *nested = node_map_add(root, "nested", node_new_seq());
+	struct node *inner = node_seq_add(nested, node_new_seq());
+	node_seq_add(inner, node_new_int(1));
+	node_seq_add(inner, node_new_strf("%dd%d", 2, 6));
+	char *got = emit(root);
+	ck_assert_str_eq(got, "campaign: harbour-raid\n"
+			      "turn: 3\n"
+			      "fair: true\n"
+			      "hidden: false\n"
+			      "players:\n"
+			      "- id: attacker\n"
+			      "  name: \"Captain Blood's crew\"\n"
+			      "- id: defender\n"
+			      "  name: The Port Royal garrison\n"
+			      "options: {}\n"
+			      "orders: []\n"
+			      "answer: \"yes\"\n"
+			      "number: \"42\"\n"
+			      "negative: -7\n"
+			      "text: \"two\\nlines\"\n"
+			      "empty: \"\"\n"
+			      "\"yes\": é\n"
+			      "nested:\n"
+			      "- - 1\n"
+			      "  - 2d6\n");
+	/* Deterministic: the same tree gives the same bytes, and a clone does too. */
+	char *again = emit(root);
+	struct node *copy = node_clone(root);
+	char *cloned = emit(copy);
+	ck_assert_str_eq(again, got);
+	ck_assert_str_eq(cloned, got);
+	free(got);
+	free(again);
+	free(cloned);
+	node_free(copy);
+	node_free(root);
+}
+END_TEST
+
+START_TEST(emit_appends)
+{
+	struct buf b = BUF_INIT;
+	struct node *n = node_new_seq();
+	buf_puts(&b, "# head\n");
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	ck_assert_str_eq(buf_str(&b), "# head\n[]\n");
+	buf_release(&b);
+	node_free(n);
+}
+END_TEST
+
+START_TEST(emit_root_scalar)
+{
+	struct node *n = node_new_str("hello world");
+	char *got = emit(n);
+	ck_assert_str_eq(got, "hello world\n");
+	free(got);
+	node_free(n);
+}
+END_TEST
+
+START_TEST(emit_invalid_utf8_fails)
+{
+	struct buf b = BUF_INIT;
+	struct node *n = node_new_map();
+	node_map_str(n, "a", "\xff");
+	buf_puts(&b, "kept");
+	ck_assert_int_eq(node_emit(n, &b), -1);
+	ck_assert_str_eq(buf_str(&b), "kept");
+	buf_release(&b);
+	node_free(n);
+}
+END_TEST
+
+static const struct {
+	const char *s, *emitted;
+} quoting[] = {
+	/* would read back as null, bool or number */
+	{ "", "\"\"" }, { "~", "\"~\"" }, { "null", "\"null\"" }, { "Null", "\"Null\"" },
+	{ "yes", "\"yes\"" }, { "No", "\"No\"" }, { "y", "\"y\"" }, { "n", "\"n\"" },
+	{ "true", "\"true\"" }, { "FALSE", "\"FALSE\"" }, { "on", "\"on\"" }, { "off", "\"off\"" },
+	{ "1", "\"1\"" }, { "0", "\"0\"" }, { "-3", "\"-3\"" }, { "+3", "\"+3\"" },
+	{ "1.5", "\"1.5\"" }, { ".5", "\".5\"" }, { "1e5", "\"1e5\"" }, { "1_000", "\"1_000\"" },
+	{ "0x10", "\"0x10\"" }, { "0o17", "\"0o17\"" }, { "0b101", "\"0b101\"" },
+	{ "010", "\"010\"" }, { "1:30", "\"1:30\"" }, { ".inf", "\".inf\"" },
+	{ "-.inf", "\"-.inf\"" }, { ".NaN", "\".NaN\"" }, { "2001-12-14", "\"2001-12-14\"" },
+	/* would not read back as the same string */
+	{ " lead", "\" lead\"" }, { "trail ", "\"trail \"" }, { "a: b", "\"a: b\"" },
+	{ "a #b", "\"a #b\"" }, { "- x", "\"- x\"" }, { "-x", "\"-x\"" }, { "[x]", "\"[x]\"" },
+	{ "&a", "\"&a\"" }, { "*a", "\"*a\"" }, { "!a", "\"!a\"" }, { "'q'", "\"'q'\"" },
+	{ "\"", "\"\\\"\"" }, { "a\tb", "\"a\\tb\"" }, { "<<", "\"<<\"" }, { "=", "\"=\"" },
+	{ "a\xc2\xa0" "b", "\"a\\_b\"" }, { "\xe2\x80\xa8", "\"\\L\"" },
+	/* plain is safe */
+	{ "harbour-raid", "harbour-raid" }, { "2d6", "2d6" }, { "d10", "d10" },
+	{ "1st", "1st" }, { "a b", "a b" }, { "Port Royal", "Port Royal" }, { "x.y_z", "x.y_z" },
+	{ "/path", "/path" }, { "été", "été" }, { "nullx", "nullx" }, { "yess", "yess" },
+};
+
+START_TEST(emit_quoting)
+{
+	size_t i = (size_t)_i;
+	struct node *root = node_new_seq();
+	node_seq_add(root, node_new_str(quoting[i].s));
+	char *got = emit(root);
+	char *want = xasprintf("- %s\n", quoting[i].emitted);
+	ck_assert_msg(strcmp(got, want) == 0, "[%s]: got %s want %s", quoting[i].s, got, want);
+
+	/* And it reads back as the same string. */
+	struct node *back = parse_ok(got);
+	ck_assert_str_eq(back->items[0]->scalar, quoting[i].s);
+	free(got);
+	free(want);
+	node_free(back);
+	node_free(root);
+}
+END_TEST
+
+START_TEST(emit_round_trip)
+{
+	static const char src[] = "campaign: harbour-raid\n"
+				  "turn: 3\n"
+				  "player: attacker\n"
+				  "title: 'The raid: on \"Port Royal\"'\n"
+				  "orders:\n"
+				  "  - {unit: blood, action: move, to: [3, 4]}\n"
+				  "  - unit: \"7\"\n"
+				  "    action: shoot\n"
+				  "    note: |\n"
+				  "      first line\n"
+				  "      second line\n"
+				  "    flag: yes\n"
+				  "    quoted: 'true'\n"
+				  "    none:\n"
+				  "    empty: ''\n"
+				  "standing: {}\n"
+				  "list: []\n";
+	struct node *a = parse_ok(src);
+	char *e1 = emit(a);
+	struct node *b = parse_ok(e1);
+	ck_assert(tree_equal(a, b));
+	/* Strings that look like numbers or bools stay strings; plain ones stay plain. */
+	const struct node *o = node_get(b, "orders")->items[1];
+	ck_assert_int_eq(node_get(o, "unit")->quoted, 1);
+	ck_assert_int_eq(node_get(o, "quoted")->quoted, 1);
+	ck_assert_int_eq(node_get(o, "flag")->quoted, 0);
+	ck_assert_int_eq(node_get(o, "none")->quoted, 0);
+	ck_assert_int_eq(node_get(o, "empty")->quoted, 1);
+	ck_assert_int_eq(node_get(b, "turn")->quoted, 0);
+	char *e2 = emit(b);
+	ck_assert_str_eq(e1, e2);
+	free(e1);
+	free(e2);
+	node_free(a);
+	node_free(b);
+}
+END_TEST
+
+START_TEST(build_and_clone)
+{
+	struct node *seq = node_new_seq();
+	for (int i = 0; i < 100; i++)
+		node_seq_add(seq, node_new_int(i));
+	struct node *map = node_new_map();
+	for (int i = 0; i < 100; i++)
+		node_map_add(map, "k", node_new_strf("v%d", i));
+	ck_assert_uint_eq(seq->n, 100);
+	ck_assert_str_eq(seq->items[99]->scalar, "99");
+	ck_assert_int_eq(seq->items[99]->line, 0);
+	ck_assert_ptr_null(seq->items[99]->file);
+	ck_assert_str_eq(node_get(map, "k")->scalar, "v0");
+	struct node *c = node_clone(seq);
+	ck_assert(tree_equal(c, seq));
+	/* The clone is independent and can still grow. */
+	node_seq_add(c, node_new_bool(1));
+	ck_assert_uint_eq(c->n, 101);
+	ck_assert_uint_eq(seq->n, 100);
+	struct node *mc = node_clone(map);
+	node_map_int(mc, "extra", 5);
+	ck_assert_uint_eq(mc->n, 101);
+	ck_assert_ptr_null(node_clone(NULL));
+	node_free(c);
+	node_free(mc);
+	node_free(seq);
+	node_free(map);
+	node_free(NULL);
+}
+END_TEST
+
+/* --- readers ------------------------------------------------------------------------ */
+
+/* Runs one reader call on the value of key "v" in src and checks the diagnostics. */
+struct reader_case {
+	struct node *root;
+	const struct node *v;
+	struct diag d;
+};
+
+static void rc_open(struct reader_case *rc, const char *src)
+{
+	rc->root = parse_ok(src);
+	rc->v = node_get(rc->root, "v");
+	diag_init(&rc->d);
+}
+
+static void rc_close(struct reader_case *rc, const char *expected)
+{
+	char *got = diag_text(&rc->d);
+	ck_assert_str_eq(got, expected);
+	free(got);
+	diag_release(&rc->d);
+	node_free(rc->root);
+}
+
+START_TEST(get_and_need)
+{
+	struct reader_case rc;
+	rc_open(&rc, "x: 1\n"
+		     "v:\n"
+		     "  campaign: c\n");
+	ck_assert_ptr_null(node_get(rc.root, "nope"));
+	ck_assert_ptr_null(node_get(NULL, "x"));
+	ck_assert_ptr_null(node_get(node_get(rc.root, "x"), "x"));
+	ck_assert_str_eq(node_need(rc.v, "campaign", &rc.d)->scalar, "c");
+	ck_assert_ptr_null(node_need(rc.v, "turn", &rc.d));
+	ck_assert_ptr_null(node_need(node_get(rc.root, "x"), "turn", &rc.d));
+	ck_assert_ptr_null(node_need(NULL, "turn", &rc.d));
+	rc_close(&rc, "<input>:1:1: error: missing key 'turn' (a value for 'turn' expected)\n"
+		      "t.yaml:1:4: error: expected a mapping with key 'turn', found '1'\n"
+		      "t.yaml:3:3: error: missing key 'turn' (a value for 'turn' expected)\n");
+}
+END_TEST
+
+START_TEST(check_map)
+{
+	static const char *const allowed[] = { "a", "b", "c", NULL };
+	static const char *const none[] = { NULL };
+	struct reader_case rc;
+	rc_open(&rc, "v:\n"
+		     "  a: 1\n"
+		     "  foo: 2\n"
+		     "  c: 3\n"
+		     "  bar: 4\n"
+		     "s: [1]\n"
+		     "e:\n"
+		     "n: x\n");
+	ck_assert_int_eq(node_check_map(rc.v, "order", allowed, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(rc.v, "order", none, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(node_get(rc.root, "s"), "standing", allowed, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(node_get(rc.root, "e"), "standing", allowed, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(node_get(rc.root, "n"), "standing", allowed, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(NULL, "standing", allowed, &rc.d), -1);
+	ck_assert_int_eq(node_check_map(rc.root, "file", (const char *const[]){ "v", "s", "e",
+		"n", NULL }, &rc.d), 0);
+	rc_close(&rc,
+		"<input>:1:1: error: missing standing (a mapping expected)\n"
+		"t.yaml:2:3: error: unknown key 'a' in order (no keys expected)\n"
+		"t.yaml:3:3: error: unknown key 'foo' in order (expected one of: a, b, c)\n"
+		"t.yaml:3:3: error: unknown key 'foo' in order (no keys expected)\n"
+		"t.yaml:4:3: error: unknown key 'c' in order (no keys expected)\n"
+		"t.yaml:5:3: error: unknown key 'bar' in order (expected one of: a, b, c)\n"
+		"t.yaml:5:3: error: unknown key 'bar' in order (no keys expected)\n"
+		"t.yaml:6:4: error: expected a mapping for standing, found a sequence\n"
+		"t.yaml:8:1: error: expected a mapping for standing, found an empty value\n"
+		"t.yaml:8:4: error: expected a mapping for standing, found 'x'\n");
+}
+END_TEST
+
+START_TEST(check_seq)
+{
+	struct reader_case rc;
+	rc_open(&rc, "v: [1, 2, 3]\nm: {a: 1}\n");
+	ck_assert_int_eq(node_check_seq(rc.v, "orders", 3, &rc.d), 0);
+	ck_assert_int_eq(node_check_seq(rc.v, "orders", 0, &rc.d), 0);
+	ck_assert_int_eq(node_check_seq(rc.v, "orders", 2, &rc.d), -1);
+	ck_assert_int_eq(node_check_seq(node_get(rc.root, "m"), "orders", 2, &rc.d), -1);
+	rc_close(&rc, "t.yaml:1:4: error: too many items in orders: 3 (at most 2 expected)\n"
+		      "t.yaml:2:4: error: expected a sequence for orders, found a mapping\n");
+}
+END_TEST
+
+START_TEST(want_int)
+{
+	struct reader_case rc;
+	long long v = 0;
+	rc_open(&rc, "v: 42\n"
+		     "neg: -17\n"
+		     "zero: 0\n"
+		     "max: 9223372036854775807\n"
+		     "min: -9223372036854775808\n"
+		     "abc: abc\n"
+		     "plus: +1\n"
+		     "lead: 01\n"
+		     "negzero: -0\n"
+		     "quoted: \"3\"\n"
+		     "over: 9223372036854775808\n"
+		     "under: -9223372036854775809\n"
+		     "float: 1.0\n"
+		     "hex: 0x10\n"
+		     "big: 10000\n"
+		     "seq: [1]\n"
+		     "empty:\n"
+		     "long: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+		     "ctl: \"\\e\"\n");
+	const struct node *r = rc.root;
+	ck_assert_int_eq(node_want_int(rc.v, "turn", 1, 9999, &v, &rc.d), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(node_want_int(node_get(r, "neg"), "drm", -20, 20, &v, &rc.d), 0);
+	ck_assert_int_eq(v, -17);
+	ck_assert_int_eq(node_want_int(node_get(r, "zero"), "x", 0, 0, &v, &rc.d), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(node_want_int(node_get(r, "max"), "x", LLONG_MIN, LLONG_MAX, &v, &rc.d),
+		0);
+	ck_assert(v == LLONG_MAX);
+	ck_assert_int_eq(node_want_int(node_get(r, "min"), "x", LLONG_MIN, LLONG_MAX, &v, &rc.d),
+		0);
+	ck_assert(v == LLONG_MIN);
+	ck_assert_uint_eq(diag_count(&rc.d), 0);
+
+	v = 99;
+	static const char *const bad[] = { "abc", "plus", "lead", "negzero", "quoted", "over",
+		"under", "float", "hex", "big", "seq", "empty", "long", "ctl", NULL };
+	for (size_t i = 0; bad[i]; i++)
+		ck_assert_int_eq(node_want_int(node_get(r, bad[i]), "turn", 1, 9999, &v, &rc.d),
+			-1);
+	ck_assert_int_eq(v, 99);
+	ck_assert_int_eq(node_want_int(node_get(r, "neg"), "drm", 0, LLONG_MAX, &v, &rc.d), -1);
+	ck_assert_int_eq(node_want_int(node_get(r, "big"), "drm", LLONG_MIN, 9, &v, &rc.d), -1);
+	ck_assert_int_eq(node_want_int(node_get(r, "big"), "drm", LLONG_MIN, LLONG_MAX, &v,
+		&rc.d), 0);
+	ck_assert_int_eq(node_want_int(node_get(r, "big"), "side", 6, 6, &v, &rc.d), -1);
+	ck_assert_int_eq(node_want_int(NULL, "turn", 1, 9999, &v, &rc.d), -1);
+	rc_close(&rc,
+		"<input>:1:1: error: turn is missing (an integer from 1 to 9999 expected)\n"
+		"t.yaml:2:6: error: drm is '-17' (an integer of at least 0 expected)\n"
+		"t.yaml:6:6: error: turn is 'abc' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:7:7: error: turn is '+1' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:8:7: error: turn is '01' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:9:10: error: turn is '-0' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:10:9: error: turn is the quoted string '3' (an integer from 1 to 9999 "
+		"expected)\n"
+		"t.yaml:11:7: error: turn is '9223372036854775808' (an integer from 1 to 9999 "
+		"expected)\n"
+		"t.yaml:12:8: error: turn is '-9223372036854775809' (an integer from 1 to 9999 "
+		"expected)\n"
+		"t.yaml:13:8: error: turn is '1.0' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:14:6: error: turn is '0x10' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:15:6: error: turn is '10000' (an integer from 1 to 9999 expected)\n"
+		"t.yaml:15:6: error: drm is '10000' (an integer of at most 9 expected)\n"
+		"t.yaml:15:6: error: side is '10000' (the integer 6 expected)\n"
+		"t.yaml:16:6: error: turn is a sequence (an integer from 1 to 9999 expected)\n"
+		"t.yaml:18:1: error: turn is empty (an integer from 1 to 9999 expected)\n"
+		"t.yaml:18:7: error: turn is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
+		"integer from 1 to 9999 expected)\n"
+		"t.yaml:19:6: error: turn is the quoted string '\\x1b' (an integer from 1 to 9999 "
+		"expected)\n");
+}
+END_TEST
+
+START_TEST(want_str_and_id)
+{
+	struct reader_case rc;
+	const char *s = NULL;
+	rc_open(&rc, "v: Captain Blood\n"
+		     "id: blood_1.a-b\n"
+		     "num: 12\n"
+		     "q: ''\n"
+		     "sp: a b\n"
+		     "map: {a: 1}\n"
+		     "empty:\n"
+		     "long: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+		     "longer: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n");
+	const struct node *r = rc.root;
+	ck_assert_int_eq(node_want_str(rc.v, "name", 0, &s, &rc.d), 0);
+	ck_assert_str_eq(s, "Captain Blood");
+	ck_assert_int_eq(node_want_str(rc.v, "name", 13, &s, &rc.d), 0);
+	ck_assert_int_eq(node_want_str(node_get(r, "num"), "name", 0, &s, &rc.d), 0);
+	ck_assert_str_eq(s, "12");
+	ck_assert_int_eq(node_want_str(node_get(r, "q"), "name", 0, &s, &rc.d), 0);
+	ck_assert_str_eq(s, "");
+	ck_assert_int_eq(node_want_id(node_get(r, "id"), "unit", &s, &rc.d), 0);
+	ck_assert_str_eq(s, "blood_1.a-b");
+	ck_assert_int_eq(node_want_id(node_get(r, "num"), "unit", &s, &rc.d), 0);
+	ck_assert_int_eq(node_want_id(node_get(r, "long"), "unit", &s, &rc.d), 0);
+	ck_assert_uint_eq(strlen(s), 64);
+	ck_assert_uint_eq(diag_count(&rc.d), 0);
+
+	s = NULL;
+	ck_assert_int_eq(node_want_str(rc.v, "name", 12, &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_str(node_get(r, "map"), "name", 0, &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_str(node_get(r, "empty"), "name", 20, &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_id(node_get(r, "sp"), "unit", &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_id(node_get(r, "q"), "unit", &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_id(node_get(r, "longer"), "unit", &s, &rc.d), -1);
+	ck_assert_int_eq(node_want_id(node_get(r, "map"), "unit", &s, &rc.d), -1);
+	ck_assert_ptr_null(s);
+	rc_close(&rc,
+		"t.yaml:1:4: error: name is 13 bytes long (at most 12 expected)\n"
+		"t.yaml:4:4: error: unit is the quoted string '' (an identifier of 1 to 64 "
+		"letters, digits, '_', '.' or '-' expected)\n"
+		"t.yaml:5:5: error: unit is 'a b' (an identifier of 1 to 64 letters, digits, '_', "
+		"'.' or '-' expected)\n"
+		"t.yaml:6:6: error: name is a mapping (a string expected)\n"
+		"t.yaml:6:6: error: unit is a mapping (an identifier of 1 to 64 letters, digits, "
+		"'_', '.' or '-' expected)\n"
+		"t.yaml:8:1: error: name is empty (a string of at most 20 bytes expected)\n"
+		"t.yaml:9:9: error: unit is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
+		"identifier of 1 to 64 letters, digits, '_', '.' or '-' expected)\n");
+}
+END_TEST
+
+START_TEST(want_bool)
+{
+	struct reader_case rc;
+	int b = -1;
+	rc_open(&rc, "v: true\nf: false\nyes: yes\nq: \"true\"\nT: True\n");
+	const struct node *r = rc.root;
+	ck_assert_int_eq(node_want_bool(rc.v, "hidden", &b, &rc.d), 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(node_want_bool(node_get(r, "f"), "hidden", &b, &rc.d), 0);
+	ck_assert_int_eq(b, 0);
+	b = -1;
+	ck_assert_int_eq(node_want_bool(node_get(r, "yes"), "hidden", &b, &rc.d), -1);
+	ck_assert_int_eq(node_want_bool(node_get(r, "q"), "hidden", &b, &rc.d), -1);
+	ck_assert_int_eq(node_want_bool(node_get(r, "T"), "hidden", &b, &rc.d), -1);
+	ck_assert_int_eq(b, -1);
+	rc_close(&rc, "t.yaml:3:6: error: hidden is 'yes' (true or false expected)\n"
+		      "t.yaml:4:4: error: hidden is the quoted string 'true' (true or false "
+		      "expected)\n"
+		      "t.yaml:5:4: error: hidden is 'True' (true or false expected)\n");
+}
+END_TEST
+
+START_TEST(want_enum)
+{
+	static const char *const actions[] = { "move", "shoot", "fight", NULL };
+	struct reader_case rc;
+	int a = -1;
+	rc_open(&rc, "v: shoot\nq: 'fight'\nbad: fly\nseq: [move]\ncase: Move\n");
+	const struct node *r = rc.root;
+	ck_assert_int_eq(node_want_enum(rc.v, "action", actions, &a, &rc.d), 0);
+	ck_assert_int_eq(a, 1);
+	ck_assert_int_eq(node_want_enum(node_get(r, "q"), "action", actions, &a, &rc.d), 0);
+	ck_assert_int_eq(a, 2);
+	a = -1;
+	ck_assert_int_eq(node_want_enum(node_get(r, "bad"), "action", actions, &a, &rc.d), -1);
+	ck_assert_int_eq(node_want_enum(node_get(r, "seq"), "action", actions, &a, &rc.d), -1);
+	ck_assert_int_eq(node_want_enum(node_get(r, "case"), "action", actions, &a, &rc.d), -1);
+	ck_assert_int_eq(a, -1);
+	rc_close(&rc,
+		"t.yaml:3:6: error: unknown action 'fly' (expected one of: move, shoot, fight)\n"
+		"t.yaml:4:6: error: action is a sequence (one of: move, shoot, fight expected)\n"
+		"t.yaml:5:7: error: unknown action 'Move' (expected one of: move, shoot, fight)\n");
+}
+END_TEST
+
+START_TEST(error_at_node)
+{
+	struct reader_case rc;
+	rc_open(&rc, "a: 1\nv:\n  - x\n");
+	node_error(&rc.d, rc.v->items[0], "unit '%s' is not yours (one of your units expected)",
+		rc.v->items[0]->scalar);
+	node_error(&rc.d, NULL, "no orders (at least one expected)");
+	struct node *built = node_new_str("x");
+	node_error(&rc.d, built, "built");
+	node_free(built);
+	rc_close(&rc, "<input>:1:1: error: no orders (at least one expected)\n"
+		      "<input>:1:1: error: built\n"
+		      "t.yaml:3:5: error: unit 'x' is not yours (one of your units expected)\n");
+}
+END_TEST
+
+static Suite *node_suite(void)
+{
+	Suite *s = suite_create("node");
+	TCase *tc = tcase_create("parse");
+	tcase_add_test(tc, parse_positions);
+	tcase_add_test(tc, parse_file_name_owned_by_root);
+	tcase_add_test(tc, parse_not_nul_terminated);
+	tcase_add_test(tc, parse_scalar_styles);
+	tcase_add_test(tc, parse_utf8_bom_and_explicit_start);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("reject");
+	tcase_add_test(tc, reject_empty);
+	tcase_add_test(tc, reject_second_document);
+	tcase_add_test(tc, reject_anchor_alias_tag_all_at_once);
+	tcase_add_test(tc, reject_non_scalar_keys);
+	tcase_add_test(tc, reject_duplicate_keys);
+	tcase_add_test(tc, reject_depth);
+	tcase_add_test(tc, reject_node_count);
+	tcase_add_test(tc, reject_long_scalar);
+	tcase_add_test(tc, reject_too_many_bytes);
+	tcase_add_test(tc, reject_bad_bytes);
+	tcase_add_test(tc, reject_syntax);
+	tcase_add_test(tc, reject_directives);
+	tcase_add_test(tc, reject_keeps_going_after_semantic_errors);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("emit");
+	tcase_add_test(tc, emit_golden);
+	tcase_add_test(tc, emit_appends);
+	tcase_add_test(tc, emit_root_scalar);
+	tcase_add_test(tc, emit_invalid_utf8_fails);
+	tcase_add_loop_test(tc, emit_quoting, 0, (int)(sizeof(quoting) / sizeof(quoting[0])));
+	tcase_add_test(tc, emit_round_trip);
+	tcase_add_test(tc, build_and_clone);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("read");
+	tcase_add_test(tc, get_and_need);
+	tcase_add_test(tc, check_map);
+	tcase_add_test(tc, check_seq);
+	tcase_add_test(tc, want_int);
+	tcase_add_test(tc, want_str_and_id);
+	tcase_add_test(tc, want_bool);
+	tcase_add_test(tc, want_enum);
+	tcase_add_test(tc, error_at_node);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(node_suite)
