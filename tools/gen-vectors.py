@@ -8,6 +8,7 @@ vector section of docs/fairness.md.
 Usage:
   tools/gen-vectors.py            print the JSON vectors on stdout
   tools/gen-vectors.py --write    rewrite the JSON file and the generated blocks of the C suites
+                                  and of docs/fairness.md
   tools/gen-vectors.py --check    regenerate and compare; exit 1 with a diff on any difference
 """
 
@@ -369,8 +370,10 @@ def md(v):
     cases = v["dice"]["cases"]
     L.append("| n | " + " | ".join("j=%d" % r["j"] for r in cases[0]["rolls"]) + " |")
     L.append("|---" * (1 + len(cases[0]["rolls"])) + "|")
+    names = {2 ** 32: "2^32", 2 ** 63: "2^63", 2 ** 63 + 1: "2^63+1", 2 ** 64 - 1: "2^64−1"}
     for c in cases:
-        L.append("| %d | " % c["sides"] + " | ".join(
+        n = c["sides"]
+        L.append("| %s | " % (names[n] if n in names else str(n)) + " | ".join(
             "%d" % r["value"] if r["attempts"] == 1 else "%d (%d)" % (r["value"], r["attempts"])
             for r in c["rolls"]) + " |")
     L.append("")
@@ -440,7 +443,7 @@ def main(argv):
                 bad = 1
                 sys.stdout.writelines(difflib.unified_diff(
                     old.splitlines(True), new.splitlines(True), path, path + " (regenerated)"))
-        print("gen-vectors: %s" % ("MISMATCH" if bad else "vectors and C tables match"))
+        print("gen-vectors: %s" % ("MISMATCH" if bad else "vectors, C tables and docs match"))
         return bad
     sys.exit(__doc__)
 

@@ -37,7 +37,9 @@ void dice_init_script(struct dice *d, const int *values, size_t n);
 void dice_release(struct dice *d);
 
 /* Draws one die with `sides` faces (2..2^64-1) and records it with the formatted purpose.
- * Returns 1..sides. */
+ * Returns 1..sides. A recorded purpose is cut to DICE_MAX_PURPOSE bytes on a UTF-8
+ * character boundary, control characters (newlines) replaced by spaces. Fewer than 2 sides
+ * or more than DICE_MAX_PER_TURN dice abort: those are bugs in rule code. */
 uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Draws count dice of `sides` faces into out[0..count-1]; each recorded with the purpose
@@ -45,7 +47,8 @@ uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 int dice_roll_many(struct dice *d, int count, int sides, int *out, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Fisher–Yates shuffle of m indices into perm (perm[i] = i initially): for i = m-1 … 1
- * draw an (i+1)-faced die r and swap perm[i] with perm[r-1]. */
+ * draw an (i+1)-faced die r and swap perm[i] with perm[r-1]. The m-1 dice are recorded
+ * with the purpose followed by " [k/m-1]". */
 void dice_shuffle(struct dice *d, size_t *perm, size_t m, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Number of dice drawn so far. */
@@ -64,7 +67,8 @@ struct dice_expr {
 int dice_expr_parse(struct dice_expr *out, const char *text, char *err, size_t errlen);
 /* Canonical notation of e into out ("2d6+1"). */
 void dice_expr_format(const struct dice_expr *e, char *out, size_t outlen);
-/* Rolls e: every die recorded with purpose; returns the total after keep and modifier. */
+/* Rolls e: every die recorded as "purpose (notation) [i/count]" (just the notation when
+ * purpose is NULL or ""); returns the total after keep and modifier. */
 long long dice_expr_roll(struct dice *d, const struct dice_expr *e, const char *purpose);
 
 #endif

@@ -57,8 +57,12 @@ static void put_be64(uint8_t *p, uint64_t v)
 
 int fair_turn_key(uint8_t out[32], const uint8_t secret[32], uint32_t chain_length, uint32_t t)
 {
-	if (t > chain_length)
+	if (t > chain_length) {
+		/* callers that ignore the error then fail the key check instead of reading
+		 * whatever was in out */
+		memset(out, 0, 32);
 		return -1;
+	}
 	fair_hmac(out, secret, chain_label, sizeof chain_label - 1);
 	/* c_(i-1) = SHA256(c_i): walk down from c_L to c_t */
 	for (uint32_t i = chain_length; i > t; i--) {

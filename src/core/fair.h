@@ -23,7 +23,7 @@ void fair_random(uint8_t *out, size_t n);
 
 /* The turn key k_t = c_t of the chain of length L from secret S:
  * c_L = HMAC(S, "umpire/chain/v1"), c_(i-1) = SHA256(c_i). t in 0..L (k_0 = commitment).
- * Returns 0, or -1 when t > L. */
+ * Returns 0, or -1 when t > L (out is then all zeros). */
 int fair_turn_key(uint8_t out[32], const uint8_t secret[32], uint32_t chain_length, uint32_t t);
 /* The commitment C = c_0. */
 void fair_commitment(uint8_t out[32], const uint8_t secret[32], uint32_t chain_length);

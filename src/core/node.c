@@ -579,12 +579,18 @@ int node_parse(struct node **out, const char *file, const void *buf, size_t len,
 			p.lim.max_bytes);
 		return -1;
 	}
+	/* libyaml skips a UTF-8 byte order mark but then counts it as a column, so "---"
+	 * right after it is no longer a document marker; drop it here instead. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		p.input += 3;
+		p.len -= 3;
+	}
 	p.stack = xcalloc(p.lim.max_depth, sizeof(*p.stack));
 	if (!yaml_parser_initialize(&p.yp)) {
 		fprintf(stderr, "umpire: out of memory (libyaml)\n");
 		abort();
 	}
-	yaml_parser_set_input_string(&p.yp, len ? buf : (const unsigned char *)"", len);
+	yaml_parser_set_input_string(&p.yp, p.len ? p.input : (const unsigned char *)"", p.len);
 	/* Order files are UTF-8; a UTF-16 byte order mark is an error, not a hint. */
 	yaml_parser_set_encoding(&p.yp, YAML_UTF8_ENCODING);
 

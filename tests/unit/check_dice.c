@@ -234,7 +234,7 @@ START_TEST(test_purpose_cleaned)
 
 	/* a two-byte "§" across the limit is dropped whole, not cut in half */
 	memset(big, 'x', DICE_MAX_PURPOSE - 1);
-	strcpy(big + DICE_MAX_PURPOSE - 1, "§ and more");
+	memcpy(big + DICE_MAX_PURPOSE - 1, "§ and more", sizeof "§ and more");
 	dice_roll(&d, 6, "%s", big);
 	ck_assert_uint_eq(strlen(d.v[2].purpose), DICE_MAX_PURPOSE - 1);
 	ck_assert_int_eq(d.v[2].purpose[DICE_MAX_PURPOSE - 2], 'x');

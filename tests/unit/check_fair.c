@@ -211,7 +211,9 @@ START_TEST(test_turn_key_past_chain)
 {
 	uint8_t secret[32] = { 0 }, out[32];
 
+	memset(out, 0x5a, sizeof out);
 	ck_assert_int_eq(fair_turn_key(out, secret, 8, 9), -1);
+	ck_hex(out, zero_hex);
 	ck_assert_int_eq(fair_turn_key(out, secret, 8, UINT32_MAX), -1);
 	ck_assert_int_eq(fair_turn_key(out, secret, 8, 8), 0);
 }

@@ -232,7 +232,7 @@ START_TEST(reject_non_scalar_keys)
 		"t.yaml:3:3: error: a key is a mapping (a plain name expected)\n");
 	ck_parse_fails("{[a]: 1}\n",
 		"t.yaml:1:2: error: a key is a sequence (a plain name expected)\n");
-	ck_parse_fails("? \n: x\n", "t.yaml:2:1: error: a key is empty (a plain name expected)\n");
+	ck_parse_fails("? \n: x\n", "t.yaml:1:2: error: a key is empty (a plain name expected)\n");
 }
 END_TEST
 
@@ -336,13 +336,13 @@ START_TEST(reject_bad_bytes)
 			      "(UTF-8 text without control characters expected)\n");
 	free(got);
 	ck_parse_fails("a: 1\r\nb: caf\xc3\xa9 \x01\n",
-		"t.yaml:2:10: error: control characters are not allowed: #x01 "
+		"t.yaml:2:9: error: control characters are not allowed: #x01 "
 		"(UTF-8 text without control characters expected)\n");
 	ck_parse_fails("a: \xff\n",
 		"t.yaml:1:4: error: invalid leading UTF-8 octet: #xFF "
 		"(UTF-8 text without control characters expected)\n");
 	ck_parse_fails("a: \xc3(\n",
-		"t.yaml:1:4: error: invalid trailing UTF-8 octet: #x28 "
+		"t.yaml:1:5: error: invalid trailing UTF-8 octet: #x28 "
 		"(UTF-8 text without control characters expected)\n");
 	/* A UTF-16 byte order mark is not taken as a hint to switch encodings. */
 	ck_parse_fails("\xff\xfe" "a\0:\0 \0" "1\0",
@@ -369,8 +369,8 @@ START_TEST(reject_syntax)
 		"t.yaml:2:1: error: did not find expected ',' or ']' while parsing a flow "
 		"sequence started at line 1, column 4 (valid YAML expected)\n");
 	ck_parse_fails("a: 1\n\tb: 2\n",
-		"t.yaml:2:1: error: found character that cannot start any token while scanning "
-		"for the next token started at line 2, column 1 (valid YAML expected)\n");
+		"t.yaml:2:1: error: found a tab character that violates indentation while "
+		"scanning a plain scalar started at line 1, column 4 (valid YAML expected)\n");
 }
 END_TEST
 
@@ -508,7 +508,7 @@ static const struct {
 	{ "a #b", "\"a #b\"" }, { "- x", "\"- x\"" }, { "-x", "\"-x\"" }, { "[x]", "\"[x]\"" },
 	{ "&a", "\"&a\"" }, { "*a", "\"*a\"" }, { "!a", "\"!a\"" }, { "'q'", "\"'q'\"" },
 	{ "\"", "\"\\\"\"" }, { "a\tb", "\"a\\tb\"" }, { "<<", "\"<<\"" }, { "=", "\"=\"" },
-	{ "a\xc2\xa0" "b", "\"a\\_b\"" }, { "\xe2\x80\xa8", "\"\\L\"" },
+	{ "a\xc2\xa0" "b", "\"a\xc2\xa0" "b\"" }, { "\xe2\x80\xa8", "\"\\L\"" },
 	/* plain is safe */
 	{ "harbour-raid", "harbour-raid" }, { "2d6", "2d6" }, { "d10", "d10" },
 	{ "1st", "1st" }, { "a b", "a b" }, { "Port Royal", "Port Royal" }, { "x.y_z", "x.y_z" },
@@ -679,7 +679,7 @@ START_TEST(check_map)
 		"t.yaml:5:3: error: unknown key 'bar' in order (expected one of: a, b, c)\n"
 		"t.yaml:5:3: error: unknown key 'bar' in order (no keys expected)\n"
 		"t.yaml:6:4: error: expected a mapping for standing, found a sequence\n"
-		"t.yaml:8:1: error: expected a mapping for standing, found an empty value\n"
+		"t.yaml:7:3: error: expected a mapping for standing, found an empty value\n"
 		"t.yaml:8:4: error: expected a mapping for standing, found 'x'\n");
 }
 END_TEST
@@ -767,7 +767,7 @@ START_TEST(want_int)
 		"t.yaml:15:6: error: drm is '10000' (an integer of at most 9 expected)\n"
 		"t.yaml:15:6: error: side is '10000' (the integer 6 expected)\n"
 		"t.yaml:16:6: error: turn is a sequence (an integer from 1 to 9999 expected)\n"
-		"t.yaml:18:1: error: turn is empty (an integer from 1 to 9999 expected)\n"
+		"t.yaml:17:7: error: turn is empty (an integer from 1 to 9999 expected)\n"
 		"t.yaml:18:7: error: turn is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
 		"integer from 1 to 9999 expected)\n"
 		"t.yaml:19:6: error: turn is the quoted string '\\x1b' (an integer from 1 to 9999 "
@@ -821,7 +821,7 @@ START_TEST(want_str_and_id)
 		"t.yaml:6:6: error: name is a mapping (a string expected)\n"
 		"t.yaml:6:6: error: unit is a mapping (an identifier of 1 to 64 letters, digits, "
 		"'_', '.' or '-' expected)\n"
-		"t.yaml:8:1: error: name is empty (a string of at most 20 bytes expected)\n"
+		"t.yaml:7:7: error: name is empty (a string of at most 20 bytes expected)\n"
 		"t.yaml:9:9: error: unit is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
 		"identifier of 1 to 64 letters, digits, '_', '.' or '-' expected)\n");
 }

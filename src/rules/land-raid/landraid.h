@@ -225,6 +225,12 @@ int landraid_orders_parse(struct landraid_orders **out, const struct landraid_st
 	const struct landraid_options *o, const char *player, const struct node *orders,
 	const struct node *standing, struct diag *d);
 void landraid_orders_free(struct landraid_orders *o);
+/* Parses a standing-orders map of side into st (starting from st's current values) and
+ * sets the LR_ST_* bits of the keys present in *set. check_bases: base ids must name
+ * live bases now (order files); state files keep ids of bases since removed. */
+int landraid_standing_parse(struct landraid_standing *st, unsigned *set,
+	const struct landraid_state *s, int side, const struct node *n, int check_bases,
+	struct diag *d);
 /* Applies the keys the file set to the side's standing orders in s. */
 void landraid_standing_apply(struct landraid_state *s, const struct landraid_orders *o);
 
@@ -295,9 +301,11 @@ int landraid_shoot_legal(const struct landraid_state *s, int sq, int side, int t
  * their standing orders allow the trigger. Returns the number of kills. */
 int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_sq,
 	int trigger);
-/* Shooting dice and saves shared by action and response shooting: n_shooters dice from
- * shooters (their own qualities count for the re-roll when by_base), at target_sq (bases
- * of the other side). Returns kills. */
+/* Shooting dice and saves shared by action and response shooting: one die per shooter in
+ * sh at the other side's bases in target_sq; misses re-rolled once for battle-hardened
+ * shooters (group_quality, or each base's own quality when group_quality is -1) or a
+ * target square of more than 5 bases; response hits on 6 only. who names the shooters
+ * in purposes. Returns kills. */
 int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base *const *sh,
 	size_t n_sh, int group_quality, int from_sq, int target_sq, int response);
 

@@ -176,6 +176,18 @@ void nhis_state_free(void *state);
 int nhis_nation_in(const char list[][NHIS_NATION_LEN + 1], int n, const char *nationality);
 /* The unit called id, or -1. */
 int nhis_unit_find(const struct nhis_state *s, const char *id);
+/* A hex name on map m (a four-digit scalar naming a hex of the map) into *out. */
+int nhis_want_hex(const struct nhis_map *m, const struct node *n, const char *what, int *out,
+	struct diag *d);
+/* Parses a list of opportunity-fire orders of side (standing orders: {hex, within, units})
+ * into *out (caller frees with nhis_opportunity_free). at_hex: also require the listed units
+ * to stand in the hex now (order files; not state files). */
+int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq,
+	int at_hex, struct nhis_opportunity **out, size_t *n, struct diag *d);
+void nhis_opportunity_free(struct nhis_opportunity *v, size_t n);
+/* The standing orders as a tree (canonical order). */
+struct node *nhis_opportunity_emit(const struct nhis_state *s,
+	const struct nhis_opportunity *v, size_t n);
 
 /* ---- hex geometry, terrain, line of sight (map.c) ---- */
 

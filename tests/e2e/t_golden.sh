@@ -1,0 +1,28 @@
+# Determinism: every shipped campaign played twice from its demo secret gives byte-identical
+# state.yaml, journal exports, reports and commit ids, equal to the golden files in
+# tests/golden/<campaign>/ (regenerate with tools/update-golden after a deliberate change);
+# one commit and tag per turn, a clean work tree, and replay passes.
+. "$ROOT/tests/e2e/lib.sh"
+for scen in "$ROOT"/campaigns/*/scenario.yaml; do
+    name=$(basename "$(dirname "$scen")")
+    new_campaign "$name" "$TMP/a-$name"; play "$name" "$TMP/a-$name"
+    # The second run is in another directory, with another locale and umask.
+    (umask 077; LC_ALL=C.UTF-8 TZ=Pacific/Auckland; export LC_ALL TZ
+     new_campaign "$name" "$TMP/b-$name"; play "$name" "$TMP/b-$name")
+    a="$TMP/a-$name"; b="$TMP/b-$name"
+    [ "$(git -C "$a" rev-parse HEAD)" = "$(git -C "$b" rev-parse HEAD)" ] || die "$name: commit ids differ"
+    diff -r -x .git -x .umpire "$a" "$b" || die "$name: the two runs differ"
+    turns=$(ls -d "$ROOT/campaigns/$name"/orders/turn-* | wc -l)
+    [ "$(git -C "$a" rev-list --count HEAD)" -eq $((turns + 1)) ] || die "$name: not one commit per turn"
+    [ "$(git -C "$a" tag | wc -l)" -eq $((turns + 1)) ] || die "$name: not one tag per turn"
+    [ -z "$(git -C "$a" status --porcelain)" ] || die "$name: work tree not clean"
+    git -C "$a" fsck --strict --no-progress || die "$name: git fsck"
+    g="$ROOT/tests/golden/$name"
+    [ -d "$g" ] || die "$name: no golden files (tools/update-golden)"
+    cmp "$g/state.yaml" "$a/state.yaml" || die "$name: state.yaml differs from the golden file"
+    for f in "$g"/journal/*.yaml; do
+        cmp "$f" "$a/journal/$(basename "$f")" || die "$name: $(basename "$f") differs from the golden file"
+    done
+    [ "$(ls "$g"/journal | wc -l)" -eq "$turns" ] || die "$name: golden journal count"
+    expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
+done

@@ -1,0 +1,31 @@
+# A second concurrent run exits 75; a crash after the journal transaction is finished by the
+# next run, which says so, and the result is identical to a run that never crashed.
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign harbour-raid "$C"
+files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
+files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
+
+# Lock: hold the lock with flock(1) while a turn tries to run.
+before=$(fingerprint "$C")
+flock "$C/.umpire/lock" sh -c "\"$BIN\" turn \"$C\" $files1 >\"$TMP/out\" 2>\"$TMP/err\"; echo \$? > \"$TMP/rc\""
+[ "$(cat "$TMP/rc")" = 75 ] || die "locked campaign: exit $(cat "$TMP/rc") (75 expected)"
+has "$TMP/err" "is locked by another umpire run"
+[ "$(fingerprint "$C")" = "$before" ] || die "a locked run changed the campaign"
+
+# Crash after the journal commit, before git.
+# shellcheck disable=SC2086
+UMPIRE_CRASH_AT=after-journal "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
+[ "$(git -C "$C" tag | wc -l)" -eq 1 ] || die "git advanced despite the crash"
+# shellcheck disable=SC2086
+expect 0 "$BIN" turn "$C" $files1
+has "$TMP/err" "recovered turn 1"
+has "$TMP/out" "Turn 1 was already processed"
+# shellcheck disable=SC2086
+expect 0 "$BIN" turn "$C" $files2
+
+new_campaign harbour-raid "$TMP/ref"; play harbour-raid "$TMP/ref" 2
+[ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse HEAD)" ] || die "recovered history differs"
+[ -z "$(git -C "$C" status --porcelain)" ] || die "work tree not clean after recovery"
+expect 0 "$BIN" replay "$C"
+[ "$(sqlite3 "$C/.umpire/journal.sqlite" 'PRAGMA integrity_check')" = ok ] || die "integrity_check"

@@ -1,0 +1,29 @@
+# replay catches tampering: a die value changed in the SQLite journal (after dropping the
+# append-only triggers), an event text changed, and a committed order file changed.
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign harbour-raid "$C"; play harbour-raid "$C" 4
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 4 turns identical"
+
+# The journal refuses edits while its triggers stand.
+set +e; sqlite3 "$C/.umpire/journal.sqlite" "UPDATE dice SET value = 1 WHERE turn = 2 AND idx = 0" 2>"$TMP/sqlerr"; r=$?; set -e
+[ $r -ne 0 ] || die "the journal accepted an UPDATE"
+has "$TMP/sqlerr" "append-only"
+set +e; sqlite3 "$C/.umpire/journal.sqlite" "INSERT OR REPLACE INTO dice(turn, idx, sides, value, purpose) SELECT turn, idx, sides, value, purpose FROM dice WHERE turn = 2 AND idx = 0" 2>"$TMP/sqlerr"; r=$?; set -e
+[ $r -ne 0 ] || die "the journal accepted INSERT OR REPLACE"
+
+cp -a "$C" "$TMP/d"
+triggers=$(sqlite3 "$TMP/d/.umpire/journal.sqlite" "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+for t in $triggers; do sqlite3 "$TMP/d/.umpire/journal.sqlite" "DROP TRIGGER $t"; done
+sqlite3 "$TMP/d/.umpire/journal.sqlite" "UPDATE dice SET value = value % sides + 1 WHERE turn = 2 AND idx = 1"
+expect 65 "$BIN" replay "$TMP/d"; has "$TMP/err" "turn 2: die 1 differs"
+
+cp -a "$C" "$TMP/e"
+for t in $triggers; do sqlite3 "$TMP/e/.umpire/journal.sqlite" "DROP TRIGGER $t"; done
+sqlite3 "$TMP/e/.umpire/journal.sqlite" "UPDATE events SET text = 'nothing happened' WHERE turn = 3 AND seq = 0"
+expect 65 "$BIN" replay "$TMP/e"; has "$TMP/err" "turn 3: event differs"
+
+cp -a "$C" "$TMP/f"
+of=$(cd "$TMP/f" && ls orders/turn-0003/*.yaml | grep -v umpire | head -n 1)
+(cd "$TMP/f" && printf '# edited later\n' >> "$of" && git commit -qam "edit" && git tag -f turn-0003 >/dev/null)
+expect 65 "$BIN" replay "$TMP/f"; has "$TMP/err" "turn 3: order file $of differs from the journal's copy"
