@@ -23,6 +23,7 @@
 struct repo {
 	git_repository *git;   /* the open repository */
 	char *workdir;         /* its work tree, with a trailing '/' */
+	char *gitdir;          /* its .git directory, with a trailing '/' */
 };
 
 static void errf(struct buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -91,6 +92,7 @@ static struct repo *repo_wrap(git_repository *git)
 
 	r->git = git;
 	r->workdir = xstrdup(wd ? wd : "");
+	r->gitdir = xstrdup(git_repository_path(git));
 	return r;
 }
 
@@ -161,6 +163,7 @@ void repo_free(struct repo *r)
 		return;
 	git_repository_free(r->git);
 	free(r->workdir);
+	free(r->gitdir);
 	free(r);
 }
 
@@ -197,19 +200,21 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* Writes path atomically: a temporary file beside it, fsync, rename over, fsync the
- * directory. A crash leaves either the old file or the new one, never half of either. */
-static int write_atomic(const char *workdir, const char *path, const void *data, size_t len,
+/* Writes path atomically: a temporary file, fsync, rename over, fsync the directory. A
+ * crash leaves either the old file or the new one, never half of either. The temporary file
+ * lives in .git/ (the same file system as the work tree, so rename stays atomic) rather than
+ * beside its target: one left by a crash then cannot make the work tree look dirty. */
+static int write_atomic(const struct repo *r, const char *path, const void *data, size_t len,
 	struct buf *msg)
 {
-	char *full = xasprintf("%s%s", workdir, path);
+	char *full = xasprintf("%s%s", r->workdir, path);
 	char *slash = strrchr(full, '/');
 	char *dir = xasprintf("%.*s", (int)(slash - full), full);
-	char *tmp = xasprintf("%s/.%s.tmp-XXXXXX", dir, slash + 1);
+	char *tmp = xasprintf("%sumpire-write-XXXXXX", r->gitdir);
 	const char *p = data;
 	int fd = -1, ret = -1;
 
-	if (make_parents(workdir, path, msg) != 0)
+	if (make_parents(r->workdir, path, msg) != 0)
 		goto done;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -336,7 +341,7 @@ int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const c
 		goto git_error;
 
 	for (i = 0; i < n; i++)
-		if (write_atomic(r->workdir, files[i].path, files[i].data, files[i].len, &msg) != 0)
+		if (write_atomic(r, files[i].path, files[i].data, files[i].len, &msg) != 0)
 			goto done;
 
 	/* The index starts from the parent's tree, so the commit is exactly the parent plus
@@ -622,16 +627,23 @@ int repo_is_clean(struct repo *r, struct buf *err)
 {
 	git_status_options so;
 	git_status_list *list = NULL;
-	int ret;
+	git_index *index = NULL;
+	int ret = -1;
 
+	/* The index as on disk, not as this process last held it: clean means clean for the
+	 * git program and the next umpire too. */
+	if (git_repository_index(&index, r->git) < 0 || git_index_read(index, 1) < 0)
+		goto done;
 	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
 	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&list, r->git, &so) < 0) {
-		errf(err, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
-		return -1;
-	}
+	if (git_status_list_new(&list, r->git, &so) < 0)
+		goto done;
 	ret = git_status_list_entrycount(list) == 0;
+done:
+	if (ret < 0)
+		errf(err, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
 	git_status_list_free(list);
+	git_index_free(index);
 	return ret;
 }

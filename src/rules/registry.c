@@ -4,9 +4,11 @@
 #include "rules/rules.h"
 
 extern const struct rule_system rules_land_raid;
+extern const struct rule_system rules_nhis;
 
 const struct rule_system *const rules_registry[] = {
 	&rules_land_raid,
+	&rules_nhis,
 	NULL,
 };
 

@@ -151,7 +151,7 @@ static void record0(struct journal_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->turn = 0;
-	strcpy(r->state_sha256, H5);
+	snprintf(r->state_sha256, 65, "%s", H5);
 	r->summary = "Setup";
 	r->processed_at = 1700000000;
 	r->files = files0;
@@ -162,15 +162,15 @@ static void record1(struct journal_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->turn = 1;
-	strcpy(r->key, H1);
-	strcpy(r->orders_digest, H2);
-	strcpy(r->beacon, H3);
-	strcpy(r->seed, H4);
-	strcpy(r->state_sha256, H5);
+	snprintf(r->key, 65, "%s", H1);
+	snprintf(r->orders_digest, 65, "%s", H2);
+	snprintf(r->beacon, 65, "%s", H3);
+	snprintf(r->seed, 65, "%s", H4);
+	snprintf(r->state_sha256, 65, "%s", H5);
 	r->summary = "Turn 1: shooting and a failed charge";
 	r->processed_at = 1700003600;
-	strcpy(orders1[0].sha256, H3);
-	strcpy(orders1[2].sha256, H4);
+	snprintf(orders1[0].sha256, 65, "%s", H3);
+	snprintf(orders1[2].sha256, 65, "%s", H4);
 	r->orders = orders1;
 	r->n_orders = 3;
 	r->dice = dice1;

@@ -241,6 +241,8 @@ START_TEST(test_two_turns_read_back)
 		"turn-0001", T1, c1);
 	ck_assert_int_eq(repo_is_clean(r, &err), 1);
 	git_status_empty(dir);
+	/* No temporary file is left behind, not even in .git/. */
+	ck_assert_int_eq(run(&out, "ls -a '%s/.git' | grep umpire-write", dir), 1);
 	repo_free(r);
 
 	/* A fresh handle: everything below comes from disk. */

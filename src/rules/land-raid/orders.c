@@ -1,0 +1,729 @@
+/* orders.c — reading a Land Raid order file: the officers' action lists and the standing
+ * orders, checked against the current state at check time (everything that does not depend
+ * on the dice), each problem reported at its node. What depends on the dice is checked at
+ * resolution, where an impossible order becomes a void event. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/land-raid/landraid.h"
+
+const char *const landraid_response_names[] = { "all", "on-move", "on-shot", "none", NULL };
+const char *const landraid_save_names[] = { "per-condition", "once", "none", NULL };
+const char *const landraid_choice_names[] = { "officer", "scurvy", "remove-scurvy", NULL };
+const char *const landraid_action_names[] = {
+	"move", "shoot", "fight", "plunder", "gather", NULL,
+};
+
+static const char *const standing_keys[] = {
+	"response", "withdraw", "fall-back", "morale-removal", "events", NULL,
+};
+static const char *const events_keys[] = {
+	"dockside", "redeploy", "garrison", "choice-8-10", "officer-square", "scurvy-square",
+	"choice-11-12", "remove-scurvy", NULL,
+};
+static const char *const redeploy_keys[] = { "base", "to", NULL };
+static const char *const officer_keys[] = { "officer", "ignore", "actions", NULL };
+static const char *const action_keys[] = {
+	"move", "drag", "shoot", "fight", "with", "plunder", "gather", NULL,
+};
+static const char *const choice_8_10_names[] = { "officer", "scurvy", NULL };
+static const char *const choice_11_12_names[] = { "remove-scurvy", "officer", NULL };
+
+/* A plain empty scalar (YAML null): `shoot:` with no target. */
+static int is_null(const struct node *n)
+{
+	return !n || (n->kind == NODE_SCALAR && !n->quoted &&
+		(n->scalar[0] == '\0' || strcmp(n->scalar, "~") == 0 ||
+			strcmp(n->scalar, "null") == 0));
+}
+
+static int want_square(const struct landraid_state *s, const struct node *n, const char *what,
+	struct diag *d)
+{
+	const char *name;
+	if (node_want_str(n, what, 8, &name, d) < 0)
+		return -1;
+	int sq = landraid_square(s, name);
+	if (sq < 0)
+		node_error(d, n, "%s '%s' is not a square of the %dx%d grid (A1 to %s expected)",
+			what, name, s->cols, s->rows, s->name[s->n_squares - 1]);
+	return sq;
+}
+
+/* A list of squares, each of kind `kind` unless kind is -1. */
+static int want_squares(const struct landraid_state *s, const struct node *n, const char *what,
+	int kind, struct landraid_squares *out, struct diag *d)
+{
+	int rc = 0;
+	if (node_check_seq(n, what, LR_MAX_LIST, d) < 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		int sq = want_square(s, n->items[i], what, d);
+		if (sq < 0) {
+			rc = -1;
+			continue;
+		}
+		if (kind >= 0 && s->kind[sq] != kind) {
+			node_error(d, n->items[i], "%s %s is %s (a %s square expected)", what,
+				s->name[sq], landraid_kind_names[s->kind[sq]], landraid_kind_names[kind]);
+			rc = -1;
+			continue;
+		}
+		landraid_squares_add(out, sq);
+	}
+	return rc;
+}
+
+/* A list of base ids without duplicates; with check_bases each must be a live base of
+ * `side` whose role is in role_mask (and of quality `quality` unless -1). */
+static int want_ids(const struct landraid_state *s, const struct node *n, const char *what,
+	size_t max, int check_bases, int side, unsigned role_mask, int quality,
+	struct landraid_ids *out, struct diag *d)
+{
+	int rc = 0;
+	if (node_check_seq(n, what, max, d) < 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		const char *id;
+		const struct node *x = n->items[i];
+		if (node_want_id(x, what, &id, d) < 0) {
+			rc = -1;
+			continue;
+		}
+		if (landraid_ids_has(out, id)) {
+			node_error(d, x, "base '%s' is listed twice in %s (each base once expected)", id,
+				what);
+			rc = -1;
+			continue;
+		}
+		if (check_bases) {
+			const struct landraid_base *b = landraid_base_find(s, id);
+			if (!b) {
+				node_error(d, x, "no base '%s' on the table (a base id from the state "
+					"expected)", id);
+				rc = -1;
+				continue;
+			}
+			if (b->side != side) {
+				node_error(d, x, "base '%s' is the %s's (a base of the %s expected in %s)",
+					id, landraid_side_names[b->side], landraid_side_names[side], what);
+				rc = -1;
+				continue;
+			}
+			if (!(role_mask & (1u << b->role))) {
+				node_error(d, x, "base '%s' is %s %s, which %s does not take", id,
+					b->role == LR_TROOPS ? "a" : "the",
+					landraid_role_names[b->role], what);
+				rc = -1;
+				continue;
+			}
+			if (quality >= 0 && b->quality != quality) {
+				node_error(d, x, "base '%s' is %s (a %s base expected in %s)", id,
+					landraid_quality_names[b->quality], landraid_quality_names[quality],
+					what);
+				rc = -1;
+				continue;
+			}
+		}
+		landraid_ids_add(out, id);
+	}
+	return rc;
+}
+
+static int want_choices(const struct node *n, const char *what, const char *const *names,
+	int *out, size_t *n_out, struct diag *d)
+{
+	int v[2];
+	size_t k = 0;
+	if (node_check_seq(n, what, 2, d) < 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		int c;
+		if (node_want_enum(n->items[i], what, names, &c, d) < 0)
+			return -1;
+		/* The names tables are subsets of landraid_choice_names: map to that enum. */
+		int e = strcmp(names[c], "officer") == 0 ? LR_CHOICE_OFFICER :
+			strcmp(names[c], "scurvy") == 0 ? LR_CHOICE_SCURVY : LR_CHOICE_REMOVE_SCURVY;
+		if (k && v[0] == e) {
+			node_error(d, n->items[i], "'%s' is listed twice in %s (each option once "
+				"expected)", names[c], what);
+			return -1;
+		}
+		v[k++] = e;
+	}
+	memcpy(out, v, k * sizeof(int));
+	*n_out = k;
+	return 0;
+}
+
+/* Reports a key set by the wrong side (a non-empty list the side never uses). */
+static int only_side(const struct node *n, int side, int want, const char *what,
+	const char *why, struct diag *d)
+{
+	if (side == want || (n->kind == NODE_SEQ && n->n == 0))
+		return 0;
+	node_error(d, n, "%s is the %s's standing order (%s)", what, landraid_side_names[want],
+		why);
+	return -1;
+}
+
+static void parse_events(struct landraid_standing *st, unsigned *set,
+	const struct landraid_state *s, int side, const struct node *ev, int check_bases,
+	struct diag *d)
+{
+	const struct node *n;
+	if (node_check_map(ev, "standing events", events_keys, d) < 0)
+		return;
+	if ((n = node_get(ev, "dockside")) &&
+		only_side(n, side, LR_ATTACKER, "dockside", "§18 2-5: the attacker places new bases",
+			d) == 0) {
+		struct landraid_squares l = { NULL, 0 };
+		if (want_squares(s, n, "dockside", LR_DOCKSIDE, &l, d) == 0) {
+			landraid_squares_release(&st->dockside);
+			st->dockside = l;
+			*set |= LR_ST_DOCKSIDE;
+		} else {
+			landraid_squares_release(&l);
+		}
+	}
+	if ((n = node_get(ev, "redeploy")) &&
+		node_check_seq(n, "redeploy", LR_MAX_REDEPLOY, d) == 0) {
+		struct landraid_redeploy *v = xcalloc(n->n ? n->n : 1, sizeof(*v));
+		size_t k = 0;
+		int ok = 1;
+		for (size_t i = 0; i < n->n; i++) {
+			const struct node *e = n->items[i], *b;
+			struct landraid_ids one = { NULL, 0 };
+			if (node_check_map(e, "redeploy entry", redeploy_keys, d) < 0) {
+				ok = 0;
+				continue;
+			}
+			b = node_need(e, "base", d);
+			const struct node *to = node_need(e, "to", d);
+			if (!b || !to) {
+				ok = 0;
+				continue;
+			}
+			struct node seq = { .kind = NODE_SEQ, .file = b->file, .line = b->line,
+				.column = b->column, .n = 1, .items = (struct node **)&b };
+			int sq = want_square(s, to, "redeploy square", d);
+			if (want_ids(s, &seq, "redeploy", 1, check_bases, side, LR_NON_OFFICERS, -1,
+				    &one, d) < 0 || sq < 0) {
+				landraid_ids_release(&one);
+				ok = 0;
+				continue;
+			}
+			for (size_t j = 0; j < k; j++)
+				if (strcmp(v[j].base, one.v[0]) == 0) {
+					node_error(d, b, "base '%s' is listed twice in redeploy (each base "
+						"once expected)", one.v[0]);
+					ok = 0;
+				}
+			v[k].base = xstrdup(one.v[0]);
+			v[k++].sq = sq;
+			landraid_ids_release(&one);
+		}
+		if (ok) {
+			for (size_t i = 0; i < st->n_redeploy; i++)
+				free(st->redeploy[i].base);
+			free(st->redeploy);
+			st->redeploy = v;
+			st->n_redeploy = k;
+			*set |= LR_ST_REDEPLOY;
+		} else {
+			for (size_t i = 0; i < k; i++)
+				free(v[i].base);
+			free(v);
+		}
+	}
+	if ((n = node_get(ev, "garrison")) &&
+		only_side(n, side, LR_DEFENDER, "garrison",
+			"§18 7: troops appear in the defender's garrison building", d) == 0) {
+		struct landraid_squares l = { NULL, 0 };
+		if (want_squares(s, n, "garrison", LR_GARRISON, &l, d) == 0) {
+			landraid_squares_release(&st->garrison);
+			st->garrison = l;
+			*set |= LR_ST_GARRISON;
+		} else {
+			landraid_squares_release(&l);
+		}
+	}
+	if ((n = node_get(ev, "choice-8-10")) &&
+		want_choices(n, "choice-8-10", choice_8_10_names, st->choice_8_10,
+			&st->n_choice_8_10, d) == 0)
+		*set |= LR_ST_CHOICE_8_10;
+	if ((n = node_get(ev, "officer-square"))) {
+		struct landraid_squares l = { NULL, 0 };
+		if (want_squares(s, n, "officer-square", -1, &l, d) == 0) {
+			landraid_squares_release(&st->officer_square);
+			st->officer_square = l;
+			*set |= LR_ST_OFFICER_SQUARE;
+		} else {
+			landraid_squares_release(&l);
+		}
+	}
+	if ((n = node_get(ev, "scurvy-square"))) {
+		struct landraid_squares l = { NULL, 0 };
+		if (want_squares(s, n, "scurvy-square", LR_OPEN, &l, d) == 0) {
+			landraid_squares_release(&st->scurvy_square);
+			st->scurvy_square = l;
+			*set |= LR_ST_SCURVY_SQUARE;
+		} else {
+			landraid_squares_release(&l);
+		}
+	}
+	if ((n = node_get(ev, "choice-11-12")) &&
+		only_side(n, side, LR_ATTACKER, "choice-11-12", "§18 11-12: the attacker chooses",
+			d) == 0 &&
+		want_choices(n, "choice-11-12", choice_11_12_names, st->choice_11_12,
+			&st->n_choice_11_12, d) == 0)
+		*set |= LR_ST_CHOICE_11_12;
+	if ((n = node_get(ev, "remove-scurvy")) &&
+		only_side(n, side, LR_ATTACKER, "remove-scurvy",
+			"§18 11-12: the attacker removes defender scurvy bases", d) == 0) {
+		struct landraid_ids l = { NULL, 0 };
+		if (want_ids(s, n, "remove-scurvy", LR_MAX_LIST, check_bases, LR_DEFENDER,
+			    1u << LR_TROOPS, LR_SCURVY, &l, d) == 0) {
+			landraid_ids_release(&st->remove_scurvy);
+			st->remove_scurvy = l;
+			*set |= LR_ST_REMOVE_SCURVY;
+		} else {
+			landraid_ids_release(&l);
+		}
+	}
+}
+
+int landraid_standing_parse(struct landraid_standing *st, unsigned *set,
+	const struct landraid_state *s, int side, const struct node *n, int check_bases,
+	struct diag *d)
+{
+	size_t before = diag_count(d);
+	const struct node *x;
+	int v;
+	if (node_check_map(n, "standing", standing_keys, d) < 0)
+		return -1;
+	if ((x = node_get(n, "response")) &&
+		node_want_enum(x, "response", landraid_response_names, &v, d) == 0) {
+		st->response = v;
+		*set |= LR_ST_RESPONSE;
+	}
+	if ((x = node_get(n, "withdraw")) && node_want_bool(x, "withdraw", &v, d) == 0) {
+		st->withdraw = v;
+		*set |= LR_ST_WITHDRAW;
+	}
+	if ((x = node_get(n, "fall-back"))) {
+		struct landraid_squares l = { NULL, 0 };
+		if (want_squares(s, x, "fall-back", -1, &l, d) == 0) {
+			landraid_squares_release(&st->fall_back);
+			st->fall_back = l;
+			*set |= LR_ST_FALL_BACK;
+		} else {
+			landraid_squares_release(&l);
+		}
+	}
+	if ((x = node_get(n, "morale-removal"))) {
+		struct landraid_ids l = { NULL, 0 };
+		/* §19: the opponent's pick is never an officer or a plunder carrier. */
+		if (want_ids(s, x, "morale-removal", LR_MAX_LIST, check_bases, 1 - side,
+			    1u << LR_TROOPS, -1, &l, d) == 0) {
+			landraid_ids_release(&st->morale_removal);
+			st->morale_removal = l;
+			*set |= LR_ST_MORALE_REMOVAL;
+		} else {
+			landraid_ids_release(&l);
+		}
+	}
+	if ((x = node_get(n, "events")))
+		parse_events(st, set, s, side, x, check_bases, d);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+void landraid_standing_apply(struct landraid_state *s, const struct landraid_orders *o)
+{
+	struct landraid_standing *st = &s->standing[o->side];
+	const struct landraid_standing *in = &o->standing;
+	unsigned set = o->standing_set;
+	struct landraid_standing old;
+
+	if (!set)
+		return;
+	/* Start from the new values and keep the old ones of the keys the file left out. */
+	old = *st;
+	landraid_standing_copy(st, in);
+	if (!(set & LR_ST_RESPONSE))
+		st->response = old.response;
+	if (!(set & LR_ST_WITHDRAW))
+		st->withdraw = old.withdraw;
+	if (!(set & LR_ST_CHOICE_8_10)) {
+		memcpy(st->choice_8_10, old.choice_8_10, sizeof(st->choice_8_10));
+		st->n_choice_8_10 = old.n_choice_8_10;
+	}
+	if (!(set & LR_ST_CHOICE_11_12)) {
+		memcpy(st->choice_11_12, old.choice_11_12, sizeof(st->choice_11_12));
+		st->n_choice_11_12 = old.n_choice_11_12;
+	}
+	struct landraid_standing keep;
+	memset(&keep, 0, sizeof(keep));
+	landraid_standing_copy(&keep, &old);
+	landraid_standing_release(&old);
+	if (!(set & LR_ST_FALL_BACK)) {
+		landraid_squares_release(&st->fall_back);
+		st->fall_back = keep.fall_back;
+		keep.fall_back.v = NULL;
+	}
+	if (!(set & LR_ST_MORALE_REMOVAL)) {
+		landraid_ids_release(&st->morale_removal);
+		st->morale_removal = keep.morale_removal;
+		keep.morale_removal.v = NULL;
+		keep.morale_removal.n = 0;
+	}
+	if (!(set & LR_ST_DOCKSIDE)) {
+		landraid_squares_release(&st->dockside);
+		st->dockside = keep.dockside;
+		keep.dockside.v = NULL;
+	}
+	if (!(set & LR_ST_REDEPLOY)) {
+		for (size_t i = 0; i < st->n_redeploy; i++)
+			free(st->redeploy[i].base);
+		free(st->redeploy);
+		st->redeploy = keep.redeploy;
+		st->n_redeploy = keep.n_redeploy;
+		keep.redeploy = NULL;
+		keep.n_redeploy = 0;
+	}
+	if (!(set & LR_ST_GARRISON)) {
+		landraid_squares_release(&st->garrison);
+		st->garrison = keep.garrison;
+		keep.garrison.v = NULL;
+	}
+	if (!(set & LR_ST_OFFICER_SQUARE)) {
+		landraid_squares_release(&st->officer_square);
+		st->officer_square = keep.officer_square;
+		keep.officer_square.v = NULL;
+	}
+	if (!(set & LR_ST_SCURVY_SQUARE)) {
+		landraid_squares_release(&st->scurvy_square);
+		st->scurvy_square = keep.scurvy_square;
+		keep.scurvy_square.v = NULL;
+	}
+	if (!(set & LR_ST_REMOVE_SCURVY)) {
+		landraid_ids_release(&st->remove_scurvy);
+		st->remove_scurvy = keep.remove_scurvy;
+		keep.remove_scurvy.v = NULL;
+		keep.remove_scurvy.n = 0;
+	}
+	/* Whatever keep still owns was replaced by the file's values. */
+	landraid_standing_release(&keep);
+}
+
+/* --- officers' orders ------------------------------------------------------------------- */
+
+/* What the check knows of the turn as it reads the actions: where the officer and the
+ * player's bases will be, as far as that does not depend on the dice. */
+struct sim {
+	const struct landraid_state *s;
+	int *pos;                   /* per base index: simulated square (bases in s order) */
+	int uncertain;              /* a gather happened: base positions no longer known */
+	int *plunder;               /* plunder markers left, per square */
+	int shoots, gathers;        /* shoot and gather actions asked for so far */
+};
+
+static int sim_index(const struct sim *m, const char *id)
+{
+	for (size_t i = 0; i < m->s->n_bases; i++)
+		if (m->s->bases[i]->sq >= 0 && strcmp(m->s->bases[i]->id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Checks that the bases of l (already checked as the player's) stand in sq, unless the
+ * positions became uncertain. */
+static void check_in_square(const struct sim *m, const struct node *list,
+	const struct landraid_ids *l, int sq, const char *officer, const char *what,
+	struct diag *d)
+{
+	if (m->uncertain)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		int bi = sim_index(m, l->v[i]);
+		if (bi >= 0 && m->pos[bi] != sq) {
+			const struct node *x = list->kind == NODE_SEQ && i < list->n ? list->items[i] :
+				list;
+			node_error(d, x, "base '%s' is in %s, not with %s in %s (%s takes bases from "
+				"the officer's square)", l->v[i], m->s->name[m->pos[bi]], officer,
+				m->s->name[sq], what);
+		}
+	}
+}
+
+static void parse_action(struct landraid_action *a, const struct node *an,
+	struct sim *m, int side, int officer_idx, const char *officer,
+	const struct landraid_options *o, int *ended, struct diag *d)
+{
+	const struct landraid_state *s = m->s;
+	const struct node *kn = NULL, *val = NULL;
+	int kind = -1, pos = m->pos[officer_idx];
+
+	a->sq = -1;
+	if (an->kind == NODE_SCALAR) {
+		static const char *const bare[] = { "shoot", "plunder", "gather", NULL };
+		int b;
+		if (node_want_enum(an, "action", bare, &b, d) < 0)
+			return;
+		kind = b == 0 ? LR_SHOOT : b == 1 ? LR_PLUNDER : LR_GATHER;
+		kn = an;
+	} else {
+		if (node_check_map(an, "action", action_keys, d) < 0)
+			return;
+		for (size_t i = 0; i < an->n; i++) {
+			int k;
+			for (k = 0; landraid_action_names[k]; k++)
+				if (strcmp(an->keys[i]->scalar, landraid_action_names[k]) == 0)
+					break;
+			if (!landraid_action_names[k])
+				continue;
+			if (kind >= 0) {
+				node_error(d, an->keys[i], "action has both '%s' and '%s' (one action per "
+					"list item expected)", landraid_action_names[kind],
+					landraid_action_names[k]);
+				return;
+			}
+			kind = k;
+			kn = an->keys[i];
+			val = an->items[i];
+		}
+		if (kind < 0) {
+			node_error(d, an, "action names no action (one of: move, shoot, fight, "
+				"plunder, gather expected)");
+			return;
+		}
+		for (size_t i = 0; i < an->n; i++) {
+			const char *k = an->keys[i]->scalar;
+			if ((strcmp(k, "drag") == 0 && kind != LR_MOVE) ||
+				(strcmp(k, "with") == 0 && kind != LR_FIGHT))
+				node_error(d, an->keys[i], "'%s' belongs to a %s (not to %s)", k,
+					k[0] == 'd' ? "move" : "fight", landraid_action_names[kind]);
+		}
+	}
+	a->kind = kind;
+	if (*ended) {
+		node_error(d, kn, "%s after the officer's %s (§23/§24: a fight or a plunder is the "
+			"officer's last action)", landraid_action_names[kind],
+			*ended == 1 ? "fight" : "plunder");
+		return;
+	}
+
+	switch (kind) {
+	case LR_MOVE: {
+		int to = want_square(s, val, "move", d);
+		if (to < 0)
+			return;
+		if (!landraid_face(s, pos, to)) {
+			node_error(d, val, "%s is not face-touching %s, where %s is then (§20 Move: a "
+				"face-touching square expected)", s->name[to], s->name[pos], officer);
+			return;
+		}
+		a->sq = to;
+		const struct node *drag = node_get(an, "drag");
+		if (drag) {
+			if (want_ids(s, drag, "drag", LR_MAX_DRAG, 1, side, LR_NON_OFFICERS, -1,
+				    &a->bases, d) == 0)
+				check_in_square(m, drag, &a->bases, pos, officer, "drag", d);
+			a->has_bases = 1;
+		}
+		if (!m->uncertain)
+			for (size_t i = 0; i < a->bases.n; i++) {
+				int bi = sim_index(m, a->bases.v[i]);
+				if (bi >= 0)
+					m->pos[bi] = to;
+			}
+		m->pos[officer_idx] = to;
+		break;
+	}
+	case LR_SHOOT:
+		if (++m->shoots > o->max_shoot_actions)
+			node_error(d, kn, "shoot action %d this turn (§20 Shoot: at most %d "
+				"expected)", m->shoots, o->max_shoot_actions);
+		if (!is_null(val)) {
+			int t = want_square(s, val, "shoot target", d);
+			if (t < 0)
+				return;
+			if (t == pos || landraid_distance(s, pos, t) > 3) {
+				node_error(d, val, "%s is not within 3 squares of %s, where %s is then "
+					"(§22: a target within 3 squares expected)", s->name[t], s->name[pos],
+					officer);
+				return;
+			}
+			a->sq = t;
+		}
+		break;
+	case LR_FIGHT: {
+		int t = want_square(s, val, "fight", d);
+		if (t < 0)
+			return;
+		if (!landraid_face(s, pos, t)) {
+			node_error(d, val, "%s is not face-touching %s, where %s is then (§23: a "
+				"face-touching square expected)", s->name[t], s->name[pos], officer);
+			return;
+		}
+		a->sq = t;
+		const struct node *with = node_get(an, "with");
+		if (with) {
+			if (want_ids(s, with, "with", LR_MAX_FIGHT_BASES, 1, side, 1u << LR_TROOPS, -1,
+				    &a->bases, d) == 0)
+				check_in_square(m, with, &a->bases, pos, officer, "with", d);
+			a->has_bases = 1;
+		}
+		*ended = 1;
+		break;
+	}
+	case LR_PLUNDER:
+		if (!is_null(val)) {
+			node_error(d, val, "plunder takes no value (§24: the officer's own square is "
+				"plundered)");
+			return;
+		}
+		if (side != LR_ATTACKER) {
+			node_error(d, kn, "only the attacker plunders (§24)");
+			return;
+		}
+		if (m->plunder[pos] <= 0) {
+			node_error(d, kn, "no plunder marker left in %s, where %s is then (§24: a "
+				"square with a plunder marker expected)", s->name[pos], officer);
+			return;
+		}
+		m->plunder[pos]--;
+		*ended = 2;
+		break;
+	case LR_GATHER:
+		if (++m->gathers > o->max_gather_actions)
+			node_error(d, kn, "gather action %d this turn (§20 Gather: at most %d "
+				"expected)", m->gathers, o->max_gather_actions);
+		if (!is_null(val)) {
+			want_ids(s, val, "gather", 3, 1, side, LR_NON_OFFICERS, -1, &a->bases, d);
+			a->has_bases = 1;
+		}
+		/* Which bases come depends on the dice. */
+		m->uncertain = 1;
+		break;
+	}
+}
+
+static void parse_officer(struct landraid_officer_order *oo, const struct node *e,
+	struct sim *m, int side, const struct landraid_options *o,
+	const struct landraid_orders *all, size_t index, struct diag *d)
+{
+	const struct landraid_state *s = m->s;
+	const char *id;
+	if (node_check_map(e, "officer order", officer_keys, d) < 0)
+		return;
+	const struct node *on = node_need(e, "officer", d);
+	if (!on || node_want_id(on, "officer", &id, d) < 0)
+		return;
+	const struct landraid_base *ob = landraid_base_find(s, id);
+	if (!ob) {
+		node_error(d, on, "no base '%s' on the table (one of your officers expected)", id);
+		return;
+	}
+	if (ob->side != side) {
+		node_error(d, on, "'%s' is the %s's (one of your officers expected)", id,
+			landraid_side_names[ob->side]);
+		return;
+	}
+	if (!landraid_is_officer(ob)) {
+		node_error(d, on, "'%s' is %s base, not an officer (§23: only officers act)", id,
+			landraid_role_names[ob->role]);
+		return;
+	}
+	for (size_t i = 0; i < index; i++)
+		if (all->v[i].officer && strcmp(all->v[i].officer, id) == 0) {
+			node_error(d, on, "officer '%s' has a second order list (one per officer "
+				"expected)", id);
+			return;
+		}
+	oo->officer = xstrdup(id);
+	int oi = sim_index(m, id);
+
+	const struct node *ig = node_get(e, "ignore");
+	if (ig) {
+		size_t max = o->ignore_scurvy_one ? 1 : LR_MAX_DRAG * 4;
+		want_ids(s, ig, "ignore", max, 1, side, 1u << LR_TROOPS, LR_SCURVY, &oo->ignore, d);
+	}
+
+	const struct node *acts = node_need(e, "actions", d);
+	if (!acts)
+		return;
+	if (acts->kind != NODE_SEQ) {
+		node_check_seq(acts, "actions", 0, d);
+		return;
+	}
+	if (acts->n == 0) {
+		node_error(d, acts, "no actions for '%s' (1 to 3 actions expected)", id);
+		return;
+	}
+	if (acts->n > LR_MAX_ACTIONS) {
+		node_error(d, acts->items[LR_MAX_ACTIONS], "action %d for '%s' (§17: at most 3 "
+			"actions per officer expected)", LR_MAX_ACTIONS + 1, id);
+		return;
+	}
+	int ended = 0;
+	for (size_t i = 0; i < acts->n; i++)
+		parse_action(&oo->actions[i], acts->items[i], m, side, oi, id, o, &ended, d);
+	oo->n_actions = acts->n;
+}
+
+int landraid_orders_parse(struct landraid_orders **out, const struct landraid_state *s,
+	const struct landraid_options *o, const char *player, const struct node *orders,
+	const struct node *standing, struct diag *d)
+{
+	size_t before = diag_count(d);
+	struct landraid_orders *r = xcalloc(1, sizeof(*r));
+	struct sim m = { .s = s };
+
+	*out = NULL;
+	r->side = strcmp(player, "defender") == 0 ? LR_DEFENDER : LR_ATTACKER;
+	if (strcmp(player, landraid_side_names[r->side]) != 0) {
+		node_error(d, orders, "player '%s' is not a Land Raid side (attacker or defender "
+			"expected)", player);
+		goto done;
+	}
+	m.pos = xcalloc(s->n_bases ? s->n_bases : 1, sizeof(int));
+	for (size_t i = 0; i < s->n_bases; i++)
+		m.pos[i] = s->bases[i]->sq;
+	m.plunder = xcalloc((size_t)s->n_squares, sizeof(int));
+	memcpy(m.plunder, s->plunder, (size_t)s->n_squares * sizeof(int));
+
+	if (orders && !is_null(orders) && node_check_seq(orders, "orders", LR_MAX_LIST, d) == 0) {
+		r->v = xcalloc(orders->n ? orders->n : 1, sizeof(*r->v));
+		r->n = orders->n;
+		for (size_t i = 0; i < orders->n; i++)
+			parse_officer(&r->v[i], orders->items[i], &m, r->side, o, r, i, d);
+	}
+	landraid_standing_copy(&r->standing, &s->standing[r->side]);
+	if (standing && !is_null(standing))
+		landraid_standing_parse(&r->standing, &r->standing_set, s, r->side, standing, 1, d);
+	free(m.pos);
+	free(m.plunder);
+done:
+	if (diag_count(d) != before) {
+		landraid_orders_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+void landraid_orders_free(struct landraid_orders *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->n; i++) {
+		free(o->v[i].officer);
+		landraid_ids_release(&o->v[i].ignore);
+		for (size_t j = 0; j < LR_MAX_ACTIONS; j++)
+			landraid_ids_release(&o->v[i].actions[j].bases);
+	}
+	free(o->v);
+	landraid_standing_release(&o->standing);
+	free(o);
+}

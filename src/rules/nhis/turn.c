@@ -1,0 +1,442 @@
+/* turn.c — the NHiS turn for play by email: Rally Phase, an Operations Phase in which the
+ * two sides' impulses alternate (initiative side first) with opportunity fire from standing
+ * orders, and the Administrative Phase that clears the markers; plus who is due, when the
+ * game ends, the Markdown report, and the rule_system table that registry.c lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/nhis/nhis.h"
+
+int nhis_enemy_in(const struct nhis_state *s, int side, int hex)
+{
+	for (size_t i = 0; i < s->n_units; i++)
+		if (s->units[i].side != side && !s->units[i].eliminated && s->units[i].hex == hex)
+			return 1;
+	return 0;
+}
+
+int nhis_enemy_distance(const struct nhis_state *s, int side, int hex)
+{
+	int best = 1 << 20;
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct nhis_unit *u = &s->units[i];
+		if (u->side == side || u->eliminated)
+			continue;
+		int dist = nhis_distance(hex, u->hex);
+		if (dist < best)
+			best = dist;
+	}
+	return best;
+}
+
+static int jungle_side(const struct nhis_state *s, int side)
+{
+	return s->side[side].nationality && strcmp(s->side[side].nationality, "japanese") == 0;
+}
+
+/* Standing orders of side `side` that trigger on an enemy moving into hex: each order in
+ * list order, once a turn, with its units that are in its hex, Prepared, unmarked and
+ * within double range, if the hex is within `within` and in sight. */
+static void opportunity_fire(struct nhis_ctx *x, int side, int hex)
+{
+	struct nhis_state *s = x->s;
+	struct nhis_side *sd = &s->side[side];
+	size_t f[NHIS_MAX_UNITS];
+	for (size_t i = 0; i < sd->n_opp; i++) {
+		struct nhis_opportunity *op = &sd->opp[i];
+		if (op->used || !nhis_enemy_in(s, side, hex))
+			continue;
+		if (nhis_distance(op->hex, hex) > op->within || !nhis_los(&s->map, x->o, op->hex, hex,
+			NULL))
+			continue;
+		size_t nf = 0;
+		for (size_t k = 0; k < s->n_units; k++) {
+			const struct nhis_unit *u = &s->units[k];
+			int listed = op->n_units == 0;
+			for (size_t j = 0; j < op->n_units; j++)
+				if (op->units[j] == (int)k)
+					listed = 1;
+			if (!listed || u->side != side || u->eliminated || u->hex != op->hex ||
+				u->markers || u->shaken ||
+				nhis_distance(u->hex, hex) > 2 * nhis_values_of(u)->range)
+				continue;
+			f[nf++] = k;
+		}
+		if (nf == 0)
+			continue;
+		op->used = 1;
+		for (size_t k = 0; k < nf; k++)
+			s->units[f[k]].markers |= NHIS_MARK_FIRE;
+		char label[120];
+		snprintf(label, sizeof(label), "%s opportunity fire", sd->player);
+		nhis_fire(x, f, nf, hex, 0, label);
+	}
+}
+
+/* Units of the impulse able to act now: the listed ones still in the hex, alive and
+ * unmarked (opportunity fire may have used them), or all such units of the side. */
+static size_t impulse_group(struct nhis_ctx *x, int side, const struct nhis_impulse *imp,
+	size_t *g)
+{
+	struct nhis_state *s = x->s;
+	size_t ng = 0;
+	if (imp->n_units) {
+		for (size_t k = 0; k < imp->n_units; k++) {
+			const struct nhis_unit *u = &s->units[imp->units[k]];
+			const char *why = u->eliminated ? "has been eliminated"
+				: u->hex != imp->hex ? "is no longer in the activated hex"
+				: u->markers ? "has already acted this turn" : NULL;
+			if (why)
+				events_add(x->ev, x->phase, "%s %s: it does not act", u->id, why);
+			else
+				g[ng++] = (size_t)imp->units[k];
+		}
+		return ng;
+	}
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct nhis_unit *u = &s->units[i];
+		if (u->side == side && !u->eliminated && u->hex == imp->hex && !u->markers)
+			g[ng++] = i;
+	}
+	return ng;
+}
+
+/* Keeps the units of g that may fire at target from their hex; the rest are told why. */
+static size_t able_to_fire(struct nhis_ctx *x, const size_t *g, size_t ng, int target,
+	size_t *f)
+{
+	struct nhis_state *s = x->s;
+	size_t nf = 0;
+	for (size_t k = 0; k < ng; k++) {
+		const struct nhis_unit *u = &s->units[g[k]];
+		int dist = nhis_distance(u->hex, target);
+		int blocker;
+		if (u->eliminated)
+			continue;
+		if (u->shaken)
+			events_add(x->ev, x->phase, "%s is Shaken: it may not fire", u->id);
+		else if (dist > 2 * nhis_values_of(u)->range)
+			events_add(x->ev, x->phase, "%s is out of range (%d hexes, at most %d)", u->id,
+				dist, 2 * nhis_values_of(u)->range);
+		else if (!nhis_los(&s->map, x->o, u->hex, target, &blocker))
+			events_add(x->ev, x->phase, "%s has no line of sight", u->id);
+		else
+			f[nf++] = g[k];
+	}
+	return nf;
+}
+
+static void do_move(struct nhis_ctx *x, int side, const char *player,
+	const struct nhis_impulse *imp, const size_t *g, size_t ng)
+{
+	struct nhis_state *s = x->s;
+	static const unsigned marks[] = { NHIS_MARK_MOVE, NHIS_MARK_CHARGE, NHIS_MARK_CRAWL };
+	int banzai = imp->mode == NHIS_MODE_CHARGE &&
+		nhis_nation_in(x->o->banzai, x->o->n_banzai, s->side[side].nationality);
+	int jungle = jungle_side(s, side);
+	for (size_t k = 0; k < ng; k++) {
+		struct nhis_unit *u = &s->units[g[k]];
+		u->markers |= marks[imp->mode];
+		u->moving = 1;
+		u->banzai = banzai;
+		u->stopped = 0;
+	}
+	int cur = imp->hex, spent = 0;
+	char a[5], b[5];
+	nhis_hex_name(cur, a);
+	events_add(x->ev, x->phase, "%s activates %s: %s%s", player, a,
+		nhis_mode_names[imp->mode], banzai ? " (Banzai charge)" : "");
+	for (size_t p = 0; p < imp->n_path; p++) {
+		int next = imp->path[p];
+		size_t act[NHIS_MAX_UNITS], na = 0;
+		int mp = 1 << 20;
+		for (size_t k = 0; k < ng; k++) {
+			struct nhis_unit *u = &s->units[g[k]];
+			if (u->eliminated || u->stopped || !u->moving)
+				continue;
+			act[na++] = g[k];
+			if (nhis_values_of(u)->movement < mp)
+				mp = nhis_values_of(u)->movement;
+		}
+		if (na == 0)
+			break;
+		nhis_hex_name(cur, a);
+		nhis_hex_name(next, b);
+		if (nhis_enemy_in(s, side, next)) {
+			events_void(x->ev, x->phase, player, imp->index,
+				"the move stops in %s: the enemy holds %s (no melee on the sheet)", a, b);
+			break;
+		}
+		int cost = nhis_move_cost(&s->map, x->o, cur, next, jungle);
+		spent += cost;
+		if (imp->mode != NHIS_MODE_CRAWL && spent > mp) {
+			events_void(x->ev, x->phase, player, imp->index,
+				"the move stops in %s: entering %s needs %d movement points, %d left", a, b,
+				cost, mp - (spent - cost));
+			break;
+		}
+		int toward = nhis_enemy_distance(s, side, next) < nhis_enemy_distance(s, side, cur);
+		struct buf who = BUF_INIT;
+		for (size_t k = 0; k < na; k++) {
+			struct nhis_unit *u = &s->units[act[k]];
+			if (u->shaken && toward) {
+				u->stopped = 1;
+				events_add(x->ev, x->phase, "%s is Shaken: it may not move toward the enemy "
+					"and stays in %s", u->id, a);
+				continue;
+			}
+			u->hex = next;
+			buf_printf(&who, "%s%s", who.len ? ", " : "", u->id);
+		}
+		if (who.len == 0) {
+			buf_release(&who);
+			break;
+		}
+		events_add(x->ev, x->phase, "%s %s %s -> %s (%d MP, %d spent)", buf_str(&who),
+			imp->mode == NHIS_MODE_CRAWL ? "crawls" : imp->mode == NHIS_MODE_CHARGE ?
+			"charges" : "moves", a, b, cost, spent);
+		buf_release(&who);
+		cur = next;
+		opportunity_fire(x, 1 - side, cur);
+	}
+	for (size_t k = 0; k < ng; k++)
+		s->units[g[k]].moving = 0;
+	if (imp->fire && imp->mode == NHIS_MODE_CHARGE) {
+		size_t at[NHIS_MAX_UNITS], nat = 0, f[NHIS_MAX_UNITS];
+		for (size_t k = 0; k < ng; k++)
+			if (!s->units[g[k]].eliminated && s->units[g[k]].hex == cur)
+				at[nat++] = g[k];
+		size_t nf = able_to_fire(x, at, nat, imp->fire, f);
+		nhis_hex_name(cur, a);
+		if (nf == 0)
+			events_void(x->ev, x->phase, player, imp->index,
+				"no charging unit in %s is able to fire at the target", a);
+		else {
+			char label[120];
+			snprintf(label, sizeof(label), "%s charge fire", player);
+			nhis_fire(x, f, nf, imp->fire, 1, label);
+		}
+	}
+	for (size_t k = 0; k < ng; k++) {
+		s->units[g[k]].banzai = 0;
+		s->units[g[k]].stopped = 0;
+	}
+}
+
+void nhis_impulse(struct nhis_ctx *x, int side, const char *player,
+	const struct nhis_impulse *imp)
+{
+	struct nhis_state *s = x->s;
+	size_t g[NHIS_MAX_UNITS], f[NHIS_MAX_UNITS];
+	char a[5];
+	nhis_hex_name(imp->hex, a);
+	size_t ng = impulse_group(x, side, imp, g);
+	if (ng == 0) {
+		events_void(x->ev, x->phase, player, imp->index,
+			"no unit of %s is ready to act in %s", player, a);
+		return;
+	}
+	if (imp->n_path) {
+		do_move(x, side, player, imp, g, ng);
+		return;
+	}
+	size_t nf = able_to_fire(x, g, ng, imp->fire, f);
+	if (nf == 0) {
+		events_void(x->ev, x->phase, player, imp->index,
+			"no unit in %s is able to fire", a);
+		return;
+	}
+	for (size_t k = 0; k < nf; k++)
+		s->units[f[k]].markers |= NHIS_MARK_FIRE;
+	char label[120];
+	snprintf(label, sizeof(label), "%s fire", player);
+	nhis_fire(x, f, nf, imp->fire, 0, label);
+}
+
+/* Copies standing orders (the order file's are freed by the core after the turn). */
+static void set_standing(struct nhis_side *sd, const struct nhis_orders *o)
+{
+	nhis_opportunity_free(sd->opp, sd->n_opp);
+	sd->opp = xcalloc(o->n_opp ? o->n_opp : 1, sizeof(*sd->opp));
+	sd->n_opp = o->n_opp;
+	for (size_t i = 0; i < o->n_opp; i++) {
+		sd->opp[i] = o->opp[i];
+		sd->opp[i].used = 0;
+		if (o->opp[i].n_units) {
+			sd->opp[i].units = xcalloc(o->opp[i].n_units, sizeof(int));
+			memcpy(sd->opp[i].units, o->opp[i].units, o->opp[i].n_units * sizeof(int));
+		} else
+			sd->opp[i].units = NULL;
+	}
+}
+
+static size_t alive(const struct nhis_state *s, int side)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_units; i++)
+		if (s->units[i].side == side && !s->units[i].eliminated)
+			n++;
+	return n;
+}
+
+static int nhis_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+{
+	struct nhis_state *s = state;
+	struct nhis_options def;
+	const struct nhis_options *o = c->options;
+	if (!o) {
+		nhis_options_default(&def);
+		o = &def;
+	}
+	struct nhis_ctx x = { s, o, t->dice, t->events, "rally" };
+	const struct nhis_orders *ord[2] = { NULL, NULL };
+	for (size_t i = 0; i < t->n_orders; i++) {
+		int side = nhis_side_of(s, t->orders[i].player);
+		if (side >= 0)
+			ord[side] = t->orders[i].orders;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (ord[i] && ord[i]->has_standing)
+			set_standing(&s->side[i], ord[i]);
+		for (size_t k = 0; k < s->side[i].n_opp; k++)
+			s->side[i].opp[k].used = 0;
+	}
+	nhis_rally_phase(&x);
+
+	/* Operations Phase: impulses alternate, the initiative side first; a side whose
+	 * impulses run out passes and the other plays on. */
+	x.phase = "operations";
+	int first = s->initiative;
+	size_t next[2] = { 0, 0 };
+	size_t impulses = 0;
+	for (;;) {
+		int any = 0;
+		for (int k = 0; k < 2; k++) {
+			int side = k == 0 ? first : 1 - first;
+			if (!ord[side] || next[side] >= ord[side]->n)
+				continue;
+			any = 1;
+			impulses++;
+			nhis_impulse(&x, side, s->side[side].player, &ord[side]->v[next[side]++]);
+		}
+		if (!any)
+			break;
+	}
+
+	x.phase = "administrative";
+	for (size_t i = 0; i < s->n_units; i++)
+		s->units[i].markers = 0;
+	events_add(t->events, x.phase, "markers cleared");
+	buf_printf(&t->summary, "%zu impulses; %s %zu units, %s %zu units left",
+		impulses, s->side[0].player, alive(s, 0), s->side[1].player, alive(s, 1));
+	return 0;
+}
+
+static int nhis_player_due(const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	(void)c;
+	(void)turn;
+	return nhis_side_of(state, player) >= 0;
+}
+
+static int nhis_game_over(const struct rules_campaign *c, const void *state, int turn,
+	const char **why)
+{
+	const struct nhis_state *s = state;
+	(void)c;
+	if (s->turns > 0 && turn > s->turns) {
+		if (why)
+			*why = "the scenario's last turn has been played";
+		return 1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (alive(s, i) == 0) {
+			if (why)
+				*why = "one side has no unit left";
+			return 1;
+		}
+	return 0;
+}
+
+static const char terrain_code[NHIS_TERRAIN_COUNT] = {
+	[NHIS_OPEN] = '.', [NHIS_BUILDING] = 'B', [NHIS_HUTS] = 'H', [NHIS_ROUGH] = 'R',
+	[NHIS_LAVA] = 'L', [NHIS_TREES] = 'T', [NHIS_TALL_GRASS] = 'G', [NHIS_BRUSH] = 'b',
+	[NHIS_BEACH] = 's', [NHIS_PADDY] = 'p',
+};
+static const char feature_code[NHIS_FEATURE_COUNT] = {
+	[NHIS_NO_FEATURE] = ' ', [NHIS_FOXHOLE] = 'f', [NHIS_BUNKER] = 'k', [NHIS_CAVE] = 'c',
+	[NHIS_WRECK] = 'w',
+};
+
+static void nhis_report(const struct rules_campaign *c, const void *state, const char *player,
+	struct buf *out)
+{
+	const struct nhis_state *s = state;
+	(void)c;
+	(void)player;
+	buf_puts(out, "## Map\n\nEach hex: terrain (. open, B building, H huts, R rough, L lava "
+		"rock, T trees, G tall grass, b brush, s beach, p paddy), hill level, = road, "
+		"feature (f foxhole, k bunker, c cave, w wreck). Even columns sit half a hex lower.\n"
+		"\n```\n     ");
+	for (int col = 1; col <= s->map.cols; col++)
+		buf_printf(out, " %02d  ", col);
+	buf_puts(out, "\n");
+	for (int row = 1; row <= s->map.rows; row++) {
+		buf_printf(out, "  %02d ", row);
+		for (int col = 1; col <= s->map.cols; col++) {
+			const struct nhis_hex *h = nhis_map_at(&s->map, col * 100 + row);
+			char el = h->elevation ? (char)('0' + h->elevation) : ' ';
+			buf_printf(out, " %c%c%c%c", terrain_code[h->terrain], el, h->road ? '=' : ' ',
+				feature_code[h->feature]);
+		}
+		buf_puts(out, "\n");
+	}
+	buf_puts(out, "```\n\n## Units\n\n| unit | player | type | hex | step | status |\n"
+		"|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct nhis_unit *u = &s->units[i];
+		char hx[5];
+		nhis_hex_name(u->hex, hx);
+		buf_printf(out, "| %s | %s | %s | %s | %s | %s |\n", u->id, s->side[u->side].player,
+			nhis_utype_names[u->type], u->eliminated ? "-" : hx,
+			u->eliminated ? "eliminated" : u->is_reduced ? "reduced" : "full",
+			u->eliminated ? "-" : u->shaken ? "Shaken" : "Prepared");
+	}
+}
+
+const struct rule_system rules_nhis = {
+	.version = RULES_INTERFACE_VERSION,
+	.name = "nhis",
+	.title = "No Honor in Surrender (Lock 'n Load Publishing)",
+	.help =
+		"Hex map, hexes named CCRR (column, row). Both players send orders every turn;\n"
+		"a turn is the Rally Phase, the Operations Phase (impulses alternate, initiative\n"
+		"side first) and the Administrative Phase (markers cleared).\n"
+		"orders: a list of impulses, each\n"
+		"  activate: HEX          the hex whose units act\n"
+		"  units: [ID, ...]       optional: which of them (default: all that have not acted)\n"
+		"  move: [HEX, ...]       optional: a path of adjacent hexes\n"
+		"  mode: move|charge|crawl  optional, with move (default move)\n"
+		"  fire: HEX              fire at a hex (after a move only with mode: charge)\n"
+		"standing:\n"
+		"  opportunity: [{hex: HEX, within: N, units: [ID, ...]}]  fire once a turn at the\n"
+		"    first enemy that moves into a hex in sight within N hexes\n"
+		"options: night_visibility (none|hexes), unshakable [nationalities], banzai\n"
+		"  [nationalities], rally (leadership|plain), hill_blocks_los (bool), hexside_los\n"
+		"  (clear-if-either|blocked-if-either), wooden_building {cost, cover}.\n"
+		"See docs/rules/nhis.md.",
+	.options_parse = nhis_options_parse,
+	.options_emit = nhis_options_emit,
+	.options_free = nhis_options_free,
+	.state_parse = nhis_state_parse,
+	.state_emit = nhis_state_emit,
+	.state_free = nhis_state_free,
+	.player_due = nhis_player_due,
+	.game_over = nhis_game_over,
+	.orders_parse = nhis_orders_parse,
+	.orders_free = nhis_orders_free,
+	.resolve = nhis_resolve,
+	.report = nhis_report,
+};
