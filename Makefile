@@ -8,7 +8,7 @@ BUILD    ?= build
 
 CC       ?= cc
 PKGS     := yaml-0.1 sqlite3 libgit2 libsodium
-CPPFLAGS += -Isrc -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -41,6 +41,12 @@ deps:
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The journal's DDL is compiled in from schemas/journal.sql: one source of truth.
+$(BUILD)/gen/journal_sql.h: schemas/journal.sql
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/obj/src/core/journal.o: $(BUILD)/gen/journal_sql.h
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

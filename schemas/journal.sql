@@ -20,7 +20,13 @@ CREATE TABLE turns (
 	state_sha256 TEXT NOT NULL
 		CHECK (length(state_sha256) = 64 AND state_sha256 NOT GLOB '*[^0-9a-f]*'),
 	summary TEXT NOT NULL,
-	processed_at INTEGER NOT NULL   -- seconds since the epoch, UTC (the commit time)
+	processed_at INTEGER NOT NULL,  -- seconds since the epoch, UTC (the commit time)
+	beacon_value TEXT,              -- the public beacon value mixed in (B_t = SHA256 of it)
+	beacon_round TEXT,              -- the round the umpire announced for it
+	journal_head TEXT NOT NULL       -- SHA256(previous head || this entry's canonical bytes)
+		CHECK (length(journal_head) = 64 AND journal_head NOT GLOB '*[^0-9a-f]*'),
+	commit_id TEXT                   -- the git commit this turn must become (40 hex)
+		CHECK (commit_id IS NULL OR (length(commit_id) = 40 AND commit_id NOT GLOB '*[^0-9a-f]*'))
 ) STRICT;
 
 CREATE TABLE orders (

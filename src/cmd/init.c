@@ -293,23 +293,11 @@ int cmd_init(int argc, char **argv)
 	r.processed_at = turn_now();
 	r.files = files;
 	r.n_files = 3;
-	if (journal_append(j, &r, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
+	c->journal = j;
+	j = NULL;
+	rc = turn_commit_record(c, &r);
+	if (rc != EXIT_OK)
 		goto done;
-	}
-	struct repo_file rf[3];
-	for (int i = 0; i < 3; i++) {
-		rf[i].path = files[i].path;
-		rf[i].data = files[i].bytes;
-		rf[i].len = files[i].len;
-	}
-	char commit[41];
-	if (repo_commit(c->repo, rf, 3, "Setup\n", "turn-0000", r.processed_at, commit, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
-		goto done;
-	}
 	printf("created campaign '%s' (%s) in %s\n", c->id, c->rules->name, dir);
 	printf("commitment %s (chain of %ld turn keys)%s\n", hex, chain_length,
 		secret_path ? "\nwarning: the secret came from a file: this campaign is marked fair: false" : "");

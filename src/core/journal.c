@@ -3,11 +3,13 @@
  * The only file that includes <sqlite3.h>; the schema's triggers, not this code, are what
  * make the journal append-only, so a stray sqlite3 session cannot rewrite history either. */
 #include "core/journal.h"
+#include "core/durable.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,123 +17,10 @@
 #include <sqlite3.h>
 
 /* schemas/journal.sql, verbatim (check_journal compares the databases both produce). */
+/* The DDL is schemas/journal.sql itself, turned into a string literal at build time. */
 static const char journal_ddl[] =
-	"-- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 1.\n"
-	"-- Append-only: triggers refuse every UPDATE and DELETE, and every INSERT that is not the\n"
-	"-- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot\n"
-	"-- overwrite anything. Documented in docs/journal.md. src/core/journal.c embeds this text;\n"
-	"-- tests/unit/check_journal.c checks that both give the same database.\n"
-	"\n"
-	"CREATE TABLE meta (\n"
-	"\tkey TEXT PRIMARY KEY NOT NULL,\n"
-	"\tvalue TEXT NOT NULL\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TABLE turns (\n"
-	"\tturn INTEGER PRIMARY KEY NOT NULL CHECK (turn >= 0),   -- 0 = setup\n"
-	"\tkey TEXT CHECK (key IS NULL OR (length(key) = 64 AND key NOT GLOB '*[^0-9a-f]*')),\n"
-	"\torders_digest TEXT CHECK (orders_digest IS NULL\n"
-	"\t\tOR (length(orders_digest) = 64 AND orders_digest NOT GLOB '*[^0-9a-f]*')),\n"
-	"\tbeacon TEXT CHECK (beacon IS NULL\n"
-	"\t\tOR (length(beacon) = 64 AND beacon NOT GLOB '*[^0-9a-f]*')),\n"
-	"\tseed TEXT CHECK (seed IS NULL OR (length(seed) = 64 AND seed NOT GLOB '*[^0-9a-f]*')),\n"
-	"\tstate_sha256 TEXT NOT NULL\n"
-	"\t\tCHECK (length(state_sha256) = 64 AND state_sha256 NOT GLOB '*[^0-9a-f]*'),\n"
-	"\tsummary TEXT NOT NULL,\n"
-	"\tprocessed_at INTEGER NOT NULL   -- seconds since the epoch, UTC (the commit time)\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TABLE orders (\n"
-	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
-	"\tplayer TEXT NOT NULL,\n"
-	"\tsha256 TEXT CHECK (sha256 IS NULL OR (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),\n"
-	"\tbytes BLOB,                     -- the order file as received; NULL: none was sent\n"
-	"\tPRIMARY KEY (turn, player),\n"
-	"\tCHECK ((sha256 IS NULL) = (bytes IS NULL))\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TABLE dice (\n"
-	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
-	"\tidx INTEGER NOT NULL,           -- j: 0, 1, 2 ... in the order drawn\n"
-	"\tsides INTEGER NOT NULL CHECK (sides >= 2),\n"
-	"\tvalue INTEGER NOT NULL CHECK (value BETWEEN 1 AND sides),\n"
-	"\tpurpose TEXT NOT NULL,\n"
-	"\tPRIMARY KEY (turn, idx)\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TABLE events (\n"
-	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
-	"\tseq INTEGER NOT NULL,           -- 0, 1, 2 ... in the order they happened\n"
-	"\tphase TEXT NOT NULL,\n"
-	"\tkind TEXT NOT NULL CHECK (kind IN ('event', 'void')),\n"
-	"\tplayer TEXT,                    -- whose order was void; NULL for kind 'event'\n"
-	"\torder_index INTEGER NOT NULL,   -- 1-based position of the void order; 0 for 'event'\n"
-	"\ttext TEXT NOT NULL,\n"
-	"\tPRIMARY KEY (turn, seq),\n"
-	"\tCHECK (kind = 'void' OR (player IS NULL AND order_index = 0)),\n"
-	"\tCHECK (kind = 'event' OR (player IS NOT NULL AND order_index >= 0))\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TABLE files (\n"
-	"\tturn INTEGER NOT NULL REFERENCES turns (turn),\n"
-	"\tpath TEXT NOT NULL CHECK (path <> '' AND path NOT GLOB '/*'),\n"
-	"\tbytes BLOB NOT NULL,            -- exactly what the turn's git commit holds at path\n"
-	"\tPRIMARY KEY (turn, path)\n"
-	") STRICT;\n"
-	"\n"
-	"CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER meta_insert_new BEFORE INSERT ON meta\n"
-	"WHEN EXISTS (SELECT 1 FROM meta WHERE key = NEW.key)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: meta key exists'); END;\n"
-	"\n"
-	"CREATE TRIGGER turns_no_update BEFORE UPDATE ON turns\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER turns_no_delete BEFORE DELETE ON turns\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER turns_dense BEFORE INSERT ON turns\n"
-	"WHEN NEW.turn IS NOT (SELECT COALESCE(MAX(turn) + 1, 0) FROM turns)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: turn must be the last turn + 1'); END;\n"
-	"\n"
-	"CREATE TRIGGER orders_no_update BEFORE UPDATE ON orders\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER orders_no_delete BEFORE DELETE ON orders\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER orders_newest BEFORE INSERT ON orders\n"
-	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
-	"\tOR EXISTS (SELECT 1 FROM orders WHERE turn = NEW.turn AND player = NEW.player)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: orders rows extend the newest turn'); END;\n"
-	"\n"
-	"CREATE TRIGGER dice_no_update BEFORE UPDATE ON dice\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER dice_no_delete BEFORE DELETE ON dice\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER dice_dense BEFORE INSERT ON dice\n"
-	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
-	"\tOR NEW.idx IS NOT (SELECT COUNT(*) FROM dice WHERE turn = NEW.turn)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: dice rows extend the newest turn densely'); END;\n"
-	"\n"
-	"CREATE TRIGGER events_no_update BEFORE UPDATE ON events\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER events_no_delete BEFORE DELETE ON events\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER events_dense BEFORE INSERT ON events\n"
-	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
-	"\tOR NEW.seq IS NOT (SELECT COUNT(*) FROM events WHERE turn = NEW.turn)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: events rows extend the newest turn densely'); END;\n"
-	"\n"
-	"CREATE TRIGGER files_no_update BEFORE UPDATE ON files\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER files_no_delete BEFORE DELETE ON files\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;\n"
-	"CREATE TRIGGER files_newest BEFORE INSERT ON files\n"
-	"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
-	"\tOR EXISTS (SELECT 1 FROM files WHERE turn = NEW.turn AND path = NEW.path)\n"
-	"BEGIN SELECT RAISE(ABORT, 'journal is append-only: files rows extend the newest turn'); END;\n"
-	"\n"
-	"INSERT INTO meta (key, value) VALUES ('schema_version', '1');\n";
+#include "journal_sql.h"
+;
 
 #define JOURNAL_SCHEMA_VERSION "1"
 /* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
@@ -345,7 +234,8 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 {
 	static const char *const sql[] = {
 		"INSERT INTO turns (turn, key, orders_digest, beacon, seed, state_sha256, summary,"
-		" processed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		" processed_at, beacon_value, beacon_round, journal_head, commit_id)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 		"INSERT INTO orders (turn, player, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
 		"INSERT INTO dice (turn, idx, sides, value, purpose) VALUES (?1, ?2, ?3, ?4, ?5)",
 		"INSERT INTO events (turn, seq, phase, kind, player, order_index, text)"
@@ -377,6 +267,10 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 	bind_hex(st[S_TURNS], 6, r->state_sha256);
 	bind_text_or_null(st[S_TURNS], 7, r->summary);
 	sqlite3_bind_int64(st[S_TURNS], 8, r->processed_at);
+	bind_text_or_null(st[S_TURNS], 9, r->beacon_value);
+	bind_text_or_null(st[S_TURNS], 10, r->beacon_round);
+	bind_hex(st[S_TURNS], 11, r->journal_head);
+	bind_text_or_null(st[S_TURNS], 12, r->commit_id[0] ? r->commit_id : NULL);
 	rc = insert_row(st[S_TURNS]);
 	if (rc != SQLITE_OK)
 		goto done;
@@ -447,6 +341,7 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 	rc = exec_sql(db, "COMMIT");
 	if (rc != SQLITE_OK)
 		goto done;
+	durable_point("journal");
 	ret = 0;
 done:
 	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
@@ -553,7 +448,8 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 		goto done;
 
 	rc = prepare_turn(db, "SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
-		" processed_at FROM turns WHERE turn = ?1", turn, &st);
+		" processed_at, beacon_value, beacon_round, journal_head, commit_id FROM turns"
+		" WHERE turn = ?1", turn, &st);
 	if (rc != SQLITE_OK)
 		goto done;
 	rc = sqlite3_step(st);
@@ -571,6 +467,11 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 	column_hex(r->state_sha256, st, 4);
 	r->summary = column_strdup(st, 5);
 	r->processed_at = sqlite3_column_int64(st, 6);
+	r->beacon_value = sqlite3_column_type(st, 7) == SQLITE_NULL ? NULL : column_strdup(st, 7);
+	r->beacon_round = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : column_strdup(st, 8);
+	column_hex(r->journal_head, st, 9);
+	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
+		snprintf(r->commit_id, sizeof(r->commit_id), "%s", (const char *)sqlite3_column_text(st, 10));
 	sqlite3_finalize(st);
 	st = NULL;
 
@@ -663,6 +564,8 @@ void journal_record_free(struct journal_record *r)
 	if (!r)
 		return;
 	free(r->summary);
+	free(r->beacon_value);
+	free(r->beacon_round);
 	for (i = 0; i < r->n_orders; i++) {
 		free(r->orders[i].player);
 		free(r->orders[i].bytes);
@@ -703,6 +606,28 @@ int journal_row_count(struct journal *j, long long *out, struct buf *err)
 	*out = sqlite3_column_int64(st, 0);
 	ret = 0;
 done:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int journal_head(struct journal *j, int turn, char hex[65], struct buf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+	int rc = prepare_turn(j->db, "SELECT journal_head FROM turns WHERE turn = ?1", turn, &st);
+
+	hex[0] = '\0';
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			column_hex(hex, st, 0);
+			ret = 0;
+		} else if (rc == SQLITE_DONE) {
+			ret = 1;
+		}
+	}
+	if (ret < 0)
+		errf(err, "journal: cannot read the head of turn %d: %s", turn, sqlite3_errmsg(j->db));
 	sqlite3_finalize(st);
 	return ret;
 }

@@ -46,6 +46,10 @@ struct journal_record {
 	char state_sha256[65];        /* hex SHA256 of state.yaml after the turn */
 	char *summary;                /* one line ("Setup" for turn 0) */
 	long long processed_at;       /* seconds since the epoch (commit time) */
+	char *beacon_value;           /* public beacon value mixed into B_t; NULL if none */
+	char *beacon_round;           /* the announced round of that value; NULL if none */
+	char journal_head[65];        /* hex SHA256(previous head || canonical entry bytes) */
+	char commit_id[41];           /* hex id of the git commit this turn becomes; "" unknown */
 	struct journal_order *orders; size_t n_orders;
 	struct die_record *dice; size_t n_dice;
 	struct journal_event *events; size_t n_events;
@@ -66,6 +70,8 @@ int journal_last_turn(struct journal *j, int *out, struct buf *err);
 /* Reads turn back in full. *out owned by caller. Returns 0, 1 when no such turn, -1 error. */
 int journal_read(struct journal *j, int turn, struct journal_record **out, struct buf *err);
 void journal_record_free(struct journal_record *r);
+/* The journal head after turn (hex). Returns 0, 1 when no such turn, -1 error. */
+int journal_head(struct journal *j, int turn, char hex[65], struct buf *err);
 /* Number of rows in every table together (tests: "nothing was written"). */
 int journal_row_count(struct journal *j, long long *out, struct buf *err);
 

@@ -3,6 +3,7 @@
  * whose journal transaction never committed. The only file that includes <git2.h>; it never
  * runs the git program. */
 #include "core/repo.h"
+#include "core/durable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -297,38 +298,41 @@ static int head_is_main(git_repository *git, struct buf *msg)
 	return ok;
 }
 
-int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,
-	const char *tag, long long when, char commit_hex[41], struct buf *err)
+/* The commit's single parent (or none) as an id; 0 ok, 1 root commit, -1 error. */
+static int commit_parent_id(git_repository *git, const git_oid *commit, git_oid *out)
+{
+	git_commit *c = NULL;
+	int rc = -1;
+	if (git_commit_lookup(&c, git, commit) < 0)
+		return -1;
+	if (git_commit_parentcount(c) == 0)
+		rc = 1;
+	else {
+		git_oid_cpy(out, git_commit_parent_id(c, 0));
+		rc = 0;
+	}
+	git_commit_free(c);
+	return rc;
+}
+
+int repo_build(struct repo *r, const struct repo_file *files, size_t n, const char *message,
+	long long when, char commit_hex[41], struct buf *err)
 {
 	struct buf msg = BUF_INIT, text = BUF_INIT;
-	git_reference *existing = NULL;
 	git_commit *parent = NULL;
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_index *index = NULL;
 	git_signature *sig = NULL;
-	git_oid parent_id, tree_id, commit_id, tag_id;
-	git_object *commit_obj = NULL;
+	git_oid parent_id, tree_id, commit_id;
 	int ret = -1, rc, have_parent;
 	size_t i;
 
 	commit_hex[0] = '\0';
-	/* Everything that can be checked is checked before the work tree is touched. */
 	for (i = 0; i < n; i++) {
 		if (!path_ok(files[i].path)) {
 			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
 			goto done;
 		}
-	}
-	{
-		char *ref = xasprintf("refs/tags/%s", tag);
-		rc = git_reference_lookup(&existing, r->git, ref);
-		free(ref);
-		if (rc == 0) {
-			buf_printf(&msg, "tag '%s' already exists", tag);
-			goto done;
-		}
-		if (rc != GIT_ENOTFOUND)
-			goto git_error;
 	}
 	if (!head_is_main(r->git, &msg))
 		goto done;
@@ -340,73 +344,166 @@ int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const c
 			|| git_commit_tree(&parent_tree, parent) < 0))
 		goto git_error;
 
-	for (i = 0; i < n; i++)
-		if (write_atomic(r, files[i].path, files[i].data, files[i].len, &msg) != 0)
-			goto done;
-
-	/* The index starts from the parent's tree, so the commit is exactly the parent plus
-	 * these files whatever an interrupted turn left staged. */
-	if (git_repository_index(&index, r->git) < 0)
+	/* An in-memory index: the parent's tree plus exactly these files, with no content
+	 * filters, so the blobs are the journal's bytes. Nothing but objects is written. */
+	if (git_index_new(&index) < 0)
 		goto git_error;
-	if (have_parent ? git_index_read_tree(index, parent_tree) < 0 : git_index_clear(index) < 0)
+	if (have_parent && git_index_read_tree(index, parent_tree) < 0)
 		goto git_error;
 	for (i = 0; i < n; i++) {
-		git_oid want;
-		const git_index_entry *e;
-
-		if (git_index_add_bypath(index, files[i].path) < 0)
+		git_index_entry e;
+		memset(&e, 0, sizeof(e));
+		e.path = files[i].path;
+		e.mode = GIT_FILEMODE_BLOB;
+		if (git_blob_create_from_buffer(&e.id, r->git, files[i].data, files[i].len) < 0
+			|| git_index_add(index, &e) < 0)
 			goto git_error;
-		/* add_bypath runs content filters; the journal keeps the exact bytes, so the blob
-		 * must be them. */
-		if (git_odb_hash(&want, files[i].data, files[i].len, GIT_OBJECT_BLOB) < 0)
-			goto git_error;
-		e = git_index_get_bypath(index, files[i].path, 0);
-		if (!e || !git_oid_equal(&e->id, &want)) {
-			buf_printf(&msg, "a content filter changed '%s' (check .gitattributes and"
-				" core.autocrlf)", files[i].path);
-			goto done;
-		}
 	}
-	if (git_index_write(index) < 0 || git_index_write_tree(&tree_id, index) < 0
+	if (git_index_write_tree_to(&tree_id, index, r->git) < 0
 		|| git_tree_lookup(&tree, r->git, &tree_id) < 0)
 		goto git_error;
-
 	if (git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when, 0)
 		< 0)
 		goto git_error;
 	buf_puts(&text, message);
 	if (text.len == 0 || text.data[text.len - 1] != '\n')
 		buf_puts(&text, "\n");
-	/* update_ref with the parent as first parent makes libgit2 move main only if it still
-	 * points at that parent: a compare-and-swap against a concurrent umpire. */
 	{
 		const git_commit *parents[1] = { parent };
-		if (git_commit_create(&commit_id, r->git, REPO_BRANCH, sig, sig, NULL,
-				buf_str(&text), tree, have_parent ? 1 : 0, parents) < 0)
+		if (git_commit_create(&commit_id, r->git, NULL, sig, sig, NULL, buf_str(&text), tree,
+				have_parent ? 1 : 0, parents) < 0)
 			goto git_error;
 	}
 	git_oid_tostr(commit_hex, 41, &commit_id);
-
-	if (git_object_lookup(&commit_obj, r->git, &commit_id, GIT_OBJECT_COMMIT) < 0
-		|| git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
-		goto git_error;
+	durable_point("git objects");
 	ret = 0;
 	goto done;
 git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		errf(err, "repo: cannot commit '%s': %s", tag, buf_str(&msg));
-	git_object_free(commit_obj);
+		errf(err, "repo: cannot build the commit: %s", buf_str(&msg));
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_index_free(index);
 	git_tree_free(parent_tree);
 	git_commit_free(parent);
-	git_reference_free(existing);
 	buf_release(&text);
 	buf_release(&msg);
 	return ret;
+}
+
+int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
+	const char *commit_hex, const char *tag, struct buf *err)
+{
+	struct buf msg = BUF_INIT;
+	git_reference *existing = NULL, *ref = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
+	git_object *commit_obj = NULL;
+	git_oid id, parent_id, main_id, tag_id;
+	int ret = -1, rc;
+	size_t i;
+
+	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0
+		|| git_commit_tree(&tree, commit) < 0)
+		goto git_error;
+	for (i = 0; i < n; i++) {
+		if (!path_ok(files[i].path)) {
+			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			goto done;
+		}
+	}
+	if (!head_is_main(r->git, &msg))
+		goto done;
+
+	for (i = 0; i < n; i++) {
+		if (write_atomic(r, files[i].path, files[i].data, files[i].len, &msg) != 0)
+			goto done;
+		durable_point("work tree file");
+	}
+	if (git_repository_index(&index, r->git) < 0 || git_index_read_tree(index, tree) < 0)
+		goto git_error;
+	/* Refresh stat data so `git status` sees the freshly written files as unchanged. */
+	for (i = 0; i < n; i++)
+		if (git_index_add_bypath(index, files[i].path) < 0)
+			goto git_error;
+	if (git_index_write(index) < 0)
+		goto git_error;
+	durable_point("index");
+
+	/* Compare-and-swap of main: from the commit's parent to the commit (or already there,
+	 * when finishing an interrupted turn). */
+	rc = git_reference_name_to_id(&main_id, r->git, REPO_BRANCH);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		goto git_error;
+	if (rc == 0 && git_oid_equal(&main_id, &id)) {
+		/* already published */
+	} else {
+		int pr = commit_parent_id(r->git, &id, &parent_id);
+		if (pr < 0)
+			goto git_error;
+		if (pr == 1) {
+			if (rc == 0) {
+				buf_printf(&msg, "main already has commits (a root commit expected none)");
+				goto done;
+			}
+			if (git_reference_create(&ref, r->git, REPO_BRANCH, &id, 0, "umpire") < 0)
+				goto git_error;
+		} else {
+			if (rc != 0 || !git_oid_equal(&main_id, &parent_id)) {
+				buf_printf(&msg, "main moved: it is not at the parent of %s", commit_hex);
+				goto done;
+			}
+			if (git_reference_create_matching(&ref, r->git, REPO_BRANCH, &id, 1, &parent_id,
+					"umpire") < 0)
+				goto git_error;
+		}
+		durable_point("branch");
+	}
+
+	{
+		char *name = xasprintf("refs/tags/%s", tag);
+		rc = git_reference_lookup(&existing, r->git, name);
+		free(name);
+	}
+	if (rc == 0) {
+		if (!git_oid_equal(git_reference_target(existing), &id)) {
+			buf_printf(&msg, "tag '%s' already exists and points elsewhere", tag);
+			goto done;
+		}
+	} else if (rc != GIT_ENOTFOUND) {
+		goto git_error;
+	} else {
+		if (git_object_lookup(&commit_obj, r->git, &id, GIT_OBJECT_COMMIT) < 0
+			|| git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
+			goto git_error;
+		durable_point("tag");
+	}
+	ret = 0;
+	goto done;
+git_error:
+	buf_puts(&msg, git_msg());
+done:
+	if (ret != 0)
+		errf(err, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
+	git_object_free(commit_obj);
+	git_index_free(index);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_reference_free(ref);
+	git_reference_free(existing);
+	buf_release(&msg);
+	return ret;
+}
+
+int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,
+	const char *tag, long long when, char commit_hex[41], struct buf *err)
+{
+	if (repo_build(r, files, n, message, when, commit_hex, err) < 0)
+		return -1;
+	return repo_publish(r, files, n, commit_hex, tag, err);
 }
 
 int repo_tag_head(struct repo *r, const char *tag, struct buf *err)

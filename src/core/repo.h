@@ -30,6 +30,18 @@ void repo_free(struct repo *r);
 int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,
 	const char *tag, long long when, char commit_hex[41], struct buf *err);
 
+/* The first half of repo_commit: writes the blobs, trees and the commit object for the
+ * parent tree (main's tip) plus files, and returns the commit id, without touching the work
+ * tree, the index or any ref. The same files, message and time give the same id. */
+int repo_build(struct repo *r, const struct repo_file *files, size_t n, const char *message,
+	long long when, char commit_hex[41], struct buf *err);
+/* The second half: writes files into the work tree, sets the index to the commit's tree,
+ * moves main from the commit's parent to the commit (compare-and-swap; nothing to do if it
+ * is there already) and creates tag (nothing to do if it points at the commit already).
+ * Idempotent, so an interrupted publish is finished by publishing again. */
+int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
+	const char *commit_hex, const char *tag, struct buf *err);
+
 /* Creates lightweight tag → the commit HEAD points at (recovery of a crash after commit). */
 int repo_tag_head(struct repo *r, const char *tag, struct buf *err);
 

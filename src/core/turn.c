@@ -12,20 +12,12 @@
 
 #include "core/turn.h"
 #include "core/fair.h"
+#include "core/durable.h"
 
 static const char *const order_keys[] = {
 	"campaign", "turn", "player", "orders", "standing", NULL,
 };
 static const char *const ruling_keys[] = { "roll", "for", NULL };
-
-void turn_crash_point(const char *name)
-{
-	const char *want = getenv("UMPIRE_CRASH_AT");
-	if (want && strcmp(want, name) == 0) {
-		fprintf(stderr, "umpire: simulated crash at '%s'\n", name);
-		_exit(99);
-	}
-}
 
 long long turn_now(void)
 {
@@ -523,30 +515,101 @@ static int cmp_jfile(const void *a, const void *b)
 	return strcmp(((const struct journal_file *)a)->path, ((const struct journal_file *)b)->path);
 }
 
-/* Commits the files of a journal record to git as turn `turn` (shared by a normal turn and
- * by recovery, so a recovered commit is the commit the run would have made). */
-static int commit_record(struct campaign *c, const struct journal_record *r)
+/* The commit message of a record: subject, then trailers anyone can check against the
+ * journal export chain and campaign.yaml. */
+static void commit_message(struct buf *msg, const struct campaign *c,
+	const struct journal_record *r)
 {
-	char tag[16], commit[41];
-	struct buf err = BUF_INIT, msg = BUF_INIT;
-	struct repo_file *files = xcalloc(r->n_files ? r->n_files : 1, sizeof(*files));
-	int rc = EXIT_OK;
+	char commitment[65];
 
+	hex_encode(commitment, c->commitment, 32);
+	if (r->turn == 0)
+		buf_puts(msg, "Setup\n");
+	else
+		buf_printf(msg, "Turn %d: %s\n", r->turn, r->summary);
+	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", r->turn, r->journal_head,
+		commitment);
+}
+
+static struct repo_file *repo_files(const struct journal_record *r)
+{
+	struct repo_file *files = xcalloc(r->n_files ? r->n_files : 1, sizeof(*files));
 	for (size_t i = 0; i < r->n_files; i++) {
 		files[i].path = r->files[i].path;
 		files[i].data = r->files[i].bytes;
 		files[i].len = r->files[i].len;
 	}
-	campaign_turn_tag(tag, r->turn);
-	if (r->turn == 0)
-		buf_printf(&msg, "Setup\n");
+	return files;
+}
+
+void turn_entry_path(char *out, size_t len, int turn)
+{
+	if (turn == 0)
+		snprintf(out, len, "campaign.yaml");
 	else
-		buf_printf(&msg, "Turn %d: %s\n", r->turn, r->summary);
-	if (repo_commit(c->repo, files, r->n_files, buf_str(&msg), tag, r->processed_at, commit,
+		snprintf(out, len, "journal/turn-%04d.yaml", turn);
+}
+
+void turn_chain_head(uint8_t out[32], const uint8_t prev[32], const void *entry, size_t len)
+{
+	unsigned char *buf = xmalloc(32 + len);
+	memcpy(buf, prev, 32);
+	memcpy(buf + 32, entry, len);
+	fair_sha256(out, buf, 32 + len);
+	free(buf);
+}
+
+int turn_commit_record(struct campaign *c, struct journal_record *r)
+{
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	struct repo_file *files = NULL;
+	char tag[16], entry[64], prev_hex[65];
+	uint8_t prev[32] = { 0 }, head[32];
+	const struct journal_file *ef = NULL;
+	int rc = EXIT_IOERR;
+
+	/* The hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = 32 zeros. */
+	if (r->turn > 0) {
+		if (journal_head(c->journal, r->turn - 1, prev_hex, &err) != 0 ||
+			hex_decode(prev, 32, prev_hex) < 0) {
+			fprintf(stderr, "umpire: cannot read the journal head of turn %d: %s\n", r->turn - 1,
+				buf_str(&err));
+			goto done;
+		}
+	}
+	turn_entry_path(entry, sizeof(entry), r->turn);
+	for (size_t i = 0; i < r->n_files; i++)
+		if (strcmp(r->files[i].path, entry) == 0)
+			ef = &r->files[i];
+	if (!ef) {
+		fprintf(stderr, "umpire: internal error: turn %d has no %s\n", r->turn, entry);
+		rc = EXIT_SOFTWARE;
+		goto done;
+	}
+	turn_chain_head(head, prev, ef->bytes, ef->len);
+	hex32(r->journal_head, head);
+
+	/* Git objects first (unreachable until main moves), so the journal can hold the commit
+	 * id the turn must become; then the journal; then main and the tag. */
+	files = repo_files(r);
+	commit_message(&msg, c, r);
+	campaign_turn_tag(tag, r->turn);
+	if (repo_build(c->repo, files, r->n_files, buf_str(&msg), r->processed_at, r->commit_id,
 		&err) < 0) {
 		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
+		goto done;
 	}
+	if (journal_append(c->journal, r, &err) < 0) {
+		fprintf(stderr, "umpire: %s\n", buf_str(&err));
+		goto done;
+	}
+	if (repo_publish(c->repo, files, r->n_files, r->commit_id, tag, &err) < 0) {
+		fprintf(stderr, "umpire: %s\numpire: turn %d is in the journal but not yet in git; the next run will finish it\n",
+			buf_str(&err), r->turn);
+		goto done;
+	}
+	rc = EXIT_OK;
+done:
 	free(files);
 	buf_release(&msg);
 	buf_release(&err);
@@ -610,18 +673,7 @@ int turn_commit(struct campaign *c, const struct turn_input *in, const struct tu
 	}
 	qsort(r.files, r.n_files, sizeof(*r.files), cmp_jfile);
 
-	/* Journal first: once the turn is there, git can always be finished from it. */
-	if (journal_append(c->journal, &r, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
-		goto done;
-	}
-	turn_crash_point("after-journal");
-	rc = commit_record(c, &r);
-	if (rc != EXIT_OK)
-		fprintf(stderr, "umpire: turn %d is in the journal but not in git; the next run will finish it\n",
-			in->turn);
-done:
+	rc = turn_commit_record(c, &r);
 	free_files(r.files, r.n_files);
 	free(r.orders);
 	free(r.events);
@@ -629,76 +681,81 @@ done:
 	return rc;
 }
 
-/* The highest N with tag turn-N, searching down from `from`; -1 if none. */
-static int last_tagged_turn(struct campaign *c, int from)
-{
-	char tag[16];
-	for (int t = from; t >= 0; t--) {
-		campaign_turn_tag(tag, t);
-		if (repo_has(c->repo, tag))
-			return t;
-	}
-	return -1;
-}
-
 int turn_recover(struct campaign *c)
 {
-	struct buf err = BUF_INIT, subj = BUF_INIT;
-	int last = -1, rc = EXIT_OK;
-	char tag[16], want[32];
+	struct buf err = BUF_INIT;
+	struct journal_record *r = NULL;
+	struct repo_file *files = NULL;
+	char tag[16], tagged[41], main_id[41], built[41];
+	int last = -1, rc = EXIT_IOERR;
 
 	if (journal_last_turn(c->journal, &last, &err) < 0) {
 		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
 		goto done;
 	}
+	rc = EXIT_SOFTWARE;
 	/* A later tag than the journal knows means the journal lost turns: never guess. */
 	campaign_turn_tag(tag, last + 1);
 	if (repo_has(c->repo, tag)) {
 		fprintf(stderr, "umpire: git has %s but the journal ends at turn %d: the journal is behind the history (restore .umpire/journal.sqlite from a backup)\n",
 			tag, last);
-		rc = EXIT_SOFTWARE;
 		goto done;
 	}
-	int tagged = last_tagged_turn(c, last);
-	if (tagged == last)
-		goto done;
-	if (tagged < last - 1) {
-		fprintf(stderr, "umpire: the journal holds turn %d but git's last tag is turn-%04d: more than one turn is missing from git\n",
-			last, tagged);
-		rc = EXIT_SOFTWARE;
+	if (last < 0) {
+		fprintf(stderr, "umpire: the journal is empty: not an umpire campaign, or setup never finished\n");
 		goto done;
 	}
-	/* Exactly one turn is journaled but not tagged: either the commit is there and only the
-	 * tag is missing, or the commit never happened. */
-	if (last == 0)
-		snprintf(want, sizeof(want), "Setup");
-	else
-		snprintf(want, sizeof(want), "Turn %d:", last);
-	int has_head = repo_subject(c->repo, "HEAD", &subj, &err) == 0;
-	campaign_turn_tag(tag, last);
-	if (has_head && strncmp(buf_str(&subj), want, strlen(want)) == 0) {
-		if (repo_tag_head(c->repo, tag, &err) < 0) {
-			fprintf(stderr, "umpire: %s\n", buf_str(&err));
-			rc = EXIT_IOERR;
-			goto done;
-		}
-		fprintf(stderr, "umpire: recovered turn %d: its commit had no tag; tagged %s\n", last, tag);
-		goto done;
-	}
-	struct journal_record *r = NULL;
 	if (journal_read(c->journal, last, &r, &err) != 0) {
 		fprintf(stderr, "umpire: cannot read turn %d from the journal: %s\n", last, buf_str(&err));
 		rc = EXIT_IOERR;
 		goto done;
 	}
-	rc = commit_record(c, r);
-	journal_record_free(r);
-	if (rc == EXIT_OK)
-		fprintf(stderr, "umpire: recovered turn %d: it was in the journal but not in git; committed and tagged %s\n",
-			last, tag);
+	campaign_turn_tag(tag, last);
+	if (repo_commit_id(c->repo, "refs/heads/main", main_id, &err) != 0)
+		main_id[0] = '\0';
+	if (repo_commit_id(c->repo, tag, tagged, &err) == 0) {
+		if (strcmp(tagged, r->commit_id) != 0) {
+			fprintf(stderr, "umpire: tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten\n",
+				tag, tagged, last, r->commit_id);
+			goto done;
+		}
+		if (strcmp(main_id, r->commit_id) != 0) {
+			fprintf(stderr, "umpire: main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)\n",
+				main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
+			goto done;
+		}
+		rc = EXIT_OK;
+		goto done;
+	}
+	/* The journal holds a turn git has not finished: rebuild its commit from the journal's
+	 * files (same bytes, message and time: the same id) and publish it. */
+	files = repo_files(r);
+	if (strcmp(main_id, r->commit_id) != 0) {
+		struct buf msg = BUF_INIT;
+		commit_message(&msg, c, r);
+		int b = repo_build(c->repo, files, r->n_files, buf_str(&msg), r->processed_at, built, &err);
+		buf_release(&msg);
+		if (b < 0) {
+			fprintf(stderr, "umpire: cannot finish turn %d: %s\n", last, buf_str(&err));
+			goto done;
+		}
+		if (strcmp(built, r->commit_id) != 0) {
+			fprintf(stderr, "umpire: cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to turn-%04d)\n",
+				last, main_id[0] ? main_id : "nothing", r->commit_id, last - 1);
+			goto done;
+		}
+	}
+	if (repo_publish(c->repo, files, r->n_files, r->commit_id, tag, &err) < 0) {
+		fprintf(stderr, "umpire: cannot finish turn %d: %s\n", last, buf_str(&err));
+		rc = EXIT_IOERR;
+		goto done;
+	}
+	fprintf(stderr, "umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged %s\n",
+		last, tag);
+	rc = EXIT_OK;
 done:
-	buf_release(&subj);
+	free(files);
+	journal_record_free(r);
 	buf_release(&err);
 	return rc;
 }

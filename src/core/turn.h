@@ -83,9 +83,16 @@ int turn_commit(struct campaign *c, const struct turn_input *in, const struct tu
  * lacks, tags an untagged turn commit. Prints what it did. Returns an exit code (0 ok). */
 int turn_recover(struct campaign *c);
 
-/* Test hook: when $UMPIRE_CRASH_AT equals name, the process _exits(99) here, as a crash at
- * that point would leave things (tests of recovery). */
-void turn_crash_point(const char *name);
+/* Commits a complete record (files, summary, time filled in; journal_head and commit_id are
+ * computed here): builds the git objects, appends the record to the journal with the commit
+ * id it must become, then publishes main and the tag. Used by init (turn 0) and turn_commit.
+ * Returns an exit code. */
+int turn_commit_record(struct campaign *c, struct journal_record *r);
+/* The repository path of entry `turn` of the journal hash chain: campaign.yaml for turn 0,
+ * journal/turn-NNNN.yaml after. */
+void turn_entry_path(char *out, size_t len, int turn);
+/* head = SHA256(prev || entry): one link of the journal hash chain (docs/fairness.md). */
+void turn_chain_head(uint8_t out[32], const uint8_t prev[32], const void *entry, size_t len);
 
 /* 1 if the order files at paths are byte for byte the order files of the journal's turn
  * `turn` (a re-run of a command that already succeeded, e.g. after a crash). */

@@ -15,7 +15,7 @@ has "$TMP/err" "is locked by another umpire run"
 
 # Crash after the journal commit, before git.
 # shellcheck disable=SC2086
-UMPIRE_CRASH_AT=after-journal "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
+UMPIRE_CRASH_AFTER=2 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
 [ "$(git -C "$C" tag | wc -l)" -eq 1 ] || die "git advanced despite the crash"
 # shellcheck disable=SC2086
 expect 0 "$BIN" turn "$C" $files1

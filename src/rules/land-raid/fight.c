@@ -1,0 +1,369 @@
+/* fight.c — Land Raid §23 Fighting (with §13's commander and §6's quality): an officer and up
+ * to 4 bases assault a face-touching square; dice, the better side's re-roll, casualties
+ * with the officer always the 3rd, the winner's extra hits, falling back with the casualty
+ * markers, and withdrawing instead of fighting. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/land-raid/landraid.h"
+
+static const char phase[] = "actions";
+
+#define LR_SQUARE_MAX 64
+#define LR_FIGHT_DICE 64
+
+/* Fight quality: the §6 scale, one step higher with the commander (§13), which may take
+ * battle-hardened bases one step beyond battle hardened. */
+static const char *const fight_quality_names[] = {
+	"scurvy", "ordinary", "battle-hardened", "battle-hardened + commander",
+};
+
+struct fighter {
+	int side;
+	struct landraid_base *b[LR_MAX_FIGHT_BASES]; /* fighting bases */
+	size_t n;
+	struct landraid_base *officer;  /* the one fighting officer, or NULL */
+	int quality;                    /* fight quality (index into fight_quality_names) */
+	int casualties;                 /* casualties taken so far in this fight */
+	int markers;                    /* casualty markers to place where the side ends up */
+};
+
+static int cmp_best(const void *a, const void *b)
+{
+	const struct landraid_base *x = *(struct landraid_base *const *)a;
+	const struct landraid_base *y = *(struct landraid_base *const *)b;
+	if ((x->role == LR_TROOPS) != (y->role == LR_TROOPS))
+		return x->role == LR_TROOPS ? -1 : 1;
+	if (x->quality != y->quality)
+		return y->quality - x->quality;
+	return strcmp(x->id, y->id);
+}
+
+/* Loss order among fighting bases: the owner loses his worst bases first. */
+static int cmp_worst(const void *a, const void *b)
+{
+	const struct landraid_base *x = *(struct landraid_base *const *)a;
+	const struct landraid_base *y = *(struct landraid_base *const *)b;
+	if ((x->role == LR_TROOPS) != (y->role == LR_TROOPS))
+		return x->role == LR_TROOPS ? -1 : 1;
+	if (x->quality != y->quality)
+		return x->quality - y->quality;
+	return strcmp(x->id, y->id);
+}
+
+static void set_quality(struct fighter *f)
+{
+	f->quality = landraid_worst_quality(f->b, f->n);
+	if (f->officer && f->officer->role == LR_COMMANDER)
+		f->quality++;
+	qsort(f->b, f->n, sizeof(*f->b), cmp_worst);
+}
+
+static int alive(const struct fighter *f)
+{
+	int n = f->officer && f->officer->sq >= 0;
+	for (size_t i = 0; i < f->n; i++)
+		n += f->b[i]->sq >= 0;
+	return n;
+}
+
+/* One casualty on f: §23 "Officer (if present) is always 3rd casualty" — and earlier only
+ * when no other fighting base is left to take it (NOTES 000 reading 4). */
+static void casualty(struct landraid_ctx *c, struct fighter *f)
+{
+	struct landraid_base *v = NULL;
+	int k = f->casualties + 1;
+	for (size_t i = 0; i < f->n && !v; i++)
+		if (f->b[i]->sq >= 0)
+			v = f->b[i];
+	if (f->officer && f->officer->sq >= 0 && (k == 3 || !v))
+		v = f->officer;
+	if (!v)
+		return;
+	f->casualties++;
+	f->markers += v->role == LR_COMMANDER ? 3 : 1;
+	events_add(c->ev, phase, "casualty %d of the %s: %s (%s %s)%s", k,
+		landraid_side_names[f->side], v->id, landraid_quality_names[v->quality],
+		landraid_role_names[v->role],
+		v->role == LR_COMMANDER ? ": the commander falls, 3 casualty markers" : "");
+	landraid_kill(c, v, -1);
+}
+
+/* The winner's 2D6 extra hits on the loser, each 5-6 a casualty; a loser of better quality
+ * insists the hitting dice be re-rolled (NOTES 000 reading 4). */
+static void extra_hits(struct landraid_ctx *c, const struct fighter *w, struct fighter *l)
+{
+	int v[2], hits = 0;
+	if (!alive(l))
+		return;
+	dice_roll_many(c->dice, 2, 6, v, "Land Raid §23 Fighting: the %s's extra hits on the "
+		"%s, 2D6, each 5-6 = casualty", landraid_side_names[w->side],
+		landraid_side_names[l->side]);
+	hits = (v[0] >= 5) + (v[1] >= 5);
+	if (hits && l->quality > w->quality) {
+		int r[2], before = hits;
+		dice_roll_many(c->dice, hits, 6, r, "Land Raid §23 Fighting: the %s (%s) insists the "
+			"%s (%s) re-roll %d extra hit%s, each 5-6 = casualty",
+			landraid_side_names[l->side], fight_quality_names[l->quality],
+			landraid_side_names[w->side], fight_quality_names[w->quality], hits,
+			hits == 1 ? "" : "s");
+		hits = 0;
+		for (int i = 0; i < before; i++)
+			hits += r[i] >= 5;
+		events_add(c->ev, phase, "extra hits: %d, re-rolled at the %s's insistence: %d",
+			before, landraid_side_names[l->side], hits);
+	} else {
+		events_add(c->ev, phase, "extra hits on the %s: %d", landraid_side_names[l->side],
+			hits);
+	}
+	for (int i = 0; i < hits; i++)
+		casualty(c, l);
+}
+
+int landraid_fall_back_square(const struct landraid_state *s, int sq, int side, int exclude)
+{
+	int f[4], n = landraid_faces(s, sq, f);
+	const struct landraid_squares *pref = &s->standing[side].fall_back;
+	for (size_t i = 0; i < pref->n; i++)
+		for (int j = 0; j < n; j++)
+			if (f[j] == pref->v[i] && f[j] != exclude &&
+				landraid_count(s, f[j], 1 - side, LR_ALL_ROLES) == 0)
+				return f[j];
+	for (int j = 0; j < n; j++)
+		if (f[j] != exclude && landraid_count(s, f[j], 1 - side, LR_ALL_ROLES) == 0)
+			return f[j];
+	return -1;
+}
+
+/* Moves every live base of f->side in from (fighting or not) and its casualty markers,
+ * plus those of the fight, to the fall-back square; with none, they are cut down. */
+static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int exclude)
+{
+	struct landraid_state *s = c->s;
+	int to = landraid_fall_back_square(s, from, f->side, exclude);
+	struct landraid_base *v[LR_SQUARE_MAX];
+	size_t n = landraid_bases_in(s, from, f->side, LR_ALL_ROLES, v, LR_SQUARE_MAX);
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", v[i]->id);
+	if (to < 0) {
+		events_add(c->ev, phase, "the %s cannot fall back from %s (no face-touching square "
+			"free of opponents): %s cut down", landraid_side_names[f->side], s->name[from],
+			n ? buf_str(&b) : "nobody left");
+		for (size_t i = 0; i < n; i++)
+			landraid_kill(c, v[i], -1);
+		s->cas[f->side][from] = 0;
+		f->markers = 0;
+		buf_release(&b);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i]->sq = to;
+	int markers = s->cas[f->side][from] + f->markers;
+	s->cas[f->side][to] += markers;
+	s->cas[f->side][from] = 0;
+	f->markers = 0;
+	events_add(c->ev, phase, "the %s falls back from %s to %s%s%s dragging %d casualty "
+		"marker%s", landraid_side_names[f->side], s->name[from], s->name[to], n ? ": " : "",
+		buf_str(&b), markers, markers == 1 ? "" : "s");
+	buf_release(&b);
+}
+
+static void move_in(struct landraid_state *s, struct fighter *f, int to)
+{
+	if (f->officer && f->officer->sq >= 0)
+		f->officer->sq = to;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->b[i]->sq >= 0)
+			f->b[i]->sq = to;
+	s->cas[f->side][to] += f->markers;
+	f->markers = 0;
+}
+
+static void describe(struct buf *b, const struct fighter *f)
+{
+	if (f->officer)
+		buf_printf(b, "%s", f->officer->id);
+	for (size_t i = 0; i < f->n; i++)
+		buf_printf(b, "%s%s", f->officer || i ? ", " : "", f->b[i]->id);
+	if (!f->officer && !f->n)
+		buf_puts(b, "nobody");
+}
+
+static int sixes(const int *v, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += v[i] == 6;
+	return k;
+}
+
+/* The better side re-rolls its non-6s once (§23 "Better quality may re-roll (first)"). */
+static void better_reroll(struct landraid_ctx *c, const struct fighter *f, int *v, int n)
+{
+	int idx[LR_FIGHT_DICE], r[LR_FIGHT_DICE], k = 0;
+	for (int i = 0; i < n; i++)
+		if (v[i] != 6)
+			idx[k++] = i;
+	if (!k)
+		return;
+	dice_roll_many(c->dice, k, 6, r, "Land Raid §23 Fighting: the %s re-rolls %d non-6 "
+		"dice (better quality: %s), 6 = casualty", landraid_side_names[f->side], k,
+		fight_quality_names[f->quality]);
+	for (int i = 0; i < k; i++)
+		v[idx[i]] = r[i];
+}
+
+int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
+	const struct landraid_ids *ignore, int target, const struct landraid_ids *with,
+	int order_index)
+{
+	struct landraid_state *s = c->s;
+	int side = officer->side, foe = 1 - side, launch = officer->sq;
+	struct fighter a, t;
+	struct landraid_base *g[LR_SQUARE_MAX];
+	int va[LR_FIGHT_DICE], vt[LR_FIGHT_DICE];
+	struct buf da = BUF_INIT, dt = BUF_INIT;
+
+	memset(&a, 0, sizeof(a));
+	memset(&t, 0, sizeof(t));
+	if (!landraid_face(s, launch, target)) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s from %s: not "
+			"face-touching (§23)", officer->id, s->name[target], s->name[launch]);
+		return LR_VOID;
+	}
+	if (landraid_count(s, target, foe, LR_ALL_ROLES) == 0) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s: no "
+			"opponents there (§20 Fight: the square must contain opponents)", officer->id,
+			s->name[target]);
+		return LR_VOID;
+	}
+
+	/* The assaulters: the officer and at most 4 troop bases of his group (§23). */
+	a.side = side;
+	a.officer = officer;
+	size_t ng = landraid_group(c, officer, ignore, g, LR_SQUARE_MAX);
+	if (with) {
+		for (size_t i = 0; i < with->n && a.n < LR_MAX_FIGHT_BASES; i++)
+			for (size_t j = 0; j < ng; j++)
+				if (g[j] && g[j]->role == LR_TROOPS && strcmp(g[j]->id, with->v[i]) == 0) {
+					a.b[a.n++] = g[j];
+					g[j] = NULL;
+					break;
+				}
+		if (a.n < with->n)
+			events_add(c->ev, phase, "%s: %zu of the bases named in 'with' are not troop "
+				"bases of his group in %s and stay out", officer->id, with->n - a.n,
+				s->name[launch]);
+	} else {
+		struct landraid_base *tr[LR_SQUARE_MAX];
+		size_t k = 0;
+		for (size_t j = 0; j < ng; j++)
+			if (g[j]->role == LR_TROOPS)
+				tr[k++] = g[j];
+		qsort(tr, k, sizeof(*tr), cmp_best);
+		for (size_t j = 0; j < k && a.n < LR_MAX_FIGHT_BASES; j++)
+			a.b[a.n++] = tr[j];
+	}
+	set_quality(&a);
+
+	/* The target: one officer (the commander first) and the 4 best bases (§23). */
+	t.side = foe;
+	struct landraid_base *tb[LR_SQUARE_MAX];
+	size_t nt = landraid_bases_in(s, target, foe, LR_ALL_ROLES, tb, LR_SQUARE_MAX);
+	for (size_t i = nt; i-- > 0;)
+		if (landraid_is_officer(tb[i]) && (!t.officer || tb[i]->role == LR_COMMANDER))
+			t.officer = tb[i];
+	size_t k = 0;
+	for (size_t i = 0; i < nt; i++)
+		if (!landraid_is_officer(tb[i]))
+			tb[k++] = tb[i];
+	qsort(tb, k, sizeof(*tb), cmp_best);
+	for (size_t i = 0; i < k && t.n < LR_MAX_FIGHT_BASES; i++)
+		t.b[t.n++] = tb[i];
+	set_quality(&t);
+	describe(&da, &a);
+	describe(&dt, &t);
+
+	/* §23 "May choose to withdraw instead of fighting" (the target's standing order). */
+	if (s->standing[foe].withdraw) {
+		int fb = landraid_fall_back_square(s, target, foe, launch);
+		if (fb >= 0) {
+			events_add(c->ev, phase, "%s assaults %s from %s: the %s (%s) withdraw instead of "
+				"fighting", officer->id, s->name[target], s->name[launch],
+				landraid_side_names[foe], buf_str(&dt));
+			extra_hits(c, &a, &t);
+			fall_back(c, &t, target, launch);
+			move_in(s, &a, target);
+			events_add(c->ev, phase, "%s's assault group (%s) enters %s", officer->id,
+				buf_str(&da), s->name[target]);
+			goto done;
+		}
+		events_add(c->ev, phase, "the %s in %s cannot withdraw (no free square to fall back "
+			"to) and fight", landraid_side_names[foe], s->name[target]);
+	}
+
+	/* Dice (NOTES 000 reading 4): 2 per base including officers, +2 officer, +2 assaulter,
+	 * +1 per defending base in an important building or barracks (max +3). */
+	int na = (int)a.n + 1, nd = (int)t.n + (t.officer ? 1 : 0);
+	int dice_a = 2 * na + 2 + 2;
+	int bonus = s->kind[target] == LR_IMPORTANT || s->kind[target] == LR_BARRACKS ?
+		(nd < 3 ? nd : 3) : 0;
+	int dice_t = 2 * nd + (t.officer ? 2 : 0) + bonus;
+	events_add(c->ev, phase, "%s assaults %s from %s: %s (%s) against %s (%s)", officer->id,
+		s->name[target], s->name[launch], buf_str(&da), fight_quality_names[a.quality],
+		buf_str(&dt), fight_quality_names[t.quality]);
+	dice_roll_many(c->dice, dice_a, 6, va, "Land Raid §23 Fighting: %s's assault on %s, "
+		"%d base%s + officer: %dD6 (2 per base, +2 officer, +2 assaulter), 6 = casualty",
+		officer->id, s->name[target], na - 1, na == 2 ? "" : "s", dice_a);
+	if (dice_t > 0)
+		dice_roll_many(c->dice, dice_t, 6, vt, "Land Raid §23 Fighting: the %s in %s, %d "
+			"base%s%s: %dD6 (2 per base%s%s), 6 = casualty", landraid_side_names[foe],
+			s->name[target], nd, nd == 1 ? "" : "s", t.officer ? " incl. officer" : "", dice_t,
+			t.officer ? ", +2 officer" : "",
+			bonus ? (bonus == 1 ? ", +1 important building/barracks" :
+				bonus == 2 ? ", +2 important building/barracks" :
+				", +3 important building/barracks") : "");
+	if (a.quality > t.quality)
+		better_reroll(c, &a, va, dice_a);
+	else if (t.quality > a.quality && dice_t > 0)
+		better_reroll(c, &t, vt, dice_t);
+	int hits_a = sixes(va, dice_a), hits_t = dice_t > 0 ? sixes(vt, dice_t) : 0;
+	events_add(c->ev, phase, "fight at %s: the %s roll %d six%s, the %s %d", s->name[target],
+		landraid_side_names[side], hits_a, hits_a == 1 ? "" : "es", landraid_side_names[foe],
+		hits_t);
+	for (int i = 0; i < hits_a; i++)
+		casualty(c, &t);
+	for (int i = 0; i < hits_t; i++)
+		casualty(c, &a);
+
+	/* §23 "Target wins unless assaulter kills more or all." */
+	int a_wins = !alive(&t) || a.casualties < t.casualties;
+	struct fighter *w = a_wins ? &a : &t, *l = a_wins ? &t : &a;
+	events_add(c->ev, phase, "the %s win the fight at %s (casualties inflicted: %s %d, %s "
+		"%d%s)", a_wins ? "assaulters" : "targets", s->name[target],
+		landraid_side_names[side], t.casualties, landraid_side_names[foe], a.casualties,
+		!alive(&t) ? ", all fighting targets killed" : "");
+	if (alive(w))
+		extra_hits(c, w, l);
+	if (a_wins) {
+		fall_back(c, &t, target, launch);
+		if (alive(&a)) {
+			move_in(s, &a, target);
+			events_add(c->ev, phase, "%s's assault group enters %s", officer->id,
+				s->name[target]);
+		} else {
+			s->cas[side][launch] += a.markers;
+		}
+	} else {
+		/* The assaulters never left their launch square: they stay with their markers. */
+		s->cas[side][launch] += a.markers;
+		s->cas[foe][target] += t.markers;
+		events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty marker%s",
+			s->name[launch], s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s");
+	}
+done:
+	buf_release(&da);
+	buf_release(&dt);
+	return LR_DONE;
+}

@@ -1,0 +1,87 @@
+/* plunder.c — Land Raid §24 Plunder: blocked by 5 or more defenders in the 4 facing squares;
+ * otherwise one D6 per base, the plunder marker removed, each 5–6 a roll on the plunder
+ * loop (campaign data), then the deviation roll that keeps all the loot or loses it all. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/land-raid/landraid.h"
+
+static const char phase[] = "actions";
+
+#define LR_SQUARE_MAX 64
+
+int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
+	const struct landraid_ids *ignore, int order_index)
+{
+	struct landraid_state *s = c->s;
+	struct landraid_base *g[LR_SQUARE_MAX], *pl[LR_SQUARE_MAX];
+	int sq = officer->sq, f[4], nf = landraid_faces(s, sq, f), blockers = 0;
+	int v[LR_SQUARE_MAX];
+	size_t ng = landraid_group(c, officer, ignore, g, LR_SQUARE_MAX), n = 0;
+
+	if (officer->side != LR_ATTACKER) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder: only the "
+			"attacker plunders (§24)", officer->id);
+		return LR_VOID;
+	}
+	if (s->plunder[sq] <= 0) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: no plunder "
+			"marker there (§24)", officer->id, s->name[sq]);
+		return LR_VOID;
+	}
+	for (int i = 0; i < nf; i++)
+		blockers += landraid_count(s, f[i], LR_DEFENDER, LR_ALL_ROLES);
+	if (blockers >= 5) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: %d defender "
+			"bases in the 4 facing squares (§24: no plundering if 5 or more, officers "
+			"included)", officer->id, s->name[sq], blockers);
+		return LR_VOID;
+	}
+	/* §24/§20: a D6 per base, not officers; loot carriers only with the option. */
+	for (size_t i = 0; i < ng; i++)
+		if (g[i]->role == LR_TROOPS ||
+			(g[i]->role == LR_LOOT_CARRIER && c->o->loot_carriers_plunder))
+			pl[n++] = g[i];
+	if (!n) {
+		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: no bases "
+			"with him to plunder (§24: officers do not)", officer->id, s->name[sq]);
+		return LR_VOID;
+	}
+	s->plunder[sq]--;
+	dice_roll_many(c->dice, (int)n, 6, v, "Land Raid §24 Plunder: %s's group at %s (%zu "
+		"base%s, %d defender%s in the facing squares), each 5-6 consults the plunder loop",
+		officer->id, s->name[sq], n, n == 1 ? "" : "s", blockers, blockers == 1 ? "" : "s");
+	int finds = 0;
+	for (size_t i = 0; i < n; i++)
+		finds += v[i] >= 5;
+	events_add(c->ev, phase, "%s plunders %s: plunder marker removed, %d of %zu dice score "
+		"5-6", officer->id, s->name[sq], finds, n);
+	int loot = 0;
+	for (int i = 0; i < finds; i++) {
+		int r = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: plunder loop at %s, find "
+			"%d of %d", s->name[sq], i + 1, finds);
+		loot += s->loop[r - 1].loot;
+		events_add(c->ev, phase, "plunder loop %d: %s (%d loot)", r, s->loop[r - 1].text,
+			s->loop[r - 1].loot);
+	}
+	if (loot == 0)
+		return LR_DONE;
+	/* Deviation (NOTES 000 reading 5): a D6 each, +1 defender, +1 battle-hardened
+	 * plunderers; the defender must beat the attacker, and then all the loot is lost. */
+	int hardened = landraid_worst_quality(pl, n) == LR_HARDENED;
+	int a = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, attacker's D6%s",
+		hardened ? " +1 battle-hardened plunderers" : "");
+	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +1");
+	int at = a + hardened, dt = d + 1;
+	if (dt > at) {
+		s->loot_lost += loot;
+		events_add(c->ev, phase, "deviation: attacker %d, defender %d: the loot deviates, "
+			"all %d lost", at, dt, loot);
+	} else {
+		s->loot_taken += loot;
+		c->loot += loot;
+		events_add(c->ev, phase, "deviation: attacker %d, defender %d: %s's group carries "
+			"off %d loot (%d in all)", at, dt, officer->id, loot, s->loot_taken);
+	}
+	return LR_DONE;
+}
