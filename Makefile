@@ -7,7 +7,7 @@ VARIANT  ?= release
 BUILD    ?= build
 
 CC       ?= cc
-PKGS     := yaml-0.1 sqlite3 libgit2 libsodium
+PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -20,7 +20,8 @@ static const char *const scenario_keys[] = {
 };
 
 static const char init_help[] =
-	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n\n"
+	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n"
+	"                        [--beacon SOURCE]\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
 	"\"Setup\" and tagged turn-0000, plus the private, git-ignored .umpire/ (journal.sqlite,\n"
@@ -30,7 +31,10 @@ static const char init_help[] =
 	"  --secret-file F      use 64 hex digits from F as the secret (tests and demos only:\n"
 	"                       the campaign records fair: false)\n"
 	"  --id ID              campaign id (default: the scenario's `scenario`, else DIR's name)\n"
-	"  --chain-length N     number of turn keys in the chain (default 4096)\n";
+	"  --chain-length N     number of turn keys in the chain (default 4096)\n"
+	"  --beacon SOURCE      mix a public randomness beacon into every turn seed; SOURCE\n"
+	"                       says which (e.g. \"drand quicknet, round announced with the\n"
+	"                       deadline\"); every 'umpire turn' then needs --beacon VALUE\n";
 
 static int read_file(const char *path, size_t max, struct buf *out)
 {
@@ -123,10 +127,11 @@ int cmd_init(int argc, char **argv)
 		{ "secret-file", required_argument, NULL, 'k' },
 		{ "id", required_argument, NULL, 'i' },
 		{ "chain-length", required_argument, NULL, 'l' },
+		{ "beacon", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *scenario_path = NULL, *secret_path = NULL, *id_arg = NULL;
+	const char *scenario_path = NULL, *secret_path = NULL, *id_arg = NULL, *beacon = NULL;
 	long chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
 	int ch;
 
@@ -135,6 +140,7 @@ int cmd_init(int argc, char **argv)
 		case 's': scenario_path = optarg; break;
 		case 'k': secret_path = optarg; break;
 		case 'i': id_arg = optarg; break;
+		case 'b': beacon = optarg; break;
 		case 'l': {
 			char *end;
 			chain_length = strtol(optarg, &end, 10);
@@ -232,6 +238,7 @@ int cmd_init(int argc, char **argv)
 	node_map_str(fair, "commitment", hex);
 	node_map_int(fair, "chain_length", chain_length);
 	node_map_bool(fair, "fair", secret_path == NULL);
+	node_map_str(fair, "beacon", beacon ? beacon : "none");
 	buf_puts(&campaign_yaml, "# umpire campaign: written by 'umpire init'\n");
 	if (node_emit(cy, &campaign_yaml) < 0) {
 		fprintf(stderr, "umpire: internal error: cannot emit campaign.yaml\n");

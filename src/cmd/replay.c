@@ -134,6 +134,10 @@ static int replay_turn(struct campaign *c, void *state, int t)
 		rc = fail(t, "the journal's key %s does not chain to the commitment%s", r->key, "");
 		goto done;
 	}
+	if (r->beacon_value) {
+		in.beacon_value = xstrdup(r->beacon_value);
+		in.beacon_round = r->beacon_round ? xstrdup(r->beacon_round) : NULL;
+	}
 	if (turn_resolve(&out, c, state, &in, key, beacon) < 0) {
 		rc = EXIT_SOFTWARE;
 		goto done;

@@ -15,20 +15,28 @@ static const char turn_help[] =
 	"checked first; any error stops the turn with nothing written. Then the turn seed is\n"
 	"derived from the committed key chain and the orders, the rule system resolves the\n"
 	"turn, and the journal and git (one commit, tag turn-NNNN) are updated together.\n\n"
-	"  --allow-missing   a due player without a file is journaled as 'no orders'\n\n"
+	"  --allow-missing   a due player without a file is journaled as 'no orders'\n"
+	"  --beacon VALUE    the public beacon value announced for this turn (campaigns with\n"
+	"                    fairness.beacon require it): B_t = SHA256(VALUE)\n"
+	"  --beacon-round R  the beacon round it came from (journaled with it)\n\n"
 	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 int cmd_turn(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "allow-missing", no_argument, NULL, 'm' },
+		{ "beacon", required_argument, NULL, 'b' },
+		{ "beacon-round", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, allow_missing = 0;
+	const char *beacon_value = NULL, *beacon_round = NULL;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm': allow_missing = 1; break;
+		case 'b': beacon_value = optarg; break;
+		case 'r': beacon_round = optarg; break;
 		case 'h': fputs(turn_help, stdout); return EXIT_OK;
 		default: fputs(turn_help, stderr); return EXIT_USAGE;
 		}
@@ -53,6 +61,23 @@ int cmd_turn(int argc, char **argv)
 	memset(&out, 0, sizeof(out));
 	diag_init(&d);
 	turn_input_init(&in, 0);
+	if (c->beacon && !beacon_value) {
+		fprintf(stderr, "umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
+			c->id, c->beacon);
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (!c->beacon && (beacon_value || beacon_round)) {
+		fprintf(stderr, "umpire: campaign '%s' has no fairness.beacon: --beacon not accepted\n", c->id);
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (beacon_value && (strlen(beacon_value) == 0 || strlen(beacon_value) > 1024 ||
+		(beacon_round && strlen(beacon_round) > 200))) {
+		fprintf(stderr, "umpire: --beacon must be 1 to 1024 bytes, --beacon-round at most 200\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
 	rc = turn_recover(c);
 	if (rc != EXIT_OK)
 		goto done;
@@ -101,6 +126,11 @@ int cmd_turn(int argc, char **argv)
 		rc = EXIT_DATAERR;
 		goto done;
 	}
+	if (beacon_value) {
+		in.beacon_value = xstrdup(beacon_value);
+		in.beacon_round = beacon_round ? xstrdup(beacon_round) : NULL;
+	}
+	turn_beacon(beacon, in.beacon_value);
 	if (turn_resolve(&out, c, state, &in, key, beacon) < 0) {
 		rc = EXIT_SOFTWARE;
 		goto done;

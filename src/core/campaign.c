@@ -46,7 +46,8 @@ static void campaign_clear_parsed(struct campaign *c)
 	free(c->id);
 	free(c->title);
 	free(c->rules_name);
-	c->id = c->title = c->rules_name = NULL;
+	free(c->beacon);
+	c->id = c->title = c->rules_name = c->beacon = NULL;
 }
 
 int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes, struct diag *d)
@@ -113,6 +114,9 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		n = node_get(fairness, "fair");
 		if (n)
 			node_want_bool(n, "fair", &c->fair, d);
+		n = node_get(fairness, "beacon");
+		if (n && node_want_str(n, "beacon", 200, &s, d) == 0 && strcmp(s, "none") != 0)
+			c->beacon = xstrdup(s);
 	}
 
 	if (c->rules && diag_count(d) == before) {

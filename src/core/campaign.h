@@ -46,6 +46,7 @@ struct campaign {
 	uint8_t commitment[32];      /* fairness.commitment */
 	uint32_t chain_length;       /* fairness.chain_length */
 	int fair;                    /* 0 when set up from a --secret-file */
+	char *beacon;                /* fairness.beacon: which public randomness is mixed in; NULL none */
 	struct rules_campaign rc;    /* the view handed to the rule system */
 	struct repo *repo;           /* always open */
 	struct journal *journal;     /* NULL unless opened */

@@ -32,6 +32,13 @@ long long turn_now(void)
 	return (long long)time(NULL);
 }
 
+void turn_beacon(uint8_t out[32], const char *value)
+{
+	memset(out, 0, 32);
+	if (value)
+		fair_sha256(out, value, strlen(value));
+}
+
 void turn_input_init(struct turn_input *in, int turn)
 {
 	memset(in, 0, sizeof(*in));
@@ -60,6 +67,8 @@ void turn_input_release(struct turn_input *in, const struct campaign *c)
 	for (size_t i = 0; i < in->n_missing; i++)
 		free(in->missing[i]);
 	free(in->missing);
+	free(in->beacon_value);
+	free(in->beacon_round);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -291,6 +300,10 @@ static int render_journal(struct turn_output *out, const struct campaign *c,
 	node_map_str(root, "orders_digest", hex);
 	hex32(hex, out->beacon);
 	node_map_str(root, "beacon", hex);
+	if (in->beacon_value) {
+		node_map_str(root, "beacon_value", in->beacon_value);
+		node_map_str(root, "beacon_round", in->beacon_round ? in->beacon_round : "");
+	}
 	hex32(hex, out->seed);
 	node_map_str(root, "seed", hex);
 
@@ -634,6 +647,8 @@ int turn_commit(struct campaign *c, const struct turn_input *in, const struct tu
 	hex32(r.state_sha256, out->state_sha256);
 	r.summary = out->summary;
 	r.processed_at = when;
+	r.beacon_value = in->beacon_value;
+	r.beacon_round = in->beacon_round;
 
 	r.orders = xcalloc(in->n_files + in->n_missing + 1, sizeof(*r.orders));
 	for (size_t i = 0; i < in->n_files; i++) {

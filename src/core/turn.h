@@ -38,6 +38,8 @@ struct turn_input {
 	size_t n_files;
 	char **missing;              /* due players without a file (--allow-missing) */
 	size_t n_missing;
+	char *beacon_value;          /* public beacon value (B_t = SHA256 of it); NULL: none */
+	char *beacon_round;          /* the round the umpire announced; NULL: none */
 };
 
 struct turn_output {
@@ -67,6 +69,9 @@ int turn_add_order_file(struct turn_input *in, struct campaign *c, const void *s
  * or prints one line per missing player and returns -1) and sorts in->files. */
 int turn_complete(struct turn_input *in, struct campaign *c, const void *state,
 	int allow_missing);
+
+/* B_t for a beacon value: SHA256(value bytes), or 32 zero bytes when value is NULL. */
+void turn_beacon(uint8_t out[32], const char *value);
 
 /* Resolves in->turn on state (mutated) with turn key `key`: digest, seed, umpire rulings,
  * rules->resolve, then renders outputs. Returns 0, or -1 (message on stderr) on an internal

@@ -135,7 +135,7 @@ static const struct dist_case dist_cases[] = {
 	{ "0101", "0202", 2 }, { "0203", "0104", 1 }, { "0203", "0102", 2 },
 	{ "0203", "0304", 1 }, { "0203", "0302", 2 }, { "0303", "0202", 1 },
 	{ "0303", "0204", 2 }, { "0101", "1008", 12 }, { "0103", "0503", 4 },
-	{ "0101", "0901", 8 }, { "0108", "0101", 7 }, { "1108", "0504", 6 },
+	{ "0101", "0901", 8 }, { "0108", "0101", 7 }, { "1108", "0504", 7 },
 };
 
 START_TEST(test_distance)
@@ -194,10 +194,13 @@ START_TEST(test_line_samples)
 	assert_line("0101", "0104", +1, col, 2);
 	assert_line("0101", "0104", -1, col, 2);
 	assert_line("0101", "0102", +1, NULL, 0);
-	/* 0101 to 0404 crosses no hexside lengthwise: both nudges agree. */
-	static const char *const diag[] = { "0202", "0302", "0303" };
-	assert_line("0101", "0403", +1, diag, 3);
-	assert_line("0101", "0403", -1, diag, 3);
+	/* 0101 to 0404 runs along no hexside: both nudges agree. */
+	static const char *const diag[] = { "0201", "0202", "0303", "0304" };
+	assert_line("0101", "0404", +1, diag, 4);
+	assert_line("0101", "0404", -1, diag, 4);
+	/* 0101 to 0403 passes the corner where 0202 and 0302 meet at its midpoint. */
+	assert_line("0101", "0403", +1, (const char *const[]){ "0201", "0302", "0303" }, 3);
+	assert_line("0101", "0403", -1, (const char *const[]){ "0201", "0202", "0303" }, 3);
 }
 END_TEST
 
@@ -583,14 +586,14 @@ START_TEST(test_fire_off_table_rolls_nothing)
 	ck_assert_int_eq(nhis_fire(&h.x, f, 1, hex("0104"), 0, "ija fire"), NHIS_NO_EFFECT);
 	ck_assert_int_eq(dice_count(&h.dice), 0);
 	ck_assert(events_have(&h.ev, "below the table"));
-	/* FP 5 - 3 = 2, column 2, shifted two left (building, unmarked): column 0 ... */
-	s->units[0].full.firepower = 5;
+	/* FP 7 - 3 = 4, column 4, shifted two left (building, unmarked): column 0 ... */
+	s->units[0].full.firepower = 7;
 	static const int script[] = { 6, 6 };
 	dice_release(&h.dice);
 	dice_init_script(&h.dice, script, N_OF(script));
 	ck_assert_int_eq(nhis_fire(&h.x, f, 1, hex("0104"), 0, "ija fire"), NHIS_NO_EFFECT);
 	ck_assert_int_eq(dice_count(&h.dice), 2);
-	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "column 2, 2 left"));
+	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "column 4, 2 left"));
 	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "-> column 0"));
 	/* ... and with a tank in the open fired on by infantry at FP 2: off the table. */
 	harness_release(&h);

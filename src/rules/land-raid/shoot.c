@@ -65,8 +65,8 @@ static int save_needed(const struct landraid_ctx *c, const struct landraid_base 
 	default:
 		break;
 	}
-	snprintf(why, len, "%s%s%s", pips && building ? ", in a building" : "",
-		pips && officer ? ", an officer" : "", pips ? "" : "");
+	snprintf(why, len, "%s%s", pips && building ? ", better: in a building" : "",
+		pips && officer ? ", better: an officer" : "");
 	return 4 - pips;
 }
 
@@ -78,7 +78,7 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 	int need = response ? 6 : 5;
 	int in_target = landraid_count(s, target_sq, foe, LR_ALL_ROLES);
 	int big = in_target > 5;
-	int v[LR_SQUARE_MAX], miss[LR_SQUARE_MAX], r[LR_SQUARE_MAX];
+	int v[LR_SQUARE_MAX], r[LR_SQUARE_MAX];
 	int n = (int)(n_sh > LR_SQUARE_MAX ? LR_SQUARE_MAX : n_sh), nm = 0, hits = 0, kills = 0;
 
 	dice_roll_many(c->dice, n, 6, v, "Land Raid §22 Shooting: %s at %s (%d base%s) at %s, "
@@ -92,7 +92,7 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 		/* §22 "Re-roll if shooter battle hardened or target more than 5 bases", once. */
 		int q = group_quality >= 0 ? group_quality : sh[i]->quality;
 		if (q == LR_HARDENED || big)
-			miss[nm++] = i;
+			nm++;
 	}
 	int first_hits = hits;
 	if (nm) {

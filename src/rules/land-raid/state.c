@@ -101,9 +101,11 @@ void landraid_standing_default(struct landraid_standing *s, int side)
 		s->choice_8_10[1] = LR_CHOICE_SCURVY;
 		s->n_choice_8_10 = 2;
 	}
-	s->choice_11_12[0] = LR_CHOICE_REMOVE_SCURVY;
-	s->choice_11_12[1] = LR_CHOICE_OFFICER;
-	s->n_choice_11_12 = 2;
+	if (side == LR_ATTACKER) {
+		s->choice_11_12[0] = LR_CHOICE_REMOVE_SCURVY;
+		s->choice_11_12[1] = LR_CHOICE_OFFICER;
+		s->n_choice_11_12 = 2;
+	}
 }
 
 void landraid_standing_release(struct landraid_standing *s)
