@@ -681,6 +681,42 @@ int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *e
 	return rc;
 }
 
+int repo_message(struct repo *r, const char *rev, struct buf *out, struct buf *err)
+{
+	git_commit *c = NULL;
+	int rc = resolve_commit(&c, r->git, rev);
+
+	buf_clear(out);
+	if (rc < 0)
+		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	if (rc == 0)
+		buf_puts(out, git_commit_message(c));
+	git_commit_free(c);
+	return rc;
+}
+
+int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err)
+{
+	git_strarray tags = { NULL, 0 };
+	char **v = NULL;
+	size_t n = 0, plen = strlen(prefix);
+
+	*names = NULL;
+	if (git_tag_list(&tags, r->git) < 0) {
+		errf(err, "repo: cannot list tags: %s", git_msg());
+		return -1;
+	}
+	v = xcalloc(tags.count + 1, sizeof(*v));
+	for (size_t i = 0; i < tags.count; i++)
+		if (strncmp(tags.strings[i], prefix, plen) == 0)
+			v[n++] = xstrdup(tags.strings[i]);
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), name_cmp);
+	git_strarray_dispose(&tags);
+	*names = v;
+	return 0;
+}
+
 int repo_reset_hard(struct repo *r, const char *const *dirs, struct buf *err)
 {
 	git_commit *head = NULL;

@@ -62,6 +62,12 @@ int repo_has(struct repo *r, const char *rev);
 int repo_commit_id(struct repo *r, const char *rev, char hex[41], struct buf *err);
 /* The first line of the commit message at rev into out. Returns 0, 1 if absent, -1. */
 int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *err);
+/* The whole message of the commit rev names (subject, body, trailers) into out (cleared
+ * first). Returns 0, 1 when rev does not exist (no message), -1 on error. */
+int repo_message(struct repo *r, const char *rev, struct buf *out, struct buf *err);
+/* The names of the tags that start with prefix ("turn-"), sorted by byte order; *names as
+ * for repo_list (free with repo_names_free). */
+int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err);
 /* Restores the work tree and index to HEAD for every tracked path and removes untracked
  * files under the given directories (NULL-terminated, e.g. "orders", "journal", "reports").
  * Used to undo a turn whose journal transaction never committed. */

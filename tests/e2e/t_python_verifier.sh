@@ -9,10 +9,11 @@ new_campaign harbour-raid "$C"; play harbour-raid "$C"
 turns=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 [ "$turns" -ge 2 ] || die "harbour-raid played $turns turns (2 or more expected)"
 
-# clone NAME: a fresh plain clone of the campaign (no .umpire/), with its tags.
+# clone NAME [SRC]: a fresh plain clone of the campaign SRC (default $C; no .umpire/), with
+# its tags.
 clone() {
-    rm -rf "$TMP/$1"
-    git clone -q "$C" "$TMP/$1"
+    rm -rf "${TMP:?}/$1"
+    git clone -q "${2:-$C}" "$TMP/$1"
     [ ! -e "$TMP/$1/.umpire" ] || die "the clone holds .umpire/"
 }
 # commit NAME TAG: commits the clone's changes and moves TAG onto that commit, as an umpire
@@ -32,7 +33,9 @@ idx=$((ndice / 2))
 clone ok
 expect 0 python3 "$V" "$TMP/ok"
 t=1
-while [ "$t" -le "$turns" ]; do has "$TMP/out" "turn $t: ok: key, digest, seed, "; t=$((t + 1)); done
+while [ "$t" -le "$turns" ]; do
+    has "$TMP/out" "turn $t: ok: key, digest, seed, "; t=$((t + 1))
+done
 has "$TMP/out" "turn 1: ok: key, digest, seed, $ndice dice"
 has "$TMP/out" "verdict: ok: $turns turns, "
 # also when started directly (shebang), and on the campaign itself
@@ -75,7 +78,7 @@ has "$TMP/out" "verdict: FAILED: turn 1: $j1 at HEAD differs from the file at ta
 
 # A committed order file changed (one byte more), tag moved.
 clone orders
-of=$(cd "$TMP/orders" && ls orders/turn-0001/*.yaml | head -n 1)
+of=$(cd "$TMP/orders" && find orders/turn-0001 -name '*.yaml' | sort | head -n 1)
 printf '# edited later\n' >>"$TMP/orders/$of"
 commit orders turn-0001
 expect 65 python3 "$V" "$TMP/orders"
@@ -89,7 +92,8 @@ if [ -n "$absent" ]; then
     git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"
     commit added turn-0001
     expect 65 python3 "$V" "$TMP/added"
-    has "$TMP/out" "verdict: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed, but the export says received: false"
+    has "$TMP/out" "verdict: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed,"
+    has "$TMP/out" "but the export says received: false"
 fi
 
 # Turn 2's key replaced by turn 1's (a key that does hash to the commitment, once too few).
@@ -99,7 +103,7 @@ sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" >"$TMP/key/journal/turn-0
 commit key turn-0002
 expect 65 python3 "$V" "$TMP/key"
 has "$TMP/out" "verdict: FAILED: turn 2: key: journal/turn-0002.yaml:"
-has "$TMP/out" "SHA256 applied 2 times to $k1 is not the commitment"
+has "$TMP/out" "SHA256 applied t = 2 times to $k1 does not give the commitment"
 # ... and by a made-up key.
 clone key2
 k=$(printf 'forged' | sha256sum | cut -c1-64)
@@ -121,6 +125,31 @@ commit yaml turn-0001
 expect 65 python3 "$V" "$TMP/yaml"
 has "$TMP/out" "verdict: FAILED: turn 1: $j1:"
 has "$TMP/out" "flow collections are not supported"
+
+# A campaign with a public beacon: B_t = SHA256(beacon_value), and the seed depends on it.
+B="$TMP/b"
+"$BIN" init "$B" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand quicknet" >/dev/null
+# shellcheck disable=SC2046
+"$BIN" turn "$B" $(find "$ROOT/campaigns/harbour-raid/orders/turn-0001" -name '*.yaml' | sort) \
+    --beacon "0a1b2c: the value" --beacon-round 42 >/dev/null
+clone beacon "$B"
+expect 0 python3 "$V" "$TMP/beacon"
+has "$TMP/out" "turn 1: ok: key, digest, beacon (round 42: 0a1b2c: the value), seed, "
+has "$TMP/out" "verdict: ok: 1 turn, "
+clone beacon2 "$B"
+sed 's/^beacon_value: .*/beacon_value: "0a1b2d: the value"/' "$B/$j1" >"$TMP/beacon2/$j1"
+commit beacon2 turn-0001
+expect 65 python3 "$V" "$TMP/beacon2"
+has "$TMP/out" "verdict: FAILED: turn 1: beacon: $j1:"
+# ... and with B_t recomputed for the new value, the seed no longer matches.
+clone beacon3 "$B"
+b=$(printf '%s' "0a1b2d: the value" | sha256sum | cut -c1-64)
+sed -e 's/^beacon_value: .*/beacon_value: "0a1b2d: the value"/' -e "s/^beacon: .*/beacon: $b/" \
+    "$B/$j1" >"$TMP/beacon3/$j1"
+commit beacon3 turn-0001
+expect 65 python3 "$V" "$TMP/beacon3"
+has "$TMP/out" "verdict: FAILED: turn 1: seed: $j1:"
 
 # Usage and input errors.
 expect 64 python3 "$V"

@@ -144,6 +144,12 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 	struct landraid_base *v[LR_SQUARE_MAX];
 	size_t n = landraid_bases_in(s, from, f->side, LR_ALL_ROLES, v, LR_SQUARE_MAX);
 	struct buf b = BUF_INIT;
+	if (n == 0) {
+		/* Nobody left to fall back: the markers stay where the bases fell. */
+		s->cas[f->side][from] += f->markers;
+		f->markers = 0;
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i ? ", " : "", v[i]->id);
 	if (to < 0) {
@@ -163,9 +169,9 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 	s->cas[f->side][to] += markers;
 	s->cas[f->side][from] = 0;
 	f->markers = 0;
-	events_add(c->ev, phase, "the %s falls back from %s to %s%s%s dragging %d casualty "
-		"marker%s", landraid_side_names[f->side], s->name[from], s->name[to], n ? ": " : "",
-		buf_str(&b), markers, markers == 1 ? "" : "s");
+	events_add(c->ev, phase, "the %s falls back from %s to %s (%s) dragging %d casualty "
+		"marker%s", landraid_side_names[f->side], s->name[from], s->name[to], buf_str(&b),
+		markers, markers == 1 ? "" : "s");
 	buf_release(&b);
 }
 

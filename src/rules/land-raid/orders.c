@@ -631,7 +631,7 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 		return;
 	}
 	if (!landraid_is_officer(ob)) {
-		node_error(d, on, "'%s' is %s base, not an officer (§23: only officers act)", id,
+		node_error(d, on, "'%s' is a %s base, not an officer (§17: officers act)", id,
 			landraid_role_names[ob->role]);
 		return;
 	}

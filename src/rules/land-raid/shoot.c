@@ -81,7 +81,7 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 	int v[LR_SQUARE_MAX], r[LR_SQUARE_MAX];
 	int n = (int)(n_sh > LR_SQUARE_MAX ? LR_SQUARE_MAX : n_sh), nm = 0, hits = 0, kills = 0;
 
-	dice_roll_many(c->dice, n, 6, v, "Land Raid §22 Shooting: %s at %s (%d base%s) at %s, "
+	dice_roll_many(c->dice, n, 6, v, "Land Raid §22 Shooting: %s from %s (%d base%s) at %s, "
 		"hits on %s", who, s->name[from_sq], n, n == 1 ? "" : "s", s->name[target_sq],
 		response ? "6 (response)" : "5-6");
 	for (int i = 0; i < n; i++) {
@@ -204,7 +204,7 @@ int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_
 	/* With an officer the bases take the worst quality present (§6); without, each its own. */
 	int q = landraid_count(s, from_sq, side, LR_OFFICERS) ?
 		landraid_worst_quality(sh, n) : -1;
-	snprintf(who, sizeof(who), "%s response from %s (%s)", landraid_side_names[side],
-		s->name[from_sq], trigger == LR_TRIGGER_MOVE ? "enemy on their face" : "shot at");
+	snprintf(who, sizeof(who), "%s response (%s)", landraid_side_names[side],
+		trigger == LR_TRIGGER_MOVE ? "enemy on their face" : "shot at");
 	return landraid_fire(c, who, sh, n, q, from_sq, target_sq, 1);
 }

@@ -132,15 +132,17 @@ static void do_move(struct nhis_ctx *x, int side, const char *player,
 {
 	struct nhis_state *s = x->s;
 	static const unsigned marks[] = { NHIS_MARK_MOVE, NHIS_MARK_CHARGE, NHIS_MARK_CRAWL };
-	int banzai = imp->mode == NHIS_MODE_CHARGE &&
+	/* A Banzai charge is the infantry's: a tank charging with them is no Banzai charger. */
+	int nation_banzai = imp->mode == NHIS_MODE_CHARGE &&
 		nhis_nation_in(x->o->banzai, x->o->n_banzai, s->side[side].nationality);
-	int jungle = jungle_side(s, side);
+	int jungle = jungle_side(s, side), banzai = 0;
 	for (size_t k = 0; k < ng; k++) {
 		struct nhis_unit *u = &s->units[g[k]];
 		u->markers |= marks[imp->mode];
 		u->moving = 1;
-		u->banzai = banzai;
+		u->banzai = nation_banzai && u->type != NHIS_TANK;
 		u->stopped = 0;
+		banzai |= u->banzai;
 	}
 	int cur = imp->hex, spent = 0;
 	char a[5], b[5];
