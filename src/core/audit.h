@@ -28,6 +28,7 @@ struct audit_turn {
 	struct turn_output out;  /* what the pipeline produced from them */
 	size_t rules_first_die;  /* dice 0 .. this-1 are the umpire's rulings, the rest the rule
 	                          * system's (events then carry first_die = dice count) */
+	size_t rules_first_event;/* events 0 .. this-1 were recorded before the rule system ran */
 };
 
 /* Reads the journal export journal/turn-NNNN.yaml (bytes, name for diagnostics) into a new
