@@ -417,6 +417,21 @@ int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
 	}
 	if (!head_is_main(r->git, &msg))
 		goto done;
+	/* A tag that exists must already be this commit's (finishing an interrupted publish);
+	 * anything else is refused before the work tree is touched. */
+	{
+		char *name = xasprintf("refs/tags/%s", tag);
+		rc = git_reference_lookup(&existing, r->git, name);
+		free(name);
+	}
+	if (rc == 0) {
+		if (!git_oid_equal(git_reference_target(existing), &id)) {
+			buf_printf(&msg, "tag '%s' already exists and points elsewhere", tag);
+			goto done;
+		}
+	} else if (rc != GIT_ENOTFOUND) {
+		goto git_error;
+	}
 
 	for (i = 0; i < n; i++) {
 		if (write_atomic(r, files[i].path, files[i].data, files[i].len, &msg) != 0)
@@ -463,19 +478,7 @@ int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
 		durable_point("branch");
 	}
 
-	{
-		char *name = xasprintf("refs/tags/%s", tag);
-		rc = git_reference_lookup(&existing, r->git, name);
-		free(name);
-	}
-	if (rc == 0) {
-		if (!git_oid_equal(git_reference_target(existing), &id)) {
-			buf_printf(&msg, "tag '%s' already exists and points elsewhere", tag);
-			goto done;
-		}
-	} else if (rc != GIT_ENOTFOUND) {
-		goto git_error;
-	} else {
+	if (!existing) {
 		if (git_object_lookup(&commit_obj, r->git, &id, GIT_OBJECT_COMMIT) < 0
 			|| git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
 			goto git_error;

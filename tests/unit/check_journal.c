@@ -152,6 +152,7 @@ static void record0(struct journal_record *r)
 	memset(r, 0, sizeof(*r));
 	r->turn = 0;
 	snprintf(r->state_sha256, 65, "%s", H5);
+	snprintf(r->journal_head, 65, "%s", H1);
 	r->summary = "Setup";
 	r->processed_at = 1700000000;
 	r->files = files0;
@@ -167,6 +168,10 @@ static void record1(struct journal_record *r)
 	snprintf(r->beacon, 65, "%s", H3);
 	snprintf(r->seed, 65, "%s", H4);
 	snprintf(r->state_sha256, 65, "%s", H5);
+	snprintf(r->journal_head, 65, "%s", H2);
+	snprintf(r->commit_id, 41, "%s", "0123456789abcdef0123456789abcdef01234567");
+	r->beacon_value = "drand round 12345 randomness";
+	r->beacon_round = "12345";
 	r->summary = "Turn 1: shooting and a failed charge";
 	r->processed_at = 1700003600;
 	snprintf(orders1[0].sha256, 65, "%s", H3);
@@ -227,6 +232,10 @@ static void assert_record1(const struct journal_record *g)
 	ck_assert_str_eq(g->state_sha256, H5);
 	ck_assert_str_eq(g->summary, w->summary);
 	ck_assert_int_eq(g->processed_at, 1700003600);
+	ck_assert_str_eq(g->journal_head, H2);
+	ck_assert_str_eq(g->commit_id, "0123456789abcdef0123456789abcdef01234567");
+	ck_assert_str_eq(g->beacon_value, "drand round 12345 randomness");
+	ck_assert_str_eq(g->beacon_round, "12345");
 
 	ck_assert_uint_eq(g->n_orders, 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -446,9 +455,11 @@ static const char *const forbidden[] = {
 	"UPDATE turns SET seed = NULL;",
 	"DELETE FROM turns WHERE turn = 1;",
 	"INSERT OR REPLACE INTO turns VALUES (1, NULL, NULL, NULL, NULL,"
-	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'forged', 0);",
+	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'forged', 0,"
+	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL);",
 	"INSERT INTO turns VALUES (3, NULL, NULL, NULL, NULL,"
-	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'gap', 0);",
+	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'gap', 0,"
+	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL);",
 	"INSERT OR REPLACE INTO orders VALUES (1, 'attacker', NULL, NULL);",
 	"UPDATE orders SET bytes = x'00';",
 	"DELETE FROM orders;",
