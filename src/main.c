@@ -23,6 +23,9 @@ static const struct command commands[] = {
 	{ "log", cmd_log, "log DIR [--turn N]           dice and events from the journal" },
 	{ "state", cmd_state, "state DIR [--turn N]         the campaign state after a turn" },
 	{ "rules", cmd_rules, "rules [NAME]                 rule systems, their orders and options" },
+	{ "verify", cmd_verify, "verify DIR                   check every key, die, turn and commit (works on a clone)" },
+	{ "audit", cmd_audit, "audit DIR T:J [--json]       explain die J of turn T step by step" },
+	{ "stats", cmd_stats, "stats DIR [--player P] [--sides N] [--for TEXT]  dice counts and a chi-square test" },
 };
 
 static void usage(FILE *out)

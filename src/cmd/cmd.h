@@ -10,6 +10,9 @@ int cmd_replay(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_state(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);

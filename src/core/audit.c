@@ -380,7 +380,25 @@ static void source_name(char *out, size_t len, int turn, unsigned flags)
 	if (flags & AUDIT_EXPORT)
 		snprintf(out, len, "journal/turn-%04d.yaml", turn);
 	else
-		snprintf(out, len, "the journal");
+		snprintf(out, len, "the SQLite journal");
+}
+
+/* The SQLite journal keeps each order file's bytes and their hash: name which disagrees. */
+static void orders_copy_differs(struct buf *why, int t, const char *path,
+	const struct journal_order *o, const char *committed)
+{
+	uint8_t h[32];
+	char hex[65];
+
+	fair_sha256(h, o->bytes ? (const void *)o->bytes : "", o->len);
+	hex_encode(hex, h, 32);
+	if (strcmp(hex, o->sha256) != 0)
+		why_set(why, "turn %d: order file %s differs from the journal's copy (its bytes hash to "
+			"%s, its sha256 column says %s, the committed file %s)", t, path, hex, o->sha256,
+			committed);
+	else
+		why_set(why, "turn %d: order file %s differs from the journal's copy (sha256 %s in the "
+			"journal, %s committed)", t, path, o->sha256, committed);
 }
 
 static int compare_orders(const struct audit_turn *at, const struct journal_record *r,
@@ -413,8 +431,7 @@ static int compare_orders(const struct audit_turn *at, const struct journal_reco
 		if (strcmp(hex, o->sha256) != 0 || (o->bytes && (f->len != o->len ||
 			memcmp(f->bytes, o->bytes, o->len) != 0))) {
 			if (o->bytes)
-				why_set(why, "turn %d: order file %s differs from the journal's copy (sha256 %s "
-					"in the journal, %s committed)", t, f->path, o->sha256, hex);
+				orders_copy_differs(why, t, f->path, o, hex);
 			else
 				why_set(why, "turn %d: order file %s differs from the one %s records (sha256 %s "
 					"committed, %s recorded)", t, f->path, source, hex, o->sha256);
@@ -643,8 +660,7 @@ static int read_orders(struct audit_turn *at, struct campaign *c, const void *st
 		if (strcmp(hex, o->sha256) != 0 || (o->bytes && (o->len != bytes.len ||
 			memcmp(o->bytes, bytes.data, bytes.len) != 0))) {
 			if (o->bytes)
-				why_set(why, "turn %d: order file %s differs from the journal's copy (sha256 %s "
-					"in the journal, %s committed)", t, path, o->sha256, hex);
+				orders_copy_differs(why, t, path, o, hex);
 			else
 				why_set(why, "turn %d: order file %s differs from the one %s records (sha256 %s "
 					"committed, %s recorded)", t, path, source, hex, o->sha256);

@@ -432,7 +432,7 @@ START_TEST(test_orders_all_errors_at_once)
 	struct node *o = parse_yaml("orders.yaml",
 		"- activate: '0909'\n  fire: '0102'\n"
 		"- activate: '0101'\n  move: ['0102', '0104']\n"
-		"- activate: '0201'\n  units: [j1]\n  fire: '0102'\n");
+		"- activate: '0103'\n  units: [j1, m2]\n  fire: '0503'\n");
 	struct node *st = parse_yaml("standing.yaml",
 		"opportunity:\n  - {hex: '0101', within: 0, units: [mg1]}\n  - {hex: '0201'}\n"
 		"fallback: true\n");
@@ -440,11 +440,11 @@ START_TEST(test_orders_all_errors_at_once)
 	diag_init(&d);
 	void *out = NULL;
 	ck_assert_int_eq(nhis_orders_parse(&out, &camp, s, 1, "usmc", o, st, &d), -1);
-	/* off map; not adjacent; j1 not ours; within 0; mg1 not in 0101; within missing;
-	 * unknown key fallback */
-	if (diag_count(&d) != 7)
+	/* off map; not adjacent; j1 not ours, and m2 (still checked) has no line of sight;
+	 * within 0; mg1 not in 0101; within missing; unknown key fallback */
+	if (diag_count(&d) != 8)
 		diag_print(&d, stderr);
-	ck_assert_int_eq(diag_count(&d), 7);
+	ck_assert_int_eq(diag_count(&d), 8);
 	node_free(o);
 	node_free(st);
 	diag_release(&d);

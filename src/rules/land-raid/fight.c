@@ -365,8 +365,14 @@ int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
 		/* The assaulters never left their launch square: they stay with their markers. */
 		s->cas[side][launch] += a.markers;
 		s->cas[foe][target] += t.markers;
-		events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty marker%s",
-			s->name[launch], s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s");
+		if (alive(&a))
+			events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty "
+				"marker%s", s->name[launch], s->cas[side][launch],
+				s->cas[side][launch] == 1 ? "" : "s");
+		else
+			events_add(c->ev, phase, "none of the assaulters is left; %d casualty marker%s "
+				"in %s", s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s",
+				s->name[launch]);
 	}
 done:
 	buf_release(&da);

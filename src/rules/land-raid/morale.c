@@ -82,9 +82,9 @@ int landraid_morale_square(struct landraid_ctx *c, int sq, int side)
 		events_add(c->ev, phase, "%s at %s: the commander's re-roll turns %d fail%s into %d",
 			name, s->name[sq], before, before == 1 ? "" : "s", fails);
 	}
-	events_add(c->ev, phase, "%s at %s: %d casualty marker%s%s, %d morale dice: %d fail%s",
-		name, s->name[sq], markers, markers == 1 ? "" : "s", mods, dice, fails,
-		fails == 1 ? "" : "s");
+	events_add(c->ev, phase, "%s at %s: %d casualty marker%s%s, %d morale %s: %d fail%s",
+		name, s->name[sq], markers, markers == 1 ? "" : "s", mods, dice,
+		dice == 1 ? "die" : "dice", fails, fails == 1 ? "" : "s");
 	for (int f = 0; f < fails; f++) {
 		nb = landraid_bases_in(s, sq, side, LR_NON_OFFICERS, in, 64);
 		if (nb) {

@@ -64,7 +64,7 @@ static int want_squares(const struct landraid_state *s, const struct node *n, co
 			continue;
 		}
 		if (kind >= 0 && s->kind[sq] != kind) {
-			node_error(d, n->items[i], "%s %s is %s (a %s square expected)", what,
+			node_error(d, n->items[i], "%s %s is %s (a square of kind %s expected)", what,
 				s->name[sq], landraid_kind_names[s->kind[sq]], landraid_kind_names[kind]);
 			rc = -1;
 			continue;
@@ -447,8 +447,11 @@ static void check_in_square(const struct sim *m, const struct node *list,
 	for (size_t i = 0; i < l->n; i++) {
 		int bi = sim_index(m, l->v[i]);
 		if (bi >= 0 && m->pos[bi] != sq) {
-			const struct node *x = list->kind == NODE_SEQ && i < list->n ? list->items[i] :
-				list;
+			const struct node *x = list;
+			for (size_t j = 0; list->kind == NODE_SEQ && j < list->n; j++)
+				if (list->items[j]->kind == NODE_SCALAR &&
+					strcmp(list->items[j]->scalar, l->v[i]) == 0)
+					x = list->items[j];
 			node_error(d, x, "base '%s' is in %s, not with %s in %s (%s takes bases from "
 				"the officer's square)", l->v[i], m->s->name[m->pos[bi]], officer,
 				m->s->name[sq], what);
@@ -526,9 +529,8 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		a->sq = to;
 		const struct node *drag = node_get(an, "drag");
 		if (drag) {
-			if (want_ids(s, drag, "drag", LR_MAX_DRAG, 1, side, LR_NON_OFFICERS, -1,
-				    &a->bases, d) == 0)
-				check_in_square(m, drag, &a->bases, pos, officer, "drag", d);
+			want_ids(s, drag, "drag", LR_MAX_DRAG, 1, side, LR_NON_OFFICERS, -1, &a->bases, d);
+			check_in_square(m, drag, &a->bases, pos, officer, "drag", d);
 			a->has_bases = 1;
 		}
 		if (!m->uncertain)
@@ -569,9 +571,9 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		a->sq = t;
 		const struct node *with = node_get(an, "with");
 		if (with) {
-			if (want_ids(s, with, "with", LR_MAX_FIGHT_BASES, 1, side, 1u << LR_TROOPS, -1,
-				    &a->bases, d) == 0)
-				check_in_square(m, with, &a->bases, pos, officer, "with", d);
+			want_ids(s, with, "with", LR_MAX_FIGHT_BASES, 1, side, 1u << LR_TROOPS, -1,
+				&a->bases, d);
+			check_in_square(m, with, &a->bases, pos, officer, "with", d);
 			a->has_bases = 1;
 		}
 		*ended = 1;
@@ -615,8 +617,12 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 {
 	const struct landraid_state *s = m->s;
 	const char *id;
-	if (node_check_map(e, "officer order", officer_keys, d) < 0)
+	if (e->kind != NODE_MAP) {
+		node_check_map(e, "officer order", officer_keys, d);
 		return;
+	}
+	/* Unknown keys are reported, and the rest is still checked. */
+	node_check_map(e, "officer order", officer_keys, d);
 	const struct node *on = node_need(e, "officer", d);
 	if (!on || node_want_id(on, "officer", &id, d) < 0)
 		return;
@@ -639,7 +645,7 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 		if (all->v[i].officer && strcmp(all->v[i].officer, id) == 0) {
 			node_error(d, on, "officer '%s' has a second order list (one per officer "
 				"expected)", id);
-			return;
+			break;
 		}
 	oo->officer = xstrdup(id);
 	int oi = sim_index(m, id);

@@ -103,8 +103,8 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 		for (int i = 0; i < nm; i++)
 			hits += r[i] >= need;
 	}
-	events_add(c->ev, phase, "%s: %d shooting dice at %s: %d hit%s%s", who, n,
-		s->name[target_sq], hits, hits == 1 ? "" : "s",
+	events_add(c->ev, phase, "%s: %d shooting %s at %s: %d hit%s%s", who, n,
+		n == 1 ? "die" : "dice", s->name[target_sq], hits, hits == 1 ? "" : "s",
 		nm ? (hits > first_hits ? " (after re-rolling misses)" : " (re-rolls missed)") : "");
 	for (int h = 0; h < hits; h++) {
 		struct landraid_base *tb[LR_SQUARE_MAX];

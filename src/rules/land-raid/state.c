@@ -573,7 +573,8 @@ static void parse_loop(struct landraid_state *s, const struct node *loop, struct
 	if (node_check_seq(loop, "loot-loop", 6, d) < 0)
 		return;
 	if (loop->n != 6) {
-		node_error(d, loop, "loot-loop has %zu rows (6 expected, one per D6 score)", loop->n);
+		node_error(d, loop, "loot-loop has %zu row%s (6 expected, one per D6 score)", loop->n,
+			loop->n == 1 ? "" : "s");
 		return;
 	}
 	for (size_t i = 0; i < 6; i++) {

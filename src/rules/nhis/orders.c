@@ -286,11 +286,13 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 			node_error(d, fire, "fire after a move needs Charge movement (mode: charge)");
 			rc = -1;
 		}
-		size_t ng;
-		if (parse_group(s, side, &sim, e, units, imp, group, &ng, d) < 0) {
+		/* A group with a bad unit is still checked with its good ones, so every error of
+		 * the impulse is reported at once. */
+		size_t ng = 0;
+		if (parse_group(s, side, &sim, e, units, imp, group, &ng, d) < 0)
 			rc = -1;
+		if (ng == 0)
 			continue;
-		}
 		int from = imp->hex;
 		if (move) {
 			if (parse_move(s, o, side, move, imp, group, ng, d) < 0)

@@ -1,6 +1,7 @@
 /* state.c — NHiS campaign options and game state: parsing a scenario's or state.yaml's
  * `game:` (map, sides, units, standing orders) with every problem reported at its node,
  * and emitting both in canonical order so state files diff cleanly. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,9 @@ void nhis_options_default(struct nhis_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->night_visibility = 0;
-	strcpy(o->unshakable[0], "japanese");
+	snprintf(o->unshakable[0], sizeof(o->unshakable[0]), "japanese");
 	o->n_unshakable = 1;
-	strcpy(o->banzai[0], "japanese");
+	snprintf(o->banzai[0], sizeof(o->banzai[0]), "japanese");
 	o->n_banzai = 1;
 	o->rally = NHIS_RALLY_LEADERSHIP;
 	o->hill_blocks_los = 1;
@@ -63,7 +64,8 @@ static int parse_nations(const struct node *n, const char *what,
 			rc = -1;
 			continue;
 		}
-		strcpy(list[(*count)++], s);
+		snprintf(list[*count], sizeof(list[*count]), "%s", s);
+		(*count)++;
 	}
 	return rc;
 }

@@ -1,0 +1,184 @@
+# umpire verify checks a played campaign on a plain git clone and on the umpire's own copy,
+# and names the first broken item of each tamper: a die value or an event changed in a
+# journal export, a changed order file, a key that does not chain, a changed or deleted
+# SQLite journal row, a truncated journal, extra journal turns, a rewritten history and a
+# force-moved main.
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign harbour-raid "$C"; play harbour-raid "$C"
+N=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
+[ "$N" -ge 3 ] || die "harbour-raid played $N turns (3 or more expected)"
+last=$(printf 'turn-%04d' "$N")
+
+# copy NAME: a copy of the umpire's campaign (with .umpire/); clone NAME [SRC]: a plain clone.
+copy() { rm -rf "${TMP:?}/$1"; cp -a "$C" "$TMP/$1"; }
+clone() {
+    rm -rf "${TMP:?}/$1"; git clone -q "${2:-$C}" "$TMP/$1"
+    [ ! -e "$TMP/$1/.umpire" ] || die "the clone holds .umpire/"
+}
+# commit NAME TAG: commits the changes in NAME and moves TAG onto it.
+commit() {
+    git -C "$TMP/$1" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
+    git -C "$TMP/$1" tag -f "$2" >/dev/null
+}
+# sql NAME STATEMENT: runs STATEMENT on NAME's journal with the append-only triggers dropped.
+sql() {
+    db="$TMP/$1/.umpire/journal.sqlite"
+    for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'trigger'"); do
+        sqlite3 "$db" "DROP TRIGGER $t"
+    done
+    sqlite3 "$db" "$2"
+}
+
+# The umpire's copy: every turn, the SQLite cross-check included; no progress off a terminal.
+expect 0 "$BIN" verify "$C"
+has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
+t=1
+while [ "$t" -le "$N" ]; do
+    has "$TMP/out" "turn $t: ok: key, digest, seed, "
+    grep -q "^turn $t: ok: .*, state, chain, history, journal\$" "$TMP/out" || die "turn $t line"
+    t=$((t + 1))
+done
+has "$TMP/out" "verify: ok: campaign harbour-raid: $N turns, "
+has "$TMP/out" "and the SQLite journal matches git"
+[ ! -s "$TMP/err" ] || { cat "$TMP/err"; die "verify wrote to stderr off a terminal"; }
+n1=$(grep -c '^  value: ' "$C/journal/turn-0001.yaml")
+has "$TMP/out" "turn 1: ok: key, digest, seed, $n1 dice,"
+
+# A plain clone: the same without the journal.
+clone ok
+expect 0 "$BIN" verify "$TMP/ok"
+has "$TMP/out" "turn $N: ok: key, digest, seed, "
+has "$TMP/out" "verify: ok: campaign harbour-raid: $N turns, "
+if grep -q "journal matches" "$TMP/out"; then die "a clone has no SQLite journal"; fi
+expect 66 "$BIN" verify "$TMP/nothing-here"
+mkdir "$TMP/plain"; git -C "$TMP/plain" init -q
+expect 66 "$BIN" verify "$TMP/plain"
+
+# A die value changed in an export, committed, tag moved: named by turn and index.
+clone die
+idx=$(( $(grep -c '^  value: ' "$TMP/die/journal/turn-0002.yaml") / 2 ))
+awk -v k="$idx" '/^  value: / { if (n++ == k) { $0 = "  value: " ($2 % 6) + 1 } } { print }' \
+    "$C/journal/turn-0002.yaml" > "$TMP/die/journal/turn-0002.yaml"
+commit die turn-0002
+expect 65 "$BIN" verify "$TMP/die"
+has "$TMP/out" "turn 1: ok: "
+has "$TMP/out" "verify: FAILED: turn 2: die $idx differs from the seed: journal/turn-0002.yaml has d6 = "
+
+# The same edit in a commit on top, tags untouched: the turn's file changed after the turn.
+clone later
+cp "$TMP/die/journal/turn-0002.yaml" "$TMP/later/journal/turn-0002.yaml"
+git -C "$TMP/later" -c user.name=m -c user.email=m@example.org commit -qam later
+expect 65 "$BIN" verify "$TMP/later"
+has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.yaml at main differs from turn-0002: changed after the turn"
+
+# An event changed in an export.
+clone event
+sed '/^events:/,/^void_orders:/ s/^  text: .*/  text: "nothing happened"/' \
+    "$C/journal/turn-0003.yaml" > "$TMP/event/journal/turn-0003.yaml"
+commit event turn-0003
+expect 65 "$BIN" verify "$TMP/event"
+has "$TMP/out" "verify: FAILED: turn 3: event differs: event 0: re-resolved ["
+has "$TMP/out" "journal/turn-0003.yaml has ["
+has "$TMP/out" "\"nothing happened\""
+
+# A committed order file changed.
+clone orders
+of=$(cd "$TMP/orders" && ls orders/turn-0003/*.yaml | head -n 1)
+printf '# edited later\n' >> "$TMP/orders/$of"
+commit orders turn-0003
+expect 65 "$BIN" verify "$TMP/orders"
+has "$TMP/out" "verify: FAILED: turn 3: order file $of differs from the one journal/turn-0003.yaml records"
+
+# A key that does not chain to the commitment (turn 1's key put in turn 2's export).
+clone key
+k1=$(sed -n 's/^key: //p' "$C/journal/turn-0001.yaml")
+sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" > "$TMP/key/journal/turn-0002.yaml"
+commit key turn-0002
+expect 65 "$BIN" verify "$TMP/key"
+has "$TMP/out" "verify: FAILED: turn 2: the key $k1 in journal/turn-0002.yaml does not chain to the commitment"
+
+# A SQLite journal row changed, and rows deleted, with the triggers dropped.
+copy row
+sql row "UPDATE dice SET value = value % sides + 1 WHERE turn = 2 AND idx = 1"
+expect 65 "$BIN" verify "$TMP/row"
+has "$TMP/out" "verify: FAILED: turn 2: die 1 differs from the seed: the SQLite journal has d6 = "
+copy gone
+n3=$(sqlite3 "$TMP/gone/.umpire/journal.sqlite" "SELECT COUNT(*) FROM dice WHERE turn = 3")
+sql gone "DELETE FROM dice WHERE turn = 3 AND idx = $((n3 - 1))"
+expect 65 "$BIN" verify "$TMP/gone"
+has "$TMP/out" "verify: FAILED: turn 3: dice count differs: $n3 re-resolved, $((n3 - 1)) in the SQLite journal (die $((n3 - 1)), d6 for "
+copy ev
+sql ev "DELETE FROM events WHERE turn = 3 AND seq = 0"
+expect 65 "$BIN" verify "$TMP/ev"
+has "$TMP/out" "verify: FAILED: turn 3: event differs: event 0: re-resolved ["
+copy file
+sql file "UPDATE files SET bytes = CAST('edited' AS BLOB) WHERE turn = 2 AND path = 'state.yaml'"
+expect 65 "$BIN" verify "$TMP/file"
+has "$TMP/out" "verify: FAILED: turn 2: the journal's files row state.yaml differs from the blob committed at turn-0002"
+copy cid
+sql cid "UPDATE turns SET commit_id = '0123456789012345678901234567890123456789' WHERE turn = 1"
+expect 65 "$BIN" verify "$TMP/cid"
+has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit "
+has "$TMP/out" "but the journal says turn 1 is commit 0123456789012345678901234567890123456789"
+
+# A truncated journal: the last turn's rows deleted.
+copy trunc
+sql trunc "DELETE FROM dice WHERE turn = $N; DELETE FROM events WHERE turn = $N;
+    DELETE FROM orders WHERE turn = $N; DELETE FROM files WHERE turn = $N;
+    DELETE FROM turns WHERE turn = $N"
+expect 65 "$BIN" verify "$TMP/trunc"
+has "$TMP/out" "verify: FAILED: turn $N: git has $last but the journal has no turn $N: the journal was truncated (it ends at turn $((N - 1)))"
+
+# Extra journal turns: git lost the last turn (tag deleted, main moved back).
+copy extra
+git -C "$TMP/extra" tag -d "$last" >/dev/null
+git -C "$TMP/extra" reset -q --hard HEAD~1
+expect 65 "$BIN" verify "$TMP/extra"
+has "$TMP/out" "verify: FAILED: journal: the journal has turn $N, but git ends at turn $((N - 1)): extra journal turns"
+
+# A force-moved main: reset back one commit, tags left as they were.
+copy moved
+git -C "$TMP/moved" reset -q --hard HEAD~1
+expect 65 "$BIN" verify "$TMP/moved"
+has "$TMP/out" "verify: FAILED: turn $N: tag $last is commit "
+has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
+clone moved-clone "$TMP/moved"
+git -C "$TMP/moved-clone" fetch -q --tags
+expect 65 "$BIN" verify "$TMP/moved-clone"
+has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
+
+# A rewritten history: an old commit amended (same files, trailers and message) and re-tagged.
+for where in copy clone; do
+    $where amend
+    git -C "$TMP/amend" checkout -q turn-0001
+    git -C "$TMP/amend" -c user.name=mallory -c user.email=mallory@example.org \
+        commit -q --amend --no-edit
+    git -C "$TMP/amend" tag -f turn-0001 >/dev/null
+    git -C "$TMP/amend" checkout -q main
+    expect 65 "$BIN" verify "$TMP/amend"
+    has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit "
+    has "$TMP/out" "but main's 1st commit after Setup is $(git -C "$C" rev-parse turn-0001): the history was rewritten or the tag moved"
+done
+# ... and the whole history rebuilt on the amended commit: every file and trailer is the same,
+# so only the umpire's journal, which holds the commit ids, can tell.
+copy rebuilt
+git -C "$TMP/rebuilt" checkout -q turn-0001
+git -C "$TMP/rebuilt" -c user.name=mallory -c user.email=mallory@example.org commit -q --amend --no-edit
+git -C "$TMP/rebuilt" tag -f turn-0001 >/dev/null
+t=2
+while [ "$t" -le "$N" ]; do
+    tag=$(printf 'turn-%04d' "$t")
+    git -C "$TMP/rebuilt" -c user.name=mallory -c user.email=mallory@example.org \
+        cherry-pick "$(git -C "$C" rev-parse "$tag")" >/dev/null
+    git -C "$TMP/rebuilt" tag -f "$tag" >/dev/null
+    t=$((t + 1))
+done
+git -C "$TMP/rebuilt" branch -f main HEAD
+git -C "$TMP/rebuilt" checkout -q main
+expect 65 "$BIN" verify "$TMP/rebuilt"
+has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
+has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit $(git -C "$TMP/rebuilt" rev-parse turn-0001), but the journal says turn 1 is commit $(git -C "$C" rev-parse turn-0001): the history was rewritten"
+
+# replay (the same re-resolution, the SQLite journal as the record) agrees on the untouched copy.
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: $N turns identical"
