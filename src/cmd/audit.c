@@ -264,7 +264,7 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 		if (!e->json) {
 			printf("decided  drawn in phase '%s'", phase ? phase : "");
 			if (k != (size_t)-1)
-				printf("; the next event (%zu) reports it", k);
+				printf("; reported by event %zu", k);
 			printf("\n         events of phase '%s' (> marks the one that reports the die):\n",
 				phase ? phase : "");
 		}

@@ -571,6 +571,21 @@ static int verify_campaign(struct verify *v)
 		rc = EXIT_NOINPUT;
 		goto done;
 	}
+	/* The commitment is the one published at setup, whatever a later commit says. */
+	struct buf camp = BUF_INIT;
+	struct diag d;
+	diag_init(&d);
+	int bad = repo_read(v->c->repo, "turn-0000", "campaign.yaml", &camp, &err) != 0 ||
+		campaign_parse(v->c, "campaign.yaml (turn-0000)", &camp, &d) < 0;
+	if (bad) {
+		diag_print(&d, stderr);
+		fprintf(stderr, "umpire: the campaign.yaml of turn-0000 cannot be read\n");
+		rc = EXIT_DATAERR;
+	}
+	diag_release(&d);
+	buf_release(&camp);
+	if (bad)
+		goto done;
 	v->last_journal = -1;
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal, &err) < 0) {
 		fprintf(stderr, "umpire: %s\n", buf_str(&err));

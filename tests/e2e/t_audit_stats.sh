@@ -198,6 +198,22 @@ expect 64 "$BIN" stats "$C" --player nobody
 expect 64 "$BIN" stats "$C" --sides 1
 expect 0 "$BIN" stats "$TMP/cl" --sides 6; has "$TMP/out" "turns, $total dice (d6)"
 
+# An umpire ruling and a turn with a missing player: audit ties the ruling's die to its event,
+# stats counts it as the umpire's, verify and replay re-resolve both.
+U="$TMP/u"
+new_campaign harbour-raid "$U"
+printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 3d6kh2+1\n    for: storm at sea\n' > "$TMP/u1.yaml"
+"$BIN" turn "$U" --allow-missing "$TMP/u1.yaml" >/dev/null
+has "$U/journal/turn-0001.yaml" "received: false"
+expect 0 "$BIN" audit "$U" 1:1
+has "$TMP/out" 'for      "umpire ruling 1: storm at sea (3d6kh2+1) [2/3]"'
+has "$TMP/out" "decided  drawn in phase 'umpire'; reported by event 0"
+grep -q '^         >   0 \[umpire\] storm at sea: 3d6kh2+1 = ' "$TMP/out" || die "ruling event not marked"
+expect 0 "$BIN" stats "$U" --player umpire; has "$TMP/out" "1 turn, 3 dice (player umpire)"
+expect 0 "$BIN" stats "$U" --player attacker; has "$TMP/out" "1 turn, 0 dice (player attacker)"
+expect 0 "$BIN" verify "$U"; has "$TMP/out" "verify: ok: campaign harbour-raid: 1 turn, "
+expect 0 "$BIN" replay "$U"
+
 # Loaded dice fail the test: a clone whose exports all say 6.
 git clone -q "$C" "$TMP/loaded"
 t=1

@@ -17,7 +17,8 @@ bad() {
 }
 mk() { cat > "$TMP/$1.yaml"; }
 
-sed 's/^turn: 1$/turn: [1/' "$good" | mk syntax;           bad syntax "syntax.yaml:2:"
+sed "s/^turn: 1$/turn: [1/" "$good" | mk syntax;           bad syntax "(valid YAML expected)"
+has "$TMP/err" "syntax.yaml:"
 { cat "$good"; echo "turn: 1"; } | mk dupkey;              bad dupkey "duplicate key 'turn'"
 sed 's/^campaign: harbour-raid$/campaign: \&c harbour-raid/' "$good" | mk anchor; bad anchor "anchor"
 { cat "$good"; echo "x: *c"; } | sed 's/^campaign: harbour-raid$/campaign: \&c harbour-raid/' | mk alias; bad alias "alias"

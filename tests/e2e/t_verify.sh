@@ -180,5 +180,20 @@ expect 65 "$BIN" verify "$TMP/rebuilt"
 has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
 has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit $(git -C "$TMP/rebuilt" rev-parse turn-0001), but the journal says turn 1 is commit $(git -C "$C" rev-parse turn-0001): the history was rewritten"
 
+# A campaign with a public beacon: B_t = SHA256(beacon_value) is checked every turn.
+"$BIN" init "$TMP/bc" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand, first round after the deadline" >/dev/null
+for t in 1 2; do
+    # shellcheck disable=SC2046
+    "$BIN" turn "$TMP/bc" --beacon "randomness-$t" --beacon-round "r$t" \
+        $(ls "$ROOT"/campaigns/harbour-raid/orders/turn-000$t/*.yaml | sort) >/dev/null
+done
+expect 0 "$BIN" verify "$TMP/bc"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
+clone bcc "$TMP/bc"
+sed -i 's/^beacon_value: .*/beacon_value: randomness-9/' "$TMP/bcc/journal/turn-0002.yaml"
+commit bcc turn-0002
+expect 65 "$BIN" verify "$TMP/bcc"
+has "$TMP/out" "verify: FAILED: turn 2: beacon differs: SHA256 of the beacon value is $(printf randomness-9 | sha256sum | cut -c1-64), journal/turn-0002.yaml says "
+
 # replay (the same re-resolution, the SQLite journal as the record) agrees on the untouched copy.
 expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: $N turns identical"

@@ -358,7 +358,12 @@ START_TEST(orders_ok)
 	ck_assert_uint_eq(o->standing_set, LR_ST_RESPONSE | LR_ST_DOCKSIDE);
 	/* Standing orders persist: only the keys given change. */
 	s->standing[LR_ATTACKER].withdraw = 1;
+	landraid_squares_add(&s->standing[LR_ATTACKER].fall_back, landraid_square(s, "A2"));
+	landraid_ids_add(&s->standing[LR_ATTACKER].morale_removal, "d1");
 	landraid_standing_apply(s, o);
+	ck_assert_uint_eq(s->standing[LR_ATTACKER].fall_back.n, 1);
+	ck_assert_uint_eq(s->standing[LR_ATTACKER].morale_removal.n, 1);
+	ck_assert_str_eq(s->standing[LR_ATTACKER].morale_removal.v[0], "d1");
 	ck_assert_int_eq(s->standing[LR_ATTACKER].response, LR_RESP_ON_SHOT);
 	ck_assert_int_eq(s->standing[LR_ATTACKER].withdraw, 1);
 	ck_assert_uint_eq(s->standing[LR_ATTACKER].dockside.n, 1);
