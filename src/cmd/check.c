@@ -17,26 +17,16 @@ static const char check_help[] =
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(check_help, stdout);
-			return EXIT_OK;
-		}
-		fputs(check_help, stderr);
-		return EXIT_USAGE;
-	}
+	int rc = cmd_options_help_only(argc, argv, check_help);
+	if (rc != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
 	if (argc - optind < 2) {
 		fputs(check_help, stderr);
 		return EXIT_USAGE;
 	}
 
 	struct campaign *c = NULL;
-	int rc = campaign_open(&c, argv[optind], 0);
+	rc = campaign_open(&c, argv[optind], 0);
 	if (rc != EXIT_OK)
 		return rc;
 

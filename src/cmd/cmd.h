@@ -14,6 +14,10 @@ int cmd_verify(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
+/* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
+ * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */
+int cmd_options_help_only(int argc, char **argv, const char *help);
+
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);
 

@@ -20,19 +20,6 @@ static const char state_help[] =
 	"usage: umpire state DIR [--turn N]\n\n"
 	"Prints state.yaml as committed after turn N (default: the latest turn).\n";
 
-int cmd_parse_turn(const char *s, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > 999999) {
-		fprintf(stderr, "umpire: --turn '%s' (a turn number from 0 to 999999 expected)\n", s);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 /* Shared option parsing for `log` and `state`: DIR [--turn N]. */
 static int parse_dir_turn(int argc, char **argv, const char *help, const char **dir, int *turn)
 {

@@ -13,19 +13,9 @@ static const char rules_help[] =
 
 int cmd_rules(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(rules_help, stdout);
-			return EXIT_OK;
-		}
-		fputs(rules_help, stderr);
-		return EXIT_USAGE;
-	}
+	int rc = cmd_options_help_only(argc, argv, rules_help);
+	if (rc != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
 	if (argc - optind > 1) {
 		fputs(rules_help, stderr);
 		return EXIT_USAGE;
