@@ -7,20 +7,21 @@ export LC_ALL=C
 die() { echo "FAILED: $*" >&2; exit 1; }
 
 # expect CODE CMD...: runs CMD, requires exit code CODE; output in $TMP/out, $TMP/err.
+# (Helpers use _-prefixed names: sh has no locals, and tests have their own variables.)
 expect() {
-    want=$1; shift
-    set +e; "$@" >"$TMP/out" 2>"$TMP/err"; got=$?; set -e
-    [ "$got" -eq "$want" ] || { cat "$TMP/out" "$TMP/err" >&2; die "'$*' exited $got ($want expected)"; }
+    _want=$1; shift
+    set +e; "$@" >"$TMP/out" 2>"$TMP/err"; _got=$?; set -e
+    [ "$_got" -eq "$_want" ] || { cat "$TMP/out" "$TMP/err" >&2; die "'$*' exited $_got ($_want expected)"; }
 }
 # has FILE PATTERN: FILE ($TMP/err by default) contains the fixed string PATTERN.
 has() { grep -qF -- "$2" "$1" || { cat "$1" >&2; die "'$2' not found in $1"; }; }
 
 # A campaign's fingerprint: HEAD, tags, journal row count, work-tree status.
 fingerprint() {
-    d=$1
-    printf '%s\n' "$(git -C "$d" rev-parse HEAD)" "$(git -C "$d" tag | tr '\n' ' ')" \
-        "$(git -C "$d" status --porcelain | tr '\n' ' ')"
-    sqlite3 "$d/.umpire/journal.sqlite" "SELECT (SELECT count(*) FROM turns)+(SELECT count(*) FROM orders)+(SELECT count(*) FROM dice)+(SELECT count(*) FROM events)+(SELECT count(*) FROM files)"
+    _d=$1
+    printf '%s\n' "$(git -C "$_d" rev-parse HEAD)" "$(git -C "$_d" tag | tr '\n' ' ')" \
+        "$(git -C "$_d" status --porcelain | tr '\n' ' ')"
+    sqlite3 "$_d/.umpire/journal.sqlite" "SELECT (SELECT count(*) FROM turns)+(SELECT count(*) FROM orders)+(SELECT count(*) FROM dice)+(SELECT count(*) FROM events)+(SELECT count(*) FROM files)"
 }
 
 # new_campaign NAME DIR: initialises the shipped example campaign NAME in DIR.
@@ -30,10 +31,10 @@ new_campaign() {
 }
 # play NAME DIR [LAST]: processes the shipped turns of NAME up to LAST (default all).
 play() {
-    last=${3:-9999}
+    _last=${3:-9999}
     for tdir in "$ROOT/campaigns/$1"/orders/turn-*; do
-        n=$(basename "$tdir" | sed 's/turn-0*//')
-        [ "$n" -le "$last" ] || break
+        _turn=$(basename "$tdir" | sed "s/turn-0*//")
+        [ "$_turn" -le "$_last" ] || break
         # shellcheck disable=SC2046
         "$BIN" turn "$2" $(ls "$tdir"/*.yaml | sort) >/dev/null
     done

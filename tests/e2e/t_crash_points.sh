@@ -8,31 +8,32 @@ files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
 new_campaign harbour-raid "$TMP/ref"; play harbour-raid "$TMP/ref" 2
 dump() { sqlite3 "$1/.umpire/journal.sqlite" .dump; }
 dump "$TMP/ref" > "$TMP/ref.sql"
-n=1
+point=1
 while :; do
-    C="$TMP/c$n"
+    C="$TMP/c$point"
     new_campaign harbour-raid "$C"
     play harbour-raid "$C" 1
     set +e
     # shellcheck disable=SC2086
-    UMPIRE_CRASH_AFTER=$n "$BIN" turn "$C" $files2 >/dev/null 2>"$TMP/crash"; rc=$?
+    UMPIRE_CRASH_AFTER=$point "$BIN" turn "$C" $files2 >/dev/null 2>"$TMP/crash"; rc=$?
     set -e
     if [ $rc -ne 99 ]; then
-        [ $rc -eq 0 ] || die "N=$n: exit $rc"
+        [ $rc -eq 0 ] || die "N=$point: exit $rc"
         break
     fi
     # shellcheck disable=SC2086
     expect 0 "$BIN" turn "$C" $files2
-    [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse HEAD)" ] || die "N=$n: history differs"
-    [ "$(git -C "$C" tag | tr '\n' ' ')" = "$(git -C "$TMP/ref" tag | tr '\n' ' ')" ] || die "N=$n: tags differ"
-    diff -r -x .git -x .umpire "$TMP/ref" "$C" >/dev/null || die "N=$n: work tree differs"
-    [ -z "$(git -C "$C" status --porcelain)" ] || die "N=$n: work tree not clean"
-    dump "$C" | cmp -s - "$TMP/ref.sql" || die "N=$n: journal differs"
-    [ "$(sqlite3 "$C/.umpire/journal.sqlite" 'PRAGMA integrity_check')" = ok ] || die "N=$n: integrity_check"
-    git -C "$C" fsck --strict --no-progress 2>&1 | grep -v '^dangling' | grep . && die "N=$n: git fsck"
-    echo "crash point $n ($(sed 's/.*(\(.*\))/\1/' "$TMP/crash")): recovered"
+    [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse HEAD)" ] || die "N=$point: history differs"
+    [ "$(git -C "$C" tag | tr '\n' ' ')" = "$(git -C "$TMP/ref" tag | tr '\n' ' ')" ] || die "N=$point: tags differ"
+    diff -r -x .git -x .umpire "$TMP/ref" "$C" >/dev/null || die "N=$point: work tree differs"
+    [ -z "$(git -C "$C" status --porcelain)" ] || die "N=$point: work tree not clean"
+    dump "$C" | cmp -s - "$TMP/ref.sql" || die "N=$point: journal differs"
+    [ "$(sqlite3 "$C/.umpire/journal.sqlite" 'PRAGMA integrity_check')" = ok ] || die "N=$point: integrity_check"
+    git -C "$C" fsck --strict --no-progress 2>&1 | grep -v '^dangling' | grep . && die "N=$point: git fsck"
+    echo "crash point $point ($(sed 's/.*(\(.*\))/\1/' "$TMP/crash")): recovered"
     rm -rf "$C"
-    n=$((n + 1))
+    point=$((point + 1))
+    [ $point -le 200 ] || die "more than 200 crash points: the run never completes"
 done
-[ $n -gt 5 ] || die "only $((n - 1)) crash points: the hook is not wired in"
-echo "crash points covered: $((n - 1)), all recovered"
+[ $point -gt 5 ] || die "only $((point - 1)) crash points: the hook is not wired in"
+echo "crash points covered: $((point - 1)), all recovered"

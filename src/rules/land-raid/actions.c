@@ -73,7 +73,7 @@ int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	events_add(c->ev, phase, "%s moves from %s to %s%s%s", officer->id, s->name[from],
 		s->name[to], dragged ? " dragging " : " alone", buf_str(&b));
 	if (skipped.len)
-		events_add(c->ev, phase, "%s could not drag %s: not his bases in %s", officer->id,
+		events_add(c->ev, phase, "%s could not drag %s (not with him in %s)", officer->id,
 			buf_str(&skipped), s->name[from]);
 	buf_release(&b);
 	buf_release(&skipped);
