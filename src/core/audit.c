@@ -790,10 +790,16 @@ const char *audit_die_phase(const struct audit_turn *at, uint64_t j, size_t *eve
 	if (j >= at->out.dice.n)
 		return NULL;
 	if (j < at->rules_first_die) {
-		/* A ruling's event is recorded after its dice, with first_die = its first die. */
-		for (size_t i = 0; i < at->rules_first_event && i < ev->n; i++)
-			if (strcmp(ev->v[i].phase, "umpire") == 0 && ev->v[i].first_die <= j)
-				*event = i;
+		/* The purpose says which ruling ("umpire ruling N: ..."), and ruling N reports in
+		 * the N-th event of phase umpire. */
+		unsigned long n = 0;
+		if (sscanf(at->out.dice.v[j].purpose, "umpire ruling %lu:", &n) == 1 && n > 0) {
+			for (size_t i = 0; i < at->rules_first_event && i < ev->n; i++)
+				if (strcmp(ev->v[i].phase, "umpire") == 0 && --n == 0) {
+					*event = i;
+					break;
+				}
+		}
 		return "umpire";
 	}
 	for (size_t i = at->rules_first_event; i < ev->n; i++) {

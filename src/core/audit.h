@@ -72,8 +72,9 @@ int audit_compare(const struct audit_turn *at, const struct campaign *c,
 
 void audit_turn_release(struct audit_turn *at, const struct campaign *c);
 
-/* The phase die j was drawn in: "umpire" for the umpire's rulings, otherwise the phase of
- * the first event the rule system recorded after drawing it (the event that reports it).
+/* The phase die j was drawn in: "umpire" for the umpire's rulings (reported by the event of
+ * ruling N, from the purpose "umpire ruling N: ..."), otherwise the phase of the first event
+ * the rule system recorded after drawing it (the event that reports it).
  * *event receives that event's index in at->out.events (the last event when none follows;
  * (size_t)-1 when the turn has no event). Returns NULL when j is not a die of the turn. */
 const char *audit_die_phase(const struct audit_turn *at, uint64_t j, size_t *event);

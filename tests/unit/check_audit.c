@@ -119,10 +119,10 @@ static void vector_record(struct journal_record *r, struct die_record *dice)
 
 	memset(r, 0, sizeof(*r));
 	r->turn = 3;
-	strcpy(r->key, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055");
-	strcpy(r->orders_digest, "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70");
-	strcpy(r->beacon, "0000000000000000000000000000000000000000000000000000000000000000");
-	strcpy(r->seed, vec_seed);
+	snprintf(r->key, 65, "%s", "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055");
+	snprintf(r->orders_digest, 65, "%s", "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70");
+	snprintf(r->beacon, 65, "%s", "0000000000000000000000000000000000000000000000000000000000000000");
+	snprintf(r->seed, 65, "%s", vec_seed);
 	r->orders = vec_orders;
 	r->n_orders = 3;
 	for (size_t i = 0; i < 8; i++) {
@@ -170,12 +170,12 @@ START_TEST(test_fairness_names_the_tamper)
 
 	/* k_2 is a valid key, but not turn 3's. */
 	vector_record(&r, dice);
-	strcpy(r.key, "559412e4dcc927e6dff97809f05d13eedf8f99cf8e4c39e9abfc9532182e00d9");
+	snprintf(r.key, 65, "%s", "559412e4dcc927e6dff97809f05d13eedf8f99cf8e4c39e9abfc9532182e00d9");
 	ck_assert_int_eq(audit_fairness(&c, &r, "the record", &why), 1);
 	ck_assert_ptr_nonnull(strstr(buf_str(&why), "does not chain to the commitment"));
 
 	vector_record(&r, dice);
-	strcpy(r.orders[1].sha256, "c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
+	snprintf(r.orders[1].sha256, 65, "%s", "c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
 	ck_assert_int_eq(audit_fairness(&c, &r, "the record", &why), 1);
 	ck_assert_ptr_nonnull(strstr(buf_str(&why), "orders digest differs"));
 	r.orders[1].sha256[0] = '\0';
