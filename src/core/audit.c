@@ -345,20 +345,6 @@ done:
 
 /* --- re-resolution ---------------------------------------------------------------------- */
 
-/* The rule system behind link_resolve while audit_resolve runs (one turn at a time). */
-static const struct rule_system *linked_rules;
-static size_t linked_first_die, linked_first_event;
-
-/* Stands in for the rule system's resolve so that every event it records carries the dice
- * count at that moment: that is what ties a die to the event and phase it decided. */
-static int link_resolve(const struct rules_campaign *rc, void *state, struct rules_turn *t)
-{
-	t->events->dice = t->dice;
-	linked_first_die = dice_count(t->dice);
-	linked_first_event = t->events->n;
-	return linked_rules->resolve(rc, state, t);
-}
-
 static const struct order_file *find_file(const struct turn_input *in, const char *player)
 {
 	for (size_t i = 0; i < in->n_files; i++)
@@ -720,15 +706,9 @@ int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const 
 	hex_decode(key, 32, r->key);
 	hex_decode(beacon, 32, r->beacon);
 
-	struct rule_system linked = *c->rules;
-	linked.resolve = link_resolve;
-	linked_rules = c->rules;
-	linked_first_die = linked_first_event = 0;
-	c->rules = &linked;
 	int res = turn_resolve(&at->out, c, state, &at->in, key, beacon);
-	c->rules = linked_rules;
-	at->rules_first_die = linked_first_die;
-	at->rules_first_event = linked_first_event;
+	at->rules_first_die = at->out.rules_first_die;
+	at->rules_first_event = at->out.rules_first_event;
 	if (res < 0) {
 		why_set(why, "turn %d: the rule system failed to resolve the turn (internal error)", t);
 		rc = -1;

@@ -45,7 +45,7 @@ static struct event *events_push(struct events *e, enum event_kind kind, const c
 	ev->player = NULL;
 	ev->order_index = 0;
 	ev->text = buf_detach(&text);
-	ev->first_die = e->dice ? dice_count(e->dice) : e->dice_mark;
+	ev->first_die = e->dice ? dice_count(e->dice) : 0;
 	return ev;
 }
 

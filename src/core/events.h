@@ -22,7 +22,6 @@ struct event {
 struct events {
 	struct event *v;
 	size_t n, cap;
-	size_t dice_mark;   /* set by the pipeline: current dice count, copied into first_die */
 	const struct dice *dice; /* when set: first_die = dice_count(dice) at each event, i.e.
 	                          * the event was recorded after dice 0 .. first_die-1 (audit) */
 };

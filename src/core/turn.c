@@ -416,6 +416,8 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	memset(out, 0, sizeof(*out));
 	memset(&rt, 0, sizeof(rt));
 	events_init(&out->events);
+	/* Every event records how many dice had been drawn: what ties a die to its event. */
+	out->events.dice = &out->dice;
 	for (size_t i = 0; i < c->n_players; i++)
 		ids[i] = c->players[i];
 	ids[c->n_players] = UMPIRE_PLAYER;
@@ -439,7 +441,6 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	for (size_t i = 0; uf && i < uf->n_rulings; i++) {
 		const struct ruling *r = &uf->rulings[i];
 		char *purpose = xasprintf("umpire ruling %zu: %s", i + 1, r->what);
-		out->events.dice_mark = dice_count(&out->dice);
 		long long total = dice_expr_roll(&out->dice, &r->expr, purpose);
 		events_add(&out->events, "umpire", "%s: %s = %lld", r->what, r->notation, total);
 		free(purpose);
@@ -468,6 +469,8 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	rt.n_orders = n_ro;
 	rt.dice = &out->dice;
 	rt.events = &out->events;
+	out->rules_first_die = dice_count(&out->dice);
+	out->rules_first_event = out->events.n;
 	if (c->rules->resolve(&c->rc, state, &rt) < 0) {
 		fprintf(stderr, "umpire: internal error: rule system '%s' failed on turn %d\n",
 			c->rules->name, in->turn);

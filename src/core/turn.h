@@ -52,6 +52,8 @@ struct turn_output {
 	struct buf journal_yaml;     /* journal/turn-NNNN.yaml bytes */
 	struct buf *reports;         /* one per campaign player, campaign order */
 	size_t n_reports;
+	size_t rules_first_die;      /* dice drawn before the rule system's phases (rulings) */
+	size_t rules_first_event;    /* events recorded before them */
 };
 
 void turn_input_init(struct turn_input *in, int turn);

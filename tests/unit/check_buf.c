@@ -3,6 +3,7 @@
 
 #include "core/buf.h"
 #include "core/events.h"
+#include "core/dice.h"
 #include "testutil.h"
 
 START_TEST(buf_basics)
@@ -88,10 +89,13 @@ END_TEST
 START_TEST(events)
 {
 	struct events e;
+	struct dice d;
+	static const int script[] = { 1, 2, 3 };
+	dice_init_script(&d, script, 3);
 	events_init(&e);
-	e.dice_mark = 0;
+	e.dice = &d;
 	events_add(&e, "movement", "%s moves to %d", "blood", 42);
-	e.dice_mark = 3;
+	dice_roll_many(&d, 3, 6, (int[3]){ 0 }, "test");
 	char phase[] = "shooting";
 	events_void(&e, phase, "attacker", 2, "target %s is %s", "x", "gone\nnow");
 	phase[0] = 'X';
@@ -112,6 +116,7 @@ START_TEST(events)
 	ck_assert_uint_eq(e.v[1].first_die, 3);
 	ck_assert_str_eq(e.v[41].text, "event 39");
 	events_release(&e);
+	dice_release(&d);
 	ck_assert_uint_eq(e.n, 0);
 	events_add(&e, "p", "after release");
 	ck_assert_uint_eq(e.n, 1);
