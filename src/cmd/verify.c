@@ -480,6 +480,63 @@ done:
 
 /* One turn: fairness and re-resolution from the export, then chain, history, journal.
  * Returns 0, 1 failed (v->why), -1 internal error (v->why). */
+/* Rebuilds the turn's commit from what the re-resolution produced (state, export, reports)
+ * and the committed order files, the expected message and the commit's own time: the id
+ * must be the tag's. So the commit holds exactly the turn's files and message, nothing else. */
+static int check_commit_id(struct verify *v, int t, const char *tag, const char *prev,
+	const char *tag_id, const char *head_hex, const struct audit_turn *at,
+	const struct buf *export)
+{
+	struct buf msg = BUF_INIT, err = BUF_INIT;
+	size_t n = 0, cap = 2 + at->in.n_files + at->out.n_reports;
+	struct repo_file *files = xcalloc(cap, sizeof(*files));
+	char **paths = xcalloc(cap, sizeof(char *));
+	char rebuilt[41];
+	long long when;
+	int rc = 1;
+
+	files[n].path = "state.yaml";
+	files[n].data = at->out.state_yaml.data;
+	files[n++].len = at->out.state_yaml.len;
+	paths[n] = xasprintf("journal/%s.yaml", tag);
+	files[n].path = paths[n];
+	files[n].data = export->data;
+	files[n++].len = export->len;
+	for (size_t i = 0; i < at->in.n_files; i++) {
+		paths[n] = xasprintf("orders/%s/%s.yaml", tag, at->in.files[i].player);
+		files[n].path = paths[n];
+		files[n].data = at->in.files[i].bytes;
+		files[n++].len = at->in.files[i].len;
+	}
+	for (size_t i = 0; i < at->out.n_reports; i++) {
+		paths[n] = xasprintf("reports/%s/%s.md", tag, v->c->players[i]);
+		files[n].path = paths[n];
+		files[n].data = at->out.reports[i].data;
+		files[n++].len = at->out.reports[i].len;
+	}
+	turn_commit_message(&msg, v->c, t, at->out.summary, head_hex);
+	if (repo_commit_time(v->c->repo, tag, &when, &err) != 0 ||
+		repo_rebuild_id(v->c->repo, prev, files, n, buf_str(&msg), when, rebuilt, &err) < 0) {
+		failed(v, "turn %d: cannot rebuild the commit of %s: %s", t, tag, buf_str(&err));
+		goto done;
+	}
+	if (strcmp(rebuilt, tag_id) != 0) {
+		failed(v, "turn %d: %s is commit %s, but the turn rebuilds to commit %s: the commit "
+			"holds other files, another message or another parent than the turn's", t, tag,
+			tag_id, rebuilt);
+		goto done;
+	}
+	rc = 0;
+done:
+	for (size_t i = 0; i < cap; i++)
+		free(paths[i]);
+	free(paths);
+	free(files);
+	buf_release(&msg);
+	buf_release(&err);
+	return rc;
+}
+
 static int verify_turn(struct verify *v, int t)
 {
 	struct journal_record *ex = NULL;
@@ -539,12 +596,14 @@ static int verify_turn(struct verify *v, int t)
 		goto done;
 	if (check_position(v, t, tag, tag_id))
 		goto done;
+	if (check_commit_id(v, t, tag, prev, tag_id, head_hex, &at, &bytes))
+		goto done;
 	if (check_unchanged(v, t, tag))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head_hex, &at, ex, NULL))
 		goto done;
 	v->dice += at.out.dice.n;
-	say(v, "turn %d: ok: key, digest, seed, %zu %s, state, chain, history%s\n", t,
+	say(v, "turn %d: ok: key, digest, seed, %zu %s, state, chain, commit id, history%s\n", t,
 		at.out.dice.n, at.out.dice.n == 1 ? "die" : "dice", v->c->journal ? ", journal" : "");
 	rc = 0;
 done:

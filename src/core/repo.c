@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/repository.h>
 
 #define REPO_BRANCH "refs/heads/main"
 #define REPO_SIGNATURE_NAME "umpire"
@@ -499,6 +501,94 @@ done:
 	git_reference_free(existing);
 	buf_release(&msg);
 	return ret;
+}
+
+int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_file *files,
+	size_t n, const char *message, long long when, char commit_hex[41], struct buf *err)
+{
+	struct buf msg = BUF_INIT, text = BUF_INIT;
+	git_repository *mem = NULL;
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+	git_commit *parent = NULL;
+	git_tree *parent_tree = NULL, *tree = NULL;
+	git_index *index = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_id, commit_id;
+	int ret = -1;
+
+	commit_hex[0] = '\0';
+	/* A second handle on the same repository whose writes land in memory only: the
+	 * rebuilt objects never touch the verifier's clone. */
+	if (git_repository_open(&mem, git_repository_path(r->git)) < 0
+		|| git_repository_odb(&odb, mem) < 0
+		|| git_mempack_new(&pack) < 0
+		|| git_odb_add_backend(odb, pack, 1000) < 0)
+		goto git_error;
+	if (resolve_commit(&parent, mem, parent_rev) != 0 || git_commit_tree(&parent_tree, parent) < 0)
+		goto git_error;
+	if (git_index_new(&index) < 0 || git_index_read_tree(index, parent_tree) < 0)
+		goto git_error;
+	for (size_t i = 0; i < n; i++) {
+		git_index_entry e;
+		if (!path_ok(files[i].path)) {
+			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			goto done;
+		}
+		memset(&e, 0, sizeof(e));
+		e.path = files[i].path;
+		e.mode = GIT_FILEMODE_BLOB;
+		if (git_blob_create_from_buffer(&e.id, mem, files[i].data, files[i].len) < 0
+			|| git_index_add(index, &e) < 0)
+			goto git_error;
+	}
+	if (git_index_write_tree_to(&tree_id, index, mem) < 0
+		|| git_tree_lookup(&tree, mem, &tree_id) < 0
+		|| git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
+			0) < 0)
+		goto git_error;
+	buf_puts(&text, message);
+	if (text.len == 0 || text.data[text.len - 1] != '\n')
+		buf_puts(&text, "\n");
+	{
+		const git_commit *parents[1] = { parent };
+		if (git_commit_create(&commit_id, mem, NULL, sig, sig, NULL, buf_str(&text), tree, 1,
+				parents) < 0)
+			goto git_error;
+	}
+	git_oid_tostr(commit_hex, 41, &commit_id);
+	ret = 0;
+	goto done;
+git_error:
+	buf_puts(&msg, git_msg());
+done:
+	if (ret != 0)
+		errf(err, "repo: cannot rebuild the commit after '%s': %s", parent_rev, buf_str(&msg));
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_tree_free(parent_tree);
+	git_commit_free(parent);
+	git_odb_free(odb);
+	git_repository_free(mem);
+	buf_release(&text);
+	buf_release(&msg);
+	return ret;
+}
+
+int repo_commit_time(struct repo *r, const char *rev, long long *out, struct buf *err)
+{
+	git_commit *c = NULL;
+	int rc = resolve_commit(&c, r->git, rev);
+	if (rc == 1)
+		return 1;
+	if (rc < 0) {
+		errf(err, "repo: cannot read commit '%s': %s", rev, git_msg());
+		return -1;
+	}
+	*out = (long long)git_commit_time(c);
+	git_commit_free(c);
+	return 0;
 }
 
 int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,

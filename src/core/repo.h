@@ -42,6 +42,15 @@ int repo_build(struct repo *r, const struct repo_file *files, size_t n, const ch
 int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
 	const char *commit_hex, const char *tag, struct buf *err);
 
+/* The id the commit would have whose parent is parent_rev's commit and whose tree is the
+ * parent's tree with files added or replaced, with message and author/committer time when:
+ * computed in memory (a libgit2 mempack), nothing written to the repository. verify uses it
+ * to rebuild each turn's commit id from the replayed files. Returns 0 / -1. */
+int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_file *files,
+	size_t n, const char *message, long long when, char commit_hex[41], struct buf *err);
+/* The committer time (seconds) of the commit at rev. Returns 0, 1 absent, -1 error. */
+int repo_commit_time(struct repo *r, const char *rev, long long *out, struct buf *err);
+
 /* Creates lightweight tag → the commit HEAD points at (recovery of a crash after commit). */
 int repo_tag_head(struct repo *r, const char *tag, struct buf *err);
 

@@ -533,18 +533,24 @@ static int cmp_jfile(const void *a, const void *b)
 
 /* The commit message of a record: subject, then trailers anyone can check against the
  * journal export chain and campaign.yaml. */
-static void commit_message(struct buf *msg, const struct campaign *c,
-	const struct journal_record *r)
+void turn_commit_message(struct buf *msg, const struct campaign *c, int turn,
+	const char *summary, const char *journal_head)
 {
 	char commitment[65];
 
 	hex_encode(commitment, c->commitment, 32);
-	if (r->turn == 0)
+	if (turn == 0)
 		buf_puts(msg, "Setup\n");
 	else
-		buf_printf(msg, "Turn %d: %s\n", r->turn, r->summary);
-	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", r->turn, r->journal_head,
+		buf_printf(msg, "Turn %d: %s\n", turn, summary);
+	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, journal_head,
 		commitment);
+}
+
+static void commit_message(struct buf *msg, const struct campaign *c,
+	const struct journal_record *r)
+{
+	turn_commit_message(msg, c, r->turn, r->summary, r->journal_head);
 }
 
 static struct repo_file *repo_files(const struct journal_record *r)

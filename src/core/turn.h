@@ -95,6 +95,10 @@ int turn_recover(struct campaign *c);
  * id it must become, then publishes main and the tag. Used by init (turn 0) and turn_commit.
  * Returns an exit code. */
 int turn_commit_record(struct campaign *c, struct journal_record *r);
+/* The commit message of turn (0: "Setup"), ending with the trailers Turn, Journal-Head
+ * (hex) and Commitment (docs/formats.md). Appends to msg. */
+void turn_commit_message(struct buf *msg, const struct campaign *c, int turn,
+	const char *summary, const char *journal_head);
 /* The repository path of entry `turn` of the journal hash chain: campaign.yaml for turn 0,
  * journal/turn-NNNN.yaml after. */
 void turn_entry_path(char *out, size_t len, int turn);

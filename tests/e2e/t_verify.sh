@@ -36,7 +36,7 @@ has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
 t=1
 while [ "$t" -le "$N" ]; do
     has "$TMP/out" "turn $t: ok: key, digest, seed, "
-    grep -q "^turn $t: ok: .*, state, chain, history, journal\$" "$TMP/out" || die "turn $t line"
+    grep -q "^turn $t: ok: .*, state, chain, commit id, history, journal\$" "$TMP/out" || die "turn $t line"
     t=$((t + 1))
 done
 has "$TMP/out" "verify: ok: campaign harbour-raid: $N turns, "
@@ -178,7 +178,22 @@ git -C "$TMP/rebuilt" branch -f main HEAD
 git -C "$TMP/rebuilt" checkout -q main
 expect 65 "$BIN" verify "$TMP/rebuilt"
 has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
-has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit $(git -C "$TMP/rebuilt" rev-parse turn-0001), but the journal says turn 1 is commit $(git -C "$C" rev-parse turn-0001): the history was rewritten"
+# Every file and trailer is kept, but the commits are new: rebuilding the commit id (from the
+# replayed files, the expected message and the commit's time) finds it, clone or not.
+has "$TMP/out" "verify: FAILED: turn 1: turn-0001 is commit $(git -C "$TMP/rebuilt" rev-parse turn-0001), but the turn rebuilds to commit "
+
+# The last turn's commit amended with an extra file, tag and main moved onto it: files,
+# trailers and history all look right; only rebuilding the commit id finds it.
+clone extra
+git -C "$TMP/extra" checkout -q -B main origin/main
+echo "a note" > "$TMP/extra/notes.txt"
+git -C "$TMP/extra" add notes.txt
+git -C "$TMP/extra" -c user.name=mallory -c user.email=mallory@example.org commit -q --amend --no-edit
+last=$(printf 'turn-%04d' "$N")
+git -C "$TMP/extra" tag -f "$last" >/dev/null
+expect 65 "$BIN" verify "$TMP/extra"
+has "$TMP/out" "verify: FAILED: turn $N: $last is commit $(git -C "$TMP/extra" rev-parse HEAD), but the turn rebuilds to commit "
+has "$TMP/out" ": the commit holds other files, another message or another parent"
 
 # A campaign with a public beacon: B_t = SHA256(beacon_value) is checked every turn.
 "$BIN" init "$TMP/bc" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
