@@ -59,9 +59,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) $(TEST_LDLIBS) $(LDFLAGS)
 
-# The README's test command: installs what is missing, builds, runs every suite.
+# The README's test command: installs what is missing, builds, runs every suite, then the
+# unit suites again under ASan+UBSan.
 test: deps
 	@$(MAKE) --no-print-directory lint unit e2e
+	@$(MAKE) --no-print-directory VARIANT=san BUILD=$(BUILD)/san unit
 
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done

@@ -317,65 +317,86 @@ static int commit_parent_id(git_repository *git, const git_oid *commit, git_oid 
 	return rc;
 }
 
-int repo_build(struct repo *r, const struct repo_file *files, size_t n, const char *message,
-	long long when, char commit_hex[41], struct buf *err)
+/* Writes (into git's object database, whichever backend it writes to) the blobs and trees
+ * for parent's tree (none: empty) plus exactly these files, through an in-memory index with
+ * no content filters so the blobs are the given bytes, and the commit object on top, with no
+ * ref moved. 0 ok, -1 libgit2 error (git_msg()). */
+static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
+	const struct repo_file *files, size_t n, const char *message, long long when)
 {
-	struct buf msg = BUF_INIT, text = BUF_INIT;
-	git_commit *parent = NULL;
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_index *index = NULL;
 	git_signature *sig = NULL;
-	git_oid parent_id, tree_id, commit_id;
-	int ret = -1, rc, have_parent;
-	size_t i;
+	struct buf text = BUF_INIT;
+	git_oid tree_id;
+	int ret = -1;
 
-	commit_hex[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (!path_ok(files[i].path)) {
-			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
-			goto done;
-		}
-	}
-	if (!head_is_main(r->git, &msg))
-		goto done;
-	rc = git_reference_name_to_id(&parent_id, r->git, REPO_BRANCH);
-	if (rc < 0 && rc != GIT_ENOTFOUND)
-		goto git_error;
-	have_parent = rc == 0;
-	if (have_parent && (git_commit_lookup(&parent, r->git, &parent_id) < 0
-			|| git_commit_tree(&parent_tree, parent) < 0))
-		goto git_error;
-
-	/* An in-memory index: the parent's tree plus exactly these files, with no content
-	 * filters, so the blobs are the journal's bytes. Nothing but objects is written. */
 	if (git_index_new(&index) < 0)
-		goto git_error;
-	if (have_parent && git_index_read_tree(index, parent_tree) < 0)
-		goto git_error;
-	for (i = 0; i < n; i++) {
+		goto done;
+	if (parent && (git_commit_tree(&parent_tree, parent) < 0
+			|| git_index_read_tree(index, parent_tree) < 0))
+		goto done;
+	for (size_t i = 0; i < n; i++) {
 		git_index_entry e;
 		memset(&e, 0, sizeof(e));
 		e.path = files[i].path;
 		e.mode = GIT_FILEMODE_BLOB;
-		if (git_blob_create_from_buffer(&e.id, r->git, files[i].data, files[i].len) < 0
+		if (git_blob_create_from_buffer(&e.id, git, files[i].data, files[i].len) < 0
 			|| git_index_add(index, &e) < 0)
-			goto git_error;
+			goto done;
 	}
-	if (git_index_write_tree_to(&tree_id, index, r->git) < 0
-		|| git_tree_lookup(&tree, r->git, &tree_id) < 0)
-		goto git_error;
-	if (git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when, 0)
-		< 0)
-		goto git_error;
+	if (git_index_write_tree_to(&tree_id, index, git) < 0
+		|| git_tree_lookup(&tree, git, &tree_id) < 0
+		|| git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
+			0) < 0)
+		goto done;
 	buf_puts(&text, message);
 	if (text.len == 0 || text.data[text.len - 1] != '\n')
 		buf_puts(&text, "\n");
-	{
-		const git_commit *parents[1] = { parent };
-		if (git_commit_create(&commit_id, r->git, NULL, sig, sig, NULL, buf_str(&text), tree,
-				have_parent ? 1 : 0, parents) < 0)
-			goto git_error;
+	const git_commit *parents[1] = { parent };
+	if (git_commit_create(out, git, NULL, sig, sig, NULL, buf_str(&text), tree,
+			parent ? 1 : 0, parents) < 0)
+		goto done;
+	ret = 0;
+done:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_tree_free(parent_tree);
+	buf_release(&text);
+	return ret;
+}
+
+/* Checks every path before anything is written; 0 ok, -1 with the message in msg. */
+static int paths_ok(const struct repo_file *files, size_t n, struct buf *msg)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!path_ok(files[i].path)) {
+			buf_printf(msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			return -1;
+		}
 	}
+	return 0;
+}
+
+int repo_build(struct repo *r, const struct repo_file *files, size_t n, const char *message,
+	long long when, char commit_hex[41], struct buf *err)
+{
+	struct buf msg = BUF_INIT;
+	git_commit *parent = NULL;
+	git_oid parent_id, commit_id;
+	int ret = -1, rc;
+
+	commit_hex[0] = '\0';
+	if (paths_ok(files, n, &msg) < 0 || !head_is_main(r->git, &msg))
+		goto done;
+	rc = git_reference_name_to_id(&parent_id, r->git, REPO_BRANCH);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		goto git_error;
+	if (rc == 0 && git_commit_lookup(&parent, r->git, &parent_id) < 0)
+		goto git_error;
+	if (make_commit(&commit_id, r->git, parent, files, n, message, when) < 0)
+		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	durable_point("git objects");
 	ret = 0;
@@ -385,12 +406,7 @@ git_error:
 done:
 	if (ret != 0)
 		errf(err, "repo: cannot build the commit: %s", buf_str(&msg));
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_index_free(index);
-	git_tree_free(parent_tree);
 	git_commit_free(parent);
-	buf_release(&text);
 	buf_release(&msg);
 	return ret;
 }
@@ -506,18 +522,17 @@ done:
 int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_file *files,
 	size_t n, const char *message, long long when, char commit_hex[41], struct buf *err)
 {
-	struct buf msg = BUF_INIT, text = BUF_INIT;
+	struct buf msg = BUF_INIT;
 	git_repository *mem = NULL;
 	git_odb *odb = NULL;
 	git_odb_backend *pack = NULL;
 	git_commit *parent = NULL;
-	git_tree *parent_tree = NULL, *tree = NULL;
-	git_index *index = NULL;
-	git_signature *sig = NULL;
-	git_oid tree_id, commit_id;
+	git_oid commit_id;
 	int ret = -1;
 
 	commit_hex[0] = '\0';
+	if (paths_ok(files, n, &msg) < 0)
+		goto done;
 	/* A second handle on the same repository whose writes land in memory only: the
 	 * rebuilt objects never touch the verifier's clone. */
 	if (git_repository_open(&mem, git_repository_path(r->git)) < 0
@@ -525,37 +540,9 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_fi
 		|| git_mempack_new(&pack) < 0
 		|| git_odb_add_backend(odb, pack, 1000) < 0)
 		goto git_error;
-	if (resolve_commit(&parent, mem, parent_rev) != 0 || git_commit_tree(&parent_tree, parent) < 0)
+	if (resolve_commit(&parent, mem, parent_rev) != 0
+		|| make_commit(&commit_id, mem, parent, files, n, message, when) < 0)
 		goto git_error;
-	if (git_index_new(&index) < 0 || git_index_read_tree(index, parent_tree) < 0)
-		goto git_error;
-	for (size_t i = 0; i < n; i++) {
-		git_index_entry e;
-		if (!path_ok(files[i].path)) {
-			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
-			goto done;
-		}
-		memset(&e, 0, sizeof(e));
-		e.path = files[i].path;
-		e.mode = GIT_FILEMODE_BLOB;
-		if (git_blob_create_from_buffer(&e.id, mem, files[i].data, files[i].len) < 0
-			|| git_index_add(index, &e) < 0)
-			goto git_error;
-	}
-	if (git_index_write_tree_to(&tree_id, index, mem) < 0
-		|| git_tree_lookup(&tree, mem, &tree_id) < 0
-		|| git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
-			0) < 0)
-		goto git_error;
-	buf_puts(&text, message);
-	if (text.len == 0 || text.data[text.len - 1] != '\n')
-		buf_puts(&text, "\n");
-	{
-		const git_commit *parents[1] = { parent };
-		if (git_commit_create(&commit_id, mem, NULL, sig, sig, NULL, buf_str(&text), tree, 1,
-				parents) < 0)
-			goto git_error;
-	}
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
 	goto done;
@@ -564,14 +551,9 @@ git_error:
 done:
 	if (ret != 0)
 		errf(err, "repo: cannot rebuild the commit after '%s': %s", parent_rev, buf_str(&msg));
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_index_free(index);
-	git_tree_free(parent_tree);
 	git_commit_free(parent);
 	git_odb_free(odb);
 	git_repository_free(mem);
-	buf_release(&text);
 	buf_release(&msg);
 	return ret;
 }

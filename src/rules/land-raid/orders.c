@@ -1,6 +1,6 @@
 /* orders.c — reading a Land Raid order file: the officers' action lists and the standing
- * orders, checked against the current state at check time (everything that does not depend
- * on the dice), each problem reported at its node. What depends on the dice is checked at
+ * orders, checked against the current state when checked: everything that does not depend
+ * on the dice, each problem reported at its node. What depends on the dice is checked at
  * resolution, where an impossible order becomes a void event. */
 #include <stdlib.h>
 #include <string.h>
