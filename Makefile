@@ -55,9 +55,9 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.c tests/unit/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) $(TEST_LDLIBS) $(LDFLAGS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< tests/unit/testutil.c $(LIB) $(LDLIBS) $(TEST_LDLIBS) $(LDFLAGS)
 
 # The README's test command: installs what is missing, builds, runs every suite, then the
 # unit suites again under ASan+UBSan.

@@ -31,23 +31,13 @@ int cmd_check(int argc, char **argv)
 		return rc;
 
 	void *state = NULL;
-	int last;
 	struct turn_input in;
 	struct diag d;
 	diag_init(&d);
 	turn_input_init(&in, 0);
-	if (campaign_load_state(c, "HEAD", &last, &state) < 0) {
-		rc = EXIT_DATAERR;
+	rc = turn_load_next(c, &in, &state);
+	if (rc != EXIT_OK)
 		goto done;
-	}
-	in.turn = last + 1;
-	const char *why = NULL;
-	if (c->rules->game_over && c->rules->game_over(&c->rc, state, in.turn, &why)) {
-		fprintf(stderr, "umpire: the game is over (%s): no turn %d to send orders for\n",
-			why ? why : "the rule system says so", in.turn);
-		rc = EXIT_DATAERR;
-		goto done;
-	}
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&in, c, state, argv[i], &d);
 	if (diag_count(&d)) {

@@ -55,19 +55,9 @@ done:
 
 int cmd_replay(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(replay_help, stdout);
-			return EXIT_OK;
-		}
-		fputs(replay_help, stderr);
-		return EXIT_USAGE;
-	}
+	int opt = cmd_options_help_only(argc, argv, replay_help);
+	if (opt != EXIT_OK)
+		return opt < 0 ? EXIT_OK : opt;
 	if (argc - optind != 1) {
 		fputs(replay_help, stderr);
 		return EXIT_USAGE;

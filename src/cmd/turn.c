@@ -52,7 +52,8 @@ int cmd_turn(int argc, char **argv)
 		return rc;
 
 	void *state = NULL;
-	int last;
+	int last = -1;
+	struct buf err = BUF_INIT;
 	struct turn_input in;
 	struct turn_output out;
 	struct diag d;
@@ -81,24 +82,16 @@ int cmd_turn(int argc, char **argv)
 	rc = turn_recover(c);
 	if (rc != EXIT_OK)
 		goto done;
-	if (campaign_load_state(c, "HEAD", &last, &state) < 0) {
-		rc = EXIT_DATAERR;
-		goto done;
-	}
 	/* Re-running a command that already went through (say, after a crash was recovered
 	 * above) is not an error: say so and change nothing. */
-	if (argc - optind > 1 && turn_same_orders(c, last, argv + optind + 1, (size_t)(argc - optind - 1))) {
+	if (journal_last_turn(c->journal, &last, &err) == 0 && argc - optind > 1 &&
+		turn_same_orders(c, last, argv + optind + 1, (size_t)(argc - optind - 1))) {
 		printf("Turn %d was already processed with these order files; nothing to do\n", last);
 		goto done;
 	}
-	in.turn = last + 1;
-	const char *why = NULL;
-	if (c->rules->game_over && c->rules->game_over(&c->rc, state, in.turn, &why)) {
-		fprintf(stderr, "umpire: the game is over (%s): no turn %d to process\n",
-			why ? why : "the rule system says so", in.turn);
-		rc = EXIT_DATAERR;
+	rc = turn_load_next(c, &in, &state);
+	if (rc != EXIT_OK)
 		goto done;
-	}
 	if ((uint32_t)in.turn > c->chain_length) {
 		fprintf(stderr, "umpire: turn %d is beyond the key chain (%u turns): start a new campaign\n",
 			in.turn, c->chain_length);
@@ -139,6 +132,7 @@ int cmd_turn(int argc, char **argv)
 	if (rc == EXIT_OK)
 		printf("Turn %d: %s\n", in.turn, out.summary);
 done:
+	buf_release(&err);
 	turn_output_release(&out);
 	turn_input_release(&in, c);
 	if (state)

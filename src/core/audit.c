@@ -345,14 +345,6 @@ done:
 
 /* --- re-resolution ---------------------------------------------------------------------- */
 
-static const struct order_file *find_file(const struct turn_input *in, const char *player)
-{
-	for (size_t i = 0; i < in->n_files; i++)
-		if (strcmp(in->files[i].player, player) == 0)
-			return &in->files[i];
-	return NULL;
-}
-
 static int is_missing(const struct turn_input *in, const char *player)
 {
 	for (size_t i = 0; i < in->n_missing; i++)
@@ -395,7 +387,7 @@ static int compare_orders(const struct audit_turn *at, const struct journal_reco
 
 	for (size_t i = 0; i < r->n_orders; i++) {
 		const struct journal_order *o = &r->orders[i];
-		const struct order_file *f = find_file(&at->in, o->player);
+		const struct order_file *f = turn_find_file(&at->in, o->player);
 		if (!o->sha256[0]) {
 			if (f) {
 				why_set(why, "turn %d: %s says %s sent no orders, but git holds %s", t, source,

@@ -581,28 +581,6 @@ int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const c
 	return repo_publish(r, files, n, commit_hex, tag, err);
 }
 
-int repo_tag_head(struct repo *r, const char *tag, struct buf *err)
-{
-	git_commit *head = NULL;
-	git_oid id;
-	int ret = -1, rc;
-
-	rc = resolve_commit(&head, r->git, "HEAD");
-	if (rc != 0) {
-		errf(err, "repo: cannot tag HEAD as '%s': %s", tag,
-			rc > 0 ? "HEAD has no commit" : git_msg());
-		goto done;
-	}
-	if (git_tag_create_lightweight(&id, r->git, tag, (const git_object *)head, 0) < 0) {
-		errf(err, "repo: cannot tag HEAD as '%s': %s", tag, git_msg());
-		goto done;
-	}
-	ret = 0;
-done:
-	git_commit_free(head);
-	return ret;
-}
-
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out,
 	struct buf *err)
 {
@@ -742,17 +720,12 @@ int repo_commit_id(struct repo *r, const char *rev, char hex[41], struct buf *er
 
 int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *err)
 {
-	git_commit *c = NULL;
-	int rc = resolve_commit(&c, r->git, rev);
-
-	buf_clear(out);
-	if (rc < 0)
-		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	int rc = repo_message(r, rev, out, err);
 	if (rc == 0) {
-		const char *m = git_commit_message(c);
-		buf_append(out, m, strcspn(m, "\n"));
+		out->len = strcspn(buf_str(out), "\n");
+		if (out->data)
+			out->data[out->len] = '\0';
 	}
-	git_commit_free(c);
 	return rc;
 }
 
@@ -790,45 +763,6 @@ int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err
 	git_strarray_dispose(&tags);
 	*names = v;
 	return 0;
-}
-
-int repo_reset_hard(struct repo *r, const char *const *dirs, struct buf *err)
-{
-	git_commit *head = NULL;
-	git_checkout_options co;
-	size_t n = 0;
-	int ret = -1, rc;
-
-	rc = resolve_commit(&head, r->git, "HEAD");
-	if (rc != 0) {
-		errf(err, "repo: cannot reset to HEAD: %s", rc > 0 ? "HEAD has no commit" : git_msg());
-		goto done;
-	}
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (git_reset(r->git, (const git_object *)head, GIT_RESET_HARD, &co) < 0) {
-		errf(err, "repo: cannot reset to HEAD: %s", git_msg());
-		goto done;
-	}
-	while (dirs && dirs[n])
-		n++;
-	if (n > 0) {
-		/* A second, path-limited checkout: REMOVE_UNTRACKED on the whole tree would also
-		 * delete files the umpire keeps beside the campaign (.umpire/, notes). */
-		git_checkout_options rm;
-		git_checkout_options_init(&rm, GIT_CHECKOUT_OPTIONS_VERSION);
-		rm.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED;
-		rm.paths.strings = (char **)dirs;
-		rm.paths.count = n;
-		if (git_checkout_head(r->git, &rm) < 0) {
-			errf(err, "repo: cannot remove untracked files: %s", git_msg());
-			goto done;
-		}
-	}
-	ret = 0;
-done:
-	git_commit_free(head);
-	return ret;
 }
 
 int repo_is_clean(struct repo *r, struct buf *err)

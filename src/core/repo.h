@@ -51,8 +51,6 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_fi
 /* The committer time (seconds) of the commit at rev. Returns 0, 1 absent, -1 error. */
 int repo_commit_time(struct repo *r, const char *rev, long long *out, struct buf *err);
 
-/* Creates lightweight tag → the commit HEAD points at (recovery of a crash after commit). */
-int repo_tag_head(struct repo *r, const char *tag, struct buf *err);
 
 /* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first).
  * Returns 0, 1 when rev or path does not exist (no message), -1 on error. */
@@ -77,10 +75,6 @@ int repo_message(struct repo *r, const char *rev, struct buf *out, struct buf *e
 /* The names of the tags that start with prefix ("turn-"), sorted by byte order; *names as
  * for repo_list (free with repo_names_free). */
 int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err);
-/* Restores the work tree and index to HEAD for every tracked path and removes untracked
- * files under the given directories (NULL-terminated, e.g. "orders", "journal", "reports").
- * Used to undo a turn whose journal transaction never committed. */
-int repo_reset_hard(struct repo *r, const char *const *dirs, struct buf *err);
 /* 1 if the work tree and index equal HEAD (ignored files aside), 0 if not, -1 error. */
 int repo_is_clean(struct repo *r, struct buf *err);
 

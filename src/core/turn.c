@@ -121,6 +121,22 @@ static int parse_rulings(struct order_file *f, const struct node *orders, struct
 	return diag_count(d) == before ? 0 : -1;
 }
 
+int turn_load_next(struct campaign *c, struct turn_input *in, void **state)
+{
+	int last;
+	const char *why = NULL;
+
+	if (campaign_load_state(c, "HEAD", &last, state) < 0)
+		return EXIT_DATAERR;
+	in->turn = last + 1;
+	if (c->rules->game_over && c->rules->game_over(&c->rc, *state, in->turn, &why)) {
+		fprintf(stderr, "umpire: the game is over (%s): there is no turn %d\n",
+			why ? why : "the rule system says so", in->turn);
+		return EXIT_DATAERR;
+	}
+	return EXIT_OK;
+}
+
 int turn_add_order_bytes(struct turn_input *in, struct campaign *c, const void *state,
 	const char *name, const unsigned char *bytes, size_t len, struct diag *d)
 {
@@ -256,7 +272,7 @@ int turn_complete(struct turn_input *in, struct campaign *c, const void *state,
 	return rc;
 }
 
-static const struct order_file *find_file(const struct turn_input *in, const char *player)
+const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
 {
 	for (size_t i = 0; i < in->n_files; i++)
 		if (strcmp(in->files[i].player, player) == 0)
@@ -288,7 +304,7 @@ static int render_journal(struct turn_output *out, const struct campaign *c,
 	node_map_str(root, "key", hex);
 	struct node *orders = node_map_add(root, "orders", node_new_seq());
 	for (size_t i = 0; i < n_ids; i++) {
-		const struct order_file *f = find_file(in, ids[i]);
+		const struct order_file *f = turn_find_file(in, ids[i]);
 		struct node *o = node_seq_add(orders, node_new_map());
 		uint8_t zero[32] = { 0 };
 		node_map_str(o, "player", ids[i]);
@@ -424,7 +440,7 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	qsort(ids, n_ids, sizeof(char *), cmp_str);
 
 	for (size_t i = 0; i < n_ids; i++) {
-		const struct order_file *f = find_file(in, ids[i]);
+		const struct order_file *f = turn_find_file(in, ids[i]);
 		fo[i].player = ids[i];
 		fo[i].has_file = f != NULL;
 		if (f)
@@ -437,7 +453,7 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	dice_init_fair(&out->dice, out->seed);
 
 	/* Umpire rulings come first: they are facts of the turn the rules then play out in. */
-	const struct order_file *uf = find_file(in, UMPIRE_PLAYER);
+	const struct order_file *uf = turn_find_file(in, UMPIRE_PLAYER);
 	for (size_t i = 0; uf && i < uf->n_rulings; i++) {
 		const struct ruling *r = &uf->rulings[i];
 		char *purpose = xasprintf("umpire ruling %zu: %s", i + 1, r->what);
@@ -452,7 +468,7 @@ int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
 	for (size_t i = 0; i < n_ids; i++) {
 		if (strcmp(ids[i], UMPIRE_PLAYER) == 0)
 			continue;
-		const struct order_file *f = find_file(in, ids[i]);
+		const struct order_file *f = turn_find_file(in, ids[i]);
 		int missing = 0;
 		for (size_t k = 0; k < in->n_missing; k++)
 			missing |= strcmp(in->missing[k], ids[i]) == 0;

@@ -60,6 +60,14 @@ void turn_input_init(struct turn_input *in, int turn);
 void turn_input_release(struct turn_input *in, const struct campaign *c);
 void turn_output_release(struct turn_output *out);
 
+/* The file of player in in, or NULL. */
+const struct order_file *turn_find_file(const struct turn_input *in, const char *player);
+
+/* Loads the state at the committed HEAD into *state (free with c->rules->state_free) and
+ * sets in->turn to the next turn. Refuses, with a message on stderr, when the rule system
+ * says the game is over. Returns an exit code (0 ok). */
+int turn_load_next(struct campaign *c, struct turn_input *in, void **state);
+
 /* Parses one order file's bytes (name for diagnostics) for in->turn against state and adds
  * it to in. Every problem goes to d. Returns 0, or -1 when the file has errors. */
 int turn_add_order_bytes(struct turn_input *in, struct campaign *c, const void *state,

@@ -14,65 +14,28 @@
 #include "core/journal.h"
 #include "testutil.h"
 
-static char root[] = "/tmp/umpire-check-journal-XXXXXX";
-
 /* Unchecked fixture: runs in the parent, so the directory goes even when a test fails. */
 static void root_setup(void)
 {
-	if (!mkdtemp(root))
-		abort();
+	test_root_make("journal");
 }
 
 static void root_teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "check_journal: cannot remove %s\n", root);
-	free(cmd);
-}
-
-/* A fresh path under the root for each name (tests may run in one process). */
-static char *tpath(const char *name)
-{
-	return xasprintf("%s/%s", root, name);
-}
-
-/* Runs a shell command, capturing stdout and stderr together; returns its exit status. */
-static int run(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run(struct buf *out, const char *fmt, ...)
-{
-	struct buf cmd = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	buf_vprintf(&cmd, fmt, ap);
-	va_end(ap);
-	buf_puts(&cmd, " 2>&1");
-	buf_clear(out);
-	p = popen(buf_str(&cmd), "r");
-	ck_assert_ptr_nonnull(p);
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(out, chunk, n);
-	status = pclose(p);
-	buf_release(&cmd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	test_root_remove();
 }
 
 /* Runs sql through the sqlite3 shell on db (written to a file: no shell quoting). */
 static int sqlite_cli(const char *db, const char *sql, struct buf *out)
 {
-	char *script = tpath("cli.sql");
+	char *script = test_path("cli.sql");
 	FILE *f = fopen(script, "w");
 	int rc;
 
 	ck_assert_ptr_nonnull(f);
 	fputs(sql, f);
 	ck_assert_int_eq(fclose(f), 0);
-	rc = run(out, "sqlite3 -bail '%s' < '%s'", db, script);
+	rc = test_run(out, "sqlite3 -bail '%s' < '%s'", db, script);
 	free(script);
 	return rc;
 }
@@ -190,7 +153,7 @@ static struct journal *open_new(const char *name)
 {
 	struct buf err = BUF_INIT;
 	struct journal *j = NULL;
-	char *path = tpath(name);
+	char *path = test_path(name);
 
 	ck_assert_msg(journal_open(&j, path, 1, &err) == 0, "%s", buf_str(&err));
 	free(path);
@@ -282,14 +245,14 @@ START_TEST(test_schema_file_matches_embedded)
 {
 	struct buf ours = BUF_INIT, theirs = BUF_INIT, out = BUF_INIT, ddl = BUF_INIT;
 	struct journal *j = open_new("embedded.sqlite");
-	char *from_file = tpath("from-file.sqlite");
-	char *embedded = tpath("embedded.sqlite");
+	char *from_file = test_path("from-file.sqlite");
+	char *embedded = test_path("embedded.sqlite");
 
 	journal_close(j);
 	read_file("schemas/journal.sql", &ddl);
 	ck_assert_msg(sqlite_cli(from_file, buf_str(&ddl), &out) == 0, "%s", buf_str(&out));
-	ck_assert_int_eq(run(&ours, "sqlite3 '%s' .dump", embedded), 0);
-	ck_assert_int_eq(run(&theirs, "sqlite3 '%s' .dump", from_file), 0);
+	ck_assert_int_eq(test_run(&ours, "sqlite3 '%s' .dump", embedded), 0);
+	ck_assert_int_eq(test_run(&theirs, "sqlite3 '%s' .dump", from_file), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&ours), "CREATE TRIGGER dice_dense"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&ours), "'schema_version','1'"));
 	/* ck_assert_str_eq would overflow Check's message limit with two whole dumps. */
@@ -297,7 +260,7 @@ START_TEST(test_schema_file_matches_embedded)
 		"schemas/journal.sql and journal.c's DDL differ: compare sqlite3 .dump of %s and %s",
 		embedded, from_file);
 
-	ck_assert_int_eq(run(&out, "sqlite3 '%s' 'PRAGMA journal_mode'", embedded), 0);
+	ck_assert_int_eq(test_run(&out, "sqlite3 '%s' 'PRAGMA journal_mode'", embedded), 0);
 	ck_assert_str_eq(buf_str(&out), "wal\n");
 	free(from_file);
 	free(embedded);
@@ -313,7 +276,7 @@ START_TEST(test_round_trip)
 	struct buf err = BUF_INIT;
 	struct journal_record r0, r1, *g = NULL;
 	struct journal *j = open_new("round-trip.sqlite");
-	char *path = tpath("round-trip.sqlite");
+	char *path = test_path("round-trip.sqlite");
 
 	ck_assert_int_eq(last_turn(j), -1);
 	ck_assert_int_eq(journal_read(j, 0, &g, &err), 1);
@@ -479,7 +442,7 @@ START_TEST(test_sqlite_shell_cannot_rewrite)
 	struct buf err = BUF_INIT, out = BUF_INIT;
 	struct journal_record r0, r1, *g = NULL;
 	struct journal *j = open_new("shell.sqlite");
-	char *path = tpath("shell.sqlite");
+	char *path = test_path("shell.sqlite");
 	long long before;
 
 	record0(&r0);
@@ -521,9 +484,9 @@ START_TEST(test_open_errors)
 	struct buf err = BUF_INIT, out = BUF_INIT;
 	struct journal_record r0;
 	struct journal *j = open_new("exists.sqlite");
-	char *path = tpath("exists.sqlite");
-	char *missing = tpath("missing.sqlite");
-	char *other = tpath("other.sqlite");
+	char *path = test_path("exists.sqlite");
+	char *missing = test_path("missing.sqlite");
+	char *other = test_path("other.sqlite");
 
 	record0(&r0);
 	append_ok(j, &r0);

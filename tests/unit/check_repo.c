@@ -1,6 +1,6 @@
 /* check_repo.c — the campaign repository: commits and tags per turn, reads at each tag,
  * listings, a clean work tree as the git program sees it, reproducible commit ids, and the
- * hard reset that undoes a half-done turn. The tests run git; the library never does. */
+ * publish that finishes a half-done turn. The tests run git; the library never does. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +16,11 @@
 #define T0 1700000000LL   /* the setup's commit time */
 #define T1 1700086400LL   /* turn 1, a day later */
 
-static char root[] = "/tmp/umpire-check-repo-XXXXXX";
-
 /* Unchecked fixture: runs in the parent, so the directory goes even when a test fails. The
  * user's git configuration stays out of it (both libgit2's and the git program's). */
 static void root_setup(void)
 {
-	if (!mkdtemp(root))
-		abort();
+	const char *root = test_root_make("repo");
 	setenv("HOME", root, 1);
 	setenv("XDG_CONFIG_HOME", root, 1);
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
@@ -31,47 +28,14 @@ static void root_setup(void)
 
 static void root_teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "check_repo: cannot remove %s\n", root);
-	free(cmd);
-}
-
-static char *tpath(const char *name)
-{
-	return xasprintf("%s/%s", root, name);
-}
-
-/* Runs a shell command, capturing stdout (stderr too when it fails); returns exit status. */
-static int run(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run(struct buf *out, const char *fmt, ...)
-{
-	struct buf cmd = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	buf_vprintf(&cmd, fmt, ap);
-	va_end(ap);
-	buf_puts(&cmd, " 2>&1");
-	buf_clear(out);
-	p = popen(buf_str(&cmd), "r");
-	ck_assert_ptr_nonnull(p);
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(out, chunk, n);
-	status = pclose(p);
-	buf_release(&cmd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	test_root_remove();
 }
 
 static void git_status_empty(const char *dir)
 {
 	struct buf out = BUF_INIT;
 
-	ck_assert_int_eq(run(&out, "git -C '%s' status --porcelain --untracked-files=all", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' status --porcelain --untracked-files=all", dir), 0);
 	ck_assert_msg(out.len == 0, "git status in %s: %s", dir, buf_str(&out));
 	buf_release(&out);
 }
@@ -84,22 +48,6 @@ static void write_file(const char *dir, const char *path, const char *text)
 	ck_assert_msg(f != NULL, "cannot write %s", full);
 	fputs(text, f);
 	ck_assert_int_eq(fclose(f), 0);
-	free(full);
-}
-
-static void make_dir(const char *dir, const char *path)
-{
-	char *full = xasprintf("%s/%s", dir, path);
-
-	ck_assert_msg(mkdir(full, 0755) == 0, "cannot create %s", full);
-	free(full);
-}
-
-static void remove_file(const char *dir, const char *path)
-{
-	char *full = xasprintf("%s/%s", dir, path);
-
-	ck_assert_msg(unlink(full) == 0, "cannot remove %s", full);
 	free(full);
 }
 
@@ -199,10 +147,10 @@ static void assert_list(struct repo *r, const char *rev, const char *dir,
 START_TEST(test_init_and_open)
 {
 	struct buf err = BUF_INIT, out = BUF_INIT;
-	char *dir = tpath("init"), *plain = tpath("plain");
+	char *dir = test_path("init"), *plain = test_path("plain");
 	struct repo *r = init_repo(dir), *again = NULL;
 
-	ck_assert_int_eq(run(&out, "git -C '%s' symbolic-ref HEAD", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' symbolic-ref HEAD", dir), 0);
 	ck_assert_str_eq(buf_str(&out), "refs/heads/main\n");
 	ck_assert_int_eq(repo_has(r, "HEAD"), 0);           /* no commit yet */
 	ck_assert_int_eq(repo_is_clean(r, &err), 1);
@@ -230,7 +178,7 @@ END_TEST
 START_TEST(test_two_turns_read_back)
 {
 	struct buf out = BUF_INIT, err = BUF_INIT;
-	char *dir = tpath("two-turns");
+	char *dir = test_path("two-turns");
 	struct repo *r = init_repo(dir);
 	char c0[41], c1[41], hex[41];
 
@@ -242,7 +190,7 @@ START_TEST(test_two_turns_read_back)
 	ck_assert_int_eq(repo_is_clean(r, &err), 1);
 	git_status_empty(dir);
 	/* No temporary file is left behind, not even in .git/. */
-	ck_assert_int_eq(run(&out, "ls -a '%s/.git' | grep umpire-write", dir), 1);
+	ck_assert_int_eq(test_run(&out, "ls -a '%s/.git' | grep umpire-write", dir), 1);
 	repo_free(r);
 
 	/* A fresh handle: everything below comes from disk. */
@@ -288,7 +236,7 @@ START_TEST(test_two_turns_read_back)
 	ck_assert_int_eq(repo_subject(r, "turn-0002", &out, &err), 1);
 
 	/* What the git program makes of it: history, tags, identity and times. */
-	ck_assert_int_eq(run(&out, "git -C '%s' log --format='%%H %%P|%%an <%%ae> %%at %%ai|%%cn"
+	ck_assert_int_eq(test_run(&out, "git -C '%s' log --format='%%H %%P|%%an <%%ae> %%at %%ai|%%cn"
 		" <%%ce> %%ct|%%s' main", dir), 0);
 	char *want = xasprintf("%s %s|umpire <umpire@localhost> 1700086400 2023-11-15 22:13:20"
 		" +0000|umpire <umpire@localhost> 1700086400|Turn 1: the raid begins\n"
@@ -296,12 +244,12 @@ START_TEST(test_two_turns_read_back)
 		" <umpire@localhost> 1700000000|Setup\n", c1, c0, c0);
 	ck_assert_str_eq(buf_str(&out), want);
 	free(want);
-	ck_assert_int_eq(run(&out, "git -C '%s' for-each-ref --format='%%(refname) %%(objecttype)"
+	ck_assert_int_eq(test_run(&out, "git -C '%s' for-each-ref --format='%%(refname) %%(objecttype)"
 		" %%(objectname)' refs/tags", dir), 0);
 	want = xasprintf("refs/tags/turn-0000 commit %s\nrefs/tags/turn-0001 commit %s\n", c0, c1);
 	ck_assert_str_eq(buf_str(&out), want);   /* lightweight: the tags name commits */
 	free(want);
-	ck_assert_int_eq(run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
 
 	repo_free(r);
 	free(dir);
@@ -314,7 +262,7 @@ END_TEST
  * rebuild the history from the journal and land on the same hashes. */
 START_TEST(test_commit_ids_reproducible)
 {
-	char *dx = tpath("repro-x"), *dy = tpath("repro-y"), *dz = tpath("repro-z");
+	char *dx = test_path("repro-x"), *dy = test_path("repro-y"), *dz = test_path("repro-z");
 	struct repo *x = init_repo(dx), *y = init_repo(dy), *z = init_repo(dz);
 	char x0[41], x1[41], y0[41], y1[41], z0[41];
 
@@ -337,7 +285,7 @@ END_TEST
 START_TEST(test_commit_refusals)
 {
 	struct buf err = BUF_INIT;
-	char *dir = tpath("refusals");
+	char *dir = test_path("refusals");
 	struct repo *r = init_repo(dir);
 	char c0[41], c1[41], hex[41];
 	static const char *const bad[] = {
@@ -367,18 +315,21 @@ START_TEST(test_commit_refusals)
 	ck_assert_str_eq(hex, c1);
 	git_status_empty(dir);
 
-	/* repo_tag_head: the recovery path after a crash between commit and tag. */
-	ck_assert_int_eq(repo_tag_head(r, "turn-0001", &err), -1);
-	ck_assert_int_eq(repo_tag_head(r, "recovered", &err), 0);
+	/* repo_publish is the recovery path: publishing a published commit again is a no-op, a
+	 * missing tag is added, and a tag already on another commit is refused. */
+	ck_assert_msg(repo_publish(r, NULL, 0, c1, "turn-0001", &err) == 0, "%s", buf_str(&err));
+	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "turn-0000", &err), -1);
+	ck_assert_ptr_nonnull(strstr(buf_str(&err), "tag 'turn-0000' already exists and points elsewhere"));
+	ck_assert_msg(repo_publish(r, NULL, 0, c1, "recovered", &err) == 0, "%s", buf_str(&err));
 	ck_assert_int_eq(repo_commit_id(r, "recovered", hex, &err), 0);
 	ck_assert_str_eq(hex, c1);
 
 	/* Commits go on main only: with HEAD moved elsewhere, main is not advanced blindly. */
 	struct buf out = BUF_INIT;
-	ck_assert_int_eq(run(&out, "git -C '%s' symbolic-ref HEAD refs/heads/other", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' symbolic-ref HEAD refs/heads/other", dir), 0);
 	ck_assert_int_eq(repo_commit(r, next, 1, "Elsewhere", "turn-0002", T1 + 1, hex, &err), -1);
 	ck_assert_ptr_nonnull(strstr(buf_str(&err), "HEAD is not the branch main"));
-	ck_assert_int_eq(run(&out, "git -C '%s' rev-parse main", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' rev-parse main", dir), 0);
 	ck_assert_int_eq(strncmp(buf_str(&out), c1, 40), 0);
 	buf_release(&out);
 
@@ -388,57 +339,51 @@ START_TEST(test_commit_refusals)
 }
 END_TEST
 
-START_TEST(test_reset_hard)
+START_TEST(test_publish_finishes_a_turn)
 {
-	static const char *const dirs[] = { "orders", "journal", "reports", NULL };
-	struct buf err = BUF_INIT, out = BUF_INIT;
-	char *dir = tpath("reset");
+	struct buf err = BUF_INIT;
+	char *dir = test_path("publish");
 	struct repo *r = init_repo(dir);
-	char c0[41], c1[41];
+	char c0[41], c1[41], c2[41], hex[41];
+	static const char state2[] = "turn: 2\n";
+	struct repo_file turn2[] = {
+		{ "state.yaml", state2, sizeof(state2) - 1 },
+		{ "orders/turn-0002/defender.yaml", "orders: []\n", 11 },
+	};
 
 	play_two_turns(r, c0, c1);
-	/* What a turn killed halfway leaves behind. */
+	/* A turn whose objects were built (and journaled) but whose publish was cut short:
+	 * main not moved, no tag, one file half-written, another missing. */
+	ck_assert_msg(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2, &err) == 0, "%s", buf_str(&err));
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_str_eq(hex, c1);
+	ck_assert_int_eq(repo_has(r, "turn-0002"), 0);
 	write_file(dir, "state.yaml", "half-written\n");
-	write_file(dir, "orders/turn-0001/attacker.yaml", "tampered\n");
-	make_dir(dir, "orders/turn-0002");
-	write_file(dir, "orders/turn-0002/attacker.yaml", "next turn\n");
-	write_file(dir, "orders/stray.txt", "stray\n");
-	write_file(dir, "reports/turn-0001/report.txt", "report\n");
-	write_file(dir, "staged.txt", "staged\n");
-	ck_assert_int_eq(run(&out, "git -C '%s' add staged.txt", dir), 0);
-	make_dir(dir, "notes");
-	write_file(dir, "notes/keep.txt", "the umpire's own notes\n");
 	ck_assert_int_eq(repo_is_clean(r, &err), 0);
 
-	ck_assert_msg(repo_reset_hard(r, dirs, &err) == 0, "%s", buf_str(&err));
-	ck_assert_int_eq(exists(dir, "orders/turn-0002/attacker.yaml"), 0);
-	ck_assert_int_eq(exists(dir, "orders/turn-0002"), 0);
-	ck_assert_int_eq(exists(dir, "orders/stray.txt"), 0);
-	ck_assert_int_eq(exists(dir, "reports/turn-0001/report.txt"), 0);
-	ck_assert_int_eq(exists(dir, "reports/turn-0001/empty.txt"), 1);   /* tracked */
-	ck_assert_int_eq(exists(dir, "notes/keep.txt"), 1);                /* not named */
-	/* staged.txt was tracked by the index but not HEAD: like `git reset --hard`, the reset
-	 * removes it wherever it is. */
-	ck_assert_int_eq(exists(dir, "staged.txt"), 0);
-	ck_assert_int_eq(run(&out, "git -C '%s' status --porcelain --untracked-files=all", dir),
-		0);
-	ck_assert_str_eq(buf_str(&out), "?? notes/keep.txt\n");
-	ck_assert_int_eq(repo_is_clean(r, &err), 0);
+	/* The same build again gives the same commit: recovery can check the journaled id. */
+	char again[41];
+	ck_assert_int_eq(repo_build(r, turn2, 2, "Turn 2", T1 + 60, again, &err), 0);
+	ck_assert_str_eq(again, c2);
 
-	remove_file(dir, "notes/keep.txt");
+	ck_assert_msg(repo_publish(r, turn2, 2, c2, "turn-0002", &err) == 0, "%s", buf_str(&err));
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_str_eq(hex, c2);
+	ck_assert_int_eq(repo_commit_id(r, "turn-0002", hex, &err), 0);
+	ck_assert_str_eq(hex, c2);
+	assert_read(r, "HEAD", "state.yaml", state2, sizeof(state2) - 1);
 	ck_assert_int_eq(repo_is_clean(r, &err), 1);
 	git_status_empty(dir);
-	assert_read(r, "HEAD", "state.yaml", state1, sizeof(state1) - 1);
-	{
-		struct buf disk = BUF_INIT;
-		ck_assert_int_eq(run(&disk, "cat '%s/state.yaml'", dir), 0);
-		ck_assert_str_eq(buf_str(&disk), state1);
-		buf_release(&disk);
-	}
+
+	/* Publishing again changes nothing; publishing an old commit would move main back. */
+	ck_assert_int_eq(repo_publish(r, turn2, 2, c2, "turn-0002", &err), 0);
+	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "other", &err), -1);
+	ck_assert_ptr_nonnull(strstr(buf_str(&err), "main moved"));
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_str_eq(hex, c2);
 
 	repo_free(r);
 	free(dir);
-	buf_release(&out);
 	buf_release(&err);
 }
 END_TEST
@@ -454,7 +399,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_two_turns_read_back);
 	tcase_add_test(tc, test_commit_ids_reproducible);
 	tcase_add_test(tc, test_commit_refusals);
-	tcase_add_test(tc, test_reset_hard);
+	tcase_add_test(tc, test_publish_finishes_a_turn);
 	suite_add_tcase(s, tc);
 	return s;
 }
