@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/audit.h"
 #include "core/fair.h"
+#include "core/layout.h"
 
 static const char audit_help[] =
 	"usage: umpire audit DIR T:J [--json]\n"
@@ -29,9 +30,6 @@ static const char audit_help[] =
 	"  --json              the same as one JSON object (64-bit values as decimal strings)\n"
 	"  --vector SEED:J:N   only the die: J of N faces from the hex seed SEED (test vectors)\n\n"
 	"Exit 0 when every recomputed value agrees with the record, 65 when one does not.\n";
-
-static const char zero_hex[65] =
-	"0000000000000000000000000000000000000000000000000000000000000000";
 
 struct explain {
 	int json;               /* --json */
@@ -238,29 +236,26 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 	const struct journal_record *ex, const struct die_record *dr)
 {
 	struct audit_turn at;
-	struct buf why = BUF_INIT;
-	char prev[16], tag[16];
+	char prev[LAYOUT_TAG_MAX], tag[LAYOUT_TAG_MAX];
 	void *state = NULL;
-	int last;
+	int last, failed = 1;
 	json_t *o = json_object();
 
 	memset(&at, 0, sizeof(at));
-	campaign_turn_tag(prev, t - 1);
-	campaign_turn_tag(tag, t);
+	layout_tag(prev, t - 1);
+	layout_tag(tag, t);
 	json_object_set_new(o, "for", json_string(dr->purpose));
 	if (!e->json)
 		printf("for      \"%s\"\n", dr->purpose);
 	if (campaign_load_state(c, prev, &last, &state) < 0) {
-		buf_printf(&why, "the state after turn %d cannot be loaded", t - 1);
-	} else if (audit_resolve(&at, c, state, tag, ex, AUDIT_EXPORT, &why) != 0) {
-		/* why says what */
-	} else {
+		error_set(ERROR_INPUT, "the state after turn %d cannot be loaded", t - 1);
+	} else if (audit_resolve(&at, c, state, tag, ex, AUDIT_EXPORT) == 0) {
 		size_t k;
 		const char *phase = audit_die_phase(&at, j, &k);
 		json_t *events = json_array();
 		json_object_set_new(o, "phase", json_string(phase ? phase : ""));
 		json_object_set_new(o, "reported_by", k == (size_t)-1 ? json_null() :
-			json_event(&at.out.events.v[k], k));
+			json_event(&at.t.out.events.v[k], k));
 		if (!e->json) {
 			printf("decided  drawn in phase '%s'", phase ? phase : "");
 			if (k != (size_t)-1)
@@ -268,8 +263,8 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 			printf("\n         events of phase '%s' (> marks the one that reports the die):\n",
 				phase ? phase : "");
 		}
-		for (size_t i = 0; phase && i < at.out.events.n; i++) {
-			const struct event *ev = &at.out.events.v[i];
+		for (size_t i = 0; phase && i < at.t.out.events.n; i++) {
+			const struct event *ev = &at.t.out.events.v[i];
 			if (strcmp(ev->phase, phase) != 0)
 				continue;
 			json_array_append_new(events, json_event(ev, i));
@@ -277,134 +272,112 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 				print_event(ev, i, i == k);
 		}
 		json_object_set_new(o, "events", events);
-		buf_clear(&why);
+		failed = 0;
 	}
-	if (why.len) {
-		json_object_set_new(o, "error", json_string(buf_str(&why)));
+	if (failed) {
+		json_object_set_new(o, "error", json_string(error_last()->message));
 		if (!e->json)
-			printf("decided  cannot re-resolve the turn: %s\n", buf_str(&why));
+			printf("decided  cannot re-resolve the turn: %s\n", error_last()->message);
 		e->ok = 0;
 	}
 	json_object_set_new(e->root, "decided", o);
+	audit_turn_release(&at);
 	if (state)
 		c->rules->state_free(state);
-	audit_turn_release(&at, c);
-	buf_release(&why);
 }
 
-static int audit_die(struct explain *e, const char *dir, const char *ref)
+static json_t *json_hash(const uint8_t h[FAIR_HASH_BYTES])
 {
-	struct campaign *c = NULL;
-	struct journal_record *ex = NULL, *prevex = NULL, *jr = NULL;
-	struct buf bytes = BUF_INIT, err = BUF_INIT;
+	char hex[65];
+
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	return json_string(hex);
+}
+
+/* The key and its chain: SHA256 applied t times gives the commitment, once gives k_(t-1). */
+static void explain_key(struct explain *e, struct campaign *c, const struct journal_record *ex)
+{
+	struct journal_record *prevex = NULL;
+	struct buf bytes = BUF_INIT;
 	struct diag d;
-	char tag[16], path[64], hex[65], want[65], fpath[256];
-	uint8_t key[32], h[32], digest[32], beacon[32], seed[32];
-	uint64_t j;
-	int t, rc;
+	uint8_t h[FAIR_HASH_BYTES];
+	char hex[65], want[65], key[65];
+	int t = ex->turn;
+	json_t *ko = json_object();
 
 	diag_init(&d);
-	if (parse_die_ref(ref, &t, &j) < 0) {
-		fprintf(stderr, "umpire: '%s' (T:J expected: a turn from 1 and a die index from 0, e.g. 3:12)\n", ref);
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	rc = campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY);
-	if (rc != EXIT_OK)
-		goto done;
-	campaign_turn_tag(tag, t);
-	turn_entry_path(path, sizeof(path), t);
-	rc = EXIT_NOINPUT;
-	if (repo_read(c->repo, tag, path, &bytes, &err) != 0) {
-		fprintf(stderr, "umpire: no turn %d: %s is not committed at %s\n", t, path, tag);
-		goto done;
-	}
-	rc = EXIT_DATAERR;
-	if (audit_parse_export(&ex, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
-		diag_print(&d, stderr);
-		goto done;
-	}
-	if (j >= ex->n_dice) {
-		fprintf(stderr, "umpire: turn %d drew %zu dice (0 to %zu): no die %" PRIu64 "\n", t,
-			ex->n_dice, ex->n_dice ? ex->n_dice - 1 : 0, j);
-		rc = EXIT_NOINPUT;
-		goto done;
-	}
-	const struct die_record *dr = &ex->dice[j];
-	e->root = json_object();
-	json_object_set_new(e->root, "campaign", json_string(c->id));
-	json_object_set_new(e->root, "turn", json_integer(t));
-	json_object_set_new(e->root, "index", json_u64(j));
-	json_object_set_new(e->root, "export", json_string(path));
-	if (!e->json)
-		printf("die %" PRIu64 " of turn %d, campaign %s (%s at %s)\n\n", j, t, c->id, path, tag);
-
-	/* The key and its chain. */
-	json_t *ko = json_object();
-	hex_decode(key, 32, ex->key);
-	memcpy(h, key, 32);
+	memcpy(h, ex->key, FAIR_HASH_BYTES);
 	for (int i = 0; i < t; i++)
-		fair_sha256(h, h, 32);
-	hex_encode(hex, h, 32);
-	hex_encode(want, c->commitment, 32);
-	json_object_set_new(ko, "key", json_string(ex->key));
+		fair_sha256(h, h, FAIR_HASH_BYTES);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	hex_encode(want, c->commitment, FAIR_HASH_BYTES);
+	hex_encode(key, ex->key, FAIR_HASH_BYTES);
+	json_object_set_new(ko, "key", json_string(key));
 	json_object_set_new(ko, "hashes", json_integer(t));
 	json_object_set_new(ko, "result", json_string(hex));
 	json_object_set_new(ko, "commitment", json_string(want));
 	check(e, ko, strcmp(hex, want) == 0);
 	if (!e->json) {
-		printf("key      k_%d = %s\n", t, ex->key);
+		printf("key      k_%d = %s\n", t, key);
 		printf("         SHA256 applied %d time%s = %s\n", t, t == 1 ? "" : "s", hex);
 		printf("         fairness.commitment = %s: %s\n", want, okstr(strcmp(hex, want) == 0));
 	}
 	if (t > 1) {
-		char ppath[64], ptag[16];
-		campaign_turn_tag(ptag, t - 1);
-		turn_entry_path(ppath, sizeof(ppath), t - 1);
-		if (repo_read(c->repo, ptag, ppath, &bytes, &err) == 0 &&
+		char ppath[LAYOUT_PATH_MAX], ptag[LAYOUT_TAG_MAX];
+		layout_tag(ptag, t - 1);
+		layout_entry_path(ppath, t - 1);
+		if (repo_read(c->repo, ptag, ppath, &bytes) == 0 &&
 			audit_parse_export(&prevex, c, ppath, bytes.data ? bytes.data : "", bytes.len, &d) == 0) {
-			fair_sha256(h, key, 32);
-			hex_encode(hex, h, 32);
-			int same = strcmp(hex, prevex->key) == 0;
-			json_object_set_new(ko, "previous_key", json_string(prevex->key));
+			fair_sha256(h, ex->key, FAIR_HASH_BYTES);
+			int same = memcmp(h, prevex->key, FAIR_HASH_BYTES) == 0;
+			json_object_set_new(ko, "previous_key", json_hash(prevex->key));
 			json_object_set_new(ko, "previous_ok", json_boolean(same));
 			if (!same)
 				e->ok = 0;
+			hex_encode(hex, h, FAIR_HASH_BYTES);
 			if (!e->json)
 				printf("         SHA256(k_%d) = %s = k_%d of %s: %s\n", t, hex, t - 1, ppath,
 					okstr(same));
 		}
 	}
 	json_object_set_new(e->root, "key", ko);
+	journal_record_free(prevex);
+	diag_release(&d);
+	buf_release(&bytes);
+}
 
-	/* The orders digest from the committed files. */
+/* The orders digest from the committed files (audit_parse_export checked the export lists
+ * every player plus umpire once, sorted). */
+static void explain_orders(struct explain *e, struct campaign *c, const struct journal_record *ex,
+	uint8_t digest[FAIR_HASH_BYTES])
+{
+	static const uint8_t zero[FAIR_HASH_BYTES];
 	json_t *oo = json_object(), *players = json_array();
-	size_t n_ids = c->n_players + 1;
-	struct fair_order *fo = xcalloc(n_ids, sizeof(*fo));
+	struct fair_order *fo = xcalloc(ex->n_orders + 1, sizeof(*fo));
+	struct buf bytes = BUF_INIT;
+	char fpath[LAYOUT_PATH_MAX], hex[65];
+	int t = ex->turn;
+
 	for (size_t i = 0; i < ex->n_orders; i++) {
 		const struct journal_order *o = &ex->orders[i];
 		json_t *po = json_object();
-		snprintf(fpath, sizeof(fpath), "orders/%s/%s.yaml", tag, o->player);
-		int r = repo_read(c->repo, tag, fpath, &bytes, &err);
-		if (i < n_ids) {
-			fo[i].player = o->player;
-			fo[i].has_file = r == 0;
-		}
+		layout_order_path(fpath, t, o->player);
+		char tag[LAYOUT_TAG_MAX];
+		layout_tag(tag, t);
+		int r = repo_read(c->repo, tag, fpath, &bytes);
+		fo[i].player = o->player;
+		fo[i].has_file = r == 0;
+		if (r == 0)
+			fair_sha256(fo[i].sha256, bytes.data ? bytes.data : "", bytes.len);
+		int same = r == 0 ? o->has_file && memcmp(fo[i].sha256, o->sha256, FAIR_HASH_BYTES) == 0
+			: !o->has_file;
 		json_object_set_new(po, "player", json_string(o->player));
 		json_object_set_new(po, "file", r == 0 ? json_string(fpath) : json_null());
-		if (r == 0) {
-			fair_sha256(h, bytes.data ? bytes.data : "", bytes.len);
-			if (i < n_ids)
-				memcpy(fo[i].sha256, h, 32);
-			hex_encode(hex, h, 32);
-		} else {
-			memcpy(hex, zero_hex, sizeof(hex));
-		}
-		int same = r == 0 ? strcmp(hex, o->sha256) == 0 : o->sha256[0] == '\0';
-		json_object_set_new(po, "sha256", json_string(hex));
-		json_object_set_new(po, "recorded", json_string(o->sha256[0] ? o->sha256 : zero_hex));
+		json_object_set_new(po, "sha256", json_hash(r == 0 ? fo[i].sha256 : zero));
+		json_object_set_new(po, "recorded", json_hash(o->has_file ? o->sha256 : zero));
 		check(e, po, same);
 		json_array_append_new(players, po);
+		hex_encode(hex, fo[i].sha256, FAIR_HASH_BYTES);
 		if (!e->json) {
 			if (r == 0)
 				printf("%s %-9s sha256 %s  %s: %s\n", i == 0 ? "orders  " : "        ",
@@ -414,81 +387,152 @@ static int audit_die(struct explain *e, const char *dir, const char *ref)
 					o->player, okstr(same));
 		}
 	}
-	/* audit_parse_export checked the export lists exactly the n_ids players. */
-	fair_orders_digest(digest, fo, n_ids);
+	fair_orders_digest(digest, fo, ex->n_orders);
 	free(fo);
-	hex_encode(hex, digest, 32);
+	buf_release(&bytes);
+	int same = memcmp(digest, ex->orders_digest, FAIR_HASH_BYTES) == 0;
 	json_object_set_new(oo, "players", players);
-	json_object_set_new(oo, "digest", json_string(hex));
-	json_object_set_new(oo, "recorded", json_string(ex->orders_digest));
-	check(e, oo, strcmp(hex, ex->orders_digest) == 0);
+	json_object_set_new(oo, "digest", json_hash(digest));
+	json_object_set_new(oo, "recorded", json_hash(ex->orders_digest));
+	check(e, oo, same);
 	json_object_set_new(e->root, "orders", oo);
+	hex_encode(hex, digest, FAIR_HASH_BYTES);
 	if (!e->json)
 		printf("         D_%d = SHA256 of id || 0x00 || sha256 for each, by id = %s: %s\n", t, hex,
-			okstr(strcmp(hex, ex->orders_digest) == 0));
+			okstr(same));
+}
 
-	/* The beacon and the seed. */
-	json_t *bo = json_object();
+/* The beacon B_t and the seed s_t. */
+static void explain_seed(struct explain *e, const struct journal_record *ex,
+	const uint8_t digest[FAIR_HASH_BYTES], uint8_t seed[FAIR_HASH_BYTES])
+{
+	uint8_t beacon[FAIR_HASH_BYTES];
+	char hex[65];
+	int t = ex->turn;
+	json_t *bo = json_object(), *so = json_object();
+
 	turn_beacon(beacon, ex->beacon_value);
-	hex_encode(hex, beacon, 32);
+	int same = memcmp(beacon, ex->beacon, FAIR_HASH_BYTES) == 0;
+	hex_encode(hex, beacon, FAIR_HASH_BYTES);
 	json_object_set_new(bo, "value", ex->beacon_value ? json_string(ex->beacon_value) : json_null());
 	json_object_set_new(bo, "round", ex->beacon_round ? json_string(ex->beacon_round) : json_null());
 	json_object_set_new(bo, "beacon", json_string(hex));
-	json_object_set_new(bo, "recorded", json_string(ex->beacon));
-	check(e, bo, strcmp(hex, ex->beacon) == 0);
+	json_object_set_new(bo, "recorded", json_hash(ex->beacon));
+	check(e, bo, same);
 	json_object_set_new(e->root, "beacon", bo);
 	if (!e->json) {
 		if (ex->beacon_value)
 			printf("beacon   value \"%s\"%s%s%s: B_%d = SHA256(value) = %s: %s\n",
 				ex->beacon_value, ex->beacon_round ? " (round " : "",
 				ex->beacon_round ? ex->beacon_round : "", ex->beacon_round ? ")" : "", t, hex,
-				okstr(strcmp(hex, ex->beacon) == 0));
+				okstr(same));
 		else
-			printf("beacon   none: B_%d = 32 zero bytes: %s\n", t,
-				okstr(strcmp(hex, ex->beacon) == 0));
+			printf("beacon   none: B_%d = 32 zero bytes: %s\n", t, okstr(same));
 	}
-	json_t *so = json_object();
-	fair_turn_seed(seed, key, (uint32_t)t, digest, beacon);
-	hex_encode(hex, seed, 32);
+	fair_turn_seed(seed, ex->key, (uint32_t)t, digest, beacon);
+	same = memcmp(seed, ex->seed, FAIR_HASH_BYTES) == 0;
+	hex_encode(hex, seed, FAIR_HASH_BYTES);
 	json_object_set_new(so, "seed", json_string(hex));
-	json_object_set_new(so, "recorded", json_string(ex->seed));
-	check(e, so, strcmp(hex, ex->seed) == 0);
+	json_object_set_new(so, "recorded", json_hash(ex->seed));
+	check(e, so, same);
 	json_object_set_new(e->root, "seed", so);
 	if (!e->json)
 		printf("seed     s_%d = HMAC(k_%d, \"umpire/turn/v1\" || be32(%d) || D_%d || B_%d)\n"
-			"             = %s: %s\n", t, t, t, t, t, hex, okstr(strcmp(hex, ex->seed) == 0));
+			"             = %s: %s\n", t, t, t, t, t, hex, okstr(same));
+}
 
-	/* The die, then the SQLite journal's row for it where there is one. */
-	json_object_set_new(e->root, "die", explain_die(e, seed, j, dr->sides, t, dr, path));
-	if (c->journal) {
-		json_t *jo = json_object();
-		int r = journal_read(c->journal, t, &jr, &err);
-		int same = r == 0 && j < jr->n_dice && jr->dice[j].sides == dr->sides &&
-			jr->dice[j].value == dr->value && strcmp(jr->dice[j].purpose, dr->purpose) == 0;
-		if (r == 0 && j < jr->n_dice) {
-			json_object_set_new(jo, "sides", json_u64(jr->dice[j].sides));
-			json_object_set_new(jo, "value", json_u64(jr->dice[j].value));
-			json_object_set_new(jo, "for", json_string(jr->dice[j].purpose));
-			if (!e->json)
-				printf("         the SQLite journal: d%" PRIu64 " = %" PRIu64 "%s: %s\n",
-					jr->dice[j].sides, jr->dice[j].value,
-					strcmp(jr->dice[j].purpose, dr->purpose) ? " (another purpose)" : "",
-					okstr(same));
-		} else if (!e->json) {
-			printf("         the SQLite journal: no such die: DIFFERS\n");
-		}
-		check(e, jo, same);
-		json_object_set_new(e->root, "journal", jo);
+/* The SQLite journal's row for the die, on the umpire's own copy. */
+static void explain_journal_row(struct explain *e, struct campaign *c, int t, uint64_t j,
+	const struct die_record *dr)
+{
+	struct journal_record *jr = NULL;
+	json_t *jo = json_object();
+	int r = journal_read(c->journal, t, &jr);
+	int same = r == 0 && j < jr->n_dice && jr->dice[j].sides == dr->sides &&
+		jr->dice[j].value == dr->value && strcmp(jr->dice[j].purpose, dr->purpose) == 0;
+
+	if (r == 0 && j < jr->n_dice) {
+		json_object_set_new(jo, "sides", json_u64(jr->dice[j].sides));
+		json_object_set_new(jo, "value", json_u64(jr->dice[j].value));
+		json_object_set_new(jo, "for", json_string(jr->dice[j].purpose));
+		if (!e->json)
+			printf("         the SQLite journal: d%" PRIu64 " = %" PRIu64 "%s: %s\n",
+				jr->dice[j].sides, jr->dice[j].value,
+				strcmp(jr->dice[j].purpose, dr->purpose) ? " (another purpose)" : "",
+				okstr(same));
+	} else if (!e->json) {
+		printf("         the SQLite journal: no such die: DIFFERS\n");
 	}
-	explain_decision(e, c, t, j, ex, dr);
-	rc = EXIT_OK;
-done:
-	journal_record_free(ex);
-	journal_record_free(prevex);
+	check(e, jo, same);
+	json_object_set_new(e->root, "journal", jo);
 	journal_record_free(jr);
+}
+
+/* The committed journal export of turn t, parsed. Prints why not and returns the exit code. */
+static int read_export(struct campaign *c, int t, struct journal_record **ex, char *path)
+{
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	char tag[LAYOUT_TAG_MAX];
+	int rc = EXIT_OK;
+
+	diag_init(&d);
+	layout_tag(tag, t);
+	layout_entry_path(path, t);
+	if (repo_read(c->repo, tag, path, &bytes) < 0) {
+		fprintf(stderr, "umpire: no turn %d: %s is not committed at %s\n", t, path, tag);
+		rc = EXIT_NOINPUT;
+	} else if (audit_parse_export(ex, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
+		diag_print(&d, stderr);
+		rc = EXIT_DATAERR;
+	}
 	diag_release(&d);
 	buf_release(&bytes);
-	buf_release(&err);
+	return rc;
+}
+
+static int audit_die(struct explain *e, const char *dir, const char *ref)
+{
+	struct campaign *c = NULL;
+	struct journal_record *ex = NULL;
+	char path[LAYOUT_PATH_MAX], tag[LAYOUT_TAG_MAX];
+	uint8_t digest[FAIR_HASH_BYTES], seed[FAIR_HASH_BYTES];
+	uint64_t j;
+	int t, rc;
+
+	if (parse_die_ref(ref, &t, &j) < 0) {
+		fprintf(stderr, "umpire: '%s' (T:J expected: a turn from 1 and a die index from 0, e.g. 3:12)\n", ref);
+		return EXIT_USAGE;
+	}
+	if (campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY) < 0)
+		return cmd_error("umpire");
+	rc = read_export(c, t, &ex, path);
+	if (rc != EXIT_OK)
+		goto done;
+	if (j >= ex->n_dice) {
+		fprintf(stderr, "umpire: turn %d drew %zu dice (0 to %zu): no die %" PRIu64 "\n", t,
+			ex->n_dice, ex->n_dice ? ex->n_dice - 1 : 0, j);
+		rc = EXIT_NOINPUT;
+		goto done;
+	}
+	const struct die_record *dr = &ex->dice[j];
+	layout_tag(tag, t);
+	e->root = json_object();
+	json_object_set_new(e->root, "campaign", json_string(c->id));
+	json_object_set_new(e->root, "turn", json_integer(t));
+	json_object_set_new(e->root, "index", json_u64(j));
+	json_object_set_new(e->root, "export", json_string(path));
+	if (!e->json)
+		printf("die %" PRIu64 " of turn %d, campaign %s (%s at %s)\n\n", j, t, c->id, path, tag);
+	explain_key(e, c, ex);
+	explain_orders(e, c, ex, digest);
+	explain_seed(e, ex, digest, seed);
+	json_object_set_new(e->root, "die", explain_die(e, seed, j, dr->sides, t, dr, path));
+	if (c->journal)
+		explain_journal_row(e, c, t, j, dr);
+	explain_decision(e, c, t, j, ex, dr);
+done:
+	journal_record_free(ex);
 	campaign_close(c);
 	return rc;
 }

@@ -26,33 +26,22 @@ int cmd_check(int argc, char **argv)
 	}
 
 	struct campaign *c = NULL;
-	rc = campaign_open(&c, argv[optind], 0);
-	if (rc != EXIT_OK)
-		return rc;
+	if (campaign_open(&c, argv[optind], 0) < 0)
+		return cmd_error("umpire");
 
-	void *state = NULL;
-	struct turn_input in;
-	struct diag d;
-	diag_init(&d);
-	turn_input_init(&in, 0);
-	rc = turn_load_next(c, &in, &state);
-	if (rc != EXIT_OK)
-		goto done;
+	/* What `turn` runs up to its orders step, for the given files alone. */
+	struct turn t;
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
 	for (int i = optind + 1; i < argc; i++)
-		turn_add_order_file(&in, c, state, argv[i], &d);
-	if (diag_count(&d)) {
-		diag_print(&d, stderr);
-		rc = EXIT_DATAERR;
-		goto done;
+		turn_add_order_file(&t, argv[i]);
+	if (turn_run(&t, "load", "orders") < 0) {
+		rc = cmd_turn_error(&t);
+	} else {
+		for (size_t i = 0; i < t.in.n_files; i++)
+			printf("%s: ok: orders of %s for turn %d of %s\n", t.in.files[i].path,
+				t.in.files[i].player, t.in.turn, c->id);
 	}
-	for (size_t i = 0; i < in.n_files; i++)
-		printf("%s: ok: orders of %s for turn %d of %s\n", in.files[i].path, in.files[i].player,
-			in.turn, c->id);
-done:
-	turn_input_release(&in, c);
-	if (state)
-		c->rules->state_free(state);
-	diag_release(&d);
+	turn_release(&t);
 	campaign_close(c);
 	return rc;
 }

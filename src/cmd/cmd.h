@@ -3,6 +3,23 @@
 #ifndef UMPIRE_CMD_H
 #define UMPIRE_CMD_H
 
+#include <stdio.h>
+#include "core/diag.h"
+
+struct turn;
+
+/* sysexits(3) codes: only src/cmd/ picks them (core reports classes, error.h). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_USAGE = 64,       /* EX_USAGE */
+	EXIT_DATAERR = 65,     /* EX_DATAERR: bad input, failed replay */
+	EXIT_NOINPUT = 66,     /* EX_NOINPUT: no such campaign or file */
+	EXIT_SOFTWARE = 70,    /* EX_SOFTWARE: internal error */
+	EXIT_CANTCREAT = 73,   /* EX_CANTCREAT */
+	EXIT_IOERR = 74,       /* EX_IOERR */
+	EXIT_TEMPFAIL = 75,    /* EX_TEMPFAIL: campaign locked */
+};
+
 int cmd_init(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_turn(int argc, char **argv);
@@ -17,6 +34,15 @@ int cmd_stats(int argc, char **argv);
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
  * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */
 int cmd_options_help_only(int argc, char **argv, const char *help);
+
+/* The exit code for core's last failure (error_last()'s class). */
+int cmd_exit_code(void);
+/* Prints core's last failure as "who: message" on stderr (who: "umpire", "replay") and
+ * returns its exit code. */
+int cmd_error(const char *who);
+/* Prints why turn_run failed on t: the order files' diagnostics when the `orders` step
+ * found problems, else core's last failure; returns the exit code. */
+int cmd_turn_error(const struct turn *t);
 
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);

@@ -1,12 +1,16 @@
-/* common.c — argument handling shared by the commands: the `--help`-only option parser and
- * the --turn value parser. */
+/* common.c — what the commands share: the `--help`-only option parser, the --turn value
+ * parser, and turning core's last failure into a message and a sysexits code (the only
+ * place that maps error classes to exit codes). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/error.h"
+#include "core/turn.h"
 
 int cmd_options_help_only(int argc, char **argv, const char *help)
 {
@@ -30,10 +34,43 @@ int cmd_parse_turn(const char *s, int *out)
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > 999999) {
-		fprintf(stderr, "umpire: --turn '%s' (a turn number from 0 to 999999 expected)\n", s);
+	if (errno || *end || end == s || v < 0 || v > TURN_MAX) {
+		fprintf(stderr, "umpire: --turn '%s' (a turn number from 0 to %d expected)\n", s,
+			TURN_MAX);
 		return -1;
 	}
 	*out = (int)v;
 	return 0;
+}
+
+int cmd_exit_code(void)
+{
+	switch (error_last()->klass) {
+	case ERROR_INPUT: return EXIT_DATAERR;
+	case ERROR_MISSING: return EXIT_NOINPUT;
+	case ERROR_OS: return EXIT_IOERR;
+	case ERROR_CREATE: return EXIT_CANTCREAT;
+	case ERROR_BUSY: return EXIT_TEMPFAIL;
+	case ERROR_USAGE: return EXIT_USAGE;
+	case ERROR_INTERNAL:
+	case ERROR_NONE:
+	default: return EXIT_SOFTWARE;
+	}
+}
+
+int cmd_error(const char *who)
+{
+	const struct error *e = error_last();
+
+	fprintf(stderr, "%s: %s\n", who, e->message[0] ? e->message : "internal error: unknown");
+	return cmd_exit_code();
+}
+
+int cmd_turn_error(const struct turn *t)
+{
+	if (t->failed_step && strcmp(t->failed_step, "orders") == 0 && diag_count(&t->diag)) {
+		diag_print(&t->diag, stderr);
+		return cmd_exit_code();
+	}
+	return cmd_error("umpire");
 }

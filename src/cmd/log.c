@@ -9,6 +9,8 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/layout.h"
+#include "core/turn.h"
 
 static const char log_help[] =
 	"usage: umpire log DIR [--turn N]\n\n"
@@ -48,30 +50,69 @@ static int parse_dir_turn(int argc, char **argv, const char *help, const char **
 	return EXIT_OK;
 }
 
+static void print_hash(const char *label, const uint8_t h[FAIR_HASH_BYTES])
+{
+	char hex[65];
+
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	printf("%s%s\n", label, hex);
+}
+
 static void print_record(const struct journal_record *r)
 {
+	char hex[65];
+
+	hex_encode(hex, r->state_sha256, FAIR_HASH_BYTES);
 	if (r->turn == 0) {
-		printf("turn 0: %s (state %s)\n", r->summary, r->state_sha256);
+		printf("turn 0: %s (state %s)\n", r->summary, hex);
 		return;
 	}
 	printf("turn %d: %s\n", r->turn, r->summary);
-	printf("  key %s\n  orders digest %s\n  seed %s\n", r->key, r->orders_digest, r->seed);
-	for (size_t i = 0; i < r->n_orders; i++)
-		printf("  orders %s: %s\n", r->orders[i].player,
-			r->orders[i].bytes ? r->orders[i].sha256 : "none");
+	print_hash("  key ", r->key);
+	print_hash("  orders digest ", r->orders_digest);
+	print_hash("  seed ", r->seed);
+	for (size_t i = 0; i < r->n_orders; i++) {
+		char oh[65];
+		hex_encode(oh, r->orders[i].sha256, FAIR_HASH_BYTES);
+		printf("  orders %s: %s\n", r->orders[i].player, r->orders[i].has_file ? oh : "none");
+	}
 	for (size_t i = 0; i < r->n_dice; i++)
 		printf("  die %llu: d%llu = %llu  %s\n", (unsigned long long)r->dice[i].index,
 			(unsigned long long)r->dice[i].sides, (unsigned long long)r->dice[i].value,
 			r->dice[i].purpose);
 	for (size_t i = 0; i < r->n_events; i++) {
-		const struct journal_event *e = &r->events[i];
-		if (strcmp(e->kind, "void") == 0)
+		const struct event *e = &r->events[i];
+		if (e->kind == EVENT_VOID)
 			printf("  void [%s] %s order %d: %s\n", e->phase, e->player ? e->player : "?",
 				e->order_index, e->text);
 		else
 			printf("  event [%s] %s\n", e->phase, e->text);
 	}
-	printf("  state %s\n", r->state_sha256);
+	printf("  state %s\n", hex);
+}
+
+/* A clone: the committed exports are the public journal. */
+static int print_exports(struct campaign *c, int turn)
+{
+	struct buf bytes = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	int from = turn < 0 ? 1 : turn, to = turn < 0 ? TURN_MAX : turn, rc = EXIT_OK;
+
+	for (int t = from; t <= to; t++) {
+		layout_tag(tag, t);
+		layout_export_path(path, t);
+		int r = repo_read(c->repo, tag, path, &bytes);
+		if (r == ERROR_NOTFOUND && turn < 0)
+			break;
+		if (r != 0) {
+			fprintf(stderr, "umpire: no journal export for turn %d\n", t);
+			rc = EXIT_NOINPUT;
+			break;
+		}
+		fwrite(bytes.data, 1, bytes.len, stdout);
+	}
+	buf_release(&bytes);
+	return rc;
 }
 
 int cmd_log(int argc, char **argv)
@@ -82,34 +123,16 @@ int cmd_log(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 
 	struct campaign *c = NULL;
-	rc = campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY);
-	if (rc != EXIT_OK)
-		return rc;
-	struct buf err = BUF_INIT, bytes = BUF_INIT;
-	char tag[16], path[64];
+	if (campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY) < 0)
+		return cmd_error("umpire");
 	int last = -1;
 
 	if (!c->journal) {
-		/* A clone: the committed exports are the public journal. */
-		int from = turn < 0 ? 1 : turn, to = turn < 0 ? 1000000 : turn;
-		for (int t = from; t <= to; t++) {
-			campaign_turn_tag(tag, t);
-			snprintf(path, sizeof(path), "journal/%s.yaml", tag);
-			int r = repo_read(c->repo, tag, path, &bytes, &err);
-			if (r > 0 && turn < 0)
-				break;
-			if (r != 0) {
-				fprintf(stderr, "umpire: no journal export for turn %d\n", t);
-				rc = EXIT_NOINPUT;
-				break;
-			}
-			fwrite(bytes.data, 1, bytes.len, stdout);
-		}
+		rc = print_exports(c, turn);
 		goto done;
 	}
-	if (journal_last_turn(c->journal, &last, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
+	if (journal_last_turn(c->journal, &last) < 0) {
+		rc = cmd_error("umpire");
 		goto done;
 	}
 	if (turn > last) {
@@ -119,17 +142,14 @@ int cmd_log(int argc, char **argv)
 	}
 	for (int t = turn < 0 ? 0 : turn; t <= (turn < 0 ? last : turn); t++) {
 		struct journal_record *r = NULL;
-		if (journal_read(c->journal, t, &r, &err) != 0) {
-			fprintf(stderr, "umpire: %s\n", buf_str(&err));
-			rc = EXIT_IOERR;
+		if (journal_read(c->journal, t, &r) < 0) {
+			rc = cmd_error("umpire");
 			break;
 		}
 		print_record(r);
 		journal_record_free(r);
 	}
 done:
-	buf_release(&bytes);
-	buf_release(&err);
 	campaign_close(c);
 	return rc;
 }
@@ -141,25 +161,25 @@ int cmd_state(int argc, char **argv)
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 	struct campaign *c = NULL;
-	rc = campaign_open(&c, dir, 0);
-	if (rc != EXIT_OK)
-		return rc;
-	struct buf err = BUF_INIT, bytes = BUF_INIT;
-	char tag[16];
+	if (campaign_open(&c, dir, 0) < 0)
+		return cmd_error("umpire");
+	struct buf bytes = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX];
 	if (turn >= 0)
-		campaign_turn_tag(tag, turn);
+		layout_tag(tag, turn);
 	else
 		snprintf(tag, sizeof(tag), "HEAD");
-	int r = repo_read(c->repo, tag, "state.yaml", &bytes, &err);
-	if (r != 0) {
-		fprintf(stderr, "umpire: no state for %s%s%s\n", turn >= 0 ? "turn " : "", turn >= 0 ? tag + 5 : tag,
-			r < 0 ? buf_str(&err) : "");
-		rc = r > 0 ? EXIT_NOINPUT : EXIT_IOERR;
+	int r = repo_read(c->repo, tag, LAYOUT_STATE, &bytes);
+	if (r == ERROR_NOTFOUND) {
+		fprintf(stderr, "umpire: no state for %s%s\n", turn >= 0 ? "turn " : "",
+			turn >= 0 ? tag + strlen(LAYOUT_TAG_PREFIX) : tag);
+		rc = EXIT_NOINPUT;
+	} else if (r < 0) {
+		rc = cmd_error("umpire");
 	} else {
 		fwrite(bytes.data, 1, bytes.len, stdout);
 	}
 	buf_release(&bytes);
-	buf_release(&err);
 	campaign_close(c);
 	return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/layout.h"
 
 static const char replay_help[] =
 	"usage: umpire replay DIR\n\n"
@@ -21,15 +22,15 @@ static const char replay_help[] =
 static int replay_turn(struct campaign *c, void *state, int t)
 {
 	struct journal_record *r = NULL;
-	struct buf err = BUF_INIT, why = BUF_INIT;
 	struct audit_turn at;
-	char tag[16];
+	char tag[LAYOUT_TAG_MAX];
 	int rc = EXIT_DATAERR;
 
 	memset(&at, 0, sizeof(at));
-	campaign_turn_tag(tag, t);
-	if (journal_read(c->journal, t, &r, &err) != 0) {
-		fprintf(stderr, "replay: turn %d: cannot read it from the journal: %s\n", t, buf_str(&err));
+	layout_tag(tag, t);
+	if (journal_read(c->journal, t, &r) < 0) {
+		fprintf(stderr, "replay: turn %d: cannot read it from the journal: %s\n", t,
+			error_last()->message);
 		goto done;
 	}
 	if (!repo_has(c->repo, tag)) {
@@ -37,19 +38,15 @@ static int replay_turn(struct campaign *c, void *state, int t)
 		goto done;
 	}
 	/* The journal is the record; the order files come from git; the pipeline decides. */
-	int res = audit_resolve(&at, c, state, tag, r, 0, &why);
-	if (res != 0) {
-		fprintf(stderr, "replay: %s\n", buf_str(&why));
-		rc = res < 0 ? EXIT_SOFTWARE : EXIT_DATAERR;
+	if (audit_resolve(&at, c, state, tag, r, 0) < 0) {
+		rc = cmd_error("replay");
 		goto done;
 	}
-	printf("turn %d: ok (%zu dice, %zu events)\n", t, at.out.dice.n, at.out.events.n);
+	printf("turn %d: ok (%zu dice, %zu events)\n", t, at.t.out.dice.n, at.t.out.events.n);
 	rc = EXIT_OK;
 done:
-	audit_turn_release(&at, c);
+	audit_turn_release(&at);
 	journal_record_free(r);
-	buf_release(&why);
-	buf_release(&err);
 	return rc;
 }
 
@@ -63,37 +60,29 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
-	int rc = campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL);
-	if (rc != EXIT_OK)
-		return rc;
-	struct buf err = BUF_INIT;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
 	void *state = NULL;
-	int last = -1, t0;
-	if (journal_last_turn(c->journal, &last, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_IOERR;
-		goto done;
-	}
-	if (campaign_load_state(c, "turn-0000", &t0, &state) < 0) {
-		rc = EXIT_DATAERR;
+	int last = -1, t0, rc = EXIT_OK;
+	char tag[LAYOUT_TAG_MAX];
+	layout_tag(tag, 0);
+	if (journal_last_turn(c->journal, &last) < 0 ||
+		campaign_load_state(c, tag, &t0, &state) < 0) {
+		rc = cmd_error("umpire");
 		goto done;
 	}
 	for (int t = 1; t <= last && rc == EXIT_OK; t++)
 		rc = replay_turn(c, state, t);
-	if (rc == EXIT_OK) {
-		char tag[16];
-		campaign_turn_tag(tag, last + 1);
-		if (repo_has(c->repo, tag)) {
-			fprintf(stderr, "replay: git has %s, which the journal does not\n", tag);
-			rc = EXIT_DATAERR;
-		}
+	layout_tag(tag, last + 1);
+	if (rc == EXIT_OK && repo_has(c->repo, tag)) {
+		fprintf(stderr, "replay: git has %s, which the journal does not\n", tag);
+		rc = EXIT_DATAERR;
 	}
 	if (rc == EXIT_OK)
 		printf("replay: %d turn%s identical\n", last, last == 1 ? "" : "s");
 done:
 	if (state)
 		c->rules->state_free(state);
-	buf_release(&err);
 	campaign_close(c);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/layout.h"
 
 #define STATS_MAX_FACES 100    /* a per-face table and test only up to d100 */
 #define STATS_MIN_EXPECTED 5.0 /* the usual rule for the chi-square approximation */
@@ -141,6 +142,81 @@ static int parse_sides(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* Counts every die of every committed journal export. Returns an exit code. */
+static int count_campaign(struct stats *s, struct campaign *c)
+{
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	int rc = EXIT_OK;
+
+	diag_init(&d);
+	for (int t = 1; t <= TURN_MAX; t++) {
+		char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+		struct journal_record *r = NULL;
+		layout_tag(tag, t);
+		layout_entry_path(path, t);
+		int got = repo_read(c->repo, tag, path, &bytes);
+		if (got == ERROR_NOTFOUND)
+			break;
+		if (got < 0) {
+			rc = cmd_error("umpire");
+			break;
+		}
+		if (audit_parse_export(&r, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
+			diag_print(&d, stderr);
+			rc = EXIT_DATAERR;
+			break;
+		}
+		count_turn(s, r);
+		journal_record_free(r);
+		s->turns = t;
+	}
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* The counts per face and the chi-square verdict. */
+static void print_report(const struct stats *s, const struct campaign *c)
+{
+	struct buf failed = BUF_INIT;
+
+	printf("campaign %s: %d turn%s, %" PRIu64 " %s", c->id, s->turns, s->turns == 1 ? "" : "s",
+		s->total, s->total == 1 ? "die" : "dice");
+	if (s->player || s->sides || s->text) {
+		printf(" (");
+		if (s->player)
+			printf("player %s%s", s->player, s->sides || s->text ? ", " : "");
+		if (s->sides)
+			printf("d%" PRIu64 "%s", s->sides, s->text ? ", " : "");
+		if (s->text)
+			printf("for contains \"%s\"", s->text);
+		printf(")");
+	}
+	printf("\n\n");
+	int tested = 0, bad = 0;
+	for (size_t i = 0; i < s->n_g; i++) {
+		double p = 1;
+		int r = report_group(&s->g[i], &p);
+		tested += r != 0;
+		if (r < 0) {
+			buf_printf(&failed, "%sd%" PRIu64 " (p = %.4g)", bad ? ", " : "", s->g[i].sides, p);
+			bad++;
+		}
+	}
+	if (!tested)
+		printf("verdict: too few dice to test (at least %.0f expected per face needed)\n",
+			STATS_MIN_EXPECTED);
+	else if (!bad)
+		printf("verdict: consistent with fair dice at the 1%% level (%d die size%s tested)\n",
+			tested, tested == 1 ? "" : "s");
+	else
+		printf("verdict: NOT consistent with fair dice at the 1%% level: %s (a fair die fails "
+			"this test once in a hundred campaigns; 'umpire verify' proves every die)\n",
+			buf_str(&failed));
+	buf_release(&failed);
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -152,8 +228,6 @@ int cmd_stats(int argc, char **argv)
 	};
 	struct stats s;
 	struct campaign *c = NULL;
-	struct buf bytes = BUF_INIT, err = BUF_INIT, failed = BUF_INIT;
-	struct diag d;
 	int ch, rc;
 
 	memset(&s, 0, sizeof(s));
@@ -173,81 +247,20 @@ int cmd_stats(int argc, char **argv)
 		fputs(stats_help, stderr);
 		return EXIT_USAGE;
 	}
-	rc = campaign_open(&c, argv[optind], 0);
-	if (rc != EXIT_OK)
-		return rc;
-	diag_init(&d);
+	if (campaign_open(&c, argv[optind], 0) < 0)
+		return cmd_error("umpire");
 	if (s.player && strcmp(s.player, UMPIRE_PLAYER) != 0 && !campaign_has_player(c, s.player)) {
 		fprintf(stderr, "umpire: --player '%s' is not a player of campaign '%s' (one of its "
 			"players or umpire expected)\n", s.player, c->id);
 		rc = EXIT_USAGE;
-		goto done;
+	} else {
+		rc = count_campaign(&s, c);
+		if (rc == EXIT_OK)
+			print_report(&s, c);
 	}
-	for (int t = 1;; t++) {
-		char tag[16], path[64];
-		struct journal_record *r = NULL;
-		campaign_turn_tag(tag, t);
-		turn_entry_path(path, sizeof(path), t);
-		int got = repo_read(c->repo, tag, path, &bytes, &err);
-		if (got > 0)
-			break;
-		if (got < 0) {
-			fprintf(stderr, "umpire: %s\n", buf_str(&err));
-			rc = EXIT_IOERR;
-			goto done;
-		}
-		if (audit_parse_export(&r, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
-			diag_print(&d, stderr);
-			rc = EXIT_DATAERR;
-			goto done;
-		}
-		count_turn(&s, r);
-		journal_record_free(r);
-		s.turns = t;
-	}
-
-	printf("campaign %s: %d turn%s, %" PRIu64 " %s", c->id, s.turns, s.turns == 1 ? "" : "s",
-		s.total, s.total == 1 ? "die" : "dice");
-	if (s.player || s.sides || s.text) {
-		printf(" (");
-		if (s.player)
-			printf("player %s%s", s.player, s.sides || s.text ? ", " : "");
-		if (s.sides)
-			printf("d%" PRIu64 "%s", s.sides, s.text ? ", " : "");
-		if (s.text)
-			printf("for contains \"%s\"", s.text);
-		printf(")");
-	}
-	printf("\n\n");
-	int tested = 0, bad = 0;
-	for (size_t i = 0; i < s.n_g; i++) {
-		double p = 1;
-		int r = report_group(&s.g[i], &p);
-		tested += r != 0;
-		if (r < 0) {
-			buf_printf(&failed, "%sd%" PRIu64 " (p = %.4g)", bad ? ", " : "", s.g[i].sides, p);
-			bad++;
-		}
-	}
-	if (!tested)
-		printf("verdict: too few dice to test (at least %.0f expected per face needed)\n",
-			STATS_MIN_EXPECTED);
-	else if (!bad)
-		printf("verdict: consistent with fair dice at the 1%% level (%d die size%s tested)\n",
-			tested, tested == 1 ? "" : "s");
-	else
-		printf("verdict: NOT consistent with fair dice at the 1%% level: %s (a fair die fails "
-			"this test once in a hundred campaigns; 'umpire verify' proves every die)\n",
-			buf_str(&failed));
-	rc = EXIT_OK;
-done:
 	for (size_t i = 0; i < s.n_g; i++)
 		free(s.g[i].count);
 	free(s.g);
-	diag_release(&d);
-	buf_release(&bytes);
-	buf_release(&err);
-	buf_release(&failed);
 	campaign_close(c);
 	return rc;
 }

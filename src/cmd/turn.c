@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/fair.h"
+#include "core/layout.h"
 #include "core/turn.h"
 
 static const char turn_help[] =
@@ -47,97 +47,45 @@ int cmd_turn(int argc, char **argv)
 	}
 
 	struct campaign *c = NULL;
-	int rc = campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL);
-	if (rc != EXIT_OK)
-		return rc;
-
-	void *state = NULL;
-	int last = -1;
-	struct buf err = BUF_INIT;
-	struct turn_input in;
-	struct turn_output out;
-	struct diag d;
-	uint8_t secret[32], key[32], beacon[32] = { 0 };
-
-	memset(&out, 0, sizeof(out));
-	diag_init(&d);
-	turn_input_init(&in, 0);
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
 	if (c->beacon && !beacon_value) {
 		fprintf(stderr, "umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
 			c->id, c->beacon);
-		rc = EXIT_USAGE;
-		goto done;
+		campaign_close(c);
+		return EXIT_USAGE;
 	}
 	if (!c->beacon && (beacon_value || beacon_round)) {
 		fprintf(stderr, "umpire: campaign '%s' has no fairness.beacon: --beacon not accepted\n", c->id);
-		rc = EXIT_USAGE;
-		goto done;
+		campaign_close(c);
+		return EXIT_USAGE;
 	}
 	if (beacon_value && (strlen(beacon_value) == 0 || strlen(beacon_value) > 1024 ||
 		(beacon_round && strlen(beacon_round) > 200))) {
 		fprintf(stderr, "umpire: --beacon must be 1 to 1024 bytes, --beacon-round at most 200\n");
-		rc = EXIT_USAGE;
-		goto done;
+		campaign_close(c);
+		return EXIT_USAGE;
 	}
-	rc = turn_recover(c);
-	if (rc != EXIT_OK)
-		goto done;
-	/* Re-running a command that already went through (say, after a crash was recovered
-	 * above) is not an error: say so and change nothing. */
-	if (journal_last_turn(c->journal, &last, &err) == 0 && argc - optind > 1 &&
-		turn_same_orders(c, last, argv + optind + 1, (size_t)(argc - optind - 1))) {
-		printf("Turn %d was already processed with these order files; nothing to do\n", last);
-		goto done;
-	}
-	rc = turn_load_next(c, &in, &state);
-	if (rc != EXIT_OK)
-		goto done;
-	if ((uint32_t)in.turn > c->chain_length) {
-		fprintf(stderr, "umpire: turn %d is beyond the key chain (%u turns): start a new campaign\n",
-			in.turn, c->chain_length);
-		rc = EXIT_DATAERR;
-		goto done;
-	}
+
+	struct turn t;
+	turn_init(&t, c, TURN_LIVE, allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
+	t.when = turn_now();
+	turn_set_beacon(&t, beacon_value, beacon_round);
 	for (int i = optind + 1; i < argc; i++)
-		turn_add_order_file(&in, c, state, argv[i], &d);
-	if (diag_count(&d)) {
-		diag_print(&d, stderr);
-		rc = EXIT_DATAERR;
-		goto done;
-	}
-	if (turn_complete(&in, c, state, allow_missing) < 0) {
-		rc = EXIT_DATAERR;
-		goto done;
-	}
-	if (campaign_read_secret(c, secret) < 0) {
-		rc = EXIT_NOINPUT;
-		goto done;
-	}
-	fair_turn_key(key, secret, c->chain_length, (uint32_t)in.turn);
-	if (!fair_key_check(key, (uint32_t)in.turn, c->commitment)) {
-		fprintf(stderr, "umpire: .umpire/secret does not match the campaign's commitment (wrong secret file?)\n");
-		rc = EXIT_DATAERR;
-		goto done;
-	}
-	if (beacon_value) {
-		in.beacon_value = xstrdup(beacon_value);
-		in.beacon_round = beacon_round ? xstrdup(beacon_round) : NULL;
-	}
-	turn_beacon(beacon, in.beacon_value);
-	if (turn_resolve(&out, c, state, &in, key, beacon) < 0) {
-		rc = EXIT_SOFTWARE;
-		goto done;
-	}
-	rc = turn_commit(c, &in, &out, turn_now());
-	if (rc == EXIT_OK)
-		printf("Turn %d: %s\n", in.turn, out.summary);
-done:
-	buf_release(&err);
-	turn_output_release(&out);
-	turn_input_release(&in, c);
-	if (state)
-		c->rules->state_free(state);
-	diag_release(&d);
+		turn_add_order_file(&t, argv[i]);
+	int rc = turn_run(&t, "recover", "publish");
+	if (t.status & TURN_RECOVERED)
+		fprintf(stderr, "umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX "%04d\n",
+			t.recovered, t.recovered);
+	int code = EXIT_OK;
+	if (rc < 0)
+		code = cmd_turn_error(&t);
+	else if (t.status & TURN_ALREADY_DONE)
+		printf("Turn %d was already processed with these order files; nothing to do\n",
+			t.last->turn);
+	else
+		printf("Turn %d: %s\n", t.in.turn, t.out.summary);
+	turn_release(&t);
 	campaign_close(c);
-	return rc;
+	return code;
 }

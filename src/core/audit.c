@@ -11,6 +11,7 @@
 
 #include "core/audit.h"
 #include "core/fair.h"
+#include "core/layout.h"
 
 #define DIE_LABEL "umpire/die/v1"
 #define DIE_LABEL_LEN 13
@@ -24,33 +25,21 @@ static const char *const export_die_keys[] = { "index", "sides", "value", "for",
 static const char *const export_event_keys[] = { "phase", "text", NULL };
 static const char *const export_void_keys[] = { "phase", "player", "order", "reason", NULL };
 
-static const char zero_hex[] = "0000000000000000000000000000000000000000000000000000000000000000";
-
-static void why_set(struct buf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void why_set(struct buf *why, const char *fmt, ...)
-{
-	va_list ap;
-
-	buf_clear(why);
-	va_start(ap, fmt);
-	buf_vprintf(why, fmt, ap);
-	va_end(ap);
-}
-
 /* --- reading a journal export ------------------------------------------------------------ */
 
-static int want_hex(const struct node *n, const char *what, char out[65], struct diag *d)
+/* A hash in an export: 64 lower-case hex digits, decoded to bytes here at the YAML edge. */
+static int want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
+	struct diag *d)
 {
 	const char *s;
-	unsigned char tmp[32];
 
 	if (!n || node_want_str(n, what, 64, &s, d) < 0)
 		return -1;
-	if (strlen(s) != 64 || hex_decode(tmp, 32, s) < 0 || strspn(s, "0123456789abcdef") != 64) {
+	if (strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64 ||
+		hex_decode(out, FAIR_HASH_BYTES, s) < 0) {
 		node_error(d, n, "%s is not 64 lower-case hex digits", what);
 		return -1;
 	}
-	memcpy(out, s, 65);
 	return 0;
 }
 
@@ -136,13 +125,13 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 	if (n && node_want_str(n, "rules", 64, &s, d) == 0 && c && strcmp(s, c->rules->name) != 0)
 		node_error(d, n, "export for rules '%s' ('%s' expected)", s, c->rules->name);
 	n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, 1000000, &t, d) == 0)
+	if (n && node_want_int(n, "turn", 1, TURN_MAX, &t, d) == 0)
 		r->turn = (int)t;
-	want_hex(node_need(root, "key", d), "key", r->key, d);
-	want_hex(node_need(root, "orders_digest", d), "orders_digest", r->orders_digest, d);
-	want_hex(node_need(root, "beacon", d), "beacon", r->beacon, d);
-	want_hex(node_need(root, "seed", d), "seed", r->seed, d);
-	want_hex(node_need(root, "state_sha256", d), "state_sha256", r->state_sha256, d);
+	want_hash(node_need(root, "key", d), "key", r->key, d);
+	want_hash(node_need(root, "orders_digest", d), "orders_digest", r->orders_digest, d);
+	want_hash(node_need(root, "beacon", d), "beacon", r->beacon, d);
+	want_hash(node_need(root, "seed", d), "seed", r->seed, d);
+	want_hash(node_need(root, "state_sha256", d), "state_sha256", r->state_sha256, d);
 	r->summary = dup_str(node_need(root, "summary", d), "summary", d);
 	if ((n = node_get(root, "beacon_value")))
 		r->beacon_value = dup_str(n, "beacon_value", d);
@@ -162,13 +151,13 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 			n = node_need(o, "received", d);
 			if (n)
 				node_want_bool(n, "received", &received, d);
-			if (want_hex(node_need(o, "sha256", d), "sha256", jo->sha256, d) < 0)
+			static const uint8_t zero[FAIR_HASH_BYTES];
+			if (want_hash(node_need(o, "sha256", d), "sha256", jo->sha256, d) < 0)
 				continue;
-			if (!received && strcmp(jo->sha256, zero_hex) != 0)
+			if (!received && memcmp(jo->sha256, zero, FAIR_HASH_BYTES) != 0)
 				node_error(d, node_get(o, "sha256"),
 					"sha256 of orders that were not received (64 zeros expected)");
-			if (!received)
-				jo->sha256[0] = '\0';
+			jo->has_file = received;
 		}
 		if (c && diag_count(d) == before)
 			check_export_players(r, c, orders, d);
@@ -197,8 +186,8 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 	if (events && node_check_seq(events, "events", 1000000, d) == 0) {
 		for (size_t i = 0; i < ne; i++) {
 			const struct node *o = events->items[i];
-			struct journal_event *e = &r->events[r->n_events++];
-			e->kind = xstrdup("event");
+			struct event *e = &r->events[r->n_events++];
+			e->kind = EVENT_EVENT;
 			if (node_check_map(o, "event", export_event_keys, d) < 0)
 				continue;
 			e->phase = dup_str(node_need(o, "phase", d), "phase", d);
@@ -208,9 +197,9 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 	if (voids && node_check_seq(voids, "void_orders", 1000000, d) == 0) {
 		for (size_t i = 0; i < nv; i++) {
 			const struct node *o = voids->items[i];
-			struct journal_event *e = &r->events[r->n_events++];
+			struct event *e = &r->events[r->n_events++];
 			long long k;
-			e->kind = xstrdup("void");
+			e->kind = EVENT_VOID;
 			if (node_check_map(o, "void order", export_void_keys, d) < 0)
 				continue;
 			e->phase = dup_str(node_need(o, "phase", d), "phase", d);
@@ -241,106 +230,116 @@ static const struct journal_order *find_order(const struct journal_record *r, co
 	return NULL;
 }
 
-int audit_fairness(const struct campaign *c, const struct journal_record *r,
-	const char *source, struct buf *why)
+static void hex32(char out[65], const uint8_t in[FAIR_HASH_BYTES])
 {
-	uint8_t key[32], digest[32], beacon[32], seed[32], h[32];
-	char hex[65], want[65];
-	int t = r->turn, rc = 1;
+	hex_encode(out, in, FAIR_HASH_BYTES);
+}
+
+/* The turn key chains to the commitment in t steps. */
+static int check_key(const struct campaign *c, const struct journal_record *r,
+	const char *source)
+{
+	uint8_t h[FAIR_HASH_BYTES];
+	char hex[65], want[65], key[65];
+	int t = r->turn;
+
+	if (t < 1 || (uint32_t)t > c->chain_length)
+		return error_set(ERROR_INPUT, "turn %d: beyond the key chain of %u turns", t,
+			c->chain_length);
+	if (fair_key_check(r->key, (uint32_t)t, c->commitment))
+		return 0;
+	memcpy(h, r->key, FAIR_HASH_BYTES);
+	for (int i = 0; i < t; i++)
+		fair_sha256(h, h, FAIR_HASH_BYTES);
+	hex32(hex, h);
+	hex32(want, c->commitment);
+	hex32(key, r->key);
+	return error_set(ERROR_INPUT, "turn %d: the key %s in %s does not chain to the commitment: SHA256 "
+		"applied %d time%s gives %s, campaign.yaml commits to %s", t, key, source, t,
+		t == 1 ? "" : "s", hex, want);
+}
+
+/* D_t from the recorded per-player hashes; B_t from the beacon value. */
+static int check_digest_beacon(const struct campaign *c, const struct journal_record *r,
+	const char *source, uint8_t digest[FAIR_HASH_BYTES], uint8_t beacon[FAIR_HASH_BYTES])
+{
 	size_t n_ids = c->n_players + 1;
 	struct fair_order *fo = xcalloc(n_ids, sizeof(*fo));
-
-	if (hex_decode(key, 32, r->key) < 0) {
-		why_set(why, "turn %d: %s holds no turn key", t, source);
-		goto done;
-	}
-	if (t < 1 || (uint32_t)t > c->chain_length) {
-		why_set(why, "turn %d: beyond the key chain of %u turns", t, c->chain_length);
-		goto done;
-	}
-	if (!fair_key_check(key, (uint32_t)t, c->commitment)) {
-		memcpy(h, key, 32);
-		for (int i = 0; i < t; i++)
-			fair_sha256(h, h, 32);
-		hex_encode(hex, h, 32);
-		hex_encode(want, c->commitment, 32);
-		why_set(why, "turn %d: the key %s in %s does not chain to the commitment: SHA256 "
-			"applied %d time%s gives %s, campaign.yaml commits to %s", t, r->key, source, t,
-			t == 1 ? "" : "s", hex, want);
-		goto done;
-	}
+	char hex[65], want[65];
+	int t = r->turn;
 
 	for (size_t i = 0; i < c->n_players; i++)
 		fo[i].player = c->players[i];
 	fo[c->n_players].player = UMPIRE_PLAYER;
 	for (size_t i = 0; i < n_ids; i++) {
 		const struct journal_order *o = find_order(r, fo[i].player);
-		fo[i].has_file = o && o->sha256[0];
-		if (fo[i].has_file && hex_decode(fo[i].sha256, 32, o->sha256) < 0) {
-			why_set(why, "turn %d: %s: the sha256 of %s's orders is not hex", t, source,
-				fo[i].player);
-			goto done;
-		}
+		fo[i].has_file = o && o->has_file;
+		if (fo[i].has_file)
+			memcpy(fo[i].sha256, o->sha256, FAIR_HASH_BYTES);
 	}
 	fair_orders_digest(digest, fo, n_ids);
-	hex_encode(hex, digest, 32);
-	if (strcmp(hex, r->orders_digest) != 0) {
-		why_set(why, "turn %d: orders digest differs: the order hashes in %s give %s, it says %s",
-			t, source, hex, r->orders_digest);
-		goto done;
+	free(fo);
+	if (memcmp(digest, r->orders_digest, FAIR_HASH_BYTES) != 0) {
+		hex32(hex, digest);
+		hex32(want, r->orders_digest);
+		return error_set(ERROR_INPUT, "turn %d: orders digest differs: the order hashes in %s give %s, it says %s",
+			t, source, hex, want);
 	}
-
-	if (c->beacon && !r->beacon_value) {
-		why_set(why, "turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
+	if (c->beacon && !r->beacon_value)
+		return error_set(ERROR_INPUT, "turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
 			t, c->beacon, source);
-		goto done;
-	}
-	if (!c->beacon && r->beacon_value) {
-		why_set(why, "turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
+	if (!c->beacon && r->beacon_value)
+		return error_set(ERROR_INPUT, "turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
 			t, source);
-		goto done;
-	}
 	turn_beacon(beacon, r->beacon_value);
-	hex_encode(hex, beacon, 32);
-	if (strcmp(hex, r->beacon) != 0) {
-		why_set(why, "turn %d: beacon differs: %s is %s, %s says %s", t,
+	if (memcmp(beacon, r->beacon, FAIR_HASH_BYTES) != 0) {
+		hex32(hex, beacon);
+		hex32(want, r->beacon);
+		return error_set(ERROR_INPUT, "turn %d: beacon differs: %s is %s, %s says %s", t,
 			r->beacon_value ? "SHA256 of the beacon value" : "without a beacon value, B_t",
-			hex, source, r->beacon);
-		goto done;
+			hex, source, want);
 	}
+	return 0;
+}
 
-	fair_turn_seed(seed, key, (uint32_t)t, digest, beacon);
-	hex_encode(hex, seed, 32);
-	if (strcmp(hex, r->seed) != 0) {
-		why_set(why, "turn %d: seed differs: HMAC(k_t, turn, digest, beacon) is %s, %s says %s",
-			t, hex, source, r->seed);
-		goto done;
-	}
+/* Every die: index i at position i, at least 2 sides, the value fair_die gives. */
+static int check_dice(const struct journal_record *r, const uint8_t seed[FAIR_HASH_BYTES],
+	const char *source)
+{
+	int t = r->turn;
 
 	for (size_t i = 0; i < r->n_dice; i++) {
 		const struct die_record *dr = &r->dice[i];
-		if (dr->index != i) {
-			why_set(why, "turn %d: die %zu: %s numbers it %" PRIu64 " (dice are numbered 0, 1, 2 "
+		if (dr->index != i)
+			return error_set(ERROR_INPUT, "turn %d: die %zu: %s numbers it %" PRIu64 " (dice are numbered 0, 1, 2 "
 				"... in the order drawn)", t, i, source, dr->index);
-			goto done;
-		}
-		if (dr->sides < 2) {
-			why_set(why, "turn %d: die %zu: %s gives it %" PRIu64 " sides", t, i, source,
-				dr->sides);
-			goto done;
-		}
+		if (dr->sides < 2)
+			return error_set(ERROR_INPUT, "turn %d: die %zu: %s gives it %" PRIu64 " sides", t, i,
+				source, dr->sides);
 		uint64_t v = fair_die(seed, i, dr->sides, NULL);
-		if (v != dr->value) {
-			why_set(why, "turn %d: die %zu differs from the seed: %s has d%" PRIu64 " = %" PRIu64
+		if (v != dr->value)
+			return error_set(ERROR_INPUT, "turn %d: die %zu differs from the seed: %s has d%" PRIu64 " = %" PRIu64
 				", fair_die(s_t, %zu, %" PRIu64 ") = %" PRIu64 " (for \"%s\")", t, i, source,
 				dr->sides, dr->value, i, dr->sides, v, dr->purpose ? dr->purpose : "");
-			goto done;
-		}
 	}
-	rc = 0;
-done:
-	free(fo);
-	return rc;
+	return 0;
+}
+
+int audit_fairness(const struct campaign *c, const struct journal_record *r, const char *source)
+{
+	uint8_t digest[FAIR_HASH_BYTES], beacon[FAIR_HASH_BYTES], seed[FAIR_HASH_BYTES];
+	char hex[65], want[65];
+
+	if (check_key(c, r, source) < 0 || check_digest_beacon(c, r, source, digest, beacon) < 0)
+		return -1;
+	fair_turn_seed(seed, r->key, (uint32_t)r->turn, digest, beacon);
+	if (memcmp(seed, r->seed, FAIR_HASH_BYTES) != 0) {
+		hex32(hex, seed);
+		hex32(want, r->seed);
+		return error_set(ERROR_INPUT, "turn %d: seed differs: HMAC(k_t, turn, digest, beacon) is %s, %s says %s",
+			r->turn, hex, source, want);
+	}
+	return check_dice(r, seed, source);
 }
 
 /* --- re-resolution ---------------------------------------------------------------------- */
@@ -355,90 +354,66 @@ static int is_missing(const struct turn_input *in, const char *player)
 
 static void source_name(char *out, size_t len, int turn, unsigned flags)
 {
-	if (flags & AUDIT_EXPORT)
-		snprintf(out, len, "journal/turn-%04d.yaml", turn);
-	else
-		snprintf(out, len, "the SQLite journal");
+	char path[LAYOUT_PATH_MAX];
+
+	layout_export_path(path, turn);
+	snprintf(out, len, "%s", flags & AUDIT_EXPORT ? path : "the SQLite journal");
 }
 
-/* The SQLite journal keeps each order file's bytes and their hash: name which disagrees. */
-static void orders_copy_differs(struct buf *why, int t, const char *path,
-	const struct journal_order *o, const char *committed)
+/* One recorded order against the committed file the pipeline read (or its absence). */
+static int compare_order(const struct turn *tn, const struct journal_order *o, unsigned flags,
+	const char *source)
 {
-	uint8_t h[32];
-	char hex[65];
+	const struct order_file *f = turn_find_file(&tn->in, o->player);
+	char hex[65], want[65];
+	int t = tn->in.turn;
 
-	fair_sha256(h, o->bytes ? (const void *)o->bytes : "", o->len);
-	hex_encode(hex, h, 32);
-	if (strcmp(hex, o->sha256) != 0)
-		why_set(why, "turn %d: order file %s differs from the journal's copy (its bytes hash to "
-			"%s, its sha256 column says %s, the committed file %s)", t, path, hex, o->sha256,
-			committed);
-	else
-		why_set(why, "turn %d: order file %s differs from the journal's copy (sha256 %s in the "
-			"journal, %s committed)", t, path, o->sha256, committed);
-}
-
-static int compare_orders(const struct audit_turn *at, const struct journal_record *r,
-	unsigned flags, const char *source, struct buf *why)
-{
-	char hex[65];
-	int t = at->turn;
-
-	for (size_t i = 0; i < r->n_orders; i++) {
-		const struct journal_order *o = &r->orders[i];
-		const struct order_file *f = turn_find_file(&at->in, o->player);
-		if (!o->sha256[0]) {
-			if (f) {
-				why_set(why, "turn %d: %s says %s sent no orders, but git holds %s", t, source,
-					o->player, f->path);
-				return 1;
-			}
-			if (!(flags & AUDIT_EXPORT) && !is_missing(&at->in, o->player)) {
-				why_set(why, "turn %d: %s records 'no orders' from %s, who was not due", t,
-					source, o->player);
-				return 1;
-			}
-			continue;
-		}
-		if (!f) {
-			why_set(why, "turn %d: %s holds orders of %s that git does not", t, source, o->player);
-			return 1;
-		}
-		hex_encode(hex, f->sha256, 32);
-		if (strcmp(hex, o->sha256) != 0 || (o->bytes && (f->len != o->len ||
-			memcmp(f->bytes, o->bytes, o->len) != 0))) {
-			if (o->bytes)
-				orders_copy_differs(why, t, f->path, o, hex);
-			else
-				why_set(why, "turn %d: order file %s differs from the one %s records (sha256 %s "
-					"committed, %s recorded)", t, f->path, source, hex, o->sha256);
-			return 1;
-		}
+	if (!o->has_file) {
+		if (f)
+			return error_set(ERROR_INPUT, "turn %d: %s says %s sent no orders, but git holds %s", t,
+				source, o->player, f->path);
+		if (!(flags & AUDIT_EXPORT) && !is_missing(&tn->in, o->player))
+			return error_set(ERROR_INPUT, "turn %d: %s records 'no orders' from %s, who was not due",
+				t, source, o->player);
+		return 0;
 	}
-	for (size_t k = 0; k < at->in.n_files; k++) {
-		const struct journal_order *o = find_order(r, at->in.files[k].player);
-		if (!o || !o->sha256[0]) {
-			why_set(why, "turn %d: git holds %s, which %s never received", t,
-				at->in.files[k].path, source);
-			return 1;
-		}
-	}
-	for (size_t k = 0; !(flags & AUDIT_EXPORT) && k < at->in.n_missing; k++) {
-		if (!find_order(r, at->in.missing[k])) {
-			why_set(why, "turn %d: %s was due and sent nothing, but %s does not record it", t,
-				at->in.missing[k], source);
-			return 1;
-		}
+	if (!f)
+		return error_set(ERROR_INPUT, "turn %d: %s holds orders of %s that git does not", t, source,
+			o->player);
+	if (memcmp(f->sha256, o->sha256, FAIR_HASH_BYTES) != 0 || (o->bytes && (f->len != o->len ||
+		memcmp(f->bytes, o->bytes, o->len) != 0))) {
+		hex32(hex, f->sha256);
+		hex32(want, o->sha256);
+		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the one %s records (sha256 %s "
+			"committed, %s recorded)", t, f->path, source, hex, want);
 	}
 	return 0;
 }
 
-static int same_event(const struct event *a, const struct journal_event *b)
+static int compare_orders(const struct turn *tn, const struct journal_record *r,
+	unsigned flags, const char *source)
 {
-	if (!b->kind || !b->phase || !b->text)
-		return 0;
-	if (strcmp(b->kind, a->kind == EVENT_VOID ? "void" : "event") != 0)
+	int t = tn->in.turn;
+
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (compare_order(tn, &r->orders[i], flags, source) < 0)
+			return -1;
+	for (size_t k = 0; k < tn->in.n_files; k++) {
+		const struct journal_order *o = find_order(r, tn->in.files[k].player);
+		if (!o || !o->has_file)
+			return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", t,
+				tn->in.files[k].path, source);
+	}
+	for (size_t k = 0; !(flags & AUDIT_EXPORT) && k < tn->in.n_missing; k++)
+		if (!find_order(r, tn->in.missing[k]))
+			return error_set(ERROR_INPUT, "turn %d: %s was due and sent nothing, but %s does not record it",
+				t, tn->in.missing[k], source);
+	return 0;
+}
+
+static int same_event(const struct event *a, const struct event *b)
+{
+	if (!b->phase || !b->text || a->kind != b->kind)
 		return 0;
 	if (a->kind == EVENT_VOID && (a->order_index != b->order_index || !b->player ||
 		strcmp(a->player, b->player) != 0))
@@ -446,44 +421,42 @@ static int same_event(const struct event *a, const struct journal_event *b)
 	return strcmp(a->text, b->text) == 0 && strcmp(a->phase, b->phase) == 0;
 }
 
-/* Events in order; from an export, events and void orders each in their own order. */
-static int compare_events(const struct audit_turn *at, const struct journal_record *r,
-	unsigned flags, const char *source, struct buf *why)
+/* The indices of the events of one kind (all of them when pass is -1). */
+static size_t events_of(const struct event *v, size_t n, int pass, size_t *out)
 {
-	static const enum event_kind kinds[] = { EVENT_EVENT, EVENT_VOID };
-	size_t passes = flags & AUDIT_EXPORT ? 2 : 1;
-	size_t *ia = xcalloc(at->out.events.n + 1, sizeof(*ia));
-	size_t *ib = xcalloc(r->n_events + 1, sizeof(*ib));
-	int t = at->turn, rc = 0;
+	size_t k = 0;
 
-	for (size_t p = 0; p < passes && rc == 0; p++) {
-		const char *kname = kinds[p] == EVENT_VOID ? "void" : "event";
-		const char *what = passes == 2 && kinds[p] == EVENT_VOID ? "void order" : "event";
-		size_t na = 0, nb = 0;
-		for (size_t i = 0; i < at->out.events.n; i++)
-			if (passes == 1 || at->out.events.v[i].kind == kinds[p])
-				ia[na++] = i;
-		for (size_t i = 0; i < r->n_events; i++)
-			if (passes == 1 || (r->events[i].kind && strcmp(r->events[i].kind, kname) == 0))
-				ib[nb++] = i;
-		for (size_t k = 0; k < na || k < nb; k++) {
+	for (size_t i = 0; i < n; i++)
+		if (pass < 0 || v[i].kind == (enum event_kind)pass)
+			out[k++] = i;
+	return k;
+}
+
+/* Events in order; from an export, events and void orders each in their own order. */
+static int compare_events(const struct turn *tn, const struct journal_record *r,
+	unsigned flags, const char *source)
+{
+	const struct events *ev = &tn->out.events;
+	size_t *ia = xcalloc(ev->n + 1, sizeof(*ia));
+	size_t *ib = xcalloc(r->n_events + 1, sizeof(*ib));
+	int export = (flags & AUDIT_EXPORT) != 0, t = tn->in.turn, rc = 0;
+
+	for (int p = export ? EVENT_EVENT : -1; rc == 0 && p <= (export ? EVENT_VOID : -1); p++) {
+		const char *what = export && p == EVENT_VOID ? "void order" : "event";
+		size_t na = events_of(ev->v, ev->n, p, ia), nb = events_of(r->events, r->n_events, p, ib);
+		for (size_t k = 0; rc == 0 && (k < na || k < nb); k++) {
 			if (k >= na || k >= nb) {
-				const char *text = k < na ? at->out.events.v[ia[k]].text : r->events[ib[k]].text;
-				why_set(why, "turn %d: event differs: %zu %ss re-resolved, %zu in %s; %s %zu "
+				const char *text = k < na ? ev->v[ia[k]].text : r->events[ib[k]].text;
+				rc = error_set(ERROR_INPUT, "turn %d: event differs: %zu %ss re-resolved, %zu in %s; %s %zu "
 					"(\"%s\") is %s", t, na, what, nb, source, what, k, text ? text : "",
 					k < na ? "missing from the record" : "not in the re-resolution");
-				rc = 1;
 				break;
 			}
-			const struct event *a = &at->out.events.v[ia[k]];
-			const struct journal_event *b = &r->events[ib[k]];
-			if (!same_event(a, b)) {
-				why_set(why, "turn %d: event differs: %s %zu: re-resolved [%s] \"%s\"; %s has "
+			const struct event *a = &ev->v[ia[k]], *b = &r->events[ib[k]];
+			if (!same_event(a, b))
+				rc = error_set(ERROR_INPUT, "turn %d: event differs: %s %zu: re-resolved [%s] \"%s\"; %s has "
 					"[%s] \"%s\"", t, what, k, a->phase, a->text, source,
 					b->phase ? b->phase : "", b->text ? b->text : "");
-				rc = 1;
-				break;
-			}
 		}
 	}
 	free(ia);
@@ -491,282 +464,184 @@ static int compare_events(const struct audit_turn *at, const struct journal_reco
 	return rc;
 }
 
-static int compare_record(const struct audit_turn *at, const struct campaign *c,
-	const struct journal_record *r, unsigned flags, int fairness, struct buf *why)
+static int compare_dice(const struct turn *tn, const struct journal_record *r, const char *source)
 {
-	char source[64], hex[65];
-	int t = at->turn;
+	const struct dice *dc = &tn->out.dice;
+	size_t nd = dc->n < r->n_dice ? dc->n : r->n_dice;
+	int t = tn->in.turn;
 
-	source_name(source, sizeof(source), t, flags);
-	if (r->turn != t) {
-		why_set(why, "turn %d: %s is the record of turn %d", t, source, r->turn);
-		return 1;
-	}
-	if (compare_orders(at, r, flags, source, why))
-		return 1;
-	if (fairness && audit_fairness(c, r, source, why))
-		return 1;
-	hex_encode(hex, at->out.digest, 32);
-	if (strcmp(hex, r->orders_digest) != 0) {
-		why_set(why, "turn %d: orders digest %s from the committed order files, %s says %s", t,
-			hex, source, r->orders_digest);
-		return 1;
-	}
-	hex_encode(hex, at->out.seed, 32);
-	if (strcmp(hex, r->seed) != 0) {
-		why_set(why, "turn %d: seed %s re-derived, %s says %s", t, hex, source, r->seed);
-		return 1;
-	}
-	size_t nd = at->out.dice.n < r->n_dice ? at->out.dice.n : r->n_dice;
 	for (size_t j = 0; j < nd; j++) {
-		const struct die_record *a = &at->out.dice.v[j], *b = &r->dice[j];
+		const struct die_record *a = &dc->v[j], *b = &r->dice[j];
 		if (a->sides != b->sides || a->value != b->value || !b->purpose ||
-			strcmp(a->purpose, b->purpose) != 0) {
-			why_set(why, "turn %d: die %zu differs: re-resolved d%" PRIu64 " = %" PRIu64
+			strcmp(a->purpose, b->purpose) != 0)
+			return error_set(ERROR_INPUT, "turn %d: die %zu differs: re-resolved d%" PRIu64 " = %" PRIu64
 				" for \"%s\"; %s has d%" PRIu64 " = %" PRIu64 " for \"%s\"", t, j, a->sides,
 				a->value, a->purpose, source, b->sides, b->value, b->purpose ? b->purpose : "");
-			return 1;
-		}
 	}
-	if (at->out.dice.n != r->n_dice) {
-		size_t j = nd;
-		const struct die_record *x = j < at->out.dice.n ? &at->out.dice.v[j] : &r->dice[j];
-		why_set(why, "turn %d: dice count differs: %zu re-resolved, %zu in %s (die %zu, d%" PRIu64
-			" for \"%s\", is %s)", t, at->out.dice.n, r->n_dice, source, j, x->sides,
-			x->purpose ? x->purpose : "", j < at->out.dice.n ? "missing from the record" :
+	if (dc->n != r->n_dice) {
+		const struct die_record *x = nd < dc->n ? &dc->v[nd] : &r->dice[nd];
+		return error_set(ERROR_INPUT, "turn %d: dice count differs: %zu re-resolved, %zu in %s (die %zu, d%" PRIu64
+			" for \"%s\", is %s)", t, dc->n, r->n_dice, source, nd, x->sides,
+			x->purpose ? x->purpose : "", nd < dc->n ? "missing from the record" :
 			"not drawn by the re-resolution");
-		return 1;
-	}
-	if (compare_events(at, r, flags, source, why))
-		return 1;
-	hex_encode(hex, at->out.state_sha256, 32);
-	if (strcmp(hex, r->state_sha256) != 0) {
-		why_set(why, "turn %d: state hash %s re-resolved, %s says %s", t, hex, source,
-			r->state_sha256);
-		return 1;
-	}
-	if (!r->summary || strcmp(r->summary, at->out.summary) != 0) {
-		why_set(why, "turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
-			at->out.summary, source, r->summary ? r->summary : "");
-		return 1;
 	}
 	return 0;
 }
 
-int audit_compare(const struct audit_turn *at, const struct campaign *c,
-	const struct journal_record *r, unsigned flags, struct buf *why)
+/* A hash the re-resolution derived against the recorded one. */
+static int same_hash(int t, const char *what, const uint8_t got[FAIR_HASH_BYTES],
+	const uint8_t want[FAIR_HASH_BYTES], const char *how, const char *source)
 {
-	return compare_record(at, c, r, flags, 1, why);
+	char a[65], b[65];
+
+	if (memcmp(got, want, FAIR_HASH_BYTES) == 0)
+		return 0;
+	hex32(a, got);
+	hex32(b, want);
+	return error_set(ERROR_INPUT, "turn %d: %s %s %s, %s says %s", t, what, a, how, source, b);
+}
+
+static int compare_record(const struct turn *tn, const struct campaign *c,
+	const struct journal_record *r, unsigned flags, int fairness)
+{
+	char source[LAYOUT_PATH_MAX];
+	int t = tn->in.turn;
+
+	source_name(source, sizeof(source), t, flags);
+	if (r->turn != t)
+		return error_set(ERROR_INPUT, "turn %d: %s is the record of turn %d", t, source, r->turn);
+	if (compare_orders(tn, r, flags, source) < 0)
+		return -1;
+	if (fairness && audit_fairness(c, r, source) < 0)
+		return -1;
+	if (same_hash(t, "orders digest", tn->out.digest, r->orders_digest,
+			"from the committed order files", source) < 0 ||
+		same_hash(t, "seed", tn->out.seed, r->seed, "re-derived", source) < 0 ||
+		compare_dice(tn, r, source) < 0 || compare_events(tn, r, flags, source) < 0 ||
+		same_hash(t, "state hash", tn->out.state_sha256, r->state_sha256, "re-resolved",
+			source) < 0)
+		return -1;
+	if (!r->summary || strcmp(r->summary, tn->out.summary) != 0)
+		return error_set(ERROR_INPUT, "turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
+			tn->out.summary, source, r->summary ? r->summary : "");
+	return 0;
+}
+
+int audit_compare(const struct audit_turn *at, const struct campaign *c,
+	const struct journal_record *r, unsigned flags)
+{
+	return compare_record(&at->t, c, r, flags, 1);
 }
 
 /* One committed file against the bytes the pipeline rendered; names the first line that
  * differs, since a file changed after the turn is most often an edited line. */
 static int same_committed(struct campaign *c, const char *rev, const char *path,
-	const struct buf *want, int t, struct buf *why)
+	const struct buf *want, int t)
 {
-	struct buf got = BUF_INIT, err = BUF_INIT;
-	int rc = 0;
-	int r = repo_read(c->repo, rev, path, &got, &err);
+	struct buf got = BUF_INIT;
+	int rc = repo_read(c->repo, rev, path, &got);
 
-	if (r < 0) {
-		why_set(why, "turn %d: %s", t, buf_str(&err));
-		rc = -1;
-	} else if (r > 0) {
-		why_set(why, "turn %d: %s is missing from %s", t, path, rev);
-		rc = 1;
+	if (rc == ERROR_NOTFOUND) {
+		rc = error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t, path, rev);
+	} else if (rc < 0) {
+		error_prefix("turn %d", t);
 	} else if (got.len != want->len || memcmp(got.data, want->data, got.len) != 0) {
 		size_t i = 0, line = 1;
 		while (i < got.len && i < want->len && got.data[i] == want->data[i])
 			line += got.data[i++] == '\n';
-		why_set(why, "turn %d: committed %s differs from the re-resolved one at line %zu "
+		rc = error_set(ERROR_INPUT, "turn %d: committed %s differs from the re-resolved one at line %zu "
 			"(the file was changed after the turn)", t, path, line);
-		rc = 1;
 	}
 	buf_release(&got);
-	buf_release(&err);
 	return rc;
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* Every file of the turn as committed at rev against what the pipeline rendered, and no
+ * report the turn did not write. */
+static int same_files(struct audit_turn *at, struct campaign *c, const char *rev)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-	return a > b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* The committed order files: bytes against the record first (so an edited file is named as
- * such even when it no longer parses), then through the same checks `umpire turn` made. */
-static int read_orders(struct audit_turn *at, struct campaign *c, const void *state,
-	const char *rev, const struct journal_record *r, const char *source, struct buf *why)
-{
-	struct buf err = BUF_INIT, bytes = BUF_INIT;
-	struct diag d;
-	char dir[64], path[256], hex[65], tag[16];
+	const struct turn *tn = &at->t;
+	char path[LAYOUT_PATH_MAX];
 	char **names = NULL;
-	int t = r->turn, rc = -1;
-	uint8_t h[32];
+	int t = tn->in.turn, rc;
 
-	diag_init(&d);
-	campaign_turn_tag(tag, t);
-	snprintf(dir, sizeof(dir), "orders/%s", tag);
-	if (repo_list(c->repo, rev, dir, &names, &err) < 0) {
-		why_set(why, "turn %d: %s", t, buf_str(&err));
-		goto done;
+	rc = same_committed(c, rev, LAYOUT_STATE, &tn->out.state_yaml, t);
+	layout_export_path(path, t);
+	if (rc == 0)
+		rc = same_committed(c, rev, path, &tn->out.journal_yaml, t);
+	for (size_t i = 0; rc == 0 && i < tn->out.n_reports; i++) {
+		layout_report_path(path, t, c->players[i]);
+		rc = same_committed(c, rev, path, &tn->out.reports[i], t);
 	}
-	rc = 1;
-	for (size_t i = 0; names[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (!ends_with(names[i], ".yaml")) {
-			why_set(why, "turn %d: git holds %s, which is not an order file (<player>.yaml)", t,
-				path);
-			goto done;
+	if (rc != 0)
+		return -1;
+	layout_reports_dir(path, t);
+	if (repo_list(c->repo, rev, path, &names) < 0)
+		return error_prefix("turn %d", t);
+	for (size_t i = 0; names[i] && rc == 0; i++) {
+		int known = 0;
+		char want[LAYOUT_PATH_MAX], got[2 * LAYOUT_PATH_MAX];
+		snprintf(got, sizeof(got), "%s/%s", path, names[i]);
+		for (size_t k = 0; k < c->n_players && !known; k++) {
+			layout_report_path(want, t, c->players[k]);
+			known = strcmp(want, got) == 0;
 		}
-		if (repo_read(c->repo, rev, path, &bytes, &err) != 0) {
-			why_set(why, "turn %d: cannot read %s: %s", t, path, buf_str(&err));
-			rc = -1;
-			goto done;
-		}
-		size_t plen = strlen(names[i]) - 5;
-		char *player = xasprintf("%.*s", (int)plen, names[i]);
-		const struct journal_order *o = find_order(r, player);
-		fair_sha256(h, bytes.data ? bytes.data : "", bytes.len);
-		hex_encode(hex, h, 32);
-		free(player);
-		if (!o || !o->sha256[0]) {
-			why_set(why, "turn %d: git holds %s, which %s never received", t, path, source);
-			goto done;
-		}
-		if (strcmp(hex, o->sha256) != 0 || (o->bytes && (o->len != bytes.len ||
-			memcmp(o->bytes, bytes.data, bytes.len) != 0))) {
-			if (o->bytes)
-				orders_copy_differs(why, t, path, o, hex);
-			else
-				why_set(why, "turn %d: order file %s differs from the one %s records (sha256 %s "
-					"committed, %s recorded)", t, path, source, hex, o->sha256);
-			goto done;
-		}
-		if (turn_add_order_bytes(&at->in, c, state, path, (const unsigned char *)
-			(bytes.data ? bytes.data : ""), bytes.len, &d) < 0) {
-			why_set(why, "turn %d: the committed order file %s no longer passes the checks", t,
-				path);
-			for (size_t k = 0; k < d.n; k++)
-				buf_printf(why, "\n%s:%d:%d: error: %s", d.v[k].file, d.v[k].line,
-					d.v[k].column, d.v[k].message);
-			goto done;
-		}
-		const struct order_file *f = &at->in.files[at->in.n_files - 1];
-		if (strlen(f->player) != plen || strncmp(f->player, names[i], plen) != 0) {
-			why_set(why, "turn %d: %s holds the orders of player '%s'", t, path, f->player);
-			goto done;
-		}
+		if (!known)
+			rc = error_set(ERROR_INPUT, "turn %d: git holds %s, which the turn did not write", t, got);
 	}
-	rc = 0;
-done:
 	repo_names_free(names);
-	diag_release(&d);
-	buf_release(&bytes);
-	buf_release(&err);
 	return rc;
 }
 
 int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const char *rev,
-	const struct journal_record *r, unsigned flags, struct buf *why)
+	const struct journal_record *r, unsigned flags)
 {
-	struct buf err = BUF_INIT;
-	char source[64], tag[16], path[256];
-	char **names = NULL;
-	uint8_t key[32], beacon[32];
-	int t = r->turn, rc;
+	int t = r->turn;
 
-	memset(at, 0, sizeof(*at));
-	at->turn = t;
-	turn_input_init(&at->in, t);
-	source_name(source, sizeof(source), t, flags);
-	campaign_turn_tag(tag, t);
-
-	rc = audit_fairness(c, r, source, why);
-	if (rc != 0)
-		goto done;
-	rc = read_orders(at, c, state, rev, r, source, why);
-	if (rc != 0)
-		goto done;
-	turn_complete(&at->in, c, state, 1);
-	if (r->beacon_value) {
-		at->in.beacon_value = xstrdup(r->beacon_value);
-		at->in.beacon_round = r->beacon_round ? xstrdup(r->beacon_round) : NULL;
-	}
-	/* audit_fairness checked both are well-formed hex. */
-	hex_decode(key, 32, r->key);
-	hex_decode(beacon, 32, r->beacon);
-
-	int res = turn_resolve(&at->out, c, state, &at->in, key, beacon);
-	at->rules_first_die = at->out.rules_first_die;
-	at->rules_first_event = at->out.rules_first_event;
-	if (res < 0) {
-		why_set(why, "turn %d: the rule system failed to resolve the turn (internal error)", t);
-		rc = -1;
-		goto done;
-	}
-
-	rc = compare_record(at, c, r, flags, 0, why);
-	if (rc != 0)
-		goto done;
-	rc = same_committed(c, rev, "state.yaml", &at->out.state_yaml, t, why);
-	if (rc != 0)
-		goto done;
-	turn_entry_path(path, sizeof(path), t);
-	rc = same_committed(c, rev, path, &at->out.journal_yaml, t, why);
-	for (size_t i = 0; rc == 0 && i < at->out.n_reports; i++) {
-		snprintf(path, sizeof(path), "reports/%s/%s.md", tag, c->players[i]);
-		rc = same_committed(c, rev, path, &at->out.reports[i], t, why);
-	}
-	if (rc != 0)
-		goto done;
-	/* A report nobody rendered is a file added after the turn. */
-	snprintf(path, sizeof(path), "reports/%s", tag);
-	if (repo_list(c->repo, rev, path, &names, &err) < 0) {
-		why_set(why, "turn %d: %s", t, buf_str(&err));
-		rc = -1;
-		goto done;
-	}
-	for (size_t i = 0; names[i] && rc == 0; i++) {
-		int known = 0;
-		for (size_t k = 0; k < c->n_players; k++) {
-			size_t len = strlen(c->players[k]);
-			known |= strncmp(names[i], c->players[k], len) == 0 &&
-				strcmp(names[i] + len, ".md") == 0;
+	turn_init(&at->t, c, TURN_RECORDED, 0, r, rev, state);
+	source_name(at->source, sizeof(at->source), t, flags);
+	at->t.record_name = at->source;
+	if (audit_fairness(c, r, at->source) < 0)
+		return -1;
+	if (turn_run(&at->t, "orders", "render") < 0) {
+		if (diag_count(&at->t.diag)) {
+			/* The committed files' problems, each on a line of the message. */
+			struct buf why = BUF_INIT;
+			buf_printf(&why, "turn %d: the committed order files no longer pass the checks", t);
+			for (size_t k = 0; k < at->t.diag.n; k++) {
+				const struct diag_entry *e = &at->t.diag.v[k];
+				buf_printf(&why, "\n%s:%d:%d: error: %s", e->file, e->line, e->column, e->message);
+			}
+			error_set(ERROR_INPUT, "%s", buf_str(&why));
+			buf_release(&why);
 		}
-		if (!known) {
-			why_set(why, "turn %d: git holds reports/%s/%s, which the turn did not write", t, tag,
-				names[i]);
-			rc = 1;
-		}
+		return -1;
 	}
-done:
-	repo_names_free(names);
-	buf_release(&err);
-	return rc;
+	if (compare_record(&at->t, c, r, flags, 0) < 0)
+		return -1;
+	return same_files(at, c, rev);
 }
 
-void audit_turn_release(struct audit_turn *at, const struct campaign *c)
+void audit_turn_release(struct audit_turn *at)
 {
-	turn_output_release(&at->out);
-	turn_input_release(&at->in, c);
+	turn_release(&at->t);
 	memset(at, 0, sizeof(*at));
 }
 
 const char *audit_die_phase(const struct audit_turn *at, uint64_t j, size_t *event)
 {
-	const struct events *ev = &at->out.events;
+	const struct events *ev = &at->t.out.events;
+	size_t first_die = at->t.out.rules_first_die, first_event = at->t.out.rules_first_event;
 
 	*event = (size_t)-1;
-	if (j >= at->out.dice.n)
+	if (j >= at->t.out.dice.n)
 		return NULL;
-	if (j < at->rules_first_die) {
+	if (j < first_die) {
 		/* The purpose says which ruling ("umpire ruling N: ..."), and ruling N reports in
 		 * the N-th event of phase umpire. */
 		unsigned long n = 0;
-		if (sscanf(at->out.dice.v[j].purpose, "umpire ruling %lu:", &n) == 1 && n > 0) {
-			for (size_t i = 0; i < at->rules_first_event && i < ev->n; i++)
+		if (sscanf(at->t.out.dice.v[j].purpose, "umpire ruling %lu:", &n) == 1 && n > 0) {
+			for (size_t i = 0; i < first_event && i < ev->n; i++)
 				if (strcmp(ev->v[i].phase, "umpire") == 0 && --n == 0) {
 					*event = i;
 					break;
@@ -774,13 +649,13 @@ const char *audit_die_phase(const struct audit_turn *at, uint64_t j, size_t *eve
 		}
 		return "umpire";
 	}
-	for (size_t i = at->rules_first_event; i < ev->n; i++) {
+	for (size_t i = first_event; i < ev->n; i++) {
 		if (ev->v[i].first_die > j) {
 			*event = i;
 			return ev->v[i].phase;
 		}
 	}
-	if (ev->n > at->rules_first_event) {
+	if (ev->n > first_event) {
 		*event = ev->n - 1;
 		return ev->v[ev->n - 1].phase;
 	}

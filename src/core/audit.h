@@ -13,6 +13,7 @@
 #include "core/campaign.h"
 #include "core/journal.h"
 #include "core/turn.h"
+#include "core/layout.h"
 
 enum audit_flags {
 	/* The record was read from a journal export: it lists every player plus umpire (with
@@ -23,12 +24,10 @@ enum audit_flags {
 
 /* A turn re-resolved from its committed order files. */
 struct audit_turn {
-	int turn;                /* the turn */
-	struct turn_input in;    /* the committed order files, checked as `umpire turn` checks */
-	struct turn_output out;  /* what the pipeline produced from them */
-	size_t rules_first_die;  /* dice 0 .. this-1 are the umpire's rulings, the rest the rule
-	                          * system's (events then carry first_die = dice count) */
-	size_t rules_first_event;/* events 0 .. this-1 were recorded before the rule system ran */
+	struct turn t;           /* the pipeline's turn: in (the committed order files), out (what
+	                          * it produced; out.rules_first_die and rules_first_event split the
+	                          * umpire's rulings from the rule system's phases) */
+	char source[LAYOUT_PATH_MAX]; /* how messages name the record */
 };
 
 /* Reads the journal export journal/turn-NNNN.yaml (bytes, name for diagnostics) into a new
@@ -46,10 +45,11 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
  * beacon value (32 zero bytes without one; a value is required exactly when c has
  * fairness.beacon); s_t; every die has index i at position i, 2 <= sides and the value
  * fair_die(s_t, i, sides). source names the record in messages ("the journal",
- * "journal/turn-0003.yaml"). Returns 0, or 1 with the first failure in why
+ * "journal/turn-0003.yaml"). Returns 0, or -1 with the first failure in error_last(), class
+ * ERROR_INPUT
  * ("turn 3: die 5 differs from the seed: ..."). */
 int audit_fairness(const struct campaign *c, const struct journal_record *r,
-	const char *source, struct buf *why);
+	const char *source);
 
 /* Re-resolves turn r->turn: reads the order files committed at rev (orders/turn-NNNN/), checks
  * their bytes against r's hashes, puts them through the pipeline's checks against state (the
@@ -57,20 +57,20 @@ int audit_fairness(const struct campaign *c, const struct journal_record *r,
  * resolves with r's key and beacon, then audit_compare(r) and requires state.yaml, the
  * journal export and every report committed at rev to be byte for byte what the pipeline
  * rendered. at is initialised here; release it with audit_turn_release either way.
- * Returns 0 when everything agrees, 1 with the first difference in why ("turn 3: ..."),
- * -1 on an internal error (message in why). */
+ * Returns 0 when everything agrees, or -1: class ERROR_INPUT with the first difference in
+ * error_last() ("turn 3: ..."), another class for an internal or I/O error. */
 int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const char *rev,
-	const struct journal_record *r, unsigned flags, struct buf *why);
+	const struct journal_record *r, unsigned flags);
 
 /* Compares a record with a turn already re-resolved: its orders with the committed order
  * files (hash, and bytes when the record holds them; a player recorded without a file must
  * be one the pipeline found missing), its fairness (audit_fairness), digest, beacon, seed,
  * every die (sides, value, purpose), every event, the state hash and the summary.
- * Returns 0, or 1 with the first difference in why. */
+ * Returns 0, or -1 with the first difference in error_last() (class ERROR_INPUT). */
 int audit_compare(const struct audit_turn *at, const struct campaign *c,
-	const struct journal_record *r, unsigned flags, struct buf *why);
+	const struct journal_record *r, unsigned flags);
 
-void audit_turn_release(struct audit_turn *at, const struct campaign *c);
+void audit_turn_release(struct audit_turn *at);
 
 /* The phase die j was drawn in: "umpire" for the umpire's rulings (reported by the event of
  * ruling N, from the purpose "umpire ruling N: ..."), otherwise the phase of the first event

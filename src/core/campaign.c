@@ -132,22 +132,23 @@ done:
 	return diag_count(d) == before ? 0 : -1;
 }
 
+/* 0, ERROR_LOCKED when another run holds the lock, -1. */
 static int campaign_lock(struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/lock", c->dir);
-	int rc = EXIT_OK;
+	int rc = 0;
 
 	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (c->lock_fd < 0) {
-		fprintf(stderr, "umpire: cannot open lock file '%s': %s\n", path, strerror(errno));
-		rc = EXIT_IOERR;
+		rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path, strerror(errno));
 	} else if (flock(c->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK)
-			fprintf(stderr, "umpire: campaign '%s' is locked by another umpire run (try again when it ends)\n",
+		if (errno == EWOULDBLOCK) {
+			error_set(ERROR_BUSY, "campaign '%s' is locked by another umpire run (try again when it ends)",
 				c->dir);
-		else
-			fprintf(stderr, "umpire: cannot lock '%s': %s\n", path, strerror(errno));
-		rc = errno == EWOULDBLOCK ? EXIT_TEMPFAIL : EXIT_IOERR;
+			rc = ERROR_LOCKED;
+		} else {
+			rc = error_set(ERROR_OS, "cannot lock '%s': %s", path, strerror(errno));
+		}
 		close(c->lock_fd);
 		c->lock_fd = -1;
 	}
@@ -155,64 +156,73 @@ static int campaign_lock(struct campaign *c)
 	return rc;
 }
 
+/* The diagnostics of d as text, for an error message (the one error buffer carries them). */
+static void diag_text(struct buf *out, const struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	diag_print(d, f);
+	fclose(f);
+	while (len > 0 && text[len - 1] == '\n')
+		len--;
+	buf_append(out, text, len);
+	free(text);
+}
+
 int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 {
 	struct campaign *c = xcalloc(1, sizeof(*c));
-	struct buf err = BUF_INIT, bytes = BUF_INIT;
+	struct buf bytes = BUF_INIT;
 	struct diag d;
-	int rc = EXIT_OK;
+	int rc;
 
 	diag_init(&d);
 	c->lock_fd = -1;
 	c->dir = xstrdup(dir);
 	*out = NULL;
 
-	int r = repo_open(&c->repo, dir, &err);
-	if (r != 0) {
-		if (r > 0)
-			fprintf(stderr, "umpire: '%s' is not a campaign (no git repository there)\n", dir);
-		else
-			fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = EXIT_NOINPUT;
+	rc = repo_open(&c->repo, dir);
+	if (rc == ERROR_NOTFOUND)
+		error_set(ERROR_MISSING, "'%s' is not a campaign (no git repository there)", dir);
+	else if (rc < 0)
+		error_set(ERROR_MISSING, "%s", error_last()->message);
+	if (rc < 0)
 		goto done;
-	}
-	r = repo_read(c->repo, "HEAD", "campaign.yaml", &bytes, &err);
-	if (r != 0) {
-		if (r > 0)
-			fprintf(stderr, "umpire: '%s' is not a campaign (no committed campaign.yaml)\n", dir);
-		else
-			fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		rc = r > 0 ? EXIT_NOINPUT : EXIT_IOERR;
+	rc = repo_read(c->repo, "HEAD", "campaign.yaml", &bytes);
+	if (rc == ERROR_NOTFOUND)
+		error_set(ERROR_MISSING, "'%s' is not a campaign (no committed campaign.yaml)", dir);
+	if (rc < 0)
 		goto done;
-	}
 	if (campaign_parse(c, "campaign.yaml", &bytes, &d) < 0) {
-		diag_print(&d, stderr);
-		rc = EXIT_DATAERR;
+		struct buf text = BUF_INIT;
+		diag_text(&text, &d);
+		rc = error_set(ERROR_INPUT, "%s", buf_str(&text));
+		buf_release(&text);
 		goto done;
 	}
-	if (flags & CAMPAIGN_LOCK) {
-		rc = campaign_lock(c);
-		if (rc != EXIT_OK)
-			goto done;
-	}
+	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)
+		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
 		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
 		struct stat st;
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
-			if (journal_open(&c->journal, path, 0, &err) < 0) {
-				fprintf(stderr, "umpire: %s\n", buf_str(&err));
-				rc = EXIT_NOINPUT;
-			}
+			rc = journal_open(&c->journal, path, 0);
+			if (rc < 0)
+				error_set(ERROR_MISSING, "%s", error_last()->message);
 		}
 		free(path);
-		if (rc != EXIT_OK)
+		if (rc < 0)
 			goto done;
 	}
+	rc = 0;
 done:
 	buf_release(&bytes);
-	buf_release(&err);
 	diag_release(&d);
-	if (rc != EXIT_OK)
+	if (rc < 0)
 		campaign_close(c);
 	else
 		*out = c;
@@ -236,7 +246,7 @@ void campaign_close(struct campaign *c)
 
 int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state)
 {
-	struct buf bytes = BUF_INIT, err = BUF_INIT;
+	struct buf bytes = BUF_INIT;
 	struct node *root = NULL;
 	struct diag d;
 	int rc = -1;
@@ -244,10 +254,11 @@ int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **s
 
 	diag_init(&d);
 	*state = NULL;
-	int r = repo_read(c->repo, rev, "state.yaml", &bytes, &err);
-	if (r != 0) {
-		fprintf(stderr, "umpire: cannot read state.yaml at '%s': %s\n", rev,
-			r > 0 ? "no such revision or file" : buf_str(&err));
+	int r = repo_read(c->repo, rev, "state.yaml", &bytes);
+	if (r < 0) {
+		error_set(r == ERROR_NOTFOUND ? ERROR_INPUT : error_last()->klass,
+			"cannot read state.yaml at '%s': %s", rev,
+			r == ERROR_NOTFOUND ? "no such revision or file" : error_last()->message);
 		goto done;
 	}
 	struct node_limits lim = { .max_bytes = 16 * 1024 * 1024, .max_nodes = 1000000,
@@ -272,14 +283,16 @@ int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **s
 	}
 report:
 	if (rc < 0) {
-		fprintf(stderr, "umpire: the committed state at '%s' is not valid:\n", rev);
-		diag_print(&d, stderr);
+		struct buf text = BUF_INIT;
+		diag_text(&text, &d);
+		error_set(ERROR_INPUT, "the committed state at '%s' is not valid:\n%s", rev,
+			buf_str(&text));
+		buf_release(&text);
 	}
 done:
 	node_free(root);
 	diag_release(&d);
 	buf_release(&bytes);
-	buf_release(&err);
 	return rc;
 }
 
@@ -304,7 +317,7 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		fprintf(stderr, "umpire: cannot read the umpire's secret '%s': %s (only the umpire's own copy of a campaign can process turns)\n",
+		error_set(ERROR_MISSING, "cannot read the umpire's secret '%s': %s (only the umpire's own copy of a campaign can process turns)",
 			path, strerror(errno));
 		goto done;
 	}
@@ -313,7 +326,7 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
 		text[--n] = '\0';
 	if (n != 64 || hex_decode(secret, 32, text) < 0) {
-		fprintf(stderr, "umpire: '%s' does not hold 64 hex digits\n", path);
+		error_set(ERROR_MISSING, "'%s' does not hold 64 hex digits", path);
 		goto done;
 	}
 	rc = 0;

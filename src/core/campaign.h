@@ -7,22 +7,11 @@
 #include <stdint.h>
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/error.h"
 #include "core/node.h"
 #include "core/repo.h"
 #include "core/journal.h"
 #include "rules/rules.h"
-
-/* sysexits(3) codes, named here so every command uses the same ones. */
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_USAGE = 64,       /* EX_USAGE */
-	EXIT_DATAERR = 65,     /* EX_DATAERR: bad input, failed replay */
-	EXIT_NOINPUT = 66,     /* EX_NOINPUT: no such campaign or file */
-	EXIT_SOFTWARE = 70,    /* EX_SOFTWARE: internal error */
-	EXIT_CANTCREAT = 73,   /* EX_CANTCREAT */
-	EXIT_IOERR = 74,       /* EX_IOERR */
-	EXIT_TEMPFAIL = 75,    /* EX_TEMPFAIL: campaign locked */
-};
 
 #define UMPIRE_PLAYER "umpire"          /* the umpire's own order files */
 #define ORDER_FILE_MAX_BYTES (64 * 1024)
@@ -53,23 +42,46 @@ struct campaign {
 	int lock_fd;                 /* -1 unless locked */
 };
 
-/* Opens the campaign in dir. On failure prints one line to stderr and returns the exit code
- * to use (66 no campaign, 75 locked, 65 bad campaign.yaml, 70/74 otherwise); 0 on success. */
+/* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
+ * CAMPAIGN_LOCK); -1 otherwise, the message in error_last(): class ERROR_MISSING for no
+ * campaign there, ERROR_INPUT for a bad campaign.yaml (its diagnostics in the message). */
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
+
+/* What a new campaign is made of (campaign_create). */
+struct campaign_spec {
+	const char *dir;             /* the new campaign directory: absent or empty */
+	const char *scenario_name;   /* the scenario's file name, for diagnostics */
+	const void *scenario;        /* the scenario's bytes (YAML) */
+	size_t scenario_len;
+	const char *id;              /* campaign id; NULL: the scenario's, else dir's name */
+	uint8_t secret[32];          /* the umpire's secret (from the OS CSPRNG, or a test file) */
+	int fair;                    /* 0 when the secret came from a file */
+	uint32_t chain_length;       /* turn keys in the chain */
+	const char *beacon;          /* fairness.beacon: the public randomness source; NULL none */
+	long long when;              /* the setup's commit time, seconds */
+};
+
+/* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with
+ * class ERROR_INPUT, nothing written), then the directory, .umpire/ (secret 0600, journal),
+ * the git repository and the setup commit "Setup" tagged turn-0000, journaled as turn 0.
+ * *out is the open campaign (close with campaign_close). Returns 0 / -1 (error.h; class
+ * ERROR_CREATE when dir is in use or cannot be made). */
+int campaign_create(struct campaign **out, const struct campaign_spec *spec, struct diag *d);
 
 /* Parses campaign.yaml bytes into c's fields (id … fairness), reporting into d. Used by
  * campaign_open and by replay on historical versions. Returns 0 / -1. */
 int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes, struct diag *d);
 
 /* Loads state.yaml as of rev ("HEAD", "turn-0003"): *turn gets its `turn`, *state the rule
- * system's state (free with c->rules->state_free). Returns 0 / -1 (message on stderr). */
+ * system's state (free with c->rules->state_free). Returns 0 / -1 (error.h; an invalid
+ * state's diagnostics are in the message). */
 int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state);
 
 /* Emits the canonical state.yaml bytes for state after `turn` onto out. */
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, struct buf *out);
 
-/* Reads the 32-byte secret from .umpire/secret. Returns 0, or -1 with a message on stderr. */
+/* Reads the 32-byte secret from .umpire/secret. Returns 0 / -1 (class ERROR_MISSING). */
 int campaign_read_secret(const struct campaign *c, uint8_t secret[32]);
 
 /* 1 if id is a player of the campaign. */

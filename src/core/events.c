@@ -10,6 +10,11 @@
 #include "core/buf.h"
 #include "core/dice.h"
 
+const char *event_kind_name(enum event_kind kind)
+{
+	return kind == EVENT_VOID ? "void" : "event";
+}
+
 void events_init(struct events *e)
 {
 	memset(e, 0, sizeof(*e));

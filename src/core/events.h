@@ -26,6 +26,9 @@ struct events {
 	                          * the event was recorded after dice 0 .. first_die-1 (audit) */
 };
 
+/* "event" or "void": the kind as the journal and its exports spell it. */
+const char *event_kind_name(enum event_kind kind);
+
 void events_init(struct events *e);
 void events_release(struct events *e);
 /* Records an event of phase (copied) with formatted text. */

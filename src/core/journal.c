@@ -31,19 +31,6 @@ struct journal {
 	char *path;    /* as given to journal_open, for messages */
 };
 
-static void errf(struct buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void errf(struct buf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	buf_clear(err);
-	va_start(ap, fmt);
-	buf_vprintf(err, fmt, ap);
-	va_end(ap);
-}
-
 /* Runs SQL text that binds nothing (pragmas, transaction control, the DDL). */
 static int exec_sql(sqlite3 *db, const char *sql)
 {
@@ -139,7 +126,7 @@ static int apply_schema(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
-int journal_open(struct journal **out, const char *path, int create, struct buf *err)
+int journal_open(struct journal **out, const char *path, int create)
 {
 	struct buf msg = BUF_INIT;
 	sqlite3 *db = NULL;
@@ -176,7 +163,7 @@ int journal_open(struct journal **out, const char *path, int create, struct buf 
 	ret = 0;
 done:
 	if (ret != 0) {
-		errf(err, "journal: cannot open '%s': %s", path, buf_str(&msg));
+		error_set(ERROR_OS, "journal: cannot open '%s': %s", path, buf_str(&msg));
 		sqlite3_close(db);
 		if (made)
 			remove_db_files(path);
@@ -194,12 +181,16 @@ void journal_close(struct journal *j)
 	free(j);
 }
 
-/* Empty hex fields are NULL in the database ("no key at setup"), not ''. */
-static int bind_hex(sqlite3_stmt *st, int i, const char *hex)
+/* A hash as the lower-case hex SQLite keeps (SQLITE_TRANSIENT: the text is on our stack);
+ * absent hashes (no key at setup, no order file) bind NULL, not ''. */
+static int bind_hash(sqlite3_stmt *st, int i, const uint8_t *hash, int present)
 {
-	if (!hex || !hex[0])
+	char hex[2 * FAIR_HASH_BYTES + 1];
+
+	if (!present)
 		return sqlite3_bind_null(st, i);
-	return sqlite3_bind_text(st, i, hex, -1, SQLITE_STATIC);
+	hex_encode(hex, hash, FAIR_HASH_BYTES);
+	return sqlite3_bind_text(st, i, hex, -1, SQLITE_TRANSIENT);
 }
 
 static int bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -230,7 +221,7 @@ static int insert_row(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int journal_append(struct journal *j, const struct journal_record *r, struct buf *err)
+int journal_append(struct journal *j, const struct journal_record *r)
 {
 	static const char *const sql[] = {
 		"INSERT INTO turns (turn, key, orders_digest, beacon, seed, state_sha256, summary,"
@@ -260,16 +251,17 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 	}
 
 	sqlite3_bind_int(st[S_TURNS], 1, r->turn);
-	bind_hex(st[S_TURNS], 2, r->key);
-	bind_hex(st[S_TURNS], 3, r->orders_digest);
-	bind_hex(st[S_TURNS], 4, r->beacon);
-	bind_hex(st[S_TURNS], 5, r->seed);
-	bind_hex(st[S_TURNS], 6, r->state_sha256);
+	/* The setup (turn 0) has no key, digest, beacon or seed. */
+	bind_hash(st[S_TURNS], 2, r->key, r->turn > 0);
+	bind_hash(st[S_TURNS], 3, r->orders_digest, r->turn > 0);
+	bind_hash(st[S_TURNS], 4, r->beacon, r->turn > 0);
+	bind_hash(st[S_TURNS], 5, r->seed, r->turn > 0);
+	bind_hash(st[S_TURNS], 6, r->state_sha256, 1);
 	bind_text_or_null(st[S_TURNS], 7, r->summary);
 	sqlite3_bind_int64(st[S_TURNS], 8, r->processed_at);
 	bind_text_or_null(st[S_TURNS], 9, r->beacon_value);
 	bind_text_or_null(st[S_TURNS], 10, r->beacon_round);
-	bind_hex(st[S_TURNS], 11, r->journal_head);
+	bind_hash(st[S_TURNS], 11, r->journal_head, 1);
 	bind_text_or_null(st[S_TURNS], 12, r->commit_id[0] ? r->commit_id : NULL);
 	rc = insert_row(st[S_TURNS]);
 	if (rc != SQLITE_OK)
@@ -281,8 +273,9 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 		buf_printf(&where, "order of '%s': ", o->player ? o->player : "");
 		sqlite3_bind_int(st[S_ORDERS], 1, r->turn);
 		bind_text_or_null(st[S_ORDERS], 2, o->player);
-		bind_hex(st[S_ORDERS], 3, o->sha256);
-		bind_bytes(st[S_ORDERS], 4, o->bytes, o->len);
+		bind_hash(st[S_ORDERS], 3, o->sha256, o->has_file);
+		bind_bytes(st[S_ORDERS], 4, o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"")
+			: NULL, o->len);
 		rc = insert_row(st[S_ORDERS]);
 		if (rc != SQLITE_OK)
 			goto done;
@@ -308,13 +301,13 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 	}
 
 	for (i = 0; i < r->n_events; i++) {
-		const struct journal_event *e = &r->events[i];
+		const struct event *e = &r->events[i];
 		buf_clear(&where);
 		buf_printf(&where, "event %zu: ", i);
 		sqlite3_bind_int(st[S_EVENTS], 1, r->turn);
 		sqlite3_bind_int64(st[S_EVENTS], 2, (sqlite3_int64)i);
 		bind_text_or_null(st[S_EVENTS], 3, e->phase);
-		bind_text_or_null(st[S_EVENTS], 4, e->kind);
+		bind_text_or_null(st[S_EVENTS], 4, event_kind_name(e->kind));
 		bind_text_or_null(st[S_EVENTS], 5, e->player);
 		sqlite3_bind_int(st[S_EVENTS], 6, e->order_index);
 		bind_text_or_null(st[S_EVENTS], 7, e->text);
@@ -324,14 +317,14 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 	}
 
 	for (i = 0; i < r->n_files; i++) {
-		const struct journal_file *f = &r->files[i];
+		const struct file *f = &r->files[i];
 		static const unsigned char empty[1];
 		buf_clear(&where);
 		buf_printf(&where, "file '%s': ", f->path ? f->path : "");
 		sqlite3_bind_int(st[S_FILES], 1, r->turn);
 		bind_text_or_null(st[S_FILES], 2, f->path);
 		/* A file's bytes are never "absent": an empty file is an empty BLOB. */
-		bind_bytes(st[S_FILES], 3, f->bytes ? f->bytes : empty, f->len);
+		bind_bytes(st[S_FILES], 3, f->data ? f->data : empty, f->len);
 		rc = insert_row(st[S_FILES]);
 		if (rc != SQLITE_OK)
 			goto done;
@@ -346,7 +339,7 @@ int journal_append(struct journal *j, const struct journal_record *r, struct buf
 done:
 	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
 	if (ret != 0)
-		errf(err, "journal: cannot append turn %d: %s%s", r->turn, buf_str(&where),
+		error_set(ERROR_OS, "journal: cannot append turn %d: %s%s", r->turn, buf_str(&where),
 			own ? own : sqlite3_errmsg(db));
 	for (i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st[i]);
@@ -356,7 +349,7 @@ done:
 	return ret;
 }
 
-int journal_last_turn(struct journal *j, int *out, struct buf *err)
+int journal_last_turn(struct journal *j, int *out)
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
@@ -364,7 +357,7 @@ int journal_last_turn(struct journal *j, int *out, struct buf *err)
 	*out = -1;
 	if (sqlite3_prepare_v2(j->db, "SELECT MAX(turn) FROM turns", -1, &st, NULL) != SQLITE_OK
 		|| sqlite3_step(st) != SQLITE_ROW) {
-		errf(err, "journal: cannot read the last turn: %s", sqlite3_errmsg(j->db));
+		error_set(ERROR_OS, "journal: cannot read the last turn: %s", sqlite3_errmsg(j->db));
 		goto done;
 	}
 	if (sqlite3_column_type(st, 0) != SQLITE_NULL)
@@ -382,17 +375,16 @@ static char *column_strdup(sqlite3_stmt *st, int col)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
-/* Copies a hex column into a 65-byte field; NULL reads back as "". */
-static void column_hex(char out[65], sqlite3_stmt *st, int col)
+/* A hex column as hash bytes: 1 read, 0 NULL (out zeroed). The schema's CHECKs keep the
+ * text 64 lower-case hex digits, so anything else is a damaged journal: -1. */
+static int column_hash(uint8_t out[FAIR_HASH_BYTES], sqlite3_stmt *st, int col)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);
-	size_t n = s ? (size_t)sqlite3_column_bytes(st, col) : 0;
 
-	if (n > 64)
-		n = 64;
-	if (n)
-		memcpy(out, s, n);
-	out[n] = '\0';
+	memset(out, 0, FAIR_HASH_BYTES);
+	if (!s)
+		return 0;
+	return hex_decode(out, FAIR_HASH_BYTES, (const char *)s) == 0 ? 1 : -1;
 }
 
 /* A BLOB column as a malloc'd copy with a NUL after it (handy for text); NULL stays NULL. */
@@ -433,7 +425,7 @@ static int prepare_turn(sqlite3 *db, const char *sql, int turn, sqlite3_stmt **s
 		}                                                                              \
 	} while (0)
 
-int journal_read(struct journal *j, int turn, struct journal_record **out, struct buf *err)
+int journal_read(struct journal *j, int turn, struct journal_record **out)
 {
 	sqlite3 *db = j->db;
 	sqlite3_stmt *st = NULL;
@@ -454,22 +446,21 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 		goto done;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		ret = 1;
+		error_set(ERROR_MISSING, "journal: there is no turn %d", turn);
+		ret = ERROR_NOTFOUND;
 		goto done;
 	}
 	if (rc != SQLITE_ROW)
 		goto done;
 	r->turn = turn;
-	column_hex(r->key, st, 0);
-	column_hex(r->orders_digest, st, 1);
-	column_hex(r->beacon, st, 2);
-	column_hex(r->seed, st, 3);
-	column_hex(r->state_sha256, st, 4);
+	if (column_hash(r->key, st, 0) < 0 || column_hash(r->orders_digest, st, 1) < 0
+		|| column_hash(r->beacon, st, 2) < 0 || column_hash(r->seed, st, 3) < 0
+		|| column_hash(r->state_sha256, st, 4) < 0 || column_hash(r->journal_head, st, 9) < 0)
+		goto damaged;
 	r->summary = column_strdup(st, 5);
 	r->processed_at = sqlite3_column_int64(st, 6);
 	r->beacon_value = sqlite3_column_type(st, 7) == SQLITE_NULL ? NULL : column_strdup(st, 7);
 	r->beacon_round = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : column_strdup(st, 8);
-	column_hex(r->journal_head, st, 9);
 	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
 		snprintf(r->commit_id, sizeof(r->commit_id), "%s", (const char *)sqlite3_column_text(st, 10));
 	sqlite3_finalize(st);
@@ -485,7 +476,9 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 		struct journal_order *o = &r->orders[r->n_orders++];
 		memset(o, 0, sizeof(*o));
 		o->player = column_strdup(st, 0);
-		column_hex(o->sha256, st, 1);
+		o->has_file = column_hash(o->sha256, st, 1);
+		if (o->has_file < 0)
+			goto damaged;
 		o->bytes = column_bytes(st, 2, &o->len);
 	}
 	if (rc != SQLITE_DONE)
@@ -518,9 +511,11 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 	cap = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->events, r->n_events, cap);
-		struct journal_event *e = &r->events[r->n_events++];
+		struct event *e = &r->events[r->n_events++];
+		memset(e, 0, sizeof(*e));
 		e->phase = column_strdup(st, 0);
-		e->kind = column_strdup(st, 1);
+		e->kind = strcmp((const char *)sqlite3_column_text(st, 1), "void") == 0 ? EVENT_VOID
+			: EVENT_EVENT;
 		e->player = column_strdup(st, 2);
 		e->order_index = sqlite3_column_int(st, 3);
 		e->text = column_strdup(st, 4);
@@ -537,9 +532,9 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 	cap = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->files, r->n_files, cap);
-		struct journal_file *f = &r->files[r->n_files++];
+		struct file *f = &r->files[r->n_files++];
 		f->path = column_strdup(st, 0);
-		f->bytes = column_bytes(st, 1, &f->len);
+		f->data = column_bytes(st, 1, &f->len);
 	}
 	if (rc != SQLITE_DONE)
 		goto done;
@@ -547,9 +542,13 @@ int journal_read(struct journal *j, int turn, struct journal_record **out, struc
 	*out = r;
 	r = NULL;
 	ret = 0;
+	goto done;
+damaged:
+	error_set(ERROR_INPUT, "journal: turn %d holds a hash that is not 64 hex digits", turn);
+	rc = SQLITE_OK;
 done:
-	if (ret < 0)
-		errf(err, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+	if (ret == -1 && rc != SQLITE_OK)
+		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (!sqlite3_get_autocommit(db))
 		exec_sql(db, "COMMIT");
@@ -576,20 +575,15 @@ void journal_record_free(struct journal_record *r)
 	free(r->dice);
 	for (i = 0; i < r->n_events; i++) {
 		free(r->events[i].phase);
-		free(r->events[i].kind);
 		free(r->events[i].player);
 		free(r->events[i].text);
 	}
 	free(r->events);
-	for (i = 0; i < r->n_files; i++) {
-		free(r->files[i].path);
-		free(r->files[i].bytes);
-	}
-	free(r->files);
+	file_list_free(r->files, r->n_files);
 	free(r);
 }
 
-int journal_row_count(struct journal *j, long long *out, struct buf *err)
+int journal_row_count(struct journal *j, long long *out)
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
@@ -600,7 +594,7 @@ int journal_row_count(struct journal *j, long long *out, struct buf *err)
 			" + (SELECT COUNT(*) FROM dice) + (SELECT COUNT(*) FROM events)"
 			" + (SELECT COUNT(*) FROM files)", -1, &st, NULL) != SQLITE_OK
 		|| sqlite3_step(st) != SQLITE_ROW) {
-		errf(err, "journal: cannot count rows: %s", sqlite3_errmsg(j->db));
+		error_set(ERROR_OS, "journal: cannot count rows: %s", sqlite3_errmsg(j->db));
 		goto done;
 	}
 	*out = sqlite3_column_int64(st, 0);
@@ -610,24 +604,24 @@ done:
 	return ret;
 }
 
-int journal_head(struct journal *j, int turn, char hex[65], struct buf *err)
+int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
 	int rc = prepare_turn(j->db, "SELECT journal_head FROM turns WHERE turn = ?1", turn, &st);
 
-	hex[0] = '\0';
+	memset(head, 0, FAIR_HASH_BYTES);
 	if (rc == SQLITE_OK) {
 		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			column_hex(hex, st, 0);
+		if (rc == SQLITE_ROW && column_hash(head, st, 0) == 1) {
 			ret = 0;
 		} else if (rc == SQLITE_DONE) {
-			ret = 1;
+			error_set(ERROR_MISSING, "journal: there is no turn %d", turn);
+			ret = ERROR_NOTFOUND;
 		}
 	}
-	if (ret < 0)
-		errf(err, "journal: cannot read the head of turn %d: %s", turn, sqlite3_errmsg(j->db));
+	if (ret == -1)
+		error_set(ERROR_OS, "journal: cannot read the head of turn %d: %s", turn, sqlite3_errmsg(j->db));
 	sqlite3_finalize(st);
 	return ret;
 }

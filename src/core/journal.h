@@ -8,71 +8,64 @@
 #define UMPIRE_JOURNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "core/buf.h"
 #include "core/dice.h"
 #include "core/events.h"
+#include "core/error.h"
+#include "core/fair.h"
+#include "core/file.h"
 
 struct journal;
 
 struct journal_order {
 	char *player;         /* player id (or "umpire") */
-	char sha256[65];      /* hex SHA256 of the raw bytes; "" when no file */
-	unsigned char *bytes; /* raw bytes as received; NULL when no file */
+	int has_file;         /* 0: the player sent no file (sha256 zero, bytes NULL) */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256 of the raw bytes */
+	unsigned char *bytes; /* raw bytes as received; NULL when no file, or not kept (exports) */
 	size_t len;
 };
 
-struct journal_file {
-	char *path;           /* repository path, e.g. "state.yaml", "orders/turn-0003/attacker.yaml" */
-	unsigned char *bytes; /* exact content committed */
-	size_t len;
-};
-
-struct journal_event {    /* an event as stored (mirrors struct event) */
-	char *phase;
-	char *kind;           /* "event" or "void" */
-	char *player;         /* NULL unless void */
-	int order_index;      /* 0 unless void */
-	char *text;
-};
-
-/* One turn as appended or read back. Everything is owned by the record when it comes from
- * journal_read_turn (free with journal_record_free); when appending, the caller owns it. */
+/* One turn as appended or read back. Hashes are bytes here; hex only in SQLite and YAML.
+ * Everything is owned by the record when it comes from journal_read (free with
+ * journal_record_free); when appending, the caller owns it. */
 struct journal_record {
 	int turn;                     /* 0 = setup */
-	char key[65];                 /* hex k_t; "" for turn 0 */
-	char orders_digest[65];       /* hex D_t; "" for turn 0 */
-	char beacon[65];              /* hex B_t; "" for turn 0 */
-	char seed[65];                /* hex s_t; "" for turn 0 */
-	char state_sha256[65];        /* hex SHA256 of state.yaml after the turn */
+	uint8_t key[FAIR_HASH_BYTES];       /* k_t; zero (NULL in SQLite) for turn 0 */
+	uint8_t orders_digest[FAIR_HASH_BYTES]; /* D_t; zero for turn 0 */
+	uint8_t beacon[FAIR_HASH_BYTES];    /* B_t; zero for turn 0 */
+	uint8_t seed[FAIR_HASH_BYTES];      /* s_t; zero for turn 0 */
+	uint8_t state_sha256[FAIR_HASH_BYTES]; /* SHA256 of state.yaml after the turn */
 	char *summary;                /* one line ("Setup" for turn 0) */
 	long long processed_at;       /* seconds since the epoch (commit time) */
 	char *beacon_value;           /* public beacon value mixed into B_t; NULL if none */
 	char *beacon_round;           /* the announced round of that value; NULL if none */
-	char journal_head[65];        /* hex SHA256(previous head || canonical entry bytes) */
+	uint8_t journal_head[FAIR_HASH_BYTES]; /* SHA256(previous head || entry bytes) */
 	char commit_id[41];           /* hex id of the git commit this turn becomes; "" unknown */
 	struct journal_order *orders; size_t n_orders;
 	struct die_record *dice; size_t n_dice;
-	struct journal_event *events; size_t n_events;
-	struct journal_file *files; size_t n_files;
+	struct event *events; size_t n_events;  /* first_die is not stored: 0 when read */
+	struct file *files; size_t n_files;
 };
 
 /* Opens (create=1: creates, applies the schema; fails if it exists) the journal at path.
- * WAL, synchronous=FULL, foreign keys on. Returns 0, or -1 with a one-line message in err. */
-int journal_open(struct journal **out, const char *path, int create, struct buf *err);
+ * WAL, synchronous=FULL, foreign keys on. Returns 0 or -1 (error.h). */
+int journal_open(struct journal **out, const char *path, int create);
 void journal_close(struct journal *j);
 
 /* Appends one turn in a single BEGIN IMMEDIATE transaction (all rows or none). The turn
  * must be exactly last+1 (0 for an empty journal): the triggers refuse anything else.
- * Returns 0, or -1 with message in err. */
-int journal_append(struct journal *j, const struct journal_record *r, struct buf *err);
+ * Returns 0 or -1. */
+int journal_append(struct journal *j, const struct journal_record *r);
 /* *out = the highest turn in the journal, or -1 when empty. Returns 0 / -1. */
-int journal_last_turn(struct journal *j, int *out, struct buf *err);
-/* Reads turn back in full. *out owned by caller. Returns 0, 1 when no such turn, -1 error. */
-int journal_read(struct journal *j, int turn, struct journal_record **out, struct buf *err);
+int journal_last_turn(struct journal *j, int *out);
+/* Reads turn back in full. *out owned by caller. Returns 0, ERROR_NOTFOUND when no such
+ * turn, -1. */
+int journal_read(struct journal *j, int turn, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
-/* The journal head after turn (hex). Returns 0, 1 when no such turn, -1 error. */
-int journal_head(struct journal *j, int turn, char hex[65], struct buf *err);
+/* The journal head after turn. Returns 0, ERROR_NOTFOUND when no such turn, -1. */
+int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES]);
 /* Number of rows in every table together (tests: "nothing was written"). */
-int journal_row_count(struct journal *j, long long *out, struct buf *err);
+int journal_row_count(struct journal *j, long long *out);
 
 #endif

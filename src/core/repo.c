@@ -4,6 +4,7 @@
  * runs the git program. */
 #include "core/repo.h"
 #include "core/durable.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,19 +29,6 @@ struct repo {
 	char *workdir;         /* its work tree, with a trailing '/' */
 	char *gitdir;          /* its .git directory, with a trailing '/' */
 };
-
-static void errf(struct buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void errf(struct buf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	buf_clear(err);
-	va_start(ap, fmt);
-	buf_vprintf(err, fmt, ap);
-	va_end(ap);
-}
 
 /* libgit2's message for the last failure on this thread, kept verbatim. */
 static const char *git_msg(void)
@@ -99,7 +87,7 @@ static struct repo *repo_wrap(git_repository *git)
 	return r;
 }
 
-int repo_init(struct repo **out, const char *dir, struct buf *err)
+int repo_init(struct repo **out, const char *dir)
 {
 	git_repository_init_options opts;
 	git_repository *git = NULL;
@@ -126,33 +114,35 @@ int repo_init(struct repo **out, const char *dir, struct buf *err)
 	ret = 0;
 	goto done;
 fail:
-	errf(err, "repo: cannot create a repository in '%s': %s", dir, git_msg());
+	error_set(ERROR_OS, "repo: cannot create a repository in '%s': %s", dir, git_msg());
 done:
 	git_config_free(cfg);
 	git_repository_free(git);
 	return ret;
 }
 
-int repo_open(struct repo **out, const char *dir, struct buf *err)
+int repo_open(struct repo **out, const char *dir)
 {
 	git_repository *git = NULL;
 	int rc;
 
 	*out = NULL;
 	if (lib_init() != 0) {
-		errf(err, "repo: cannot open '%s': %s", dir, git_msg());
+		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, git_msg());
 		return -1;
 	}
 	/* NO_SEARCH: a campaign directory without .git must not find an enclosing repository. */
 	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
-	if (rc == GIT_ENOTFOUND)
-		return 1;
+	if (rc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "no git repository in '%s'", dir);
+		return ERROR_NOTFOUND;
+	}
 	if (rc < 0) {
-		errf(err, "repo: cannot open '%s': %s", dir, git_msg());
+		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, git_msg());
 		return -1;
 	}
 	if (git_repository_is_bare(git)) {
-		errf(err, "repo: cannot open '%s': the repository has no work tree", dir);
+		error_set(ERROR_OS, "repo: cannot open '%s': the repository has no work tree", dir);
 		git_repository_free(git);
 		return -1;
 	}
@@ -261,7 +251,7 @@ done:
 	return ret;
 }
 
-/* The commit rev names. 0 found, 1 no such revision (no message), -1 error. */
+/* The commit rev names. 0 found, ERROR_NOTFOUND no such revision (no message), -1 error. */
 static int resolve_commit(git_commit **out, git_repository *git, const char *rev)
 {
 	git_object *obj = NULL, *peeled = NULL;
@@ -270,7 +260,7 @@ static int resolve_commit(git_commit **out, git_repository *git, const char *rev
 	*out = NULL;
 	rc = git_revparse_single(&obj, git, rev);
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH)
-		return 1;
+		return ERROR_NOTFOUND;
 	if (rc < 0)
 		return -1;
 	rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
@@ -322,7 +312,7 @@ static int commit_parent_id(git_repository *git, const git_oid *commit, git_oid 
  * no content filters so the blobs are the given bytes, and the commit object on top, with no
  * ref moved. 0 ok, -1 libgit2 error (git_msg()). */
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
-	const struct repo_file *files, size_t n, const char *message, long long when)
+	const struct file *files, size_t n, const char *message, long long when)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_index *index = NULL;
@@ -368,7 +358,7 @@ done:
 }
 
 /* Checks every path before anything is written; 0 ok, -1 with the message in msg. */
-static int paths_ok(const struct repo_file *files, size_t n, struct buf *msg)
+static int paths_ok(const struct file *files, size_t n, struct buf *msg)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!path_ok(files[i].path)) {
@@ -379,8 +369,8 @@ static int paths_ok(const struct repo_file *files, size_t n, struct buf *msg)
 	return 0;
 }
 
-int repo_build(struct repo *r, const struct repo_file *files, size_t n, const char *message,
-	long long when, char commit_hex[41], struct buf *err)
+int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
+	long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
@@ -405,14 +395,14 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		errf(err, "repo: cannot build the commit: %s", buf_str(&msg));
+		error_set(ERROR_OS, "repo: cannot build the commit: %s", buf_str(&msg));
 	git_commit_free(parent);
 	buf_release(&msg);
 	return ret;
 }
 
-int repo_publish(struct repo *r, const struct repo_file *files, size_t n,
-	const char *commit_hex, const char *tag, struct buf *err)
+int repo_publish(struct repo *r, const struct file *files, size_t n,
+	const char *commit_hex, const char *tag)
 {
 	struct buf msg = BUF_INIT;
 	git_reference *existing = NULL, *ref = NULL;
@@ -508,7 +498,7 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		errf(err, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
+		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
 	git_object_free(commit_obj);
 	git_index_free(index);
 	git_tree_free(tree);
@@ -519,8 +509,8 @@ done:
 	return ret;
 }
 
-int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct repo_file *files,
-	size_t n, const char *message, long long when, char commit_hex[41], struct buf *err)
+int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files,
+	size_t n, const char *message, long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_repository *mem = NULL;
@@ -550,7 +540,7 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		errf(err, "repo: cannot rebuild the commit after '%s': %s", parent_rev, buf_str(&msg));
+		error_set(ERROR_OS, "repo: cannot rebuild the commit after '%s': %s", parent_rev, buf_str(&msg));
 	git_commit_free(parent);
 	git_odb_free(odb);
 	git_repository_free(mem);
@@ -558,14 +548,14 @@ done:
 	return ret;
 }
 
-int repo_commit_time(struct repo *r, const char *rev, long long *out, struct buf *err)
+int repo_commit_time(struct repo *r, const char *rev, long long *out)
 {
 	git_commit *c = NULL;
 	int rc = resolve_commit(&c, r->git, rev);
-	if (rc == 1)
-		return 1;
+	if (rc == ERROR_NOTFOUND)
+		return error_set(ERROR_MISSING, "repo: no commit '%s'", rev), ERROR_NOTFOUND;
 	if (rc < 0) {
-		errf(err, "repo: cannot read commit '%s': %s", rev, git_msg());
+		error_set(ERROR_OS, "repo: cannot read commit '%s': %s", rev, git_msg());
 		return -1;
 	}
 	*out = (long long)git_commit_time(c);
@@ -573,16 +563,7 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out, struct buf
 	return 0;
 }
 
-int repo_commit(struct repo *r, const struct repo_file *files, size_t n, const char *message,
-	const char *tag, long long when, char commit_hex[41], struct buf *err)
-{
-	if (repo_build(r, files, n, message, when, commit_hex, err) < 0)
-		return -1;
-	return repo_publish(r, files, n, commit_hex, tag, err);
-}
-
-int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out,
-	struct buf *err)
+int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
 {
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
@@ -593,15 +574,17 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 
 	buf_clear(out);
 	rc = resolve_commit(&commit, r->git, rev);
-	if (rc != 0) {
-		ret = rc;
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path, rev);
+		ret = ERROR_NOTFOUND;
 		goto done;
 	}
-	if (git_commit_tree(&tree, commit) < 0)
+	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
 		goto done;
 	rc = git_tree_entry_bypath(&entry, tree, path);
 	if (rc == GIT_ENOTFOUND) {
-		ret = 1;
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
 		goto done;
 	}
 	if (rc < 0)
@@ -615,8 +598,8 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 	buf_append(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	ret = 0;
 done:
-	if (ret < 0)
-		errf(err, "repo: cannot read '%s' at '%s': %s", path, rev, why ? why : git_msg());
+	if (ret == -1)
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, why ? why : git_msg());
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
@@ -629,7 +612,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int repo_list(struct repo *r, const char *rev, const char *dir, char ***names, struct buf *err)
+int repo_list(struct repo *r, const char *rev, const char *dir, char ***names)
 {
 	git_commit *commit = NULL;
 	git_tree *root = NULL, *sub = NULL;
@@ -642,8 +625,8 @@ int repo_list(struct repo *r, const char *rev, const char *dir, char ***names, s
 	*names = NULL;
 	rc = resolve_commit(&commit, r->git, rev);
 	if (rc != 0) {
-		errf(err, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
-			rc > 0 ? "no such revision" : git_msg());
+		error_set(ERROR_OS, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
+			rc == ERROR_NOTFOUND ? "no such revision" : git_msg());
 		goto done;
 	}
 	if (git_commit_tree(&root, commit) < 0)
@@ -676,7 +659,7 @@ int repo_list(struct repo *r, const char *rev, const char *dir, char ***names, s
 	ret = 0;
 	goto done;
 git_error:
-	errf(err, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev, git_msg());
+	error_set(ERROR_OS, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev, git_msg());
 done:
 	repo_names_free(v);
 	git_tree_entry_free(entry);
@@ -704,23 +687,25 @@ int repo_has(struct repo *r, const char *rev)
 	return rc == 0;
 }
 
-int repo_commit_id(struct repo *r, const char *rev, char hex[41], struct buf *err)
+int repo_commit_id(struct repo *r, const char *rev, char hex[41])
 {
 	git_commit *c = NULL;
 	int rc = resolve_commit(&c, r->git, rev);
 
 	hex[0] = '\0';
-	if (rc < 0)
-		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	if (rc == ERROR_NOTFOUND)
+		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
+	else if (rc < 0)
+		error_set(ERROR_OS, "repo: cannot resolve '%s': %s", rev, git_msg());
 	if (rc == 0)
 		git_oid_tostr(hex, 41, git_commit_id(c));
 	git_commit_free(c);
 	return rc;
 }
 
-int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *err)
+int repo_subject(struct repo *r, const char *rev, struct buf *out)
 {
-	int rc = repo_message(r, rev, out, err);
+	int rc = repo_message(r, rev, out);
 	if (rc == 0) {
 		out->len = strcspn(buf_str(out), "\n");
 		if (out->data)
@@ -729,21 +714,23 @@ int repo_subject(struct repo *r, const char *rev, struct buf *out, struct buf *e
 	return rc;
 }
 
-int repo_message(struct repo *r, const char *rev, struct buf *out, struct buf *err)
+int repo_message(struct repo *r, const char *rev, struct buf *out)
 {
 	git_commit *c = NULL;
 	int rc = resolve_commit(&c, r->git, rev);
 
 	buf_clear(out);
-	if (rc < 0)
-		errf(err, "repo: cannot resolve '%s': %s", rev, git_msg());
+	if (rc == ERROR_NOTFOUND)
+		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
+	else if (rc < 0)
+		error_set(ERROR_OS, "repo: cannot resolve '%s': %s", rev, git_msg());
 	if (rc == 0)
 		buf_puts(out, git_commit_message(c));
 	git_commit_free(c);
 	return rc;
 }
 
-int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err)
+int repo_tags(struct repo *r, const char *prefix, char ***names)
 {
 	git_strarray tags = { NULL, 0 };
 	char **v = NULL;
@@ -751,7 +738,7 @@ int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err
 
 	*names = NULL;
 	if (git_tag_list(&tags, r->git) < 0) {
-		errf(err, "repo: cannot list tags: %s", git_msg());
+		error_set(ERROR_OS, "repo: cannot list tags: %s", git_msg());
 		return -1;
 	}
 	v = xcalloc(tags.count + 1, sizeof(*v));
@@ -765,7 +752,7 @@ int repo_tags(struct repo *r, const char *prefix, char ***names, struct buf *err
 	return 0;
 }
 
-int repo_is_clean(struct repo *r, struct buf *err)
+int repo_is_clean(struct repo *r)
 {
 	git_status_options so;
 	git_status_list *list = NULL;
@@ -784,7 +771,7 @@ int repo_is_clean(struct repo *r, struct buf *err)
 	ret = git_status_list_entrycount(list) == 0;
 done:
 	if (ret < 0)
-		errf(err, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
+		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
 	git_status_list_free(list);
 	git_index_free(index);
 	return ret;

@@ -1,23 +1,87 @@
-/* turn.c — the turn pipeline: order files in, checked against the current state; the turn
- * seed derived from the committed chain; umpire rulings and the rule system's phases
- * resolved with every die from the dice service; state, journal export and reports
- * rendered; then one journal transaction and one git commit with its tag. `check`, `turn`
- * and `replay` all come through here so they cannot disagree. */
+/* turn.c — the turn pipeline as one table of steps, read top to bottom like the rulebook:
+ * finish what a crash left, load the state, check the orders, derive the seed, play the
+ * umpire's rulings and the rule system's phases, render the files, build the commit, journal
+ * it, publish it. Commands run slices of the table (turn_run); the journal is the point of
+ * no return (docs/design.md, crash safety). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/turn.h"
-#include "core/fair.h"
-#include "core/durable.h"
+#include "core/layout.h"
+#include "core/orders.h"
+#include "core/render.h"
 
-static const char *const order_keys[] = {
-	"campaign", "turn", "player", "orders", "standing", NULL,
+static int step_recover(struct turn *t);
+static int step_load(struct turn *t);
+static int step_orders(struct turn *t);
+static int step_seed(struct turn *t);
+static int step_rulings(struct turn *t);
+static int step_resolve(struct turn *t);
+static int step_render(struct turn *t);
+static int step_build(struct turn *t);
+static int step_journal(struct turn *t);
+static int step_publish(struct turn *t);
+
+struct turn_step {
+	struct turn_step_info info;      /* name and what it does */
+	int (*run)(struct turn *t);      /* 0 go on, 1 nothing more to do, -1 failed */
 };
-static const char *const ruling_keys[] = { "roll", "for", NULL };
+
+/* The life of a turn. `check` runs load..orders, `turn` recover..publish, `replay` and
+ * `verify` orders..render on each journaled turn; the setup runs build..publish. */
+static const struct turn_step steps[] = {
+	{ { "recover", "finish a turn a crash left half-done; notice a re-run of the last turn" }, step_recover },
+	{ { "load", "the state at the committed HEAD; the number of the next turn" }, step_load },
+	{ { "orders", "read and check every order file; every due player has one" }, step_orders },
+	{ { "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)" }, step_seed },
+	{ { "rulings", "the umpire's dice rulings, before the rules" }, step_rulings },
+	{ { "resolve", "the rule system's phases, every die from the dice service" }, step_resolve },
+	{ { "render", "state.yaml, the journal export and each player's report" }, step_render },
+	{ { "build", "the git objects of the turn's commit, no ref moved" }, step_build },
+	{ { "journal", "one journal transaction: every row, the files and the commit id" }, step_journal },
+	{ { "publish", "work tree, index, main (compare-and-swap) and the turn's tag" }, step_publish },
+	{ { NULL, NULL }, NULL },
+};
+
+const struct turn_step_info *turn_steps(void)
+{
+	/* The info is the first member, so the table reads as an info array of stride
+	 * sizeof(struct turn_step): copy it out once into a plain array. */
+	static struct turn_step_info info[sizeof(steps) / sizeof(steps[0])];
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		info[i] = steps[i].info;
+	return info;
+}
+
+static int step_index(const char *name)
+{
+	for (int i = 0; steps[i].run; i++)
+		if (strcmp(steps[i].info.name, name) == 0)
+			return i;
+	return -1;
+}
+
+int turn_run(struct turn *t, const char *first, const char *last)
+{
+	int a = step_index(first), b = step_index(last);
+
+	/* Slices are named by the code, never by input: an unknown name is a bug. */
+	if (a < 0 || b < 0 || a > b)
+		return error_set(ERROR_INTERNAL, "internal error: no pipeline slice '%s'..'%s'", first, last);
+	for (int i = a; i <= b; i++) {
+		int rc = steps[i].run(t);
+		if (rc < 0)
+			t->failed_step = steps[i].info.name;
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* --- set-up ---------------------------------------------------------------------------- */
 
 long long turn_now(void)
 {
@@ -32,48 +96,63 @@ long long turn_now(void)
 	return (long long)time(NULL);
 }
 
-void turn_beacon(uint8_t out[32], const char *value)
+void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value)
 {
-	memset(out, 0, 32);
+	memset(out, 0, FAIR_HASH_BYTES);
 	if (value)
 		fair_sha256(out, value, strlen(value));
 }
 
-void turn_input_init(struct turn_input *in, int turn)
+void turn_chain_head(uint8_t out[FAIR_HASH_BYTES], const uint8_t prev[FAIR_HASH_BYTES],
+	const void *entry, size_t len)
 {
-	memset(in, 0, sizeof(*in));
-	in->turn = turn;
+	unsigned char *buf = xmalloc(FAIR_HASH_BYTES + len);
+	memcpy(buf, prev, FAIR_HASH_BYTES);
+	if (len)
+		memcpy(buf + FAIR_HASH_BYTES, entry, len);
+	fair_sha256(out, buf, FAIR_HASH_BYTES + len);
+	free(buf);
 }
 
-static void order_file_release(struct order_file *f, const struct campaign *c)
+void turn_init(struct turn *t, struct campaign *c, enum turn_source source, unsigned flags,
+	const struct journal_record *record, const char *rev, void *state)
 {
-	if (f->orders && c->rules)
-		c->rules->orders_free(f->orders);
-	for (size_t i = 0; i < f->n_rulings; i++) {
-		free(f->rulings[i].notation);
-		free(f->rulings[i].what);
-	}
-	free(f->rulings);
-	free(f->path);
-	free(f->player);
-	free(f->bytes);
+	memset(t, 0, sizeof(*t));
+	t->c = c;
+	t->source = source;
+	t->flags = flags;
+	t->record = record;
+	t->rev = rev;
+	t->state = state;
+	t->record_name = "the journal";
+	if (record)
+		t->in.turn = record->turn;
+	diag_init(&t->diag);
+	dice_init_fair(&t->out.dice, t->out.seed);
+	events_init(&t->out.events);
 }
 
-void turn_input_release(struct turn_input *in, const struct campaign *c)
+static void free_record_parts(struct journal_record *r)
 {
+	file_list_free(r->files, r->n_files);
+	free(r->orders);
+	free(r->events);
+	memset(r, 0, sizeof(*r));
+}
+
+void turn_release(struct turn *t)
+{
+	struct turn_input *in = &t->in;
+	struct turn_output *out = &t->out;
+
 	for (size_t i = 0; i < in->n_files; i++)
-		order_file_release(&in->files[i], c);
+		order_file_release(&in->files[i], t->c);
 	free(in->files);
 	for (size_t i = 0; i < in->n_missing; i++)
 		free(in->missing[i]);
 	free(in->missing);
 	free(in->beacon_value);
 	free(in->beacon_round);
-	memset(in, 0, sizeof(*in));
-}
-
-void turn_output_release(struct turn_output *out)
-{
 	dice_release(&out->dice);
 	events_release(&out->events);
 	free(out->summary);
@@ -82,145 +161,35 @@ void turn_output_release(struct turn_output *out)
 	for (size_t i = 0; i < out->n_reports; i++)
 		buf_release(&out->reports[i]);
 	free(out->reports);
-	memset(out, 0, sizeof(*out));
+	diag_release(&t->diag);
+	journal_record_free(t->last);
+	free_record_parts(&t->rec);
+	if (t->owns_state && t->state)
+		t->c->rules->state_free(t->state);
+	memset(t, 0, sizeof(*t));
 }
 
-/* The umpire's generic rulings: a list of `roll`/`for` pairs in dice notation. */
-static int parse_rulings(struct order_file *f, const struct node *orders, struct diag *d)
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
 {
-	size_t before = diag_count(d);
+	struct turn_input *in = &t->in;
+	struct order_file *f;
 
-	if (node_check_seq(orders, "orders", TURN_MAX_RULINGS, d) < 0)
-		return -1;
-	f->rulings = xcalloc(orders->n ? orders->n : 1, sizeof(*f->rulings));
-	for (size_t i = 0; i < orders->n; i++) {
-		const struct node *o = orders->items[i];
-		const char *roll, *what;
-		char err[200];
-		struct dice_expr e;
-
-		if (node_check_map(o, "umpire ruling", ruling_keys, d) < 0)
-			continue;
-		const struct node *rn = node_need(o, "roll", d);
-		const struct node *wn = node_need(o, "for", d);
-		int ok = rn && node_want_str(rn, "roll", 64, &roll, d) == 0;
-		ok = wn && node_want_str(wn, "for", 200, &what, d) == 0 && ok;
-		if (!ok)
-			continue;
-		if (dice_expr_parse(&e, roll, err, sizeof(err)) < 0) {
-			node_error(d, rn, "%s", err);
-			continue;
-		}
-		char canon[64];
-		dice_expr_format(&e, canon, sizeof(canon));
-		struct ruling *r = &f->rulings[f->n_rulings++];
-		r->expr = e;
-		r->notation = xstrdup(canon);
-		r->what = xstrdup(what);
-	}
-	return diag_count(d) == before ? 0 : -1;
-}
-
-int turn_load_next(struct campaign *c, struct turn_input *in, void **state)
-{
-	int last;
-	const char *why = NULL;
-
-	if (campaign_load_state(c, "HEAD", &last, state) < 0)
-		return EXIT_DATAERR;
-	in->turn = last + 1;
-	if (c->rules->game_over && c->rules->game_over(&c->rc, *state, in->turn, &why)) {
-		fprintf(stderr, "umpire: the game is over (%s): there is no turn %d\n",
-			why ? why : "the rule system says so", in->turn);
-		return EXIT_DATAERR;
-	}
-	return EXIT_OK;
-}
-
-int turn_add_order_bytes(struct turn_input *in, struct campaign *c, const void *state,
-	const char *name, const unsigned char *bytes, size_t len, struct diag *d)
-{
-	struct node *root = NULL;
-	struct order_file f;
-	size_t before = diag_count(d);
-	const char *s;
-	long long t;
-
-	memset(&f, 0, sizeof(f));
-	f.path = xstrdup(name);
-	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES };
-	if (node_parse(&root, name, bytes, len, &lim, d) < 0)
-		goto done;
-	if (node_check_map(root, "order file", order_keys, d) < 0)
-		goto done;
-
-	const struct node *n = node_need(root, "campaign", d);
-	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && strcmp(s, c->id) != 0)
-		node_error(d, n, "orders for campaign '%s' (campaign '%s' expected)", s, c->id);
-	n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, 1000000, &t, d) == 0 && t != in->turn)
-		node_error(d, n, "orders for turn %lld (turn %d is the turn being processed)", t,
-			in->turn);
-
-	const struct node *pn = node_need(root, "player", d);
-	int player_ok = 0;
-	if (pn && node_want_id(pn, "player", &s, d) == 0) {
-		if (strcmp(s, UMPIRE_PLAYER) != 0 && !campaign_has_player(c, s)) {
-			struct buf list = BUF_INIT;
-			for (size_t i = 0; i < c->n_players; i++)
-				buf_printf(&list, "%s, ", c->players[i]);
-			buf_puts(&list, UMPIRE_PLAYER);
-			node_error(d, pn, "'%s' is not a player of this campaign (one of: %s expected)", s,
-				buf_str(&list));
-			buf_release(&list);
-		} else if (strcmp(s, UMPIRE_PLAYER) != 0 &&
-			!c->rules->player_due(&c->rc, state, in->turn, s)) {
-			node_error(d, pn, "player '%s' is not due on turn %d (orders from a due player expected)",
-				s, in->turn);
-		} else {
-			for (size_t i = 0; i < in->n_files; i++)
-				if (strcmp(in->files[i].player, s) == 0)
-					node_error(d, pn, "a second order file for player '%s' (the first is '%s')",
-						s, in->files[i].path);
-			f.player = xstrdup(s);
-			player_ok = 1;
-		}
-	}
-
-	const struct node *orders = node_need(root, "orders", d);
-	const struct node *standing = node_get(root, "standing");
-	if (player_ok && orders) {
-		if (strcmp(f.player, UMPIRE_PLAYER) == 0) {
-			if (standing)
-				node_error(d, standing, "the umpire has no standing orders (only 'orders' expected)");
-			parse_rulings(&f, orders, d);
-		} else if (node_check_seq(orders, "orders", 1000, d) == 0) {
-			if (c->rules->orders_parse(&f.orders, &c->rc, state, in->turn, f.player, orders,
-				standing, d) < 0)
-				f.orders = NULL;
-		}
-	}
-done:
-	node_free(root);
-	if (diag_count(d) != before) {
-		order_file_release(&f, c);
-		return -1;
-	}
-	f.bytes = xmalloc(len ? len : 1);
-	memcpy(f.bytes, bytes, len);
-	f.len = len;
-	fair_sha256(f.sha256, bytes, len);
 	in->files = xrealloc(in->files, (in->n_files + 1) * sizeof(*in->files));
-	in->files[in->n_files++] = f;
-	return 0;
+	f = &in->files[in->n_files++];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(name);
+	f->bytes = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(f->bytes, bytes, len);
+	f->len = len;
+	fair_sha256(f->sha256, f->bytes, len);
 }
 
-int turn_add_order_file(struct turn_input *in, struct campaign *c, const void *state,
-	const char *path, struct diag *d)
+int turn_add_order_file(struct turn *t, const char *path)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
-		diag_add(d, path, 1, 1, "cannot open order file: %s (a readable file expected)",
+		diag_add(&t->diag, path, 1, 1, "cannot open order file: %s (a readable file expected)",
 			strerror(errno));
 		return -1;
 	}
@@ -230,13 +199,235 @@ int turn_add_order_file(struct turn_input *in, struct campaign *c, const void *s
 	fclose(fp);
 	int rc = -1;
 	if (bad)
-		diag_add(d, path, 1, 1, "cannot read order file (a readable file expected)");
+		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
 	else if (len > ORDER_FILE_MAX_BYTES)
-		diag_add(d, path, 1, 1, "order file is larger than %d bytes (a smaller file expected)",
-			ORDER_FILE_MAX_BYTES);
-	else
-		rc = turn_add_order_bytes(in, c, state, path, bytes, len, d);
+		diag_add(&t->diag, path, 1, 1,
+			"order file is larger than %d bytes (a smaller file expected)", ORDER_FILE_MAX_BYTES);
+	else {
+		turn_add_order_bytes(t, path, bytes, len);
+		rc = 0;
+	}
 	free(bytes);
+	return rc;
+}
+
+void turn_set_beacon(struct turn *t, const char *value, const char *round)
+{
+	free(t->in.beacon_value);
+	free(t->in.beacon_round);
+	t->in.beacon_value = value ? xstrdup(value) : NULL;
+	t->in.beacon_round = value && round ? xstrdup(round) : NULL;
+}
+
+const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
+{
+	for (size_t i = 0; i < in->n_files; i++)
+		if (in->files[i].player && strcmp(in->files[i].player, player) == 0)
+			return &in->files[i];
+	return NULL;
+}
+
+/* --- recover ----------------------------------------------------------------------------- */
+
+/* The commit message of a journaled turn, exactly as it was first built. */
+static void record_message(struct buf *msg, const struct campaign *c,
+	const struct journal_record *r)
+{
+	layout_commit_message(msg, r->turn, r->summary, r->journal_head, c->commitment);
+}
+
+/* The journal holds turn r, which git has not finished: rebuild its commit from the
+ * journal's files (same bytes, message and time: the same id) and publish it. */
+static int finish_turn(struct turn *t, const struct journal_record *r, const char *main_id)
+{
+	char built[41], tag[LAYOUT_TAG_MAX];
+	int rc = 0;
+
+	layout_tag(tag, r->turn);
+	if (strcmp(main_id, r->commit_id) != 0) {
+		struct buf msg = BUF_INIT;
+		record_message(&msg, t->c, r);
+		rc = repo_build(t->c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at, built);
+		buf_release(&msg);
+		if (rc < 0)
+			return error_prefix("cannot finish turn %d", r->turn);
+		if (strcmp(built, r->commit_id) != 0)
+			return error_set(ERROR_INTERNAL, "cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to " LAYOUT_TAG_PREFIX "%04d)",
+				r->turn, main_id[0] ? main_id : "nothing", r->commit_id, r->turn - 1);
+	}
+	if (repo_publish(t->c->repo, r->files, r->n_files, r->commit_id, tag) < 0)
+		return error_prefix("cannot finish turn %d", r->turn);
+	t->status |= TURN_RECOVERED;
+	t->recovered = r->turn;
+	return 0;
+}
+
+/* Git level with the journal: a later tag than the journal knows means the journal lost
+ * turns, a tag or main elsewhere than the journal says means a rewritten history; refuse
+ * both rather than guess. A turn journaled but not published is finished. */
+static int recover_git(struct turn *t)
+{
+	struct campaign *c = t->c;
+	char tag[LAYOUT_TAG_MAX], tagged[41], main_id[41];
+	int last = -1;
+
+	if (journal_last_turn(c->journal, &last) < 0)
+		return -1;
+	layout_tag(tag, last + 1);
+	if (repo_has(c->repo, tag))
+		return error_set(ERROR_INTERNAL, "git has %s but the journal ends at turn %d: the journal is behind the history (restore .umpire/journal.sqlite from a backup)",
+			tag, last);
+	if (last < 0)
+		return error_set(ERROR_INTERNAL, "the journal is empty: not an umpire campaign, or setup never finished");
+	if (journal_read(c->journal, last, &t->last) < 0)
+		return error_prefix("cannot read turn %d from the journal", last);
+	const struct journal_record *r = t->last;
+	layout_tag(tag, last);
+	if (repo_commit_id(c->repo, LAYOUT_BRANCH, main_id) != 0)
+		main_id[0] = '\0';
+	if (repo_commit_id(c->repo, tag, tagged) < 0)
+		return finish_turn(t, r, main_id);
+	if (strcmp(tagged, r->commit_id) != 0)
+		return error_set(ERROR_INTERNAL, "tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten",
+			tag, tagged, last, r->commit_id);
+	if (strcmp(main_id, r->commit_id) != 0)
+		return error_set(ERROR_INTERNAL, "main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)",
+			main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
+	return 0;
+}
+
+/* 1 if the files given are byte for byte the order files of the journal's last turn: a
+ * re-run of a command that already went through (say, after a crash was recovered). */
+static int same_as_last(const struct turn *t)
+{
+	const struct journal_record *r = t->last;
+	size_t with_bytes = 0;
+
+	if (!r || r->turn < 1 || t->in.n_files == 0)
+		return 0;
+	for (size_t i = 0; i < r->n_orders; i++)
+		with_bytes += r->orders[i].has_file;
+	if (with_bytes != t->in.n_files)
+		return 0;
+	for (size_t k = 0; k < t->in.n_files; k++) {
+		int found = 0;
+		for (size_t i = 0; i < r->n_orders && !found; i++)
+			found = r->orders[i].has_file &&
+				memcmp(r->orders[i].sha256, t->in.files[k].sha256, FAIR_HASH_BYTES) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+static int step_recover(struct turn *t)
+{
+	if (recover_git(t) < 0)
+		return -1;
+	if (same_as_last(t)) {
+		t->status |= TURN_ALREADY_DONE;
+		return 1;
+	}
+	return 0;
+}
+
+/* --- load -------------------------------------------------------------------------------- */
+
+static int step_load(struct turn *t)
+{
+	struct campaign *c = t->c;
+	const char *why = NULL;
+	int last;
+
+	if (campaign_load_state(c, "HEAD", &last, &t->state) < 0)
+		return -1;
+	t->owns_state = 1;
+	t->in.turn = last + 1;
+	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, t->in.turn, &why))
+		return error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
+			why ? why : "the rule system says so", t->in.turn);
+	if ((uint32_t)t->in.turn > c->chain_length)
+		return error_set(ERROR_INPUT, "turn %d is beyond the key chain (%u turns): start a new campaign",
+			t->in.turn, c->chain_length);
+	return 0;
+}
+
+/* --- orders ------------------------------------------------------------------------------ */
+
+static const struct journal_order *find_order(const struct journal_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
+			return &r->orders[i];
+	return NULL;
+}
+
+/* A committed order file against the record: hash, and bytes where the record keeps them,
+ * so an edited file is named as such even when it no longer parses. */
+static int committed_file_matches(const struct turn *t, const char *path, const char *player,
+	const struct buf *bytes)
+{
+	const struct journal_order *o = find_order(t->record, player);
+	uint8_t h[FAIR_HASH_BYTES], kept[FAIR_HASH_BYTES];
+	char hex[65], want[65], kept_hex[65];
+	int tn = t->in.turn;
+
+	fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	if (!o || !o->has_file)
+		return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", tn, path,
+			t->record_name);
+	hex_encode(want, o->sha256, FAIR_HASH_BYTES);
+	if (memcmp(h, o->sha256, FAIR_HASH_BYTES) == 0 && (!o->bytes || (o->len == bytes->len &&
+		memcmp(o->bytes, bytes->data, bytes->len) == 0)))
+		return 0;
+	if (!o->bytes)
+		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the one %s records (sha256 %s committed, %s recorded)",
+			tn, path, t->record_name, hex, want);
+	fair_sha256(kept, o->bytes, o->len);
+	hex_encode(kept_hex, kept, FAIR_HASH_BYTES);
+	if (memcmp(kept, o->sha256, FAIR_HASH_BYTES) != 0)
+		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the journal's copy (its bytes hash to %s, its sha256 column says %s, the committed file %s)",
+			tn, path, kept_hex, want, hex);
+	return error_set(ERROR_INPUT, "turn %d: order file %s differs from the journal's copy (sha256 %s in the journal, %s committed)",
+		tn, path, want, hex);
+}
+
+/* TURN_RECORDED: the order files committed at t->rev, checked against the record. */
+static int read_committed_orders(struct turn *t)
+{
+	char dir[LAYOUT_PATH_MAX], path[2 * LAYOUT_PATH_MAX];
+	struct buf bytes = BUF_INIT;
+	char **names = NULL;
+	int rc = -1;
+
+	layout_orders_dir(dir, t->in.turn);
+	if (repo_list(t->c->repo, t->rev, dir, &names) < 0) {
+		error_prefix("turn %d", t->in.turn);
+		goto done;
+	}
+	for (size_t i = 0; names[i]; i++) {
+		char *player = layout_order_player(names[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!player) {
+			error_set(ERROR_INPUT, "turn %d: git holds %s, which is not an order file (<player>.yaml)",
+				t->in.turn, path);
+			goto done;
+		}
+		int r = repo_read(t->c->repo, t->rev, path, &bytes);
+		if (r == 0)
+			r = committed_file_matches(t, path, player, &bytes);
+		else
+			error_prefix("turn %d: cannot read %s", t->in.turn, path);
+		free(player);
+		if (r < 0)
+			goto done;
+		turn_add_order_bytes(t, path, bytes.data, bytes.len);
+	}
+	rc = 0;
+done:
+	repo_names_free(names);
+	buf_release(&bytes);
 	return rc;
 }
 
@@ -245,599 +436,320 @@ static int cmp_order_file(const void *a, const void *b)
 	return strcmp(((const struct order_file *)a)->player, ((const struct order_file *)b)->player);
 }
 
-int turn_complete(struct turn_input *in, struct campaign *c, const void *state,
-	int allow_missing)
+/* Every due player sent a file, or is journaled as missing (TURN_ALLOW_MISSING, and always
+ * when re-running a recorded turn, whose record says who sent nothing). */
+static int check_complete(struct turn *t)
 {
+	struct campaign *c = t->c;
+	int allow = (t->flags & TURN_ALLOW_MISSING) || t->source == TURN_RECORDED;
 	int rc = 0;
 
-	qsort(in->files, in->n_files, sizeof(*in->files), cmp_order_file);
 	for (size_t i = 0; i < c->n_players; i++) {
 		const char *p = c->players[i];
-		if (!c->rules->player_due(&c->rc, state, in->turn, p))
+		if (!c->rules->player_due(&c->rc, t->state, t->in.turn, p) || turn_find_file(&t->in, p))
 			continue;
-		int found = 0;
-		for (size_t k = 0; k < in->n_files; k++)
-			found |= strcmp(in->files[k].player, p) == 0;
-		if (found)
-			continue;
-		if (allow_missing) {
-			in->missing = xrealloc(in->missing, (in->n_missing + 1) * sizeof(char *));
-			in->missing[in->n_missing++] = xstrdup(p);
+		if (allow) {
+			t->in.missing = xrealloc(t->in.missing, (t->in.n_missing + 1) * sizeof(char *));
+			t->in.missing[t->in.n_missing++] = xstrdup(p);
 		} else {
-			fprintf(stderr, "umpire: error: no order file from '%s', who is due on turn %d "
-				"(their file, or --allow-missing to journal 'no orders')\n", p, in->turn);
-			rc = -1;
+			rc = error_set(ERROR_INPUT, "no order file from '%s', who is due on turn %d (their file, or --allow-missing to journal 'no orders')",
+				p, t->in.turn);
 		}
 	}
 	return rc;
 }
 
-const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
+static int step_orders(struct turn *t)
 {
-	for (size_t i = 0; i < in->n_files; i++)
-		if (strcmp(in->files[i].player, player) == 0)
-			return &in->files[i];
-	return NULL;
+	if (t->source == TURN_RECORDED && read_committed_orders(t) < 0)
+		return -1;
+	/* Files parse in the order given, so "a second file for X" names the later one. */
+	for (size_t i = 0; i < t->in.n_files; i++)
+		orders_parse_file(t, &t->in.files[i], &t->diag);
+	if (diag_count(&t->diag)) {
+		if (t->source == TURN_RECORDED)
+			return error_set(ERROR_INPUT, "turn %d: the committed order files no longer pass the checks",
+				t->in.turn);
+		return error_set(ERROR_INPUT, "the order files have errors");
+	}
+	if (t->in.n_files > 1)
+		qsort(t->in.files, t->in.n_files, sizeof(*t->in.files), cmp_order_file);
+	if (t->flags & TURN_CHECK_ONLY)
+		return 0;
+	return check_complete(t);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* --- seed -------------------------------------------------------------------------------- */
+
+/* k_t: from the umpire's secret, checked against the commitment (live); from the record. */
+static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	struct campaign *c = t->c;
+	uint8_t secret[FAIR_HASH_BYTES];
+
+	if (t->source == TURN_RECORDED) {
+		memcpy(key, t->record->key, FAIR_HASH_BYTES);
+		return 0;
+	}
+	if (campaign_read_secret(c, secret) < 0)
+		return -1;
+	fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
+	if (!fair_key_check(key, (uint32_t)t->in.turn, c->commitment))
+		return error_set(ERROR_INPUT, ".umpire/secret does not match the campaign's commitment (wrong secret file?)");
+	return 0;
 }
 
-static void hex32(char out[65], const uint8_t in[32])
+static int step_seed(struct turn *t)
 {
-	hex_encode(out, in, 32);
-}
-
-/* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. */
-static int render_journal(struct turn_output *out, const struct campaign *c,
-	const struct turn_input *in, const char *const *ids, size_t n_ids)
-{
-	char hex[65];
-	struct node *root = node_new_map();
-
-	node_map_str(root, "campaign", c->id);
-	node_map_str(root, "rules", c->rules->name);
-	node_map_int(root, "turn", in->turn);
-	hex32(hex, out->key);
-	node_map_str(root, "key", hex);
-	struct node *orders = node_map_add(root, "orders", node_new_seq());
-	for (size_t i = 0; i < n_ids; i++) {
-		const struct order_file *f = turn_find_file(in, ids[i]);
-		struct node *o = node_seq_add(orders, node_new_map());
-		uint8_t zero[32] = { 0 };
-		node_map_str(o, "player", ids[i]);
-		node_map_bool(o, "received", f != NULL);
-		hex32(hex, f ? f->sha256 : zero);
-		node_map_str(o, "sha256", hex);
-	}
-	hex32(hex, out->digest);
-	node_map_str(root, "orders_digest", hex);
-	hex32(hex, out->beacon);
-	node_map_str(root, "beacon", hex);
-	if (in->beacon_value) {
-		node_map_str(root, "beacon_value", in->beacon_value);
-		node_map_str(root, "beacon_round", in->beacon_round ? in->beacon_round : "");
-	}
-	hex32(hex, out->seed);
-	node_map_str(root, "seed", hex);
-
-	struct node *dice = node_map_add(root, "dice", node_new_seq());
-	for (size_t i = 0; i < out->dice.n; i++) {
-		const struct die_record *r = &out->dice.v[i];
-		struct node *dn = node_seq_add(dice, node_new_map());
-		node_map_int(dn, "index", (long long)r->index);
-		node_map_int(dn, "sides", (long long)r->sides);
-		node_map_int(dn, "value", (long long)r->value);
-		node_map_str(dn, "for", r->purpose);
-	}
-	struct node *events = node_map_add(root, "events", node_new_seq());
-	struct node *voids = node_map_add(root, "void_orders", node_new_seq());
-	for (size_t i = 0; i < out->events.n; i++) {
-		const struct event *e = &out->events.v[i];
-		struct node *en = node_new_map();
-		node_map_str(en, "phase", e->phase);
-		if (e->kind == EVENT_VOID) {
-			node_map_str(en, "player", e->player);
-			node_map_int(en, "order", e->order_index);
-			node_map_str(en, "reason", e->text);
-			node_seq_add(voids, en);
-		} else {
-			node_map_str(en, "text", e->text);
-			node_seq_add(events, en);
-		}
-	}
-	hex32(hex, out->state_sha256);
-	node_map_str(root, "state_sha256", hex);
-	node_map_str(root, "summary", out->summary);
-	buf_printf(&out->journal_yaml, "# umpire journal export: turn %d of campaign %s\n",
-		in->turn, c->id);
-	int rc = node_emit(root, &out->journal_yaml);
-	node_free(root);
-	return rc;
-}
-
-/* reports/turn-NNNN/<player>.md: what the player needs to read after a turn. */
-static void render_report(struct buf *b, const struct campaign *c, const void *state,
-	const struct turn_input *in, const struct turn_output *out, const char *player)
-{
-	char hex[65];
-
-	buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
-	buf_printf(b, "%s\n\n", out->summary);
-	buf_puts(b, "## Orders received\n\n");
-	for (size_t i = 0; i < in->n_files; i++) {
-		hex32(hex, in->files[i].sha256);
-		buf_printf(b, "- %s: sha256 `%s`\n", in->files[i].player, hex);
-	}
-	for (size_t i = 0; i < in->n_missing; i++)
-		buf_printf(b, "- %s: no orders\n", in->missing[i]);
-	buf_puts(b, "\n## Events\n\n");
-	size_t shown = 0;
-	for (size_t i = 0; i < out->events.n; i++) {
-		const struct event *e = &out->events.v[i];
-		if (e->kind != EVENT_EVENT)
-			continue;
-		buf_printf(b, "- [%s] %s\n", e->phase, e->text);
-		shown++;
-	}
-	if (!shown)
-		buf_puts(b, "- none\n");
-	buf_puts(b, "\n## Void orders\n\n");
-	shown = 0;
-	for (size_t i = 0; i < out->events.n; i++) {
-		const struct event *e = &out->events.v[i];
-		if (e->kind != EVENT_VOID)
-			continue;
-		buf_printf(b, "- %s order %d [%s]: %s\n", e->player, e->order_index, e->phase, e->text);
-		shown++;
-	}
-	if (!shown)
-		buf_puts(b, "- none\n");
-	buf_printf(b, "\n## Dice (%zu)\n\n", out->dice.n);
-	if (out->dice.n) {
-		buf_puts(b, "| # | die | roll | for |\n|---:|---|---:|---|\n");
-		for (size_t i = 0; i < out->dice.n; i++) {
-			const struct die_record *r = &out->dice.v[i];
-			buf_printf(b, "| %llu | d%llu | %llu | ", (unsigned long long)r->index,
-				(unsigned long long)r->sides, (unsigned long long)r->value);
-			for (const char *p = r->purpose; *p; p++) {
-				if (*p == '|')
-					buf_puts(b, "\\|");
-				else
-					buf_append(b, p, 1);
-			}
-			buf_puts(b, " |\n");
-		}
-	}
-	hex32(hex, out->seed);
-	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n", hex);
-	if (c->rules->report) {
-		buf_puts(b, "\n## Situation\n\n");
-		c->rules->report(&c->rc, state, player, b);
-	}
-}
-
-int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
-	const struct turn_input *in, const uint8_t key[32], const uint8_t beacon[32])
-{
-	int rc = -1;
-	size_t n_ids = c->n_players + 1;
-	const char **ids = xcalloc(n_ids, sizeof(char *));
+	struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	size_t n_ids;
+	const char **ids = render_ids(c, &n_ids);
 	struct fair_order *fo = xcalloc(n_ids, sizeof(*fo));
-	struct rules_orders *ro = NULL;
-	struct rules_turn rt;
 
-	memset(out, 0, sizeof(*out));
-	memset(&rt, 0, sizeof(rt));
-	events_init(&out->events);
-	/* Every event records how many dice had been drawn: what ties a die to its event. */
-	out->events.dice = &out->dice;
-	for (size_t i = 0; i < c->n_players; i++)
-		ids[i] = c->players[i];
-	ids[c->n_players] = UMPIRE_PLAYER;
-	qsort(ids, n_ids, sizeof(char *), cmp_str);
-
+	if (turn_key(t, out->key) < 0) {
+		free(fo);
+		free(ids);
+		return -1;
+	}
+	if (t->source == TURN_RECORDED)
+		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
+	turn_beacon(out->beacon, t->in.beacon_value);
 	for (size_t i = 0; i < n_ids; i++) {
-		const struct order_file *f = turn_find_file(in, ids[i]);
+		const struct order_file *f = turn_find_file(&t->in, ids[i]);
 		fo[i].player = ids[i];
 		fo[i].has_file = f != NULL;
 		if (f)
-			memcpy(fo[i].sha256, f->sha256, 32);
+			memcpy(fo[i].sha256, f->sha256, FAIR_HASH_BYTES);
 	}
-	memcpy(out->key, key, 32);
-	memcpy(out->beacon, beacon, 32);
 	fair_orders_digest(out->digest, fo, n_ids);
-	fair_turn_seed(out->seed, key, (uint32_t)in->turn, out->digest, beacon);
+	fair_turn_seed(out->seed, out->key, (uint32_t)t->in.turn, out->digest, out->beacon);
+	dice_release(&out->dice);
 	dice_init_fair(&out->dice, out->seed);
+	/* Every event records how many dice had been drawn: what ties a die to its event. */
+	out->events.dice = &out->dice;
+	free(fo);
+	free(ids);
+	return 0;
+}
 
-	/* Umpire rulings come first: they are facts of the turn the rules then play out in. */
-	const struct order_file *uf = turn_find_file(in, UMPIRE_PLAYER);
+/* --- rulings and resolve ----------------------------------------------------------------- */
+
+/* Umpire rulings come first: they are facts of the turn the rules then play out in. */
+static int step_rulings(struct turn *t)
+{
+	const struct order_file *uf = turn_find_file(&t->in, UMPIRE_PLAYER);
+
 	for (size_t i = 0; uf && i < uf->n_rulings; i++) {
 		const struct ruling *r = &uf->rulings[i];
 		char *purpose = xasprintf("umpire ruling %zu: %s", i + 1, r->what);
-		long long total = dice_expr_roll(&out->dice, &r->expr, purpose);
-		events_add(&out->events, "umpire", "%s: %s = %lld", r->what, r->notation, total);
+		long long total = dice_expr_roll(&t->out.dice, &r->expr, purpose);
+		events_add(&t->out.events, "umpire", "%s: %s = %lld", r->what, r->notation, total);
 		free(purpose);
 	}
+	return 0;
+}
 
-	/* The rule system gets one entry per due player, in player-id order. */
-	size_t n_ro = 0;
-	ro = xcalloc(c->n_players + 1, sizeof(*ro));
+static int is_missing(const struct turn_input *in, const char *player)
+{
+	for (size_t i = 0; i < in->n_missing; i++)
+		if (strcmp(in->missing[i], player) == 0)
+			return 1;
+	return 0;
+}
+
+/* The rule system gets one entry per due player, in player-id order. */
+static int step_resolve(struct turn *t)
+{
+	struct campaign *c = t->c;
+	size_t n_ids, n_ro = 0;
+	const char **ids = render_ids(c, &n_ids);
+	struct rules_orders *ro = xcalloc(n_ids, sizeof(*ro));
+	struct rules_turn rt;
+	int rc = 0;
+
+	memset(&rt, 0, sizeof(rt));
 	for (size_t i = 0; i < n_ids; i++) {
-		if (strcmp(ids[i], UMPIRE_PLAYER) == 0)
-			continue;
-		const struct order_file *f = turn_find_file(in, ids[i]);
-		int missing = 0;
-		for (size_t k = 0; k < in->n_missing; k++)
-			missing |= strcmp(in->missing[k], ids[i]) == 0;
-		if (!f && !missing)
+		const struct order_file *f = turn_find_file(&t->in, ids[i]);
+		int missing = is_missing(&t->in, ids[i]);
+		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing))
 			continue;
 		ro[n_ro].player = ids[i];
 		ro[n_ro].orders = f ? f->orders : NULL;
 		n_ro++;
 		if (missing)
-			events_add(&out->events, "orders", "no orders from %s", ids[i]);
+			events_add(&t->out.events, "orders", "no orders from %s", ids[i]);
 	}
-	rt.turn = in->turn;
+	rt.turn = t->in.turn;
 	rt.orders = ro;
 	rt.n_orders = n_ro;
-	rt.dice = &out->dice;
-	rt.events = &out->events;
-	out->rules_first_die = dice_count(&out->dice);
-	out->rules_first_event = out->events.n;
-	if (c->rules->resolve(&c->rc, state, &rt) < 0) {
-		fprintf(stderr, "umpire: internal error: rule system '%s' failed on turn %d\n",
-			c->rules->name, in->turn);
-		goto done;
-	}
-	if (rt.summary.len)
-		out->summary = xstrdup(buf_str(&rt.summary));
+	rt.dice = &t->out.dice;
+	rt.events = &t->out.events;
+	t->out.rules_first_die = dice_count(&t->out.dice);
+	t->out.rules_first_event = t->out.events.n;
+	if (c->rules->resolve(&c->rc, t->state, &rt) < 0)
+		rc = error_set(ERROR_INTERNAL, "internal error: rule system '%s' failed on turn %d%s%s", c->rules->name,
+			t->in.turn, rt.why.len ? ": " : "", buf_str(&rt.why));
+	else if (rt.summary.len)
+		t->out.summary = xstrdup(buf_str(&rt.summary));
 	else
-		out->summary = xasprintf("%zu dice, %zu events", out->dice.n, out->events.n);
-	for (char *p = out->summary; *p; p++)
+		t->out.summary = xasprintf("%zu dice, %zu events", t->out.dice.n, t->out.events.n);
+	for (char *p = t->out.summary; p && *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-
-	if (campaign_emit_state(c, in->turn, state, &out->state_yaml) < 0) {
-		fprintf(stderr, "umpire: internal error: cannot emit the state\n");
-		goto done;
-	}
-	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
-	if (render_journal(out, c, in, ids, n_ids) < 0) {
-		fprintf(stderr, "umpire: internal error: cannot emit the journal export\n");
-		goto done;
-	}
-	out->reports = xcalloc(c->n_players, sizeof(struct buf));
-	out->n_reports = c->n_players;
-	for (size_t i = 0; i < c->n_players; i++)
-		render_report(&out->reports[i], c, state, in, out, c->players[i]);
-	rc = 0;
-done:
 	buf_release(&rt.summary);
+	buf_release(&rt.why);
 	free(ro);
-	free(fo);
 	free(ids);
 	return rc;
 }
 
-static void add_file(struct journal_file **v, size_t *n, const char *path, const void *data,
-	size_t len)
+/* --- render ------------------------------------------------------------------------------ */
+
+static int step_render(struct turn *t)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].path = xstrdup(path);
-	(*v)[*n].bytes = xmalloc(len ? len : 1);
-	memcpy((*v)[*n].bytes, data, len);
-	(*v)[*n].len = len;
-	(*n)++;
+	struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+
+	if (campaign_emit_state(c, t->in.turn, t->state, &out->state_yaml) < 0)
+		return error_set(ERROR_INTERNAL, "internal error: cannot emit the state after turn %d", t->in.turn);
+	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
+	if (render_export(&out->journal_yaml, t) < 0)
+		return error_set(ERROR_INTERNAL, "internal error: cannot emit the journal export of turn %d", t->in.turn);
+	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
+	out->n_reports = c->n_players;
+	for (size_t i = 0; i < c->n_players; i++)
+		render_report(&out->reports[i], t, c->players[i]);
+	return 0;
 }
 
-static void free_files(struct journal_file *v, size_t n)
+/* --- build, journal, publish ------------------------------------------------------------- */
+
+/* The record the journal appends: every input, die, event and committed file of the turn. */
+static void make_record(struct turn *t)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].path);
-		free(v[i].bytes);
-	}
-	free(v);
-}
+	const struct turn_input *in = &t->in;
+	const struct turn_output *out = &t->out;
+	struct journal_record *r = &t->rec;
+	const char **senders = xcalloc(in->n_files + 1, sizeof(char *));
+	struct layout_entry *paths = NULL;
 
-static int cmp_jfile(const void *a, const void *b)
-{
-	return strcmp(((const struct journal_file *)a)->path, ((const struct journal_file *)b)->path);
-}
-
-/* The commit message of a record: subject, then trailers anyone can check against the
- * journal export chain and campaign.yaml. */
-void turn_commit_message(struct buf *msg, const struct campaign *c, int turn,
-	const char *summary, const char *journal_head)
-{
-	char commitment[65];
-
-	hex_encode(commitment, c->commitment, 32);
-	if (turn == 0)
-		buf_puts(msg, "Setup\n");
-	else
-		buf_printf(msg, "Turn %d: %s\n", turn, summary);
-	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, journal_head,
-		commitment);
-}
-
-static void commit_message(struct buf *msg, const struct campaign *c,
-	const struct journal_record *r)
-{
-	turn_commit_message(msg, c, r->turn, r->summary, r->journal_head);
-}
-
-static struct repo_file *repo_files(const struct journal_record *r)
-{
-	struct repo_file *files = xcalloc(r->n_files ? r->n_files : 1, sizeof(*files));
-	for (size_t i = 0; i < r->n_files; i++) {
-		files[i].path = r->files[i].path;
-		files[i].data = r->files[i].bytes;
-		files[i].len = r->files[i].len;
-	}
-	return files;
-}
-
-void turn_entry_path(char *out, size_t len, int turn)
-{
-	if (turn == 0)
-		snprintf(out, len, "campaign.yaml");
-	else
-		snprintf(out, len, "journal/turn-%04d.yaml", turn);
-}
-
-void turn_chain_head(uint8_t out[32], const uint8_t prev[32], const void *entry, size_t len)
-{
-	unsigned char *buf = xmalloc(32 + len);
-	memcpy(buf, prev, 32);
-	memcpy(buf + 32, entry, len);
-	fair_sha256(out, buf, 32 + len);
-	free(buf);
-}
-
-int turn_commit_record(struct campaign *c, struct journal_record *r)
-{
-	struct buf err = BUF_INIT, msg = BUF_INIT;
-	struct repo_file *files = NULL;
-	char tag[16], entry[64], prev_hex[65];
-	uint8_t prev[32] = { 0 }, head[32];
-	const struct journal_file *ef = NULL;
-	int rc = EXIT_IOERR;
-
-	/* The hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = 32 zeros. */
-	if (r->turn > 0) {
-		if (journal_head(c->journal, r->turn - 1, prev_hex, &err) != 0 ||
-			hex_decode(prev, 32, prev_hex) < 0) {
-			fprintf(stderr, "umpire: cannot read the journal head of turn %d: %s\n", r->turn - 1,
-				buf_str(&err));
-			goto done;
-		}
-	}
-	turn_entry_path(entry, sizeof(entry), r->turn);
-	for (size_t i = 0; i < r->n_files; i++)
-		if (strcmp(r->files[i].path, entry) == 0)
-			ef = &r->files[i];
-	if (!ef) {
-		fprintf(stderr, "umpire: internal error: turn %d has no %s\n", r->turn, entry);
-		rc = EXIT_SOFTWARE;
-		goto done;
-	}
-	turn_chain_head(head, prev, ef->bytes, ef->len);
-	hex32(r->journal_head, head);
-
-	/* Git objects first (unreachable until main moves), so the journal can hold the commit
-	 * id the turn must become; then the journal; then main and the tag. */
-	files = repo_files(r);
-	commit_message(&msg, c, r);
-	campaign_turn_tag(tag, r->turn);
-	if (repo_build(c->repo, files, r->n_files, buf_str(&msg), r->processed_at, r->commit_id,
-		&err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		goto done;
-	}
-	if (journal_append(c->journal, r, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		goto done;
-	}
-	if (repo_publish(c->repo, files, r->n_files, r->commit_id, tag, &err) < 0) {
-		fprintf(stderr, "umpire: %s\numpire: turn %d is in the journal but not yet in git; the next run will finish it\n",
-			buf_str(&err), r->turn);
-		goto done;
-	}
-	rc = EXIT_OK;
-done:
-	free(files);
-	buf_release(&msg);
-	buf_release(&err);
-	return rc;
-}
-
-int turn_commit(struct campaign *c, const struct turn_input *in, const struct turn_output *out,
-	long long when)
-{
-	struct journal_record r;
-	struct buf err = BUF_INIT;
-	char path[128], tag[16];
-	int rc = EXIT_OK;
-
-	memset(&r, 0, sizeof(r));
-	campaign_turn_tag(tag, in->turn);
-	r.turn = in->turn;
-	hex32(r.key, out->key);
-	hex32(r.orders_digest, out->digest);
-	hex32(r.beacon, out->beacon);
-	hex32(r.seed, out->seed);
-	hex32(r.state_sha256, out->state_sha256);
-	r.summary = out->summary;
-	r.processed_at = when;
-	r.beacon_value = in->beacon_value;
-	r.beacon_round = in->beacon_round;
-
-	r.orders = xcalloc(in->n_files + in->n_missing + 1, sizeof(*r.orders));
+	r->turn = in->turn;
+	memcpy(r->key, out->key, FAIR_HASH_BYTES);
+	memcpy(r->orders_digest, out->digest, FAIR_HASH_BYTES);
+	memcpy(r->beacon, out->beacon, FAIR_HASH_BYTES);
+	memcpy(r->seed, out->seed, FAIR_HASH_BYTES);
+	memcpy(r->state_sha256, out->state_sha256, FAIR_HASH_BYTES);
+	r->summary = out->summary;
+	r->processed_at = t->when;
+	r->beacon_value = in->beacon_value;
+	r->beacon_round = in->beacon_round;
+	r->orders = xcalloc(in->n_files + in->n_missing + 1, sizeof(*r->orders));
 	for (size_t i = 0; i < in->n_files; i++) {
-		struct journal_order *o = &r.orders[r.n_orders++];
+		struct journal_order *o = &r->orders[r->n_orders++];
 		o->player = in->files[i].player;
-		hex32(o->sha256, in->files[i].sha256);
+		o->has_file = 1;
+		memcpy(o->sha256, in->files[i].sha256, FAIR_HASH_BYTES);
 		o->bytes = in->files[i].bytes;
 		o->len = in->files[i].len;
+		senders[i] = in->files[i].player;
 	}
-	for (size_t i = 0; i < in->n_missing; i++) {
-		struct journal_order *o = &r.orders[r.n_orders++];
-		o->player = in->missing[i];
-	}
-	r.dice = out->dice.v;
-	r.n_dice = out->dice.n;
-	r.events = xcalloc(out->events.n + 1, sizeof(*r.events));
-	for (size_t i = 0; i < out->events.n; i++) {
-		const struct event *e = &out->events.v[i];
-		r.events[i].phase = e->phase;
-		r.events[i].kind = (char *)(e->kind == EVENT_VOID ? "void" : "event");
-		r.events[i].player = e->player;
-		r.events[i].order_index = e->order_index;
-		r.events[i].text = e->text;
-	}
-	r.n_events = out->events.n;
+	for (size_t i = 0; i < in->n_missing; i++)
+		r->orders[r->n_orders++].player = in->missing[i];
+	r->dice = out->dice.v;
+	r->n_dice = out->dice.n;
+	r->events = xcalloc(out->events.n + 1, sizeof(*r->events));
+	memcpy(r->events, out->events.v, out->events.n * sizeof(*r->events));
+	r->n_events = out->events.n;
 
-	add_file(&r.files, &r.n_files, "state.yaml", out->state_yaml.data, out->state_yaml.len);
-	snprintf(path, sizeof(path), "journal/%s.yaml", tag);
-	add_file(&r.files, &r.n_files, path, out->journal_yaml.data, out->journal_yaml.len);
-	for (size_t i = 0; i < in->n_files; i++) {
-		snprintf(path, sizeof(path), "orders/%s/%s.yaml", tag, in->files[i].player);
-		add_file(&r.files, &r.n_files, path, in->files[i].bytes, in->files[i].len);
-	}
-	for (size_t i = 0; i < out->n_reports; i++) {
-		snprintf(path, sizeof(path), "reports/%s/%s.md", tag, c->players[i]);
-		add_file(&r.files, &r.n_files, path, out->reports[i].data, out->reports[i].len);
-	}
-	qsort(r.files, r.n_files, sizeof(*r.files), cmp_jfile);
-
-	rc = turn_commit_record(c, &r);
-	free_files(r.files, r.n_files);
-	free(r.orders);
-	free(r.events);
-	buf_release(&err);
-	return rc;
-}
-
-int turn_recover(struct campaign *c)
-{
-	struct buf err = BUF_INIT;
-	struct journal_record *r = NULL;
-	struct repo_file *files = NULL;
-	char tag[16], tagged[41], main_id[41], built[41];
-	int last = -1, rc = EXIT_IOERR;
-
-	if (journal_last_turn(c->journal, &last, &err) < 0) {
-		fprintf(stderr, "umpire: %s\n", buf_str(&err));
-		goto done;
-	}
-	rc = EXIT_SOFTWARE;
-	/* A later tag than the journal knows means the journal lost turns: never guess. */
-	campaign_turn_tag(tag, last + 1);
-	if (repo_has(c->repo, tag)) {
-		fprintf(stderr, "umpire: git has %s but the journal ends at turn %d: the journal is behind the history (restore .umpire/journal.sqlite from a backup)\n",
-			tag, last);
-		goto done;
-	}
-	if (last < 0) {
-		fprintf(stderr, "umpire: the journal is empty: not an umpire campaign, or setup never finished\n");
-		goto done;
-	}
-	if (journal_read(c->journal, last, &r, &err) != 0) {
-		fprintf(stderr, "umpire: cannot read turn %d from the journal: %s\n", last, buf_str(&err));
-		rc = EXIT_IOERR;
-		goto done;
-	}
-	campaign_turn_tag(tag, last);
-	if (repo_commit_id(c->repo, "refs/heads/main", main_id, &err) != 0)
-		main_id[0] = '\0';
-	if (repo_commit_id(c->repo, tag, tagged, &err) == 0) {
-		if (strcmp(tagged, r->commit_id) != 0) {
-			fprintf(stderr, "umpire: tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten\n",
-				tag, tagged, last, r->commit_id);
-			goto done;
-		}
-		if (strcmp(main_id, r->commit_id) != 0) {
-			fprintf(stderr, "umpire: main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)\n",
-				main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
-			goto done;
-		}
-		rc = EXIT_OK;
-		goto done;
-	}
-	/* The journal holds a turn git has not finished: rebuild its commit from the journal's
-	 * files (same bytes, message and time: the same id) and publish it. */
-	files = repo_files(r);
-	if (strcmp(main_id, r->commit_id) != 0) {
-		struct buf msg = BUF_INIT;
-		commit_message(&msg, c, r);
-		int b = repo_build(c->repo, files, r->n_files, buf_str(&msg), r->processed_at, built, &err);
-		buf_release(&msg);
-		if (b < 0) {
-			fprintf(stderr, "umpire: cannot finish turn %d: %s\n", last, buf_str(&err));
-			goto done;
-		}
-		if (strcmp(built, r->commit_id) != 0) {
-			fprintf(stderr, "umpire: cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to turn-%04d)\n",
-				last, main_id[0] ? main_id : "nothing", r->commit_id, last - 1);
-			goto done;
-		}
-	}
-	if (repo_publish(c->repo, files, r->n_files, r->commit_id, tag, &err) < 0) {
-		fprintf(stderr, "umpire: cannot finish turn %d: %s\n", last, buf_str(&err));
-		rc = EXIT_IOERR;
-		goto done;
-	}
-	fprintf(stderr, "umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged %s\n",
-		last, tag);
-	rc = EXIT_OK;
-done:
-	free(files);
-	journal_record_free(r);
-	buf_release(&err);
-	return rc;
-}
-
-int turn_same_orders(struct campaign *c, int turn, char *const *paths, size_t n)
-{
-	struct journal_record *r = NULL;
-	struct buf err = BUF_INIT;
-	int same = 0;
-
-	if (turn < 1 || journal_read(c->journal, turn, &r, &err) != 0)
-		goto done;
-	size_t with_bytes = 0;
-	for (size_t i = 0; i < r->n_orders; i++)
-		with_bytes += r->orders[i].bytes != NULL;
-	if (with_bytes != n)
-		goto done;
-	same = 1;
-	for (size_t k = 0; k < n && same; k++) {
-		struct buf b = BUF_INIT;
-		FILE *fp = fopen(paths[k], "rb");
-		char chunk[4096];
-		size_t got;
-		if (!fp) {
-			same = 0;
+	size_t n = layout_turn_files(&paths, in->turn, senders, in->n_files,
+		(const char *const *)t->c->players, t->c->n_players);
+	for (size_t i = 0; i < n; i++) {
+		const struct buf *b = NULL;
+		const struct order_file *f = NULL;
+		switch (paths[i].kind) {
+		case LAYOUT_KIND_STATE: b = &out->state_yaml; break;
+		case LAYOUT_KIND_EXPORT: b = &out->journal_yaml; break;
+		case LAYOUT_KIND_ORDERS: f = turn_find_file(in, paths[i].player); break;
+		case LAYOUT_KIND_REPORT:
+			for (size_t k = 0; k < t->c->n_players; k++)
+				if (strcmp(t->c->players[k], paths[i].player) == 0)
+					b = &out->reports[k];
 			break;
 		}
-		while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len <= ORDER_FILE_MAX_BYTES)
-			buf_append(&b, chunk, got);
-		fclose(fp);
-		uint8_t h[32];
-		char hex[65];
-		fair_sha256(h, b.data ? b.data : "", b.len);
-		hex_encode(hex, h, 32);
-		int found = 0;
-		for (size_t i = 0; i < r->n_orders; i++)
-			found |= r->orders[i].bytes && strcmp(r->orders[i].sha256, hex) == 0;
-		same = found;
-		buf_release(&b);
+		file_list_add(&r->files, &r->n_files, paths[i].path, b ? (const void *)b->data :
+			f->bytes, b ? b->len : f->len);
 	}
-done:
-	journal_record_free(r);
-	buf_release(&err);
-	return same;
+	free(paths);
+	free(senders);
+}
+
+/* The journal hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = zeros;
+ * then the git objects (unreachable until main moves), so the journal can hold the id of
+ * the commit the turn must become. */
+static int build_commit(struct campaign *c, struct journal_record *r)
+{
+	uint8_t prev[FAIR_HASH_BYTES] = { 0 };
+	char entry[LAYOUT_PATH_MAX];
+	struct buf msg = BUF_INIT;
+
+	if (r->turn > 0 && journal_head(c->journal, r->turn - 1, prev) < 0)
+		return error_prefix("cannot read the journal head of turn %d", r->turn - 1);
+	layout_entry_path(entry, r->turn);
+	const struct file *ef = file_list_find(r->files, r->n_files, entry);
+	if (!ef)
+		return error_set(ERROR_INTERNAL, "internal error: turn %d has no %s", r->turn, entry);
+	turn_chain_head(r->journal_head, prev, ef->data, ef->len);
+	record_message(&msg, c, r);
+	int rc = repo_build(c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at,
+		r->commit_id);
+	buf_release(&msg);
+	return rc;
+}
+
+/* The setup (turn 0) comes with its record made by turn_commit_setup. */
+static int step_build(struct turn *t)
+{
+	if (t->in.turn > 0)
+		make_record(t);
+	return build_commit(t->c, &t->rec);
+}
+
+static int step_journal(struct turn *t)
+{
+	return journal_append(t->c->journal, &t->rec);
+}
+
+static int publish_record(struct campaign *c, const struct journal_record *r)
+{
+	char tag[LAYOUT_TAG_MAX];
+
+	layout_tag(tag, r->turn);
+	if (repo_publish(c->repo, r->files, r->n_files, r->commit_id, tag) < 0)
+		return error_set(error_last()->klass, "%s\nturn %d is in the journal but not yet in git; the next run will finish it",
+			error_last()->message, r->turn);
+	return 0;
+}
+
+static int step_publish(struct turn *t)
+{
+	return publish_record(t->c, &t->rec);
+}
+
+int turn_commit_setup(struct campaign *c, const struct file *files, size_t n_files,
+	const uint8_t state_sha256[FAIR_HASH_BYTES], long long when)
+{
+	struct turn t;
+	int rc;
+
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	t.rec.summary = "Setup";
+	t.rec.processed_at = when;
+	memcpy(t.rec.state_sha256, state_sha256, FAIR_HASH_BYTES);
+	for (size_t i = 0; i < n_files; i++)
+		file_list_add(&t.rec.files, &t.rec.n_files, files[i].path, files[i].data, files[i].len);
+	file_list_sort(t.rec.files, t.rec.n_files);
+	rc = turn_run(&t, "build", "publish");
+	turn_release(&t);
+	return rc;
 }

@@ -1,7 +1,8 @@
-/* turn.h — the turn pipeline, shared by `check`, `turn` and `replay` so that all three run
- * exactly the same code: read and check order files against the current state, derive the
- * turn seed, resolve (umpire rulings, then the rule system's phases), render state.yaml, the
- * journal export and reports, then append to the journal and commit to git. */
+/* turn.h — the turn pipeline: one static table of steps, read top to bottom like the
+ * rulebook (recover, load, orders, seed, rulings, resolve, render, build, journal,
+ * publish). `check`, `turn`, `replay` and `verify` each run a named slice of that one table
+ * (turn_run), so no command repeats a step by hand and none can disagree with another about
+ * what a turn is. docs/design.md shows the table. */
 #ifndef UMPIRE_TURN_H
 #define UMPIRE_TURN_H
 
@@ -10,31 +11,37 @@
 #include "core/campaign.h"
 #include "core/dice.h"
 #include "core/events.h"
+#include "core/fair.h"
+#include "core/journal.h"
 
-#define TURN_MAX_RULINGS 100
+#define TURN_MAX 999999          /* the highest turn number anywhere (tags, --turn, files) */
+#define TURN_MAX_RULINGS 100     /* rulings in the umpire's file */
+#define TURN_MAX_ORDERS 1000     /* entries of a player's `orders` list */
+#define TURN_MAX_FILES (CAMPAIGN_MAX_PLAYERS + 1) /* order files of one turn */
 
 /* One umpire ruling: `- roll: 2d6+1` / `for: "storm at sea"`. */
 struct ruling {
-	struct dice_expr expr;
-	char *notation;      /* as canonicalised by dice_expr_format */
-	char *what;          /* the `for:` text */
+	struct dice_expr expr;  /* the parsed notation */
+	char *notation;         /* as canonicalised by dice_expr_format */
+	char *what;             /* the `for:` text */
 };
 
 /* One received order file. */
 struct order_file {
-	char *path;          /* as given on the command line (diagnostics) */
-	char *player;        /* the `player:` of the file */
+	char *path;          /* as given on the command line, or its committed path (messages) */
+	char *player;        /* the `player:` of the file, once parsed; NULL before */
 	unsigned char *bytes;/* raw bytes as received */
-	size_t len;
-	uint8_t sha256[32];  /* SHA256(bytes) */
+	size_t len;          /* bytes */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256(bytes) */
 	void *orders;        /* rules->orders_parse result (players) */
-	struct ruling *rulings; /* umpire's file */
+	struct ruling *rulings; /* the umpire's file */
 	size_t n_rulings;
 };
 
+/* What a turn takes in. */
 struct turn_input {
 	int turn;                    /* the turn being processed */
-	struct order_file *files;    /* sorted by player id (byte order) once complete */
+	struct order_file *files;    /* sorted by player id (byte order) once parsed */
 	size_t n_files;
 	char **missing;              /* due players without a file (--allow-missing) */
 	size_t n_missing;
@@ -42,13 +49,15 @@ struct turn_input {
 	char *beacon_round;          /* the round the umpire announced; NULL: none */
 };
 
+/* What a turn gives out. */
 struct turn_output {
-	uint8_t key[32], digest[32], beacon[32], seed[32];
-	struct dice dice;
-	struct events events;
+	uint8_t key[FAIR_HASH_BYTES], digest[FAIR_HASH_BYTES]; /* k_t, D_t */
+	uint8_t beacon[FAIR_HASH_BYTES], seed[FAIR_HASH_BYTES]; /* B_t, s_t */
+	struct dice dice;            /* every die, in order */
+	struct events events;        /* every event, in order */
 	char *summary;               /* one line */
 	struct buf state_yaml;       /* new state.yaml bytes */
-	uint8_t state_sha256[32];
+	uint8_t state_sha256[FAIR_HASH_BYTES];
 	struct buf journal_yaml;     /* journal/turn-NNNN.yaml bytes */
 	struct buf *reports;         /* one per campaign player, campaign order */
 	size_t n_reports;
@@ -56,69 +65,89 @@ struct turn_output {
 	size_t rules_first_event;    /* events recorded before them */
 };
 
-void turn_input_init(struct turn_input *in, int turn);
-void turn_input_release(struct turn_input *in, const struct campaign *c);
-void turn_output_release(struct turn_output *out);
+/* Where the order files and the turn key come from. */
+enum turn_source {
+	TURN_LIVE,      /* the files given (turn_add_order_file), the key from the secret */
+	TURN_RECORDED,  /* a journaled turn re-run: the files committed at `rev`, checked against
+	                 * `record`'s hashes; the key and beacon from `record` */
+};
 
-/* The file of player in in, or NULL. */
+enum turn_flags {
+	TURN_ALLOW_MISSING = 1 << 0, /* a due player without a file is journaled as 'no orders' */
+	TURN_CHECK_ONLY = 1 << 1,    /* `check`: the given files alone, no completeness check */
+};
+
+/* What a run did besides the turn itself, for the command to tell the user. */
+enum turn_status {
+	TURN_RECOVERED = 1 << 0,     /* a turn a crash left half-done was finished first */
+	TURN_ALREADY_DONE = 1 << 1,  /* the files given are those of the last turn: nothing to do */
+};
+
+/* A turn being processed: everything the steps share. */
+struct turn {
+	struct campaign *c;          /* the open campaign (not owned) */
+	enum turn_source source;     /* where orders and key come from */
+	unsigned flags;              /* enum turn_flags */
+	const struct journal_record *record; /* TURN_RECORDED: the turn as journaled (not owned) */
+	const char *rev;             /* TURN_RECORDED: where its order files are committed */
+	const char *record_name;     /* TURN_RECORDED: how messages name the record */
+	long long when;              /* commit time, seconds (live turns) */
+	void *state;                 /* the state, mutated into the state after the turn */
+	int owns_state;              /* 1: load made it, turn_release frees it */
+	struct turn_input in;        /* order files, missing players, beacon */
+	struct turn_output out;      /* seed, dice, events, rendered files */
+	struct diag diag;            /* every problem found in the order files */
+	struct journal_record *last; /* recover: the journal's last turn, read once */
+	struct journal_record rec;   /* build: the record the journal appends */
+	unsigned status;             /* enum turn_status */
+	const char *failed_step;     /* the step that failed ("orders": see diag), NULL none */
+	int recovered;               /* TURN_RECOVERED: which turn */
+};
+
+/* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order
+ * files and the state before the turn (mutated, not owned); else record, rev and state are
+ * NULL. Release with turn_release. */
+void turn_init(struct turn *t, struct campaign *c, enum turn_source source, unsigned flags,
+	const struct journal_record *record, const char *rev, void *state);
+void turn_release(struct turn *t);
+
+/* Reads the order file at path (at most ORDER_FILE_MAX_BYTES) into t, once; parsing comes in
+ * the `orders` step. A file that cannot be read is a diagnostic in t->diag. Returns 0 / -1. */
+int turn_add_order_file(struct turn *t, const char *path);
+/* Adds order-file bytes (copied) received under name. */
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
+/* Sets the public beacon value and its round (copied; round may be NULL). */
+void turn_set_beacon(struct turn *t, const char *value, const char *round);
+
+/* Runs the steps from `first` to `last` (names of the table, inclusive) in order. Returns
+ * 0 when every step ran; 1 when a step found there is nothing more to do (t->status says
+ * why); -1 on failure (error_last(); class ERROR_INPUT with t->diag holding the order files'
+ * problems, ERROR_INPUT for a recorded turn that differs, ERROR_INTERNAL for a bug). */
+int turn_run(struct turn *t, const char *first, const char *last);
+
+/* The step table, for documentation and tests: name and what it does, NULL-terminated. */
+struct turn_step_info {
+	const char *name;            /* "recover" … "publish" */
+	const char *does;            /* one line */
+};
+const struct turn_step_info *turn_steps(void);
+
+/* The file of player in t, or NULL. */
 const struct order_file *turn_find_file(const struct turn_input *in, const char *player);
 
-/* Loads the state at the committed HEAD into *state (free with c->rules->state_free) and
- * sets in->turn to the next turn. Refuses, with a message on stderr, when the rule system
- * says the game is over. Returns an exit code (0 ok). */
-int turn_load_next(struct campaign *c, struct turn_input *in, void **state);
-
-/* Parses one order file's bytes (name for diagnostics) for in->turn against state and adds
- * it to in. Every problem goes to d. Returns 0, or -1 when the file has errors. */
-int turn_add_order_bytes(struct turn_input *in, struct campaign *c, const void *state,
-	const char *name, const unsigned char *bytes, size_t len, struct diag *d);
-/* Reads path (bounded by ORDER_FILE_MAX_BYTES) and calls turn_add_order_bytes. */
-int turn_add_order_file(struct turn_input *in, struct campaign *c, const void *state,
-	const char *path, struct diag *d);
-/* Checks every due player sent a file (else records them as missing when allow_missing,
- * or prints one line per missing player and returns -1) and sorts in->files. */
-int turn_complete(struct turn_input *in, struct campaign *c, const void *state,
-	int allow_missing);
+/* Commits the setup (turn 0): builds the commit of files (sorted by path, owned by the
+ * caller) with message "Setup", journals it with its state hash and publishes main and tag
+ * turn-0000. The `build`, `journal` and `publish` steps of the table. Returns 0 / -1. */
+int turn_commit_setup(struct campaign *c, const struct file *files, size_t n_files,
+	const uint8_t state_sha256[FAIR_HASH_BYTES], long long when);
 
 /* B_t for a beacon value: SHA256(value bytes), or 32 zero bytes when value is NULL. */
-void turn_beacon(uint8_t out[32], const char *value);
-
-/* Resolves in->turn on state (mutated) with turn key `key`: digest, seed, umpire rulings,
- * rules->resolve, then renders outputs. Returns 0, or -1 (message on stderr) on an internal
- * error. out is initialised here; release it with turn_output_release either way. */
-int turn_resolve(struct turn_output *out, struct campaign *c, void *state,
-	const struct turn_input *in, const uint8_t key[32], const uint8_t beacon[32]);
-
-/* Appends the turn to the journal (one transaction) and commits it to git with its tag.
- * when: commit time in seconds. Returns an exit code (0 ok). */
-int turn_commit(struct campaign *c, const struct turn_input *in, const struct turn_output *out,
-	long long when);
-
-/* Brings git level with the journal after a crash: finishes a turn the journal holds but git
- * lacks, tags an untagged turn commit. Prints what it did. Returns an exit code (0 ok). */
-int turn_recover(struct campaign *c);
-
-/* Commits a complete record (files, summary, time filled in; journal_head and commit_id are
- * computed here): builds the git objects, appends the record to the journal with the commit
- * id it must become, then publishes main and the tag. Used by init (turn 0) and turn_commit.
- * Returns an exit code. */
-int turn_commit_record(struct campaign *c, struct journal_record *r);
-/* The commit message of turn (0: "Setup"), ending with the trailers Turn, Journal-Head
- * (hex) and Commitment (docs/formats.md). Appends to msg. */
-void turn_commit_message(struct buf *msg, const struct campaign *c, int turn,
-	const char *summary, const char *journal_head);
-/* The repository path of entry `turn` of the journal hash chain: campaign.yaml for turn 0,
- * journal/turn-NNNN.yaml after. */
-void turn_entry_path(char *out, size_t len, int turn);
+void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value);
 /* head = SHA256(prev || entry): one link of the journal hash chain (docs/fairness.md). */
-void turn_chain_head(uint8_t out[32], const uint8_t prev[32], const void *entry, size_t len);
-
-/* 1 if the order files at paths are byte for byte the order files of the journal's turn
- * `turn` (a re-run of a command that already succeeded, e.g. after a crash). */
-int turn_same_orders(struct campaign *c, int turn, char *const *paths, size_t n);
-
-/* The processing time to use: $SOURCE_DATE_EPOCH when set (reproducible builds convention),
- * else the clock. */
+void turn_chain_head(uint8_t out[FAIR_HASH_BYTES], const uint8_t prev[FAIR_HASH_BYTES],
+	const void *entry, size_t len);
+/* The processing time to use: $SOURCE_DATE_EPOCH when set to a whole number >= 0
+ * (reproducible-builds convention), else the clock. */
 long long turn_now(void);
 
 #endif

@@ -37,6 +37,7 @@ struct rules_turn {
 	struct dice *dice;              /* draw every die here */
 	struct events *events;          /* record what happened here */
 	struct buf summary;             /* one line for the commit message; empty = default */
+	struct buf why;                 /* when resolve fails: what went wrong (one line) */
 };
 
 struct rule_system {

@@ -58,7 +58,7 @@ static long long row_count(struct journal *j)
 	struct buf err = BUF_INIT;
 	long long n = -1;
 
-	ck_assert_msg(journal_row_count(j, &n, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_row_count(j, &n) == 0, "%s", error_last()->message);
 	buf_release(&err);
 	return n;
 }
@@ -68,7 +68,7 @@ static int last_turn(struct journal *j)
 	struct buf err = BUF_INIT;
 	int t = -2;
 
-	ck_assert_msg(journal_last_turn(j, &t, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_last_turn(j, &t) == 0, "%s", error_last()->message);
 	buf_release(&err);
 	return t;
 }
@@ -87,24 +87,38 @@ static unsigned char state1[] = "campaign: x\nturn: 1\n\0\0tail";
 static unsigned char empty_file[] = "";
 
 static struct journal_order orders1[] = {
-	{ "attacker", "", order_bytes, sizeof(order_bytes) - 1 },
-	{ "defender", "", NULL, 0 },            /* sent nothing */
-	{ "umpire", "", empty_file, 0 },        /* sent an empty file */
+	{ "attacker", 1, { 0 }, order_bytes, sizeof(order_bytes) - 1 },
+	{ "defender", 0, { 0 }, NULL, 0 },            /* sent nothing */
+	{ "umpire", 1, { 0 }, empty_file, 0 },        /* sent an empty file */
 };
+
+/* A hash from its hex (the tests' constants). */
+static void set_hash(uint8_t out[FAIR_HASH_BYTES], const char *hex)
+{
+	ck_assert_int_eq(hex_decode(out, FAIR_HASH_BYTES, hex), 0);
+}
+
+static void assert_hash(const uint8_t got[FAIR_HASH_BYTES], const char *hex)
+{
+	char g[65];
+
+	hex_encode(g, got, FAIR_HASH_BYTES);
+	ck_assert_str_eq(g, hex);
+}
 static struct die_record dice1[] = {
 	{ 0, 6, 4, "Land Raid §22 Shooting: musketeers (A1) at pikes (B2), DRM +1" },
 	{ 1, 6, 6, "Land Raid §22 Shooting: musketeers (A1) at pikes (B2), DRM +1" },
 	{ 2, 10, 1, "Land Raid §30 Morale check: pikes (B2), DRM -2" },
 };
-static struct journal_event events1[] = {
-	{ "shooting", "event", NULL, 0, "musketeers (A1) hit pikes (B2) twice" },
-	{ "movement", "void", "defender", 2, "pikes (B2) is shaken and cannot charge" },
+static struct event events1[] = {
+	{ EVENT_EVENT, "shooting", NULL, 0, "musketeers (A1) hit pikes (B2) twice", 0 },
+	{ EVENT_VOID, "movement", "defender", 2, "pikes (B2) is shaken and cannot charge", 0 },
 };
-static struct journal_file files0[] = {
+static struct file files0[] = {
 	{ "state.yaml", state0, sizeof(state0) - 1 },
 	{ "campaign.yaml", (unsigned char *)"id: x\n", 6 },
 };
-static struct journal_file files1[] = {
+static struct file files1[] = {
 	{ "orders/turn-0001/attacker.yaml", order_bytes, sizeof(order_bytes) - 1 },
 	{ "state.yaml", state1, sizeof(state1) - 1 },
 	{ "reports/turn-0001/empty.txt", empty_file, 0 },
@@ -114,8 +128,8 @@ static void record0(struct journal_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->turn = 0;
-	snprintf(r->state_sha256, 65, "%s", H5);
-	snprintf(r->journal_head, 65, "%s", H1);
+	set_hash(r->state_sha256, H5);
+	set_hash(r->journal_head, H1);
 	r->summary = "Setup";
 	r->processed_at = 1700000000;
 	r->files = files0;
@@ -126,19 +140,19 @@ static void record1(struct journal_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->turn = 1;
-	snprintf(r->key, 65, "%s", H1);
-	snprintf(r->orders_digest, 65, "%s", H2);
-	snprintf(r->beacon, 65, "%s", H3);
-	snprintf(r->seed, 65, "%s", H4);
-	snprintf(r->state_sha256, 65, "%s", H5);
-	snprintf(r->journal_head, 65, "%s", H2);
+	set_hash(r->key, H1);
+	set_hash(r->orders_digest, H2);
+	set_hash(r->beacon, H3);
+	set_hash(r->seed, H4);
+	set_hash(r->state_sha256, H5);
+	set_hash(r->journal_head, H2);
 	snprintf(r->commit_id, 41, "%s", "0123456789abcdef0123456789abcdef01234567");
 	r->beacon_value = "drand round 12345 randomness";
 	r->beacon_round = "12345";
 	r->summary = "Turn 1: shooting and a failed charge";
 	r->processed_at = 1700003600;
-	snprintf(orders1[0].sha256, 65, "%s", H3);
-	snprintf(orders1[2].sha256, 65, "%s", H4);
+	set_hash(orders1[0].sha256, H3);
+	set_hash(orders1[2].sha256, H4);
 	r->orders = orders1;
 	r->n_orders = 3;
 	r->dice = dice1;
@@ -155,7 +169,7 @@ static struct journal *open_new(const char *name)
 	struct journal *j = NULL;
 	char *path = test_path(name);
 
-	ck_assert_msg(journal_open(&j, path, 1, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_open(&j, path, 1) == 0, "%s", error_last()->message);
 	free(path);
 	buf_release(&err);
 	return j;
@@ -165,7 +179,7 @@ static void append_ok(struct journal *j, const struct journal_record *r)
 {
 	struct buf err = BUF_INIT;
 
-	ck_assert_msg(journal_append(j, r, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_append(j, r) == 0, "%s", error_last()->message);
 	buf_release(&err);
 }
 
@@ -188,14 +202,14 @@ static void assert_record1(const struct journal_record *g)
 	record1(&want);
 	w = &want;
 	ck_assert_int_eq(g->turn, 1);
-	ck_assert_str_eq(g->key, H1);
-	ck_assert_str_eq(g->orders_digest, H2);
-	ck_assert_str_eq(g->beacon, H3);
-	ck_assert_str_eq(g->seed, H4);
-	ck_assert_str_eq(g->state_sha256, H5);
+	assert_hash(g->key, H1);
+	assert_hash(g->orders_digest, H2);
+	assert_hash(g->beacon, H3);
+	assert_hash(g->seed, H4);
+	assert_hash(g->state_sha256, H5);
 	ck_assert_str_eq(g->summary, w->summary);
 	ck_assert_int_eq(g->processed_at, 1700003600);
-	ck_assert_str_eq(g->journal_head, H2);
+	assert_hash(g->journal_head, H2);
 	ck_assert_str_eq(g->commit_id, "0123456789abcdef0123456789abcdef01234567");
 	ck_assert_str_eq(g->beacon_value, "drand round 12345 randomness");
 	ck_assert_str_eq(g->beacon_round, "12345");
@@ -203,7 +217,8 @@ static void assert_record1(const struct journal_record *g)
 	ck_assert_uint_eq(g->n_orders, 3);
 	for (size_t i = 0; i < 3; i++) {
 		ck_assert_str_eq(g->orders[i].player, w->orders[i].player);
-		ck_assert_str_eq(g->orders[i].sha256, w->orders[i].sha256);
+		ck_assert_int_eq(g->orders[i].has_file, w->orders[i].has_file);
+		ck_assert_int_eq(memcmp(g->orders[i].sha256, w->orders[i].sha256, FAIR_HASH_BYTES), 0);
 	}
 	assert_bytes(g->orders[0].bytes, g->orders[0].len, order_bytes, sizeof(order_bytes) - 1);
 	ck_assert_ptr_null(g->orders[1].bytes);   /* no file: NULL, not empty */
@@ -220,21 +235,21 @@ static void assert_record1(const struct journal_record *g)
 
 	ck_assert_uint_eq(g->n_events, 2);
 	ck_assert_str_eq(g->events[0].phase, "shooting");
-	ck_assert_str_eq(g->events[0].kind, "event");
+	ck_assert_int_eq(g->events[0].kind, EVENT_EVENT);
 	ck_assert_ptr_null(g->events[0].player);
 	ck_assert_int_eq(g->events[0].order_index, 0);
 	ck_assert_str_eq(g->events[0].text, events1[0].text);
 	ck_assert_str_eq(g->events[1].phase, "movement");
-	ck_assert_str_eq(g->events[1].kind, "void");
+	ck_assert_int_eq(g->events[1].kind, EVENT_VOID);
 	ck_assert_str_eq(g->events[1].player, "defender");
 	ck_assert_int_eq(g->events[1].order_index, 2);
 	ck_assert_str_eq(g->events[1].text, events1[1].text);
 
 	ck_assert_uint_eq(g->n_files, 3);
 	for (size_t i = 0; i < 3; i++) {
-		const struct journal_file *f = &w->files[file_order[i]];
+		const struct file *f = &w->files[file_order[i]];
 		ck_assert_str_eq(g->files[i].path, f->path);
-		assert_bytes(g->files[i].bytes, g->files[i].len, f->bytes, f->len);
+		assert_bytes(g->files[i].data, g->files[i].len, f->data, f->len);
 	}
 }
 
@@ -279,7 +294,7 @@ START_TEST(test_round_trip)
 	char *path = test_path("round-trip.sqlite");
 
 	ck_assert_int_eq(last_turn(j), -1);
-	ck_assert_int_eq(journal_read(j, 0, &g, &err), 1);
+	ck_assert_int_eq(journal_read(j, 0, &g), ERROR_NOTFOUND);
 	ck_assert_ptr_null(g);
 	record0(&r0);
 	record1(&r1);
@@ -291,26 +306,28 @@ START_TEST(test_round_trip)
 	journal_close(j);
 
 	/* Read back through a new connection: what is on disk, not what a cache holds. */
-	ck_assert_msg(journal_open(&j, path, 0, &err) == 0, "%s", buf_str(&err));
-	ck_assert_msg(journal_read(j, 1, &g, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_open(&j, path, 0) == 0, "%s", error_last()->message);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
 	assert_record1(g);
 	journal_record_free(g);
 
-	ck_assert_int_eq(journal_read(j, 0, &g, &err), 0);
+	ck_assert_int_eq(journal_read(j, 0, &g), 0);
 	ck_assert_int_eq(g->turn, 0);
-	ck_assert_str_eq(g->key, "");
-	ck_assert_str_eq(g->orders_digest, "");
-	ck_assert_str_eq(g->beacon, "");
-	ck_assert_str_eq(g->seed, "");
+	/* No key, digest, beacon or seed at setup: NULL in SQLite, zeros in memory. */
+	static const char zero[] = "0000000000000000000000000000000000000000000000000000000000000000";
+	assert_hash(g->key, zero);
+	assert_hash(g->orders_digest, zero);
+	assert_hash(g->beacon, zero);
+	assert_hash(g->seed, zero);
 	ck_assert_str_eq(g->summary, "Setup");
 	ck_assert_uint_eq(g->n_orders + g->n_dice + g->n_events, 0);
 	ck_assert_uint_eq(g->n_files, 2);
 	ck_assert_str_eq(g->files[0].path, "campaign.yaml");
 	ck_assert_str_eq(g->files[1].path, "state.yaml");
-	assert_bytes(g->files[1].bytes, g->files[1].len, state0, sizeof(state0) - 1);
+	assert_bytes(g->files[1].data, g->files[1].len, state0, sizeof(state0) - 1);
 	journal_record_free(g);
 
-	ck_assert_int_eq(journal_read(j, 2, &g, &err), 1);
+	ck_assert_int_eq(journal_read(j, 2, &g), ERROR_NOTFOUND);
 	ck_assert_ptr_null(g);
 	journal_close(j);
 	free(path);
@@ -326,8 +343,8 @@ START_TEST(test_turns_are_dense)
 	long long before;
 
 	record1(&r1);
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);   /* turn 1 before the setup */
-	ck_assert_str_eq(buf_str(&err), "journal: cannot append turn 1: journal is append-only:"
+	ck_assert_int_eq(journal_append(j, &r1), -1);   /* turn 1 before the setup */
+	ck_assert_str_eq(error_last()->message, "journal: cannot append turn 1: journal is append-only:"
 		" turn must be the last turn + 1");
 	ck_assert_int_eq(row_count(j), 1);                     /* only meta */
 
@@ -335,13 +352,13 @@ START_TEST(test_turns_are_dense)
 	append_ok(j, &r0);
 	before = row_count(j);
 	r1.turn = 2;
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);   /* 2 after 0 */
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "cannot append turn 2: "));
+	ck_assert_int_eq(journal_append(j, &r1), -1);   /* 2 after 0 */
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "cannot append turn 2: "));
 	ck_assert_int_eq(row_count(j), before);
 	ck_assert_int_eq(last_turn(j), 0);
 
-	ck_assert_int_eq(journal_append(j, &r0, &err), -1);   /* 0 again */
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "cannot append turn 0: "));
+	ck_assert_int_eq(journal_append(j, &r0), -1);   /* 0 again */
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "cannot append turn 0: "));
 	ck_assert_int_eq(row_count(j), before);
 
 	record1(&r1);
@@ -370,34 +387,34 @@ START_TEST(test_failed_append_writes_nothing)
 	memcpy(bad, dice1, sizeof(bad));
 	bad[2].value = 11;   /* a d10 cannot show 11 */
 	r1.dice = bad;
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "journal: cannot append turn 1: die 2: "));
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "CHECK constraint failed"));
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "journal: cannot append turn 1: die 2: "));
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "CHECK constraint failed"));
 	ck_assert_int_eq(row_count(j), before);
 	ck_assert_int_eq(last_turn(j), 0);
 
 	memcpy(bad, dice1, sizeof(bad));
 	bad[2].index = 3;    /* a gap in the dice sequence */
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "die 2: journal is append-only"));
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "die 2: journal is append-only"));
 	ck_assert_int_eq(row_count(j), before);
 
 	memcpy(bad, dice1, sizeof(bad));
 	bad[1].sides = UINT64_MAX;   /* beyond SQLite's signed integers */
 	bad[1].value = UINT64_MAX;
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "die 1: "));
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "die 1: "));
 	ck_assert_int_eq(row_count(j), before);
 
 	r1.dice = dice1;
-	r1.events[0].kind = "rumour";  /* not a kind */
-	ck_assert_int_eq(journal_append(j, &r1, &err), -1);
-	r1.events[0].kind = "event";
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "event 0: "));
+	r1.events[1].player = NULL;  /* a void order names whose it was */
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	r1.events[1].player = "defender";
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "event 1: "));
 	ck_assert_int_eq(row_count(j), before);
 
 	append_ok(j, &r1);
-	ck_assert_msg(journal_read(j, 1, &g, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
 	assert_record1(g);
 	journal_record_free(g);
 	journal_close(j);
@@ -469,7 +486,7 @@ START_TEST(test_sqlite_shell_cannot_rewrite)
 		ck_assert_int_eq(row_count(j), before);
 	}
 
-	ck_assert_msg(journal_read(j, 1, &g, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
 	assert_record1(g);
 	journal_record_free(g);
 	journal_close(j);
@@ -494,22 +511,22 @@ START_TEST(test_open_errors)
 
 	/* create=1 must not adopt, let alone re-schema, an existing journal. */
 	j = NULL;
-	ck_assert_int_eq(journal_open(&j, path, 1, &err), -1);
+	ck_assert_int_eq(journal_open(&j, path, 1), -1);
 	ck_assert_ptr_null(j);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "journal: cannot open '"));
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "File exists"));
-	ck_assert_int_eq(journal_open(&j, path, 0, &err), 0);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "journal: cannot open '"));
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "File exists"));
+	ck_assert_int_eq(journal_open(&j, path, 0), 0);
 	ck_assert_int_eq(last_turn(j), 0);
 	journal_close(j);
 
-	ck_assert_int_eq(journal_open(&j, missing, 0, &err), -1);
+	ck_assert_int_eq(journal_open(&j, missing, 0), -1);
 	ck_assert_ptr_null(j);
 	ck_assert_int_eq(access(missing, F_OK), -1);   /* and did not create it */
 
 	ck_assert_int_eq(sqlite_cli(other, "CREATE TABLE t (x);", &out), 0);
-	ck_assert_int_eq(journal_open(&j, other, 0, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "not an umpire journal"));
-	ck_assert_ptr_null(strchr(buf_str(&err), '\n'));
+	ck_assert_int_eq(journal_open(&j, other, 0), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "not an umpire journal"));
+	ck_assert_ptr_null(strchr(error_last()->message, '\n'));
 
 	free(path);
 	free(missing);

@@ -618,7 +618,7 @@ START_TEST(resolve_whole_turn)
 	dice_init_script(&dice, v, N_OF(v));
 	events_init(&ev);
 	struct rules_orders ro = { "attacker", orders };
-	struct rules_turn t = { 1, &ro, 1, &dice, &ev, BUF_INIT };
+	struct rules_turn t = { 1, &ro, 1, &dice, &ev, BUF_INIT, BUF_INIT };
 	ck_assert_int_eq(rules_land_raid.resolve(&camp, st, &t), 0);
 	ck_assert_uint_eq(dice.script_pos, N_OF(v));
 	ck_assert_str_eq(ev.v[0].phase, "orders");

@@ -69,16 +69,16 @@ static const char campaign[] = "id: raid\n";
 static const char attacker1[] = "campaign: raid\r\nturn: 1\r\n\0player: attacker\r\n";
 static const char defender1[] = "campaign: raid\nturn: 1\nplayer: defender\n";
 
-static const struct repo_file setup_files[] = {
-	{ "state.yaml", state0, sizeof(state0) - 1 },
-	{ "campaign.yaml", campaign, sizeof(campaign) - 1 },
+static const struct file setup_files[] = {
+	{ (char *)"state.yaml", (unsigned char *)state0, sizeof(state0) - 1 },
+	{ (char *)"campaign.yaml", (unsigned char *)campaign, sizeof(campaign) - 1 },
 };
 /* defender before attacker: the listing must sort, not echo the order written. */
-static const struct repo_file turn1_files[] = {
-	{ "orders/turn-0001/defender.yaml", defender1, sizeof(defender1) - 1 },
-	{ "orders/turn-0001/attacker.yaml", attacker1, sizeof(attacker1) - 1 },
-	{ "state.yaml", state1, sizeof(state1) - 1 },
-	{ "reports/turn-0001/empty.txt", "", 0 },
+static const struct file turn1_files[] = {
+	{ (char *)"orders/turn-0001/defender.yaml", (unsigned char *)defender1, sizeof(defender1) - 1 },
+	{ (char *)"orders/turn-0001/attacker.yaml", (unsigned char *)attacker1, sizeof(attacker1) - 1 },
+	{ (char *)"state.yaml", (unsigned char *)state1, sizeof(state1) - 1 },
+	{ (char *)"reports/turn-0001/empty.txt", (unsigned char *)"", 0 },
 };
 
 static struct repo *init_repo(const char *dir)
@@ -86,18 +86,27 @@ static struct repo *init_repo(const char *dir)
 	struct buf err = BUF_INIT;
 	struct repo *r = NULL;
 
-	ck_assert_msg(repo_init(&r, dir, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(repo_init(&r, dir) == 0, "%s", error_last()->message);
 	buf_release(&err);
 	return r;
 }
 
-static void commit_ok(struct repo *r, const struct repo_file *files, size_t n,
+/* A whole commit: build, then publish (what the turn pipeline's build and publish steps do). */
+static int repo_commit(struct repo *r, const struct file *files, size_t n, const char *message,
+	const char *tag, long long when, char hex[41])
+{
+	if (repo_build(r, files, n, message, when, hex) < 0)
+		return -1;
+	return repo_publish(r, files, n, hex, tag);
+}
+
+static void commit_ok(struct repo *r, const struct file *files, size_t n,
 	const char *message, const char *tag, long long when, char hex[41])
 {
 	struct buf err = BUF_INIT;
 
-	ck_assert_msg(repo_commit(r, files, n, message, tag, when, hex, &err) == 0, "%s",
-		buf_str(&err));
+	ck_assert_msg(repo_commit(r, files, n, message, tag, when, hex) == 0, "%s",
+		error_last()->message);
 	ck_assert_uint_eq(strlen(hex), 40);
 	buf_release(&err);
 }
@@ -114,8 +123,8 @@ static void assert_read(struct repo *r, const char *rev, const char *path, const
 {
 	struct buf out = BUF_INIT, err = BUF_INIT;
 
-	ck_assert_msg(repo_read(r, rev, path, &out, &err) == 0, "%s:%s %s", rev, path,
-		buf_str(&err));
+	ck_assert_msg(repo_read(r, rev, path, &out) == 0, "%s:%s %s", rev, path,
+		error_last()->message);
 	ck_assert_uint_eq(out.len, want_len);
 	if (want_len)
 		ck_assert_int_eq(memcmp(out.data, want, want_len), 0);
@@ -131,7 +140,7 @@ static void assert_list(struct repo *r, const char *rev, const char *dir,
 	char **names = NULL;
 	size_t i;
 
-	ck_assert_msg(repo_list(r, rev, dir, &names, &err) == 0, "%s", buf_str(&err));
+	ck_assert_msg(repo_list(r, rev, dir, &names) == 0, "%s", error_last()->message);
 	ck_assert_ptr_nonnull(names);
 	for (i = 0; want[i]; i++) {
 		ck_assert_ptr_nonnull(names[i]);
@@ -153,19 +162,19 @@ START_TEST(test_init_and_open)
 	ck_assert_int_eq(test_run(&out, "git -C '%s' symbolic-ref HEAD", dir), 0);
 	ck_assert_str_eq(buf_str(&out), "refs/heads/main\n");
 	ck_assert_int_eq(repo_has(r, "HEAD"), 0);           /* no commit yet */
-	ck_assert_int_eq(repo_is_clean(r, &err), 1);
+	ck_assert_int_eq(repo_is_clean(r), 1);
 	repo_free(r);
 
-	ck_assert_int_eq(repo_init(&again, dir, &err), -1); /* a .git is already there */
+	ck_assert_int_eq(repo_init(&again, dir), -1); /* a .git is already there */
 	ck_assert_ptr_null(again);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "repo: cannot create a repository in '"));
-	ck_assert_ptr_null(strchr(buf_str(&err), '\n'));
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "repo: cannot create a repository in '"));
+	ck_assert_ptr_null(strchr(error_last()->message, '\n'));
 
-	ck_assert_int_eq(repo_open(&r, dir, &err), 0);
+	ck_assert_int_eq(repo_open(&r, dir), 0);
 	repo_free(r);
 	ck_assert_int_eq(mkdir(plain, 0755), 0);
 	r = NULL;
-	ck_assert_int_eq(repo_open(&r, plain, &err), 1);    /* no repository, no message */
+	ck_assert_int_eq(repo_open(&r, plain), ERROR_NOTFOUND);    /* no repository */
 	ck_assert_ptr_null(r);
 
 	free(dir);
@@ -183,18 +192,18 @@ START_TEST(test_two_turns_read_back)
 	char c0[41], c1[41], hex[41];
 
 	commit_ok(r, setup_files, 2, "Setup", "turn-0000", T0, c0);
-	ck_assert_int_eq(repo_is_clean(r, &err), 1);
+	ck_assert_int_eq(repo_is_clean(r), 1);
 	git_status_empty(dir);
 	commit_ok(r, turn1_files, 4, "Turn 1: the raid begins\n\nThree dice, one void order.",
 		"turn-0001", T1, c1);
-	ck_assert_int_eq(repo_is_clean(r, &err), 1);
+	ck_assert_int_eq(repo_is_clean(r), 1);
 	git_status_empty(dir);
 	/* No temporary file is left behind, not even in .git/. */
 	ck_assert_int_eq(test_run(&out, "ls -a '%s/.git' | grep umpire-write", dir), 1);
 	repo_free(r);
 
 	/* A fresh handle: everything below comes from disk. */
-	ck_assert_int_eq(repo_open(&r, dir, &err), 0);
+	ck_assert_int_eq(repo_open(&r, dir), 0);
 	assert_read(r, "turn-0000", "state.yaml", state0, sizeof(state0) - 1);
 	assert_read(r, "turn-0001", "state.yaml", state1, sizeof(state1) - 1);
 	assert_read(r, "HEAD", "state.yaml", state1, sizeof(state1) - 1);
@@ -204,10 +213,10 @@ START_TEST(test_two_turns_read_back)
 	assert_read(r, "turn-0001", "orders/turn-0001/attacker.yaml", attacker1,
 		sizeof(attacker1) - 1);
 	assert_read(r, "turn-0001", "reports/turn-0001/empty.txt", "", 0);
-	ck_assert_int_eq(repo_read(r, "turn-0000", "orders/turn-0001/attacker.yaml", &out, &err),
-		1);
-	ck_assert_int_eq(repo_read(r, "turn-0007", "state.yaml", &out, &err), 1);
-	ck_assert_int_eq(repo_read(r, "turn-0001", "orders", &out, &err), -1);   /* a directory */
+	ck_assert_int_eq(repo_read(r, "turn-0000", "orders/turn-0001/attacker.yaml", &out),
+		ERROR_NOTFOUND);
+	ck_assert_int_eq(repo_read(r, "turn-0007", "state.yaml", &out), ERROR_NOTFOUND);
+	ck_assert_int_eq(repo_read(r, "turn-0001", "orders", &out), -1);   /* a directory */
 
 	static const char *const orders[] = { "attacker.yaml", "defender.yaml", NULL };
 	static const char *const top1[] = { "campaign.yaml", "state.yaml", NULL };
@@ -217,23 +226,23 @@ START_TEST(test_two_turns_read_back)
 	assert_list(r, "turn-0000", "orders/turn-0001", none);
 	assert_list(r, "turn-0001", "orders/turn-0002", none);
 	char **names = NULL;
-	ck_assert_int_eq(repo_list(r, "turn-0009", "", &names, &err), -1);
+	ck_assert_int_eq(repo_list(r, "turn-0009", "", &names), -1);
 
 	ck_assert_int_eq(repo_has(r, "turn-0000"), 1);
 	ck_assert_int_eq(repo_has(r, "turn-0001"), 1);
 	ck_assert_int_eq(repo_has(r, "turn-0002"), 0);
-	ck_assert_int_eq(repo_commit_id(r, "turn-0001", hex, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "turn-0001", hex), 0);
 	ck_assert_str_eq(hex, c1);
-	ck_assert_int_eq(repo_commit_id(r, "HEAD", hex, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "HEAD", hex), 0);
 	ck_assert_str_eq(hex, c1);
-	ck_assert_int_eq(repo_commit_id(r, "turn-0000", hex, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "turn-0000", hex), 0);
 	ck_assert_str_eq(hex, c0);
-	ck_assert_int_eq(repo_commit_id(r, "turn-0002", hex, &err), 1);
-	ck_assert_int_eq(repo_subject(r, "turn-0001", &out, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "turn-0002", hex), ERROR_NOTFOUND);
+	ck_assert_int_eq(repo_subject(r, "turn-0001", &out), 0);
 	ck_assert_str_eq(buf_str(&out), "Turn 1: the raid begins");
-	ck_assert_int_eq(repo_subject(r, "turn-0000", &out, &err), 0);
+	ck_assert_int_eq(repo_subject(r, "turn-0000", &out), 0);
 	ck_assert_str_eq(buf_str(&out), "Setup");
-	ck_assert_int_eq(repo_subject(r, "turn-0002", &out, &err), 1);
+	ck_assert_int_eq(repo_subject(r, "turn-0002", &out), ERROR_NOTFOUND);
 
 	/* What the git program makes of it: history, tags, identity and times. */
 	ck_assert_int_eq(test_run(&out, "git -C '%s' log --format='%%H %%P|%%an <%%ae> %%at %%ai|%%cn"
@@ -295,40 +304,40 @@ START_TEST(test_commit_refusals)
 
 	play_two_turns(r, c0, c1);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct repo_file f[2] = {
-			{ "state.yaml", "changed\n", 8 },   /* valid, and must not be written either */
-			{ bad[i], "x", 1 },
+		struct file f[2] = {
+			{ (char *)"state.yaml", (unsigned char *)"changed\n", 8 },   /* valid, and must not be written either */
+			{ (char *)bad[i], (unsigned char *)"x", 1 },
 		};
-		ck_assert_msg(repo_commit(r, f, 2, "Bad", "turn-0002", T1 + 1, hex, &err) == -1,
+		ck_assert_msg(repo_commit(r, f, 2, "Bad", "turn-0002", T1 + 1, hex) == -1,
 			"accepted path '%s'", bad[i]);
-		ck_assert_ptr_nonnull(strstr(buf_str(&err), "invalid repository path"));
+		ck_assert_ptr_nonnull(strstr(error_last()->message, "invalid repository path"));
 	}
 	assert_read(r, "HEAD", "state.yaml", state1, sizeof(state1) - 1);
-	ck_assert_int_eq(repo_is_clean(r, &err), 1);
+	ck_assert_int_eq(repo_is_clean(r), 1);
 
 	/* An existing tag is refused before anything is written or committed. */
-	struct repo_file next[] = { { "orders/turn-0002/attacker.yaml", "x\n", 2 } };
-	ck_assert_int_eq(repo_commit(r, next, 1, "Again", "turn-0001", T1 + 1, hex, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "tag 'turn-0001' already exists"));
+	struct file next[] = { { (char *)"orders/turn-0002/attacker.yaml", (unsigned char *)"x\n", 2 } };
+	ck_assert_int_eq(repo_commit(r, next, 1, "Again", "turn-0001", T1 + 1, hex), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "tag 'turn-0001' already exists"));
 	ck_assert_int_eq(exists(dir, "orders/turn-0002/attacker.yaml"), 0);
-	ck_assert_int_eq(repo_commit_id(r, "HEAD", hex, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "HEAD", hex), 0);
 	ck_assert_str_eq(hex, c1);
 	git_status_empty(dir);
 
 	/* repo_publish is the recovery path: publishing a published commit again is a no-op, a
 	 * missing tag is added, and a tag already on another commit is refused. */
-	ck_assert_msg(repo_publish(r, NULL, 0, c1, "turn-0001", &err) == 0, "%s", buf_str(&err));
-	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "turn-0000", &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "tag 'turn-0000' already exists and points elsewhere"));
-	ck_assert_msg(repo_publish(r, NULL, 0, c1, "recovered", &err) == 0, "%s", buf_str(&err));
-	ck_assert_int_eq(repo_commit_id(r, "recovered", hex, &err), 0);
+	ck_assert_msg(repo_publish(r, NULL, 0, c1, "turn-0001") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "turn-0000"), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "tag 'turn-0000' already exists and points elsewhere"));
+	ck_assert_msg(repo_publish(r, NULL, 0, c1, "recovered") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(repo_commit_id(r, "recovered", hex), 0);
 	ck_assert_str_eq(hex, c1);
 
 	/* Commits go on main only: with HEAD moved elsewhere, main is not advanced blindly. */
 	struct buf out = BUF_INIT;
 	ck_assert_int_eq(test_run(&out, "git -C '%s' symbolic-ref HEAD refs/heads/other", dir), 0);
-	ck_assert_int_eq(repo_commit(r, next, 1, "Elsewhere", "turn-0002", T1 + 1, hex, &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "HEAD is not the branch main"));
+	ck_assert_int_eq(repo_commit(r, next, 1, "Elsewhere", "turn-0002", T1 + 1, hex), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "HEAD is not the branch main"));
 	ck_assert_int_eq(test_run(&out, "git -C '%s' rev-parse main", dir), 0);
 	ck_assert_int_eq(strncmp(buf_str(&out), c1, 40), 0);
 	buf_release(&out);
@@ -346,40 +355,40 @@ START_TEST(test_publish_finishes_a_turn)
 	struct repo *r = init_repo(dir);
 	char c0[41], c1[41], c2[41], hex[41];
 	static const char state2[] = "turn: 2\n";
-	struct repo_file turn2[] = {
-		{ "state.yaml", state2, sizeof(state2) - 1 },
-		{ "orders/turn-0002/defender.yaml", "orders: []\n", 11 },
+	struct file turn2[] = {
+		{ (char *)"state.yaml", (unsigned char *)state2, sizeof(state2) - 1 },
+		{ (char *)"orders/turn-0002/defender.yaml", (unsigned char *)"orders: []\n", 11 },
 	};
 
 	play_two_turns(r, c0, c1);
 	/* A turn whose objects were built (and journaled) but whose publish was cut short:
 	 * main not moved, no tag, one file half-written, another missing. */
-	ck_assert_msg(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2, &err) == 0, "%s", buf_str(&err));
-	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_msg(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2) == 0, "%s", error_last()->message);
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex), 0);
 	ck_assert_str_eq(hex, c1);
 	ck_assert_int_eq(repo_has(r, "turn-0002"), 0);
 	write_file(dir, "state.yaml", "half-written\n");
-	ck_assert_int_eq(repo_is_clean(r, &err), 0);
+	ck_assert_int_eq(repo_is_clean(r), 0);
 
 	/* The same build again gives the same commit: recovery can check the journaled id. */
 	char again[41];
-	ck_assert_int_eq(repo_build(r, turn2, 2, "Turn 2", T1 + 60, again, &err), 0);
+	ck_assert_int_eq(repo_build(r, turn2, 2, "Turn 2", T1 + 60, again), 0);
 	ck_assert_str_eq(again, c2);
 
-	ck_assert_msg(repo_publish(r, turn2, 2, c2, "turn-0002", &err) == 0, "%s", buf_str(&err));
-	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_msg(repo_publish(r, turn2, 2, c2, "turn-0002") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex), 0);
 	ck_assert_str_eq(hex, c2);
-	ck_assert_int_eq(repo_commit_id(r, "turn-0002", hex, &err), 0);
+	ck_assert_int_eq(repo_commit_id(r, "turn-0002", hex), 0);
 	ck_assert_str_eq(hex, c2);
 	assert_read(r, "HEAD", "state.yaml", state2, sizeof(state2) - 1);
-	ck_assert_int_eq(repo_is_clean(r, &err), 1);
+	ck_assert_int_eq(repo_is_clean(r), 1);
 	git_status_empty(dir);
 
 	/* Publishing again changes nothing; publishing an old commit would move main back. */
-	ck_assert_int_eq(repo_publish(r, turn2, 2, c2, "turn-0002", &err), 0);
-	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "other", &err), -1);
-	ck_assert_ptr_nonnull(strstr(buf_str(&err), "main moved"));
-	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex, &err), 0);
+	ck_assert_int_eq(repo_publish(r, turn2, 2, c2, "turn-0002"), 0);
+	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "other"), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "main moved"));
+	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex), 0);
 	ck_assert_str_eq(hex, c2);
 
 	repo_free(r);

@@ -1,0 +1,145 @@
+/* layout.c — the committed layout of a campaign (layout.h): paths, tags, the commit message
+ * and trailers, and the files of a turn. Formats live here and nowhere else. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/layout.h"
+
+#define TURN_DIGITS "%04d"
+
+void layout_tag(char out[LAYOUT_TAG_MAX], int turn)
+{
+	snprintf(out, LAYOUT_TAG_MAX, LAYOUT_TAG_PREFIX TURN_DIGITS, turn);
+}
+
+int layout_parse_tag(const char *name, int *turn)
+{
+	size_t plen = strlen(LAYOUT_TAG_PREFIX);
+	char canon[LAYOUT_TAG_MAX];
+	long v = 0;
+
+	if (strncmp(name, LAYOUT_TAG_PREFIX, plen) != 0)
+		return -1;
+	const char *p = name + plen;
+	if (!*p || strlen(p) > 6)
+		return -1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	/* Only the canonical spelling: turn-0003, never turn-3 or turn-00003. */
+	layout_tag(canon, (int)v);
+	if (strcmp(canon, name) != 0)
+		return -1;
+	*turn = (int)v;
+	return 0;
+}
+
+void layout_export_path(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "journal/" LAYOUT_TAG_PREFIX TURN_DIGITS ".yaml", turn);
+}
+
+void layout_entry_path(char out[LAYOUT_PATH_MAX], int turn)
+{
+	if (turn == 0)
+		snprintf(out, LAYOUT_PATH_MAX, "%s", LAYOUT_CAMPAIGN);
+	else
+		layout_export_path(out, turn);
+}
+
+void layout_orders_dir(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "orders/" LAYOUT_TAG_PREFIX TURN_DIGITS, turn);
+}
+
+void layout_order_path(char out[LAYOUT_PATH_MAX], int turn, const char *player)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "orders/" LAYOUT_TAG_PREFIX TURN_DIGITS "/%s.yaml", turn,
+		player);
+}
+
+char *layout_order_player(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n <= 5 || strcmp(name + n - 5, ".yaml") != 0)
+		return NULL;
+	return xasprintf("%.*s", (int)(n - 5), name);
+}
+
+void layout_reports_dir(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS, turn);
+}
+
+void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS "/%s.md", turn,
+		player);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct layout_entry *)a)->path,
+		((const struct layout_entry *)b)->path);
+}
+
+size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
+	size_t n_senders, const char *const *players, size_t n_players)
+{
+	struct layout_entry *v = xcalloc(2 + n_senders + n_players, sizeof(*v));
+	size_t n = 0;
+
+	v[n].kind = LAYOUT_KIND_STATE;
+	snprintf(v[n++].path, LAYOUT_PATH_MAX, "%s", LAYOUT_STATE);
+	v[n].kind = LAYOUT_KIND_EXPORT;
+	layout_export_path(v[n++].path, turn);
+	for (size_t i = 0; i < n_senders; i++) {
+		v[n].kind = LAYOUT_KIND_ORDERS;
+		v[n].player = senders[i];
+		layout_order_path(v[n++].path, turn, senders[i]);
+	}
+	for (size_t i = 0; i < n_players; i++) {
+		v[n].kind = LAYOUT_KIND_REPORT;
+		v[n].player = players[i];
+		layout_report_path(v[n++].path, turn, players[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_entry);
+	*out = v;
+	return n;
+}
+
+void layout_commit_message(struct buf *msg, int turn, const char *summary,
+	const uint8_t journal_head[32], const uint8_t commitment[32])
+{
+	char head[65], commit[65];
+
+	hex_encode(head, journal_head, 32);
+	hex_encode(commit, commitment, 32);
+	if (turn == 0)
+		buf_puts(msg, "Setup\n");
+	else
+		buf_printf(msg, "Turn %d: %s\n", turn, summary);
+	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, head, commit);
+}
+
+char *layout_trailer(const char *message, const char *key)
+{
+	size_t klen = strlen(key);
+	char *found = NULL;
+
+	/* The last "Key: value" line wins, as git interpret-trailers reads them. */
+	for (const char *p = message; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (len > klen + 1 && strncmp(p, key, klen) == 0 && p[klen] == ':' && p[klen + 1] == ' ') {
+			free(found);
+			found = xasprintf("%.*s", (int)(len - klen - 2), p + klen + 2);
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return found;
+}

@@ -1,0 +1,70 @@
+/* layout.h — the one owner of a campaign's committed layout: every path in its git tree, the
+ * tag of each turn, the commit message and its trailers, and the list of files a turn
+ * commits. The writer (the turn pipeline, recovery) and every reader (replay, verify, audit,
+ * log, stats) call these, so they cannot drift apart. docs/formats.md shows the layout. */
+#ifndef UMPIRE_LAYOUT_H
+#define UMPIRE_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/buf.h"
+
+#define LAYOUT_BRANCH "refs/heads/main"   /* the one branch umpire commits to */
+#define LAYOUT_CAMPAIGN "campaign.yaml"    /* the campaign's settings and commitment */
+#define LAYOUT_STATE "state.yaml"          /* the state after the latest turn */
+#define LAYOUT_TAG_PREFIX "turn-"          /* every turn's tag starts so */
+#define LAYOUT_TAG_MAX 16                  /* "turn-NNNNNN" and its NUL fit */
+#define LAYOUT_PATH_MAX 256                /* any committed path and its NUL fit */
+
+/* The tag of turn t (0 = setup): "turn-0003". */
+void layout_tag(char out[LAYOUT_TAG_MAX], int turn);
+/* Parses a tag name made by layout_tag; 0 with *turn set, or -1 when name is not one. */
+int layout_parse_tag(const char *name, int *turn);
+
+/* journal/turn-NNNN.yaml: the turn's journal export. */
+void layout_export_path(char out[LAYOUT_PATH_MAX], int turn);
+/* The entry of the journal hash chain for turn t: campaign.yaml for 0, the export after. */
+void layout_entry_path(char out[LAYOUT_PATH_MAX], int turn);
+/* orders/turn-NNNN: where the turn's order files are committed. */
+void layout_orders_dir(char out[LAYOUT_PATH_MAX], int turn);
+/* orders/turn-NNNN/PLAYER.yaml. */
+void layout_order_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
+/* The player whose order file is called name in the orders directory ("attacker.yaml"):
+ * a new string (caller frees), or NULL when name is not PLAYER.yaml. */
+char *layout_order_player(const char *name);
+/* reports/turn-NNNN: where the players' reports are committed. */
+void layout_reports_dir(char out[LAYOUT_PATH_MAX], int turn);
+/* reports/turn-NNNN/PLAYER.md. */
+void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
+
+/* What a committed file of a turn is. */
+enum layout_kind {
+	LAYOUT_KIND_STATE,       /* state.yaml */
+	LAYOUT_KIND_EXPORT,      /* journal/turn-NNNN.yaml */
+	LAYOUT_KIND_ORDERS,      /* an order file as received */
+	LAYOUT_KIND_REPORT,      /* a player's report */
+};
+
+/* One file a turn commits. */
+struct layout_entry {
+	enum layout_kind kind;            /* what it is */
+	const char *player;               /* ORDERS, REPORT: whose (points into the caller's list) */
+	char path[LAYOUT_PATH_MAX];       /* where */
+};
+
+/* The files turn t (>= 1) commits, sorted by path: state.yaml, the journal export, one order
+ * file per sender (the players who sent a file, the umpire included) and one report per
+ * campaign player. *out is malloc'd (free it); returns the count. */
+size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
+	size_t n_senders, const char *const *players, size_t n_players);
+
+/* The commit message of turn t (0: "Setup"; else "Turn N: summary"), then the trailers
+ * Turn, Journal-Head and Commitment (hex) that tie the commit to the journal hash chain and
+ * the campaign's commitment (docs/formats.md). Appends to msg. */
+void layout_commit_message(struct buf *msg, int turn, const char *summary,
+	const uint8_t journal_head[32], const uint8_t commitment[32]);
+/* The value of trailer key ("Journal-Head") in a commit message made by
+ * layout_commit_message: a new string (caller frees), or NULL when it has none. */
+char *layout_trailer(const char *message, const char *key);
+
+#endif

@@ -1,0 +1,224 @@
+/* setup.c — creating a campaign (campaign_create): campaign.yaml with the fairness
+ * commitment built from a scenario and read back through the parser every later command
+ * uses, the initial state, the git repository, the private .umpire/ (secret, journal), and
+ * the setup committed as turn 0 through the turn pipeline's build, journal and publish
+ * steps. `umpire init` is this plus reading files and printing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/campaign.h"
+#include "core/layout.h"
+#include "core/turn.h"
+
+static const char *const scenario_keys[] = {
+	"scenario", "title", "description", "rules", "players", "options", "game", NULL,
+};
+
+static int write_private(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	ssize_t w = write(fd, data, len);
+	int rc = (w == (ssize_t)len && fsync(fd) == 0) ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+static int dir_usable(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0)
+		return errno == ENOENT ? 1 : 0;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	char *git = xasprintf("%s/.git", dir);
+	char *ump = xasprintf("%s/.umpire", dir);
+	int ok = stat(git, &st) < 0 && stat(ump, &st) < 0;
+	free(git);
+	free(ump);
+	return ok;
+}
+
+static int mkdir_p(const char *dir, mode_t mode)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *end = path + strlen(path);
+	while (end > path && end[-1] == '/')
+		end--;
+	const char *s = end;
+	while (s > path && s[-1] != '/')
+		s--;
+	static char name[128];
+	snprintf(name, sizeof(name), "%.*s", (int)(end - s), s);
+	return name;
+}
+
+/* campaign.yaml of a scenario: id, title, rules, players, the options in full (defaults
+ * included) and the fairness block. Problems go to d. Returns 0 / -1. */
+static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec,
+	const struct node *root, const uint8_t commitment[FAIR_HASH_BYTES], struct diag *d)
+{
+	const char *s = NULL, *rules_name = NULL;
+	const struct node *sn = node_get(root, "scenario");
+	if (sn && node_want_id(sn, "scenario", &s, d) < 0)
+		s = NULL;
+	const char *id = spec->id ? spec->id : s ? s : base_name(spec->dir);
+	const struct node *rn = node_need(root, "rules", d);
+	if (rn && node_want_id(rn, "rules", &rules_name, d) == 0 && !rules_find(rules_name))
+		node_error(d, rn, "unknown rule system '%s' (see 'umpire rules')", rules_name);
+	const struct node *players = node_need(root, "players", d);
+	node_need(root, "game", d);
+	if (diag_count(d))
+		return -1;
+
+	struct node *cy = node_new_map();
+	const struct rule_system *rs = rules_find(rules_name);
+	void *options = NULL;
+	char hex[65];
+	int rc = -1;
+	node_map_str(cy, "id", id);
+	const struct node *tn = node_get(root, "title");
+	if (tn && tn->kind == NODE_SCALAR)
+		node_map_str(cy, "title", tn->scalar);
+	node_map_str(cy, "rules", rules_name);
+	node_map_add(cy, "players", node_clone(players));
+	if (rs->options_parse(&options, node_get(root, "options"), d) < 0)
+		goto done;
+	node_map_add(cy, "options", rs->options_emit(options));
+	rs->options_free(options);
+	struct node *fair = node_map_add(cy, "fairness", node_new_map());
+	hex_encode(hex, commitment, FAIR_HASH_BYTES);
+	node_map_str(fair, "commitment", hex);
+	node_map_int(fair, "chain_length", spec->chain_length);
+	node_map_bool(fair, "fair", spec->fair);
+	node_map_str(fair, "beacon", spec->beacon ? spec->beacon : "none");
+	buf_puts(out, "# umpire campaign: written by 'umpire init'\n");
+	if (node_emit(cy, out) < 0)
+		error_set(ERROR_INTERNAL, "internal error: cannot emit campaign.yaml");
+	else
+		rc = 0;
+done:
+	node_free(cy);
+	return rc;
+}
+
+/* The directories and private files: .umpire/ (0700) with the secret (0600) and a new
+ * journal, and the git repository. */
+static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES])
+{
+	char *udir = xasprintf("%s/.umpire", c->dir);
+	char *secret_file = xasprintf("%s/secret", udir);
+	char *journal_path = xasprintf("%s/journal.sqlite", udir);
+	char secret_hex[66];
+	int rc = -1;
+
+	hex_encode(secret_hex, secret, FAIR_HASH_BYTES);
+	secret_hex[64] = '\n';
+	if (mkdir_p(c->dir, 0777) < 0 || mkdir(udir, 0700) < 0)
+		error_set(ERROR_CREATE, "cannot create '%s': %s", udir, strerror(errno));
+	else if (write_private(secret_file, secret_hex, 65) < 0)
+		error_set(ERROR_CREATE, "cannot write '%s': %s", secret_file, strerror(errno));
+	else if (journal_open(&c->journal, journal_path, 1) < 0 || repo_init(&c->repo, c->dir) < 0)
+		error_set(ERROR_CREATE, "%s", error_last()->message);
+	else
+		rc = 0;
+	free(udir);
+	free(secret_file);
+	free(journal_path);
+	return rc;
+}
+
+/* Everything checked and rendered before anything is created: a bad scenario writes nothing. */
+static int prepare(struct campaign *c, const struct campaign_spec *spec,
+	const uint8_t commitment[FAIR_HASH_BYTES], struct buf *campaign_yaml, struct buf *state_yaml,
+	struct diag *d)
+{
+	struct node_limits lim = { .max_bytes = 1024 * 1024, .max_nodes = 200000, .max_depth = 32 };
+	struct node *root = NULL;
+	void *state = NULL;
+	int rc = -1;
+
+	if (node_parse(&root, spec->scenario_name, spec->scenario, spec->scenario_len, &lim, d) < 0 ||
+		node_check_map(root, "scenario", scenario_keys, d) < 0 ||
+		build_campaign_yaml(campaign_yaml, spec, root, commitment, d) < 0)
+		goto done;
+	/* Read back through the parser every later command uses: init cannot write a campaign
+	 * it would not open. */
+	if (campaign_parse(c, spec->scenario_name, campaign_yaml, d) < 0 ||
+		c->rules->state_parse(&state, &c->rc, node_get(root, "game"), d) < 0)
+		goto done;
+	if (campaign_emit_state(c, 0, state, state_yaml) < 0) {
+		error_set(ERROR_INTERNAL, "internal error: cannot emit the initial state");
+		goto done;
+	}
+	rc = 0;
+done:
+	if (rc < 0 && diag_count(d))
+		error_set(ERROR_INPUT, "the scenario has errors");
+	if (state)
+		c->rules->state_free(state);
+	node_free(root);
+	return rc;
+}
+
+int campaign_create(struct campaign **out, const struct campaign_spec *spec, struct diag *d)
+{
+	static const char gitignore[] = "# the umpire's private files: journal, secret, lock\n/.umpire/\n";
+	struct buf campaign_yaml = BUF_INIT, state_yaml = BUF_INIT;
+	struct campaign *c = xcalloc(1, sizeof(*c));
+	uint8_t commitment[FAIR_HASH_BYTES], state_sha256[FAIR_HASH_BYTES];
+	int rc = -1;
+
+	*out = NULL;
+	c->lock_fd = -1;
+	c->dir = xstrdup(spec->dir);
+	fair_commitment(commitment, spec->secret, spec->chain_length);
+	if (prepare(c, spec, commitment, &campaign_yaml, &state_yaml, d) < 0)
+		goto done;
+	if (!dir_usable(spec->dir)) {
+		error_set(ERROR_CREATE, "'%s' exists and is not an empty directory (a new campaign directory expected)",
+			spec->dir);
+		goto done;
+	}
+	if (create_files(c, spec->secret) < 0)
+		goto done;
+	struct file files[3] = {
+		{ (char *)".gitignore", (unsigned char *)gitignore, sizeof(gitignore) - 1 },
+		{ (char *)LAYOUT_CAMPAIGN, (unsigned char *)campaign_yaml.data, campaign_yaml.len },
+		{ (char *)LAYOUT_STATE, (unsigned char *)state_yaml.data, state_yaml.len },
+	};
+	fair_sha256(state_sha256, state_yaml.data, state_yaml.len);
+	if (turn_commit_setup(c, files, 3, state_sha256, spec->when) < 0)
+		goto done;
+	*out = c;
+	c = NULL;
+	rc = 0;
+done:
+	campaign_close(c);
+	buf_release(&campaign_yaml);
+	buf_release(&state_yaml);
+	return rc;
+}
