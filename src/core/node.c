@@ -585,6 +585,9 @@ int node_parse(struct node **out, const char *file, const void *buf, size_t len,
 		p.input += 3;
 		p.len -= 3;
 	}
+	/* After the size check, so an oversized file gets its one line and no copy; after the
+	 * byte order mark, so columns on line 1 are counted from where libyaml counts them. */
+	diag_source(d, p.file, p.input, p.len);
 	p.stack = xcalloc(p.lim.max_depth, sizeof(*p.stack));
 	if (!yaml_parser_initialize(&p.yp)) {
 		fprintf(stderr, "umpire: out of memory (libyaml)\n");

@@ -16,6 +16,28 @@ expect() {
 # has FILE PATTERN: FILE ($TMP/err by default) contains the fixed string PATTERN.
 has() { grep -qF -- "$2" "$1" || { cat "$1" >&2; die "'$2' not found in $1"; }; }
 
+# shows_source FILE PATTERN: the error line holding PATTERN is followed by its source line
+# (` LINE | text`, LINE the error's line) and a caret line with the `^` under the error's
+# column (counted as characters: for ASCII lines without tabs).
+shows_source() {
+    awk -v pat="$2" '
+        !found && index($0, pat) {
+            found = NR
+            match($0, /:[0-9]+:[0-9]+: error:/)
+            split(substr($0, RSTART + 1, RLENGTH), pos, ":")
+            next
+        }
+        found && NR == found + 1 { src = $0 }
+        found && NR == found + 2 { car = $0; exit }
+        END {
+            if (!found) exit 1
+            if (src !~ "^ +" pos[1] " [|]") exit 2
+            bar = index(car, "| ")
+            if (bar == 0 || substr(car, 1, bar - 1) !~ /^ +$/ || car !~ /\^$/) exit 3
+            if (index(car, "^") - (bar + 2) + 1 != pos[2]) exit 4
+        }' "$1" || { cat "$1" >&2; die "no source line with a caret under the column after '$2'"; }
+}
+
 # A campaign's fingerprint: HEAD, tags, journal row count, work-tree status.
 fingerprint() {
     _d=$1

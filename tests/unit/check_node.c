@@ -1,6 +1,7 @@
 /* check_node.c — the YAML tree: every strict-parsing rejection at its exact line:column,
- * the limits, canonical emitting (golden bytes, quoting of ambiguous strings, round trips)
- * and the messages of the node_want_* readers. */
+ * the limits, the source line shown under parse and node errors, canonical emitting
+ * (golden bytes, quoting of ambiguous strings, round trips) and the messages of the
+ * node_want_* readers. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,8 +9,16 @@
 #include "core/node.h"
 #include "testutil.h"
 
-/* The diagnostics of d as diag_print writes them. */
+/* The diagnostics of d, one line each: positions are what most cases check. */
 static char *diag_text(const struct diag *d)
+{
+	struct buf b = BUF_INIT;
+	diag_format(d, &b, DIAG_BRIEF);
+	return buf_detach(&b);
+}
+
+/* The diagnostics of d as diag_print writes them, source lines and carets included. */
+static char *diag_printed(const struct diag *d)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -19,6 +28,25 @@ static char *diag_text(const struct diag *d)
 	fclose(f);
 	return text;
 }
+
+/* Parses src expecting failure; returns what diag_print writes. */
+static char *parse_fail_printed(const char *src, size_t len)
+{
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", src, len, NULL, &d), -1);
+	char *text = diag_printed(&d);
+	diag_release(&d);
+	return text;
+}
+
+#define ck_parse_fails_printed(src, expected)                                              \
+	do {                                                                                  \
+		char *got_ = parse_fail_printed((src), strlen(src));                              \
+		ck_assert_str_eq(got_, (expected));                                               \
+		free(got_);                                                                       \
+	} while (0)
 
 /* Parses src (len bytes) expecting failure; returns the diagnostics printed. */
 static char *parse_fail_n(const char *src, size_t len, const struct node_limits *lim)
@@ -390,6 +418,126 @@ START_TEST(reject_keeps_going_after_semantic_errors)
 		"t.yaml:1:4: error: anchor '&x' is not allowed (plain values expected)\n"
 		"t.yaml:4:1: error: did not find expected node content while parsing a flow "
 		"node started at line 4, column 1 (valid YAML expected)\n");
+}
+END_TEST
+
+/* --- parsing: the source shown with diagnostics ------------------------------------- */
+
+START_TEST(source_shown_for_parse_errors)
+{
+	/* libyaml's marks, made 1-based, land the caret on the spot. */
+	ck_parse_fails_printed("campaign: x\nturn: 3\norders:\n  a: b: c\n",
+		"t.yaml:4:7: error: mapping values are not allowed in this context "
+		"(valid YAML expected)\n"
+		"    4 |   a: b: c\n"
+		"      |       ^\n");
+	/* Reader errors come as a byte offset; node.c counts it into characters. */
+	ck_parse_fails_printed("a: 1\r\nb: caf\xc3\xa9 \xff\r\n",
+		"t.yaml:2:9: error: invalid leading UTF-8 octet: #xFF "
+		"(UTF-8 text without control characters expected)\n"
+		"    2 | b: caf\xc3\xa9 \\xff\n"
+		"      |         ^\n");
+	/* An ANSI escape in an order file is shown escaped, never sent to the terminal. */
+	ck_parse_fails_printed("a: 1\nb: \x1b[2J\x1b[31mred\n",
+		"t.yaml:2:4: error: control characters are not allowed: #x1B "
+		"(UTF-8 text without control characters expected)\n"
+		"    2 | b: \\x1b[2J\\x1b[31mred\n"
+		"      |    ^\n");
+	/* At the end of the text, past its last line: the error line alone. */
+	ck_parse_fails_printed("a: [1, 2\n",
+		"t.yaml:2:1: error: did not find expected ',' or ']' while parsing a flow "
+		"sequence started at line 1, column 4 (valid YAML expected)\n");
+	ck_parse_fails_printed("", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+	/* Several strictness errors, each over its own line. */
+	ck_parse_fails_printed("a: &x 1\nb: !!str 2\n",
+		"t.yaml:1:4: error: anchor '&x' is not allowed (plain values expected)\n"
+		"    1 | a: &x 1\n"
+		"      |    ^\n"
+		"t.yaml:2:4: error: tag '!!str' is not allowed (untagged values expected)\n"
+		"    2 | b: !!str 2\n"
+		"      |    ^\n");
+}
+END_TEST
+
+START_TEST(source_not_kept_for_oversized_files)
+{
+	struct node_limits lim = { 10, 0, 0, 0 };
+	struct diag d;
+	struct node *n = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "t.yaml", "a: 1234567\n", 11, &lim, &d), -1);
+	ck_assert_uint_eq(d.n_sources, 0);
+	char *got = diag_printed(&d);
+	ck_assert_str_eq(got, "t.yaml:1:1: error: file is 11 bytes (at most 10 expected)\n");
+	free(got);
+	diag_release(&d);
+}
+END_TEST
+
+/* Parses src into d, reports "here" at the node the path leads to (keys, or "#N" for
+ * sequence items) and returns what diag_print writes. */
+static char *error_at(const char *src, const char *const *path)
+{
+	struct diag d;
+	struct node *root = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&root, "t.yaml", src, strlen(src), NULL, &d), 0);
+	const struct node *n = root;
+	for (size_t i = 0; path[i]; i++)
+		n = path[i][0] == '#' ? n->items[atoi(path[i] + 1)] : node_get(n, path[i]);
+	ck_assert_ptr_nonnull(n);
+	node_error(&d, n, "here");
+	/* Parsing the same text again into the same diag keeps one copy. */
+	struct node *again = NULL;
+	ck_assert_int_eq(node_parse(&again, "t.yaml", src, strlen(src), NULL, &d), 0);
+	ck_assert_uint_eq(d.n_sources, 1);
+	node_free(again);
+	char *text = diag_printed(&d);
+	diag_release(&d);
+	node_free(root);
+	return text;
+}
+
+START_TEST(source_shown_for_errors_at_nodes)
+{
+	/* Errors found after parsing (rule systems' checks) point into the registered text. */
+	static const char *const move[] = { "orders", "#0", "move", NULL };
+	char *got = error_at("campaign: x\norders:\n  - move: Z9\n", move);
+	ck_assert_str_eq(got, "t.yaml:3:11: error: here\n"
+			      "    3 |   - move: Z9\n"
+			      "      |           ^\n");
+	free(got);
+
+	/* libyaml counts characters: two wide ones are two columns of its, four on screen. */
+	static const char *const second[] = { "k", "#1", NULL };
+	got = error_at("k: [\xe6\x9d\xb1\xe4\xba\xac, Z9]\n", second);
+	ck_assert_str_eq(got, "t.yaml:1:9: error: here\n"
+			      "    1 | k: [\xe6\x9d\xb1\xe4\xba\xac, Z9]\n"
+			      "      |           ^\n");
+	free(got);
+
+	/* A tab (allowed between flow items) is one column and repeated in the caret line. */
+	got = error_at("k: [x,\tZ9]\n", second);
+	ck_assert_str_eq(got, "t.yaml:1:8: error: here\n"
+			      "    1 | k: [x,\tZ9]\n"
+			      "      |       \t^\n");
+	free(got);
+
+	/* CRLF line endings: the CR is not shown. */
+	static const char *const b1[] = { "b", "#1", NULL };
+	got = error_at("a: 1\r\nb: [x, Z9]\r\n", b1);
+	ck_assert_str_eq(got, "t.yaml:2:8: error: here\n"
+			      "    2 | b: [x, Z9]\n"
+			      "      |        ^\n");
+	free(got);
+
+	/* A UTF-8 byte order mark is dropped before parsing, and so from the shown line. */
+	static const char *const a[] = { "a", NULL };
+	got = error_at("\xef\xbb\xbf" "a: Z9\n", a);
+	ck_assert_str_eq(got, "t.yaml:1:4: error: here\n"
+			      "    1 | a: Z9\n"
+			      "      |    ^\n");
+	free(got);
 }
 END_TEST
 
@@ -913,6 +1061,9 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, reject_syntax);
 	tcase_add_test(tc, reject_directives);
 	tcase_add_test(tc, reject_keeps_going_after_semantic_errors);
+	tcase_add_test(tc, source_shown_for_parse_errors);
+	tcase_add_test(tc, source_not_kept_for_oversized_files);
+	tcase_add_test(tc, source_shown_for_errors_at_nodes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("emit");
