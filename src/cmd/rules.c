@@ -30,7 +30,14 @@ int cmd_rules(int argc, char **argv)
 		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n", argv[optind]);
 		return EXIT_NOINPUT;
 	}
-	printf("%s: %s\n\n%s\n", rs->name, rs->title, rs->help);
+	static const char *const flag_names[] = { "alternate turns", "simultaneous turns", "grid",
+		"measured tabletop", "private state" };
+	printf("%s: %s\nrevision %d; %zu to %zu players", rs->name, rs->title, rs->revision,
+		rs->min_players, rs->max_players);
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if (rs->flags & (1u << i))
+			printf("; %s", flag_names[i]);
+	printf("\n\n%s\n", rs->help);
 	void *options = NULL;
 	struct diag d;
 	diag_init(&d);

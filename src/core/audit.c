@@ -17,7 +17,7 @@
 #define DIE_LABEL_LEN 13
 
 static const char *const export_keys[] = {
-	"campaign", "rules", "turn", "key", "orders", "orders_digest", "beacon", "beacon_value",
+	"campaign", "rules", "rules_revision", "turn", "key", "orders", "orders_digest", "beacon", "beacon_value",
 	"beacon_round", "seed", "dice", "events", "void_orders", "state_sha256", "summary", NULL,
 };
 static const char *const export_order_keys[] = { "player", "received", "sha256", NULL };
@@ -124,6 +124,13 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 	n = node_need(root, "rules", d);
 	if (n && node_want_str(n, "rules", 64, &s, d) == 0 && c && strcmp(s, c->rules->name) != 0)
 		node_error(d, n, "export for rules '%s' ('%s' expected)", s, c->rules->name);
+	/* An export without the field predates revisions: revision 1. */
+	long long rev = 1;
+	n = node_get(root, "rules_revision");
+	if (n && node_want_int(n, "rules_revision", 1, 1000000, &rev, d) == 0 && c &&
+		rev != c->rules_revision)
+		node_error(d, n, "export of %s revision %lld (the campaign is played with revision %d)",
+			c->rules->name, rev, c->rules_revision);
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &t, d) == 0)
 		r->turn = (int)t;

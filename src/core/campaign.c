@@ -14,7 +14,7 @@
 #include "core/fair.h"
 
 static const char *const campaign_keys[] = {
-	"id", "title", "rules", "players", "options", "fairness", NULL,
+	"id", "title", "rules", "rules_revision", "players", "options", "fairness", NULL,
 };
 static const char *const player_keys[] = { "id", "name", "email", NULL };
 static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "beacon", NULL };
@@ -74,6 +74,12 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 			node_error(d, node_get(root, "rules"),
 				"unknown rule system '%s' (see 'umpire rules')", s);
 	}
+	/* A campaign from before revisions were recorded was played with revision 1. */
+	long long rev = 1;
+	const struct node *rn = node_get(root, "rules_revision");
+	if (rn)
+		node_want_int(rn, "rules_revision", 1, 1000000, &rev, d);
+	c->rules_revision = (int)rev;
 
 	const struct node *players = node_need(root, "players", d);
 	if (players && node_check_seq(players, "players", CAMPAIGN_MAX_PLAYERS, d) == 0) {
@@ -97,6 +103,10 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		}
 		if (players->n == 0)
 			node_error(d, players, "no players (at least one expected)");
+		else if (c->rules && (players->n < c->rules->min_players ||
+			players->n > c->rules->max_players))
+			node_error(d, players, "%zu players (%s is played by %zu to %zu players)",
+				players->n, c->rules->name, c->rules->min_players, c->rules->max_players);
 	}
 
 	c->chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
@@ -202,6 +212,11 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		diag_text(&text, &d);
 		rc = error_set(ERROR_INPUT, "%s", buf_str(&text));
 		buf_release(&text);
+		goto done;
+	}
+	if (c->rules_revision != c->rules->revision) {
+		rc = error_set(ERROR_INPUT, "campaign '%s' was played with %s revision %d, this umpire has %d (use the umpire that played it)",
+			c->id, c->rules->name, c->rules_revision, c->rules->revision);
 		goto done;
 	}
 	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)

@@ -28,6 +28,7 @@ struct campaign {
 	char *id;                    /* campaign id */
 	char *title;                 /* may be "" */
 	char *rules_name;            /* `rules:` */
+	int rules_revision;          /* `rules_revision:` the rule system's revision it is played with */
 	char **players;              /* player ids, in campaign.yaml order */
 	size_t n_players;
 	const struct rule_system *rules;

@@ -41,6 +41,7 @@ int render_export(struct buf *b, const struct turn *t)
 
 	node_map_str(root, "campaign", c->id);
 	node_map_str(root, "rules", c->rules->name);
+	node_map_int(root, "rules_revision", c->rules->revision);
 	node_map_int(root, "turn", in->turn);
 	hex32(hex, out->key);
 	node_map_str(root, "key", hex);

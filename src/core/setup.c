@@ -104,6 +104,7 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 	if (tn && tn->kind == NODE_SCALAR)
 		node_map_str(cy, "title", tn->scalar);
 	node_map_str(cy, "rules", rules_name);
+	node_map_int(cy, "rules_revision", rs->revision);
 	node_map_add(cy, "players", node_clone(players));
 	if (rs->options_parse(&options, node_get(root, "options"), d) < 0)
 		goto done;

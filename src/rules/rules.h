@@ -13,7 +13,16 @@
 #include "core/dice.h"
 #include "core/events.h"
 
-#define RULES_INTERFACE_VERSION 1
+#define RULES_INTERFACE_VERSION 2
+
+/* What a rule system can do, for the core and for `umpire rules` (curl's PROTOPT_* style). */
+enum rules_flags {
+	RULES_ALTERNATE = 1 << 0,       /* one side is due per turn (player_due varies) */
+	RULES_SIMULTANEOUS = 1 << 1,    /* every side sends orders every turn */
+	RULES_GRID = 1 << 2,            /* positions on squares or hexes */
+	RULES_MEASURED = 1 << 3,        /* positions measured on a tabletop (src/rules/lib/table.h) */
+	RULES_PRIVATE = 1 << 4,         /* state_view hides part of the state from some players */
+};
 
 /* What every hook may know of the campaign. */
 struct rules_campaign {
@@ -45,6 +54,11 @@ struct rule_system {
 	const char *name;               /* "land-raid": the `rules:` value in campaign.yaml */
 	const char *title;              /* "Land Raid (Peter Pig, Pieces of Eight)" */
 	const char *help;               /* order types, options, standing orders: `umpire rules NAME` */
+	int revision;                   /* bumped whenever the same inputs could resolve differently:
+	                                 * recorded in campaign.yaml and every journal export, and
+	                                 * replay/verify refuse a campaign of another revision */
+	unsigned flags;                 /* enum rules_flags */
+	size_t min_players, max_players;/* how many sides the game takes (players of campaign.yaml) */
 
 	/* Parses campaign options (opts may be NULL: all defaults) into *out. */
 	int (*options_parse)(void **out, const struct node *opts, struct diag *d);
@@ -80,9 +94,15 @@ struct rule_system {
 	 * error (a bug), in which case nothing of the turn is kept. */
 	int (*resolve)(const struct rules_campaign *c, void *state, struct rules_turn *t);
 
-	/* Appends a Markdown view of the state for player (e.g. a map) to out. Optional. */
+	/* Appends a Markdown view of the state for player (e.g. a map) to out: only what that
+	 * player may know. Optional. */
 	void (*report)(const struct rules_campaign *c, const void *state, const char *player,
 		struct buf *out);
+	/* The state as player may know it, as a tree (caller frees); player NULL: the public
+	 * view, which is what state.yaml holds. Optional: NULL means every player and the public
+	 * see the whole state (state_emit). A rule system with RULES_PRIVATE must set it. */
+	struct node *(*state_view)(const struct rules_campaign *c, const void *state,
+		const char *player);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -412,6 +412,10 @@ const struct rule_system rules_nhis = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "nhis",
 	.title = "No Honor in Surrender (Lock 'n Load Publishing)",
+	.revision = 1,
+	.flags = RULES_SIMULTANEOUS | RULES_GRID,
+	.min_players = 2,
+	.max_players = 2,
 	.help =
 		"Hex map, hexes named CCRR (column, row). Both players send orders every turn;\n"
 		"a turn is the Rally Phase, the Operations Phase (impulses alternate, initiative\n"
