@@ -1,0 +1,362 @@
+/* check_pipeline.c — the turn pipeline's table and slices, the layout module, the error
+ * convention and the rule-system registry: each step in rulebook order, a real campaign
+ * driven through the slices `check` and `turn` run, limits at their exact edges from both
+ * sides, and a re-run of a processed turn. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/campaign.h"
+#include "core/error.h"
+#include "core/layout.h"
+#include "core/turn.h"
+#include "rules/rules.h"
+#include "testutil.h"
+
+static const char *const want_steps[] = {
+	"recover", "load", "orders", "seed", "rulings", "resolve", "render", "build", "journal",
+	"publish", NULL,
+};
+
+START_TEST(test_steps_in_rulebook_order)
+{
+	const struct turn_step_info *s = turn_steps();
+	size_t i;
+
+	for (i = 0; want_steps[i]; i++) {
+		ck_assert_ptr_nonnull(s[i].name);
+		ck_assert_str_eq(s[i].name, want_steps[i]);
+		ck_assert_ptr_nonnull(s[i].does);
+	}
+	ck_assert_ptr_null(s[i].name);
+}
+END_TEST
+
+START_TEST(test_unknown_slice_is_a_bug)
+{
+	struct turn t;
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(turn_run(&t, "publish", "recover"), -1);
+	ck_assert_int_eq(error_last()->klass, ERROR_INTERNAL);
+	ck_assert_int_eq(turn_run(&t, "load", "resolve-all"), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "no pipeline slice"));
+}
+END_TEST
+
+START_TEST(test_error_convention)
+{
+	error_clear();
+	ck_assert_int_eq(error_last()->klass, ERROR_NONE);
+	ck_assert_str_eq(error_last()->message, "");
+	ck_assert_int_eq(error_set(ERROR_OS, "cannot write '%s'", "x"), -1);
+	ck_assert_int_eq(error_prefix("turn %d", 3), -1);
+	ck_assert_int_eq(error_last()->klass, ERROR_OS);   /* the lower error's class is kept */
+	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
+	error_clear();
+	ck_assert_int_eq(error_prefix("alone"), -1);
+	ck_assert_int_eq(error_last()->klass, ERROR_INTERNAL);
+}
+END_TEST
+
+START_TEST(test_layout)
+{
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	int t = -1;
+
+	layout_tag(tag, 3);
+	ck_assert_str_eq(tag, "turn-0003");
+	layout_tag(tag, TURN_MAX);
+	ck_assert_str_eq(tag, "turn-999999");
+	ck_assert_int_eq(layout_parse_tag("turn-0003", &t), 0);
+	ck_assert_int_eq(t, 3);
+	ck_assert_int_eq(layout_parse_tag("turn-999999", &t), 0);
+	ck_assert_int_eq(t, TURN_MAX);
+	/* Only the canonical spelling names a turn. */
+	ck_assert_int_eq(layout_parse_tag("turn-3", &t), -1);
+	ck_assert_int_eq(layout_parse_tag("turn-00003", &t), -1);
+	ck_assert_int_eq(layout_parse_tag("turn-1000000", &t), -1);
+	ck_assert_int_eq(layout_parse_tag("turn--001", &t), -1);
+	ck_assert_int_eq(layout_parse_tag("turn-", &t), -1);
+	ck_assert_int_eq(layout_parse_tag("close-0003", &t), -1);
+	layout_entry_path(path, 0);
+	ck_assert_str_eq(path, "campaign.yaml");
+	layout_entry_path(path, 12);
+	ck_assert_str_eq(path, "journal/turn-0012.yaml");
+	layout_order_path(path, 2, "attacker");
+	ck_assert_str_eq(path, "orders/turn-0002/attacker.yaml");
+	layout_report_path(path, 2, "defender");
+	ck_assert_str_eq(path, "reports/turn-0002/defender.md");
+	char *p = layout_order_player("umpire.yaml");
+	ck_assert_str_eq(p, "umpire");
+	free(p);
+	ck_assert_ptr_null(layout_order_player(".yaml"));
+	ck_assert_ptr_null(layout_order_player("notes.txt"));
+
+	/* Three players, two senders: state, export, 2 orders, 3 reports, by path. */
+	static const char *const senders[] = { "umpire", "red" };
+	static const char *const players[] = { "red", "green", "blue" };
+	struct layout_entry *v = NULL;
+	size_t n = layout_turn_files(&v, 7, senders, 2, players, 3);
+	static const char *const want[] = {
+		"journal/turn-0007.yaml", "orders/turn-0007/red.yaml", "orders/turn-0007/umpire.yaml",
+		"reports/turn-0007/blue.md", "reports/turn-0007/green.md", "reports/turn-0007/red.md",
+		"state.yaml",
+	};
+	ck_assert_uint_eq(n, 7);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(v[i].path, want[i]);
+	ck_assert_int_eq(v[1].kind, LAYOUT_KIND_ORDERS);
+	ck_assert_str_eq(v[1].player, "red");
+	free(v);
+
+	struct buf msg = BUF_INIT;
+	uint8_t head[32], commitment[32];
+	memset(head, 0xab, 32);
+	memset(commitment, 0x01, 32);
+	layout_commit_message(&msg, 4, "two fights", head, commitment);
+	ck_assert_int_eq(strncmp(buf_str(&msg), "Turn 4: two fights\n\nTurn: 4\n", 28), 0);
+	char *jh = layout_trailer(buf_str(&msg), "Journal-Head");
+	ck_assert_str_eq(jh, "abababababababababababababababababababababababababababababababab");
+	free(jh);
+	ck_assert_ptr_null(layout_trailer(buf_str(&msg), "Signed-off-by"));
+	buf_release(&msg);
+}
+END_TEST
+
+START_TEST(test_registry)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; rules_registry[i]; i++, n++) {
+		const struct rule_system *rs = rules_registry[i];
+		ck_assert_int_eq(rs->version, RULES_INTERFACE_VERSION);
+		ck_assert_int_ge(rs->revision, 1);
+		ck_assert_uint_ge(rs->min_players, 1);
+		ck_assert_uint_le(rs->min_players, rs->max_players);
+		ck_assert_uint_le(rs->max_players, CAMPAIGN_MAX_PLAYERS);
+		ck_assert_ptr_eq(rules_find(rs->name), rs);
+		ck_assert(rs->options_parse && rs->options_emit && rs->options_free);
+		ck_assert(rs->state_parse && rs->state_emit && rs->state_free);
+		ck_assert(rs->player_due && rs->orders_parse && rs->orders_free && rs->resolve);
+		/* A rule system that hides state must say what each player sees. */
+		ck_assert(!(rs->flags & RULES_PRIVATE) || rs->state_view);
+		ck_assert(!((rs->flags & RULES_ALTERNATE) && (rs->flags & RULES_SIMULTANEOUS)));
+	}
+	ck_assert_uint_ge(n, 2);
+	ck_assert_ptr_null(rules_find("chess"));
+}
+END_TEST
+
+START_TEST(test_source_date_epoch)
+{
+	setenv("SOURCE_DATE_EPOCH", "0", 1);
+	ck_assert_int_eq(turn_now(), 0);            /* 0 is a time, not "unset" */
+	setenv("SOURCE_DATE_EPOCH", "1767225600", 1);
+	ck_assert_int_eq(turn_now(), 1767225600);
+	setenv("SOURCE_DATE_EPOCH", "-1", 1);
+	ck_assert_int_gt(turn_now(), 1700000000);   /* not a time: the clock */
+	setenv("SOURCE_DATE_EPOCH", "12x", 1);
+	ck_assert_int_gt(turn_now(), 1700000000);
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+END_TEST
+
+/* --- a real campaign through the slices ------------------------------------------------ */
+
+static char *root_dir;
+
+static void setup_root(void)
+{
+	root_dir = xstrdup(test_root_make("pipeline"));
+}
+
+static void teardown_root(void)
+{
+	test_root_remove();
+	free(root_dir);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static void write_all(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* The shipped Land Raid campaign, created from its demo secret under the test root. */
+static struct campaign *make_campaign(const char *name)
+{
+	struct campaign_spec spec;
+	struct campaign *c = NULL;
+	struct diag d;
+	size_t len;
+	char *scen = read_all("campaigns/harbour-raid/scenario.yaml", &len);
+
+	memset(&spec, 0, sizeof(spec));
+	spec.dir = test_path(name);
+	spec.scenario_name = "scenario.yaml";
+	spec.scenario = scen;
+	spec.scenario_len = len;
+	spec.chain_length = 16;
+	spec.when = 1767225600;
+	spec.fair = 0;
+	memset(spec.secret, 7, sizeof(spec.secret));
+	diag_init(&d);
+	ck_assert_msg(campaign_create(&c, &spec, &d) == 0, "%s", error_last()->message);
+	diag_release(&d);
+	free(scen);
+	free((char *)spec.dir);
+	return c;
+}
+
+static const char *attacker1 = "campaigns/harbour-raid/orders/turn-0001/attacker.yaml";
+
+START_TEST(test_check_slice_writes_nothing)
+{
+	struct campaign *c = make_campaign("check");
+	struct turn t;
+	long long rows_before, rows_after;
+
+	ck_assert_int_eq(journal_row_count(c->journal, &rows_before), 0);
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	ck_assert_int_eq(turn_add_order_file(&t, attacker1), 0);
+	ck_assert_msg(turn_run(&t, "load", "orders") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(t.in.turn, 1);
+	ck_assert_uint_eq(t.in.n_files, 1);
+	ck_assert_str_eq(t.in.files[0].player, "attacker");
+	ck_assert_uint_eq(t.out.dice.n, 0);       /* no step past orders ran */
+	turn_release(&t);
+	ck_assert_int_eq(journal_row_count(c->journal, &rows_after), 0);
+	ck_assert_int_eq(rows_after, rows_before);
+	campaign_close(c);
+}
+END_TEST
+
+START_TEST(test_turn_then_rerun)
+{
+	struct campaign *c = make_campaign("turn");
+	struct turn t;
+	char *ump = test_path("umpire.yaml");
+	static const char rulings[] = "campaign: harbour-raid\nturn: 1\nplayer: umpire\n"
+		"orders:\n  - roll: 2d6\n    for: weather\n";
+
+	write_all(ump, rulings, sizeof(rulings) - 1);
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	t.when = 1767225600;
+	turn_add_order_file(&t, attacker1);
+	turn_add_order_file(&t, ump);
+	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(t.in.turn, 1);
+	ck_assert_uint_eq(t.out.rules_first_die, 2);     /* the ruling's 2d6 come first */
+	ck_assert_str_eq(t.out.events.v[0].phase, "umpire");
+	ck_assert_int_eq(t.status, 0);
+	turn_release(&t);
+	ck_assert_int_eq(repo_has(c->repo, "turn-0001"), 1);
+
+	/* The same files again: nothing to do, said so. */
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	turn_add_order_file(&t, ump);
+	turn_add_order_file(&t, attacker1);
+	ck_assert_int_eq(turn_run(&t, "recover", "publish"), 1);
+	ck_assert_int_eq(t.status & TURN_ALREADY_DONE, TURN_ALREADY_DONE);
+	turn_release(&t);
+
+	/* Fewer files than the journaled turn is not "already processed": it is a turn 2
+	 * attempt with turn 1's orders, refused with nothing written. */
+	long long before, after;
+	ck_assert_int_eq(journal_row_count(c->journal, &before), 0);
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	turn_add_order_file(&t, attacker1);
+	ck_assert_int_eq(turn_run(&t, "recover", "publish"), -1);
+	ck_assert_int_eq(t.status & TURN_ALREADY_DONE, 0);
+	ck_assert_str_eq(t.failed_step, "orders");
+	ck_assert_uint_gt(diag_count(&t.diag), 0);
+	turn_release(&t);
+	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
+	ck_assert_int_eq(after, before);
+	free(ump);
+	campaign_close(c);
+}
+END_TEST
+
+START_TEST(test_order_file_size_edge)
+{
+	struct campaign *c = make_campaign("size");
+	size_t len;
+	char *orders = read_all(attacker1, &len);
+	char *at = test_path("at-limit.yaml"), *over = test_path("over-limit.yaml");
+	struct turn t;
+
+	/* Padded with a comment to exactly the limit, then one byte more. */
+	ck_assert_uint_lt(len + 3, ORDER_FILE_MAX_BYTES);
+	struct buf b = BUF_INIT;
+	buf_append(&b, orders, len);
+	buf_puts(&b, "#");
+	while (b.len < ORDER_FILE_MAX_BYTES - 1)
+		buf_puts(&b, "x");
+	buf_puts(&b, "\n");
+	ck_assert_uint_eq(b.len, ORDER_FILE_MAX_BYTES);
+	write_all(at, b.data, b.len);
+	buf_puts(&b, "\n");
+	write_all(over, b.data, b.len);
+
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	ck_assert_int_eq(turn_add_order_file(&t, at), 0);
+	ck_assert_msg(turn_run(&t, "load", "orders") == 0, "%s", error_last()->message);
+	turn_release(&t);
+
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	ck_assert_int_eq(turn_add_order_file(&t, over), -1);
+	ck_assert_uint_eq(diag_count(&t.diag), 1);
+	ck_assert_ptr_nonnull(strstr(t.diag.v[0].message, "larger than 65536 bytes"));
+	turn_release(&t);
+
+	buf_release(&b);
+	free(orders);
+	free(at);
+	free(over);
+	campaign_close(c);
+}
+END_TEST
+
+static Suite *pipeline_suite(void)
+{
+	Suite *s = suite_create("pipeline");
+	TCase *tc = tcase_create("table");
+	tcase_add_test(tc, test_steps_in_rulebook_order);
+	tcase_add_test(tc, test_unknown_slice_is_a_bug);
+	tcase_add_test(tc, test_error_convention);
+	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_registry);
+	tcase_add_test(tc, test_source_date_epoch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("campaign");
+	tcase_add_unchecked_fixture(tc, setup_root, teardown_root);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_check_slice_writes_nothing);
+	tcase_add_test(tc, test_turn_then_rerun);
+	tcase_add_test(tc, test_order_file_size_edge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(pipeline_suite)
