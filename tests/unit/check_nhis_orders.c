@@ -426,6 +426,39 @@ START_TEST(test_orders_errors)
 }
 END_TEST
 
+/* NHiS terrain chart (open ground 1 MP), checked when the file is read: m1 (movement _i)
+ * moves 3 open hexes. With 3 MP it spends exactly its last point: accepted; with 2 the
+ * third hex needs one point more: refused at that hex. */
+START_TEST(test_orders_last_movement_point)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m1")->full.movement = _i;
+	struct node *o = parse_yaml("orders.yaml",
+		"- activate: '0101'\n  units: [m1]\n  move: ['0102', '0103', '0104']\n");
+	struct diag d;
+	diag_init(&d);
+	void *out = NULL;
+	int rc = nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d);
+	if (_i >= 3) {
+		if (rc != 0)
+			diag_print(&d, stderr);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_int_eq(((struct nhis_orders *)out)->v[0].n_path, 3);
+	} else {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_int_eq(diag_count(&d), 1);
+		ck_assert_int_eq(d.v[0].line, 3);
+		ck_assert_int_eq(d.v[0].column, 26);
+		ck_assert_ptr_nonnull(strstr(d.v[0].message,
+			"entering 0104 brings the move to 3 movement points (at most 2"));
+	}
+	nhis_orders_free(out);
+	node_free(o);
+	diag_release(&d);
+	nhis_state_free(s);
+}
+END_TEST
+
 START_TEST(test_orders_all_errors_at_once)
 {
 	struct nhis_state *s = load(fixture);
@@ -726,6 +759,7 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_orders_valid);
 	tcase_add_test(t, test_orders_errors);
 	tcase_add_test(t, test_orders_all_errors_at_once);
+	tcase_add_loop_test(t, test_orders_last_movement_point, 2, 5);
 	suite_add_tcase(s, t);
 	t = tcase_create("turns");
 	tcase_add_checked_fixture(t, setup, NULL);
