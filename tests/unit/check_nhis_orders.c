@@ -135,6 +135,12 @@ static struct nhis_orders *orders(struct nhis_state *s, const char *player, cons
 	return out;
 }
 
+struct error_case {
+	const char *text;
+	int line, column;
+	const char *message;
+};
+
 /* ---- options ----------------------------------------------------------------------------- */
 
 START_TEST(test_options_defaults)
@@ -144,11 +150,11 @@ START_TEST(test_options_defaults)
 	diag_init(&d);
 	ck_assert_int_eq(nhis_options_parse(&o, NULL, &d), 0);
 	char *text = emit_text(nhis_options_emit(o));
-	ck_assert_ptr_nonnull(strstr(text, "night_visibility: none"));
+	ck_assert_ptr_nonnull(strstr(text, "night-visibility: none"));
 	ck_assert_ptr_nonnull(strstr(text, "- japanese"));
 	ck_assert_ptr_nonnull(strstr(text, "rally: leadership"));
-	ck_assert_ptr_nonnull(strstr(text, "hill_blocks_los: true"));
-	ck_assert_ptr_nonnull(strstr(text, "hexside_los: clear-if-either"));
+	ck_assert_ptr_nonnull(strstr(text, "hill-blocks-los: true"));
+	ck_assert_ptr_nonnull(strstr(text, "hexside-los: clear-if-either"));
 	ck_assert_ptr_nonnull(strstr(text, "cover: 3"));
 	/* the emitted defaults read back as the defaults */
 	struct node *n = parse_yaml("options.yaml", text);
@@ -166,9 +172,9 @@ END_TEST
 START_TEST(test_options_round_trip)
 {
 	struct node *n = parse_yaml("options.yaml",
-		"night_visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
-		"hill_blocks_los: false\nhexside_los: blocked-if-either\n"
-		"wooden_building: {cost: 3, cover: 2}\n");
+		"night-visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
+		"hill-blocks-los: false\nhexside-los: blocked-if-either\n"
+		"wooden-building: {cost: 3, cover: 2}\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -200,8 +206,8 @@ END_TEST
 START_TEST(test_options_errors)
 {
 	struct node *n = parse_yaml("options.yaml",
-		"night_visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
-		"wooden_building: {cost: 0}\nweather: rain\n");
+		"night-visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
+		"wooden-building: {cost: 0}\nweather: rain\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -216,6 +222,49 @@ START_TEST(test_options_errors)
 	ck_assert_int_eq(seen[3], 24);     /* the second japanese */
 	ck_assert_int_eq(seen[4], 25);     /* cost 0 */
 	ck_assert_int_eq(seen[5], 1);      /* weather */
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+/* Option names are kebab-case; the old snake_case spelling of each (nested keys too) is
+ * refused with the name to use, and the other keys are still read and checked. */
+START_TEST(test_options_old_spelling)
+{
+	struct node *n = parse_yaml("options.yaml",
+		"night_visibility: 3\n"
+		"rally: plain\n"
+		"hill_blocks_los: false\n"
+		"hexside_los: blocked-if-either\n"
+		"wooden_building: {cost: 3}\n"
+		"wooden-building: {cost: 0, cover_factor: 2}\n"
+		"night_vision: 2\n");
+	void *o = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(nhis_options_parse(&o, n, &d), -1);
+	ck_assert_ptr_null(o);
+	if (diag_count(&d) != 7)
+		diag_print(&d, stderr);
+	ck_assert_int_eq(diag_count(&d), 7);
+	static const struct error_case want[] = {
+		{ NULL, 1, 1, "unknown option 'night_visibility' (did you mean 'night-visibility'?)" },
+		{ NULL, 3, 1, "unknown option 'hill_blocks_los' (did you mean 'hill-blocks-los'?)" },
+		{ NULL, 4, 1, "unknown option 'hexside_los' (did you mean 'hexside-los'?)" },
+		{ NULL, 5, 1, "unknown option 'wooden_building' (did you mean 'wooden-building'?)" },
+		{ NULL, 6, 28, "unknown key 'cover_factor' in wooden-building (expected one of" },
+		{ NULL, 6, 25, "wooden-building cost" },
+		{ NULL, 7, 1, "unknown key 'night_vision' in options (expected one of" },
+	};
+	for (size_t i = 0; i < N_OF(want); i++) {
+		int found = 0;
+		for (size_t k = 0; k < d.n; k++)
+			if (d.v[k].line == want[i].line && d.v[k].column == want[i].column &&
+				strstr(d.v[k].message, want[i].message))
+				found = 1;
+		ck_assert_msg(found, "no '%s' at %d:%d", want[i].message, want[i].line,
+			want[i].column);
+	}
 	node_free(n);
 	diag_release(&d);
 }
@@ -260,12 +309,6 @@ START_TEST(test_state_round_trip)
 	nhis_state_free(s2);
 }
 END_TEST
-
-struct error_case {
-	const char *text;
-	int line, column;
-	const char *message;
-};
 
 START_TEST(test_state_errors)
 {
@@ -754,6 +797,7 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_options_defaults);
 	tcase_add_test(t, test_options_round_trip);
 	tcase_add_test(t, test_options_errors);
+	tcase_add_test(t, test_options_old_spelling);
 	tcase_add_test(t, test_state_round_trip);
 	tcase_add_test(t, test_state_errors);
 	tcase_add_test(t, test_orders_valid);

@@ -70,77 +70,139 @@ static int parse_nations(const struct node *n, const char *what,
 	return rc;
 }
 
+/* The kebab-case spelling of key when key is one of allowed written with '_' for '-' (the
+ * snake_case option names of earlier versions), else NULL. */
+static const char *kebab_spelling(const char *key, const char *const *allowed)
+{
+	char k[64];
+	size_t len = strlen(key);
+	if (!strchr(key, '_') || len >= sizeof(k))
+		return NULL;
+	for (size_t i = 0; i <= len; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	for (size_t j = 0; allowed[j]; j++)
+		if (strcmp(allowed[j], k) == 0)
+			return allowed[j];
+	return NULL;
+}
+
+/* node_check_map for option maps (what: "options" or the option holding a nested map):
+ * option names are kebab-case, as campaign files spell them, and a key written snake_case is
+ * refused with the spelling to use; any other unknown key is reported as node_check_map
+ * reports it. */
+static int check_option_keys(const struct node *n, const char *what,
+	const char *const *allowed, struct diag *d)
+{
+	int rc = 0;
+	if (n->kind != NODE_MAP)
+		return node_check_map(n, what, allowed, d);
+	for (size_t i = 0; i < n->n; i++) {
+		const char *key = n->keys[i]->scalar, *hint = kebab_spelling(key, allowed);
+		if (hint) {
+			if (strcmp(what, "options") == 0)
+				node_error(d, n->keys[i], "unknown option '%s' (did you mean '%s'?)", key,
+					hint);
+			else
+				node_error(d, n->keys[i], "unknown key '%s' in %s (did you mean '%s'?)", key,
+					what, hint);
+			rc = -1;
+			continue;
+		}
+		/* One pair at a time, so the errors keep the file's order. */
+		struct node one = *n;
+		one.n = 1;
+		one.keys = &n->keys[i];
+		one.items = &n->items[i];
+		if (node_check_map(&one, what, allowed, d) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static int parse_night_visibility(const struct node *n, struct nhis_options *o,
+	struct diag *d)
+{
+	long long v;
+	if (n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0) {
+		o->night_visibility = 0;
+		return 0;
+	}
+	if (n->kind != NODE_SCALAR || n->scalar[0] < '0' || n->scalar[0] > '9') {
+		node_error(d, n, "night-visibility is not a number of hexes ('none' or 1..99)");
+		return -1;
+	}
+	if (node_want_int(n, "night-visibility", 1, 99, &v, d) < 0)
+		return -1;
+	o->night_visibility = (int)v;
+	return 0;
+}
+
+/* wooden-building: {cost, cover}, the illegible terrain chart entries (NOTES §004). */
+static int parse_wooden_building(const struct node *n, struct nhis_options *o,
+	struct diag *d)
+{
+	static const char *const keys[] = { "cost", "cover", NULL };
+	int rc = 0;
+	long long v;
+	const struct node *m;
+	if (check_option_keys(n, "wooden-building", keys, d) < 0)
+		rc = -1;
+	if ((m = node_get(n, "cost"))) {
+		if (node_want_int(m, "wooden-building cost", 1, 9, &v, d) < 0)
+			rc = -1;
+		else
+			o->building_cost = (int)v;
+	}
+	if ((m = node_get(n, "cover"))) {
+		if (node_want_int(m, "wooden-building cover", 0, 9, &v, d) < 0)
+			rc = -1;
+		else
+			o->building_cover = (int)v;
+	}
+	return rc;
+}
+
 int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 {
-	static const char *const keys[] = { "night_visibility", "unshakable", "banzai", "rally",
-		"hill_blocks_los", "hexside_los", "wooden_building", NULL };
-	static const char *const wb_keys[] = { "cost", "cover", NULL };
+	static const char *const keys[] = { "night-visibility", "unshakable", "banzai", "rally",
+		"hill-blocks-los", "hexside-los", "wooden-building", NULL };
 	struct nhis_options *o = xcalloc(1, sizeof(*o));
-	int rc = 0;
+	const struct node *n;
+	int rc = 0, e;
 	nhis_options_default(o);
 	*out = NULL;
 	if (!opts)
 		goto done;
-	if (node_check_map(opts, "options", keys, d) < 0) {
+	if (check_option_keys(opts, "options", keys, d) < 0) {
 		rc = -1;
 		if (opts->kind != NODE_MAP)
 			goto done;
 	}
-	const struct node *n;
-	if ((n = node_get(opts, "night_visibility"))) {
-		long long v;
-		if (n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0)
-			o->night_visibility = 0;
-		else if (n->kind == NODE_SCALAR && n->scalar[0] >= '0' && n->scalar[0] <= '9') {
-			if (node_want_int(n, "night_visibility", 1, 99, &v, d) < 0)
-				rc = -1;
-			else
-				o->night_visibility = (int)v;
-		} else {
-			node_error(d, n, "night_visibility is not a number of hexes ('none' or 1..99)");
-			rc = -1;
-		}
-	}
+	if ((n = node_get(opts, "night-visibility")) && parse_night_visibility(n, o, d) < 0)
+		rc = -1;
 	if ((n = node_get(opts, "unshakable")) &&
 		parse_nations(n, "unshakable", o->unshakable, &o->n_unshakable, d) < 0)
 		rc = -1;
 	if ((n = node_get(opts, "banzai")) &&
 		parse_nations(n, "banzai", o->banzai, &o->n_banzai, d) < 0)
 		rc = -1;
-	int e;
 	if ((n = node_get(opts, "rally"))) {
 		if (node_want_enum(n, "rally", rally_names, &e, d) < 0)
 			rc = -1;
 		else
 			o->rally = (enum nhis_rally)e;
 	}
-	if ((n = node_get(opts, "hexside_los"))) {
-		if (node_want_enum(n, "hexside_los", hexside_names, &e, d) < 0)
+	if ((n = node_get(opts, "hexside-los"))) {
+		if (node_want_enum(n, "hexside-los", hexside_names, &e, d) < 0)
 			rc = -1;
 		else
 			o->hexside = (enum nhis_hexside)e;
 	}
-	if ((n = node_get(opts, "hill_blocks_los")) &&
-		node_want_bool(n, "hill_blocks_los", &o->hill_blocks_los, d) < 0)
+	if ((n = node_get(opts, "hill-blocks-los")) &&
+		node_want_bool(n, "hill-blocks-los", &o->hill_blocks_los, d) < 0)
 		rc = -1;
-	if ((n = node_get(opts, "wooden_building"))) {
-		if (node_check_map(n, "wooden_building", wb_keys, d) < 0)
-			rc = -1;
-		long long v;
-		const struct node *m;
-		if ((m = node_get(n, "cost"))) {
-			if (node_want_int(m, "wooden_building cost", 1, 9, &v, d) < 0)
-				rc = -1;
-			else
-				o->building_cost = (int)v;
-		}
-		if ((m = node_get(n, "cover"))) {
-			if (node_want_int(m, "wooden_building cover", 0, 9, &v, d) < 0)
-				rc = -1;
-			else
-				o->building_cover = (int)v;
-		}
-	}
+	if ((n = node_get(opts, "wooden-building")) && parse_wooden_building(n, o, d) < 0)
+		rc = -1;
 done:
 	if (rc < 0)
 		free(o);
@@ -159,9 +221,9 @@ struct node *nhis_options_emit(const void *opts)
 	}
 	struct node *m = node_new_map();
 	if (o->night_visibility > 0)
-		node_map_int(m, "night_visibility", o->night_visibility);
+		node_map_int(m, "night-visibility", o->night_visibility);
 	else
-		node_map_str(m, "night_visibility", "none");
+		node_map_str(m, "night-visibility", "none");
 	struct node *l = node_map_add(m, "unshakable", node_new_seq());
 	for (int i = 0; i < o->n_unshakable; i++)
 		node_seq_add(l, node_new_str(o->unshakable[i]));
@@ -169,9 +231,9 @@ struct node *nhis_options_emit(const void *opts)
 	for (int i = 0; i < o->n_banzai; i++)
 		node_seq_add(l, node_new_str(o->banzai[i]));
 	node_map_str(m, "rally", rally_names[o->rally]);
-	node_map_bool(m, "hill_blocks_los", o->hill_blocks_los);
-	node_map_str(m, "hexside_los", hexside_names[o->hexside]);
-	struct node *wb = node_map_add(m, "wooden_building", node_new_map());
+	node_map_bool(m, "hill-blocks-los", o->hill_blocks_los);
+	node_map_str(m, "hexside-los", hexside_names[o->hexside]);
+	struct node *wb = node_map_add(m, "wooden-building", node_new_map());
 	node_map_int(wb, "cost", o->building_cost);
 	node_map_int(wb, "cover", o->building_cover);
 	return m;

@@ -425,9 +425,9 @@ const struct rule_system rules_nhis = {
 		"standing:\n"
 		"  opportunity: [{hex: HEX, within: N, units: [ID, ...]}]  fire once a turn at the\n"
 		"    first enemy that moves into a hex in sight within N hexes\n"
-		"options: night_visibility (none|hexes), unshakable [nationalities], banzai\n"
-		"  [nationalities], rally (leadership|plain), hill_blocks_los (bool), hexside_los\n"
-		"  (clear-if-either|blocked-if-either), wooden_building {cost, cover}.\n"
+		"options: night-visibility (none|hexes), unshakable [nationalities], banzai\n"
+		"  [nationalities], rally (leadership|plain), hill-blocks-los (bool), hexside-los\n"
+		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover}.\n"
 		"See docs/rules/nhis.md.",
 	.options_parse = nhis_options_parse,
 	.options_emit = nhis_options_emit,
