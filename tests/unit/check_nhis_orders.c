@@ -469,6 +469,62 @@ START_TEST(test_orders_errors)
 }
 END_TEST
 
+/* Each impulse is checked in full: a wrong activated hex or an empty group no longer hides
+ * the impulse's other fields. Every case used to report its first error alone. */
+START_TEST(test_orders_every_field_checked)
+{
+	static const struct {
+		const char *text;
+		struct error_case first, second;
+	} cases[] = {
+		/* the activated hex off the map, and a path that is not adjacent */
+		{ "- activate: '0909'\n  move: ['0102', '0104']\n",
+			{ NULL, 1, 13, "off the map" }, { NULL, 2, 18, "not adjacent to 0102" } },
+		/* the activated hex not a hex name, and a unit of the enemy's */
+		{ "- activate: '101'\n  units: [j1]\n  fire: '0102'\n",
+			{ NULL, 1, 13, "not a hex name" }, { NULL, 2, 11, "belongs to ija" } },
+		/* no activated hex, and the fire target off the map */
+		{ "- units: [m1]\n  fire: '0109'\n",
+			{ NULL, 1, 3, "missing key 'activate'" }, { NULL, 2, 9, "off the map" } },
+		/* no unit ready in the hex, and a path that is not adjacent */
+		{ "- activate: '0303'\n  move: ['0305']\n",
+			{ NULL, 1, 3, "no unit of usmc ready" }, { NULL, 2, 10, "not adjacent to 0303" } },
+		/* no good unit in the group, and a fire target out of sight */
+		{ "- activate: '0103'\n  units: [m9]\n  fire: '0503'\n",
+			{ NULL, 2, 11, "no unit 'm9'" }, { NULL, 3, 9, "blocked by 0303" } },
+		/* an impulse that does nothing, and a unit listed twice */
+		{ "- activate: '0101'\n  units: [m1, m1]\n",
+			{ NULL, 1, 3, "neither moves nor fires" }, { NULL, 2, 15, "listed twice" } },
+	};
+	struct nhis_state *s = load(fixture);
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		struct node *o = parse_yaml("orders.yaml", cases[i].text);
+		struct diag d;
+		diag_init(&d);
+		void *out = NULL;
+		ck_assert_int_eq(nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d), -1);
+		const struct error_case *want[] = { &cases[i].first, &cases[i].second };
+		for (size_t w = 0; w < 2; w++) {
+			int found = 0;
+			for (size_t k = 0; k < d.n; k++)
+				if (d.v[k].line == want[w]->line && d.v[k].column == want[w]->column &&
+					strstr(d.v[k].message, want[w]->message))
+					found = 1;
+			if (!found)
+				diag_print(&d, stderr);
+			ck_assert_msg(found, "case %zu: no '%s' at %d:%d", i, want[w]->message,
+				want[w]->line, want[w]->column);
+		}
+		if (diag_count(&d) != 2)
+			diag_print(&d, stderr);
+		ck_assert_msg(diag_count(&d) == 2, "case %zu: %zu errors", i, diag_count(&d));
+		node_free(o);
+		diag_release(&d);
+	}
+	nhis_state_free(s);
+}
+END_TEST
+
 /* NHiS terrain chart (open ground 1 MP), checked when the file is read: m1 (movement _i)
  * moves 3 open hexes. With 3 MP it spends exactly its last point: accepted; with 2 the
  * third hex needs one point more: refused at that hex. */
@@ -803,6 +859,7 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_orders_valid);
 	tcase_add_test(t, test_orders_errors);
 	tcase_add_test(t, test_orders_all_errors_at_once);
+	tcase_add_test(t, test_orders_every_field_checked);
 	tcase_add_loop_test(t, test_orders_last_movement_point, 2, 5);
 	suite_add_tcase(s, t);
 	t = tcase_create("turns");

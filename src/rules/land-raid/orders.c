@@ -459,13 +459,18 @@ static void check_in_square(const struct sim *m, const struct node *list,
 	}
 }
 
+/* Reads one action and checks every field of it, whatever else is wrong with it, so a player
+ * sees all its errors at once. officer_idx < 0: the officer is not known (his own errors are
+ * reported), so what depends on where he stands is not checked. The sim follows the action
+ * only when it can happen: the officer is known and his turn has not ended. */
 static void parse_action(struct landraid_action *a, const struct node *an,
 	struct sim *m, int side, int officer_idx, const char *officer,
 	const struct landraid_options *o, int *ended, struct diag *d)
 {
 	const struct landraid_state *s = m->s;
 	const struct node *kn = NULL, *val = NULL;
-	int kind = -1, pos = m->pos[officer_idx];
+	int kind = -1, pos = officer_idx >= 0 ? m->pos[officer_idx] : -1;
+	int live = officer_idx >= 0 && !*ended;
 
 	a->sq = -1;
 	if (an->kind == NODE_SCALAR) {
@@ -476,7 +481,9 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		kind = b == 0 ? LR_SHOOT : b == 1 ? LR_PLUNDER : LR_GATHER;
 		kn = an;
 	} else {
-		if (node_check_map(an, "action", action_keys, d) < 0)
+		/* Unknown keys are reported, and the known ones still checked. */
+		int unknown = node_check_map(an, "action", action_keys, d) < 0;
+		if (an->kind != NODE_MAP)
 			return;
 		for (size_t i = 0; i < an->n; i++) {
 			int k;
@@ -486,18 +493,20 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 			if (!landraid_action_names[k])
 				continue;
 			if (kind >= 0) {
+				/* The first action named is checked; each further one is an error. */
 				node_error(d, an->keys[i], "action has both '%s' and '%s' (one action per "
 					"list item expected)", landraid_action_names[kind],
 					landraid_action_names[k]);
-				return;
+				continue;
 			}
 			kind = k;
 			kn = an->keys[i];
 			val = an->items[i];
 		}
 		if (kind < 0) {
-			node_error(d, an, "action names no action (one of: move, shoot, fight, "
-				"plunder, gather expected)");
+			if (!unknown)
+				node_error(d, an, "action names no action (one of: move, shoot, fight, "
+					"plunder, gather expected)");
 			return;
 		}
 		for (size_t i = 0; i < an->n; i++) {
@@ -509,30 +518,29 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		}
 	}
 	a->kind = kind;
-	if (*ended) {
+	if (*ended)
 		node_error(d, kn, "%s after the officer's %s (§23/§24: a fight or a plunder is the "
 			"officer's last action)", landraid_action_names[kind],
 			*ended == 1 ? "fight" : "plunder");
-		return;
-	}
 
 	switch (kind) {
 	case LR_MOVE: {
 		int to = want_square(s, val, "move", d);
-		if (to < 0)
-			return;
-		if (!landraid_face(s, pos, to)) {
+		if (to >= 0 && pos >= 0 && !landraid_face(s, pos, to)) {
 			node_error(d, val, "%s is not face-touching %s, where %s is then (§20 Move: a "
 				"face-touching square expected)", s->name[to], s->name[pos], officer);
-			return;
+			to = -1;
 		}
 		a->sq = to;
 		const struct node *drag = node_get(an, "drag");
 		if (drag) {
 			want_ids(s, drag, "drag", LR_MAX_DRAG, 1, side, LR_NON_OFFICERS, -1, &a->bases, d);
-			check_in_square(m, drag, &a->bases, pos, officer, "drag", d);
+			if (pos >= 0)
+				check_in_square(m, drag, &a->bases, pos, officer, "drag", d);
 			a->has_bases = 1;
 		}
+		if (!live || to < 0)
+			break;
 		if (!m->uncertain)
 			for (size_t i = 0; i < a->bases.n; i++) {
 				int bi = sim_index(m, a->bases.v[i]);
@@ -543,62 +551,56 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		break;
 	}
 	case LR_SHOOT:
-		if (++m->shoots > o->max_shoot_actions)
+		if (live && ++m->shoots > o->max_shoot_actions)
 			node_error(d, kn, "shoot action %d this turn (§20 Shoot: at most %d "
 				"expected)", m->shoots, o->max_shoot_actions);
 		if (!is_null(val)) {
 			int t = want_square(s, val, "shoot target", d);
-			if (t < 0)
-				return;
-			if (t == pos || landraid_distance(s, pos, t) > 3) {
+			if (t >= 0 && pos >= 0 && (t == pos || landraid_distance(s, pos, t) > 3)) {
 				node_error(d, val, "%s is not within 3 squares of %s, where %s is then "
 					"(§22: a target within 3 squares expected)", s->name[t], s->name[pos],
 					officer);
-				return;
+				t = -1;
 			}
 			a->sq = t;
 		}
 		break;
 	case LR_FIGHT: {
 		int t = want_square(s, val, "fight", d);
-		if (t < 0)
-			return;
-		if (!landraid_face(s, pos, t)) {
+		if (t >= 0 && pos >= 0 && !landraid_face(s, pos, t)) {
 			node_error(d, val, "%s is not face-touching %s, where %s is then (§23: a "
 				"face-touching square expected)", s->name[t], s->name[pos], officer);
-			return;
+			t = -1;
 		}
 		a->sq = t;
 		const struct node *with = node_get(an, "with");
 		if (with) {
 			want_ids(s, with, "with", LR_MAX_FIGHT_BASES, 1, side, 1u << LR_TROOPS, -1,
 				&a->bases, d);
-			check_in_square(m, with, &a->bases, pos, officer, "with", d);
+			if (pos >= 0)
+				check_in_square(m, with, &a->bases, pos, officer, "with", d);
 			a->has_bases = 1;
 		}
-		*ended = 1;
+		if (!*ended)
+			*ended = 1;
 		break;
 	}
 	case LR_PLUNDER:
-		if (!is_null(val)) {
+		if (!is_null(val))
 			node_error(d, val, "plunder takes no value (§24: the officer's own square is "
 				"plundered)");
-			return;
-		}
-		if (side != LR_ATTACKER) {
+		if (side != LR_ATTACKER)
 			node_error(d, kn, "only the attacker plunders (§24)");
-			return;
-		}
-		if (m->plunder[pos] <= 0) {
+		else if (pos >= 0 && m->plunder[pos] <= 0)
 			node_error(d, kn, "no plunder marker left in %s, where %s is then (§24: a "
 				"square with a plunder marker expected)", s->name[pos], officer);
-			return;
-		}
-		m->plunder[pos]--;
-		*ended = 2;
+		else if (live)
+			m->plunder[pos]--;
+		if (!*ended)
+			*ended = 2;
 		break;
 	case LR_GATHER:
-		if (++m->gathers > o->max_gather_actions)
+		if (live && ++m->gathers > o->max_gather_actions)
 			node_error(d, kn, "gather action %d this turn (§20 Gather: at most %d "
 				"expected)", m->gathers, o->max_gather_actions);
 		if (!is_null(val)) {
@@ -606,17 +608,47 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 			a->has_bases = 1;
 		}
 		/* Which bases come depends on the dice. */
-		m->uncertain = 1;
+		if (live)
+			m->uncertain = 1;
 		break;
 	}
 }
 
+/* The officer an order list names: his index in the sim, or -1 (reported) if the name is
+ * not one of the player's officers on the table. */
+static int want_officer(const struct node *on, struct sim *m, int side, const char **id,
+	struct diag *d)
+{
+	const struct landraid_state *s = m->s;
+	if (node_want_id(on, "officer", id, d) < 0)
+		return -1;
+	const struct landraid_base *ob = landraid_base_find(s, *id);
+	if (!ob) {
+		node_error(d, on, "no base '%s' on the table (one of your officers expected)", *id);
+		return -1;
+	}
+	if (ob->side != side) {
+		node_error(d, on, "'%s' is the %s's (one of your officers expected)", *id,
+			landraid_side_names[ob->side]);
+		return -1;
+	}
+	if (!landraid_is_officer(ob)) {
+		node_error(d, on, "'%s' is a %s base, not an officer (§17: officers act)", *id,
+			landraid_role_names[ob->role]);
+		return -1;
+	}
+	return sim_index(m, *id);
+}
+
+/* Reads one officer's order list. A bad officer name does not stop the check: his actions
+ * are still read and checked as far as that does not depend on where he stands. */
 static void parse_officer(struct landraid_officer_order *oo, const struct node *e,
 	struct sim *m, int side, const struct landraid_options *o,
 	const struct landraid_orders *all, size_t index, struct diag *d)
 {
 	const struct landraid_state *s = m->s;
-	const char *id;
+	const char *id = NULL;
+	int oi = -1;
 	if (e->kind != NODE_MAP) {
 		node_check_map(e, "officer order", officer_keys, d);
 		return;
@@ -624,31 +656,16 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 	/* Unknown keys are reported, and the rest is still checked. */
 	node_check_map(e, "officer order", officer_keys, d);
 	const struct node *on = node_need(e, "officer", d);
-	if (!on || node_want_id(on, "officer", &id, d) < 0)
-		return;
-	const struct landraid_base *ob = landraid_base_find(s, id);
-	if (!ob) {
-		node_error(d, on, "no base '%s' on the table (one of your officers expected)", id);
-		return;
+	if (on && (oi = want_officer(on, m, side, &id, d)) >= 0) {
+		for (size_t i = 0; i < index; i++)
+			if (all->v[i].officer && strcmp(all->v[i].officer, id) == 0) {
+				node_error(d, on, "officer '%s' has a second order list (one per officer "
+					"expected)", id);
+				break;
+			}
+		oo->officer = xstrdup(id);
 	}
-	if (ob->side != side) {
-		node_error(d, on, "'%s' is the %s's (one of your officers expected)", id,
-			landraid_side_names[ob->side]);
-		return;
-	}
-	if (!landraid_is_officer(ob)) {
-		node_error(d, on, "'%s' is a %s base, not an officer (§17: officers act)", id,
-			landraid_role_names[ob->role]);
-		return;
-	}
-	for (size_t i = 0; i < index; i++)
-		if (all->v[i].officer && strcmp(all->v[i].officer, id) == 0) {
-			node_error(d, on, "officer '%s' has a second order list (one per officer "
-				"expected)", id);
-			break;
-		}
-	oo->officer = xstrdup(id);
-	int oi = sim_index(m, id);
+	const char *who = id ? id : on && on->kind == NODE_SCALAR ? on->scalar : "?";
 
 	const struct node *ig = node_get(e, "ignore");
 	if (ig) {
@@ -664,18 +681,20 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 		return;
 	}
 	if (acts->n == 0) {
-		node_error(d, acts, "no actions for '%s' (1 to 3 actions expected)", id);
+		node_error(d, acts, "no actions for '%s' (1 to 3 actions expected)", who);
 		return;
 	}
-	if (acts->n > LR_MAX_ACTIONS) {
+	size_t n = acts->n;
+	if (n > LR_MAX_ACTIONS) {
 		node_error(d, acts->items[LR_MAX_ACTIONS], "action %d for '%s' (§17: at most 3 "
-			"actions per officer expected)", LR_MAX_ACTIONS + 1, id);
-		return;
+			"actions per officer expected)", LR_MAX_ACTIONS + 1, who);
+		/* The first three are still checked. */
+		n = LR_MAX_ACTIONS;
 	}
 	int ended = 0;
-	for (size_t i = 0; i < acts->n; i++)
-		parse_action(&oo->actions[i], acts->items[i], m, side, oi, id, o, &ended, d);
-	oo->n_actions = acts->n;
+	for (size_t i = 0; i < n; i++)
+		parse_action(&oo->actions[i], acts->items[i], m, side, oi, who, o, &ended, d);
+	oo->n_actions = n;
 }
 
 int landraid_orders_parse(struct landraid_orders **out, const struct landraid_state *s,

@@ -39,12 +39,14 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 	int rc = 0;
 	nhis_hex_name(imp->hex, hx);
 	*ng = 0;
+	if (!units && !imp->hex)
+		return 0;       /* the activated hex is wrong (reported): no default group */
 	if (units) {
 		if (node_check_seq(units, "units", NHIS_MAX_UNITS, d) < 0)
 			return -1;
 		if (units->n == 0) {
 			node_error(d, units, "units is empty (the ids of units in %s, or leave it out "
-				"for all of them)", hx);
+				"for all of them)", imp->hex ? hx : "the activated hex");
 			return -1;
 		}
 		imp->units = xcalloc(units->n, sizeof(*imp->units));
@@ -82,7 +84,7 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 				rc = -1;
 				continue;
 			}
-			if (sim->hex[ui] != imp->hex) {
+			if (imp->hex && sim->hex[ui] != imp->hex) {
 				char at[5];
 				nhis_hex_name(sim->hex[ui], at);
 				node_error(d, un, "unit '%s' is in %s, not %s (a unit in the activated hex)",
@@ -262,9 +264,11 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 		const struct node *move = node_get(e, "move");
 		const struct node *mode = node_get(e, "mode");
 		const struct node *fire = node_get(e, "fire");
+		/* A bad activated hex does not stop the check: the impulse's other fields are still
+		 * checked, as far as they do not depend on where the units stand (hex 0). */
 		if (!act || nhis_want_hex(&s->map, act, "activate", &imp->hex, d) < 0) {
 			rc = -1;
-			continue;
+			imp->hex = 0;
 		}
 		int m = NHIS_MODE_MOVE;
 		if (mode) {
@@ -280,35 +284,37 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 			node_error(d, e, "the impulse neither moves nor fires (move: [hexes] and/or "
 				"fire: hex)");
 			rc = -1;
-			continue;
 		}
 		if (move && fire && imp->mode != NHIS_MODE_CHARGE) {
 			node_error(d, fire, "fire after a move needs Charge movement (mode: charge)");
 			rc = -1;
 		}
-		/* A group with a bad unit is still checked with its good ones, so every error of
-		 * the impulse is reported at once. */
+		/* A group with a bad unit is still checked with its good ones, and the move and
+		 * the fire with whatever units are good, so every error of the impulse is reported
+		 * at once. */
 		size_t ng = 0;
 		if (parse_group(s, side, &sim, e, units, imp, group, &ng, d) < 0)
 			rc = -1;
-		if (ng == 0)
-			continue;
 		int from = imp->hex;
 		if (move) {
-			if (parse_move(s, o, side, move, imp, group, ng, d) < 0)
+			if (parse_move(s, o, side, move, imp, group, ng, d) < 0) {
 				rc = -1;
-			else
+				from = 0;       /* where a charge would fire from is not known */
+			} else if (from)
 				from = imp->path[imp->n_path - 1];
 		}
 		if (fire) {
 			if (nhis_want_hex(&s->map, fire, "fire", &imp->fire, d) < 0)
 				rc = -1;
-			else if (check_fire(s, o, fire, from, imp->fire, group, ng, d) < 0)
+			else if (from && check_fire(s, o, fire, from, imp->fire, group, ng, d) < 0)
 				rc = -1;
 		}
+		/* The play-forward follows the impulse where it is known to act. */
+		if (!imp->hex || (!move && !fire))
+			continue;
 		for (size_t k = 0; k < ng; k++) {
 			sim.acted[group[k]] = 1;
-			sim.hex[group[k]] = from;
+			sim.hex[group[k]] = from ? from : imp->hex;
 		}
 	}
 	if (standing) {
