@@ -290,10 +290,77 @@ void nhis_opportunity_free(struct nhis_opportunity *v, size_t n)
 	free(v);
 }
 
+/* One unit listed in an opportunity-fire order o of side: a unit of the scenario, side's,
+ * listed once, and with at_hex standing in the order's hex now. Returns its index, or -1
+ * (reported). */
+static int want_opportunity_unit(const struct nhis_state *s, int side,
+	const struct nhis_opportunity *o, const struct node *un, int at_hex, struct diag *d)
+{
+	const char *id;
+	if (node_want_id(un, "unit", &id, d) < 0)
+		return -1;
+	int ui = nhis_unit_find(s, id);
+	if (ui < 0) {
+		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
+		return -1;
+	}
+	if (s->units[ui].side != side) {
+		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
+			s->side[s->units[ui].side].player, s->side[side].player);
+		return -1;
+	}
+	for (size_t j = 0; j < o->n_units; j++)
+		if (o->units[j] == ui) {
+			node_error(d, un, "unit '%s' is listed twice (each once)", id);
+			return -1;
+		}
+	if (at_hex && o->hex && (s->units[ui].eliminated || s->units[ui].hex != o->hex)) {
+		char hx[5];
+		nhis_hex_name(o->hex, hx);
+		node_error(d, un, "unit '%s' is not in hex %s (a unit standing there)", id, hx);
+		return -1;
+	}
+	return ui;
+}
+
+/* One opportunity-fire order {hex, within, units} of side into *o. */
+static int parse_opportunity(const struct nhis_state *s, int side, const struct node *e,
+	int at_hex, struct nhis_opportunity *o, struct diag *d)
+{
+	static const char *const keys[] = { "hex", "within", "units", NULL };
+	int rc = 0;
+	if (node_check_map(e, "opportunity fire order", keys, d) < 0) {
+		rc = -1;
+		if (e->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *h = node_need(e, "hex", d);
+	const struct node *w = node_need(e, "within", d);
+	const struct node *u = node_get(e, "units");
+	if (!h || nhis_want_hex(&s->map, h, "hex", &o->hex, d) < 0)
+		rc = -1;
+	long long within = 0;
+	if (!w || node_want_int(w, "within", 1, 99, &within, d) < 0)
+		rc = -1;
+	o->within = (int)within;
+	if (!u)
+		return rc;
+	if (node_check_seq(u, "units", NHIS_MAX_UNITS, d) < 0)
+		return -1;
+	o->units = xcalloc(u->n ? u->n : 1, sizeof(*o->units));
+	for (size_t k = 0; k < u->n; k++) {
+		int ui = want_opportunity_unit(s, side, o, u->items[k], at_hex, d);
+		if (ui < 0)
+			rc = -1;
+		else
+			o->units[o->n_units++] = ui;
+	}
+	return rc;
+}
+
 int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq,
 	int at_hex, struct nhis_opportunity **out, size_t *n, struct diag *d)
 {
-	static const char *const keys[] = { "hex", "within", "units", NULL };
 	int rc = 0;
 	*out = NULL;
 	*n = 0;
@@ -301,69 +368,9 @@ int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct no
 		return -1;
 	struct nhis_opportunity *v = xcalloc(seq->n ? seq->n : 1, sizeof(*v));
 	size_t count = 0;
-	for (size_t i = 0; i < seq->n; i++) {
-		const struct node *e = seq->items[i];
-		struct nhis_opportunity *o = &v[count++];
-		if (node_check_map(e, "opportunity fire order", keys, d) < 0) {
+	for (size_t i = 0; i < seq->n; i++)
+		if (parse_opportunity(s, side, seq->items[i], at_hex, &v[count++], d) < 0)
 			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
-		const struct node *h = node_need(e, "hex", d);
-		const struct node *w = node_need(e, "within", d);
-		const struct node *u = node_get(e, "units");
-		if (!h || nhis_want_hex(&s->map, h, "hex", &o->hex, d) < 0)
-			rc = -1;
-		long long within = 0;
-		if (!w || node_want_int(w, "within", 1, 99, &within, d) < 0)
-			rc = -1;
-		o->within = (int)within;
-		if (u) {
-			if (node_check_seq(u, "units", NHIS_MAX_UNITS, d) < 0) {
-				rc = -1;
-				continue;
-			}
-			o->units = xcalloc(u->n ? u->n : 1, sizeof(*o->units));
-			for (size_t k = 0; k < u->n; k++) {
-				const char *id;
-				if (node_want_id(u->items[k], "unit", &id, d) < 0) {
-					rc = -1;
-					continue;
-				}
-				int ui = nhis_unit_find(s, id);
-				if (ui < 0) {
-					node_error(d, u->items[k], "no unit '%s' (a unit id of the scenario)",
-						id);
-					rc = -1;
-					continue;
-				}
-				if (s->units[ui].side != side) {
-					node_error(d, u->items[k], "unit '%s' belongs to %s (one of %s's units)",
-						id, s->side[s->units[ui].side].player, s->side[side].player);
-					rc = -1;
-					continue;
-				}
-				int dup = 0;
-				for (size_t j = 0; j < o->n_units; j++)
-					if (o->units[j] == ui)
-						dup = 1;
-				if (dup) {
-					node_error(d, u->items[k], "unit '%s' is listed twice (each once)", id);
-					rc = -1;
-					continue;
-				}
-				if (at_hex && o->hex && (s->units[ui].eliminated || s->units[ui].hex != o->hex)) {
-					char hx[5];
-					nhis_hex_name(o->hex, hx);
-					node_error(d, u->items[k], "unit '%s' is not in hex %s (a unit standing "
-						"there)", id, hx);
-					rc = -1;
-					continue;
-				}
-				o->units[o->n_units++] = ui;
-			}
-		}
-	}
 	if (rc < 0) {
 		nhis_opportunity_free(v, count);
 		return -1;
@@ -411,11 +418,61 @@ void nhis_state_free(void *state)
 	free(s);
 }
 
+/* One entry of the map's `hexes` list: terrain, feature, elevation and road of a hex, each
+ * hex described once (seen: one flag per hex). */
+static int parse_hex(struct nhis_state *s, const struct node *e, unsigned char *seen,
+	struct diag *d)
+{
+	static const char *const keys[] = { "hex", "terrain", "elevation", "road", "feature",
+		NULL };
+	int rc = 0, h, v;
+	long long el;
+	if (node_check_map(e, "hex", keys, d) < 0) {
+		rc = -1;
+		if (e->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *n = node_need(e, "hex", d);
+	if (!n || nhis_want_hex(&s->map, n, "hex", &h, d) < 0)
+		return -1;
+	size_t at = (size_t)(h / 100 - 1) * (size_t)s->map.rows + (size_t)(h % 100 - 1);
+	if (seen[at]) {
+		node_error(d, n, "hex '%s' is described twice (each hex once)", n->scalar);
+		return -1;
+	}
+	seen[at] = 1;
+	struct nhis_hex *x = &s->map.v[at];
+	if ((n = node_get(e, "terrain"))) {
+		if (node_want_enum(n, "terrain", nhis_terrain_names, &v, d) < 0)
+			rc = -1;
+		else
+			x->terrain = (unsigned char)v;
+	}
+	if ((n = node_get(e, "feature"))) {
+		if (node_want_enum(n, "feature", nhis_feature_names, &v, d) < 0)
+			rc = -1;
+		else
+			x->feature = (unsigned char)v;
+	}
+	if ((n = node_get(e, "elevation"))) {
+		if (node_want_int(n, "elevation", 0, NHIS_MAX_ELEVATION, &el, d) < 0)
+			rc = -1;
+		else
+			x->elevation = (unsigned char)el;
+	}
+	if ((n = node_get(e, "road"))) {
+		if (node_want_bool(n, "road", &v, d) < 0)
+			rc = -1;
+		else
+			x->road = (unsigned char)v;
+	}
+	return rc;
+}
+
+/* map: {columns, rows, terrain (of every hex not listed), hexes: [...]}. */
 static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 {
 	static const char *const keys[] = { "columns", "rows", "terrain", "hexes", NULL };
-	static const char *const hex_keys[] = { "hex", "terrain", "elevation", "road", "feature",
-		NULL };
 	int rc = 0;
 	if (node_check_map(m, "map", keys, d) < 0) {
 		rc = -1;
@@ -445,54 +502,9 @@ static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 	if (node_check_seq(hexes, "hexes", (size_t)(cols * rows), d) < 0)
 		return -1;
 	unsigned char *seen = xcalloc((size_t)(cols * rows), 1);
-	for (size_t i = 0; i < hexes->n; i++) {
-		const struct node *e = hexes->items[i];
-		if (node_check_map(e, "hex", hex_keys, d) < 0) {
+	for (size_t i = 0; i < hexes->n; i++)
+		if (parse_hex(s, hexes->items[i], seen, d) < 0)
 			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
-		int h;
-		n = node_need(e, "hex", d);
-		if (!n || nhis_want_hex(&s->map, n, "hex", &h, d) < 0) {
-			rc = -1;
-			continue;
-		}
-		size_t at = (size_t)(h / 100 - 1) * (size_t)rows + (size_t)(h % 100 - 1);
-		if (seen[at]) {
-			node_error(d, n, "hex '%s' is described twice (each hex once)", n->scalar);
-			rc = -1;
-			continue;
-		}
-		seen[at] = 1;
-		struct nhis_hex *x = &s->map.v[at];
-		int v;
-		if ((n = node_get(e, "terrain"))) {
-			if (node_want_enum(n, "terrain", nhis_terrain_names, &v, d) < 0)
-				rc = -1;
-			else
-				x->terrain = (unsigned char)v;
-		}
-		if ((n = node_get(e, "feature"))) {
-			if (node_want_enum(n, "feature", nhis_feature_names, &v, d) < 0)
-				rc = -1;
-			else
-				x->feature = (unsigned char)v;
-		}
-		long long el;
-		if ((n = node_get(e, "elevation"))) {
-			if (node_want_int(n, "elevation", 0, NHIS_MAX_ELEVATION, &el, d) < 0)
-				rc = -1;
-			else
-				x->elevation = (unsigned char)el;
-		}
-		if ((n = node_get(e, "road"))) {
-			if (node_want_bool(n, "road", &v, d) < 0)
-				rc = -1;
-			else
-				x->road = (unsigned char)v;
-		}
-	}
 	free(seen);
 	return rc;
 }
