@@ -1,4 +1,4 @@
-/* check_landraid.c — the Land Raid mechanics against play sheet 000 and NOTES.md's readings,
+/* check_landraid.c — the Land Raid mechanics against the Land Raid play sheet and NOTES §000,
  * each with scripted dice: events 2–12 and their impossible cases (§18), morale (§19),
  * action counts (§17, §13), move and gather (§20), shooting and response shooting (§22),
  * fighting (§23), plunder (§24) and quality (§6). Every test checks how many dice were
