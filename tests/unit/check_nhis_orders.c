@@ -227,8 +227,9 @@ START_TEST(test_options_errors)
 }
 END_TEST
 
-/* Option names are kebab-case; the old snake_case spelling of each (nested keys too) is
- * refused with the name to use, and the other keys are still read and checked. */
+/* Option names are kebab-case; the old snake_case spelling of each is refused with the name
+ * to use, other unknown keys (top-level or in wooden-building) as before, and the other keys
+ * are still read and checked. */
 START_TEST(test_options_old_spelling)
 {
 	struct node *n = parse_yaml("options.yaml",
