@@ -1,4 +1,4 @@
-/* check_landraid.c — the Land Raid mechanics against play sheet 000 and NOTES.md's readings,
+/* check_landraid.c — the Land Raid mechanics against the Land Raid play sheet and NOTES §000,
  * each with scripted dice: events 2–12 and their impossible cases (§18), morale (§19),
  * action counts (§17, §13), move and gather (§20), shooting and response shooting (§22),
  * fighting (§23), plunder (§24) and quality (§6). Every test checks how many dice were
@@ -1123,6 +1123,33 @@ START_TEST(fight_officer_earlier_when_alone)
 }
 END_TEST
 
+/* Land Raid §13 Commander: "Death = 3 casualty markers" — where a plain officer leaves 1
+ * (§23 Fighting, "6 = Casualty"). A lone target officer (_i 0) or commander (_i 1) falls to
+ * the assault's one six; nobody is left to drag the markers, so they stay in D3. The
+ * commander raises his side's quality (§13), so the target re-rolls its 4 non-6s first. */
+START_TEST(fight_commander_death_three_markers)
+{
+	static const int officer_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1 };
+	static const int commander_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1,
+		1, 1, 1, 1 };
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	add("ot", DEF, _i ? LR_COMMANDER : LR_OFFICER, LR_ORDINARY, "D3");
+	if (_i)
+		script(commander_dice, N_OF(commander_dice));
+	else
+		script(officer_dice, N_OF(officer_dice));
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert(has_event("casualty 1 of the defender: ot"));
+	ck_assert_str_eq(where("ot"), "gone");
+	ck_assert_str_eq(where("o1"), "D3");
+	ck_assert_int_eq(S->cas[DEF][Q("D3")], (_i ? 3 : 1));
+	ck_assert_int_eq(has_event("the commander falls, 3 casualty markers"), _i);
+}
+END_TEST
+
 START_TEST(fight_tie_target_wins_with_extra_hits)
 {
 	struct landraid_base *o = assault_party(LR_ORDINARY);
@@ -1141,6 +1168,31 @@ START_TEST(fight_tie_target_wins_with_extra_hits)
 	ck_assert_int_eq(S->cas[ATT][Q("C3")], 2); /* back at the launch square */
 	ck_assert_int_eq(S->cas[DEF][Q("D3")], 1);
 	ck_assert_str_eq(where("t2"), "D3");
+}
+END_TEST
+
+/* Land Raid §23 Fighting: "2D6 extra hits. 5, 6 = extra casualty inflicted" — on either
+ * die. The tie of fight_tie_target_wins_with_extra_hits, the winner's first extra-hit die a
+ * miss and its second die _i: 4 misses, 5 and 6 hit (a2 is the casualty). */
+START_TEST(fight_extra_hits_second_die)
+{
+	static int v[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		6, 1, 1, 1,
+		1, 0 };
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	troops("t1", DEF, LR_ORDINARY, "D3");
+	troops("t2", DEF, LR_ORDINARY, "D3");
+	v[15] = _i;
+	script(v, N_OF(v));
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert(purpose_has(14, "extra hits"));
+	ck_assert(has_event("the targets win"));
+	ck_assert(has_event(_i >= 5 ? "extra hits on the attacker: 1" :
+		"extra hits on the attacker: 0"));
+	ck_assert_str_eq(where("a1"), "gone");     /* the fight's own casualty */
+	ck_assert_str_eq(where("a2"), _i >= 5 ? "gone" : "C3");
+	ck_assert_int_eq(S->cas[ATT][Q("C3")], (_i >= 5 ? 2 : 1));
 }
 END_TEST
 
@@ -1395,6 +1447,24 @@ START_TEST(plunder_deviation_kept)
 }
 END_TEST
 
+/* Land Raid §24 Plunder: "1D6 per base ... 5, 6 = consult the loot loop". The first
+ * plunder die is _i, the second a 1: a 4 finds nothing (no loop roll), a 5 or a 6 finds
+ * once (loop 1: nothing worth carrying, so no deviation roll). The marker goes either way. */
+START_TEST(plunder_finds_on_5_and_6)
+{
+	static int v[] = { 0, 1, 1 };
+	struct landraid_base *o = plunderers(LR_ORDINARY);
+	v[0] = _i;
+	script(v, _i >= 5 ? 3 : 2);
+	ck_assert_int_eq(landraid_plunder(&C, o, NULL, 1), LR_DONE);
+	all_drawn();
+	ck_assert(has_event(_i >= 5 ? "1 of 2 dice score 5-6" : "0 of 2 dice score 5-6"));
+	ck_assert_int_eq(purpose_has(2, "plunder loop"), _i >= 5);
+	ck_assert_int_eq(S->plunder[Q("C3")], 0);
+	ck_assert_int_eq(S->loot_taken + S->loot_lost, 0);
+}
+END_TEST
+
 START_TEST(plunder_battle_hardened_plus_one)
 {
 	struct landraid_base *o = plunderers(LR_HARDENED);
@@ -1585,7 +1655,9 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, fight_better_quality_rerolls_and_kill_all);
 	tcase_add_test(tc, fight_officer_is_third_casualty);
 	tcase_add_test(tc, fight_officer_earlier_when_alone);
+	tcase_add_loop_test(tc, fight_commander_death_three_markers, 0, 2);
 	tcase_add_test(tc, fight_tie_target_wins_with_extra_hits);
+	tcase_add_loop_test(tc, fight_extra_hits_second_die, 4, 7);
 	tcase_add_test(tc, fight_assaulter_wins_by_killing_more);
 	tcase_add_test(tc, fight_kill_all_wins_with_fewer);
 	tcase_add_test(tc, fight_better_loser_insists_on_reroll);
@@ -1603,6 +1675,7 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, plunder_blocked_by_five);
 	tcase_add_test(tc, plunder_loop_and_deviation_lost);
 	tcase_add_test(tc, plunder_deviation_kept);
+	tcase_add_loop_test(tc, plunder_finds_on_5_and_6, 4, 7);
 	tcase_add_test(tc, plunder_battle_hardened_plus_one);
 	tcase_add_test(tc, plunder_loot_carriers_option);
 	tcase_add_test(tc, plunder_no_loot_no_deviation);

@@ -476,6 +476,66 @@ START_TEST(orders_errors_of_form)
 }
 END_TEST
 
+/* Each action (and each officer's list) is checked in full: a wrong first field no longer
+ * hides the others. Every pair below used to be reported as its first error alone. */
+START_TEST(orders_every_error_of_an_action)
+{
+	struct landraid_state *s = state(state_yaml);
+	struct diag d;
+	diag_init(&d);
+	parse_orders(s, "attacker",
+		"- officer: hag\n"                      /* 1 */
+		"  actions:\n"                          /* 2 */
+		"    - move: Z9\n"                      /* 3 */
+		"      run: fast\n"                     /* 4 */
+		"    - move: E1\n"                      /* 5 */
+		"      drag: [d1]\n"                    /* 6 */
+		"    - fight: Q7\n"                     /* 7 */
+		"      with: [cart]\n"                  /* 8 */
+		"- officer: ghost\n"                    /* 9 */
+		"  actions:\n"                          /* 10 */
+		"    - shoot: A9\n"                     /* 11 */
+		"- officer: blood\n"                    /* 12 */
+		"  actions:\n"                          /* 13 */
+		"    - move: B9\n"                      /* 14 */
+		"      shoot: B2\n"                     /* 15 */
+		"    - fight: C1\n"                     /* 16 */
+		"    - move: X1\n"                      /* 17 */
+		"    - gather\n",                       /* 18 */
+		NULL, &d, NULL);
+	/* unknown key, and the move's bad square */
+	CK_DIAG(&d, 4, 7, "unknown key 'run' in action");
+	CK_DIAG(&d, 3, 13, "move 'Z9' is not a square of the 6x4 grid");
+	/* a move not face-touching, and its drag list */
+	CK_DIAG(&d, 5, 13, "E1 is not face-touching C1");
+	CK_DIAG(&d, 6, 14, "base 'd1' is the defender's");
+	/* a fight at a bad square, and its with list */
+	CK_DIAG(&d, 7, 14, "fight 'Q7' is not a square");
+	CK_DIAG(&d, 8, 14, "base 'cart' is the defender's");
+	/* an unknown officer, and his action's bad square */
+	CK_DIAG(&d, 9, 12, "no base 'ghost' on the table");
+	CK_DIAG(&d, 11, 14, "shoot target 'A9' is not a square");
+	/* two actions in one item, and the first one's bad square */
+	CK_DIAG(&d, 15, 7, "action has both 'move' and 'shoot'");
+	CK_DIAG(&d, 14, 13, "move 'B9' is not a square");
+	/* an action after the fight, and its bad square; a 4th action, and the first three */
+	CK_DIAG(&d, 17, 7, "move after the officer's fight");
+	CK_DIAG(&d, 17, 13, "move 'X1' is not a square");
+	CK_DIAG(&d, 18, 7, "action 4 for 'blood'");
+	ck_assert_uint_eq(d.n, 13);
+	diag_release(&d);
+	diag_init(&d);
+	/* plunder with a value by the defender: both reported */
+	parse_orders(s, "defender", "- {officer: bishop, actions: [{plunder: D2}]}\n", NULL, &d,
+		NULL);
+	CK_DIAG(&d, 1, 41, "plunder takes no value");
+	CK_DIAG(&d, 1, 32, "only the attacker plunders");
+	ck_assert_uint_eq(d.n, 2);
+	diag_release(&d);
+	landraid_state_free(s);
+}
+END_TEST
+
 START_TEST(orders_limits)
 {
 	struct landraid_state *s = state(state_yaml);
@@ -671,6 +731,7 @@ static Suite *landraid_io_suite(void)
 	tcase_add_test(tc, orders_empty_and_missing);
 	tcase_add_test(tc, orders_errors_against_state);
 	tcase_add_test(tc, orders_errors_of_form);
+	tcase_add_test(tc, orders_every_error_of_an_action);
 	tcase_add_test(tc, orders_limits);
 	tcase_add_test(tc, standing_errors);
 	tcase_add_test(tc, ignore_scurvy_option);

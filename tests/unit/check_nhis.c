@@ -900,6 +900,77 @@ START_TEST(test_rally)
 }
 END_TEST
 
+/* ---- movement ---------------------------------------------------------------------------- */
+
+/* Plays one usmc impulse: every unit in `from` moves (mode move) along the n hexes of path. */
+static void move_impulse(struct harness *h, const char *from, const char *const *path, size_t n)
+{
+	struct nhis_impulse imp;
+	memset(&imp, 0, sizeof(imp));
+	imp.index = 1;
+	imp.hex = hex(from);
+	imp.mode = NHIS_MODE_MOVE;
+	for (size_t i = 0; i < n; i++)
+		imp.path[imp.n_path++] = hex(path[i]);
+	nhis_impulse(&h->x, 0, "usmc", &imp);
+}
+
+/* NHiS Fire Attack Table, Hit: "Shaken units may not move toward an enemy unit". A Shaken
+ * squad in 0303, 3 hexes from the enemy in 0306, steps into each neighbour: sideways (still 3
+ * hexes away) and away it moves; closer (2 hexes) it stays. */
+START_TEST(test_shaken_moves_sideways_not_closer)
+{
+	static const struct {
+		const char *to;
+		int dist, moves;
+	} cases[] = {
+		{ "0203", 3, 1 },   /* sideways */
+		{ "0403", 3, 1 },   /* sideways */
+		{ "0302", 4, 1 },   /* away */
+		{ "0304", 2, 0 },   /* toward */
+	};
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
+			UNIT("j1", "ija", "squad", "0306", 4, 4, 4, 4));
+		unit(s, "m1")->shaken = 1;
+		ck_assert_int_eq(nhis_enemy_distance(s, 0, hex("0303")), 3);
+		ck_assert_int_eq(nhis_enemy_distance(s, 0, hex(cases[i].to)), cases[i].dist);
+		struct harness h;
+		harness_init(&h, s, NULL, 0);
+		move_impulse(&h, "0303", &cases[i].to, 1);
+		ck_assert_msg(unit(s, "m1")->hex == hex(cases[i].moves ? cases[i].to : "0303"),
+			"Shaken m1 stepping to %s (%d hexes from the enemy) ends in %04d", cases[i].to,
+			cases[i].dist, unit(s, "m1")->hex);
+		ck_assert_int_eq(events_have(&h.ev, "may not move toward the enemy"), !cases[i].moves);
+		ck_assert_int_eq(dice_count(&h.dice), 0);
+		harness_release(&h);
+		nhis_state_free(s);
+	}
+}
+END_TEST
+
+/* NHiS terrain chart (movement cost, open ground 1 MP): a squad of movement _i (2, 3 or 4)
+ * moves 3 open hexes. With 3 it spends exactly its last point and arrives; with 2 the third
+ * hex needs one point more than is left and the move stops (a void order) in 0103. */
+START_TEST(test_move_last_movement_point)
+{
+	static const char *const path[] = { "0102", "0103", "0104" };
+	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0101", 4, 4, 4, 4)
+		UNIT("j1", "ija", "squad", "0606", 4, 4, 4, 4));
+	unit(s, "m1")->full.movement = _i;
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	move_impulse(&h, "0101", path, N_OF(path));
+	ck_assert_int_eq(unit(s, "m1")->hex, hex(_i >= 3 ? "0104" : "0103"));
+	ck_assert_int_eq(events_have(&h.ev, "entering 0104 needs 1 movement points, 0 left"),
+		_i < 3);
+	ck_assert_int_eq(h.ev.n > 0 && h.ev.v[h.ev.n - 1].kind == EVENT_VOID, _i < 3);
+	ck_assert_int_eq(dice_count(&h.dice), 0);
+	harness_release(&h);
+	nhis_state_free(s);
+}
+END_TEST
+
 static Suite *nhis_suite(void)
 {
 	Suite *s = suite_create("nhis");
@@ -944,6 +1015,11 @@ static Suite *nhis_suite(void)
 	tcase_add_test(t, test_damage_points_lost);
 	tcase_add_test(t, test_damaged_unshakable_checks);
 	tcase_add_test(t, test_damaged_already_shaken);
+	suite_add_tcase(s, t);
+	t = tcase_create("movement");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_test(t, test_shaken_moves_sideways_not_closer);
+	tcase_add_loop_test(t, test_move_last_movement_point, 2, 5);
 	suite_add_tcase(s, t);
 	t = tcase_create("rally");
 	tcase_add_checked_fixture(t, setup, NULL);

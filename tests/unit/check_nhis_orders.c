@@ -135,6 +135,12 @@ static struct nhis_orders *orders(struct nhis_state *s, const char *player, cons
 	return out;
 }
 
+struct error_case {
+	const char *text;
+	int line, column;
+	const char *message;
+};
+
 /* ---- options ----------------------------------------------------------------------------- */
 
 START_TEST(test_options_defaults)
@@ -144,11 +150,11 @@ START_TEST(test_options_defaults)
 	diag_init(&d);
 	ck_assert_int_eq(nhis_options_parse(&o, NULL, &d), 0);
 	char *text = emit_text(nhis_options_emit(o));
-	ck_assert_ptr_nonnull(strstr(text, "night_visibility: none"));
+	ck_assert_ptr_nonnull(strstr(text, "night-visibility: none"));
 	ck_assert_ptr_nonnull(strstr(text, "- japanese"));
 	ck_assert_ptr_nonnull(strstr(text, "rally: leadership"));
-	ck_assert_ptr_nonnull(strstr(text, "hill_blocks_los: true"));
-	ck_assert_ptr_nonnull(strstr(text, "hexside_los: clear-if-either"));
+	ck_assert_ptr_nonnull(strstr(text, "hill-blocks-los: true"));
+	ck_assert_ptr_nonnull(strstr(text, "hexside-los: clear-if-either"));
 	ck_assert_ptr_nonnull(strstr(text, "cover: 3"));
 	/* the emitted defaults read back as the defaults */
 	struct node *n = parse_yaml("options.yaml", text);
@@ -166,9 +172,9 @@ END_TEST
 START_TEST(test_options_round_trip)
 {
 	struct node *n = parse_yaml("options.yaml",
-		"night_visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
-		"hill_blocks_los: false\nhexside_los: blocked-if-either\n"
-		"wooden_building: {cost: 3, cover: 2}\n");
+		"night-visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
+		"hill-blocks-los: false\nhexside-los: blocked-if-either\n"
+		"wooden-building: {cost: 3, cover: 2}\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -200,8 +206,8 @@ END_TEST
 START_TEST(test_options_errors)
 {
 	struct node *n = parse_yaml("options.yaml",
-		"night_visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
-		"wooden_building: {cost: 0}\nweather: rain\n");
+		"night-visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
+		"wooden-building: {cost: 0}\nweather: rain\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -216,6 +222,50 @@ START_TEST(test_options_errors)
 	ck_assert_int_eq(seen[3], 24);     /* the second japanese */
 	ck_assert_int_eq(seen[4], 25);     /* cost 0 */
 	ck_assert_int_eq(seen[5], 1);      /* weather */
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+/* Option names are kebab-case; the old snake_case spelling of each is refused with the name
+ * to use, other unknown keys (top-level or in wooden-building) as before, and the other keys
+ * are still read and checked. */
+START_TEST(test_options_old_spelling)
+{
+	struct node *n = parse_yaml("options.yaml",
+		"night_visibility: 3\n"
+		"rally: plain\n"
+		"hill_blocks_los: false\n"
+		"hexside_los: blocked-if-either\n"
+		"wooden_building: {cost: 3}\n"
+		"wooden-building: {cost: 0, cover_factor: 2}\n"
+		"night_vision: 2\n");
+	void *o = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(nhis_options_parse(&o, n, &d), -1);
+	ck_assert_ptr_null(o);
+	if (diag_count(&d) != 7)
+		diag_print(&d, stderr);
+	ck_assert_int_eq(diag_count(&d), 7);
+	static const struct error_case want[] = {
+		{ NULL, 1, 1, "unknown option 'night_visibility' (did you mean 'night-visibility'?)" },
+		{ NULL, 3, 1, "unknown option 'hill_blocks_los' (did you mean 'hill-blocks-los'?)" },
+		{ NULL, 4, 1, "unknown option 'hexside_los' (did you mean 'hexside-los'?)" },
+		{ NULL, 5, 1, "unknown option 'wooden_building' (did you mean 'wooden-building'?)" },
+		{ NULL, 6, 28, "unknown key 'cover_factor' in wooden-building (expected one of" },
+		{ NULL, 6, 25, "wooden-building cost" },
+		{ NULL, 7, 1, "unknown key 'night_vision' in options (expected one of" },
+	};
+	for (size_t i = 0; i < N_OF(want); i++) {
+		int found = 0;
+		for (size_t k = 0; k < d.n; k++)
+			if (d.v[k].line == want[i].line && d.v[k].column == want[i].column &&
+				strstr(d.v[k].message, want[i].message))
+				found = 1;
+		ck_assert_msg(found, "no '%s' at %d:%d", want[i].message, want[i].line,
+			want[i].column);
+	}
 	node_free(n);
 	diag_release(&d);
 }
@@ -260,12 +310,6 @@ START_TEST(test_state_round_trip)
 	nhis_state_free(s2);
 }
 END_TEST
-
-struct error_case {
-	const char *text;
-	int line, column;
-	const char *message;
-};
 
 START_TEST(test_state_errors)
 {
@@ -422,6 +466,95 @@ START_TEST(test_orders_errors)
 		node_free(o);
 		diag_release(&d);
 	}
+	nhis_state_free(s);
+}
+END_TEST
+
+/* Each impulse is checked in full: a wrong activated hex or an empty group no longer hides
+ * the impulse's other fields. Every case used to report its first error alone. */
+START_TEST(test_orders_every_field_checked)
+{
+	static const struct {
+		const char *text;
+		struct error_case first, second;
+	} cases[] = {
+		/* the activated hex off the map, and a path that is not adjacent */
+		{ "- activate: '0909'\n  move: ['0102', '0104']\n",
+			{ NULL, 1, 13, "off the map" }, { NULL, 2, 18, "not adjacent to 0102" } },
+		/* the activated hex not a hex name, and a unit of the enemy's */
+		{ "- activate: '101'\n  units: [j1]\n  fire: '0102'\n",
+			{ NULL, 1, 13, "not a hex name" }, { NULL, 2, 11, "belongs to ija" } },
+		/* no activated hex, and the fire target off the map */
+		{ "- units: [m1]\n  fire: '0109'\n",
+			{ NULL, 1, 3, "missing key 'activate'" }, { NULL, 2, 9, "off the map" } },
+		/* no unit ready in the hex, and a path that is not adjacent */
+		{ "- activate: '0303'\n  move: ['0305']\n",
+			{ NULL, 1, 3, "no unit of usmc ready" }, { NULL, 2, 10, "not adjacent to 0303" } },
+		/* no good unit in the group, and a fire target out of sight */
+		{ "- activate: '0103'\n  units: [m9]\n  fire: '0503'\n",
+			{ NULL, 2, 11, "no unit 'm9'" }, { NULL, 3, 9, "blocked by 0303" } },
+		/* an impulse that does nothing, and a unit listed twice */
+		{ "- activate: '0101'\n  units: [m1, m1]\n",
+			{ NULL, 1, 3, "neither moves nor fires" }, { NULL, 2, 15, "listed twice" } },
+	};
+	struct nhis_state *s = load(fixture);
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		struct node *o = parse_yaml("orders.yaml", cases[i].text);
+		struct diag d;
+		diag_init(&d);
+		void *out = NULL;
+		ck_assert_int_eq(nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d), -1);
+		const struct error_case *want[] = { &cases[i].first, &cases[i].second };
+		for (size_t w = 0; w < 2; w++) {
+			int found = 0;
+			for (size_t k = 0; k < d.n; k++)
+				if (d.v[k].line == want[w]->line && d.v[k].column == want[w]->column &&
+					strstr(d.v[k].message, want[w]->message))
+					found = 1;
+			if (!found)
+				diag_print(&d, stderr);
+			ck_assert_msg(found, "case %zu: no '%s' at %d:%d", i, want[w]->message,
+				want[w]->line, want[w]->column);
+		}
+		if (diag_count(&d) != 2)
+			diag_print(&d, stderr);
+		ck_assert_msg(diag_count(&d) == 2, "case %zu: %zu errors", i, diag_count(&d));
+		node_free(o);
+		diag_release(&d);
+	}
+	nhis_state_free(s);
+}
+END_TEST
+
+/* NHiS terrain chart (open ground 1 MP), checked when the file is read: m1 (movement _i)
+ * moves 3 open hexes. With 3 MP it spends exactly its last point: accepted; with 2 the
+ * third hex needs one point more: refused at that hex. */
+START_TEST(test_orders_last_movement_point)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m1")->full.movement = _i;
+	struct node *o = parse_yaml("orders.yaml",
+		"- activate: '0101'\n  units: [m1]\n  move: ['0102', '0103', '0104']\n");
+	struct diag d;
+	diag_init(&d);
+	void *out = NULL;
+	int rc = nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d);
+	if (_i >= 3) {
+		if (rc != 0)
+			diag_print(&d, stderr);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_int_eq(((struct nhis_orders *)out)->v[0].n_path, 3);
+	} else {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_int_eq(diag_count(&d), 1);
+		ck_assert_int_eq(d.v[0].line, 3);
+		ck_assert_int_eq(d.v[0].column, 26);
+		ck_assert_ptr_nonnull(strstr(d.v[0].message,
+			"entering 0104 brings the move to 3 movement points (at most 2"));
+	}
+	nhis_orders_free(out);
+	node_free(o);
+	diag_release(&d);
 	nhis_state_free(s);
 }
 END_TEST
@@ -721,11 +854,14 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_options_defaults);
 	tcase_add_test(t, test_options_round_trip);
 	tcase_add_test(t, test_options_errors);
+	tcase_add_test(t, test_options_old_spelling);
 	tcase_add_test(t, test_state_round_trip);
 	tcase_add_test(t, test_state_errors);
 	tcase_add_test(t, test_orders_valid);
 	tcase_add_test(t, test_orders_errors);
 	tcase_add_test(t, test_orders_all_errors_at_once);
+	tcase_add_test(t, test_orders_every_field_checked);
+	tcase_add_loop_test(t, test_orders_last_movement_point, 2, 5);
 	suite_add_tcase(s, t);
 	t = tcase_create("turns");
 	tcase_add_checked_fixture(t, setup, NULL);

@@ -220,47 +220,49 @@ static void better_reroll(struct landraid_ctx *c, const struct fighter *f, int *
 		v[idx[i]] = r[i];
 }
 
-int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
-	const struct landraid_ids *ignore, int target, const struct landraid_ids *with,
-	int order_index)
+/* §20 Fight: "Enters a face touching square and fight ... This square must contain
+ * opponents". 1 if officer may fight at target, else 0 and a void event. */
+static int fight_allowed(struct landraid_ctx *c, const struct landraid_base *officer,
+	int target, int order_index)
 {
-	struct landraid_state *s = c->s;
-	int side = officer->side, foe = 1 - side, launch = officer->sq;
-	struct fighter a, t;
-	struct landraid_base *g[LR_SQUARE_MAX];
-	int va[LR_FIGHT_DICE], vt[LR_FIGHT_DICE];
-	struct buf da = BUF_INIT, dt = BUF_INIT;
-
-	memset(&a, 0, sizeof(a));
-	memset(&t, 0, sizeof(t));
+	const struct landraid_state *s = c->s;
+	int launch = officer->sq;
 	if (!landraid_face(s, launch, target)) {
 		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s from %s: not "
 			"face-touching (§23)", officer->id, s->name[target], s->name[launch]);
-		return LR_VOID;
+		return 0;
 	}
-	if (landraid_count(s, target, foe, LR_ALL_ROLES) == 0) {
+	if (landraid_count(s, target, 1 - officer->side, LR_ALL_ROLES) == 0) {
 		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s: no "
 			"opponents there (§20 Fight: the square must contain opponents)", officer->id,
 			s->name[target]);
-		return LR_VOID;
+		return 0;
 	}
+	return 1;
+}
 
-	/* The assaulters: the officer and at most 4 troop bases of his group (§23). */
-	a.side = side;
-	a.officer = officer;
+/* The assaulters (§23): the officer and at most 4 troop bases of his group, those named in
+ * `with` if given, else his best. */
+static void pick_assaulters(struct landraid_ctx *c, struct landraid_base *officer,
+	const struct landraid_ids *ignore, const struct landraid_ids *with, struct fighter *a)
+{
+	struct landraid_base *g[LR_SQUARE_MAX];
 	size_t ng = landraid_group(c, officer, ignore, g, LR_SQUARE_MAX);
+	memset(a, 0, sizeof(*a));
+	a->side = officer->side;
+	a->officer = officer;
 	if (with) {
-		for (size_t i = 0; i < with->n && a.n < LR_MAX_FIGHT_BASES; i++)
+		for (size_t i = 0; i < with->n && a->n < LR_MAX_FIGHT_BASES; i++)
 			for (size_t j = 0; j < ng; j++)
 				if (g[j] && g[j]->role == LR_TROOPS && strcmp(g[j]->id, with->v[i]) == 0) {
-					a.b[a.n++] = g[j];
+					a->b[a->n++] = g[j];
 					g[j] = NULL;
 					break;
 				}
-		if (a.n < with->n)
+		if (a->n < with->n)
 			events_add(c->ev, phase, "%s: %zu of the bases named in 'with' are not troop "
-				"bases of his group in %s and stay out", officer->id, with->n - a.n,
-				s->name[launch]);
+				"bases of his group in %s and stay out", officer->id, with->n - a->n,
+				c->s->name[officer->sq]);
 	} else {
 		struct landraid_base *tr[LR_SQUARE_MAX];
 		size_t k = 0;
@@ -268,113 +270,158 @@ int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
 			if (g[j]->role == LR_TROOPS)
 				tr[k++] = g[j];
 		qsort(tr, k, sizeof(*tr), cmp_best);
-		for (size_t j = 0; j < k && a.n < LR_MAX_FIGHT_BASES; j++)
-			a.b[a.n++] = tr[j];
+		for (size_t j = 0; j < k && a->n < LR_MAX_FIGHT_BASES; j++)
+			a->b[a->n++] = tr[j];
 	}
-	set_quality(&a);
+	set_quality(a);
+}
 
-	/* The target: one officer (the commander first) and the 4 best bases (§23). */
-	t.side = foe;
+/* The target (§23): one officer of side in sq (the commander first) and its 4 best bases. */
+static void pick_targets(const struct landraid_state *s, int sq, int side, struct fighter *t)
+{
 	struct landraid_base *tb[LR_SQUARE_MAX];
-	size_t nt = landraid_bases_in(s, target, foe, LR_ALL_ROLES, tb, LR_SQUARE_MAX);
+	size_t nt = landraid_bases_in(s, sq, side, LR_ALL_ROLES, tb, LR_SQUARE_MAX), k = 0;
+	memset(t, 0, sizeof(*t));
+	t->side = side;
 	for (size_t i = nt; i-- > 0;)
-		if (landraid_is_officer(tb[i]) && (!t.officer || tb[i]->role == LR_COMMANDER))
-			t.officer = tb[i];
-	size_t k = 0;
+		if (landraid_is_officer(tb[i]) && (!t->officer || tb[i]->role == LR_COMMANDER))
+			t->officer = tb[i];
 	for (size_t i = 0; i < nt; i++)
 		if (!landraid_is_officer(tb[i]))
 			tb[k++] = tb[i];
 	qsort(tb, k, sizeof(*tb), cmp_best);
-	for (size_t i = 0; i < k && t.n < LR_MAX_FIGHT_BASES; i++)
-		t.b[t.n++] = tb[i];
-	set_quality(&t);
-	describe(&da, &a);
-	describe(&dt, &t);
+	for (size_t i = 0; i < k && t->n < LR_MAX_FIGHT_BASES; i++)
+		t->b[t->n++] = tb[i];
+	set_quality(t);
+}
 
-	/* §23 "May choose to withdraw instead of fighting" (the target's standing order). */
-	if (s->standing[foe].withdraw) {
-		int fb = landraid_fall_back_square(s, target, foe, launch);
-		if (fb >= 0) {
-			events_add(c->ev, phase, "%s assaults %s from %s: the %s (%s) withdraw instead of "
-				"fighting", officer->id, s->name[target], s->name[launch],
-				landraid_side_names[foe], buf_str(&dt));
-			extra_hits(c, &a, &t);
-			fall_back(c, &t, target, launch);
-			move_in(s, &a, target);
-			events_add(c->ev, phase, "%s's assault group (%s) enters %s", officer->id,
-				buf_str(&da), s->name[target]);
-			goto done;
-		}
+/* §23 "May choose to withdraw instead of fighting" (the target's standing order): the
+ * assaulters roll their extra hits, the target falls back and the assaulters enter. Returns
+ * 1 if the target withdrew, 0 if it fights (no order, or no square to fall back to). */
+static int withdraw(struct landraid_ctx *c, struct fighter *a, struct fighter *t, int target,
+	const char *da, const char *dt)
+{
+	struct landraid_state *s = c->s;
+	int launch = a->officer->sq;
+	if (!s->standing[t->side].withdraw)
+		return 0;
+	if (landraid_fall_back_square(s, target, t->side, launch) < 0) {
 		events_add(c->ev, phase, "the %s in %s cannot withdraw (no free square to fall back "
-			"to) and fight", landraid_side_names[foe], s->name[target]);
+			"to) and fight", landraid_side_names[t->side], s->name[target]);
+		return 0;
 	}
+	events_add(c->ev, phase, "%s assaults %s from %s: the %s (%s) withdraw instead of "
+		"fighting", a->officer->id, s->name[target], s->name[launch],
+		landraid_side_names[t->side], dt);
+	extra_hits(c, a, t);
+	fall_back(c, t, target, launch);
+	move_in(s, a, target);
+	events_add(c->ev, phase, "%s's assault group (%s) enters %s", a->officer->id, da,
+		s->name[target]);
+	return 1;
+}
 
-	/* Dice (NOTES 000 reading 4): 2 per base including officers, +2 officer, +2 assaulter,
-	 * +1 per defending base in an important building or barracks (max +3). */
-	int na = (int)a.n + 1, nd = (int)t.n + (t.officer ? 1 : 0);
+/* The fight's dice (NOTES 000 reading 4): 2 per base including officers, +2 officer, +2
+ * assaulter, +1 per defending base in an important building or barracks (max +3); the
+ * better side re-rolls its non-6s first. Each side's sixes into *hits_a and *hits_t. */
+static void fight_dice(struct landraid_ctx *c, const struct fighter *a, const struct fighter *t,
+	int target, const char *da, const char *dt, int *hits_a, int *hits_t)
+{
+	const struct landraid_state *s = c->s;
+	const char *officer = a->officer->id;
+	int va[LR_FIGHT_DICE], vt[LR_FIGHT_DICE];
+	int na = (int)a->n + 1, nd = (int)t->n + (t->officer ? 1 : 0);
 	int dice_a = 2 * na + 2 + 2;
 	int bonus = s->kind[target] == LR_IMPORTANT || s->kind[target] == LR_BARRACKS ?
 		(nd < 3 ? nd : 3) : 0;
-	int dice_t = 2 * nd + (t.officer ? 2 : 0) + bonus;
-	events_add(c->ev, phase, "%s assaults %s from %s: %s (%s) against %s (%s)", officer->id,
-		s->name[target], s->name[launch], buf_str(&da), fight_quality_names[a.quality],
-		buf_str(&dt), fight_quality_names[t.quality]);
+	int dice_t = 2 * nd + (t->officer ? 2 : 0) + bonus;
+	events_add(c->ev, phase, "%s assaults %s from %s: %s (%s) against %s (%s)", officer,
+		s->name[target], s->name[a->officer->sq], da, fight_quality_names[a->quality], dt,
+		fight_quality_names[t->quality]);
 	dice_roll_many(c->dice, dice_a, 6, va, "Land Raid §23 Fighting: %s's assault on %s, "
 		"%d base%s + officer: %dD6 (2 per base, +2 officer, +2 assaulter), 6 = casualty",
-		officer->id, s->name[target], na - 1, na == 2 ? "" : "s", dice_a);
+		officer, s->name[target], na - 1, na == 2 ? "" : "s", dice_a);
 	if (dice_t > 0)
 		dice_roll_many(c->dice, dice_t, 6, vt, "Land Raid §23 Fighting: the %s in %s, %d "
-			"base%s%s: %dD6 (2 per base%s%s), 6 = casualty", landraid_side_names[foe],
-			s->name[target], nd, nd == 1 ? "" : "s", t.officer ? " incl. officer" : "", dice_t,
-			t.officer ? ", +2 officer" : "",
+			"base%s%s: %dD6 (2 per base%s%s), 6 = casualty", landraid_side_names[t->side],
+			s->name[target], nd, nd == 1 ? "" : "s", t->officer ? " incl. officer" : "",
+			dice_t, t->officer ? ", +2 officer" : "",
 			bonus ? (bonus == 1 ? ", +1 important building/barracks" :
 				bonus == 2 ? ", +2 important building/barracks" :
 				", +3 important building/barracks") : "");
-	if (a.quality > t.quality)
-		better_reroll(c, &a, va, dice_a);
-	else if (t.quality > a.quality && dice_t > 0)
-		better_reroll(c, &t, vt, dice_t);
-	int hits_a = sixes(va, dice_a), hits_t = dice_t > 0 ? sixes(vt, dice_t) : 0;
+	if (a->quality > t->quality)
+		better_reroll(c, a, va, dice_a);
+	else if (t->quality > a->quality && dice_t > 0)
+		better_reroll(c, t, vt, dice_t);
+	*hits_a = sixes(va, dice_a);
+	*hits_t = dice_t > 0 ? sixes(vt, dice_t) : 0;
 	events_add(c->ev, phase, "fight at %s: the %s roll %d six%s, the %s %d", s->name[target],
-		landraid_side_names[side], hits_a, hits_a == 1 ? "" : "es", landraid_side_names[foe],
-		hits_t);
-	for (int i = 0; i < hits_a; i++)
-		casualty(c, &t);
-	for (int i = 0; i < hits_t; i++)
-		casualty(c, &a);
+		landraid_side_names[a->side], *hits_a, *hits_a == 1 ? "" : "es",
+		landraid_side_names[t->side], *hits_t);
+}
 
-	/* §23 "Target wins unless assaulter kills more or all." */
-	int a_wins = !alive(&t) || a.casualties < t.casualties;
-	struct fighter *w = a_wins ? &a : &t, *l = a_wins ? &t : &a;
+/* §23 "Target wins unless assaulter kills more or all"; the winner's extra hits; the loser
+ * falls back: the target to a face-touching square, the assaulters stay at their launch
+ * square, each side with its casualty markers. */
+static void fight_outcome(struct landraid_ctx *c, struct fighter *a, struct fighter *t,
+	int launch, int target)
+{
+	struct landraid_state *s = c->s;
+	int side = a->side, foe = t->side;
+	int a_wins = !alive(t) || a->casualties < t->casualties;
+	struct fighter *w = a_wins ? a : t, *l = a_wins ? t : a;
 	events_add(c->ev, phase, "the %s win the fight at %s (casualties inflicted: %s %d, %s "
 		"%d%s)", a_wins ? "assaulters" : "targets", s->name[target],
-		landraid_side_names[side], t.casualties, landraid_side_names[foe], a.casualties,
-		!alive(&t) ? ", all fighting targets killed" : "");
+		landraid_side_names[side], t->casualties, landraid_side_names[foe], a->casualties,
+		!alive(t) ? ", all fighting targets killed" : "");
 	if (alive(w))
 		extra_hits(c, w, l);
 	if (a_wins) {
-		fall_back(c, &t, target, launch);
-		if (alive(&a)) {
-			move_in(s, &a, target);
-			events_add(c->ev, phase, "%s's assault group enters %s", officer->id,
+		fall_back(c, t, target, launch);
+		if (alive(a)) {
+			move_in(s, a, target);
+			events_add(c->ev, phase, "%s's assault group enters %s", a->officer->id,
 				s->name[target]);
 		} else {
-			s->cas[side][launch] += a.markers;
+			s->cas[side][launch] += a->markers;
 		}
-	} else {
-		/* The assaulters never left their launch square: they stay with their markers. */
-		s->cas[side][launch] += a.markers;
-		s->cas[foe][target] += t.markers;
-		if (alive(&a))
-			events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty "
-				"marker%s", s->name[launch], s->cas[side][launch],
-				s->cas[side][launch] == 1 ? "" : "s");
-		else
-			events_add(c->ev, phase, "none of the assaulters is left; %d casualty marker%s "
-				"in %s", s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s",
-				s->name[launch]);
+		return;
 	}
-done:
+	/* The assaulters never left their launch square: they stay with their markers. */
+	s->cas[side][launch] += a->markers;
+	s->cas[foe][target] += t->markers;
+	if (alive(a))
+		events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty "
+			"marker%s", s->name[launch], s->cas[side][launch],
+			s->cas[side][launch] == 1 ? "" : "s");
+	else
+		events_add(c->ev, phase, "none of the assaulters is left; %d casualty marker%s "
+			"in %s", s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s",
+			s->name[launch]);
+}
+
+int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
+	const struct landraid_ids *ignore, int target, const struct landraid_ids *with,
+	int order_index)
+{
+	struct fighter a, t;
+	struct buf da = BUF_INIT, dt = BUF_INIT;
+	int hits_a, hits_t, launch = officer->sq;
+
+	if (!fight_allowed(c, officer, target, order_index))
+		return LR_VOID;
+	pick_assaulters(c, officer, ignore, with, &a);
+	pick_targets(c->s, target, 1 - officer->side, &t);
+	describe(&da, &a);
+	describe(&dt, &t);
+	if (!withdraw(c, &a, &t, target, buf_str(&da), buf_str(&dt))) {
+		fight_dice(c, &a, &t, target, buf_str(&da), buf_str(&dt), &hits_a, &hits_t);
+		for (int i = 0; i < hits_a; i++)
+			casualty(c, &t);
+		for (int i = 0; i < hits_t; i++)
+			casualty(c, &a);
+		fight_outcome(c, &a, &t, launch, target);
+	}
 	buf_release(&da);
 	buf_release(&dt);
 	return LR_DONE;

@@ -1,5 +1,5 @@
-/* landraid.h — internals of the Land Raid rule system (Peter Pig, Pieces of Eight 2019,
- * play sheet 000 with the settled readings of NOTES.md §000), shared by its files and by
+/* landraid.h — internals of the Land Raid rule system (Peter Pig, Pieces of Eight 2019: the
+ * Land Raid play sheet with the settled readings of NOTES §000), shared by its files and by
  * the unit tests, which call each mechanic directly with scripted dice. Section numbers
  * (§6, §13, §17–§24) are the rulebook's, as printed on the sheet. */
 #ifndef UMPIRE_LANDRAID_H

@@ -10,24 +10,23 @@ static const char phase[] = "actions";
 
 #define LR_SQUARE_MAX 64
 
-int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
-	const struct landraid_ids *ignore, int order_index)
+/* §24 "No plundering if 5 or more defenders in 4 facing squares (includes officers)", and
+ * only the attacker plunders a square with a plunder marker. Returns the defenders counted,
+ * or -1 with a void event. */
+static int plunder_allowed(struct landraid_ctx *c, const struct landraid_base *officer,
+	int order_index)
 {
 	struct landraid_state *s = c->s;
-	struct landraid_base *g[LR_SQUARE_MAX], *pl[LR_SQUARE_MAX];
 	int sq = officer->sq, f[4], nf = landraid_faces(s, sq, f), blockers = 0;
-	int v[LR_SQUARE_MAX];
-	size_t ng = landraid_group(c, officer, ignore, g, LR_SQUARE_MAX), n = 0;
-
 	if (officer->side != LR_ATTACKER) {
 		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder: only the "
 			"attacker plunders (§24)", officer->id);
-		return LR_VOID;
+		return -1;
 	}
 	if (s->plunder[sq] <= 0) {
 		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: no plunder "
 			"marker there (§24)", officer->id, s->name[sq]);
-		return LR_VOID;
+		return -1;
 	}
 	for (int i = 0; i < nf; i++)
 		blockers += landraid_count(s, f[i], LR_DEFENDER, LR_ALL_ROLES);
@@ -35,8 +34,45 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: %d defender "
 			"bases in the 4 facing squares (§24: no plundering if 5 or more, officers "
 			"included)", officer->id, s->name[sq], blockers);
-		return LR_VOID;
+		return -1;
 	}
+	return blockers;
+}
+
+/* Deviation (NOTES 000 reading 5): a D6 each, +1 defender, +1 battle-hardened plunderers;
+ * the defender must beat the attacker, and then all the loot is lost. */
+static void deviation(struct landraid_ctx *c, const struct landraid_base *officer,
+	struct landraid_base **pl, size_t n, int loot)
+{
+	struct landraid_state *s = c->s;
+	int hardened = landraid_worst_quality(pl, n) == LR_HARDENED;
+	int a = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, attacker's D6%s",
+		hardened ? " +1 battle-hardened plunderers" : "");
+	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +1");
+	int at = a + hardened, dt = d + 1;
+	if (dt > at) {
+		s->loot_lost += loot;
+		events_add(c->ev, phase, "deviation: attacker %d, defender %d: the loot deviates, "
+			"all %d lost", at, dt, loot);
+	} else {
+		s->loot_taken += loot;
+		c->loot += loot;
+		events_add(c->ev, phase, "deviation: attacker %d, defender %d: %s's group carries "
+			"off %d loot (%d in all)", at, dt, officer->id, loot, s->loot_taken);
+	}
+}
+
+int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
+	const struct landraid_ids *ignore, int order_index)
+{
+	struct landraid_state *s = c->s;
+	struct landraid_base *g[LR_SQUARE_MAX], *pl[LR_SQUARE_MAX];
+	int sq = officer->sq, v[LR_SQUARE_MAX];
+	size_t ng = landraid_group(c, officer, ignore, g, LR_SQUARE_MAX), n = 0;
+	int blockers = plunder_allowed(c, officer, order_index);
+
+	if (blockers < 0)
+		return LR_VOID;
 	/* §24/§20: a D6 per base, not officers; loot carriers only with the option. */
 	for (size_t i = 0; i < ng; i++)
 		if (g[i]->role == LR_TROOPS ||
@@ -64,24 +100,7 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 		events_add(c->ev, phase, "plunder loop %d: %s (%d loot)", r, s->loop[r - 1].text,
 			s->loop[r - 1].loot);
 	}
-	if (loot == 0)
-		return LR_DONE;
-	/* Deviation (NOTES 000 reading 5): a D6 each, +1 defender, +1 battle-hardened
-	 * plunderers; the defender must beat the attacker, and then all the loot is lost. */
-	int hardened = landraid_worst_quality(pl, n) == LR_HARDENED;
-	int a = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, attacker's D6%s",
-		hardened ? " +1 battle-hardened plunderers" : "");
-	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +1");
-	int at = a + hardened, dt = d + 1;
-	if (dt > at) {
-		s->loot_lost += loot;
-		events_add(c->ev, phase, "deviation: attacker %d, defender %d: the loot deviates, "
-			"all %d lost", at, dt, loot);
-	} else {
-		s->loot_taken += loot;
-		c->loot += loot;
-		events_add(c->ev, phase, "deviation: attacker %d, defender %d: %s's group carries "
-			"off %d loot (%d in all)", at, dt, officer->id, loot, s->loot_taken);
-	}
+	if (loot > 0)
+		deviation(c, officer, pl, n, loot);
 	return LR_DONE;
 }

@@ -596,6 +596,89 @@ static void parse_loop(struct landraid_state *s, const struct node *loop, struct
 	}
 }
 
+/* The sheet's two sides are the campaign's players: exactly 'attacker' and 'defender'. */
+static void check_players(const struct rules_campaign *c, const struct node *g,
+	struct diag *d)
+{
+	int seen[LR_SIDES] = { 0, 0 }, other = 0;
+	for (size_t i = 0; i < c->n_players; i++) {
+		if (strcmp(c->players[i], "attacker") == 0)
+			seen[LR_ATTACKER]++;
+		else if (strcmp(c->players[i], "defender") == 0)
+			seen[LR_DEFENDER]++;
+		else
+			other++;
+	}
+	if (other || seen[0] != 1 || seen[1] != 1)
+		node_error(d, g, "land-raid needs exactly the players 'attacker' and 'defender' "
+			"(the sheet's sides), found %zu other or missing", c->n_players);
+}
+
+/* squares: {A1: kind, ...}; every square not listed is open. */
+static void parse_squares(struct landraid_state *s, const struct node *g, struct diag *d)
+{
+	const struct node *sqs = node_get(g, "squares");
+	if (!sqs || want_map(sqs, "squares", d) < 0)
+		return;
+	for (size_t i = 0; i < sqs->n; i++) {
+		int kind;
+		int sq = want_square(s, sqs->keys[i], "square", d);
+		if (node_want_enum(sqs->items[i], "square kind", landraid_kind_names, &kind,
+			    d) == 0 && sq >= 0)
+			s->kind[sq] = (unsigned char)kind;
+	}
+}
+
+/* §18 8-10 "New officers may not cause original allowance to be exceeded": each side's
+ * officers on the table, unless officer-allowance says otherwise. */
+static void parse_allowance(struct landraid_state *s, const struct node *g, struct diag *d)
+{
+	long long v;
+	for (int side = 0; side < LR_SIDES; side++)
+		s->allowance[side] = landraid_count_side(s, side, LR_OFFICERS);
+	const struct node *al = node_get(g, "officer-allowance");
+	if (!al || node_check_map(al, "officer-allowance", landraid_side_names, d) < 0)
+		return;
+	for (int side = 0; side < LR_SIDES; side++) {
+		const struct node *x = node_get(al, landraid_side_names[side]);
+		if (x && node_want_int(x, "officer allowance", 0, 100, &v, d) == 0)
+			s->allowance[side] = (int)v;
+	}
+}
+
+/* §24 Plunder's tally: loot: {taken, lost} and the campaign's loot-loop table. */
+static void parse_loot(struct landraid_state *s, const struct node *g, struct diag *d)
+{
+	long long v;
+	const struct node *loot = node_get(g, "loot");
+	if (loot && node_check_map(loot, "loot", loot_keys, d) == 0) {
+		if (node_get(loot, "taken") &&
+			node_want_int(node_get(loot, "taken"), "loot taken", 0, 1000000, &v, d) == 0)
+			s->loot_taken = (int)v;
+		if (node_get(loot, "lost") &&
+			node_want_int(node_get(loot, "lost"), "loot lost", 0, 1000000, &v, d) == 0)
+			s->loot_lost = (int)v;
+	}
+	if (node_get(g, "loot-loop"))
+		parse_loop(s, node_get(g, "loot-loop"), d);
+}
+
+/* standing: {attacker: ..., defender: ...}, the standing orders in force; their base ids
+ * are not checked against the table (a state keeps ids of bases since removed). */
+static void parse_standing_orders(struct landraid_state *s, const struct node *g,
+	struct diag *d)
+{
+	const struct node *st = node_get(g, "standing");
+	if (!st || node_check_map(st, "standing", landraid_side_names, d) < 0)
+		return;
+	for (int side = 0; side < LR_SIDES; side++) {
+		const struct node *x = node_get(st, landraid_side_names[side]);
+		unsigned set = 0;
+		if (x)
+			landraid_standing_parse(&s->standing[side], &set, s, side, x, 0, d);
+	}
+}
+
 int landraid_state_parse(struct landraid_state **out, const struct rules_campaign *c,
 	const struct node *g, struct diag *d)
 {
@@ -605,20 +688,8 @@ int landraid_state_parse(struct landraid_state **out, const struct rules_campaig
 	int first = LR_ATTACKER;
 
 	*out = NULL;
-	if (c) {
-		int seen[LR_SIDES] = { 0, 0 }, other = 0;
-		for (size_t i = 0; i < c->n_players; i++) {
-			if (strcmp(c->players[i], "attacker") == 0)
-				seen[LR_ATTACKER]++;
-			else if (strcmp(c->players[i], "defender") == 0)
-				seen[LR_DEFENDER]++;
-			else
-				other++;
-		}
-		if (other || seen[0] != 1 || seen[1] != 1)
-			node_error(d, g, "land-raid needs exactly the players 'attacker' and 'defender' "
-				"(the sheet's sides), found %zu other or missing", c->n_players);
-	}
+	if (c)
+		check_players(c, g, d);
 	if (!g) {
 		node_error(d, g, "missing 'game' (the Land Raid grid, bases and markers expected)");
 		goto done;
@@ -632,56 +703,16 @@ int landraid_state_parse(struct landraid_state **out, const struct rules_campaig
 	if (node_get(g, "first") &&
 		node_want_enum(node_get(g, "first"), "first", landraid_side_names, &first, d) == 0)
 		s->first = first;
-
-	const struct node *sqs = node_get(g, "squares");
-	if (sqs && want_map(sqs, "squares", d) == 0) {
-		for (size_t i = 0; i < sqs->n; i++) {
-			int kind;
-			int sq = want_square(s, sqs->keys[i], "square", d);
-			if (node_want_enum(sqs->items[i], "square kind", landraid_kind_names, &kind,
-				    d) == 0 && sq >= 0)
-				s->kind[sq] = (unsigned char)kind;
-		}
-	}
-	const struct node *bases = node_get(g, "bases");
-	if (bases)
-		parse_bases(s, bases, d);
+	parse_squares(s, g, d);
+	if (node_get(g, "bases"))
+		parse_bases(s, node_get(g, "bases"), d);
 	parse_markers(s, g, d);
-
-	for (int side = 0; side < LR_SIDES; side++)
-		s->allowance[side] = landraid_count_side(s, side, LR_OFFICERS);
-	const struct node *al = node_get(g, "officer-allowance");
-	if (al && node_check_map(al, "officer-allowance", landraid_side_names, d) == 0) {
-		for (int side = 0; side < LR_SIDES; side++) {
-			const struct node *x = node_get(al, landraid_side_names[side]);
-			if (x && node_want_int(x, "officer allowance", 0, 100, &v, d) == 0)
-				s->allowance[side] = (int)v;
-		}
-	}
-	const struct node *loot = node_get(g, "loot");
-	if (loot && node_check_map(loot, "loot", loot_keys, d) == 0) {
-		if (node_get(loot, "taken") &&
-			node_want_int(node_get(loot, "taken"), "loot taken", 0, 1000000, &v, d) == 0)
-			s->loot_taken = (int)v;
-		if (node_get(loot, "lost") &&
-			node_want_int(node_get(loot, "lost"), "loot lost", 0, 1000000, &v, d) == 0)
-			s->loot_lost = (int)v;
-	}
-	if (node_get(g, "loot-loop"))
-		parse_loop(s, node_get(g, "loot-loop"), d);
+	parse_allowance(s, g, d);
+	parse_loot(s, g, d);
 	if (node_get(g, "next-new-base") &&
 		node_want_int(node_get(g, "next-new-base"), "next-new-base", 1, 1000000, &v, d) == 0)
 		s->next_new = (int)v;
-
-	const struct node *st = node_get(g, "standing");
-	if (st && node_check_map(st, "standing", landraid_side_names, d) == 0) {
-		for (int side = 0; side < LR_SIDES; side++) {
-			const struct node *x = node_get(st, landraid_side_names[side]);
-			unsigned set = 0;
-			if (x)
-				landraid_standing_parse(&s->standing[side], &set, s, side, x, 0, d);
-		}
-	}
+	parse_standing_orders(s, g, d);
 	landraid_compact(s);
 done:
 	if (diag_count(d) != before) {

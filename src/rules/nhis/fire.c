@@ -73,7 +73,28 @@ int nhis_firer_fp(const struct nhis_firer *f, int night_visibility)
 	return fp < 0 ? 0 : fp;
 }
 
-void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
+/* One firer's term of the reckoning: printed firepower and what changed it to fp. */
+static void explain_firer(const struct nhis_firer *f, int fp, int night_visibility,
+	struct buf *why)
+{
+	buf_printf(why, "%s %d", f->id, f->firepower);
+	if (fp < 0) {
+		buf_puts(why, " out of range");
+		return;
+	}
+	if (f->distance > f->range)
+		buf_puts(why, " halved (beyond range)");
+	if (f->charging)
+		buf_puts(why, " -2 charging");
+	if (night_visibility > 0 && f->distance > night_visibility)
+		buf_puts(why, " -2 night");
+	if (fp != f->firepower)
+		buf_printf(why, " = %d", fp);
+}
+
+/* Procedure step 1 (NOTES §004): each unit's firepower, summed into fc->base. Returns 1 if a
+ * firer is adjacent to the target. */
+static int sum_firepower(struct nhis_fire_calc *fc, struct buf *why)
 {
 	int adjacent = 0;
 	fc->base = 0;
@@ -81,19 +102,9 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
 		const struct nhis_firer *f = &fc->firers[i];
 		int fp = nhis_firer_fp(f, fc->night_visibility);
 		if (why) {
-			buf_printf(why, "%s%s %d", i ? " + " : "", f->id, f->firepower);
-			if (fp < 0)
-				buf_puts(why, " out of range");
-			else {
-				if (f->distance > f->range)
-					buf_puts(why, " halved (beyond range)");
-				if (f->charging)
-					buf_puts(why, " -2 charging");
-				if (fc->night_visibility > 0 && f->distance > fc->night_visibility)
-					buf_puts(why, " -2 night");
-				if (fp != f->firepower)
-					buf_printf(why, " = %d", fp);
-			}
+			if (i)
+				buf_puts(why, " + ");
+			explain_firer(f, fp, fc->night_visibility, why);
 		}
 		if (fp > 0)
 			fc->base += fp;
@@ -102,6 +113,13 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
 	}
 	if (why)
 		buf_printf(why, "; FP %d", fc->base);
+	return adjacent;
+}
+
+/* Steps 2-4: +2 moving target (not in Brush), +3 adjacent, - cover, once per attack; then
+ * the column of the final firepower. */
+static void final_column(struct nhis_fire_calc *fc, int adjacent, struct buf *why)
+{
 	fc->drm = 0;
 	if (fc->moving_target && !fc->brush) {
 		fc->drm += 2;
@@ -126,6 +144,12 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
 		else
 			buf_printf(why, ", column %d", nhis_fat_firepower[fc->column]);
 	}
+}
+
+/* Step 5: two columns left for cover terrain not marked, two more for infantry on a tank;
+ * left of FP 0 is off the table (-1). */
+static void shift_columns(struct nhis_fire_calc *fc, struct buf *why)
+{
 	fc->shifts = 0;
 	if (fc->cover_shift) {
 		fc->shifts += 2;
@@ -152,6 +176,13 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
 		else
 			buf_printf(why, " -> column %d", nhis_fat_firepower[fc->result_column]);
 	}
+}
+
+void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why)
+{
+	int adjacent = sum_firepower(fc, why);
+	final_column(fc, adjacent, why);
+	shift_columns(fc, why);
 }
 
 const struct nhis_values *nhis_values_of(const struct nhis_unit *u)

@@ -2,7 +2,8 @@
  * Publishing): the hex map, units, options, parsed orders, and the mechanics (geometry, line
  * of sight, terrain chart, Fire Attack Table, morale, damage, rally, movement) exposed so
  * the Check suites can test each one alone. Readings are documented in docs/rules/nhis.md;
- * the sheet is /work/shared/rules/004 with NOTES.md §004. */
+ * the spec is the NHiS play sheet (Fire Attack Table, its DRMs and results, terrain chart)
+ * with the reconstructions of NOTES §004. */
 #ifndef UMPIRE_NHIS_H
 #define UMPIRE_NHIS_H
 

@@ -29,8 +29,54 @@ struct sim {
 	unsigned char *acted;           /* has a marker or acted in an earlier impulse */
 };
 
+/* One unit named in an impulse's `units`: a unit of the scenario, side's, listed once, in
+ * play, standing in the activated hex (when that is known) and not yet acted. Returns its
+ * index, or -1 (reported). */
+static int want_group_unit(const struct nhis_state *s, int side, const struct sim *sim,
+	const struct nhis_impulse *imp, const struct node *un, struct diag *d)
+{
+	const char *id;
+	char hx[5], at[5];
+	if (node_want_id(un, "unit", &id, d) < 0)
+		return -1;
+	int ui = nhis_unit_find(s, id);
+	if (ui < 0) {
+		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
+		return -1;
+	}
+	const struct nhis_unit *u = &s->units[ui];
+	if (u->side != side) {
+		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
+			s->side[u->side].player, s->side[side].player);
+		return -1;
+	}
+	for (size_t j = 0; j < imp->n_units; j++)
+		if (imp->units[j] == ui) {
+			node_error(d, un, "unit '%s' is listed twice (each once)", id);
+			return -1;
+		}
+	if (u->eliminated) {
+		node_error(d, un, "unit '%s' has been eliminated (a unit in play)", id);
+		return -1;
+	}
+	if (imp->hex && sim->hex[ui] != imp->hex) {
+		nhis_hex_name(imp->hex, hx);
+		nhis_hex_name(sim->hex[ui], at);
+		node_error(d, un, "unit '%s' is in %s, not %s (a unit in the activated hex)", id, at,
+			hx);
+		return -1;
+	}
+	if (sim->acted[ui]) {
+		node_error(d, un, "unit '%s' has already acted this turn (each unit once a turn)",
+			id);
+		return -1;
+	}
+	return ui;
+}
+
 /* Parses the group of an impulse into imp->units (explicit list) and group/ng (the units
- * that will act, explicit or every ready unit of the side in the hex). */
+ * that will act, explicit or every ready unit of the side in the hex). A bad unit is
+ * reported and the others still read. */
 static int parse_group(const struct nhis_state *s, int side, const struct sim *sim,
 	const struct node *e, const struct node *units, struct nhis_impulse *imp, size_t *group,
 	size_t *ng, struct diag *d)
@@ -44,55 +90,13 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 			return -1;
 		if (units->n == 0) {
 			node_error(d, units, "units is empty (the ids of units in %s, or leave it out "
-				"for all of them)", hx);
+				"for all of them)", imp->hex ? hx : "the activated hex");
 			return -1;
 		}
 		imp->units = xcalloc(units->n, sizeof(*imp->units));
 		for (size_t k = 0; k < units->n; k++) {
-			const struct node *un = units->items[k];
-			const char *id;
-			if (node_want_id(un, "unit", &id, d) < 0) {
-				rc = -1;
-				continue;
-			}
-			int ui = nhis_unit_find(s, id);
+			int ui = want_group_unit(s, side, sim, imp, units->items[k], d);
 			if (ui < 0) {
-				node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
-				rc = -1;
-				continue;
-			}
-			const struct nhis_unit *u = &s->units[ui];
-			if (u->side != side) {
-				node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
-					s->side[u->side].player, s->side[side].player);
-				rc = -1;
-				continue;
-			}
-			int dup = 0;
-			for (size_t j = 0; j < imp->n_units; j++)
-				if (imp->units[j] == ui)
-					dup = 1;
-			if (dup) {
-				node_error(d, un, "unit '%s' is listed twice (each once)", id);
-				rc = -1;
-				continue;
-			}
-			if (u->eliminated) {
-				node_error(d, un, "unit '%s' has been eliminated (a unit in play)", id);
-				rc = -1;
-				continue;
-			}
-			if (sim->hex[ui] != imp->hex) {
-				char at[5];
-				nhis_hex_name(sim->hex[ui], at);
-				node_error(d, un, "unit '%s' is in %s, not %s (a unit in the activated hex)",
-					id, at, hx);
-				rc = -1;
-				continue;
-			}
-			if (sim->acted[ui]) {
-				node_error(d, un, "unit '%s' has already acted this turn (each unit once "
-					"a turn)", id);
 				rc = -1;
 				continue;
 			}
@@ -101,6 +105,8 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 		}
 		return rc;
 	}
+	if (!imp->hex)
+		return 0;       /* the activated hex is wrong (reported): no default group */
 	for (size_t i = 0; i < s->n_units; i++)
 		if (s->units[i].side == side && !s->units[i].eliminated && sim->hex[i] == imp->hex &&
 			!sim->acted[i])
@@ -210,16 +216,113 @@ static int check_fire(const struct nhis_state *s, const struct nhis_options *o,
 	return rc;
 }
 
+/* The impulse's mode (default move) into imp->mode, and what the keys allow together: a mode
+ * only with a move, a move and/or a fire, fire after a move only with Charge movement. */
+static int impulse_form(const struct node *e, const struct node *mode, const struct node *move,
+	const struct node *fire, struct nhis_impulse *imp, struct diag *d)
+{
+	int rc = 0, m = NHIS_MODE_MOVE;
+	if (mode) {
+		if (node_want_enum(mode, "mode", nhis_mode_names, &m, d) < 0)
+			rc = -1;
+		else if (!move) {
+			node_error(d, mode, "mode without a move (add move: a path of hexes)");
+			rc = -1;
+		}
+	}
+	imp->mode = (enum nhis_mode)m;
+	if (!move && !fire) {
+		node_error(d, e, "the impulse neither moves nor fires (move: [hexes] and/or "
+			"fire: hex)");
+		rc = -1;
+	}
+	if (move && fire && imp->mode != NHIS_MODE_CHARGE) {
+		node_error(d, fire, "fire after a move needs Charge movement (mode: charge)");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Reads and checks one impulse e of side into imp, and plays it forward on sim. group is
+ * scratch room for one unit index per unit. Every field is checked whatever else is wrong:
+ * with a bad activated hex (imp->hex 0) as far as the fields do not depend on where the
+ * units stand; a group with a bad unit with its good ones; the move and the fire with
+ * whatever units are good. */
+static int parse_impulse(const struct nhis_state *s, const struct nhis_options *o, int side,
+	struct sim *sim, const struct node *e, struct nhis_impulse *imp, size_t *group,
+	struct diag *d)
+{
+	static const char *const keys[] = { "activate", "units", "move", "mode", "fire", NULL };
+	int rc = 0;
+	if (node_check_map(e, "impulse", keys, d) < 0) {
+		rc = -1;
+		if (e->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *act = node_need(e, "activate", d);
+	const struct node *move = node_get(e, "move");
+	const struct node *fire = node_get(e, "fire");
+	if (!act || nhis_want_hex(&s->map, act, "activate", &imp->hex, d) < 0) {
+		rc = -1;
+		imp->hex = 0;
+	}
+	if (impulse_form(e, node_get(e, "mode"), move, fire, imp, d) < 0)
+		rc = -1;
+	size_t ng = 0;
+	if (parse_group(s, side, sim, e, node_get(e, "units"), imp, group, &ng, d) < 0)
+		rc = -1;
+	int from = imp->hex;
+	if (move) {
+		if (parse_move(s, o, side, move, imp, group, ng, d) < 0) {
+			rc = -1;
+			from = 0;       /* where a charge would fire from is not known */
+		} else if (from)
+			from = imp->path[imp->n_path - 1];
+	}
+	if (fire) {
+		if (nhis_want_hex(&s->map, fire, "fire", &imp->fire, d) < 0)
+			rc = -1;
+		else if (from && check_fire(s, o, fire, from, imp->fire, group, ng, d) < 0)
+			rc = -1;
+	}
+	/* The play-forward follows the impulse where it is known to act. */
+	if (!imp->hex || (!move && !fire))
+		return rc;
+	for (size_t k = 0; k < ng; k++) {
+		sim->acted[group[k]] = 1;
+		sim->hex[group[k]] = from ? from : imp->hex;
+	}
+	return rc;
+}
+
+/* The file's `standing:` map: its opportunity-fire orders replace the side's (r->has_standing)
+ * when the turn is resolved. */
+static int parse_standing(const struct nhis_state *s, int side, const struct node *standing,
+	struct nhis_orders *r, struct diag *d)
+{
+	static const char *const keys[] = { "opportunity", NULL };
+	int rc = 0;
+	if (node_check_map(standing, "standing", keys, d) < 0) {
+		rc = -1;
+		if (standing->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *opp = node_get(standing, "opportunity");
+	r->has_standing = 1;
+	if (opp && nhis_opportunity_parse(s, side, opp, 1, &r->opp, &r->n_opp, d) < 0)
+		rc = -1;
+	return rc;
+}
+
 int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state,
 	int turn, const char *player, const struct node *orders, const struct node *standing,
 	struct diag *d)
 {
-	static const char *const keys[] = { "activate", "units", "move", "mode", "fire", NULL };
-	static const char *const standing_keys[] = { "opportunity", NULL };
 	const struct nhis_state *s = state;
 	struct nhis_options def;
 	const struct nhis_options *o = c ? c->options : NULL;
 	struct nhis_orders *r = xcalloc(1, sizeof(*r));
+	size_t n = s->n_units ? s->n_units : 1;
 	struct sim sim = { NULL, NULL };
 	size_t *group = NULL;
 	int rc = 0;
@@ -236,9 +339,10 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 		rc = -1;
 		goto done;
 	}
-	sim.hex = xcalloc(s->n_units ? s->n_units : 1, sizeof(*sim.hex));
-	sim.acted = xcalloc(s->n_units ? s->n_units : 1, 1);
-	group = xcalloc(s->n_units ? s->n_units : 1, sizeof(*group));
+	/* The play-forward starts where the units stand, those with a marker having acted. */
+	sim.hex = xcalloc(n, sizeof(*sim.hex));
+	sim.acted = xcalloc(n, 1);
+	group = xcalloc(n, sizeof(*group));
 	for (size_t i = 0; i < s->n_units; i++) {
 		sim.hex[i] = s->units[i].hex;
 		sim.acted[i] = s->units[i].markers != 0;
@@ -249,79 +353,13 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 	}
 	r->v = xcalloc(orders && orders->n ? orders->n : 1, sizeof(*r->v));
 	for (size_t i = 0; orders && i < orders->n; i++) {
-		const struct node *e = orders->items[i];
 		struct nhis_impulse *imp = &r->v[r->n++];
 		imp->index = (int)i + 1;
-		if (node_check_map(e, "impulse", keys, d) < 0) {
-			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
-		const struct node *act = node_need(e, "activate", d);
-		const struct node *units = node_get(e, "units");
-		const struct node *move = node_get(e, "move");
-		const struct node *mode = node_get(e, "mode");
-		const struct node *fire = node_get(e, "fire");
-		if (!act || nhis_want_hex(&s->map, act, "activate", &imp->hex, d) < 0) {
-			rc = -1;
-			continue;
-		}
-		int m = NHIS_MODE_MOVE;
-		if (mode) {
-			if (node_want_enum(mode, "mode", nhis_mode_names, &m, d) < 0)
-				rc = -1;
-			else if (!move) {
-				node_error(d, mode, "mode without a move (add move: a path of hexes)");
-				rc = -1;
-			}
-		}
-		imp->mode = (enum nhis_mode)m;
-		if (!move && !fire) {
-			node_error(d, e, "the impulse neither moves nor fires (move: [hexes] and/or "
-				"fire: hex)");
-			rc = -1;
-			continue;
-		}
-		if (move && fire && imp->mode != NHIS_MODE_CHARGE) {
-			node_error(d, fire, "fire after a move needs Charge movement (mode: charge)");
-			rc = -1;
-		}
-		/* A group with a bad unit is still checked with its good ones, so every error of
-		 * the impulse is reported at once. */
-		size_t ng = 0;
-		if (parse_group(s, side, &sim, e, units, imp, group, &ng, d) < 0)
-			rc = -1;
-		if (ng == 0)
-			continue;
-		int from = imp->hex;
-		if (move) {
-			if (parse_move(s, o, side, move, imp, group, ng, d) < 0)
-				rc = -1;
-			else
-				from = imp->path[imp->n_path - 1];
-		}
-		if (fire) {
-			if (nhis_want_hex(&s->map, fire, "fire", &imp->fire, d) < 0)
-				rc = -1;
-			else if (check_fire(s, o, fire, from, imp->fire, group, ng, d) < 0)
-				rc = -1;
-		}
-		for (size_t k = 0; k < ng; k++) {
-			sim.acted[group[k]] = 1;
-			sim.hex[group[k]] = from;
-		}
-	}
-	if (standing) {
-		if (node_check_map(standing, "standing", standing_keys, d) < 0) {
-			rc = -1;
-			if (standing->kind != NODE_MAP)
-				goto done;
-		}
-		const struct node *opp = node_get(standing, "opportunity");
-		r->has_standing = 1;
-		if (opp && nhis_opportunity_parse(s, side, opp, 1, &r->opp, &r->n_opp, d) < 0)
+		if (parse_impulse(s, o, side, &sim, orders->items[i], imp, group, d) < 0)
 			rc = -1;
 	}
+	if (standing && parse_standing(s, side, standing, r, d) < 0)
+		rc = -1;
 done:
 	free(sim.hex);
 	free(sim.acted);

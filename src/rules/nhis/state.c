@@ -70,77 +70,139 @@ static int parse_nations(const struct node *n, const char *what,
 	return rc;
 }
 
+/* The kebab-case spelling of key when key is one of allowed written with '_' for '-' (the
+ * snake_case option names of earlier versions), else NULL. */
+static const char *kebab_spelling(const char *key, const char *const *allowed)
+{
+	char k[64];
+	size_t len = strlen(key);
+	if (!strchr(key, '_') || len >= sizeof(k))
+		return NULL;
+	for (size_t i = 0; i <= len; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	for (size_t j = 0; allowed[j]; j++)
+		if (strcmp(allowed[j], k) == 0)
+			return allowed[j];
+	return NULL;
+}
+
+/* node_check_map for option maps (what: "options" or the option holding a nested map):
+ * option names are kebab-case, as campaign files spell them, and a key written snake_case is
+ * refused with the spelling to use; any other unknown key is reported as node_check_map
+ * reports it. */
+static int check_option_keys(const struct node *n, const char *what,
+	const char *const *allowed, struct diag *d)
+{
+	int rc = 0;
+	if (n->kind != NODE_MAP)
+		return node_check_map(n, what, allowed, d);
+	for (size_t i = 0; i < n->n; i++) {
+		const char *key = n->keys[i]->scalar, *hint = kebab_spelling(key, allowed);
+		if (hint) {
+			if (strcmp(what, "options") == 0)
+				node_error(d, n->keys[i], "unknown option '%s' (did you mean '%s'?)", key,
+					hint);
+			else
+				node_error(d, n->keys[i], "unknown key '%s' in %s (did you mean '%s'?)", key,
+					what, hint);
+			rc = -1;
+			continue;
+		}
+		/* One pair at a time, so the errors keep the file's order. */
+		struct node one = *n;
+		one.n = 1;
+		one.keys = &n->keys[i];
+		one.items = &n->items[i];
+		if (node_check_map(&one, what, allowed, d) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static int parse_night_visibility(const struct node *n, struct nhis_options *o,
+	struct diag *d)
+{
+	long long v;
+	if (n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0) {
+		o->night_visibility = 0;
+		return 0;
+	}
+	if (n->kind != NODE_SCALAR || n->scalar[0] < '0' || n->scalar[0] > '9') {
+		node_error(d, n, "night-visibility is not a number of hexes ('none' or 1..99)");
+		return -1;
+	}
+	if (node_want_int(n, "night-visibility", 1, 99, &v, d) < 0)
+		return -1;
+	o->night_visibility = (int)v;
+	return 0;
+}
+
+/* wooden-building: {cost, cover}, the illegible terrain chart entries (NOTES §004). */
+static int parse_wooden_building(const struct node *n, struct nhis_options *o,
+	struct diag *d)
+{
+	static const char *const keys[] = { "cost", "cover", NULL };
+	int rc = 0;
+	long long v;
+	const struct node *m;
+	if (check_option_keys(n, "wooden-building", keys, d) < 0)
+		rc = -1;
+	if ((m = node_get(n, "cost"))) {
+		if (node_want_int(m, "wooden-building cost", 1, 9, &v, d) < 0)
+			rc = -1;
+		else
+			o->building_cost = (int)v;
+	}
+	if ((m = node_get(n, "cover"))) {
+		if (node_want_int(m, "wooden-building cover", 0, 9, &v, d) < 0)
+			rc = -1;
+		else
+			o->building_cover = (int)v;
+	}
+	return rc;
+}
+
 int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 {
-	static const char *const keys[] = { "night_visibility", "unshakable", "banzai", "rally",
-		"hill_blocks_los", "hexside_los", "wooden_building", NULL };
-	static const char *const wb_keys[] = { "cost", "cover", NULL };
+	static const char *const keys[] = { "night-visibility", "unshakable", "banzai", "rally",
+		"hill-blocks-los", "hexside-los", "wooden-building", NULL };
 	struct nhis_options *o = xcalloc(1, sizeof(*o));
-	int rc = 0;
+	const struct node *n;
+	int rc = 0, e;
 	nhis_options_default(o);
 	*out = NULL;
 	if (!opts)
 		goto done;
-	if (node_check_map(opts, "options", keys, d) < 0) {
+	if (check_option_keys(opts, "options", keys, d) < 0) {
 		rc = -1;
 		if (opts->kind != NODE_MAP)
 			goto done;
 	}
-	const struct node *n;
-	if ((n = node_get(opts, "night_visibility"))) {
-		long long v;
-		if (n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0)
-			o->night_visibility = 0;
-		else if (n->kind == NODE_SCALAR && n->scalar[0] >= '0' && n->scalar[0] <= '9') {
-			if (node_want_int(n, "night_visibility", 1, 99, &v, d) < 0)
-				rc = -1;
-			else
-				o->night_visibility = (int)v;
-		} else {
-			node_error(d, n, "night_visibility is not a number of hexes ('none' or 1..99)");
-			rc = -1;
-		}
-	}
+	if ((n = node_get(opts, "night-visibility")) && parse_night_visibility(n, o, d) < 0)
+		rc = -1;
 	if ((n = node_get(opts, "unshakable")) &&
 		parse_nations(n, "unshakable", o->unshakable, &o->n_unshakable, d) < 0)
 		rc = -1;
 	if ((n = node_get(opts, "banzai")) &&
 		parse_nations(n, "banzai", o->banzai, &o->n_banzai, d) < 0)
 		rc = -1;
-	int e;
 	if ((n = node_get(opts, "rally"))) {
 		if (node_want_enum(n, "rally", rally_names, &e, d) < 0)
 			rc = -1;
 		else
 			o->rally = (enum nhis_rally)e;
 	}
-	if ((n = node_get(opts, "hexside_los"))) {
-		if (node_want_enum(n, "hexside_los", hexside_names, &e, d) < 0)
+	if ((n = node_get(opts, "hexside-los"))) {
+		if (node_want_enum(n, "hexside-los", hexside_names, &e, d) < 0)
 			rc = -1;
 		else
 			o->hexside = (enum nhis_hexside)e;
 	}
-	if ((n = node_get(opts, "hill_blocks_los")) &&
-		node_want_bool(n, "hill_blocks_los", &o->hill_blocks_los, d) < 0)
+	if ((n = node_get(opts, "hill-blocks-los")) &&
+		node_want_bool(n, "hill-blocks-los", &o->hill_blocks_los, d) < 0)
 		rc = -1;
-	if ((n = node_get(opts, "wooden_building"))) {
-		if (node_check_map(n, "wooden_building", wb_keys, d) < 0)
-			rc = -1;
-		long long v;
-		const struct node *m;
-		if ((m = node_get(n, "cost"))) {
-			if (node_want_int(m, "wooden_building cost", 1, 9, &v, d) < 0)
-				rc = -1;
-			else
-				o->building_cost = (int)v;
-		}
-		if ((m = node_get(n, "cover"))) {
-			if (node_want_int(m, "wooden_building cover", 0, 9, &v, d) < 0)
-				rc = -1;
-			else
-				o->building_cover = (int)v;
-		}
-	}
+	if ((n = node_get(opts, "wooden-building")) && parse_wooden_building(n, o, d) < 0)
+		rc = -1;
 done:
 	if (rc < 0)
 		free(o);
@@ -159,9 +221,9 @@ struct node *nhis_options_emit(const void *opts)
 	}
 	struct node *m = node_new_map();
 	if (o->night_visibility > 0)
-		node_map_int(m, "night_visibility", o->night_visibility);
+		node_map_int(m, "night-visibility", o->night_visibility);
 	else
-		node_map_str(m, "night_visibility", "none");
+		node_map_str(m, "night-visibility", "none");
 	struct node *l = node_map_add(m, "unshakable", node_new_seq());
 	for (int i = 0; i < o->n_unshakable; i++)
 		node_seq_add(l, node_new_str(o->unshakable[i]));
@@ -169,9 +231,9 @@ struct node *nhis_options_emit(const void *opts)
 	for (int i = 0; i < o->n_banzai; i++)
 		node_seq_add(l, node_new_str(o->banzai[i]));
 	node_map_str(m, "rally", rally_names[o->rally]);
-	node_map_bool(m, "hill_blocks_los", o->hill_blocks_los);
-	node_map_str(m, "hexside_los", hexside_names[o->hexside]);
-	struct node *wb = node_map_add(m, "wooden_building", node_new_map());
+	node_map_bool(m, "hill-blocks-los", o->hill_blocks_los);
+	node_map_str(m, "hexside-los", hexside_names[o->hexside]);
+	struct node *wb = node_map_add(m, "wooden-building", node_new_map());
 	node_map_int(wb, "cost", o->building_cost);
 	node_map_int(wb, "cover", o->building_cover);
 	return m;
@@ -228,10 +290,77 @@ void nhis_opportunity_free(struct nhis_opportunity *v, size_t n)
 	free(v);
 }
 
+/* One unit listed in an opportunity-fire order o of side: a unit of the scenario, side's,
+ * listed once, and with at_hex standing in the order's hex now. Returns its index, or -1
+ * (reported). */
+static int want_opportunity_unit(const struct nhis_state *s, int side,
+	const struct nhis_opportunity *o, const struct node *un, int at_hex, struct diag *d)
+{
+	const char *id;
+	if (node_want_id(un, "unit", &id, d) < 0)
+		return -1;
+	int ui = nhis_unit_find(s, id);
+	if (ui < 0) {
+		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
+		return -1;
+	}
+	if (s->units[ui].side != side) {
+		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
+			s->side[s->units[ui].side].player, s->side[side].player);
+		return -1;
+	}
+	for (size_t j = 0; j < o->n_units; j++)
+		if (o->units[j] == ui) {
+			node_error(d, un, "unit '%s' is listed twice (each once)", id);
+			return -1;
+		}
+	if (at_hex && o->hex && (s->units[ui].eliminated || s->units[ui].hex != o->hex)) {
+		char hx[5];
+		nhis_hex_name(o->hex, hx);
+		node_error(d, un, "unit '%s' is not in hex %s (a unit standing there)", id, hx);
+		return -1;
+	}
+	return ui;
+}
+
+/* One opportunity-fire order {hex, within, units} of side into *o. */
+static int parse_opportunity(const struct nhis_state *s, int side, const struct node *e,
+	int at_hex, struct nhis_opportunity *o, struct diag *d)
+{
+	static const char *const keys[] = { "hex", "within", "units", NULL };
+	int rc = 0;
+	if (node_check_map(e, "opportunity fire order", keys, d) < 0) {
+		rc = -1;
+		if (e->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *h = node_need(e, "hex", d);
+	const struct node *w = node_need(e, "within", d);
+	const struct node *u = node_get(e, "units");
+	if (!h || nhis_want_hex(&s->map, h, "hex", &o->hex, d) < 0)
+		rc = -1;
+	long long within = 0;
+	if (!w || node_want_int(w, "within", 1, 99, &within, d) < 0)
+		rc = -1;
+	o->within = (int)within;
+	if (!u)
+		return rc;
+	if (node_check_seq(u, "units", NHIS_MAX_UNITS, d) < 0)
+		return -1;
+	o->units = xcalloc(u->n ? u->n : 1, sizeof(*o->units));
+	for (size_t k = 0; k < u->n; k++) {
+		int ui = want_opportunity_unit(s, side, o, u->items[k], at_hex, d);
+		if (ui < 0)
+			rc = -1;
+		else
+			o->units[o->n_units++] = ui;
+	}
+	return rc;
+}
+
 int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq,
 	int at_hex, struct nhis_opportunity **out, size_t *n, struct diag *d)
 {
-	static const char *const keys[] = { "hex", "within", "units", NULL };
 	int rc = 0;
 	*out = NULL;
 	*n = 0;
@@ -239,69 +368,9 @@ int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct no
 		return -1;
 	struct nhis_opportunity *v = xcalloc(seq->n ? seq->n : 1, sizeof(*v));
 	size_t count = 0;
-	for (size_t i = 0; i < seq->n; i++) {
-		const struct node *e = seq->items[i];
-		struct nhis_opportunity *o = &v[count++];
-		if (node_check_map(e, "opportunity fire order", keys, d) < 0) {
+	for (size_t i = 0; i < seq->n; i++)
+		if (parse_opportunity(s, side, seq->items[i], at_hex, &v[count++], d) < 0)
 			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
-		const struct node *h = node_need(e, "hex", d);
-		const struct node *w = node_need(e, "within", d);
-		const struct node *u = node_get(e, "units");
-		if (!h || nhis_want_hex(&s->map, h, "hex", &o->hex, d) < 0)
-			rc = -1;
-		long long within = 0;
-		if (!w || node_want_int(w, "within", 1, 99, &within, d) < 0)
-			rc = -1;
-		o->within = (int)within;
-		if (u) {
-			if (node_check_seq(u, "units", NHIS_MAX_UNITS, d) < 0) {
-				rc = -1;
-				continue;
-			}
-			o->units = xcalloc(u->n ? u->n : 1, sizeof(*o->units));
-			for (size_t k = 0; k < u->n; k++) {
-				const char *id;
-				if (node_want_id(u->items[k], "unit", &id, d) < 0) {
-					rc = -1;
-					continue;
-				}
-				int ui = nhis_unit_find(s, id);
-				if (ui < 0) {
-					node_error(d, u->items[k], "no unit '%s' (a unit id of the scenario)",
-						id);
-					rc = -1;
-					continue;
-				}
-				if (s->units[ui].side != side) {
-					node_error(d, u->items[k], "unit '%s' belongs to %s (one of %s's units)",
-						id, s->side[s->units[ui].side].player, s->side[side].player);
-					rc = -1;
-					continue;
-				}
-				int dup = 0;
-				for (size_t j = 0; j < o->n_units; j++)
-					if (o->units[j] == ui)
-						dup = 1;
-				if (dup) {
-					node_error(d, u->items[k], "unit '%s' is listed twice (each once)", id);
-					rc = -1;
-					continue;
-				}
-				if (at_hex && o->hex && (s->units[ui].eliminated || s->units[ui].hex != o->hex)) {
-					char hx[5];
-					nhis_hex_name(o->hex, hx);
-					node_error(d, u->items[k], "unit '%s' is not in hex %s (a unit standing "
-						"there)", id, hx);
-					rc = -1;
-					continue;
-				}
-				o->units[o->n_units++] = ui;
-			}
-		}
-	}
 	if (rc < 0) {
 		nhis_opportunity_free(v, count);
 		return -1;
@@ -349,11 +418,61 @@ void nhis_state_free(void *state)
 	free(s);
 }
 
+/* One entry of the map's `hexes` list: terrain, feature, elevation and road of a hex, each
+ * hex described once (seen: one flag per hex). */
+static int parse_hex(struct nhis_state *s, const struct node *e, unsigned char *seen,
+	struct diag *d)
+{
+	static const char *const keys[] = { "hex", "terrain", "elevation", "road", "feature",
+		NULL };
+	int rc = 0, h, v;
+	long long el;
+	if (node_check_map(e, "hex", keys, d) < 0) {
+		rc = -1;
+		if (e->kind != NODE_MAP)
+			return -1;
+	}
+	const struct node *n = node_need(e, "hex", d);
+	if (!n || nhis_want_hex(&s->map, n, "hex", &h, d) < 0)
+		return -1;
+	size_t at = (size_t)(h / 100 - 1) * (size_t)s->map.rows + (size_t)(h % 100 - 1);
+	if (seen[at]) {
+		node_error(d, n, "hex '%s' is described twice (each hex once)", n->scalar);
+		return -1;
+	}
+	seen[at] = 1;
+	struct nhis_hex *x = &s->map.v[at];
+	if ((n = node_get(e, "terrain"))) {
+		if (node_want_enum(n, "terrain", nhis_terrain_names, &v, d) < 0)
+			rc = -1;
+		else
+			x->terrain = (unsigned char)v;
+	}
+	if ((n = node_get(e, "feature"))) {
+		if (node_want_enum(n, "feature", nhis_feature_names, &v, d) < 0)
+			rc = -1;
+		else
+			x->feature = (unsigned char)v;
+	}
+	if ((n = node_get(e, "elevation"))) {
+		if (node_want_int(n, "elevation", 0, NHIS_MAX_ELEVATION, &el, d) < 0)
+			rc = -1;
+		else
+			x->elevation = (unsigned char)el;
+	}
+	if ((n = node_get(e, "road"))) {
+		if (node_want_bool(n, "road", &v, d) < 0)
+			rc = -1;
+		else
+			x->road = (unsigned char)v;
+	}
+	return rc;
+}
+
+/* map: {columns, rows, terrain (of every hex not listed), hexes: [...]}. */
 static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 {
 	static const char *const keys[] = { "columns", "rows", "terrain", "hexes", NULL };
-	static const char *const hex_keys[] = { "hex", "terrain", "elevation", "road", "feature",
-		NULL };
 	int rc = 0;
 	if (node_check_map(m, "map", keys, d) < 0) {
 		rc = -1;
@@ -383,54 +502,9 @@ static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 	if (node_check_seq(hexes, "hexes", (size_t)(cols * rows), d) < 0)
 		return -1;
 	unsigned char *seen = xcalloc((size_t)(cols * rows), 1);
-	for (size_t i = 0; i < hexes->n; i++) {
-		const struct node *e = hexes->items[i];
-		if (node_check_map(e, "hex", hex_keys, d) < 0) {
+	for (size_t i = 0; i < hexes->n; i++)
+		if (parse_hex(s, hexes->items[i], seen, d) < 0)
 			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
-		int h;
-		n = node_need(e, "hex", d);
-		if (!n || nhis_want_hex(&s->map, n, "hex", &h, d) < 0) {
-			rc = -1;
-			continue;
-		}
-		size_t at = (size_t)(h / 100 - 1) * (size_t)rows + (size_t)(h % 100 - 1);
-		if (seen[at]) {
-			node_error(d, n, "hex '%s' is described twice (each hex once)", n->scalar);
-			rc = -1;
-			continue;
-		}
-		seen[at] = 1;
-		struct nhis_hex *x = &s->map.v[at];
-		int v;
-		if ((n = node_get(e, "terrain"))) {
-			if (node_want_enum(n, "terrain", nhis_terrain_names, &v, d) < 0)
-				rc = -1;
-			else
-				x->terrain = (unsigned char)v;
-		}
-		if ((n = node_get(e, "feature"))) {
-			if (node_want_enum(n, "feature", nhis_feature_names, &v, d) < 0)
-				rc = -1;
-			else
-				x->feature = (unsigned char)v;
-		}
-		long long el;
-		if ((n = node_get(e, "elevation"))) {
-			if (node_want_int(n, "elevation", 0, NHIS_MAX_ELEVATION, &el, d) < 0)
-				rc = -1;
-			else
-				x->elevation = (unsigned char)el;
-		}
-		if ((n = node_get(e, "road"))) {
-			if (node_want_bool(n, "road", &v, d) < 0)
-				rc = -1;
-			else
-				x->road = (unsigned char)v;
-		}
-	}
 	free(seen);
 	return rc;
 }

@@ -127,15 +127,17 @@ static size_t able_to_fire(struct nhis_ctx *x, const size_t *g, size_t ng, int t
 	return nf;
 }
 
-static void do_move(struct nhis_ctx *x, int side, const char *player,
+/* The group sets off: each unit takes the mode's marker and is moving; a Banzai charge is
+ * the infantry's (a tank charging with them is no Banzai charger). */
+static void set_off(struct nhis_ctx *x, int side, const char *player,
 	const struct nhis_impulse *imp, const size_t *g, size_t ng)
 {
-	struct nhis_state *s = x->s;
 	static const unsigned marks[] = { NHIS_MARK_MOVE, NHIS_MARK_CHARGE, NHIS_MARK_CRAWL };
-	/* A Banzai charge is the infantry's: a tank charging with them is no Banzai charger. */
+	struct nhis_state *s = x->s;
 	int nation_banzai = imp->mode == NHIS_MODE_CHARGE &&
 		nhis_nation_in(x->o->banzai, x->o->n_banzai, s->side[side].nationality);
-	int jungle = jungle_side(s, side), banzai = 0;
+	int banzai = 0;
+	char a[5];
 	for (size_t k = 0; k < ng; k++) {
 		struct nhis_unit *u = &s->units[g[k]];
 		u->markers |= marks[imp->mode];
@@ -144,82 +146,124 @@ static void do_move(struct nhis_ctx *x, int side, const char *player,
 		u->stopped = 0;
 		banzai |= u->banzai;
 	}
-	int cur = imp->hex, spent = 0;
-	char a[5], b[5];
-	nhis_hex_name(cur, a);
+	nhis_hex_name(imp->hex, a);
 	events_add(x->ev, x->phase, "%s activates %s: %s%s", player, a,
 		nhis_mode_names[imp->mode], banzai ? " (Banzai charge)" : "");
-	for (size_t p = 0; p < imp->n_path; p++) {
-		int next = imp->path[p];
-		size_t act[NHIS_MAX_UNITS], na = 0;
-		int mp = 1 << 20;
-		for (size_t k = 0; k < ng; k++) {
-			struct nhis_unit *u = &s->units[g[k]];
-			if (u->eliminated || u->stopped || !u->moving)
-				continue;
-			act[na++] = g[k];
-			if (nhis_values_of(u)->movement < mp)
-				mp = nhis_values_of(u)->movement;
+}
+
+/* The units of g still moving (not eliminated or stopped) into act; their movement (the
+ * slowest's) into *mp. */
+static size_t still_moving(const struct nhis_state *s, const size_t *g, size_t ng,
+	size_t *act, int *mp)
+{
+	size_t na = 0;
+	*mp = 1 << 20;
+	for (size_t k = 0; k < ng; k++) {
+		const struct nhis_unit *u = &s->units[g[k]];
+		if (u->eliminated || u->stopped || !u->moving)
+			continue;
+		act[na++] = g[k];
+		if (nhis_values_of(u)->movement < *mp)
+			*mp = nhis_values_of(u)->movement;
+	}
+	return na;
+}
+
+/* One step of a move from cur into the adjacent hex next, *spent the movement points used
+ * so far: not into the enemy; not beyond the slowest unit's movement (NHiS terrain chart
+ * costs; a crawl always makes its one step); Shaken units do not step toward the enemy (NHiS
+ * Fire Attack Table, Hit). Returns 1 if any unit stepped into next, then opportunity fire
+ * answers; 0 if the move stops in cur. */
+static int move_step(struct nhis_ctx *x, int side, const char *player,
+	const struct nhis_impulse *imp, const size_t *g, size_t ng, int cur, int next, int jungle,
+	int *spent)
+{
+	struct nhis_state *s = x->s;
+	size_t act[NHIS_MAX_UNITS];
+	int mp;
+	size_t na = still_moving(s, g, ng, act, &mp);
+	char a[5], b[5];
+	if (na == 0)
+		return 0;
+	nhis_hex_name(cur, a);
+	nhis_hex_name(next, b);
+	if (nhis_enemy_in(s, side, next)) {
+		events_void(x->ev, x->phase, player, imp->index,
+			"the move stops in %s: the enemy holds %s (no melee on the sheet)", a, b);
+		return 0;
+	}
+	int cost = nhis_move_cost(&s->map, x->o, cur, next, jungle);
+	*spent += cost;
+	if (imp->mode != NHIS_MODE_CRAWL && *spent > mp) {
+		events_void(x->ev, x->phase, player, imp->index,
+			"the move stops in %s: entering %s needs %d movement points, %d left", a, b,
+			cost, mp - (*spent - cost));
+		return 0;
+	}
+	int toward = nhis_enemy_distance(s, side, next) < nhis_enemy_distance(s, side, cur);
+	struct buf who = BUF_INIT;
+	for (size_t k = 0; k < na; k++) {
+		struct nhis_unit *u = &s->units[act[k]];
+		if (u->shaken && toward) {
+			u->stopped = 1;
+			events_add(x->ev, x->phase, "%s is Shaken: it may not move toward the enemy "
+				"and stays in %s", u->id, a);
+			continue;
 		}
-		if (na == 0)
-			break;
-		nhis_hex_name(cur, a);
-		nhis_hex_name(next, b);
-		if (nhis_enemy_in(s, side, next)) {
-			events_void(x->ev, x->phase, player, imp->index,
-				"the move stops in %s: the enemy holds %s (no melee on the sheet)", a, b);
-			break;
-		}
-		int cost = nhis_move_cost(&s->map, x->o, cur, next, jungle);
-		spent += cost;
-		if (imp->mode != NHIS_MODE_CRAWL && spent > mp) {
-			events_void(x->ev, x->phase, player, imp->index,
-				"the move stops in %s: entering %s needs %d movement points, %d left", a, b,
-				cost, mp - (spent - cost));
-			break;
-		}
-		int toward = nhis_enemy_distance(s, side, next) < nhis_enemy_distance(s, side, cur);
-		struct buf who = BUF_INIT;
-		for (size_t k = 0; k < na; k++) {
-			struct nhis_unit *u = &s->units[act[k]];
-			if (u->shaken && toward) {
-				u->stopped = 1;
-				events_add(x->ev, x->phase, "%s is Shaken: it may not move toward the enemy "
-					"and stays in %s", u->id, a);
-				continue;
-			}
-			u->hex = next;
-			buf_printf(&who, "%s%s", who.len ? ", " : "", u->id);
-		}
-		if (who.len == 0) {
-			buf_release(&who);
-			break;
-		}
-		events_add(x->ev, x->phase, "%s %s %s -> %s (%d MP, %d spent)", buf_str(&who),
-			imp->mode == NHIS_MODE_CRAWL ? "crawls" : imp->mode == NHIS_MODE_CHARGE ?
-			"charges" : "moves", a, b, cost, spent);
+		u->hex = next;
+		buf_printf(&who, "%s%s", who.len ? ", " : "", u->id);
+	}
+	if (who.len == 0) {
 		buf_release(&who);
-		cur = next;
-		opportunity_fire(x, 1 - side, cur);
+		return 0;
+	}
+	events_add(x->ev, x->phase, "%s %s %s -> %s (%d MP, %d spent)", buf_str(&who),
+		imp->mode == NHIS_MODE_CRAWL ? "crawls" : imp->mode == NHIS_MODE_CHARGE ?
+		"charges" : "moves", a, b, cost, *spent);
+	buf_release(&who);
+	opportunity_fire(x, 1 - side, next);
+	return 1;
+}
+
+/* After Charge movement the units of g that reached the end hex `at` and may fire there
+ * fire at the impulse's target, at -2 each. */
+static void charge_fire(struct nhis_ctx *x, const char *player,
+	const struct nhis_impulse *imp, const size_t *g, size_t ng, int at)
+{
+	struct nhis_state *s = x->s;
+	size_t there[NHIS_MAX_UNITS], n = 0, f[NHIS_MAX_UNITS];
+	char a[5];
+	for (size_t k = 0; k < ng; k++)
+		if (!s->units[g[k]].eliminated && s->units[g[k]].hex == at)
+			there[n++] = g[k];
+	size_t nf = able_to_fire(x, there, n, imp->fire, f);
+	nhis_hex_name(at, a);
+	if (nf == 0) {
+		events_void(x->ev, x->phase, player, imp->index,
+			"no charging unit in %s is able to fire at the target", a);
+		return;
+	}
+	char label[120];
+	snprintf(label, sizeof(label), "%s charge fire", player);
+	nhis_fire(x, f, nf, imp->fire, 1, label);
+}
+
+/* A move, charge or crawl along the impulse's path, step by step, then a charge's fire. */
+static void do_move(struct nhis_ctx *x, int side, const char *player,
+	const struct nhis_impulse *imp, const size_t *g, size_t ng)
+{
+	struct nhis_state *s = x->s;
+	int jungle = jungle_side(s, side), cur = imp->hex, spent = 0;
+	set_off(x, side, player, imp, g, ng);
+	for (size_t p = 0; p < imp->n_path; p++) {
+		if (!move_step(x, side, player, imp, g, ng, cur, imp->path[p], jungle, &spent))
+			break;
+		cur = imp->path[p];
 	}
 	for (size_t k = 0; k < ng; k++)
 		s->units[g[k]].moving = 0;
-	if (imp->fire && imp->mode == NHIS_MODE_CHARGE) {
-		size_t at[NHIS_MAX_UNITS], nat = 0, f[NHIS_MAX_UNITS];
-		for (size_t k = 0; k < ng; k++)
-			if (!s->units[g[k]].eliminated && s->units[g[k]].hex == cur)
-				at[nat++] = g[k];
-		size_t nf = able_to_fire(x, at, nat, imp->fire, f);
-		nhis_hex_name(cur, a);
-		if (nf == 0)
-			events_void(x->ev, x->phase, player, imp->index,
-				"no charging unit in %s is able to fire at the target", a);
-		else {
-			char label[120];
-			snprintf(label, sizeof(label), "%s charge fire", player);
-			nhis_fire(x, f, nf, imp->fire, 1, label);
-		}
-	}
+	if (imp->fire && imp->mode == NHIS_MODE_CHARGE)
+		charge_fire(x, player, imp, g, ng, cur);
 	for (size_t k = 0; k < ng; k++) {
 		s->units[g[k]].banzai = 0;
 		s->units[g[k]].stopped = 0;
@@ -429,9 +473,9 @@ const struct rule_system rules_nhis = {
 		"standing:\n"
 		"  opportunity: [{hex: HEX, within: N, units: [ID, ...]}]  fire once a turn at the\n"
 		"    first enemy that moves into a hex in sight within N hexes\n"
-		"options: night_visibility (none|hexes), unshakable [nationalities], banzai\n"
-		"  [nationalities], rally (leadership|plain), hill_blocks_los (bool), hexside_los\n"
-		"  (clear-if-either|blocked-if-either), wooden_building {cost, cover}.\n"
+		"options: night-visibility (none|hexes), unshakable [nationalities], banzai\n"
+		"  [nationalities], rally (leadership|plain), hill-blocks-los (bool), hexside-los\n"
+		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover}.\n"
 		"See docs/rules/nhis.md.",
 	.options_parse = nhis_options_parse,
 	.options_emit = nhis_options_emit,
