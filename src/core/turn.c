@@ -29,7 +29,10 @@ long long turn_now(void)
 		if (errno == 0 && *end == '\0' && v >= 0)
 			return v;
 	}
-	return (long long)time(NULL);
+	struct timespec now;
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		abort(); /* only for a bad clock id or pointer */
+	return (long long)now.tv_sec;
 }
 
 void turn_beacon(uint8_t out[32], const char *value)
