@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/audit.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 static const char audit_help[] =
 	"usage: umpire audit DIR T:J [--json]\n"

@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/banned.h"
 
 int cmd_options_help_only(int argc, char **argv, const char *help)
 {

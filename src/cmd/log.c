@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/banned.h"
 
 static const char log_help[] =
 	"usage: umpire log DIR [--turn N]\n\n"

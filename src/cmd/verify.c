@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/audit.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 #define MAIN_REF "refs/heads/main"
 

@@ -11,6 +11,7 @@
 
 #include "core/audit.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 #define DIE_LABEL "umpire/die/v1"
 #define DIE_LABEL_LEN 13

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/durable.h"
+#include "core/banned.h"
 
 static int durable_writes;
 

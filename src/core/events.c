@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/dice.h"
+#include "core/banned.h"
 
 void events_init(struct events *e)
 {

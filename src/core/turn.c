@@ -13,6 +13,7 @@
 #include "core/turn.h"
 #include "core/fair.h"
 #include "core/durable.h"
+#include "core/banned.h"
 
 static const char *const order_keys[] = {
 	"campaign", "turn", "player", "orders", "standing", NULL,
