@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 struct command {
 	const char *name;

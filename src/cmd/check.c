@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 static const char check_help[] =
 	"usage: umpire check DIR ORDERS...\n\n"

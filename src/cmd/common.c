@@ -11,6 +11,7 @@
 #include "core/campaign.h"
 #include "core/error.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 int cmd_options_help_only(int argc, char **argv, const char *help)
 {

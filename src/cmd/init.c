@@ -11,6 +11,7 @@
 #include "core/campaign.h"
 #include "core/fair.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 static const char init_help[] =
 	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n"

@@ -11,6 +11,7 @@
 #include "core/campaign.h"
 #include "core/layout.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 static const char log_help[] =
 	"usage: umpire log DIR [--turn N]\n\n"

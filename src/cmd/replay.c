@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/audit.h"
 #include "core/layout.h"
+#include "core/banned.h"
 
 static const char replay_help[] =
 	"usage: umpire replay DIR\n\n"

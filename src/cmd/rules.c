@@ -5,6 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/banned.h"
 
 static const char rules_help[] =
 	"usage: umpire rules [NAME]\n\n"

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "core/audit.h"
 #include "core/layout.h"
+#include "core/banned.h"
 
 #define STATS_MAX_FACES 100    /* a per-face table and test only up to d100 */
 #define STATS_MIN_EXPECTED 5.0 /* the usual rule for the chi-square approximation */

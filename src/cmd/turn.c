@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "core/layout.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 static const char turn_help[] =
 	"usage: umpire turn DIR ORDERS... [--allow-missing]\n\n"

@@ -16,6 +16,7 @@
 #include "core/audit.h"
 #include "core/fair.h"
 #include "core/layout.h"
+#include "core/banned.h"
 
 
 static const char verify_help[] =

@@ -12,6 +12,7 @@
 #include "core/audit.h"
 #include "core/fair.h"
 #include "core/layout.h"
+#include "core/banned.h"
 
 #define DIE_LABEL "umpire/die/v1"
 #define DIE_LABEL_LEN 13

@@ -12,6 +12,7 @@
 
 #include "core/campaign.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 static const char *const campaign_keys[] = {
 	"id", "title", "rules", "rules_revision", "players", "options", "fairness", NULL,

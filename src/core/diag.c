@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/banned.h"
 
 enum {
 	DIAG_DEFAULT_LIMIT = 200,

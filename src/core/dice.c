@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/dice.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 #define EXPR_MAX_SIDES 1000000u
 #define EXPR_MAX_MODIFIER 1000000u

@@ -6,6 +6,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/banned.h"
 
 static struct buf error_text = BUF_INIT;
 static struct error error_current = { ERROR_NONE, "" };

@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/dice.h"
+#include "core/banned.h"
 
 const char *event_kind_name(enum event_kind kind)
 {

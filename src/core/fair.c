@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/fair.h"
+#include "core/banned.h"
 
 static const char chain_label[] = "umpire/chain/v1";
 static const char turn_label[] = "umpire/turn/v1";

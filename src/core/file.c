@@ -5,6 +5,7 @@
 
 #include "core/buf.h"
 #include "core/file.h"
+#include "core/banned.h"
 
 void file_list_add(struct file **v, size_t *n, const char *path, const void *data, size_t len)
 {

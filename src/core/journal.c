@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include "core/banned.h"
 
 /* schemas/journal.sql, verbatim (check_journal compares the databases both produce). */
 /* The DDL is schemas/journal.sql itself, turned into a string literal at build time. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/layout.h"
+#include "core/banned.h"
 
 #define TURN_DIGITS "%04d"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "core/banned.h"
 
 enum {
 	NODE_DEFAULT_MAX_BYTES = 64 * 1024,

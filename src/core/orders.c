@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/orders.h"
+#include "core/banned.h"
 
 static const char *const order_keys[] = {
 	"campaign", "turn", "player", "orders", "standing", NULL,

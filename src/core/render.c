@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/banned.h"
 
 static int cmp_str(const void *a, const void *b)
 {

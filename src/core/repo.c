@@ -19,6 +19,7 @@
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/repository.h>
+#include "core/banned.h"
 
 #define REPO_BRANCH "refs/heads/main"
 #define REPO_SIGNATURE_NAME "umpire"

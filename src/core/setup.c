@@ -14,6 +14,7 @@
 #include "core/campaign.h"
 #include "core/layout.h"
 #include "core/turn.h"
+#include "core/banned.h"
 
 static const char *const scenario_keys[] = {
 	"scenario", "title", "description", "rules", "players", "options", "game", NULL,

@@ -13,6 +13,7 @@
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/render.h"
+#include "core/banned.h"
 
 static int step_recover(struct turn *t);
 static int step_load(struct turn *t);
@@ -93,7 +94,10 @@ long long turn_now(void)
 		if (errno == 0 && *end == '\0' && v >= 0)
 			return v;
 	}
-	return (long long)time(NULL);
+	struct timespec now;
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		abort(); /* only for a bad clock id or pointer */
+	return (long long)now.tv_sec;
 }
 
 void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value)

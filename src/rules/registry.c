@@ -2,6 +2,7 @@
  * line and one table entry here; the core never names a game. */
 #include <string.h>
 #include "rules/rules.h"
+#include "core/banned.h"
 
 extern const struct rule_system rules_land_raid;
 extern const struct rule_system rules_nhis;

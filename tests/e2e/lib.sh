@@ -3,6 +3,13 @@
 set -eu
 export SOURCE_DATE_EPOCH=1767225600
 export LC_ALL=C
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ next to tools/umpire-verify
+# Nothing of the machine's configuration: a fresh HOME and XDG_CONFIG_HOME (global config of
+# git and of libgit2), no system git config, and the identity the tests' own commits need.
+export HOME="$TMP/.home" XDG_CONFIG_HOME="$TMP/.home/.config" GIT_CONFIG_NOSYSTEM=1
+mkdir -p "$HOME"
+export GIT_AUTHOR_NAME=umpire-tests GIT_AUTHOR_EMAIL=tests@umpire.invalid
+export GIT_COMMITTER_NAME=umpire-tests GIT_COMMITTER_EMAIL=tests@umpire.invalid
 
 die() { echo "FAILED: $*" >&2; exit 1; }
 

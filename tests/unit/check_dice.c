@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "core/buf.h"
@@ -18,6 +20,8 @@ static const uint64_t shuffle_dice[SHUFFLE_M - 1] = { 4, 4, 5, 2, 3, 2, 1, 1, 1 
 /* END generated */
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static void load_seed(uint8_t seed[32])
 {
@@ -166,54 +170,102 @@ START_TEST(test_script_and_records)
 }
 END_TEST
 
-START_TEST(test_script_exhausted)
+/* --- what aborts: a broken test or a runaway rule ------------------------------------------ */
+
+/* Runs fn(arg) in a child whose stderr goes into a pipe, and requires that it aborts with
+ * exactly the message want: an expected abort is checked, and nothing reaches the terminal. */
+static void expect_abort(void (*fn)(void *), void *arg, const char *want)
 {
-	static const int script[] = { 1 };
+	struct buf said = BUF_INIT;
+	char chunk[256];
+	ssize_t n;
+	int fd[2], status;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		close(fd[0]);
+		if (dup2(fd[1], STDERR_FILENO) == -1)
+			_exit(2);
+		fn(arg);
+		_exit(0);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], chunk, sizeof chunk)) > 0)
+		buf_append(&said, chunk, (size_t)n);
+	close(fd[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+		"no abort (status %d), said: %s", status, buf_str(&said));
+	ck_assert_str_eq(buf_str(&said), want);
+	buf_release(&said);
+}
+
+struct abort_case {
+	const int *script;     /* the scripted values (NULL: none) */
+	size_t script_len;
+	int before;            /* d6 drawn before the die that aborts */
+	uint64_t sides;        /* the die that aborts */
+	const char *purpose;
+	const char *said;      /* the whole message on stderr */
+};
+
+static const int script_one[] = { 1 }, script_seven[] = { 7 }, script_zero[] = { 0 };
+
+static const struct abort_case abort_cases[] = {
+	{ script_one, 1, 1, 6, "one too many", "umpire: dice: script exhausted: die 1 "
+	  "('one too many', d6) asked for, but the script holds only 1 values\n" },
+	{ NULL, 0, 0, 6, "none scripted", "umpire: dice: script exhausted: die 0 "
+	  "('none scripted', d6) asked for, but the script holds only 0 values\n" },
+	{ script_seven, 1, 0, 6, "a d6 cannot show 7", "umpire: dice: script value 7 at position "
+	  "0 is not a roll of die 0 ('a d6 cannot show 7', 1 to 6 expected)\n" },
+	{ script_zero, 1, 0, 6, "a d6 cannot show 0", "umpire: dice: script value 0 at position "
+	  "0 is not a roll of die 0 ('a d6 cannot show 0', 1 to 6 expected)\n" },
+	{ script_one, 1, 0, 1, "a broken rule",
+	  "umpire: dice: die 0 ('a broken rule') has 1 sides (at least 2 expected)\n" },
+};
+
+static void roll_abort_case(void *arg)
+{
+	const struct abort_case *c = arg;
 	struct dice d;
 
-	dice_init_script(&d, script, N_OF(script));
-	dice_roll(&d, 6, "first");
-	dice_roll(&d, 6, "one too many");
+	dice_init_script(&d, c->script, c->script_len);
+	for (int i = 0; i < c->before; i++)
+		dice_roll(&d, 6, "before");
+	dice_roll(&d, c->sides, "%s", c->purpose);
+}
+
+START_TEST(test_script_aborts)
+{
+	struct abort_case c = abort_cases[_i];
+
+	expect_abort(roll_abort_case, &c, c.said);
 }
 END_TEST
 
-START_TEST(test_script_empty)
+static void roll_one_more(void *arg)
 {
-	struct dice d;
-
-	dice_init_script(&d, NULL, 0);
-	ck_assert_uint_eq(dice_count(&d), 0);
-	dice_roll(&d, 6, "none scripted");
+	dice_roll(arg, 6, "one too many");
 }
-END_TEST
 
-START_TEST(test_script_above_sides)
+/* Both sides of DICE_MAX_PER_TURN: the last die allowed is drawn, the next one aborts. */
+START_TEST(test_max_per_turn)
 {
-	static const int script[] = { 7 };
+	uint8_t seed[32] = { 0 };
 	struct dice d;
 
-	dice_init_script(&d, script, N_OF(script));
-	dice_roll(&d, 6, "a d6 cannot show 7");
-}
-END_TEST
-
-START_TEST(test_script_zero)
-{
-	static const int script[] = { 0 };
-	struct dice d;
-
-	dice_init_script(&d, script, N_OF(script));
-	dice_roll(&d, 6, "a d6 cannot show 0");
-}
-END_TEST
-
-START_TEST(test_one_sided_die)
-{
-	static const int script[] = { 1 };
-	struct dice d;
-
-	dice_init_script(&d, script, N_OF(script));
-	dice_roll(&d, 1, "a broken rule");
+	dice_init_fair(&d, seed);
+	for (int i = 0; i < DICE_MAX_PER_TURN; i++)
+		dice_roll(&d, 6, "runaway");
+	ck_assert_uint_eq(dice_count(&d), DICE_MAX_PER_TURN);
+	ck_assert_uint_eq(d.v[DICE_MAX_PER_TURN - 1].index, DICE_MAX_PER_TURN - 1);
+	expect_abort(roll_one_more, &d, "umpire: dice: more than " STR(DICE_MAX_PER_TURN)
+		" dice drawn in one turn ('one too many')\n");
+	ck_assert_uint_eq(dice_count(&d), DICE_MAX_PER_TURN);
+	dice_release(&d);
 }
 END_TEST
 
@@ -488,11 +540,8 @@ static Suite *dice_suite(void)
 	suite_add_tcase(s, tn);
 
 	tcase_add_test(tr, test_script_and_records);
-	tcase_add_test_raise_signal(tr, test_script_exhausted, SIGABRT);
-	tcase_add_test_raise_signal(tr, test_script_empty, SIGABRT);
-	tcase_add_test_raise_signal(tr, test_script_above_sides, SIGABRT);
-	tcase_add_test_raise_signal(tr, test_script_zero, SIGABRT);
-	tcase_add_test_raise_signal(tr, test_one_sided_die, SIGABRT);
+	tcase_add_loop_test(tr, test_script_aborts, 0, N_OF(abort_cases));
+	tcase_add_test(tr, test_max_per_turn);
 	tcase_add_test(tr, test_purpose_cleaned);
 	tcase_add_test(tr, test_roll_many);
 	tcase_add_test(tr, test_fair_source);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/banned.h"
 
 static const char *const option_keys[] = {
 	"turns-per-player", "better-save", "loot-carriers-plunder", "max-shoot-actions",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/banned.h"
 
 const char *const landraid_response_names[] = { "all", "on-move", "on-shot", "none", NULL };
 const char *const landraid_save_names[] = { "per-condition", "once", "none", NULL };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/banned.h"
 
 #define CELL 11     /* characters inside a map cell */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/banned.h"
 
 static const char phase[] = "actions";
 

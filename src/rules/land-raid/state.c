@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/banned.h"
 
 const char *const landraid_side_names[] = { "attacker", "defender", NULL };
 const char *const landraid_quality_names[] = { "scurvy", "ordinary", "battle-hardened", NULL };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/banned.h"
 
 const char *const nhis_result_names[] = {
 	"no effect", "Hit", "Hit-1", "Damaged", "Damaged-2", "Damaged-3", NULL,

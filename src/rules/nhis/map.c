@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/banned.h"
 
 const char *const nhis_terrain_names[] = {
 	"open", "building", "huts", "rough", "lava-rock", "trees", "tall-grass", "brush",

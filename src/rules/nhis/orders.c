@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/banned.h"
 
 const char *const nhis_mode_names[] = { "move", "charge", "crawl", NULL };
 

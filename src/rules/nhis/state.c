@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/banned.h"
 
 const char *const nhis_utype_names[] = {
 	"squad", "leader", "mg", "mortar", "flamethrower", "tank", NULL,

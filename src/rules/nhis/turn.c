@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/banned.h"
 
 int nhis_enemy_in(const struct nhis_state *s, int side, int hex)
 {
