@@ -13,12 +13,16 @@ static struct error error_current = { ERROR_NONE, "" };
 
 int error_set(enum error_class klass, const char *fmt, ...)
 {
+	struct buf text = BUF_INIT;
 	va_list ap;
 
-	buf_clear(&error_text);
+	/* Formatted aside first: the arguments may be the recorded message itself
+	 * (error_set(ERROR_MISSING, "%s", error_last()->message) re-classes a failure). */
 	va_start(ap, fmt);
-	buf_vprintf(&error_text, fmt, ap);
+	buf_vprintf(&text, fmt, ap);
 	va_end(ap);
+	buf_release(&error_text);
+	error_text = text;
 	error_current.klass = klass;
 	error_current.message = buf_str(&error_text);
 	return -1;

@@ -29,15 +29,16 @@ static char *parse_defaults(const struct buf *b)
 		struct diag d;
 		struct node *n = NULL;
 		char *text = NULL;
-		size_t len = 0;
 		diag_init(&d);
 		int rc = node_parse(&n, "t.yaml", b->data, b->len, lims[i], &d);
 		ck_assert_int_eq(rc == 0, diag_count(&d) == 0);
 		ck_assert_int_eq(rc == 0, n != NULL);
-		FILE *f = open_memstream(&text, &len);
-		ck_assert_ptr_nonnull(f);
-		diag_print(&d, f);
-		fclose(f);
+		/* The one-line form: the limits, not the caret layout, are under test. */
+		struct buf one = BUF_INIT;
+		diag_format(&d, &one, DIAG_BRIEF);
+		text = buf_detach(&one);
+		if (!text)
+			text = xstrdup("");
 		diag_release(&d);
 		node_free(n);
 		if (!first) {

@@ -55,6 +55,10 @@ START_TEST(test_error_convention)
 	ck_assert_int_eq(error_prefix("turn %d", 3), -1);
 	ck_assert_int_eq(error_last()->klass, ERROR_OS);   /* the lower error's class is kept */
 	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
+	/* Re-classing a failure with its own message keeps the message. */
+	error_set(ERROR_MISSING, "%s", error_last()->message);
+	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
+	ck_assert_int_eq(error_last()->klass, ERROR_MISSING);
 	error_clear();
 	ck_assert_int_eq(error_prefix("alone"), -1);
 	ck_assert_int_eq(error_last()->klass, ERROR_INTERNAL);
