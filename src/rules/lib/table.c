@@ -6,6 +6,7 @@
 
 #include "core/buf.h"
 #include "rules/lib/table.h"
+#include "core/banned.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
