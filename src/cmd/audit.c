@@ -324,11 +324,9 @@ static void explain_key(struct explain *e, struct campaign *c, const struct jour
 		printf("         fairness.commitment = %s: %s\n", want, okstr(strcmp(hex, want) == 0));
 	}
 	if (t > 1) {
-		char ppath[LAYOUT_PATH_MAX], ptag[LAYOUT_TAG_MAX];
-		layout_tag(ptag, t - 1);
-		layout_entry_path(ppath, t - 1);
-		if (repo_read(c->repo, ptag, ppath, &bytes) == 0 &&
-			audit_parse_export(&prevex, c, ppath, bytes.data ? bytes.data : "", bytes.len, &d) == 0) {
+		char ppath[LAYOUT_PATH_MAX];
+		layout_export_path(ppath, t - 1);
+		if (audit_read_export(&prevex, c, t - 1, NULL, &d) == 0) {
 			fair_sha256(h, ex->key, FAIR_HASH_BYTES);
 			int same = memcmp(h, prevex->key, FAIR_HASH_BYTES) == 0;
 			json_object_set_new(ko, "previous_key", json_hash(prevex->key));
@@ -359,12 +357,13 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 	char fpath[LAYOUT_PATH_MAX], hex[65];
 	int t = ex->turn;
 
+	char tag[LAYOUT_TAG_MAX];
+
+	layout_tag(tag, t);
 	for (size_t i = 0; i < ex->n_orders; i++) {
 		const struct journal_order *o = &ex->orders[i];
 		json_t *po = json_object();
 		layout_order_path(fpath, t, o->player);
-		char tag[LAYOUT_TAG_MAX];
-		layout_tag(tag, t);
 		int r = repo_read(c->repo, tag, fpath, &bytes);
 		fo[i].player = o->player;
 		fo[i].has_file = r == 0;
@@ -470,25 +469,27 @@ static void explain_journal_row(struct explain *e, struct campaign *c, int t, ui
 }
 
 /* The committed journal export of turn t, parsed. Prints why not and returns the exit code. */
-static int read_export(struct campaign *c, int t, struct journal_record **ex, char *path)
+/* The committed journal export of turn t, parsed. Prints why not and returns the exit code. */
+static int read_export(struct campaign *c, int t, struct journal_record **ex)
 {
-	struct buf bytes = BUF_INIT;
 	struct diag d;
-	char tag[LAYOUT_TAG_MAX];
 	int rc = EXIT_OK;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
 
 	diag_init(&d);
-	layout_tag(tag, t);
-	layout_entry_path(path, t);
-	if (repo_read(c->repo, tag, path, &bytes) < 0) {
+	int r = audit_read_export(ex, c, t, NULL, &d);
+	if (r == ERROR_NOTFOUND) {
+		layout_tag(tag, t);
+		layout_export_path(path, t);
 		fprintf(stderr, "umpire: no turn %d: %s is not committed at %s\n", t, path, tag);
 		rc = EXIT_NOINPUT;
-	} else if (audit_parse_export(ex, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
+	} else if (r < 0 && diag_count(&d)) {
 		diag_print(&d, stderr);
 		rc = EXIT_DATAERR;
+	} else if (r < 0) {
+		rc = cmd_error("umpire");
 	}
 	diag_release(&d);
-	buf_release(&bytes);
 	return rc;
 }
 
@@ -507,9 +508,10 @@ static int audit_die(struct explain *e, const char *dir, const char *ref)
 	}
 	if (campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY) < 0)
 		return cmd_error("umpire");
-	rc = read_export(c, t, &ex, path);
+	rc = read_export(c, t, &ex);
 	if (rc != EXIT_OK)
 		goto done;
+	layout_export_path(path, t);
 	if (j >= ex->n_dice) {
 		fprintf(stderr, "umpire: turn %d drew %zu dice (0 to %zu): no die %" PRIu64 "\n", t,
 			ex->n_dice, ex->n_dice ? ex->n_dice - 1 : 0, j);

@@ -30,31 +30,16 @@ static const char init_help[] =
 	"                       says which (e.g. \"drand quicknet, round announced with the\n"
 	"                       deadline\"); every 'umpire turn' then needs --beacon VALUE\n";
 
+/* A file given on the command line, bounded; prints why not and returns the exit code. */
 static int read_file(const char *path, size_t max, struct buf *out)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "umpire: cannot open '%s': %s\n", path, strerror(errno));
-		return EXIT_NOINPUT;
+	if (file_read(path, max, out) == 0)
+		return EXIT_OK;
+	if (error_last()->klass == ERROR_INPUT) {
+		fprintf(stderr, "%s:1:1: error: %s\n", path, error_last()->message);
+		return EXIT_DATAERR;
 	}
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		buf_append(out, chunk, n);
-		if (out->len > max) {
-			fclose(f);
-			fprintf(stderr, "%s:1:1: error: file is larger than %zu bytes (a smaller file expected)\n",
-				path, max);
-			return EXIT_DATAERR;
-		}
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		fprintf(stderr, "umpire: cannot read '%s'\n", path);
-		return EXIT_IOERR;
-	}
-	return EXIT_OK;
+	return cmd_error("umpire");
 }
 
 /* --secret-file: 64 hex digits (a newline after them allowed). */

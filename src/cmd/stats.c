@@ -146,26 +146,19 @@ static int parse_sides(const char *s, uint64_t *out)
 /* Counts every die of every committed journal export. Returns an exit code. */
 static int count_campaign(struct stats *s, struct campaign *c)
 {
-	struct buf bytes = BUF_INIT;
 	struct diag d;
 	int rc = EXIT_OK;
 
 	diag_init(&d);
 	for (int t = 1; t <= TURN_MAX; t++) {
-		char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
 		struct journal_record *r = NULL;
-		layout_tag(tag, t);
-		layout_entry_path(path, t);
-		int got = repo_read(c->repo, tag, path, &bytes);
+		int got = audit_read_export(&r, c, t, NULL, &d);
 		if (got == ERROR_NOTFOUND)
 			break;
 		if (got < 0) {
-			rc = cmd_error("umpire");
-			break;
-		}
-		if (audit_parse_export(&r, c, path, bytes.data ? bytes.data : "", bytes.len, &d) < 0) {
-			diag_print(&d, stderr);
-			rc = EXIT_DATAERR;
+			if (diag_count(&d))
+				diag_print(&d, stderr);
+			rc = diag_count(&d) ? EXIT_DATAERR : cmd_error("umpire");
 			break;
 		}
 		count_turn(s, r);
@@ -173,7 +166,6 @@ static int count_campaign(struct stats *s, struct campaign *c)
 		s->turns = t;
 	}
 	diag_release(&d);
-	buf_release(&bytes);
 	return rc;
 }
 

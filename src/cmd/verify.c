@@ -245,30 +245,15 @@ static int check_unchanged(struct verify *v, int t, const char *tag)
 	char path[LAYOUT_PATH_MAX];
 
 	layout_entry_path(path, t);
-	if (t == 0 || same_at_main(v, t, tag, path))
-		return same_at_main(v, t, tag, path);
+	if (same_at_main(v, t, tag, path) < 0)
+		return -1;
+	if (t == 0)
+		return 0;
 	layout_orders_dir(path, t);
-	if (same_dir_at_main(v, t, tag, path))
+	if (same_dir_at_main(v, t, tag, path) < 0)
 		return -1;
 	layout_reports_dir(path, t);
 	return same_dir_at_main(v, t, tag, path);
-}
-
-/* The paths turn t commits, by the layout: the senders are the players of the files it
- * re-read, the reports one per campaign player. *out malloc'd; returns the count. */
-static size_t turn_paths(struct layout_entry **out, const struct campaign *c,
-	const struct audit_turn *at)
-{
-	const struct turn_input *in = &at->t.in;
-	const char **senders = xcalloc(in->n_files + 1, sizeof(char *));
-	size_t n;
-
-	for (size_t i = 0; i < in->n_files; i++)
-		senders[i] = in->files[i].player;
-	n = layout_turn_files(out, in->turn, senders, in->n_files,
-		(const char *const *)c->players, c->n_players);
-	free(senders);
-	return n;
 }
 
 /* The journal's files rows are exactly the blobs of the tag's commit the turn wrote: each row
@@ -277,7 +262,8 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 	const struct journal_record *jr, const struct audit_turn *at)
 {
 	struct buf got = BUF_INIT;
-	struct layout_entry *paths = NULL;
+	struct file *files = NULL;
+	size_t n = 0;
 	int rc = -1;
 
 	for (size_t i = 0; i < jr->n_files; i++) {
@@ -301,11 +287,11 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 				goto done;
 			}
 	} else {
-		size_t n = turn_paths(&paths, v->c, at);
+		n = turn_files(&at->t, &files);
 		for (size_t k = 0; k < n; k++)
-			if (!file_list_find(jr->files, jr->n_files, paths[k].path)) {
+			if (!file_list_find(jr->files, jr->n_files, files[k].path)) {
 				error_set(ERROR_INPUT, "turn %d: %s is committed at %s but the journal has no files row for it",
-					t, paths[k].path, tag);
+					t, files[k].path, tag);
 				goto done;
 			}
 		if (n != jr->n_files) {
@@ -316,7 +302,7 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 	}
 	rc = 0;
 done:
-	free(paths);
+	file_list_free(files, n);
 	buf_release(&got);
 	return rc;
 }
@@ -425,56 +411,31 @@ done:
 }
 
 /* Rebuilds the turn's commit from what the re-resolution produced (state, export, reports)
- * and the committed order files, the expected message and the commit's own time: the id
- * must be the tag's. So the commit holds exactly the turn's files and message, nothing else. */
+ * and the committed order files (audit_resolve proved them the committed bytes), the expected
+ * message and the commit's own time: the id must be the tag's. So the commit holds exactly
+ * the turn's files and message, nothing else. */
 static int check_commit_id(struct verify *v, int t, const char *tag, const char *prev,
-	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct audit_turn *at,
-	const struct buf *export)
+	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct audit_turn *at)
 {
-	const struct turn_output *out = &at->t.out;
 	struct buf msg = BUF_INIT;
-	struct layout_entry *paths = NULL;
 	struct file *files = NULL;
-	size_t n = turn_paths(&paths, v->c, at);
+	size_t n = turn_files(&at->t, &files);
 	char rebuilt[41];
 	long long when;
 	int rc = -1;
 
-	files = xcalloc(n + 1, sizeof(*files));
-	for (size_t i = 0; i < n; i++) {
-		const struct buf *b = NULL;
-		const struct order_file *f = NULL;
-		switch (paths[i].kind) {
-		case LAYOUT_KIND_STATE: b = &out->state_yaml; break;
-		case LAYOUT_KIND_EXPORT: b = export; break;
-		case LAYOUT_KIND_ORDERS: f = turn_find_file(&at->t.in, paths[i].player); break;
-		case LAYOUT_KIND_REPORT:
-			for (size_t k = 0; k < v->c->n_players; k++)
-				if (strcmp(v->c->players[k], paths[i].player) == 0)
-					b = &out->reports[k];
-			break;
-		}
-		files[i].path = paths[i].path;
-		files[i].data = b ? (unsigned char *)b->data : f->bytes;
-		files[i].len = b ? b->len : f->len;
-	}
-	layout_commit_message(&msg, t, out->summary, head, v->c->commitment);
+	layout_commit_message(&msg, t, at->t.out.summary, head, v->c->commitment);
 	if (repo_commit_time(v->c->repo, tag, &when) != 0 ||
-		repo_rebuild_id(v->c->repo, prev, files, n, buf_str(&msg), when, rebuilt) < 0) {
+		repo_rebuild_id(v->c->repo, prev, files, n, buf_str(&msg), when, rebuilt) < 0)
 		error_set(ERROR_INPUT, "turn %d: cannot rebuild the commit of %s: %s", t, tag,
 			error_last()->message);
-		goto done;
-	}
-	if (strcmp(rebuilt, tag_id) != 0) {
+	else if (strcmp(rebuilt, tag_id) != 0)
 		error_set(ERROR_INPUT, "turn %d: %s is commit %s, but the turn rebuilds to commit %s: the commit "
 			"holds other files, another message or another parent than the turn's", t, tag,
 			tag_id, rebuilt);
-		goto done;
-	}
-	rc = 0;
-done:
-	free(files);
-	free(paths);
+	else
+		rc = 0;
+	file_list_free(files, n);
 	buf_release(&msg);
 	return rc;
 }
@@ -498,25 +459,24 @@ static int check_tag_exists(struct verify *v, int t, const char *tag)
 	return error_set(ERROR_INPUT, "turn %d: tag %s is missing, but tag %s exists", t, tag, last);
 }
 
-/* The committed export of turn t, parsed. */
+/* The committed export of turn t, parsed, its bytes in bytes. */
 static int read_turn_export(struct verify *v, int t, const char *tag, const char *path,
 	struct buf *bytes, struct journal_record **ex)
 {
 	struct diag d;
-	int rc = -1;
+	int rc;
 
 	diag_init(&d);
-	if (repo_read(v->c->repo, tag, path, bytes) != 0)
+	rc = audit_read_export(ex, v->c, t, bytes, &d);
+	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t, path, tag);
-	else if (audit_parse_export(ex, v->c, path, bytes->data ? bytes->data : "", bytes->len, &d) < 0)
+	else if (rc < 0 && diag_count(&d))
 		error_set(ERROR_INPUT, "turn %d: %s cannot be read: %s:%d:%d: %s", t, path, d.v[0].file,
 			d.v[0].line, d.v[0].column, d.v[0].message);
-	else if ((*ex)->turn != t)
-		error_set(ERROR_INPUT, "turn %d: %s is the export of turn %d", t, path, (*ex)->turn);
-	else
-		rc = 0;
+	else if (rc == 0 && (*ex)->turn != t)
+		rc = error_set(ERROR_INPUT, "turn %d: %s is the export of turn %d", t, path, (*ex)->turn);
 	diag_release(&d);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
@@ -549,7 +509,7 @@ static int verify_turn(struct verify *v, int t)
 	if (audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
-		check_commit_id(v, t, tag, prev, tag_id, head, &at, &bytes) ||
+		check_commit_id(v, t, tag, prev, tag_id, head, &at) ||
 		check_unchanged(v, t, tag))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))

@@ -72,23 +72,14 @@ static char *dup_str(const struct node *n, const char *what, struct diag *d)
 	return xstrdup(s);
 }
 
-static int cmp_cstr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The export must list exactly the campaign's players plus umpire, sorted by id. */
 static void check_export_players(const struct journal_record *r, const struct campaign *c,
 	const struct node *orders, struct diag *d)
 {
-	size_t n = c->n_players + 1;
-	const char **ids = xcalloc(n, sizeof(*ids));
+	size_t n;
+	const char **ids = campaign_ids(c, &n);
 	int same = r->n_orders == n;
 
-	for (size_t i = 0; i < c->n_players; i++)
-		ids[i] = c->players[i];
-	ids[c->n_players] = UMPIRE_PLAYER;
-	qsort(ids, n, sizeof(*ids), cmp_cstr);
 	for (size_t i = 0; same && i < n; i++)
 		same = r->orders[i].player && strcmp(r->orders[i].player, ids[i]) == 0;
 	if (!same) {
@@ -228,15 +219,25 @@ done:
 	return 0;
 }
 
-/* --- fairness ------------------------------------------------------------------------------ */
-
-static const struct journal_order *find_order(const struct journal_record *r, const char *player)
+int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
+	struct buf *bytes, struct diag *d)
 {
-	for (size_t i = 0; i < r->n_orders; i++)
-		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
-			return &r->orders[i];
-	return NULL;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	struct buf own = BUF_INIT;
+	struct buf *b = bytes ? bytes : &own;
+	int rc;
+
+	*out = NULL;
+	layout_tag(tag, turn);
+	layout_export_path(path, turn);
+	rc = repo_read(c->repo, tag, path, b);
+	if (rc == 0 && audit_parse_export(out, c, path, b->data ? b->data : "", b->len, d) < 0)
+		rc = error_set(ERROR_INPUT, "%s cannot be read", path);
+	buf_release(&own);
+	return rc;
 }
+
+/* --- fairness ------------------------------------------------------------------------------ */
 
 static void hex32(char out[65], const uint8_t in[FAIR_HASH_BYTES])
 {
@@ -280,7 +281,7 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 		fo[i].player = c->players[i];
 	fo[c->n_players].player = UMPIRE_PLAYER;
 	for (size_t i = 0; i < n_ids; i++) {
-		const struct journal_order *o = find_order(r, fo[i].player);
+		const struct journal_order *o = journal_record_order(r, fo[i].player);
 		fo[i].has_file = o && o->has_file;
 		if (fo[i].has_file)
 			memcpy(fo[i].sha256, o->sha256, FAIR_HASH_BYTES);
@@ -352,14 +353,6 @@ int audit_fairness(const struct campaign *c, const struct journal_record *r, con
 
 /* --- re-resolution ---------------------------------------------------------------------- */
 
-static int is_missing(const struct turn_input *in, const char *player)
-{
-	for (size_t i = 0; i < in->n_missing; i++)
-		if (strcmp(in->missing[i], player) == 0)
-			return 1;
-	return 0;
-}
-
 static void source_name(char *out, size_t len, int turn, unsigned flags)
 {
 	char path[LAYOUT_PATH_MAX];
@@ -380,7 +373,7 @@ static int compare_order(const struct turn *tn, const struct journal_order *o, u
 		if (f)
 			return error_set(ERROR_INPUT, "turn %d: %s says %s sent no orders, but git holds %s", t,
 				source, o->player, f->path);
-		if (!(flags & AUDIT_EXPORT) && !is_missing(&tn->in, o->player))
+		if (!(flags & AUDIT_EXPORT) && !turn_is_missing(&tn->in, o->player))
 			return error_set(ERROR_INPUT, "turn %d: %s records 'no orders' from %s, who was not due",
 				t, source, o->player);
 		return 0;
@@ -407,13 +400,13 @@ static int compare_orders(const struct turn *tn, const struct journal_record *r,
 		if (compare_order(tn, &r->orders[i], flags, source) < 0)
 			return -1;
 	for (size_t k = 0; k < tn->in.n_files; k++) {
-		const struct journal_order *o = find_order(r, tn->in.files[k].player);
+		const struct journal_order *o = journal_record_order(r, tn->in.files[k].player);
 		if (!o || !o->has_file)
 			return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", t,
 				tn->in.files[k].path, source);
 	}
 	for (size_t k = 0; !(flags & AUDIT_EXPORT) && k < tn->in.n_missing; k++)
-		if (!find_order(r, tn->in.missing[k]))
+		if (!journal_record_order(r, tn->in.missing[k]))
 			return error_set(ERROR_INPUT, "turn %d: %s was due and sent nothing, but %s does not record it",
 				t, tn->in.missing[k], source);
 	return 0;
@@ -611,20 +604,8 @@ int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const 
 	at->t.record_name = at->source;
 	if (audit_fairness(c, r, at->source) < 0)
 		return -1;
-	if (turn_run(&at->t, "orders", "render") < 0) {
-		if (diag_count(&at->t.diag)) {
-			/* The committed files' problems, each on a line of the message. */
-			struct buf why = BUF_INIT;
-			buf_printf(&why, "turn %d: the committed order files no longer pass the checks", t);
-			for (size_t k = 0; k < at->t.diag.n; k++) {
-				const struct diag_entry *e = &at->t.diag.v[k];
-				buf_printf(&why, "\n%s:%d:%d: error: %s", e->file, e->line, e->column, e->message);
-			}
-			error_set(ERROR_INPUT, "%s", buf_str(&why));
-			buf_release(&why);
-		}
+	if (turn_run(&at->t, "orders", "render") < 0)
 		return -1;
-	}
 	if (compare_record(&at->t, c, r, flags, 0) < 0)
 		return -1;
 	return same_files(at, c, rev);

@@ -39,6 +39,13 @@ struct audit_turn {
 int audit_parse_export(struct journal_record **out, const struct campaign *c, const char *name,
 	const void *bytes, size_t len, struct diag *d);
 
+/* Reads the journal export of turn t as committed at its tag (layout.h) and parses it with
+ * audit_parse_export. bytes (may be NULL) receives the raw bytes (the hash chain's entry).
+ * Returns 0; ERROR_NOTFOUND when the tag or the file is absent; -1 with class ERROR_INPUT and
+ * the problems in d when it does not parse, another class on an I/O error. */
+int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
+	struct buf *bytes, struct diag *d);
+
 /* The fairness of a record by docs/fairness.md, without resolving anything: the key chains
  * to c's commitment in r->turn steps; D_t from the recorded per-player hashes (every player
  * of c plus umpire, a player without a row or with sha256 "" as no file); B_t from the

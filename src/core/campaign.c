@@ -21,9 +21,21 @@ static const char *const player_keys[] = { "id", "name", "email", NULL };
 static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "beacon", NULL };
 static const char *const state_keys[] = { "campaign", "rules", "turn", "game", NULL };
 
-void campaign_turn_tag(char out[16], int turn)
+static int cmp_id(const void *a, const void *b)
 {
-	snprintf(out, 16, "turn-%04d", turn);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **campaign_ids(const struct campaign *c, size_t *n)
+{
+	const char **ids = xcalloc(c->n_players + 1, sizeof(char *));
+
+	for (size_t i = 0; i < c->n_players; i++)
+		ids[i] = c->players[i];
+	ids[c->n_players] = UMPIRE_PLAYER;
+	*n = c->n_players + 1;
+	qsort(ids, *n, sizeof(char *), cmp_id);
+	return ids;
 }
 
 int campaign_has_player(const struct campaign *c, const char *id)
@@ -167,21 +179,12 @@ static int campaign_lock(struct campaign *c)
 	return rc;
 }
 
-/* The diagnostics of d as text, for an error message (the one error buffer carries them). */
+/* The diagnostics of d as the text of an error message (no trailing newline). */
 static void diag_text(struct buf *out, const struct diag *d)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return;
-	diag_print(d, f);
-	fclose(f);
-	while (len > 0 && text[len - 1] == '\n')
-		len--;
-	buf_append(out, text, len);
-	free(text);
+	diag_format(d, out, 0);
+	while (out->len > 0 && out->data[out->len - 1] == '\n')
+		out->data[--out->len] = '\0';
 }
 
 int campaign_open(struct campaign **out, const char *dir, unsigned flags)
@@ -200,7 +203,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "'%s' is not a campaign (no git repository there)", dir);
 	else if (rc < 0)
-		error_set(ERROR_MISSING, "%s", error_last()->message);
+		error_reclass(ERROR_MISSING);
 	if (rc < 0)
 		goto done;
 	rc = repo_read(c->repo, "HEAD", "campaign.yaml", &bytes);
@@ -228,7 +231,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
 			rc = journal_open(&c->journal, path, 0);
 			if (rc < 0)
-				error_set(ERROR_MISSING, "%s", error_last()->message);
+				error_reclass(ERROR_MISSING);
 		}
 		free(path);
 		if (rc < 0)

@@ -85,10 +85,13 @@ int campaign_emit_state(const struct campaign *c, int turn, const void *state, s
 /* Reads the 32-byte secret from .umpire/secret. Returns 0 / -1 (class ERROR_MISSING). */
 int campaign_read_secret(const struct campaign *c, uint8_t secret[32]);
 
+/* The campaign's players plus "umpire", sorted by byte order of id: the order of the orders
+ * digest and of a journal export's `orders` list. A malloc'd array (free it) of c's strings;
+ * *n gets its length. */
+const char **campaign_ids(const struct campaign *c, size_t *n);
+
 /* 1 if id is a player of the campaign. */
 int campaign_has_player(const struct campaign *c, const char *id);
 
-/* Formats "turn-0003" / "orders/turn-0003" style names. */
-void campaign_turn_tag(char out[16], int turn);
 
 #endif

@@ -36,8 +36,3 @@ void durable_point(const char *what)
 		_exit(99);
 	}
 }
-
-int durable_count(void)
-{
-	return durable_writes;
-}

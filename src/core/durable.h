@@ -8,7 +8,5 @@
 
 /* Counts one durable write named what; may not return (see above). */
 void durable_point(const char *what);
-/* Number of durable writes so far in this process. */
-int durable_count(void);
 
 #endif

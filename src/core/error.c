@@ -46,6 +46,12 @@ int error_prefix(const char *fmt, ...)
 	return -1;
 }
 
+int error_reclass(enum error_class klass)
+{
+	error_current.klass = klass;
+	return -1;
+}
+
 const struct error *error_last(void)
 {
 	return &error_current;

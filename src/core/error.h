@@ -41,6 +41,9 @@ int error_set(enum error_class klass, const char *fmt, ...) __attribute__((forma
  * caller adds what it was doing without masking the lower error. With no error recorded it
  * records the prefix alone as ERROR_INTERNAL. */
 int error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Keeps the recorded message under another class and returns -1: a caller that knows better
+ * what the failure means to the user ("no campaign there" rather than an I/O error). */
+int error_reclass(enum error_class klass);
 /* The last failure. Never NULL: with nothing recorded, class ERROR_NONE and message "". */
 const struct error *error_last(void);
 /* Forgets the recorded failure. */

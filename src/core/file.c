@@ -1,11 +1,45 @@
 /* file.c — lists of the files of a turn's commit (file.h): copies, lookup and the byte order
  * of paths that git trees and the journal both keep. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/file.h"
 #include "core/banned.h"
+
+/* error_set keeping errno for the caller's own message. */
+static int fail_keep_errno(enum error_class klass, const char *what, const char *path)
+{
+	int e = errno;
+
+	error_set(klass, "%s '%s': %s", what, path, strerror(e));
+	errno = e;
+	return -1;
+}
+
+int file_read(const char *path, size_t max, struct buf *out)
+{
+	char chunk[8192];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	buf_clear(out);
+	if (!f)
+		return fail_keep_errno(ERROR_MISSING, "cannot open", path);
+	while (out->len <= max && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(out, chunk, n);
+	int bad = ferror(f);
+	fclose(f);
+	if (out->len > max)
+		return error_set(ERROR_INPUT, "file is larger than %zu bytes (a smaller file expected)",
+			max);
+	if (bad)
+		return fail_keep_errno(ERROR_OS, "cannot read", path);
+	return 0;
+}
 
 void file_list_add(struct file **v, size_t *n, const char *path, const void *data, size_t len)
 {

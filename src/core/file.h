@@ -4,12 +4,19 @@
 #define UMPIRE_FILE_H
 
 #include <stddef.h>
+#include "core/buf.h"
 
 struct file {
 	char *path;           /* repository path: '/' separators, no "..", no leading '/' */
 	unsigned char *data;  /* the exact bytes; may be NULL when len is 0 */
 	size_t len;           /* bytes */
 };
+
+/* Reads the file at path into out (cleared first), refusing one of more than max bytes
+ * without reading past max + 1 (untrusted input is bounded before it is read). Returns 0, or
+ * -1 with error_last() of class ERROR_MISSING (cannot open), ERROR_INPUT (larger than max)
+ * or ERROR_OS (cannot read); errno is left as the failing call set it. */
+int file_read(const char *path, size_t max, struct buf *out);
 
 /* Appends a copy of path and of len bytes of data to *v (*n entries, grown by one). */
 void file_list_add(struct file **v, size_t *n, const char *path, const void *data, size_t len);

@@ -557,6 +557,15 @@ done:
 	return ret;
 }
 
+const struct journal_order *journal_record_order(const struct journal_record *r,
+	const char *player)
+{
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
+			return &r->orders[i];
+	return NULL;
+}
+
 void journal_record_free(struct journal_record *r)
 {
 	size_t i;

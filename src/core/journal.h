@@ -63,6 +63,9 @@ int journal_last_turn(struct journal *j, int *out);
  * turn, -1. */
 int journal_read(struct journal *j, int turn, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
+/* The order row of player in r, or NULL. */
+const struct journal_order *journal_record_order(const struct journal_record *r,
+	const char *player);
 /* The journal head after turn. Returns 0, ERROR_NOTFOUND when no such turn, -1. */
 int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES]);
 /* Number of rows in every table together (tests: "nothing was written"). */

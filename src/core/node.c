@@ -91,19 +91,6 @@ struct node *node_new_str(const char *s)
 	return n;
 }
 
-struct node *node_new_strf(const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = buf_detach(&b);
-	n->quoted = 1;
-	return n;
-}
-
 struct node *node_new_int(long long v)
 {
 	struct node *n = node_alloc(NODE_SCALAR);
@@ -824,6 +811,15 @@ static int want_kind(const struct node *n, enum node_kind kind, const char *what
 	node_error(d, n, "expected %s for %s, found %s", kname, what, buf_str(&b));
 	buf_release(&b);
 	return -1;
+}
+
+int node_check_keys(const struct node *n, const char *what, const char *const *allowed,
+	int *bad, struct diag *d)
+{
+	if (node_check_map(n, what, allowed, d) == 0)
+		return 0;
+	*bad = -1;
+	return n && n->kind == NODE_MAP ? 0 : -1;
 }
 
 int node_check_map(const struct node *n, const char *what, const char *const *allowed,

@@ -49,7 +49,6 @@ struct node *node_new_map(void);
 struct node *node_new_seq(void);
 /* A string scalar; emitted quoted if it would otherwise read as a number/bool/null. */
 struct node *node_new_str(const char *s);
-struct node *node_new_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct node *node_new_int(long long v);
 struct node *node_new_bool(int v);
 /* Appends key → value to map (takes ownership of value; key is copied). Returns value. */
@@ -75,6 +74,11 @@ const struct node *node_get(const struct node *map, const char *key);
 const struct node *node_need(const struct node *map, const char *key, struct diag *d);
 /* Checks n is a map and has only keys from allowed (NULL-terminated); reports each
  * unknown key at the key's position with the list of expected keys. */
+/* The same for parsers that report every problem at once: any problem sets *bad to -1;
+ * returns -1 only when n is not a map (nothing more can be read), 0 otherwise, so the known
+ * keys of a map with unknown ones are still checked. */
+int node_check_keys(const struct node *n, const char *what, const char *const *allowed,
+	int *bad, struct diag *d);
 int node_check_map(const struct node *n, const char *what, const char *const *allowed,
 	struct diag *d);
 int node_check_seq(const struct node *n, const char *what, size_t max_items, struct diag *d);

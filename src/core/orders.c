@@ -20,7 +20,8 @@ static void parse_ruling(struct order_file *f, const struct node *o, struct diag
 	char err[200], canon[64];
 	struct dice_expr e;
 
-	if (node_check_map(o, "umpire ruling", ruling_keys, d) < 0 && o->kind != NODE_MAP)
+	int bad = 0;
+	if (node_check_keys(o, "umpire ruling", ruling_keys, &bad, d) < 0)
 		return;
 	const struct node *rn = node_need(o, "roll", d);
 	const struct node *wn = node_need(o, "for", d);
@@ -155,7 +156,8 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES };
 	if (node_parse(&root, f->path, f->bytes, f->len, &lim, d) < 0)
 		goto done;
-	if (node_check_map(root, "order file", order_keys, d) < 0 && root->kind != NODE_MAP)
+	int bad = 0;
+	if (node_check_keys(root, "order file", order_keys, &bad, d) < 0)
 		goto done;
 
 	const struct node *n = node_need(root, "campaign", d);

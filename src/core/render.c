@@ -7,26 +7,9 @@
 #include "core/render.h"
 #include "core/banned.h"
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void hex32(char out[65], const uint8_t in[32])
 {
 	hex_encode(out, in, 32);
-}
-
-const char **render_ids(const struct campaign *c, size_t *n)
-{
-	const char **ids = xcalloc(c->n_players + 1, sizeof(char *));
-
-	for (size_t i = 0; i < c->n_players; i++)
-		ids[i] = c->players[i];
-	ids[c->n_players] = UMPIRE_PLAYER;
-	*n = c->n_players + 1;
-	qsort(ids, *n, sizeof(char *), cmp_str);
-	return ids;
 }
 
 /* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. */
@@ -37,7 +20,7 @@ int render_export(struct buf *b, const struct turn *t)
 	const struct turn_output *out = &t->out;
 	char hex[65];
 	size_t n_ids;
-	const char **ids = render_ids(c, &n_ids);
+	const char **ids = campaign_ids(c, &n_ids);
 	struct node *root = node_new_map();
 
 	node_map_str(root, "campaign", c->id);

@@ -5,9 +5,6 @@
 
 #include "core/turn.h"
 
-/* The campaign's players plus "umpire", sorted by byte order of id: the order of the orders
- * digest and of the export's `orders` list. A malloc'd array (free it) of c's strings. */
-const char **render_ids(const struct campaign *c, size_t *n);
 /* Appends journal/turn-NNNN.yaml of turn t to b: key, every order file's hash, digest,
  * beacon, seed, every die and event, the state hash and the summary. Returns 0 / -1. */
 int render_export(struct buf *b, const struct turn *t);

@@ -144,7 +144,7 @@ static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES
 	else if (write_private(secret_file, secret_hex, 65) < 0)
 		error_set(ERROR_CREATE, "cannot write '%s': %s", secret_file, strerror(errno));
 	else if (journal_open(&c->journal, journal_path, 1) < 0 || repo_init(&c->repo, c->dir) < 0)
-		error_set(ERROR_CREATE, "%s", error_last()->message);
+		error_reclass(ERROR_CREATE);
 	else
 		rc = 0;
 	free(udir);

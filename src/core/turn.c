@@ -26,41 +26,31 @@ static int step_build(struct turn *t);
 static int step_journal(struct turn *t);
 static int step_publish(struct turn *t);
 
-struct turn_step {
-	struct turn_step_info info;      /* name and what it does */
-	int (*run)(struct turn *t);      /* 0 go on, 1 nothing more to do, -1 failed */
-};
-
 /* The life of a turn. `check` runs load..orders, `turn` recover..publish, `replay` and
  * `verify` orders..render on each journaled turn; the setup runs build..publish. */
 static const struct turn_step steps[] = {
-	{ { "recover", "finish a turn a crash left half-done; notice a re-run of the last turn" }, step_recover },
-	{ { "load", "the state at the committed HEAD; the number of the next turn" }, step_load },
-	{ { "orders", "read and check every order file; every due player has one" }, step_orders },
-	{ { "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)" }, step_seed },
-	{ { "rulings", "the umpire's dice rulings, before the rules" }, step_rulings },
-	{ { "resolve", "the rule system's phases, every die from the dice service" }, step_resolve },
-	{ { "render", "state.yaml, the journal export and each player's report" }, step_render },
-	{ { "build", "the git objects of the turn's commit, no ref moved" }, step_build },
-	{ { "journal", "one journal transaction: every row, the files and the commit id" }, step_journal },
-	{ { "publish", "work tree, index, main (compare-and-swap) and the turn's tag" }, step_publish },
-	{ { NULL, NULL }, NULL },
+	{ "recover", "finish a turn a crash left half-done; notice a re-run of the last turn", step_recover },
+	{ "load", "the state at the committed HEAD; the number of the next turn", step_load },
+	{ "orders", "read and check every order file; every due player has one", step_orders },
+	{ "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)", step_seed },
+	{ "rulings", "the umpire's dice rulings, before the rules", step_rulings },
+	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
+	{ "render", "state.yaml, the journal export and each player's report", step_render },
+	{ "build", "the git objects of the turn's commit, no ref moved", step_build },
+	{ "journal", "one journal transaction: every row, the files and the commit id", step_journal },
+	{ "publish", "work tree, index, main (compare-and-swap) and the turn's tag", step_publish },
+	{ NULL, NULL, NULL },
 };
 
-const struct turn_step_info *turn_steps(void)
+const struct turn_step *turn_steps(void)
 {
-	/* The info is the first member, so the table reads as an info array of stride
-	 * sizeof(struct turn_step): copy it out once into a plain array. */
-	static struct turn_step_info info[sizeof(steps) / sizeof(steps[0])];
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		info[i] = steps[i].info;
-	return info;
+	return steps;
 }
 
 static int step_index(const char *name)
 {
 	for (int i = 0; steps[i].run; i++)
-		if (strcmp(steps[i].info.name, name) == 0)
+		if (strcmp(steps[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -75,7 +65,7 @@ int turn_run(struct turn *t, const char *first, const char *last)
 	for (int i = a; i <= b; i++) {
 		int rc = steps[i].run(t);
 		if (rc < 0)
-			t->failed_step = steps[i].info.name;
+			t->failed_step = steps[i].name;
 		if (rc != 0)
 			return rc;
 	}
@@ -173,7 +163,7 @@ void turn_release(struct turn *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
+static void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
 {
 	struct turn_input *in = &t->in;
 	struct order_file *f;
@@ -191,27 +181,20 @@ void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, s
 
 int turn_add_order_file(struct turn *t, const char *path)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
+	struct buf bytes = BUF_INIT;
+	int rc = file_read(path, ORDER_FILE_MAX_BYTES, &bytes);
+
+	if (rc == 0)
+		turn_add_order_bytes(t, path, bytes.data, bytes.len);
+	else if (error_last()->klass == ERROR_MISSING)
 		diag_add(&t->diag, path, 1, 1, "cannot open order file: %s (a readable file expected)",
 			strerror(errno));
-		return -1;
-	}
-	unsigned char *bytes = xmalloc(ORDER_FILE_MAX_BYTES + 1);
-	size_t len = fread(bytes, 1, ORDER_FILE_MAX_BYTES + 1, fp);
-	int bad = ferror(fp);
-	fclose(fp);
-	int rc = -1;
-	if (bad)
-		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
-	else if (len > ORDER_FILE_MAX_BYTES)
+	else if (error_last()->klass == ERROR_INPUT)
 		diag_add(&t->diag, path, 1, 1,
 			"order file is larger than %d bytes (a smaller file expected)", ORDER_FILE_MAX_BYTES);
-	else {
-		turn_add_order_bytes(t, path, bytes, len);
-		rc = 0;
-	}
-	free(bytes);
+	else
+		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
+	buf_release(&bytes);
 	return rc;
 }
 
@@ -358,20 +341,12 @@ static int step_load(struct turn *t)
 
 /* --- orders ------------------------------------------------------------------------------ */
 
-static const struct journal_order *find_order(const struct journal_record *r, const char *player)
-{
-	for (size_t i = 0; i < r->n_orders; i++)
-		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
-			return &r->orders[i];
-	return NULL;
-}
-
 /* A committed order file against the record: hash, and bytes where the record keeps them,
  * so an edited file is named as such even when it no longer parses. */
 static int committed_file_matches(const struct turn *t, const char *path, const char *player,
 	const struct buf *bytes)
 {
-	const struct journal_order *o = find_order(t->record, player);
+	const struct journal_order *o = journal_record_order(t->record, player);
 	uint8_t h[FAIR_HASH_BYTES], kept[FAIR_HASH_BYTES];
 	char hex[65], want[65], kept_hex[65];
 	int tn = t->in.turn;
@@ -470,11 +445,20 @@ static int step_orders(struct turn *t)
 	/* Files parse in the order given, so "a second file for X" names the later one. */
 	for (size_t i = 0; i < t->in.n_files; i++)
 		orders_parse_file(t, &t->in.files[i], &t->diag);
-	if (diag_count(&t->diag)) {
-		if (t->source == TURN_RECORDED)
-			return error_set(ERROR_INPUT, "turn %d: the committed order files no longer pass the checks",
-				t->in.turn);
+	if (diag_count(&t->diag) && t->source == TURN_LIVE)
 		return error_set(ERROR_INPUT, "the order files have errors");
+	if (diag_count(&t->diag)) {
+		/* A recorded turn's files were accepted once: their problems are a difference,
+		 * told in the one message replay and verify print. */
+		struct buf why = BUF_INIT;
+		buf_printf(&why, "turn %d: the committed order files no longer pass the checks\n",
+			t->in.turn);
+		diag_format(&t->diag, &why, DIAG_BRIEF);
+		if (why.data[why.len - 1] == '\n')
+			why.data[--why.len] = '\0';
+		error_set(ERROR_INPUT, "%s", buf_str(&why));
+		buf_release(&why);
+		return -1;
 	}
 	if (t->in.n_files > 1)
 		qsort(t->in.files, t->in.n_files, sizeof(*t->in.files), cmp_order_file);
@@ -508,7 +492,7 @@ static int step_seed(struct turn *t)
 	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
 	size_t n_ids;
-	const char **ids = render_ids(c, &n_ids);
+	const char **ids = campaign_ids(c, &n_ids);
 	struct fair_order *fo = xcalloc(n_ids, sizeof(*fo));
 
 	if (turn_key(t, out->key) < 0) {
@@ -554,7 +538,7 @@ static int step_rulings(struct turn *t)
 	return 0;
 }
 
-static int is_missing(const struct turn_input *in, const char *player)
+int turn_is_missing(const struct turn_input *in, const char *player)
 {
 	for (size_t i = 0; i < in->n_missing; i++)
 		if (strcmp(in->missing[i], player) == 0)
@@ -567,7 +551,7 @@ static int step_resolve(struct turn *t)
 {
 	struct campaign *c = t->c;
 	size_t n_ids, n_ro = 0;
-	const char **ids = render_ids(c, &n_ids);
+	const char **ids = campaign_ids(c, &n_ids);
 	struct rules_orders *ro = xcalloc(n_ids, sizeof(*ro));
 	struct rules_turn rt;
 	int rc = 0;
@@ -575,7 +559,7 @@ static int step_resolve(struct turn *t)
 	memset(&rt, 0, sizeof(rt));
 	for (size_t i = 0; i < n_ids; i++) {
 		const struct order_file *f = turn_find_file(&t->in, ids[i]);
-		int missing = is_missing(&t->in, ids[i]);
+		int missing = turn_is_missing(&t->in, ids[i]);
 		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing))
 			continue;
 		ro[n_ro].player = ids[i];
@@ -629,14 +613,46 @@ static int step_render(struct turn *t)
 
 /* --- build, journal, publish ------------------------------------------------------------- */
 
+size_t turn_files(const struct turn *t, struct file **out)
+{
+	const struct turn_input *in = &t->in;
+	const struct turn_output *out_ = &t->out;
+	const char **senders = xcalloc(in->n_files + 1, sizeof(char *));
+	struct layout_entry *paths = NULL;
+	size_t n_files = 0;
+
+	for (size_t i = 0; i < in->n_files; i++)
+		senders[i] = in->files[i].player;
+	size_t n = layout_turn_files(&paths, in->turn, senders, in->n_files,
+		(const char *const *)t->c->players, t->c->n_players);
+	*out = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct buf *b = NULL;
+		const struct order_file *f = NULL;
+		switch (paths[i].kind) {
+		case LAYOUT_KIND_STATE: b = &out_->state_yaml; break;
+		case LAYOUT_KIND_EXPORT: b = &out_->journal_yaml; break;
+		case LAYOUT_KIND_ORDERS: f = turn_find_file(in, paths[i].player); break;
+		case LAYOUT_KIND_REPORT:
+			for (size_t k = 0; k < t->c->n_players; k++)
+				if (strcmp(t->c->players[k], paths[i].player) == 0)
+					b = &out_->reports[k];
+			break;
+		}
+		file_list_add(out, &n_files, paths[i].path, b ? (const void *)b->data : f->bytes,
+			b ? b->len : f->len);
+	}
+	free(paths);
+	free(senders);
+	return n_files;
+}
+
 /* The record the journal appends: every input, die, event and committed file of the turn. */
 static void make_record(struct turn *t)
 {
 	const struct turn_input *in = &t->in;
 	const struct turn_output *out = &t->out;
 	struct journal_record *r = &t->rec;
-	const char **senders = xcalloc(in->n_files + 1, sizeof(char *));
-	struct layout_entry *paths = NULL;
 
 	r->turn = in->turn;
 	memcpy(r->key, out->key, FAIR_HASH_BYTES);
@@ -656,7 +672,6 @@ static void make_record(struct turn *t)
 		memcpy(o->sha256, in->files[i].sha256, FAIR_HASH_BYTES);
 		o->bytes = in->files[i].bytes;
 		o->len = in->files[i].len;
-		senders[i] = in->files[i].player;
 	}
 	for (size_t i = 0; i < in->n_missing; i++)
 		r->orders[r->n_orders++].player = in->missing[i];
@@ -665,27 +680,7 @@ static void make_record(struct turn *t)
 	r->events = xcalloc(out->events.n + 1, sizeof(*r->events));
 	memcpy(r->events, out->events.v, out->events.n * sizeof(*r->events));
 	r->n_events = out->events.n;
-
-	size_t n = layout_turn_files(&paths, in->turn, senders, in->n_files,
-		(const char *const *)t->c->players, t->c->n_players);
-	for (size_t i = 0; i < n; i++) {
-		const struct buf *b = NULL;
-		const struct order_file *f = NULL;
-		switch (paths[i].kind) {
-		case LAYOUT_KIND_STATE: b = &out->state_yaml; break;
-		case LAYOUT_KIND_EXPORT: b = &out->journal_yaml; break;
-		case LAYOUT_KIND_ORDERS: f = turn_find_file(in, paths[i].player); break;
-		case LAYOUT_KIND_REPORT:
-			for (size_t k = 0; k < t->c->n_players; k++)
-				if (strcmp(t->c->players[k], paths[i].player) == 0)
-					b = &out->reports[k];
-			break;
-		}
-		file_list_add(&r->files, &r->n_files, paths[i].path, b ? (const void *)b->data :
-			f->bytes, b ? b->len : f->len);
-	}
-	free(paths);
-	free(senders);
+	r->n_files = turn_files(t, &r->files);
 }
 
 /* The journal hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = zeros;

@@ -17,7 +17,6 @@
 #define TURN_MAX 999999          /* the highest turn number anywhere (tags, --turn, files) */
 #define TURN_MAX_RULINGS 100     /* rulings in the umpire's file */
 #define TURN_MAX_ORDERS 1000     /* entries of a player's `orders` list */
-#define TURN_MAX_FILES (CAMPAIGN_MAX_PLAYERS + 1) /* order files of one turn */
 
 /* One umpire ruling: `- roll: 2d6+1` / `for: "storm at sea"`. */
 struct ruling {
@@ -114,8 +113,6 @@ void turn_release(struct turn *t);
 /* Reads the order file at path (at most ORDER_FILE_MAX_BYTES) into t, once; parsing comes in
  * the `orders` step. A file that cannot be read is a diagnostic in t->diag. Returns 0 / -1. */
 int turn_add_order_file(struct turn *t, const char *path);
-/* Adds order-file bytes (copied) received under name. */
-void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
 
@@ -125,15 +122,24 @@ void turn_set_beacon(struct turn *t, const char *value, const char *round);
  * problems, ERROR_INPUT for a recorded turn that differs, ERROR_INTERNAL for a bug). */
 int turn_run(struct turn *t, const char *first, const char *last);
 
-/* The step table, for documentation and tests: name and what it does, NULL-terminated. */
-struct turn_step_info {
-	const char *name;            /* "recover" … "publish" */
-	const char *does;            /* one line */
+/* One step of the pipeline. */
+struct turn_step {
+	const char *name;                /* "recover" … "publish": what turn_run's slices name */
+	const char *does;                /* one line, for docs and tests */
+	int (*run)(struct turn *t);      /* 0 go on, 1 nothing more to do, -1 failed */
 };
-const struct turn_step_info *turn_steps(void);
+/* The step table in order, ended by an entry whose name is NULL. */
+const struct turn_step *turn_steps(void);
 
 /* The file of player in t, or NULL. */
 const struct order_file *turn_find_file(const struct turn_input *in, const char *player);
+/* 1 if player was due and is journaled as sending no orders (--allow-missing). */
+int turn_is_missing(const struct turn_input *in, const char *player);
+
+/* The files turn t commits (layout_turn_files), each with the bytes the pipeline received or
+ * rendered: state.yaml, the journal export, the order files, the reports. Needs the `render`
+ * step done. *out sorted by path, owned by the caller (file_list_free); returns the count. */
+size_t turn_files(const struct turn *t, struct file **out);
 
 /* Commits the setup (turn 0): builds the commit of files (sorted by path, owned by the
  * caller) with message "Setup", journals it with its state hash and publishes main and tag

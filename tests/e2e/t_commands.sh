@@ -44,3 +44,26 @@ git clone -q "$TMP/c" "$TMP/clone"
 expect 0 "$BIN" log "$TMP/clone" --turn 2; has "$TMP/out" "orders_digest:"
 f3=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0003/*.yaml | grep -v umpire.yaml | head -n 1)
 expect 0 "$BIN" check "$TMP/clone" "$f3"; has "$TMP/out" ": ok: orders of"
+
+# A file whose player: is wrong still has its orders checked, against each due player.
+sed 's/^player: .*/player: pirate/' "$f3" > "$TMP/pirate.yaml"
+expect 65 "$BIN" check "$TMP/clone" "$TMP/pirate.yaml"
+has "$TMP/err" "'pirate' is not a player of this campaign"
+has "$TMP/err" "(the orders would pass as the orders of '$(sed -n 's/^player: //p' "$f3")')"
+sed -e 's/^player: .*/player: pirate/' -e '0,/officer: /s/officer: [a-z]*/officer: nobody/' "$f3" \
+    > "$TMP/pirate2.yaml"
+expect 65 "$BIN" check "$TMP/clone" "$TMP/pirate2.yaml"
+has "$TMP/err" "'pirate' is not a player of this campaign"
+has "$TMP/err" "nobody"
+hasnt_ok=$(grep -c "would pass" "$TMP/err" || true)
+[ "$hasnt_ok" -eq 0 ] || die "orders with an error said to pass"
+
+# A campaign played with another revision of its rule system is refused by every command.
+sed 's/^rules_revision: 1$/rules_revision: 2/' "$TMP/clone/campaign.yaml" > "$TMP/cy" &&
+    mv "$TMP/cy" "$TMP/clone/campaign.yaml"
+git -C "$TMP/clone" commit -qam "a later umpire"
+for cmd in "check $TMP/clone $f3" "verify $TMP/clone" "log $TMP/clone"; do
+    # shellcheck disable=SC2086
+    expect 65 "$BIN" $cmd
+    has "$TMP/err" "campaign 'harbour-raid' was played with land-raid revision 2, this umpire has 1"
+done

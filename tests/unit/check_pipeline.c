@@ -22,13 +22,14 @@ static const char *const want_steps[] = {
 
 START_TEST(test_steps_in_rulebook_order)
 {
-	const struct turn_step_info *s = turn_steps();
+	const struct turn_step *s = turn_steps();
 	size_t i;
 
 	for (i = 0; want_steps[i]; i++) {
 		ck_assert_ptr_nonnull(s[i].name);
 		ck_assert_str_eq(s[i].name, want_steps[i]);
 		ck_assert_ptr_nonnull(s[i].does);
+		ck_assert_ptr_nonnull(s[i].run);
 	}
 	ck_assert_ptr_null(s[i].name);
 }
@@ -59,6 +60,9 @@ START_TEST(test_error_convention)
 	error_set(ERROR_MISSING, "%s", error_last()->message);
 	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
 	ck_assert_int_eq(error_last()->klass, ERROR_MISSING);
+	ck_assert_int_eq(error_reclass(ERROR_CREATE), -1);
+	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
+	ck_assert_int_eq(error_last()->klass, ERROR_CREATE);
 	error_clear();
 	ck_assert_int_eq(error_prefix("alone"), -1);
 	ck_assert_int_eq(error_last()->klass, ERROR_INTERNAL);

@@ -484,8 +484,8 @@ static int action_kind(const struct node *an, const struct node **kn, const stru
 		return b == 0 ? LR_SHOOT : b == 1 ? LR_PLUNDER : LR_GATHER;
 	}
 	/* Unknown keys are reported, and the known ones still checked. */
-	int unknown = node_check_map(an, "action", action_keys, d) < 0;
-	if (an->kind != NODE_MAP)
+	int unknown = 0;
+	if (node_check_keys(an, "action", action_keys, &unknown, d) < 0)
 		return -1;
 	for (size_t i = 0; i < an->n; i++) {
 		int k;

@@ -255,11 +255,8 @@ static int parse_impulse(const struct nhis_state *s, const struct nhis_options *
 {
 	static const char *const keys[] = { "activate", "units", "move", "mode", "fire", NULL };
 	int rc = 0;
-	if (node_check_map(e, "impulse", keys, d) < 0) {
-		rc = -1;
-		if (e->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(e, "impulse", keys, &rc, d) < 0)
+		return -1;
 	const struct node *act = node_need(e, "activate", d);
 	const struct node *move = node_get(e, "move");
 	const struct node *fire = node_get(e, "fire");
@@ -303,11 +300,8 @@ static int parse_standing(const struct nhis_state *s, int side, const struct nod
 {
 	static const char *const keys[] = { "opportunity", NULL };
 	int rc = 0;
-	if (node_check_map(standing, "standing", keys, d) < 0) {
-		rc = -1;
-		if (standing->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(standing, "standing", keys, &rc, d) < 0)
+		return -1;
 	const struct node *opp = node_get(standing, "opportunity");
 	r->has_standing = 1;
 	if (opp && nhis_opportunity_parse(s, side, opp, 1, &r->opp, &r->n_opp, d) < 0)

@@ -330,11 +330,8 @@ static int parse_opportunity(const struct nhis_state *s, int side, const struct 
 {
 	static const char *const keys[] = { "hex", "within", "units", NULL };
 	int rc = 0;
-	if (node_check_map(e, "opportunity fire order", keys, d) < 0) {
-		rc = -1;
-		if (e->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(e, "opportunity fire order", keys, &rc, d) < 0)
+		return -1;
 	const struct node *h = node_need(e, "hex", d);
 	const struct node *w = node_need(e, "within", d);
 	const struct node *u = node_get(e, "units");
@@ -428,11 +425,8 @@ static int parse_hex(struct nhis_state *s, const struct node *e, unsigned char *
 		NULL };
 	int rc = 0, h, v;
 	long long el;
-	if (node_check_map(e, "hex", keys, d) < 0) {
-		rc = -1;
-		if (e->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(e, "hex", keys, &rc, d) < 0)
+		return -1;
 	const struct node *n = node_need(e, "hex", d);
 	if (!n || nhis_want_hex(&s->map, n, "hex", &h, d) < 0)
 		return -1;
@@ -475,11 +469,8 @@ static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 {
 	static const char *const keys[] = { "columns", "rows", "terrain", "hexes", NULL };
 	int rc = 0;
-	if (node_check_map(m, "map", keys, d) < 0) {
-		rc = -1;
-		if (m->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(m, "map", keys, &rc, d) < 0)
+		return -1;
 	long long cols = 0, rows = 0;
 	const struct node *n = node_need(m, "columns", d);
 	if (!n || node_want_int(n, "columns", 1, NHIS_MAX_COLS, &cols, d) < 0)
@@ -521,11 +512,8 @@ static int parse_values(const struct node *m, const char *what, int leader,
 	static const long long max[] = { 99, 99, 99, 12 };
 	int *field[] = { &v->firepower, &v->range, &v->movement, &v->morale };
 	int rc = 0;
-	if (what && node_check_map(m, what, keys, d) < 0) {
-		rc = -1;
-		if (m->kind != NODE_MAP)
-			return -1;
-	}
+	if (what && node_check_keys(m, what, keys, &rc, d) < 0)
+		return -1;
 	for (int i = 0; i < 4; i++) {
 		const struct node *n = node_need(m, names[i], d);
 		long long x;
@@ -555,11 +543,8 @@ static int parse_unit(struct nhis_state *s, struct nhis_unit *u, const struct no
 	static const char *const keys[] = { "id", "player", "type", "hex", "firepower", "range",
 		"movement", "morale", "leadership", "reduced", "step", "shaken", "markers", NULL };
 	int rc = 0;
-	if (node_check_map(e, "unit", keys, d) < 0) {
-		rc = -1;
-		if (e->kind != NODE_MAP)
-			return -1;
-	}
+	if (node_check_keys(e, "unit", keys, &rc, d) < 0)
+		return -1;
 	const struct node *n;
 	const char *str;
 	if (!(n = node_need(e, "id", d)) || node_want_id(n, "unit id", &str, d) < 0)
@@ -628,11 +613,8 @@ static int parse_sides(struct nhis_state *s, const struct rules_campaign *c,
 	for (size_t i = 0; i < 2; i++) {
 		const struct node *e = sides->items[i], *n;
 		const char *str;
-		if (node_check_map(e, "side", keys, d) < 0) {
-			rc = -1;
-			if (e->kind != NODE_MAP)
-				continue;
-		}
+		if (node_check_keys(e, "side", keys, &rc, d) < 0)
+			continue;
 		if (!(n = node_need(e, "player", d)) || node_want_id(n, "player", &str, d) < 0)
 			rc = -1;
 		else {
@@ -676,11 +658,8 @@ int nhis_state_parse(void **out, const struct rules_campaign *c, const struct no
 		rc = -1;
 		goto done;
 	}
-	if (node_check_map(game, "game", keys, d) < 0) {
-		rc = -1;
-		if (game->kind != NODE_MAP)
-			goto done;
-	}
+	if (node_check_keys(game, "game", keys, &rc, d) < 0)
+		goto done;
 	if (!(n = node_need(game, "map", d)) || parse_map(s, n, d) < 0) {
 		rc = -1;
 		if (!s->map.v)
