@@ -97,9 +97,8 @@ unit: $(TEST_BIN)
 e2e: all
 	@sh tests/e2e/run-all.sh $(BIN)
 
-# FORMAT_CHECK=1 also requires the layout of .clang-format (tools/check-format); off until the
-# tree has been reformatted once.
-FORMAT_CHECK ?= 0
+# The layout of .clang-format is checked (tools/check-format); FORMAT_CHECK=0 skips it.
+FORMAT_CHECK ?= 1
 lint:
 	@sh tools/check-boundaries
 ifeq ($(FORMAT_CHECK),1)

@@ -17,27 +17,34 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "init", cmd_init, "init DIR --scenario FILE [--secret-file F] [--id ID]  create a campaign" },
-	{ "check", cmd_check, "check DIR ORDERS...          check order files before sending them" },
+	{ "init", cmd_init,
+		"init DIR --scenario FILE [--secret-file F] [--id ID]  create a campaign" },
+	{ "check", cmd_check,
+		"check DIR ORDERS...          check order files before sending them" },
 	{ "turn", cmd_turn, "turn DIR ORDERS... [--allow-missing]  process the next turn" },
 	{ "replay", cmd_replay, "replay DIR                   re-resolve every turn and compare" },
 	{ "log", cmd_log, "log DIR [--turn N]           dice and events from the journal" },
 	{ "state", cmd_state, "state DIR [--turn N]         the campaign state after a turn" },
-	{ "rules", cmd_rules, "rules [NAME]                 rule systems, their orders and options" },
-	{ "verify", cmd_verify, "verify DIR                   check every key, die, turn and commit (works on a clone)" },
+	{ "rules", cmd_rules,
+		"rules [NAME]                 rule systems, their orders and options" },
+	{ "verify", cmd_verify,
+		"verify DIR                   check every key, die, turn and commit (works on a clone)" },
 	{ "audit", cmd_audit, "audit DIR T:J [--json]       explain die J of turn T step by step" },
-	{ "stats", cmd_stats, "stats DIR [--player P] [--sides N] [--for TEXT]  dice counts and a chi-square test" },
+	{ "stats", cmd_stats,
+		"stats DIR [--player P] [--sides N] [--for TEXT]  dice counts and a chi-square test" },
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: umpire COMMAND [ARGS]\n\n"
+	fprintf(out,
+		"usage: umpire COMMAND [ARGS]\n\n"
 		"umpire referees play-by-email wargames: it checks order files, resolves them with\n"
 		"dice drawn from a pre-committed seed chain, journals every die in SQLite and commits\n"
 		"each turn to git.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  umpire %s\n", commands[i].synopsis);
-	fprintf(out, "\n'umpire COMMAND --help' describes one command. Exit codes follow sysexits(3):\n"
+	fprintf(out,
+		"\n'umpire COMMAND --help' describes one command. Exit codes follow sysexits(3):\n"
 		"0 ok, 64 usage, 65 bad input, 66 no such campaign/file, 70 internal error,\n"
 		"73 cannot create, 74 I/O error, 75 campaign locked.\n");
 }

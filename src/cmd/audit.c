@@ -33,9 +33,9 @@ static const char audit_help[] =
 	"Exit 0 when every recomputed value agrees with the record, 65 when one does not.\n";
 
 struct explain {
-	int json;               /* --json */
-	int ok;                 /* every check so far agreed */
-	json_t *root;           /* the JSON report */
+	int json;     /* --json */
+	int ok;       /* every check so far agreed */
+	json_t *root; /* the JSON report */
 };
 
 static void check(struct explain *e, json_t *obj, int ok)
@@ -75,8 +75,8 @@ static json_t *json_hex(const uint8_t *b, size_t n)
 }
 
 /* The die itself: limit, every block, the value; against the recorded value when known. */
-static json_t *explain_die(struct explain *e, const uint8_t seed[32], uint64_t j, uint64_t n,
-	int t, const struct die_record *rec, const char *source)
+static json_t *explain_die(struct explain *e, const uint8_t seed[32], uint64_t j, uint64_t n, int t,
+	const struct die_record *rec, const char *source)
 {
 	struct audit_die d;
 	json_t *o = json_object(), *blocks = json_array();
@@ -91,14 +91,16 @@ static json_t *explain_die(struct explain *e, const uint8_t seed[32], uint64_t j
 	json_object_set_new(o, "index", json_u64(j));
 	json_object_set_new(o, "sides", json_u64(n));
 	json_object_set_new(o, "remainder", json_dec(d.rem));
-	json_object_set_new(o, "limit", d.every_x ? json_string("18446744073709551616") : json_dec(d.limit));
+	json_object_set_new(o, "limit",
+		d.every_x ? json_string("18446744073709551616") : json_dec(d.limit));
 	if (!e->json) {
 		printf("die      j = %" PRIu64 ", n = %" PRIu64 " faces\n", j, n);
 		if (d.every_x)
 			printf("         n divides 2^64: limit = 2^64, every x is accepted\n");
 		else
 			printf("         limit = 2^64 - (2^64 mod n) = 18446744073709551616 - %" PRIu64
-				" = %" PRIu64 "\n", d.rem, d.limit);
+			       " = %" PRIu64 "\n",
+				d.rem, d.limit);
 	}
 	for (size_t i = 0; i < d.n_blocks; i++) {
 		const struct audit_block *b = &d.blocks[i];
@@ -114,30 +116,37 @@ static json_t *explain_die(struct explain *e, const uint8_t seed[32], uint64_t j
 		json_array_append_new(blocks, bo);
 		if (!e->json) {
 			hex_encode(hex, b->mac, 32);
-			printf("         block a = %" PRIu32 ": HMAC(%s, \"umpire/die/v1\" || be64(%" PRIu64
-				") || be32(%" PRIu32 "))\n", b->a, s, j, b->a);
+			printf("         block a = %" PRIu32
+			       ": HMAC(%s, \"umpire/die/v1\" || be64(%" PRIu64 ") || be32(%" PRIu32
+			       "))\n",
+				b->a, s, j, b->a);
 			printf("             = %s\n", hex);
 			if (d.every_x)
 				printf("           x = 0x%s = %" PRIu64 ": accepted\n", xhex, b->x);
 			else if (b->accepted)
-				printf("           x = 0x%s = %" PRIu64 " < limit: accepted\n", xhex, b->x);
+				printf("           x = 0x%s = %" PRIu64 " < limit: accepted\n",
+					xhex, b->x);
 			else
-				printf("           x = 0x%s = %" PRIu64 " >= limit: rejected (x mod n would "
-					"favour the lowest %" PRIu64 " faces), next block\n", xhex, b->x, d.rem);
+				printf("           x = 0x%s = %" PRIu64
+				       " >= limit: rejected (x mod n would "
+				       "favour the lowest %" PRIu64 " faces), next block\n",
+					xhex, b->x, d.rem);
 		}
 	}
 	json_object_set_new(o, "blocks", blocks);
 	json_object_set_new(o, "value", json_u64(d.value));
 	const struct audit_block *last = &d.blocks[d.n_blocks - 1];
 	if (!e->json)
-		printf("         value = 1 + x mod n = 1 + %" PRIu64 " = %" PRIu64 "\n", last->x % n,
-			d.value);
+		printf("         value = 1 + x mod n = 1 + %" PRIu64 " = %" PRIu64 "\n",
+			last->x % n, d.value);
 	/* An independent recomputation: the core's own fair_die must agree. */
 	uint32_t attempts = 0;
 	uint64_t v = fair_die(seed, j, n, &attempts);
 	if (v != d.value || attempts != d.n_blocks) {
-		fprintf(stderr, "umpire: internal error: fair_die gives %" PRIu64 " in %" PRIu32
-			" blocks, the step-by-step %" PRIu64 " in %zu\n", v, attempts, d.value, d.n_blocks);
+		fprintf(stderr,
+			"umpire: internal error: fair_die gives %" PRIu64 " in %" PRIu32
+			" blocks, the step-by-step %" PRIu64 " in %zu\n",
+			v, attempts, d.value, d.n_blocks);
 		e->ok = 0;
 	}
 	if (rec) {
@@ -172,14 +181,18 @@ static int audit_vector(struct explain *e, const char *arg)
 	int rc = EXIT_USAGE;
 
 	if (!c2) {
-		fprintf(stderr, "umpire: --vector '%s' (SEED:J:N expected: 64 hex digits, die index, faces)\n", arg);
+		fprintf(stderr,
+			"umpire: --vector '%s' (SEED:J:N expected: 64 hex digits, die index, faces)\n",
+			arg);
 		goto done;
 	}
 	*c1 = *c2 = '\0';
 	if (strlen(copy) != 64 || hex_decode(seed, 32, copy) < 0 || parse_u64(c1 + 1, &j) < 0 ||
 		parse_u64(c2 + 1, &n) < 0 || n < 2) {
-		fprintf(stderr, "umpire: --vector '%s' (SEED:J:N expected: 64 hex digits, a die index, "
-			"2 or more faces)\n", arg);
+		fprintf(stderr,
+			"umpire: --vector '%s' (SEED:J:N expected: 64 hex digits, a die index, "
+			"2 or more faces)\n",
+			arg);
 		goto done;
 	}
 	e->root = json_object();
@@ -211,8 +224,8 @@ static int parse_die_ref(const char *s, int *t, uint64_t *j)
 static void print_event(const struct event *ev, size_t i, int mark)
 {
 	if (ev->kind == EVENT_VOID)
-		printf("         %s %3zu [%s] void: %s order %d: %s\n", mark ? ">" : " ", i, ev->phase,
-			ev->player, ev->order_index, ev->text);
+		printf("         %s %3zu [%s] void: %s order %d: %s\n", mark ? ">" : " ", i,
+			ev->phase, ev->player, ev->order_index, ev->text);
 	else
 		printf("         %s %3zu [%s] %s\n", mark ? ">" : " ", i, ev->phase, ev->text);
 }
@@ -255,8 +268,8 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 		const char *phase = audit_die_phase(&at, j, &k);
 		json_t *events = json_array();
 		json_object_set_new(o, "phase", json_string(phase ? phase : ""));
-		json_object_set_new(o, "reported_by", k == (size_t)-1 ? json_null() :
-			json_event(&at.t.out.events.v[k], k));
+		json_object_set_new(o, "reported_by",
+			k == (size_t)-1 ? json_null() : json_event(&at.t.out.events.v[k], k));
 		if (!e->json) {
 			printf("decided  drawn in phase '%s'", phase ? phase : "");
 			if (k != (size_t)-1)
@@ -321,7 +334,8 @@ static void explain_key(struct explain *e, struct campaign *c, const struct jour
 	if (!e->json) {
 		printf("key      k_%d = %s\n", t, key);
 		printf("         SHA256 applied %d time%s = %s\n", t, t == 1 ? "" : "s", hex);
-		printf("         fairness.commitment = %s: %s\n", want, okstr(strcmp(hex, want) == 0));
+		printf("         fairness.commitment = %s: %s\n", want,
+			okstr(strcmp(hex, want) == 0));
 	}
 	if (t > 1) {
 		char ppath[LAYOUT_PATH_MAX];
@@ -335,8 +349,8 @@ static void explain_key(struct explain *e, struct campaign *c, const struct jour
 				e->ok = 0;
 			hex_encode(hex, h, FAIR_HASH_BYTES);
 			if (!e->json)
-				printf("         SHA256(k_%d) = %s = k_%d of %s: %s\n", t, hex, t - 1, ppath,
-					okstr(same));
+				printf("         SHA256(k_%d) = %s = k_%d of %s: %s\n", t, hex,
+					t - 1, ppath, okstr(same));
 		}
 	}
 	json_object_set_new(e->root, "key", ko);
@@ -369,8 +383,9 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 		fo[i].has_file = r == 0;
 		if (r == 0)
 			fair_sha256(fo[i].sha256, bytes.data ? bytes.data : "", bytes.len);
-		int same = r == 0 ? o->has_file && memcmp(fo[i].sha256, o->sha256, FAIR_HASH_BYTES) == 0
-			: !o->has_file;
+		int same = r == 0 ? o->has_file &&
+					    memcmp(fo[i].sha256, o->sha256, FAIR_HASH_BYTES) == 0 :
+				    !o->has_file;
 		json_object_set_new(po, "player", json_string(o->player));
 		json_object_set_new(po, "file", r == 0 ? json_string(fpath) : json_null());
 		json_object_set_new(po, "sha256", json_hash(r == 0 ? fo[i].sha256 : zero));
@@ -380,11 +395,12 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 		hex_encode(hex, fo[i].sha256, FAIR_HASH_BYTES);
 		if (!e->json) {
 			if (r == 0)
-				printf("%s %-9s sha256 %s  %s: %s\n", i == 0 ? "orders  " : "        ",
-					o->player, hex, fpath, okstr(same));
+				printf("%s %-9s sha256 %s  %s: %s\n",
+					i == 0 ? "orders  " : "        ", o->player, hex, fpath,
+					okstr(same));
 			else
-				printf("%s %-9s no file: 32 zero bytes: %s\n", i == 0 ? "orders  " : "        ",
-					o->player, okstr(same));
+				printf("%s %-9s no file: 32 zero bytes: %s\n",
+					i == 0 ? "orders  " : "        ", o->player, okstr(same));
 		}
 	}
 	fair_orders_digest(digest, fo, ex->n_orders);
@@ -398,8 +414,8 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 	json_object_set_new(e->root, "orders", oo);
 	hex_encode(hex, digest, FAIR_HASH_BYTES);
 	if (!e->json)
-		printf("         D_%d = SHA256 of id || 0x00 || sha256 for each, by id = %s: %s\n", t, hex,
-			okstr(same));
+		printf("         D_%d = SHA256 of id || 0x00 || sha256 for each, by id = %s: %s\n",
+			t, hex, okstr(same));
 }
 
 /* The beacon B_t and the seed s_t. */
@@ -414,8 +430,10 @@ static void explain_seed(struct explain *e, const struct journal_record *ex,
 	turn_beacon(beacon, ex->beacon_value);
 	int same = memcmp(beacon, ex->beacon, FAIR_HASH_BYTES) == 0;
 	hex_encode(hex, beacon, FAIR_HASH_BYTES);
-	json_object_set_new(bo, "value", ex->beacon_value ? json_string(ex->beacon_value) : json_null());
-	json_object_set_new(bo, "round", ex->beacon_round ? json_string(ex->beacon_round) : json_null());
+	json_object_set_new(bo, "value",
+		ex->beacon_value ? json_string(ex->beacon_value) : json_null());
+	json_object_set_new(bo, "round",
+		ex->beacon_round ? json_string(ex->beacon_round) : json_null());
 	json_object_set_new(bo, "beacon", json_string(hex));
 	json_object_set_new(bo, "recorded", json_hash(ex->beacon));
 	check(e, bo, same);
@@ -424,8 +442,8 @@ static void explain_seed(struct explain *e, const struct journal_record *ex,
 		if (ex->beacon_value)
 			printf("beacon   value \"%s\"%s%s%s: B_%d = SHA256(value) = %s: %s\n",
 				ex->beacon_value, ex->beacon_round ? " (round " : "",
-				ex->beacon_round ? ex->beacon_round : "", ex->beacon_round ? ")" : "", t, hex,
-				okstr(same));
+				ex->beacon_round ? ex->beacon_round : "",
+				ex->beacon_round ? ")" : "", t, hex, okstr(same));
 		else
 			printf("beacon   none: B_%d = 32 zero bytes: %s\n", t, okstr(same));
 	}
@@ -438,7 +456,8 @@ static void explain_seed(struct explain *e, const struct journal_record *ex,
 	json_object_set_new(e->root, "seed", so);
 	if (!e->json)
 		printf("seed     s_%d = HMAC(k_%d, \"umpire/turn/v1\" || be32(%d) || D_%d || B_%d)\n"
-			"             = %s: %s\n", t, t, t, t, t, hex, okstr(same));
+		       "             = %s: %s\n",
+			t, t, t, t, t, hex, okstr(same));
 }
 
 /* The SQLite journal's row for the die, on the umpire's own copy. */
@@ -449,7 +468,7 @@ static void explain_journal_row(struct explain *e, struct campaign *c, int t, ui
 	json_t *jo = json_object();
 	int r = journal_read(c->journal, t, &jr);
 	int same = r == 0 && j < jr->n_dice && jr->dice[j].sides == dr->sides &&
-		jr->dice[j].value == dr->value && strcmp(jr->dice[j].purpose, dr->purpose) == 0;
+		   jr->dice[j].value == dr->value && strcmp(jr->dice[j].purpose, dr->purpose) == 0;
 
 	if (r == 0 && j < jr->n_dice) {
 		json_object_set_new(jo, "sides", json_u64(jr->dice[j].sides));
@@ -458,7 +477,8 @@ static void explain_journal_row(struct explain *e, struct campaign *c, int t, ui
 		if (!e->json)
 			printf("         the SQLite journal: d%" PRIu64 " = %" PRIu64 "%s: %s\n",
 				jr->dice[j].sides, jr->dice[j].value,
-				strcmp(jr->dice[j].purpose, dr->purpose) ? " (another purpose)" : "",
+				strcmp(jr->dice[j].purpose, dr->purpose) ? " (another purpose)" :
+									   "",
 				okstr(same));
 	} else if (!e->json) {
 		printf("         the SQLite journal: no such die: DIFFERS\n");
@@ -503,7 +523,9 @@ static int audit_die(struct explain *e, const char *dir, const char *ref)
 	int t, rc;
 
 	if (parse_die_ref(ref, &t, &j) < 0) {
-		fprintf(stderr, "umpire: '%s' (T:J expected: a turn from 1 and a die index from 0, e.g. 3:12)\n", ref);
+		fprintf(stderr,
+			"umpire: '%s' (T:J expected: a turn from 1 and a die index from 0, e.g. 3:12)\n",
+			ref);
 		return EXIT_USAGE;
 	}
 	if (campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY) < 0)
@@ -526,7 +548,8 @@ static int audit_die(struct explain *e, const char *dir, const char *ref)
 	json_object_set_new(e->root, "index", json_u64(j));
 	json_object_set_new(e->root, "export", json_string(path));
 	if (!e->json)
-		printf("die %" PRIu64 " of turn %d, campaign %s (%s at %s)\n\n", j, t, c->id, path, tag);
+		printf("die %" PRIu64 " of turn %d, campaign %s (%s at %s)\n\n", j, t, c->id, path,
+			tag);
 	explain_key(e, c, ex);
 	explain_orders(e, c, ex, digest);
 	explain_seed(e, ex, digest, seed);
@@ -554,10 +577,18 @@ int cmd_audit(int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'j': e.json = 1; break;
-		case 'v': vector = optarg; break;
-		case 'h': fputs(audit_help, stdout); return EXIT_OK;
-		default: fputs(audit_help, stderr); return EXIT_USAGE;
+		case 'j':
+			e.json = 1;
+			break;
+		case 'v':
+			vector = optarg;
+			break;
+		case 'h':
+			fputs(audit_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(audit_help, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (vector ? argc - optind != 0 : argc - optind != 2) {
@@ -571,9 +602,11 @@ int cmd_audit(int argc, char **argv)
 			json_dumpf(e.root, stdout, JSON_INDENT(2));
 			putchar('\n');
 		} else if (!vector) {
-			printf("\nverdict: %s\n", e.ok ? "ok: the die follows from the committed key, orders "
-				"and beacon, as recorded" : "DIFFERS: a recomputed value is not what the record "
-				"says (see above)");
+			printf("\nverdict: %s\n",
+				e.ok ? "ok: the die follows from the committed key, orders "
+				       "and beacon, as recorded" :
+				       "DIFFERS: a recomputed value is not what the record "
+				       "says (see above)");
 		}
 		if (!e.ok)
 			rc = EXIT_DATAERR;

@@ -11,13 +11,13 @@ struct turn;
 /* sysexits(3) codes: only src/cmd/ picks them (core reports classes, error.h). */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_USAGE = 64,       /* EX_USAGE */
-	EXIT_DATAERR = 65,     /* EX_DATAERR: bad input, failed replay */
-	EXIT_NOINPUT = 66,     /* EX_NOINPUT: no such campaign or file */
-	EXIT_SOFTWARE = 70,    /* EX_SOFTWARE: internal error */
-	EXIT_CANTCREAT = 73,   /* EX_CANTCREAT */
-	EXIT_IOERR = 74,       /* EX_IOERR */
-	EXIT_TEMPFAIL = 75,    /* EX_TEMPFAIL: campaign locked */
+	EXIT_USAGE = 64,     /* EX_USAGE */
+	EXIT_DATAERR = 65,   /* EX_DATAERR: bad input, failed replay */
+	EXIT_NOINPUT = 66,   /* EX_NOINPUT: no such campaign or file */
+	EXIT_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
+	EXIT_CANTCREAT = 73, /* EX_CANTCREAT */
+	EXIT_IOERR = 74,     /* EX_IOERR */
+	EXIT_TEMPFAIL = 75,  /* EX_TEMPFAIL: campaign locked */
 };
 
 int cmd_init(int argc, char **argv);

@@ -47,15 +47,22 @@ int cmd_parse_turn(const char *s, int *out)
 int cmd_exit_code(void)
 {
 	switch (error_last()->klass) {
-	case ERROR_INPUT: return EXIT_DATAERR;
-	case ERROR_MISSING: return EXIT_NOINPUT;
-	case ERROR_OS: return EXIT_IOERR;
-	case ERROR_CREATE: return EXIT_CANTCREAT;
-	case ERROR_BUSY: return EXIT_TEMPFAIL;
-	case ERROR_USAGE: return EXIT_USAGE;
+	case ERROR_INPUT:
+		return EXIT_DATAERR;
+	case ERROR_MISSING:
+		return EXIT_NOINPUT;
+	case ERROR_OS:
+		return EXIT_IOERR;
+	case ERROR_CREATE:
+		return EXIT_CANTCREAT;
+	case ERROR_BUSY:
+		return EXIT_TEMPFAIL;
+	case ERROR_USAGE:
+		return EXIT_USAGE;
 	case ERROR_INTERNAL:
 	case ERROR_NONE:
-	default: return EXIT_SOFTWARE;
+	default:
+		return EXIT_SOFTWARE;
 	}
 }
 

@@ -81,22 +81,37 @@ int cmd_init(int argc, char **argv)
 	memset(&spec, 0, sizeof(spec));
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case 's': scenario_path = optarg; break;
-		case 'k': secret_path = optarg; break;
-		case 'i': spec.id = optarg; break;
-		case 'b': spec.beacon = optarg; break;
+		case 's':
+			scenario_path = optarg;
+			break;
+		case 'k':
+			secret_path = optarg;
+			break;
+		case 'i':
+			spec.id = optarg;
+			break;
+		case 'b':
+			spec.beacon = optarg;
+			break;
 		case 'l': {
 			char *end;
 			errno = 0;
 			chain_length = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || chain_length < 1 || chain_length > 1000000) {
-				fprintf(stderr, "umpire init: --chain-length '%s' (an integer from 1 to 1000000 expected)\n", optarg);
+			if (errno || end == optarg || *end || chain_length < 1 ||
+				chain_length > 1000000) {
+				fprintf(stderr,
+					"umpire init: --chain-length '%s' (an integer from 1 to 1000000 expected)\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		}
-		case 'h': fputs(init_help, stdout); return EXIT_OK;
-		default: fputs(init_help, stderr); return EXIT_USAGE;
+		case 'h':
+			fputs(init_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(init_help, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != argc || !scenario_path) {
@@ -138,7 +153,9 @@ int cmd_init(int argc, char **argv)
 	hex_encode(hex, c->commitment, FAIR_HASH_BYTES);
 	printf("created campaign '%s' (%s) in %s\n", c->id, c->rules->name, spec.dir);
 	printf("commitment %s (chain of %ld turn keys)%s\n", hex, chain_length,
-		secret_path ? "\nwarning: the secret came from a file: this campaign is marked fair: false" : "");
+		secret_path ?
+			"\nwarning: the secret came from a file: this campaign is marked fair: false" :
+			"");
 done:
 	campaign_close(c);
 	diag_release(&d);

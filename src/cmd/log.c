@@ -39,8 +39,12 @@ static int parse_dir_turn(int argc, char **argv, const char *help, const char **
 			if (cmd_parse_turn(optarg, turn) < 0)
 				return EXIT_USAGE;
 			break;
-		case 'h': fputs(help, stdout); return -1;
-		default: fputs(help, stderr); return EXIT_USAGE;
+		case 'h':
+			fputs(help, stdout);
+			return -1;
+		default:
+			fputs(help, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
@@ -75,7 +79,8 @@ static void print_record(const struct journal_record *r)
 	for (size_t i = 0; i < r->n_orders; i++) {
 		char oh[65];
 		hex_encode(oh, r->orders[i].sha256, FAIR_HASH_BYTES);
-		printf("  orders %s: %s\n", r->orders[i].player, r->orders[i].has_file ? oh : "none");
+		printf("  orders %s: %s\n", r->orders[i].player,
+			r->orders[i].has_file ? oh : "none");
 	}
 	for (size_t i = 0; i < r->n_dice; i++)
 		printf("  die %llu: d%llu = %llu  %s\n", (unsigned long long)r->dice[i].index,
@@ -84,8 +89,8 @@ static void print_record(const struct journal_record *r)
 	for (size_t i = 0; i < r->n_events; i++) {
 		const struct event *e = &r->events[i];
 		if (e->kind == EVENT_VOID)
-			printf("  void [%s] %s order %d: %s\n", e->phase, e->player ? e->player : "?",
-				e->order_index, e->text);
+			printf("  void [%s] %s order %d: %s\n", e->phase,
+				e->player ? e->player : "?", e->order_index, e->text);
 		else
 			printf("  event [%s] %s\n", e->phase, e->text);
 	}

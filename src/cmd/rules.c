@@ -28,7 +28,8 @@ int cmd_rules(int argc, char **argv)
 	}
 	const struct rule_system *rs = rules_find(argv[optind]);
 	if (!rs) {
-		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n", argv[optind]);
+		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n",
+			argv[optind]);
 		return EXIT_NOINPUT;
 	}
 	static const char *const flag_names[] = { "alternate turns", "simultaneous turns", "grid",

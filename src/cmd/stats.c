@@ -39,15 +39,15 @@ static const char stats_help[] =
 
 struct group {
 	uint64_t sides;
-	uint64_t n;            /* dice of this size */
-	uint64_t *count;       /* count[face - 1], NULL above STATS_MAX_FACES */
+	uint64_t n;      /* dice of this size */
+	uint64_t *count; /* count[face - 1], NULL above STATS_MAX_FACES */
 };
 
 struct stats {
-	const char *player;    /* --player or NULL */
-	uint64_t sides;        /* --sides or 0 */
-	const char *text;      /* --for or NULL */
-	struct group *g;       /* by ascending sides */
+	const char *player; /* --player or NULL */
+	uint64_t sides;     /* --sides or 0 */
+	const char *text;   /* --for or NULL */
+	struct group *g;    /* by ascending sides */
 	size_t n_g;
 	uint64_t total;
 	int turns;
@@ -86,7 +86,8 @@ static void count_turn(struct stats *s, const struct journal_record *r)
 	for (size_t i = 0; i < r->n_dice; i++) {
 		const struct die_record *d = &r->dice[i];
 		int ruling = strncmp(d->purpose, RULING_PREFIX, strlen(RULING_PREFIX)) == 0;
-		if (s->player && (strcmp(s->player, UMPIRE_PLAYER) == 0 ? !ruling : !mine || ruling))
+		if (s->player &&
+			(strcmp(s->player, UMPIRE_PLAYER) == 0 ? !ruling : !mine || ruling))
 			continue;
 		if (s->sides && d->sides != s->sides)
 			continue;
@@ -115,7 +116,8 @@ static int report_group(const struct group *g, double *p_out)
 		double dev = (double)g->count[f] - expected;
 		double term = expected > 0 ? dev * dev / expected : 0;
 		chi2 += term;
-		printf("  %4" PRIu64 "  %6" PRIu64 "  %8.2f  %8.3f\n", f + 1, g->count[f], expected, term);
+		printf("  %4" PRIu64 "  %6" PRIu64 "  %8.2f  %8.3f\n", f + 1, g->count[f], expected,
+			term);
 	}
 	double df = (double)(g->sides - 1);
 	double p = gsl_cdf_chisq_Q(chi2, df);
@@ -123,7 +125,8 @@ static int report_group(const struct group *g, double *p_out)
 	printf("  chi-square = %.3f with %.0f degrees of freedom: p = %.4g\n", chi2, df, p);
 	if (expected < STATS_MIN_EXPECTED) {
 		printf("  (fewer than %.0f dice expected per face: too few for the chi-square test; "
-			"not counted in the verdict)\n\n", STATS_MIN_EXPECTED);
+		       "not counted in the verdict)\n\n",
+			STATS_MIN_EXPECTED);
 		return 0;
 	}
 	putchar('\n');
@@ -193,7 +196,8 @@ static void print_report(const struct stats *s, const struct campaign *c)
 		int r = report_group(&s->g[i], &p);
 		tested += r != 0;
 		if (r < 0) {
-			buf_printf(&failed, "%sd%" PRIu64 " (p = %.4g)", bad ? ", " : "", s->g[i].sides, p);
+			buf_printf(&failed, "%sd%" PRIu64 " (p = %.4g)", bad ? ", " : "",
+				s->g[i].sides, p);
 			bad++;
 		}
 	}
@@ -205,7 +209,7 @@ static void print_report(const struct stats *s, const struct campaign *c)
 			tested, tested == 1 ? "" : "s");
 	else
 		printf("verdict: NOT consistent with fair dice at the 1%% level: %s (a fair die fails "
-			"this test once in a hundred campaigns; 'umpire verify' proves every die)\n",
+		       "this test once in a hundred campaigns; 'umpire verify' proves every die)\n",
 			buf_str(&failed));
 	buf_release(&failed);
 }
@@ -226,14 +230,22 @@ int cmd_stats(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'p': s.player = optarg; break;
+		case 'p':
+			s.player = optarg;
+			break;
 		case 's':
 			if (parse_sides(optarg, &s.sides) < 0)
 				return EXIT_USAGE;
 			break;
-		case 'f': s.text = optarg; break;
-		case 'h': fputs(stats_help, stdout); return EXIT_OK;
-		default: fputs(stats_help, stderr); return EXIT_USAGE;
+		case 'f':
+			s.text = optarg;
+			break;
+		case 'h':
+			fputs(stats_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(stats_help, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
@@ -243,8 +255,10 @@ int cmd_stats(int argc, char **argv)
 	if (campaign_open(&c, argv[optind], 0) < 0)
 		return cmd_error("umpire");
 	if (s.player && strcmp(s.player, UMPIRE_PLAYER) != 0 && !campaign_has_player(c, s.player)) {
-		fprintf(stderr, "umpire: --player '%s' is not a player of campaign '%s' (one of its "
-			"players or umpire expected)\n", s.player, c->id);
+		fprintf(stderr,
+			"umpire: --player '%s' is not a player of campaign '%s' (one of its "
+			"players or umpire expected)\n",
+			s.player, c->id);
 		rc = EXIT_USAGE;
 	} else {
 		rc = count_campaign(&s, c);

@@ -35,11 +35,21 @@ int cmd_turn(int argc, char **argv)
 	const char *beacon_value = NULL, *beacon_round = NULL;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'm': allow_missing = 1; break;
-		case 'b': beacon_value = optarg; break;
-		case 'r': beacon_round = optarg; break;
-		case 'h': fputs(turn_help, stdout); return EXIT_OK;
-		default: fputs(turn_help, stderr); return EXIT_USAGE;
+		case 'm':
+			allow_missing = 1;
+			break;
+		case 'b':
+			beacon_value = optarg;
+			break;
+		case 'r':
+			beacon_round = optarg;
+			break;
+		case 'h':
+			fputs(turn_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(turn_help, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind < 1) {
@@ -51,19 +61,23 @@ int cmd_turn(int argc, char **argv)
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
 	if (c->beacon && !beacon_value) {
-		fprintf(stderr, "umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
+		fprintf(stderr,
+			"umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
 			c->id, c->beacon);
 		campaign_close(c);
 		return EXIT_USAGE;
 	}
 	if (!c->beacon && (beacon_value || beacon_round)) {
-		fprintf(stderr, "umpire: campaign '%s' has no fairness.beacon: --beacon not accepted\n", c->id);
+		fprintf(stderr,
+			"umpire: campaign '%s' has no fairness.beacon: --beacon not accepted\n",
+			c->id);
 		campaign_close(c);
 		return EXIT_USAGE;
 	}
 	if (beacon_value && (strlen(beacon_value) == 0 || strlen(beacon_value) > 1024 ||
-		(beacon_round && strlen(beacon_round) > 200))) {
-		fprintf(stderr, "umpire: --beacon must be 1 to 1024 bytes, --beacon-round at most 200\n");
+				    (beacon_round && strlen(beacon_round) > 200))) {
+		fprintf(stderr,
+			"umpire: --beacon must be 1 to 1024 bytes, --beacon-round at most 200\n");
 		campaign_close(c);
 		return EXIT_USAGE;
 	}
@@ -76,7 +90,9 @@ int cmd_turn(int argc, char **argv)
 		turn_add_order_file(&t, argv[i]);
 	int rc = turn_run(&t, "recover", "publish");
 	if (t.status & TURN_RECOVERED)
-		fprintf(stderr, "umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX "%04d\n",
+		fprintf(stderr,
+			"umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX
+			"%04d\n",
 			t.recovered, t.recovered);
 	int code = EXIT_OK;
 	if (rc < 0)

@@ -18,7 +18,6 @@
 #include "core/layout.h"
 #include "core/banned.h"
 
-
 static const char verify_help[] =
 	"usage: umpire verify DIR\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
@@ -34,13 +33,13 @@ static const char verify_help[] =
 
 struct verify {
 	struct campaign *c;
-	char (*chain)[41];       /* main's commits, Setup first */
+	char (*chain)[41]; /* main's commits, Setup first */
 	size_t n_chain;
-	int last_tag;            /* the highest turn-NNNN tag, -1 none */
-	int last_journal;        /* the journal's last turn; -1 empty or no journal */
-	uint8_t head[32];        /* the journal hash chain up to the turn being checked */
-	size_t dice;             /* dice checked in all turns */
-	int progress;            /* stderr is a terminal: show "verifying turn t/n" */
+	int last_tag;     /* the highest turn-NNNN tag, -1 none */
+	int last_journal; /* the journal's last turn; -1 empty or no journal */
+	uint8_t head[32]; /* the journal hash chain up to the turn being checked */
+	size_t dice;      /* dice checked in all turns */
+	int progress;     /* stderr is a terminal: show "verifying turn t/n" */
 };
 
 static void say(struct verify *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,8 +84,10 @@ static int read_history(struct verify *v)
 		snprintf(rev, sizeof(rev), "%s^2", id);
 		if (repo_has(v->c->repo, rev)) {
 			repo_subject(v->c->repo, id, &subject);
-			error_set(ERROR_INPUT, "history: main's commit %s (\"%s\") is a merge: the history must be "
-				"linear, one commit per turn", id, buf_str(&subject));
+			error_set(ERROR_INPUT,
+				"history: main's commit %s (\"%s\") is a merge: the history must be "
+				"linear, one commit per turn",
+				id, buf_str(&subject));
 			rc = -1;
 			goto done;
 		}
@@ -148,15 +149,20 @@ static int check_trailers(struct verify *v, int t, const char *tag, const char *
 	hex_encode(commitment, v->c->commitment, FAIR_HASH_BYTES);
 	if (!tn || !jh || !cm)
 		error_set(ERROR_INPUT, "turn %d: the commit of %s has no %s trailer", t, tag,
-			!tn ? "Turn:" : !jh ? "Journal-Head:" : "Commitment:");
+			!tn ? "Turn:" :
+			!jh ? "Journal-Head:" :
+			      "Commitment:");
 	else if (strcmp(tn, turn_s) != 0)
 		error_set(ERROR_INPUT, "turn %d: the commit of %s says 'Turn: %s'", t, tag, tn);
 	else if (strcmp(cm, commitment) != 0)
-		error_set(ERROR_INPUT, "turn %d: the commit of %s says 'Commitment: %s', campaign.yaml commits to %s",
+		error_set(ERROR_INPUT,
+			"turn %d: the commit of %s says 'Commitment: %s', campaign.yaml commits to %s",
 			t, tag, cm, commitment);
 	else if (strcmp(jh, head_hex) != 0)
-		error_set(ERROR_INPUT, "turn %d: journal hash chain broken: SHA256(head of turn %d || %s) is %s, the "
-			"commit of %s says 'Journal-Head: %s'", t, t - 1, entry_path, head_hex, tag, jh);
+		error_set(ERROR_INPUT,
+			"turn %d: journal hash chain broken: SHA256(head of turn %d || %s) is %s, the "
+			"commit of %s says 'Journal-Head: %s'",
+			t, t - 1, entry_path, head_hex, tag, jh);
 	else
 		rc = 0;
 	if (rc == 0)
@@ -175,23 +181,28 @@ static int check_position(struct verify *v, int t, const char *tag, char tag_id[
 	int rc = -1;
 
 	if (repo_commit_id(v->c->repo, tag, tag_id) != 0) {
-		error_set(ERROR_INPUT, "turn %d: cannot resolve %s: %s", t, tag, error_last()->message);
+		error_set(ERROR_INPUT, "turn %d: cannot resolve %s: %s", t, tag,
+			error_last()->message);
 		goto done;
 	}
 	if ((size_t)t >= v->n_chain) {
-		error_set(ERROR_INPUT, "turn %d: tag %s is commit %s, which is not on main: main ends at turn %zu "
-			"(commit %s): main was moved back", t, tag, tag_id, v->n_chain - 1,
-			v->chain[v->n_chain - 1]);
+		error_set(ERROR_INPUT,
+			"turn %d: tag %s is commit %s, which is not on main: main ends at turn %zu "
+			"(commit %s): main was moved back",
+			t, tag, tag_id, v->n_chain - 1, v->chain[v->n_chain - 1]);
 		goto done;
 	}
 	if (strcmp(tag_id, v->chain[t]) != 0) {
 		if (t == 0)
-			error_set(ERROR_INPUT, "turn 0: tag %s is commit %s, but main starts at %s: the history was "
-				"rewritten or the tag moved", tag, tag_id, v->chain[0]);
+			error_set(ERROR_INPUT,
+				"turn 0: tag %s is commit %s, but main starts at %s: the history was "
+				"rewritten or the tag moved",
+				tag, tag_id, v->chain[0]);
 		else
-			error_set(ERROR_INPUT, "turn %d: tag %s is commit %s, but main's %d%s commit after Setup is %s: "
-				"the history was rewritten or the tag moved", t, tag, tag_id, t,
-				ordinal((size_t)t), v->chain[t]);
+			error_set(ERROR_INPUT,
+				"turn %d: tag %s is commit %s, but main's %d%s commit after Setup is %s: "
+				"the history was rewritten or the tag moved",
+				t, tag, tag_id, t, ordinal((size_t)t), v->chain[t]);
 		goto done;
 	}
 	rc = 0;
@@ -208,7 +219,9 @@ static int same_at_main(struct verify *v, int t, const char *tag, const char *pa
 	int rb = repo_read(v->c->repo, LAYOUT_BRANCH, path, &b);
 
 	if (ra != rb || (ra == 0 && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0))) {
-		error_set(ERROR_INPUT, "turn %d: %s at main differs from %s: changed after the turn", t, path, tag);
+		error_set(ERROR_INPUT,
+			"turn %d: %s at main differs from %s: changed after the turn", t, path,
+			tag);
 		rc = -1;
 	}
 	buf_release(&a);
@@ -228,8 +241,11 @@ static int same_dir_at_main(struct verify *v, int t, const char *tag, const char
 		goto done;
 	}
 	for (size_t i = 0; rc == 0 && (at_tag[i] || at_main[i]); i++) {
-		const char *name = at_tag[i] && at_main[i] ? (strcmp(at_tag[i], at_main[i]) <= 0 ?
-			at_tag[i] : at_main[i]) : at_tag[i] ? at_tag[i] : at_main[i];
+		const char *name = at_tag[i] && at_main[i] ?
+					   (strcmp(at_tag[i], at_main[i]) <= 0 ? at_tag[i] :
+										 at_main[i]) :
+				   at_tag[i] ? at_tag[i] :
+					       at_main[i];
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		rc = same_at_main(v, t, tag, path);
 	}
@@ -269,12 +285,14 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 	for (size_t i = 0; i < jr->n_files; i++) {
 		const struct file *f = &jr->files[i];
 		if (repo_read(v->c->repo, tag, f->path, &got) != 0) {
-			error_set(ERROR_INPUT, "turn %d: the journal's files row %s is not in the commit of %s",
-				t, f->path, tag);
+			error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s is not in the commit of %s", t,
+				f->path, tag);
 			goto done;
 		}
 		if (got.len != f->len || memcmp(got.data, f->data, f->len) != 0) {
-			error_set(ERROR_INPUT, "turn %d: the journal's files row %s differs from the blob committed at %s",
+			error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s differs from the blob committed at %s",
 				t, f->path, tag);
 			goto done;
 		}
@@ -283,19 +301,22 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 		static const char *const setup[] = { LAYOUT_CAMPAIGN, LAYOUT_STATE };
 		for (size_t k = 0; k < 2; k++)
 			if (!file_list_find(jr->files, jr->n_files, setup[k])) {
-				error_set(ERROR_INPUT, "turn 0: the journal has no files row for %s", setup[k]);
+				error_set(ERROR_INPUT,
+					"turn 0: the journal has no files row for %s", setup[k]);
 				goto done;
 			}
 	} else {
 		n = turn_files(&at->t, &files);
 		for (size_t k = 0; k < n; k++)
 			if (!file_list_find(jr->files, jr->n_files, files[k].path)) {
-				error_set(ERROR_INPUT, "turn %d: %s is committed at %s but the journal has no files row for it",
+				error_set(ERROR_INPUT,
+					"turn %d: %s is committed at %s but the journal has no files row for it",
 					t, files[k].path, tag);
 				goto done;
 			}
 		if (n != jr->n_files) {
-			error_set(ERROR_INPUT, "turn %d: the journal has %zu files rows, the turn wrote %zu files",
+			error_set(ERROR_INPUT,
+				"turn %d: the journal has %zu files rows, the turn wrote %zu files",
 				t, jr->n_files, n);
 			goto done;
 		}
@@ -315,18 +336,20 @@ static int same_opt(const char *a, const char *b)
 /* The journal's key and beacon against the export's; then the whole record against the
  * re-resolved turn. */
 static int check_journal_inputs(const struct verify *v, int t, const char *tag,
-	const struct audit_turn *at, const struct journal_record *jr, const struct journal_record *ex)
+	const struct audit_turn *at, const struct journal_record *jr,
+	const struct journal_record *ex)
 {
-	const char *what = memcmp(jr->key, ex->key, FAIR_HASH_BYTES) != 0 ? "key" :
-		memcmp(jr->beacon, ex->beacon, FAIR_HASH_BYTES) != 0 ? "beacon" :
-		!same_opt(jr->beacon_value, ex->beacon_value) ? "beacon value" :
-		!same_opt(jr->beacon_round, ex->beacon_round) ? "beacon round" : NULL;
+	const char *what = memcmp(jr->key, ex->key, FAIR_HASH_BYTES) != 0       ? "key" :
+			   memcmp(jr->beacon, ex->beacon, FAIR_HASH_BYTES) != 0 ? "beacon" :
+			   !same_opt(jr->beacon_value, ex->beacon_value)        ? "beacon value" :
+			   !same_opt(jr->beacon_round, ex->beacon_round)        ? "beacon round" :
+										  NULL;
 	char path[LAYOUT_PATH_MAX];
 
 	layout_export_path(path, t);
 	if (what)
-		return error_set(ERROR_INPUT, "turn %d: the journal's %s differs from %s's (at %s)", t,
-			what, path, tag);
+		return error_set(ERROR_INPUT, "turn %d: the journal's %s differs from %s's (at %s)",
+			t, what, path, tag);
 	return audit_compare(at, v->c, jr, 0);
 }
 
@@ -343,8 +366,10 @@ static int check_journal(struct verify *v, int t, const char *tag, const char *t
 
 	int r = journal_read(v->c->journal, t, &jr);
 	if (r == ERROR_NOTFOUND) {
-		error_set(ERROR_INPUT, "turn %d: git has %s but the journal has no turn %d: the journal was truncated "
-			"(it ends at turn %d)", t, tag, t, v->last_journal);
+		error_set(ERROR_INPUT,
+			"turn %d: git has %s but the journal has no turn %d: the journal was truncated "
+			"(it ends at turn %d)",
+			t, tag, t, v->last_journal);
 		goto done;
 	}
 	if (r < 0) {
@@ -359,7 +384,8 @@ static int check_journal(struct verify *v, int t, const char *tag, const char *t
 		if (memcmp(h, jr->state_sha256, FAIR_HASH_BYTES) != 0) {
 			hex_encode(hex, jr->state_sha256, FAIR_HASH_BYTES);
 			hex_encode(want, h, FAIR_HASH_BYTES);
-			error_set(ERROR_INPUT, "turn 0: the journal's state hash %s is not that of state.yaml at %s (%s)",
+			error_set(ERROR_INPUT,
+				"turn 0: the journal's state hash %s is not that of state.yaml at %s (%s)",
 				hex, tag, want);
 			goto done;
 		}
@@ -367,13 +393,17 @@ static int check_journal(struct verify *v, int t, const char *tag, const char *t
 	if (memcmp(jr->journal_head, head, FAIR_HASH_BYTES) != 0) {
 		hex_encode(hex, jr->journal_head, FAIR_HASH_BYTES);
 		hex_encode(want, head, FAIR_HASH_BYTES);
-		error_set(ERROR_INPUT, "turn %d: the journal's head %s differs from the commit trailer "
-			"'Journal-Head: %s'", t, hex, want);
+		error_set(ERROR_INPUT,
+			"turn %d: the journal's head %s differs from the commit trailer "
+			"'Journal-Head: %s'",
+			t, hex, want);
 		goto done;
 	}
 	if (strcmp(jr->commit_id, tag_id) != 0) {
-		error_set(ERROR_INPUT, "turn %d: tag %s is commit %s, but the journal says turn %d is commit %s: the "
-			"history was rewritten", t, tag, tag_id, t, jr->commit_id[0] ? jr->commit_id : "(none)");
+		error_set(ERROR_INPUT,
+			"turn %d: tag %s is commit %s, but the journal says turn %d is commit %s: the "
+			"history was rewritten",
+			t, tag, tag_id, t, jr->commit_id[0] ? jr->commit_id : "(none)");
 		goto done;
 	}
 	rc = check_journal_files(v, t, tag, jr, at);
@@ -393,8 +423,8 @@ static int verify_setup(struct verify *v)
 	memset(v->head, 0, FAIR_HASH_BYTES);
 	if (repo_read(v->c->repo, tag, LAYOUT_CAMPAIGN, &camp) != 0 ||
 		repo_read(v->c->repo, tag, LAYOUT_STATE, &state) != 0) {
-		error_set(ERROR_INPUT, "turn 0: the setup commit %s lacks %s or %s", tag, LAYOUT_CAMPAIGN,
-			LAYOUT_STATE);
+		error_set(ERROR_INPUT, "turn 0: the setup commit %s lacks %s or %s", tag,
+			LAYOUT_CAMPAIGN, LAYOUT_STATE);
 		goto done;
 	}
 	if (check_unchanged(v, 0, tag) || check_trailers(v, 0, tag, LAYOUT_CAMPAIGN, &camp, head) ||
@@ -430,9 +460,10 @@ static int check_commit_id(struct verify *v, int t, const char *tag, const char 
 		error_set(ERROR_INPUT, "turn %d: cannot rebuild the commit of %s: %s", t, tag,
 			error_last()->message);
 	else if (strcmp(rebuilt, tag_id) != 0)
-		error_set(ERROR_INPUT, "turn %d: %s is commit %s, but the turn rebuilds to commit %s: the commit "
-			"holds other files, another message or another parent than the turn's", t, tag,
-			tag_id, rebuilt);
+		error_set(ERROR_INPUT,
+			"turn %d: %s is commit %s, but the turn rebuilds to commit %s: the commit "
+			"holds other files, another message or another parent than the turn's",
+			t, tag, tag_id, rebuilt);
 	else
 		rc = 0;
 	file_list_free(files, n);
@@ -450,13 +481,15 @@ static int check_tag_exists(struct verify *v, int t, const char *tag)
 		return 0;
 	if ((size_t)t < v->n_chain) {
 		repo_subject(v->c->repo, v->chain[t], &subject);
-		error_set(ERROR_INPUT, "turn %d: main's commit %s (\"%s\") is not a turn: there is no tag %s", t,
+		error_set(ERROR_INPUT,
+			"turn %d: main's commit %s (\"%s\") is not a turn: there is no tag %s", t,
 			v->chain[t], buf_str(&subject), tag);
 		buf_release(&subject);
 		return -1;
 	}
 	layout_tag(last, v->last_tag);
-	return error_set(ERROR_INPUT, "turn %d: tag %s is missing, but tag %s exists", t, tag, last);
+	return error_set(ERROR_INPUT, "turn %d: tag %s is missing, but tag %s exists", t, tag,
+		last);
 }
 
 /* The committed export of turn t, parsed, its bytes in bytes. */
@@ -471,10 +504,11 @@ static int read_turn_export(struct verify *v, int t, const char *tag, const char
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t, path, tag);
 	else if (rc < 0 && diag_count(&d))
-		error_set(ERROR_INPUT, "turn %d: %s cannot be read: %s:%d:%d: %s", t, path, d.v[0].file,
-			d.v[0].line, d.v[0].column, d.v[0].message);
+		error_set(ERROR_INPUT, "turn %d: %s cannot be read: %s:%d:%d: %s", t, path,
+			d.v[0].file, d.v[0].line, d.v[0].column, d.v[0].message);
 	else if (rc == 0 && (*ex)->turn != t)
-		rc = error_set(ERROR_INPUT, "turn %d: %s is the export of turn %d", t, path, (*ex)->turn);
+		rc = error_set(ERROR_INPUT, "turn %d: %s is the export of turn %d", t, path,
+			(*ex)->turn);
 	diag_release(&d);
 	return rc < 0 ? -1 : 0;
 }
@@ -499,24 +533,26 @@ static int verify_turn(struct verify *v, int t)
 	/* Each turn starts from the committed state of the one before, which the previous
 	 * iteration proved to be what that turn produced: exactly what `umpire turn` loads. */
 	if (campaign_load_state(v->c, prev, &last, &state) < 0) {
-		error_set(ERROR_INPUT, "turn %d: the committed state.yaml of %s cannot be loaded", t, prev);
+		error_set(ERROR_INPUT, "turn %d: the committed state.yaml of %s cannot be loaded",
+			t, prev);
 		goto done;
 	}
 	if (last != t - 1) {
-		error_set(ERROR_INPUT, "turn %d: state.yaml at %s is the state after turn %d", t, prev, last);
+		error_set(ERROR_INPUT, "turn %d: state.yaml at %s is the state after turn %d", t,
+			prev, last);
 		goto done;
 	}
 	if (audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
-		check_commit_id(v, t, tag, prev, tag_id, head, &at) ||
-		check_unchanged(v, t, tag))
+		check_commit_id(v, t, tag, prev, tag_id, head, &at) || check_unchanged(v, t, tag))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;
 	v->dice += at.t.out.dice.n;
 	say(v, "turn %d: ok: key, digest, seed, %zu %s, state, chain, commit id, history%s\n", t,
-		at.t.out.dice.n, at.t.out.dice.n == 1 ? "die" : "dice", v->c->journal ? ", journal" : "");
+		at.t.out.dice.n, at.t.out.dice.n == 1 ? "die" : "dice",
+		v->c->journal ? ", journal" : "");
 	rc = 0;
 done:
 	audit_turn_release(&at);
@@ -538,7 +574,8 @@ static int read_setup_campaign(struct verify *v)
 	diag_init(&d);
 	layout_tag(tag, 0);
 	if (repo_read(v->c->repo, tag, LAYOUT_CAMPAIGN, &camp) != 0 ||
-		campaign_parse(v->c, LAYOUT_CAMPAIGN " (" LAYOUT_TAG_PREFIX "0000)", &camp, &d) < 0) {
+		campaign_parse(v->c, LAYOUT_CAMPAIGN " (" LAYOUT_TAG_PREFIX "0000)", &camp, &d) <
+			0) {
 		diag_print(&d, stderr);
 		rc = error_set(ERROR_INPUT, "the campaign.yaml of %s cannot be read", tag);
 	}
@@ -562,7 +599,8 @@ static int verify_turns(struct verify *v, int *last)
 	if (v->progress)
 		fputs("\r\033[K", stderr);
 	if (res == 0 && v->c->journal && v->last_journal > *last)
-		res = error_set(ERROR_INPUT, "journal: the journal has turn %d, but git ends at turn %d: extra journal "
+		res = error_set(ERROR_INPUT,
+			"journal: the journal has turn %d, but git ends at turn %d: extra journal "
 			"turns (a turn git never finished, or deleted tags; 'umpire turn' finishes one)",
 			v->last_journal, *last);
 	return res;
@@ -577,8 +615,10 @@ static int verify_campaign(struct verify *v)
 	if (read_tags(v) < 0)
 		return cmd_error("umpire");
 	if (!repo_has(v->c->repo, tag)) {
-		fprintf(stderr, "umpire: '%s' has no tag %s: not an umpire campaign (or a clone "
-			"without its tags: git fetch --tags)\n", v->c->dir, tag);
+		fprintf(stderr,
+			"umpire: '%s' has no tag %s: not an umpire campaign (or a clone "
+			"without its tags: git fetch --tags)\n",
+			v->c->dir, tag);
 		return EXIT_NOINPUT;
 	}
 	if (read_setup_campaign(v) < 0)
@@ -592,13 +632,14 @@ static int verify_campaign(struct verify *v)
 		say(v, "verify: FAILED: %s\n", error_last()->message);
 		return EXIT_DATAERR;
 	}
-	say(v, "verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
-		"every die follows from its seed, every turn re-resolves to its commit%s\n", v->c->id,
-		last, last == 1 ? "" : "s", v->dice,
+	say(v,
+		"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
+		"every die follows from its seed, every turn re-resolves to its commit%s\n",
+		v->c->id, last, last == 1 ? "" : "s", v->dice,
 		v->c->journal ? ", and the SQLite journal matches git" : "");
 	if (!v->c->fair)
 		say(v, "note: campaign.yaml says fair: false (set up from a --secret-file): whoever "
-			"wrote that file could compute every die in advance\n");
+		       "wrote that file could compute every die in advance\n");
 	return EXIT_OK;
 }
 

@@ -18,8 +18,23 @@
 #define DIE_LABEL_LEN 13
 
 static const char *const export_keys[] = {
-	"campaign", "rules", "rules_revision", "turn", "key", "orders", "orders_digest", "beacon", "beacon_value",
-	"beacon_round", "seed", "dice", "events", "void_orders", "state_sha256", "summary", NULL,
+	"campaign",
+	"rules",
+	"rules_revision",
+	"turn",
+	"key",
+	"orders",
+	"orders_digest",
+	"beacon",
+	"beacon_value",
+	"beacon_round",
+	"seed",
+	"dice",
+	"events",
+	"void_orders",
+	"state_sha256",
+	"summary",
+	NULL,
 };
 static const char *const export_order_keys[] = { "player", "received", "sha256", NULL };
 static const char *const export_die_keys[] = { "index", "sides", "value", "for", NULL };
@@ -56,7 +71,8 @@ static int want_u64(const struct node *n, const char *what, uint64_t min, uint64
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (n->quoted || !*s || *end || errno || s[0] == '-' || s[0] == '+' || v < min) {
-		node_error(d, n, "%s '%s' (a whole number from %" PRIu64 " expected)", what, s, min);
+		node_error(d, n, "%s '%s' (a whole number from %" PRIu64 " expected)", what, s,
+			min);
 		return -1;
 	}
 	*out = (uint64_t)v;
@@ -86,42 +102,34 @@ static void check_export_players(const struct journal_record *r, const struct ca
 		struct buf list = BUF_INIT;
 		for (size_t i = 0; i < n; i++)
 			buf_printf(&list, "%s%s", i ? ", " : "", ids[i]);
-		node_error(d, orders, "orders does not list every player once, sorted by id (%s expected)",
+		node_error(d, orders,
+			"orders does not list every player once, sorted by id (%s expected)",
 			buf_str(&list));
 		buf_release(&list);
 	}
 	free(ids);
 }
 
-int audit_parse_export(struct journal_record **out, const struct campaign *c, const char *name,
-	const void *bytes, size_t len, struct diag *d)
+/* The export's top-level scalars: campaign, rules and revision checked against c (when given),
+ * the turn, hashes, summary and beacon fields into r. */
+static void parse_export_head(struct journal_record *r, const struct campaign *c,
+	const struct node *root, struct diag *d)
 {
-	struct node_limits lim = { .max_bytes = 64u << 20, .max_depth = 8, .max_nodes = 4000000,
-		.max_scalar = 65536 };
-	struct journal_record *r = xcalloc(1, sizeof(*r));
-	struct node *root = NULL;
-	size_t before = diag_count(d);
 	const struct node *n;
 	const char *s;
-	long long t;
+	long long t, rev = 1; /* an export without rules_revision predates revisions: 1 */
 
-	*out = NULL;
-	if (node_parse(&root, name, bytes, len, &lim, d) < 0)
-		goto done;
-	if (node_check_map(root, "journal export", export_keys, d) < 0)
-		goto done;
 	n = node_need(root, "campaign", d);
 	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && c && strcmp(s, c->id) != 0)
 		node_error(d, n, "export of campaign '%s' ('%s' expected)", s, c->id);
 	n = node_need(root, "rules", d);
 	if (n && node_want_str(n, "rules", 64, &s, d) == 0 && c && strcmp(s, c->rules->name) != 0)
 		node_error(d, n, "export for rules '%s' ('%s' expected)", s, c->rules->name);
-	/* An export without the field predates revisions: revision 1. */
-	long long rev = 1;
 	n = node_get(root, "rules_revision");
 	if (n && node_want_int(n, "rules_revision", 1, 1000000, &rev, d) == 0 && c &&
 		rev != c->rules_revision)
-		node_error(d, n, "export of %s revision %lld (the campaign is played with revision %d)",
+		node_error(d, n,
+			"export of %s revision %lld (the campaign is played with revision %d)",
 			c->rules->name, rev, c->rules_revision);
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &t, d) == 0)
@@ -136,51 +144,63 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 		r->beacon_value = dup_str(n, "beacon_value", d);
 	if ((n = node_get(root, "beacon_round")))
 		r->beacon_round = dup_str(n, "beacon_round", d);
+}
 
-	const struct node *orders = node_need(root, "orders", d);
-	if (orders && node_check_seq(orders, "orders", CAMPAIGN_MAX_PLAYERS + 1, d) == 0) {
-		r->orders = xcalloc(orders->n + 1, sizeof(*r->orders));
-		for (size_t i = 0; i < orders->n; i++) {
-			const struct node *o = orders->items[i];
-			struct journal_order *jo = &r->orders[r->n_orders++];
-			int received = 0;
-			if (node_check_map(o, "order entry", export_order_keys, d) < 0)
-				continue;
-			jo->player = dup_str(node_need(o, "player", d), "player", d);
-			n = node_need(o, "received", d);
-			if (n)
-				node_want_bool(n, "received", &received, d);
-			static const uint8_t zero[FAIR_HASH_BYTES];
-			if (want_hash(node_need(o, "sha256", d), "sha256", jo->sha256, d) < 0)
-				continue;
-			if (!received && memcmp(jo->sha256, zero, FAIR_HASH_BYTES) != 0)
-				node_error(d, node_get(o, "sha256"),
-					"sha256 of orders that were not received (64 zeros expected)");
-			jo->has_file = received;
-		}
-		if (c && diag_count(d) == before)
-			check_export_players(r, c, orders, d);
+/* orders: one entry per player plus umpire, received or not (an absent file's hash is zeros). */
+static void parse_export_orders(struct journal_record *r, const struct campaign *c,
+	const struct node *orders, struct diag *d)
+{
+	static const uint8_t zero[FAIR_HASH_BYTES];
+	size_t before = diag_count(d);
+
+	if (!orders || node_check_seq(orders, "orders", CAMPAIGN_MAX_PLAYERS + 1, d) < 0)
+		return;
+	r->orders = xcalloc(orders->n + 1, sizeof(*r->orders));
+	for (size_t i = 0; i < orders->n; i++) {
+		const struct node *o = orders->items[i], *n;
+		struct journal_order *jo = &r->orders[r->n_orders++];
+		int received = 0;
+		if (node_check_map(o, "order entry", export_order_keys, d) < 0)
+			continue;
+		jo->player = dup_str(node_need(o, "player", d), "player", d);
+		n = node_need(o, "received", d);
+		if (n)
+			node_want_bool(n, "received", &received, d);
+		if (want_hash(node_need(o, "sha256", d), "sha256", jo->sha256, d) < 0)
+			continue;
+		if (!received && memcmp(jo->sha256, zero, FAIR_HASH_BYTES) != 0)
+			node_error(d, node_get(o, "sha256"),
+				"sha256 of orders that were not received (64 zeros expected)");
+		jo->has_file = received;
 	}
+	if (c && diag_count(d) == before)
+		check_export_players(r, c, orders, d);
+}
 
-	const struct node *dice = node_need(root, "dice", d);
-	if (dice && node_check_seq(dice, "dice", DICE_MAX_PER_TURN, d) == 0) {
-		r->dice = xcalloc(dice->n + 1, sizeof(*r->dice));
-		for (size_t i = 0; i < dice->n; i++) {
-			const struct node *o = dice->items[i];
-			struct die_record *dr = &r->dice[r->n_dice++];
-			if (node_check_map(o, "die", export_die_keys, d) < 0)
-				continue;
-			want_u64(node_need(o, "index", d), "index", 0, &dr->index, d);
-			want_u64(node_need(o, "sides", d), "sides", 2, &dr->sides, d);
-			want_u64(node_need(o, "value", d), "value", 1, &dr->value, d);
-			dr->purpose = dup_str(node_need(o, "for", d), "for", d);
-		}
+static void parse_export_dice(struct journal_record *r, const struct node *dice, struct diag *d)
+{
+	if (!dice || node_check_seq(dice, "dice", DICE_MAX_PER_TURN, d) < 0)
+		return;
+	r->dice = xcalloc(dice->n + 1, sizeof(*r->dice));
+	for (size_t i = 0; i < dice->n; i++) {
+		const struct node *o = dice->items[i];
+		struct die_record *dr = &r->dice[r->n_dice++];
+		if (node_check_map(o, "die", export_die_keys, d) < 0)
+			continue;
+		want_u64(node_need(o, "index", d), "index", 0, &dr->index, d);
+		want_u64(node_need(o, "sides", d), "sides", 2, &dr->sides, d);
+		want_u64(node_need(o, "value", d), "value", 1, &dr->value, d);
+		dr->purpose = dup_str(node_need(o, "for", d), "for", d);
 	}
+}
 
-	const struct node *events = node_need(root, "events", d);
-	const struct node *voids = node_need(root, "void_orders", d);
+/* events, then void_orders, both into r->events in that order (the journal's order). */
+static void parse_export_events(struct journal_record *r, const struct node *events,
+	const struct node *voids, struct diag *d)
+{
 	size_t ne = events && events->kind == NODE_SEQ ? events->n : 0;
 	size_t nv = voids && voids->kind == NODE_SEQ ? voids->n : 0;
+
 	r->events = xcalloc(ne + nv + 1, sizeof(*r->events));
 	if (events && node_check_seq(events, "events", 1000000, d) == 0) {
 		for (size_t i = 0; i < ne; i++) {
@@ -195,7 +215,7 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 	}
 	if (voids && node_check_seq(voids, "void_orders", 1000000, d) == 0) {
 		for (size_t i = 0; i < nv; i++) {
-			const struct node *o = voids->items[i];
+			const struct node *o = voids->items[i], *n;
 			struct event *e = &r->events[r->n_events++];
 			long long k;
 			e->kind = EVENT_VOID;
@@ -209,7 +229,28 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 			e->text = dup_str(node_need(o, "reason", d), "reason", d);
 		}
 	}
-done:
+}
+
+int audit_parse_export(struct journal_record **out, const struct campaign *c, const char *name,
+	const void *bytes, size_t len, struct diag *d)
+{
+	struct node_limits lim = { .max_bytes = 64u << 20,
+		.max_depth = 8,
+		.max_nodes = 4000000,
+		.max_scalar = 65536 };
+	struct journal_record *r = xcalloc(1, sizeof(*r));
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+
+	*out = NULL;
+	if (node_parse(&root, name, bytes, len, &lim, d) == 0 &&
+		node_check_map(root, "journal export", export_keys, d) == 0) {
+		parse_export_head(r, c, root, d);
+		parse_export_orders(r, c, node_need(root, "orders", d), d);
+		parse_export_dice(r, node_need(root, "dice", d), d);
+		parse_export_events(r, node_need(root, "events", d),
+			node_need(root, "void_orders", d), d);
+	}
 	node_free(root);
 	if (diag_count(d) != before) {
 		journal_record_free(r);
@@ -219,8 +260,8 @@ done:
 	return 0;
 }
 
-int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
-	struct buf *bytes, struct diag *d)
+int audit_read_export(struct journal_record **out, struct campaign *c, int turn, struct buf *bytes,
+	struct diag *d)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
 	struct buf own = BUF_INIT;
@@ -245,8 +286,7 @@ static void hex32(char out[65], const uint8_t in[FAIR_HASH_BYTES])
 }
 
 /* The turn key chains to the commitment in t steps. */
-static int check_key(const struct campaign *c, const struct journal_record *r,
-	const char *source)
+static int check_key(const struct campaign *c, const struct journal_record *r, const char *source)
 {
 	uint8_t h[FAIR_HASH_BYTES];
 	char hex[65], want[65], key[65];
@@ -263,9 +303,10 @@ static int check_key(const struct campaign *c, const struct journal_record *r,
 	hex32(hex, h);
 	hex32(want, c->commitment);
 	hex32(key, r->key);
-	return error_set(ERROR_INPUT, "turn %d: the key %s in %s does not chain to the commitment: SHA256 "
-		"applied %d time%s gives %s, campaign.yaml commits to %s", t, key, source, t,
-		t == 1 ? "" : "s", hex, want);
+	return error_set(ERROR_INPUT,
+		"turn %d: the key %s in %s does not chain to the commitment: SHA256 "
+		"applied %d time%s gives %s, campaign.yaml commits to %s",
+		t, key, source, t, t == 1 ? "" : "s", hex, want);
 }
 
 /* D_t from the recorded per-player hashes; B_t from the beacon value. */
@@ -291,21 +332,25 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 	if (memcmp(digest, r->orders_digest, FAIR_HASH_BYTES) != 0) {
 		hex32(hex, digest);
 		hex32(want, r->orders_digest);
-		return error_set(ERROR_INPUT, "turn %d: orders digest differs: the order hashes in %s give %s, it says %s",
+		return error_set(ERROR_INPUT,
+			"turn %d: orders digest differs: the order hashes in %s give %s, it says %s",
 			t, source, hex, want);
 	}
 	if (c->beacon && !r->beacon_value)
-		return error_set(ERROR_INPUT, "turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
+		return error_set(ERROR_INPUT,
+			"turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
 			t, c->beacon, source);
 	if (!c->beacon && r->beacon_value)
-		return error_set(ERROR_INPUT, "turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
+		return error_set(ERROR_INPUT,
+			"turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
 			t, source);
 	turn_beacon(beacon, r->beacon_value);
 	if (memcmp(beacon, r->beacon, FAIR_HASH_BYTES) != 0) {
 		hex32(hex, beacon);
 		hex32(want, r->beacon);
 		return error_set(ERROR_INPUT, "turn %d: beacon differs: %s is %s, %s says %s", t,
-			r->beacon_value ? "SHA256 of the beacon value" : "without a beacon value, B_t",
+			r->beacon_value ? "SHA256 of the beacon value" :
+					  "without a beacon value, B_t",
 			hex, source, want);
 	}
 	return 0;
@@ -320,16 +365,23 @@ static int check_dice(const struct journal_record *r, const uint8_t seed[FAIR_HA
 	for (size_t i = 0; i < r->n_dice; i++) {
 		const struct die_record *dr = &r->dice[i];
 		if (dr->index != i)
-			return error_set(ERROR_INPUT, "turn %d: die %zu: %s numbers it %" PRIu64 " (dice are numbered 0, 1, 2 "
-				"... in the order drawn)", t, i, source, dr->index);
+			return error_set(ERROR_INPUT,
+				"turn %d: die %zu: %s numbers it %" PRIu64
+				" (dice are numbered 0, 1, 2 "
+				"... in the order drawn)",
+				t, i, source, dr->index);
 		if (dr->sides < 2)
-			return error_set(ERROR_INPUT, "turn %d: die %zu: %s gives it %" PRIu64 " sides", t, i,
-				source, dr->sides);
+			return error_set(ERROR_INPUT,
+				"turn %d: die %zu: %s gives it %" PRIu64 " sides", t, i, source,
+				dr->sides);
 		uint64_t v = fair_die(seed, i, dr->sides, NULL);
 		if (v != dr->value)
-			return error_set(ERROR_INPUT, "turn %d: die %zu differs from the seed: %s has d%" PRIu64 " = %" PRIu64
-				", fair_die(s_t, %zu, %" PRIu64 ") = %" PRIu64 " (for \"%s\")", t, i, source,
-				dr->sides, dr->value, i, dr->sides, v, dr->purpose ? dr->purpose : "");
+			return error_set(ERROR_INPUT,
+				"turn %d: die %zu differs from the seed: %s has d%" PRIu64
+				" = %" PRIu64 ", fair_die(s_t, %zu, %" PRIu64 ") = %" PRIu64
+				" (for \"%s\")",
+				t, i, source, dr->sides, dr->value, i, dr->sides, v,
+				dr->purpose ? dr->purpose : "");
 	}
 	return 0;
 }
@@ -345,7 +397,8 @@ int audit_fairness(const struct campaign *c, const struct journal_record *r, con
 	if (memcmp(seed, r->seed, FAIR_HASH_BYTES) != 0) {
 		hex32(hex, seed);
 		hex32(want, r->seed);
-		return error_set(ERROR_INPUT, "turn %d: seed differs: HMAC(k_t, turn, digest, beacon) is %s, %s says %s",
+		return error_set(ERROR_INPUT,
+			"turn %d: seed differs: HMAC(k_t, turn, digest, beacon) is %s, %s says %s",
 			r->turn, hex, source, want);
 	}
 	return check_dice(r, seed, source);
@@ -371,28 +424,32 @@ static int compare_order(const struct turn *tn, const struct journal_order *o, u
 
 	if (!o->has_file) {
 		if (f)
-			return error_set(ERROR_INPUT, "turn %d: %s says %s sent no orders, but git holds %s", t,
-				source, o->player, f->path);
+			return error_set(ERROR_INPUT,
+				"turn %d: %s says %s sent no orders, but git holds %s", t, source,
+				o->player, f->path);
 		if (!(flags & AUDIT_EXPORT) && !turn_is_missing(&tn->in, o->player))
-			return error_set(ERROR_INPUT, "turn %d: %s records 'no orders' from %s, who was not due",
-				t, source, o->player);
+			return error_set(ERROR_INPUT,
+				"turn %d: %s records 'no orders' from %s, who was not due", t,
+				source, o->player);
 		return 0;
 	}
 	if (!f)
-		return error_set(ERROR_INPUT, "turn %d: %s holds orders of %s that git does not", t, source,
-			o->player);
-	if (memcmp(f->sha256, o->sha256, FAIR_HASH_BYTES) != 0 || (o->bytes && (f->len != o->len ||
-		memcmp(f->bytes, o->bytes, o->len) != 0))) {
+		return error_set(ERROR_INPUT, "turn %d: %s holds orders of %s that git does not", t,
+			source, o->player);
+	if (memcmp(f->sha256, o->sha256, FAIR_HASH_BYTES) != 0 ||
+		(o->bytes && (f->len != o->len || memcmp(f->bytes, o->bytes, o->len) != 0))) {
 		hex32(hex, f->sha256);
 		hex32(want, o->sha256);
-		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the one %s records (sha256 %s "
-			"committed, %s recorded)", t, f->path, source, hex, want);
+		return error_set(ERROR_INPUT,
+			"turn %d: order file %s differs from the one %s records (sha256 %s "
+			"committed, %s recorded)",
+			t, f->path, source, hex, want);
 	}
 	return 0;
 }
 
-static int compare_orders(const struct turn *tn, const struct journal_record *r,
-	unsigned flags, const char *source)
+static int compare_orders(const struct turn *tn, const struct journal_record *r, unsigned flags,
+	const char *source)
 {
 	int t = tn->in.turn;
 
@@ -402,12 +459,14 @@ static int compare_orders(const struct turn *tn, const struct journal_record *r,
 	for (size_t k = 0; k < tn->in.n_files; k++) {
 		const struct journal_order *o = journal_record_order(r, tn->in.files[k].player);
 		if (!o || !o->has_file)
-			return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", t,
+			return error_set(ERROR_INPUT,
+				"turn %d: git holds %s, which %s never received", t,
 				tn->in.files[k].path, source);
 	}
 	for (size_t k = 0; !(flags & AUDIT_EXPORT) && k < tn->in.n_missing; k++)
 		if (!journal_record_order(r, tn->in.missing[k]))
-			return error_set(ERROR_INPUT, "turn %d: %s was due and sent nothing, but %s does not record it",
+			return error_set(ERROR_INPUT,
+				"turn %d: %s was due and sent nothing, but %s does not record it",
 				t, tn->in.missing[k], source);
 	return 0;
 }
@@ -417,7 +476,7 @@ static int same_event(const struct event *a, const struct event *b)
 	if (!b->phase || !b->text || a->kind != b->kind)
 		return 0;
 	if (a->kind == EVENT_VOID && (a->order_index != b->order_index || !b->player ||
-		strcmp(a->player, b->player) != 0))
+					     strcmp(a->player, b->player) != 0))
 		return 0;
 	return strcmp(a->text, b->text) == 0 && strcmp(a->phase, b->phase) == 0;
 }
@@ -434,8 +493,8 @@ static size_t events_of(const struct event *v, size_t n, int pass, size_t *out)
 }
 
 /* Events in order; from an export, events and void orders each in their own order. */
-static int compare_events(const struct turn *tn, const struct journal_record *r,
-	unsigned flags, const char *source)
+static int compare_events(const struct turn *tn, const struct journal_record *r, unsigned flags,
+	const char *source)
 {
 	const struct events *ev = &tn->out.events;
 	size_t *ia = xcalloc(ev->n + 1, sizeof(*ia));
@@ -444,19 +503,26 @@ static int compare_events(const struct turn *tn, const struct journal_record *r,
 
 	for (int p = export ? EVENT_EVENT : -1; rc == 0 && p <= (export ? EVENT_VOID : -1); p++) {
 		const char *what = export && p == EVENT_VOID ? "void order" : "event";
-		size_t na = events_of(ev->v, ev->n, p, ia), nb = events_of(r->events, r->n_events, p, ib);
+		size_t na = events_of(ev->v, ev->n, p, ia),
+		       nb = events_of(r->events, r->n_events, p, ib);
 		for (size_t k = 0; rc == 0 && (k < na || k < nb); k++) {
 			if (k >= na || k >= nb) {
-				const char *text = k < na ? ev->v[ia[k]].text : r->events[ib[k]].text;
-				rc = error_set(ERROR_INPUT, "turn %d: event differs: %zu %ss re-resolved, %zu in %s; %s %zu "
-					"(\"%s\") is %s", t, na, what, nb, source, what, k, text ? text : "",
-					k < na ? "missing from the record" : "not in the re-resolution");
+				const char *text = k < na ? ev->v[ia[k]].text :
+							    r->events[ib[k]].text;
+				rc = error_set(ERROR_INPUT,
+					"turn %d: event differs: %zu %ss re-resolved, %zu in %s; %s %zu "
+					"(\"%s\") is %s",
+					t, na, what, nb, source, what, k, text ? text : "",
+					k < na ? "missing from the record" :
+						 "not in the re-resolution");
 				break;
 			}
 			const struct event *a = &ev->v[ia[k]], *b = &r->events[ib[k]];
 			if (!same_event(a, b))
-				rc = error_set(ERROR_INPUT, "turn %d: event differs: %s %zu: re-resolved [%s] \"%s\"; %s has "
-					"[%s] \"%s\"", t, what, k, a->phase, a->text, source,
+				rc = error_set(ERROR_INPUT,
+					"turn %d: event differs: %s %zu: re-resolved [%s] \"%s\"; %s has "
+					"[%s] \"%s\"",
+					t, what, k, a->phase, a->text, source,
 					b->phase ? b->phase : "", b->text ? b->text : "");
 		}
 	}
@@ -475,16 +541,19 @@ static int compare_dice(const struct turn *tn, const struct journal_record *r, c
 		const struct die_record *a = &dc->v[j], *b = &r->dice[j];
 		if (a->sides != b->sides || a->value != b->value || !b->purpose ||
 			strcmp(a->purpose, b->purpose) != 0)
-			return error_set(ERROR_INPUT, "turn %d: die %zu differs: re-resolved d%" PRIu64 " = %" PRIu64
-				" for \"%s\"; %s has d%" PRIu64 " = %" PRIu64 " for \"%s\"", t, j, a->sides,
-				a->value, a->purpose, source, b->sides, b->value, b->purpose ? b->purpose : "");
+			return error_set(ERROR_INPUT,
+				"turn %d: die %zu differs: re-resolved d%" PRIu64 " = %" PRIu64
+				" for \"%s\"; %s has d%" PRIu64 " = %" PRIu64 " for \"%s\"",
+				t, j, a->sides, a->value, a->purpose, source, b->sides, b->value,
+				b->purpose ? b->purpose : "");
 	}
 	if (dc->n != r->n_dice) {
 		const struct die_record *x = nd < dc->n ? &dc->v[nd] : &r->dice[nd];
-		return error_set(ERROR_INPUT, "turn %d: dice count differs: %zu re-resolved, %zu in %s (die %zu, d%" PRIu64
-			" for \"%s\", is %s)", t, dc->n, r->n_dice, source, nd, x->sides,
-			x->purpose ? x->purpose : "", nd < dc->n ? "missing from the record" :
-			"not drawn by the re-resolution");
+		return error_set(ERROR_INPUT,
+			"turn %d: dice count differs: %zu re-resolved, %zu in %s (die %zu, d%" PRIu64
+			" for \"%s\", is %s)",
+			t, dc->n, r->n_dice, source, nd, x->sides, x->purpose ? x->purpose : "",
+			nd < dc->n ? "missing from the record" : "not drawn by the re-resolution");
 	}
 	return 0;
 }
@@ -510,20 +579,22 @@ static int compare_record(const struct turn *tn, const struct campaign *c,
 
 	source_name(source, sizeof(source), t, flags);
 	if (r->turn != t)
-		return error_set(ERROR_INPUT, "turn %d: %s is the record of turn %d", t, source, r->turn);
+		return error_set(ERROR_INPUT, "turn %d: %s is the record of turn %d", t, source,
+			r->turn);
 	if (compare_orders(tn, r, flags, source) < 0)
 		return -1;
 	if (fairness && audit_fairness(c, r, source) < 0)
 		return -1;
 	if (same_hash(t, "orders digest", tn->out.digest, r->orders_digest,
-			"from the committed order files", source) < 0 ||
+		    "from the committed order files", source) < 0 ||
 		same_hash(t, "seed", tn->out.seed, r->seed, "re-derived", source) < 0 ||
 		compare_dice(tn, r, source) < 0 || compare_events(tn, r, flags, source) < 0 ||
 		same_hash(t, "state hash", tn->out.state_sha256, r->state_sha256, "re-resolved",
 			source) < 0)
 		return -1;
 	if (!r->summary || strcmp(r->summary, tn->out.summary) != 0)
-		return error_set(ERROR_INPUT, "turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
+		return error_set(ERROR_INPUT,
+			"turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
 			tn->out.summary, source, r->summary ? r->summary : "");
 	return 0;
 }
@@ -550,8 +621,10 @@ static int same_committed(struct campaign *c, const char *rev, const char *path,
 		size_t i = 0, line = 1;
 		while (i < got.len && i < want->len && got.data[i] == want->data[i])
 			line += got.data[i++] == '\n';
-		rc = error_set(ERROR_INPUT, "turn %d: committed %s differs from the re-resolved one at line %zu "
-			"(the file was changed after the turn)", t, path, line);
+		rc = error_set(ERROR_INPUT,
+			"turn %d: committed %s differs from the re-resolved one at line %zu "
+			"(the file was changed after the turn)",
+			t, path, line);
 	}
 	buf_release(&got);
 	return rc;
@@ -588,7 +661,8 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 			known = strcmp(want, got) == 0;
 		}
 		if (!known)
-			rc = error_set(ERROR_INPUT, "turn %d: git holds %s, which the turn did not write", t, got);
+			rc = error_set(ERROR_INPUT,
+				"turn %d: git holds %s, which the turn did not write", t, got);
 	}
 	repo_names_free(names);
 	return rc;

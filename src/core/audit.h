@@ -24,7 +24,7 @@ enum audit_flags {
 
 /* A turn re-resolved from its committed order files. */
 struct audit_turn {
-	struct turn t;           /* the pipeline's turn: in (the committed order files), out (what
+	struct turn t; /* the pipeline's turn: in (the committed order files), out (what
 	                          * it produced; out.rules_first_die and rules_first_event split the
 	                          * umpire's rulings from the rule system's phases) */
 	char source[LAYOUT_PATH_MAX]; /* how messages name the record */
@@ -43,8 +43,8 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
  * audit_parse_export. bytes (may be NULL) receives the raw bytes (the hash chain's entry).
  * Returns 0; ERROR_NOTFOUND when the tag or the file is absent; -1 with class ERROR_INPUT and
  * the problems in d when it does not parse, another class on an I/O error. */
-int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
-	struct buf *bytes, struct diag *d);
+int audit_read_export(struct journal_record **out, struct campaign *c, int turn, struct buf *bytes,
+	struct diag *d);
 
 /* The fairness of a record by docs/fairness.md, without resolving anything: the key chains
  * to c's commitment in r->turn steps; D_t from the recorded per-player hashes (every player
@@ -55,8 +55,7 @@ int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
  * "journal/turn-0003.yaml"). Returns 0, or -1 with the first failure in error_last(), class
  * ERROR_INPUT
  * ("turn 3: die 5 differs from the seed: ..."). */
-int audit_fairness(const struct campaign *c, const struct journal_record *r,
-	const char *source);
+int audit_fairness(const struct campaign *c, const struct journal_record *r, const char *source);
 
 /* Re-resolves turn r->turn: reads the order files committed at rev (orders/turn-NNNN/), checks
  * their bytes against r's hashes, puts them through the pipeline's checks against state (the
@@ -88,22 +87,22 @@ const char *audit_die_phase(const struct audit_turn *at, uint64_t j, size_t *eve
 
 /* One HMAC block of fair_die. */
 struct audit_block {
-	uint32_t a;              /* the attempt: 0, 1, 2 ... */
-	uint8_t message[25];     /* "umpire/die/v1" || be64(j) || be32(a) */
-	uint8_t mac[32];         /* HMAC(s_t, message) */
-	uint64_t x;              /* be64 of the first 8 bytes of mac */
-	int accepted;            /* x < limit */
+	uint32_t a;          /* the attempt: 0, 1, 2 ... */
+	uint8_t message[25]; /* "umpire/die/v1" || be64(j) || be32(a) */
+	uint8_t mac[32];     /* HMAC(s_t, message) */
+	uint64_t x;          /* be64 of the first 8 bytes of mac */
+	int accepted;        /* x < limit */
 };
 
 /* fair_die(seed, j, n) step by step, recomputed here from fair_hmac (docs/fairness.md §7). */
 struct audit_die {
-	uint64_t j, sides;       /* the die: index and faces */
-	int every_x;             /* n divides 2^64: the limit is 2^64 and every x is accepted */
-	uint64_t limit;          /* 2^64 - (2^64 mod n) when !every_x */
-	uint64_t rem;            /* 2^64 mod n */
+	uint64_t j, sides;          /* the die: index and faces */
+	int every_x;                /* n divides 2^64: the limit is 2^64 and every x is accepted */
+	uint64_t limit;             /* 2^64 - (2^64 mod n) when !every_x */
+	uint64_t rem;               /* 2^64 mod n */
 	struct audit_block *blocks; /* every block drawn, the last one accepted */
 	size_t n_blocks;
-	uint64_t value;          /* 1 + (x mod n) of the accepted block */
+	uint64_t value; /* 1 + (x mod n) of the accepted block */
 };
 
 /* Fills d for die j with n >= 2 faces of seed. Release with audit_die_release. */

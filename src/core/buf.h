@@ -7,12 +7,15 @@
 #include <stddef.h>
 
 struct buf {
-	char *data;   /* NUL-terminated; NULL until first append */
-	size_t len;   /* bytes used, excluding the NUL */
-	size_t cap;   /* bytes allocated */
+	char *data; /* NUL-terminated; NULL until first append */
+	size_t len; /* bytes used, excluding the NUL */
+	size_t cap; /* bytes allocated */
 };
 
-#define BUF_INIT { NULL, 0, 0 }
+#define BUF_INIT \
+	{ \
+		NULL, 0, 0 \
+	}
 
 /* Appends n bytes (may contain NUL bytes). */
 void buf_append(struct buf *b, const void *data, size_t n);

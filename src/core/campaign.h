@@ -13,34 +13,34 @@
 #include "core/journal.h"
 #include "rules/rules.h"
 
-#define UMPIRE_PLAYER "umpire"          /* the umpire's own order files */
+#define UMPIRE_PLAYER "umpire" /* the umpire's own order files */
 #define ORDER_FILE_MAX_BYTES (64 * 1024)
 #define CAMPAIGN_MAX_PLAYERS 16
 
 enum campaign_open_flags {
-	CAMPAIGN_LOCK = 1 << 0,      /* take the exclusive lock (.umpire/lock): turn, init */
-	CAMPAIGN_JOURNAL = 1 << 1,   /* open .umpire/journal.sqlite (must exist) */
+	CAMPAIGN_LOCK = 1 << 0,           /* take the exclusive lock (.umpire/lock): turn, init */
+	CAMPAIGN_JOURNAL = 1 << 1,        /* open .umpire/journal.sqlite (must exist) */
 	CAMPAIGN_JOURNAL_IF_ANY = 1 << 2, /* open it when present (a clone has none) */
 };
 
 struct campaign {
-	char *dir;                   /* the campaign directory (work tree) */
-	char *id;                    /* campaign id */
-	char *title;                 /* may be "" */
-	char *rules_name;            /* `rules:` */
-	int rules_revision;          /* `rules_revision:` the rule system's revision it is played with */
-	char **players;              /* player ids, in campaign.yaml order */
+	char *dir;          /* the campaign directory (work tree) */
+	char *id;           /* campaign id */
+	char *title;        /* may be "" */
+	char *rules_name;   /* `rules:` */
+	int rules_revision; /* `rules_revision:` the rule system's revision it is played with */
+	char **players;     /* player ids, in campaign.yaml order */
 	size_t n_players;
 	const struct rule_system *rules;
-	void *options;               /* rules->options_parse */
-	uint8_t commitment[32];      /* fairness.commitment */
-	uint32_t chain_length;       /* fairness.chain_length */
-	int fair;                    /* 0 when set up from a --secret-file */
-	char *beacon;                /* fairness.beacon: which public randomness is mixed in; NULL none */
-	struct rules_campaign rc;    /* the view handed to the rule system */
-	struct repo *repo;           /* always open */
-	struct journal *journal;     /* NULL unless opened */
-	int lock_fd;                 /* -1 unless locked */
+	void *options;          /* rules->options_parse */
+	uint8_t commitment[32]; /* fairness.commitment */
+	uint32_t chain_length;  /* fairness.chain_length */
+	int fair;               /* 0 when set up from a --secret-file */
+	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
+	struct rules_campaign rc; /* the view handed to the rule system */
+	struct repo *repo;        /* always open */
+	struct journal *journal;  /* NULL unless opened */
+	int lock_fd;              /* -1 unless locked */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -51,16 +51,16 @@ void campaign_close(struct campaign *c);
 
 /* What a new campaign is made of (campaign_create). */
 struct campaign_spec {
-	const char *dir;             /* the new campaign directory: absent or empty */
-	const char *scenario_name;   /* the scenario's file name, for diagnostics */
-	const void *scenario;        /* the scenario's bytes (YAML) */
+	const char *dir;           /* the new campaign directory: absent or empty */
+	const char *scenario_name; /* the scenario's file name, for diagnostics */
+	const void *scenario;      /* the scenario's bytes (YAML) */
 	size_t scenario_len;
-	const char *id;              /* campaign id; NULL: the scenario's, else dir's name */
-	uint8_t secret[32];          /* the umpire's secret (from the OS CSPRNG, or a test file) */
-	int fair;                    /* 0 when the secret came from a file */
-	uint32_t chain_length;       /* turn keys in the chain */
-	const char *beacon;          /* fairness.beacon: the public randomness source; NULL none */
-	long long when;              /* the setup's commit time, seconds */
+	const char *id;        /* campaign id; NULL: the scenario's, else dir's name */
+	uint8_t secret[32];    /* the umpire's secret (from the OS CSPRNG, or a test file) */
+	int fair;              /* 0 when the secret came from a file */
+	uint32_t chain_length; /* turn keys in the chain */
+	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
+	long long when;        /* the setup's commit time, seconds */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with
@@ -79,8 +79,11 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
  * state's diagnostics are in the message). */
 int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state);
 
-/* Emits the canonical state.yaml bytes for state after `turn` onto out. */
-int campaign_emit_state(const struct campaign *c, int turn, const void *state, struct buf *out);
+/* Emits the canonical state.yaml bytes for state after `turn` onto out, as player may know it
+ * (the rule system's state_view hook); player NULL is the public view, what state.yaml holds.
+ * A rule system without state_view shows everyone the whole state (state_emit). */
+int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
+	struct buf *out);
 
 /* Reads the 32-byte secret from .umpire/secret. Returns 0 / -1 (class ERROR_MISSING). */
 int campaign_read_secret(const struct campaign *c, uint8_t secret[32]);
@@ -92,6 +95,5 @@ const char **campaign_ids(const struct campaign *c, size_t *n);
 
 /* 1 if id is a player of the campaign. */
 int campaign_has_player(const struct campaign *c, const char *id);
-
 
 #endif

@@ -14,10 +14,10 @@
 
 enum {
 	DIAG_DEFAULT_LIMIT = 200,
-	DIAG_SHOW_WIDTH = 120,   /* columns of a long source line shown around the caret */
-	DIAG_SHOW_BEFORE = 40,   /* of which before it: the offending value is at or after it */
-	DIAG_TAB_STOP = 8,       /* only to size the window: the caret line repeats tabs */
-	DIAG_GUTTER_MIN = 4,     /* digits the line number is right-aligned in, as gcc does */
+	DIAG_SHOW_WIDTH = 120, /* columns of a long source line shown around the caret */
+	DIAG_SHOW_BEFORE = 40, /* of which before it: the offending value is at or after it */
+	DIAG_TAB_STOP = 8,     /* only to size the window: the caret line repeats tabs */
+	DIAG_GUTTER_MIN = 4,   /* digits the line number is right-aligned in, as gcc does */
 };
 
 void diag_init(struct diag *d)
@@ -106,49 +106,79 @@ size_t diag_count(const struct diag *d)
 /* --- escaping for the terminal ------------------------------------------------------ */
 
 enum unit_kind {
-	UNIT_TEXT,   /* printable: written as it is */
-	UNIT_TAB,    /* a tab: kept in source lines, escaped elsewhere */
-	UNIT_BYTE,   /* a control byte or a byte of invalid UTF-8: \xHH */
-	UNIT_CODE,   /* a valid but dangerous code point: \uHHHH */
+	UNIT_TEXT, /* printable: written as it is */
+	UNIT_TAB,  /* a tab: kept in source lines, escaped elsewhere */
+	UNIT_BYTE, /* a control byte or a byte of invalid UTF-8: \xHH */
+	UNIT_CODE, /* a valid but dangerous code point: \uHHHH */
 };
 
 /* One column of libyaml's counting: a character, or one byte that is not valid UTF-8. */
 struct unit {
 	enum unit_kind kind;
-	size_t len;          /* bytes of the text it covers */
-	uint32_t value;      /* UNIT_BYTE: the byte; otherwise the code point */
-	size_t width;        /* terminal columns as written (UNIT_TAB: see unit_width) */
+	size_t len;     /* bytes of the text it covers */
+	uint32_t value; /* UNIT_BYTE: the byte; otherwise the code point */
+	size_t width;   /* terminal columns as written (UNIT_TAB: see unit_width) */
 };
 
 /* Valid code points shown escaped: C1 controls (a terminal may act on them as on ESC),
  * and the invisible ones that reorder or hide text, so a line cannot show other than what
  * it holds ("Trojan Source", CVE-2021-42574). */
 static const uint32_t escaped_ranges[][2] = {
-	{ 0x0080, 0x009f },  /* C1 controls */
-	{ 0x061c, 0x061c },  /* Arabic letter mark */
-	{ 0x200b, 0x200f },  /* zero-width space and joiners, left-to-right and right-to-left marks */
-	{ 0x2028, 0x202e },  /* line and paragraph separators, bidirectional embeddings, overrides */
-	{ 0x2060, 0x2069 },  /* word joiner, invisible operators, bidirectional isolates */
-	{ 0xfeff, 0xfeff },  /* byte order mark */
-	{ 0xfff9, 0xfffb },  /* interlinear annotations */
+	{ 0x0080, 0x009f }, /* C1 controls */
+	{ 0x061c, 0x061c }, /* Arabic letter mark */
+	{ 0x200b,
+		0x200f }, /* zero-width space and joiners, left-to-right and right-to-left marks */
+	{ 0x2028, 0x202e }, /* line and paragraph separators, bidirectional embeddings, overrides */
+	{ 0x2060, 0x2069 }, /* word joiner, invisible operators, bidirectional isolates */
+	{ 0xfeff, 0xfeff }, /* byte order mark */
+	{ 0xfff9, 0xfffb }, /* interlinear annotations */
 };
 
 /* Display widths without a locale, so output is the same everywhere: combining marks of
  * the common blocks take no column, East Asian wide and fullwidth characters and the
  * emoji blocks two (after Markus Kuhn's wcwidth). */
 static const uint32_t zero_width_ranges[][2] = {
-	{ 0x0300, 0x036f }, { 0x0483, 0x0489 }, { 0x0591, 0x05bd }, { 0x05bf, 0x05bf },
-	{ 0x05c1, 0x05c2 }, { 0x05c4, 0x05c5 }, { 0x05c7, 0x05c7 }, { 0x0610, 0x061a },
-	{ 0x064b, 0x065f }, { 0x0670, 0x0670 }, { 0x06d6, 0x06dc }, { 0x06df, 0x06e4 },
-	{ 0x06e7, 0x06e8 }, { 0x06ea, 0x06ed }, { 0x0e31, 0x0e31 }, { 0x0e34, 0x0e3a },
-	{ 0x0e47, 0x0e4e }, { 0x1ab0, 0x1aff }, { 0x1dc0, 0x1dff }, { 0x20d0, 0x20ff },
-	{ 0xfe00, 0xfe0f }, { 0xfe20, 0xfe2f }, { 0xe0100, 0xe01ef },
+	{ 0x0300, 0x036f },
+	{ 0x0483, 0x0489 },
+	{ 0x0591, 0x05bd },
+	{ 0x05bf, 0x05bf },
+	{ 0x05c1, 0x05c2 },
+	{ 0x05c4, 0x05c5 },
+	{ 0x05c7, 0x05c7 },
+	{ 0x0610, 0x061a },
+	{ 0x064b, 0x065f },
+	{ 0x0670, 0x0670 },
+	{ 0x06d6, 0x06dc },
+	{ 0x06df, 0x06e4 },
+	{ 0x06e7, 0x06e8 },
+	{ 0x06ea, 0x06ed },
+	{ 0x0e31, 0x0e31 },
+	{ 0x0e34, 0x0e3a },
+	{ 0x0e47, 0x0e4e },
+	{ 0x1ab0, 0x1aff },
+	{ 0x1dc0, 0x1dff },
+	{ 0x20d0, 0x20ff },
+	{ 0xfe00, 0xfe0f },
+	{ 0xfe20, 0xfe2f },
+	{ 0xe0100, 0xe01ef },
 };
 static const uint32_t double_width_ranges[][2] = {
-	{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff }, { 0x3400, 0x4dbf },
-	{ 0x4e00, 0x9fff }, { 0xa000, 0xa4cf }, { 0xac00, 0xd7a3 }, { 0xf900, 0xfaff },
-	{ 0xfe30, 0xfe4f }, { 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
-	{ 0x1f680, 0x1f6ff }, { 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
+	{ 0x1100, 0x115f },
+	{ 0x2e80, 0x303e },
+	{ 0x3041, 0x33ff },
+	{ 0x3400, 0x4dbf },
+	{ 0x4e00, 0x9fff },
+	{ 0xa000, 0xa4cf },
+	{ 0xac00, 0xd7a3 },
+	{ 0xf900, 0xfaff },
+	{ 0xfe30, 0xfe4f },
+	{ 0xff00, 0xff60 },
+	{ 0xffe0, 0xffe6 },
+	{ 0x1f300, 0x1f64f },
+	{ 0x1f680, 0x1f6ff },
+	{ 0x1f900, 0x1f9ff },
+	{ 0x20000, 0x2fffd },
+	{ 0x30000, 0x3fffd },
 };
 
 static int in_ranges(uint32_t cp, const uint32_t (*r)[2], size_t n)
@@ -213,8 +243,9 @@ static struct unit next_unit(const unsigned char *s, size_t n)
 		u.width = 6;
 	} else {
 		u.kind = UNIT_TEXT;
-		u.width = IN_RANGES(u.value, zero_width_ranges) ? 0 :
-			IN_RANGES(u.value, double_width_ranges) ? 2 : 1;
+		u.width = IN_RANGES(u.value, zero_width_ranges)   ? 0 :
+			  IN_RANGES(u.value, double_width_ranges) ? 2 :
+								    1;
 	}
 	return u;
 }
@@ -276,8 +307,8 @@ static size_t break_len(const unsigned char *s, size_t n, size_t i)
  * reads each text once however many entries point into it. */
 struct cursor {
 	const struct diag_source *src;
-	size_t start;        /* byte offset of line `line` in src */
-	int line;            /* 1-based */
+	size_t start; /* byte offset of line `line` in src */
+	int line;     /* 1-based */
 };
 
 /* Finds line (1-based) of src: bytes [*start, *end), its break left out. Returns 0, or -1
@@ -310,8 +341,8 @@ static int find_line(struct cursor *c, const struct diag_source *src, int line, 
 /* The window [*from, *to) of display columns to show of line s (n bytes) so that the caret
  * before unit `caret` (0-based; past the end: just after the line) is in it; *at is the
  * caret's column. Reads the line only as far as the window needs. */
-static void find_window(const unsigned char *s, size_t n, size_t caret, size_t *at,
-	size_t *from, size_t *to)
+static void find_window(const unsigned char *s, size_t n, size_t caret, size_t *at, size_t *from,
+	size_t *to)
 {
 	size_t pos = 0, i = 0, k = 0;
 	*at = SIZE_MAX;
@@ -341,8 +372,7 @@ static void find_window(const unsigned char *s, size_t n, size_t caret, size_t *
 }
 
 /* Appends the gutter, line s (n bytes, escaped, cut to its window) and the caret line. */
-static void put_source(struct buf *out, int line, int column, const unsigned char *s,
-	size_t n)
+static void put_source(struct buf *out, int line, int column, const unsigned char *s, size_t n)
 {
 	struct buf text = BUF_INIT, pad = BUF_INIT;
 	size_t caret = (size_t)column - 1, at, from, to, pos = 0, i = 0, k = 0;
@@ -434,8 +464,8 @@ void diag_format(const struct diag *d, struct buf *out, unsigned flags)
 		const struct diag_source *src = &d->sources[e->source - 1];
 		size_t start, end;
 		if (find_line(&cur, src, e->line, &start, &end) == 0)
-			put_source(out, e->line, e->column, (const unsigned char *)src->bytes + start,
-				end - start);
+			put_source(out, e->line, e->column,
+				(const unsigned char *)src->bytes + start, end - start);
 	}
 	if (d->dropped)
 		buf_printf(out, "note: %zu more error%s not shown\n", d->dropped,

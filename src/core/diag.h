@@ -39,31 +39,31 @@
 struct buf;
 
 struct diag_entry {
-	char *file;       /* path as given by the user */
-	int line;         /* 1-based */
-	int column;       /* 1-based, in characters (see above) */
-	char *message;    /* lowercase start, no full stop */
-	size_t source;    /* 1 + index in diag.sources of the text it points into; 0 = none */
+	char *file;    /* path as given by the user */
+	int line;      /* 1-based */
+	int column;    /* 1-based, in characters (see above) */
+	char *message; /* lowercase start, no full stop */
+	size_t source; /* 1 + index in diag.sources of the text it points into; 0 = none */
 };
 
 struct diag_source {
-	char *file;       /* the name entries refer to it by */
-	char *bytes;      /* a copy of the text, not NUL-terminated */
-	size_t len;       /* bytes */
+	char *file;  /* the name entries refer to it by */
+	char *bytes; /* a copy of the text, not NUL-terminated */
+	size_t len;  /* bytes */
 };
 
 struct diag {
-	struct diag_entry *v;  /* entries in the order added */
-	size_t n;              /* number of entries */
-	size_t cap;            /* allocated entries */
-	size_t limit;          /* stop recording after this many (0 = 200); a note says so */
-	size_t dropped;        /* entries not recorded because of the limit */
-	struct diag_source *sources;  /* registered texts, in the order registered */
-	size_t n_sources;             /* number of sources (also allocated: they are few) */
+	struct diag_entry *v;        /* entries in the order added */
+	size_t n;                    /* number of entries */
+	size_t cap;                  /* allocated entries */
+	size_t limit;                /* stop recording after this many (0 = 200); a note says so */
+	size_t dropped;              /* entries not recorded because of the limit */
+	struct diag_source *sources; /* registered texts, in the order registered */
+	size_t n_sources;            /* number of sources (also allocated: they are few) */
 };
 
 enum diag_flags {
-	DIAG_BRIEF = 1 << 0,   /* one line per error: no source line, no caret */
+	DIAG_BRIEF = 1 << 0, /* one line per error: no source line, no caret */
 };
 
 void diag_init(struct diag *d);

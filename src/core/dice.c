@@ -98,8 +98,8 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, const
 	uint64_t value;
 
 	if (sides < 2)
-		dice_fatal("die %zu ('%s%s') has %llu sides (at least 2 expected)", d->n, base, suffix,
-			(unsigned long long)sides);
+		dice_fatal("die %zu ('%s%s') has %llu sides (at least 2 expected)", d->n, base,
+			suffix, (unsigned long long)sides);
 	if (d->n >= DICE_MAX_PER_TURN)
 		dice_fatal("more than %d dice drawn in one turn ('%s%s')", DICE_MAX_PER_TURN, base,
 			suffix);
@@ -107,14 +107,16 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, const
 		int v;
 
 		if (d->script_pos >= d->script_len)
-			dice_fatal("script exhausted: die %zu ('%s%s', d%llu) asked for, but the script "
-				"holds only %zu values", d->n, base, suffix, (unsigned long long)sides,
-				d->script_len);
+			dice_fatal(
+				"script exhausted: die %zu ('%s%s', d%llu) asked for, but the script "
+				"holds only %zu values",
+				d->n, base, suffix, (unsigned long long)sides, d->script_len);
 		v = d->script[d->script_pos];
 		if (v < 1 || (uint64_t)v > sides)
-			dice_fatal("script value %d at position %zu is not a roll of die %zu ('%s%s', "
-				"1 to %llu expected)", v, d->script_pos, d->n, base, suffix,
-				(unsigned long long)sides);
+			dice_fatal(
+				"script value %d at position %zu is not a roll of die %zu ('%s%s', "
+				"1 to %llu expected)",
+				v, d->script_pos, d->n, base, suffix, (unsigned long long)sides);
 		d->script_pos++;
 		value = (uint64_t)v;
 	} else {
@@ -317,8 +319,8 @@ int dice_expr_parse(struct dice_expr *out, const char *text, char *err, size_t e
 		return -1;
 	}
 	if (mod_at && mod > EXPR_MAX_MODIFIER) {
-		snprintf(err, errlen, "'%s' has modifier %c%.*s (at most %u either way expected)", q,
-			negative ? '-' : '+', (int)(mod_len > 20 ? 20 : mod_len), mod_at,
+		snprintf(err, errlen, "'%s' has modifier %c%.*s (at most %u either way expected)",
+			q, negative ? '-' : '+', (int)(mod_len > 20 ? 20 : mod_len), mod_at,
 			EXPR_MAX_MODIFIER);
 		return -1;
 	}

@@ -8,23 +8,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DICE_MAX_PER_TURN 100000   /* a turn drawing more is an internal error */
-#define DICE_MAX_PER_EXPR 100      /* NdS: N at most this */
-#define DICE_MAX_PURPOSE 400       /* bytes of one purpose text */
+#define DICE_MAX_PER_TURN 100000 /* a turn drawing more is an internal error */
+#define DICE_MAX_PER_EXPR 100    /* NdS: N at most this */
+#define DICE_MAX_PURPOSE 400     /* bytes of one purpose text */
 
 struct die_record {
-	uint64_t index;    /* j: 0-based position in the turn */
-	uint64_t sides;    /* n faces */
-	uint64_t value;    /* 1..sides */
-	char *purpose;     /* "Land Raid §22 Shooting: ...": rule, unit, modifiers */
+	uint64_t index; /* j: 0-based position in the turn */
+	uint64_t sides; /* n faces */
+	uint64_t value; /* 1..sides */
+	char *purpose;  /* "Land Raid §22 Shooting: ...": rule, unit, modifiers */
 };
 
 struct dice {
-	uint8_t seed[32];          /* s_t (fair source) */
-	const int *script;         /* scripted source: values to return in order (tests) */
-	size_t script_len;         /* number of scripted values */
-	size_t script_pos;         /* next scripted value */
-	struct die_record *v;      /* every die drawn so far */
+	uint8_t seed[32];     /* s_t (fair source) */
+	const int *script;    /* scripted source: values to return in order (tests) */
+	size_t script_len;    /* number of scripted values */
+	size_t script_pos;    /* next scripted value */
+	struct die_record *v; /* every die drawn so far */
 	size_t n, cap;
 };
 
@@ -56,11 +56,11 @@ size_t dice_count(const struct dice *d);
 
 /* A parsed dice expression: count d sides, keep highest/lowest `keep`, plus modifier. */
 struct dice_expr {
-	int count;            /* N (1..DICE_MAX_PER_EXPR); "d6" means 1 */
-	uint64_t sides;       /* S (2..1000000) */
-	int keep;             /* 0 = keep all; else kh/kl count (1..count) */
-	int keep_lowest;      /* 1 for klN */
-	long long modifier;   /* +k / -k (|k| <= 1000000) */
+	int count;          /* N (1..DICE_MAX_PER_EXPR); "d6" means 1 */
+	uint64_t sides;     /* S (2..1000000) */
+	int keep;           /* 0 = keep all; else kh/kl count (1..count) */
+	int keep_lowest;    /* 1 for klN */
+	long long modifier; /* +k / -k (|k| <= 1000000) */
 };
 /* Parses "2d6", "d10", "3d6kh2", "4d6kl1+2", "2d6-1". Returns 0, or -1 with a message
  * (what is wrong and what was expected) in err. */

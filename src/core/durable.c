@@ -31,8 +31,8 @@ void durable_point(const char *what)
 {
 	durable_writes++;
 	if (crash_after() == durable_writes) {
-		fprintf(stderr, "umpire: simulated crash after durable write %d (%s)\n", durable_writes,
-			what);
+		fprintf(stderr, "umpire: simulated crash after durable write %d (%s)\n",
+			durable_writes, what);
 		_exit(99);
 	}
 }

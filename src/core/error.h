@@ -11,22 +11,22 @@
 /* Return codes. Callers branch on the named ones; every other failure is -1. */
 enum error_code {
 	ERROR_OK = 0,
-	ERROR_FAIL = -1,        /* a failure: error_last() says what */
-	ERROR_NOTFOUND = -3,    /* the thing asked for does not exist (revision, path, turn) */
-	ERROR_EXISTS = -4,      /* the thing to create is there already */
-	ERROR_LOCKED = -14,     /* another run holds the campaign */
+	ERROR_FAIL = -1,     /* a failure: error_last() says what */
+	ERROR_NOTFOUND = -3, /* the thing asked for does not exist (revision, path, turn) */
+	ERROR_EXISTS = -4,   /* the thing to create is there already */
+	ERROR_LOCKED = -14,  /* another run holds the campaign */
 };
 
 /* What kind of failure: what the user can do about it, and so the exit code. */
 enum error_class {
-	ERROR_NONE = 0,         /* no error recorded */
-	ERROR_INTERNAL,         /* a bug: an impossible state, a rule system that failed */
-	ERROR_INPUT,            /* bad input or a failed check: an order file, a tampered history */
-	ERROR_MISSING,          /* no such campaign, file, turn or revision */
-	ERROR_OS,               /* the operating system or a library failed (I/O, disk full) */
-	ERROR_CREATE,           /* cannot create: the target exists or cannot be made */
-	ERROR_BUSY,             /* locked by another run */
-	ERROR_USAGE,            /* a request that cannot be honoured as asked (options) */
+	ERROR_NONE = 0, /* no error recorded */
+	ERROR_INTERNAL, /* a bug: an impossible state, a rule system that failed */
+	ERROR_INPUT,    /* bad input or a failed check: an order file, a tampered history */
+	ERROR_MISSING,  /* no such campaign, file, turn or revision */
+	ERROR_OS,       /* the operating system or a library failed (I/O, disk full) */
+	ERROR_CREATE,   /* cannot create: the target exists or cannot be made */
+	ERROR_BUSY,     /* locked by another run */
+	ERROR_USAGE,    /* a request that cannot be honoured as asked (options) */
 };
 
 struct error {

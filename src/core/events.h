@@ -12,11 +12,11 @@ enum event_kind { EVENT_EVENT, EVENT_VOID };
 
 struct event {
 	enum event_kind kind;
-	char *phase;        /* the phase of the rule system's turn sequence, e.g. "events" */
-	char *player;       /* EVENT_VOID: whose order; else NULL */
-	int order_index;    /* EVENT_VOID: 1-based position in that player's orders list */
-	char *text;         /* one line, no newline */
-	size_t first_die;   /* dice index count when the event was recorded (for reports) */
+	char *phase;      /* the phase of the rule system's turn sequence, e.g. "events" */
+	char *player;     /* EVENT_VOID: whose order; else NULL */
+	int order_index;  /* EVENT_VOID: 1-based position in that player's orders list */
+	char *text;       /* one line, no newline */
+	size_t first_die; /* dice index count when the event was recorded (for reports) */
 };
 
 struct events {

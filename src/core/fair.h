@@ -32,9 +32,9 @@ int fair_key_check(const uint8_t key[32], uint32_t t, const uint8_t commitment[3
 
 /* One player's entry in the orders digest. */
 struct fair_order {
-	const char *player;      /* player id (ASCII) */
-	int has_file;            /* 0: 32 zero bytes stand for the file hash */
-	uint8_t sha256[32];      /* SHA256 of the raw bytes of the order file */
+	const char *player; /* player id (ASCII) */
+	int has_file;       /* 0: 32 zero bytes stand for the file hash */
+	uint8_t sha256[32]; /* SHA256 of the raw bytes of the order file */
 };
 /* D_t = SHA256(concat over entries sorted by player id in ascending byte order of
  * id || 0x00 || file hash). The caller passes every campaign player plus "umpire";

@@ -34,8 +34,8 @@ int file_read(const char *path, size_t max, struct buf *out)
 	int bad = ferror(f);
 	fclose(f);
 	if (out->len > max)
-		return error_set(ERROR_INPUT, "file is larger than %zu bytes (a smaller file expected)",
-			max);
+		return error_set(ERROR_INPUT,
+			"file is larger than %zu bytes (a smaller file expected)", max);
 	if (bad)
 		return fail_keep_errno(ERROR_OS, "cannot read", path);
 	return 0;

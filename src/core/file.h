@@ -7,9 +7,9 @@
 #include "core/buf.h"
 
 struct file {
-	char *path;           /* repository path: '/' separators, no "..", no leading '/' */
-	unsigned char *data;  /* the exact bytes; may be NULL when len is 0 */
-	size_t len;           /* bytes */
+	char *path;          /* repository path: '/' separators, no "..", no leading '/' */
+	unsigned char *data; /* the exact bytes; may be NULL when len is 0 */
+	size_t len;          /* bytes */
 };
 
 /* Reads the file at path into out (cleared first), refusing one of more than max bytes

@@ -21,15 +21,15 @@
 /* The DDL is schemas/journal.sql itself, turned into a string literal at build time. */
 static const char journal_ddl[] =
 #include "journal_sql.h"
-;
+	;
 
 #define JOURNAL_SCHEMA_VERSION "1"
 /* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
 #define JOURNAL_BUSY_TIMEOUT_MS 10000
 
 struct journal {
-	sqlite3 *db;   /* the open connection */
-	char *path;    /* as given to journal_open, for messages */
+	sqlite3 *db; /* the open connection */
+	char *path;  /* as given to journal_open, for messages */
 };
 
 /* Runs SQL text that binds nothing (pragmas, transaction control, the DDL). */
@@ -56,8 +56,8 @@ static int check_schema(sqlite3 *db, struct buf *msg)
 	sqlite3_stmt *st = NULL;
 	int ret = -1, rc;
 
-	rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1,
-		&st, NULL);
+	rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &st,
+		NULL);
 	if (rc != SQLITE_OK) {
 		buf_printf(msg, "not an umpire journal: %s", sqlite3_errmsg(db));
 		goto done;
@@ -90,14 +90,14 @@ static int set_pragmas(sqlite3 *db, struct buf *msg)
 	int ret = -1;
 
 	sqlite3_busy_timeout(db, JOURNAL_BUSY_TIMEOUT_MS);
-	if (exec_sql(db, "PRAGMA foreign_keys = ON") != SQLITE_OK
-		|| exec_sql(db, "PRAGMA synchronous = FULL") != SQLITE_OK) {
+	if (exec_sql(db, "PRAGMA foreign_keys = ON") != SQLITE_OK ||
+		exec_sql(db, "PRAGMA synchronous = FULL") != SQLITE_OK) {
 		buf_puts(msg, sqlite3_errmsg(db));
 		goto done;
 	}
 	/* journal_mode answers with the mode in force, which is the only way to see it worked. */
-	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK
-		|| sqlite3_step(st) != SQLITE_ROW) {
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK ||
+		sqlite3_step(st) != SQLITE_ROW) {
 		buf_puts(msg, sqlite3_errmsg(db));
 		goto done;
 	}
@@ -222,6 +222,119 @@ static int insert_row(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The statements journal_append prepares once per turn, one per table. */
+enum { S_TURNS, S_ORDERS, S_DICE, S_EVENTS, S_FILES, S_COUNT };
+
+struct append {
+	sqlite3_stmt *st[S_COUNT];
+	struct buf where; /* which row failed, for the message */
+	const char *own;  /* a failure of ours rather than SQLite's */
+};
+
+static int append_turn_row(struct append *a, const struct journal_record *r)
+{
+	sqlite3_stmt *st = a->st[S_TURNS];
+
+	sqlite3_bind_int(st, 1, r->turn);
+	/* The setup (turn 0) has no key, digest, beacon or seed. */
+	bind_hash(st, 2, r->key, r->turn > 0);
+	bind_hash(st, 3, r->orders_digest, r->turn > 0);
+	bind_hash(st, 4, r->beacon, r->turn > 0);
+	bind_hash(st, 5, r->seed, r->turn > 0);
+	bind_hash(st, 6, r->state_sha256, 1);
+	bind_text_or_null(st, 7, r->summary);
+	sqlite3_bind_int64(st, 8, r->processed_at);
+	bind_text_or_null(st, 9, r->beacon_value);
+	bind_text_or_null(st, 10, r->beacon_round);
+	bind_hash(st, 11, r->journal_head, 1);
+	bind_text_or_null(st, 12, r->commit_id[0] ? r->commit_id : NULL);
+	return insert_row(st);
+}
+
+static int append_orders(struct append *a, const struct journal_record *r)
+{
+	sqlite3_stmt *st = a->st[S_ORDERS];
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < r->n_orders && rc == SQLITE_OK; i++) {
+		const struct journal_order *o = &r->orders[i];
+		buf_clear(&a->where);
+		buf_printf(&a->where, "order of '%s': ", o->player ? o->player : "");
+		sqlite3_bind_int(st, 1, r->turn);
+		bind_text_or_null(st, 2, o->player);
+		bind_hash(st, 3, o->sha256, o->has_file);
+		bind_bytes(st, 4,
+			o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL,
+			o->len);
+		rc = insert_row(st);
+	}
+	return rc;
+}
+
+static int append_dice(struct append *a, const struct journal_record *r)
+{
+	sqlite3_stmt *st = a->st[S_DICE];
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < r->n_dice && rc == SQLITE_OK; i++) {
+		const struct die_record *d = &r->dice[i];
+		buf_clear(&a->where);
+		buf_printf(&a->where, "die %zu: ", i);
+		/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
+		if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
+			a->own = "index, sides or value exceeds 2^63-1";
+			return SQLITE_ERROR;
+		}
+		sqlite3_bind_int(st, 1, r->turn);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)d->index);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)d->sides);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)d->value);
+		bind_text_or_null(st, 5, d->purpose);
+		rc = insert_row(st);
+	}
+	return rc;
+}
+
+static int append_events(struct append *a, const struct journal_record *r)
+{
+	sqlite3_stmt *st = a->st[S_EVENTS];
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < r->n_events && rc == SQLITE_OK; i++) {
+		const struct event *e = &r->events[i];
+		buf_clear(&a->where);
+		buf_printf(&a->where, "event %zu: ", i);
+		sqlite3_bind_int(st, 1, r->turn);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		bind_text_or_null(st, 3, e->phase);
+		bind_text_or_null(st, 4, event_kind_name(e->kind));
+		bind_text_or_null(st, 5, e->player);
+		sqlite3_bind_int(st, 6, e->order_index);
+		bind_text_or_null(st, 7, e->text);
+		rc = insert_row(st);
+	}
+	return rc;
+}
+
+static int append_files(struct append *a, const struct journal_record *r)
+{
+	static const unsigned char empty[1];
+	sqlite3_stmt *st = a->st[S_FILES];
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < r->n_files && rc == SQLITE_OK; i++) {
+		const struct file *f = &r->files[i];
+		buf_clear(&a->where);
+		buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
+		sqlite3_bind_int(st, 1, r->turn);
+		bind_text_or_null(st, 2, f->path);
+		/* A file's bytes are never "absent": an empty file is an empty BLOB. */
+		bind_bytes(st, 3, f->data ? f->data : empty, f->len);
+		rc = insert_row(st);
+	}
+	return rc;
+}
+
 int journal_append(struct journal *j, const struct journal_record *r)
 {
 	static const char *const sql[] = {
@@ -234,120 +347,41 @@ int journal_append(struct journal *j, const struct journal_record *r)
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 		"INSERT INTO files (turn, path, bytes) VALUES (?1, ?2, ?3)",
 	};
-	enum { S_TURNS, S_ORDERS, S_DICE, S_EVENTS, S_FILES, S_COUNT };
-	sqlite3_stmt *st[S_COUNT] = { NULL };
-	struct buf where = BUF_INIT;   /* which row failed, for the message */
-	const char *own = NULL;        /* a failure of ours rather than SQLite's */
+	struct append a = { .where = BUF_INIT };
 	sqlite3 *db = j->db;
-	int ret = -1, rc = SQLITE_OK;
+	int rc;
 	size_t i;
 
 	rc = exec_sql(db, "BEGIN IMMEDIATE");
-	if (rc != SQLITE_OK)
-		goto done;
-	for (i = 0; i < S_COUNT; i++) {
-		rc = sqlite3_prepare_v2(db, sql[i], -1, &st[i], NULL);
-		if (rc != SQLITE_OK)
-			goto done;
+	for (i = 0; i < S_COUNT && rc == SQLITE_OK; i++)
+		rc = sqlite3_prepare_v2(db, sql[i], -1, &a.st[i], NULL);
+	if (rc == SQLITE_OK)
+		rc = append_turn_row(&a, r);
+	if (rc == SQLITE_OK)
+		rc = append_orders(&a, r);
+	if (rc == SQLITE_OK)
+		rc = append_dice(&a, r);
+	if (rc == SQLITE_OK)
+		rc = append_events(&a, r);
+	if (rc == SQLITE_OK)
+		rc = append_files(&a, r);
+	if (rc == SQLITE_OK) {
+		buf_clear(&a.where);
+		rc = exec_sql(db, "COMMIT");
 	}
-
-	sqlite3_bind_int(st[S_TURNS], 1, r->turn);
-	/* The setup (turn 0) has no key, digest, beacon or seed. */
-	bind_hash(st[S_TURNS], 2, r->key, r->turn > 0);
-	bind_hash(st[S_TURNS], 3, r->orders_digest, r->turn > 0);
-	bind_hash(st[S_TURNS], 4, r->beacon, r->turn > 0);
-	bind_hash(st[S_TURNS], 5, r->seed, r->turn > 0);
-	bind_hash(st[S_TURNS], 6, r->state_sha256, 1);
-	bind_text_or_null(st[S_TURNS], 7, r->summary);
-	sqlite3_bind_int64(st[S_TURNS], 8, r->processed_at);
-	bind_text_or_null(st[S_TURNS], 9, r->beacon_value);
-	bind_text_or_null(st[S_TURNS], 10, r->beacon_round);
-	bind_hash(st[S_TURNS], 11, r->journal_head, 1);
-	bind_text_or_null(st[S_TURNS], 12, r->commit_id[0] ? r->commit_id : NULL);
-	rc = insert_row(st[S_TURNS]);
-	if (rc != SQLITE_OK)
-		goto done;
-
-	for (i = 0; i < r->n_orders; i++) {
-		const struct journal_order *o = &r->orders[i];
-		buf_clear(&where);
-		buf_printf(&where, "order of '%s': ", o->player ? o->player : "");
-		sqlite3_bind_int(st[S_ORDERS], 1, r->turn);
-		bind_text_or_null(st[S_ORDERS], 2, o->player);
-		bind_hash(st[S_ORDERS], 3, o->sha256, o->has_file);
-		bind_bytes(st[S_ORDERS], 4, o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"")
-			: NULL, o->len);
-		rc = insert_row(st[S_ORDERS]);
-		if (rc != SQLITE_OK)
-			goto done;
-	}
-
-	for (i = 0; i < r->n_dice; i++) {
-		const struct die_record *d = &r->dice[i];
-		buf_clear(&where);
-		buf_printf(&where, "die %zu: ", i);
-		/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
-		if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
-			own = "index, sides or value exceeds 2^63-1";
-			goto done;
-		}
-		sqlite3_bind_int(st[S_DICE], 1, r->turn);
-		sqlite3_bind_int64(st[S_DICE], 2, (sqlite3_int64)d->index);
-		sqlite3_bind_int64(st[S_DICE], 3, (sqlite3_int64)d->sides);
-		sqlite3_bind_int64(st[S_DICE], 4, (sqlite3_int64)d->value);
-		bind_text_or_null(st[S_DICE], 5, d->purpose);
-		rc = insert_row(st[S_DICE]);
-		if (rc != SQLITE_OK)
-			goto done;
-	}
-
-	for (i = 0; i < r->n_events; i++) {
-		const struct event *e = &r->events[i];
-		buf_clear(&where);
-		buf_printf(&where, "event %zu: ", i);
-		sqlite3_bind_int(st[S_EVENTS], 1, r->turn);
-		sqlite3_bind_int64(st[S_EVENTS], 2, (sqlite3_int64)i);
-		bind_text_or_null(st[S_EVENTS], 3, e->phase);
-		bind_text_or_null(st[S_EVENTS], 4, event_kind_name(e->kind));
-		bind_text_or_null(st[S_EVENTS], 5, e->player);
-		sqlite3_bind_int(st[S_EVENTS], 6, e->order_index);
-		bind_text_or_null(st[S_EVENTS], 7, e->text);
-		rc = insert_row(st[S_EVENTS]);
-		if (rc != SQLITE_OK)
-			goto done;
-	}
-
-	for (i = 0; i < r->n_files; i++) {
-		const struct file *f = &r->files[i];
-		static const unsigned char empty[1];
-		buf_clear(&where);
-		buf_printf(&where, "file '%s': ", f->path ? f->path : "");
-		sqlite3_bind_int(st[S_FILES], 1, r->turn);
-		bind_text_or_null(st[S_FILES], 2, f->path);
-		/* A file's bytes are never "absent": an empty file is an empty BLOB. */
-		bind_bytes(st[S_FILES], 3, f->data ? f->data : empty, f->len);
-		rc = insert_row(st[S_FILES]);
-		if (rc != SQLITE_OK)
-			goto done;
-	}
-	buf_clear(&where);
-
-	rc = exec_sql(db, "COMMIT");
-	if (rc != SQLITE_OK)
-		goto done;
-	durable_point("journal");
-	ret = 0;
-done:
 	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
-	if (ret != 0)
-		error_set(ERROR_OS, "journal: cannot append turn %d: %s%s", r->turn, buf_str(&where),
-			own ? own : sqlite3_errmsg(db));
+	if (rc != SQLITE_OK)
+		error_set(ERROR_OS, "journal: cannot append turn %d: %s%s", r->turn,
+			buf_str(&a.where), a.own ? a.own : sqlite3_errmsg(db));
 	for (i = 0; i < S_COUNT; i++)
-		sqlite3_finalize(st[i]);
-	if (ret != 0 && !sqlite3_get_autocommit(db))
+		sqlite3_finalize(a.st[i]);
+	if (rc != SQLITE_OK && !sqlite3_get_autocommit(db))
 		exec_sql(db, "ROLLBACK");
-	buf_release(&where);
-	return ret;
+	buf_release(&a.where);
+	if (rc != SQLITE_OK)
+		return -1;
+	durable_point("journal");
+	return 0;
 }
 
 int journal_last_turn(struct journal *j, int *out)
@@ -356,9 +390,10 @@ int journal_last_turn(struct journal *j, int *out)
 	int ret = -1;
 
 	*out = -1;
-	if (sqlite3_prepare_v2(j->db, "SELECT MAX(turn) FROM turns", -1, &st, NULL) != SQLITE_OK
-		|| sqlite3_step(st) != SQLITE_ROW) {
-		error_set(ERROR_OS, "journal: cannot read the last turn: %s", sqlite3_errmsg(j->db));
+	if (sqlite3_prepare_v2(j->db, "SELECT MAX(turn) FROM turns", -1, &st, NULL) != SQLITE_OK ||
+		sqlite3_step(st) != SQLITE_ROW) {
+		error_set(ERROR_OS, "journal: cannot read the last turn: %s",
+			sqlite3_errmsg(j->db));
 		goto done;
 	}
 	if (sqlite3_column_type(st, 0) != SQLITE_NULL)
@@ -418,60 +453,72 @@ static int prepare_turn(sqlite3 *db, const char *sql, int turn, sqlite3_stmt **s
 	return rc;
 }
 
-#define GROW(v, n, cap)                                                                  \
-	do {                                                                               \
-		if ((n) == (cap)) {                                                            \
-			(cap) = (cap) ? 2 * (cap) : 16;                                            \
-			(v) = xrealloc((v), (cap) * sizeof(*(v)));                                 \
-		}                                                                              \
+#define GROW(v, n, cap) \
+	do { \
+		if ((n) == (cap)) { \
+			(cap) = (cap) ? 2 * (cap) : 16; \
+			(v) = xrealloc((v), (cap) * sizeof(*(v))); \
+		} \
 	} while (0)
 
-int journal_read(struct journal *j, int turn, struct journal_record **out)
+/* The readers of journal_read, one per table: each fills its part of r and returns 0, or sets
+ * the error and returns -1 (a SQLite failure, or a hash that is not 64 hex digits). */
+static int read_failed(sqlite3 *db, sqlite3_stmt *st, int turn, int damaged)
 {
-	sqlite3 *db = j->db;
+	if (damaged)
+		error_set(ERROR_INPUT, "journal: turn %d holds a hash that is not 64 hex digits",
+			turn);
+	else
+		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return -1;
+}
+
+/* The turns row; ERROR_NOTFOUND when the journal has no such turn. */
+static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
+{
 	sqlite3_stmt *st = NULL;
-	struct journal_record *r = xcalloc(1, sizeof(*r));
-	size_t cap;
-	int ret = -1, rc;
-
-	*out = NULL;
-	/* One read transaction: every table seen at the same snapshot. */
-	rc = exec_sql(db, "BEGIN");
-	if (rc != SQLITE_OK)
-		goto done;
-
-	rc = prepare_turn(db, "SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
+	int rc = prepare_turn(db,
+		"SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
 		" processed_at, beacon_value, beacon_round, journal_head, commit_id FROM turns"
-		" WHERE turn = ?1", turn, &st);
-	if (rc != SQLITE_OK)
-		goto done;
-	rc = sqlite3_step(st);
+		" WHERE turn = ?1",
+		turn, &st);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
 		error_set(ERROR_MISSING, "journal: there is no turn %d", turn);
-		ret = ERROR_NOTFOUND;
-		goto done;
+		return ERROR_NOTFOUND;
 	}
 	if (rc != SQLITE_ROW)
-		goto done;
+		return read_failed(db, st, turn, 0);
 	r->turn = turn;
-	if (column_hash(r->key, st, 0) < 0 || column_hash(r->orders_digest, st, 1) < 0
-		|| column_hash(r->beacon, st, 2) < 0 || column_hash(r->seed, st, 3) < 0
-		|| column_hash(r->state_sha256, st, 4) < 0 || column_hash(r->journal_head, st, 9) < 0)
-		goto damaged;
+	if (column_hash(r->key, st, 0) < 0 || column_hash(r->orders_digest, st, 1) < 0 ||
+		column_hash(r->beacon, st, 2) < 0 || column_hash(r->seed, st, 3) < 0 ||
+		column_hash(r->state_sha256, st, 4) < 0 || column_hash(r->journal_head, st, 9) < 0)
+		return read_failed(db, st, turn, 1);
 	r->summary = column_strdup(st, 5);
 	r->processed_at = sqlite3_column_int64(st, 6);
-	r->beacon_value = sqlite3_column_type(st, 7) == SQLITE_NULL ? NULL : column_strdup(st, 7);
-	r->beacon_round = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : column_strdup(st, 8);
+	r->beacon_value = column_strdup(st, 7);
+	r->beacon_round = column_strdup(st, 8);
 	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
-		snprintf(r->commit_id, sizeof(r->commit_id), "%s", (const char *)sqlite3_column_text(st, 10));
+		snprintf(r->commit_id, sizeof(r->commit_id), "%s",
+			(const char *)sqlite3_column_text(st, 10));
 	sqlite3_finalize(st);
-	st = NULL;
+	return 0;
+}
 
-	rc = prepare_turn(db, "SELECT player, sha256, bytes FROM orders WHERE turn = ?1"
-		" ORDER BY player", turn, &st);
+static int read_orders(sqlite3 *db, int turn, struct journal_record *r)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc = prepare_turn(db,
+		"SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player", turn,
+		&st);
+
 	if (rc != SQLITE_OK)
-		goto done;
-	cap = 0;
+		return read_failed(db, st, turn, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->orders, r->n_orders, cap);
 		struct journal_order *o = &r->orders[r->n_orders++];
@@ -479,19 +526,25 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 		o->player = column_strdup(st, 0);
 		o->has_file = column_hash(o->sha256, st, 1);
 		if (o->has_file < 0)
-			goto damaged;
+			return read_failed(db, st, turn, 1);
 		o->bytes = column_bytes(st, 2, &o->len);
 	}
 	if (rc != SQLITE_DONE)
-		goto done;
+		return read_failed(db, st, turn, 0);
 	sqlite3_finalize(st);
-	st = NULL;
+	return 0;
+}
 
-	rc = prepare_turn(db, "SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1"
-		" ORDER BY idx", turn, &st);
+static int read_dice(sqlite3 *db, int turn, struct journal_record *r)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc = prepare_turn(db,
+		"SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx", turn,
+		&st);
+
 	if (rc != SQLITE_OK)
-		goto done;
-	cap = 0;
+		return read_failed(db, st, turn, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->dice, r->n_dice, cap);
 		struct die_record *d = &r->dice[r->n_dice++];
@@ -501,36 +554,49 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 		d->purpose = column_strdup(st, 3);
 	}
 	if (rc != SQLITE_DONE)
-		goto done;
+		return read_failed(db, st, turn, 0);
 	sqlite3_finalize(st);
-	st = NULL;
+	return 0;
+}
 
-	rc = prepare_turn(db, "SELECT phase, kind, player, order_index, text FROM events"
-		" WHERE turn = ?1 ORDER BY seq", turn, &st);
+static int read_events(sqlite3 *db, int turn, struct journal_record *r)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc = prepare_turn(db,
+		"SELECT phase, kind, player, order_index, text FROM events"
+		" WHERE turn = ?1 ORDER BY seq",
+		turn, &st);
+
 	if (rc != SQLITE_OK)
-		goto done;
-	cap = 0;
+		return read_failed(db, st, turn, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *kind = sqlite3_column_text(st, 1);
 		GROW(r->events, r->n_events, cap);
 		struct event *e = &r->events[r->n_events++];
 		memset(e, 0, sizeof(*e));
 		e->phase = column_strdup(st, 0);
-		e->kind = strcmp((const char *)sqlite3_column_text(st, 1), "void") == 0 ? EVENT_VOID
-			: EVENT_EVENT;
+		e->kind = kind && strcmp((const char *)kind, "void") == 0 ? EVENT_VOID :
+									    EVENT_EVENT;
 		e->player = column_strdup(st, 2);
 		e->order_index = sqlite3_column_int(st, 3);
 		e->text = column_strdup(st, 4);
 	}
 	if (rc != SQLITE_DONE)
-		goto done;
+		return read_failed(db, st, turn, 0);
 	sqlite3_finalize(st);
-	st = NULL;
+	return 0;
+}
 
-	rc = prepare_turn(db, "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
+static int read_files(sqlite3 *db, int turn, struct journal_record *r)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc = prepare_turn(db, "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
 		turn, &st);
+
 	if (rc != SQLITE_OK)
-		goto done;
-	cap = 0;
+		return read_failed(db, st, turn, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		GROW(r->files, r->n_files, cap);
 		struct file *f = &r->files[r->n_files++];
@@ -538,27 +604,42 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 		f->data = column_bytes(st, 1, &f->len);
 	}
 	if (rc != SQLITE_DONE)
-		goto done;
-
-	*out = r;
-	r = NULL;
-	ret = 0;
-	goto done;
-damaged:
-	error_set(ERROR_INPUT, "journal: turn %d holds a hash that is not 64 hex digits", turn);
-	rc = SQLITE_OK;
-done:
-	if (ret == -1 && rc != SQLITE_OK)
-		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+		return read_failed(db, st, turn, 0);
 	sqlite3_finalize(st);
-	if (!sqlite3_get_autocommit(db))
-		exec_sql(db, "COMMIT");
-	journal_record_free(r);
+	return 0;
+}
+
+int journal_read(struct journal *j, int turn, struct journal_record **out)
+{
+	sqlite3 *db = j->db;
+	struct journal_record *r = xcalloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	/* One read transaction: every table seen at the same snapshot. */
+	if (exec_sql(db, "BEGIN") != SQLITE_OK) {
+		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+		journal_record_free(r);
+		return -1;
+	}
+	ret = read_turn_row(db, turn, r);
+	if (ret == 0)
+		ret = read_orders(db, turn, r);
+	if (ret == 0)
+		ret = read_dice(db, turn, r);
+	if (ret == 0)
+		ret = read_events(db, turn, r);
+	if (ret == 0)
+		ret = read_files(db, turn, r);
+	exec_sql(db, "COMMIT");
+	if (ret == 0)
+		*out = r;
+	else
+		journal_record_free(r);
 	return ret;
 }
 
-const struct journal_order *journal_record_order(const struct journal_record *r,
-	const char *player)
+const struct journal_order *journal_record_order(const struct journal_record *r, const char *player)
 {
 	for (size_t i = 0; i < r->n_orders; i++)
 		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
@@ -599,11 +680,13 @@ int journal_row_count(struct journal *j, long long *out)
 	int ret = -1;
 
 	*out = 0;
-	if (sqlite3_prepare_v2(j->db, "SELECT (SELECT COUNT(*) FROM meta)"
-			" + (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM orders)"
-			" + (SELECT COUNT(*) FROM dice) + (SELECT COUNT(*) FROM events)"
-			" + (SELECT COUNT(*) FROM files)", -1, &st, NULL) != SQLITE_OK
-		|| sqlite3_step(st) != SQLITE_ROW) {
+	if (sqlite3_prepare_v2(j->db,
+		    "SELECT (SELECT COUNT(*) FROM meta)"
+		    " + (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM orders)"
+		    " + (SELECT COUNT(*) FROM dice) + (SELECT COUNT(*) FROM events)"
+		    " + (SELECT COUNT(*) FROM files)",
+		    -1, &st, NULL) != SQLITE_OK ||
+		sqlite3_step(st) != SQLITE_ROW) {
 		error_set(ERROR_OS, "journal: cannot count rows: %s", sqlite3_errmsg(j->db));
 		goto done;
 	}
@@ -631,7 +714,8 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 		}
 	}
 	if (ret == -1)
-		error_set(ERROR_OS, "journal: cannot read the head of turn %d: %s", turn, sqlite3_errmsg(j->db));
+		error_set(ERROR_OS, "journal: cannot read the head of turn %d: %s", turn,
+			sqlite3_errmsg(j->db));
 	sqlite3_finalize(st);
 	return ret;
 }

@@ -19,8 +19,8 @@
 struct journal;
 
 struct journal_order {
-	char *player;         /* player id (or "umpire") */
-	int has_file;         /* 0: the player sent no file (sha256 zero, bytes NULL) */
+	char *player;                    /* player id (or "umpire") */
+	int has_file;                    /* 0: the player sent no file (sha256 zero, bytes NULL) */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256 of the raw bytes */
 	unsigned char *bytes; /* raw bytes as received; NULL when no file, or not kept (exports) */
 	size_t len;
@@ -30,22 +30,26 @@ struct journal_order {
  * Everything is owned by the record when it comes from journal_read (free with
  * journal_record_free); when appending, the caller owns it. */
 struct journal_record {
-	int turn;                     /* 0 = setup */
-	uint8_t key[FAIR_HASH_BYTES];       /* k_t; zero (NULL in SQLite) for turn 0 */
+	int turn;                               /* 0 = setup */
+	uint8_t key[FAIR_HASH_BYTES];           /* k_t; zero (NULL in SQLite) for turn 0 */
 	uint8_t orders_digest[FAIR_HASH_BYTES]; /* D_t; zero for turn 0 */
-	uint8_t beacon[FAIR_HASH_BYTES];    /* B_t; zero for turn 0 */
-	uint8_t seed[FAIR_HASH_BYTES];      /* s_t; zero for turn 0 */
-	uint8_t state_sha256[FAIR_HASH_BYTES]; /* SHA256 of state.yaml after the turn */
-	char *summary;                /* one line ("Setup" for turn 0) */
-	long long processed_at;       /* seconds since the epoch (commit time) */
-	char *beacon_value;           /* public beacon value mixed into B_t; NULL if none */
-	char *beacon_round;           /* the announced round of that value; NULL if none */
+	uint8_t beacon[FAIR_HASH_BYTES];        /* B_t; zero for turn 0 */
+	uint8_t seed[FAIR_HASH_BYTES];          /* s_t; zero for turn 0 */
+	uint8_t state_sha256[FAIR_HASH_BYTES];  /* SHA256 of state.yaml after the turn */
+	char *summary;                          /* one line ("Setup" for turn 0) */
+	long long processed_at;                 /* seconds since the epoch (commit time) */
+	char *beacon_value; /* public beacon value mixed into B_t; NULL if none */
+	char *beacon_round; /* the announced round of that value; NULL if none */
 	uint8_t journal_head[FAIR_HASH_BYTES]; /* SHA256(previous head || entry bytes) */
-	char commit_id[41];           /* hex id of the git commit this turn becomes; "" unknown */
-	struct journal_order *orders; size_t n_orders;
-	struct die_record *dice; size_t n_dice;
-	struct event *events; size_t n_events;  /* first_die is not stored: 0 when read */
-	struct file *files; size_t n_files;
+	char commit_id[41]; /* hex id of the git commit this turn becomes; "" unknown */
+	struct journal_order *orders;
+	size_t n_orders;
+	struct die_record *dice;
+	size_t n_dice;
+	struct event *events;
+	size_t n_events; /* first_die is not stored: 0 when read */
+	struct file *files;
+	size_t n_files;
 };
 
 /* Opens (create=1: creates, applies the schema; fails if it exists) the journal at path.

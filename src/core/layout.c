@@ -136,7 +136,8 @@ char *layout_trailer(const char *message, const char *key)
 	for (const char *p = message; p && *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		if (len > klen + 1 && strncmp(p, key, klen) == 0 && p[klen] == ':' && p[klen + 1] == ' ') {
+		if (len > klen + 1 && strncmp(p, key, klen) == 0 && p[klen] == ':' &&
+			p[klen + 1] == ' ') {
 			free(found);
 			found = xasprintf("%.*s", (int)(len - klen - 2), p + klen + 2);
 		}

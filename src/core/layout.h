@@ -9,12 +9,12 @@
 #include <stdint.h>
 #include "core/buf.h"
 
-#define LAYOUT_BRANCH "refs/heads/main"   /* the one branch umpire commits to */
-#define LAYOUT_CAMPAIGN "campaign.yaml"    /* the campaign's settings and commitment */
-#define LAYOUT_STATE "state.yaml"          /* the state after the latest turn */
-#define LAYOUT_TAG_PREFIX "turn-"          /* every turn's tag starts so */
-#define LAYOUT_TAG_MAX 16                  /* "turn-NNNNNN" and its NUL fit */
-#define LAYOUT_PATH_MAX 256                /* any committed path and its NUL fit */
+#define LAYOUT_BRANCH "refs/heads/main" /* the one branch umpire commits to */
+#define LAYOUT_CAMPAIGN "campaign.yaml" /* the campaign's settings and commitment */
+#define LAYOUT_STATE "state.yaml"       /* the state after the latest turn */
+#define LAYOUT_TAG_PREFIX "turn-"       /* every turn's tag starts so */
+#define LAYOUT_TAG_MAX 16               /* "turn-NNNNNN" and its NUL fit */
+#define LAYOUT_PATH_MAX 256             /* any committed path and its NUL fit */
 
 /* The tag of turn t (0 = setup): "turn-0003". */
 void layout_tag(char out[LAYOUT_TAG_MAX], int turn);
@@ -39,17 +39,17 @@ void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player)
 
 /* What a committed file of a turn is. */
 enum layout_kind {
-	LAYOUT_KIND_STATE,       /* state.yaml */
-	LAYOUT_KIND_EXPORT,      /* journal/turn-NNNN.yaml */
-	LAYOUT_KIND_ORDERS,      /* an order file as received */
-	LAYOUT_KIND_REPORT,      /* a player's report */
+	LAYOUT_KIND_STATE,  /* state.yaml */
+	LAYOUT_KIND_EXPORT, /* journal/turn-NNNN.yaml */
+	LAYOUT_KIND_ORDERS, /* an order file as received */
+	LAYOUT_KIND_REPORT, /* a player's report */
 };
 
 /* One file a turn commits. */
 struct layout_entry {
-	enum layout_kind kind;            /* what it is */
-	const char *player;               /* ORDERS, REPORT: whose (points into the caller's list) */
-	char path[LAYOUT_PATH_MAX];       /* where */
+	enum layout_kind kind;      /* what it is */
+	const char *player;         /* ORDERS, REPORT: whose (points into the caller's list) */
+	char path[LAYOUT_PATH_MAX]; /* where */
 };
 
 /* The files turn t (>= 1) commits, sorted by path: state.yaml, the journal export, one order

@@ -17,9 +17,9 @@ enum {
 	NODE_DEFAULT_MAX_DEPTH = 16,
 	NODE_DEFAULT_MAX_NODES = 20000,
 	NODE_DEFAULT_MAX_SCALAR = 4096,
-	NODE_SHOW_MAX = 40,      /* bytes of an offending value quoted in a message */
+	NODE_SHOW_MAX = 40, /* bytes of an offending value quoted in a message */
 	NODE_ID_MAX = 64,
-	NODE_EMIT_WIDTH = 4096,  /* wide enough that long strings are never folded */
+	NODE_EMIT_WIDTH = 4096, /* wide enough that long strings are never folded */
 };
 
 /* --- allocation ------------------------------------------------------------------- */
@@ -218,8 +218,7 @@ static void list_names(struct buf *b, const char *const *names)
 }
 
 /* Reports "<what> is <description of n> (<expected>)" at n. */
-static void report_is(struct diag *d, const struct node *n, const char *what,
-	const char *expected)
+static void report_is(struct diag *d, const struct node *n, const char *what, const char *expected)
 {
 	struct buf b = BUF_INIT;
 	describe(&b, n);
@@ -241,18 +240,18 @@ void node_error(struct diag *d, const struct node *n, const char *fmt, ...)
 /* --- parsing ------------------------------------------------------------------------ */
 
 struct frame {
-	struct node *coll;       /* the collection being filled */
-	struct node *key;        /* NODE_MAP: a key waiting for its value; owned here */
+	struct node *coll; /* the collection being filled */
+	struct node *key;  /* NODE_MAP: a key waiting for its value; owned here */
 };
 
 struct parser {
 	yaml_parser_t yp;
-	const char *file;        /* the root's copy of the file name */
+	const char *file; /* the root's copy of the file name */
 	const unsigned char *input;
 	size_t len;
 	struct node_limits lim;
 	struct diag *d;
-	int errors;              /* errors this parse reported (d may hold older ones) */
+	int errors; /* errors this parse reported (d may hold older ones) */
 	size_t nodes;
 	struct node *root;
 	struct frame *stack;
@@ -308,7 +307,7 @@ static struct node *parse_new(struct parser *p, enum node_kind kind, yaml_mark_t
 static void attach(struct parser *p, struct node *n)
 {
 	if (p->depth == 0)
-		return;  /* it is the root, already recorded by parse_new */
+		return; /* it is the root, already recorded by parse_new */
 	struct frame *f = &p->stack[p->depth - 1];
 	if (f->coll->kind == NODE_SEQ) {
 		coll_push(f->coll, NULL, n);
@@ -420,8 +419,9 @@ static void report_libyaml(struct parser *p)
 	default:
 		if (yp->context)
 			perr(p, yp->problem_mark,
-				"%s %s started at line %zu, column %zu (valid YAML expected)", problem,
-				yp->context, yp->context_mark.line + 1, yp->context_mark.column + 1);
+				"%s %s started at line %zu, column %zu (valid YAML expected)",
+				problem, yp->context, yp->context_mark.line + 1,
+				yp->context_mark.column + 1);
 		else
 			perr(p, yp->problem_mark, "%s (valid YAML expected)", problem);
 		return;
@@ -490,8 +490,8 @@ static int parse_event(struct parser *p, yaml_event_t *ev)
 		if (node_event(p, ev->data.scalar.anchor, ev->data.scalar.tag, ev->start_mark) < 0)
 			return -1;
 		if (len > p->lim.max_scalar)
-			perr(p, ev->start_mark, "value is %zu bytes long (at most %zu expected)", len,
-				p->lim.max_scalar);
+			perr(p, ev->start_mark, "value is %zu bytes long (at most %zu expected)",
+				len, p->lim.max_scalar);
 		/* A "\0" escape in a double-quoted scalar would silently cut a C string. */
 		if (memchr(ev->data.scalar.value, '\0', len))
 			perr(p, ev->start_mark,
@@ -507,10 +507,10 @@ static int parse_event(struct parser *p, yaml_event_t *ev)
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		int is_map = ev->type == YAML_MAPPING_START_EVENT;
-		const yaml_char_t *anchor =
-			is_map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
-		const yaml_char_t *tag =
-			is_map ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
+		const yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor :
+						     ev->data.sequence_start.anchor;
+		const yaml_char_t *tag = is_map ? ev->data.mapping_start.tag :
+						  ev->data.sequence_start.tag;
 		if (node_event(p, anchor, tag, ev->start_mark) < 0)
 			return -1;
 		if (p->depth + 1 > p->lim.max_depth) {
@@ -597,7 +597,7 @@ int node_parse(struct node **out, const char *file, const void *buf, size_t len,
 			break;
 	}
 	if (!p.errors && (!p.root || (p.root->kind == NODE_SCALAR && !p.root->quoted &&
-			p.root->scalar[0] == '\0'))) {
+					     p.root->scalar[0] == '\0'))) {
 		diag_add(d, p.file, 1, 1, "document is empty (a YAML document expected)");
 		p.errors++;
 	}
@@ -639,7 +639,17 @@ static int ascii_lower_eq(const char *s, const char *word)
 static int plain_safe(const char *s)
 {
 	static const char *const words[] = {
-		"y", "n", "yes", "no", "true", "false", "on", "off", "null", "~", NULL,
+		"y",
+		"n",
+		"yes",
+		"no",
+		"true",
+		"false",
+		"on",
+		"off",
+		"null",
+		"~",
+		NULL,
 	};
 	size_t len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
@@ -651,10 +661,11 @@ static int plain_safe(const char *s)
 	if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z') || (c0 >= '0' && c0 <= '9') ||
 		    c0 == '_' || c0 == '/' || c0 >= 0x80))
 		return 0;
-	int numeric_chars = 1;  /* only [0-9_.:eE+-] after a leading digit: a number */
+	int numeric_chars = 1; /* only [0-9_.:eE+-] after a leading digit: a number */
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9');
 		if (!alnum && c != '_' && c != '-' && c != '.' && c != '/' && c != ' ' && c < 0x80)
 			return 0;
 		if (!((c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == 'e' ||
@@ -664,12 +675,12 @@ static int plain_safe(const char *s)
 	/* Non-ASCII: refuse the code points YAML treats as breaks, spaces or marks. */
 	for (size_t i = 0; i + 1 < len; i++) {
 		const unsigned char *u = (const unsigned char *)s + i;
-		if (u[0] == 0xc2 && (u[1] < 0xa1))  /* C1 controls, NEL, no-break space */
+		if (u[0] == 0xc2 && (u[1] < 0xa1)) /* C1 controls, NEL, no-break space */
 			return 0;
 		if (i + 2 < len && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
-			return 0;  /* line and paragraph separators */
+			return 0; /* line and paragraph separators */
 		if (i + 2 < len && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf)
-			return 0;  /* byte order mark */
+			return 0; /* byte order mark */
 	}
 	if (c0 >= '0' && c0 <= '9') {
 		if (numeric_chars)
@@ -791,8 +802,7 @@ const struct node *node_need(const struct node *map, const char *key, struct dia
 	return NULL;
 }
 
-static int want_kind(const struct node *n, enum node_kind kind, const char *what,
-	struct diag *d)
+static int want_kind(const struct node *n, enum node_kind kind, const char *what, struct diag *d)
 {
 	const char *kname = kind == NODE_MAP ? "a mapping" : "a sequence";
 	if (!n) {
@@ -813,8 +823,8 @@ static int want_kind(const struct node *n, enum node_kind kind, const char *what
 	return -1;
 }
 
-int node_check_keys(const struct node *n, const char *what, const char *const *allowed,
-	int *bad, struct diag *d)
+int node_check_keys(const struct node *n, const char *what, const char *const *allowed, int *bad,
+	struct diag *d)
 {
 	if (node_check_map(n, what, allowed, d) == 0)
 		return 0;
@@ -839,8 +849,8 @@ int node_check_map(const struct node *n, const char *what, const char *const *al
 		show(&b, k->scalar);
 		list_names(&names, allowed);
 		if (names.len)
-			node_error(d, k, "unknown key '%s' in %s (expected one of: %s)", buf_str(&b),
-				what, buf_str(&names));
+			node_error(d, k, "unknown key '%s' in %s (expected one of: %s)",
+				buf_str(&b), what, buf_str(&names));
 		else
 			node_error(d, k, "unknown key '%s' in %s (no keys expected)", buf_str(&b),
 				what);
@@ -913,8 +923,7 @@ int node_want_int(const struct node *n, const char *what, long long min, long lo
 }
 
 /* A plain empty scalar is YAML's null: for a string it means the value was left out. */
-static int want_scalar(const struct node *n, const char *what, const char *expected,
-	struct diag *d)
+static int want_scalar(const struct node *n, const char *what, const char *expected, struct diag *d)
 {
 	if (!n || n->kind != NODE_SCALAR || (!n->quoted && n->scalar[0] == '\0')) {
 		report_is(d, n, what, expected);
@@ -944,8 +953,7 @@ int node_want_str(const struct node *n, const char *what, size_t max_len, const 
 
 int node_want_id(const struct node *n, const char *what, const char **out, struct diag *d)
 {
-	static const char expected[] =
-		"an identifier of 1 to 64 letters, digits, '_', '.' or '-'";
+	static const char expected[] = "an identifier of 1 to 64 letters, digits, '_', '.' or '-'";
 	if (want_scalar(n, what, expected, d) < 0)
 		return -1;
 	size_t len = strlen(n->scalar);
@@ -953,7 +961,7 @@ int node_want_id(const struct node *n, const char *what, const char **out, struc
 	for (size_t i = 0; ok && i < len; i++) {
 		char c = n->scalar[i];
 		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '_' || c == '.' || c == '-';
+		     c == '_' || c == '.' || c == '-';
 	}
 	if (!ok) {
 		report_is(d, n, what, expected);

@@ -17,20 +17,20 @@ enum node_kind { NODE_SCALAR, NODE_SEQ, NODE_MAP };
 
 struct node {
 	enum node_kind kind;
-	const char *file;       /* source file name (owned by the doc), NULL if built in memory */
-	int line, column;       /* 1-based position of the node's first character; 0 if built */
-	char *scalar;           /* NODE_SCALAR: the text, NUL-terminated */
-	int quoted;             /* NODE_SCALAR: written quoted in the source / forced string */
-	size_t n;               /* NODE_SEQ: items; NODE_MAP: pairs */
-	struct node **items;    /* NODE_SEQ items; NODE_MAP values */
-	struct node **keys;     /* NODE_MAP keys (always scalars, unique) */
+	const char *file;    /* source file name (owned by the doc), NULL if built in memory */
+	int line, column;    /* 1-based position of the node's first character; 0 if built */
+	char *scalar;        /* NODE_SCALAR: the text, NUL-terminated */
+	int quoted;          /* NODE_SCALAR: written quoted in the source / forced string */
+	size_t n;            /* NODE_SEQ: items; NODE_MAP: pairs */
+	struct node **items; /* NODE_SEQ items; NODE_MAP values */
+	struct node **keys;  /* NODE_MAP keys (always scalars, unique) */
 };
 
 struct node_limits {
-	size_t max_bytes;       /* input size; 0 = 64 KiB */
-	size_t max_depth;       /* nesting of collections; 0 = 16 */
-	size_t max_nodes;       /* total nodes; 0 = 20000 */
-	size_t max_scalar;      /* bytes of one scalar; 0 = 4096 */
+	size_t max_bytes;  /* input size; 0 = 64 KiB */
+	size_t max_depth;  /* nesting of collections; 0 = 16 */
+	size_t max_nodes;  /* total nodes; 0 = 20000 */
+	size_t max_scalar; /* bytes of one scalar; 0 = 4096 */
 };
 
 /* Parses one YAML document from buf (len bytes, need not be NUL-terminated).
@@ -77,8 +77,8 @@ const struct node *node_need(const struct node *map, const char *key, struct dia
 /* The same for parsers that report every problem at once: any problem sets *bad to -1;
  * returns -1 only when n is not a map (nothing more can be read), 0 otherwise, so the known
  * keys of a map with unknown ones are still checked. */
-int node_check_keys(const struct node *n, const char *what, const char *const *allowed,
-	int *bad, struct diag *d);
+int node_check_keys(const struct node *n, const char *what, const char *const *allowed, int *bad,
+	struct diag *d);
 int node_check_map(const struct node *n, const char *what, const char *const *allowed,
 	struct diag *d);
 int node_check_seq(const struct node *n, const char *what, size_t max_items, struct diag *d);

@@ -9,7 +9,12 @@
 #include "core/banned.h"
 
 static const char *const order_keys[] = {
-	"campaign", "turn", "player", "orders", "standing", NULL,
+	"campaign",
+	"turn",
+	"player",
+	"orders",
+	"standing",
+	NULL,
 };
 static const char *const ruling_keys[] = { "roll", "for", NULL };
 
@@ -56,8 +61,7 @@ static int is_player(const struct campaign *c, const char *id)
 }
 
 /* The reason `player: id` cannot be accepted for this turn, into d at pn; 0 when it can. */
-static int check_player(const struct turn *t, const struct node *pn, const char *id,
-	struct diag *d)
+static int check_player(const struct turn *t, const struct node *pn, const char *id, struct diag *d)
 {
 	const struct campaign *c = t->c;
 
@@ -73,15 +77,16 @@ static int check_player(const struct turn *t, const struct node *pn, const char 
 	}
 	if (strcmp(id, UMPIRE_PLAYER) != 0 &&
 		!c->rules->player_due(&c->rc, t->state, t->in.turn, id)) {
-		node_error(d, pn, "player '%s' is not due on turn %d (orders from a due player expected)",
-			id, t->in.turn);
+		node_error(d, pn,
+			"player '%s' is not due on turn %d (orders from a due player expected)", id,
+			t->in.turn);
 		return -1;
 	}
 	for (size_t i = 0; i < t->in.n_files; i++) {
 		const struct order_file *g = &t->in.files[i];
 		if (g->player && strcmp(g->player, id) == 0) {
-			node_error(d, pn, "a second order file for player '%s' (the first is '%s')", id,
-				g->path);
+			node_error(d, pn, "a second order file for player '%s' (the first is '%s')",
+				id, g->path);
 			return -1;
 		}
 	}
@@ -89,16 +94,16 @@ static int check_player(const struct turn *t, const struct node *pn, const char 
 }
 
 /* A player's orders and standing orders through the rule system. */
-static int parse_player_orders(const struct turn *t, const char *player,
-	const struct node *orders, const struct node *standing, void **out, struct diag *d)
+static int parse_player_orders(const struct turn *t, const char *player, const struct node *orders,
+	const struct node *standing, void **out, struct diag *d)
 {
 	const struct campaign *c = t->c;
 
 	*out = NULL;
 	if (node_check_seq(orders, "orders", TURN_MAX_ORDERS, d) < 0)
 		return -1;
-	if (c->rules->orders_parse(out, &c->rc, t->state, t->in.turn, player, orders, standing,
-		d) < 0) {
+	if (c->rules->orders_parse(out, &c->rc, t->state, t->in.turn, player, orders, standing, d) <
+		0) {
 		*out = NULL;
 		return -1;
 	}
@@ -141,7 +146,8 @@ static void check_orders_anyway(const struct turn *t, const struct node *pn,
 		}
 	}
 	for (size_t i = 0; i < best.n; i++)
-		diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s", best.v[i].message);
+		diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s",
+			best.v[i].message);
 	diag_release(&best);
 }
 
@@ -165,13 +171,14 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		node_error(d, n, "orders for campaign '%s' (campaign '%s' expected)", s, c->id);
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &n_turn, d) == 0 && n_turn != t->in.turn)
-		node_error(d, n, "orders for turn %lld (turn %d is the turn being processed)", n_turn,
-			t->in.turn);
+		node_error(d, n, "orders for turn %lld (turn %d is the turn being processed)",
+			n_turn, t->in.turn);
 
 	const struct node *pn = node_need(root, "player", d);
 	const struct node *orders = node_need(root, "orders", d);
 	const struct node *standing = node_get(root, "standing");
-	int player_ok = pn && node_want_id(pn, "player", &s, d) == 0 && check_player(t, pn, s, d) == 0;
+	int player_ok = pn && node_want_id(pn, "player", &s, d) == 0 &&
+			check_player(t, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);
 	if (!orders)
@@ -181,7 +188,8 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 			check_orders_anyway(t, pn, orders, standing, d);
 	} else if (strcmp(f->player, UMPIRE_PLAYER) == 0) {
 		if (standing)
-			node_error(d, standing, "the umpire has no standing orders (only 'orders' expected)");
+			node_error(d, standing,
+				"the umpire has no standing orders (only 'orders' expected)");
 		parse_rulings(f, orders, d);
 	} else {
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);

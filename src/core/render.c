@@ -119,7 +119,8 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		const struct event *e = &out->events.v[i];
 		if (e->kind != EVENT_VOID)
 			continue;
-		buf_printf(b, "- %s order %d [%s]: %s\n", e->player, e->order_index, e->phase, e->text);
+		buf_printf(b, "- %s order %d [%s]: %s\n", e->player, e->order_index, e->phase,
+			e->text);
 		shown++;
 	}
 	if (!shown)
@@ -141,10 +142,10 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		}
 	}
 	hex32(hex, out->seed);
-	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n", hex);
+	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n",
+		hex);
 	if (c->rules->report) {
 		buf_puts(b, "\n## Situation\n\n");
 		c->rules->report(&c->rc, t->state, player, b);
 	}
 }
-

@@ -26,9 +26,9 @@
 #define REPO_SIGNATURE_EMAIL "umpire@localhost"
 
 struct repo {
-	git_repository *git;   /* the open repository */
-	char *workdir;         /* its work tree, with a trailing '/' */
-	char *gitdir;          /* its .git directory, with a trailing '/' */
+	git_repository *git; /* the open repository */
+	char *workdir;       /* its work tree, with a trailing '/' */
+	char *gitdir;        /* its .git directory, with a trailing '/' */
 };
 
 /* libgit2's message for the last failure on this thread, kept verbatim. */
@@ -66,8 +66,8 @@ static int path_ok(const char *path)
 	for (;;) {
 		end = strchr(p, '/');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')
-			|| (n == 4 && strncasecmp(p, ".git", 4) == 0))
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.') ||
+			(n == 4 && strncasecmp(p, ".git", 4) == 0))
 			return 0;
 		if (memchr(p, '\\', n))
 			return 0;
@@ -106,9 +106,9 @@ int repo_init(struct repo **out, const char *dir)
 		goto fail;
 	/* Committed blobs must be the exact bytes (an order file may well use CRLF): no line-
 	 * ending conversion, whatever the user's global configuration says. */
-	if (git_repository_config(&cfg, git) < 0
-		|| git_config_set_bool(cfg, "core.autocrlf", 0) < 0
-		|| git_config_set_string(cfg, "core.safecrlf", "false") < 0)
+	if (git_repository_config(&cfg, git) < 0 ||
+		git_config_set_bool(cfg, "core.autocrlf", 0) < 0 ||
+		git_config_set_string(cfg, "core.safecrlf", "false") < 0)
 		goto fail;
 	*out = repo_wrap(git);
 	git = NULL;
@@ -212,7 +212,8 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 		goto done;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		buf_printf(msg, "cannot create a temporary file for '%s': %s", path, strerror(errno));
+		buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
+			strerror(errno));
 		goto done;
 	}
 	if (fchmod(fd, 0644) != 0)
@@ -283,8 +284,8 @@ static int head_is_main(git_repository *git, struct buf *msg)
 		buf_puts(msg, git_msg());
 		return 0;
 	}
-	ok = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC
-		&& strcmp(git_reference_symbolic_target(head), REPO_BRANCH) == 0;
+	ok = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	     strcmp(git_reference_symbolic_target(head), REPO_BRANCH) == 0;
 	if (!ok)
 		buf_puts(msg, "HEAD is not the branch main");
 	git_reference_free(head);
@@ -324,29 +325,29 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 
 	if (git_index_new(&index) < 0)
 		goto done;
-	if (parent && (git_commit_tree(&parent_tree, parent) < 0
-			|| git_index_read_tree(index, parent_tree) < 0))
+	if (parent && (git_commit_tree(&parent_tree, parent) < 0 ||
+			      git_index_read_tree(index, parent_tree) < 0))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		git_index_entry e;
 		memset(&e, 0, sizeof(e));
 		e.path = files[i].path;
 		e.mode = GIT_FILEMODE_BLOB;
-		if (git_blob_create_from_buffer(&e.id, git, files[i].data, files[i].len) < 0
-			|| git_index_add(index, &e) < 0)
+		if (git_blob_create_from_buffer(&e.id, git, files[i].data, files[i].len) < 0 ||
+			git_index_add(index, &e) < 0)
 			goto done;
 	}
-	if (git_index_write_tree_to(&tree_id, index, git) < 0
-		|| git_tree_lookup(&tree, git, &tree_id) < 0
-		|| git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
+	if (git_index_write_tree_to(&tree_id, index, git) < 0 ||
+		git_tree_lookup(&tree, git, &tree_id) < 0 ||
+		git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
 			0) < 0)
 		goto done;
 	buf_puts(&text, message);
 	if (text.len == 0 || text.data[text.len - 1] != '\n')
 		buf_puts(&text, "\n");
 	const git_commit *parents[1] = { parent };
-	if (git_commit_create(out, git, NULL, sig, sig, NULL, buf_str(&text), tree,
-			parent ? 1 : 0, parents) < 0)
+	if (git_commit_create(out, git, NULL, sig, sig, NULL, buf_str(&text), tree, parent ? 1 : 0,
+		    parents) < 0)
 		goto done;
 	ret = 0;
 done:
@@ -363,7 +364,8 @@ static int paths_ok(const struct file *files, size_t n, struct buf *msg)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!path_ok(files[i].path)) {
-			buf_printf(msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			buf_printf(msg, "invalid repository path '%s'",
+				files[i].path ? files[i].path : "");
 			return -1;
 		}
 	}
@@ -402,25 +404,63 @@ done:
 	return ret;
 }
 
-int repo_publish(struct repo *r, const struct file *files, size_t n,
-	const char *commit_hex, const char *tag)
+/* Compare-and-swap of main: from the commit's parent to the commit, or nothing when main is
+ * already there (finishing an interrupted turn). A root commit needs main not to exist yet.
+ * Returns 0, or -1 with the reason in msg. */
+static int move_main(struct repo *r, const git_oid *id, const char *commit_hex, struct buf *msg)
+{
+	git_reference *ref = NULL;
+	git_oid main_id, parent_id;
+	int rc, pr;
+
+	rc = git_reference_name_to_id(&main_id, r->git, REPO_BRANCH);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		goto git_error;
+	if (rc == 0 && git_oid_equal(&main_id, id))
+		return 0;
+	pr = commit_parent_id(r->git, id, &parent_id);
+	if (pr < 0)
+		goto git_error;
+	if (pr == 1 && rc == 0) {
+		buf_printf(msg, "main already has commits (a root commit expected none)");
+		return -1;
+	}
+	if (pr != 1 && (rc != 0 || !git_oid_equal(&main_id, &parent_id))) {
+		buf_printf(msg, "main moved: it is not at the parent of %s", commit_hex);
+		return -1;
+	}
+	if (pr == 1 ? git_reference_create(&ref, r->git, REPO_BRANCH, id, 0, "umpire") < 0 :
+		      git_reference_create_matching(&ref, r->git, REPO_BRANCH, id, 1, &parent_id,
+			      "umpire") < 0)
+		goto git_error;
+	git_reference_free(ref);
+	durable_point("branch");
+	return 0;
+git_error:
+	buf_puts(msg, git_msg());
+	return -1;
+}
+
+int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
+	const char *tag)
 {
 	struct buf msg = BUF_INIT;
-	git_reference *existing = NULL, *ref = NULL;
+	git_reference *existing = NULL;
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
 	git_index *index = NULL;
 	git_object *commit_obj = NULL;
-	git_oid id, parent_id, main_id, tag_id;
+	git_oid id, tag_id;
 	int ret = -1, rc;
 	size_t i;
 
-	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0
-		|| git_commit_tree(&tree, commit) < 0)
+	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0 ||
+		git_commit_tree(&tree, commit) < 0)
 		goto git_error;
 	for (i = 0; i < n; i++) {
 		if (!path_ok(files[i].path)) {
-			buf_printf(&msg, "invalid repository path '%s'", files[i].path ? files[i].path : "");
+			buf_printf(&msg, "invalid repository path '%s'",
+				files[i].path ? files[i].path : "");
 			goto done;
 		}
 	}
@@ -457,39 +497,12 @@ int repo_publish(struct repo *r, const struct file *files, size_t n,
 		goto git_error;
 	durable_point("index");
 
-	/* Compare-and-swap of main: from the commit's parent to the commit (or already there,
-	 * when finishing an interrupted turn). */
-	rc = git_reference_name_to_id(&main_id, r->git, REPO_BRANCH);
-	if (rc < 0 && rc != GIT_ENOTFOUND)
-		goto git_error;
-	if (rc == 0 && git_oid_equal(&main_id, &id)) {
-		/* already published */
-	} else {
-		int pr = commit_parent_id(r->git, &id, &parent_id);
-		if (pr < 0)
-			goto git_error;
-		if (pr == 1) {
-			if (rc == 0) {
-				buf_printf(&msg, "main already has commits (a root commit expected none)");
-				goto done;
-			}
-			if (git_reference_create(&ref, r->git, REPO_BRANCH, &id, 0, "umpire") < 0)
-				goto git_error;
-		} else {
-			if (rc != 0 || !git_oid_equal(&main_id, &parent_id)) {
-				buf_printf(&msg, "main moved: it is not at the parent of %s", commit_hex);
-				goto done;
-			}
-			if (git_reference_create_matching(&ref, r->git, REPO_BRANCH, &id, 1, &parent_id,
-					"umpire") < 0)
-				goto git_error;
-		}
-		durable_point("branch");
-	}
+	if (move_main(r, &id, commit_hex, &msg) < 0)
+		goto done;
 
 	if (!existing) {
-		if (git_object_lookup(&commit_obj, r->git, &id, GIT_OBJECT_COMMIT) < 0
-			|| git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
+		if (git_object_lookup(&commit_obj, r->git, &id, GIT_OBJECT_COMMIT) < 0 ||
+			git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
 			goto git_error;
 		durable_point("tag");
 	}
@@ -504,14 +517,13 @@ done:
 	git_index_free(index);
 	git_tree_free(tree);
 	git_commit_free(commit);
-	git_reference_free(ref);
 	git_reference_free(existing);
 	buf_release(&msg);
 	return ret;
 }
 
-int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files,
-	size_t n, const char *message, long long when, char commit_hex[41])
+int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files, size_t n,
+	const char *message, long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_repository *mem = NULL;
@@ -526,13 +538,12 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		goto done;
 	/* A second handle on the same repository whose writes land in memory only: the
 	 * rebuilt objects never touch the verifier's clone. */
-	if (git_repository_open(&mem, git_repository_path(r->git)) < 0
-		|| git_repository_odb(&odb, mem) < 0
-		|| git_mempack_new(&pack) < 0
-		|| git_odb_add_backend(odb, pack, 1000) < 0)
+	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
+		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&pack) < 0 ||
+		git_odb_add_backend(odb, pack, 1000) < 0)
 		goto git_error;
-	if (resolve_commit(&parent, mem, parent_rev) != 0
-		|| make_commit(&commit_id, mem, parent, files, n, message, when) < 0)
+	if (resolve_commit(&parent, mem, parent_rev) != 0 ||
+		make_commit(&commit_id, mem, parent, files, n, message, when) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
@@ -541,7 +552,8 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		error_set(ERROR_OS, "repo: cannot rebuild the commit after '%s': %s", parent_rev, buf_str(&msg));
+		error_set(ERROR_OS, "repo: cannot rebuild the commit after '%s': %s", parent_rev,
+			buf_str(&msg));
 	git_commit_free(parent);
 	git_odb_free(odb);
 	git_repository_free(mem);
@@ -570,13 +582,14 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 	git_tree *tree = NULL;
 	git_tree_entry *entry = NULL;
 	git_blob *blob = NULL;
-	const char *why = NULL;   /* our reason, when libgit2 has none */
+	const char *why = NULL; /* our reason, when libgit2 has none */
 	int ret = -1, rc;
 
 	buf_clear(out);
 	rc = resolve_commit(&commit, r->git, rev);
 	if (rc == ERROR_NOTFOUND) {
-		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path, rev);
+		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
+			rev);
 		ret = ERROR_NOTFOUND;
 		goto done;
 	}
@@ -600,7 +613,8 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 	ret = 0;
 done:
 	if (ret == -1)
-		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, why ? why : git_msg());
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev,
+			why ? why : git_msg());
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
@@ -772,7 +786,8 @@ int repo_is_clean(struct repo *r)
 	ret = git_status_list_entrycount(list) == 0;
 done:
 	if (ret < 0)
-		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir, git_msg());
+		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir,
+			git_msg());
 	git_status_list_free(list);
 	git_index_free(index);
 	return ret;

@@ -28,18 +28,17 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
  * moves main from the commit's parent to the commit (compare-and-swap; nothing to do if it
  * is there already) and creates tag (nothing to do if it points at the commit already).
  * Idempotent, so an interrupted publish is finished by publishing again. */
-int repo_publish(struct repo *r, const struct file *files, size_t n,
-	const char *commit_hex, const char *tag);
+int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
+	const char *tag);
 
 /* The id the commit would have whose parent is parent_rev's commit and whose tree is the
  * parent's tree with files added or replaced, with message and author/committer time when:
  * computed in memory (a libgit2 mempack), nothing written to the repository. verify uses it
  * to rebuild each turn's commit id from the replayed files. Returns 0 / -1. */
-int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files,
-	size_t n, const char *message, long long when, char commit_hex[41]);
+int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files, size_t n,
+	const char *message, long long when, char commit_hex[41]);
 /* The committer time (seconds) of the commit at rev. Returns 0, ERROR_NOTFOUND when absent, -1. */
 int repo_commit_time(struct repo *r, const char *rev, long long *out);
-
 
 /* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first).
  * Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1 on error. */

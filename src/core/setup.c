@@ -17,7 +17,14 @@
 #include "core/banned.h"
 
 static const char *const scenario_keys[] = {
-	"scenario", "title", "description", "rules", "players", "options", "game", NULL,
+	"scenario",
+	"title",
+	"description",
+	"rules",
+	"players",
+	"options",
+	"game",
+	NULL,
 };
 
 static int write_private(const char *path, const void *data, size_t len)
@@ -155,15 +162,16 @@ static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES
 
 /* Everything checked and rendered before anything is created: a bad scenario writes nothing. */
 static int prepare(struct campaign *c, const struct campaign_spec *spec,
-	const uint8_t commitment[FAIR_HASH_BYTES], struct buf *campaign_yaml, struct buf *state_yaml,
-	struct diag *d)
+	const uint8_t commitment[FAIR_HASH_BYTES], struct buf *campaign_yaml,
+	struct buf *state_yaml, struct diag *d)
 {
 	struct node_limits lim = { .max_bytes = 1024 * 1024, .max_nodes = 200000, .max_depth = 32 };
 	struct node *root = NULL;
 	void *state = NULL;
 	int rc = -1;
 
-	if (node_parse(&root, spec->scenario_name, spec->scenario, spec->scenario_len, &lim, d) < 0 ||
+	if (node_parse(&root, spec->scenario_name, spec->scenario, spec->scenario_len, &lim, d) <
+			0 ||
 		node_check_map(root, "scenario", scenario_keys, d) < 0 ||
 		build_campaign_yaml(campaign_yaml, spec, root, commitment, d) < 0)
 		goto done;
@@ -172,7 +180,7 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	if (campaign_parse(c, spec->scenario_name, campaign_yaml, d) < 0 ||
 		c->rules->state_parse(&state, &c->rc, node_get(root, "game"), d) < 0)
 		goto done;
-	if (campaign_emit_state(c, 0, state, state_yaml) < 0) {
+	if (campaign_emit_state(c, 0, state, NULL, state_yaml) < 0) {
 		error_set(ERROR_INTERNAL, "internal error: cannot emit the initial state");
 		goto done;
 	}
@@ -188,7 +196,8 @@ done:
 
 int campaign_create(struct campaign **out, const struct campaign_spec *spec, struct diag *d)
 {
-	static const char gitignore[] = "# the umpire's private files: journal, secret, lock\n/.umpire/\n";
+	static const char gitignore[] =
+		"# the umpire's private files: journal, secret, lock\n/.umpire/\n";
 	struct buf campaign_yaml = BUF_INIT, state_yaml = BUF_INIT;
 	struct campaign *c = xcalloc(1, sizeof(*c));
 	uint8_t commitment[FAIR_HASH_BYTES], state_sha256[FAIR_HASH_BYTES];
@@ -201,7 +210,8 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 	if (prepare(c, spec, commitment, &campaign_yaml, &state_yaml, d) < 0)
 		goto done;
 	if (!dir_usable(spec->dir)) {
-		error_set(ERROR_CREATE, "'%s' exists and is not an empty directory (a new campaign directory expected)",
+		error_set(ERROR_CREATE,
+			"'%s' exists and is not an empty directory (a new campaign directory expected)",
 			spec->dir);
 		goto done;
 	}

@@ -29,7 +29,8 @@ static int step_publish(struct turn *t);
 /* The life of a turn. `check` runs load..orders, `turn` recover..publish, `replay` and
  * `verify` orders..render on each journaled turn; the setup runs build..publish. */
 static const struct turn_step steps[] = {
-	{ "recover", "finish a turn a crash left half-done; notice a re-run of the last turn", step_recover },
+	{ "recover", "finish a turn a crash left half-done; notice a re-run of the last turn",
+		step_recover },
 	{ "load", "the state at the committed HEAD; the number of the next turn", step_load },
 	{ "orders", "read and check every order file; every due player has one", step_orders },
 	{ "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)", step_seed },
@@ -37,7 +38,8 @@ static const struct turn_step steps[] = {
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
 	{ "render", "state.yaml, the journal export and each player's report", step_render },
 	{ "build", "the git objects of the turn's commit, no ref moved", step_build },
-	{ "journal", "one journal transaction: every row, the files and the commit id", step_journal },
+	{ "journal", "one journal transaction: every row, the files and the commit id",
+		step_journal },
 	{ "publish", "work tree, index, main (compare-and-swap) and the turn's tag", step_publish },
 	{ NULL, NULL, NULL },
 };
@@ -61,7 +63,8 @@ int turn_run(struct turn *t, const char *first, const char *last)
 
 	/* Slices are named by the code, never by input: an unknown name is a bug. */
 	if (a < 0 || b < 0 || a > b)
-		return error_set(ERROR_INTERNAL, "internal error: no pipeline slice '%s'..'%s'", first, last);
+		return error_set(ERROR_INTERNAL, "internal error: no pipeline slice '%s'..'%s'",
+			first, last);
 	for (int i = a; i <= b; i++) {
 		int rc = steps[i].run(t);
 		if (rc < 0)
@@ -187,11 +190,12 @@ int turn_add_order_file(struct turn *t, const char *path)
 	if (rc == 0)
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
 	else if (error_last()->klass == ERROR_MISSING)
-		diag_add(&t->diag, path, 1, 1, "cannot open order file: %s (a readable file expected)",
-			strerror(errno));
+		diag_add(&t->diag, path, 1, 1,
+			"cannot open order file: %s (a readable file expected)", strerror(errno));
 	else if (error_last()->klass == ERROR_INPUT)
 		diag_add(&t->diag, path, 1, 1,
-			"order file is larger than %d bytes (a smaller file expected)", ORDER_FILE_MAX_BYTES);
+			"order file is larger than %d bytes (a smaller file expected)",
+			ORDER_FILE_MAX_BYTES);
 	else
 		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
 	buf_release(&bytes);
@@ -234,13 +238,17 @@ static int finish_turn(struct turn *t, const struct journal_record *r, const cha
 	if (strcmp(main_id, r->commit_id) != 0) {
 		struct buf msg = BUF_INIT;
 		record_message(&msg, t->c, r);
-		rc = repo_build(t->c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at, built);
+		rc = repo_build(t->c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at,
+			built);
 		buf_release(&msg);
 		if (rc < 0)
 			return error_prefix("cannot finish turn %d", r->turn);
 		if (strcmp(built, r->commit_id) != 0)
-			return error_set(ERROR_INTERNAL, "cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to " LAYOUT_TAG_PREFIX "%04d)",
-				r->turn, main_id[0] ? main_id : "nothing", r->commit_id, r->turn - 1);
+			return error_set(ERROR_INTERNAL,
+				"cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to " LAYOUT_TAG_PREFIX
+				"%04d)",
+				r->turn, main_id[0] ? main_id : "nothing", r->commit_id,
+				r->turn - 1);
 	}
 	if (repo_publish(t->c->repo, r->files, r->n_files, r->commit_id, tag) < 0)
 		return error_prefix("cannot finish turn %d", r->turn);
@@ -262,10 +270,12 @@ static int recover_git(struct turn *t)
 		return -1;
 	layout_tag(tag, last + 1);
 	if (repo_has(c->repo, tag))
-		return error_set(ERROR_INTERNAL, "git has %s but the journal ends at turn %d: the journal is behind the history (restore .umpire/journal.sqlite from a backup)",
+		return error_set(ERROR_INTERNAL,
+			"git has %s but the journal ends at turn %d: the journal is behind the history (restore .umpire/journal.sqlite from a backup)",
 			tag, last);
 	if (last < 0)
-		return error_set(ERROR_INTERNAL, "the journal is empty: not an umpire campaign, or setup never finished");
+		return error_set(ERROR_INTERNAL,
+			"the journal is empty: not an umpire campaign, or setup never finished");
 	if (journal_read(c->journal, last, &t->last) < 0)
 		return error_prefix("cannot read turn %d from the journal", last);
 	const struct journal_record *r = t->last;
@@ -275,10 +285,12 @@ static int recover_git(struct turn *t)
 	if (repo_commit_id(c->repo, tag, tagged) < 0)
 		return finish_turn(t, r, main_id);
 	if (strcmp(tagged, r->commit_id) != 0)
-		return error_set(ERROR_INTERNAL, "tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten",
+		return error_set(ERROR_INTERNAL,
+			"tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten",
 			tag, tagged, last, r->commit_id);
 	if (strcmp(main_id, r->commit_id) != 0)
-		return error_set(ERROR_INTERNAL, "main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)",
+		return error_set(ERROR_INTERNAL,
+			"main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)",
 			main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
 	return 0;
 }
@@ -300,7 +312,8 @@ static int same_as_last(const struct turn *t)
 		int found = 0;
 		for (size_t i = 0; i < r->n_orders && !found; i++)
 			found = r->orders[i].has_file &&
-				memcmp(r->orders[i].sha256, t->in.files[k].sha256, FAIR_HASH_BYTES) == 0;
+				memcmp(r->orders[i].sha256, t->in.files[k].sha256,
+					FAIR_HASH_BYTES) == 0;
 		if (!found)
 			return 0;
 	}
@@ -334,7 +347,8 @@ static int step_load(struct turn *t)
 		return error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
 			why ? why : "the rule system says so", t->in.turn);
 	if ((uint32_t)t->in.turn > c->chain_length)
-		return error_set(ERROR_INPUT, "turn %d is beyond the key chain (%u turns): start a new campaign",
+		return error_set(ERROR_INPUT,
+			"turn %d is beyond the key chain (%u turns): start a new campaign",
 			t->in.turn, c->chain_length);
 	return 0;
 }
@@ -354,21 +368,25 @@ static int committed_file_matches(const struct turn *t, const char *path, const 
 	fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
 	hex_encode(hex, h, FAIR_HASH_BYTES);
 	if (!o || !o->has_file)
-		return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", tn, path,
-			t->record_name);
+		return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", tn,
+			path, t->record_name);
 	hex_encode(want, o->sha256, FAIR_HASH_BYTES);
-	if (memcmp(h, o->sha256, FAIR_HASH_BYTES) == 0 && (!o->bytes || (o->len == bytes->len &&
-		memcmp(o->bytes, bytes->data, bytes->len) == 0)))
+	if (memcmp(h, o->sha256, FAIR_HASH_BYTES) == 0 &&
+		(!o->bytes ||
+			(o->len == bytes->len && memcmp(o->bytes, bytes->data, bytes->len) == 0)))
 		return 0;
 	if (!o->bytes)
-		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the one %s records (sha256 %s committed, %s recorded)",
+		return error_set(ERROR_INPUT,
+			"turn %d: order file %s differs from the one %s records (sha256 %s committed, %s recorded)",
 			tn, path, t->record_name, hex, want);
 	fair_sha256(kept, o->bytes, o->len);
 	hex_encode(kept_hex, kept, FAIR_HASH_BYTES);
 	if (memcmp(kept, o->sha256, FAIR_HASH_BYTES) != 0)
-		return error_set(ERROR_INPUT, "turn %d: order file %s differs from the journal's copy (its bytes hash to %s, its sha256 column says %s, the committed file %s)",
+		return error_set(ERROR_INPUT,
+			"turn %d: order file %s differs from the journal's copy (its bytes hash to %s, its sha256 column says %s, the committed file %s)",
 			tn, path, kept_hex, want, hex);
-	return error_set(ERROR_INPUT, "turn %d: order file %s differs from the journal's copy (sha256 %s in the journal, %s committed)",
+	return error_set(ERROR_INPUT,
+		"turn %d: order file %s differs from the journal's copy (sha256 %s in the journal, %s committed)",
 		tn, path, want, hex);
 }
 
@@ -389,7 +407,8 @@ static int read_committed_orders(struct turn *t)
 		char *player = layout_order_player(names[i]);
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (!player) {
-			error_set(ERROR_INPUT, "turn %d: git holds %s, which is not an order file (<player>.yaml)",
+			error_set(ERROR_INPUT,
+				"turn %d: git holds %s, which is not an order file (<player>.yaml)",
 				t->in.turn, path);
 			goto done;
 		}
@@ -412,7 +431,8 @@ done:
 
 static int cmp_order_file(const void *a, const void *b)
 {
-	return strcmp(((const struct order_file *)a)->player, ((const struct order_file *)b)->player);
+	return strcmp(((const struct order_file *)a)->player,
+		((const struct order_file *)b)->player);
 }
 
 /* Every due player sent a file, or is journaled as missing (TURN_ALLOW_MISSING, and always
@@ -425,13 +445,16 @@ static int check_complete(struct turn *t)
 
 	for (size_t i = 0; i < c->n_players; i++) {
 		const char *p = c->players[i];
-		if (!c->rules->player_due(&c->rc, t->state, t->in.turn, p) || turn_find_file(&t->in, p))
+		if (!c->rules->player_due(&c->rc, t->state, t->in.turn, p) ||
+			turn_find_file(&t->in, p))
 			continue;
 		if (allow) {
-			t->in.missing = xrealloc(t->in.missing, (t->in.n_missing + 1) * sizeof(char *));
+			t->in.missing = xrealloc(t->in.missing,
+				(t->in.n_missing + 1) * sizeof(char *));
 			t->in.missing[t->in.n_missing++] = xstrdup(p);
 		} else {
-			rc = error_set(ERROR_INPUT, "no order file from '%s', who is due on turn %d (their file, or --allow-missing to journal 'no orders')",
+			rc = error_set(ERROR_INPUT,
+				"no order file from '%s', who is due on turn %d (their file, or --allow-missing to journal 'no orders')",
 				p, t->in.turn);
 		}
 	}
@@ -483,7 +506,8 @@ static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 		return -1;
 	fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
 	if (!fair_key_check(key, (uint32_t)t->in.turn, c->commitment))
-		return error_set(ERROR_INPUT, ".umpire/secret does not match the campaign's commitment (wrong secret file?)");
+		return error_set(ERROR_INPUT,
+			".umpire/secret does not match the campaign's commitment (wrong secret file?)");
 	return 0;
 }
 
@@ -576,7 +600,8 @@ static int step_resolve(struct turn *t)
 	t->out.rules_first_die = dice_count(&t->out.dice);
 	t->out.rules_first_event = t->out.events.n;
 	if (c->rules->resolve(&c->rc, t->state, &rt) < 0)
-		rc = error_set(ERROR_INTERNAL, "internal error: rule system '%s' failed on turn %d%s%s", c->rules->name,
+		rc = error_set(ERROR_INTERNAL,
+			"internal error: rule system '%s' failed on turn %d%s%s", c->rules->name,
 			t->in.turn, rt.why.len ? ": " : "", buf_str(&rt.why));
 	else if (rt.summary.len)
 		t->out.summary = xstrdup(buf_str(&rt.summary));
@@ -599,11 +624,13 @@ static int step_render(struct turn *t)
 	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
 
-	if (campaign_emit_state(c, t->in.turn, t->state, &out->state_yaml) < 0)
-		return error_set(ERROR_INTERNAL, "internal error: cannot emit the state after turn %d", t->in.turn);
+	if (campaign_emit_state(c, t->in.turn, t->state, NULL, &out->state_yaml) < 0)
+		return error_set(ERROR_INTERNAL,
+			"internal error: cannot emit the state after turn %d", t->in.turn);
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
 	if (render_export(&out->journal_yaml, t) < 0)
-		return error_set(ERROR_INTERNAL, "internal error: cannot emit the journal export of turn %d", t->in.turn);
+		return error_set(ERROR_INTERNAL,
+			"internal error: cannot emit the journal export of turn %d", t->in.turn);
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
 	for (size_t i = 0; i < c->n_players; i++)
@@ -630,9 +657,15 @@ size_t turn_files(const struct turn *t, struct file **out)
 		const struct buf *b = NULL;
 		const struct order_file *f = NULL;
 		switch (paths[i].kind) {
-		case LAYOUT_KIND_STATE: b = &out_->state_yaml; break;
-		case LAYOUT_KIND_EXPORT: b = &out_->journal_yaml; break;
-		case LAYOUT_KIND_ORDERS: f = turn_find_file(in, paths[i].player); break;
+		case LAYOUT_KIND_STATE:
+			b = &out_->state_yaml;
+			break;
+		case LAYOUT_KIND_EXPORT:
+			b = &out_->journal_yaml;
+			break;
+		case LAYOUT_KIND_ORDERS:
+			f = turn_find_file(in, paths[i].player);
+			break;
 		case LAYOUT_KIND_REPORT:
 			for (size_t k = 0; k < t->c->n_players; k++)
 				if (strcmp(t->c->players[k], paths[i].player) == 0)
@@ -697,7 +730,8 @@ static int build_commit(struct campaign *c, struct journal_record *r)
 	layout_entry_path(entry, r->turn);
 	const struct file *ef = file_list_find(r->files, r->n_files, entry);
 	if (!ef)
-		return error_set(ERROR_INTERNAL, "internal error: turn %d has no %s", r->turn, entry);
+		return error_set(ERROR_INTERNAL, "internal error: turn %d has no %s", r->turn,
+			entry);
 	turn_chain_head(r->journal_head, prev, ef->data, ef->len);
 	record_message(&msg, c, r);
 	int rc = repo_build(c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at,
@@ -725,7 +759,8 @@ static int publish_record(struct campaign *c, const struct journal_record *r)
 
 	layout_tag(tag, r->turn);
 	if (repo_publish(c->repo, r->files, r->n_files, r->commit_id, tag) < 0)
-		return error_set(error_last()->klass, "%s\nturn %d is in the journal but not yet in git; the next run will finish it",
+		return error_set(error_last()->klass,
+			"%s\nturn %d is in the journal but not yet in git; the next run will finish it",
 			error_last()->message, r->turn);
 	return 0;
 }
@@ -746,7 +781,8 @@ int turn_commit_setup(struct campaign *c, const struct file *files, size_t n_fil
 	t.rec.processed_at = when;
 	memcpy(t.rec.state_sha256, state_sha256, FAIR_HASH_BYTES);
 	for (size_t i = 0; i < n_files; i++)
-		file_list_add(&t.rec.files, &t.rec.n_files, files[i].path, files[i].data, files[i].len);
+		file_list_add(&t.rec.files, &t.rec.n_files, files[i].path, files[i].data,
+			files[i].len);
 	file_list_sort(t.rec.files, t.rec.n_files);
 	rc = turn_run(&t, "build", "publish");
 	turn_release(&t);

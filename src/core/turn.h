@@ -14,60 +14,60 @@
 #include "core/fair.h"
 #include "core/journal.h"
 
-#define TURN_MAX 999999          /* the highest turn number anywhere (tags, --turn, files) */
-#define TURN_MAX_RULINGS 100     /* rulings in the umpire's file */
-#define TURN_MAX_ORDERS 1000     /* entries of a player's `orders` list */
+#define TURN_MAX 999999      /* the highest turn number anywhere (tags, --turn, files) */
+#define TURN_MAX_RULINGS 100 /* rulings in the umpire's file */
+#define TURN_MAX_ORDERS 1000 /* entries of a player's `orders` list */
 
 /* One umpire ruling: `- roll: 2d6+1` / `for: "storm at sea"`. */
 struct ruling {
-	struct dice_expr expr;  /* the parsed notation */
-	char *notation;         /* as canonicalised by dice_expr_format */
-	char *what;             /* the `for:` text */
+	struct dice_expr expr; /* the parsed notation */
+	char *notation;        /* as canonicalised by dice_expr_format */
+	char *what;            /* the `for:` text */
 };
 
 /* One received order file. */
 struct order_file {
-	char *path;          /* as given on the command line, or its committed path (messages) */
-	char *player;        /* the `player:` of the file, once parsed; NULL before */
-	unsigned char *bytes;/* raw bytes as received */
-	size_t len;          /* bytes */
+	char *path;           /* as given on the command line, or its committed path (messages) */
+	char *player;         /* the `player:` of the file, once parsed; NULL before */
+	unsigned char *bytes; /* raw bytes as received */
+	size_t len;           /* bytes */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256(bytes) */
-	void *orders;        /* rules->orders_parse result (players) */
-	struct ruling *rulings; /* the umpire's file */
+	void *orders;                    /* rules->orders_parse result (players) */
+	struct ruling *rulings;          /* the umpire's file */
 	size_t n_rulings;
 };
 
 /* What a turn takes in. */
 struct turn_input {
-	int turn;                    /* the turn being processed */
-	struct order_file *files;    /* sorted by player id (byte order) once parsed */
+	int turn;                 /* the turn being processed */
+	struct order_file *files; /* sorted by player id (byte order) once parsed */
 	size_t n_files;
-	char **missing;              /* due players without a file (--allow-missing) */
+	char **missing; /* due players without a file (--allow-missing) */
 	size_t n_missing;
-	char *beacon_value;          /* public beacon value (B_t = SHA256 of it); NULL: none */
-	char *beacon_round;          /* the round the umpire announced; NULL: none */
+	char *beacon_value; /* public beacon value (B_t = SHA256 of it); NULL: none */
+	char *beacon_round; /* the round the umpire announced; NULL: none */
 };
 
 /* What a turn gives out. */
 struct turn_output {
-	uint8_t key[FAIR_HASH_BYTES], digest[FAIR_HASH_BYTES]; /* k_t, D_t */
+	uint8_t key[FAIR_HASH_BYTES], digest[FAIR_HASH_BYTES];  /* k_t, D_t */
 	uint8_t beacon[FAIR_HASH_BYTES], seed[FAIR_HASH_BYTES]; /* B_t, s_t */
-	struct dice dice;            /* every die, in order */
-	struct events events;        /* every event, in order */
-	char *summary;               /* one line */
-	struct buf state_yaml;       /* new state.yaml bytes */
+	struct dice dice;                                       /* every die, in order */
+	struct events events;                                   /* every event, in order */
+	char *summary;                                          /* one line */
+	struct buf state_yaml;                                  /* new state.yaml bytes */
 	uint8_t state_sha256[FAIR_HASH_BYTES];
-	struct buf journal_yaml;     /* journal/turn-NNNN.yaml bytes */
-	struct buf *reports;         /* one per campaign player, campaign order */
+	struct buf journal_yaml; /* journal/turn-NNNN.yaml bytes */
+	struct buf *reports;     /* one per campaign player, campaign order */
 	size_t n_reports;
-	size_t rules_first_die;      /* dice drawn before the rule system's phases (rulings) */
-	size_t rules_first_event;    /* events recorded before them */
+	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
+	size_t rules_first_event; /* events recorded before them */
 };
 
 /* Where the order files and the turn key come from. */
 enum turn_source {
-	TURN_LIVE,      /* the files given (turn_add_order_file), the key from the secret */
-	TURN_RECORDED,  /* a journaled turn re-run: the files committed at `rev`, checked against
+	TURN_LIVE,     /* the files given (turn_add_order_file), the key from the secret */
+	TURN_RECORDED, /* a journaled turn re-run: the files committed at `rev`, checked against
 	                 * `record`'s hashes; the key and beacon from `record` */
 };
 
@@ -78,15 +78,15 @@ enum turn_flags {
 
 /* What a run did besides the turn itself, for the command to tell the user. */
 enum turn_status {
-	TURN_RECOVERED = 1 << 0,     /* a turn a crash left half-done was finished first */
-	TURN_ALREADY_DONE = 1 << 1,  /* the files given are those of the last turn: nothing to do */
+	TURN_RECOVERED = 1 << 0,    /* a turn a crash left half-done was finished first */
+	TURN_ALREADY_DONE = 1 << 1, /* the files given are those of the last turn: nothing to do */
 };
 
 /* A turn being processed: everything the steps share. */
 struct turn {
-	struct campaign *c;          /* the open campaign (not owned) */
-	enum turn_source source;     /* where orders and key come from */
-	unsigned flags;              /* enum turn_flags */
+	struct campaign *c;                  /* the open campaign (not owned) */
+	enum turn_source source;             /* where orders and key come from */
+	unsigned flags;                      /* enum turn_flags */
 	const struct journal_record *record; /* TURN_RECORDED: the turn as journaled (not owned) */
 	const char *rev;             /* TURN_RECORDED: where its order files are committed */
 	const char *record_name;     /* TURN_RECORDED: how messages name the record */
@@ -124,9 +124,9 @@ int turn_run(struct turn *t, const char *first, const char *last);
 
 /* One step of the pipeline. */
 struct turn_step {
-	const char *name;                /* "recover" … "publish": what turn_run's slices name */
-	const char *does;                /* one line, for docs and tests */
-	int (*run)(struct turn *t);      /* 0 go on, 1 nothing more to do, -1 failed */
+	const char *name;           /* "recover" … "publish": what turn_run's slices name */
+	const char *does;           /* one line, for docs and tests */
+	int (*run)(struct turn *t); /* 0 go on, 1 nothing more to do, -1 failed */
 };
 /* The step table in order, ended by an entry whose name is NULL. */
 const struct turn_step *turn_steps(void);

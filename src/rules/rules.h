@@ -17,48 +17,49 @@
 
 /* What a rule system can do, for the core and for `umpire rules` (curl's PROTOPT_* style). */
 enum rules_flags {
-	RULES_ALTERNATE = 1 << 0,       /* one side is due per turn (player_due varies) */
-	RULES_SIMULTANEOUS = 1 << 1,    /* every side sends orders every turn */
-	RULES_GRID = 1 << 2,            /* positions on squares or hexes */
-	RULES_MEASURED = 1 << 3,        /* positions measured on a tabletop (src/rules/lib/table.h) */
-	RULES_PRIVATE = 1 << 4,         /* state_view hides part of the state from some players */
+	RULES_ALTERNATE = 1 << 0,    /* one side is due per turn (player_due varies) */
+	RULES_SIMULTANEOUS = 1 << 1, /* every side sends orders every turn */
+	RULES_GRID = 1 << 2,         /* positions on squares or hexes */
+	RULES_MEASURED = 1 << 3,     /* positions measured on a tabletop (src/rules/lib/table.h) */
+	RULES_PRIVATE = 1 << 4,      /* state_view hides part of the state from some players */
 };
 
 /* What every hook may know of the campaign. */
 struct rules_campaign {
-	const char *id;                 /* campaign id */
-	const char *const *players;     /* player ids, as listed in campaign.yaml */
+	const char *id;             /* campaign id */
+	const char *const *players; /* player ids, as listed in campaign.yaml */
 	size_t n_players;
-	const void *options;            /* from options_parse */
+	const void *options; /* from options_parse */
 };
 
 /* One player's part of a turn, as handed to resolve. */
 struct rules_orders {
-	const char *player;             /* player id */
-	void *orders;                   /* from orders_parse; NULL: no file (--allow-missing) */
+	const char *player; /* player id */
+	void *orders;       /* from orders_parse; NULL: no file (--allow-missing) */
 };
 
 /* The turn being resolved. */
 struct rules_turn {
-	int turn;                       /* 1-based turn number */
+	int turn;                          /* 1-based turn number */
 	const struct rules_orders *orders; /* one entry per due player, sorted by player id */
 	size_t n_orders;
-	struct dice *dice;              /* draw every die here */
-	struct events *events;          /* record what happened here */
-	struct buf summary;             /* one line for the commit message; empty = default */
-	struct buf why;                 /* when resolve fails: what went wrong (one line) */
+	struct dice *dice;     /* draw every die here */
+	struct events *events; /* record what happened here */
+	struct buf summary;    /* one line for the commit message; empty = default */
+	struct buf why;        /* when resolve fails: what went wrong (one line) */
 };
 
 struct rule_system {
-	int version;                    /* RULES_INTERFACE_VERSION */
-	const char *name;               /* "land-raid": the `rules:` value in campaign.yaml */
-	const char *title;              /* "Land Raid (Peter Pig, Pieces of Eight)" */
-	const char *help;               /* order types, options, standing orders: `umpire rules NAME` */
-	int revision;                   /* bumped whenever the same inputs could resolve differently:
+	int version;       /* RULES_INTERFACE_VERSION */
+	const char *name;  /* "land-raid": the `rules:` value in campaign.yaml */
+	const char *title; /* "Land Raid (Peter Pig, Pieces of Eight)" */
+	const char *help;  /* order types, options, standing orders: `umpire rules NAME` */
+	int revision;      /* bumped whenever the same inputs could resolve differently:
 	                                 * recorded in campaign.yaml and every journal export, and
 	                                 * replay/verify refuse a campaign of another revision */
-	unsigned flags;                 /* enum rules_flags */
-	size_t min_players, max_players;/* how many sides the game takes (players of campaign.yaml) */
+	unsigned flags;    /* enum rules_flags */
+	size_t min_players,
+		max_players; /* how many sides the game takes (players of campaign.yaml) */
 
 	/* Parses campaign options (opts may be NULL: all defaults) into *out. */
 	int (*options_parse)(void **out, const struct node *opts, struct diag *d);
@@ -84,8 +85,8 @@ struct rule_system {
 	/* Checks one player's `orders` (a sequence) and optional `standing` (a map or NULL)
 	 * against the current state and parses them into *out. Every problem goes to d
 	 * (positions from the nodes); returns 0 or -1. Runs for `check` and `turn` alike. */
-	int (*orders_parse)(void **out, const struct rules_campaign *c, const void *state,
-		int turn, const char *player, const struct node *orders, const struct node *standing,
+	int (*orders_parse)(void **out, const struct rules_campaign *c, const void *state, int turn,
+		const char *player, const struct node *orders, const struct node *standing,
 		struct diag *d);
 	void (*orders_free)(void *orders);
 
@@ -101,8 +102,8 @@ struct rule_system {
 	/* The state as player may know it, as a tree (caller frees); player NULL: the public
 	 * view, which is what state.yaml holds. Optional: NULL means every player and the public
 	 * see the whole state (state_emit). A rule system with RULES_PRIVATE must set it. */
-	struct node *(*state_view)(const struct rules_campaign *c, const void *state,
-		const char *player);
+	struct node *(
+		*state_view)(const struct rules_campaign *c, const void *state, const char *player);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

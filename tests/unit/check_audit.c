@@ -120,11 +120,13 @@ static void vector_orders(void)
 	memset(vec_orders, 0, sizeof(vec_orders));
 	vec_orders[0].player = "attacker";
 	vec_orders[0].has_file = 1;
-	set_hash(vec_orders[0].sha256, "c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
+	set_hash(vec_orders[0].sha256,
+		"c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
 	vec_orders[1].player = "defender";
 	vec_orders[2].player = "umpire";
 	vec_orders[2].has_file = 1;
-	set_hash(vec_orders[2].sha256, "b98944c0c44efa5d95844467fff01e31a6d5a94b274bc27b9ddfa477c3f7fc0d");
+	set_hash(vec_orders[2].sha256,
+		"b98944c0c44efa5d95844467fff01e31a6d5a94b274bc27b9ddfa477c3f7fc0d");
 }
 
 static void vector_record(struct journal_record *r, struct die_record *dice)
@@ -134,7 +136,8 @@ static void vector_record(struct journal_record *r, struct die_record *dice)
 	memset(r, 0, sizeof(*r));
 	r->turn = 3;
 	set_hash(r->key, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055");
-	set_hash(r->orders_digest, "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70");
+	set_hash(r->orders_digest,
+		"59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70");
 	set_hash(r->beacon, "0000000000000000000000000000000000000000000000000000000000000000");
 	set_hash(r->seed, vec_seed);
 	vector_orders();
@@ -191,7 +194,8 @@ START_TEST(test_fairness_names_the_tamper)
 
 	vector_record(&r, dice);
 	r.orders[1].has_file = 1;
-	set_hash(r.orders[1].sha256, "c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
+	set_hash(r.orders[1].sha256,
+		"c72e64032519bfac1558f31d5703dcb54f6a0ec605c2077339001dc726cdf43e");
 	ck_assert_int_eq(audit_fairness(&c, &r, "the record"), -1);
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "orders digest differs"));
 
@@ -203,7 +207,8 @@ START_TEST(test_fairness_names_the_tamper)
 	vector_record(&r, dice);
 	r.beacon_value = "2026-01-01 drand round 1";
 	ck_assert_int_eq(audit_fairness(&c, &r, "the record"), -1);
-	ck_assert_ptr_nonnull(strstr(error_last()->message, "has a beacon value, but the campaign has no fairness.beacon"));
+	ck_assert_ptr_nonnull(strstr(error_last()->message,
+		"has a beacon value, but the campaign has no fairness.beacon"));
 
 	vector_record(&r, dice);
 	r.seed[0] ^= 0x10;
@@ -251,7 +256,9 @@ START_TEST(test_parse_export)
 	struct diag d;
 
 	diag_init(&d);
-	ck_assert_int_eq(audit_parse_export(&r, NULL, "x.yaml", good_export, strlen(good_export), &d), 0);
+	ck_assert_int_eq(audit_parse_export(&r, NULL, "x.yaml", good_export, strlen(good_export),
+				 &d),
+		0);
 	ck_assert_int_eq(r->turn, 3);
 	ck_assert_uint_eq(r->n_orders, 2);
 	ck_assert_int_eq(r->orders[1].has_file, 0);
@@ -272,7 +279,9 @@ END_TEST
 /* A tampered export is a diagnostic, never a crash or a silent default. */
 START_TEST(test_parse_export_broken)
 {
-	static const struct { const char *from, *to, *want; } cases[] = {
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
 		{ "value: 1195782218795291535", "value: -3", "value '-3'" },
 		{ "value: 1195782218795291535", "value: \"5\"", "value '5'" },
 		{ "sides: 9223372036854775809", "sides: 1", "sides '1'" },

@@ -76,9 +76,9 @@ START_TEST(hex)
 	ck_assert_int_eq(hex_decode(out, 0, ""), 0);
 
 	memset(out, 1, sizeof(out));
-	ck_assert_int_eq(hex_decode(out, 4, "007fa5f"), -1);    /* short */
-	ck_assert_int_eq(hex_decode(out, 4, "007fa5ff0"), -1);  /* long */
-	ck_assert_int_eq(hex_decode(out, 4, "007fa5fg"), -1);   /* not hex */
+	ck_assert_int_eq(hex_decode(out, 4, "007fa5f"), -1);   /* short */
+	ck_assert_int_eq(hex_decode(out, 4, "007fa5ff0"), -1); /* long */
+	ck_assert_int_eq(hex_decode(out, 4, "007fa5fg"), -1);  /* not hex */
 	ck_assert_int_eq(hex_decode(out, 4, " 07fa5ff"), -1);
 	ck_assert_int_eq(hex_decode(out, 1, "0x"), -1);
 	/* A failed decode leaves out untouched. */

@@ -39,11 +39,11 @@ static char *one(const char *text, int line, int column)
 	return got;
 }
 
-#define ck_one(text, line, column, expected)                                              \
-	do {                                                                                  \
-		char *got_ = one((text), (line), (column));                                       \
-		ck_assert_str_eq(got_, (expected));                                               \
-		free(got_);                                                                       \
+#define ck_one(text, line, column, expected) \
+	do { \
+		char *got_ = one((text), (line), (column)); \
+		ck_assert_str_eq(got_, (expected)); \
+		free(got_); \
 	} while (0)
 
 START_TEST(format_and_sort)
@@ -174,24 +174,28 @@ static char *one_n(const char *text, size_t len, int line, int column)
 START_TEST(source_line_and_caret)
 {
 	const char *text = "campaign: harbour-raid\nturn: 1\norders:\n  - move: Z9\n";
-	ck_one(text, 4, 11, "f.yaml:4:11: error: bad\n"
-			    "    4 |   - move: Z9\n"
-			    "      |           ^\n");
-	ck_one(text, 1, 1, "f.yaml:1:1: error: bad\n"
-			   "    1 | campaign: harbour-raid\n"
-			   "      | ^\n");
+	ck_one(text, 4, 11,
+		"f.yaml:4:11: error: bad\n"
+		"    4 |   - move: Z9\n"
+		"      |           ^\n");
+	ck_one(text, 1, 1,
+		"f.yaml:1:1: error: bad\n"
+		"    1 | campaign: harbour-raid\n"
+		"      | ^\n");
 	/* An empty line: no space left dangling after the bar. */
-	ck_one("a: 1\n\nb: 2\n", 2, 1, "f.yaml:2:1: error: bad\n"
-				       "    2 |\n"
-				       "      | ^\n");
+	ck_one("a: 1\n\nb: 2\n", 2, 1,
+		"f.yaml:2:1: error: bad\n"
+		"    2 |\n"
+		"      | ^\n");
 	/* The gutter widens for a line number of more than four digits. */
 	struct buf text2 = BUF_INIT;
 	for (int i = 0; i < 12344; i++)
 		buf_puts(&text2, "# padding\n");
 	buf_puts(&text2, "x: Z9\n");
-	ck_one(buf_str(&text2), 12345, 4, "f.yaml:12345:4: error: bad\n"
-					  " 12345 | x: Z9\n"
-					  "       |    ^\n");
+	ck_one(buf_str(&text2), 12345, 4,
+		"f.yaml:12345:4: error: bad\n"
+		" 12345 | x: Z9\n"
+		"       |    ^\n");
 	buf_release(&text2);
 }
 END_TEST
@@ -200,38 +204,44 @@ START_TEST(tabs_repeated_in_caret_line)
 {
 	/* A tab is one column; the caret line repeats it so the caret lands right whatever the
 	 * terminal's tab stops. Tabs after the column are not repeated. */
-	ck_one("orders:\n\t- move:\tZ9\tnow\n", 2, 10, "f.yaml:2:10: error: bad\n"
-						  "    2 | \t- move:\tZ9\tnow\n"
-						  "      | \t       \t^\n");
-	ck_one("\t\tx\n", 1, 3, "f.yaml:1:3: error: bad\n"
-				"    1 | \t\tx\n"
-				"      | \t\t^\n");
+	ck_one("orders:\n\t- move:\tZ9\tnow\n", 2, 10,
+		"f.yaml:2:10: error: bad\n"
+		"    2 | \t- move:\tZ9\tnow\n"
+		"      | \t       \t^\n");
+	ck_one("\t\tx\n", 1, 3,
+		"f.yaml:1:3: error: bad\n"
+		"    1 | \t\tx\n"
+		"      | \t\t^\n");
 }
 END_TEST
 
 START_TEST(utf8_counts_characters)
 {
 	/* Columns count characters, as libyaml's marks do; the caret goes by display width. */
-	ck_one("name: Zo\xc3\xab Z9\n", 1, 11, "f.yaml:1:11: error: bad\n"
-					      "    1 | name: Zo\xc3\xab Z9\n"
-					      "      |           ^\n");
+	ck_one("name: Zo\xc3\xab Z9\n", 1, 11,
+		"f.yaml:1:11: error: bad\n"
+		"    1 | name: Zo\xc3\xab Z9\n"
+		"      |           ^\n");
 	/* East Asian wide characters take two columns. */
 	ck_one("place: \xe6\x9d\xb1\xe4\xba\xac Z9\n", 1, 11,
 		"f.yaml:1:11: error: bad\n"
 		"    1 | place: \xe6\x9d\xb1\xe4\xba\xac Z9\n"
 		"      |             ^\n");
 	/* A combining accent takes none (e + U+0301). */
-	ck_one("combined: e\xcc\x81 Z9\n", 1, 14, "f.yaml:1:14: error: bad\n"
-						 "    1 | combined: e\xcc\x81 Z9\n"
-						 "      |             ^\n");
+	ck_one("combined: e\xcc\x81 Z9\n", 1, 14,
+		"f.yaml:1:14: error: bad\n"
+		"    1 | combined: e\xcc\x81 Z9\n"
+		"      |             ^\n");
 	/* An emoji (U+1F3B2, four bytes) is one column of libyaml's and two on the screen. */
-	ck_one("die: \xf0\x9f\x8e\xb2 Z9\n", 1, 8, "f.yaml:1:8: error: bad\n"
-						 "    1 | die: \xf0\x9f\x8e\xb2 Z9\n"
-						 "      |         ^\n");
+	ck_one("die: \xf0\x9f\x8e\xb2 Z9\n", 1, 8,
+		"f.yaml:1:8: error: bad\n"
+		"    1 | die: \xf0\x9f\x8e\xb2 Z9\n"
+		"      |         ^\n");
 	/* The caret under a multi-byte character itself. */
-	ck_one("name: Zo\xc3\xab\n", 1, 9, "f.yaml:1:9: error: bad\n"
-					  "    1 | name: Zo\xc3\xab\n"
-					  "      |         ^\n");
+	ck_one("name: Zo\xc3\xab\n", 1, 9,
+		"f.yaml:1:9: error: bad\n"
+		"    1 | name: Zo\xc3\xab\n"
+		"      |         ^\n");
 }
 END_TEST
 
@@ -244,31 +254,43 @@ START_TEST(line_breaks_as_libyaml_counts_them)
 	ck_one("a: 1\r\nb: Z9\r\nc: 3\r\n", 2, 4, want);
 	/* A lone CR, NEL, LS and PS end lines too (YAML 1.1, and so libyaml). */
 	ck_one("a: 1\rb: Z9\r", 2, 4, want);
-	ck_one("a: 1\xc2\x85" "b: Z9\n", 2, 4, want);
-	ck_one("a: 1\xe2\x80\xa8" "b: Z9\xe2\x80\xa9" "c: 3\n", 2, 4, want);
-	ck_one("a: 1\xe2\x80\xa8" "b: 2\xe2\x80\xa9" "c: Z9", 3, 4,
+	ck_one("a: 1\xc2\x85"
+	       "b: Z9\n",
+		2, 4, want);
+	ck_one("a: 1\xe2\x80\xa8"
+	       "b: Z9\xe2\x80\xa9"
+	       "c: 3\n",
+		2, 4, want);
+	ck_one("a: 1\xe2\x80\xa8"
+	       "b: 2\xe2\x80\xa9"
+	       "c: Z9",
+		3, 4,
 		"f.yaml:3:4: error: bad\n"
 		"    3 | c: Z9\n"
 		"      |    ^\n");
 	/* CR CR LF: an empty line between. */
-	ck_one("a: 1\r\r\nb: Z9\n", 2, 1, "f.yaml:2:1: error: bad\n"
-					"    2 |\n"
-					"      | ^\n");
+	ck_one("a: 1\r\r\nb: Z9\n", 2, 1,
+		"f.yaml:2:1: error: bad\n"
+		"    2 |\n"
+		"      | ^\n");
 }
 END_TEST
 
 START_TEST(past_end_of_line)
 {
 	/* The caret goes just after the line. */
-	ck_one("a: 1\nb: 2\n", 1, 50, "f.yaml:1:50: error: bad\n"
-				      "    1 | a: 1\n"
-				      "      |     ^\n");
-	ck_one("a: 1\r\n", 1, 5, "f.yaml:1:5: error: bad\n"
-				 "    1 | a: 1\n"
-				 "      |     ^\n");
-	ck_one("\n", 1, 3, "f.yaml:1:3: error: bad\n"
-			   "    1 |\n"
-			   "      | ^\n");
+	ck_one("a: 1\nb: 2\n", 1, 50,
+		"f.yaml:1:50: error: bad\n"
+		"    1 | a: 1\n"
+		"      |     ^\n");
+	ck_one("a: 1\r\n", 1, 5,
+		"f.yaml:1:5: error: bad\n"
+		"    1 | a: 1\n"
+		"      |     ^\n");
+	ck_one("\n", 1, 3,
+		"f.yaml:1:3: error: bad\n"
+		"    1 |\n"
+		"      | ^\n");
 }
 END_TEST
 
@@ -279,9 +301,10 @@ START_TEST(past_end_of_file)
 	ck_one("a: 1\nb: 2\n", 99, 7, "f.yaml:99:7: error: bad\n");
 	ck_one("", 1, 1, "f.yaml:1:1: error: bad\n");
 	/* A last line without a break is a line. */
-	ck_one("a: 1\nb: 2", 2, 4, "f.yaml:2:4: error: bad\n"
-				   "    2 | b: 2\n"
-				   "      |    ^\n");
+	ck_one("a: 1\nb: 2", 2, 4,
+		"f.yaml:2:4: error: bad\n"
+		"    2 | b: 2\n"
+		"      |    ^\n");
 }
 END_TEST
 
@@ -297,12 +320,12 @@ static void ck_terminal_safe(const char *s)
 	}
 }
 
-#define ck_one_safe(text, len, line, column, expected)                                    \
-	do {                                                                                  \
-		char *got_ = one_n((text), (len), (line), (column));                              \
-		ck_assert_str_eq(got_, (expected));                                               \
-		ck_terminal_safe(got_);                                                           \
-		free(got_);                                                                       \
+#define ck_one_safe(text, len, line, column, expected) \
+	do { \
+		char *got_ = one_n((text), (len), (line), (column)); \
+		ck_assert_str_eq(got_, (expected)); \
+		ck_terminal_safe(got_); \
+		free(got_); \
 	} while (0)
 
 START_TEST(control_characters_escaped)
@@ -329,7 +352,8 @@ START_TEST(control_characters_escaped)
 		"    1 | a:\\x0b\\x0c Z9\n"
 		"      |            ^\n");
 	/* C1 controls in UTF-8: CSI (U+009B) would start an escape sequence on some terminals. */
-	const char *csi = "a: \xc2\x9b" "31m Z9\n";
+	const char *csi = "a: \xc2\x9b"
+			  "31m Z9\n";
 	ck_one_safe(csi, strlen(csi), 1, 9,
 		"f.yaml:1:9: error: bad\n"
 		"    1 | a: \\u009b31m Z9\n"
@@ -348,7 +372,8 @@ START_TEST(control_characters_escaped)
 		"      |        ^\n");
 	/* Characters that reorder or hide text (right-to-left override, byte order mark,
 	 * zero-width space). */
-	const char *hidden = "a: \xe2\x80\xae" "Z9 \xef\xbb\xbf\xe2\x80\x8b!\n";
+	const char *hidden = "a: \xe2\x80\xae"
+			     "Z9 \xef\xbb\xbf\xe2\x80\x8b!\n";
 	ck_one_safe(hidden, strlen(hidden), 1, 10,
 		"f.yaml:1:10: error: bad\n"
 		"    1 | a: \\u202eZ9 \\ufeff\\u200b!\n"
@@ -368,9 +393,12 @@ START_TEST(file_and_message_escaped)
 	free(got);
 	/* Ordinary text, UTF-8 and backslashes pass as they are. */
 	diag_release(&d);
-	diag_add(&d, "z\xc3\xab.yaml", 1, 1, "\xc2\xa7" "24: 'C:\\x' is a path");
+	diag_add(&d, "z\xc3\xab.yaml", 1, 1,
+		"\xc2\xa7"
+		"24: 'C:\\x' is a path");
 	got = printed(&d);
-	ck_assert_str_eq(got, "z\xc3\xab.yaml:1:1: error: \xc2\xa7" "24: 'C:\\x' is a path\n");
+	ck_assert_str_eq(got, "z\xc3\xab.yaml:1:1: error: \xc2\xa7"
+			      "24: 'C:\\x' is a path\n");
 	free(got);
 	diag_release(&d);
 }
@@ -597,7 +625,8 @@ START_TEST(many_entries_one_pass)
 	diag_add(&d, "e.yaml", 1, 1, "e");
 	buf_puts(&want, "e.yaml:1:1: error: e\n    1 | e: 1\n      | ^\n");
 	for (int i = 3; i <= 150; i += 7)
-		buf_printf(&want, "f.yaml:%d:2: error: at %d\n %4d | k%d: v\n      |  ^\n", i, i, i, i);
+		buf_printf(&want, "f.yaml:%d:2: error: at %d\n %4d | k%d: v\n      |  ^\n", i, i, i,
+			i);
 	char *got = printed(&d);
 	ck_assert_str_eq(got, buf_str(&want));
 	free(got);

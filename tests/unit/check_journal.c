@@ -88,8 +88,8 @@ static unsigned char empty_file[] = "";
 
 static struct journal_order orders1[] = {
 	{ "attacker", 1, { 0 }, order_bytes, sizeof(order_bytes) - 1 },
-	{ "defender", 0, { 0 }, NULL, 0 },            /* sent nothing */
-	{ "umpire", 1, { 0 }, empty_file, 0 },        /* sent an empty file */
+	{ "defender", 0, { 0 }, NULL, 0 },     /* sent nothing */
+	{ "umpire", 1, { 0 }, empty_file, 0 }, /* sent an empty file */
 };
 
 /* A hash from its hex (the tests' constants). */
@@ -197,7 +197,7 @@ static void assert_record1(const struct journal_record *g)
 {
 	const struct journal_record *w;
 	struct journal_record want;
-	static const size_t file_order[] = { 0, 2, 1 };   /* orders/…, reports/…, state.yaml */
+	static const size_t file_order[] = { 0, 2, 1 }; /* orders/…, reports/…, state.yaml */
 
 	record1(&want);
 	w = &want;
@@ -218,10 +218,11 @@ static void assert_record1(const struct journal_record *g)
 	for (size_t i = 0; i < 3; i++) {
 		ck_assert_str_eq(g->orders[i].player, w->orders[i].player);
 		ck_assert_int_eq(g->orders[i].has_file, w->orders[i].has_file);
-		ck_assert_int_eq(memcmp(g->orders[i].sha256, w->orders[i].sha256, FAIR_HASH_BYTES), 0);
+		ck_assert_int_eq(memcmp(g->orders[i].sha256, w->orders[i].sha256, FAIR_HASH_BYTES),
+			0);
 	}
 	assert_bytes(g->orders[0].bytes, g->orders[0].len, order_bytes, sizeof(order_bytes) - 1);
-	ck_assert_ptr_null(g->orders[1].bytes);   /* no file: NULL, not empty */
+	ck_assert_ptr_null(g->orders[1].bytes);    /* no file: NULL, not empty */
 	ck_assert_ptr_nonnull(g->orders[2].bytes); /* an empty file: present, zero length */
 	ck_assert_uint_eq(g->orders[2].len, 0);
 
@@ -314,7 +315,8 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(journal_read(j, 0, &g), 0);
 	ck_assert_int_eq(g->turn, 0);
 	/* No key, digest, beacon or seed at setup: NULL in SQLite, zeros in memory. */
-	static const char zero[] = "0000000000000000000000000000000000000000000000000000000000000000";
+	static const char zero[] =
+		"0000000000000000000000000000000000000000000000000000000000000000";
 	assert_hash(g->key, zero);
 	assert_hash(g->orders_digest, zero);
 	assert_hash(g->beacon, zero);
@@ -343,21 +345,22 @@ START_TEST(test_turns_are_dense)
 	long long before;
 
 	record1(&r1);
-	ck_assert_int_eq(journal_append(j, &r1), -1);   /* turn 1 before the setup */
-	ck_assert_str_eq(error_last()->message, "journal: cannot append turn 1: journal is append-only:"
+	ck_assert_int_eq(journal_append(j, &r1), -1); /* turn 1 before the setup */
+	ck_assert_str_eq(error_last()->message,
+		"journal: cannot append turn 1: journal is append-only:"
 		" turn must be the last turn + 1");
-	ck_assert_int_eq(row_count(j), 1);                     /* only meta */
+	ck_assert_int_eq(row_count(j), 1); /* only meta */
 
 	record0(&r0);
 	append_ok(j, &r0);
 	before = row_count(j);
 	r1.turn = 2;
-	ck_assert_int_eq(journal_append(j, &r1), -1);   /* 2 after 0 */
+	ck_assert_int_eq(journal_append(j, &r1), -1); /* 2 after 0 */
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "cannot append turn 2: "));
 	ck_assert_int_eq(row_count(j), before);
 	ck_assert_int_eq(last_turn(j), 0);
 
-	ck_assert_int_eq(journal_append(j, &r0), -1);   /* 0 again */
+	ck_assert_int_eq(journal_append(j, &r0), -1); /* 0 again */
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "cannot append turn 0: "));
 	ck_assert_int_eq(row_count(j), before);
 
@@ -385,29 +388,30 @@ START_TEST(test_failed_append_writes_nothing)
 
 	record1(&r1);
 	memcpy(bad, dice1, sizeof(bad));
-	bad[2].value = 11;   /* a d10 cannot show 11 */
+	bad[2].value = 11; /* a d10 cannot show 11 */
 	r1.dice = bad;
 	ck_assert_int_eq(journal_append(j, &r1), -1);
-	ck_assert_ptr_nonnull(strstr(error_last()->message, "journal: cannot append turn 1: die 2: "));
+	ck_assert_ptr_nonnull(
+		strstr(error_last()->message, "journal: cannot append turn 1: die 2: "));
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "CHECK constraint failed"));
 	ck_assert_int_eq(row_count(j), before);
 	ck_assert_int_eq(last_turn(j), 0);
 
 	memcpy(bad, dice1, sizeof(bad));
-	bad[2].index = 3;    /* a gap in the dice sequence */
+	bad[2].index = 3; /* a gap in the dice sequence */
 	ck_assert_int_eq(journal_append(j, &r1), -1);
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "die 2: journal is append-only"));
 	ck_assert_int_eq(row_count(j), before);
 
 	memcpy(bad, dice1, sizeof(bad));
-	bad[1].sides = UINT64_MAX;   /* beyond SQLite's signed integers */
+	bad[1].sides = UINT64_MAX; /* beyond SQLite's signed integers */
 	bad[1].value = UINT64_MAX;
 	ck_assert_int_eq(journal_append(j, &r1), -1);
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "die 1: "));
 	ck_assert_int_eq(row_count(j), before);
 
 	r1.dice = dice1;
-	r1.events[1].player = NULL;  /* a void order names whose it was */
+	r1.events[1].player = NULL; /* a void order names whose it was */
 	ck_assert_int_eq(journal_append(j, &r1), -1);
 	r1.events[1].player = "defender";
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "event 1: "));
@@ -521,7 +525,7 @@ START_TEST(test_open_errors)
 
 	ck_assert_int_eq(journal_open(&j, missing, 0), -1);
 	ck_assert_ptr_null(j);
-	ck_assert_int_eq(access(missing, F_OK), -1);   /* and did not create it */
+	ck_assert_int_eq(access(missing, F_OK), -1); /* and did not create it */
 
 	ck_assert_int_eq(sqlite_cli(other, "CREATE TABLE t (x);", &out), 0);
 	ck_assert_int_eq(journal_open(&j, other, 0), -1);

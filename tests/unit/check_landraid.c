@@ -46,8 +46,11 @@ static void script(const int *v, size_t n)
 }
 
 /* The values must outlive the dice: a static array per call site. */
-#define SCRIPT(...) do { static const int v_[] = { __VA_ARGS__ }; script(v_, N_OF(v_)); } \
-	while (0)
+#define SCRIPT(...) \
+	do { \
+		static const int v_[] = { __VA_ARGS__ }; \
+		script(v_, N_OF(v_)); \
+	} while (0)
 
 static int Q(const char *name)
 {
@@ -56,8 +59,7 @@ static int Q(const char *name)
 	return sq;
 }
 
-static struct landraid_base *add(const char *id, int side, int role, int quality,
-	const char *sq)
+static struct landraid_base *add(const char *id, int side, int role, int quality, const char *sq)
 {
 	return landraid_base_add(S, id, side, role, quality, Q(sq));
 }
@@ -216,7 +218,7 @@ START_TEST(events_6_only_defender_moves_on_his_turn)
 	st->redeploy[0].sq = Q("E6");
 	st->n_redeploy = 1;
 	troops("b1", ATT, LR_ORDINARY, "A1");
-	landraid_event_apply(&C, 6);          /* the attacker's turn: his own bases only */
+	landraid_event_apply(&C, 6); /* the attacker's turn: his own bases only */
 	ck_assert_str_eq(where("d1"), "F6");
 	C.active = DEF;
 	landraid_event_apply(&C, 6);
@@ -263,7 +265,7 @@ START_TEST(events_7_maximum_8)
 		snprintf(id, sizeof(id), "d%d", i);
 		troops(id, DEF, LR_ORDINARY, "F1");
 	}
-	officer("off", DEF, "F2");            /* officers are not troop bases */
+	officer("off", DEF, "F2"); /* officers are not troop bases */
 	landraid_event_apply(&C, 7);
 	ck_assert_int_eq(count("A6", DEF, LR_ALL_ROLES), 1);
 	landraid_event_apply(&C, 7);
@@ -302,7 +304,7 @@ START_TEST(events_8_10_tie_then_attacker_officer)
 {
 	officer("ao", ATT, "A1");
 	S->allowance[ATT] = 2;
-	landraid_squares_add(&S->standing[ATT].officer_square, Q("A1"));  /* not empty */
+	landraid_squares_add(&S->standing[ATT].officer_square, Q("A1")); /* not empty */
 	landraid_squares_add(&S->standing[ATT].officer_square, Q("C3"));
 	SCRIPT(4, 4, 6, 1);
 	landraid_event_apply(&C, 9);
@@ -319,7 +321,7 @@ START_TEST(events_8_10_impossible)
 	for (int sq = 0; sq < S->n_squares; sq++)
 		S->kind[sq] = LR_DOCKSIDE;
 	landraid_event_apply(&C, 10);
-	ck_assert_int_eq(dice_count(&D), 0);        /* no roll-off for an impossible event */
+	ck_assert_int_eq(dice_count(&D), 0); /* no roll-off for an impossible event */
 	ck_assert(has_event("no event"));
 	ck_assert_int_eq(S->n_bases, 2);
 }
@@ -346,7 +348,7 @@ START_TEST(events_11_12_remove_scurvy)
 	landraid_event_apply(&C, 11 + _i);
 	ck_assert_int_eq(dice_count(&D), 0);
 	ck_assert_str_eq(where("s3"), "gone");
-	ck_assert_str_eq(where("s1"), "gone");     /* then by id */
+	ck_assert_str_eq(where("s1"), "gone"); /* then by id */
 	ck_assert_str_eq(where("s2"), "B2");
 	ck_assert_str_eq(where("o1"), "C3");
 }
@@ -369,7 +371,7 @@ START_TEST(events_11_12_officer_or_nothing)
 	S->allowance[ATT] = 2;
 	landraid_event_apply(&C, 11);
 	ck_assert_int_eq(landraid_count_side(S, ATT, LR_OFFICERS), 2);
-	landraid_event_apply(&C, 12);          /* allowance reached, no scurvy: no event */
+	landraid_event_apply(&C, 12); /* allowance reached, no scurvy: no event */
 	ck_assert_int_eq(landraid_count_side(S, ATT, LR_OFFICERS), 2);
 	ck_assert(has_event("no event this turn"));
 }
@@ -383,11 +385,11 @@ START_TEST(morale_on_their_own)
 	troops("d2", DEF, LR_SCURVY, "C3");
 	troops("d3", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 2;
-	SCRIPT(5, 1, 6);                          /* 2 markers + 1 on their own = 3 dice */
+	SCRIPT(5, 1, 6); /* 2 markers + 1 on their own = 3 dice */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 2);
 	all_drawn();
 	ck_assert(purpose_has(0, "Land Raid §19 Morale"));
-	ck_assert_str_eq(where("d2"), "gone");     /* the worst base flees first */
+	ck_assert_str_eq(where("d2"), "gone"); /* the worst base flees first */
 	ck_assert_str_eq(where("d1"), "gone");
 	ck_assert_str_eq(where("d3"), "C3");
 	ck_assert_int_eq(S->cas[DEF][Q("C3")], 0);
@@ -400,7 +402,7 @@ START_TEST(morale_officer_one_less)
 	troops("d1", DEF, LR_ORDINARY, "C3");
 	troops("d2", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 2;
-	SCRIPT(5);                                /* 2 - 1 officer = 1 die */
+	SCRIPT(5); /* 2 - 1 officer = 1 die */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 1);
 	all_drawn();
 	ck_assert_str_eq(where("o"), "C3");
@@ -413,7 +415,7 @@ START_TEST(morale_battle_hardened)
 	troops("d1", DEF, LR_HARDENED, "C3");
 	troops("d2", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 2;
-	SCRIPT(4, 4);                             /* 2 + 1 alone - 1 battle hardened */
+	SCRIPT(4, 4); /* 2 + 1 alone - 1 battle hardened */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 0);
 	all_drawn();
 }
@@ -423,7 +425,7 @@ START_TEST(morale_max_three)
 {
 	troops("d1", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 5;
-	SCRIPT(1, 2, 3, 4);                       /* min(5, 3) + 1 alone = 4 dice */
+	SCRIPT(1, 2, 3, 4); /* min(5, 3) + 1 alone = 4 dice */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 0);
 	all_drawn();
 	ck_assert_int_eq(S->cas[DEF][Q("C3")], 0);
@@ -435,7 +437,7 @@ START_TEST(morale_no_dice)
 	officer("o", DEF, "C3");
 	troops("d1", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 1;
-	landraid_morale_square(&C, Q("C3"), DEF);   /* 1 - 1 officer = 0 dice */
+	landraid_morale_square(&C, Q("C3"), DEF); /* 1 - 1 officer = 0 dice */
 	ck_assert_int_eq(dice_count(&D), 0);
 	ck_assert_int_eq(S->cas[DEF][Q("C3")], 0);
 	ck_assert_str_eq(where("d1"), "C3");
@@ -449,17 +451,17 @@ START_TEST(morale_no_base_left_opponent_rolls)
 	troops("x2", DEF, LR_HARDENED, "B1");
 	add("lc", DEF, LR_LOOT_CARRIER, LR_HARDENED, "B2");
 	S->cas[DEF][Q("C3")] = 2;
-	SCRIPT(6, 4);                             /* fail; the attacker's 4 takes a base */
+	SCRIPT(6, 4); /* fail; the attacker's 4 takes a base */
 	landraid_morale_square(&C, Q("C3"), DEF);
 	all_drawn();
 	ck_assert(purpose_has(1, "4-6 removes"));
-	ck_assert_str_eq(where("x2"), "gone");     /* his best pick: battle hardened */
-	ck_assert_str_eq(where("lc"), "B2");       /* never a plunder carrier */
-	ck_assert_str_eq(where("o"), "C3");        /* nor an officer */
+	ck_assert_str_eq(where("x2"), "gone"); /* his best pick: battle hardened */
+	ck_assert_str_eq(where("lc"), "B2");   /* never a plunder carrier */
+	ck_assert_str_eq(where("o"), "C3");    /* nor an officer */
 
 	S->cas[DEF][Q("C3")] = 2;
 	landraid_ids_add(&S->standing[ATT].morale_removal, "x1");
-	SCRIPT(5, 3);                             /* 1-3: nothing */
+	SCRIPT(5, 3); /* 1-3: nothing */
 	landraid_morale_square(&C, Q("C3"), DEF);
 	all_drawn();
 	ck_assert_str_eq(where("x1"), "A1");
@@ -467,7 +469,7 @@ START_TEST(morale_no_base_left_opponent_rolls)
 	SCRIPT(5, 6);
 	landraid_morale_square(&C, Q("C3"), DEF);
 	all_drawn();
-	ck_assert_str_eq(where("x1"), "gone");     /* his standing order */
+	ck_assert_str_eq(where("x1"), "gone"); /* his standing order */
 }
 END_TEST
 
@@ -477,7 +479,7 @@ START_TEST(morale_commander_reroll)
 	troops("d1", DEF, LR_ORDINARY, "C3");
 	troops("d2", DEF, LR_ORDINARY, "C3");
 	S->cas[DEF][Q("C3")] = 3;
-	SCRIPT(5, 6, 1, 5);                       /* 3 - 1 = 2 dice, both fail, re-rolled */
+	SCRIPT(5, 6, 1, 5); /* 3 - 1 = 2 dice, both fail, re-rolled */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 1);
 	all_drawn();
 	ck_assert(purpose_has(2, "§13 Commander"));
@@ -485,13 +487,13 @@ START_TEST(morale_commander_reroll)
 	ck_assert_str_eq(where("d2"), "C3");
 
 	S->cas[DEF][Q("C3")] = 3;
-	SCRIPT(5, 2, 1);                          /* only the failed die is re-rolled */
+	SCRIPT(5, 2, 1); /* only the failed die is re-rolled */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 0);
 	all_drawn();
 
 	O.morale_reroll_all = 1;
 	S->cas[DEF][Q("C3")] = 3;
-	SCRIPT(5, 2, 1, 6);                       /* option: all dice re-rolled */
+	SCRIPT(5, 2, 1, 6); /* option: all dice re-rolled */
 	ck_assert_int_eq(landraid_morale_square(&C, Q("C3"), DEF), 1);
 	all_drawn();
 }
@@ -546,7 +548,7 @@ START_TEST(actions_extra_roll)
 {
 	officer("o1", ATT, "B2");
 	struct landraid_officer_order oo = moves("o1", "B3", "B4", "B5");
-	SCRIPT(3, 2);                             /* action 2 on a 3; action 3 fails on a 2 */
+	SCRIPT(3, 2); /* action 2 on a 3; action 3 fails on a 2 */
 	landraid_officer_actions(&C, &oo, 1);
 	all_drawn();
 	ck_assert(purpose_has(0, "§17 Turn sequence"));
@@ -562,7 +564,7 @@ START_TEST(actions_failed_roll_ends_turn)
 	struct landraid_officer_order oo = moves("o1", "B3", "B4", "B5");
 	SCRIPT(1);
 	landraid_officer_actions(&C, &oo, 1);
-	all_drawn();                               /* no roll for action 3 */
+	all_drawn(); /* no roll for action 3 */
 	ck_assert_str_eq(where("o1"), "B3");
 	ck_assert_int_eq(voids(), 2);
 	ck_assert_int_eq(E.v[E.n - 1].order_index, 1);
@@ -615,12 +617,13 @@ START_TEST(move_drags_listed_bases)
 	troops("b3", ATT, LR_ORDINARY, "B2");
 	troops("far", ATT, LR_ORDINARY, "E5");
 	ids(&drag, "b1", "b2", "far");
-	ck_assert_int_eq(landraid_move(&C, landraid_base_find(S, "o1"), Q("C2"), &drag, 1), LR_DONE);
+	ck_assert_int_eq(landraid_move(&C, landraid_base_find(S, "o1"), Q("C2"), &drag, 1),
+		LR_DONE);
 	ck_assert_str_eq(where("o1"), "C2");
 	ck_assert_str_eq(where("b1"), "C2");
 	ck_assert_str_eq(where("b2"), "C2");
 	ck_assert_str_eq(where("b3"), "B2");
-	ck_assert_str_eq(where("far"), "E5");      /* not in his square: not dragged */
+	ck_assert_str_eq(where("far"), "E5"); /* not in his square: not dragged */
 	ck_assert(has_event("could not drag far"));
 	landraid_ids_release(&drag);
 }
@@ -668,16 +671,16 @@ START_TEST(move_triggers_response_on_face)
 	struct landraid_ids drag;
 	officer("o1", ATT, "B2");
 	troops("b1", ATT, LR_ORDINARY, "B2");
-	troops("e1", DEF, LR_ORDINARY, "D2");     /* face-touching C2 */
+	troops("e1", DEF, LR_ORDINARY, "D2"); /* face-touching C2 */
 	troops("e2", DEF, LR_ORDINARY, "D2");
-	troops("e3", DEF, LR_ORDINARY, "D3");     /* corner of C2: no response */
+	troops("e3", DEF, LR_ORDINARY, "D3"); /* corner of C2: no response */
 	ids(&drag, "b1", NULL, NULL);
-	SCRIPT(6, 5, 3);                          /* 6 hits, 5 does not (response); save 3 */
+	SCRIPT(6, 5, 3); /* 6 hits, 5 does not (response); save 3 */
 	landraid_move(&C, landraid_base_find(S, "o1"), Q("C2"), &drag, 1);
 	all_drawn();
 	ck_assert(purpose_has(0, "defender response (enemy on their face)"));
 	ck_assert(purpose_has(0, "hits on 6"));
-	ck_assert_str_eq(where("b1"), "gone");     /* troops take hits before the officer */
+	ck_assert_str_eq(where("b1"), "gone"); /* troops take hits before the officer */
 	ck_assert_str_eq(where("o1"), "C2");
 	ck_assert_int_eq(S->cas[ATT][Q("C2")], 1);
 	landraid_ids_release(&drag);
@@ -711,12 +714,12 @@ START_TEST(gather_brings_bases)
 	troops("g1", ATT, LR_ORDINARY, "C2");
 	troops("g2", ATT, LR_HARDENED, "D3");
 	troops("g3", ATT, LR_SCURVY, "B3");
-	troops("g4", ATT, LR_HARDENED, "D4");   /* corner: not a facing square */
+	troops("g4", ATT, LR_HARDENED, "D4"); /* corner: not a facing square */
 	SCRIPT(5, 2, 6);
 	ck_assert_int_eq(landraid_gather(&C, landraid_base_find(S, "o1"), NULL, 1), LR_DONE);
 	all_drawn();
 	ck_assert(purpose_has(0, "Land Raid §20 Gather"));
-	ck_assert_str_eq(where("g2"), "C3");      /* best first by default */
+	ck_assert_str_eq(where("g2"), "C3"); /* best first by default */
 	ck_assert_str_eq(where("g1"), "C3");
 	ck_assert_str_eq(where("g3"), "B3");
 	ck_assert_str_eq(where("g4"), "D4");
@@ -748,7 +751,7 @@ START_TEST(gather_void_cases)
 	troops("far", ATT, LR_ORDINARY, "F6");
 	ck_assert_int_eq(landraid_gather(&C, landraid_base_find(S, "o1"), NULL, 1), LR_VOID);
 	troops("g1", ATT, LR_ORDINARY, "C2");
-	C.gather_actions = 3;                     /* §20 Gather: max 3 */
+	C.gather_actions = 3; /* §20 Gather: max 3 */
 	ck_assert_int_eq(landraid_gather(&C, landraid_base_find(S, "o1"), NULL, 1), LR_VOID);
 	ck_assert_int_eq(dice_count(&D), 0);
 	ck_assert_int_eq(voids(), 2);
@@ -778,7 +781,7 @@ START_TEST(shoot_hits_saves_and_response)
 	ck_assert_int_eq(landraid_shoot(&C, o, NULL, -1, 1), LR_DONE);
 	all_drawn();
 	ck_assert(purpose_has(0, "Land Raid §22 Shooting: o1's group (ordinary) from C3 (3 "
-		"bases) at D3, hits on 5-6"));
+				 "bases) at D3, hits on 5-6"));
 	ck_assert(purpose_has(3, "saves on 4-6"));
 	ck_assert(purpose_has(5, "defender response (shot at)"));
 	ck_assert_str_eq(where("t1"), "gone");
@@ -825,11 +828,11 @@ START_TEST(shoot_reroll_target_more_than_5)
 		snprintf(id, sizeof(id), "t%d", i);
 		troops(id, DEF, LR_ORDINARY, "D3");
 	}
-	SCRIPT(1, 1);                             /* 5 bases: no re-roll */
+	SCRIPT(1, 1); /* 5 bases: no re-roll */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	troops("t9", DEF, LR_ORDINARY, "D3");
-	SCRIPT(1, 1, 1, 2);                       /* 6 bases: misses re-rolled once */
+	SCRIPT(1, 1, 1, 2); /* 6 bases: misses re-rolled once */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	ck_assert(purpose_has(2, "more than 5 bases"));
@@ -841,14 +844,14 @@ START_TEST(shoot_saves_better)
 	struct landraid_base *o = shooters(1, LR_ORDINARY);
 	S->standing[DEF].response = LR_RESP_NONE;
 	troops("t1", DEF, LR_ORDINARY, "D3");
-	SCRIPT(6, 3);                             /* open: 3 fails the 4+ save */
+	SCRIPT(6, 3); /* open: 3 fails the 4+ save */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	ck_assert_str_eq(where("t1"), "gone");
 
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	S->kind[Q("D3")] = LR_BUILDING;
-	SCRIPT(6, 3);                             /* building: 3+ */
+	SCRIPT(6, 3); /* building: 3+ */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	ck_assert(purpose_has(1, "saves on 3-6"));
@@ -861,17 +864,17 @@ START_TEST(shoot_saves_officer)
 	struct landraid_base *o = shooters(1, LR_ORDINARY);
 	S->standing[DEF].response = LR_RESP_NONE;
 	officer("ot", DEF, "D3");
-	SCRIPT(6, 3);                             /* officer in the open: 3+ */
+	SCRIPT(6, 3); /* officer in the open: 3+ */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	ck_assert_str_eq(where("ot"), "D3");
 	S->kind[Q("D3")] = LR_BARRACKS;
-	SCRIPT(6, 2);                             /* officer in a building: 2+ */
+	SCRIPT(6, 2); /* officer in a building: 2+ */
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
 	ck_assert(purpose_has(1, "saves on 2-6"));
 	ck_assert_str_eq(where("ot"), "D3");
-	O.better_save = LR_SAVE_ONCE;             /* option: one pip at most */
+	O.better_save = LR_SAVE_ONCE; /* option: one pip at most */
 	SCRIPT(6, 2);
 	landraid_shoot(&C, o, NULL, -1, 1);
 	all_drawn();
@@ -909,7 +912,7 @@ END_TEST
 
 START_TEST(shoot_response_hits_on_six)
 {
-	troops("r1", DEF, LR_SCURVY, "D3");       /* scurvy may response-shoot (§6) */
+	troops("r1", DEF, LR_SCURVY, "D3"); /* scurvy may response-shoot (§6) */
 	troops("r2", DEF, LR_ORDINARY, "D3");
 	troops("a1", ATT, LR_ORDINARY, "C3");
 	SCRIPT(5, 6, 2);
@@ -920,7 +923,7 @@ START_TEST(shoot_response_hits_on_six)
 	 * re-rolled. */
 	troops("r3", DEF, LR_HARDENED, "D3");
 	troops("a2", ATT, LR_ORDINARY, "C3");
-	SCRIPT(1, 1, 1, 1);                       /* r1 r2 r3 dice, then r3's re-roll */
+	SCRIPT(1, 1, 1, 1); /* r1 r2 r3 dice, then r3's re-roll */
 	landraid_response(&C, Q("D3"), DEF, Q("C3"), LR_TRIGGER_SHOT);
 	all_drawn();
 	ck_assert(purpose_has(3, "re-rolls 1 miss"));
@@ -932,13 +935,13 @@ START_TEST(shoot_target_priority)
 	struct landraid_base *o = shooters(1, LR_ORDINARY);
 	int cat;
 	S->standing[DEF].response = LR_RESP_NONE;
-	troops("far", DEF, LR_ORDINARY, "E3");    /* within 3 */
+	troops("far", DEF, LR_ORDINARY, "E3"); /* within 3 */
 	ck_assert_int_eq(landraid_shoot_target(S, Q("C3"), ATT, &cat), Q("E3"));
 	ck_assert_int_eq(cat, 3);
-	troops("diag", DEF, LR_ORDINARY, "D4");   /* corner */
+	troops("diag", DEF, LR_ORDINARY, "D4"); /* corner */
 	ck_assert_int_eq(landraid_shoot_target(S, Q("C3"), ATT, &cat), Q("D4"));
 	ck_assert_int_eq(cat, 2);
-	troops("face", DEF, LR_ORDINARY, "C4");   /* face */
+	troops("face", DEF, LR_ORDINARY, "C4"); /* face */
 	ck_assert_int_eq(landraid_shoot_target(S, Q("C3"), ATT, &cat), Q("C4"));
 	ck_assert_int_eq(cat, 1);
 	ck_assert(!landraid_shoot_legal(S, Q("C3"), ATT, Q("D4")));
@@ -958,10 +961,10 @@ START_TEST(shoot_out_of_range)
 {
 	officer("o1", ATT, "A1");
 	troops("s1", ATT, LR_ORDINARY, "A1");
-	troops("t1", DEF, LR_ORDINARY, "E5");     /* Chebyshev 4 */
+	troops("t1", DEF, LR_ORDINARY, "E5"); /* Chebyshev 4 */
 	ck_assert_int_eq(landraid_shoot(&C, landraid_base_find(S, "o1"), NULL, -1, 1), LR_VOID);
 	ck_assert(has_event("no opponents within 3 squares"));
-	troops("t2", DEF, LR_ORDINARY, "D4");     /* Chebyshev 3 */
+	troops("t2", DEF, LR_ORDINARY, "D4"); /* Chebyshev 3 */
 	ck_assert_int_eq(landraid_shoot_target(S, Q("A1"), ATT, NULL), Q("D4"));
 }
 END_TEST
@@ -988,7 +991,7 @@ START_TEST(shoot_scurvy_and_ignore)
 	ck_assert_int_eq(landraid_shoot(&C, o, NULL, -1, 1), LR_VOID);
 	ck_assert(has_event("response shooting only"));
 	ids(&ign, "sc", NULL, NULL);
-	SCRIPT(1, 1);                             /* 2 troop bases; not the loot carrier */
+	SCRIPT(1, 1); /* 2 troop bases; not the loot carrier */
 	ck_assert_int_eq(landraid_shoot(&C, o, &ign, -1, 1), LR_DONE);
 	all_drawn();
 	landraid_ids_release(&ign);
@@ -1034,8 +1037,7 @@ START_TEST(fight_building_bonus)
 	troops("t3", DEF, LR_ORDINARY, "D3");
 	S->kind[Q("D3")] = LR_IMPORTANT;
 	/* Target: 2 x 4 + 2 officer + 3 (max) = 13 dice. */
-	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(purpose_has(10, "13D6"));
@@ -1075,15 +1077,13 @@ START_TEST(fight_better_quality_rerolls_and_kill_all)
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	/* Assault 10 dice (one 6), target 4 dice; the better side re-rolls its 9 non-6s
 	 * (one more 6). Two casualties kill all targets: no extra-hit dice (none left). */
-	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		2, 2, 2, 2,
-		6, 1, 1, 1, 1, 1, 1, 1, 1);
+	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 6, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(purpose_has(14, "re-rolls 9 non-6"));
 	ck_assert_str_eq(where("t1"), "gone");
 	ck_assert_str_eq(where("t2"), "gone");
-	ck_assert_str_eq(where("o1"), "D3");       /* the winners enter the square */
+	ck_assert_str_eq(where("o1"), "D3"); /* the winners enter the square */
 	ck_assert_str_eq(where("a1"), "D3");
 	ck_assert_int_eq(S->cas[DEF][Q("D3")], 2); /* nobody left to drag the markers */
 }
@@ -1097,14 +1097,12 @@ START_TEST(fight_officer_is_third_casualty)
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	troops("t3", DEF, LR_ORDINARY, "D3");
 	/* 3 sixes: t1, t2, then the officer; t3 survives. Extra hits 1, 1; t3 falls back. */
-	SCRIPT(6, 6, 6, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1);
+	SCRIPT(6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("casualty 3 of the defender: ot"));
 	ck_assert_str_eq(where("ot"), "gone");
-	ck_assert_str_eq(where("t3"), "D2");       /* first free face square of D3 */
+	ck_assert_str_eq(where("t3"), "D2"); /* first free face square of D3 */
 	ck_assert_str_eq(where("o1"), "D3");
 }
 END_TEST
@@ -1115,8 +1113,7 @@ START_TEST(fight_officer_earlier_when_alone)
 	officer("ot", DEF, "D3");
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	/* 2 sixes on officer + 1 base: the base, then the officer (no one else left). */
-	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1);
+	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("casualty 2 of the defender: ot"));
@@ -1129,11 +1126,9 @@ END_TEST
  * commander raises his side's quality (§13), so the target re-rolls its 4 non-6s first. */
 START_TEST(fight_commander_death_three_markers)
 {
-	static const int officer_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1 };
-	static const int commander_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1,
-		1, 1, 1, 1 };
+	static const int officer_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const int commander_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1 };
 	struct landraid_base *o = assault_party(LR_ORDINARY);
 	add("ot", DEF, _i ? LR_COMMANDER : LR_OFFICER, LR_ORDINARY, "D3");
 	if (_i)
@@ -1156,9 +1151,7 @@ START_TEST(fight_tie_target_wins_with_extra_hits)
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	/* One six each: the target wins; its extra hits 5, 1 = one more casualty. */
-	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		6, 1, 1, 1,
-		5, 1);
+	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 1, 1, 1, 5, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("the targets win"));
@@ -1176,9 +1169,7 @@ END_TEST
  * miss and its second die _i: 4 misses, 5 and 6 hit (a2 is the casualty). */
 START_TEST(fight_extra_hits_second_die)
 {
-	static int v[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		6, 1, 1, 1,
-		1, 0 };
+	static int v[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 0 };
 	struct landraid_base *o = assault_party(LR_ORDINARY);
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	troops("t2", DEF, LR_ORDINARY, "D3");
@@ -1188,9 +1179,9 @@ START_TEST(fight_extra_hits_second_die)
 	all_drawn();
 	ck_assert(purpose_has(14, "extra hits"));
 	ck_assert(has_event("the targets win"));
-	ck_assert(has_event(_i >= 5 ? "extra hits on the attacker: 1" :
-		"extra hits on the attacker: 0"));
-	ck_assert_str_eq(where("a1"), "gone");     /* the fight's own casualty */
+	ck_assert(has_event(
+		_i >= 5 ? "extra hits on the attacker: 1" : "extra hits on the attacker: 0"));
+	ck_assert_str_eq(where("a1"), "gone"); /* the fight's own casualty */
 	ck_assert_str_eq(where("a2"), _i >= 5 ? "gone" : "C3");
 	ck_assert_int_eq(S->cas[ATT][Q("C3")], (_i >= 5 ? 2 : 1));
 }
@@ -1202,16 +1193,14 @@ START_TEST(fight_assaulter_wins_by_killing_more)
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	troops("t3", DEF, LR_ORDINARY, "D3");
-	S->cas[DEF][Q("D3")] = 1;                 /* old markers go with them too */
+	S->cas[DEF][Q("D3")] = 1; /* old markers go with them too */
 	landraid_squares_add(&S->standing[DEF].fall_back, Q("D4"));
 	/* Assault 2 sixes, target 1: the assaulters win; extra hits 2, 2: none. */
-	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1,
-		6, 1, 1, 1, 1, 1,
-		2, 2);
+	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1, 2, 2);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("the assaulters win"));
-	ck_assert_str_eq(where("t3"), "D4");       /* the target's standing fall-back square */
+	ck_assert_str_eq(where("t3"), "D4"); /* the target's standing fall-back square */
 	ck_assert_str_eq(where("o1"), "D3");
 	ck_assert_str_eq(where("a2"), "D3");
 	ck_assert_str_eq(where("a1"), "gone");
@@ -1228,8 +1217,7 @@ START_TEST(fight_kill_all_wins_with_fewer)
 	add("lc", DEF, LR_LOOT_CARRIER, LR_ORDINARY, "D3");
 	/* The target's 2 fighting bases (t1 and the loot carrier) both die to 2 sixes while
 	 * they inflict 2: kills all, the assaulters win. */
-	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1,
-		6, 6, 1, 1);
+	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("all fighting targets killed"));
@@ -1245,11 +1233,7 @@ START_TEST(fight_better_loser_insists_on_reroll)
 	troops("t3", DEF, LR_HARDENED, "D3");
 	/* Target better: it re-rolls its 6 non-6s first. Assault 2 sixes, target 0: the
 	 * assaulters win; extra hits 5, 6; the battle-hardened loser insists: 1, 5. */
-	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1,
-		5, 6,
-		1, 5);
+	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 6, 1, 5);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(purpose_has(16, "re-rolls 6 non-6"));
@@ -1267,9 +1251,7 @@ START_TEST(fight_fall_back_default_square)
 	troops("t2", DEF, LR_ORDINARY, "D3");
 	troops("blocker", ATT, LR_ORDINARY, "D2");
 	/* Faces of D3 in A1 order: C3 (assaulters), D2 (attackers), D4 free. */
-	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1,
-		1, 1);
+	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert_str_eq(where("t2"), "D4");
@@ -1286,9 +1268,7 @@ START_TEST(fight_no_fall_back_cut_down)
 	troops("x1", ATT, LR_ORDINARY, "D2");
 	troops("x2", ATT, LR_ORDINARY, "D4");
 	troops("x3", ATT, LR_ORDINARY, "E3");
-	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1,
-		1, 1);
+	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("cut down"));
@@ -1308,7 +1288,7 @@ START_TEST(fight_withdraw)
 	all_drawn();
 	ck_assert(has_event("withdraw instead of fighting"));
 	ck_assert_str_eq(where("t1"), "gone");
-	ck_assert_str_eq(where("t2"), "D2");       /* D2 is the first free face square */
+	ck_assert_str_eq(where("t2"), "D2"); /* D2 is the first free face square */
 	ck_assert_int_eq(S->cas[DEF][Q("D2")], 1);
 	ck_assert_str_eq(where("o1"), "D3");
 	ck_assert_str_eq(where("a1"), "D3");
@@ -1325,9 +1305,7 @@ START_TEST(fight_withdraw_impossible_fights)
 	o->sq = Q("A2");
 	landraid_base_find(S, "a1")->sq = Q("A2");
 	landraid_base_find(S, "a2")->sq = Q("A2");
-	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1,
-		1, 1);
+	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("A1"), NULL, 1);
 	all_drawn();
 	ck_assert(has_event("cannot withdraw"));
@@ -1350,10 +1328,7 @@ START_TEST(fight_commander_improves_quality)
 	troops("a1", ATT, LR_ORDINARY, "C3");
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	/* Ordinary + commander beats ordinary: the assaulters re-roll their 8 non-6s. */
-	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1);
+	SCRIPT(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, landraid_base_find(S, "cmd"), NULL, Q("D3"), NULL, 1);
 	all_drawn();
 	ck_assert(purpose_has(10, "re-rolls 8 non-6"));
@@ -1405,12 +1380,12 @@ START_TEST(plunder_blocked_by_five)
 	troops("d2", DEF, LR_ORDINARY, "C2");
 	troops("d3", DEF, LR_ORDINARY, "D3");
 	troops("d4", DEF, LR_ORDINARY, "D3");
-	troops("d5", DEF, LR_ORDINARY, "D4");    /* corner: does not count */
+	troops("d5", DEF, LR_ORDINARY, "D4"); /* corner: does not count */
 	SCRIPT(1, 1);
-	ck_assert_int_eq(landraid_plunder(&C, o, NULL, 1), LR_DONE);   /* 4: allowed */
+	ck_assert_int_eq(landraid_plunder(&C, o, NULL, 1), LR_DONE); /* 4: allowed */
 	all_drawn();
 	S->plunder[Q("C3")] = 1;
-	officer("d6", DEF, "B3");                 /* officers count: 5 */
+	officer("d6", DEF, "B3"); /* officers count: 5 */
 	ck_assert_int_eq(landraid_plunder(&C, o, NULL, 1), LR_VOID);
 	ck_assert(has_event("5 or more"));
 	ck_assert_int_eq(S->plunder[Q("C3")], 1);
@@ -1468,7 +1443,7 @@ END_TEST
 START_TEST(plunder_battle_hardened_plus_one)
 {
 	struct landraid_base *o = plunderers(LR_HARDENED);
-	SCRIPT(5, 1, 6, 3, 3);                    /* attacker 3 + 1, defender 3 + 1: kept */
+	SCRIPT(5, 1, 6, 3, 3); /* attacker 3 + 1, defender 3 + 1: kept */
 	landraid_plunder(&C, o, NULL, 1);
 	all_drawn();
 	ck_assert(purpose_has(3, "+1 battle-hardened"));
@@ -1489,7 +1464,7 @@ END_TEST
 START_TEST(plunder_no_loot_no_deviation)
 {
 	struct landraid_base *o = plunderers(LR_ORDINARY);
-	SCRIPT(5, 1, 1);                          /* loop 1: nothing worth carrying */
+	SCRIPT(5, 1, 1); /* loop 1: nothing worth carrying */
 	landraid_plunder(&C, o, NULL, 1);
 	all_drawn();
 	ck_assert_int_eq(S->plunder[Q("C3")], 0);
@@ -1537,7 +1512,7 @@ START_TEST(quality_worst_and_ignore)
 	size_t n = landraid_group(&C, o, NULL, v, 8);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_int_eq(landraid_worst_quality(v, n), LR_SCURVY);
-	ids(&ign, "s", "h", NULL);                /* only scurvy bases can be ignored */
+	ids(&ign, "s", "h", NULL); /* only scurvy bases can be ignored */
 	n = landraid_group(&C, o, &ign, v, 8);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(landraid_worst_quality(v, n), LR_ORDINARY);

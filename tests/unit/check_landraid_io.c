@@ -94,16 +94,17 @@ static int has_diag(const struct diag *d, int line, int column, const char *need
 	return 0;
 }
 
-#define CK_DIAG(d, line, col, needle) do { \
-	if (!has_diag(d, line, col, needle)) \
-		diag_print(d, stderr); \
-	ck_assert_msg(has_diag(d, line, col, needle), "no error '%s' at %d:%d", needle, line, \
-		col); \
+#define CK_DIAG(d, line, col, needle) \
+	do { \
+		if (!has_diag(d, line, col, needle)) \
+			diag_print(d, stderr); \
+		ck_assert_msg(has_diag(d, line, col, needle), "no error '%s' at %d:%d", needle, \
+			line, col); \
 	} while (0)
 
 /* Parses orders (and standing) of player against s; returns the diag count. */
-static size_t parse_orders(const struct landraid_state *s, const char *player,
-	const char *orders, const char *standing, struct diag *d, struct landraid_orders **out)
+static size_t parse_orders(const struct landraid_state *s, const char *player, const char *orders,
+	const char *standing, struct diag *d, struct landraid_orders **out)
 {
 	struct landraid_options o;
 	struct node *on = orders ? yaml("orders.yaml", orders) : NULL;
@@ -134,8 +135,8 @@ START_TEST(state_round_trip)
 	char *b = emit_state(t);
 	ck_assert_str_eq(a, b);
 	/* Canonical order: bases by id, squares in A1 order. */
-	const char *order[] = { "id: b1", "id: b2", "id: bishop", "id: blood", "id: cart",
-		"id: d1", "id: far", "id: h1", "id: hag", "id: m1", "id: s1" };
+	const char *order[] = { "id: b1", "id: b2", "id: bishop", "id: blood", "id: cart", "id: d1",
+		"id: far", "id: h1", "id: hag", "id: m1", "id: s1" };
 	const char *p = a;
 	for (size_t i = 0; i < N_OF(order); i++) {
 		const char *q = strstr(p, order[i]);
@@ -161,9 +162,8 @@ END_TEST
 
 START_TEST(state_errors)
 {
-	struct node *g = yaml("game.yaml",
-		"columns: 6\n"
-		"rows: 30\n");
+	struct node *g = yaml("game.yaml", "columns: 6\n"
+					   "rows: 30\n");
 	struct landraid_state *s = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -172,18 +172,17 @@ START_TEST(state_errors)
 	node_free(g);
 	diag_release(&d);
 
-	g = yaml("game.yaml",
-		"columns: 3\n"
-		"rows: 3\n"
-		"squares: {A1: swamp, D1: open}\n"
-		"bases:\n"
-		"  - {id: x, side: pirates, square: A1}\n"
-		"  - {id: y, side: attacker, square: A1, colour: red}\n"
-		"  - {id: z, side: attacker, square: C4}\n"
-		"  - {id: w, side: attacker, square: A1}\n"
-		"  - {id: w, side: defender, square: A2}\n"
-		"loot-loop: [{roll: 1, found: x, loot: 0}]\n"
-		"wind: north\n");
+	g = yaml("game.yaml", "columns: 3\n"
+			      "rows: 3\n"
+			      "squares: {A1: swamp, D1: open}\n"
+			      "bases:\n"
+			      "  - {id: x, side: pirates, square: A1}\n"
+			      "  - {id: y, side: attacker, square: A1, colour: red}\n"
+			      "  - {id: z, side: attacker, square: C4}\n"
+			      "  - {id: w, side: attacker, square: A1}\n"
+			      "  - {id: w, side: defender, square: A2}\n"
+			      "loot-loop: [{roll: 1, found: x, loot: 0}]\n"
+			      "wind: north\n");
 	diag_init(&d);
 	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
 	ck_assert_ptr_null(s);
@@ -191,17 +190,16 @@ START_TEST(state_errors)
 	node_free(g);
 	diag_release(&d);
 
-	g = yaml("game.yaml",
-		"columns: 3\n"
-		"rows: 3\n"
-		"squares: {A1: swamp, D1: open}\n"
-		"bases:\n"
-		"  - {id: x, side: pirates, square: A1}\n"
-		"  - {id: y, side: attacker, square: A1, colour: red}\n"
-		"  - {id: z, side: attacker, square: C4}\n"
-		"  - {id: w, side: attacker, square: A1}\n"
-		"  - {id: w, side: defender, square: A2}\n"
-		"loot-loop: [{roll: 1, found: x, loot: 0}]\n");
+	g = yaml("game.yaml", "columns: 3\n"
+			      "rows: 3\n"
+			      "squares: {A1: swamp, D1: open}\n"
+			      "bases:\n"
+			      "  - {id: x, side: pirates, square: A1}\n"
+			      "  - {id: y, side: attacker, square: A1, colour: red}\n"
+			      "  - {id: z, side: attacker, square: C4}\n"
+			      "  - {id: w, side: attacker, square: A1}\n"
+			      "  - {id: w, side: defender, square: A2}\n"
+			      "loot-loop: [{roll: 1, found: x, loot: 0}]\n");
 	diag_init(&d);
 	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
 	CK_DIAG(&d, 3, 15, "unknown square kind 'swamp'");
@@ -245,15 +243,14 @@ START_TEST(options_defaults_and_errors)
 	ck_assert_int_eq(rules_land_raid.options_parse(&o, NULL, &d), 0);
 	struct node *n = rules_land_raid.options_emit(o);
 	node_emit(n, &b);
-	ck_assert_str_eq(buf_str(&b),
-		"turns-per-player: 4\n"
-		"better-save: per-condition\n"
-		"loot-carriers-plunder: false\n"
-		"max-shoot-actions: 3\n"
-		"max-gather-actions: 3\n"
-		"commander-morale-reroll: failed\n"
-		"ignore-scurvy: any\n"
-		"max-defender-troops: 8\n");
+	ck_assert_str_eq(buf_str(&b), "turns-per-player: 4\n"
+				      "better-save: per-condition\n"
+				      "loot-carriers-plunder: false\n"
+				      "max-shoot-actions: 3\n"
+				      "max-gather-actions: 3\n"
+				      "commander-morale-reroll: failed\n"
+				      "ignore-scurvy: any\n"
+				      "max-defender-troops: 8\n");
 	node_free(n);
 	rules_land_raid.options_free(o);
 	buf_release(&b);
@@ -326,20 +323,21 @@ START_TEST(orders_ok)
 	struct diag d;
 	diag_init(&d);
 	ck_assert_uint_eq(parse_orders(s, "attacker",
-		"- officer: blood\n"
-		"  ignore: [s1]\n"
-		"  actions:\n"
-		"    - move: B2\n"
-		"      drag: [b1, b2]\n"
-		"    - shoot\n"
-		"    - plunder\n"
-		"- officer: hag\n"
-		"  actions:\n"
-		"    - gather: [far]\n"
-		"    - shoot: D2\n"
-		"    - fight: D1\n"
-		"      with: [h1]\n",
-		"response: on-shot\nevents: {dockside: [E1]}\n", &d, &o), 0);
+				  "- officer: blood\n"
+				  "  ignore: [s1]\n"
+				  "  actions:\n"
+				  "    - move: B2\n"
+				  "      drag: [b1, b2]\n"
+				  "    - shoot\n"
+				  "    - plunder\n"
+				  "- officer: hag\n"
+				  "  actions:\n"
+				  "    - gather: [far]\n"
+				  "    - shoot: D2\n"
+				  "    - fight: D1\n"
+				  "      with: [h1]\n",
+				  "response: on-shot\nevents: {dockside: [E1]}\n", &d, &o),
+		0);
 	ck_assert_int_eq(o->side, LR_ATTACKER);
 	ck_assert_uint_eq(o->n, 2);
 	ck_assert_str_eq(o->v[0].officer, "blood");
@@ -393,27 +391,27 @@ START_TEST(orders_errors_against_state)
 	struct diag d;
 	diag_init(&d);
 	parse_orders(s, "attacker",
-		"- officer: blood\n"                    /* 1 */
-		"  ignore: [b1]\n"                      /* 2 */
-		"  actions:\n"                          /* 3 */
-		"    - move: B2\n"                      /* 4 */
-		"      drag: [far, d1, b1]\n"           /* 5 */
-		"    - plunder\n"                       /* 6 */
-		"    - shoot\n"                         /* 7 */
-		"- officer: bishop\n"                   /* 8 */
-		"  actions: [shoot]\n"                  /* 9 */
-		"- officer: b1\n"                       /* 10 */
-		"  actions: [shoot]\n"                  /* 11 */
-		"- officer: ghost\n"                    /* 12 */
-		"  actions: [shoot]\n"                  /* 13 */
-		"- officer: hag\n"                      /* 14 */
-		"  actions:\n"                          /* 15 */
-		"    - move: E1\n"                      /* 16 */
-		"    - fight: D1\n"                     /* 17 */
-		"      with: [h1]\n"                    /* 18 */
-		"    - gather\n"                        /* 19 */
-		"- officer: hag\n"                      /* 20 */
-		"  actions: [gather]\n",                /* 21 */
+		"- officer: blood\n"          /* 1 */
+		"  ignore: [b1]\n"            /* 2 */
+		"  actions:\n"                /* 3 */
+		"    - move: B2\n"            /* 4 */
+		"      drag: [far, d1, b1]\n" /* 5 */
+		"    - plunder\n"             /* 6 */
+		"    - shoot\n"               /* 7 */
+		"- officer: bishop\n"         /* 8 */
+		"  actions: [shoot]\n"        /* 9 */
+		"- officer: b1\n"             /* 10 */
+		"  actions: [shoot]\n"        /* 11 */
+		"- officer: ghost\n"          /* 12 */
+		"  actions: [shoot]\n"        /* 13 */
+		"- officer: hag\n"            /* 14 */
+		"  actions:\n"                /* 15 */
+		"    - move: E1\n"            /* 16 */
+		"    - fight: D1\n"           /* 17 */
+		"      with: [h1]\n"          /* 18 */
+		"    - gather\n"              /* 19 */
+		"- officer: hag\n"            /* 20 */
+		"  actions: [gather]\n",      /* 21 */
 		NULL, &d, NULL);
 	CK_DIAG(&d, 2, 12, "base 'b1' is ordinary (a scurvy base expected in ignore)");
 	CK_DIAG(&d, 5, 14, "base 'far' is in E4, not with blood in B1");
@@ -437,27 +435,27 @@ START_TEST(orders_errors_of_form)
 	struct diag d;
 	diag_init(&d);
 	parse_orders(s, "attacker",
-		"- officer: blood\n"                    /* 1 */
-		"  action: [shoot]\n"                   /* 2 */
-		"- officer: hag\n"                      /* 3 */
-		"  actions:\n"                          /* 4 */
-		"    - move: C2\n"                      /* 5 */
-		"      shoot: D2\n"                     /* 6 */
-		"    - teleport: A1\n"                  /* 7 */
-		"    - dance\n"                         /* 8 */
-		"- officer: blood\n"                    /* 9 */
+		"- officer: blood\n"                        /* 1 */
+		"  action: [shoot]\n"                       /* 2 */
+		"- officer: hag\n"                          /* 3 */
+		"  actions:\n"                              /* 4 */
+		"    - move: C2\n"                          /* 5 */
+		"      shoot: D2\n"                         /* 6 */
+		"    - teleport: A1\n"                      /* 7 */
+		"    - dance\n"                             /* 8 */
+		"- officer: blood\n"                        /* 9 */
 		"  actions: [shoot, shoot, shoot, shoot]\n" /* 10 */
-		"- {officer: blood, actions: []}\n"     /* 11 */
-		"- officer: blood\n"                    /* 12 */
-		"  actions:\n"                          /* 13 */
-		"    - move: Z9\n"                      /* 14 */
-		"    - shoot: F4\n"                     /* 15 */
-		"    - plunder: B2\n"                   /* 16 */
-		"- officer: blood\n"                    /* 17 */
-		"  actions:\n"                          /* 18 */
-		"    - plunder\n"                       /* 19 */
-		"    - move: A1\n"                      /* 20 */
-		"      with: [b1]\n",                   /* 21 */
+		"- {officer: blood, actions: []}\n"         /* 11 */
+		"- officer: blood\n"                        /* 12 */
+		"  actions:\n"                              /* 13 */
+		"    - move: Z9\n"                          /* 14 */
+		"    - shoot: F4\n"                         /* 15 */
+		"    - plunder: B2\n"                       /* 16 */
+		"- officer: blood\n"                        /* 17 */
+		"  actions:\n"                              /* 18 */
+		"    - plunder\n"                           /* 19 */
+		"    - move: A1\n"                          /* 20 */
+		"      with: [b1]\n",                       /* 21 */
 		NULL, &d, NULL);
 	CK_DIAG(&d, 1, 3, "missing key 'actions'");
 	CK_DIAG(&d, 2, 3, "unknown key 'action' in officer order");
@@ -484,24 +482,24 @@ START_TEST(orders_every_error_of_an_action)
 	struct diag d;
 	diag_init(&d);
 	parse_orders(s, "attacker",
-		"- officer: hag\n"                      /* 1 */
-		"  actions:\n"                          /* 2 */
-		"    - move: Z9\n"                      /* 3 */
-		"      run: fast\n"                     /* 4 */
-		"    - move: E1\n"                      /* 5 */
-		"      drag: [d1]\n"                    /* 6 */
-		"    - fight: Q7\n"                     /* 7 */
-		"      with: [cart]\n"                  /* 8 */
-		"- officer: ghost\n"                    /* 9 */
-		"  actions:\n"                          /* 10 */
-		"    - shoot: A9\n"                     /* 11 */
-		"- officer: blood\n"                    /* 12 */
-		"  actions:\n"                          /* 13 */
-		"    - move: B9\n"                      /* 14 */
-		"      shoot: B2\n"                     /* 15 */
-		"    - fight: C1\n"                     /* 16 */
-		"    - move: X1\n"                      /* 17 */
-		"    - gather\n",                       /* 18 */
+		"- officer: hag\n"     /* 1 */
+		"  actions:\n"         /* 2 */
+		"    - move: Z9\n"     /* 3 */
+		"      run: fast\n"    /* 4 */
+		"    - move: E1\n"     /* 5 */
+		"      drag: [d1]\n"   /* 6 */
+		"    - fight: Q7\n"    /* 7 */
+		"      with: [cart]\n" /* 8 */
+		"- officer: ghost\n"   /* 9 */
+		"  actions:\n"         /* 10 */
+		"    - shoot: A9\n"    /* 11 */
+		"- officer: blood\n"   /* 12 */
+		"  actions:\n"         /* 13 */
+		"    - move: B9\n"     /* 14 */
+		"      shoot: B2\n"    /* 15 */
+		"    - fight: C1\n"    /* 16 */
+		"    - move: X1\n"     /* 17 */
+		"    - gather\n",      /* 18 */
 		NULL, &d, NULL);
 	/* unknown key, and the move's bad square */
 	CK_DIAG(&d, 4, 7, "unknown key 'run' in action");
@@ -544,14 +542,16 @@ START_TEST(orders_limits)
 	/* §20: at most 3 shoot actions a turn; the defender does not plunder (§24). */
 	parse_orders(s, "attacker",
 		"- {officer: blood, actions: [shoot, shoot, shoot]}\n"
-		"- {officer: hag, actions: [shoot]}\n", NULL, &d, NULL);
+		"- {officer: hag, actions: [shoot]}\n",
+		NULL, &d, NULL);
 	CK_DIAG(&d, 2, 28, "shoot action 4 this turn");
 	ck_assert_uint_eq(d.n, 1);
 	diag_release(&d);
 	diag_init(&d);
 	parse_orders(s, "defender",
 		"- {officer: bishop, actions: [plunder]}\n"
-		"- {officer: blood, actions: [shoot]}\n", NULL, &d, NULL);
+		"- {officer: blood, actions: [shoot]}\n",
+		NULL, &d, NULL);
 	CK_DIAG(&d, 1, 31, "only the attacker plunders");
 	CK_DIAG(&d, 2, 13, "'blood' is the attacker's");
 	diag_release(&d);
@@ -559,7 +559,8 @@ START_TEST(orders_limits)
 	/* Two plunders of one marker: the second finds none left. */
 	parse_orders(s, "attacker",
 		"- {officer: blood, actions: [{move: B2}, plunder]}\n"
-		"- {officer: hag, actions: [{move: B1}, {move: B2}, plunder]}\n", NULL, &d, NULL);
+		"- {officer: hag, actions: [{move: B1}, {move: B2}, plunder]}\n",
+		NULL, &d, NULL);
 	CK_DIAG(&d, 2, 52, "no plunder marker left in B2");
 	ck_assert_uint_eq(d.n, 1);
 	diag_release(&d);
@@ -573,18 +574,18 @@ START_TEST(standing_errors)
 	struct diag d;
 	diag_init(&d);
 	parse_orders(s, "attacker", NULL,
-		"response: sometimes\n"                 /* 1 */
-		"withdraw: maybe\n"                     /* 2 */
-		"fall-back: [Q9]\n"                     /* 3 */
-		"morale-removal: [b1, cart]\n"          /* 4 */
-		"events:\n"                             /* 5 */
-		"  garrison: [F4]\n"                    /* 6 */
-		"  scurvy-square: [A1]\n"               /* 7 */
-		"  choice-8-10: [officer, officer]\n"   /* 8 */
-		"  remove-scurvy: [d1]\n"               /* 9 */
-		"  redeploy:\n"                         /* 10 */
-		"    - {base: blood, to: C3}\n"         /* 11 */
-		"  weather: fine\n",                    /* 12 */
+		"response: sometimes\n"               /* 1 */
+		"withdraw: maybe\n"                   /* 2 */
+		"fall-back: [Q9]\n"                   /* 3 */
+		"morale-removal: [b1, cart]\n"        /* 4 */
+		"events:\n"                           /* 5 */
+		"  garrison: [F4]\n"                  /* 6 */
+		"  scurvy-square: [A1]\n"             /* 7 */
+		"  choice-8-10: [officer, officer]\n" /* 8 */
+		"  remove-scurvy: [d1]\n"             /* 9 */
+		"  redeploy:\n"                       /* 10 */
+		"    - {base: blood, to: C3}\n"       /* 11 */
+		"  weather: fine\n",                  /* 12 */
 		&d, NULL);
 	CK_DIAG(&d, 1, 11, "unknown response 'sometimes'");
 	CK_DIAG(&d, 2, 11, "true or false");
@@ -595,13 +596,13 @@ START_TEST(standing_errors)
 	diag_release(&d);
 	diag_init(&d);
 	parse_orders(s, "attacker", NULL,
-		"events:\n"                             /* 1 */
-		"  garrison: [F4]\n"                    /* 2 */
-		"  scurvy-square: [A1]\n"               /* 3 */
-		"  choice-8-10: [officer, officer]\n"   /* 4 */
-		"  remove-scurvy: [d1]\n"               /* 5 */
-		"  redeploy:\n"                         /* 6 */
-		"    - {base: blood, to: C3}\n",        /* 7 */
+		"events:\n"                           /* 1 */
+		"  garrison: [F4]\n"                  /* 2 */
+		"  scurvy-square: [A1]\n"             /* 3 */
+		"  choice-8-10: [officer, officer]\n" /* 4 */
+		"  remove-scurvy: [d1]\n"             /* 5 */
+		"  redeploy:\n"                       /* 6 */
+		"    - {base: blood, to: C3}\n",      /* 7 */
 		&d, NULL);
 	CK_DIAG(&d, 2, 13, "garrison is the defender's standing order");
 	CK_DIAG(&d, 3, 19, "scurvy-square A1 is dockside (a square of kind open expected)");
@@ -631,7 +632,8 @@ START_TEST(ignore_scurvy_option)
 	struct landraid_options o;
 	struct landraid_orders *r = NULL;
 	struct diag d;
-	struct node *on = yaml("orders.yaml", "- {officer: o, ignore: [s1, s2], actions: [shoot]}\n");
+	struct node *on = yaml("orders.yaml",
+		"- {officer: o, ignore: [s1, s2], actions: [shoot]}\n");
 	landraid_options_default(&o);
 	diag_init(&d);
 	ck_assert_int_eq(landraid_orders_parse(&r, s, &o, "attacker", on, NULL, &d), 0);
@@ -656,17 +658,17 @@ START_TEST(resolve_whole_turn)
 	struct node *g = yaml("game.yaml", state_yaml);
 	diag_init(&d);
 	ck_assert_int_eq(rules_land_raid.state_parse(&st, &camp, g, &d), 0);
-	struct node *on = yaml("attacker.yaml",
-		"- officer: blood\n"
-		"  actions:\n"
-		"    - move: B2\n"
-		"      drag: [b1, b2]\n"
-		"    - plunder\n"
-		"- officer: hag\n"
-		"  actions: [shoot, shoot]\n");
+	struct node *on = yaml("attacker.yaml", "- officer: blood\n"
+						"  actions:\n"
+						"    - move: B2\n"
+						"      drag: [b1, b2]\n"
+						"    - plunder\n"
+						"- officer: hag\n"
+						"  actions: [shoot, shoot]\n");
 	struct node *sn = yaml("attacker.yaml", "response: none\n");
 	ck_assert_int_eq(rules_land_raid.orders_parse(&orders, &camp, st, 1, "attacker", on, sn,
-		&d), 0);
+				 &d),
+		0);
 	/* events 1+1 = 2: 3 bases land on A1 (first empty dockside);
 	 * morale: B1 attacker 1 marker, blood moved? not yet: s1 (scurvy) alone with 1 marker
 	 * -> 1 + 0 (commander is an officer: -1, no +1) = 0 dice; D2 defender 2 markers, an

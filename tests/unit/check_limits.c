@@ -12,10 +12,10 @@
 #include "testutil.h"
 
 enum {
-	MAX_BYTES = 64 * 1024,   /* node.h: max_bytes 0 = 64 KiB */
-	MAX_DEPTH = 16,          /* max_depth 0 = 16 */
-	MAX_NODES = 20000,       /* max_nodes 0 = 20000 */
-	MAX_SCALAR = 4096,       /* max_scalar 0 = 4096 */
+	MAX_BYTES = 64 * 1024, /* node.h: max_bytes 0 = 64 KiB */
+	MAX_DEPTH = 16,        /* max_depth 0 = 16 */
+	MAX_NODES = 20000,     /* max_nodes 0 = 20000 */
+	MAX_SCALAR = 4096,     /* max_scalar 0 = 4096 */
 };
 
 /* Parses b with the default limits (NULL, and an all-zero struct, which must mean the same);
@@ -51,17 +51,17 @@ static char *parse_defaults(const struct buf *b)
 	return first;
 }
 
-#define ck_parses(b)                                                                      \
-	do {                                                                                  \
-		char *got_ = parse_defaults(b);                                                   \
-		ck_assert_str_eq(got_, "");                                                       \
-		free(got_);                                                                       \
+#define ck_parses(b) \
+	do { \
+		char *got_ = parse_defaults(b); \
+		ck_assert_str_eq(got_, ""); \
+		free(got_); \
 	} while (0)
-#define ck_refused(b, expected)                                                           \
-	do {                                                                                  \
-		char *got_ = parse_defaults(b);                                                   \
-		ck_assert_str_eq(got_, (expected));                                               \
-		free(got_);                                                                       \
+#define ck_refused(b, expected) \
+	do { \
+		char *got_ = parse_defaults(b); \
+		ck_assert_str_eq(got_, (expected)); \
+		free(got_); \
 	} while (0)
 
 static void put_n(struct buf *b, const char *s, size_t n)
@@ -139,7 +139,8 @@ START_TEST(depth_one_over_refused)
 {
 	struct buf b = BUF_INIT;
 	nested_seqs(&b, MAX_DEPTH + 1);
-	ck_refused(&b, "t.yaml:1:17: error: collections nested 17 deep (at most 16 levels expected)\n");
+	ck_refused(&b,
+		"t.yaml:1:17: error: collections nested 17 deep (at most 16 levels expected)\n");
 	buf_release(&b);
 	nested_maps(&b, MAX_DEPTH + 1);
 	ck_refused(&b, "t.yaml:17:17: error: collections nested 17 deep (at most 16 levels "
@@ -200,7 +201,7 @@ START_TEST(scalar_at_limit_accepted)
 	buf_puts(&b, "v: ");
 	put_n(&b, "a", MAX_SCALAR);
 	buf_puts(&b, "\n");
-	buf_puts(&b, "? ");  /* libyaml allows 1024 characters in an implicit key */
+	buf_puts(&b, "? "); /* libyaml allows 1024 characters in an implicit key */
 	put_n(&b, "k", MAX_SCALAR);
 	buf_puts(&b, "\n: 1\nq: \"");
 	put_n(&b, "\\t", MAX_SCALAR);
@@ -231,10 +232,10 @@ END_TEST
 /* --- node_want_int: "0", or an optional '-' and digits without a leading zero ---------- */
 
 struct int_case {
-	const char *text;       /* the plain scalar */
-	long long min, max;     /* the range asked for */
-	int ok;                 /* accepted? */
-	long long value;        /* then this */
+	const char *text;   /* the plain scalar */
+	long long min, max; /* the range asked for */
+	int ok;             /* accepted? */
+	long long value;    /* then this */
 };
 
 static const struct int_case int_cases[] = {
@@ -307,8 +308,10 @@ START_TEST(want_int_quoted_refused)
 		struct diag d;
 		long long v = 7;
 		diag_init(&d);
-		ck_assert_int_eq(node_parse(&root, "t.yaml", srcs[i], strlen(srcs[i]), NULL, &d), 0);
-		ck_assert_int_eq(node_want_int(node_get(root, "v"), "v", LLONG_MIN, LLONG_MAX, &v, &d),
+		ck_assert_int_eq(node_parse(&root, "t.yaml", srcs[i], strlen(srcs[i]), NULL, &d),
+			0);
+		ck_assert_int_eq(node_want_int(node_get(root, "v"), "v", LLONG_MIN, LLONG_MAX, &v,
+					 &d),
 			-1);
 		ck_assert(v == 7);
 		diag_release(&d);
@@ -350,7 +353,8 @@ START_TEST(source_date_epoch_bogus_is_the_clock)
 		long long t0 = (long long)time(NULL);
 		long long got = turn_now();
 		long long t1 = (long long)time(NULL);
-		ck_assert_msg(got >= t0 && got <= t1, "SOURCE_DATE_EPOCH='%s': %lld is not the clock",
+		ck_assert_msg(got >= t0 && got <= t1,
+			"SOURCE_DATE_EPOCH='%s': %lld is not the clock",
 			bogus[i] ? bogus[i] : "(unset)", got);
 	}
 }

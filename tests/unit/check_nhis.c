@@ -23,8 +23,8 @@ static struct rules_campaign camp = { "test", players, 2, &opts };
 /* A unit as a flow map: full and reduced sides (reduced: half firepower, morale - 1). */
 #define UNIT(id, pl, type, hex, fp, rg, mv, mo) \
 	"{id: " id ", player: " pl ", type: " type ", hex: '" hex "', firepower: " #fp \
-	", range: " #rg ", movement: " #mv ", morale: " #mo ", reduced: {firepower: 1, range: " \
-	#rg ", movement: " #mv ", morale: " #mo "}}, "
+	", range: " #rg ", movement: " #mv ", morale: " #mo \
+	", reduced: {firepower: 1, range: " #rg ", movement: " #mv ", morale: " #mo "}}, "
 #define LEADER(id, pl, hex, mo, ld) \
 	"{id: " id ", player: " pl ", type: leader, hex: '" hex "', firepower: 1, range: 4, " \
 	"movement: 5, morale: " #mo ", leadership: " #ld ", reduced: {firepower: 1, range: 4, " \
@@ -34,9 +34,11 @@ static struct rules_campaign camp = { "test", players, 2, &opts };
 static struct nhis_state *make(const char *hexes, const char *units)
 {
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "map: {columns: 6, rows: 6, terrain: open, hexes: [%s]}\n"
+	buf_printf(&b,
+		"map: {columns: 6, rows: 6, terrain: open, hexes: [%s]}\n"
 		"sides: [{player: usmc, nationality: us}, {player: ija, nationality: japanese}]\n"
-		"initiative: usmc\nunits: [%s]\n", hexes, units);
+		"initiative: usmc\nunits: [%s]\n",
+		hexes, units);
 	struct node *n = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -131,11 +133,21 @@ struct dist_case {
 	int dist;
 };
 static const struct dist_case dist_cases[] = {
-	{ "0101", "0101", 0 }, { "0101", "0102", 1 }, { "0101", "0201", 1 },
-	{ "0101", "0202", 2 }, { "0203", "0104", 1 }, { "0203", "0102", 2 },
-	{ "0203", "0304", 1 }, { "0203", "0302", 2 }, { "0303", "0202", 1 },
-	{ "0303", "0204", 2 }, { "0101", "1008", 12 }, { "0103", "0503", 4 },
-	{ "0101", "0901", 8 }, { "0108", "0101", 7 }, { "1108", "0504", 7 },
+	{ "0101", "0101", 0 },
+	{ "0101", "0102", 1 },
+	{ "0101", "0201", 1 },
+	{ "0101", "0202", 2 },
+	{ "0203", "0104", 1 },
+	{ "0203", "0102", 2 },
+	{ "0203", "0304", 1 },
+	{ "0203", "0302", 2 },
+	{ "0303", "0202", 1 },
+	{ "0303", "0204", 2 },
+	{ "0101", "1008", 12 },
+	{ "0103", "0503", 4 },
+	{ "0101", "0901", 8 },
+	{ "0108", "0101", 7 },
+	{ "1108", "0504", 7 },
 };
 
 START_TEST(test_distance)
@@ -170,15 +182,14 @@ START_TEST(test_neighbours)
 }
 END_TEST
 
-static void assert_line(const char *a, const char *b, int side, const char *const *want,
-	size_t n)
+static void assert_line(const char *a, const char *b, int side, const char *const *want, size_t n)
 {
 	int out[64];
 	size_t got = nhis_line(hex(a), hex(b), side, out);
 	ck_assert_int_eq(got, n);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(out[i] == hex(want[i]), "%s-%s side %d [%zu]: %04d, not %s", a, b, side,
-			i, out[i], want[i]);
+		ck_assert_msg(out[i] == hex(want[i]), "%s-%s side %d [%zu]: %04d, not %s", a, b,
+			side, i, out[i], want[i]);
 }
 
 /* Along row 3 the line from 0103 to 0503 runs on the hexsides between 0202/0203 and
@@ -292,40 +303,41 @@ START_TEST(test_move_costs)
 		"{hex: '0403', elevation: 1, terrain: trees}, {hex: '0502', elevation: 1}, "
 		"{hex: '0105', terrain: rough, road: true}, {hex: '0106', terrain: rough, road: true}, "
 		"{hex: '0104', road: true}, {hex: '0503', elevation: 2, road: true}, "
-		"{hex: '0603', elevation: 1, road: true}, {hex: '0604', elevation: 1, road: true}", "");
+		"{hex: '0603', elevation: 1, road: true}, {hex: '0604', elevation: 1, road: true}",
+		"");
 	struct cost_case {
 		const char *from, *to;
 		int jungle, cost;
 	} cases[] = {
-		{ "0101", "0102", 0, 1 },   /* open */
-		{ "0201", "0202", 0, 2 },   /* trees */
-		{ "0201", "0202", 1, 1 },   /* trees, Japanese */
-		{ "0202", "0203", 0, 2 },   /* wooden building (option default 2) */
-		{ "0203", "0204", 0, 2 },   /* huts */
-		{ "0204", "0205", 0, 3 },   /* rough */
-		{ "0205", "0206", 0, 3 },   /* lava rock */
-		{ "0301", "0302", 0, 2 },   /* tall grass */
-		{ "0302", "0303", 0, 1 },   /* brush */
-		{ "0303", "0304", 0, 2 },   /* beach */
-		{ "0304", "0305", 0, 4 },   /* paddy */
-		{ "0401", "0402", 0, 2 },   /* hill from lower: open 1 + 1 */
-		{ "0402", "0502", 0, 1 },   /* hill to same level */
-		{ "0402", "0401", 0, 1 },   /* downhill */
-		{ "0402", "0403", 0, 2 },   /* trees on the same level */
-		{ "0404", "0403", 0, 3 },   /* trees uphill */
-		{ "0404", "0403", 1, 2 },   /* trees uphill, Japanese */
-		{ "0105", "0106", 0, 1 },   /* rough along the road */
-		{ "0205", "0106", 0, 3 },   /* rough onto the road from off it */
-		{ "0104", "0105", 0, 1 },   /* road onto road */
-		{ "0603", "0503", 0, 2 },   /* road uphill: 1 + 1 */
-		{ "0603", "0604", 0, 1 },   /* road on the level */
+		{ "0101", "0102", 0, 1 }, /* open */
+		{ "0201", "0202", 0, 2 }, /* trees */
+		{ "0201", "0202", 1, 1 }, /* trees, Japanese */
+		{ "0202", "0203", 0, 2 }, /* wooden building (option default 2) */
+		{ "0203", "0204", 0, 2 }, /* huts */
+		{ "0204", "0205", 0, 3 }, /* rough */
+		{ "0205", "0206", 0, 3 }, /* lava rock */
+		{ "0301", "0302", 0, 2 }, /* tall grass */
+		{ "0302", "0303", 0, 1 }, /* brush */
+		{ "0303", "0304", 0, 2 }, /* beach */
+		{ "0304", "0305", 0, 4 }, /* paddy */
+		{ "0401", "0402", 0, 2 }, /* hill from lower: open 1 + 1 */
+		{ "0402", "0502", 0, 1 }, /* hill to same level */
+		{ "0402", "0401", 0, 1 }, /* downhill */
+		{ "0402", "0403", 0, 2 }, /* trees on the same level */
+		{ "0404", "0403", 0, 3 }, /* trees uphill */
+		{ "0404", "0403", 1, 2 }, /* trees uphill, Japanese */
+		{ "0105", "0106", 0, 1 }, /* rough along the road */
+		{ "0205", "0106", 0, 3 }, /* rough onto the road from off it */
+		{ "0104", "0105", 0, 1 }, /* road onto road */
+		{ "0603", "0503", 0, 2 }, /* road uphill: 1 + 1 */
+		{ "0603", "0604", 0, 1 }, /* road on the level */
 	};
 	for (size_t i = 0; i < N_OF(cases); i++) {
 		ck_assert_msg(nhis_adjacent(hex(cases[i].from), hex(cases[i].to)), "case %zu", i);
 		int c = nhis_move_cost(&s->map, &opts, hex(cases[i].from), hex(cases[i].to),
 			cases[i].jungle);
-		ck_assert_msg(c == cases[i].cost, "%s->%s: %d, not %d", cases[i].from, cases[i].to, c,
-			cases[i].cost);
+		ck_assert_msg(c == cases[i].cost, "%s->%s: %d, not %d", cases[i].from, cases[i].to,
+			c, cases[i].cost);
 	}
 	opts.building_cost = 3;
 	ck_assert_int_eq(nhis_move_cost(&s->map, &opts, hex("0202"), hex("0203"), 0), 3);
@@ -345,7 +357,8 @@ START_TEST(test_cover)
 		"feature: bunker}, {hex: '0405', terrain: rough, feature: cave}, "
 		"{hex: '0406', feature: wreck}, {hex: '0502', elevation: 1}, "
 		"{hex: '0503', elevation: 1, terrain: trees}, {hex: '0504', elevation: 1, "
-		"feature: bunker}, {hex: '0601', elevation: 1}", "");
+		"feature: bunker}, {hex: '0601', elevation: 1}",
+		"");
 	struct cover_case {
 		const char *target;
 		int cover;
@@ -355,9 +368,9 @@ START_TEST(test_cover)
 		{ "0205", 2, 1 }, { "0206", 2, 1 }, { "0302", 1, 1 }, { "0303", 0, 1 },
 		{ "0304", 0, 0 }, { "0305", 0, 0 }, { "0402", 1, 0 }, { "0403", 3, 1 },
 		{ "0404", 4, 1 }, { "0405", 8, 1 }, { "0406", 1, 1 },
-		{ "0502", 1, 0 },         /* hill fired on from lower */
-		{ "0503", 3, 1 },         /* trees on a hill from lower */
-		{ "0504", 4, 0 },         /* bunker: other terrain, hill included, not counted */
+		{ "0502", 1, 0 }, /* hill fired on from lower */
+		{ "0503", 3, 1 }, /* trees on a hill from lower */
+		{ "0504", 4, 0 }, /* bunker: other terrain, hill included, not counted */
 	};
 	for (size_t i = 0; i < N_OF(cases); i++) {
 		int c = nhis_cover(&s->map, &opts, hex("0101"), hex(cases[i].target));
@@ -424,9 +437,29 @@ END_TEST
 START_TEST(test_fat_column_rounding)
 {
 	static const int cases[][2] = {
-		{ -5, -1 }, { -1, -1 }, { 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 2 }, { 5, 2 },
-		{ 6, 3 }, { 7, 3 }, { 8, 4 }, { 9, 4 }, { 10, 5 }, { 11, 5 }, { 12, 6 }, { 13, 6 },
-		{ 15, 6 }, { 16, 7 }, { 17, 7 }, { 19, 7 }, { 20, 8 }, { 21, 8 }, { 40, 8 },
+		{ -5, -1 },
+		{ -1, -1 },
+		{ 0, 0 },
+		{ 1, 0 },
+		{ 2, 1 },
+		{ 3, 1 },
+		{ 4, 2 },
+		{ 5, 2 },
+		{ 6, 3 },
+		{ 7, 3 },
+		{ 8, 4 },
+		{ 9, 4 },
+		{ 10, 5 },
+		{ 11, 5 },
+		{ 12, 6 },
+		{ 13, 6 },
+		{ 15, 6 },
+		{ 16, 7 },
+		{ 17, 7 },
+		{ 19, 7 },
+		{ 20, 8 },
+		{ 21, 8 },
+		{ 40, 8 },
 	};
 	for (size_t i = 0; i < N_OF(cases); i++)
 		ck_assert_msg(nhis_fat_column(cases[i][0]) == cases[i][1], "FP %d: column %d",
@@ -439,58 +472,57 @@ START_TEST(test_firer_fp)
 	struct fp_case {
 		int fp, range, dist, charging, night, want;
 	} cases[] = {
-		{ 6, 4, 4, 0, 0, 6 },     /* at printed range */
-		{ 6, 4, 1, 0, 0, 6 },
-		{ 6, 4, 5, 0, 0, 3 },     /* beyond: halved */
-		{ 5, 4, 8, 0, 0, 2 },     /* halved, fractions dropped, up to double range */
-		{ 5, 4, 9, 0, 0, -1 },    /* beyond double range: cannot fire */
-		{ 6, 4, 2, 1, 0, 4 },     /* -2 charging */
-		{ 6, 4, 6, 1, 0, 1 },     /* halved then -2 */
-		{ 1, 4, 2, 1, 0, 0 },     /* never below 0 */
-		{ 6, 6, 4, 0, 3, 4 },     /* -2 beyond night visibility */
-		{ 6, 6, 3, 0, 3, 6 },     /* within visibility */
-		{ 6, 6, 8, 1, 3, 0 },     /* halved 3, -2, -2: 0 */
-		{ 8, 6, 8, 1, 3, 0 },     /* 4 - 2 - 2 */
-		{ 9, 6, 8, 0, 3, 2 },     /* 4 - 2 */
+		{ 6, 4, 4, 0, 0, 6 },                       /* at printed range */
+		{ 6, 4, 1, 0, 0, 6 }, { 6, 4, 5, 0, 0, 3 }, /* beyond: halved */
+		{ 5, 4, 8, 0, 0, 2 },  /* halved, fractions dropped, up to double range */
+		{ 5, 4, 9, 0, 0, -1 }, /* beyond double range: cannot fire */
+		{ 6, 4, 2, 1, 0, 4 },  /* -2 charging */
+		{ 6, 4, 6, 1, 0, 1 },  /* halved then -2 */
+		{ 1, 4, 2, 1, 0, 0 },  /* never below 0 */
+		{ 6, 6, 4, 0, 3, 4 },  /* -2 beyond night visibility */
+		{ 6, 6, 3, 0, 3, 6 },  /* within visibility */
+		{ 6, 6, 8, 1, 3, 0 },  /* halved 3, -2, -2: 0 */
+		{ 8, 6, 8, 1, 3, 0 },  /* 4 - 2 - 2 */
+		{ 9, 6, 8, 0, 3, 2 },  /* 4 - 2 */
 	};
 	for (size_t i = 0; i < N_OF(cases); i++) {
 		struct nhis_firer f = { "u", cases[i].fp, cases[i].range, cases[i].dist,
 			cases[i].charging, 1 };
-		ck_assert_msg(nhis_firer_fp(&f, cases[i].night) == cases[i].want, "case %zu: %d",
-			i, nhis_firer_fp(&f, cases[i].night));
+		ck_assert_msg(nhis_firer_fp(&f, cases[i].night) == cases[i].want, "case %zu: %d", i,
+			nhis_firer_fp(&f, cases[i].night));
 	}
 }
 END_TEST
 
 struct calc_case {
-	int fp1, fp2;         /* two firers (fp2 0: one firer) */
+	int fp1, fp2; /* two firers (fp2 0: one firer) */
 	int dist;
 	int moving, brush, cover, cover_shift, tank, infantry, charging;
 	int final, column, shifts, result_column;
 };
 static const struct calc_case calc_cases[] = {
 	/* each alone */
-	{ 6, 0, 3, 0, 0, 0, 0, 0, 1, 0,   6, 3, 0, 3 },      /* plain */
-	{ 6, 0, 3, 1, 0, 0, 0, 0, 1, 0,   8, 4, 0, 4 },      /* +2 moving */
-	{ 6, 0, 3, 1, 1, 0, 0, 0, 1, 0,   6, 3, 0, 3 },      /* moving in Brush: no +2 */
-	{ 6, 0, 1, 0, 0, 0, 0, 0, 1, 0,   9, 4, 0, 4 },      /* +3 adjacent */
-	{ 6, 0, 3, 0, 0, 2, 0, 0, 1, 0,   4, 2, 0, 2 },      /* -2 cover */
-	{ 6, 0, 3, 0, 0, 0, 1, 0, 1, 0,   6, 3, 2, 1 },      /* cover terrain shift */
-	{ 6, 0, 3, 0, 0, 0, 0, 1, 1, 0,   6, 3, 2, 1 },      /* infantry on tank */
-	{ 6, 0, 3, 0, 0, 0, 0, 1, 0, 0,   6, 3, 0, 3 },      /* tank fired on by non-infantry */
-	{ 6, 0, 3, 0, 0, 0, 0, 0, 1, 1,   4, 2, 0, 2 },      /* -2 charging */
-	{ 6, 4, 3, 0, 0, 0, 0, 0, 1, 0,   10, 5, 0, 5 },     /* two firers add */
+	{ 6, 0, 3, 0, 0, 0, 0, 0, 1, 0, 6, 3, 0, 3 },  /* plain */
+	{ 6, 0, 3, 1, 0, 0, 0, 0, 1, 0, 8, 4, 0, 4 },  /* +2 moving */
+	{ 6, 0, 3, 1, 1, 0, 0, 0, 1, 0, 6, 3, 0, 3 },  /* moving in Brush: no +2 */
+	{ 6, 0, 1, 0, 0, 0, 0, 0, 1, 0, 9, 4, 0, 4 },  /* +3 adjacent */
+	{ 6, 0, 3, 0, 0, 2, 0, 0, 1, 0, 4, 2, 0, 2 },  /* -2 cover */
+	{ 6, 0, 3, 0, 0, 0, 1, 0, 1, 0, 6, 3, 2, 1 },  /* cover terrain shift */
+	{ 6, 0, 3, 0, 0, 0, 0, 1, 1, 0, 6, 3, 2, 1 },  /* infantry on tank */
+	{ 6, 0, 3, 0, 0, 0, 0, 1, 0, 0, 6, 3, 0, 3 },  /* tank fired on by non-infantry */
+	{ 6, 0, 3, 0, 0, 0, 0, 0, 1, 1, 4, 2, 0, 2 },  /* -2 charging */
+	{ 6, 4, 3, 0, 0, 0, 0, 0, 1, 0, 10, 5, 0, 5 }, /* two firers add */
 	/* combined */
-	{ 6, 4, 1, 1, 0, 2, 0, 0, 1, 0,   13, 6, 0, 6 },     /* +2 +3 -2: 13 -> 12 */
-	{ 6, 4, 1, 1, 0, 2, 1, 1, 1, 0,   13, 6, 4, 2 },     /* both shifts: 12 -> 4 */
-	{ 8, 8, 1, 1, 0, 0, 0, 0, 1, 0,   21, 8, 0, 8 },     /* over 20 -> 20 */
-	{ 6, 4, 1, 0, 0, 8, 1, 0, 1, 0,   5, 2, 2, 0 },      /* cave in rough: 5 -> 4 -> 0 */
-	{ 6, 4, 1, 1, 1, 2, 1, 0, 1, 1,   7, 3, 2, 1 },      /* 4+2 charging, brush, adj, cover */
+	{ 6, 4, 1, 1, 0, 2, 0, 0, 1, 0, 13, 6, 0, 6 }, /* +2 +3 -2: 13 -> 12 */
+	{ 6, 4, 1, 1, 0, 2, 1, 1, 1, 0, 13, 6, 4, 2 }, /* both shifts: 12 -> 4 */
+	{ 8, 8, 1, 1, 0, 0, 0, 0, 1, 0, 21, 8, 0, 8 }, /* over 20 -> 20 */
+	{ 6, 4, 1, 0, 0, 8, 1, 0, 1, 0, 5, 2, 2, 0 },  /* cave in rough: 5 -> 4 -> 0 */
+	{ 6, 4, 1, 1, 1, 2, 1, 0, 1, 1, 7, 3, 2, 1 },  /* 4+2 charging, brush, adj, cover */
 	/* off the table */
-	{ 2, 0, 3, 0, 0, 3, 0, 0, 1, 0,   -1, -1, 0, -1 },   /* below 0 */
-	{ 3, 0, 3, 0, 0, 0, 1, 1, 1, 0,   3, 1, 4, -1 },     /* shifted left of FP 0 */
-	{ 1, 0, 3, 0, 0, 0, 1, 0, 1, 0,   1, 0, 2, -1 },     /* FP 0 shifted: no effect */
-	{ 0, 0, 3, 0, 0, 0, 0, 0, 1, 0,   0, 0, 0, 0 },      /* FP 0 column */
+	{ 2, 0, 3, 0, 0, 3, 0, 0, 1, 0, -1, -1, 0, -1 }, /* below 0 */
+	{ 3, 0, 3, 0, 0, 0, 1, 1, 1, 0, 3, 1, 4, -1 },   /* shifted left of FP 0 */
+	{ 1, 0, 3, 0, 0, 0, 1, 0, 1, 0, 1, 0, 2, -1 },   /* FP 0 shifted: no effect */
+	{ 0, 0, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 },    /* FP 0 column */
 };
 
 START_TEST(test_fire_compute)
@@ -512,9 +544,10 @@ START_TEST(test_fire_compute)
 		struct buf why = BUF_INIT;
 		nhis_fire_compute(&fc, &why);
 		ck_assert_msg(fc.final == c->final && fc.column == c->column &&
-			fc.shifts == c->shifts && fc.result_column == c->result_column,
-			"case %zu: final %d column %d shifts %d result %d (%s)", i, fc.final, fc.column,
-			fc.shifts, fc.result_column, buf_str(&why));
+				      fc.shifts == c->shifts &&
+				      fc.result_column == c->result_column,
+			"case %zu: final %d column %d shifts %d result %d (%s)", i, fc.final,
+			fc.column, fc.shifts, fc.result_column, buf_str(&why));
 		buf_release(&why);
 	}
 }
@@ -525,9 +558,8 @@ END_TEST
 START_TEST(test_fire_adjacent_hit1)
 {
 	/* FP 6 +3 adjacent = 9, column 8; 2d6 3+4 = 7: Hit-1; morale 4: 1d6 2 + 1 = 3 passes. */
-	struct nhis_state *s = make("",
-		UNIT("m1", "usmc", "squad", "0302", 6, 4, 4, 4)
-		UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 4));
+	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0302", 6, 4, 4, 4)
+						UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 4));
 	static const int script[] = { 3, 4, 2 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
@@ -556,7 +588,8 @@ START_TEST(test_fire_every_column)
 		snprintf(units, sizeof(units),
 			"{id: j1, player: ija, type: squad, hex: '0101', firepower: %d, range: 6, "
 			"movement: 4, morale: 4, reduced: {firepower: 1, range: 6, movement: 4, morale: 4}},"
-			" " UNIT("m1", "usmc", "squad", "0104", 4, 4, 4, 6), fp[c]);
+			" " UNIT("m1", "usmc", "squad", "0104", 4, 4, 4, 6),
+			fp[c]);
 		struct nhis_state *s = make("", units);
 		static const int script[] = { 1, 1 };
 		struct harness h;
@@ -579,7 +612,7 @@ START_TEST(test_fire_off_table_rolls_nothing)
 	/* FP 2 - cover 3 (building) < 0: no effect, no die. */
 	struct nhis_state *s = make("{hex: '0104', terrain: building}",
 		UNIT("j1", "ija", "squad", "0101", 2, 6, 4, 4)
-		UNIT("m1", "usmc", "squad", "0104", 4, 4, 4, 6));
+			UNIT("m1", "usmc", "squad", "0104", 4, 4, 4, 6));
 	struct harness h;
 	harness_init(&h, s, NULL, 0);
 	size_t f[] = { 0 };
@@ -599,7 +632,7 @@ START_TEST(test_fire_off_table_rolls_nothing)
 	harness_release(&h);
 	nhis_state_free(s);
 	s = make("", UNIT("j1", "ija", "squad", "0101", 3, 6, 4, 4)
-		UNIT("t1", "usmc", "tank", "0104", 8, 8, 6, 6));
+			     UNIT("t1", "usmc", "tank", "0104", 8, 8, 6, 6));
 	harness_init(&h, s, NULL, 0);
 	ck_assert_int_eq(nhis_fire(&h.x, f, 1, hex("0104"), 0, "ija fire"), NHIS_NO_EFFECT);
 	ck_assert_int_eq(dice_count(&h.dice), 0);
@@ -615,17 +648,18 @@ START_TEST(test_fire_markers_and_shifts)
 	 * Marked Move: +2: 8, column 8, no shift. Marked Fire: 6, no shift, no +2. */
 	struct nhis_state *s = make("{hex: '0104', terrain: trees}",
 		UNIT("m1", "usmc", "squad", "0101", 8, 6, 4, 6)
-		UNIT("j1", "ija", "squad", "0104", 4, 4, 4, 6));
+			UNIT("j1", "ija", "squad", "0104", 4, 4, 4, 6));
 	static const int script[] = { 6, 6, 6, 6, 6, 6 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
 	size_t f[] = { 0 };
 	nhis_fire(&h.x, f, 1, hex("0104"), 0, "usmc fire");
 	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "= 6, column 6, 2 left (cover terrain "
-		"not marked) -> column 2"));
+							  "not marked) -> column 2"));
 	unit(s, "j1")->markers = NHIS_MARK_MOVE;
 	nhis_fire(&h.x, f, 1, hex("0104"), 0, "usmc fire");
-	ck_assert_ptr_nonnull(strstr(h.dice.v[2].purpose, "+2 moving target -2 cover = 8, column 8"));
+	ck_assert_ptr_nonnull(
+		strstr(h.dice.v[2].purpose, "+2 moving target -2 cover = 8, column 8"));
 	ck_assert_ptr_null(strstr(h.dice.v[2].purpose, "left"));
 	unit(s, "j1")->markers = NHIS_MARK_FIRE;
 	nhis_fire(&h.x, f, 1, hex("0104"), 0, "usmc fire");
@@ -646,9 +680,9 @@ START_TEST(test_shakeable_steps)
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
 	struct nhis_unit *u = unit(s, "m1");
-	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");      /* 3 <= 3 passes */
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t"); /* 3 <= 3 passes */
 	ck_assert(!u->shaken && !u->is_reduced);
-	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");      /* 4 > 3 */
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t"); /* 4 > 3 */
 	ck_assert(u->shaken && !u->is_reduced && !u->eliminated);
 	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
 	ck_assert(u->shaken && u->is_reduced && !u->eliminated);
@@ -732,8 +766,9 @@ END_TEST
 START_TEST(test_best_prepared_leader)
 {
 	/* Two leaders: the better Prepared one lends leadership; a Shaken one does not. */
-	struct nhis_state *s = make("", LEADER("l1", "usmc", "0303", 5, 1)
-		LEADER("l2", "usmc", "0303", 5, 3) UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 3));
+	struct nhis_state *s = make("",
+		LEADER("l1", "usmc", "0303", 5, 1) LEADER("l2", "usmc", "0303", 5, 3)
+			UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 3));
 	ck_assert_int_eq(nhis_leadership_in(s, 0, hex("0303")), 3);
 	unit(s, "l2")->shaken = 1;
 	ck_assert_int_eq(nhis_leadership_in(s, 0, hex("0303")), 1);
@@ -746,9 +781,9 @@ END_TEST
 
 START_TEST(test_moving_unshakable_stops)
 {
-	struct nhis_state *s = make("", UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 3)
-		UNIT("j2", "ija", "squad", "0304", 4, 4, 4, 3)
-		UNIT("j3", "ija", "squad", "0305", 4, 4, 4, 3));
+	struct nhis_state *s = make("",
+		UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 3) UNIT("j2", "ija", "squad", "0304", 4,
+			4, 4, 3) UNIT("j3", "ija", "squad", "0305", 4, 4, 4, 3));
 	static const int script[] = { 6, 6, 6 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
@@ -758,9 +793,9 @@ START_TEST(test_moving_unshakable_stops)
 	nhis_apply_result(&h.x, hex("0303"), 1, NHIS_HIT, 0, "t");
 	ck_assert(a->is_reduced && a->stopped);
 	nhis_apply_result(&h.x, hex("0304"), 1, NHIS_HIT, 0, "t");
-	ck_assert(b->is_reduced && !b->stopped);              /* Banzai charges on */
+	ck_assert(b->is_reduced && !b->stopped); /* Banzai charges on */
 	nhis_apply_result(&h.x, hex("0305"), 1, NHIS_HIT, 1, "t");
-	ck_assert(c->is_reduced && c->stopped);               /* ... unless flamethrower */
+	ck_assert(c->is_reduced && c->stopped); /* ... unless flamethrower */
 	harness_release(&h);
 	nhis_state_free(s);
 }
@@ -772,9 +807,9 @@ START_TEST(test_damaged2_three_units)
 {
 	/* Three Shakeable squads, Damaged-2: d3 = 2 picks m2, then d2 = 2 picks m3 of (m1, m3).
 	 * Every survivor is Shaken, no morale check. */
-	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
-		UNIT("m2", "usmc", "squad", "0303", 4, 4, 4, 4)
-		UNIT("m3", "usmc", "squad", "0303", 4, 4, 4, 4));
+	struct nhis_state *s = make("",
+		UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4) UNIT("m2", "usmc", "squad", "0303",
+			4, 4, 4, 4) UNIT("m3", "usmc", "squad", "0303", 4, 4, 4, 4));
 	static const int script[] = { 2, 2 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
@@ -783,7 +818,7 @@ START_TEST(test_damaged2_three_units)
 	ck_assert_int_eq(h.dice.v[0].sides, 3);
 	ck_assert_int_eq(h.dice.v[1].sides, 2);
 	ck_assert(!unit(s, "m1")->is_reduced && unit(s, "m2")->is_reduced &&
-		unit(s, "m3")->is_reduced);
+		  unit(s, "m3")->is_reduced);
 	ck_assert(unit(s, "m1")->shaken && unit(s, "m2")->shaken && unit(s, "m3")->shaken);
 	harness_release(&h);
 	nhis_state_free(s);
@@ -795,7 +830,7 @@ START_TEST(test_damaged3_two_units)
 	/* Two Unshakable squads, Damaged-3: each takes one point (no die), then d2 = 1 gives the
 	 * third to j1, now reduced: eliminated. Both were damaged: no morale check. */
 	struct nhis_state *s = make("", UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 4)
-		UNIT("j2", "ija", "squad", "0303", 4, 4, 4, 4));
+						UNIT("j2", "ija", "squad", "0303", 4, 4, 4, 4));
 	static const int script[] = { 1 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
@@ -814,7 +849,7 @@ START_TEST(test_damage_points_lost)
 	/* One full unit, Damaged-2: reduced, then eliminated. One reduced unit, Damaged-3:
 	 * eliminated, two points lost. No die either time. */
 	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
-		UNIT("m2", "usmc", "squad", "0305", 4, 4, 4, 4));
+						UNIT("m2", "usmc", "squad", "0305", 4, 4, 4, 4));
 	unit(s, "m2")->is_reduced = 1;
 	struct harness h;
 	harness_init(&h, s, NULL, 0);
@@ -834,14 +869,15 @@ START_TEST(test_damaged_unshakable_checks)
 	/* Japanese leader (morale 4, leadership 1) and squads j1, j2 (morale 3). Damaged: d3 = 2
 	 * hits j1. Then the undamaged check at +0, leader first: 5 > 4 reduces the leader; j2:
 	 * 4 <= 3 + 1 passes with the (reduced, still Prepared) leader's leadership. */
-	struct nhis_state *s = make("", UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 3)
-		LEADER("l1", "ija", "0303", 4, 1) UNIT("j2", "ija", "squad", "0303", 4, 4, 4, 3));
+	struct nhis_state *s = make("",
+		UNIT("j1", "ija", "squad", "0303", 4, 4, 4, 3) LEADER("l1", "ija", "0303", 4, 1)
+			UNIT("j2", "ija", "squad", "0303", 4, 4, 4, 3));
 	static const int script[] = { 2, 5, 4 };
 	struct harness h;
 	harness_init(&h, s, script, N_OF(script));
 	nhis_apply_result(&h.x, hex("0303"), 1, NHIS_DAMAGED, 0, "t");
 	ck_assert_int_eq(dice_count(&h.dice), 3);
-	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "2=j1"));     /* leaders listed first */
+	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "2=j1")); /* leaders listed first */
 	ck_assert(unit(s, "j1")->is_reduced);
 	ck_assert(unit(s, "l1")->is_reduced && !unit(s, "l1")->shaken);
 	ck_assert(!unit(s, "j2")->is_reduced);
@@ -856,7 +892,7 @@ START_TEST(test_damaged_already_shaken)
 {
 	/* A Shaken squad not picked by the point stays Shaken, losing no further step. */
 	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
-		UNIT("m2", "usmc", "squad", "0303", 4, 4, 4, 4));
+						UNIT("m2", "usmc", "squad", "0303", 4, 4, 4, 4));
 	unit(s, "m2")->shaken = 1;
 	static const int script[] = { 1 };
 	struct harness h;
@@ -924,14 +960,15 @@ START_TEST(test_shaken_moves_sideways_not_closer)
 		const char *to;
 		int dist, moves;
 	} cases[] = {
-		{ "0203", 3, 1 },   /* sideways */
-		{ "0403", 3, 1 },   /* sideways */
-		{ "0302", 4, 1 },   /* away */
-		{ "0304", 2, 0 },   /* toward */
+		{ "0203", 3, 1 }, /* sideways */
+		{ "0403", 3, 1 }, /* sideways */
+		{ "0302", 4, 1 }, /* away */
+		{ "0304", 2, 0 }, /* toward */
 	};
 	for (size_t i = 0; i < N_OF(cases); i++) {
-		struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
-			UNIT("j1", "ija", "squad", "0306", 4, 4, 4, 4));
+		struct nhis_state *s = make("",
+			UNIT("m1", "usmc", "squad", "0303", 4, 4, 4, 4)
+				UNIT("j1", "ija", "squad", "0306", 4, 4, 4, 4));
 		unit(s, "m1")->shaken = 1;
 		ck_assert_int_eq(nhis_enemy_distance(s, 0, hex("0303")), 3);
 		ck_assert_int_eq(nhis_enemy_distance(s, 0, hex(cases[i].to)), cases[i].dist);
@@ -939,9 +976,10 @@ START_TEST(test_shaken_moves_sideways_not_closer)
 		harness_init(&h, s, NULL, 0);
 		move_impulse(&h, "0303", &cases[i].to, 1);
 		ck_assert_msg(unit(s, "m1")->hex == hex(cases[i].moves ? cases[i].to : "0303"),
-			"Shaken m1 stepping to %s (%d hexes from the enemy) ends in %04d", cases[i].to,
-			cases[i].dist, unit(s, "m1")->hex);
-		ck_assert_int_eq(events_have(&h.ev, "may not move toward the enemy"), !cases[i].moves);
+			"Shaken m1 stepping to %s (%d hexes from the enemy) ends in %04d",
+			cases[i].to, cases[i].dist, unit(s, "m1")->hex);
+		ck_assert_int_eq(events_have(&h.ev, "may not move toward the enemy"),
+			!cases[i].moves);
 		ck_assert_int_eq(dice_count(&h.dice), 0);
 		harness_release(&h);
 		nhis_state_free(s);
@@ -956,7 +994,7 @@ START_TEST(test_move_last_movement_point)
 {
 	static const char *const path[] = { "0102", "0103", "0104" };
 	struct nhis_state *s = make("", UNIT("m1", "usmc", "squad", "0101", 4, 4, 4, 4)
-		UNIT("j1", "ija", "squad", "0606", 4, 4, 4, 4));
+						UNIT("j1", "ija", "squad", "0606", 4, 4, 4, 4));
 	unit(s, "m1")->full.movement = _i;
 	struct harness h;
 	harness_init(&h, s, NULL, 0);

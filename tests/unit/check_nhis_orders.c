@@ -21,28 +21,28 @@ static struct rules_campaign camp = { "test", players, 2, &opts };
  * a hill at 0604. usmc: l1, m1 in 0101, m2 in 0103, mg1 in 0401, tank t1 in 0601; ija: j1
  * in 0406, j2 and leader jl in 0506, flamethrower f1 in 0606. */
 static const char fixture[] =
-	"map:\n"                                                          /* 1 */
+	"map:\n" /* 1 */
 	"  columns: 8\n"
 	"  rows: 6\n"
 	"  terrain: open\n"
-	"  hexes:\n"                                                      /* 5 */
+	"  hexes:\n" /* 5 */
 	"    - {hex: '0203', terrain: trees}\n"
 	"    - {hex: '0303', terrain: building}\n"
 	"    - {hex: '0105', terrain: paddy}\n"
 	"    - {hex: '0405', terrain: brush}\n"
-	"    - {hex: '0601', road: true}\n"                               /* 10 */
+	"    - {hex: '0601', road: true}\n" /* 10 */
 	"    - {hex: '0602', road: true}\n"
 	"    - {hex: '0603', road: true, terrain: rough}\n"
 	"    - {hex: '0604', road: true, elevation: 1}\n"
 	"sides:\n"
-	"  - {player: usmc, nationality: us}\n"                           /* 15 */
+	"  - {player: usmc, nationality: us}\n" /* 15 */
 	"  - {player: ija, nationality: japanese}\n"
 	"initiative: usmc\n"
 	"turns: 6\n"
 	"units:\n"
 	"  - {id: l1, player: usmc, type: leader, hex: '0101', firepower: 1, range: 3, "
 	"movement: 5, morale: 5, leadership: 1, reduced: {firepower: 1, range: 3, movement: 5, "
-	"morale: 4, leadership: 0}}\n"                                     /* 20 */
+	"morale: 4, leadership: 0}}\n" /* 20 */
 	"  - {id: m1, player: usmc, type: squad, hex: '0101', firepower: 4, range: 3, "
 	"movement: 4, morale: 4, reduced: {firepower: 2, range: 3, movement: 4, morale: 3}}\n"
 	"  - {id: m2, player: usmc, type: squad, hex: '0103', firepower: 4, range: 4, "
@@ -52,7 +52,7 @@ static const char fixture[] =
 	"  - {id: t1, player: usmc, type: tank, hex: '0601', firepower: 8, range: 10, "
 	"movement: 6, morale: 5, reduced: {firepower: 4, range: 8, movement: 3, morale: 4}}\n"
 	"  - {id: j1, player: ija, type: squad, hex: '0406', firepower: 4, range: 3, "
-	"movement: 4, morale: 4, reduced: {firepower: 2, range: 3, movement: 4, morale: 3}}\n"   /* 25 */
+	"movement: 4, morale: 4, reduced: {firepower: 2, range: 3, movement: 4, morale: 3}}\n" /* 25 */
 	"  - {id: j2, player: ija, type: squad, hex: '0506', firepower: 4, range: 3, "
 	"movement: 4, morale: 4, reduced: {firepower: 2, range: 3, movement: 4, morale: 3}}\n"
 	"  - {id: jl, player: ija, type: leader, hex: '0506', firepower: 1, range: 3, "
@@ -217,11 +217,11 @@ START_TEST(test_options_errors)
 	int seen[6] = { 0 };
 	for (size_t i = 0; i < d.n; i++)
 		seen[d.v[i].line] = d.v[i].column;
-	ck_assert_int_eq(seen[1], 19);     /* dusk */
-	ck_assert_int_eq(seen[2], 8);      /* sometimes */
-	ck_assert_int_eq(seen[3], 24);     /* the second japanese */
-	ck_assert_int_eq(seen[4], 25);     /* cost 0 */
-	ck_assert_int_eq(seen[5], 1);      /* weather */
+	ck_assert_int_eq(seen[1], 19); /* dusk */
+	ck_assert_int_eq(seen[2], 8);  /* sometimes */
+	ck_assert_int_eq(seen[3], 24); /* the second japanese */
+	ck_assert_int_eq(seen[4], 25); /* cost 0 */
+	ck_assert_int_eq(seen[5], 1);  /* weather */
 	node_free(n);
 	diag_release(&d);
 }
@@ -232,14 +232,13 @@ END_TEST
  * are still read and checked. */
 START_TEST(test_options_old_spelling)
 {
-	struct node *n = parse_yaml("options.yaml",
-		"night_visibility: 3\n"
-		"rally: plain\n"
-		"hill_blocks_los: false\n"
-		"hexside_los: blocked-if-either\n"
-		"wooden_building: {cost: 3}\n"
-		"wooden-building: {cost: 0, cover_factor: 2}\n"
-		"night_vision: 2\n");
+	struct node *n = parse_yaml("options.yaml", "night_visibility: 3\n"
+						    "rally: plain\n"
+						    "hill_blocks_los: false\n"
+						    "hexside_los: blocked-if-either\n"
+						    "wooden_building: {cost: 3}\n"
+						    "wooden-building: {cost: 0, cover_factor: 2}\n"
+						    "night_vision: 2\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -249,10 +248,13 @@ START_TEST(test_options_old_spelling)
 		diag_print(&d, stderr);
 	ck_assert_int_eq(diag_count(&d), 7);
 	static const struct error_case want[] = {
-		{ NULL, 1, 1, "unknown option 'night_visibility' (did you mean 'night-visibility'?)" },
-		{ NULL, 3, 1, "unknown option 'hill_blocks_los' (did you mean 'hill-blocks-los'?)" },
+		{ NULL, 1, 1,
+			"unknown option 'night_visibility' (did you mean 'night-visibility'?)" },
+		{ NULL, 3, 1,
+			"unknown option 'hill_blocks_los' (did you mean 'hill-blocks-los'?)" },
 		{ NULL, 4, 1, "unknown option 'hexside_los' (did you mean 'hexside-los'?)" },
-		{ NULL, 5, 1, "unknown option 'wooden_building' (did you mean 'wooden-building'?)" },
+		{ NULL, 5, 1,
+			"unknown option 'wooden_building' (did you mean 'wooden-building'?)" },
 		{ NULL, 6, 28, "unknown key 'cover_factor' in wooden-building (expected one of" },
 		{ NULL, 6, 25, "wooden-building cost" },
 		{ NULL, 7, 1, "unknown key 'night_vision' in options (expected one of" },
@@ -320,28 +322,33 @@ START_TEST(test_state_errors)
 		{ "map: {columns: 4, rows: 4, hexes: [{hex: '0101'}, {hex: '0101'}]}\n", 1, 57,
 			"described twice" },
 		{ "map: {columns: 4, rows: 4}\nsides: [{player: usmc, nationality: us}, "
-			"{player: usmc, nationality: japanese}]\n", 2, 51, "two sides" },
+		  "{player: usmc, nationality: japanese}]\n",
+			2, 51, "two sides" },
 		{ "map: {columns: 4, rows: 4}\nsides: [{player: usmc, nationality: us}, "
-			"{player: kriegsmarine, nationality: german}]\n", 2, 51, "not a player" },
+		  "{player: kriegsmarine, nationality: german}]\n",
+			2, 51, "not a player" },
 		{ "map: {columns: 4, rows: 4}\nsides: [{player: usmc, nationality: us}, "
-			"{player: ija, nationality: japanese}]\ninitiative: ija\nunits:\n"
-			"  - {id: a, player: usmc, type: squad, hex: '0101', firepower: 4, range: 4, "
-			"movement: 4, morale: 4, leadership: 1, reduced: {firepower: 2, range: 4, "
-			"movement: 4, morale: 3}}\n", 5, 113, "only leaders" },
+		  "{player: ija, nationality: japanese}]\ninitiative: ija\nunits:\n"
+		  "  - {id: a, player: usmc, type: squad, hex: '0101', firepower: 4, range: 4, "
+		  "movement: 4, morale: 4, leadership: 1, reduced: {firepower: 2, range: 4, "
+		  "movement: 4, morale: 3}}\n",
+			5, 113, "only leaders" },
 		{ "map: {columns: 4, rows: 4}\nsides: [{player: usmc, nationality: us}, "
-			"{player: ija, nationality: japanese}]\ninitiative: ija\nunits:\n"
-			"  - {id: a, player: usmc, type: cavalry, hex: '0101', firepower: 4, range: 4, "
-			"movement: 4, morale: 4, reduced: {firepower: 2, range: 4, "
-			"movement: 4, morale: 3}}\n", 5, 33, "cavalry" },
+		  "{player: ija, nationality: japanese}]\ninitiative: ija\nunits:\n"
+		  "  - {id: a, player: usmc, type: cavalry, hex: '0101', firepower: 4, range: 4, "
+		  "movement: 4, morale: 4, reduced: {firepower: 2, range: 4, "
+		  "movement: 4, morale: 3}}\n",
+			5, 33, "cavalry" },
 		{ "map: {columns: 4, rows: 4}\nsides: [{player: usmc, nationality: us}, "
-			"{player: ija, nationality: japanese}]\ninitiative: marines\nunits: []\n", 3, 13,
-			"not a side" },
+		  "{player: ija, nationality: japanese}]\ninitiative: marines\nunits: []\n",
+			3, 13, "not a side" },
 	};
 	for (size_t i = 0; i < N_OF(cases); i++) {
 		char text[2048];
 		snprintf(text, sizeof(text), "%s", cases[i].text);
 		if (!strstr(text, "sides:"))
-			strncat(text, "sides: [{player: usmc, nationality: us}, {player: ija, "
+			strncat(text,
+				"sides: [{player: usmc, nationality: us}, {player: ija, "
 				"nationality: japanese}]\ninitiative: ija\nunits: []\n",
 				sizeof(text) - strlen(text) - 1);
 		struct node *n = parse_yaml("game.yaml", text);
@@ -423,11 +430,13 @@ START_TEST(test_orders_errors)
 		{ "- activate: '0101'\n  units: [m2]\n  fire: '0102'\n", 2, 11,
 			"is in 0103, not 0101" },
 		{ "- activate: '0101'\n  units: [m9]\n  fire: '0102'\n", 2, 11, "no unit 'm9'" },
-		{ "- activate: '0101'\n  units: [m1, m1]\n  fire: '0102'\n", 2, 15, "listed twice" },
+		{ "- activate: '0101'\n  units: [m1, m1]\n  fire: '0102'\n", 2, 15,
+			"listed twice" },
 		{ "- activate: '0101'\n  fire: '0102'\n- activate: '0101'\n  fire: '0102'\n", 3, 3,
 			"no unit of usmc ready to act in 0101" },
 		{ "- activate: '0101'\n  units: [m1]\n  move: ['0102']\n- activate: '0102'\n"
-			"  units: [m1]\n  fire: '0103'\n", 5, 11, "already acted" },
+		  "  units: [m1]\n  fire: '0103'\n",
+			5, 11, "already acted" },
 		{ "- activate: '0303'\n  fire: '0102'\n", 1, 3, "no unit of usmc ready" },
 		{ "- activate: '0101'\n  units: [m1]\n  fire: '0801'\n", 3, 9,
 			"'m1' cannot reach 0801 from 0101: 7 hexes (at most 6" },
@@ -479,23 +488,24 @@ START_TEST(test_orders_every_field_checked)
 		struct error_case first, second;
 	} cases[] = {
 		/* the activated hex off the map, and a path that is not adjacent */
-		{ "- activate: '0909'\n  move: ['0102', '0104']\n",
-			{ NULL, 1, 13, "off the map" }, { NULL, 2, 18, "not adjacent to 0102" } },
+		{ "- activate: '0909'\n  move: ['0102', '0104']\n", { NULL, 1, 13, "off the map" },
+			{ NULL, 2, 18, "not adjacent to 0102" } },
 		/* the activated hex not a hex name, and a unit of the enemy's */
 		{ "- activate: '101'\n  units: [j1]\n  fire: '0102'\n",
 			{ NULL, 1, 13, "not a hex name" }, { NULL, 2, 11, "belongs to ija" } },
 		/* no activated hex, and the fire target off the map */
-		{ "- units: [m1]\n  fire: '0109'\n",
-			{ NULL, 1, 3, "missing key 'activate'" }, { NULL, 2, 9, "off the map" } },
+		{ "- units: [m1]\n  fire: '0109'\n", { NULL, 1, 3, "missing key 'activate'" },
+			{ NULL, 2, 9, "off the map" } },
 		/* no unit ready in the hex, and a path that is not adjacent */
-		{ "- activate: '0303'\n  move: ['0305']\n",
-			{ NULL, 1, 3, "no unit of usmc ready" }, { NULL, 2, 10, "not adjacent to 0303" } },
+		{ "- activate: '0303'\n  move: ['0305']\n", { NULL, 1, 3, "no unit of usmc ready" },
+			{ NULL, 2, 10, "not adjacent to 0303" } },
 		/* no good unit in the group, and a fire target out of sight */
 		{ "- activate: '0103'\n  units: [m9]\n  fire: '0503'\n",
 			{ NULL, 2, 11, "no unit 'm9'" }, { NULL, 3, 9, "blocked by 0303" } },
 		/* an impulse that does nothing, and a unit listed twice */
 		{ "- activate: '0101'\n  units: [m1, m1]\n",
-			{ NULL, 1, 3, "neither moves nor fires" }, { NULL, 2, 15, "listed twice" } },
+			{ NULL, 1, 3, "neither moves nor fires" },
+			{ NULL, 2, 15, "listed twice" } },
 	};
 	struct nhis_state *s = load(fixture);
 	for (size_t i = 0; i < N_OF(cases); i++) {
@@ -508,7 +518,8 @@ START_TEST(test_orders_every_field_checked)
 		for (size_t w = 0; w < 2; w++) {
 			int found = 0;
 			for (size_t k = 0; k < d.n; k++)
-				if (d.v[k].line == want[w]->line && d.v[k].column == want[w]->column &&
+				if (d.v[k].line == want[w]->line &&
+					d.v[k].column == want[w]->column &&
 					strstr(d.v[k].message, want[w]->message))
 					found = 1;
 			if (!found)
@@ -603,8 +614,8 @@ static void run(struct turn_run *r, struct nhis_state *s, const char *usmc, cons
 	events_init(&r->ev);
 	/* sorted by player id, as the core hands them */
 	r->ro[0].player = "ija";
-	r->ro[0].orders = ija || ija_standing ? orders(s, "ija", ija ? ija : "[]", ija_standing)
-		: NULL;
+	r->ro[0].orders = ija || ija_standing ? orders(s, "ija", ija ? ija : "[]", ija_standing) :
+						NULL;
 	r->ro[1].player = "usmc";
 	r->ro[1].orders = usmc ? orders(s, "usmc", usmc, NULL) : NULL;
 	r->t.turn = 1;
@@ -643,7 +654,8 @@ START_TEST(test_alternation)
 	struct turn_run r;
 	run(&r, s, "- activate: '0401'\n  fire: '0406'\n- activate: '0601'\n  fire: '0506'\n",
 		"- activate: '0406'\n  fire: '0506'\n- activate: '0506'\n  move: ['0505']\n"
-		"- activate: '0606'\n  move: ['0605']\n", NULL, script, N_OF(script));
+		"- activate: '0606'\n  move: ['0605']\n",
+		NULL, script, N_OF(script));
 	size_t a = event_index(&r.ev, "usmc fire 0401 -> 0406");
 	size_t b = event_index(&r.ev, "ija fire 0406 -> 0506: no enemy unit in 0506");
 	size_t c = event_index(&r.ev, "usmc fire 0601 -> 0506");

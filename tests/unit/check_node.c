@@ -41,11 +41,11 @@ static char *parse_fail_printed(const char *src, size_t len)
 	return text;
 }
 
-#define ck_parse_fails_printed(src, expected)                                              \
-	do {                                                                                  \
-		char *got_ = parse_fail_printed((src), strlen(src));                              \
-		ck_assert_str_eq(got_, (expected));                                               \
-		free(got_);                                                                       \
+#define ck_parse_fails_printed(src, expected) \
+	do { \
+		char *got_ = parse_fail_printed((src), strlen(src)); \
+		ck_assert_str_eq(got_, (expected)); \
+		free(got_); \
 	} while (0)
 
 /* Parses src (len bytes) expecting failure; returns the diagnostics printed. */
@@ -62,11 +62,11 @@ static char *parse_fail_n(const char *src, size_t len, const struct node_limits 
 	return text;
 }
 
-#define ck_parse_fails_lim(src, lim, expected)                                           \
-	do {                                                                                  \
-		char *got_ = parse_fail_n((src), strlen(src), (lim));                             \
-		ck_assert_str_eq(got_, (expected));                                               \
-		free(got_);                                                                       \
+#define ck_parse_fails_lim(src, lim, expected) \
+	do { \
+		char *got_ = parse_fail_n((src), strlen(src), (lim)); \
+		ck_assert_str_eq(got_, (expected)); \
+		free(got_); \
 	} while (0)
 #define ck_parse_fails(src, expected) ck_parse_fails_lim((src), NULL, (expected))
 
@@ -221,15 +221,15 @@ START_TEST(reject_empty)
 	ck_parse_fails("", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
 	ck_parse_fails("# only a comment\n\n",
 		"t.yaml:1:1: error: document is empty (a YAML document expected)\n");
-	ck_parse_fails("---\n", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+	ck_parse_fails("---\n",
+		"t.yaml:1:1: error: document is empty (a YAML document expected)\n");
 }
 END_TEST
 
 START_TEST(reject_second_document)
 {
-	ck_parse_fails("a: 1\n---\nb: 2\n",
-		"t.yaml:2:1: error: a second document is not allowed "
-		"(one document per file expected)\n");
+	ck_parse_fails("a: 1\n---\nb: 2\n", "t.yaml:2:1: error: a second document is not allowed "
+					    "(one document per file expected)\n");
 	ck_parse_fails("a: 1\n...\n---\nb: 2\n",
 		"t.yaml:3:1: error: a second document is not allowed "
 		"(one document per file expected)\n");
@@ -307,7 +307,7 @@ START_TEST(reject_node_count)
 	struct node_limits lim = { 0, 0, 5, 0 };
 	struct diag d;
 	struct node *n = NULL;
-	const char *ok = "a: 1\nb: 2\n";  /* the map, two keys, two values */
+	const char *ok = "a: 1\nb: 2\n"; /* the map, two keys, two values */
 	diag_init(&d);
 	ck_assert_int_eq(node_parse(&n, "t.yaml", ok, strlen(ok), &lim, &d), 0);
 	node_free(n);
@@ -366,14 +366,14 @@ START_TEST(reject_bad_bytes)
 	ck_parse_fails("a: 1\r\nb: caf\xc3\xa9 \x01\n",
 		"t.yaml:2:9: error: control characters are not allowed: #x01 "
 		"(UTF-8 text without control characters expected)\n");
-	ck_parse_fails("a: \xff\n",
-		"t.yaml:1:4: error: invalid leading UTF-8 octet: #xFF "
-		"(UTF-8 text without control characters expected)\n");
-	ck_parse_fails("a: \xc3(\n",
-		"t.yaml:1:5: error: invalid trailing UTF-8 octet: #x28 "
-		"(UTF-8 text without control characters expected)\n");
+	ck_parse_fails("a: \xff\n", "t.yaml:1:4: error: invalid leading UTF-8 octet: #xFF "
+				    "(UTF-8 text without control characters expected)\n");
+	ck_parse_fails("a: \xc3(\n", "t.yaml:1:5: error: invalid trailing UTF-8 octet: #x28 "
+				     "(UTF-8 text without control characters expected)\n");
 	/* A UTF-16 byte order mark is not taken as a hint to switch encodings. */
-	ck_parse_fails("\xff\xfe" "a\0:\0 \0" "1\0",
+	ck_parse_fails("\xff\xfe"
+		       "a\0:\0 \0"
+		       "1\0",
 		"t.yaml:1:1: error: invalid leading UTF-8 octet: #xFF "
 		"(UTF-8 text without control characters expected)\n");
 	/* An escaped NUL would cut the C string short. */
@@ -447,7 +447,8 @@ START_TEST(source_shown_for_parse_errors)
 	ck_parse_fails_printed("a: [1, 2\n",
 		"t.yaml:2:1: error: did not find expected ',' or ']' while parsing a flow "
 		"sequence started at line 1, column 4 (valid YAML expected)\n");
-	ck_parse_fails_printed("", "t.yaml:1:1: error: document is empty (a YAML document expected)\n");
+	ck_parse_fails_printed("",
+		"t.yaml:1:1: error: document is empty (a YAML document expected)\n");
 	/* Several strictness errors, each over its own line. */
 	ck_parse_fails_printed("a: &x 1\nb: !!str 2\n",
 		"t.yaml:1:4: error: anchor '&x' is not allowed (plain values expected)\n"
@@ -533,7 +534,9 @@ START_TEST(source_shown_for_errors_at_nodes)
 
 	/* A UTF-8 byte order mark is dropped before parsing, and so from the shown line. */
 	static const char *const a[] = { "a", NULL };
-	got = error_at("\xef\xbb\xbf" "a: Z9\n", a);
+	got = error_at("\xef\xbb\xbf"
+		       "a: Z9\n",
+		a);
 	ck_assert_str_eq(got, "t.yaml:1:4: error: here\n"
 			      "    1 | a: Z9\n"
 			      "      |    ^\n");
@@ -643,24 +646,68 @@ static const struct {
 	const char *s, *emitted;
 } quoting[] = {
 	/* would read back as null, bool or number */
-	{ "", "\"\"" }, { "~", "\"~\"" }, { "null", "\"null\"" }, { "Null", "\"Null\"" },
-	{ "yes", "\"yes\"" }, { "No", "\"No\"" }, { "y", "\"y\"" }, { "n", "\"n\"" },
-	{ "true", "\"true\"" }, { "FALSE", "\"FALSE\"" }, { "on", "\"on\"" }, { "off", "\"off\"" },
-	{ "1", "\"1\"" }, { "0", "\"0\"" }, { "-3", "\"-3\"" }, { "+3", "\"+3\"" },
-	{ "1.5", "\"1.5\"" }, { ".5", "\".5\"" }, { "1e5", "\"1e5\"" }, { "1_000", "\"1_000\"" },
-	{ "0x10", "\"0x10\"" }, { "0o17", "\"0o17\"" }, { "0b101", "\"0b101\"" },
-	{ "010", "\"010\"" }, { "1:30", "\"1:30\"" }, { ".inf", "\".inf\"" },
-	{ "-.inf", "\"-.inf\"" }, { ".NaN", "\".NaN\"" }, { "2001-12-14", "\"2001-12-14\"" },
+	{ "", "\"\"" },
+	{ "~", "\"~\"" },
+	{ "null", "\"null\"" },
+	{ "Null", "\"Null\"" },
+	{ "yes", "\"yes\"" },
+	{ "No", "\"No\"" },
+	{ "y", "\"y\"" },
+	{ "n", "\"n\"" },
+	{ "true", "\"true\"" },
+	{ "FALSE", "\"FALSE\"" },
+	{ "on", "\"on\"" },
+	{ "off", "\"off\"" },
+	{ "1", "\"1\"" },
+	{ "0", "\"0\"" },
+	{ "-3", "\"-3\"" },
+	{ "+3", "\"+3\"" },
+	{ "1.5", "\"1.5\"" },
+	{ ".5", "\".5\"" },
+	{ "1e5", "\"1e5\"" },
+	{ "1_000", "\"1_000\"" },
+	{ "0x10", "\"0x10\"" },
+	{ "0o17", "\"0o17\"" },
+	{ "0b101", "\"0b101\"" },
+	{ "010", "\"010\"" },
+	{ "1:30", "\"1:30\"" },
+	{ ".inf", "\".inf\"" },
+	{ "-.inf", "\"-.inf\"" },
+	{ ".NaN", "\".NaN\"" },
+	{ "2001-12-14", "\"2001-12-14\"" },
 	/* would not read back as the same string */
-	{ " lead", "\" lead\"" }, { "trail ", "\"trail \"" }, { "a: b", "\"a: b\"" },
-	{ "a #b", "\"a #b\"" }, { "- x", "\"- x\"" }, { "-x", "\"-x\"" }, { "[x]", "\"[x]\"" },
-	{ "&a", "\"&a\"" }, { "*a", "\"*a\"" }, { "!a", "\"!a\"" }, { "'q'", "\"'q'\"" },
-	{ "\"", "\"\\\"\"" }, { "a\tb", "\"a\\tb\"" }, { "<<", "\"<<\"" }, { "=", "\"=\"" },
-	{ "a\xc2\xa0" "b", "\"a\xc2\xa0" "b\"" }, { "\xe2\x80\xa8", "\"\\L\"" },
+	{ " lead", "\" lead\"" },
+	{ "trail ", "\"trail \"" },
+	{ "a: b", "\"a: b\"" },
+	{ "a #b", "\"a #b\"" },
+	{ "- x", "\"- x\"" },
+	{ "-x", "\"-x\"" },
+	{ "[x]", "\"[x]\"" },
+	{ "&a", "\"&a\"" },
+	{ "*a", "\"*a\"" },
+	{ "!a", "\"!a\"" },
+	{ "'q'", "\"'q'\"" },
+	{ "\"", "\"\\\"\"" },
+	{ "a\tb", "\"a\\tb\"" },
+	{ "<<", "\"<<\"" },
+	{ "=", "\"=\"" },
+	{ "a\xc2\xa0"
+	  "b",
+		"\"a\xc2\xa0"
+		"b\"" },
+	{ "\xe2\x80\xa8", "\"\\L\"" },
 	/* plain is safe */
-	{ "harbour-raid", "harbour-raid" }, { "2d6", "2d6" }, { "d10", "d10" },
-	{ "1st", "1st" }, { "a b", "a b" }, { "Port Royal", "Port Royal" }, { "x.y_z", "x.y_z" },
-	{ "/path", "/path" }, { "été", "été" }, { "nullx", "nullx" }, { "yess", "yess" },
+	{ "harbour-raid", "harbour-raid" },
+	{ "2d6", "2d6" },
+	{ "d10", "d10" },
+	{ "1st", "1st" },
+	{ "a b", "a b" },
+	{ "Port Royal", "Port Royal" },
+	{ "x.y_z", "x.y_z" },
+	{ "/path", "/path" },
+	{ "été", "été" },
+	{ "nullx", "nullx" },
+	{ "yess", "yess" },
 };
 
 START_TEST(emit_quoting)
@@ -819,19 +866,19 @@ START_TEST(check_map)
 	ck_assert_int_eq(node_check_map(node_get(rc.root, "e"), "standing", allowed, &rc.d), -1);
 	ck_assert_int_eq(node_check_map(node_get(rc.root, "n"), "standing", allowed, &rc.d), -1);
 	ck_assert_int_eq(node_check_map(NULL, "standing", allowed, &rc.d), -1);
-	ck_assert_int_eq(node_check_map(rc.root, "file", (const char *const[]){ "v", "s", "e",
-		"n", NULL }, &rc.d), 0);
-	rc_close(&rc,
-		"<input>:1:1: error: missing standing (a mapping expected)\n"
-		"t.yaml:2:3: error: unknown key 'a' in order (no keys expected)\n"
-		"t.yaml:3:3: error: unknown key 'foo' in order (expected one of: a, b, c)\n"
-		"t.yaml:3:3: error: unknown key 'foo' in order (no keys expected)\n"
-		"t.yaml:4:3: error: unknown key 'c' in order (no keys expected)\n"
-		"t.yaml:5:3: error: unknown key 'bar' in order (expected one of: a, b, c)\n"
-		"t.yaml:5:3: error: unknown key 'bar' in order (no keys expected)\n"
-		"t.yaml:6:4: error: expected a mapping for standing, found a sequence\n"
-		"t.yaml:7:3: error: expected a mapping for standing, found an empty value\n"
-		"t.yaml:8:4: error: expected a mapping for standing, found 'x'\n");
+	ck_assert_int_eq(node_check_map(rc.root, "file",
+				 (const char *const[]){ "v", "s", "e", "n", NULL }, &rc.d),
+		0);
+	rc_close(&rc, "<input>:1:1: error: missing standing (a mapping expected)\n"
+		      "t.yaml:2:3: error: unknown key 'a' in order (no keys expected)\n"
+		      "t.yaml:3:3: error: unknown key 'foo' in order (expected one of: a, b, c)\n"
+		      "t.yaml:3:3: error: unknown key 'foo' in order (no keys expected)\n"
+		      "t.yaml:4:3: error: unknown key 'c' in order (no keys expected)\n"
+		      "t.yaml:5:3: error: unknown key 'bar' in order (expected one of: a, b, c)\n"
+		      "t.yaml:5:3: error: unknown key 'bar' in order (no keys expected)\n"
+		      "t.yaml:6:4: error: expected a mapping for standing, found a sequence\n"
+		      "t.yaml:7:3: error: expected a mapping for standing, found an empty value\n"
+		      "t.yaml:8:4: error: expected a mapping for standing, found 'x'\n");
 }
 END_TEST
 
@@ -895,8 +942,8 @@ START_TEST(want_int)
 	ck_assert_int_eq(v, 99);
 	ck_assert_int_eq(node_want_int(node_get(r, "neg"), "drm", 0, LLONG_MAX, &v, &rc.d), -1);
 	ck_assert_int_eq(node_want_int(node_get(r, "big"), "drm", LLONG_MIN, 9, &v, &rc.d), -1);
-	ck_assert_int_eq(node_want_int(node_get(r, "big"), "drm", LLONG_MIN, LLONG_MAX, &v,
-		&rc.d), 0);
+	ck_assert_int_eq(node_want_int(node_get(r, "big"), "drm", LLONG_MIN, LLONG_MAX, &v, &rc.d),
+		0);
 	ck_assert_int_eq(node_want_int(node_get(r, "big"), "side", 6, 6, &v, &rc.d), -1);
 	ck_assert_int_eq(node_want_int(NULL, "turn", 1, 9999, &v, &rc.d), -1);
 	rc_close(&rc,

@@ -11,13 +11,23 @@
 #include "core/campaign.h"
 #include "core/error.h"
 #include "core/layout.h"
+#include "core/node.h"
 #include "core/turn.h"
 #include "rules/rules.h"
 #include "testutil.h"
 
 static const char *const want_steps[] = {
-	"recover", "load", "orders", "seed", "rulings", "resolve", "render", "build", "journal",
-	"publish", NULL,
+	"recover",
+	"load",
+	"orders",
+	"seed",
+	"rulings",
+	"resolve",
+	"render",
+	"build",
+	"journal",
+	"publish",
+	NULL,
 };
 
 START_TEST(test_steps_in_rulebook_order)
@@ -54,7 +64,7 @@ START_TEST(test_error_convention)
 	ck_assert_str_eq(error_last()->message, "");
 	ck_assert_int_eq(error_set(ERROR_OS, "cannot write '%s'", "x"), -1);
 	ck_assert_int_eq(error_prefix("turn %d", 3), -1);
-	ck_assert_int_eq(error_last()->klass, ERROR_OS);   /* the lower error's class is kept */
+	ck_assert_int_eq(error_last()->klass, ERROR_OS); /* the lower error's class is kept */
 	ck_assert_str_eq(error_last()->message, "turn 3: cannot write 'x'");
 	/* Re-classing a failure with its own message keeps the message. */
 	error_set(ERROR_MISSING, "%s", error_last()->message);
@@ -109,8 +119,12 @@ START_TEST(test_layout)
 	struct layout_entry *v = NULL;
 	size_t n = layout_turn_files(&v, 7, senders, 2, players, 3);
 	static const char *const want[] = {
-		"journal/turn-0007.yaml", "orders/turn-0007/red.yaml", "orders/turn-0007/umpire.yaml",
-		"reports/turn-0007/blue.md", "reports/turn-0007/green.md", "reports/turn-0007/red.md",
+		"journal/turn-0007.yaml",
+		"orders/turn-0007/red.yaml",
+		"orders/turn-0007/umpire.yaml",
+		"reports/turn-0007/blue.md",
+		"reports/turn-0007/green.md",
+		"reports/turn-0007/red.md",
 		"state.yaml",
 	};
 	ck_assert_uint_eq(n, 7);
@@ -161,14 +175,64 @@ END_TEST
 START_TEST(test_source_date_epoch)
 {
 	setenv("SOURCE_DATE_EPOCH", "0", 1);
-	ck_assert_int_eq(turn_now(), 0);            /* 0 is a time, not "unset" */
+	ck_assert_int_eq(turn_now(), 0); /* 0 is a time, not "unset" */
 	setenv("SOURCE_DATE_EPOCH", "1767225600", 1);
 	ck_assert_int_eq(turn_now(), 1767225600);
 	setenv("SOURCE_DATE_EPOCH", "-1", 1);
-	ck_assert_int_gt(turn_now(), 1700000000);   /* not a time: the clock */
+	ck_assert_int_gt(turn_now(), 1700000000); /* not a time: the clock */
 	setenv("SOURCE_DATE_EPOCH", "12x", 1);
 	ck_assert_int_gt(turn_now(), 1700000000);
 	unsetenv("SOURCE_DATE_EPOCH");
+}
+END_TEST
+
+/* --- per-player views ------------------------------------------------------------------ */
+
+/* A rule system whose whole state is {secret: 42, public: 1} and whose view hides the secret
+ * from everyone but the player "red". */
+static struct node *view_emit(const struct rules_campaign *c, const void *state)
+{
+	struct node *m = node_new_map();
+	(void)c;
+	(void)state;
+	node_map_int(m, "public", 1);
+	node_map_int(m, "secret", 42);
+	return m;
+}
+
+static struct node *view_of(const struct rules_campaign *c, const void *state, const char *player)
+{
+	struct node *m = node_new_map();
+	(void)c;
+	(void)state;
+	node_map_int(m, "public", 1);
+	if (player && strcmp(player, "red") == 0)
+		node_map_int(m, "secret", 42);
+	return m;
+}
+
+START_TEST(test_state_view)
+{
+	struct rule_system rs = { .name = "view-test", .state_emit = view_emit };
+	struct campaign c = { .id = "v", .rules = &rs };
+	struct buf b = BUF_INIT;
+
+	/* No view hook: everyone, the public included, sees the whole state. */
+	ck_assert_int_eq(campaign_emit_state(&c, 3, NULL, NULL, &b), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "secret: 42"));
+	rs.state_view = view_of;
+	rs.flags = RULES_PRIVATE;
+	buf_clear(&b);
+	ck_assert_int_eq(campaign_emit_state(&c, 3, NULL, NULL, &b), 0);
+	ck_assert_ptr_null(strstr(buf_str(&b), "secret"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "public: 1"));
+	buf_clear(&b);
+	ck_assert_int_eq(campaign_emit_state(&c, 3, NULL, "blue", &b), 0);
+	ck_assert_ptr_null(strstr(buf_str(&b), "secret"));
+	buf_clear(&b);
+	ck_assert_int_eq(campaign_emit_state(&c, 3, NULL, "red", &b), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "secret: 42"));
+	buf_release(&b);
 }
 END_TEST
 
@@ -251,7 +315,7 @@ START_TEST(test_check_slice_writes_nothing)
 	ck_assert_int_eq(t.in.turn, 1);
 	ck_assert_uint_eq(t.in.n_files, 1);
 	ck_assert_str_eq(t.in.files[0].player, "attacker");
-	ck_assert_uint_eq(t.out.dice.n, 0);       /* no step past orders ran */
+	ck_assert_uint_eq(t.out.dice.n, 0); /* no step past orders ran */
 	turn_release(&t);
 	ck_assert_int_eq(journal_row_count(c->journal, &rows_after), 0);
 	ck_assert_int_eq(rows_after, rows_before);
@@ -265,7 +329,7 @@ START_TEST(test_turn_then_rerun)
 	struct turn t;
 	char *ump = test_path("umpire.yaml");
 	static const char rulings[] = "campaign: harbour-raid\nturn: 1\nplayer: umpire\n"
-		"orders:\n  - roll: 2d6\n    for: weather\n";
+				      "orders:\n  - roll: 2d6\n    for: weather\n";
 
 	write_all(ump, rulings, sizeof(rulings) - 1);
 	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
@@ -274,7 +338,7 @@ START_TEST(test_turn_then_rerun)
 	turn_add_order_file(&t, ump);
 	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
 	ck_assert_int_eq(t.in.turn, 1);
-	ck_assert_uint_eq(t.out.rules_first_die, 2);     /* the ruling's 2d6 come first */
+	ck_assert_uint_eq(t.out.rules_first_die, 2); /* the ruling's 2d6 come first */
 	ck_assert_str_eq(t.out.events.v[0].phase, "umpire");
 	ck_assert_int_eq(t.status, 0);
 	turn_release(&t);
@@ -356,6 +420,7 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_registry);
 	tcase_add_test(tc, test_source_date_epoch);
+	tcase_add_test(tc, test_state_view);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("campaign");
 	tcase_add_unchecked_fixture(tc, setup_root, teardown_root);

@@ -13,8 +13,8 @@
 #include "core/repo.h"
 #include "testutil.h"
 
-#define T0 1700000000LL   /* the setup's commit time */
-#define T1 1700086400LL   /* turn 1, a day later */
+#define T0 1700000000LL /* the setup's commit time */
+#define T1 1700086400LL /* turn 1, a day later */
 
 /* Unchecked fixture: runs in the parent, so the directory goes even when a test fails. The
  * user's git configuration stays out of it (both libgit2's and the git program's). */
@@ -35,7 +35,9 @@ static void git_status_empty(const char *dir)
 {
 	struct buf out = BUF_INIT;
 
-	ck_assert_int_eq(test_run(&out, "git -C '%s' status --porcelain --untracked-files=all", dir), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' status --porcelain --untracked-files=all",
+				 dir),
+		0);
 	ck_assert_msg(out.len == 0, "git status in %s: %s", dir, buf_str(&out));
 	buf_release(&out);
 }
@@ -75,8 +77,10 @@ static const struct file setup_files[] = {
 };
 /* defender before attacker: the listing must sort, not echo the order written. */
 static const struct file turn1_files[] = {
-	{ (char *)"orders/turn-0001/defender.yaml", (unsigned char *)defender1, sizeof(defender1) - 1 },
-	{ (char *)"orders/turn-0001/attacker.yaml", (unsigned char *)attacker1, sizeof(attacker1) - 1 },
+	{ (char *)"orders/turn-0001/defender.yaml", (unsigned char *)defender1,
+		sizeof(defender1) - 1 },
+	{ (char *)"orders/turn-0001/attacker.yaml", (unsigned char *)attacker1,
+		sizeof(attacker1) - 1 },
 	{ (char *)"state.yaml", (unsigned char *)state1, sizeof(state1) - 1 },
 	{ (char *)"reports/turn-0001/empty.txt", (unsigned char *)"", 0 },
 };
@@ -100,8 +104,8 @@ static int repo_commit(struct repo *r, const struct file *files, size_t n, const
 	return repo_publish(r, files, n, hex, tag);
 }
 
-static void commit_ok(struct repo *r, const struct file *files, size_t n,
-	const char *message, const char *tag, long long when, char hex[41])
+static void commit_ok(struct repo *r, const struct file *files, size_t n, const char *message,
+	const char *tag, long long when, char hex[41])
 {
 	struct buf err = BUF_INIT;
 
@@ -133,8 +137,7 @@ static void assert_read(struct repo *r, const char *rev, const char *path, const
 }
 
 /* Checks the listing of dir at rev is exactly the NULL-terminated want. */
-static void assert_list(struct repo *r, const char *rev, const char *dir,
-	const char *const *want)
+static void assert_list(struct repo *r, const char *rev, const char *dir, const char *const *want)
 {
 	struct buf err = BUF_INIT;
 	char **names = NULL;
@@ -161,20 +164,21 @@ START_TEST(test_init_and_open)
 
 	ck_assert_int_eq(test_run(&out, "git -C '%s' symbolic-ref HEAD", dir), 0);
 	ck_assert_str_eq(buf_str(&out), "refs/heads/main\n");
-	ck_assert_int_eq(repo_has(r, "HEAD"), 0);           /* no commit yet */
+	ck_assert_int_eq(repo_has(r, "HEAD"), 0); /* no commit yet */
 	ck_assert_int_eq(repo_is_clean(r), 1);
 	repo_free(r);
 
 	ck_assert_int_eq(repo_init(&again, dir), -1); /* a .git is already there */
 	ck_assert_ptr_null(again);
-	ck_assert_ptr_nonnull(strstr(error_last()->message, "repo: cannot create a repository in '"));
+	ck_assert_ptr_nonnull(
+		strstr(error_last()->message, "repo: cannot create a repository in '"));
 	ck_assert_ptr_null(strchr(error_last()->message, '\n'));
 
 	ck_assert_int_eq(repo_open(&r, dir), 0);
 	repo_free(r);
 	ck_assert_int_eq(mkdir(plain, 0755), 0);
 	r = NULL;
-	ck_assert_int_eq(repo_open(&r, plain), ERROR_NOTFOUND);    /* no repository */
+	ck_assert_int_eq(repo_open(&r, plain), ERROR_NOTFOUND); /* no repository */
 	ck_assert_ptr_null(r);
 
 	free(dir);
@@ -216,13 +220,13 @@ START_TEST(test_two_turns_read_back)
 	ck_assert_int_eq(repo_read(r, "turn-0000", "orders/turn-0001/attacker.yaml", &out),
 		ERROR_NOTFOUND);
 	ck_assert_int_eq(repo_read(r, "turn-0007", "state.yaml", &out), ERROR_NOTFOUND);
-	ck_assert_int_eq(repo_read(r, "turn-0001", "orders", &out), -1);   /* a directory */
+	ck_assert_int_eq(repo_read(r, "turn-0001", "orders", &out), -1); /* a directory */
 
 	static const char *const orders[] = { "attacker.yaml", "defender.yaml", NULL };
 	static const char *const top1[] = { "campaign.yaml", "state.yaml", NULL };
 	static const char *const none[] = { NULL };
 	assert_list(r, "turn-0001", "orders/turn-0001", orders);
-	assert_list(r, "turn-0001", "", top1);              /* files only, no "orders" */
+	assert_list(r, "turn-0001", "", top1); /* files only, no "orders" */
 	assert_list(r, "turn-0000", "orders/turn-0001", none);
 	assert_list(r, "turn-0001", "orders/turn-0002", none);
 	char **names = NULL;
@@ -245,18 +249,26 @@ START_TEST(test_two_turns_read_back)
 	ck_assert_int_eq(repo_subject(r, "turn-0002", &out), ERROR_NOTFOUND);
 
 	/* What the git program makes of it: history, tags, identity and times. */
-	ck_assert_int_eq(test_run(&out, "git -C '%s' log --format='%%H %%P|%%an <%%ae> %%at %%ai|%%cn"
-		" <%%ce> %%ct|%%s' main", dir), 0);
-	char *want = xasprintf("%s %s|umpire <umpire@localhost> 1700086400 2023-11-15 22:13:20"
+	ck_assert_int_eq(test_run(&out,
+				 "git -C '%s' log --format='%%H %%P|%%an <%%ae> %%at %%ai|%%cn"
+				 " <%%ce> %%ct|%%s' main",
+				 dir),
+		0);
+	char *want = xasprintf(
+		"%s %s|umpire <umpire@localhost> 1700086400 2023-11-15 22:13:20"
 		" +0000|umpire <umpire@localhost> 1700086400|Turn 1: the raid begins\n"
 		"%s |umpire <umpire@localhost> 1700000000 2023-11-14 22:13:20 +0000|umpire"
-		" <umpire@localhost> 1700000000|Setup\n", c1, c0, c0);
+		" <umpire@localhost> 1700000000|Setup\n",
+		c1, c0, c0);
 	ck_assert_str_eq(buf_str(&out), want);
 	free(want);
-	ck_assert_int_eq(test_run(&out, "git -C '%s' for-each-ref --format='%%(refname) %%(objecttype)"
-		" %%(objectname)' refs/tags", dir), 0);
+	ck_assert_int_eq(test_run(&out,
+				 "git -C '%s' for-each-ref --format='%%(refname) %%(objecttype)"
+				 " %%(objectname)' refs/tags",
+				 dir),
+		0);
 	want = xasprintf("refs/tags/turn-0000 commit %s\nrefs/tags/turn-0001 commit %s\n", c0, c1);
-	ck_assert_str_eq(buf_str(&out), want);   /* lightweight: the tags name commits */
+	ck_assert_str_eq(buf_str(&out), want); /* lightweight: the tags name commits */
 	free(want);
 	ck_assert_int_eq(test_run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
 
@@ -280,7 +292,7 @@ START_TEST(test_commit_ids_reproducible)
 	ck_assert_str_eq(x0, y0);
 	ck_assert_str_eq(x1, y1);
 	ck_assert_str_ne(x0, x1);
-	commit_ok(z, setup_files, 2, "Setup", "turn-0000", T0 + 1, z0);   /* a second later */
+	commit_ok(z, setup_files, 2, "Setup", "turn-0000", T0 + 1, z0); /* a second later */
 	ck_assert_str_ne(x0, z0);
 	repo_free(x);
 	repo_free(y);
@@ -298,14 +310,23 @@ START_TEST(test_commit_refusals)
 	struct repo *r = init_repo(dir);
 	char c0[41], c1[41], hex[41];
 	static const char *const bad[] = {
-		"", "/etc/passwd", "../escape", "orders/../../escape", "a//b", "a/./b", "a/",
-		".git/config", "sub/.GIT/hooks/x", "a\\b",
+		"",
+		"/etc/passwd",
+		"../escape",
+		"orders/../../escape",
+		"a//b",
+		"a/./b",
+		"a/",
+		".git/config",
+		"sub/.GIT/hooks/x",
+		"a\\b",
 	};
 
 	play_two_turns(r, c0, c1);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct file f[2] = {
-			{ (char *)"state.yaml", (unsigned char *)"changed\n", 8 },   /* valid, and must not be written either */
+			{ (char *)"state.yaml", (unsigned char *)"changed\n",
+				8 }, /* valid, and must not be written either */
 			{ (char *)bad[i], (unsigned char *)"x", 1 },
 		};
 		ck_assert_msg(repo_commit(r, f, 2, "Bad", "turn-0002", T1 + 1, hex) == -1,
@@ -316,7 +337,8 @@ START_TEST(test_commit_refusals)
 	ck_assert_int_eq(repo_is_clean(r), 1);
 
 	/* An existing tag is refused before anything is written or committed. */
-	struct file next[] = { { (char *)"orders/turn-0002/attacker.yaml", (unsigned char *)"x\n", 2 } };
+	struct file next[] = { { (char *)"orders/turn-0002/attacker.yaml", (unsigned char *)"x\n",
+		2 } };
 	ck_assert_int_eq(repo_commit(r, next, 1, "Again", "turn-0001", T1 + 1, hex), -1);
 	ck_assert_ptr_nonnull(strstr(error_last()->message, "tag 'turn-0001' already exists"));
 	ck_assert_int_eq(exists(dir, "orders/turn-0002/attacker.yaml"), 0);
@@ -328,7 +350,8 @@ START_TEST(test_commit_refusals)
 	 * missing tag is added, and a tag already on another commit is refused. */
 	ck_assert_msg(repo_publish(r, NULL, 0, c1, "turn-0001") == 0, "%s", error_last()->message);
 	ck_assert_int_eq(repo_publish(r, NULL, 0, c1, "turn-0000"), -1);
-	ck_assert_ptr_nonnull(strstr(error_last()->message, "tag 'turn-0000' already exists and points elsewhere"));
+	ck_assert_ptr_nonnull(strstr(error_last()->message,
+		"tag 'turn-0000' already exists and points elsewhere"));
 	ck_assert_msg(repo_publish(r, NULL, 0, c1, "recovered") == 0, "%s", error_last()->message);
 	ck_assert_int_eq(repo_commit_id(r, "recovered", hex), 0);
 	ck_assert_str_eq(hex, c1);
@@ -363,7 +386,8 @@ START_TEST(test_publish_finishes_a_turn)
 	play_two_turns(r, c0, c1);
 	/* A turn whose objects were built (and journaled) but whose publish was cut short:
 	 * main not moved, no tag, one file half-written, another missing. */
-	ck_assert_msg(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2) == 0, "%s", error_last()->message);
+	ck_assert_msg(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2) == 0, "%s",
+		error_last()->message);
 	ck_assert_int_eq(repo_commit_id(r, "refs/heads/main", hex), 0);
 	ck_assert_str_eq(hex, c1);
 	ck_assert_int_eq(repo_has(r, "turn-0002"), 0);

@@ -14,11 +14,11 @@
 #define POLY(arr) ((struct table_poly){ (arr), N_OF(arr) })
 #define LINE(arr) ((struct table_line){ (arr), N_OF(arr) })
 
-#define ck_frac(f, n, d)                                                                   \
-	ck_assert_msg(table_frac_cmp((f), (struct table_frac){ (n), (d) }) == 0,             \
-		"%s = %lld/%lld, expected %lld/%lld", #f, (long long)(f).num,                     \
-		(long long)(f).den, (long long)(n), (long long)(d))
-#define ck_pt(p, px, py)                                                                   \
+#define ck_frac(f, n, d) \
+	ck_assert_msg(table_frac_cmp((f), (struct table_frac){ (n), (d) }) == 0, \
+		"%s = %lld/%lld, expected %lld/%lld", #f, (long long)(f).num, (long long)(f).den, \
+		(long long)(n), (long long)(d))
+#define ck_pt(p, px, py) \
 	ck_assert_msg((p).x == (px) && (p).y == (py), "%s = (%d, %d), expected (%d, %d)", #p, \
 		(p).x, (p).y, (px), (py))
 
@@ -30,10 +30,10 @@ static const struct table_pt bldg[] = { { 20, 0 }, { 20, 10 }, { 30, 10 }, { 30,
  *        |  |  notch    |  |
  *        |  +(2,2)-(4,2)+  |
  *   (0,0)+-----------------+(6,0)    (2,2) and (4,2) are reflex vertices. */
-static const struct table_pt u_ccw[] = { { 0, 0 }, { 6, 0 }, { 6, 6 }, { 4, 6 }, { 4, 2 },
-	{ 2, 2 }, { 2, 6 }, { 0, 6 } };
-static const struct table_pt u_cw[] = { { 0, 0 }, { 0, 6 }, { 2, 6 }, { 2, 2 }, { 4, 2 },
-	{ 4, 6 }, { 6, 6 }, { 6, 0 } };
+static const struct table_pt u_ccw[] = { { 0, 0 }, { 6, 0 }, { 6, 6 }, { 4, 6 }, { 4, 2 }, { 2, 2 },
+	{ 2, 6 }, { 0, 6 } };
+static const struct table_pt u_cw[] = { { 0, 0 }, { 0, 6 }, { 2, 6 }, { 2, 2 }, { 4, 2 }, { 4, 6 },
+	{ 6, 6 }, { 6, 0 } };
 
 /* ---- points, lengths, ranges -------------------------------------------------------------- */
 
@@ -60,7 +60,7 @@ END_TEST
 
 START_TEST(ranges_exact)
 {
-	struct table_pt a = P(0, 0), b = P(3, 4);   /* |ab| = 5 exactly */
+	struct table_pt a = P(0, 0), b = P(3, 4); /* |ab| = 5 exactly */
 	ck_assert_int_eq(table_dist2(a, b), 25);
 	ck_assert_int_eq(table_dist_cmp(a, b, 5), 0);
 	ck_assert_int_eq(table_dist_cmp(a, b, 4), 1);
@@ -84,12 +84,12 @@ END_TEST
 START_TEST(lengths_for_printing)
 {
 	ck_assert_int_eq(table_length_round(P(0, 0), P(3, 4)), 5);
-	ck_assert_int_eq(table_length_round(P(0, 0), P(1, 1)), 1);      /* 1.414 */
-	ck_assert_int_eq(table_length_round(P(0, 0), P(1, 2)), 2);      /* 2.236 */
-	ck_assert_int_eq(table_length_round(P(0, 0), P(2, 3)), 4);      /* 3.606 */
+	ck_assert_int_eq(table_length_round(P(0, 0), P(1, 1)), 1); /* 1.414 */
+	ck_assert_int_eq(table_length_round(P(0, 0), P(1, 2)), 2); /* 2.236 */
+	ck_assert_int_eq(table_length_round(P(0, 0), P(2, 3)), 4); /* 3.606 */
 	ck_assert_int_eq(table_length_sub(P(0, 0), P(3, 4)), 5 * 1024);
-	ck_assert_int_eq(table_length_sub(P(0, 0), P(1, 1)), 1448);     /* 1448.15 */
-	ck_assert_int_eq(table_length_sub(P(5, 5), P(4, 3)), 2289);     /* sqrt 5: 2289.73 */
+	ck_assert_int_eq(table_length_sub(P(0, 0), P(1, 1)), 1448); /* 1448.15 */
+	ck_assert_int_eq(table_length_sub(P(5, 5), P(4, 3)), 2289); /* sqrt 5: 2289.73 */
 	ck_assert_int_eq(table_length_round(P(-M, -M), P(M, M)), 47453133);
 	ck_assert_int_eq(table_length_sub(P(-M, -M), P(M, M)), 48592007999); /* 2^25 sqrt2 2^10 */
 }
@@ -100,10 +100,14 @@ START_TEST(fractions_along)
 	struct table_frac third = { 1, 3 };
 	/* 1/3 > 0.333333333; 2/4 == 1/2; 0/5 == 0/1; cross-multiplication of 2^51-sized terms. */
 	ck_assert_int_eq(table_frac_cmp(third, (struct table_frac){ 333333333, 1000000000 }), 1);
-	ck_assert_int_eq(table_frac_cmp((struct table_frac){ 2, 4 }, (struct table_frac){ 1, 2 }), 0);
-	ck_assert_int_eq(table_frac_cmp((struct table_frac){ 0, 5 }, (struct table_frac){ 0, 1 }), 0);
-	ck_assert_int_eq(table_frac_cmp((struct table_frac){ ((int64_t)1 << 51) - 1, (int64_t)1 << 51 },
-		(struct table_frac){ ((int64_t)1 << 50) - 1, (int64_t)1 << 50 }), 1);
+	ck_assert_int_eq(table_frac_cmp((struct table_frac){ 2, 4 }, (struct table_frac){ 1, 2 }),
+		0);
+	ck_assert_int_eq(table_frac_cmp((struct table_frac){ 0, 5 }, (struct table_frac){ 0, 1 }),
+		0);
+	ck_assert_int_eq(table_frac_cmp((struct table_frac){ ((int64_t)1 << 51) - 1,
+						(int64_t)1 << 51 },
+				 (struct table_frac){ ((int64_t)1 << 50) - 1, (int64_t)1 << 50 }),
+		1);
 	/* 1/3 of 5 units = 1706.67 sub-units, floor 1706. */
 	ck_assert_int_eq(table_frac_sub(P(0, 0), P(3, 4), third), 1706);
 	ck_assert_int_eq(table_frac_sub(P(0, 0), P(3, 4), (struct table_frac){ 1, 1 }), 5120);
@@ -112,7 +116,7 @@ START_TEST(fractions_along)
 	ck_pt(p, 2, 0);
 	p = table_frac_point(P(0, 0), P(-3, 0), (struct table_frac){ 1, 2 });
 	ck_pt(p, -1, 0);
-	p = table_frac_point(P(0, 0), P(10, 5), third);                 /* (3.33, 1.67) */
+	p = table_frac_point(P(0, 0), P(10, 5), third); /* (3.33, 1.67) */
 	ck_pt(p, 3, 2);
 }
 END_TEST
@@ -121,20 +125,20 @@ END_TEST
 
 START_TEST(orientation)
 {
-	ck_assert_int_eq(table_orient(P(0, 0), P(1, 0), P(0, 1)), 1);   /* left turn */
-	ck_assert_int_eq(table_orient(P(0, 0), P(0, 1), P(1, 0)), -1);  /* right turn */
+	ck_assert_int_eq(table_orient(P(0, 0), P(1, 0), P(0, 1)), 1);  /* left turn */
+	ck_assert_int_eq(table_orient(P(0, 0), P(0, 1), P(1, 0)), -1); /* right turn */
 	ck_assert_int_eq(table_orient(P(0, 0), P(1, 1), P(5, 5)), 0);
-	ck_assert_int_eq(table_orient(P(2, 2), P(2, 2), P(5, 1)), 0);   /* a == b */
+	ck_assert_int_eq(table_orient(P(2, 2), P(2, 2), P(5, 1)), 0); /* a == b */
 	/* One unit right of the table's full diagonal. */
 	ck_assert_int_eq(table_orient(P(-M, -M), P(M, M), P(M, M - 1)), -1);
 	ck_assert_int_eq(table_orient(P(-M, -M), P(M, M), P(-M, 1 - M)), 1);
 	ck_assert_int_eq(table_cross(P(3, 0), P(0, 4)), 12);
 	ck_assert_int_eq(table_dot(P(3, 1), P(-1, 3)), 0);
 	ck_assert_int_eq(table_on_seg(P(1, 1), P(0, 0), P(2, 2)), 1);
-	ck_assert_int_eq(table_on_seg(P(3, 3), P(0, 0), P(2, 2)), 0);  /* on the line, beyond */
+	ck_assert_int_eq(table_on_seg(P(3, 3), P(0, 0), P(2, 2)), 0); /* on the line, beyond */
 	ck_assert_int_eq(table_on_seg(P(1, 0), P(0, 0), P(2, 2)), 0);
-	ck_assert_int_eq(table_on_seg(P(2, 2), P(0, 0), P(2, 2)), 1);  /* endpoint */
-	ck_assert_int_eq(table_on_seg(P(1, 1), P(1, 1), P(1, 1)), 1);  /* point segment */
+	ck_assert_int_eq(table_on_seg(P(2, 2), P(0, 0), P(2, 2)), 1); /* endpoint */
+	ck_assert_int_eq(table_on_seg(P(1, 1), P(1, 1), P(1, 1)), 1); /* point segment */
 	ck_assert_int_eq(table_pt_ok(P(M, -M)), 1);
 	ck_assert_int_eq(table_pt_ok(P(M + 1, 0)), 0);
 	ck_assert_int_eq(table_pt_ok(P(0, -M - 1)), 0);
@@ -145,21 +149,27 @@ START_TEST(isect_crossing_and_touching)
 {
 	struct table_frac at = { -1, 1 };
 	/* The diagonals of a 4-square cross at their middles. */
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 4), P(0, 4), P(4, 0)), TABLE_ISECT_CROSS);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 4), P(0, 4), P(4, 0)),
+		TABLE_ISECT_CROSS);
 	ck_frac(at, 1, 2);
 	/* T: cd starts on ab at x = 2 (1/2 of ab); seen from cd, the touch is at its start. */
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(2, 0), P(2, 3)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(2, 0), P(2, 3)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 1, 2);
-	ck_assert_int_eq(table_seg_isect(&at, P(2, 0), P(2, 3), P(0, 0), P(4, 0)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(2, 0), P(2, 3), P(0, 0), P(4, 0)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 0, 1);
 	/* End to end at a corner. */
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(2, 0), P(2, 2)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(2, 0), P(2, 2)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 1, 1);
 	/* Lines meet at (5, 0), beyond ab's end: no contact. */
 	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(4, 0), P(5, -1), P(5, 1)),
 		TABLE_ISECT_NONE);
-	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(4, 0), P(2, 1), P(3, 5)), TABLE_ISECT_NONE);
-	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(4, 0), P(0, 1), P(4, 1)), TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(4, 0), P(2, 1), P(3, 5)),
+		TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(4, 0), P(0, 1), P(4, 1)),
+		TABLE_ISECT_NONE);
 	/* At the bound: the table's diagonals cross at (0, 0); a line one unit off the diagonal
 	 * at the left edge converges on it and crosses at (0, 0) too (s = 1/2); one that ends on
 	 * the diagonal's corner touches there. */
@@ -181,42 +191,51 @@ START_TEST(isect_collinear)
 	/* ab = 0..4 on the x axis. */
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(2, 0), P(6, 0)),
 		TABLE_ISECT_OVERLAP);
-	ck_frac(at, 1, 2);                                              /* shared 2..4 */
+	ck_frac(at, 1, 2); /* shared 2..4 */
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(6, 0), P(2, 0)),
 		TABLE_ISECT_OVERLAP);
 	ck_frac(at, 1, 2);
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(-2, 0), P(1, 0)),
 		TABLE_ISECT_OVERLAP);
-	ck_frac(at, 0, 1);                                              /* shared 0..1 */
+	ck_frac(at, 0, 1); /* shared 0..1 */
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(1, 0), P(3, 0)),
 		TABLE_ISECT_OVERLAP);
-	ck_frac(at, 1, 4);                                              /* inside ab */
+	ck_frac(at, 1, 4); /* inside ab */
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(-1, 0), P(5, 0)),
 		TABLE_ISECT_OVERLAP);
-	ck_frac(at, 0, 1);                                              /* holds ab */
+	ck_frac(at, 0, 1); /* holds ab */
 	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(3, 3), P(1, 1), P(5, 5)),
 		TABLE_ISECT_OVERLAP);
 	ck_frac(at, 1, 3);
 	/* End to end on one line: one common point. */
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(2, 0), P(5, 0)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(2, 0), P(5, 0)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 1, 1);
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(-3, 0), P(0, 0)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(2, 0), P(-3, 0), P(0, 0)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 0, 1);
-	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(2, 0), P(3, 0), P(5, 0)), TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(NULL, P(0, 0), P(2, 0), P(3, 0), P(5, 0)),
+		TABLE_ISECT_NONE);
 }
 END_TEST
 
 START_TEST(isect_degenerate)
 {
 	struct table_frac at;
-	ck_assert_int_eq(table_seg_isect(&at, P(2, 0), P(2, 0), P(0, 0), P(4, 0)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(2, 0), P(2, 0), P(0, 0), P(4, 0)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 0, 1);
-	ck_assert_int_eq(table_seg_isect(&at, P(2, 1), P(2, 1), P(0, 0), P(4, 0)), TABLE_ISECT_NONE);
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(1, 0), P(1, 0)), TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(2, 1), P(2, 1), P(0, 0), P(4, 0)),
+		TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(1, 0), P(1, 0)),
+		TABLE_ISECT_TOUCH);
 	ck_frac(at, 1, 4);
-	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(5, 0), P(5, 0)), TABLE_ISECT_NONE);
-	ck_assert_int_eq(table_seg_isect(&at, P(3, 3), P(3, 3), P(3, 3), P(3, 3)), TABLE_ISECT_TOUCH);
-	ck_assert_int_eq(table_seg_isect(&at, P(3, 3), P(3, 3), P(3, 4), P(3, 4)), TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(&at, P(0, 0), P(4, 0), P(5, 0), P(5, 0)),
+		TABLE_ISECT_NONE);
+	ck_assert_int_eq(table_seg_isect(&at, P(3, 3), P(3, 3), P(3, 3), P(3, 3)),
+		TABLE_ISECT_TOUCH);
+	ck_assert_int_eq(table_seg_isect(&at, P(3, 3), P(3, 3), P(3, 4), P(3, 4)),
+		TABLE_ISECT_NONE);
 }
 END_TEST
 
@@ -231,7 +250,8 @@ START_TEST(where_square_both_windings)
 		ck_assert_int_eq(table_poly_where(&polys[i], P(1, 9)), TABLE_INSIDE);
 		ck_assert_int_eq(table_poly_where(&polys[i], P(11, 5)), TABLE_OUTSIDE);
 		ck_assert_int_eq(table_poly_where(&polys[i], P(5, -1)), TABLE_OUTSIDE);
-		ck_assert_int_eq(table_poly_where(&polys[i], P(-1, 10)), TABLE_OUTSIDE); /* ray on edge */
+		ck_assert_int_eq(table_poly_where(&polys[i], P(-1, 10)),
+			TABLE_OUTSIDE); /* ray on edge */
 		ck_assert_int_eq(table_poly_where(&polys[i], P(10, 5)), TABLE_BOUNDARY);
 		ck_assert_int_eq(table_poly_where(&polys[i], P(5, 0)), TABLE_BOUNDARY);
 		ck_assert_int_eq(table_poly_where(&polys[i], P(0, 0)), TABLE_BOUNDARY);
@@ -246,10 +266,11 @@ START_TEST(where_concave_both_windings)
 	for (int i = 0; i < 2; i++) {
 		const struct table_poly *u = &polys[i];
 		ck_assert_int_eq(table_poly_where(u, P(1, 1)), TABLE_INSIDE);
-		ck_assert_int_eq(table_poly_where(u, P(3, 1)), TABLE_INSIDE);    /* base, under notch */
-		ck_assert_int_eq(table_poly_where(u, P(5, 3)), TABLE_INSIDE);    /* right arm */
-		ck_assert_int_eq(table_poly_where(u, P(3, 4)), TABLE_OUTSIDE);   /* in the notch */
-		ck_assert_int_eq(table_poly_where(u, P(3, 6)), TABLE_OUTSIDE);   /* notch mouth */
+		ck_assert_int_eq(table_poly_where(u, P(3, 1)),
+			TABLE_INSIDE); /* base, under notch */
+		ck_assert_int_eq(table_poly_where(u, P(5, 3)), TABLE_INSIDE);  /* right arm */
+		ck_assert_int_eq(table_poly_where(u, P(3, 4)), TABLE_OUTSIDE); /* in the notch */
+		ck_assert_int_eq(table_poly_where(u, P(3, 6)), TABLE_OUTSIDE); /* notch mouth */
 		ck_assert_int_eq(table_poly_where(u, P(3, 7)), TABLE_OUTSIDE);
 		ck_assert_int_eq(table_poly_where(u, P(7, 2)), TABLE_OUTSIDE);
 		/* Rays along the notch floor y = 2 pass both reflex vertices and a horizontal
@@ -260,9 +281,9 @@ START_TEST(where_concave_both_windings)
 		/* Rays along the top y = 6 and the bottom y = 0. */
 		ck_assert_int_eq(table_poly_where(u, P(-1, 6)), TABLE_OUTSIDE);
 		ck_assert_int_eq(table_poly_where(u, P(-1, 0)), TABLE_OUTSIDE);
-		ck_assert_int_eq(table_poly_where(u, P(3, 2)), TABLE_BOUNDARY);  /* notch floor */
-		ck_assert_int_eq(table_poly_where(u, P(4, 4)), TABLE_BOUNDARY);  /* notch wall */
-		ck_assert_int_eq(table_poly_where(u, P(2, 2)), TABLE_BOUNDARY);  /* reflex vertex */
+		ck_assert_int_eq(table_poly_where(u, P(3, 2)), TABLE_BOUNDARY); /* notch floor */
+		ck_assert_int_eq(table_poly_where(u, P(4, 4)), TABLE_BOUNDARY); /* notch wall */
+		ck_assert_int_eq(table_poly_where(u, P(2, 2)), TABLE_BOUNDARY); /* reflex vertex */
 		ck_assert_int_eq(table_poly_where(u, P(5, 6)), TABLE_BOUNDARY);
 		ck_assert_int_eq(table_poly_where(u, P(1, 6)), TABLE_BOUNDARY);
 		ck_assert_int_eq(table_poly_where(u, P(3, 0)), TABLE_BOUNDARY);
@@ -277,31 +298,31 @@ START_TEST(poly_check_faults)
 	static const struct table_pt closed[] = { { 0, 0 }, { 4, 0 }, { 0, 4 }, { 0, 0 } };
 	static const struct table_pt spike[] = { { 0, 0 }, { 4, 0 }, { 4, 4 }, { 4, 2 }, { 0, 4 } };
 	static const struct table_pt flat[] = { { 0, 0 }, { 1, 0 }, { 2, 0 } };
-	static const struct table_pt pinch[] = { { 0, 0 }, { 6, 0 }, { 6, 4 }, { 3, 0 },
+	static const struct table_pt pinch[] = { { 0, 0 }, { 6, 0 }, { 6, 4 }, { 3, 0 }, { 0, 4 } };
+	static const struct table_pt straight[] = { { 0, 0 }, { 2, 0 }, { 4, 0 }, { 4, 4 },
 		{ 0, 4 } };
-	static const struct table_pt straight[] = { { 0, 0 }, { 2, 0 }, { 4, 0 }, { 4, 4 }, { 0, 4 } };
 	static const struct table_pt big[] = { { -M, -M }, { M, -M }, { M + 1, M }, { -M, M } };
 	struct table_poly p;
 	size_t at = 99;
 
 	p = POLY(u_ccw);
 	ck_assert_int_eq(table_poly_check(&p, &at), 0);
-	ck_assert_uint_eq(at, 99);                                      /* untouched when valid */
-	p = POLY(straight);                                             /* a 180-degree vertex */
+	ck_assert_uint_eq(at, 99); /* untouched when valid */
+	p = POLY(straight);        /* a 180-degree vertex */
 	ck_assert_int_eq(table_poly_check(&p, NULL), 0);
-	p = POLY(bowtie);                                               /* edges 0 and 2 cross */
+	p = POLY(bowtie); /* edges 0 and 2 cross */
 	ck_assert_int_eq(table_poly_check(&p, &at), TABLE_ESELF);
 	ck_assert_uint_eq(at, 0);
-	p = POLY(pinch);                                                /* (3,0) on edge 0 */
+	p = POLY(pinch); /* (3,0) on edge 0 */
 	ck_assert_int_eq(table_poly_check(&p, &at), TABLE_ESELF);
 	ck_assert_uint_eq(at, 0);
 	p = POLY(repeat);
 	ck_assert_int_eq(table_poly_check(&p, &at), TABLE_EDEGEN);
 	ck_assert_uint_eq(at, 1);
-	p = POLY(closed);                                               /* last equals first */
+	p = POLY(closed); /* last equals first */
 	ck_assert_int_eq(table_poly_check(&p, &at), TABLE_EDEGEN);
 	ck_assert_uint_eq(at, 3);
-	p = POLY(spike);                                                /* (4,4) -> (4,2) folds */
+	p = POLY(spike); /* (4,4) -> (4,2) folds */
 	ck_assert_int_eq(table_poly_check(&p, &at), TABLE_EDEGEN);
 	ck_assert_uint_eq(at, 1);
 	p = POLY(flat);
@@ -334,10 +355,10 @@ static void ck_spans(const struct table_poly *p, struct table_pt a, struct table
 	}
 	free(sp);
 }
-#define CK_SPANS(p, a, b, ...)                                                              \
-	do {                                                                                  \
-		static const struct want_span w_[] = { __VA_ARGS__ };                            \
-		ck_spans((p), (a), (b), w_, N_OF(w_));                                           \
+#define CK_SPANS(p, a, b, ...) \
+	do { \
+		static const struct want_span w_[] = { __VA_ARGS__ }; \
+		ck_spans((p), (a), (b), w_, N_OF(w_)); \
 	} while (0)
 #define O TABLE_OUTSIDE
 #define I TABLE_INSIDE
@@ -351,8 +372,7 @@ START_TEST(spans_square)
 	/* Along the bottom edge from x = 0 to 10. */
 	CK_SPANS(&w, P(-5, 0), P(15, 0), { 0, 1, 1, 4, O }, { 1, 4, 3, 4, B }, { 3, 4, 1, 1, O });
 	/* Through corners (0,0) and (10,10), the interior between them. */
-	CK_SPANS(&w, P(-5, -5), P(15, 15), { 0, 1, 1, 4, O }, { 1, 4, 3, 4, I },
-		{ 3, 4, 1, 1, O });
+	CK_SPANS(&w, P(-5, -5), P(15, 15), { 0, 1, 1, 4, O }, { 1, 4, 3, 4, I }, { 3, 4, 1, 1, O });
 	/* Grazing the corner (0,0) only: outside throughout (the spans join). */
 	CK_SPANS(&w, P(-5, 5), P(5, -5), { 0, 1, 1, 1, O });
 	/* From inside out through x = 10 at 5/10. */
@@ -399,9 +419,15 @@ END_TEST
 START_TEST(spans_windings_agree)
 {
 	static const struct table_pt segs[][2] = {
-		{ { -1, 4 }, { 7, 4 } }, { { 1, 2 }, { 5, 2 } }, { { 4, 4 }, { 4, 1 } },
-		{ { 3, 3 }, { 5, 1 } }, { { 1, 8 }, { 3, 4 } }, { { -1, -1 }, { 7, 7 } },
-		{ { 6, 6 }, { 0, 0 } }, { { 2, 7 }, { 2, -1 } }, { { 3, 9 }, { 3, -3 } },
+		{ { -1, 4 }, { 7, 4 } },
+		{ { 1, 2 }, { 5, 2 } },
+		{ { 4, 4 }, { 4, 1 } },
+		{ { 3, 3 }, { 5, 1 } },
+		{ { 1, 8 }, { 3, 4 } },
+		{ { -1, -1 }, { 7, 7 } },
+		{ { 6, 6 }, { 0, 0 } },
+		{ { 2, 7 }, { 2, -1 } },
+		{ { 3, 9 }, { 3, -3 } },
 	};
 	struct table_poly ccw = POLY(u_ccw), cw = POLY(u_cw);
 	for (size_t k = 0; k < N_OF(segs); k++) {
@@ -463,9 +489,9 @@ START_TEST(los_default_rules)
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(-5, 5), P(15, 5), 0), 1);
 	ck_assert_uint_eq(which, 0);
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(-5, 5), P(35, 5), 0), 1);
-	ck_assert_uint_eq(which, 0);                                    /* lowest of both */
+	ck_assert_uint_eq(which, 0); /* lowest of both */
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(15, 5), P(35, 5), 0), 1);
-	ck_assert_uint_eq(which, 1);                                    /* clockwise building */
+	ck_assert_uint_eq(which, 1); /* clockwise building */
 	which = 99;
 	/* Along the wood's bottom edge, grazing its corner, passing between: clear. */
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(-5, 0), P(15, 0), 0), 0);
@@ -501,9 +527,10 @@ START_TEST(los_graze_flag)
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(-5, 0), P(15, 0), g), 1);
 	ck_assert_uint_eq(which, 0);
 	ck_assert_int_eq(table_los_blocked(&which, polys, 2, P(25, -5), P(35, 5), g), 1);
-	ck_assert_uint_eq(which, 1);                                    /* corner (30,0) */
+	ck_assert_uint_eq(which, 1); /* corner (30,0) */
 	ck_assert_int_eq(table_los_blocked(NULL, polys, 2, P(-5, 5), P(5, -5), g), 1);
-	ck_assert_int_eq(table_los_blocked(NULL, polys, 2, P(0, 2), P(0, 8), g), 1); /* on an edge */
+	ck_assert_int_eq(table_los_blocked(NULL, polys, 2, P(0, 2), P(0, 8), g),
+		1); /* on an edge */
 	/* Touching only at an end point stays clear: a figure at the wood's edge. */
 	ck_assert_int_eq(table_los_blocked(NULL, polys, 2, P(0, 5), P(-5, 5), g), 0);
 	ck_assert_int_eq(table_los_blocked(NULL, polys, 2, P(-5, 5), P(0, 0), g), 0);
@@ -538,12 +565,13 @@ START_TEST(los_at_the_bound)
 	ck_assert_int_eq(table_poly_check(&t, NULL), 0);
 	/* The full diagonal runs along the edge (0,0)-(M,M): clear, blocked with the graze flag. */
 	ck_assert_int_eq(table_los_blocked(NULL, &t, 1, P(-M, -M), P(M, M), 0), 0);
-	ck_assert_int_eq(table_los_blocked(NULL, &t, 1, P(-M, -M), P(M, M),
-		TABLE_LOS_GRAZE_BLOCKS), 1);
+	ck_assert_int_eq(table_los_blocked(NULL, &t, 1, P(-M, -M), P(M, M), TABLE_LOS_GRAZE_BLOCKS),
+		1);
 	/* Ending one unit lower, the line passes x = 0 at y = -1/2, under the apex; one unit
 	 * higher at the start, at y = +1/2, inside. */
 	ck_assert_int_eq(table_los_blocked(NULL, &t, 1, P(-M, -M), P(M, M - 1),
-		TABLE_LOS_GRAZE_BLOCKS), 0);
+				 TABLE_LOS_GRAZE_BLOCKS),
+		0);
 	ck_assert_int_eq(table_los_blocked(NULL, &t, 1, P(-M, 1 - M), P(M, M), 0), 1);
 	ck_assert_int_eq(table_poly_where(&t, P(0, 1)), TABLE_INSIDE);
 	ck_assert_int_eq(table_poly_where(&t, P(M, M)), TABLE_BOUNDARY);
@@ -564,8 +592,8 @@ static void ck_cross(const struct table_crossing *c, size_t line, size_t seg, in
 }
 
 /* Crossings of ab with one obstacle given as points. */
-static size_t one(struct table_crossing **c, const struct table_pt *v, size_t n,
-	struct table_pt a, struct table_pt b)
+static size_t one(struct table_crossing **c, const struct table_pt *v, size_t n, struct table_pt a,
+	struct table_pt b)
 {
 	struct table_line l = { v, n };
 	return table_crossings(c, &l, 1, a, b);
@@ -575,27 +603,27 @@ START_TEST(obstacle_wall)
 {
 	static const struct table_pt wall[] = { { 0, 5 }, { 10, 5 } };
 	struct table_crossing *c;
-	ck_assert_uint_eq(one(&c, wall, 2, P(5, 0), P(5, 10)), 1);      /* over it at y = 5 */
+	ck_assert_uint_eq(one(&c, wall, 2, P(5, 0), P(5, 10)), 1); /* over it at y = 5 */
 	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_CROSS);
 	free(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(5, 0), P(5, 5)), 1);       /* up to it */
+	ck_assert_uint_eq(one(&c, wall, 2, P(5, 0), P(5, 5)), 1); /* up to it */
 	ck_cross(c, 0, 0, 1, 1, 1, 1, TABLE_TOUCH);
 	free(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(5, 5), P(5, 10)), 1);      /* away from it */
+	ck_assert_uint_eq(one(&c, wall, 2, P(5, 5), P(5, 10)), 1); /* away from it */
 	ck_cross(c, 0, 0, 0, 1, 0, 1, TABLE_TOUCH);
 	free(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(2, 5), P(8, 5)), 1);       /* on top of it */
+	ck_assert_uint_eq(one(&c, wall, 2, P(2, 5), P(8, 5)), 1); /* on top of it */
 	ck_cross(c, 0, 0, 0, 1, 1, 1, TABLE_ALONG);
 	free(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(-2, 5), P(12, 5)), 1);     /* over its whole length */
+	ck_assert_uint_eq(one(&c, wall, 2, P(-2, 5), P(12, 5)), 1); /* over its whole length */
 	ck_cross(c, 0, 0, 1, 7, 6, 7, TABLE_ALONG);
 	free(c);
 	ck_assert_uint_eq(one(&c, wall, 2, P(5, 6), P(15, 6)), 0);
 	ck_assert_ptr_null(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(10, 0), P(10, 10)), 1);    /* over its end */
+	ck_assert_uint_eq(one(&c, wall, 2, P(10, 0), P(10, 10)), 1); /* over its end */
 	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_TOUCH);
 	free(c);
-	ck_assert_uint_eq(one(&c, wall, 2, P(3, 5), P(3, 5)), 1);       /* a point on it */
+	ck_assert_uint_eq(one(&c, wall, 2, P(3, 5), P(3, 5)), 1); /* a point on it */
 	ck_cross(c, 0, 0, 0, 1, 0, 1, TABLE_TOUCH);
 	free(c);
 }
@@ -604,24 +632,24 @@ END_TEST
 START_TEST(obstacle_fences)
 {
 	/* Each against AB = (0,5) -> (10,5); vertices on AB are t = x / 10. */
-	static const struct table_pt vee[] = { { 0, 0 }, { 5, 5 }, { 10, 0 } };       /* below */
-	static const struct table_pt bend[] = { { 0, 0 }, { 5, 5 }, { 5, 10 } };      /* below, up */
+	static const struct table_pt vee[] = { { 0, 0 }, { 5, 5 }, { 10, 0 } };  /* below */
+	static const struct table_pt bend[] = { { 0, 0 }, { 5, 5 }, { 5, 10 } }; /* below, up */
 	static const struct table_pt zig[] = { { 2, 0 }, { 4, 5 }, { 6, 5 }, { 8, 10 } };
 	static const struct table_pt cup[] = { { 2, 0 }, { 4, 5 }, { 6, 5 }, { 8, 0 } };
-	static const struct table_pt stub[] = { { 5, 0 }, { 5, 5 } };                 /* ends on AB */
+	static const struct table_pt stub[] = { { 5, 0 }, { 5, 5 } }; /* ends on AB */
 	struct table_crossing *c;
 	struct table_pt a = P(0, 5), b = P(10, 5);
 	ck_assert_uint_eq(one(&c, vee, 3, a, b), 1);
-	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_TOUCH);     /* apex touches from below */
+	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_TOUCH); /* apex touches from below */
 	free(c);
 	ck_assert_uint_eq(one(&c, bend, 3, a, b), 1);
-	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_CROSS);     /* through a vertex, below to above */
+	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_CROSS); /* through a vertex, below to above */
 	free(c);
 	ck_assert_uint_eq(one(&c, zig, 4, a, b), 1);
-	ck_cross(c, 0, 0, 2, 5, 3, 5, TABLE_CROSS);     /* along 4..6, then on to the far side */
+	ck_cross(c, 0, 0, 2, 5, 3, 5, TABLE_CROSS); /* along 4..6, then on to the far side */
 	free(c);
 	ck_assert_uint_eq(one(&c, cup, 4, a, b), 1);
-	ck_cross(c, 0, 0, 2, 5, 3, 5, TABLE_ALONG);     /* along 4..6, back to the same side */
+	ck_cross(c, 0, 0, 2, 5, 3, 5, TABLE_ALONG); /* along 4..6, back to the same side */
 	free(c);
 	ck_assert_uint_eq(one(&c, stub, 2, a, b), 1);
 	ck_cross(c, 0, 0, 1, 2, 1, 2, TABLE_TOUCH);
@@ -651,7 +679,7 @@ START_TEST(obstacle_ring)
 	free(c);
 	/* Along the bottom side: contact from (2,2) to (8,2), the ring above at both ends. */
 	ck_assert_uint_eq(one(&c, ring, 5, P(0, 2), P(10, 2)), 1);
-	ck_cross(&c[0], 0, 3, 1, 5, 4, 5, TABLE_ALONG);   /* from edge 3 arriving at (2,2) */
+	ck_cross(&c[0], 0, 3, 1, 5, 4, 5, TABLE_ALONG); /* from edge 3 arriving at (2,2) */
 	free(c);
 }
 END_TEST
@@ -715,7 +743,8 @@ END_TEST
 START_TEST(cost_overlapping_areas)
 {
 	static const struct table_pt through[] = { { -5, 5 }, { 15, 5 } };
-	struct table_area a[3] = { { POLY(wood), 2, 1 }, { POLY(bog), 3, 1 }, { POLY(road), 1, 2 } };
+	struct table_area a[3] = { { POLY(wood), 2, 1 }, { POLY(bog), 3, 1 },
+		{ POLY(road), 1, 2 } };
 	/* Highest wins: 5 open + 2 wood x2 + 6 bog x3 + 2 wood x2 + 5 open = 36 units, in
 	 * either order. */
 	ck_assert_int_eq(table_path_cost(through, 2, a, 2, 0), 36 * 1024);
@@ -754,8 +783,8 @@ START_TEST(cost_at_the_bound)
 	/* The full diagonal (48592007999 sub-units) through a wood of half the table's width:
 	 * enters at 1/4 (floor 12148001999), leaves at 3/4 (floor 36444005999). Cost =
 	 * 12148001999 + 2 x 24296004000 + 12148002000. */
-	static const struct table_pt w[] = { { -M / 2, -M / 2 }, { M / 2, -M / 2 }, { M / 2, M / 2 },
-		{ -M / 2, M / 2 } };
+	static const struct table_pt w[] = { { -M / 2, -M / 2 }, { M / 2, -M / 2 },
+		{ M / 2, M / 2 }, { -M / 2, M / 2 } };
 	struct table_area woods = { POLY(w), 2, 1 };
 	static const struct table_pt leg[] = { { -M, -M }, { M, M } };
 	ck_assert_int_eq(table_path_cost(leg, 2, &woods, 1, 0), 72888011999);
@@ -875,7 +904,7 @@ START_TEST(rect_where_and_overlap)
 	ck_assert_int_eq(table_rect_overlap(&a, &b), TABLE_APART);
 	table_rect_make(&b, P(39, 20), P(59, 20), 20);
 	ck_assert_int_eq(table_rect_overlap(&a, &b), TABLE_OVERLAPPING);
-	table_rect_make(&b, P(10, 15), P(20, 15), 5);                  /* wholly inside */
+	table_rect_make(&b, P(10, 15), P(20, 15), 5); /* wholly inside */
 	ck_assert_int_eq(table_rect_overlap(&a, &b), TABLE_OVERLAPPING);
 	/* A diamond (left, top, right, bottom: clockwise) whose bottom corner is at y = 19,
 	 * then 20 (on a's top edge), then 21. */
@@ -883,8 +912,9 @@ START_TEST(rect_where_and_overlap)
 		struct table_rect d = { { { 15, 24 + up }, { 20, 29 + up }, { 25, 24 + up },
 			{ 20, 19 + up } } };
 		ck_assert_int_eq(table_rect_check(&d), 0);
-		ck_assert_int_eq(table_rect_overlap(&a, &d), up == 0 ? TABLE_OVERLAPPING
-			: up == 1 ? TABLE_TOUCHING : TABLE_APART);
+		ck_assert_int_eq(table_rect_overlap(&a, &d), up == 0 ? TABLE_OVERLAPPING :
+							     up == 1 ? TABLE_TOUCHING :
+								       TABLE_APART);
 	}
 	/* A diamond off a's corner (40,20): the x and y shadows overlap, but along (1,1)
 	 * a reaches 60 and the diamond starts at 63, so only the diamond's own axis parts them. */
@@ -904,7 +934,7 @@ START_TEST(rect_distances)
 	ck_assert_int_eq(table_rect_within_pt(&a, P(43, 24), 5), 1);
 	ck_assert_int_eq(table_rect_within_pt(&a, P(43, 24), 4), 0);
 	ck_assert_int_eq(table_d2_cmp_r(table_rect_d2_pt(&a, P(20, 25)), 5), 0);
-	ck_assert_int_eq(table_d2_cmp_r(table_rect_d2_pt(&a, P(20, 10)), 0), 0);   /* inside */
+	ck_assert_int_eq(table_d2_cmp_r(table_rect_d2_pt(&a, P(20, 10)), 0), 0); /* inside */
 	ck_assert_int_eq(table_d2_cmp_r(table_rect_d2_pt(&a, P(-3, 10)), 3), 0);
 	/* One unit apart side by side; 3-4-5 corner to corner. */
 	table_rect_make(&b, P(41, 20), P(61, 20), 20);
@@ -988,13 +1018,13 @@ START_TEST(arcs_diagonals_oblong)
 	enum table_arc_mode m = TABLE_ARCS_DIAGONALS;
 	ck_assert_int_eq(table_arc(&r, P(20, 30), m), TABLE_ARC_FRONT);
 	ck_assert_int_eq(table_arc(&r, P(50, 10), m), TABLE_ARC_RIGHT);
-	ck_assert_int_eq(table_arc(&r, P(60, 30), m), TABLE_ARC_FRONT);   /* on y = x/2 */
+	ck_assert_int_eq(table_arc(&r, P(60, 30), m), TABLE_ARC_FRONT); /* on y = x/2 */
 	ck_assert_int_eq(table_arc(&r, P(60, 29), m), TABLE_ARC_RIGHT);
-	ck_assert_int_eq(table_arc(&r, P(50, 21), m), TABLE_ARC_RIGHT);   /* ahead of the front
+	ck_assert_int_eq(table_arc(&r, P(50, 21), m), TABLE_ARC_RIGHT); /* ahead of the front
 	                                                                      line, yet flank */
 	ck_assert_int_eq(table_arc(&r, P(-20, 10), m), TABLE_ARC_LEFT);
 	ck_assert_int_eq(table_arc(&r, P(20, -5), m), TABLE_ARC_REAR);
-	ck_assert_int_eq(table_arc(&r, P(-20, -10), m), TABLE_ARC_LEFT);  /* on y = x/2, rear side */
+	ck_assert_int_eq(table_arc(&r, P(-20, -10), m), TABLE_ARC_LEFT); /* on y = x/2, rear side */
 }
 END_TEST
 
@@ -1003,13 +1033,13 @@ START_TEST(arcs_edges)
 	struct table_rect r = rect_r();
 	enum table_arc_mode m = TABLE_ARCS_EDGES;
 	ck_assert_int_eq(table_arc(&r, P(20, 30), m), TABLE_ARC_FRONT);
-	ck_assert_int_eq(table_arc(&r, P(40, 30), m), TABLE_ARC_FRONT);   /* on the side line */
+	ck_assert_int_eq(table_arc(&r, P(40, 30), m), TABLE_ARC_FRONT); /* on the side line */
 	ck_assert_int_eq(table_arc(&r, P(41, 30), m), TABLE_ARC_CORNER);
 	ck_assert_int_eq(table_arc(&r, P(50, 21), m), TABLE_ARC_CORNER);
-	ck_assert_int_eq(table_arc(&r, P(60, 20), m), TABLE_ARC_RIGHT);   /* on the front line */
+	ck_assert_int_eq(table_arc(&r, P(60, 20), m), TABLE_ARC_RIGHT); /* on the front line */
 	ck_assert_int_eq(table_arc(&r, P(-10, 5), m), TABLE_ARC_LEFT);
 	ck_assert_int_eq(table_arc(&r, P(20, -5), m), TABLE_ARC_REAR);
-	ck_assert_int_eq(table_arc(&r, P(0, -5), m), TABLE_ARC_REAR);     /* on the side line */
+	ck_assert_int_eq(table_arc(&r, P(0, -5), m), TABLE_ARC_REAR); /* on the side line */
 	ck_assert_int_eq(table_arc(&r, P(-10, -10), m), TABLE_ARC_CORNER);
 	/* Corners: front for the front two, the flank for the rear two. */
 	ck_assert_int_eq(table_arc(&r, P(40, 20), m), TABLE_ARC_FRONT);

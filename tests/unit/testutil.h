@@ -18,14 +18,14 @@ char *test_path(const char *name);
 /* Runs a shell command (printf-style), stdout and stderr into out; returns its exit status. */
 int test_run(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-#define TEST_MAIN(make_suite)                                                          \
-	int main(void)                                                                       \
-	{                                                                                     \
-		SRunner *sr = srunner_create(make_suite());                                      \
-		srunner_run_all(sr, CK_NORMAL);                                                   \
-		int failed = srunner_ntests_failed(sr);                                           \
-		srunner_free(sr);                                                                 \
-		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;                                 \
+#define TEST_MAIN(make_suite) \
+	int main(void) \
+	{ \
+		SRunner *sr = srunner_create(make_suite()); \
+		srunner_run_all(sr, CK_NORMAL); \
+		int failed = srunner_ntests_failed(sr); \
+		srunner_free(sr); \
+		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE; \
 	}
 
 #endif

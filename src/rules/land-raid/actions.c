@@ -9,14 +9,15 @@
 
 static const char phase[] = "actions";
 
-#define LR_SQUARE_MAX 64        /* bases of one side looked at in one square */
+#define LR_SQUARE_MAX 64 /* bases of one side looked at in one square */
 
 size_t landraid_group(const struct landraid_ctx *c, const struct landraid_base *officer,
 	const struct landraid_ids *ignore, struct landraid_base **out, size_t max)
 {
 	struct landraid_base *in[LR_SQUARE_MAX];
 	size_t n = landraid_bases_in(c->s, officer->sq, officer->side, LR_NON_OFFICERS, in,
-		LR_SQUARE_MAX), k = 0;
+		       LR_SQUARE_MAX),
+	       k = 0;
 	for (size_t i = 0; i < n && k < max; i++) {
 		/* §6 "he may ignore a scurvy base": only scurvy bases can be left out. */
 		if (ignore && in[i]->quality == LR_SCURVY && landraid_ids_has(ignore, in[i]->id))
@@ -48,15 +49,19 @@ int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	int dragged = 0;
 
 	if (!landraid_face(s, from, to)) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot move from %s to %s: not "
-			"face-touching (§20 Move)", officer->id, s->name[from], s->name[to]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot move from %s to %s: not "
+			"face-touching (§20 Move)",
+			officer->id, s->name[from], s->name[to]);
 		return LR_VOID;
 	}
 	int foes = landraid_count(s, to, 1 - side, LR_ALL_ROLES);
 	if (foes) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot move into %s: it holds "
-			"%d %s base%s (§20 Move: a square empty of opponents expected)", officer->id,
-			s->name[to], foes, landraid_side_names[1 - side], foes == 1 ? "" : "s");
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot move into %s: it holds "
+			"%d %s base%s (§20 Move: a square empty of opponents expected)",
+			officer->id, s->name[to], foes, landraid_side_names[1 - side],
+			foes == 1 ? "" : "s");
 		return LR_VOID;
 	}
 	for (size_t i = 0; drag && i < drag->n; i++) {
@@ -103,23 +108,27 @@ int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 	size_t nc = 0, nchosen = 0;
 
 	if (c->gather_actions >= c->o->max_gather_actions) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot gather: %d gather "
-			"actions already this turn (§20 Gather: max %d)", officer->id, c->gather_actions,
-			c->o->max_gather_actions);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot gather: %d gather "
+			"actions already this turn (§20 Gather: max %d)",
+			officer->id, c->gather_actions, c->o->max_gather_actions);
 		return LR_VOID;
 	}
 	for (int i = 0; i < nf; i++)
 		nc += landraid_bases_in(s, f[i], officer->side, LR_NON_OFFICERS, cand + nc,
 			LR_SQUARE_MAX);
 	if (nc == 0) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot gather: no %s bases in "
-			"the 4 facing squares of %s (§20 Gather)", officer->id,
-			landraid_side_names[officer->side], s->name[officer->sq]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot gather: no %s bases in "
+			"the 4 facing squares of %s (§20 Gather)",
+			officer->id, landraid_side_names[officer->side], s->name[officer->sq]);
 		return LR_VOID;
 	}
 	c->gather_actions++;
-	dice_roll_many(c->dice, 3, 6, v, "Land Raid §20 Gather: %s at %s, 3D6, each 5-6 brings "
-		"one base from the 4 facing squares, no re-roll", officer->id, s->name[officer->sq]);
+	dice_roll_many(c->dice, 3, 6, v,
+		"Land Raid §20 Gather: %s at %s, 3D6, each 5-6 brings "
+		"one base from the 4 facing squares, no re-roll",
+		officer->id, s->name[officer->sq]);
 	int hits = (v[0] >= 5) + (v[1] >= 5) + (v[2] >= 5);
 	qsort(cand, nc, sizeof(*cand), cmp_gather);
 	/* The officer's picks first (in his order), then the best candidates. */
@@ -137,7 +146,8 @@ int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 		}
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < nchosen; i++) {
-		buf_printf(&b, "%s%s from %s", i ? ", " : "", chosen[i]->id, s->name[chosen[i]->sq]);
+		buf_printf(&b, "%s%s from %s", i ? ", " : "", chosen[i]->id,
+			s->name[chosen[i]->sq]);
 		chosen[i]->sq = officer->sq;
 	}
 	events_add(c->ev, phase, "%s gathers at %s: %d of 3 dice score 5-6%s%s", officer->id,
@@ -166,36 +176,44 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 	size_t i = 0;
 
 	if (!officer) {
-		events_void(c->ev, phase, c->player, order_index, "%s is no longer on the table: "
-			"none of his %zu action%s carried out", oo->officer, oo->n_actions,
-			oo->n_actions == 1 ? "" : "s");
+		events_void(c->ev, phase, c->player, order_index,
+			"%s is no longer on the table: "
+			"none of his %zu action%s carried out",
+			oo->officer, oo->n_actions, oo->n_actions == 1 ? "" : "s");
 		return;
 	}
 	/* §17: 1 action, the commander 2 (§13), then D6 3-6 for each further one, max 3. */
 	int allowed = officer->role == LR_COMMANDER ? 2 : 1;
 	events_add(c->ev, phase, "%s (%s) at %s acts: %zu action%s ordered, %d without a roll",
-		officer->id, landraid_role_names[officer->role], s->name[officer->sq], oo->n_actions,
-		oo->n_actions == 1 ? "" : "s", allowed);
+		officer->id, landraid_role_names[officer->role], s->name[officer->sq],
+		oo->n_actions, oo->n_actions == 1 ? "" : "s", allowed);
 	for (i = 0; i < oo->n_actions; i++) {
 		const struct landraid_action *a = &oo->actions[i];
 		if (officer->sq < 0) {
-			events_void(c->ev, phase, c->player, order_index, "%s was killed: action %zu (%s) "
-				"not carried out", oo->officer, i + 1, action_label(s, a, label,
-					sizeof(label)));
+			events_void(c->ev, phase, c->player, order_index,
+				"%s was killed: action %zu (%s) "
+				"not carried out",
+				oo->officer, i + 1, action_label(s, a, label, sizeof(label)));
 			continue;
 		}
 		if ((int)i >= allowed) {
-			int r = (int)dice_roll(c->dice, 6, "Land Raid §17 Turn sequence: %s's extra "
-				"action %zu (%s), needs 3-6", officer->id, i + 1,
-				action_label(s, a, label, sizeof(label)));
+			int r = (int)dice_roll(c->dice, 6,
+				"Land Raid §17 Turn sequence: %s's extra "
+				"action %zu (%s), needs 3-6",
+				officer->id, i + 1, action_label(s, a, label, sizeof(label)));
 			if (r < 3) {
-				events_void(c->ev, phase, c->player, order_index, "%s rolls %d for action "
+				events_void(c->ev, phase, c->player, order_index,
+					"%s rolls %d for action "
 					"%zu (%s): no further action, his turn ends (§17: 3-6 needed)",
-					officer->id, r, i + 1, action_label(s, a, label, sizeof(label)));
+					officer->id, r, i + 1,
+					action_label(s, a, label, sizeof(label)));
 				for (size_t j = i + 1; j < oo->n_actions; j++)
-					events_void(c->ev, phase, c->player, order_index, "%s's action %zu (%s) "
-						"not carried out: his turn ended", officer->id, j + 1,
-						action_label(s, &oo->actions[j], label, sizeof(label)));
+					events_void(c->ev, phase, c->player, order_index,
+						"%s's action %zu (%s) "
+						"not carried out: his turn ended",
+						officer->id, j + 1,
+						action_label(s, &oo->actions[j], label,
+							sizeof(label)));
 				return;
 			}
 			allowed++;
@@ -209,8 +227,8 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 			landraid_shoot(c, officer, &oo->ignore, a->sq, order_index);
 			break;
 		case LR_FIGHT:
-			landraid_fight(c, officer, &oo->ignore, a->sq, a->has_bases ? &a->bases : NULL,
-				order_index);
+			landraid_fight(c, officer, &oo->ignore, a->sq,
+				a->has_bases ? &a->bases : NULL, order_index);
 			break;
 		case LR_PLUNDER:
 			landraid_plunder(c, officer, &oo->ignore, order_index);

@@ -56,7 +56,7 @@ static void list_new(struct buf *b, const struct landraid_state *s, size_t from)
 static int officer_possible(const struct landraid_state *s, int side)
 {
 	return landraid_count_side(s, side, LR_OFFICERS) < s->allowance[side] &&
-		pick_square(s, NULL, empty_square) >= 0;
+	       pick_square(s, NULL, empty_square) >= 0;
 }
 
 static void new_officer(struct landraid_ctx *c, int side, const char *label)
@@ -64,8 +64,10 @@ static void new_officer(struct landraid_ctx *c, int side, const char *label)
 	struct landraid_state *s = c->s;
 	int sq = pick_square(s, &s->standing[side].officer_square, empty_square);
 	struct landraid_base *b = landraid_base_new(s, side, LR_OFFICER, LR_ORDINARY, sq);
-	events_add(c->ev, phase, "%s: a new %s officer, %s, takes position in %s (%d of %d "
-		"allowed)", label, landraid_side_names[side], b->id, s->name[sq],
+	events_add(c->ev, phase,
+		"%s: a new %s officer, %s, takes position in %s (%d of %d "
+		"allowed)",
+		label, landraid_side_names[side], b->id, s->name[sq],
 		landraid_count_side(s, side, LR_OFFICERS), s->allowance[side]);
 }
 
@@ -78,9 +80,10 @@ static void new_scurvy(struct landraid_ctx *c, int chooser, const char *label)
 	for (int i = 0; i < 3; i++)
 		landraid_base_new(s, LR_DEFENDER, LR_TROOPS, LR_SCURVY, sq);
 	list_new(&b, s, from);
-	events_add(c->ev, phase, "%s: 3 scurvy defender bases (%s) appear together in open "
-		"square %s, placed by the %s", label, buf_str(&b), s->name[sq],
-		landraid_side_names[chooser]);
+	events_add(c->ev, phase,
+		"%s: 3 scurvy defender bases (%s) appear together in open "
+		"square %s, placed by the %s",
+		label, buf_str(&b), s->name[sq], landraid_side_names[chooser]);
 	buf_release(&b);
 }
 
@@ -91,7 +94,7 @@ static int count_scurvy(const struct landraid_state *s)
 	for (size_t i = 0; i < s->n_bases; i++) {
 		const struct landraid_base *b = s->bases[i];
 		n += b->sq >= 0 && b->side == LR_DEFENDER && b->role == LR_TROOPS &&
-			b->quality == LR_SCURVY;
+		     b->quality == LR_SCURVY;
 	}
 	return n;
 }
@@ -107,7 +110,7 @@ static void remove_scurvy(struct landraid_ctx *c, const char *label)
 		size_t n = pass == 0 ? pref->n : s->n_bases;
 		for (size_t i = 0; i < n && removed < 2; i++) {
 			struct landraid_base *x = pass == 0 ? landraid_base_find(s, pref->v[i]) :
-				s->bases[i];
+							      s->bases[i];
 			if (!x || x->sq < 0 || x->side != LR_DEFENDER || x->role != LR_TROOPS ||
 				x->quality != LR_SCURVY)
 				continue;
@@ -127,7 +130,8 @@ static void event_landing(struct landraid_ctx *c)
 	struct landraid_state *s = c->s;
 	int sq = pick_square(s, &s->standing[LR_ATTACKER].dockside, empty_dockside);
 	if (sq < 0) {
-		events_add(c->ev, phase, "2-5: no empty dockside square for 3 new attacker bases: "
+		events_add(c->ev, phase,
+			"2-5: no empty dockside square for 3 new attacker bases: "
 			"the event cannot be used, no event this turn");
 		return;
 	}
@@ -150,8 +154,10 @@ static void event_redeploy(struct landraid_ctx *c)
 	int moved = 0;
 
 	if (landraid_count_side(s, c->active, LR_NON_OFFICERS) == 0) {
-		events_add(c->ev, phase, "6: the %s has no bases but officers to move: no event "
-			"this turn", side);
+		events_add(c->ev, phase,
+			"6: the %s has no bases but officers to move: no event "
+			"this turn",
+			side);
 		return;
 	}
 	for (size_t i = 0; i < st->n_redeploy && moved < LR_MAX_REDEPLOY; i++) {
@@ -180,8 +186,10 @@ static void event_redeploy(struct landraid_ctx *c)
 		events_add(c->ev, phase, "6: the %s moves %d own base%s: %s", side, moved,
 			moved == 1 ? "" : "s", buf_str(&b));
 	else
-		events_add(c->ev, phase, "6: the %s moves no bases (standing order events.redeploy "
-			"empty or not applicable)", side);
+		events_add(c->ev, phase,
+			"6: the %s moves no bases (standing order events.redeploy "
+			"empty or not applicable)",
+			side);
 	buf_release(&b);
 }
 
@@ -192,12 +200,15 @@ static void event_garrison(struct landraid_ctx *c)
 	int room = c->o->max_defender_troops - troops;
 	int sq = pick_square(s, &s->standing[LR_DEFENDER].garrison, free_garrison);
 	if (room <= 0) {
-		events_add(c->ev, phase, "7: the defender already has %d troop bases on the table "
-			"(maximum %d): no event this turn", troops, c->o->max_defender_troops);
+		events_add(c->ev, phase,
+			"7: the defender already has %d troop bases on the table "
+			"(maximum %d): no event this turn",
+			troops, c->o->max_defender_troops);
 		return;
 	}
 	if (sq < 0) {
-		events_add(c->ev, phase, "7: no garrison building free of attacker bases: no event "
+		events_add(c->ev, phase,
+			"7: no garrison building free of attacker bases: no event "
 			"this turn");
 		return;
 	}
@@ -207,8 +218,10 @@ static void event_garrison(struct landraid_ctx *c)
 	for (int i = 0; i < n; i++)
 		landraid_base_new(s, LR_DEFENDER, LR_TROOPS, LR_ORDINARY, sq);
 	list_new(&b, s, from);
-	events_add(c->ev, phase, "7: %d defender troop base%s (%s) appear%s in garrison building "
-		"%s%s", n, n == 1 ? "" : "s", buf_str(&b), n == 1 ? "s" : "", s->name[sq],
+	events_add(c->ev, phase,
+		"7: %d defender troop base%s (%s) appear%s in garrison building "
+		"%s%s",
+		n, n == 1 ? "" : "s", buf_str(&b), n == 1 ? "s" : "", s->name[sq],
 		n < 2 ? " (only one: maximum troop bases reached)" : "");
 	buf_release(&b);
 }
@@ -221,7 +234,8 @@ static void event_8_10(struct landraid_ctx *c)
 	int a = 0, d = 0, tries = 0;
 
 	if (!off[LR_ATTACKER] && !off[LR_DEFENDER] && !scurvy) {
-		events_add(c->ev, phase, "8-10: no new officer possible (allowance reached or no "
+		events_add(c->ev, phase,
+			"8-10: no new officer possible (allowance reached or no "
 			"empty square) and no open square for scurvy bases: no event this turn");
 		return;
 	}
@@ -231,9 +245,11 @@ static void event_8_10(struct landraid_ctx *c)
 			c->error = 1;
 			return;
 		}
-		a = (int)dice_roll(c->dice, 6, "Land Raid §18 Events 8-10: attacker's D6 (higher "
+		a = (int)dice_roll(c->dice, 6,
+			"Land Raid §18 Events 8-10: attacker's D6 (higher "
 			"chooses, ties re-rolled)");
-		d = (int)dice_roll(c->dice, 6, "Land Raid §18 Events 8-10: defender's D6 (higher "
+		d = (int)dice_roll(c->dice, 6,
+			"Land Raid §18 Events 8-10: defender's D6 (higher "
 			"chooses, ties re-rolled)");
 		if (a == d)
 			events_add(c->ev, phase, "8-10: both roll %d, roll again", a);
@@ -253,9 +269,10 @@ static void event_8_10(struct landraid_ctx *c)
 			return;
 		}
 	}
-	events_add(c->ev, phase, "%s: none of the %s's choices (standing order "
-		"events.choice-8-10) is possible: no event this turn", label,
-		landraid_side_names[chooser]);
+	events_add(c->ev, phase,
+		"%s: none of the %s's choices (standing order "
+		"events.choice-8-10) is possible: no event this turn",
+		label, landraid_side_names[chooser]);
 }
 
 static void event_11_12(struct landraid_ctx *c)
@@ -275,8 +292,9 @@ static void event_11_12(struct landraid_ctx *c)
 		}
 	}
 	events_add(c->ev, phase, "%s: no defender scurvy base to remove%s: no event this turn",
-		label, off ? " and the attacker does not choose a new officer" :
-		" and no new attacker officer possible");
+		label,
+		off ? " and the attacker does not choose a new officer" :
+		      " and no new attacker officer possible");
 }
 
 void landraid_event_apply(struct landraid_ctx *c, int score)

@@ -16,17 +16,20 @@ static const char phase[] = "actions";
 /* Fight quality: the §6 scale, one step higher with the commander (§13), which may take
  * battle-hardened bases one step beyond battle hardened. */
 static const char *const fight_quality_names[] = {
-	"scurvy", "ordinary", "battle-hardened", "battle-hardened + commander",
+	"scurvy",
+	"ordinary",
+	"battle-hardened",
+	"battle-hardened + commander",
 };
 
 struct fighter {
 	int side;
 	struct landraid_base *b[LR_MAX_FIGHT_BASES]; /* fighting bases */
 	size_t n;
-	struct landraid_base *officer;  /* the one fighting officer, or NULL */
-	int quality;                    /* fight quality (index into fight_quality_names) */
-	int casualties;                 /* casualties taken so far in this fight */
-	int markers;                    /* casualty markers to place where the side ends up */
+	struct landraid_base *officer; /* the one fighting officer, or NULL */
+	int quality;                   /* fight quality (index into fight_quality_names) */
+	int casualties;                /* casualties taken so far in this fight */
+	int markers;                   /* casualty markers to place where the side ends up */
 };
 
 static int cmp_best(const void *a, const void *b)
@@ -97,13 +100,15 @@ static void extra_hits(struct landraid_ctx *c, const struct fighter *w, struct f
 	int v[2], hits = 0;
 	if (!alive(l))
 		return;
-	dice_roll_many(c->dice, 2, 6, v, "Land Raid §23 Fighting: the %s's extra hits on the "
-		"%s, 2D6, each 5-6 = casualty", landraid_side_names[w->side],
-		landraid_side_names[l->side]);
+	dice_roll_many(c->dice, 2, 6, v,
+		"Land Raid §23 Fighting: the %s's extra hits on the "
+		"%s, 2D6, each 5-6 = casualty",
+		landraid_side_names[w->side], landraid_side_names[l->side]);
 	hits = (v[0] >= 5) + (v[1] >= 5);
 	if (hits && l->quality > w->quality) {
 		int r[2], before = hits;
-		dice_roll_many(c->dice, hits, 6, r, "Land Raid §23 Fighting: the %s (%s) insists the "
+		dice_roll_many(c->dice, hits, 6, r,
+			"Land Raid §23 Fighting: the %s (%s) insists the "
 			"%s (%s) re-roll %d extra hit%s, each 5-6 = casualty",
 			landraid_side_names[l->side], fight_quality_names[l->quality],
 			landraid_side_names[w->side], fight_quality_names[w->quality], hits,
@@ -154,8 +159,10 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 	for (size_t i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i ? ", " : "", v[i]->id);
 	if (to < 0) {
-		events_add(c->ev, phase, "the %s cannot fall back from %s (no face-touching square "
-			"free of opponents): %s cut down", landraid_side_names[f->side], s->name[from],
+		events_add(c->ev, phase,
+			"the %s cannot fall back from %s (no face-touching square "
+			"free of opponents): %s cut down",
+			landraid_side_names[f->side], s->name[from],
 			n ? buf_str(&b) : "nobody left");
 		for (size_t i = 0; i < n; i++)
 			landraid_kill(c, v[i], -1);
@@ -170,9 +177,11 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 	s->cas[f->side][to] += markers;
 	s->cas[f->side][from] = 0;
 	f->markers = 0;
-	events_add(c->ev, phase, "the %s falls back from %s to %s (%s) dragging %d casualty "
-		"marker%s", landraid_side_names[f->side], s->name[from], s->name[to], buf_str(&b),
-		markers, markers == 1 ? "" : "s");
+	events_add(c->ev, phase,
+		"the %s falls back from %s to %s (%s) dragging %d casualty "
+		"marker%s",
+		landraid_side_names[f->side], s->name[from], s->name[to], buf_str(&b), markers,
+		markers == 1 ? "" : "s");
 	buf_release(&b);
 }
 
@@ -214,29 +223,33 @@ static void better_reroll(struct landraid_ctx *c, const struct fighter *f, int *
 			idx[k++] = i;
 	if (!k)
 		return;
-	dice_roll_many(c->dice, k, 6, r, "Land Raid §23 Fighting: the %s re-rolls %d non-6 "
-		"dice (better quality: %s), 6 = casualty", landraid_side_names[f->side], k,
-		fight_quality_names[f->quality]);
+	dice_roll_many(c->dice, k, 6, r,
+		"Land Raid §23 Fighting: the %s re-rolls %d non-6 "
+		"dice (better quality: %s), 6 = casualty",
+		landraid_side_names[f->side], k, fight_quality_names[f->quality]);
 	for (int i = 0; i < k; i++)
 		v[idx[i]] = r[i];
 }
 
 /* §20 Fight: "Enters a face touching square and fight ... This square must contain
  * opponents". 1 if officer may fight at target, else 0 and a void event. */
-static int fight_allowed(struct landraid_ctx *c, const struct landraid_base *officer,
-	int target, int order_index)
+static int fight_allowed(struct landraid_ctx *c, const struct landraid_base *officer, int target,
+	int order_index)
 {
 	const struct landraid_state *s = c->s;
 	int launch = officer->sq;
 	if (!landraid_face(s, launch, target)) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s from %s: not "
-			"face-touching (§23)", officer->id, s->name[target], s->name[launch]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot fight at %s from %s: not "
+			"face-touching (§23)",
+			officer->id, s->name[target], s->name[launch]);
 		return 0;
 	}
 	if (landraid_count(s, target, 1 - officer->side, LR_ALL_ROLES) == 0) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot fight at %s: no "
-			"opponents there (§20 Fight: the square must contain opponents)", officer->id,
-			s->name[target]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot fight at %s: no "
+			"opponents there (§20 Fight: the square must contain opponents)",
+			officer->id, s->name[target]);
 		return 0;
 	}
 	return 1;
@@ -255,15 +268,17 @@ static void pick_assaulters(struct landraid_ctx *c, struct landraid_base *office
 	if (with) {
 		for (size_t i = 0; i < with->n && a->n < LR_MAX_FIGHT_BASES; i++)
 			for (size_t j = 0; j < ng; j++)
-				if (g[j] && g[j]->role == LR_TROOPS && strcmp(g[j]->id, with->v[i]) == 0) {
+				if (g[j] && g[j]->role == LR_TROOPS &&
+					strcmp(g[j]->id, with->v[i]) == 0) {
 					a->b[a->n++] = g[j];
 					g[j] = NULL;
 					break;
 				}
 		if (a->n < with->n)
-			events_add(c->ev, phase, "%s: %zu of the bases named in 'with' are not troop "
-				"bases of his group in %s and stay out", officer->id, with->n - a->n,
-				c->s->name[officer->sq]);
+			events_add(c->ev, phase,
+				"%s: %zu of the bases named in 'with' are not troop "
+				"bases of his group in %s and stay out",
+				officer->id, with->n - a->n, c->s->name[officer->sq]);
 	} else {
 		struct landraid_base *tr[LR_SQUARE_MAX];
 		size_t k = 0;
@@ -307,13 +322,16 @@ static int withdraw(struct landraid_ctx *c, struct fighter *a, struct fighter *t
 	if (!s->standing[t->side].withdraw)
 		return 0;
 	if (landraid_fall_back_square(s, target, t->side, launch) < 0) {
-		events_add(c->ev, phase, "the %s in %s cannot withdraw (no free square to fall back "
-			"to) and fight", landraid_side_names[t->side], s->name[target]);
+		events_add(c->ev, phase,
+			"the %s in %s cannot withdraw (no free square to fall back "
+			"to) and fight",
+			landraid_side_names[t->side], s->name[target]);
 		return 0;
 	}
-	events_add(c->ev, phase, "%s assaults %s from %s: the %s (%s) withdraw instead of "
-		"fighting", a->officer->id, s->name[target], s->name[launch],
-		landraid_side_names[t->side], dt);
+	events_add(c->ev, phase,
+		"%s assaults %s from %s: the %s (%s) withdraw instead of "
+		"fighting",
+		a->officer->id, s->name[target], s->name[launch], landraid_side_names[t->side], dt);
 	extra_hits(c, a, t);
 	fall_back(c, t, target, launch);
 	move_in(s, a, target);
@@ -334,22 +352,27 @@ static void fight_dice(struct landraid_ctx *c, const struct fighter *a, const st
 	int na = (int)a->n + 1, nd = (int)t->n + (t->officer ? 1 : 0);
 	int dice_a = 2 * na + 2 + 2;
 	int bonus = s->kind[target] == LR_IMPORTANT || s->kind[target] == LR_BARRACKS ?
-		(nd < 3 ? nd : 3) : 0;
+			    (nd < 3 ? nd : 3) :
+			    0;
 	int dice_t = 2 * nd + (t->officer ? 2 : 0) + bonus;
 	events_add(c->ev, phase, "%s assaults %s from %s: %s (%s) against %s (%s)", officer,
 		s->name[target], s->name[a->officer->sq], da, fight_quality_names[a->quality], dt,
 		fight_quality_names[t->quality]);
-	dice_roll_many(c->dice, dice_a, 6, va, "Land Raid §23 Fighting: %s's assault on %s, "
+	dice_roll_many(c->dice, dice_a, 6, va,
+		"Land Raid §23 Fighting: %s's assault on %s, "
 		"%d base%s + officer: %dD6 (2 per base, +2 officer, +2 assaulter), 6 = casualty",
 		officer, s->name[target], na - 1, na == 2 ? "" : "s", dice_a);
 	if (dice_t > 0)
-		dice_roll_many(c->dice, dice_t, 6, vt, "Land Raid §23 Fighting: the %s in %s, %d "
-			"base%s%s: %dD6 (2 per base%s%s), 6 = casualty", landraid_side_names[t->side],
-			s->name[target], nd, nd == 1 ? "" : "s", t->officer ? " incl. officer" : "",
-			dice_t, t->officer ? ", +2 officer" : "",
-			bonus ? (bonus == 1 ? ", +1 important building/barracks" :
-				bonus == 2 ? ", +2 important building/barracks" :
-				", +3 important building/barracks") : "");
+		dice_roll_many(c->dice, dice_t, 6, vt,
+			"Land Raid §23 Fighting: the %s in %s, %d "
+			"base%s%s: %dD6 (2 per base%s%s), 6 = casualty",
+			landraid_side_names[t->side], s->name[target], nd, nd == 1 ? "" : "s",
+			t->officer ? " incl. officer" : "", dice_t,
+			t->officer ? ", +2 officer" : "",
+			bonus ? (bonus == 1        ? ", +1 important building/barracks" :
+					bonus == 2 ? ", +2 important building/barracks" :
+						     ", +3 important building/barracks") :
+				"");
 	if (a->quality > t->quality)
 		better_reroll(c, a, va, dice_a);
 	else if (t->quality > a->quality && dice_t > 0)
@@ -364,16 +387,18 @@ static void fight_dice(struct landraid_ctx *c, const struct fighter *a, const st
 /* §23 "Target wins unless assaulter kills more or all"; the winner's extra hits; the loser
  * falls back: the target to a face-touching square, the assaulters stay at their launch
  * square, each side with its casualty markers. */
-static void fight_outcome(struct landraid_ctx *c, struct fighter *a, struct fighter *t,
-	int launch, int target)
+static void fight_outcome(struct landraid_ctx *c, struct fighter *a, struct fighter *t, int launch,
+	int target)
 {
 	struct landraid_state *s = c->s;
 	int side = a->side, foe = t->side;
 	int a_wins = !alive(t) || a->casualties < t->casualties;
 	struct fighter *w = a_wins ? a : t, *l = a_wins ? t : a;
-	events_add(c->ev, phase, "the %s win the fight at %s (casualties inflicted: %s %d, %s "
-		"%d%s)", a_wins ? "assaulters" : "targets", s->name[target],
-		landraid_side_names[side], t->casualties, landraid_side_names[foe], a->casualties,
+	events_add(c->ev, phase,
+		"the %s win the fight at %s (casualties inflicted: %s %d, %s "
+		"%d%s)",
+		a_wins ? "assaulters" : "targets", s->name[target], landraid_side_names[side],
+		t->casualties, landraid_side_names[foe], a->casualties,
 		!alive(t) ? ", all fighting targets killed" : "");
 	if (alive(w))
 		extra_hits(c, w, l);
@@ -392,12 +417,16 @@ static void fight_outcome(struct landraid_ctx *c, struct fighter *a, struct figh
 	s->cas[side][launch] += a->markers;
 	s->cas[foe][target] += t->markers;
 	if (alive(a))
-		events_add(c->ev, phase, "the assaulters fall back to %s with %d casualty "
-			"marker%s", s->name[launch], s->cas[side][launch],
+		events_add(c->ev, phase,
+			"the assaulters fall back to %s with %d casualty "
+			"marker%s",
+			s->name[launch], s->cas[side][launch],
 			s->cas[side][launch] == 1 ? "" : "s");
 	else
-		events_add(c->ev, phase, "none of the assaulters is left; %d casualty marker%s "
-			"in %s", s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s",
+		events_add(c->ev, phase,
+			"none of the assaulters is left; %d casualty marker%s "
+			"in %s",
+			s->cas[side][launch], s->cas[side][launch] == 1 ? "" : "s",
 			s->name[launch]);
 }
 

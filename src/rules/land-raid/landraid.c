@@ -8,8 +8,14 @@
 #include "core/banned.h"
 
 static const char *const option_keys[] = {
-	"turns-per-player", "better-save", "loot-carriers-plunder", "max-shoot-actions",
-	"max-gather-actions", "commander-morale-reroll", "ignore-scurvy", "max-defender-troops",
+	"turns-per-player",
+	"better-save",
+	"loot-carriers-plunder",
+	"max-shoot-actions",
+	"max-gather-actions",
+	"commander-morale-reroll",
+	"ignore-scurvy",
+	"max-defender-troops",
 	NULL,
 };
 static const char *const reroll_names[] = { "failed", "all", NULL };
@@ -98,7 +104,14 @@ static void lr_options_free(void *opts)
 static const struct landraid_options *options_of(const struct rules_campaign *c)
 {
 	static const struct landraid_options defaults = {
-		4, LR_SAVE_PER_CONDITION, 0, 3, 3, 0, 0, 8,
+		4,
+		LR_SAVE_PER_CONDITION,
+		0,
+		3,
+		3,
+		0,
+		0,
+		8,
 	};
 	return c && c->options ? c->options : &defaults;
 }
@@ -160,9 +173,8 @@ static int lr_game_over(const struct rules_campaign *c, const void *state, int t
 	return 0;
 }
 
-static int lr_orders_parse(void **out, const struct rules_campaign *c, const void *state,
-	int turn, const char *player, const struct node *orders, const struct node *standing,
-	struct diag *d)
+static int lr_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d)
 {
 	struct landraid_orders *o;
 	(void)turn;
@@ -198,9 +210,18 @@ void landraid_kill(struct landraid_ctx *c, struct landraid_base *b, int marker_s
 static void standing_event(struct landraid_ctx *c, unsigned set)
 {
 	static const char *const names[] = {
-		"response", "withdraw", "fall-back", "morale-removal", "events.dockside",
-		"events.redeploy", "events.garrison", "events.choice-8-10", "events.officer-square",
-		"events.scurvy-square", "events.choice-11-12", "events.remove-scurvy",
+		"response",
+		"withdraw",
+		"fall-back",
+		"morale-removal",
+		"events.dockside",
+		"events.redeploy",
+		"events.garrison",
+		"events.choice-8-10",
+		"events.officer-square",
+		"events.scurvy-square",
+		"events.choice-11-12",
+		"events.remove-scurvy",
 	};
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -227,10 +248,10 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 		landraid_standing_apply(s, o);
 		standing_event(&x, o->standing_set);
 	}
-	landraid_events(&x);                      /* §17 step 1 */
+	landraid_events(&x); /* §17 step 1 */
 	if (x.error)
 		return -1;
-	landraid_morale(&x);                      /* §17 step 2 */
+	landraid_morale(&x); /* §17 step 2 */
 	/* §17 "Response shooting from this point": it is wired into move and shoot only. */
 	int acted = 0;
 	if (!o)
@@ -243,10 +264,11 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 		acted++;
 	}
 	landraid_compact(s);
-	buf_printf(&t->summary, "the %s's turn: event %d; %d officer%s acted; lost: attacker %d, "
-		"defender %d; loot %d (total %d)", landraid_side_names[active], x.event_score, acted,
-		acted == 1 ? "" : "s", x.lost[LR_ATTACKER], x.lost[LR_DEFENDER], x.loot,
-		s->loot_taken);
+	buf_printf(&t->summary,
+		"the %s's turn: event %d; %d officer%s acted; lost: attacker %d, "
+		"defender %d; loot %d (total %d)",
+		landraid_side_names[active], x.event_score, acted, acted == 1 ? "" : "s",
+		x.lost[LR_ATTACKER], x.lost[LR_DEFENDER], x.loot, s->loot_taken);
 	return 0;
 }
 

@@ -8,20 +8,26 @@
 #include <stddef.h>
 #include "rules/rules.h"
 
-#define LR_MAX_GRID 26          /* columns A–Z, rows 1–26 */
-#define LR_MAX_ACTIONS 3        /* §17: an officer has at most 3 actions */
-#define LR_MAX_DRAG 4           /* §20 Move: an officer drags up to 4 bases */
-#define LR_MAX_FIGHT_BASES 4    /* §23: one officer and at most 4 bases fight */
-#define LR_MAX_REDEPLOY 3       /* §18 event 6: any 3 own bases */
-#define LR_MAX_LIST 64          /* any list in a standing order */
-#define LR_MAX_BASES 2000       /* bases in a state (sanity bound for untrusted files) */
+#define LR_MAX_GRID 26       /* columns A–Z, rows 1–26 */
+#define LR_MAX_ACTIONS 3     /* §17: an officer has at most 3 actions */
+#define LR_MAX_DRAG 4        /* §20 Move: an officer drags up to 4 bases */
+#define LR_MAX_FIGHT_BASES 4 /* §23: one officer and at most 4 bases fight */
+#define LR_MAX_REDEPLOY 3    /* §18 event 6: any 3 own bases */
+#define LR_MAX_LIST 64       /* any list in a standing order */
+#define LR_MAX_BASES 2000    /* bases in a state (sanity bound for untrusted files) */
 
 enum landraid_side { LR_ATTACKER, LR_DEFENDER, LR_SIDES };
 /* §6: scurvy < ordinary < battle hardened; the numeric order is the quality order. */
 enum landraid_quality { LR_SCURVY, LR_ORDINARY, LR_HARDENED };
 enum landraid_role { LR_TROOPS, LR_OFFICER, LR_COMMANDER, LR_LOOT_CARRIER };
 enum landraid_kind {
-	LR_OPEN, LR_DOCKSIDE, LR_BUILDING, LR_IMPORTANT, LR_BARRACKS, LR_GARRISON, LR_KINDS
+	LR_OPEN,
+	LR_DOCKSIDE,
+	LR_BUILDING,
+	LR_IMPORTANT,
+	LR_BARRACKS,
+	LR_GARRISON,
+	LR_KINDS
 };
 /* Standing order `response`: which triggers of §20/§22 response shooting are used. */
 enum landraid_response { LR_RESP_ALL, LR_RESP_ON_MOVE, LR_RESP_ON_SHOT, LR_RESP_NONE };
@@ -48,39 +54,39 @@ extern const char *const landraid_action_names[];
 
 /* Campaign options (campaign.yaml `options:`); see docs/rules/land-raid.md. */
 struct landraid_options {
-	int turns_per_player;       /* `turns-per-player`: game length, default 4 ([C]) */
-	int better_save;            /* `better-save`: enum landraid_save, default per-condition */
-	int loot_carriers_plunder;  /* `loot-carriers-plunder`: §24 dice for loot carriers, 0 */
-	int max_shoot_actions;      /* `max-shoot-actions`: per player turn, default 3 (§20) */
-	int max_gather_actions;     /* `max-gather-actions`: per player turn, default 3 (§20) */
-	int morale_reroll_all;      /* `commander-morale-reroll`: 0 failed dice, 1 all dice */
-	int ignore_scurvy_one;      /* `ignore-scurvy`: 0 any number, 1 at most one (§6) */
-	int max_defender_troops;    /* `max-defender-troops`: §18 event 7 cap, default 8 */
+	int turns_per_player;      /* `turns-per-player`: game length, default 4 ([C]) */
+	int better_save;           /* `better-save`: enum landraid_save, default per-condition */
+	int loot_carriers_plunder; /* `loot-carriers-plunder`: §24 dice for loot carriers, 0 */
+	int max_shoot_actions;     /* `max-shoot-actions`: per player turn, default 3 (§20) */
+	int max_gather_actions;    /* `max-gather-actions`: per player turn, default 3 (§20) */
+	int morale_reroll_all;     /* `commander-morale-reroll`: 0 failed dice, 1 all dice */
+	int ignore_scurvy_one;     /* `ignore-scurvy`: 0 any number, 1 at most one (§6) */
+	int max_defender_troops;   /* `max-defender-troops`: §18 event 7 cap, default 8 */
 };
 
 /* Sets every option to its default. */
 void landraid_options_default(struct landraid_options *o);
 
 struct landraid_base {
-	char *id;                   /* unique base id, owned */
-	int side;                   /* enum landraid_side */
-	int role;                   /* enum landraid_role */
-	int quality;                /* enum landraid_quality */
-	int sq;                     /* square index; -1 once removed (kept until compaction) */
+	char *id;    /* unique base id, owned */
+	int side;    /* enum landraid_side */
+	int role;    /* enum landraid_role */
+	int quality; /* enum landraid_quality */
+	int sq;      /* square index; -1 once removed (kept until compaction) */
 };
 
-struct landraid_squares {       /* a list of square indices, owned */
+struct landraid_squares { /* a list of square indices, owned */
 	int *v;
 	size_t n;
 };
 
-struct landraid_ids {           /* a list of base ids, owned */
+struct landraid_ids { /* a list of base ids, owned */
 	char **v;
 	size_t n;
 };
 
-struct landraid_redeploy {      /* §18 event 6: move base to square */
-	char *base;                 /* owned */
+struct landraid_redeploy { /* §18 event 6: move base to square */
+	char *base;        /* owned */
 	int sq;
 };
 
@@ -95,41 +101,41 @@ struct landraid_standing {
 	struct landraid_squares dockside;   /* §18 2–5 (attacker): landing squares */
 	struct landraid_redeploy *redeploy; /* §18 6: bases to move */
 	size_t n_redeploy;
-	struct landraid_squares garrison;   /* §18 7 (defender): garrison building */
-	int choice_8_10[2];                 /* §18 8–10: options in preference order */
+	struct landraid_squares garrison; /* §18 7 (defender): garrison building */
+	int choice_8_10[2];               /* §18 8–10: options in preference order */
 	size_t n_choice_8_10;
 	struct landraid_squares officer_square; /* §18 8–12: where a new officer appears */
 	struct landraid_squares scurvy_square;  /* §18 8–10: where 3 scurvy bases appear */
-	int choice_11_12[2];                /* §18 11–12 (attacker): options in order */
+	int choice_11_12[2];                    /* §18 11–12 (attacker): options in order */
 	size_t n_choice_11_12;
-	struct landraid_ids remove_scurvy;  /* §18 11–12 (attacker): scurvy bases to remove */
+	struct landraid_ids remove_scurvy; /* §18 11–12 (attacker): scurvy bases to remove */
 };
 
 /* Sets s to the defaults of side (see docs/rules/land-raid.md "Standing orders"). */
 void landraid_standing_default(struct landraid_standing *s, int side);
 void landraid_standing_release(struct landraid_standing *s);
 
-struct landraid_loop_entry {    /* one row of the §24 plunder loop (loot loop) D6 table */
-	char *text;                 /* what was found, owned */
-	int loot;                   /* loot points it is worth (0..100) */
+struct landraid_loop_entry { /* one row of the §24 plunder loop (loot loop) D6 table */
+	char *text;          /* what was found, owned */
+	int loot;            /* loot points it is worth (0..100) */
 };
 
 struct landraid_state {
-	int cols, rows;             /* grid size, 1..26 each */
-	int n_squares;              /* cols * rows; square index = col * rows + row */
-	char (*name)[4];            /* "A1" … per square index */
-	unsigned char *kind;        /* enum landraid_kind per square */
-	int *plunder;               /* plunder markers per square */
-	int *cas[LR_SIDES];         /* casualty markers per square and side */
+	int cols, rows;               /* grid size, 1..26 each */
+	int n_squares;                /* cols * rows; square index = col * rows + row */
+	char (*name)[4];              /* "A1" … per square index */
+	unsigned char *kind;          /* enum landraid_kind per square */
+	int *plunder;                 /* plunder markers per square */
+	int *cas[LR_SIDES];           /* casualty markers per square and side */
 	struct landraid_base **bases; /* owned; removed bases have sq -1 until compaction */
 	size_t n_bases, cap_bases;
-	int first;                  /* side that moves on PBEM turn 1 */
-	int allowance[LR_SIDES];    /* §18 original officer allowance (commander included) */
-	int loot_taken;             /* loot points carried off by the attacker (the score) */
-	int loot_lost;              /* loot points found but lost to deviation (§24) */
+	int first;               /* side that moves on PBEM turn 1 */
+	int allowance[LR_SIDES]; /* §18 original officer allowance (commander included) */
+	int loot_taken;          /* loot points carried off by the attacker (the score) */
+	int loot_lost;           /* loot points found but lost to deviation (§24) */
 	struct landraid_loop_entry loop[6]; /* §24 plunder loop, rows 1..6 */
 	struct landraid_standing standing[LR_SIDES];
-	int next_new;               /* number for the next base created by an event */
+	int next_new; /* number for the next base created by an event */
 };
 
 /* --- state (state.c) ------------------------------------------------------------- */
@@ -142,8 +148,8 @@ void landraid_state_free(struct landraid_state *s);
 struct landraid_base *landraid_base_add(struct landraid_state *s, const char *id, int side,
 	int role, int quality, int sq);
 /* Adds a base of side created by an event, with a fresh id "new-N". */
-struct landraid_base *landraid_base_new(struct landraid_state *s, int side, int role,
-	int quality, int sq);
+struct landraid_base *landraid_base_new(struct landraid_state *s, int side, int role, int quality,
+	int sq);
 /* The live base called id, or NULL. */
 struct landraid_base *landraid_base_find(const struct landraid_state *s, const char *id);
 /* Removes b from play (sq = -1); the struct stays valid until landraid_compact. */
@@ -190,10 +196,10 @@ struct node *landraid_standing_emit(const struct landraid_state *s,
 /* --- orders (orders.c) ------------------------------------------------------------ */
 
 struct landraid_action {
-	int kind;                   /* enum landraid_action_kind */
-	int sq;                     /* move/fight: target square; shoot: target or -1 (auto) */
-	struct landraid_ids bases;  /* move: drag; fight: with; gather: picks */
-	int has_bases;              /* fight: `with` given (else the default choice) */
+	int kind;                  /* enum landraid_action_kind */
+	int sq;                    /* move/fight: target square; shoot: target or -1 (auto) */
+	struct landraid_ids bases; /* move: drag; fight: with; gather: picks */
+	int has_bases;             /* fight: `with` given (else the default choice) */
 };
 
 struct landraid_officer_order {
@@ -205,17 +211,25 @@ struct landraid_officer_order {
 
 /* Bits of landraid_orders.standing_set: which standing keys the file changed. */
 enum {
-	LR_ST_RESPONSE = 1 << 0, LR_ST_WITHDRAW = 1 << 1, LR_ST_FALL_BACK = 1 << 2,
-	LR_ST_MORALE_REMOVAL = 1 << 3, LR_ST_DOCKSIDE = 1 << 4, LR_ST_REDEPLOY = 1 << 5,
-	LR_ST_GARRISON = 1 << 6, LR_ST_CHOICE_8_10 = 1 << 7, LR_ST_OFFICER_SQUARE = 1 << 8,
-	LR_ST_SCURVY_SQUARE = 1 << 9, LR_ST_CHOICE_11_12 = 1 << 10, LR_ST_REMOVE_SCURVY = 1 << 11,
+	LR_ST_RESPONSE = 1 << 0,
+	LR_ST_WITHDRAW = 1 << 1,
+	LR_ST_FALL_BACK = 1 << 2,
+	LR_ST_MORALE_REMOVAL = 1 << 3,
+	LR_ST_DOCKSIDE = 1 << 4,
+	LR_ST_REDEPLOY = 1 << 5,
+	LR_ST_GARRISON = 1 << 6,
+	LR_ST_CHOICE_8_10 = 1 << 7,
+	LR_ST_OFFICER_SQUARE = 1 << 8,
+	LR_ST_SCURVY_SQUARE = 1 << 9,
+	LR_ST_CHOICE_11_12 = 1 << 10,
+	LR_ST_REMOVE_SCURVY = 1 << 11,
 };
 
 struct landraid_orders {
-	int side;                   /* the player's side */
+	int side;                         /* the player's side */
 	struct landraid_officer_order *v; /* in the order the officers act */
 	size_t n;
-	unsigned standing_set;      /* LR_ST_* bits */
+	unsigned standing_set;             /* LR_ST_* bits */
 	struct landraid_standing standing; /* the values of the keys in standing_set */
 };
 
@@ -242,14 +256,14 @@ struct landraid_ctx {
 	const struct landraid_options *o;
 	struct dice *dice;
 	struct events *ev;
-	int active;                 /* the side whose player turn it is */
-	const char *player;         /* the active player's id (for void events) */
-	int shoot_actions;          /* shoot actions carried out this turn (§20 max 3) */
-	int gather_actions;         /* gather actions carried out this turn (§20 max 3) */
-	int lost[LR_SIDES];         /* bases removed this turn per side (summary) */
-	int loot;                   /* loot carried off this turn (summary) */
-	int event_score;            /* §18 2D6 of this turn, 0 before */
-	int error;                  /* set on an internal error (a bug) */
+	int active;         /* the side whose player turn it is */
+	const char *player; /* the active player's id (for void events) */
+	int shoot_actions;  /* shoot actions carried out this turn (§20 max 3) */
+	int gather_actions; /* gather actions carried out this turn (§20 max 3) */
+	int lost[LR_SIDES]; /* bases removed this turn per side (summary) */
+	int loot;           /* loot carried off this turn (summary) */
+	int event_score;    /* §18 2D6 of this turn, 0 before */
+	int error;          /* set on an internal error (a bug) */
 };
 
 /* Initialises c for a turn of side `active` (player id = side name). */
@@ -299,8 +313,7 @@ int landraid_shoot_target(const struct landraid_state *s, int sq, int side, int 
 int landraid_shoot_legal(const struct landraid_state *s, int sq, int side, int target);
 /* Response shooting by the bases of `side` in from_sq at target_sq (§22: hits on 6), if
  * their standing orders allow the trigger. Returns the number of kills. */
-int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_sq,
-	int trigger);
+int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_sq, int trigger);
 /* Shooting dice and saves shared by action and response shooting: one die per shooter in
  * sh at the other side's bases in target_sq; misses re-rolled once for battle-hardened
  * shooters (group_quality, or each base's own quality when group_quality is -1) or a

@@ -42,22 +42,23 @@ static int count_fails(const int *v, int n)
 /* §13 "His square may re-roll morale": by default only the failed dice, which is what a
  * player choosing the re-roll would take (option commander-morale-reroll). Returns the fails
  * after the re-roll. */
-static int commander_reroll(struct landraid_ctx *c, int sq, int side, int *v, int dice,
-	int fails)
+static int commander_reroll(struct landraid_ctx *c, int sq, int side, int *v, int dice, int fails)
 {
 	const char *name = landraid_side_names[side];
 	int idx[8], k = 0, r[8];
 	for (int i = 0; i < dice; i++)
 		if (c->o->morale_reroll_all || v[i] >= 5)
 			idx[k++] = i;
-	dice_roll_many(c->dice, k, 6, r, "Land Raid §19 Morale / §13 Commander: %s at %s "
-		"re-rolls %d %s, each 5-6 fails", name, c->s->name[sq], k,
+	dice_roll_many(c->dice, k, 6, r,
+		"Land Raid §19 Morale / §13 Commander: %s at %s "
+		"re-rolls %d %s, each 5-6 fails",
+		name, c->s->name[sq], k,
 		c->o->morale_reroll_all ? "morale dice" : "failed morale dice");
 	for (int i = 0; i < k; i++)
 		v[idx[i]] = r[i];
 	int after = count_fails(v, dice);
-	events_add(c->ev, phase, "%s at %s: the commander's re-roll turns %d fail%s into %d",
-		name, c->s->name[sq], fails, fails == 1 ? "" : "s", after);
+	events_add(c->ev, phase, "%s at %s: the commander's re-roll turns %d fail%s into %d", name,
+		c->s->name[sq], fails, fails == 1 ? "" : "s", after);
 	return after;
 }
 
@@ -71,14 +72,16 @@ static int lose_base(struct landraid_ctx *c, int sq, int side)
 	struct landraid_base *in[64];
 	size_t nb = landraid_bases_in(s, sq, side, LR_NON_OFFICERS, in, 64);
 	if (nb) {
-		events_add(c->ev, phase, "%s at %s: %s (%s) flees and is removed", name, s->name[sq],
-			in[0]->id, landraid_quality_names[in[0]->quality]);
+		events_add(c->ev, phase, "%s at %s: %s (%s) flees and is removed", name,
+			s->name[sq], in[0]->id, landraid_quality_names[in[0]->quality]);
 		landraid_base_remove(s, in[0]);
 		c->lost[side]++;
 		return 1;
 	}
-	int r = (int)dice_roll(c->dice, 6, "Land Raid §19 Morale: no %s base left in %s, the "
-		"%s rolls D6, 4-6 removes a %s base from anywhere", name, s->name[sq], foe, name);
+	int r = (int)dice_roll(c->dice, 6,
+		"Land Raid §19 Morale: no %s base left in %s, the "
+		"%s rolls D6, 4-6 removes a %s base from anywhere",
+		name, s->name[sq], foe, name);
 	struct landraid_base *b = r >= 4 ? opponent_pick(s, side) : NULL;
 	if (r < 4) {
 		events_add(c->ev, phase, "%s at %s: no base left; the %s rolls %d: nothing more",
@@ -86,8 +89,10 @@ static int lose_base(struct landraid_ctx *c, int sq, int side)
 		return 0;
 	}
 	if (!b) {
-		events_add(c->ev, phase, "%s at %s: no base left; the %s rolls %d but the %s has "
-			"no troop base to lose", name, s->name[sq], foe, r, name);
+		events_add(c->ev, phase,
+			"%s at %s: no base left; the %s rolls %d but the %s has "
+			"no troop base to lose",
+			name, s->name[sq], foe, r, name);
 		return 0;
 	}
 	events_add(c->ev, phase, "%s at %s: no base left; the %s rolls %d and removes %s from %s",
@@ -120,18 +125,21 @@ int landraid_morale_square(struct landraid_ctx *c, int sq, int side)
 		!officers && hardened ? ", -1 battle hardened" : "");
 	s->cas[side][sq] = 0;
 	if (dice <= 0) {
-		events_add(c->ev, phase, "%s at %s: %d casualty marker%s%s: no morale dice; markers "
-			"removed", name, s->name[sq], markers, markers == 1 ? "" : "s", mods);
+		events_add(c->ev, phase,
+			"%s at %s: %d casualty marker%s%s: no morale dice; markers "
+			"removed",
+			name, s->name[sq], markers, markers == 1 ? "" : "s", mods);
 		return 0;
 	}
-	dice_roll_many(c->dice, dice, 6, v, "Land Raid §19 Morale: %s at %s, %d casualty "
-		"marker%s (max 3)%s: %dD6, each 5-6 fails", name, s->name[sq], markers,
-		markers == 1 ? "" : "s", mods, dice);
+	dice_roll_many(c->dice, dice, 6, v,
+		"Land Raid §19 Morale: %s at %s, %d casualty "
+		"marker%s (max 3)%s: %dD6, each 5-6 fails",
+		name, s->name[sq], markers, markers == 1 ? "" : "s", mods, dice);
 	int fails = count_fails(v, dice);
 	if (fails && commander)
 		fails = commander_reroll(c, sq, side, v, dice, fails);
-	events_add(c->ev, phase, "%s at %s: %d casualty marker%s%s, %d morale %s: %d fail%s",
-		name, s->name[sq], markers, markers == 1 ? "" : "s", mods, dice,
+	events_add(c->ev, phase, "%s at %s: %d casualty marker%s%s, %d morale %s: %d fail%s", name,
+		s->name[sq], markers, markers == 1 ? "" : "s", mods, dice,
 		dice == 1 ? "die" : "dice", fails, fails == 1 ? "" : "s");
 	for (int f = 0; f < fails; f++)
 		removed += lose_base(c, sq, side);

@@ -12,20 +12,44 @@ const char *const landraid_response_names[] = { "all", "on-move", "on-shot", "no
 const char *const landraid_save_names[] = { "per-condition", "once", "none", NULL };
 const char *const landraid_choice_names[] = { "officer", "scurvy", "remove-scurvy", NULL };
 const char *const landraid_action_names[] = {
-	"move", "shoot", "fight", "plunder", "gather", NULL,
+	"move",
+	"shoot",
+	"fight",
+	"plunder",
+	"gather",
+	NULL,
 };
 
 static const char *const standing_keys[] = {
-	"response", "withdraw", "fall-back", "morale-removal", "events", NULL,
+	"response",
+	"withdraw",
+	"fall-back",
+	"morale-removal",
+	"events",
+	NULL,
 };
 static const char *const events_keys[] = {
-	"dockside", "redeploy", "garrison", "choice-8-10", "officer-square", "scurvy-square",
-	"choice-11-12", "remove-scurvy", NULL,
+	"dockside",
+	"redeploy",
+	"garrison",
+	"choice-8-10",
+	"officer-square",
+	"scurvy-square",
+	"choice-11-12",
+	"remove-scurvy",
+	NULL,
 };
 static const char *const redeploy_keys[] = { "base", "to", NULL };
 static const char *const officer_keys[] = { "officer", "ignore", "actions", NULL };
 static const char *const action_keys[] = {
-	"move", "drag", "shoot", "fight", "with", "plunder", "gather", NULL,
+	"move",
+	"drag",
+	"shoot",
+	"fight",
+	"with",
+	"plunder",
+	"gather",
+	NULL,
 };
 static const char *const choice_8_10_names[] = { "officer", "scurvy", NULL };
 static const char *const choice_11_12_names[] = { "remove-scurvy", "officer", NULL };
@@ -34,8 +58,8 @@ static const char *const choice_11_12_names[] = { "remove-scurvy", "officer", NU
 static int is_null(const struct node *n)
 {
 	return !n || (n->kind == NODE_SCALAR && !n->quoted &&
-		(n->scalar[0] == '\0' || strcmp(n->scalar, "~") == 0 ||
-			strcmp(n->scalar, "null") == 0));
+			     (n->scalar[0] == '\0' || strcmp(n->scalar, "~") == 0 ||
+				     strcmp(n->scalar, "null") == 0));
 }
 
 static int want_square(const struct landraid_state *s, const struct node *n, const char *what,
@@ -65,8 +89,9 @@ static int want_squares(const struct landraid_state *s, const struct node *n, co
 			continue;
 		}
 		if (kind >= 0 && s->kind[sq] != kind) {
-			node_error(d, n->items[i], "%s %s is %s (a square of kind %s expected)", what,
-				s->name[sq], landraid_kind_names[s->kind[sq]], landraid_kind_names[kind]);
+			node_error(d, n->items[i], "%s %s is %s (a square of kind %s expected)",
+				what, s->name[sq], landraid_kind_names[s->kind[sq]],
+				landraid_kind_names[kind]);
 			rc = -1;
 			continue;
 		}
@@ -92,7 +117,8 @@ static int want_ids(const struct landraid_state *s, const struct node *n, const 
 			continue;
 		}
 		if (landraid_ids_has(out, id)) {
-			node_error(d, x, "base '%s' is listed twice in %s (each base once expected)", id,
+			node_error(d, x,
+				"base '%s' is listed twice in %s (each base once expected)", id,
 				what);
 			rc = -1;
 			continue;
@@ -100,14 +126,18 @@ static int want_ids(const struct landraid_state *s, const struct node *n, const 
 		if (check_bases) {
 			const struct landraid_base *b = landraid_base_find(s, id);
 			if (!b) {
-				node_error(d, x, "no base '%s' on the table (a base id from the state "
-					"expected)", id);
+				node_error(d, x,
+					"no base '%s' on the table (a base id from the state "
+					"expected)",
+					id);
 				rc = -1;
 				continue;
 			}
 			if (b->side != side) {
-				node_error(d, x, "base '%s' is the %s's (a base of the %s expected in %s)",
-					id, landraid_side_names[b->side], landraid_side_names[side], what);
+				node_error(d, x,
+					"base '%s' is the %s's (a base of the %s expected in %s)",
+					id, landraid_side_names[b->side], landraid_side_names[side],
+					what);
 				rc = -1;
 				continue;
 			}
@@ -120,8 +150,8 @@ static int want_ids(const struct landraid_state *s, const struct node *n, const 
 			}
 			if (quality >= 0 && b->quality != quality) {
 				node_error(d, x, "base '%s' is %s (a %s base expected in %s)", id,
-					landraid_quality_names[b->quality], landraid_quality_names[quality],
-					what);
+					landraid_quality_names[b->quality],
+					landraid_quality_names[quality], what);
 				rc = -1;
 				continue;
 			}
@@ -131,8 +161,8 @@ static int want_ids(const struct landraid_state *s, const struct node *n, const 
 	return rc;
 }
 
-static int want_choices(const struct node *n, const char *what, const char *const *names,
-	int *out, size_t *n_out, struct diag *d)
+static int want_choices(const struct node *n, const char *what, const char *const *names, int *out,
+	size_t *n_out, struct diag *d)
 {
 	int v[2];
 	size_t k = 0;
@@ -144,10 +174,13 @@ static int want_choices(const struct node *n, const char *what, const char *cons
 			return -1;
 		/* The names tables are subsets of landraid_choice_names: map to that enum. */
 		int e = strcmp(names[c], "officer") == 0 ? LR_CHOICE_OFFICER :
-			strcmp(names[c], "scurvy") == 0 ? LR_CHOICE_SCURVY : LR_CHOICE_REMOVE_SCURVY;
+			strcmp(names[c], "scurvy") == 0  ? LR_CHOICE_SCURVY :
+							   LR_CHOICE_REMOVE_SCURVY;
 		if (k && v[0] == e) {
-			node_error(d, n->items[i], "'%s' is listed twice in %s (each option once "
-				"expected)", names[c], what);
+			node_error(d, n->items[i],
+				"'%s' is listed twice in %s (each option once "
+				"expected)",
+				names[c], what);
 			return -1;
 		}
 		v[k++] = e;
@@ -158,8 +191,8 @@ static int want_choices(const struct node *n, const char *what, const char *cons
 }
 
 /* Reports a key set by the wrong side (a non-empty list the side never uses). */
-static int only_side(const struct node *n, int side, int want, const char *what,
-	const char *why, struct diag *d)
+static int only_side(const struct node *n, int side, int want, const char *what, const char *why,
+	struct diag *d)
 {
 	if (side == want || (n->kind == NODE_SEQ && n->n == 0))
 		return 0;
@@ -170,9 +203,8 @@ static int only_side(const struct node *n, int side, int want, const char *what,
 
 /* A standing list of squares of kind `kind` (-1: any) in n: if it is good it replaces
  * *dst and `bit` is set in *set. */
-static void standing_squares(const struct landraid_state *s, const struct node *n,
-	const char *what, int kind, struct landraid_squares *dst, unsigned bit, unsigned *set,
-	struct diag *d)
+static void standing_squares(const struct landraid_state *s, const struct node *n, const char *what,
+	int kind, struct landraid_squares *dst, unsigned bit, unsigned *set, struct diag *d)
 {
 	struct landraid_squares l = { NULL, 0 };
 	if (want_squares(s, n, what, kind, &l, d) == 0) {
@@ -186,9 +218,9 @@ static void standing_squares(const struct landraid_state *s, const struct node *
 
 /* A standing list of base ids in n (want_ids's checks): if it is good it replaces *dst and
  * `bit` is set in *set. */
-static void standing_ids(const struct landraid_state *s, const struct node *n,
-	const char *what, int check_bases, int side, unsigned roles, int quality,
-	struct landraid_ids *dst, unsigned bit, unsigned *set, struct diag *d)
+static void standing_ids(const struct landraid_state *s, const struct node *n, const char *what,
+	int check_bases, int side, unsigned roles, int quality, struct landraid_ids *dst,
+	unsigned bit, unsigned *set, struct diag *d)
 {
 	struct landraid_ids l = { NULL, 0 };
 	if (want_ids(s, n, what, LR_MAX_LIST, check_bases, side, roles, quality, &l, d) == 0) {
@@ -212,11 +244,15 @@ static int parse_redeploy_entry(const struct landraid_state *s, int side, const 
 	to = node_need(e, "to", d);
 	if (!b || !to)
 		return -1;
-	struct node seq = { .kind = NODE_SEQ, .file = b->file, .line = b->line,
-		.column = b->column, .n = 1, .items = (struct node **)&b };
+	struct node seq = { .kind = NODE_SEQ,
+		.file = b->file,
+		.line = b->line,
+		.column = b->column,
+		.n = 1,
+		.items = (struct node **)&b };
 	int sq = want_square(s, to, "redeploy square", d);
-	if (want_ids(s, &seq, "redeploy", 1, check_bases, side, LR_NON_OFFICERS, -1, &one,
-		    d) < 0 || sq < 0) {
+	if (want_ids(s, &seq, "redeploy", 1, check_bases, side, LR_NON_OFFICERS, -1, &one, d) < 0 ||
+		sq < 0) {
 		landraid_ids_release(&one);
 		return -1;
 	}
@@ -244,8 +280,10 @@ static void parse_redeploy(struct landraid_standing *st, unsigned *set,
 		}
 		for (size_t j = 0; j < k; j++)
 			if (strcmp(v[j].base, v[k].base) == 0) {
-				node_error(d, node_get(n->items[i], "base"), "base '%s' is listed twice in "
-					"redeploy (each base once expected)", v[k].base);
+				node_error(d, node_get(n->items[i], "base"),
+					"base '%s' is listed twice in "
+					"redeploy (each base once expected)",
+					v[k].base);
 				ok = 0;
 			}
 		k++;
@@ -274,8 +312,8 @@ static void parse_events(struct landraid_standing *st, unsigned *set,
 	if (node_check_map(ev, "standing events", events_keys, d) < 0)
 		return;
 	if ((n = node_get(ev, "dockside")) &&
-		only_side(n, side, LR_ATTACKER, "dockside", "§18 2-5: the attacker places new bases",
-			d) == 0)
+		only_side(n, side, LR_ATTACKER, "dockside",
+			"§18 2-5: the attacker places new bases", d) == 0)
 		standing_squares(s, n, "dockside", LR_DOCKSIDE, &st->dockside, LR_ST_DOCKSIDE, set,
 			d);
 	if ((n = node_get(ev, "redeploy")))
@@ -417,10 +455,10 @@ void landraid_standing_apply(struct landraid_state *s, const struct landraid_ord
  * player's bases will be, as far as that does not depend on the dice. */
 struct sim {
 	const struct landraid_state *s;
-	int *pos;                   /* per base index: simulated square (bases in s order) */
-	int uncertain;              /* a gather happened: base positions no longer known */
-	int *plunder;               /* plunder markers left, per square */
-	int shoots, gathers;        /* shoot and gather actions asked for so far */
+	int *pos;            /* per base index: simulated square (bases in s order) */
+	int uncertain;       /* a gather happened: base positions no longer known */
+	int *plunder;        /* plunder markers left, per square */
+	int shoots, gathers; /* shoot and gather actions asked for so far */
 };
 
 static int sim_index(const struct sim *m, const char *id)
@@ -434,8 +472,7 @@ static int sim_index(const struct sim *m, const char *id)
 /* Checks that the bases of l (already checked as the player's) stand in sq, unless the
  * positions became uncertain. */
 static void check_in_square(const struct sim *m, const struct node *list,
-	const struct landraid_ids *l, int sq, const char *officer, const char *what,
-	struct diag *d)
+	const struct landraid_ids *l, int sq, const char *officer, const char *what, struct diag *d)
 {
 	if (m->uncertain)
 		return;
@@ -447,9 +484,10 @@ static void check_in_square(const struct sim *m, const struct node *list,
 				if (list->items[j]->kind == NODE_SCALAR &&
 					strcmp(list->items[j]->scalar, l->v[i]) == 0)
 					x = list->items[j];
-			node_error(d, x, "base '%s' is in %s, not with %s in %s (%s takes bases from "
-				"the officer's square)", l->v[i], m->s->name[m->pos[bi]], officer,
-				m->s->name[sq], what);
+			node_error(d, x,
+				"base '%s' is in %s, not with %s in %s (%s takes bases from "
+				"the officer's square)",
+				l->v[i], m->s->name[m->pos[bi]], officer, m->s->name[sq], what);
 		}
 	}
 }
@@ -457,11 +495,11 @@ static void check_in_square(const struct sim *m, const struct node *list,
 /* What the check of one action needs besides the action itself. */
 struct action_check {
 	struct sim *m;
-	int side;                   /* the player's side */
-	int officer_idx;            /* the officer's index in the sim, or -1: not known */
-	const char *officer;        /* his id, for messages */
-	int pos;                    /* his square when the action comes, or -1: not known */
-	int live;                   /* the sim follows the action (it can happen) */
+	int side;            /* the player's side */
+	int officer_idx;     /* the officer's index in the sim, or -1: not known */
+	const char *officer; /* his id, for messages */
+	int pos;             /* his square when the action comes, or -1: not known */
+	int live;            /* the sim follows the action (it can happen) */
 	const struct landraid_options *o;
 	struct diag *d;
 };
@@ -495,8 +533,10 @@ static int action_kind(const struct node *an, const struct node **kn, const stru
 		if (!landraid_action_names[k])
 			continue;
 		if (kind >= 0) {
-			node_error(d, an->keys[i], "action has both '%s' and '%s' (one action per "
-				"list item expected)", landraid_action_names[kind], landraid_action_names[k]);
+			node_error(d, an->keys[i],
+				"action has both '%s' and '%s' (one action per "
+				"list item expected)",
+				landraid_action_names[kind], landraid_action_names[k]);
 			continue;
 		}
 		kind = k;
@@ -505,7 +545,8 @@ static int action_kind(const struct node *an, const struct node **kn, const stru
 	}
 	if (kind < 0) {
 		if (!unknown)
-			node_error(d, an, "action names no action (one of: move, shoot, fight, "
+			node_error(d, an,
+				"action names no action (one of: move, shoot, fight, "
 				"plunder, gather expected)");
 		return -1;
 	}
@@ -521,14 +562,16 @@ static int action_kind(const struct node *an, const struct node **kn, const stru
 
 /* A move or fight square: a square of the grid, face-touching the officer's if known (why
  * cites the rule). Returns it, or -1 (reported). */
-static int want_face_square(const struct action_check *x, const struct node *val,
-	const char *what, const char *why)
+static int want_face_square(const struct action_check *x, const struct node *val, const char *what,
+	const char *why)
 {
 	const struct landraid_state *s = x->m->s;
 	int sq = want_square(s, val, what, x->d);
 	if (sq >= 0 && x->pos >= 0 && !landraid_face(s, x->pos, sq)) {
-		node_error(x->d, val, "%s is not face-touching %s, where %s is then (%s: a "
-			"face-touching square expected)", s->name[sq], s->name[x->pos], x->officer, why);
+		node_error(x->d, val,
+			"%s is not face-touching %s, where %s is then (%s: a "
+			"face-touching square expected)",
+			s->name[sq], s->name[x->pos], x->officer, why);
 		return -1;
 	}
 	return sq;
@@ -579,8 +622,10 @@ static void check_shoot(const struct action_check *x, struct landraid_action *a,
 		return;
 	int t = want_square(s, val, "shoot target", x->d);
 	if (t >= 0 && x->pos >= 0 && (t == x->pos || landraid_distance(s, x->pos, t) > 3)) {
-		node_error(x->d, val, "%s is not within 3 squares of %s, where %s is then (§22: a "
-			"target within 3 squares expected)", s->name[t], s->name[x->pos], x->officer);
+		node_error(x->d, val,
+			"%s is not within 3 squares of %s, where %s is then (§22: a "
+			"target within 3 squares expected)",
+			s->name[t], s->name[x->pos], x->officer);
 		t = -1;
 	}
 	a->sq = t;
@@ -603,13 +648,16 @@ static void check_plunder(const struct action_check *x, const struct node *kn,
 {
 	struct sim *m = x->m;
 	if (!is_null(val))
-		node_error(x->d, val, "plunder takes no value (§24: the officer's own square is "
+		node_error(x->d, val,
+			"plunder takes no value (§24: the officer's own square is "
 			"plundered)");
 	if (x->side != LR_ATTACKER)
 		node_error(x->d, kn, "only the attacker plunders (§24)");
 	else if (x->pos >= 0 && m->plunder[x->pos] <= 0)
-		node_error(x->d, kn, "no plunder marker left in %s, where %s is then (§24: a square "
-			"with a plunder marker expected)", m->s->name[x->pos], x->officer);
+		node_error(x->d, kn,
+			"no plunder marker left in %s, where %s is then (§24: a square "
+			"with a plunder marker expected)",
+			m->s->name[x->pos], x->officer);
 	else if (x->live)
 		m->plunder[x->pos]--;
 	if (!*ended)
@@ -637,14 +685,19 @@ static void check_gather(const struct action_check *x, struct landraid_action *a
  * sees all its errors at once. officer_idx < 0: the officer is not known (his own errors are
  * reported), so what depends on where he stands is not checked. The sim follows the action
  * only when it can happen: the officer is known and his turn has not ended. */
-static void parse_action(struct landraid_action *a, const struct node *an,
-	struct sim *m, int side, int officer_idx, const char *officer,
-	const struct landraid_options *o, int *ended, struct diag *d)
+static void parse_action(struct landraid_action *a, const struct node *an, struct sim *m, int side,
+	int officer_idx, const char *officer, const struct landraid_options *o, int *ended,
+	struct diag *d)
 {
 	const struct action_check x = {
-		.m = m, .side = side, .officer_idx = officer_idx, .officer = officer,
+		.m = m,
+		.side = side,
+		.officer_idx = officer_idx,
+		.officer = officer,
 		.pos = officer_idx >= 0 ? m->pos[officer_idx] : -1,
-		.live = officer_idx >= 0 && !*ended, .o = o, .d = d,
+		.live = officer_idx >= 0 && !*ended,
+		.o = o,
+		.d = d,
 	};
 	const struct node *kn, *val;
 	int kind = action_kind(an, &kn, &val, d);
@@ -654,9 +707,10 @@ static void parse_action(struct landraid_action *a, const struct node *an,
 		return;
 	a->kind = kind;
 	if (*ended)
-		node_error(d, kn, "%s after the officer's %s (§23/§24: a fight or a plunder is the "
-			"officer's last action)", landraid_action_names[kind],
-			*ended == 1 ? "fight" : "plunder");
+		node_error(d, kn,
+			"%s after the officer's %s (§23/§24: a fight or a plunder is the "
+			"officer's last action)",
+			landraid_action_names[kind], *ended == 1 ? "fight" : "plunder");
 	switch (kind) {
 	case LR_MOVE:
 		check_move(&x, a, an, val);
@@ -704,9 +758,9 @@ static int want_officer(const struct node *on, struct sim *m, int side, const ch
 
 /* Reads one officer's order list. A bad officer name does not stop the check: his actions
  * are still read and checked as far as that does not depend on where he stands. */
-static void parse_officer(struct landraid_officer_order *oo, const struct node *e,
-	struct sim *m, int side, const struct landraid_options *o,
-	const struct landraid_orders *all, size_t index, struct diag *d)
+static void parse_officer(struct landraid_officer_order *oo, const struct node *e, struct sim *m,
+	int side, const struct landraid_options *o, const struct landraid_orders *all, size_t index,
+	struct diag *d)
 {
 	const struct landraid_state *s = m->s;
 	const char *id = NULL;
@@ -721,8 +775,10 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 	if (on && (oi = want_officer(on, m, side, &id, d)) >= 0) {
 		for (size_t i = 0; i < index; i++)
 			if (all->v[i].officer && strcmp(all->v[i].officer, id) == 0) {
-				node_error(d, on, "officer '%s' has a second order list (one per officer "
-					"expected)", id);
+				node_error(d, on,
+					"officer '%s' has a second order list (one per officer "
+					"expected)",
+					id);
 				break;
 			}
 		oo->officer = xstrdup(id);
@@ -748,8 +804,10 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 	}
 	size_t n = acts->n;
 	if (n > LR_MAX_ACTIONS) {
-		node_error(d, acts->items[LR_MAX_ACTIONS], "action %d for '%s' (§17: at most 3 "
-			"actions per officer expected)", LR_MAX_ACTIONS + 1, who);
+		node_error(d, acts->items[LR_MAX_ACTIONS],
+			"action %d for '%s' (§17: at most 3 "
+			"actions per officer expected)",
+			LR_MAX_ACTIONS + 1, who);
 		/* The first three are still checked. */
 		n = LR_MAX_ACTIONS;
 	}
@@ -770,8 +828,10 @@ int landraid_orders_parse(struct landraid_orders **out, const struct landraid_st
 	*out = NULL;
 	r->side = strcmp(player, "defender") == 0 ? LR_DEFENDER : LR_ATTACKER;
 	if (strcmp(player, landraid_side_names[r->side]) != 0) {
-		node_error(d, orders, "player '%s' is not a Land Raid side (attacker or defender "
-			"expected)", player);
+		node_error(d, orders,
+			"player '%s' is not a Land Raid side (attacker or defender "
+			"expected)",
+			player);
 		goto done;
 	}
 	m.pos = xcalloc(s->n_bases ? s->n_bases : 1, sizeof(int));

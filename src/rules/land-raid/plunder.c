@@ -20,21 +20,27 @@ static int plunder_allowed(struct landraid_ctx *c, const struct landraid_base *o
 	struct landraid_state *s = c->s;
 	int sq = officer->sq, f[4], nf = landraid_faces(s, sq, f), blockers = 0;
 	if (officer->side != LR_ATTACKER) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder: only the "
-			"attacker plunders (§24)", officer->id);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot plunder: only the "
+			"attacker plunders (§24)",
+			officer->id);
 		return -1;
 	}
 	if (s->plunder[sq] <= 0) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: no plunder "
-			"marker there (§24)", officer->id, s->name[sq]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot plunder %s: no plunder "
+			"marker there (§24)",
+			officer->id, s->name[sq]);
 		return -1;
 	}
 	for (int i = 0; i < nf; i++)
 		blockers += landraid_count(s, f[i], LR_DEFENDER, LR_ALL_ROLES);
 	if (blockers >= 5) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: %d defender "
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot plunder %s: %d defender "
 			"bases in the 4 facing squares (§24: no plundering if 5 or more, officers "
-			"included)", officer->id, s->name[sq], blockers);
+			"included)",
+			officer->id, s->name[sq], blockers);
 		return -1;
 	}
 	return blockers;
@@ -53,13 +59,17 @@ static void deviation(struct landraid_ctx *c, const struct landraid_base *office
 	int at = a + hardened, dt = d + 1;
 	if (dt > at) {
 		s->loot_lost += loot;
-		events_add(c->ev, phase, "deviation: attacker %d, defender %d: the loot deviates, "
-			"all %d lost", at, dt, loot);
+		events_add(c->ev, phase,
+			"deviation: attacker %d, defender %d: the loot deviates, "
+			"all %d lost",
+			at, dt, loot);
 	} else {
 		s->loot_taken += loot;
 		c->loot += loot;
-		events_add(c->ev, phase, "deviation: attacker %d, defender %d: %s's group carries "
-			"off %d loot (%d in all)", at, dt, officer->id, loot, s->loot_taken);
+		events_add(c->ev, phase,
+			"deviation: attacker %d, defender %d: %s's group carries "
+			"off %d loot (%d in all)",
+			at, dt, officer->id, loot, s->loot_taken);
 	}
 }
 
@@ -80,23 +90,30 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 			(g[i]->role == LR_LOOT_CARRIER && c->o->loot_carriers_plunder))
 			pl[n++] = g[i];
 	if (!n) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot plunder %s: no bases "
-			"with him to plunder (§24: officers do not)", officer->id, s->name[sq]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot plunder %s: no bases "
+			"with him to plunder (§24: officers do not)",
+			officer->id, s->name[sq]);
 		return LR_VOID;
 	}
 	s->plunder[sq]--;
-	dice_roll_many(c->dice, (int)n, 6, v, "Land Raid §24 Plunder: %s's group at %s (%zu "
+	dice_roll_many(c->dice, (int)n, 6, v,
+		"Land Raid §24 Plunder: %s's group at %s (%zu "
 		"base%s, %d defender%s in the facing squares), each 5-6 consults the plunder loop",
 		officer->id, s->name[sq], n, n == 1 ? "" : "s", blockers, blockers == 1 ? "" : "s");
 	int finds = 0;
 	for (size_t i = 0; i < n; i++)
 		finds += v[i] >= 5;
-	events_add(c->ev, phase, "%s plunders %s: plunder marker removed, %d of %zu dice score "
-		"5-6", officer->id, s->name[sq], finds, n);
+	events_add(c->ev, phase,
+		"%s plunders %s: plunder marker removed, %d of %zu dice score "
+		"5-6",
+		officer->id, s->name[sq], finds, n);
 	int loot = 0;
 	for (int i = 0; i < finds; i++) {
-		int r = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: plunder loop at %s, find "
-			"%d of %d", s->name[sq], i + 1, finds);
+		int r = (int)dice_roll(c->dice, 6,
+			"Land Raid §24 Plunder: plunder loop at %s, find "
+			"%d of %d",
+			s->name[sq], i + 1, finds);
 		loot += s->loop[r - 1].loot;
 		events_add(c->ev, phase, "plunder loop %d: %s (%d loot)", r, s->loop[r - 1].text,
 			s->loop[r - 1].loot);

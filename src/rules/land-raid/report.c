@@ -7,10 +7,15 @@
 #include "rules/land-raid/landraid.h"
 #include "core/banned.h"
 
-#define CELL 11     /* characters inside a map cell */
+#define CELL 11 /* characters inside a map cell */
 
 static const char *const kind_short[] = {
-	"open", "dockside", "building", "important", "barracks", "garrison",
+	"open",
+	"dockside",
+	"building",
+	"important",
+	"barracks",
+	"garrison",
 };
 
 /* "A3+O" : side letter, non-officer bases, O per officer, C for the commander. */
@@ -51,9 +56,10 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 {
 	char t[3][48];
 	buf_puts(out, "## Land Raid: the table\n\n");
-	buf_printf(out, "Loot carried off by the attacker: **%d** (lost to deviation: %d). "
-		"Game length: %d turns per player.\n\n", s->loot_taken, s->loot_lost,
-		o->turns_per_player);
+	buf_printf(out,
+		"Loot carried off by the attacker: **%d** (lost to deviation: %d). "
+		"Game length: %d turns per player.\n\n",
+		s->loot_taken, s->loot_lost, o->turns_per_player);
 	buf_puts(out, "```\n     ");
 	for (int col = 0; col < s->cols; col++)
 		buf_printf(out, " %-*c", CELL, 'A' + col);
@@ -74,19 +80,21 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 				} else if (line == 1) {
 					side_text(s, sq, LR_ATTACKER, a, sizeof(a));
 					side_text(s, sq, LR_DEFENDER, d, sizeof(d));
-					snprintf(t[1], sizeof(t[1]), "%s%s%s", a, a[0] && d[0] ? " " : "", d);
+					snprintf(t[1], sizeof(t[1]), "%s%s%s", a,
+						a[0] && d[0] ? " " : "", d);
 					cell(out, t[1]);
 				} else {
 					size_t k = 0;
 					t[2][0] = '\0';
 					if (s->cas[LR_ATTACKER][sq])
-						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k, "xA%d ",
-							s->cas[LR_ATTACKER][sq]);
+						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k,
+							"xA%d ", s->cas[LR_ATTACKER][sq]);
 					if (s->cas[LR_DEFENDER][sq] && k < sizeof(t[2]))
-						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k, "xD%d ",
-							s->cas[LR_DEFENDER][sq]);
+						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k,
+							"xD%d ", s->cas[LR_DEFENDER][sq]);
 					if (s->plunder[sq] && k < sizeof(t[2]))
-						snprintf(t[2] + k, sizeof(t[2]) - k, "P%d", s->plunder[sq]);
+						snprintf(t[2] + k, sizeof(t[2]) - k, "P%d",
+							s->plunder[sq]);
 					cell(out, t[2]);
 				}
 			}
@@ -96,7 +104,7 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 	}
 	buf_puts(out, "```\n\n");
 	buf_puts(out, "Key: A3+O = 3 attacker bases and an officer (C = the commander), D = "
-		"defender; xA2 = 2 attacker casualty markers; P1 = 1 plunder marker.\n\n");
+		      "defender; xA2 = 2 attacker casualty markers; P1 = 1 plunder marker.\n\n");
 	buf_puts(out, "| base | side | role | quality | square |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_bases; i++) {
 		const struct landraid_base *b = s->bases[i];

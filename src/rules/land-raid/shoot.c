@@ -43,7 +43,7 @@ int landraid_shoot_legal(const struct landraid_state *s, int sq, int side, int t
 {
 	int cat, best = landraid_shoot_target(s, sq, side, &cat);
 	return best >= 0 && landraid_count(s, target, 1 - side, LR_ALL_ROLES) > 0 &&
-		category(s, sq, target) == cat;
+	       category(s, sq, target) == cat;
 }
 
 static const char *const cat_names[] = { "", "face-touching", "corner-touching",
@@ -82,8 +82,10 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 	int v[LR_SQUARE_MAX], r[LR_SQUARE_MAX];
 	int n = (int)(n_sh > LR_SQUARE_MAX ? LR_SQUARE_MAX : n_sh), nm = 0, hits = 0, kills = 0;
 
-	dice_roll_many(c->dice, n, 6, v, "Land Raid §22 Shooting: %s from %s (%d base%s) at %s, "
-		"hits on %s", who, s->name[from_sq], n, n == 1 ? "" : "s", s->name[target_sq],
+	dice_roll_many(c->dice, n, 6, v,
+		"Land Raid §22 Shooting: %s from %s (%d base%s) at %s, "
+		"hits on %s",
+		who, s->name[from_sq], n, n == 1 ? "" : "s", s->name[target_sq],
 		response ? "6 (response)" : "5-6");
 	for (int i = 0; i < n; i++) {
 		if (v[i] >= need) {
@@ -97,8 +99,10 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 	}
 	int first_hits = hits;
 	if (nm) {
-		dice_roll_many(c->dice, nm, 6, r, "Land Raid §22 Shooting: %s re-rolls %d miss%s "
-			"(%s), hits on %s", who, nm, nm == 1 ? "" : "es",
+		dice_roll_many(c->dice, nm, 6, r,
+			"Land Raid §22 Shooting: %s re-rolls %d miss%s "
+			"(%s), hits on %s",
+			who, nm, nm == 1 ? "" : "es",
 			big ? "target square holds more than 5 bases" : "battle hardened",
 			response ? "6" : "5-6");
 		for (int i = 0; i < nm; i++)
@@ -106,7 +110,8 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 	}
 	events_add(c->ev, phase, "%s: %d shooting %s at %s: %d hit%s%s", who, n,
 		n == 1 ? "die" : "dice", s->name[target_sq], hits, hits == 1 ? "" : "s",
-		nm ? (hits > first_hits ? " (after re-rolling misses)" : " (re-rolls missed)") : "");
+		nm ? (hits > first_hits ? " (after re-rolling misses)" : " (re-rolls missed)") :
+		     "");
 	for (int h = 0; h < hits; h++) {
 		struct landraid_base *tb[LR_SQUARE_MAX];
 		char why[64];
@@ -114,15 +119,18 @@ int landraid_fire(struct landraid_ctx *c, const char *who, struct landraid_base 
 		if (!nt)
 			break;
 		int save = save_needed(c, tb[0], target_sq, why, sizeof(why));
-		int d = (int)dice_roll(c->dice, 6, "Land Raid §22 Shooting: save for %s (%s %s) in "
-			"%s, saves on %d-6%s", tb[0]->id, landraid_quality_names[tb[0]->quality],
+		int d = (int)dice_roll(c->dice, 6,
+			"Land Raid §22 Shooting: save for %s (%s %s) in "
+			"%s, saves on %d-6%s",
+			tb[0]->id, landraid_quality_names[tb[0]->quality],
 			landraid_role_names[tb[0]->role], s->name[target_sq], save, why);
 		if (d >= save) {
 			events_add(c->ev, phase, "%s saves (%d, needed %d)", tb[0]->id, d, save);
 			continue;
 		}
 		events_add(c->ev, phase, "%s is killed (save %d, needed %d)%s", tb[0]->id, d, save,
-			tb[0]->role == LR_COMMANDER ? ": the commander falls, 3 casualty markers" : "");
+			tb[0]->role == LR_COMMANDER ? ": the commander falls, 3 casualty markers" :
+						      "");
 		landraid_kill(c, tb[0], target_sq);
 		kills++;
 	}
@@ -139,9 +147,10 @@ int landraid_shoot(struct landraid_ctx *c, struct landraid_base *officer,
 	char who[96];
 
 	if (c->shoot_actions >= c->o->max_shoot_actions) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot shoot: %d shoot actions "
-			"already this turn (§20 Shoot: max %d)", officer->id, c->shoot_actions,
-			c->o->max_shoot_actions);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot shoot: %d shoot actions "
+			"already this turn (§20 Shoot: max %d)",
+			officer->id, c->shoot_actions, c->o->max_shoot_actions);
 		return LR_VOID;
 	}
 	int q = landraid_worst_quality(group, ng);
@@ -149,29 +158,37 @@ int landraid_shoot(struct landraid_ctx *c, struct landraid_base *officer,
 		if (group[i]->role == LR_TROOPS)
 			sh[n++] = group[i];
 	if (n == 0) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot shoot: no troop bases "
-			"with him in %s (§20: not plunder carriers or officer)", officer->id,
-			s->name[officer->sq]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot shoot: no troop bases "
+			"with him in %s (§20: not plunder carriers or officer)",
+			officer->id, s->name[officer->sq]);
 		return LR_VOID;
 	}
 	if (q == LR_SCURVY) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot shoot: his group in %s "
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot shoot: his group in %s "
 			"is scurvy, the worst quality present (§6: scurvy are allowed response shooting "
-			"only; an officer may ignore a scurvy base)", officer->id, s->name[officer->sq]);
+			"only; an officer may ignore a scurvy base)",
+			officer->id, s->name[officer->sq]);
 		return LR_VOID;
 	}
 	int best = landraid_shoot_target(s, officer->sq, officer->side, &cat);
 	if (best < 0) {
-		events_void(c->ev, phase, c->player, order_index, "%s cannot shoot from %s: no "
-			"opponents within 3 squares (§22)", officer->id, s->name[officer->sq]);
+		events_void(c->ev, phase, c->player, order_index,
+			"%s cannot shoot from %s: no "
+			"opponents within 3 squares (§22)",
+			officer->id, s->name[officer->sq]);
 		return LR_VOID;
 	}
 	if (target >= 0 && !landraid_shoot_legal(s, officer->sq, officer->side, target)) {
 		if (landraid_count(s, target, 1 - officer->side, LR_ALL_ROLES) == 0)
-			events_void(c->ev, phase, c->player, order_index, "%s cannot shoot at %s: no "
-				"opponents there", officer->id, s->name[target]);
+			events_void(c->ev, phase, c->player, order_index,
+				"%s cannot shoot at %s: no "
+				"opponents there",
+				officer->id, s->name[target]);
 		else
-			events_void(c->ev, phase, c->player, order_index, "%s cannot shoot at %s: "
+			events_void(c->ev, phase, c->player, order_index,
+				"%s cannot shoot at %s: "
 				"opponents %s (%s) come first (§22 target priorities: face, corner, within 3)",
 				officer->id, s->name[target], cat_names[cat], s->name[best]);
 		return LR_VOID;
@@ -187,8 +204,7 @@ int landraid_shoot(struct landraid_ctx *c, struct landraid_base *officer,
 	return LR_DONE;
 }
 
-int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_sq,
-	int trigger)
+int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_sq, int trigger)
 {
 	struct landraid_state *s = c->s;
 	int resp = s->standing[side].response;
@@ -203,8 +219,7 @@ int landraid_response(struct landraid_ctx *c, int from_sq, int side, int target_
 	if (!n || landraid_count(s, target_sq, 1 - side, LR_ALL_ROLES) == 0)
 		return 0;
 	/* With an officer the bases take the worst quality present (§6); without, each its own. */
-	int q = landraid_count(s, from_sq, side, LR_OFFICERS) ?
-		landraid_worst_quality(sh, n) : -1;
+	int q = landraid_count(s, from_sq, side, LR_OFFICERS) ? landraid_worst_quality(sh, n) : -1;
 	snprintf(who, sizeof(who), "%s response (%s)", landraid_side_names[side],
 		trigger == LR_TRIGGER_MOVE ? "enemy on their face" : "shot at");
 	return landraid_fire(c, who, sh, n, q, from_sq, target_sq, 1);

@@ -10,10 +10,20 @@
 const char *const landraid_side_names[] = { "attacker", "defender", NULL };
 const char *const landraid_quality_names[] = { "scurvy", "ordinary", "battle-hardened", NULL };
 const char *const landraid_role_names[] = {
-	"troops", "officer", "commander", "loot-carrier", NULL,
+	"troops",
+	"officer",
+	"commander",
+	"loot-carrier",
+	NULL,
 };
 const char *const landraid_kind_names[] = {
-	"open", "dockside", "building", "important-building", "barracks", "garrison-building", NULL,
+	"open",
+	"dockside",
+	"building",
+	"important-building",
+	"barracks",
+	"garrison-building",
+	NULL,
 };
 
 /* The placeholder plunder loop (§24): the sheet does not print the table, so this is
@@ -31,8 +41,19 @@ static const struct {
 };
 
 static const char *const game_keys[] = {
-	"first", "columns", "rows", "squares", "officer-allowance", "bases", "casualties",
-	"plunder", "loot", "loot-loop", "next-new-base", "standing", NULL,
+	"first",
+	"columns",
+	"rows",
+	"squares",
+	"officer-allowance",
+	"bases",
+	"casualties",
+	"plunder",
+	"loot",
+	"loot-loop",
+	"next-new-base",
+	"standing",
+	NULL,
 };
 static const char *const base_keys[] = { "id", "side", "role", "quality", "square", NULL };
 static const char *const loot_keys[] = { "taken", "lost", NULL };
@@ -151,8 +172,7 @@ void landraid_standing_copy(struct landraid_standing *dst, const struct landraid
 	ids_copy(&dst->remove_scurvy, &src->remove_scurvy);
 }
 
-static struct node *squares_node(const struct landraid_state *s,
-	const struct landraid_squares *l)
+static struct node *squares_node(const struct landraid_state *s, const struct landraid_squares *l)
 {
 	struct node *seq = node_new_seq();
 	for (size_t i = 0; i < l->n; i++)
@@ -322,7 +342,7 @@ int landraid_faces(const struct landraid_state *s, int sq, int out[4])
 int landraid_is_building(int kind)
 {
 	return kind == LR_BUILDING || kind == LR_IMPORTANT || kind == LR_BARRACKS ||
-		kind == LR_GARRISON;
+	       kind == LR_GARRISON;
 }
 
 int landraid_is_officer(const struct landraid_base *b)
@@ -358,8 +378,8 @@ static int id_used(const struct landraid_state *s, const char *id)
 	return 0;
 }
 
-struct landraid_base *landraid_base_new(struct landraid_state *s, int side, int role,
-	int quality, int sq)
+struct landraid_base *landraid_base_new(struct landraid_state *s, int side, int role, int quality,
+	int sq)
 {
 	char id[32];
 	do
@@ -519,21 +539,22 @@ static void parse_bases(struct landraid_state *s, const struct node *bases, stru
 			continue;
 		if (node_want_id(node_need(b, "id", d), "base id", &id, d) < 0)
 			ok = 0;
-		if (node_want_enum(node_need(b, "side", d), "side", landraid_side_names, &side, d) < 0)
+		if (node_want_enum(node_need(b, "side", d), "side", landraid_side_names, &side, d) <
+			0)
 			ok = 0;
-		if (node_get(b, "role") &&
-			node_want_enum(node_get(b, "role"), "role", landraid_role_names, &role, d) < 0)
+		if (node_get(b, "role") && node_want_enum(node_get(b, "role"), "role",
+						   landraid_role_names, &role, d) < 0)
 			ok = 0;
-		if (node_get(b, "quality") &&
-			node_want_enum(node_get(b, "quality"), "quality", landraid_quality_names,
-				&quality, d) < 0)
+		if (node_get(b, "quality") && node_want_enum(node_get(b, "quality"), "quality",
+						      landraid_quality_names, &quality, d) < 0)
 			ok = 0;
 		const struct node *sqn = node_need(b, "square", d);
 		int sq = sqn ? want_square(s, sqn, "square", d) : -1;
 		if (!ok || sq < 0)
 			continue;
 		if (id_used(s, id)) {
-			node_error(d, node_get(b, "id"), "duplicate base id '%s' (unique ids expected)", id);
+			node_error(d, node_get(b, "id"),
+				"duplicate base id '%s' (unique ids expected)", id);
 			continue;
 		}
 		landraid_base_add(s, id, side, role, quality, sq);
@@ -548,7 +569,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 		for (size_t i = 0; i < cas->n; i++) {
 			int sq = want_square(s, cas->keys[i], "casualty square", d);
 			const struct node *m = cas->items[i];
-			if (node_check_map(m, "casualty markers", landraid_side_names, d) < 0 || sq < 0)
+			if (node_check_map(m, "casualty markers", landraid_side_names, d) < 0 ||
+				sq < 0)
 				continue;
 			for (int side = 0; side < LR_SIDES; side++) {
 				long long v;
@@ -563,7 +585,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 		for (size_t i = 0; i < pl->n; i++) {
 			long long v;
 			int sq = want_square(s, pl->keys[i], "plunder square", d);
-			if (node_want_int(pl->items[i], "plunder markers", 0, 100, &v, d) == 0 && sq >= 0)
+			if (node_want_int(pl->items[i], "plunder markers", 0, 100, &v, d) == 0 &&
+				sq >= 0)
 				s->plunder[sq] = (int)v;
 		}
 	}
@@ -574,8 +597,8 @@ static void parse_loop(struct landraid_state *s, const struct node *loop, struct
 	if (node_check_seq(loop, "loot-loop", 6, d) < 0)
 		return;
 	if (loop->n != 6) {
-		node_error(d, loop, "loot-loop has %zu row%s (6 expected, one per D6 score)", loop->n,
-			loop->n == 1 ? "" : "s");
+		node_error(d, loop, "loot-loop has %zu row%s (6 expected, one per D6 score)",
+			loop->n, loop->n == 1 ? "" : "s");
 		return;
 	}
 	for (size_t i = 0; i < 6; i++) {
@@ -584,8 +607,8 @@ static void parse_loop(struct landraid_state *s, const struct node *loop, struct
 		const char *text;
 		if (node_check_map(e, "loot-loop row", loop_keys, d) < 0)
 			continue;
-		if (node_want_int(node_need(e, "roll", d), "roll", (long long)i + 1, (long long)i + 1,
-			    &roll, d) < 0)
+		if (node_want_int(node_need(e, "roll", d), "roll", (long long)i + 1,
+			    (long long)i + 1, &roll, d) < 0)
 			continue;
 		if (node_want_str(node_need(e, "found", d), "found", 200, &text, d) < 0)
 			continue;
@@ -598,8 +621,7 @@ static void parse_loop(struct landraid_state *s, const struct node *loop, struct
 }
 
 /* The sheet's two sides are the campaign's players: exactly 'attacker' and 'defender'. */
-static void check_players(const struct rules_campaign *c, const struct node *g,
-	struct diag *d)
+static void check_players(const struct rules_campaign *c, const struct node *g, struct diag *d)
 {
 	int seen[LR_SIDES] = { 0, 0 }, other = 0;
 	for (size_t i = 0; i < c->n_players; i++) {
@@ -611,8 +633,10 @@ static void check_players(const struct rules_campaign *c, const struct node *g,
 			other++;
 	}
 	if (other || seen[0] != 1 || seen[1] != 1)
-		node_error(d, g, "land-raid needs exactly the players 'attacker' and 'defender' "
-			"(the sheet's sides), found %zu other or missing", c->n_players);
+		node_error(d, g,
+			"land-raid needs exactly the players 'attacker' and 'defender' "
+			"(the sheet's sides), found %zu other or missing",
+			c->n_players);
 }
 
 /* squares: {A1: kind, ...}; every square not listed is open. */
@@ -624,8 +648,9 @@ static void parse_squares(struct landraid_state *s, const struct node *g, struct
 	for (size_t i = 0; i < sqs->n; i++) {
 		int kind;
 		int sq = want_square(s, sqs->keys[i], "square", d);
-		if (node_want_enum(sqs->items[i], "square kind", landraid_kind_names, &kind,
-			    d) == 0 && sq >= 0)
+		if (node_want_enum(sqs->items[i], "square kind", landraid_kind_names, &kind, d) ==
+				0 &&
+			sq >= 0)
 			s->kind[sq] = (unsigned char)kind;
 	}
 }
@@ -653,8 +678,8 @@ static void parse_loot(struct landraid_state *s, const struct node *g, struct di
 	long long v;
 	const struct node *loot = node_get(g, "loot");
 	if (loot && node_check_map(loot, "loot", loot_keys, d) == 0) {
-		if (node_get(loot, "taken") &&
-			node_want_int(node_get(loot, "taken"), "loot taken", 0, 1000000, &v, d) == 0)
+		if (node_get(loot, "taken") && node_want_int(node_get(loot, "taken"), "loot taken",
+						       0, 1000000, &v, d) == 0)
 			s->loot_taken = (int)v;
 		if (node_get(loot, "lost") &&
 			node_want_int(node_get(loot, "lost"), "loot lost", 0, 1000000, &v, d) == 0)
@@ -666,8 +691,7 @@ static void parse_loot(struct landraid_state *s, const struct node *g, struct di
 
 /* standing: {attacker: ..., defender: ...}, the standing orders in force; their base ids
  * are not checked against the table (a state keeps ids of bases since removed). */
-static void parse_standing_orders(struct landraid_state *s, const struct node *g,
-	struct diag *d)
+static void parse_standing_orders(struct landraid_state *s, const struct node *g, struct diag *d)
 {
 	const struct node *st = node_get(g, "standing");
 	if (!st || node_check_map(st, "standing", landraid_side_names, d) < 0)
@@ -710,8 +734,8 @@ int landraid_state_parse(struct landraid_state **out, const struct rules_campaig
 	parse_markers(s, g, d);
 	parse_allowance(s, g, d);
 	parse_loot(s, g, d);
-	if (node_get(g, "next-new-base") &&
-		node_want_int(node_get(g, "next-new-base"), "next-new-base", 1, 1000000, &v, d) == 0)
+	if (node_get(g, "next-new-base") && node_want_int(node_get(g, "next-new-base"),
+						    "next-new-base", 1, 1000000, &v, d) == 0)
 		s->next_new = (int)v;
 	parse_standing_orders(s, g, d);
 	landraid_compact(s);

@@ -19,7 +19,7 @@ static const struct table_frac frac_one = { 1, 1 };
 int table_pt_ok(struct table_pt p)
 {
 	return p.x >= -TABLE_COORD_MAX && p.x <= TABLE_COORD_MAX && p.y >= -TABLE_COORD_MAX &&
-		p.y <= TABLE_COORD_MAX;
+	       p.y <= TABLE_COORD_MAX;
 }
 
 static struct table_pt vsub(struct table_pt a, struct table_pt b)
@@ -170,7 +170,7 @@ int table_on_seg(struct table_pt p, struct table_pt a, struct table_pt b)
 	if (table_orient(a, b, p) != 0)
 		return 0;
 	return (p.x >= a.x || p.x >= b.x) && (p.x <= a.x || p.x <= b.x) &&
-		(p.y >= a.y || p.y >= b.y) && (p.y <= a.y || p.y <= b.y);
+	       (p.y >= a.y || p.y >= b.y) && (p.y <= a.y || p.y <= b.y);
 }
 
 /* On segment ab but not at either end. */
@@ -183,7 +183,7 @@ static int on_open_seg(struct table_pt p, struct table_pt a, struct table_pt b)
 static int proper_cross(struct table_pt a, struct table_pt b, struct table_pt c, struct table_pt d)
 {
 	return table_orient(a, b, c) * table_orient(a, b, d) < 0 &&
-		table_orient(c, d, a) * table_orient(c, d, b) < 0;
+	       table_orient(c, d, a) * table_orient(c, d, b) < 0;
 }
 
 /* Where line ab meets line cd along ab (the lines not parallel). */
@@ -238,8 +238,9 @@ enum table_isect table_seg_isect(struct table_frac *at, struct table_pt a, struc
 	if (pt_eq(a, b) || pt_eq(c, d))
 		k = point_isect(&where, a, b, c, d);
 	else if (o1 == 0 && o2 == 0)
-		k = !collinear_overlap(&where, &hi, a, b, c, d) ? TABLE_ISECT_NONE
-			: table_frac_cmp(where, hi) < 0 ? TABLE_ISECT_OVERLAP : TABLE_ISECT_TOUCH;
+		k = !collinear_overlap(&where, &hi, a, b, c, d) ? TABLE_ISECT_NONE :
+		    table_frac_cmp(where, hi) < 0               ? TABLE_ISECT_OVERLAP :
+								  TABLE_ISECT_TOUCH;
 	else if (o1 * o2 > 0 || o3 * o4 > 0)
 		k = TABLE_ISECT_NONE;
 	else if (o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0) {
@@ -329,9 +330,9 @@ static int poly_ccw(const struct table_poly *p)
 
 /* A place where segment AB meets a polygon's boundary. */
 struct event {
-	struct table_frac t;            /* position along AB */
-	size_t i;                       /* the vertex, or the edge's first vertex */
-	int vertex;                     /* 1: at vertex i; 0: inside edge i .. i+1 */
+	struct table_frac t; /* position along AB */
+	size_t i;            /* the vertex, or the edge's first vertex */
+	int vertex;          /* 1: at vertex i; 0: inside edge i .. i+1 */
 };
 
 static int event_cmp(const void *pa, const void *pb)
@@ -484,8 +485,8 @@ static int los_blocked_by(const struct table_poly *p, struct table_pt a, struct 
 
 	if (pt_eq(a, b))
 		return 0;
-	if ((flags & TABLE_LOS_IGNORE_HOLDING) && (table_poly_where(p, a) == TABLE_INSIDE ||
-			table_poly_where(p, b) == TABLE_INSIDE))
+	if ((flags & TABLE_LOS_IGNORE_HOLDING) &&
+		(table_poly_where(p, a) == TABLE_INSIDE || table_poly_where(p, b) == TABLE_INSIDE))
 		return 0;
 	sp = xmalloc((2 * p->n + 3) * sizeof(*sp));
 	n = seg_spans(sp, &inner, p, a, b);
@@ -555,9 +556,9 @@ static int seg_contact(struct table_frac *lo, struct table_frac *hi, struct tabl
 
 /* An obstacle walked as a chain of segments, starting off AB if it is a closed ring. */
 struct chain {
-	const struct table_line *l;     /* the obstacle */
-	size_t m;                       /* segments */
-	size_t r;                       /* rotation (closed rings only) */
+	const struct table_line *l; /* the obstacle */
+	size_t m;                   /* segments */
+	size_t r;                   /* rotation (closed rings only) */
 	int closed;
 };
 
@@ -665,9 +666,9 @@ size_t table_crossings(struct table_crossing **out, const struct table_line *lin
 
 /* A stretch of one leg at one cost multiplier, in sub-units from the leg's start. */
 struct run {
-	int64_t from;                   /* sub-units from the leg's start */
-	int64_t to;                     /* > from */
-	int32_t num;                    /* cost multiplier num / den */
+	int64_t from; /* sub-units from the leg's start */
+	int64_t to;   /* > from */
+	int32_t num;  /* cost multiplier num / den */
 	int32_t den;
 };
 
@@ -682,8 +683,8 @@ static int frac_qcmp(const void *a, const void *b)
 }
 
 /* The breakpoints of a leg: every span end of every area, sorted, without repeats. */
-static size_t leg_breaks(struct table_frac *br, struct table_span *const *sp,
-	const size_t *n_sp, size_t n_areas)
+static size_t leg_breaks(struct table_frac *br, struct table_span *const *sp, const size_t *n_sp,
+	size_t n_areas)
 {
 	size_t n = 0, u = 0;
 	for (size_t k = 0; k < n_areas; k++)
@@ -726,7 +727,8 @@ static size_t leg_runs(struct run **out, struct table_pt a, struct table_pt b,
 	const struct table_area *areas, size_t n_areas, unsigned flags)
 {
 	struct table_span **sp = xcalloc(n_areas + 1, sizeof(*sp));
-	size_t *n_sp = xcalloc(n_areas + 1, sizeof(*n_sp)), *cur = xcalloc(n_areas + 1, sizeof(*cur));
+	size_t *n_sp = xcalloc(n_areas + 1, sizeof(*n_sp)),
+	       *cur = xcalloc(n_areas + 1, sizeof(*cur));
 	size_t room = 2, n_br, n = 0;
 	int64_t len = table_length_sub(a, b);
 
@@ -805,8 +807,7 @@ static struct table_pt leg_point(struct table_pt a, struct table_pt b, int64_t a
 }
 
 /* Spends what is left of the budget in one leg's runs; 1 if it ran out there. */
-static int reach_leg(struct table_reach *out, const struct run *runs, size_t n_runs,
-	int64_t budget)
+static int reach_leg(struct table_reach *out, const struct run *runs, size_t n_runs, int64_t budget)
 {
 	for (size_t k = 0; k < n_runs; k++) {
 		int64_t len = runs[k].to - runs[k].from, c = run_cost(&runs[k], len);
@@ -928,8 +929,7 @@ static int64_t div_sqrt_round(int64_t q, int64_t s)
 	return q < 0 ? -k : k;
 }
 
-int table_rect_make(struct table_rect *out, struct table_pt fl, struct table_pt fr,
-	int32_t depth)
+int table_rect_make(struct table_rect *out, struct table_pt fl, struct table_pt fr, int32_t depth)
 {
 	if (!table_pt_ok(fl) || !table_pt_ok(fr) || depth < 1 || depth > 2 * TABLE_COORD_MAX)
 		return TABLE_EBOUNDS;
@@ -1042,9 +1042,9 @@ int table_rect_within(const struct table_rect *a, const struct table_rect *b, in
 
 /* A rational point (x / d, y / d): |x|, |y| < 2^79, 0 < d < 2^53. */
 struct rpt {
-	i128 x;                         /* x times d */
-	i128 y;                         /* y times d */
-	i128 d;                         /* > 0 */
+	i128 x; /* x times d */
+	i128 y; /* y times d */
+	i128 d; /* > 0 */
 };
 
 static struct rpt rpt_of(struct table_pt p)

@@ -32,42 +32,42 @@
 
 /* Validation results (0 = valid). */
 enum {
-	TABLE_EBOUNDS = -1,             /* a coordinate or length beyond its bound */
-	TABLE_EFEW = -2,                /* too few vertices */
-	TABLE_EDEGEN = -3,              /* repeated vertex, spike, or wrong/zero-area shape */
-	TABLE_ESELF = -4,               /* two edges meet other than at their shared vertex */
+	TABLE_EBOUNDS = -1, /* a coordinate or length beyond its bound */
+	TABLE_EFEW = -2,    /* too few vertices */
+	TABLE_EDEGEN = -3,  /* repeated vertex, spike, or wrong/zero-area shape */
+	TABLE_ESELF = -4,   /* two edges meet other than at their shared vertex */
 };
 
 /* A point, or a vector between two points. */
 struct table_pt {
-	int32_t x;                      /* units to the right */
-	int32_t y;                      /* units up the table */
+	int32_t x; /* units to the right */
+	int32_t y; /* units up the table */
 };
 
 /* An exact position along a segment AB: t = num / den of the way from A to B. */
 struct table_frac {
-	int64_t num;                    /* 0 <= num <= den for positions on AB */
-	int64_t den;                    /* > 0 */
+	int64_t num; /* 0 <= num <= den for positions on AB */
+	int64_t den; /* > 0 */
 };
 
 /* An exact squared distance num / den (num < 2^103, 0 < den < 2^52). */
 struct table_d2 {
-	unsigned __int128 num;          /* square units times den */
-	uint64_t den;                   /* > 0 */
+	unsigned __int128 num; /* square units times den */
+	uint64_t den;          /* > 0 */
 };
 
 /* A simple polygon: vertices in order, either winding, the first not repeated at the end.
  * A view: the caller owns v. */
 struct table_poly {
-	const struct table_pt *v;       /* vertices, in order */
-	size_t n;                       /* >= 3 */
+	const struct table_pt *v; /* vertices, in order */
+	size_t n;                 /* >= 3 */
 };
 
 /* A polyline (wall, fence, river, road): v[0] .. v[n-1]; closed if v[n-1] equals v[0].
  * A view: the caller owns v. */
 struct table_line {
-	const struct table_pt *v;       /* points, in order */
-	size_t n;                       /* >= 2 */
+	const struct table_pt *v; /* points, in order */
+	size_t n;                 /* >= 2 */
 };
 
 /* ---- points, lengths, ranges -------------------------------------------------------------- */
@@ -116,10 +116,10 @@ int table_orient(struct table_pt a, struct table_pt b, struct table_pt c);
 int table_on_seg(struct table_pt p, struct table_pt a, struct table_pt b);
 
 enum table_isect {
-	TABLE_ISECT_NONE,               /* no common point */
-	TABLE_ISECT_CROSS,              /* one common point, inside both segments */
-	TABLE_ISECT_TOUCH,              /* one common point, an endpoint of one or both */
-	TABLE_ISECT_OVERLAP,            /* collinear, sharing a piece of positive length */
+	TABLE_ISECT_NONE,    /* no common point */
+	TABLE_ISECT_CROSS,   /* one common point, inside both segments */
+	TABLE_ISECT_TOUCH,   /* one common point, an endpoint of one or both */
+	TABLE_ISECT_OVERLAP, /* collinear, sharing a piece of positive length */
 };
 /* Classifies segments ab and cd exactly. A zero-length segment is a point: TOUCH if it lies
  * on the other segment. If at is not NULL and they meet, *at receives the position along ab
@@ -132,7 +132,7 @@ enum table_isect table_seg_isect(struct table_frac *at, struct table_pt a, struc
 enum table_where {
 	TABLE_OUTSIDE,
 	TABLE_INSIDE,
-	TABLE_BOUNDARY,                 /* on an edge or a vertex; for spans: running along an edge */
+	TABLE_BOUNDARY, /* on an edge or a vertex; for spans: running along an edge */
 };
 
 /* Checks that p is a polygon the segment functions accept: n >= 3 (TABLE_EFEW), points in
@@ -147,9 +147,9 @@ enum table_where table_poly_where(const struct table_poly *p, struct table_pt q)
 
 /* A piece of segment AB between two places where it meets a polygon's boundary. */
 struct table_span {
-	struct table_frac from;         /* start along AB */
-	struct table_frac to;           /* end along AB; from < to unless A == B */
-	enum table_where where;         /* INSIDE, OUTSIDE, or BOUNDARY: running along an edge */
+	struct table_frac from; /* start along AB */
+	struct table_frac to;   /* end along AB; from < to unless A == B */
+	enum table_where where; /* INSIDE, OUTSIDE, or BOUNDARY: running along an edge */
 };
 /* Splits segment ab where it enters, leaves, or starts or stops running along the boundary
  * of p (valid per table_poly_check): the spans cover [0, 1] in order and neighbours differ in
@@ -162,10 +162,10 @@ size_t table_seg_spans(struct table_span **out, const struct table_poly *p, stru
 
 /* How segment AB lies in a polygon, in sub-units (TABLE_SUB). */
 struct table_measure {
-	int64_t length;                 /* table_length_sub(a, b) */
-	int64_t inside;                 /* the part strictly inside p */
-	int64_t along;                  /* the part running along p's edges */
-	int touches;                    /* 1 if AB meets the closed polygon at all */
+	int64_t length; /* table_length_sub(a, b) */
+	int64_t inside; /* the part strictly inside p */
+	int64_t along;  /* the part running along p's edges */
+	int touches;    /* 1 if AB meets the closed polygon at all */
 };
 /* Measures ab against p (valid): each span's length is table_frac_sub(to) - (from), so
  * inside + along + outside == length exactly. */
@@ -198,16 +198,16 @@ int table_los_blocked(size_t *which, const struct table_poly *polys, size_t n, s
 int table_line_check(const struct table_line *l, size_t *at);
 
 enum table_contact {
-	TABLE_CROSS,                    /* the obstacle passes from one side of AB to the other */
-	TABLE_TOUCH,                    /* meets AB at one point without passing */
-	TABLE_ALONG,                    /* runs along AB for a while without passing */
+	TABLE_CROSS, /* the obstacle passes from one side of AB to the other */
+	TABLE_TOUCH, /* meets AB at one point without passing */
+	TABLE_ALONG, /* runs along AB for a while without passing */
 };
 /* One connected contact between segment AB and an obstacle. */
 struct table_crossing {
-	size_t line;                    /* index of the obstacle */
-	size_t seg;                     /* its first segment in the contact, v[seg]..v[seg+1] */
-	struct table_frac from;         /* where the contact begins along AB */
-	struct table_frac to;           /* where it ends; equal to from for a point contact */
+	size_t line;            /* index of the obstacle */
+	size_t seg;             /* its first segment in the contact, v[seg]..v[seg+1] */
+	struct table_frac from; /* where the contact begins along AB */
+	struct table_frac to;   /* where it ends; equal to from for a point contact */
 	enum table_contact kind;
 };
 /* Every contact between segment ab and the n obstacles (each valid per table_line_check), in
@@ -224,13 +224,13 @@ size_t table_crossings(struct table_crossing **out, const struct table_line *lin
 /* An area with a movement cost multiplier: moving a length l inside it costs l * num / den
  * (woods at half speed: 2/1). Outside every area the multiplier is 1/1. */
 struct table_area {
-	struct table_poly poly;         /* valid per table_poly_check */
-	int32_t num;                    /* 1 ..TABLE_COST_MAX */
-	int32_t den;                    /* 1 ..TABLE_COST_MAX */
+	struct table_poly poly; /* valid per table_poly_check */
+	int32_t num;            /* 1 ..TABLE_COST_MAX */
+	int32_t den;            /* 1 ..TABLE_COST_MAX */
 };
 /* Movement flags. By default a piece of a leg running along an area's edge is outside it. */
 enum {
-	TABLE_MOVE_EDGE_IN = 1 << 0,    /* a piece along an area's edge counts as inside it */
+	TABLE_MOVE_EDGE_IN = 1 << 0, /* a piece along an area's edge counts as inside it */
 };
 /* The length of the path w[0..n-1] in sub-units: the sum of each leg's table_length_sub. */
 int64_t table_path_length(const struct table_pt *w, size_t n);
@@ -244,11 +244,11 @@ int64_t table_path_cost(const struct table_pt *w, size_t n, const struct table_a
 
 /* How far a path can be followed with a movement budget. */
 struct table_reach {
-	int complete;                   /* 1 if the whole path is affordable */
-	size_t leg;                     /* the leg it stops on (w[leg] -> w[leg+1]); last if done */
-	int64_t along;                  /* sub-units along that leg */
-	int64_t spent;                  /* cost in sub-units, <= budget */
-	struct table_pt at;             /* the stopping point, each offset from w[leg] truncated
+	int complete;       /* 1 if the whole path is affordable */
+	size_t leg;         /* the leg it stops on (w[leg] -> w[leg+1]); last if done */
+	int64_t along;      /* sub-units along that leg */
+	int64_t spent;      /* cost in sub-units, <= budget */
+	struct table_pt at; /* the stopping point, each offset from w[leg] truncated
 	                                   towards w[leg] (never past the exact point) */
 };
 /* Follows the path as table_path_cost prices it, with budget (sub-units of cost, >= 0). In a
@@ -274,7 +274,7 @@ enum { TABLE_FL, TABLE_FR, TABLE_RR, TABLE_RL };
  * unit faces out of its front edge; left and right are the unit's own. Any convex
  * quadrilateral in this order is accepted (table_rect_check). */
 struct table_rect {
-	struct table_pt c[4];           /* indexed by TABLE_FL .. TABLE_RL */
+	struct table_pt c[4]; /* indexed by TABLE_FL .. TABLE_RL */
 };
 /* Builds the footprint whose front edge runs from fl to fr (the unit faces to the left of
  * fl -> fr turned a quarter clockwise) and whose depth is depth units. The rear corners are
@@ -282,8 +282,7 @@ struct table_rect {
  * e = fr - fl, each rounded to nearest by integer square root (a tie cannot occur), so the
  * result is an exact parallelogram. Returns 0, TABLE_EDEGEN (fl == fr) or TABLE_EBOUNDS
  * (a corner out of bound, depth < 1 or > 2 TABLE_COORD_MAX). */
-int table_rect_make(struct table_rect *out, struct table_pt fl, struct table_pt fr,
-	int32_t depth);
+int table_rect_make(struct table_rect *out, struct table_pt fl, struct table_pt fr, int32_t depth);
 /* 0 if r's corners are in bound and turn strictly clockwise (a convex footprint), else
  * TABLE_EBOUNDS or TABLE_EDEGEN. */
 int table_rect_check(const struct table_rect *r);
@@ -293,9 +292,9 @@ struct table_poly table_rect_poly(const struct table_rect *r);
 enum table_where table_rect_where(const struct table_rect *r, struct table_pt p);
 
 enum table_overlap {
-	TABLE_APART,                    /* no common point */
-	TABLE_TOUCHING,                 /* common boundary points only (base contact) */
-	TABLE_OVERLAPPING,              /* interiors intersect */
+	TABLE_APART,       /* no common point */
+	TABLE_TOUCHING,    /* common boundary points only (base contact) */
+	TABLE_OVERLAPPING, /* interiors intersect */
 };
 /* Separating-axis test on the eight edge normals, exact in int64. */
 enum table_overlap table_rect_overlap(const struct table_rect *a, const struct table_rect *b);
@@ -316,11 +315,11 @@ int table_rect_nearest(struct table_pt *out, const struct table_rect *r,
 
 enum table_arc {
 	TABLE_ARC_FRONT,
-	TABLE_ARC_LEFT,                 /* the unit's left flank */
-	TABLE_ARC_RIGHT,                /* the unit's right flank */
+	TABLE_ARC_LEFT,  /* the unit's left flank */
+	TABLE_ARC_RIGHT, /* the unit's right flank */
 	TABLE_ARC_REAR,
-	TABLE_ARC_CORNER,               /* TABLE_ARCS_EDGES only: beyond a corner, in no strip */
-	TABLE_ARC_INSIDE,               /* strictly inside the footprint (or overlapping it) */
+	TABLE_ARC_CORNER, /* TABLE_ARCS_EDGES only: beyond a corner, in no strip */
+	TABLE_ARC_INSIDE, /* strictly inside the footprint (or overlapping it) */
 };
 enum table_arc_mode {
 	/* The diagonals extended beyond the corners cut the table into four arcs. On a
@@ -335,9 +334,9 @@ enum table_arc_mode {
 enum table_arc table_arc(const struct table_rect *r, struct table_pt p, enum table_arc_mode mode);
 
 enum table_ref {
-	TABLE_REF_CENTRE,               /* other's centre (half-unit exact) */
-	TABLE_REF_FRONT_CENTRE,         /* the middle of other's front edge */
-	TABLE_REF_NEAREST,              /* other's point nearest r; if a segment of other is
+	TABLE_REF_CENTRE,       /* other's centre (half-unit exact) */
+	TABLE_REF_FRONT_CENTRE, /* the middle of other's front edge */
+	TABLE_REF_NEAREST,      /* other's point nearest r; if a segment of other is
 	                                   nearest (parallel edges, base contact), its middle */
 };
 /* The arc of r that the reference point of other lies in, computed exactly (rational

@@ -9,7 +9,13 @@
 #include "core/banned.h"
 
 const char *const nhis_result_names[] = {
-	"no effect", "Hit", "Hit-1", "Damaged", "Damaged-2", "Damaged-3", NULL,
+	"no effect",
+	"Hit",
+	"Hit-1",
+	"Damaged",
+	"Damaged-2",
+	"Damaged-3",
+	NULL,
 };
 
 const int nhis_fat_firepower[NHIS_FAT_COLUMNS] = { 0, 2, 4, 6, 8, 10, 12, 16, 20 };
@@ -17,22 +23,22 @@ const int nhis_fat_firepower[NHIS_FAT_COLUMNS] = { 0, 2, 4, 6, 8, 10, 12, 16, 20
 /* NHiS Fire Attack Table as reconstructed in NOTES.md §004: rows 2d6 = 2..11 (12 is no
  * effect throughout), columns FP 0, 2, 4, 6, 8, 10, 12, 16, 20. */
 #define NE NHIS_NO_EFFECT
-#define H  NHIS_HIT
+#define H NHIS_HIT
 #define H1 NHIS_HIT1
-#define D  NHIS_DAMAGED
+#define D NHIS_DAMAGED
 #define D2 NHIS_DAMAGED2
 #define D3 NHIS_DAMAGED3
 static const unsigned char fat[10][NHIS_FAT_COLUMNS] = {
-	/*  2 */ { D,  D,  D,  D2, D2, D2, D3, D3, D3 },
-	/*  3 */ { H1, D,  D,  D,  D2, D2, D2, D3, D3 },
-	/*  4 */ { H,  H1, D,  D,  D,  D2, D2, D2, D2 },
-	/*  5 */ { H,  H,  H1, D,  D,  D,  D2, D2, D2 },
-	/*  6 */ { NE, H,  H,  H1, D,  D,  D,  D2, D2 },
-	/*  7 */ { NE, NE, H,  H,  H1, D,  D,  D,  D2 },
-	/*  8 */ { NE, NE, NE, H,  H,  H1, D,  D,  D  },
-	/*  9 */ { NE, NE, NE, NE, H,  H,  H1, D,  D  },
-	/* 10 */ { NE, NE, NE, NE, NE, H,  H,  H1, H1 },
-	/* 11 */ { NE, NE, NE, NE, NE, NE, H,  H,  H  },
+	/*  2 */ { D, D, D, D2, D2, D2, D3, D3, D3 },
+	/*  3 */ { H1, D, D, D, D2, D2, D2, D3, D3 },
+	/*  4 */ { H, H1, D, D, D, D2, D2, D2, D2 },
+	/*  5 */ { H, H, H1, D, D, D, D2, D2, D2 },
+	/*  6 */ { NE, H, H, H1, D, D, D, D2, D2 },
+	/*  7 */ { NE, NE, H, H, H1, D, D, D, D2 },
+	/*  8 */ { NE, NE, NE, H, H, H1, D, D, D },
+	/*  9 */ { NE, NE, NE, NE, H, H, H1, D, D },
+	/* 10 */ { NE, NE, NE, NE, NE, H, H, H1, H1 },
+	/* 11 */ { NE, NE, NE, NE, NE, NE, H, H, H },
 };
 #undef NE
 #undef H
@@ -75,8 +81,7 @@ int nhis_firer_fp(const struct nhis_firer *f, int night_visibility)
 }
 
 /* One firer's term of the reckoning: printed firepower and what changed it to fp. */
-static void explain_firer(const struct nhis_firer *f, int fp, int night_visibility,
-	struct buf *why)
+static void explain_firer(const struct nhis_firer *f, int fp, int night_visibility, struct buf *why)
 {
 	buf_printf(why, "%s %d", f->id, f->firepower);
 	if (fp < 0) {
@@ -202,7 +207,7 @@ int nhis_unshakable(const struct nhis_ctx *x, const struct nhis_unit *u)
 int nhis_infantry(const struct nhis_unit *u)
 {
 	return u->type == NHIS_SQUAD || u->type == NHIS_LEADER || u->type == NHIS_MG ||
-		u->type == NHIS_MORTAR;
+	       u->type == NHIS_MORTAR;
 }
 
 int nhis_leadership_in(const struct nhis_state *s, int side, int hex)
@@ -318,8 +323,8 @@ static void allocate_damage(struct nhis_ctx *x, const size_t *tg, size_t n, int 
 			if (!x->s->units[tg[i]].eliminated && got[i] == round)
 				cand[nc++] = i;
 		if (nc == 0) {
-			events_add(x->ev, x->phase, "%s: %d damage point%s lost (no unit left)", label,
-				points, points == 1 ? "" : "s");
+			events_add(x->ev, x->phase, "%s: %d damage point%s lost (no unit left)",
+				label, points, points == 1 ? "" : "s");
 			break;
 		}
 		size_t chosen[NHIS_MAX_UNITS];
@@ -335,7 +340,8 @@ static void allocate_damage(struct nhis_ctx *x, const size_t *tg, size_t n, int 
 						x->s->units[tg[cand[k]]].id);
 				size_t r = (size_t)dice_roll(x->dice, nc,
 					"NHiS %s damage point %d of %d: d%zu among %s", label,
-					total - points + (int)nchosen + 1, total, nc, buf_str(&names));
+					total - points + (int)nchosen + 1, total, nc,
+					buf_str(&names));
 				buf_release(&names);
 				chosen[nchosen++] = cand[r - 1];
 				memmove(&cand[r - 1], &cand[r], (nc - r) * sizeof(*cand));
@@ -350,7 +356,8 @@ static void allocate_damage(struct nhis_ctx *x, const size_t *tg, size_t n, int 
 				eliminate(x, u, "damage point on its reduced side");
 			else {
 				u->is_reduced = 1;
-				events_add(x->ev, x->phase, "%s takes a damage point: reduced", u->id);
+				events_add(x->ev, x->phase, "%s takes a damage point: reduced",
+					u->id);
 			}
 		}
 		points -= (int)nchosen;
@@ -472,8 +479,8 @@ enum nhis_result nhis_fire(struct nhis_ctx *x, const size_t *firers, size_t n, i
 	int roll = dice_roll_many(x->dice, 2, 6, v, "NHiS Fire Attack Table: %s %s -> %s: %s",
 		label, fh, th, buf_str(&why));
 	r = nhis_fat_lookup(fc.result_column, roll);
-	events_add(x->ev, x->phase, "%s %s -> %s: %s; 2d6 %d+%d = %d on column %d: %s%s", label,
-		fh, th, buf_str(&why), v[0], v[1], roll, nhis_fat_firepower[fc.result_column],
+	events_add(x->ev, x->phase, "%s %s -> %s: %s; 2d6 %d+%d = %d on column %d: %s%s", label, fh,
+		th, buf_str(&why), v[0], v[1], roll, nhis_fat_firepower[fc.result_column],
 		nhis_result_names[r], flame ? " (flamethrower)" : "");
 	char what[160];
 	snprintf(what, sizeof(what), "%s at %s", label, th);
@@ -492,20 +499,22 @@ void nhis_rally_phase(struct nhis_ctx *x)
 			struct nhis_unit *u = &s->units[i];
 			if (u->eliminated || !u->shaken || (u->type == NHIS_LEADER) != (pass == 0))
 				continue;
-			int ldr = x->o->rally == NHIS_RALLY_LEADERSHIP && takes_leadership(u)
-				? nhis_leadership_in(s, u->side, u->hex) : 0;
+			int ldr = x->o->rally == NHIS_RALLY_LEADERSHIP && takes_leadership(u) ?
+					  nhis_leadership_in(s, u->side, u->hex) :
+					  0;
 			int morale = nhis_values_of(u)->morale;
 			char hx[5];
 			nhis_hex_name(u->hex, hx);
 			int roll = (int)dice_roll(x->dice, 6,
-				"NHiS Rally Phase 8.2: %s in %s 1d6 <= morale %d + leadership %d", u->id,
-				hx, morale, ldr);
+				"NHiS Rally Phase 8.2: %s in %s 1d6 <= morale %d + leadership %d",
+				u->id, hx, morale, ldr);
 			if (roll <= morale + ldr) {
 				u->shaken = 0;
-				events_add(x->ev, x->phase, "%s rolls %d against %d+%d: rallies", u->id,
-					roll, morale, ldr);
-			} else
-				events_add(x->ev, x->phase, "%s rolls %d against %d+%d: stays Shaken",
+				events_add(x->ev, x->phase, "%s rolls %d against %d+%d: rallies",
 					u->id, roll, morale, ldr);
+			} else
+				events_add(x->ev, x->phase,
+					"%s rolls %d against %d+%d: stays Shaken", u->id, roll,
+					morale, ldr);
 		}
 }

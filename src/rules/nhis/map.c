@@ -8,31 +8,45 @@
 #include "core/banned.h"
 
 const char *const nhis_terrain_names[] = {
-	"open", "building", "huts", "rough", "lava-rock", "trees", "tall-grass", "brush",
-	"beach", "paddy", NULL,
+	"open",
+	"building",
+	"huts",
+	"rough",
+	"lava-rock",
+	"trees",
+	"tall-grass",
+	"brush",
+	"beach",
+	"paddy",
+	NULL,
 };
 const char *const nhis_feature_names[] = {
-	"none", "foxhole", "bunker", "cave", "wreck", NULL,
+	"none",
+	"foxhole",
+	"bunker",
+	"cave",
+	"wreck",
+	NULL,
 };
 
 /* NHiS terrain chart. Wooden Building's values come from the options (NOTES [I]). */
 struct terrain_chart {
-	int cost;                       /* movement points to enter */
-	int cover;                      /* cover factor */
-	int blocks;                     /* blocks LOS */
-	int shift;                      /* two-column shift terrain */
+	int cost;   /* movement points to enter */
+	int cover;  /* cover factor */
+	int blocks; /* blocks LOS */
+	int shift;  /* two-column shift terrain */
 };
 static const struct terrain_chart chart[NHIS_TERRAIN_COUNT] = {
-	[NHIS_OPEN]       = { 1, 0, 0, 0 },
-	[NHIS_BUILDING]   = { 2, 3, 1, 1 },
-	[NHIS_HUTS]       = { 2, 1, 1, 1 },
-	[NHIS_ROUGH]      = { 3, 2, 0, 1 },
-	[NHIS_LAVA]       = { 3, 2, 0, 1 },
-	[NHIS_TREES]      = { 2, 2, 1, 1 },
+	[NHIS_OPEN] = { 1, 0, 0, 0 },
+	[NHIS_BUILDING] = { 2, 3, 1, 1 },
+	[NHIS_HUTS] = { 2, 1, 1, 1 },
+	[NHIS_ROUGH] = { 3, 2, 0, 1 },
+	[NHIS_LAVA] = { 3, 2, 0, 1 },
+	[NHIS_TREES] = { 2, 2, 1, 1 },
 	[NHIS_TALL_GRASS] = { 2, 1, 1, 1 },
-	[NHIS_BRUSH]      = { 1, 0, 0, 1 },
-	[NHIS_BEACH]      = { 2, 0, 0, 0 },
-	[NHIS_PADDY]      = { 4, 0, 0, 0 },
+	[NHIS_BRUSH] = { 1, 0, 0, 1 },
+	[NHIS_BEACH] = { 2, 0, 0, 0 },
+	[NHIS_PADDY] = { 4, 0, 0, 0 },
 };
 
 /* Floor division for possibly negative numerators (d > 0). */
@@ -152,8 +166,7 @@ size_t nhis_line(int a, int b, int side, int *out)
 	return count;
 }
 
-int nhis_hex_blocks(const struct nhis_map *m, const struct nhis_options *o, int a, int b,
-	int h)
+int nhis_hex_blocks(const struct nhis_map *m, const struct nhis_options *o, int a, int b, int h)
 {
 	const struct nhis_hex *ha = nhis_map_at(m, a), *hb = nhis_map_at(m, b);
 	const struct nhis_hex *hh = nhis_map_at(m, h);
@@ -184,8 +197,7 @@ static int line_blocker(const struct nhis_map *m, const struct nhis_options *o, 
 	return 0;
 }
 
-int nhis_los(const struct nhis_map *m, const struct nhis_options *o, int a, int b,
-	int *blocker)
+int nhis_los(const struct nhis_map *m, const struct nhis_options *o, int a, int b, int *blocker)
 {
 	int p = line_blocker(m, o, a, b, +1);
 	int q = line_blocker(m, o, a, b, -1);

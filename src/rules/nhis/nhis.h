@@ -10,37 +10,65 @@
 #include <stddef.h>
 #include "rules/rules.h"
 
-#define NHIS_MAX_COLS 99        /* hex names have two digits of column ... */
-#define NHIS_MAX_ROWS 99        /* ... and two of row */
-#define NHIS_MAX_ELEVATION 9    /* hill levels */
-#define NHIS_MAX_UNITS 200      /* units in a scenario */
-#define NHIS_MAX_IMPULSES 64    /* impulses in one order file */
-#define NHIS_MAX_PATH 32        /* hexes in one move */
-#define NHIS_MAX_OPP 32         /* opportunity-fire entries in standing orders */
-#define NHIS_MAX_NATIONS 8      /* nationalities in one option list */
-#define NHIS_NATION_LEN 32      /* bytes of a nationality name */
+#define NHIS_MAX_COLS 99     /* hex names have two digits of column ... */
+#define NHIS_MAX_ROWS 99     /* ... and two of row */
+#define NHIS_MAX_ELEVATION 9 /* hill levels */
+#define NHIS_MAX_UNITS 200   /* units in a scenario */
+#define NHIS_MAX_IMPULSES 64 /* impulses in one order file */
+#define NHIS_MAX_PATH 32     /* hexes in one move */
+#define NHIS_MAX_OPP 32      /* opportunity-fire entries in standing orders */
+#define NHIS_MAX_NATIONS 8   /* nationalities in one option list */
+#define NHIS_NATION_LEN 32   /* bytes of a nationality name */
 
 /* Terrain of a hex (NHiS terrain chart). Hill is elevation, Path/Road a flag, and Foxhole,
  * Bunker, Cave, Wreck features, because each combines with the hex's other terrain. */
 enum nhis_terrain {
-	NHIS_OPEN, NHIS_BUILDING, NHIS_HUTS, NHIS_ROUGH, NHIS_LAVA, NHIS_TREES,
-	NHIS_TALL_GRASS, NHIS_BRUSH, NHIS_BEACH, NHIS_PADDY, NHIS_TERRAIN_COUNT
+	NHIS_OPEN,
+	NHIS_BUILDING,
+	NHIS_HUTS,
+	NHIS_ROUGH,
+	NHIS_LAVA,
+	NHIS_TREES,
+	NHIS_TALL_GRASS,
+	NHIS_BRUSH,
+	NHIS_BEACH,
+	NHIS_PADDY,
+	NHIS_TERRAIN_COUNT
 };
-enum nhis_feature { NHIS_NO_FEATURE, NHIS_FOXHOLE, NHIS_BUNKER, NHIS_CAVE, NHIS_WRECK,
-	NHIS_FEATURE_COUNT };
-enum nhis_utype { NHIS_SQUAD, NHIS_LEADER, NHIS_MG, NHIS_MORTAR, NHIS_FLAMETHROWER,
-	NHIS_TANK, NHIS_UTYPE_COUNT };
+enum nhis_feature {
+	NHIS_NO_FEATURE,
+	NHIS_FOXHOLE,
+	NHIS_BUNKER,
+	NHIS_CAVE,
+	NHIS_WRECK,
+	NHIS_FEATURE_COUNT
+};
+enum nhis_utype {
+	NHIS_SQUAD,
+	NHIS_LEADER,
+	NHIS_MG,
+	NHIS_MORTAR,
+	NHIS_FLAMETHROWER,
+	NHIS_TANK,
+	NHIS_UTYPE_COUNT
+};
 enum nhis_mode { NHIS_MODE_MOVE, NHIS_MODE_CHARGE, NHIS_MODE_CRAWL, NHIS_MODE_COUNT };
-enum nhis_result { NHIS_NO_EFFECT, NHIS_HIT, NHIS_HIT1, NHIS_DAMAGED, NHIS_DAMAGED2,
-	NHIS_DAMAGED3 };
+enum nhis_result {
+	NHIS_NO_EFFECT,
+	NHIS_HIT,
+	NHIS_HIT1,
+	NHIS_DAMAGED,
+	NHIS_DAMAGED2,
+	NHIS_DAMAGED3
+};
 enum nhis_rally { NHIS_RALLY_LEADERSHIP, NHIS_RALLY_PLAIN };
 enum nhis_hexside { NHIS_HEXSIDE_EITHER, NHIS_HEXSIDE_BOTH };
 
 /* Markers (NHiS Fire Attack Table DRMs name Move, Fire, Charge; Crawl is the crawling mode). */
-#define NHIS_MARK_MOVE   (1u << 0)
-#define NHIS_MARK_FIRE   (1u << 1)
+#define NHIS_MARK_MOVE (1u << 0)
+#define NHIS_MARK_FIRE (1u << 1)
 #define NHIS_MARK_CHARGE (1u << 2)
-#define NHIS_MARK_CRAWL  (1u << 3)
+#define NHIS_MARK_CRAWL (1u << 3)
 
 /* Names as written in scenario, state and order files, indexed by the enums above;
  * NULL-terminated for node_want_enum. */
@@ -48,107 +76,107 @@ extern const char *const nhis_terrain_names[];
 extern const char *const nhis_feature_names[];
 extern const char *const nhis_utype_names[];
 extern const char *const nhis_mode_names[];
-extern const char *const nhis_result_names[];   /* "no effect", "Hit", "Hit-1", ... */
+extern const char *const nhis_result_names[]; /* "no effect", "Hit", "Hit-1", ... */
 
 /* Campaign options (options_parse). Defaults in nhis_options_default. */
 struct nhis_options {
-	int night_visibility;           /* hexes; 0 = daylight, no night rules (NHiS 18.0) */
+	int night_visibility; /* hexes; 0 = daylight, no night rules (NHiS 18.0) */
 	char unshakable[NHIS_MAX_NATIONS][NHIS_NATION_LEN + 1]; /* Unshakable nationalities (8.2) */
 	int n_unshakable;
-	char banzai[NHIS_MAX_NATIONS][NHIS_NATION_LEN + 1];     /* nationalities that Banzai charge */
+	char banzai[NHIS_MAX_NATIONS][NHIS_NATION_LEN + 1]; /* nationalities that Banzai charge */
 	int n_banzai;
-	enum nhis_rally rally;          /* rally: 1d6 <= morale (+ leadership) */
-	int hill_blocks_los;            /* 1: higher ground between firer and target blocks */
-	enum nhis_hexside hexside;      /* lines along a hexside: clear if either side is clear */
-	int building_cost;              /* Wooden Building movement cost (NOTES [I]: 2) */
-	int building_cover;             /* Wooden Building cover factor (NOTES [I]: 3) */
+	enum nhis_rally rally;     /* rally: 1d6 <= morale (+ leadership) */
+	int hill_blocks_los;       /* 1: higher ground between firer and target blocks */
+	enum nhis_hexside hexside; /* lines along a hexside: clear if either side is clear */
+	int building_cost;         /* Wooden Building movement cost (NOTES [I]: 2) */
+	int building_cover;        /* Wooden Building cover factor (NOTES [I]: 3) */
 };
 
 /* One hex of the map. */
 struct nhis_hex {
-	unsigned char terrain;          /* enum nhis_terrain */
-	unsigned char feature;          /* enum nhis_feature */
-	unsigned char elevation;        /* 0 = ground; >= 1 a hill of that level */
-	unsigned char road;             /* 1: Path/Road */
+	unsigned char terrain;   /* enum nhis_terrain */
+	unsigned char feature;   /* enum nhis_feature */
+	unsigned char elevation; /* 0 = ground; >= 1 a hill of that level */
+	unsigned char road;      /* 1: Path/Road */
 };
 
 /* The map: cols x rows hexes named CCRR; v[(col-1) * rows + (row-1)]. */
 struct nhis_map {
-	int cols, rows;                 /* 1..99 each */
-	int terrain;                    /* the default terrain (for state_emit) */
-	struct nhis_hex *v;             /* owned */
+	int cols, rows;     /* 1..99 each */
+	int terrain;        /* the default terrain (for state_emit) */
+	struct nhis_hex *v; /* owned */
 };
 
 /* A side of a counter. */
 struct nhis_values {
-	int firepower;                  /* printed firepower */
-	int range;                      /* printed range, hexes */
-	int movement;                   /* movement points */
-	int morale;                     /* morale */
-	int leadership;                 /* leaders only; 0 otherwise */
+	int firepower;  /* printed firepower */
+	int range;      /* printed range, hexes */
+	int movement;   /* movement points */
+	int morale;     /* morale */
+	int leadership; /* leaders only; 0 otherwise */
 };
 
 struct nhis_unit {
-	char *id;                       /* owned; unique identifier */
-	int side;                       /* index into state->side */
+	char *id; /* owned; unique identifier */
+	int side; /* index into state->side */
 	enum nhis_utype type;
-	struct nhis_values full;        /* printed front */
-	struct nhis_values reduced;     /* printed reduced side */
-	int hex;                        /* col * 100 + row */
-	int is_reduced;                 /* on its reduced side */
-	int shaken;                     /* Shaken; else Prepared */
-	int eliminated;                 /* removed from play (kept so orders can name it) */
-	unsigned markers;               /* NHIS_MARK_* */
+	struct nhis_values full;    /* printed front */
+	struct nhis_values reduced; /* printed reduced side */
+	int hex;                    /* col * 100 + row */
+	int is_reduced;             /* on its reduced side */
+	int shaken;                 /* Shaken; else Prepared */
+	int eliminated;             /* removed from play (kept so orders can name it) */
+	unsigned markers;           /* NHIS_MARK_* */
 	/* during one impulse only (never saved): */
-	int moving;                     /* in the moving stack right now */
-	int banzai;                     /* moving by Banzai charge */
-	int stopped;                    /* must stop moving / end its impulse */
-	int damaged_now;                /* reduced or removed by the current attack */
+	int moving;      /* in the moving stack right now */
+	int banzai;      /* moving by Banzai charge */
+	int stopped;     /* must stop moving / end its impulse */
+	int damaged_now; /* reduced or removed by the current attack */
 };
 
 /* One standing opportunity-fire order: when an enemy moves into a hex in LOS within
  * `within` hexes of `hex`, the listed units there (all if none listed) fire at it, once. */
 struct nhis_opportunity {
-	int hex;                        /* col * 100 + row */
-	int within;                     /* hexes */
-	int *units;                     /* unit indices; owned; NULL/0: every unit in hex */
+	int hex;    /* col * 100 + row */
+	int within; /* hexes */
+	int *units; /* unit indices; owned; NULL/0: every unit in hex */
 	size_t n_units;
-	int used;                       /* fired this turn (never saved) */
+	int used; /* fired this turn (never saved) */
 };
 
 struct nhis_side {
-	char *player;                   /* owned; a campaign player id */
-	char *nationality;              /* owned; "japanese", "us", ... */
-	struct nhis_opportunity *opp;   /* standing orders in force; owned */
+	char *player;                 /* owned; a campaign player id */
+	char *nationality;            /* owned; "japanese", "us", ... */
+	struct nhis_opportunity *opp; /* standing orders in force; owned */
 	size_t n_opp;
 };
 
 struct nhis_state {
 	struct nhis_map map;
 	struct nhis_side side[2];
-	int initiative;                 /* side index that takes the first impulse */
-	int turns;                      /* last turn of the game; 0 = open-ended */
-	struct nhis_unit *units;        /* owned, scenario order */
+	int initiative;          /* side index that takes the first impulse */
+	int turns;               /* last turn of the game; 0 = open-ended */
+	struct nhis_unit *units; /* owned, scenario order */
 	size_t n_units;
 };
 
 /* One impulse of an order file. */
 struct nhis_impulse {
-	int index;                      /* 1-based position in `orders` */
-	int hex;                        /* activated hex */
-	int *units;                     /* unit indices; owned; n_units 0 = every unit there */
+	int index;  /* 1-based position in `orders` */
+	int hex;    /* activated hex */
+	int *units; /* unit indices; owned; n_units 0 = every unit there */
 	size_t n_units;
-	int path[NHIS_MAX_PATH];        /* hexes entered in turn */
-	size_t n_path;                  /* 0 = no move */
+	int path[NHIS_MAX_PATH]; /* hexes entered in turn */
+	size_t n_path;           /* 0 = no move */
 	enum nhis_mode mode;
-	int fire;                       /* target hex, or 0 = no fire */
+	int fire; /* target hex, or 0 = no fire */
 };
 
 struct nhis_orders {
-	struct nhis_impulse *v;         /* owned */
+	struct nhis_impulse *v; /* owned */
 	size_t n;
-	int has_standing;               /* 1: replace the side's standing orders */
-	struct nhis_opportunity *opp;   /* owned */
+	int has_standing;             /* 1: replace the side's standing orders */
+	struct nhis_opportunity *opp; /* owned */
 	size_t n_opp;
 };
 
@@ -158,7 +186,7 @@ struct nhis_ctx {
 	const struct nhis_options *o;
 	struct dice *dice;
 	struct events *ev;
-	const char *phase;              /* events phase: "rally", "operations", ... */
+	const char *phase; /* events phase: "rally", "operations", ... */
 };
 
 /* ---- options and state (state.c) ---- */
@@ -183,12 +211,12 @@ int nhis_want_hex(const struct nhis_map *m, const struct node *n, const char *wh
 /* Parses a list of opportunity-fire orders of side (standing orders: {hex, within, units})
  * into *out (caller frees with nhis_opportunity_free). at_hex: also require the listed units
  * to stand in the hex now (order files; not state files). */
-int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq,
-	int at_hex, struct nhis_opportunity **out, size_t *n, struct diag *d);
+int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq, int at_hex,
+	struct nhis_opportunity **out, size_t *n, struct diag *d);
 void nhis_opportunity_free(struct nhis_opportunity *v, size_t n);
 /* The standing orders as a tree (canonical order). */
-struct node *nhis_opportunity_emit(const struct nhis_state *s,
-	const struct nhis_opportunity *v, size_t n);
+struct node *nhis_opportunity_emit(const struct nhis_state *s, const struct nhis_opportunity *v,
+	size_t n);
 
 /* ---- hex geometry, terrain, line of sight (map.c) ---- */
 
@@ -216,12 +244,10 @@ size_t nhis_line(int a, int b, int side, int *out);
 /* 1 if the intervening hex h blocks a line of sight between a and b (terrain that blocks
  * LOS unless both ends are higher; a hill at least as high as both ends and higher than
  * one). */
-int nhis_hex_blocks(const struct nhis_map *m, const struct nhis_options *o, int a, int b,
-	int h);
+int nhis_hex_blocks(const struct nhis_map *m, const struct nhis_options *o, int a, int b, int h);
 /* Line of sight from a to b (NHiS terrain chart "Blocks LOS"). Returns 1 if clear; else 0
  * and *blocker (may be NULL) is the first blocking hex. */
-int nhis_los(const struct nhis_map *m, const struct nhis_options *o, int a, int b,
-	int *blocker);
+int nhis_los(const struct nhis_map *m, const struct nhis_options *o, int a, int b, int *blocker);
 /* Movement points to enter adjacent hex `to` from `from` (terrain chart: terrain cost, 1
  * along a road/path, Trees 1 for `jungle` units (Japanese), +1 entering from lower). */
 int nhis_move_cost(const struct nhis_map *m, const struct nhis_options *o, int from, int to,
@@ -244,12 +270,12 @@ int nhis_fat_column(int fp);
 
 /* One firing unit as the fire procedure sees it. */
 struct nhis_firer {
-	const char *id;                 /* for the explanation */
-	int firepower;                  /* printed, current side */
-	int range;                      /* printed, current side */
-	int distance;                   /* hexes to the target */
-	int charging;                   /* firing while using Charge movement */
-	int infantry;                   /* squad, leader, MG or mortar */
+	const char *id; /* for the explanation */
+	int firepower;  /* printed, current side */
+	int range;      /* printed, current side */
+	int distance;   /* hexes to the target */
+	int charging;   /* firing while using Charge movement */
+	int infantry;   /* squad, leader, MG or mortar */
 };
 
 /* The fire procedure up to the die roll (NOTES §004 steps 1-5). */
@@ -257,19 +283,19 @@ struct nhis_fire_calc {
 	/* in */
 	const struct nhis_firer *firers;
 	size_t n_firers;
-	int night_visibility;           /* 0 = day */
-	int moving_target;              /* target moving (not crawling) or marked Move/Charge */
-	int brush;                      /* target hex is Brush: no moving-target bonus */
-	int cover;                      /* cover factor of the target hex */
-	int cover_shift;                /* shift terrain not marked Move/Fire/Charge */
-	int tank_target;                /* the target hex holds only tanks */
+	int night_visibility; /* 0 = day */
+	int moving_target;    /* target moving (not crawling) or marked Move/Charge */
+	int brush;            /* target hex is Brush: no moving-target bonus */
+	int cover;            /* cover factor of the target hex */
+	int cover_shift;      /* shift terrain not marked Move/Fire/Charge */
+	int tank_target;      /* the target hex holds only tanks */
 	/* out */
-	int base;                       /* sum of the units' firepower */
-	int drm;                        /* +2 moving, +3 adjacent, - cover */
-	int final;                      /* base + drm */
-	int column;                     /* column index of final, -1 below the table */
-	int shifts;                     /* columns moved left (0, 2 or 4) */
-	int result_column;              /* column after shifts; -1: off the table, no effect */
+	int base;          /* sum of the units' firepower */
+	int drm;           /* +2 moving, +3 adjacent, - cover */
+	int final;         /* base + drm */
+	int column;        /* column index of final, -1 below the table */
+	int shifts;        /* columns moved left (0, 2 or 4) */
+	int result_column; /* column after shifts; -1: off the table, no effect */
 };
 
 /* One unit's firepower toward the attack: halved (drop fractions) beyond printed range up
@@ -306,9 +332,8 @@ void nhis_rally_phase(struct nhis_ctx *x);
 
 /* ---- orders and turns (orders.c, turn.c) ---- */
 
-int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state,
-	int turn, const char *player, const struct node *orders, const struct node *standing,
-	struct diag *d);
+int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d);
 void nhis_orders_free(void *orders);
 /* The side index of player, or -1. */
 int nhis_side_of(const struct nhis_state *s, const char *player);
@@ -317,8 +342,7 @@ int nhis_enemy_in(const struct nhis_state *s, int side, int hex);
 /* Hexes from hex to the nearest live unit of the enemy of side; a large number if none. */
 int nhis_enemy_distance(const struct nhis_state *s, int side, int hex);
 /* Carries out one impulse of side (Operations Phase). */
-void nhis_impulse(struct nhis_ctx *x, int side, const char *player,
-	const struct nhis_impulse *imp);
+void nhis_impulse(struct nhis_ctx *x, int side, const char *player, const struct nhis_impulse *imp);
 
 extern const struct rule_system rules_nhis;
 

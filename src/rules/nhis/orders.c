@@ -26,8 +26,8 @@ void nhis_orders_free(void *orders)
 
 /* The scratch play-forward of the player's own impulses. */
 struct sim {
-	int *hex;                       /* where each unit stands */
-	unsigned char *acted;           /* has a marker or acted in an earlier impulse */
+	int *hex;             /* where each unit stands */
+	unsigned char *acted; /* has a marker or acted in an earlier impulse */
 };
 
 /* One unit named in an impulse's `units`: a unit of the scenario, side's, listed once, in
@@ -63,8 +63,8 @@ static int want_group_unit(const struct nhis_state *s, int side, const struct si
 	if (imp->hex && sim->hex[ui] != imp->hex) {
 		nhis_hex_name(imp->hex, hx);
 		nhis_hex_name(sim->hex[ui], at);
-		node_error(d, un, "unit '%s' is in %s, not %s (a unit in the activated hex)", id, at,
-			hx);
+		node_error(d, un, "unit '%s' is in %s, not %s (a unit in the activated hex)", id,
+			at, hx);
 		return -1;
 	}
 	if (sim->acted[ui]) {
@@ -90,8 +90,10 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 		if (node_check_seq(units, "units", NHIS_MAX_UNITS, d) < 0)
 			return -1;
 		if (units->n == 0) {
-			node_error(d, units, "units is empty (the ids of units in %s, or leave it out "
-				"for all of them)", imp->hex ? hx : "the activated hex");
+			node_error(d, units,
+				"units is empty (the ids of units in %s, or leave it out "
+				"for all of them)",
+				imp->hex ? hx : "the activated hex");
 			return -1;
 		}
 		imp->units = xcalloc(units->n, sizeof(*imp->units));
@@ -107,14 +109,16 @@ static int parse_group(const struct nhis_state *s, int side, const struct sim *s
 		return rc;
 	}
 	if (!imp->hex)
-		return 0;       /* the activated hex is wrong (reported): no default group */
+		return 0; /* the activated hex is wrong (reported): no default group */
 	for (size_t i = 0; i < s->n_units; i++)
-		if (s->units[i].side == side && !s->units[i].eliminated && sim->hex[i] == imp->hex &&
-			!sim->acted[i])
+		if (s->units[i].side == side && !s->units[i].eliminated &&
+			sim->hex[i] == imp->hex && !sim->acted[i])
 			group[(*ng)++] = i;
 	if (*ng == 0) {
-		node_error(d, e, "no unit of %s ready to act in %s (a hex holding one of your units "
-			"that has not acted this turn)", s->side[side].player, hx);
+		node_error(d, e,
+			"no unit of %s ready to act in %s (a hex holding one of your units "
+			"that has not acted this turn)",
+			s->side[side].player, hx);
 		return -1;
 	}
 	return 0;
@@ -149,7 +153,8 @@ static int parse_move(const struct nhis_state *s, const struct nhis_options *o, 
 			rc = -1;
 		}
 	}
-	int jungle = s->side[side].nationality && strcmp(s->side[side].nationality, "japanese") == 0;
+	int jungle = s->side[side].nationality &&
+		     strcmp(s->side[side].nationality, "japanese") == 0;
 	int at = imp->hex, spent = 0, over = 0;
 	for (size_t k = 0; k < move->n; k++) {
 		int h;
@@ -163,16 +168,20 @@ static int parse_move(const struct nhis_state *s, const struct nhis_options *o, 
 			char a[5], b[5];
 			nhis_hex_name(at, a);
 			nhis_hex_name(h, b);
-			node_error(d, move->items[k], "hex %s is not adjacent to %s (a path of "
-				"adjacent hexes, starting next to the activated hex)", b, a);
+			node_error(d, move->items[k],
+				"hex %s is not adjacent to %s (a path of "
+				"adjacent hexes, starting next to the activated hex)",
+				b, a);
 			rc = -1;
 		} else if (at) {
 			spent += nhis_move_cost(&s->map, o, at, h, jungle);
 			if (imp->mode != NHIS_MODE_CRAWL && spent > mp && !over) {
 				char b[5];
 				nhis_hex_name(h, b);
-				node_error(d, move->items[k], "entering %s brings the move to %d movement "
-					"points (at most %d, the movement of '%s')", b, spent, mp, slowest);
+				node_error(d, move->items[k],
+					"entering %s brings the move to %d movement "
+					"points (at most %d, the movement of '%s')",
+					b, spent, mp, slowest);
 				rc = -1;
 				over = 1;
 			}
@@ -199,8 +208,8 @@ static int check_fire(const struct nhis_state *s, const struct nhis_options *o,
 	if (!nhis_los(&s->map, o, from, target, &blocker)) {
 		char c[5];
 		nhis_hex_name(blocker, c);
-		node_error(d, fire, "no line of sight from %s to %s: blocked by %s (a hex in sight)",
-			a, b, c);
+		node_error(d, fire,
+			"no line of sight from %s to %s: blocked by %s (a hex in sight)", a, b, c);
 		return -1;
 	}
 	int dist = nhis_distance(from, target);
@@ -208,9 +217,10 @@ static int check_fire(const struct nhis_state *s, const struct nhis_options *o,
 		const struct nhis_unit *u = &s->units[group[k]];
 		int range = nhis_values_of(u)->range;
 		if (dist > 2 * range) {
-			node_error(d, fire, "'%s' cannot reach %s from %s: %d hexes (at most %d, twice "
-				"its range %d; list the units that fire)", u->id, b, a, dist, 2 * range,
-				range);
+			node_error(d, fire,
+				"'%s' cannot reach %s from %s: %d hexes (at most %d, twice "
+				"its range %d; list the units that fire)",
+				u->id, b, a, dist, 2 * range, range);
 			rc = -1;
 		}
 	}
@@ -233,7 +243,8 @@ static int impulse_form(const struct node *e, const struct node *mode, const str
 	}
 	imp->mode = (enum nhis_mode)m;
 	if (!move && !fire) {
-		node_error(d, e, "the impulse neither moves nor fires (move: [hexes] and/or "
+		node_error(d, e,
+			"the impulse neither moves nor fires (move: [hexes] and/or "
 			"fire: hex)");
 		rc = -1;
 	}
@@ -273,7 +284,7 @@ static int parse_impulse(const struct nhis_state *s, const struct nhis_options *
 	if (move) {
 		if (parse_move(s, o, side, move, imp, group, ng, d) < 0) {
 			rc = -1;
-			from = 0;       /* where a charge would fire from is not known */
+			from = 0; /* where a charge would fire from is not known */
 		} else if (from)
 			from = imp->path[imp->n_path - 1];
 	}
@@ -309,9 +320,8 @@ static int parse_standing(const struct nhis_state *s, int side, const struct nod
 	return rc;
 }
 
-int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state,
-	int turn, const char *player, const struct node *orders, const struct node *standing,
-	struct diag *d)
+int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d)
 {
 	const struct nhis_state *s = state;
 	struct nhis_options def;

@@ -9,7 +9,13 @@
 #include "core/banned.h"
 
 const char *const nhis_utype_names[] = {
-	"squad", "leader", "mg", "mortar", "flamethrower", "tank", NULL,
+	"squad",
+	"leader",
+	"mg",
+	"mortar",
+	"flamethrower",
+	"tank",
+	NULL,
 };
 static const char *const rally_names[] = { "leadership", "plain", NULL };
 static const char *const hexside_names[] = { "clear-if-either", "blocked-if-either", NULL };
@@ -41,8 +47,8 @@ int nhis_nation_in(const char list[][NHIS_NATION_LEN + 1], int n, const char *na
 	return 0;
 }
 
-static int parse_nations(const struct node *n, const char *what,
-	char list[][NHIS_NATION_LEN + 1], int *count, struct diag *d)
+static int parse_nations(const struct node *n, const char *what, char list[][NHIS_NATION_LEN + 1],
+	int *count, struct diag *d)
 {
 	int rc = 0;
 	*count = 0;
@@ -55,13 +61,15 @@ static int parse_nations(const struct node *n, const char *what,
 			continue;
 		}
 		if (strlen(s) > NHIS_NATION_LEN) {
-			node_error(d, n->items[i], "nationality '%s' is too long (at most %d bytes)", s,
+			node_error(d, n->items[i],
+				"nationality '%s' is too long (at most %d bytes)", s,
 				NHIS_NATION_LEN);
 			rc = -1;
 			continue;
 		}
 		if (nhis_nation_in(list, *count, s)) {
-			node_error(d, n->items[i], "nationality '%s' is listed twice (each once)", s);
+			node_error(d, n->items[i], "nationality '%s' is listed twice (each once)",
+				s);
 			rc = -1;
 			continue;
 		}
@@ -91,8 +99,8 @@ static const char *kebab_spelling(const char *key, const char *const *allowed)
  * option names are kebab-case, as campaign files spell them, and a key written snake_case is
  * refused with the spelling to use; any other unknown key is reported as node_check_map
  * reports it. */
-static int check_option_keys(const struct node *n, const char *what,
-	const char *const *allowed, struct diag *d)
+static int check_option_keys(const struct node *n, const char *what, const char *const *allowed,
+	struct diag *d)
 {
 	int rc = 0;
 	if (n->kind != NODE_MAP)
@@ -101,11 +109,12 @@ static int check_option_keys(const struct node *n, const char *what,
 		const char *key = n->keys[i]->scalar, *hint = kebab_spelling(key, allowed);
 		if (hint) {
 			if (strcmp(what, "options") == 0)
-				node_error(d, n->keys[i], "unknown option '%s' (did you mean '%s'?)", key,
-					hint);
+				node_error(d, n->keys[i],
+					"unknown option '%s' (did you mean '%s'?)", key, hint);
 			else
-				node_error(d, n->keys[i], "unknown key '%s' in %s (did you mean '%s'?)", key,
-					what, hint);
+				node_error(d, n->keys[i],
+					"unknown key '%s' in %s (did you mean '%s'?)", key, what,
+					hint);
 			rc = -1;
 			continue;
 		}
@@ -120,8 +129,7 @@ static int check_option_keys(const struct node *n, const char *what,
 	return rc;
 }
 
-static int parse_night_visibility(const struct node *n, struct nhis_options *o,
-	struct diag *d)
+static int parse_night_visibility(const struct node *n, struct nhis_options *o, struct diag *d)
 {
 	long long v;
 	if (n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0) {
@@ -139,8 +147,7 @@ static int parse_night_visibility(const struct node *n, struct nhis_options *o,
 }
 
 /* wooden-building: {cost, cover}, the illegible terrain chart entries (NOTES §004). */
-static int parse_wooden_building(const struct node *n, struct nhis_options *o,
-	struct diag *d)
+static int parse_wooden_building(const struct node *n, struct nhis_options *o, struct diag *d)
 {
 	static const char *const keys[] = { "cost", "cover", NULL };
 	int rc = 0;
@@ -255,8 +262,10 @@ int nhis_want_hex(const struct nhis_map *m, const struct node *n, const char *wh
 		return -1;
 	int h;
 	if (nhis_hex_parse(s, &h) < 0) {
-		node_error(d, n, "%s '%s' is not a hex name (four digits, column then row, e.g. "
-			"'0304')", what, s);
+		node_error(d, n,
+			"%s '%s' is not a hex name (four digits, column then row, e.g. "
+			"'0304')",
+			what, s);
 		return -1;
 	}
 	if (!nhis_on_map(m, h)) {
@@ -325,8 +334,8 @@ static int want_opportunity_unit(const struct nhis_state *s, int side,
 }
 
 /* One opportunity-fire order {hex, within, units} of side into *o. */
-static int parse_opportunity(const struct nhis_state *s, int side, const struct node *e,
-	int at_hex, struct nhis_opportunity *o, struct diag *d)
+static int parse_opportunity(const struct nhis_state *s, int side, const struct node *e, int at_hex,
+	struct nhis_opportunity *o, struct diag *d)
 {
 	static const char *const keys[] = { "hex", "within", "units", NULL };
 	int rc = 0;
@@ -356,8 +365,8 @@ static int parse_opportunity(const struct nhis_state *s, int side, const struct 
 	return rc;
 }
 
-int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq,
-	int at_hex, struct nhis_opportunity **out, size_t *n, struct diag *d)
+int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct node *seq, int at_hex,
+	struct nhis_opportunity **out, size_t *n, struct diag *d)
 {
 	int rc = 0;
 	*out = NULL;
@@ -378,8 +387,8 @@ int nhis_opportunity_parse(const struct nhis_state *s, int side, const struct no
 	return 0;
 }
 
-struct node *nhis_opportunity_emit(const struct nhis_state *s,
-	const struct nhis_opportunity *v, size_t n)
+struct node *nhis_opportunity_emit(const struct nhis_state *s, const struct nhis_opportunity *v,
+	size_t n)
 {
 	struct node *seq = node_new_seq();
 	for (size_t i = 0; i < n; i++) {
@@ -481,8 +490,8 @@ static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 	s->map.cols = (int)cols;
 	s->map.rows = (int)rows;
 	int def = NHIS_OPEN;
-	if ((n = node_get(m, "terrain")) && node_want_enum(n, "terrain", nhis_terrain_names, &def,
-		d) < 0)
+	if ((n = node_get(m, "terrain")) &&
+		node_want_enum(n, "terrain", nhis_terrain_names, &def, d) < 0)
 		rc = -1;
 	s->map.terrain = def;
 	s->map.v = xcalloc((size_t)(cols * rows), sizeof(*s->map.v));
@@ -503,8 +512,8 @@ static int parse_map(struct nhis_state *s, const struct node *m, struct diag *d)
 
 /* Reads a counter side from map m; what names m for its key check (NULL: the caller has
  * checked m's keys). */
-static int parse_values(const struct node *m, const char *what, int leader,
-	struct nhis_values *v, struct diag *d)
+static int parse_values(const struct node *m, const char *what, int leader, struct nhis_values *v,
+	struct diag *d)
 {
 	static const char *const keys[] = { "firepower", "range", "movement", "morale",
 		"leadership", NULL };
@@ -564,7 +573,8 @@ static int parse_unit(struct nhis_state *s, struct nhis_unit *u, const struct no
 		rc = -1;
 	}
 	int t = 0;
-	if (!(n = node_need(e, "type", d)) || node_want_enum(n, "type", nhis_utype_names, &t, d) < 0)
+	if (!(n = node_need(e, "type", d)) ||
+		node_want_enum(n, "type", nhis_utype_names, &t, d) < 0)
 		rc = -1;
 	u->type = (enum nhis_utype)t;
 	if (!(n = node_need(e, "hex", d)) || nhis_want_hex(&s->map, n, "hex", &u->hex, d) < 0)
@@ -606,8 +616,10 @@ static int parse_sides(struct nhis_state *s, const struct rules_campaign *c,
 	if (node_check_seq(sides, "sides", 2, d) < 0)
 		return -1;
 	if (sides->n != 2 || c->n_players != 2) {
-		node_error(d, sides, "the game has %zu sides and the campaign %zu players (two sides, "
-			"one per player)", sides->n, c->n_players);
+		node_error(d, sides,
+			"the game has %zu sides and the campaign %zu players (two sides, "
+			"one per player)",
+			sides->n, c->n_players);
 		return -1;
 	}
 	for (size_t i = 0; i < 2; i++) {
@@ -623,7 +635,8 @@ static int parse_sides(struct nhis_state *s, const struct rules_campaign *c,
 				if (strcmp(c->players[k], str) == 0)
 					known = 1;
 			if (!known) {
-				node_error(d, n, "player '%s' is not a player of the campaign (%s or %s)",
+				node_error(d, n,
+					"player '%s' is not a player of the campaign (%s or %s)",
 					str, c->players[0], c->players[1]);
 				rc = -1;
 			} else if (nhis_side_of(s, str) >= 0) {
@@ -702,7 +715,7 @@ int nhis_state_parse(void **out, const struct rules_campaign *c, const struct no
 	for (int i = 0; i < 2; i++) {
 		const struct node *opp = node_get(sides->items[i], "opportunity");
 		if (opp && nhis_opportunity_parse(s, i, opp, 0, &s->side[i].opp, &s->side[i].n_opp,
-			d) < 0)
+				   d) < 0)
 			rc = -1;
 	}
 done:
@@ -738,7 +751,8 @@ struct node *nhis_state_emit(const struct rules_campaign *c, const void *state)
 		for (int row = 1; row <= s->map.rows; row++) {
 			int h = col * 100 + row;
 			const struct nhis_hex *x = nhis_map_at(&s->map, h);
-			if (x->terrain == s->map.terrain && !x->feature && !x->elevation && !x->road)
+			if (x->terrain == s->map.terrain && !x->feature && !x->elevation &&
+				!x->road)
 				continue;
 			struct node *e = node_seq_add(hexes, node_new_map());
 			char hx[5];

@@ -48,8 +48,8 @@ static void opportunity_fire(struct nhis_ctx *x, int side, int hex)
 		struct nhis_opportunity *op = &sd->opp[i];
 		if (op->used || !nhis_enemy_in(s, side, hex))
 			continue;
-		if (nhis_distance(op->hex, hex) > op->within || !nhis_los(&s->map, x->o, op->hex, hex,
-			NULL))
+		if (nhis_distance(op->hex, hex) > op->within ||
+			!nhis_los(&s->map, x->o, op->hex, hex, NULL))
 			continue;
 		size_t nf = 0;
 		for (size_t k = 0; k < s->n_units; k++) {
@@ -77,17 +77,17 @@ static void opportunity_fire(struct nhis_ctx *x, int side, int hex)
 
 /* Units of the impulse able to act now: the listed ones still in the hex, alive and
  * unmarked (opportunity fire may have used them), or all such units of the side. */
-static size_t impulse_group(struct nhis_ctx *x, int side, const struct nhis_impulse *imp,
-	size_t *g)
+static size_t impulse_group(struct nhis_ctx *x, int side, const struct nhis_impulse *imp, size_t *g)
 {
 	struct nhis_state *s = x->s;
 	size_t ng = 0;
 	if (imp->n_units) {
 		for (size_t k = 0; k < imp->n_units; k++) {
 			const struct nhis_unit *u = &s->units[imp->units[k]];
-			const char *why = u->eliminated ? "has been eliminated"
-				: u->hex != imp->hex ? "is no longer in the activated hex"
-				: u->markers ? "has already acted this turn" : NULL;
+			const char *why = u->eliminated      ? "has been eliminated" :
+					  u->hex != imp->hex ? "is no longer in the activated hex" :
+					  u->markers         ? "has already acted this turn" :
+							       NULL;
 			if (why)
 				events_add(x->ev, x->phase, "%s %s: it does not act", u->id, why);
 			else
@@ -104,8 +104,7 @@ static size_t impulse_group(struct nhis_ctx *x, int side, const struct nhis_impu
 }
 
 /* Keeps the units of g that may fire at target from their hex; the rest are told why. */
-static size_t able_to_fire(struct nhis_ctx *x, const size_t *g, size_t ng, int target,
-	size_t *f)
+static size_t able_to_fire(struct nhis_ctx *x, const size_t *g, size_t ng, int target, size_t *f)
 {
 	struct nhis_state *s = x->s;
 	size_t nf = 0;
@@ -118,8 +117,8 @@ static size_t able_to_fire(struct nhis_ctx *x, const size_t *g, size_t ng, int t
 		if (u->shaken)
 			events_add(x->ev, x->phase, "%s is Shaken: it may not fire", u->id);
 		else if (dist > 2 * nhis_values_of(u)->range)
-			events_add(x->ev, x->phase, "%s is out of range (%d hexes, at most %d)", u->id,
-				dist, 2 * nhis_values_of(u)->range);
+			events_add(x->ev, x->phase, "%s is out of range (%d hexes, at most %d)",
+				u->id, dist, 2 * nhis_values_of(u)->range);
 		else if (!nhis_los(&s->map, x->o, u->hex, target, &blocker))
 			events_add(x->ev, x->phase, "%s has no line of sight", u->id);
 		else
@@ -136,7 +135,7 @@ static void set_off(struct nhis_ctx *x, int side, const char *player,
 	static const unsigned marks[] = { NHIS_MARK_MOVE, NHIS_MARK_CHARGE, NHIS_MARK_CRAWL };
 	struct nhis_state *s = x->s;
 	int nation_banzai = imp->mode == NHIS_MODE_CHARGE &&
-		nhis_nation_in(x->o->banzai, x->o->n_banzai, s->side[side].nationality);
+			    nhis_nation_in(x->o->banzai, x->o->n_banzai, s->side[side].nationality);
 	int banzai = 0;
 	char a[5];
 	for (size_t k = 0; k < ng; k++) {
@@ -148,14 +147,14 @@ static void set_off(struct nhis_ctx *x, int side, const char *player,
 		banzai |= u->banzai;
 	}
 	nhis_hex_name(imp->hex, a);
-	events_add(x->ev, x->phase, "%s activates %s: %s%s", player, a,
-		nhis_mode_names[imp->mode], banzai ? " (Banzai charge)" : "");
+	events_add(x->ev, x->phase, "%s activates %s: %s%s", player, a, nhis_mode_names[imp->mode],
+		banzai ? " (Banzai charge)" : "");
 }
 
 /* The units of g still moving (not eliminated or stopped) into act; their movement (the
  * slowest's) into *mp. */
-static size_t still_moving(const struct nhis_state *s, const size_t *g, size_t ng,
-	size_t *act, int *mp)
+static size_t still_moving(const struct nhis_state *s, const size_t *g, size_t ng, size_t *act,
+	int *mp)
 {
 	size_t na = 0;
 	*mp = 1 << 20;
@@ -207,8 +206,10 @@ static int move_step(struct nhis_ctx *x, int side, const char *player,
 		struct nhis_unit *u = &s->units[act[k]];
 		if (u->shaken && toward) {
 			u->stopped = 1;
-			events_add(x->ev, x->phase, "%s is Shaken: it may not move toward the enemy "
-				"and stays in %s", u->id, a);
+			events_add(x->ev, x->phase,
+				"%s is Shaken: it may not move toward the enemy "
+				"and stays in %s",
+				u->id, a);
 			continue;
 		}
 		u->hex = next;
@@ -219,8 +220,10 @@ static int move_step(struct nhis_ctx *x, int side, const char *player,
 		return 0;
 	}
 	events_add(x->ev, x->phase, "%s %s %s -> %s (%d MP, %d spent)", buf_str(&who),
-		imp->mode == NHIS_MODE_CRAWL ? "crawls" : imp->mode == NHIS_MODE_CHARGE ?
-		"charges" : "moves", a, b, cost, *spent);
+		imp->mode == NHIS_MODE_CRAWL  ? "crawls" :
+		imp->mode == NHIS_MODE_CHARGE ? "charges" :
+						"moves",
+		a, b, cost, *spent);
 	buf_release(&who);
 	opportunity_fire(x, 1 - side, next);
 	return 1;
@@ -228,8 +231,8 @@ static int move_step(struct nhis_ctx *x, int side, const char *player,
 
 /* After Charge movement the units of g that reached the end hex `at` and may fire there
  * fire at the impulse's target, at -2 each. */
-static void charge_fire(struct nhis_ctx *x, const char *player,
-	const struct nhis_impulse *imp, const size_t *g, size_t ng, int at)
+static void charge_fire(struct nhis_ctx *x, const char *player, const struct nhis_impulse *imp,
+	const size_t *g, size_t ng, int at)
 {
 	struct nhis_state *s = x->s;
 	size_t there[NHIS_MAX_UNITS], n = 0, f[NHIS_MAX_UNITS];
@@ -271,8 +274,7 @@ static void do_move(struct nhis_ctx *x, int side, const char *player,
 	}
 }
 
-void nhis_impulse(struct nhis_ctx *x, int side, const char *player,
-	const struct nhis_impulse *imp)
+void nhis_impulse(struct nhis_ctx *x, int side, const char *player, const struct nhis_impulse *imp)
 {
 	struct nhis_state *s = x->s;
 	size_t g[NHIS_MAX_UNITS], f[NHIS_MAX_UNITS];
@@ -290,8 +292,8 @@ void nhis_impulse(struct nhis_ctx *x, int side, const char *player,
 	}
 	size_t nf = able_to_fire(x, g, ng, imp->fire, f);
 	if (nf == 0) {
-		events_void(x->ev, x->phase, player, imp->index,
-			"no unit in %s is able to fire", a);
+		events_void(x->ev, x->phase, player, imp->index, "no unit in %s is able to fire",
+			a);
 		return;
 	}
 	for (size_t k = 0; k < nf; k++)
@@ -375,8 +377,8 @@ static int nhis_resolve(const struct rules_campaign *c, void *state, struct rule
 	for (size_t i = 0; i < s->n_units; i++)
 		s->units[i].markers = 0;
 	events_add(t->events, x.phase, "markers cleared");
-	buf_printf(&t->summary, "%zu impulses; %s %zu units, %s %zu units left",
-		impulses, s->side[0].player, alive(s, 0), s->side[1].player, alive(s, 1));
+	buf_printf(&t->summary, "%zu impulses; %s %zu units, %s %zu units left", impulses,
+		s->side[0].player, alive(s, 0), s->side[1].player, alive(s, 1));
 	return 0;
 }
 
@@ -408,12 +410,22 @@ static int nhis_game_over(const struct rules_campaign *c, const void *state, int
 }
 
 static const char terrain_code[NHIS_TERRAIN_COUNT] = {
-	[NHIS_OPEN] = '.', [NHIS_BUILDING] = 'B', [NHIS_HUTS] = 'H', [NHIS_ROUGH] = 'R',
-	[NHIS_LAVA] = 'L', [NHIS_TREES] = 'T', [NHIS_TALL_GRASS] = 'G', [NHIS_BRUSH] = 'b',
-	[NHIS_BEACH] = 's', [NHIS_PADDY] = 'p',
+	[NHIS_OPEN] = '.',
+	[NHIS_BUILDING] = 'B',
+	[NHIS_HUTS] = 'H',
+	[NHIS_ROUGH] = 'R',
+	[NHIS_LAVA] = 'L',
+	[NHIS_TREES] = 'T',
+	[NHIS_TALL_GRASS] = 'G',
+	[NHIS_BRUSH] = 'b',
+	[NHIS_BEACH] = 's',
+	[NHIS_PADDY] = 'p',
 };
 static const char feature_code[NHIS_FEATURE_COUNT] = {
-	[NHIS_NO_FEATURE] = ' ', [NHIS_FOXHOLE] = 'f', [NHIS_BUNKER] = 'k', [NHIS_CAVE] = 'c',
+	[NHIS_NO_FEATURE] = ' ',
+	[NHIS_FOXHOLE] = 'f',
+	[NHIS_BUNKER] = 'k',
+	[NHIS_CAVE] = 'c',
 	[NHIS_WRECK] = 'w',
 };
 
@@ -423,7 +435,8 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 	const struct nhis_state *s = state;
 	(void)c;
 	(void)player;
-	buf_puts(out, "## Map\n\nEach hex: terrain (. open, B building, H huts, R rough, L lava "
+	buf_puts(out,
+		"## Map\n\nEach hex: terrain (. open, B building, H huts, R rough, L lava "
 		"rock, T trees, G tall grass, b brush, s beach, p paddy), hill level, = road, "
 		"feature (f foxhole, k bunker, c cave, w wreck). Even columns sit half a hex lower.\n"
 		"\n```\n     ");
@@ -435,21 +448,25 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 		for (int col = 1; col <= s->map.cols; col++) {
 			const struct nhis_hex *h = nhis_map_at(&s->map, col * 100 + row);
 			char el = h->elevation ? (char)('0' + h->elevation) : ' ';
-			buf_printf(out, " %c%c%c%c", terrain_code[h->terrain], el, h->road ? '=' : ' ',
-				feature_code[h->feature]);
+			buf_printf(out, " %c%c%c%c", terrain_code[h->terrain], el,
+				h->road ? '=' : ' ', feature_code[h->feature]);
 		}
 		buf_puts(out, "\n");
 	}
 	buf_puts(out, "```\n\n## Units\n\n| unit | player | type | hex | step | status |\n"
-		"|---|---|---|---|---|---|\n");
+		      "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_units; i++) {
 		const struct nhis_unit *u = &s->units[i];
 		char hx[5];
 		nhis_hex_name(u->hex, hx);
 		buf_printf(out, "| %s | %s | %s | %s | %s | %s |\n", u->id, s->side[u->side].player,
 			nhis_utype_names[u->type], u->eliminated ? "-" : hx,
-			u->eliminated ? "eliminated" : u->is_reduced ? "reduced" : "full",
-			u->eliminated ? "-" : u->shaken ? "Shaken" : "Prepared");
+			u->eliminated ? "eliminated" :
+			u->is_reduced ? "reduced" :
+					"full",
+			u->eliminated ? "-" :
+			u->shaken     ? "Shaken" :
+					"Prepared");
 	}
 }
 
@@ -461,8 +478,7 @@ const struct rule_system rules_nhis = {
 	.flags = RULES_SIMULTANEOUS | RULES_GRID,
 	.min_players = 2,
 	.max_players = 2,
-	.help =
-		"Hex map, hexes named CCRR (column, row). Both players send orders every turn;\n"
+	.help = "Hex map, hexes named CCRR (column, row). Both players send orders every turn;\n"
 		"a turn is the Rally Phase, the Operations Phase (impulses alternate, initiative\n"
 		"side first) and the Administrative Phase (markers cleared).\n"
 		"orders: a list of impulses, each\n"
