@@ -70,6 +70,40 @@ static void campaign_clear_parsed(struct campaign *c)
 	c->id = c->title = c->rules_name = c->beacon = NULL;
 }
 
+int campaign_parse_players(struct campaign *c, const struct node *players, struct diag *d)
+{
+	size_t before = diag_count(d);
+	const char *s;
+
+	if (!players || node_check_seq(players, "players", CAMPAIGN_MAX_PLAYERS, d) < 0)
+		return -1;
+	c->players = xcalloc(players->n + 1, sizeof(char *));
+	for (size_t i = 0; i < players->n; i++) {
+		const struct node *p = players->items[i];
+		if (node_check_map(p, "player", player_keys, d) < 0)
+			continue;
+		if (node_want_id(node_need(p, "id", d), "player id", &s, d) < 0)
+			continue;
+		if (strcmp(s, UMPIRE_PLAYER) == 0) {
+			node_error(d, node_get(p, "id"),
+				"player id 'umpire' is reserved (another id expected)");
+			continue;
+		}
+		if (campaign_has_player(c, s)) {
+			node_error(d, node_get(p, "id"), "duplicate player id '%s'", s);
+			continue;
+		}
+		c->players[c->n_players++] = xstrdup(s);
+	}
+	if (players->n == 0)
+		node_error(d, players, "no players (at least one expected)");
+	else if (c->rules &&
+		 (players->n < c->rules->min_players || players->n > c->rules->max_players))
+		node_error(d, players, "%zu players (%s is played by %zu to %zu players)",
+			players->n, c->rules->name, c->rules->min_players, c->rules->max_players);
+	return diag_count(d) == before ? 0 : -1;
+}
+
 int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes, struct diag *d)
 {
 	struct node *root = NULL;
@@ -101,34 +135,7 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		node_want_int(rn, "rules_revision", 1, 1000000, &rev, d);
 	c->rules_revision = (int)rev;
 
-	const struct node *players = node_need(root, "players", d);
-	if (players && node_check_seq(players, "players", CAMPAIGN_MAX_PLAYERS, d) == 0) {
-		c->players = xcalloc(players->n + 1, sizeof(char *));
-		for (size_t i = 0; i < players->n; i++) {
-			const struct node *p = players->items[i];
-			if (node_check_map(p, "player", player_keys, d) < 0)
-				continue;
-			if (node_want_id(node_need(p, "id", d), "player id", &s, d) < 0)
-				continue;
-			if (strcmp(s, UMPIRE_PLAYER) == 0) {
-				node_error(d, node_get(p, "id"),
-					"player id 'umpire' is reserved (another id expected)");
-				continue;
-			}
-			if (campaign_has_player(c, s)) {
-				node_error(d, node_get(p, "id"), "duplicate player id '%s'", s);
-				continue;
-			}
-			c->players[c->n_players++] = xstrdup(s);
-		}
-		if (players->n == 0)
-			node_error(d, players, "no players (at least one expected)");
-		else if (c->rules &&
-			 (players->n < c->rules->min_players || players->n > c->rules->max_players))
-			node_error(d, players, "%zu players (%s is played by %zu to %zu players)",
-				players->n, c->rules->name, c->rules->min_players,
-				c->rules->max_players);
-	}
+	campaign_parse_players(c, node_need(root, "players", d), d);
 
 	c->chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
 	c->fair = 1;

@@ -74,6 +74,11 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
  * campaign_open and by replay on historical versions. Returns 0 / -1. */
 int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes, struct diag *d);
 
+/* Checks `players` (a sequence of {id, ...} maps: identifiers, none 'umpire', no duplicates,
+ * as many as c->rules takes when c->rules is set) and appends their ids to c->players.
+ * Problems go to d at the nodes' positions. Returns 0 / -1. */
+int campaign_parse_players(struct campaign *c, const struct node *players, struct diag *d);
+
 /* Loads state.yaml as of rev ("HEAD", "turn-0003"): *turn gets its `turn`, *state the rule
  * system's state (free with c->rules->state_free). Returns 0 / -1 (error.h; an invalid
  * state's diagnostics are in the message). */

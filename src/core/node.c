@@ -951,19 +951,25 @@ int node_want_str(const struct node *n, const char *what, size_t max_len, const 
 	return 0;
 }
 
+int node_is_id(const char *s)
+{
+	size_t len = strlen(s);
+	int ok = len >= 1 && len <= NODE_ID_MAX;
+
+	for (size_t i = 0; ok && i < len; i++) {
+		char c = s[i];
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		     c == '_' || c == '.' || c == '-';
+	}
+	return ok;
+}
+
 int node_want_id(const struct node *n, const char *what, const char **out, struct diag *d)
 {
 	static const char expected[] = "an identifier of 1 to 64 letters, digits, '_', '.' or '-'";
 	if (want_scalar(n, what, expected, d) < 0)
 		return -1;
-	size_t len = strlen(n->scalar);
-	int ok = len >= 1 && len <= NODE_ID_MAX;
-	for (size_t i = 0; ok && i < len; i++) {
-		char c = n->scalar[i];
-		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		     c == '_' || c == '.' || c == '-';
-	}
-	if (!ok) {
+	if (!node_is_id(n->scalar)) {
 		report_is(d, n, what, expected);
 		return -1;
 	}

@@ -88,6 +88,9 @@ int node_want_int(const struct node *n, const char *what, long long min, long lo
 /* Any scalar (not a collection); *out points into the node. max_len 0 = no limit. */
 int node_want_str(const struct node *n, const char *what, size_t max_len, const char **out,
 	struct diag *d);
+/* 1 if s is an identifier: 1 to NODE_ID_MAX letters, digits, '_', '.' or '-'. */
+int node_is_id(const char *s);
+
 /* An identifier: [A-Za-z0-9_.-]+, at most 64 bytes. */
 int node_want_id(const struct node *n, const char *what, const char **out, struct diag *d);
 /* true/false. */

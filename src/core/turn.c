@@ -300,22 +300,27 @@ static int recover_git(struct turn *t)
 static int same_as_last(const struct turn *t)
 {
 	const struct journal_record *r = t->last;
+	unsigned char used[CAMPAIGN_MAX_PLAYERS + 1] = { 0 };
 	size_t with_bytes = 0;
 
-	if (!r || r->turn < 1 || t->in.n_files == 0)
+	if (!r || r->turn < 1 || t->in.n_files == 0 || r->n_orders > sizeof(used))
 		return 0;
 	for (size_t i = 0; i < r->n_orders; i++)
 		with_bytes += r->orders[i].has_file;
 	if (with_bytes != t->in.n_files)
 		return 0;
+	/* Each file given matches a journaled file of its own: one file given twice is not
+	 * the turn's two files. */
 	for (size_t k = 0; k < t->in.n_files; k++) {
-		int found = 0;
-		for (size_t i = 0; i < r->n_orders && !found; i++)
-			found = r->orders[i].has_file &&
+		size_t i;
+		for (i = 0; i < r->n_orders; i++)
+			if (!used[i] && r->orders[i].has_file &&
 				memcmp(r->orders[i].sha256, t->in.files[k].sha256,
-					FAIR_HASH_BYTES) == 0;
-		if (!found)
+					FAIR_HASH_BYTES) == 0)
+				break;
+		if (i == r->n_orders)
 			return 0;
+		used[i] = 1;
 	}
 	return 1;
 }

@@ -220,18 +220,10 @@ printf 'campaign: betio-seawall\nturn: 1\nplayer: umpire\norders: []\n' > "$TMP/
 expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/usmc.yaml" "$BS/orders/turn-0001/ija.yaml" "$TMP/bump.yaml"
 hasnt "$TMP/out" "already processed"
 unchanged "$B" "$bbefore"
-# BUG (reported, not fixed here): turn_same_orders (src/core/turn.c) counts the files and checks
-# each one's SHA-256 is among the journaled ones, but not that they are distinct, so one
-# journaled file given twice stands in for the whole turn: `umpire turn B usmc.yaml usmc.yaml`
-# answers "Turn 1 was already processed with these order files" and exits 0 (nothing is
-# written). docs/formats.md promises that only "exactly the order files of the last processed
-# turn" get that answer. Enable when fixed.
-if false; then
-    side "re-run with the journaled files" "one journaled file twice: an error, nothing written"
-    expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/usmc.yaml" "$BS/orders/turn-0001/usmc.yaml"
-    hasnt "$TMP/out" "already processed"
-    unchanged "$B" "$bbefore"
-fi
+side "re-run with the journaled files" "one journaled file twice: an error, nothing written"
+expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/usmc.yaml" "$BS/orders/turn-0001/usmc.yaml"
+hasnt "$TMP/out" "already processed"
+unchanged "$B" "$bbefore"
 
 # --- the journal's schema version (meta.schema_version, docs/journal.md) -------------------
 # set_schema DIR VALUE: rewrites meta.schema_version past the append-only trigger (VALUE
@@ -393,19 +385,11 @@ side "campaign id (64 bytes)" "one over: refused"
 expect 65 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "${id64}i"
 has "$TMP/err" "campaign id is 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii...' (an identifier of 1 to 64"
 [ ! -e "$TMP/id" ] || die "a refused init created the campaign"
-# BUG (reported, not fixed here): init checks the campaign.yaml it generated with
-# campaign_parse under the scenario's file name (src/cmd/init.c), so errors about --id (and
-# the players count, and --beacon) cite positions of the generated file as if they were the
-# scenario's: "scenario.yaml:2:5: error: campaign id is ..." where line 2 of the scenario is a
-# comment, and "p17.yaml:6:1: error: too many items in players" where players is on line 12.
-# Enable when fixed.
-if false; then
-    side "campaign id (64 bytes)" "one over: the error does not point into the scenario"
-    expect 65 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "${id64}i"
-    hasnt "$TMP/err" "scenario.yaml:2:5:"
-    expect 65 "$BIN" init "$TMP/p" --scenario "$TMP/p17.yaml" --secret-file "$HR/demo.secret"
-    hasnt "$TMP/err" "p17.yaml:6:1:"
-fi
+side "campaign id (64 bytes)" "one over: the error does not point into the scenario"
+expect 65 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "${id64}i"
+hasnt "$TMP/err" "scenario.yaml:2:5:"
+expect 65 "$BIN" init "$TMP/p" --scenario "$TMP/p17.yaml" --secret-file "$HR/demo.secret"
+hasnt "$TMP/err" "p17.yaml:6:1:"
 side "campaign id (64 bytes)" "at the limit: accepted, order files name it"
 expect 0 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "$id64"
 sed "s/^campaign: harbour-raid\$/campaign: $id64/" "$A1" > "$TMP/id.yaml"
