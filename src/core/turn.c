@@ -547,6 +547,31 @@ static int step_seed(struct turn *t)
 
 /* --- rulings and resolve ----------------------------------------------------------------- */
 
+/* The umpire's adjustments, in file order, after the rulings' dice (they draw none) and before
+ * the rule system's turn: the model as the umpire found the table. Each is journaled as an
+ * event of phase "adjustments" with its reason. */
+static int apply_adjustments(struct turn *t, const struct order_file *uf)
+{
+	const struct campaign *c = t->c;
+	struct buf what = BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; uf && i < uf->n_adjustments && rc == 0; i++) {
+		const struct adjustment *a = &uf->adjustments[i];
+		buf_release(&what);
+		if (c->rules->adjust_apply(&c->rc, t->state, a, &what) < 0)
+			rc = error_set(ERROR_INTERNAL,
+				"internal error: rule system '%s' failed on adjustment %zu of turn %d",
+				c->rules->name, a->index, t->in.turn);
+		else
+			events_add(&t->out.events, "adjustments",
+				"umpire adjustment %zu: %s (reason: %s)", a->index, buf_str(&what),
+				a->reason);
+	}
+	buf_release(&what);
+	return rc;
+}
+
 /* Umpire rulings come first: they are facts of the turn the rules then play out in. */
 static int step_rulings(struct turn *t)
 {
@@ -559,7 +584,7 @@ static int step_rulings(struct turn *t)
 		events_add(&t->out.events, "umpire", "%s: %s = %lld", r->what, r->notation, total);
 		free(purpose);
 	}
-	return 0;
+	return apply_adjustments(t, uf);
 }
 
 int turn_is_missing(const struct turn_input *in, const char *player)
