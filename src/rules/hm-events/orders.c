@@ -302,7 +302,7 @@ static void report_army(const struct hm_options *o, const struct hm_state *s, in
 	struct buf *out)
 {
 	const struct hm_side *sd = &s->side[side];
-	buf_printf(out, "\n### %s (%s): army morale %d, commander %s\n\n", sd->player,
+	buf_printf(out, "\n#### %s (%s): army morale %d, commander %s\n\n", sd->player,
 		hm_role(s, side), sd->morale, sd->commander);
 	buf_printf(out, "Held in hand: %s%s", sd->held ? hm_events[sd->held].title : "nothing",
 		sd->held ? " (kept on turn " : "");
@@ -332,7 +332,7 @@ void hm_report(const struct rules_campaign *c, const void *state, const char *pl
 	int me = hm_side_find(s, player);
 	if (me < 0)
 		return;
-	buf_puts(out, "## Random events\n");
+	buf_puts(out, "### Random events\n");
 	report_effects(s, me, "Binding you this turn:", out);
 	report_effects(s, 1 - me,
 		"Binding your opponent this turn (read \"your\" as theirs):", out);
