@@ -203,7 +203,7 @@ static void unit_event(struct hm_state *s, int turn, int e, int side, struct eve
 	add_effect(s, side, e, u->id, by, 0, turn);
 	events_add(ev, "events", "event %d %s for %s (%s): %s (chosen by %s%s)%s%s", e, x->title,
 		s->side[side].player, hm_role(s, side), u->name,
-		by == HM_BY_DEFAULT ? "default" : "the",
+		by == HM_BY_DEFAULT ? "default" : "the ",
 		by == HM_BY_DEFAULT ? "" : hm_chooser_names[by], e == 5 ? ", now 1DISR more" : "",
 		e == 11 ? (removed ? ", now 1DISR less" : ", which has no DISR to lose") : "");
 }
