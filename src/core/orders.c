@@ -2,6 +2,7 @@
  * it: the core keys (campaign, turn, player), then the umpire's dice rulings and adjustments
  * (core/adjust.h) or the rule system's orders and standing orders. Every problem goes to the diagnostics, so a player
  * sees all of them at once; nothing here prints. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,23 +93,39 @@ void adjustment_release(struct adjustment *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* The keys kind k takes, for messages: "unit, by, reason". */
+static void adjust_key_list(enum adjust_kind k, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t j = 2; adjust_keys[j] && used < len; j++)
+		if (adjust_shape[k].takes & (1u << j))
+			used += (size_t)snprintf(out + used, len - used, "%s, ", adjust_keys[j]);
+	if (used < len)
+		snprintf(out + used, len - used, "reason");
+}
+
 /* Every key of o the kind does not take is an error; every key it needs must be there. */
 static int check_adjust_shape(const struct node *o, enum adjust_kind k, struct diag *d)
 {
+	char keys[128];
 	int rc = 0;
+
+	adjust_key_list(k, keys, sizeof(keys));
 	for (size_t i = 0; i < o->n; i++) {
 		for (size_t j = 2; adjust_keys[j]; j++)
 			if (strcmp(o->keys[i]->scalar, adjust_keys[j]) == 0 &&
 				!(adjust_shape[k].takes & (1u << j))) {
-				node_error(d, o->keys[i], "'adjust: %s' takes no '%s'",
-					adjust_kind_names[k], adjust_keys[j]);
+				node_error(d, o->keys[i],
+					"'adjust: %s' takes no '%s' (%s expected)",
+					adjust_kind_names[k], adjust_keys[j], keys);
 				rc = -1;
 			}
 	}
 	for (size_t j = 2; adjust_keys[j]; j++)
 		if ((adjust_shape[k].needs & (1u << j)) && !node_get(o, adjust_keys[j])) {
-			node_error(d, o, "'adjust: %s' needs '%s'", adjust_kind_names[k],
-				adjust_keys[j]);
+			node_error(d, o, "'adjust: %s' without '%s' (%s expected)",
+				adjust_kind_names[k], adjust_keys[j], keys);
 			rc = -1;
 		}
 	return rc;
@@ -203,7 +220,6 @@ static void parse_rulings(const struct turn *t, struct order_file *f, const stru
 	struct diag *d)
 {
 	const struct campaign *c = t->c;
-	size_t before = diag_count(d);
 
 	if (node_check_seq(orders, "orders", TURN_MAX_RULINGS, d) < 0)
 		return;
@@ -216,7 +232,8 @@ static void parse_rulings(const struct turn *t, struct order_file *f, const stru
 		else
 			parse_ruling(f, o, d);
 	}
-	if (f->n_adjustments && diag_count(d) == before)
+	/* The well-formed ones are checked even when others are not: every problem at once. */
+	if (f->n_adjustments)
 		c->rules->adjust_check(&c->rc, t->state, f->adjustments, f->n_adjustments, d);
 	for (size_t i = 0; i < f->n_adjustments; i++)
 		f->adjustments[i].at = NULL; /* the tree goes when the file is parsed */
