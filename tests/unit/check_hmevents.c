@@ -796,6 +796,34 @@ START_TEST(test_resolve_order)
 }
 END_TEST
 
+/* Standing orders sent with a turn replace the player's before the roll and stay in force. */
+START_TEST(test_standing_orders_in_force)
+{
+	struct hm_state *s = make_std();
+	struct hm_orders fr = { .has_standing = 1 };
+	fr.standing.choose[3][0] = xstrdup("a-art");
+	fr.standing.n_choose[3] = 1;
+	struct rules_orders ro[1] = { { "french", &fr } };
+	struct rules_turn t = { 0 };
+	const int script[] = { 1, 2, 3 };
+	struct harness h;
+	harness_init(&h, script, 3);
+	t.turn = 1;
+	t.orders = ro;
+	t.n_orders = 1;
+	t.dice = &h.dice;
+	t.events = &h.ev;
+	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
+	only_effect(s, 1, 3, "a-art"); /* Hesitant on the Austrians, chosen by the French */
+	ck_assert_int_eq(s->effects[0].chosen_by, HM_BY_ATTACKER);
+	ck_assert_uint_eq(s->side[0].standing.n_choose[3], 1);
+	buf_release(&t.summary);
+	harness_release(&h);
+	hm_orders_free(NULL);
+	hm_state_free(s);
+}
+END_TEST
+
 static Suite *hm_suite(void)
 {
 	Suite *s = suite_create("hm-events");
@@ -836,6 +864,7 @@ static Suite *hm_suite(void)
 	tcase_add_test(t, test_options);
 	tcase_add_test(t, test_adjust_check);
 	tcase_add_loop_test(t, test_resolve_order, 0, 2);
+	tcase_add_test(t, test_standing_orders_in_force);
 	suite_add_tcase(s, t);
 	t = tcase_create("statistics");
 	tcase_set_timeout(t, 120);

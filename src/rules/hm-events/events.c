@@ -2,6 +2,7 @@
  * and what makes an event impossible, events kept in hand and played later, suppression while
  * one is held, Rally to the Flag once, the effects in force until the end of the turn, and the
  * turn itself (expire, held events, the roll). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,8 +125,8 @@ int hm_choose(const struct hm_state *s, int e, int side, int chooser, enum hm_ch
 static void add_effect(struct hm_state *s, int side, int e, const char *unit, enum hm_chooser by,
 	int amount, int turn)
 {
-	if (s->n_effects >= HM_MAX_EFFECTS)
-		return; /* cannot happen: at most three events a turn, each ends with the turn */
+	/* room for HM_EFFECTS_PER_TURN beyond what a state file holds (state.c) */
+	assert(s->n_effects < HM_MAX_EFFECTS + HM_EFFECTS_PER_TURN);
 	struct hm_effect *f = &s->effects[s->n_effects++];
 	f->side = side;
 	f->event = e;

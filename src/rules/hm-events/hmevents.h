@@ -10,12 +10,13 @@
 #include <stddef.h>
 #include "rules/rules.h"
 
-#define HM_EVENTS 20      /* the D20 table */
-#define HM_MAX_UNITS 100  /* units in the model, both sides */
-#define HM_MAX_CHOICE 16  /* units in one standing choice list */
-#define HM_MAX_DISR 99    /* DISR on one unit */
-#define HM_MAX_MORALE 99  /* |army morale| */
-#define HM_MAX_EFFECTS 64 /* effects in force at once */
+#define HM_EVENTS 20          /* the D20 table */
+#define HM_MAX_UNITS 100      /* units in the model, both sides */
+#define HM_MAX_CHOICE 16      /* units in one standing choice list */
+#define HM_MAX_DISR 99        /* DISR on one unit */
+#define HM_MAX_MORALE 99      /* |army morale| */
+#define HM_MAX_EFFECTS 64     /* effects in force in a state file */
+#define HM_EFFECTS_PER_TURN 3 /* a turn adds at most: two held events and the roll */
 
 enum hm_type { HM_INFANTRY, HM_CAVALRY, HM_ARTILLERY, HM_TYPE_COUNT };
 

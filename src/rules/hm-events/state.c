@@ -422,7 +422,7 @@ int hm_state_parse(void **out, const struct rules_campaign *c, const struct node
 {
 	struct hm_state *s = xcalloc(1, sizeof(*s));
 	s->units = xcalloc(HM_MAX_UNITS, sizeof(*s->units));
-	s->effects = xcalloc(HM_MAX_EFFECTS, sizeof(*s->effects));
+	s->effects = xcalloc(HM_MAX_EFFECTS + HM_EFFECTS_PER_TURN, sizeof(*s->effects));
 	*out = NULL;
 	if (parse_game(s, c, game, d) < 0) {
 		hm_state_free(s);
