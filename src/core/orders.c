@@ -1,7 +1,8 @@
 /* orders.c — one order file checked the way `check`, `turn`, `replay` and `verify` all check
- * it: the core keys (campaign, turn, player), then the umpire's dice rulings or the rule
- * system's orders and standing orders. Every problem goes to the diagnostics, so a player
+ * it: the core keys (campaign, turn, player), then the umpire's dice rulings and adjustments
+ * (core/adjust.h) or the rule system's orders and standing orders. Every problem goes to the diagnostics, so a player
  * sees all of them at once; nothing here prints. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,14 +46,197 @@ static void parse_ruling(struct order_file *f, const struct node *o, struct diag
 	r->what = xstrdup(what);
 }
 
-/* The umpire's generic rulings: a list of `roll`/`for` pairs in dice notation. */
-static void parse_rulings(struct order_file *f, const struct node *orders, struct diag *d)
+const char *const adjust_kind_names[] = {
+	"disr",
+	"break",
+	"remove",
+	"morale",
+	"add-unit",
+	"status",
+	NULL,
+};
+
+/* The keys each kind of adjustment takes besides `adjust` and `reason`, and which of them it
+ * needs (a bit per key of adjust_keys). */
+static const char *const adjust_keys[] = { "adjust", "reason", "unit", "side", "by", "name", "type",
+	"strength", "status", "value", NULL };
+enum {
+	K_UNIT = 1 << 2,
+	K_SIDE = 1 << 3,
+	K_BY = 1 << 4,
+	K_NAME = 1 << 5,
+	K_TYPE = 1 << 6,
+	K_STRENGTH = 1 << 7,
+	K_STATUS = 1 << 8,
+	K_VALUE = 1 << 9
+};
+static const struct {
+	unsigned takes, needs;
+} adjust_shape[ADJUST_KIND_COUNT] = {
+	[ADJUST_DISR] = { K_UNIT | K_BY, K_UNIT | K_BY },
+	[ADJUST_BREAK] = { K_UNIT, K_UNIT },
+	[ADJUST_REMOVE] = { K_UNIT, K_UNIT },
+	[ADJUST_MORALE] = { K_SIDE | K_BY, K_SIDE | K_BY },
+	[ADJUST_ADD_UNIT] = { K_SIDE | K_UNIT | K_NAME | K_TYPE | K_STRENGTH,
+		K_SIDE | K_UNIT | K_TYPE },
+	[ADJUST_STATUS] = { K_UNIT | K_STATUS | K_VALUE, K_UNIT | K_STATUS | K_VALUE },
+};
+
+void adjustment_release(struct adjustment *a)
 {
+	free(a->unit);
+	free(a->side);
+	free(a->name);
+	free(a->type);
+	free(a->status);
+	free(a->reason);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The keys kind k takes, for messages: "unit, by, reason". */
+static void adjust_key_list(enum adjust_kind k, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t j = 2; adjust_keys[j] && used < len; j++)
+		if (adjust_shape[k].takes & (1u << j))
+			used += (size_t)snprintf(out + used, len - used, "%s, ", adjust_keys[j]);
+	if (used < len)
+		snprintf(out + used, len - used, "reason");
+}
+
+/* Every key of o the kind does not take is an error; every key it needs must be there. */
+static int check_adjust_shape(const struct node *o, enum adjust_kind k, struct diag *d)
+{
+	char keys[128];
+	int rc = 0;
+
+	adjust_key_list(k, keys, sizeof(keys));
+	for (size_t i = 0; i < o->n; i++) {
+		for (size_t j = 2; adjust_keys[j]; j++)
+			if (strcmp(o->keys[i]->scalar, adjust_keys[j]) == 0 &&
+				!(adjust_shape[k].takes & (1u << j))) {
+				node_error(d, o->keys[i],
+					"'adjust: %s' takes no '%s' (%s expected)",
+					adjust_kind_names[k], adjust_keys[j], keys);
+				rc = -1;
+			}
+	}
+	for (size_t j = 2; adjust_keys[j]; j++)
+		if ((adjust_shape[k].needs & (1u << j)) && !node_get(o, adjust_keys[j])) {
+			node_error(d, o, "'adjust: %s' without '%s' (%s expected)",
+				adjust_kind_names[k], adjust_keys[j], keys);
+			rc = -1;
+		}
+	return rc;
+}
+
+/* The fields of one adjustment whose shape is right, each checked for its type and range. */
+static int read_adjust_fields(const struct turn *t, const struct node *o, struct adjustment *a,
+	struct diag *d)
+{
+	const struct node *n;
+	const char *s;
+	int rc = 0;
+
+	if ((n = node_get(o, "unit")) &&
+		(node_want_id(n, "unit", &s, d) < 0 || !(a->unit = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "side"))) {
+		if (node_want_id(n, "side", &s, d) < 0)
+			rc = -1;
+		else if (!campaign_has_player(t->c, s)) {
+			node_error(d, n, "'%s' is not a player of this campaign (a side expected)",
+				s);
+			rc = -1;
+		} else
+			a->side = xstrdup(s);
+	}
+	if ((n = node_get(o, "by"))) {
+		if (node_want_int(n, "by", -ADJUST_MAX_BY, ADJUST_MAX_BY, &a->by, d) < 0)
+			rc = -1;
+		else if (a->by == 0) {
+			node_error(d, n, "'by: 0' changes nothing (a nonzero change expected)");
+			rc = -1;
+		}
+	}
+	if ((n = node_get(o, "name")) &&
+		(node_want_str(n, "name", 64, &s, d) < 0 || !(a->name = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "type")) &&
+		(node_want_id(n, "type", &s, d) < 0 || !(a->type = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "strength")) &&
+		node_want_int(n, "strength", 1, ADJUST_MAX_STRENGTH, &a->strength, d) < 0)
+		rc = -1;
+	if ((n = node_get(o, "status")) &&
+		(node_want_id(n, "status", &s, d) < 0 || !(a->status = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "value")) && node_want_bool(n, "value", &a->value, d) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* One `adjust:` item of the umpire's file: its shape here, its meaning in adjust_check. */
+static void parse_adjustment(const struct turn *t, struct order_file *f, const struct node *o,
+	size_t index, struct diag *d)
+{
+	const struct node *kn = node_get(o, "adjust"), *rn;
+	const char *reason;
+	int kind, bad = 0;
+
+	if (node_check_keys(o, "umpire adjustment", adjust_keys, &bad, d) < 0)
+		return;
+	if (!t->c->rules->adjust_check) {
+		node_error(d, kn,
+			"rule system '%s' takes no adjustments (a 'roll'/'for' ruling expected)",
+			t->c->rules->name);
+		return;
+	}
+	if (node_want_enum(kn, "adjust", adjust_kind_names, &kind, d) < 0)
+		return;
+	rn = node_need(o, "reason", d);
+	int ok = rn && node_want_str(rn, "reason", ADJUST_MAX_REASON, &reason, d) == 0;
+	ok = check_adjust_shape(o, (enum adjust_kind)kind, d) == 0 && ok;
+	struct adjustment *a = &f->adjustments[f->n_adjustments];
+	memset(a, 0, sizeof(*a));
+	a->kind = (enum adjust_kind)kind;
+	a->index = index;
+	a->at = o;
+	ok = read_adjust_fields(t, o, a, d) == 0 && ok && bad == 0;
+	if (!ok) {
+		adjustment_release(a);
+		return;
+	}
+	a->reason = xstrdup(reason);
+	if (!a->name && a->unit && a->kind == ADJUST_ADD_UNIT)
+		a->name = xstrdup(a->unit);
+	f->n_adjustments++;
+}
+
+/* The umpire's file: a list of generic dice rulings (`roll`/`for`) and adjustments
+ * (`adjust`), the adjustments then checked together by the rule system, in file order. */
+static void parse_rulings(const struct turn *t, struct order_file *f, const struct node *orders,
+	struct diag *d)
+{
+	const struct campaign *c = t->c;
+
 	if (node_check_seq(orders, "orders", TURN_MAX_RULINGS, d) < 0)
 		return;
 	f->rulings = xcalloc(orders->n ? orders->n : 1, sizeof(*f->rulings));
-	for (size_t i = 0; i < orders->n; i++)
-		parse_ruling(f, orders->items[i], d);
+	f->adjustments = xcalloc(orders->n ? orders->n : 1, sizeof(*f->adjustments));
+	for (size_t i = 0; i < orders->n; i++) {
+		const struct node *o = orders->items[i];
+		if (o->kind == NODE_MAP && node_get(o, "adjust"))
+			parse_adjustment(t, f, o, i + 1, d);
+		else
+			parse_ruling(f, o, d);
+	}
+	/* The well-formed ones are checked even when others are not: every problem at once. */
+	if (f->n_adjustments)
+		c->rules->adjust_check(&c->rc, t->state, f->adjustments, f->n_adjustments, d);
+	for (size_t i = 0; i < f->n_adjustments; i++)
+		f->adjustments[i].at = NULL; /* the tree goes when the file is parsed */
 }
 
 static int is_player(const struct campaign *c, const char *id)
@@ -190,7 +374,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		if (standing)
 			node_error(d, standing,
 				"the umpire has no standing orders (only 'orders' expected)");
-		parse_rulings(f, orders, d);
+		parse_rulings(t, f, orders, d);
 	} else {
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
@@ -208,6 +392,9 @@ void order_file_release(struct order_file *f, const struct campaign *c)
 		free(f->rulings[i].what);
 	}
 	free(f->rulings);
+	for (size_t i = 0; i < f->n_adjustments; i++)
+		adjustment_release(&f->adjustments[i]);
+	free(f->adjustments);
 	free(f->path);
 	free(f->player);
 	free(f->bytes);

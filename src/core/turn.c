@@ -34,7 +34,8 @@ static const struct turn_step steps[] = {
 	{ "load", "the state at the committed HEAD; the number of the next turn", step_load },
 	{ "orders", "read and check every order file; every due player has one", step_orders },
 	{ "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)", step_seed },
-	{ "rulings", "the umpire's dice rulings, before the rules", step_rulings },
+	{ "rulings", "the umpire's dice rulings, then its adjustments, before the rules",
+		step_rulings },
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
 	{ "render", "state.yaml, the journal export and each player's report", step_render },
 	{ "build", "the git objects of the turn's commit, no ref moved", step_build },
@@ -552,6 +553,31 @@ static int step_seed(struct turn *t)
 
 /* --- rulings and resolve ----------------------------------------------------------------- */
 
+/* The umpire's adjustments, in file order, after the rulings' dice (they draw none) and before
+ * the rule system's turn: the model as the umpire found the table. Each is journaled as an
+ * event of phase "adjustments" with its reason. */
+static int apply_adjustments(struct turn *t, const struct order_file *uf)
+{
+	const struct campaign *c = t->c;
+	struct buf what = BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; uf && i < uf->n_adjustments && rc == 0; i++) {
+		const struct adjustment *a = &uf->adjustments[i];
+		buf_release(&what);
+		if (c->rules->adjust_apply(&c->rc, t->state, a, &what) < 0)
+			rc = error_set(ERROR_INTERNAL,
+				"internal error: rule system '%s' failed on adjustment %zu of turn %d",
+				c->rules->name, a->index, t->in.turn);
+		else
+			events_add(&t->out.events, "adjustments",
+				"umpire adjustment %zu: %s (reason: %s)", a->index, buf_str(&what),
+				a->reason);
+	}
+	buf_release(&what);
+	return rc;
+}
+
 /* Umpire rulings come first: they are facts of the turn the rules then play out in. */
 static int step_rulings(struct turn *t)
 {
@@ -564,7 +590,7 @@ static int step_rulings(struct turn *t)
 		events_add(&t->out.events, "umpire", "%s: %s = %lld", r->what, r->notation, total);
 		free(purpose);
 	}
-	return 0;
+	return apply_adjustments(t, uf);
 }
 
 int turn_is_missing(const struct turn_input *in, const char *player)

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/adjust.h"
 #include "core/campaign.h"
 #include "core/dice.h"
 #include "core/events.h"
@@ -33,8 +34,10 @@ struct order_file {
 	size_t len;           /* bytes */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256(bytes) */
 	void *orders;                    /* rules->orders_parse result (players) */
-	struct ruling *rulings;          /* the umpire's file */
+	struct ruling *rulings;          /* the umpire's file: dice rulings */
 	size_t n_rulings;
+	struct adjustment *adjustments; /* the umpire's file: adjustments, in file order */
+	size_t n_adjustments;
 };
 
 /* What a turn takes in. */

@@ -12,6 +12,7 @@
 #include "core/node.h"
 #include "core/dice.h"
 #include "core/events.h"
+#include "core/adjust.h"
 
 #define RULES_INTERFACE_VERSION 2
 
@@ -104,6 +105,18 @@ struct rule_system {
 	 * see the whole state (state_emit). A rule system with RULES_PRIVATE must set it. */
 	struct node *(
 		*state_view)(const struct rules_campaign *c, const void *state, const char *player);
+
+	/* The umpire's adjustments (core/adjust.h, docs/formats.md). Optional: NULL means the
+	 * rule system takes none and the umpire's file may hold rulings only.
+	 * adjust_check checks v[0..n) in file order against state as the earlier ones would leave
+	 * it (a unit added by one may be named by a later one); every problem goes to d at the
+	 * positions of v[i].at. Returns 0 or -1. Runs for `check` and `turn` alike. */
+	int (*adjust_check)(const struct rules_campaign *c, const void *state,
+		const struct adjustment *v, size_t n, struct diag *d);
+	/* Applies one checked adjustment to state, before the rule system's turn; appends what it
+	 * did (one line, no reason: the core adds it) to what. Returns 0, or -1 on a bug. */
+	int (*adjust_apply)(const struct rules_campaign *c, void *state, const struct adjustment *a,
+		struct buf *what);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -1,0 +1,111 @@
+# hm-events end to end: the aspenbach-1809 campaign plays every outcome of the procedure (no
+# event, each side, beneficial and detrimental events, one kept in hand and played later, one
+# suppressed while held, an impossible one, Rally to the Flag once and then without effect),
+# with umpire adjustments between turns; the reports tell each player what binds him; replay
+# and verify pass from a plain clone; bad adjustments are refused with file:line:column, and a
+# rule system without adjustments refuses them.
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign aspenbach-1809 "$C"; play aspenbach-1809 "$C"
+j() { cat "$C/journal/turn-000$1.yaml"; }
+j 1 > "$TMP/j"; has "$TMP/j" "random event: d6 3, no event"
+j 2 > "$TMP/j"; has "$TMP/j" "umpire adjustment 2: unit 1st-ligne +2 DISR, now 2 (breaks at 4) (reason: columns caught by canister on the approach)"
+has "$TMP/j" "french (attacker) keeps event 9 Valiant Charge in hand"
+j 3 > "$TMP/j"; has "$TMP/j" "event 11 Well Disciplined does not occur: french holds event 9 Valiant Charge in hand"
+j 4 > "$TMP/j"; has "$TMP/j" "french (attacker) plays the held event 9 Valiant Charge on french"
+has "$TMP/j" "event 2 Anxious for austrians (defender): IR 35 Argenteau (chosen by default)"
+j 5 > "$TMP/j"; has "$TMP/j" "event 8 Bad Aim for austrians (defender): impossible, no artillery unit that is not broken"
+j 6 > "$TMP/j"; has "$TMP/j" "event 10 Rally to the Flag for austrians (defender): d6 3, army morale 9 + 1 = 10"
+has "$TMP/j" "unit grenz-battalion (Grenz Battalion Warasdiner, infantry) joins austrians, breaks at 3 DISR"
+j 7 > "$TMP/j"; has "$TMP/j" "event 20 Impetuous for french (attacker): 7th Hussars (chosen by default)"
+has "$TMP/j" "army morale of austrians -2, now 8 (reason: a line regiment broken)"
+j 8 > "$TMP/j"; has "$TMP/j" "event 10 Rally to the Flag for austrians (defender): no effect, used once already this game"
+
+# The reports: what binds each player, in words the table can act on.
+has "$C/reports/turn-0004/french.md" "- your unit 7th Hussars receives +1 to hit on all die rolls in combat this turn (event 9, Valiant Charge, chosen by the attacker)"
+has "$C/reports/turn-0004/austrians.md" "- your unit IR 35 Argenteau must move its full movement allowance, or as much as can be used, forward in your activity phase (event 2, Anxious, chosen by default)"
+has "$C/reports/turn-0002/austrians.md" "Held in hand: Valiant Charge (kept on turn 2)"
+has "$C/reports/turn-0008/austrians.md" "Rally to the Flag: used."
+has "$C/reports/turn-0007/austrians.md" "| ir-stain | IR 50 Stain | infantry | 1 | 4 | broken |"
+
+# Replay, and verify on a plain clone.
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 9 turns identical"
+git clone -q "$C" "$TMP/clone"
+expect 0 "$BIN" verify "$TMP/clone"
+
+# Bad adjustments: every problem at once, each at its line and column.
+cat > "$TMP/bad.yaml" <<'YAML'
+campaign: aspenbach-1809
+turn: 10
+player: umpire
+orders:
+  - roll: 2d6
+    for: "weather"
+  - adjust: disr
+    unit: 1st-ligne
+    by: -5
+    reason: "rallied"
+  - adjust: break
+    unit: no-such-unit
+    reason: "gone"
+  - adjust: morale
+    side: prussians
+    by: 1
+    reason: "x"
+  - adjust: disr
+    unit: 2nd-ligne
+    reason: "no by"
+  - adjust: break
+    unit: 2nd-ligne
+    by: 1
+YAML
+expect 65 "$BIN" check "$C" "$TMP/bad.yaml"
+has "$TMP/err" "bad.yaml:9:9: error: unit '1st-ligne' has 1 DISR: -5 leaves -4 (0 to 99 expected)"
+shows_source "$TMP/err" "bad.yaml:9:9:"
+has "$TMP/err" "bad.yaml:12:11: error: 'no-such-unit' is not a unit of the model (a unit id expected)"
+has "$TMP/err" "bad.yaml:15:11: error: 'prussians' is not a player of this campaign (a side expected)"
+has "$TMP/err" "bad.yaml:18:5: error: 'adjust: disr' without 'by' (unit, by, reason expected)"
+has "$TMP/err" "bad.yaml:21:5: error: missing key 'reason' (a value for 'reason' expected)"
+has "$TMP/err" "bad.yaml:23:5: error: 'adjust: break' takes no 'by' (unit, reason expected)"
+
+# A unit added earlier in the file may be adjusted later in it; a good file passes.
+cat > "$TMP/good.yaml" <<'YAML'
+campaign: aspenbach-1809
+turn: 10
+player: umpire
+orders:
+  - adjust: add-unit
+    side: french
+    unit: 3rd-ligne
+    type: infantry
+    strength: 4
+    reason: "the reserve comes up"
+  - adjust: disr
+    unit: 3rd-ligne
+    by: 1
+    reason: "shelled on the way"
+YAML
+expect 0 "$BIN" check "$C" "$TMP/good.yaml"
+
+# A player's file: play-held only while holding an event.
+printf 'campaign: aspenbach-1809\nturn: 10\nplayer: french\norders:\n  - play-held: true\n' > "$TMP/f.yaml"
+expect 65 "$BIN" check "$C" "$TMP/f.yaml"
+has "$TMP/err" "f.yaml:5:16: error: 'french' holds no event in hand ('play-held' only while holding one expected)"
+
+# A rule system without adjustments refuses them (and keeps taking rulings).
+L="$TMP/l"
+new_campaign harbour-raid "$L"
+cat > "$TMP/lr.yaml" <<YAML
+campaign: $(sed -n 's/^id: //p' "$L/campaign.yaml")
+turn: 1
+player: umpire
+orders:
+  - roll: d6
+    for: "storm"
+  - adjust: morale
+    side: attacker
+    by: 1
+    reason: "x"
+YAML
+expect 65 "$BIN" check "$L" "$TMP/lr.yaml"
+has "$TMP/err" "lr.yaml:7:13: error: rule system 'land-raid' takes no adjustments (a 'roll'/'for' ruling expected)"
