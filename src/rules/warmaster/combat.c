@@ -70,7 +70,7 @@ static int boiling_oil(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *d)
 		const struct wm_area *ar = &x->s->areas[i];
 		struct table_poly p = { ar->v, ar->n };
 		if (ar->kind == WM_FORTIFIED && ar->boiling_oil &&
-			table_poly_where(&p, c) != TABLE_OUTSIDE)
+			table_poly_where(&p, c) == TABLE_INSIDE)
 			oil = 1;
 	}
 	if (!oil || wm_position_of(x->s, a) == WM_POS_FORTIFIED)

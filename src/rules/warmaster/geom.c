@@ -51,7 +51,7 @@ int64_t wm_char_dist(const struct wm_character *c, const struct wm_unit *u)
 static int in_area(const struct wm_area *a, struct table_pt p)
 {
 	struct table_poly poly = { a->v, a->n };
-	return table_poly_where(&poly, p) != TABLE_OUTSIDE;
+	return table_poly_where(&poly, p) == TABLE_INSIDE;
 }
 
 enum wm_position wm_position_of(const struct wm_state *s, const struct wm_unit *u)
