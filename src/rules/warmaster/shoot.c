@@ -159,8 +159,8 @@ static int damage_roll(struct wm_ctx *x, const struct wm_unit *u, const char *wh
 static void damage_structure(struct wm_ctx *x, struct wm_unit *u, struct wm_structure *st)
 {
 	int fortress = st->kind != WM_BUILDING;
-	int mods = (st->kind == WM_GATEWAY || st->kind == WM_BUILDING) +
-		   (st->damaged && st->kind != WM_TOWER);
+	/* A damaged tower counts +1 like a damaged wall, or it could never be breached. */
+	int mods = (st->kind == WM_GATEWAY || st->kind == WM_BUILDING) + st->damaged;
 	int eff = damage_roll(x, u, st->id, fortress, mods);
 	if (eff == 1)
 		st->damaged = 1;
