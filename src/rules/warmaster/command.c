@@ -206,7 +206,7 @@ static void steam_tank(struct wm_ctx *x, struct wm_unit *u)
 	static const char *const what[] = { "immobilised for the rest of the game",
 		"cannot shoot this turn", "unaffected", "destroyed", "broken down",
 		"stuck: cannot shoot this turn", "commander slain: -1 command penalty",
-		"momentary halt", "steam overload: double shooting attacks" };
+		"momentary halt", "steam overload: twice the shooting attacks" };
 	events_add(x->ev, x->phase, "%s steam tank %d: %s", u->id, d6, what[r]);
 	if (r == WM_ST_IMMOBILE || r == WM_ST_BROKEN)
 		u->immobile = 1;
@@ -510,7 +510,7 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u)
 	struct table_pt facing = vsub(r.c[TABLE_FL], r.c[TABLE_RL]);
 	static const char *const what[] = { "", "will neither move nor fight",
 		"makes for the nearest table edge", "throws a rock", "walks straight ahead",
-		"rushes the nearest enemy", "rushes the nearest enemy at double pace" };
+		"rushes the nearest enemy", "rushes the nearest enemy at twice its pace" };
 	events_add(x->ev, x->phase, "%s goes wild (%d): %s", u->id, d6, what[d6]);
 	if (d6 == 1)
 		u->no_fight = 1;

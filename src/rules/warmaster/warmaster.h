@@ -132,12 +132,12 @@ struct wm_unit {
 	int ordered;      /* orders received this turn (successive-order penalty) */
 	int no_shoot;     /* cannot shoot this turn */
 	int no_fight;     /* Giant 1: will neither move nor fight */
-	int double_first; /* Giant 6: double attacks in the first round */
+	int double_first; /* Giant 6: twice the attacks in the first round */
 	int stand_ground; /* Giant 2: if victorious stands its ground */
 	int walked;       /* confused by a Giant walking through (until end of command) */
 	int shot_hits;    /* hits from shooting this phase (for drive backs) */
 	int shot_by;      /* index + 1 of the unit that shot it first this phase */
-	int overload;     /* WMR Steam Overload: double shooting attacks */
+	int overload;     /* WMR Steam Overload: twice the shooting attacks */
 };
 
 struct wm_character {
