@@ -55,7 +55,7 @@ for what in "uses its initiative to charge" "uses its initiative to evade" "home
     ": passed" ": failed" "the General failed" "goes wild" "flame cannon 3" \
     "is driven back" "and confused (a 6)" "is destroyed" "boiling oil" "draw: " \
     "pursues" "retreats" "is breached" "damaged but holds" "in the flank or rear" \
-    "Warmaster Orders: " "Warmaster armour save: "; do
+    "Warmaster Orders: " "Warmaster armour save: " "(blunder)" "blunder 1: "; do
     has "$TMP/all" "$what"
 done
 
