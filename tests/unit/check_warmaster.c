@@ -1104,6 +1104,178 @@ START_TEST(test_order_file_ok)
 }
 END_TEST
 
+/* ---- N sides, special units in the Command phase, support and terror ---------------------- */
+
+START_TEST(test_three_sides)
+{
+	static const char *const three[] = { "red", "blue", "green" };
+	struct rules_campaign c3 = { "test", three, 3, &opts };
+	const char *y = "table: {width: 2000, depth: 2000}\narmies: [{name: A, list: [{name: "
+			"Foot, type: infantry, attacks: 1, hits: 1, stands: 2}]}]\nsides: "
+			"[{player: red, army: A}, {player: blue, army: A}, {player: green, army: "
+			"A}]\nunits: [{id: r, player: red, name: Foot, front: [[0, 500], [80, "
+			"500]]}, {id: b, player: blue, name: Foot, front: [[80, 900], [0, 900]]}, "
+			"{id: g, player: green, name: Foot, front: [[300, 500], [380, 500]]}]\n";
+	struct node *n = NULL;
+	struct diag d;
+	void *out = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "g.yaml", y, strlen(y), NULL, &d), 0);
+	ck_assert_int_eq(wm_state_parse(&out, &c3, n, &d), 0);
+	struct wm_state *s = out;
+	extern const struct rule_system rules_warmaster;
+	for (int t = 1; t <= 6; t++) {
+		ck_assert_int_eq(wm_active_side(s, t), (t - 1) % 3);
+		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[(t - 1) % 3]), 1);
+		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[t % 3]), 0);
+	}
+	/* green (220 mm away) is closer to red than blue (380 mm): both are enemies */
+	ck_assert_int_eq(wm_closest_enemy(s, unit(s, "r"), 0), wm_unit_find(s, "g"));
+	ck_assert(!wm_enemy_near(s, unit(s, "r")));
+	wm_translate(unit(s, "g"), (struct table_pt){ -20, 0 });
+	ck_assert(wm_enemy_near(s, unit(s, "r")));
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 0);
+	unit(s, "b")->destroyed = 1;
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 0);
+	unit(s, "g")->destroyed = 1;
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 1);
+	wm_state_free(s);
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+static struct wm_orders *one_order(struct wm_state *s, const char *id, int character)
+{
+	static struct wm_order ord;
+	static struct wm_entry e;
+	static struct wm_orders o;
+	memset(&ord, 0, sizeof(ord));
+	memset(&o, 0, sizeof(o));
+	ord.unit = wm_unit_find(s, id);
+	ord.n_path = 1;
+	ord.path[0] = wm_front_centre(unit(s, id));
+	ord.path[0].y += 100;
+	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	o.v = &e;
+	o.n = 1;
+	return &o;
+}
+
+START_TEST(test_steam_tank_blunder)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "400]}]\nunits: [{id: t, player: red, name: Tank, front: [[480, "
+				  "500], [520, 500]]}]\n");
+	struct wm_unit *t = unit(s, "t");
+	struct harness h;
+	static const int d1[] = { 6, 6, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->immobile && !t->destroyed);
+	ck_assert_int_eq(t->penalty, 0); /* not the ordinary blunder table */
+	harness_release(&h);
+	t->immobile = 0;
+	static const int d2[] = { 6, 6, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	h.x.phase = "test";
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->no_shoot && !t->immobile);
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	opts.steam_tank_wmr = 1;
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->destroyed);
+	harness_release(&h);
+	ck_assert_int_eq(wm_position_of(s, t), WM_POS_DEFENDED); /* always counts as defended */
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_giant_failed_order)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "400]}]\nunits: [{id: g, player: red, name: Giant, front: [[480, "
+				  "500], [520, 500]]}]\n");
+	struct harness h;
+	/* 10 > 9: failed, not a blunder: goes wild (1: no move, no fight) */
+	static const int d1[] = { 5, 5, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(events_have(&h.ev, "g goes wild (1)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	opts.giant_on_blunder = 1;
+	static const int d2[] = { 5, 5 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(!events_have(&h.ev, "goes wild"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	static const int d3[] = { 6, 6, 1 };
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(events_have(&h.ev, "g goes wild (1)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Giant 2 walks to the nearest table edge; 6 rushes at twice its pace with twice the attacks. */
+START_TEST(test_giant_edge_and_rush)
+{
+	struct wm_state *s = make("units:\n  - {id: g, player: red, name: Giant, front: [[80, "
+				  "1000], [120, 1000]]}\n  - {id: e, player: blue, name: Foot, "
+				  "front: [[1140, 1000], [1060, 1000]]}\n");
+	struct wm_unit *g = unit(s, "g");
+	struct harness h;
+	static const int d2[] = { 2 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_giant_wild(&h.x, g);
+	ck_assert(g->stand_ground);
+	ck_assert(g->destroyed); /* the nearest edge is x = 0, 100 mm away: it walks off */
+	harness_release(&h);
+	g->destroyed = 0;
+	g->stands = 1;
+	g->fl = (struct table_pt){ 780, 1000 };
+	g->fr = (struct table_pt){ 820, 1000 };
+	static const int d6[] = { 6 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_giant_wild(&h.x, g); /* e is 240 mm away: reached at 400 mm */
+	ck_assert(g->double_first);
+	ck_assert_int_eq(g->engaged, wm_unit_find(s, "e") + 1);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* +1 per supporting stand; a monster charging in the open +2; terror -1. */
+START_TEST(test_support_and_terror)
+{
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: b, player: blue, name: Foot, front: "
+		"[[540, 520], [460, 520]]}\n  - {id: s, player: blue, name: Foot, "
+		"front: [[540, 540], [460, 540]]}\n");
+	struct wm_unit *g = unit(s, "g"), *b = unit(s, "b");
+	g->engaged = 2;
+	b->engaged = 1;
+	g->charged = 1;
+	struct harness h;
+	/* g: 1 stand x (8 + 2) = 10 attacks, all miss; b: 2 x (1 - 1) = 0; support: s's 2 stands */
+	static const int d[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	s->side[1].win = WM_STAND;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "g 1 stands x (8 +2); b 2 stands x (1 -1)"));
+	ck_assert(events_have(&h.ev, "combat result: g 0, b 2"));
+	ck_assert(events_have(&h.ev, "b wins by 2"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1143,6 +1315,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_giant_walk);
 	tcase_add_loop_test(tc, test_order_errors, 0, (int)N_OF(order_cases));
 	tcase_add_test(tc, test_order_file_ok);
+	tcase_add_test(tc, test_three_sides);
+	tcase_add_test(tc, test_steam_tank_blunder);
+	tcase_add_test(tc, test_giant_failed_order);
+	tcase_add_test(tc, test_giant_edge_and_rush);
+	tcase_add_test(tc, test_support_and_terror);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -173,7 +173,8 @@ static void rush(struct wm_ctx *x, struct wm_unit *u)
 		return;
 	}
 	struct table_pt d = vsub(wm_centre(t), wm_centre(u));
-	wm_translate(u, wm_scale(d, u->pace));
+	if (d.x || d.y)
+		wm_translate(u, wm_scale(d, u->pace));
 	events_add(x->ev, x->phase, "%s moves a full pace toward %s", u->id, t->id);
 }
 
@@ -417,6 +418,8 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	int confuse)
 {
 	struct wm_state *s = x->s;
+	if (dir.x == 0 && dir.y == 0)
+		return 0; /* already on the spot */
 	struct table_pt a = wm_front_centre(u), step = wm_scale(dir, len);
 	struct table_pt b = { a.x + step.x, a.y + step.y };
 	struct table_frac best = { 1, 1 };
@@ -524,7 +527,7 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u)
 	else if (e >= 0) {
 		if (d6 == 6)
 			u->double_first = 1;
-		walk(x, u, vsub(wm_centre(&s->units[e]), wm_centre(u)),
+		walk(x, u, vsub(wm_centre(&s->units[e]), wm_front_centre(u)),
 			d6 == 6 ? 2 * u->pace : u->pace, 0, 1);
 	} else
 		events_add(x->ev, x->phase, "%s sees no enemy and stays", u->id);
