@@ -1276,6 +1276,33 @@ START_TEST(test_support_and_terror)
 }
 END_TEST
 
+/* A charge reaches an enemy exactly a full pace away, not one 1 mm further. */
+START_TEST(test_charge_reach)
+{
+	struct wm_state *s = make(small);
+	struct wm_orders *o = one_order(s, "r1", 0);
+	struct wm_order *ord = &o->v[0].orders[0];
+	ord->n_path = 0;
+	ord->charge = wm_unit_find(s, "b1") + 1;
+	s->chars[0].at = (struct table_pt){ 500, 510 };
+	wm_translate(unit(s, "b1"), (struct table_pt){ 0, -199 }); /* 201 mm */
+	struct harness h;
+	static const int d[] = { 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "r1 cannot reach b1 (201 mm, pace 200 mm)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	wm_translate(unit(s, "b1"), (struct table_pt){ 0, -1 }); /* 200 mm: in reach */
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "r1 charges b1 in front"));
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 700);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1320,6 +1347,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_giant_failed_order);
 	tcase_add_test(tc, test_giant_edge_and_rush);
 	tcase_add_test(tc, test_support_and_terror);
+	tcase_add_test(tc, test_charge_reach);
 	suite_add_tcase(s, tc);
 	return s;
 }
