@@ -240,24 +240,33 @@ struct wm_ctx {
 };
 
 /* ---- state (state.c) ---- */
+/* Fills o with the sheet's readings (every option at its first value). */
 void wm_options_default(struct wm_options *o);
+/* Parses the campaign options (NULL: defaults) into *out (free with wm_options_free);
+ * 0, or -1 with every problem in d. */
 int wm_options_parse(void **out, const struct node *opts, struct diag *d);
+/* Every option, defaults included (caller frees). */
 struct node *wm_options_emit(const void *opts);
 void wm_options_free(void *opts);
+/* Parses `game:` (table, wind, turns, armies, sides, terrain, structures, characters, units)
+ * into *out (free with wm_state_free), the sides being c's players in order; 0, or -1 with
+ * every problem reported at its node in d. */
 int wm_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
 	struct diag *d);
+/* The state in canonical order (caller frees); wm_state_parse reads it back unchanged. */
 struct node *wm_state_emit(const struct rules_campaign *c, const void *state);
 void wm_state_free(void *state);
+/* Index of the unit / character / structure called id, or -1. */
 int wm_unit_find(const struct wm_state *s, const char *id);
 int wm_char_find(const struct wm_state *s, const char *id);
 int wm_structure_find(const struct wm_state *s, const char *id);
+/* Index of player's side, or -1. */
 int wm_side_of(const struct wm_state *s, const char *player);
 /* A point [x, y] in mm on the table into *out. */
 int wm_want_pt(const struct wm_state *s, const struct node *n, const char *what,
 	struct table_pt *out, struct diag *d);
 /* The full pace of a unit type, mm (the sheet's Moves). */
 int wm_type_pace(enum wm_utype t);
-/* Shooting range of a unit type by default, mm (the sheet's Shooting Ranges), 0: none. */
 
 /* ---- geometry (geom.c) ---- */
 /* The unit's footprint from its front edge and formation (depth: one stand in line or
@@ -353,7 +362,6 @@ int wm_damage_to_hit(int fortress_or_ship);
 int wm_damage_effect(int score);
 /* Boiling Oil (D6): attacks suffered (d3 is the D3 already rolled, used on 5-6). */
 int wm_boiling_oil(int d6, int d3);
-/* Draw fall-back distance, cm, from 3D6 (the sheet: the score). */
 /* Combat modifiers per stand (Warmaster Combat). */
 struct wm_cmods {
 	int charging_open;  /* charged an enemy in the open */
@@ -394,6 +402,8 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u);
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 
 /* ---- orders (orders.c) ---- */
+/* Checks player's order file (`orders`, `standing` may be NULL) against the state and parses
+ * it into *out (free with wm_orders_free); 0, or -1 with every problem in d. */
 int wm_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
 	const char *player, const struct node *orders, const struct node *standing, struct diag *d);
 void wm_orders_free(void *orders);
