@@ -1,0 +1,141 @@
+/* turn.c — the Warmaster player turn and the plug-in: sides alternate in campaign order, and a
+ * side's turn is its Command, Shooting and Combat phases and the End phase (Warmaster
+ * Sequence). Also who is due, when the game ends, and the per-player report. */
+#include <string.h>
+
+#include "rules/warmaster/warmaster.h"
+#include "core/banned.h"
+
+static size_t alive(const struct wm_state *s, int side)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_units; i++)
+		if (s->units[i].side == side && !s->units[i].destroyed)
+			n++;
+	return n;
+}
+
+static int wm_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+{
+	struct wm_state *s = state;
+	struct wm_options def;
+	const struct wm_options *o = c->options;
+	static const struct wm_orders none;
+	const struct wm_orders *ord = &none;
+	if (!o) {
+		wm_options_default(&def);
+		o = &def;
+	}
+	struct wm_ctx x = { s, o, t->dice, t->events, "command", wm_active_side(s, t->turn) };
+	for (size_t i = 0; i < t->n_orders; i++)
+		if (wm_side_of(s, t->orders[i].player) == x.active && t->orders[i].orders)
+			ord = t->orders[i].orders;
+	if (ord->has_standing) {
+		s->side[x.active].win = ord->win;
+		s->side[x.active].draw_stand = ord->draw_stand;
+	}
+	wm_end_phase(&x); /* a clean slate of this turn's marks */
+	wm_command_phase(&x, ord);
+	wm_shooting_phase(&x, ord);
+	wm_combat_phase(&x);
+	wm_end_phase(&x);
+	buf_printf(&t->summary, "%s's turn;", s->side[x.active].player);
+	for (size_t i = 0; i < s->n_sides; i++)
+		buf_printf(&t->summary, " %s %zu units%s", s->side[i].player, alive(s, (int)i),
+			i + 1 < s->n_sides ? "," : "");
+	return 0;
+}
+
+static int wm_player_due(const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	const struct wm_state *s = state;
+	(void)c;
+	int side = wm_side_of(s, player);
+	return side >= 0 && side == wm_active_side(s, turn);
+}
+
+static int wm_game_over(const struct rules_campaign *c, const void *state, int turn,
+	const char **why)
+{
+	const struct wm_state *s = state;
+	size_t standing = 0;
+	(void)c;
+	if (s->turns > 0 && turn > s->turns) {
+		if (why)
+			*why = "the scenario's last turn has been played";
+		return 1;
+	}
+	for (size_t i = 0; i < s->n_sides; i++)
+		standing += alive(s, (int)i) > 0;
+	if (standing < 2) {
+		if (why)
+			*why = "only one side has units left";
+		return 1;
+	}
+	return 0;
+}
+
+static void wm_report(const struct rules_campaign *c, const void *state, const char *player,
+	struct buf *out)
+{
+	const struct wm_state *s = state;
+	(void)c;
+	(void)player;
+	buf_puts(out, "## Units\n\n| unit | side | stands | front centre | position | state |\n"
+		      "|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct wm_unit *u = &s->units[i];
+		struct table_pt f = wm_front_centre(u);
+		buf_printf(out, "| %s (%s) | %s | %d/%d | [%d, %d] | %s | %s%s%s |\n", u->id,
+			u->name, s->side[u->side].player, u->stands, u->max_stands, f.x, f.y,
+			wm_position_names[wm_position_of(s, u)],
+			u->destroyed ? "destroyed" :
+			u->confused  ? "confused" :
+				       "ready",
+			u->engaged ? ", engaged with " : "",
+			u->engaged ? s->units[u->engaged - 1].id : "");
+	}
+	buf_puts(out, "\n## Structures\n\n");
+	for (size_t i = 0; i < s->n_structures; i++)
+		buf_printf(out, "- %s (%s): %s\n", s->structures[i].id,
+			wm_skind_names[s->structures[i].kind],
+			s->structures[i].breached ? "breached" :
+			s->structures[i].damaged  ? "damaged" :
+						    "intact");
+}
+
+const struct rule_system rules_warmaster = {
+	.version = RULES_INTERFACE_VERSION,
+	.name = "warmaster",
+	.title = "Warmaster (Games Workshop 2000; quick-reference sheet, WMR army lists)",
+	.revision = 1,
+	.flags = RULES_ALTERNATE | RULES_MEASURED,
+	.min_players = 2,
+	.max_players = WM_MAX_SIDES,
+	.help = "Tabletop in integer millimetres. Sides take player turns in campaign order: "
+		"Command, Shooting,\n"
+		"Combat, End. orders: a list of entries, each either\n"
+		"  character: ID            a character's orders, tried in sequence:\n"
+		"    orders: [{unit: ID | brigade: ID, move: [[x, y], ...] | charge: ENEMY,\n"
+		"              formation: line|column|irregular}]\n"
+		"    move: [x, y]           where the character goes after its orders\n"
+		"  shoot: UNIT, at: TARGET  a shot at an enemy unit or a structure\n"
+		"standing: {initiative: {UNIT: charge|evade}, win: pursue|stand|fall-back,\n"
+		"  draw: fall-back|stand}\n"
+		"options: blunder-4-5 (half-pace|no-move), draw-fall-back (3d6|up-to-3d6),\n"
+		"  steam-tank (sheet|wmr), giant-goes-wild (failed-order|blunder).\n"
+		"See docs/rules/warmaster.md.",
+	.options_parse = wm_options_parse,
+	.options_emit = wm_options_emit,
+	.options_free = wm_options_free,
+	.state_parse = wm_state_parse,
+	.state_emit = wm_state_emit,
+	.state_free = wm_state_free,
+	.player_due = wm_player_due,
+	.game_over = wm_game_over,
+	.orders_parse = wm_orders_parse,
+	.orders_free = wm_orders_free,
+	.resolve = wm_resolve,
+	.report = wm_report,
+};

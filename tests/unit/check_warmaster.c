@@ -1,0 +1,1355 @@
+/* check_warmaster.c — the Warmaster mechanics against the sheet's numbers with scripted dice on
+ * both sides of each threshold: state round trip and errors, order penalties from geometry,
+ * the order test and blunders, Steam Tank, Giant Goes Wild, home back, initiative, paces with
+ * current and wind, to-hit by position, armour saves, drive backs and confusion, Flame Cannon,
+ * Death Rocket, damage to fortresses, boiling oil, combat modifiers and results, orders. */
+#include <string.h>
+
+#include "testutil.h"
+#include "core/buf.h"
+#include "core/dice.h"
+#include "core/events.h"
+#include "core/node.h"
+#include "rules/warmaster/warmaster.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const players[] = { "red", "blue" };
+static struct wm_options opts;
+static struct rules_campaign camp = { "test", players, 2, &opts };
+
+/* Two armies with one of everything the tests need. Infantry stands are 40 x 20 mm. */
+static const char *const armies =
+	"table: {width: 2000, depth: 2000}\n"
+	"armies:\n"
+	"  - name: A\n"
+	"    list:\n"
+	"      - {name: Foot, type: infantry, attacks: 1, hits: 1, armour: none, stands: 2}\n"
+	"      - {name: Big, type: infantry, attacks: 3, hits: 3, armour: 4+, stands: 3}\n"
+	"      - {name: Gun, type: artillery, attacks: 1, shoot: 2, range: 600, hits: 2, "
+	"stands: 2}\n"
+	"      - {name: Flamer, type: artillery, special: flame-cannon, attacks: 1, shoot: 2, "
+	"range: 300, hits: 2, stands: 1}\n"
+	"      - {name: Rocket, type: artillery, special: death-rocket, attacks: 1, shoot: 3, "
+	"range: 600, hits: 2, stands: 1}\n"
+	"      - {name: Tank, type: machine, special: steam-tank, attacks: 3, hits: 4, "
+	"armour: 3+, stands: 1, defended: true}\n"
+	"      - {name: Giant, type: monster, special: giant, attacks: 8, hits: 8, armour: 5+, "
+	"stands: 1, terror: true}\n"
+	"      - {name: Flyer, type: flyer, attacks: 1, hits: 3, stands: 1}\n"
+	"      - {name: Boat, type: boat, attacks: 1, hits: 3, stands: 1}\n"
+	"      - {name: Ship, type: ship, attacks: 1, hits: 3, stands: 1}\n"
+	"      - {name: General, role: general, command: 9}\n"
+	"      - {name: Hero, role: hero, command: 8}\n"
+	"      - {name: Wizard, role: wizard, command: 7}\n"
+	"sides: [{player: red, army: A}, {player: blue, army: A, win: stand}]\n";
+
+static struct wm_state *make(const char *rest)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s%s", armies, rest);
+	struct node *n = NULL;
+	struct diag d;
+	diag_init(&d);
+	if (node_parse(&n, "game.yaml", b.data, b.len, NULL, &d) < 0) {
+		diag_print(&d, stderr);
+		ck_abort_msg("fixture YAML does not parse");
+	}
+	void *s = NULL;
+	if (wm_state_parse(&s, &camp, n, &d) < 0) {
+		diag_print(&d, stderr);
+		ck_abort_msg("fixture state does not parse");
+	}
+	node_free(n);
+	diag_release(&d);
+	buf_release(&b);
+	return s;
+}
+
+/* The first error of parsing the fixture with rest, or "" if it parses. */
+static char *parse_error(const char *rest)
+{
+	struct buf b = BUF_INIT, out = BUF_INIT;
+	buf_printf(&b, "%s%s", armies, rest);
+	struct node *n = NULL;
+	struct diag d;
+	void *s = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "game.yaml", b.data, b.len, NULL, &d), 0);
+	if (wm_state_parse(&s, &camp, n, &d) == 0)
+		wm_state_free(s);
+	diag_format(&d, &out, DIAG_BRIEF);
+	node_free(n);
+	diag_release(&d);
+	buf_release(&b);
+	return out.data ? buf_detach(&out) : strdup("");
+}
+
+static struct wm_unit *unit(struct wm_state *s, const char *id)
+{
+	int i = wm_unit_find(s, id);
+	ck_assert_msg(i >= 0, "no unit %s", id);
+	return &s->units[i];
+}
+
+struct harness {
+	struct dice dice;
+	struct events ev;
+	struct wm_ctx x;
+};
+
+static void harness_init(struct harness *h, struct wm_state *s, const int *script, size_t n)
+{
+	dice_init_script(&h->dice, script, n);
+	events_init(&h->ev);
+	h->x.s = s;
+	h->x.o = &opts;
+	h->x.dice = &h->dice;
+	h->x.ev = &h->ev;
+	h->x.phase = "test";
+	h->x.active = 0;
+}
+
+static void harness_release(struct harness *h)
+{
+	ck_assert_msg(h->dice.script_pos == h->dice.script_len, "%zu of %zu scripted dice used",
+		h->dice.script_pos, h->dice.script_len);
+	dice_release(&h->dice);
+	events_release(&h->ev);
+}
+
+static int events_have(const struct events *ev, const char *text)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (strstr(ev->v[i].text, text))
+			return 1;
+	return 0;
+}
+
+static void setup(void)
+{
+	wm_options_default(&opts);
+}
+
+/* ---- state ---------------------------------------------------------------------------- */
+
+static const char *const small =
+	"terrain:\n"
+	"  - {id: wood, kind: dense, points: [[0, 0], [300, 0], [300, 300], [0, 300]]}\n"
+	"  - {id: fort, kind: fortified, boiling-oil: true, points: [[1000, 1000], [1400, 1000], "
+	"[1400, 1200], [1000, 1200]]}\n"
+	"  - {id: farm, kind: defended, points: [[1500, 0], [1900, 0], [1900, 300], [1500, 300]]}\n"
+	"structures: [{id: gate, kind: gateway, at: [1200, 1000]}, {id: tower, kind: tower, at: "
+	"[1300, 1000]}]\n"
+	"characters: [{id: gen, player: red, name: General, at: [500, 100]}, {id: hero, player: "
+	"red, name: Hero, at: [500, 150]}, {id: wiz, player: red, name: Wizard, at: [500, 200]}]\n"
+	"units:\n"
+	"  - {id: r1, player: red, name: Big, front: [[440, 500], [560, 500]], brigade: rb}\n"
+	"  - {id: r2, player: red, name: Big, front: [[560, 500], [680, 500]], brigade: rb}\n"
+	"  - {id: b1, player: blue, name: Big, front: [[560, 900], [440, 900]], stands: 2}\n";
+
+START_TEST(test_state_round_trip)
+{
+	struct wm_state *s = make(small);
+	struct node *e = wm_state_emit(&camp, s);
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	ck_assert_int_eq(node_emit(e, &a), 0);
+	struct node *n = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "state.yaml", a.data, a.len, NULL, &d), 0);
+	void *s2 = NULL;
+	ck_assert_int_eq(wm_state_parse(&s2, &camp, n, &d), 0);
+	struct node *e2 = wm_state_emit(&camp, s2);
+	ck_assert_int_eq(node_emit(e2, &b), 0);
+	ck_assert_str_eq(a.data, b.data);
+	ck_assert_int_eq(unit(s, "b1")->stands, 2);
+	ck_assert_int_eq(unit(s, "b1")->max_stands, 3);
+	ck_assert_int_eq(unit(s, "r1")->armour, 4);
+	ck_assert_int_eq(s->chars[1].range, 600); /* Hero 60 cm, NOTES §003 */
+	ck_assert_int_eq(s->chars[2].range, 200); /* Wizard 20 cm */
+	ck_assert_int_eq(s->chars[0].range, 0);   /* General: the whole table */
+	node_free(e);
+	node_free(e2);
+	node_free(n);
+	wm_state_free(s);
+	wm_state_free(s2);
+	diag_release(&d);
+	buf_release(&a);
+	buf_release(&b);
+}
+END_TEST
+
+struct err_case {
+	const char *rest, *want;
+};
+static const struct err_case err_cases[] = {
+	{ "units: [{id: x, player: red, name: Nope, front: [[0, 0], [40, 0]]}]\n",
+		"game.yaml:19:36: error: no unit 'Nope' in the A army list" },
+	{ "units: [{id: x, player: green, name: Big, front: [[0, 0], [40, 0]]}]\n",
+		"game.yaml:19:25: error: player 'green' is not a side of the game" },
+	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [0, 0]]}]\n",
+		"error: front has one point twice" },
+	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]]}, {id: x, player: "
+	  "red, name: Big, front: [[0, 50], [40, 50]]}]\n",
+		"error: id 'x' is used twice" },
+	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 3000]]}]\n",
+		"game.yaml:19:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
+	{ "units: [{id: a, player: red, name: Big, front: [[0, 0], [40, 0]], brigade: z}, {id: "
+	  "b, player: red, name: Big, front: [[0, 50], [40, 50]], brigade: z}, {id: c, player: "
+	  "red, name: Big, front: [[0, 100], [40, 100]], brigade: z}, {id: d, player: red, name: "
+	  "Big, front: [[0, 150], [40, 150]], brigade: z}, {id: e, player: red, name: Big, "
+	  "front: [[0, 200], [40, 200]], brigade: z}]\n",
+		"error: brigade 'z' has 5 units (at most 4)" },
+	{ "terrain: [{id: w, kind: swamp, points: [[0, 0], [9, 0], [9, 9]]}]\nunits: []\n",
+		"error: unknown kind 'swamp' (expected one of: dense, defended, fortified, river)" },
+	{ "terrain: [{id: w, kind: dense, points: [[0, 0], [9, 0]]}]\nunits: []\n",
+		"error: area 'w' is not a simple polygon" },
+	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]], engaged: x}]\n",
+		"error: engaged is not an enemy unit" },
+};
+
+START_TEST(test_state_errors)
+{
+	const struct err_case *c = &err_cases[_i];
+	char *got = parse_error(c->rest);
+	ck_assert_msg(strstr(got, c->want), "case %d: want '%s', got '%s'", _i, c->want, got);
+	free(got);
+}
+END_TEST
+
+START_TEST(test_army_list_errors)
+{
+	struct node *n = NULL;
+	struct diag d;
+	void *s = NULL;
+	struct buf out = BUF_INIT;
+	const char *y = "table: {width: 1000, depth: 1000}\narmies: [{name: A, list: [{name: X, "
+			"type: infantry, attacks: 1, hits: 1, armour: 7+}]}]\nsides: [{player: "
+			"red, army: A}, {player: blue, army: B}]\nunits: []\n";
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "g.yaml", y, strlen(y), NULL, &d), 0);
+	ck_assert_int_eq(wm_state_parse(&s, &camp, n, &d), -1);
+	diag_format(&d, &out, DIAG_BRIEF);
+	ck_assert_msg(strstr(out.data, "g.yaml:2:82: error: armour is not a save"), "%s", out.data);
+	node_free(n);
+	diag_release(&d);
+	buf_release(&out);
+}
+END_TEST
+
+/* ---- orders: penalties from geometry and the test ------------------------------------ */
+
+START_TEST(test_order_distance)
+{
+	/* r1's footprint: x 440..560, y 480..500 (faces up the table). A character straight
+	 * behind the front edge at distance 399 is -1, at 400 -2 (per full 20 cm). */
+	struct wm_state *s = make(small);
+	struct wm_penalty p;
+	struct wm_character *c = &s->chars[0];
+	c->at = (struct table_pt){ 500, 81 };
+	wm_order_penalty(s, c, unit(s, "r1"), &p);
+	ck_assert_int_eq(p.distance, 1);
+	c->at = (struct table_pt){ 500, 80 };
+	wm_order_penalty(s, c, unit(s, "r1"), &p);
+	ck_assert_int_eq(p.distance, 2);
+	c->at = (struct table_pt){ 500, 281 };
+	wm_order_penalty(s, c, unit(s, "r1"), &p);
+	ck_assert_int_eq(p.distance, 0);
+	c->at = (struct table_pt){ 500, 280 };
+	wm_order_penalty(s, c, unit(s, "r1"), &p);
+	ck_assert_int_eq(p.distance, 1);
+	/* diagonal: from (360, 400) to the corner (440, 480) is 113 mm: 0 */
+	c->at = (struct table_pt){ 300, 340 };
+	wm_order_penalty(s, c, unit(s, "r1"), &p); /* 140 * sqrt 2 = 197.99: 0 */
+	ck_assert_int_eq(p.distance, 0);
+	c->at = (struct table_pt){ 298, 338 }; /* 142 * sqrt 2 = 200.8: 1 */
+	wm_order_penalty(s, c, unit(s, "r1"), &p);
+	ck_assert_int_eq(p.distance, 1);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_order_other_penalties)
+{
+	struct wm_state *s = make(small);
+	struct wm_penalty p;
+	struct wm_character *c = &s->chars[0];
+	struct wm_unit *r1 = unit(s, "r1"), *b1 = unit(s, "b1");
+	c->at = (struct table_pt){ 500, 510 };
+	/* b1's footprint y 900..920: 400 mm away, no enemy penalty */
+	wm_order_penalty(s, c, r1, &p);
+	ck_assert_int_eq(p.total, 0);
+	/* enemy exactly 200 mm away: within 20 cm */
+	wm_translate(b1, (struct table_pt){ 0, -200 });
+	wm_order_penalty(s, c, r1, &p);
+	ck_assert_int_eq(p.enemy, 1);
+	wm_translate(b1, (struct table_pt){ 0, 1 });
+	wm_order_penalty(s, c, r1, &p);
+	ck_assert_int_eq(p.enemy, 0);
+	/* casualties, successive orders, a blunder's standing penalty */
+	r1->stands = 1;
+	r1->ordered = 2;
+	r1->penalty = 1;
+	wm_order_penalty(s, c, r1, &p);
+	ck_assert_int_eq(p.casualties, 2);
+	ck_assert_int_eq(p.successive, 2);
+	ck_assert_int_eq(p.standing, 1);
+	ck_assert_int_eq(p.total, 5);
+	/* dense terrain: r1's centre in the wood */
+	r1->stands = 3;
+	r1->fl = (struct table_pt){ 100, 200 };
+	r1->fr = (struct table_pt){ 220, 200 };
+	c->at = (struct table_pt){ 150, 210 };
+	r1->ordered = r1->penalty = 0;
+	wm_order_penalty(s, c, r1, &p);
+	ck_assert_int_eq(p.dense, 1);
+	ck_assert_int_eq(p.total, 1);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_order_test)
+{
+	int bl;
+	ck_assert_int_eq(wm_order_test(7, 9, 2, &bl), 1); /* 7 <= 9 - 2 */
+	ck_assert_int_eq(bl, 0);
+	ck_assert_int_eq(wm_order_test(8, 9, 2, &bl), 0);
+	ck_assert_int_eq(wm_order_test(2, 2, 0, &bl), 1);
+	ck_assert_int_eq(wm_order_test(11, 12, 0, &bl), 1);
+	ck_assert_int_eq(wm_order_test(12, 12, 0, &bl), 0); /* 12 always fails */
+	ck_assert_int_eq(bl, 1);
+	ck_assert_int_eq(wm_order_test(12, 8, 0, &bl), 0);
+	ck_assert_int_eq(bl, 1);
+}
+END_TEST
+
+START_TEST(test_blunder_table)
+{
+	struct wm_options wmr = opts;
+	wmr.blunder45_no_move = 1;
+	static const enum wm_blunder sheet[7] = { 0, WM_BL_PENALTY, WM_BL_HALT_OR_BACK,
+		WM_BL_HALT_OR_BACK, WM_BL_HALF_PACE, WM_BL_HALF_PACE, WM_BL_RUSH };
+	for (int d = 1; d <= 6; d++) {
+		ck_assert_int_eq(wm_blunder(d, &opts), sheet[d]);
+		ck_assert_int_eq(wm_blunder(d, &wmr),
+			sheet[d] == WM_BL_HALF_PACE ? WM_BL_NO_MOVE : sheet[d]);
+	}
+}
+END_TEST
+
+START_TEST(test_steam_tank_tables)
+{
+	struct wm_options wmr = opts;
+	wmr.steam_tank_wmr = 1;
+	static const enum wm_steam sheet[7] = { 0, WM_ST_IMMOBILE, WM_ST_NO_SHOOT, WM_ST_NO_SHOOT,
+		WM_ST_UNAFFECTED, WM_ST_UNAFFECTED, WM_ST_UNAFFECTED };
+	static const enum wm_steam rev[7] = { 0, WM_ST_DESTROYED, WM_ST_BROKEN, WM_ST_STUCK,
+		WM_ST_SLAIN, WM_ST_HALT, WM_ST_OVERLOAD };
+	for (int d = 1; d <= 6; d++) {
+		ck_assert_int_eq(wm_steam_tank(d, &opts), sheet[d]);
+		ck_assert_int_eq(wm_steam_tank(d, &wmr), rev[d]);
+	}
+}
+END_TEST
+
+/* A character's orders in sequence: a pass, then a failure ends his orders; the General's
+ * failure ends the next character's. Dice: 2D6 per order. */
+START_TEST(test_command_sequence)
+{
+	struct wm_state *s = make(small);
+	struct wm_order ord[3];
+	struct wm_entry e[2];
+	struct wm_orders o;
+	memset(ord, 0, sizeof(ord));
+	memset(e, 0, sizeof(e));
+	memset(&o, 0, sizeof(o));
+	for (int i = 0; i < 3; i++) {
+		ord[i].unit = wm_unit_find(s, i == 2 ? "r2" : "r1");
+		ord[i].n_path = 1;
+		ord[i].path[0] = (struct table_pt){ 500, 550 };
+	}
+	/* gen at (500, 100): r1 380 mm away (-1); command 9 - 1 = 8 first, then 7. */
+	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0 };
+	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0 };
+	o.v = e;
+	o.n = 2;
+	static const int dice[] = { 4, 4, 4, 4 }; /* 8 <= 8 passes; 8 > 7 fails */
+	struct harness h;
+	harness_init(&h, s, dice, N_OF(dice));
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "gen orders r1: 2D6 8 against 8: passed"));
+	ck_assert(events_have(&h.ev, "gen orders r1: 2D6 8 against 6: failed"));
+	ck_assert(events_have(&h.ev, "the General failed"));
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 550);
+	int voids = 0;
+	for (size_t i = 0; i < h.ev.n; i++)
+		voids += h.ev.v[i].kind == EVENT_VOID;
+	ck_assert_int_eq(voids, 1); /* the Hero gives no orders */
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A unit out of a Hero's 60 cm command range cannot be ordered (void, no dice). */
+START_TEST(test_command_range)
+{
+	struct wm_state *s = make(small);
+	struct wm_order ord;
+	struct wm_entry e;
+	struct wm_orders o;
+	memset(&ord, 0, sizeof(ord));
+	memset(&o, 0, sizeof(o));
+	ord.unit = wm_unit_find(s, "r1");
+	ord.formation = WM_COLUMN + 1;
+	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	o.v = &e;
+	o.n = 1;
+	s->chars[1].at = (struct table_pt){ 500, 1101 }; /* 601 mm from r1's front */
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "out of command range"));
+	harness_release(&h);
+	s->chars[1].at = (struct table_pt){ 500, 1100 }; /* 600 mm: in range, -3 */
+	static const int dice[] = { 2, 3 };
+	harness_init(&h, s, dice, N_OF(dice));
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "hero orders r1: 2D6 5 against 5: passed"));
+	ck_assert_int_eq(unit(s, "r1")->formation, WM_COLUMN);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Blunders applied: 1 a standing -1; 4-5 half pace (option: no move); 6 rushes. */
+START_TEST(test_blunder_effects)
+{
+	struct wm_state *s = make(small);
+	struct wm_order ord;
+	struct wm_entry e;
+	struct wm_orders o;
+	memset(&ord, 0, sizeof(ord));
+	memset(&o, 0, sizeof(o));
+	ord.unit = wm_unit_find(s, "r1");
+	ord.n_path = 1;
+	ord.path[0] = (struct table_pt){ 500, 700 };
+	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	o.v = &e;
+	o.n = 1;
+	struct harness h;
+	static const int d1[] = { 6, 6, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, &o);
+	ck_assert_int_eq(unit(s, "r1")->penalty, 1);
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 500);
+	harness_release(&h);
+	static const int d4[] = { 6, 6, 4 };
+	unit(s, "r1")->ordered = 0;
+	harness_init(&h, s, d4, N_OF(d4));
+	wm_command_phase(&h.x, &o);
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 600); /* half of 20 cm */
+	harness_release(&h);
+	opts.blunder45_no_move = 1;
+	static const int d5[] = { 6, 6, 5 };
+	unit(s, "r1")->ordered = 0;
+	harness_init(&h, s, d5, N_OF(d5));
+	wm_command_phase(&h.x, &o);
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 600);
+	harness_release(&h);
+	/* 6: b1 (y 900) is 280 mm from r1's front at 600 + 20: out of reach, a full pace on */
+	static const int d6[] = { 6, 6, 6 };
+	unit(s, "r1")->ordered = 0;
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "r1 moves a full pace toward b1"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- home back, initiative, paces --------------------------------------------------------- */
+
+START_TEST(test_home_back)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "100]}]\nunits: [{id: f, player: red, name: Flyer, front: [[480, "
+				  "300], [520, 300]]}]\n");
+	struct wm_unit *f = unit(s, "f");
+	struct harness h;
+	/* footprint y 270..300: 170 mm from gen: no roll */
+	harness_init(&h, s, NULL, 0);
+	wm_home_back(&h.x, f);
+	harness_release(&h);
+	wm_translate(f, (struct table_pt){ 0, 31 }); /* 201 mm: home back, D6 = 1: 10 cm */
+	static const int one[] = { 1 };
+	harness_init(&h, s, one, 1);
+	wm_home_back(&h.x, f);
+	ck_assert(events_have(&h.ev, "homes back 100 mm"));
+	ck_assert_int_eq(f->fl.y, 231);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_initiative)
+{
+	struct wm_state *s = make(small);
+	struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	o.initiative[wm_unit_find(s, "r1")] = WM_INIT_CHARGE;
+	o.initiative[wm_unit_find(s, "r2")] = WM_INIT_EVADE;
+	struct harness h;
+	/* b1 380 mm away: no initiative */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(!events_have(&h.ev, "initiative"));
+	harness_release(&h);
+	wm_translate(unit(s, "b1"), (struct table_pt){ 0, -200 }); /* 200 mm from r1 and r2 */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "r1 uses its initiative to charge b1"));
+	ck_assert_int_eq(unit(s, "r1")->engaged, wm_unit_find(s, "b1") + 1);
+	ck_assert(events_have(&h.ev, "r2 uses its initiative to evade b1"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_paces)
+{
+	struct wm_state *s = make(
+		"wind: [1, 0]\nterrain: [{id: r, kind: river, flow: [0, 1], "
+		"points: [[0, 0], [400, 0], [400, 2000], [0, 2000]]}]\nunits: "
+		"[{id: bt, player: red, name: Boat, front: [[100, 500], [140, "
+		"500]]}, {id: sh, player: red, name: Ship, front: [[900, 500], "
+		"[940, 500]]}, {id: i, player: red, name: Big, front: [[500, 500], "
+		"[620, 500]]}]\n");
+	struct wm_unit *bt = unit(s, "bt"), *sh = unit(s, "sh"), *i = unit(s, "i");
+	struct table_pt a = { 120, 500 };
+	ck_assert_int_eq(wm_move_pace(s, bt, a, (struct table_pt){ 120, 900 }), 200); /* down */
+	ck_assert_int_eq(wm_move_pace(s, bt, a, (struct table_pt){ 120, 100 }), 100); /* up */
+	ck_assert_int_eq(wm_move_pace(s, bt, a, (struct table_pt){ 300, 500 }), 150); /* across */
+	struct table_pt b = { 920, 500 };
+	ck_assert_int_eq(wm_move_pace(s, sh, b, (struct table_pt){ 1200, 500 }), 250); /* wind */
+	ck_assert_int_eq(wm_move_pace(s, sh, b, (struct table_pt){ 600, 500 }), 150);
+	ck_assert_int_eq(wm_move_pace(s, i, b, (struct table_pt){ 600, 500 }), 200);
+	i->formation = WM_IRREGULAR;
+	ck_assert_int_eq(wm_move_pace(s, i, b, (struct table_pt){ 600, 500 }), 100);
+	static const int want[WM_UTYPE_COUNT] = { 200, 300, 300, 200, 200, 200, 1000, 200, 150, 150,
+		200, 150 };
+	for (int t = 0; t < WM_UTYPE_COUNT; t++)
+		ck_assert_int_eq(wm_type_pace((enum wm_utype)t), want[t]);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- shooting ----------------------------------------------------------------------------- */
+
+START_TEST(test_to_hit_and_drive_dice)
+{
+	ck_assert_int_eq(wm_to_hit(WM_OPEN), 4);
+	ck_assert_int_eq(wm_to_hit(WM_POS_DEFENDED), 5);
+	ck_assert_int_eq(wm_to_hit(WM_POS_FORTIFIED), 6);
+	ck_assert_int_eq(wm_drive_dice(3, WM_OPEN), 3);
+	ck_assert_int_eq(wm_drive_dice(3, WM_POS_DEFENDED), 2);
+	ck_assert_int_eq(wm_drive_dice(3, WM_POS_FORTIFIED), 1);
+	ck_assert_int_eq(wm_drive_dice(1, WM_POS_DEFENDED), 0);
+	ck_assert_int_eq(wm_drive_dice(2, WM_POS_FORTIFIED), 0);
+	ck_assert_int_eq(wm_drive_dice(1, WM_POS_FORTIFIED), 0);
+}
+END_TEST
+
+/* Attacks on a target in the open, defended, fortified: one die below, one at the number. */
+START_TEST(test_attack_thresholds)
+{
+	struct wm_state *s = make(small);
+	struct wm_unit *b1 = unit(s, "b1");
+	struct harness h;
+	static const struct {
+		struct table_pt fl, fr;
+		int miss, hit;
+	} at[] = { { { 560, 900 }, { 440, 900 }, 3, 4 }, { { 1800, 200 }, { 1680, 200 }, 4, 5 },
+		{ { 1300, 1100 }, { 1180, 1100 }, 5, 6 } };
+	for (size_t k = 0; k < N_OF(at); k++) {
+		b1->fl = at[k].fl;
+		b1->fr = at[k].fr;
+		b1->stands = 3;
+		b1->damage = 0;
+		/* two attacks: a miss and a hit; the save (4+) fails on a 3 */
+		int dice[] = { at[k].miss, at[k].hit, 3 };
+		harness_init(&h, s, dice, N_OF(dice));
+		ck_assert_int_eq(wm_attack(&h.x, b1, 2, "test"), 1);
+		harness_release(&h);
+		/* the save holds on a 4 */
+		int dice2[] = { at[k].hit, 4 };
+		harness_init(&h, s, dice2, N_OF(dice2));
+		ck_assert_int_eq(wm_attack(&h.x, b1, 1, "test"), 0);
+		harness_release(&h);
+	}
+	wm_state_free(s);
+}
+END_TEST
+
+/* Hits remove whole stands (3 hits each for Big); the rest carries until the End phase. */
+START_TEST(test_stand_losses)
+{
+	struct wm_state *s = make(small);
+	struct wm_unit *b1 = unit(s, "b1");
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	ck_assert_int_eq(wm_apply_hits(&h.x, b1, 2), 0);
+	ck_assert_int_eq(wm_apply_hits(&h.x, b1, 1), 1);
+	ck_assert_int_eq(b1->stands, 1);
+	ck_assert_int_eq(wm_apply_hits(&h.x, b1, 2), 0);
+	wm_end_phase(&h.x);
+	ck_assert_int_eq(b1->damage, 0);
+	ck_assert_int_eq(wm_apply_hits(&h.x, b1, 3), 1);
+	ck_assert(b1->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Drive backs: 1D6 cm per hit away from the shooter; a 6 confuses; further than a full pace
+ * (20 cm) destroys. */
+START_TEST(test_drive_back)
+{
+	struct wm_state *s = make(small);
+	struct wm_unit *b1 = unit(s, "b1");
+	struct harness h;
+	b1->shot_by = wm_unit_find(s, "r1") + 1;
+	b1->shot_hits = 3;
+	static const int d1[] = { 6, 6, 6 }; /* 18 cm: driven, confused */
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_drive_back(&h.x, b1);
+	ck_assert(b1->confused && !b1->destroyed);
+	ck_assert_int_eq(b1->fl.y, 1080);
+	harness_release(&h);
+	b1->confused = 0;
+	b1->shot_hits = 4;
+	static const int d2[] = { 6, 6, 6, 3 }; /* 21 cm > 20 cm: destroyed */
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_drive_back(&h.x, b1);
+	ck_assert(b1->destroyed);
+	harness_release(&h);
+	b1->destroyed = 0;
+	b1->stands = 2;
+	static const int d3[] = { 5, 5, 5, 5 }; /* 20 cm: exactly a full pace, kept */
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_drive_back(&h.x, b1);
+	ck_assert(!b1->destroyed && !b1->confused);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_flame_cannon_table)
+{
+	static const struct wm_flame want[7] = { { 0, 0, 0, 0, 0 }, { 0, 0, 1, 0, 0 },
+		{ 4, 2, 1, 0, 0 }, { 3, 0, 0, 1, 0 }, { 4, 0, 0, 0, 0 }, { 0, 0, 0, 0, 1 },
+		{ 12, 1, 0, 0, 0 } };
+	ck_assert_int_eq(memcmp(wm_flame_table, want, sizeof(want)), 0);
+	static const struct wm_rocket rwant[7] = { { 0, 0, 0, 0, 0 }, { 1, 0, 0, 0, 0 },
+		{ 0, 2, 1, 0, 0 }, { 0, 0, 0, 1, 1 }, { 0, 0, 0, 1, 0 }, { 0, 0, 0, 1, 0 },
+		{ 0, 1, 0, 0, 0 } };
+	ck_assert_int_eq(memcmp(wm_rocket_table, rwant, sizeof(rwant)), 0);
+}
+END_TEST
+
+static const char *const gunners =
+	"terrain: [{id: fort, kind: fortified, points: [[1000, 1000], [1400, 1000], [1400, "
+	"1200], [1000, 1200]]}]\n"
+	"structures: [{id: gate, kind: gateway, at: [1200, 1000]}, {id: tower, kind: tower, at: "
+	"[1300, 1000]}, {id: wall, kind: wall, at: [1100, 1000]}, {id: hut, kind: building, at: "
+	"[900, 900]}]\n"
+	"units:\n"
+	"  - {id: gun, player: red, name: Gun, front: [[1160, 700], [1240, 700]]}\n"
+	"  - {id: fl, player: red, name: Flamer, front: [[700, 700], [740, 700]]}\n"
+	"  - {id: dr, player: red, name: Rocket, front: [[800, 700], [840, 700]]}\n"
+	"  - {id: t, player: blue, name: Foot, front: [[740, 800], [660, 800]]}\n"
+	"  - {id: bt, player: blue, name: Boat, front: [[300, 800], [260, 800]]}\n";
+
+/* Flame Cannon Attacks: 3 = 3 hits outright and one die in future; then D6 attacks. */
+START_TEST(test_flame_cannon_shots)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *f = unit(s, "fl"), *t = unit(s, "t");
+	struct harness h;
+	static const int d[] = { 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(t->destroyed); /* 3 hits on 2 stands of 1 hit */
+	ck_assert(f->reduced);
+	harness_release(&h);
+	t->destroyed = 0;
+	t->stands = 2;
+	static const int d2[] = { 2, 4, 3 }; /* D6 = 2 attacks: a hit and a miss */
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert_int_eq(t->stands, 1);
+	harness_release(&h);
+	f->reduced = 0;
+	static const int d3[] = { 1 };
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(f->destroyed);
+	ck_assert_int_eq(t->stands, 1);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Death Rocket: 6 adds a D6 to the attack; 4 does not shoot; 1 destroyed. */
+START_TEST(test_death_rocket_shots)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *r = unit(s, "dr"), *t = unit(s, "t");
+	struct harness h;
+	static const int d[] = { 6, 1, 1, 1, 1, 4 }; /* 3 + 1 attacks: one hit */
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, r, t, NULL);
+	ck_assert_int_eq(t->stands, 1);
+	harness_release(&h);
+	static const int d4[] = { 4 };
+	harness_init(&h, s, d4, N_OF(d4));
+	wm_shoot(&h.x, r, t, NULL);
+	ck_assert_int_eq(t->stands, 1);
+	ck_assert(!r->destroyed);
+	harness_release(&h);
+	static const int d1[] = { 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_shoot(&h.x, r, t, NULL);
+	ck_assert(r->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_damage_tables)
+{
+	ck_assert_int_eq(wm_damage_to_hit(1), 6);
+	ck_assert_int_eq(wm_damage_to_hit(0), 4);
+	ck_assert_int_eq(wm_damage_effect(1), 0);
+	ck_assert_int_eq(wm_damage_effect(2), 0);
+	ck_assert_int_eq(wm_damage_effect(3), 1);
+	ck_assert_int_eq(wm_damage_effect(6), 1);
+	ck_assert_int_eq(wm_damage_effect(7), 2);
+	ck_assert_int_eq(wm_damage_effect(8), 2);
+	ck_assert_int_eq(wm_boiling_oil(1, 3), 0);
+	ck_assert_int_eq(wm_boiling_oil(2, 3), 0);
+	ck_assert_int_eq(wm_boiling_oil(3, 3), 1);
+	ck_assert_int_eq(wm_boiling_oil(4, 3), 1);
+	ck_assert_int_eq(wm_boiling_oil(5, 2), 2);
+	ck_assert_int_eq(wm_boiling_oil(6, 3), 3);
+}
+END_TEST
+
+/* Damage to fortresses: a 6 to hit a fortress (5 misses), highest die + modifiers. */
+START_TEST(test_fortress_damage)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *g = unit(s, "gun");
+	struct wm_structure *gate = &s->structures[wm_structure_find(s, "gate")];
+	struct wm_structure *tower = &s->structures[wm_structure_find(s, "tower")];
+	struct wm_structure *wall = &s->structures[wm_structure_find(s, "wall")];
+	struct wm_structure *hut = &s->structures[wm_structure_find(s, "hut")];
+	struct harness h;
+	/* gateway: 4 dice, one 6; effect 5 + 1 (gateway) = 6: damaged */
+	static const int d1[] = { 5, 6, 1, 1, 5 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_shoot(&h.x, g, NULL, gate);
+	ck_assert(gate->damaged && !gate->breached);
+	harness_release(&h);
+	/* again: 5 + 1 gateway + 1 damaged = 7: breached */
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_shoot(&h.x, g, NULL, gate);
+	ck_assert(gate->breached);
+	harness_release(&h);
+	/* wall: highest of two effect dice, 2 + 0 = nothing; 6 = damaged */
+	static const int d2[] = { 6, 6, 1, 1, 2, 1 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_shoot(&h.x, g, NULL, wall);
+	ck_assert(!wall->damaged);
+	harness_release(&h);
+	/* tower: 7+ twice to fall */
+	static const int d3[] = { 6, 1, 1, 1, 6 };
+	wall->damaged = 0;
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_shoot(&h.x, g, NULL, tower);
+	ck_assert(tower->damaged && tower->breaches == 0); /* 6: damaged */
+	harness_release(&h);
+	/* building: 4+ to hit, +1: 6 + 1 = 7 destroyed */
+	static const int d4[] = { 3, 4, 1, 1, 6 };
+	harness_init(&h, s, d4, N_OF(d4));
+	wm_shoot(&h.x, g, NULL, hut);
+	ck_assert(hut->breached);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A tower breached twice falls (a damaged tower +1, like a damaged wall). */
+START_TEST(test_tower_twice)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *g = unit(s, "gun");
+	struct wm_structure *tower = &s->structures[wm_structure_find(s, "tower")];
+	struct harness h;
+	tower->damaged = 1;
+	static const int d[] = { 6, 6, 1, 1, 5, 6 }; /* two hits, highest 6 + 1 = 7 */
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, g, NULL, tower);
+	ck_assert_int_eq(tower->breaches, 1);
+	ck_assert(!tower->breached);
+	harness_release(&h);
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, g, NULL, tower);
+	ck_assert(tower->breached);
+	harness_release(&h);
+	static const int d2[] = { 6, 1, 1, 1, 5 }; /* 5 + 1 = 6 on a damaged wall: holds */
+	struct wm_structure *wall = &s->structures[wm_structure_find(s, "wall")];
+	wall->damaged = 1;
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_shoot(&h.x, g, NULL, wall);
+	ck_assert(!wall->breached);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A boat: 4+ to hit, 7+ sinks (+1 already damaged). */
+START_TEST(test_vessel_damage)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *g = unit(s, "gun"), *bt = unit(s, "bt");
+	struct harness h;
+	static const int d[] = { 4, 3, 3, 3, 6 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, g, bt, NULL);
+	ck_assert(bt->ship_damage && !bt->destroyed);
+	harness_release(&h);
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, g, bt, NULL);
+	ck_assert(bt->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- combat ----------------------------------------------------------------------------- */
+
+START_TEST(test_combat_mods)
+{
+	struct wm_cmods m;
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(wm_combat_mod(&m), 0);
+	m.charging_open = 1;
+	ck_assert_int_eq(wm_combat_mod(&m), 1);
+	m.monster_charge = 1;
+	ck_assert_int_eq(wm_combat_mod(&m), 2);
+	memset(&m, 0, sizeof(m));
+	m.pursuit = 1;
+	m.pursuit_cm = 2;
+	ck_assert_int_eq(wm_combat_mod(&m), 1);
+	m.pursuit_cm = 3;
+	ck_assert_int_eq(wm_combat_mod(&m), 2);
+	m.pursuit_cm = 6;
+	ck_assert_int_eq(wm_combat_mod(&m), 3);
+	memset(&m, 0, sizeof(m));
+	m.terrified = m.flank = m.confused = 1;
+	ck_assert_int_eq(wm_combat_mod(&m), -3);
+}
+END_TEST
+
+static const char *const duel =
+	"terrain: [{id: farm, kind: defended, points: [[0, 1000], [2000, 1000], [2000, 2000], [0, "
+	"2000]]}]\n"
+	"units:\n"
+	"  - {id: a, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: b, player: blue, name: Foot, front: [[540, 520], [460, 520]]}\n";
+
+static struct wm_state *duel_state(void)
+{
+	struct wm_state *s = make(duel);
+	struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+	a->engaged = 2;
+	b->engaged = 1;
+	a->charged = 1;
+	return s;
+}
+
+/* Win: the charger in the open attacks with 2 x (1 + 1); the loser retreats the difference. */
+START_TEST(test_combat_win)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *b = unit(s, "b");
+	struct harness h;
+	static const int d[] = { 4, 3, 3, 3, 3, 3 };
+	s->side[0].win = WM_STAND;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a 2 stands x (1 +1)"));
+	ck_assert(events_have(&h.ev, "a wins by 1"));
+	ck_assert_int_eq(b->stands, 1);
+	ck_assert_int_eq(b->fl.y, 530);
+	ck_assert(!b->engaged && !unit(s, "a")->engaged);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Lose: the charger scores less and retreats; the winner (blue: stand) stands. */
+START_TEST(test_combat_lose_and_pursuit)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *a = unit(s, "a");
+	struct harness h;
+	/* a: 4 misses; b: 2 hits -> a destroyed? a has 2 stands of 1 hit: destroyed. Use one. */
+	static const int d[] = { 3, 3, 3, 3, 4, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "b wins by 1"));
+	ck_assert(events_have(&h.ev, "b stands its ground"));
+	ck_assert_int_eq(a->stands, 1);
+	ck_assert_int_eq(a->fl.y, 490);
+	harness_release(&h);
+	wm_state_free(s);
+	/* red pursues: a second round at +1 pursuit (1 cm: no extra) */
+	s = duel_state();
+	s->side[0].win = WM_PURSUE;
+	static const int d2[] = { 4, 3, 3, 3, 3, 3, /* round 2 */ 4, 4, 4, 4, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a pursues b"));
+	ck_assert(events_have(&h.ev, "round 2, a v b: a 2 stands x (1 +1); b 1 stands x (1 +0)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Draw: both fall back 3D6 cm; a defended unit whose side stands stands. */
+START_TEST(test_combat_draw)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+	struct harness h;
+	static const int d[] = { 3, 3, 3, 3, 3, 3, 1, 1, 1, 2, 2, 2 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a falls back 3 cm"));
+	ck_assert(events_have(&h.ev, "b falls back 6 cm"));
+	ck_assert_int_eq(a->fl.y, 470);
+	ck_assert_int_eq(b->fl.y, 580);
+	harness_release(&h);
+	wm_state_free(s);
+	/* b in the defended farm with draw: stand: stands; a falls back */
+	s = duel_state();
+	b = unit(s, "b");
+	wm_translate(unit(s, "a"), (struct table_pt){ 0, 600 });
+	wm_translate(b, (struct table_pt){ 0, 600 });
+	s->side[1].draw_stand = 1;
+	static const int d2[] = { 3, 3, 3, 3, 1, 1, 1 }; /* both defended: no charge bonus */
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "draw: b stands its ground"));
+	ck_assert_int_eq(b->fl.y, 1120);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Boiling oil from a fortified wall: 5-6 D3 attacks; a stand lost retreats 1 cm per hit. */
+START_TEST(test_boiling_oil)
+{
+	struct wm_state *s = make(
+		"terrain: [{id: fort, kind: fortified, boiling-oil: true, "
+		"points: [[0, 510], [2000, 510], [2000, 2000], [0, 2000]]}]\n"
+		"units:\n  - {id: a, player: red, name: Foot, front: [[460, 500], "
+		"[540, 500]]}\n  - {id: b, player: blue, name: Foot, front: [[540, "
+		"520], [460, 520]]}\n");
+	struct wm_unit *a = unit(s, "a");
+	a->engaged = 2;
+	unit(s, "b")->engaged = 1;
+	a->charged = 1;
+	struct harness h;
+	static const int d[] = { 5, 2, 4, 4 }; /* D3 = 2 attacks, two hits on a (open: 4+) */
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "boiling oil 5: 2 attacks on a"));
+	ck_assert(a->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- Giant Goes Wild -------------------------------------------------------------------- */
+
+START_TEST(test_giant_rock)
+{
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: f, player: red, name: Foot, front: "
+		"[[460, 560], [540, 560]]}\n  - {id: e, player: blue, name: Foot, "
+		"front: [[540, 900], [460, 900]]}\n");
+	struct wm_unit *g = unit(s, "g"), *f = unit(s, "f");
+	struct harness h;
+	/* the closest unit is the friend f, 40 mm away (f's rear at 540): 5D6 = 5 cm: hits */
+	static const int d[] = { 3, 1, 1, 1, 1, 1, 4, 4, 4 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_giant_wild(&h.x, g);
+	ck_assert(events_have(&h.ev, "the rock (50 mm) hits f: 3 attacks"));
+	ck_assert(f->destroyed);
+	harness_release(&h);
+	static const int d1[] = { 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_giant_wild(&h.x, g);
+	ck_assert(g->no_fight);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Giant 4: walks straight ahead, confusing friends walked through, attacking the enemy met. */
+START_TEST(test_giant_walk)
+{
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: f, player: red, name: Foot, front: "
+		"[[460, 560], [540, 560]]}\n  - {id: e, player: blue, name: Foot, "
+		"front: [[540, 650], [460, 650]]}\n");
+	struct harness h;
+	static const int d[] = { 4 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_giant_wild(&h.x, unit(s, "g"));
+	ck_assert(unit(s, "f")->confused && unit(s, "f")->walked);
+	ck_assert_int_eq(unit(s, "g")->engaged, wm_unit_find(s, "e") + 1);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- order files -------------------------------------------------------------------------- */
+
+struct order_case {
+	const char *yaml, *want;
+};
+static const struct order_case order_cases[] = {
+	{ "- character: gen\n  orders:\n  - unit: zz\n    move: [[1, 1]]\n",
+		"o.yaml:3:11: error: no unit 'zz'" },
+	{ "- character: gen\n  orders:\n  - unit: b1\n    move: [[1, 1]]\n",
+		"o.yaml:3:11: error: unit 'b1' belongs to blue" },
+	{ "- character: gen\n  orders:\n  - unit: r1\n    charge: r2\n",
+		"o.yaml:4:13: error: unit 'r2' is one of yours" },
+	{ "- character: gen\n  orders:\n  - unit: r1\n", "error: an order does nothing" },
+	{ "- character: gen\n  orders:\n  - unit: r1\n    move: [[1, 99999]]\n",
+		"o.yaml:4:16: error: waypoint is '99999' (an integer from 0 to 2000 expected)" },
+	{ "- character: nobody\n", "o.yaml:1:14: error: no character 'nobody' of red" },
+	{ "- shoot: r1\n  at: b1\n", "error: unit 'r1' has no shooting attacks" },
+	{ "- {foo: 1}\n", "error: an entry is neither" },
+	{ "- character: gen\n  orders:\n  - brigade: rb\n    charge: b1\n",
+		"error: a brigade cannot charge here" },
+};
+
+START_TEST(test_order_errors)
+{
+	const struct order_case *c = &order_cases[_i];
+	struct wm_state *s = make(small);
+	struct node *n = NULL;
+	struct diag d;
+	struct buf out = BUF_INIT;
+	void *o = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "o.yaml", c->yaml, strlen(c->yaml), NULL, &d), 0);
+	ck_assert_int_eq(wm_orders_parse(&o, &camp, s, 1, "red", n, NULL, &d), -1);
+	diag_format(&d, &out, DIAG_BRIEF);
+	ck_assert_msg(strstr(out.data, c->want), "case %d: want '%s', got '%s'", _i, c->want,
+		out.data);
+	node_free(n);
+	diag_release(&d);
+	buf_release(&out);
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_order_file_ok)
+{
+	struct wm_state *s = make(small);
+	const char *y = "- character: gen\n  orders:\n  - brigade: rb\n    move: [[500, 600]]\n"
+			"  - unit: r1\n    charge: b1\n  move: [500, 300]\n";
+	const char *st = "initiative: {r1: charge}\nwin: fall-back\ndraw: stand\n";
+	struct node *n = NULL, *sn = NULL;
+	struct diag d;
+	void *out = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "o.yaml", y, strlen(y), NULL, &d), 0);
+	ck_assert_int_eq(node_parse(&sn, "s.yaml", st, strlen(st), NULL, &d), 0);
+	ck_assert_int_eq(wm_orders_parse(&out, &camp, s, 1, "red", n, sn, &d), 0);
+	struct wm_orders *o = out;
+	ck_assert_int_eq(o->n, 1);
+	ck_assert_int_eq(o->v[0].n_orders, 2);
+	ck_assert_str_eq(o->v[0].orders[0].brigade, "rb");
+	ck_assert_int_eq(o->v[0].orders[1].charge, wm_unit_find(s, "b1") + 1);
+	ck_assert_int_eq(o->initiative[wm_unit_find(s, "r1")], WM_INIT_CHARGE);
+	ck_assert_int_eq(o->win, WM_FALL_BACK);
+	ck_assert_int_eq(o->draw_stand, 1);
+	ck_assert_int_eq(wm_active_side(s, 1), 0);
+	ck_assert_int_eq(wm_active_side(s, 2), 1);
+	ck_assert_int_eq(wm_active_side(s, 3), 0);
+	wm_orders_free(out);
+	node_free(n);
+	node_free(sn);
+	diag_release(&d);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- N sides, special units in the Command phase, support and terror ---------------------- */
+
+START_TEST(test_three_sides)
+{
+	static const char *const three[] = { "red", "blue", "green" };
+	struct rules_campaign c3 = { "test", three, 3, &opts };
+	const char *y = "table: {width: 2000, depth: 2000}\narmies: [{name: A, list: [{name: "
+			"Foot, type: infantry, attacks: 1, hits: 1, stands: 2}]}]\nsides: "
+			"[{player: red, army: A}, {player: blue, army: A}, {player: green, army: "
+			"A}]\nunits: [{id: r, player: red, name: Foot, front: [[0, 500], [80, "
+			"500]]}, {id: b, player: blue, name: Foot, front: [[80, 900], [0, 900]]}, "
+			"{id: g, player: green, name: Foot, front: [[300, 500], [380, 500]]}]\n";
+	struct node *n = NULL;
+	struct diag d;
+	void *out = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&n, "g.yaml", y, strlen(y), NULL, &d), 0);
+	ck_assert_int_eq(wm_state_parse(&out, &c3, n, &d), 0);
+	struct wm_state *s = out;
+	extern const struct rule_system rules_warmaster;
+	for (int t = 1; t <= 6; t++) {
+		ck_assert_int_eq(wm_active_side(s, t), (t - 1) % 3);
+		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[(t - 1) % 3]), 1);
+		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[t % 3]), 0);
+	}
+	/* green (220 mm away) is closer to red than blue (380 mm): both are enemies */
+	ck_assert_int_eq(wm_closest_enemy(s, unit(s, "r"), 0), wm_unit_find(s, "g"));
+	ck_assert(!wm_enemy_near(s, unit(s, "r")));
+	wm_translate(unit(s, "g"), (struct table_pt){ -20, 0 });
+	ck_assert(wm_enemy_near(s, unit(s, "r")));
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 0);
+	unit(s, "b")->destroyed = 1;
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 0);
+	unit(s, "g")->destroyed = 1;
+	ck_assert_int_eq(rules_warmaster.game_over(&c3, s, 1, NULL), 1);
+	wm_state_free(s);
+	node_free(n);
+	diag_release(&d);
+}
+END_TEST
+
+static struct wm_orders *one_order(struct wm_state *s, const char *id, int character)
+{
+	static struct wm_order ord;
+	static struct wm_entry e;
+	static struct wm_orders o;
+	memset(&ord, 0, sizeof(ord));
+	memset(&o, 0, sizeof(o));
+	ord.unit = wm_unit_find(s, id);
+	ord.n_path = 1;
+	ord.path[0] = wm_front_centre(unit(s, id));
+	ord.path[0].y += 100;
+	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	o.v = &e;
+	o.n = 1;
+	return &o;
+}
+
+START_TEST(test_steam_tank_blunder)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "400]}]\nunits: [{id: t, player: red, name: Tank, front: [[480, "
+				  "500], [520, 500]]}]\n");
+	struct wm_unit *t = unit(s, "t");
+	struct harness h;
+	static const int d1[] = { 6, 6, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->immobile && !t->destroyed);
+	ck_assert_int_eq(t->penalty, 0); /* not the ordinary blunder table */
+	harness_release(&h);
+	t->immobile = 0;
+	static const int d2[] = { 6, 6, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	h.x.phase = "test";
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->no_shoot && !t->immobile);
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	opts.steam_tank_wmr = 1;
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "t", 0));
+	ck_assert(t->destroyed);
+	harness_release(&h);
+	ck_assert_int_eq(wm_position_of(s, t), WM_POS_DEFENDED); /* always counts as defended */
+	wm_state_free(s);
+}
+END_TEST
+
+START_TEST(test_giant_failed_order)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "400]}]\nunits: [{id: g, player: red, name: Giant, front: [[480, "
+				  "500], [520, 500]]}]\n");
+	struct harness h;
+	/* 10 > 9: failed, not a blunder: goes wild (1: no move, no fight) */
+	static const int d1[] = { 5, 5, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(events_have(&h.ev, "g goes wild (1)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	opts.giant_on_blunder = 1;
+	static const int d2[] = { 5, 5 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(!events_have(&h.ev, "goes wild"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	static const int d3[] = { 6, 6, 1 };
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_command_phase(&h.x, one_order(s, "g", 0));
+	ck_assert(events_have(&h.ev, "g goes wild (1)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Giant 2 walks to the nearest table edge; 6 rushes at twice its pace with twice the attacks. */
+START_TEST(test_giant_edge_and_rush)
+{
+	struct wm_state *s = make("units:\n  - {id: g, player: red, name: Giant, front: [[80, "
+				  "1000], [120, 1000]]}\n  - {id: e, player: blue, name: Foot, "
+				  "front: [[1140, 1000], [1060, 1000]]}\n");
+	struct wm_unit *g = unit(s, "g");
+	struct harness h;
+	static const int d2[] = { 2 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_giant_wild(&h.x, g);
+	ck_assert(g->stand_ground);
+	ck_assert(g->destroyed); /* the nearest edge is x = 0, 100 mm away: it walks off */
+	harness_release(&h);
+	g->destroyed = 0;
+	g->stands = 1;
+	g->fl = (struct table_pt){ 780, 1000 };
+	g->fr = (struct table_pt){ 820, 1000 };
+	static const int d6[] = { 6 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_giant_wild(&h.x, g); /* e is 240 mm away: reached at 400 mm */
+	ck_assert(g->double_first);
+	ck_assert_int_eq(g->engaged, wm_unit_find(s, "e") + 1);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* +1 per supporting stand; a monster charging in the open +2; terror -1. */
+START_TEST(test_support_and_terror)
+{
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: b, player: blue, name: Foot, front: "
+		"[[540, 520], [460, 520]]}\n  - {id: s, player: blue, name: Foot, "
+		"front: [[540, 540], [460, 540]]}\n");
+	struct wm_unit *g = unit(s, "g"), *b = unit(s, "b");
+	g->engaged = 2;
+	b->engaged = 1;
+	g->charged = 1;
+	struct harness h;
+	/* g: 1 stand x (8 + 2) = 10 attacks, all miss; b: 2 x (1 - 1) = 0; support: s's 2 stands */
+	static const int d[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	s->side[1].win = WM_STAND;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "g 1 stands x (8 +2); b 2 stands x (1 -1)"));
+	ck_assert(events_have(&h.ev, "combat result: g 0, b 2"));
+	ck_assert(events_have(&h.ev, "b wins by 2"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A charge reaches an enemy exactly a full pace away, not one 1 mm further. */
+START_TEST(test_charge_reach)
+{
+	struct wm_state *s = make(small);
+	struct wm_orders *o = one_order(s, "r1", 0);
+	struct wm_order *ord = &o->v[0].orders[0];
+	ord->n_path = 0;
+	ord->charge = wm_unit_find(s, "b1") + 1;
+	s->chars[0].at = (struct table_pt){ 500, 510 };
+	wm_translate(unit(s, "b1"), (struct table_pt){ 0, -199 }); /* 201 mm */
+	struct harness h;
+	static const int d[] = { 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "r1 cannot reach b1 (201 mm, pace 200 mm)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	wm_translate(unit(s, "b1"), (struct table_pt){ 0, -1 }); /* 200 mm: in reach */
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "r1 charges b1 in front"));
+	ck_assert_int_eq(wm_front_centre(unit(s, "r1")).y, 700);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("warmaster");
+	TCase *tc = tcase_create("core");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_state_round_trip);
+	tcase_add_loop_test(tc, test_state_errors, 0, (int)N_OF(err_cases));
+	tcase_add_test(tc, test_army_list_errors);
+	tcase_add_test(tc, test_order_distance);
+	tcase_add_test(tc, test_order_other_penalties);
+	tcase_add_test(tc, test_order_test);
+	tcase_add_test(tc, test_blunder_table);
+	tcase_add_test(tc, test_steam_tank_tables);
+	tcase_add_test(tc, test_command_sequence);
+	tcase_add_test(tc, test_command_range);
+	tcase_add_test(tc, test_blunder_effects);
+	tcase_add_test(tc, test_home_back);
+	tcase_add_test(tc, test_initiative);
+	tcase_add_test(tc, test_paces);
+	tcase_add_test(tc, test_to_hit_and_drive_dice);
+	tcase_add_test(tc, test_attack_thresholds);
+	tcase_add_test(tc, test_stand_losses);
+	tcase_add_test(tc, test_drive_back);
+	tcase_add_test(tc, test_flame_cannon_table);
+	tcase_add_test(tc, test_flame_cannon_shots);
+	tcase_add_test(tc, test_death_rocket_shots);
+	tcase_add_test(tc, test_damage_tables);
+	tcase_add_test(tc, test_fortress_damage);
+	tcase_add_test(tc, test_tower_twice);
+	tcase_add_test(tc, test_vessel_damage);
+	tcase_add_test(tc, test_combat_mods);
+	tcase_add_test(tc, test_combat_win);
+	tcase_add_test(tc, test_combat_lose_and_pursuit);
+	tcase_add_test(tc, test_combat_draw);
+	tcase_add_test(tc, test_boiling_oil);
+	tcase_add_test(tc, test_giant_rock);
+	tcase_add_test(tc, test_giant_walk);
+	tcase_add_loop_test(tc, test_order_errors, 0, (int)N_OF(order_cases));
+	tcase_add_test(tc, test_order_file_ok);
+	tcase_add_test(tc, test_three_sides);
+	tcase_add_test(tc, test_steam_tank_blunder);
+	tcase_add_test(tc, test_giant_failed_order);
+	tcase_add_test(tc, test_giant_edge_and_rush);
+	tcase_add_test(tc, test_support_and_terror);
+	tcase_add_test(tc, test_charge_reach);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(suite)
