@@ -6,10 +6,12 @@
 
 extern const struct rule_system rules_land_raid;
 extern const struct rule_system rules_nhis;
+extern const struct rule_system rules_reivers;
 
 const struct rule_system *const rules_registry[] = {
 	&rules_land_raid,
 	&rules_nhis,
+	&rules_reivers,
 	NULL,
 };
 
