@@ -253,8 +253,9 @@ void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e)
 		kill(s, f, e);
 		return;
 	}
+	/* A wound is a casualty for the morale test; a hole in the sleeve is not. */
 	int g = rv_group_find(s, fg->side, fg->group);
-	if (g >= 0)
+	if (g >= 0 && !(fg->role == RV_HEIDMAN && fg->hits == 1))
 		s->group[g].unchecked++;
 	events_add(e, PH, "%s takes %s", fg->id,
 		fg->role == RV_HEIDMAN && fg->hits == 1 ?
@@ -324,9 +325,9 @@ int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, s
 			      (int)dice_roll(d, 10, "Border Reivers §Melee: %s defends (d10%s)",
 				      df->id, wd);
 	int ta = ra + ma, td = md == -100 ? 0 : rd + md;
-	events_add(e, "melee", "%s%s attack %s: %d%s = %d against %d%s = %d: %s", s->fig[att[0]].id,
-		n > 1 ? " and others" : "", df->id, ra, wa, ta, rd, md == -100 ? " (stunned)" : wd,
-		td,
+	events_add(e, "melee", "%s%s %s: %d%s = %d against %s's %d%s = %d: %s", s->fig[att[0]].id,
+		n > 1 ? " and others attack" : " attacks", df->id, ra, wa, ta, df->id, rd,
+		md == -100 ? " (stunned)" : wd, td,
 		ta > td ? "the attackers win" :
 		ta < td ? "the defender wins" :
 			  "a tie, fought on");

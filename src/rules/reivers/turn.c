@@ -35,14 +35,17 @@ static int group_alive(const struct rv_state *s, int g)
 	return 0;
 }
 
-/* The figure whose position the group is measured from: its leader, else its first living. */
-static int group_anchor(const struct rv_state *s, int g)
+/* The figure whose position the group is measured from: its leader, else (leader dead or
+ * stunned) its first living figure able to act (docs/rules/reivers.md). */
+static int group_anchor(const struct rv_state *s, int g, int turn)
 {
 	int l = rv_group_leader(s, g);
-	for (size_t i = 0; l < 0 && i < s->n_fig; i++)
-		if (!s->fig[i].dead && in_group(s, (int)i, g))
-			l = (int)i;
-	return l;
+	if (l >= 0 && s->fig[l].stunned_until < turn)
+		return l;
+	for (size_t i = 0; i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, g) && s->fig[i].stunned_until < turn)
+			return (int)i;
+	return l >= 0 ? l : -1;
 }
 
 static void void_order(struct ctx *x, const struct rv_order *o, const char *fmt, const char *a)
@@ -71,8 +74,13 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 				p = o->place[k].at;
 		p.x = p.x < 0 ? 0 : p.x > s->width ? s->width : p.x;
 		p.y = p.y < 0 ? 0 : p.y > s->height ? s->height : p.y;
-		if (!table_within(p, to, RV_GROUP_RADIUS))
-			p = to; /* closes up on the leader */
+		if (!table_within(p, to, RV_GROUP_RADIUS)) {
+			/* closes up to 6" of the leader, on the line from him */
+			int64_t dx = p.x - to.x, dy = p.y - to.y;
+			int64_t len = (int64_t)table_isqrt((uint64_t)(dx * dx + dy * dy));
+			p.x = (int32_t)(to.x + dx * RV_GROUP_RADIUS / len);
+			p.y = (int32_t)(to.y + dy * RV_GROUP_RADIUS / len);
+		}
 		f->at = p;
 	}
 }
@@ -82,7 +90,12 @@ static int move_group(struct ctx *x, int g, const struct table_pt *w, size_t n,
 	const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
-	int lead = group_anchor(s, g);
+	int lead = group_anchor(s, g, x->t->turn);
+	if (lead < 0 || s->fig[lead].stunned_until >= x->t->turn) {
+		events_add(x->t->events, "action", "%s cannot move (every figure is stunned)",
+			s->group[g].id);
+		return 0;
+	}
 	int roll = rv_move_roll(s, lead, x->t->dice);
 	struct table_pt from = s->fig[lead].at, end;
 	struct table_pt path[RV_MAX_PATH];
@@ -100,7 +113,7 @@ static int move_group(struct ctx *x, int g, const struct table_pt *w, size_t n,
 static void retreat(struct ctx *x, int g)
 {
 	struct rv_state *s = x->s;
-	int lead = group_anchor(s, g), near = -1;
+	int lead = group_anchor(s, g, x->t->turn), near = -1;
 	for (size_t i = 0; i < s->n_fig; i++)
 		if (!s->fig[i].dead && s->fig[i].side != s->group[g].side &&
 			(near < 0 || table_dist2(s->fig[i].at, s->fig[lead].at) <
@@ -142,6 +155,7 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	int fired = 0, firearm = 0, turn = x->t->turn;
+	struct table_pt where = { 0, 0 };
 	for (size_t i = 0; i < s->n_fig; i++) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->stunned_until >= turn ||
@@ -156,7 +170,11 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 									 "no line of sight");
 			continue;
 		}
-		firearm |= rv_weapons[f->weapon].firearm;
+		/* One spook test per volley, from its first firearm (docs/rules/reivers.md). */
+		if (rv_weapons[f->weapon].firearm && !firearm) {
+			firearm = 1;
+			where = at;
+		}
 		fired = 1;
 		rv_fire(s, x->o, (int)i, o->target, turn, x->t->dice, x->t->events);
 		if (x->n_shots < MAX_SHOTS)
@@ -166,7 +184,7 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 		void_order(x, o, "no figure could shoot at %s (loaded, in range and in sight)",
 			s->fig[o->target].id);
 	else if (firearm)
-		rv_spook(s, x->o, s->fig[group_anchor(s, g)].at, turn, x->t->dice, x->t->events);
+		rv_spook(s, x->o, where, turn, x->t->dice, x->t->events);
 }
 
 static void do_load(struct ctx *x, int g)
@@ -202,7 +220,7 @@ static void do_aim(struct ctx *x, int g, const struct rv_order *o)
 static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
-	int lead = group_anchor(s, g);
+	int lead = group_anchor(s, g, x->t->turn);
 	for (size_t k = 0; k < o->n_animals; k++) {
 		int touch = 0;
 		for (size_t i = 0; i < s->n_fig; i++)
@@ -296,7 +314,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	if (s->group[g].passed_turn != turn &&
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
-	int lead = group_anchor(s, g);
+	int lead = group_anchor(s, g, x->t->turn);
 	int dg = rv_group_find(s, s->fig[tgt].side, s->fig[tgt].group);
 	struct table_pt w[2] = { s->fig[lead].at, s->fig[tgt].at };
 	if (s->fig[lead].mounted && rv_obstacles_crossed(s, w[0], w[1]) > 0) {
@@ -379,8 +397,11 @@ static void activate(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	struct rv_group *gr = &s->group[g];
-	if (!group_alive(s, g))
+	if (!group_alive(s, g)) {
+		if (o)
+			void_order(x, o, "%s", "no figure of the group is left");
 		return;
+	}
 	if (o)
 		appoint(x, o);
 	if (gr->unchecked > 0)
