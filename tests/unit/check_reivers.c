@@ -645,6 +645,9 @@ START_TEST(test_state_errors)
 		"an integer from 0 to 480"));
 	ck_assert(strstr(state_error("{id: s-heid, group: sa, role: heidman, at: [0, 0]}", NULL),
 		"side 'kerr' has no heidman"));
+	ck_assert(strstr(state_error(HEIDMEN "{id: sx-1, group: sx, at: [1, 1]}", NULL),
+		"group 'sx' has no leader (a figure with role leader or heidman, or leader-killed: "
+		"true)"));
 	ck_assert(strstr(state_error(HEIDMEN "", "animals: [{id: c, kind: goat, at: [1, 1]}]\n"),
 		"goat"));
 }
@@ -698,6 +701,183 @@ START_TEST(test_orders)
 }
 END_TEST
 
+/* ---- whole turns: appointment, morale results, hold, charge ----------------------------- */
+
+/* Resolves one turn of s with scott's orders (YAML) and scripted dice; kerr sends none. */
+static void play_turn(struct rv_state *s, int turn, const char *yaml, const int *dice, size_t n,
+	struct harness *h, struct buf *summary)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root = NULL;
+	void *o = NULL;
+	ck_assert_int_eq(node_parse(&root, "o.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	if (rv_orders_parse(&o, &camp, s, turn, "scott", root, NULL, &d) < 0) {
+		diag_print(&d, stderr);
+		ck_abort_msg("orders do not parse");
+	}
+	h_init(h, dice, n);
+	struct rules_orders ro[2] = { { "kerr", NULL }, { "scott", o } };
+	struct rules_turn t = { turn, ro, 2, &h->dice, &h->ev, BUF_INIT, BUF_INIT };
+	ck_assert_int_eq(rv_resolve(&camp, s, &t), 0);
+	ck_assert_int_eq(dice_count(&h->dice), n);
+	if (summary)
+		buf_puts(summary, buf_str(&t.summary));
+	buf_release(&t.summary);
+	buf_release(&t.why);
+	rv_orders_free(o);
+	node_free(root);
+	diag_release(&d);
+}
+
+static int void_has(const struct events *ev, const char *text)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->v[i].kind == EVENT_VOID && strstr(ev->v[i].text, text))
+			return 1;
+	return 0;
+}
+
+/* §New Leader: the heidman within 6" names a new leader before the group acts; from 6.1" the
+ * appointment is void and the leaderless group may not move into the open. */
+START_TEST(test_new_leader)
+{
+	struct rv_state *s = make(HEIDMEN "{id: old, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: sx-2, group: sx, at: [240, 160]}");
+	s->fig[fig(s, "old")].dead = 1;
+	s->group[rv_group_find(s, -1, "sx")].leader_killed = 1;
+	s->fig[fig(s, "s-heid")].at = (struct table_pt){ 240, 100 - _i }; /* 6" or 6.1" */
+	const char *orders = "- {group: sa, load: true, appoint: {group: sx, leader: sx-2}}\n"
+			     "- {group: sx, move: [[240, 240]]}\n";
+	const int dice[] = { 3, 2, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, orders, dice, _i ? 2 : 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "sx-2")].role, _i ? RV_FIGURE : RV_LEADER);
+	ck_assert_int_eq(s->group[rv_group_find(s, -1, "sx")].leader_killed, _i);
+	ck_assert_int_eq(s->fig[fig(s, "sx-2")].at.y, _i ? 160 : 220);
+	ck_assert_int_eq(void_has(&h.ev, "the heidman is not within 6\""), _i);
+	ck_assert_int_eq(void_has(&h.ev, "leaderless: load, fire or retreat to cover only"), _i);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Morale results: fail by 2, shaken: a move into the open is void, a move into cover is not;
+ * fail by 3, broken: the order is void and the group retreats a full move from the enemy. */
+START_TEST(test_morale_effects)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: lead, group: sx, role: leader, class: regular, at: [240, 100]}, "
+			"{id: enemy, group: kb, at: [240, 60]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].unchecked = 1;
+	s->group[g].lost = 1; /* morale 7 */
+	static const char *const orders[] = { "- {group: sx, move: [[240, 240]]}\n",
+		"- {group: sx, move: [[190, 150]]}\n", "- {group: sx, move: [[240, 240]]}\n" };
+	const int rolls[][5] = { { 3, 2, 9 }, { 3, 2, 9, 6, 6 }, { 3, 2, 10, 2, 2 } };
+	const size_t n[] = { 3, 5, 5 };
+	struct harness h;
+	play_turn(s, 1, orders[_i], rolls[_i], n[_i], &h, NULL);
+	if (_i == 0) {
+		ck_assert_int_eq(s->group[g].morale, RV_SHAKEN);
+		ck_assert(void_has(&h.ev, "shaken: load, fire or retreat to cover only"));
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 100);
+	} else if (_i == 1) { /* into the wood: allowed */
+		ck_assert_int_eq(s->group[g].morale, RV_SHAKEN);
+		ck_assert_int_eq(h.ev.n > 0 && !void_has(&h.ev, "shaken"), 1);
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 190);
+	} else {
+		ck_assert_int_eq(s->group[g].morale, RV_BROKEN);
+		ck_assert(void_has(&h.ev, "broken: it retreats a full move instead"));
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 240);
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 140); /* 4" straight away */
+	}
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Sequence of Play: a hidden group holding acts after the whole deck, then is not hidden;
+ * a group that is not hidden may not hold. */
+START_TEST(test_hold)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: lurker, group: sx, role: leader, weapon: longbow, "
+			"at: [240, 100]}, {id: enemy, group: kb, at: [240, 150]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].hidden = 1;
+	const int dice[] = { 3, 2, 9 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, hold: true, fire: enemy}\n", dice, 3, &h, NULL);
+	size_t animal = 0, hold = 0;
+	for (size_t i = 0; i < h.ev.n; i++) {
+		if (strstr(h.ev.v[i].text, "the animal card"))
+			animal = i;
+		if (strstr(h.ev.v[i].text, "sx acts from hiding"))
+			hold = i;
+	}
+	ck_assert_int_gt(hold, animal);
+	ck_assert(has(&h.ev, "lurker fires longbow at enemy: rolls 9 +1 close = 10: hit"));
+	ck_assert_int_eq(s->group[g].hidden, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Charging: both morale tests, the charge move, a melee tie kept for the next turn (where the
+ * charging +1 is gone), then a win. */
+START_TEST(test_charge_and_tie)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: target, group: kb, at: [240, 130]}");
+	const int t1[] = { 3, 2, 5, 5, 3, 3, 5, 7 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, charge: target}\n", t1, N_OF(t1), &h, NULL);
+	ck_assert(has(&h.ev, "sx tests morale (to charge): rolls 5, needs 8 or less: passes"));
+	ck_assert(has(&h.ev, "kb tests morale (to receive a charge): rolls 5"));
+	ck_assert(has(&h.ev, "a tie, fought on"));
+	ck_assert_int_eq((int)s->n_melee, 1);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 130);
+	h_release(&h);
+	/* turn 2: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then tests
+	 * for the casualty */
+	const int t2[] = { 3, 2, 6, 6, 5 };
+	play_turn(s, 2, "- {group: sx, load: true}\n", t2, N_OF(t2), &h, NULL);
+	ck_assert(has(&h.ev, "lead attacks target: 6 +1 leader = 7"));
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, 1);
+	ck_assert_int_eq((int)s->n_melee, 0);
+	h_release(&h);
+	/* the charge that fails its morale test does not move */
+	rv_state_free(s);
+	s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+			 "{id: target, group: kb, at: [240, 130]}");
+	const int t3[] = { 3, 2, 9 };
+	play_turn(s, 1, "- {group: sx, charge: target}\n", t3, N_OF(t3), &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 100);
+	ck_assert_int_eq((int)s->n_melee, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Herding in a turn: contact required (void), success drives the animal and changes owner. */
+START_TEST(test_herd_turn)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}");
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i } };
+	s->n_animal = 1;
+	const int dice[] = { 3, 2, 5, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, herd: [cow], path: [[240, 200]]}\n", dice, _i ? 2 : 5, &h,
+		NULL);
+	ck_assert_int_eq(void_has(&h.ev, "not in base contact with cow"), _i);
+	ck_assert_int_eq(s->animal[0].owner, _i ? 1 : 0);
+	ck_assert_int_eq(s->animal[0].at.y, _i ? 89 : 150);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 static Suite *reivers_suite(void)
 {
 	Suite *su = suite_create("reivers");
@@ -735,6 +915,11 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_deck);
 	tcase_add_test(t, test_state_errors);
 	tcase_add_test(t, test_orders);
+	tcase_add_loop_test(t, test_new_leader, 0, 2);
+	tcase_add_loop_test(t, test_morale_effects, 0, 3);
+	tcase_add_test(t, test_hold);
+	tcase_add_test(t, test_charge_and_tie);
+	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	suite_add_tcase(su, t);
 	return su;
 }
