@@ -15,15 +15,18 @@ for text in "Border Reivers §Sequence of Play: the deck of cards [1/2]" "woodsm
     "tests morale (to receive a charge)" "tests morale (casualties)" "the attackers win" \
     "the defender wins" "takes a flesh wound" "takes a wound" "is killed" "is stunned" \
     "has lost its leader" "+1 soft cover" "-2 extra attackers" "+1 wounded leader" \
-    "-1 wounded" "gallops" "stops short" "no shot at"; do
+    "-1 wounded" "gallops" "stops short" "no shot at" "-2 whole cover" \
+    "fails by 1, load, fire or retreat to cover only" "the heidman names sim-the-laird leader" \
+    "riders: leaderless: load, fire or retreat to cover only" "no line of sight" \
+    "herdsmen: not in base contact with brock" "no figure of the group is left"; do
     grep -qF -- "$text" "$J"/*.yaml || die "no '$text' in the bewcastle-fray journal"
 done
-expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 12 turns identical"
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 22 turns identical"
 git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 12 turns"
+expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 22 turns"
 
 # The report: a map with its key, and the figures.
-R=$(ls "$C"/reports/turn-0012/*armstrong*)
+R=$(ls "$C"/reports/turn-0022/*armstrong*)
 has "$R" "## The table (48\" x 36\")"
 has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"

@@ -837,7 +837,7 @@ START_TEST(test_charge_and_tie)
 	ck_assert(has(&h.ev, "kb tests morale (to receive a charge): rolls 5"));
 	ck_assert(has(&h.ev, "a tie, fought on"));
 	ck_assert_int_eq((int)s->n_melee, 1);
-	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 130);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 125); /* 0.5" short of the target */
 	h_release(&h);
 	/* turn 2: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then tests
 	 * for the casualty */
@@ -874,6 +874,24 @@ START_TEST(test_herd_turn)
 	ck_assert_int_eq(s->animal[0].owner, _i ? 1 : 0);
 	ck_assert_int_eq(s->animal[0].at.y, _i ? 89 : 150);
 	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* The report: a map and the figures; another side's hidden group is left off. */
+START_TEST(test_report_hides)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: sx, role: leader, at: [150, 150]}");
+	s->group[rv_group_find(s, -1, "sx")].hidden = 1;
+	struct buf own = BUF_INIT, other = BUF_INIT;
+	rv_report(&camp, s, "scott", &own);
+	rv_report(&camp, s, "kerr", &other);
+	ck_assert_ptr_nonnull(strstr(buf_str(&own), "| lurker | scott | sx |"));
+	ck_assert_ptr_null(strstr(buf_str(&other), "lurker"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&other), "| s-heid | scott | sa |"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&own), "## The table (48\" x 36\")"));
+	buf_release(&own);
+	buf_release(&other);
 	rv_state_free(s);
 }
 END_TEST
@@ -920,6 +938,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_hold);
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
+	tcase_add_test(t, test_report_hides);
 	suite_add_tcase(su, t);
 	return su;
 }

@@ -1,6 +1,6 @@
 /* report.c — a side's Markdown view of the Border Reivers table: a character map (one cell
- * per 2") with terrain, figures and animals, then each figure's state. Nothing is hidden yet
- * (hidden groups are shown; docs/rules/reivers.md). */
+ * per 2") with terrain, figures and animals, then each figure's state. Another side's hidden
+ * groups are left off (state.yaml still holds them: docs/rules/reivers.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +9,13 @@
 
 #define CELL 20 /* tenths of an inch per map character */
 #define MAP_MAX 120
+
+/* 1 if figure f is in another side's hidden group (left off side's report). */
+static int unseen(const struct rv_state *s, int f, int side)
+{
+	int g = rv_group_find(s, s->fig[f].side, s->fig[f].group);
+	return s->fig[f].side != side && g >= 0 && s->group[g].hidden;
+}
 
 static char terrain_char(const struct rv_state *s, struct table_pt p)
 {
@@ -59,7 +66,7 @@ static void map(const struct rv_state *s, int side, struct buf *out)
 	for (size_t i = 0; i < s->n_animal; i++)
 		put(grid, cols, rows, s->animal[i].at, s->animal[i].kind == RV_HORSE ? 'h' : 'c');
 	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead)
+		if (!s->fig[i].dead && !unseen(s, (int)i, side))
 			put(grid, cols, rows, s->fig[i].at, s->fig[i].side == side ? 'o' : 'x');
 	buf_printf(out,
 		"```\n%s```\n\nKey: o yours, x enemy, c cattle or sheep, h horse, "
@@ -83,6 +90,8 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 		"## Figures\n\n| figure | side | group | at | state |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_fig; i++) {
 		const struct rv_figure *f = &s->fig[i];
+		if (unseen(s, (int)i, side))
+			continue;
 		buf_printf(out, "| %s | %s | %s | [%d, %d] | %s%s%s |\n", f->id,
 			c->players[f->side], f->group, f->at.x, f->at.y,
 			f->dead ? "dead" :

@@ -104,8 +104,8 @@ static int move_group(struct ctx *x, int g, const struct table_pt *w, size_t n,
 	int done = rv_move_along(s, path, n, roll, &end);
 	s->fig[lead].at = end;
 	place_group(x, g, lead, from, o);
-	events_add(x->t->events, "action", "%s moves %d\" and %s at [%d, %d]", s->group[g].id,
-		roll / RV_INCH, done ? "arrives" : "stops short", end.x, end.y);
+	events_add(x->t->events, "action", "%s rolls %d\" of movement and %s at [%d, %d]",
+		s->group[g].id, roll / RV_INCH, done ? "arrives" : "stops short", end.x, end.y);
 	return done;
 }
 
@@ -301,6 +301,18 @@ static void act(struct ctx *x, int g, const struct rv_order *o)
 	}
 }
 
+/* Where a charger from a stops in base contact with a figure at t: half an inch short of it on
+ * the line from a (where he is, if nearer already). */
+static struct table_pt contact_point(struct table_pt a, struct table_pt t)
+{
+	int64_t dx = a.x - t.x, dy = a.y - t.y;
+	int64_t len = (int64_t)table_isqrt((uint64_t)(dx * dx + dy * dy));
+	if (len <= RV_CONTACT / 2)
+		return a;
+	return (struct table_pt){ (int32_t)(t.x + dx * (RV_CONTACT / 2) / len),
+		(int32_t)(t.y + dy * (RV_CONTACT / 2) / len) };
+}
+
 /* §Charging: the attacker tests (unless it passed this turn), the defender tests, then the
  * charge move; contact starts a melee of up to 3 attackers on the target. */
 static void do_charge(struct ctx *x, int g, const struct rv_order *o)
@@ -325,8 +337,9 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	if (dg >= 0 &&
 		rv_morale_test(s, dg, turn, x->t->dice, x->t->events, "to receive a charge") >= 3)
 		retreat(x, dg);
-	w[1] = s->fig[tgt].at;
-	if (!move_group(x, g, w, 2, o) && !table_within(s->fig[lead].at, w[1], RV_CONTACT)) {
+	w[1] = contact_point(s->fig[lead].at, s->fig[tgt].at);
+	if (!move_group(x, g, w, 2, o) &&
+		!table_within(s->fig[lead].at, s->fig[tgt].at, RV_CONTACT)) {
 		events_add(x->t->events, "action", "%s's charge falls short of %s", s->group[g].id,
 			s->fig[tgt].id);
 		return;
@@ -343,7 +356,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 			s->fig[i].stunned_until < turn &&
 			table_within(s->fig[i].at, s->fig[tgt].at, RV_GROUP_RADIUS)) {
 			m->attackers[k++] = (int)i;
-			s->fig[i].at = s->fig[lead].at;
+			s->fig[i].at = contact_point(s->fig[i].at, s->fig[tgt].at);
 		}
 	events_add(x->t->events, "action", "%s charges into contact with %s", s->group[g].id,
 		s->fig[tgt].id);
@@ -392,7 +405,8 @@ static void appoint(struct ctx *x, const struct rv_order *o)
 		s->fig[o->appoint].id, s->group[o->appoint_group].id);
 }
 
-/* One group's activation: morale, then one action, then melee (§Sequence of Play). */
+/* One group's activation: morale, then one action (and a new leader named), then melee
+ * (§Sequence of Play). */
 static void activate(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
@@ -402,8 +416,6 @@ static void activate(struct ctx *x, int g, const struct rv_order *o)
 			void_order(x, o, "%s", "no figure of the group is left");
 		return;
 	}
-	if (o)
-		appoint(x, o);
 	if (gr->unchecked > 0)
 		rv_morale_test(s, g, x->t->turn, x->t->dice, x->t->events, "casualties");
 	else if (gr->morale == RV_BROKEN)
@@ -411,6 +423,9 @@ static void activate(struct ctx *x, int g, const struct rv_order *o)
 	else
 		gr->morale = RV_STEADY;
 	act(x, g, o);
+	/* After the action: the heidman comes within 6", then names the new leader. */
+	if (o)
+		appoint(x, o);
 	melee_phase(x, g);
 }
 
