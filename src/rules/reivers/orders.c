@@ -36,6 +36,11 @@ static int want_figure(const struct node *n, const struct rv_state *s, int *out,
 	return 0;
 }
 
+static int in_group(const struct rv_state *s, int f, int g)
+{
+	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+}
+
 static int group_mounted(const struct rv_state *s, int g)
 {
 	for (size_t i = 0; i < s->n_fig; i++)
@@ -50,13 +55,21 @@ static int parse_path(const struct node *n, const struct rv_state *s, struct rv_
 	struct diag *d)
 {
 	int lead = rv_group_leader(s, o->group);
+	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, o->group))
+			lead = (int)i; /* leaderless: measured from its first living figure */
 	if (node_check_seq(n, "move", RV_MAX_PATH - 1, d) < 0)
 		return -1;
 	if (n->n == 0) {
 		node_error(d, n, "move has no points (one or more [x, y] waypoints)");
 		return -1;
 	}
-	o->path[0] = lead >= 0 ? s->fig[lead].at : s->fig[0].at;
+	if (lead < 0) {
+		node_error(d, n, "group '%s' has no figure left (a group in play)",
+			s->group[o->group].id);
+		return -1;
+	}
+	o->path[0] = s->fig[lead].at;
 	o->n_path = 1;
 	for (size_t i = 0; i < n->n; i++) {
 		if (rv_want_pt(n->items[i], s, &o->path[o->n_path], d) < 0)
@@ -71,11 +84,6 @@ static int parse_path(const struct node *n, const struct rv_state *s, struct rv_
 		o->n_path++;
 	}
 	return 0;
-}
-
-static int in_group(const struct rv_state *s, int f, int g)
-{
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
 }
 
 static int parse_place(const struct node *n, const struct rv_state *s, struct rv_order *o,
