@@ -896,6 +896,29 @@ START_TEST(test_report_hides)
 }
 END_TEST
 
+/* Option spook-test: a volley of two calivers tests each horse once (volley) or twice
+ * (discharge). */
+START_TEST(test_spook_test_option)
+{
+	struct rv_state *s = make(HEIDMEN "{id: c1, group: sx, role: leader, weapon: caliver, "
+					  "at: [240, 100]}, {id: c2, group: sx, weapon: caliver, "
+					  "at: [250, 100]}, {id: rider, group: kb, mounted: true, "
+					  "at: [240, 150]}");
+	opts.spook_each = _i;
+	/* deck; two misses; the horse: 9 (and 9), steady */
+	const int dice[] = { 3, 2, 1, 9, 1, 9 };
+	const int volley[] = { 3, 2, 1, 1, 9 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, fire: rider}\n", _i ? dice : volley, _i ? 6 : 5, &h, NULL);
+	int tests = 0;
+	for (size_t k = 0; k < h.dice.n; k++)
+		tests += strstr(h.dice.v[k].purpose, "horse spooks") != NULL;
+	ck_assert_int_eq(tests, _i ? 2 : 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 static Suite *reivers_suite(void)
 {
 	Suite *su = suite_create("reivers");
@@ -939,6 +962,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);
+	tcase_add_loop_test(t, test_spook_test_option, 0, 2);
 	suite_add_tcase(su, t);
 	return su;
 }

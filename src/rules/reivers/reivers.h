@@ -65,6 +65,7 @@ extern const struct rv_weapon_row rv_weapons[];
 struct rv_options {
 	enum rv_spook_first spook_first; /* spook-first: game (default) | horse */
 	int herd_die;                    /* herd-die: 10 (default) or 6 */
+	int spook_each;                  /* spook-test: 0 volley (default), 1 discharge */
 };
 
 /* A terrain area or a linear feature. */

@@ -20,6 +20,7 @@ const char *const rv_line_names[] = { "road", "fence", "wall", NULL };
 const char *const rv_animal_names[] = { "cattle", "sheep", "horse", NULL };
 const char *const rv_morale_names[] = { "steady", "shaken", "broken", NULL };
 static const char *const spook_first_names[] = { "game", "horse", NULL };
+static const char *const spook_test_names[] = { "volley", "discharge", NULL };
 
 /* Border Reivers §Firing, the weapons table: reload, close and long range in tenths. */
 const struct rv_weapon_row rv_weapons[] = {
@@ -41,7 +42,7 @@ void rv_options_default(struct rv_options *o)
 
 int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 {
-	static const char *const keys[] = { "spook-first", "herd-die", NULL };
+	static const char *const keys[] = { "spook-first", "herd-die", "spook-test", NULL };
 	static const char *const die_names[] = { "d10", "d6", NULL };
 	struct rv_options *o = xcalloc(1, sizeof(*o));
 	const struct node *n;
@@ -57,6 +58,12 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 			rc = -1;
 		else
 			o->spook_first = (enum rv_spook_first)e;
+	}
+	if ((n = node_get(opts, "spook-test"))) {
+		if (node_want_enum(n, "spook-test", spook_test_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->spook_each = e;
 	}
 	if ((n = node_get(opts, "herd-die"))) {
 		if (node_want_enum(n, "herd-die", die_names, &e, d) < 0)
@@ -77,6 +84,7 @@ struct node *rv_options_emit(const void *opts)
 	}
 	struct node *m = node_new_map();
 	node_map_str(m, "spook-first", spook_first_names[o->spook_first]);
+	node_map_str(m, "spook-test", spook_test_names[o->spook_each]);
 	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
 	return m;
 }

@@ -170,20 +170,23 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 									 "no line of sight");
 			continue;
 		}
-		/* One spook test per volley, from its first firearm (docs/rules/reivers.md). */
+		/* One spook test per volley, from its first firearm, or per discharge (option
+		 * spook-test, docs/rules/reivers.md). */
 		if (rv_weapons[f->weapon].firearm && !firearm) {
 			firearm = 1;
 			where = at;
 		}
 		fired = 1;
 		rv_fire(s, x->o, (int)i, o->target, turn, x->t->dice, x->t->events);
+		if (x->o->spook_each && rv_weapons[f->weapon].firearm)
+			rv_spook(s, x->o, at, turn, x->t->dice, x->t->events);
 		if (x->n_shots < MAX_SHOTS)
 			x->shots[x->n_shots++] = at;
 	}
 	if (!fired)
 		void_order(x, o, "no figure could shoot at %s (loaded, in range and in sight)",
 			s->fig[o->target].id);
-	else if (firearm)
+	else if (firearm && !x->o->spook_each)
 		rv_spook(s, x->o, where, turn, x->t->dice, x->t->events);
 }
 
@@ -542,7 +545,7 @@ const struct rule_system rules_reivers = {
 		"  appoint: {group: ID, leader: FIGURE}  the heidman names a new leader\n"
 		"standing:\n"
 		"  stun: true              your attackers stun rather than wound in melee\n"
-		"options: spook-first (game|horse), herd-die (d10|d6).\n"
+		"options: spook-first (game|horse), spook-test (volley|discharge), herd-die (d10|d6).\n"
 		"See docs/rules/reivers.md.",
 	.options_parse = rv_options_parse,
 	.options_emit = rv_options_emit,
