@@ -919,6 +919,33 @@ START_TEST(test_spook_test_option)
 }
 END_TEST
 
+/* §Movement: followers keep their offset from the leader; a rider the offset would carry over
+ * the wall stays with the leader; a follower beyond 6" closes up to 6". */
+START_TEST(test_place_group)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: foot, group: sx, at: [250, 100]}, "
+					  "{id: rider, group: sx, mounted: true, at: [270, 100]}, "
+					  "{id: far, group: sx, at: [240, 40]}");
+	const int dice[] = { 3, 2, 1, 1 }; /* 2" up the table */
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, move: [[240, 120]]}\n", dice, 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 120);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.x, 250);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.y, 120);
+	ck_assert_int_eq(s->fig[fig(s, "far")].at.y, 60); /* 6" from the leader */
+	h_release(&h);
+	/* a move to the right: the rider's offset would take him over the wall at x = 30" */
+	const int d2[] = { 3, 2, 2, 2 };
+	play_turn(s, 2, "- {group: sx, move: [[280, 120]]}\n", d2, 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 280);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].at.x, 280);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.x, 290);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 static Suite *reivers_suite(void)
 {
 	Suite *su = suite_create("reivers");
@@ -962,6 +989,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);
+	tcase_add_test(t, test_place_group);
 	tcase_add_loop_test(t, test_spook_test_option, 0, 2);
 	suite_add_tcase(su, t);
 	return su;

@@ -81,6 +81,10 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 			p.x = (int32_t)(to.x + dx * RV_GROUP_RADIUS / len);
 			p.y = (int32_t)(to.y + dy * RV_GROUP_RADIUS / len);
 		}
+		/* Horses cannot jump: a rider the placing would carry over a fence or wall
+		 * stays with his leader instead. */
+		if (f->mounted && rv_obstacles_crossed(s, f->at, p) > 0)
+			p = to;
 		f->at = p;
 	}
 }
