@@ -8,12 +8,14 @@ extern const struct rule_system rules_land_raid;
 extern const struct rule_system rules_nhis;
 extern const struct rule_system rules_hm_events;
 extern const struct rule_system rules_warmaster;
+extern const struct rule_system rules_reivers;
 
 const struct rule_system *const rules_registry[] = {
 	&rules_land_raid,
 	&rules_nhis,
 	&rules_hm_events,
 	&rules_warmaster,
+	&rules_reivers,
 	NULL,
 };
 

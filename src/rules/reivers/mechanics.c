@@ -1,0 +1,365 @@
+/* mechanics.c — the Border Reivers mechanics one rule at a time: morale by class, the movement
+ * roll with the road bonus die, firing (weapons table, aim, close range, cover, armour
+ * ricochet), horses spooked by firearms and thrown riders, wounds and stun, melee rounds and
+ * herding. Every die goes through the dice service with the rule in its purpose. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/reivers/reivers.h"
+#include "core/banned.h"
+
+#define PH "action"
+
+static int in_group(const struct rv_state *s, int f, int g)
+{
+	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+}
+
+/* §Wounds: a wounded figure is -1 to all later die rolls. */
+static int wounded(const struct rv_figure *f)
+{
+	return !f->dead &&
+	       ((f->role == RV_HEIDMAN && f->hits >= 2) || (f->role != RV_HEIDMAN && f->hits >= 1));
+}
+
+static int d10(struct dice *d, const char *what, const char *who)
+{
+	return (int)dice_roll(d, 10, "Border Reivers %s: %s (d10)", what, who);
+}
+
+int rv_morale_target(const struct rv_state *s, int g)
+{
+	static const int base[] = { 7, 8, 9, 10 };
+	const struct rv_group *gr = &s->group[g];
+	int lead = rv_group_leader(s, g), cls = -1;
+	for (size_t i = 0; i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, g) && (int)s->fig[i].cls > cls &&
+			(lead < 0 || (int)i == lead))
+			cls = (int)s->fig[i].cls;
+	if (cls < 0)
+		return 0;
+	int t = base[cls] - gr->lost - gr->leader_killed;
+	int h = s->heidman[gr->side];
+	if (h >= 0 && s->fig[h].dead)
+		t -= 2;
+	int at = lead >= 0 ? lead : -1;
+	for (size_t i = 0; at < 0 && i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, g))
+			at = (int)i;
+	if (at >= 0 && rv_melee_cover(s, s->fig[at].at) != RV_NO_MCOVER)
+		t += 1;
+	if (at >= 0 && h >= 0 && !s->fig[h].dead && !in_group(s, h, g) &&
+		table_within(s->fig[h].at, s->fig[at].at, RV_GROUP_RADIUS))
+		t += 2;
+	return t;
+}
+
+int rv_morale_test(struct rv_state *s, int g, int turn, struct dice *d, struct events *e,
+	const char *why)
+{
+	struct rv_group *gr = &s->group[g];
+	int target = rv_morale_target(s, g), lead = rv_group_leader(s, g);
+	char who[160];
+	snprintf(who, sizeof(who), "morale of %s (%s, needs %d or less)", gr->id, why, target);
+	int roll = d10(d, "§Morale", who);
+	int pen = lead >= 0 && wounded(&s->fig[lead]);
+	int margin = roll + pen - target;
+	gr->unchecked = 0;
+	if (margin <= 0) {
+		gr->morale = RV_STEADY;
+		gr->passed_turn = turn;
+		events_add(e, "morale",
+			"%s tests morale (%s): rolls %d%s, needs %d or less: passes", gr->id, why,
+			roll, pen ? " +1 wounded leader" : "", target);
+		return 0;
+	}
+	gr->morale = margin <= 2 ? RV_SHAKEN : RV_BROKEN;
+	events_add(e, "morale",
+		"%s tests morale (%s): rolls %d%s, needs %d or less: fails by %d, %s", gr->id, why,
+		roll, pen ? " +1 wounded leader" : "", target, margin,
+		margin <= 2 ? "load, fire or retreat to cover only" :
+			      "retreats a full move until it passes");
+	return margin;
+}
+
+int rv_move_roll(const struct rv_state *s, int f, struct dice *d)
+{
+	const struct rv_figure *fg = &s->fig[f];
+	int n = fg->mounted ? 3 : 2, road = rv_on_road(s, fg->at), v[4], sum = 0, low = 7;
+	dice_roll_many(d, n + road, 6, v, "Border Reivers §Movement: %s moves (%dd6%s)", fg->id, n,
+		road ? " + road d6, lowest dropped" : "");
+	for (int i = 0; i < n + road; i++) {
+		sum += v[i];
+		if (v[i] < low)
+			low = v[i];
+	}
+	if (road)
+		sum -= low;
+	return sum * RV_INCH;
+}
+
+/* §Firing: the armour ricochet roll (metal items: helmet, back/breast, plates). 1 if saved. */
+static int ricochet(const struct rv_figure *t, struct dice *d, struct events *e)
+{
+	int metal = t->armour[RV_HELMET] + t->armour[RV_BREAST] + t->armour[RV_PLATES];
+	if (metal == 0)
+		return 0;
+	int r = (int)dice_roll(d, 10, "Border Reivers §Firing: armour of %s (d10 <= %d ricochets)",
+		t->id, metal);
+	events_add(e, PH, "%s's armour: rolls %d against %d: %s", t->id, r, metal,
+		r <= metal ? "the shot ricochets" : "no save");
+	return r <= metal;
+}
+
+int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int turn, struct dice *d,
+	struct events *e)
+{
+	struct rv_figure *fg = &s->fig[f], *tg = &s->fig[t];
+	const struct rv_weapon_row *w = &rv_weapons[fg->weapon];
+	(void)o;
+	if (fg->weapon == RV_HAND || fg->reload > 0 || tg->dead) {
+		events_add(e, PH, "%s cannot shoot at %s (%s)", fg->id, tg->id,
+			tg->dead ? "the target is dead" : "no loaded missile weapon");
+		return 0;
+	}
+	if (!table_within(fg->at, tg->at, w->range) || !rv_los(s, fg->at, tg->at)) {
+		events_add(e, PH, "%s has no shot at %s (%s)", fg->id, tg->id,
+			rv_los(s, fg->at, tg->at) ? "beyond long range" : "no line of sight");
+		return 0;
+	}
+	int aim = fg->aim_turn == turn - 1 && fg->aim_turn > 0;
+	int close = table_within(fg->at, tg->at, w->close);
+	int cover = (int)rv_fire_cover(s, fg->at, tg->at);
+	int pen = wounded(fg);
+	int r = (int)dice_roll(d, 10,
+		"Border Reivers §Firing: %s (%s) at %s (d10 %+d aim %+d close -%d cover -%d wound, "
+		"9 hits)",
+		fg->id, rv_weapon_names[fg->weapon], tg->id, aim, close, cover, pen);
+	int total = r + aim + close - cover - pen;
+	fg->reload = w->reload;
+	fg->aim_turn = 0;
+	events_add(e, PH, "%s fires %s at %s: rolls %d%s%s%s%s = %d: %s", fg->id,
+		rv_weapon_names[fg->weapon], tg->id, r, aim ? " +1 aim" : "",
+		close ? " +1 close" : "",
+		cover == 2 ? " -2 whole cover" :
+		cover      ? " -1 part cover" :
+			     "",
+		pen ? " -1 wounded" : "", total, total >= 9 ? "hit" : "miss");
+	if (total < 9 || ricochet(tg, d, e))
+		return 0;
+	rv_hit(s, t, 0, turn, e);
+	return 1;
+}
+
+/* §Firing: a spooked horse (rider f, or -1 and loose horse a) gallops 2d6" and may throw. */
+static void gallop_rider(struct rv_state *s, int f, int turn, struct dice *d, struct events *e)
+{
+	struct rv_figure *fg = &s->fig[f];
+	int v[2];
+	int dist = dice_roll_many(d, 2, 6, v, "Border Reivers §Firing: %s's horse gallops (2d6\")",
+		fg->id);
+	int hour = (int)dice_roll(d, 12, "Border Reivers §Firing: %s's horse gallops (d12 clock)",
+		fg->id);
+	fg->at = rv_clock_step(s, fg->at, hour, dist * RV_INCH);
+	int thrown = (int)dice_roll(d, 10, "Border Reivers §Firing: is %s thrown (d10 <= 3)",
+		fg->id);
+	events_add(e, PH, "%s's horse bolts %d\" towards %d o'clock; throw roll %d: %s", fg->id,
+		dist, hour, thrown,
+		thrown <= 3 ? "thrown and stunned next turn" : "keeps his seat");
+	if (thrown <= 3) {
+		fg->mounted = 0;
+		fg->stunned_until = turn + 1;
+		if (s->n_animal < RV_MAX_ANIMALS) {
+			struct rv_animal_def *a = &s->animal[s->n_animal++];
+			memset(a, 0, sizeof(*a));
+			snprintf(a->id, sizeof(a->id), "%.58s-horse", fg->id);
+			a->kind = RV_HORSE;
+			a->spooked = 1;
+			a->owner = fg->side;
+			a->at = fg->at;
+		}
+	}
+}
+
+void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p, int turn,
+	struct dice *d, struct events *e)
+{
+	size_t n_fig = s->n_fig, n_animal = s->n_animal;
+	for (size_t i = 0; i < n_fig; i++) {
+		struct rv_figure *fg = &s->fig[i];
+		if (fg->dead || !fg->mounted || !table_within(fg->at, p, RV_SPOOK_RANGE))
+			continue;
+		int first = o->spook_first == RV_FIRST_HORSE ? !fg->horse_spooked : !s->discharged;
+		int need = first ? 7 : 4;
+		int r = (int)dice_roll(d, 10,
+			"Border Reivers §Firing: %s's horse spooks (d10 <= %d)", fg->id, need);
+		fg->horse_spooked = 1;
+		if (r > need) {
+			events_add(e, PH, "%s's horse: rolls %d against %d: steady", fg->id, r,
+				need);
+			continue;
+		}
+		events_add(e, PH, "%s's horse: rolls %d against %d: spooked", fg->id, r, need);
+		gallop_rider(s, (int)i, turn, d, e);
+	}
+	for (size_t i = 0; i < n_animal; i++) {
+		struct rv_animal_def *a = &s->animal[i];
+		if (a->kind != RV_HORSE || !table_within(a->at, p, RV_SPOOK_RANGE))
+			continue;
+		int need = !s->discharged ? 7 : 4;
+		int r = (int)dice_roll(d, 10, "Border Reivers §Firing: horse %s spooks (d10 <= %d)",
+			a->id, need);
+		events_add(e, PH, "horse %s: rolls %d against %d: %s", a->id, r, need,
+			r <= need ? "spooked" : "steady");
+		if (r <= need) {
+			a->spooked = 1;
+			rv_animal_scatter(s, (int)i, 1, d, e);
+		}
+	}
+	s->discharged = 1;
+}
+
+static void kill(struct rv_state *s, int f, struct events *e)
+{
+	struct rv_figure *fg = &s->fig[f];
+	int g = rv_group_find(s, fg->side, fg->group);
+	fg->dead = 1;
+	events_add(e, PH, "%s is killed", fg->id);
+	if (g < 0)
+		return;
+	s->group[g].lost++;
+	s->group[g].unchecked++;
+	if (fg->role != RV_FIGURE && rv_group_leader(s, g) < 0) {
+		s->group[g].leader_killed = 1;
+		events_add(e, PH,
+			"%s has lost its leader: load, fire or retreat to cover only "
+			"until the heidman names another",
+			s->group[g].id);
+	}
+}
+
+void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e)
+{
+	struct rv_figure *fg = &s->fig[f];
+	if (stun) {
+		fg->stunned_until = turn + 1;
+		events_add(e, PH, "%s is stunned (out of action until the end of turn %d)", fg->id,
+			turn + 1);
+		return;
+	}
+	fg->hits++;
+	int dies = fg->role == RV_HEIDMAN ? 3 : fg->role == RV_LEADER ? 2 : 1;
+	if (fg->hits >= dies) {
+		kill(s, f, e);
+		return;
+	}
+	/* A wound is a casualty for the morale test; a hole in the sleeve is not. */
+	int g = rv_group_find(s, fg->side, fg->group);
+	if (g >= 0 && !(fg->role == RV_HEIDMAN && fg->hits == 1))
+		s->group[g].unchecked++;
+	events_add(e, PH, "%s takes %s", fg->id,
+		fg->role == RV_HEIDMAN && fg->hits == 1 ?
+			"a flesh wound (a hole in the sleeve: no effect)" :
+			"a wound (-1 to all later rolls; the next hit kills)");
+}
+
+/* §Melee modifiers for one side's roll. */
+static int melee_mods(const struct rv_state *s, const int *figs, int n, int charging, int def,
+	char *why, size_t len)
+{
+	int cav = 0, lead = 0, mod = 0;
+	for (int i = 0; i < n; i++) {
+		cav |= s->fig[figs[i]].mounted;
+		lead |= s->fig[figs[i]].role != RV_FIGURE;
+	}
+	int pen = wounded(&s->fig[figs[0]]);
+	int cover = def ? (int)rv_melee_cover(s, s->fig[figs[0]].at) : 0;
+	mod = charging + cav + lead - (n - 1) + cover - pen;
+	snprintf(why, len, "%s%s%s%s%s%s", charging ? " +1 charging" : "", cav ? " +1 cavalry" : "",
+		lead ? " +1 leader" : "",
+		n > 1 ? (n == 2 ? " -1 extra attacker" : " -2 extra attackers") : "",
+		cover == 2 ? " +2 hard cover" :
+		cover      ? " +1 soft cover" :
+			     "",
+		pen ? " -1 wounded" : "");
+	return mod;
+}
+
+/* §Melee: the target's armour roll, d10 <= 2 per item (shield: front only). 1 if no effect. */
+static int melee_armour(const struct rv_figure *t, struct dice *d, struct events *e)
+{
+	int items = 0;
+	for (int i = 0; i < RV_N_ARMOUR; i++)
+		items += t->armour[i];
+	if (items == 0)
+		return 0;
+	int r = (int)dice_roll(d, 10, "Border Reivers §Melee: armour of %s (d10 <= %d no effect)",
+		t->id, 2 * items);
+	events_add(e, "melee", "%s's armour: rolls %d against %d: %s", t->id, r, 2 * items,
+		r <= 2 * items ? "no effect" : "no save");
+	return r <= 2 * items;
+}
+
+int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, struct dice *d,
+	struct events *e)
+{
+	int att[3], n = 0;
+	for (int i = 0; i < 3; i++) {
+		int a = m->attackers[i];
+		if (a >= 0 && !s->fig[a].dead && s->fig[a].stunned_until < turn)
+			att[n++] = a;
+	}
+	struct rv_figure *df = &s->fig[m->defender];
+	if (n == 0 || df->dead) {
+		events_add(e, "melee", "the melee at %s ends (%s)", df->id,
+			n == 0 ? "no attacker fights on" : "the defender is down");
+		return n == 0 ? -1 : 1;
+	}
+	char wa[160], wd[160];
+	int ma = melee_mods(s, att, n, m->started == turn, 0, wa, sizeof(wa));
+	int dfig = m->defender;
+	int md = df->stunned_until >= turn ? -100 : melee_mods(s, &dfig, 1, 0, 1, wd, sizeof(wd));
+	int ra = (int)dice_roll(d, 10, "Border Reivers §Melee: %s and %d more attack %s (d10%s)",
+		s->fig[att[0]].id, n - 1, df->id, wa);
+	int rd = md == -100 ? 0 :
+			      (int)dice_roll(d, 10, "Border Reivers §Melee: %s defends (d10%s)",
+				      df->id, wd);
+	int ta = ra + ma, td = md == -100 ? 0 : rd + md;
+	events_add(e, "melee", "%s%s %s: %d%s = %d against %s's %d%s = %d: %s", s->fig[att[0]].id,
+		n > 1 ? " and others attack" : " attacks", df->id, ra, wa, ta, df->id, rd,
+		md == -100 ? " (stunned)" : wd, td,
+		ta > td ? "the attackers win" :
+		ta < td ? "the defender wins" :
+			  "a tie, fought on");
+	if (ta == td)
+		return 0;
+	if (ta < td)
+		return -1; /* the defender cannot wound the attacker */
+	if (!melee_armour(df, d, e))
+		rv_hit(s, m->defender, stun, turn, e);
+	return 1;
+}
+
+int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
+	struct events *e)
+{
+	int r = (int)dice_roll(d, (uint64_t)o->herd_die,
+		"Border Reivers §Herding: %d animal(s) (d%d -%d extra%s%s, 5 or better)", n,
+		o->herd_die, n - 1, melee6 ? " -2 melee" : "", fire12 ? " -4 firing" : "");
+	int total = r - (n - 1) - 2 * melee6 - 4 * fire12;
+	events_add(e, PH, "herding %d animal(s): rolls %d, %d after modifiers: %s", n, r, total,
+		total >= 5 ? "they move with the herders" : "they scatter");
+	return total >= 5;
+}
+
+void rv_animal_scatter(struct rv_state *s, int a, int gallop, struct dice *d, struct events *e)
+{
+	struct rv_animal_def *an = &s->animal[a];
+	int v[2], two = gallop || an->spooked;
+	int dist = dice_roll_many(d, two ? 2 : 1, 6, v, "Border Reivers §Herding: %s runs (%s\")",
+		an->id, two ? "2d6" : "d6");
+	int hour = (int)dice_roll(d, 12, "Border Reivers §Herding: %s runs (d12 clock)", an->id);
+	an->at = rv_clock_step(s, an->at, hour, dist * RV_INCH);
+	events_add(e, PH, "%s %s %d\" towards %d o'clock", an->id, gallop ? "gallops" : "scatters",
+		dist, hour);
+}

@@ -1,0 +1,334 @@
+/* orders.c — Border Reivers order files: one order per group (move, herd, charge, load, fire,
+ * aim; hold for hidden groups; the heidman naming a new leader) and the standing stun order,
+ * checked against the state before any die. What moves can change (range, sight) is left to
+ * resolve, where an order that can no longer be carried out is void with its reason. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/reivers/reivers.h"
+#include "core/banned.h"
+
+const char *const rv_action_names[] = { "none", "move", "herd", "charge", "load", "fire", "aim",
+	NULL };
+
+void rv_orders_free(void *orders)
+{
+	struct rv_orders *o = orders;
+	if (!o)
+		return;
+	free(o->v);
+	free(o);
+}
+
+static int want_figure(const struct node *n, const struct rv_state *s, int *out, struct diag *d)
+{
+	const char *id;
+	if (node_want_id(n, "figure", &id, d) < 0)
+		return -1;
+	if ((*out = rv_figure_find(s, id)) < 0) {
+		node_error(d, n, "no figure '%s' (a figure of the scenario)", id);
+		return -1;
+	}
+	if (s->fig[*out].dead) {
+		node_error(d, n, "figure '%s' is dead (a figure in play)", id);
+		return -1;
+	}
+	return 0;
+}
+
+static int in_group(const struct rv_state *s, int f, int g)
+{
+	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+}
+
+static int group_mounted(const struct rv_state *s, int g)
+{
+	for (size_t i = 0; i < s->n_fig; i++)
+		if (!s->fig[i].dead && s->fig[i].mounted &&
+			strcmp(s->fig[i].group, s->group[g].id) == 0)
+			return 1;
+	return 0;
+}
+
+/* The path of a move or herd: waypoints from the leader's place; horses cannot jump. */
+static int parse_path(const struct node *n, const struct rv_state *s, struct rv_order *o,
+	struct diag *d)
+{
+	int lead = rv_group_leader(s, o->group);
+	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, o->group))
+			lead = (int)i; /* leaderless: measured from its first living figure */
+	if (node_check_seq(n, "move", RV_MAX_PATH - 1, d) < 0)
+		return -1;
+	if (n->n == 0) {
+		node_error(d, n, "move has no points (one or more [x, y] waypoints)");
+		return -1;
+	}
+	if (lead < 0) {
+		node_error(d, n, "group '%s' has no figure left (a group in play)",
+			s->group[o->group].id);
+		return -1;
+	}
+	o->path[0] = s->fig[lead].at;
+	o->n_path = 1;
+	for (size_t i = 0; i < n->n; i++) {
+		if (rv_want_pt(n->items[i], s, &o->path[o->n_path], d) < 0)
+			return -1;
+		if (group_mounted(s, o->group) &&
+			rv_obstacles_crossed(s, o->path[o->n_path - 1], o->path[o->n_path]) > 0) {
+			node_error(d, n->items[i],
+				"the path to this point crosses a fence or wall on horseback "
+				"(horses cannot jump: go round, or dismount first)");
+			return -1;
+		}
+		o->n_path++;
+	}
+	return 0;
+}
+
+static int parse_place(const struct node *n, const struct rv_state *s, struct rv_order *o,
+	struct diag *d)
+{
+	const size_t max = sizeof(o->place) / sizeof(o->place[0]);
+	if (n->kind != NODE_MAP || n->n > max) {
+		node_error(d, n, "place is not a map of figure: [x, y] (at most %zu)", max);
+		return -1;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		struct rv_place *p = &o->place[o->n_place];
+		if (want_figure(n->keys[i], s, &p->fig, d) < 0 ||
+			rv_want_pt(n->items[i], s, &p->at, d) < 0)
+			return -1;
+		if (!in_group(s, p->fig, o->group)) {
+			node_error(d, n->keys[i], "figure '%s' is not in group '%s'",
+				s->fig[p->fig].id, s->group[o->group].id);
+			return -1;
+		}
+		if (!table_within(p->at, o->path[o->n_path - 1], RV_GROUP_RADIUS)) {
+			node_error(d, n->items[i],
+				"figure '%s' would stand more than 6\" from "
+				"the leader's end point (within 6\", §Movement)",
+				s->fig[p->fig].id);
+			return -1;
+		}
+		o->n_place++;
+	}
+	return 0;
+}
+
+static int want_enemy(const struct node *n, const struct rv_state *s, int side, int *out,
+	struct diag *d)
+{
+	if (want_figure(n, s, out, d) < 0)
+		return -1;
+	if (s->fig[*out].side == side) {
+		node_error(d, n, "figure '%s' is on your own side (an enemy figure)",
+			s->fig[*out].id);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_herd(const struct node *n, const struct rv_state *s, struct rv_order *o,
+	struct diag *d)
+{
+	const char *id;
+	if (node_check_seq(n, "herd", 8, d) < 0)
+		return -1;
+	if (n->n == 0) {
+		node_error(d, n, "herd lists no animals (one to eight animal ids)");
+		return -1;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		if (node_want_id(n->items[i], "animal", &id, d) < 0)
+			return -1;
+		int a = rv_animal_find(s, id);
+		if (a < 0) {
+			node_error(d, n->items[i], "no animal '%s' (an animal of the scenario)",
+				id);
+			return -1;
+		}
+		for (size_t j = 0; j < o->n_animals; j++)
+			if (o->animals[j] == a) {
+				node_error(d, n->items[i],
+					"animal '%s' is listed twice (each once)", id);
+				return -1;
+			}
+		o->animals[o->n_animals++] = a;
+	}
+	return 0;
+}
+
+static int parse_appoint(const struct node *n, const struct rv_state *s, int side,
+	struct rv_order *o, struct diag *d)
+{
+	static const char *const keys[] = { "group", "leader", NULL };
+	const struct node *g, *l;
+	const char *id;
+	if (node_check_map(n, "appoint", keys, d) < 0 || !(g = node_need(n, "group", d)) ||
+		!(l = node_need(n, "leader", d)) || node_want_id(g, "group", &id, d) < 0)
+		return -1;
+	if ((o->appoint_group = rv_group_find(s, side, id)) < 0) {
+		node_error(d, g, "no group '%s' of your side (one of your groups)", id);
+		return -1;
+	}
+	if (want_figure(l, s, &o->appoint, d) < 0)
+		return -1;
+	if (!in_group(s, o->appoint, o->appoint_group)) {
+		node_error(d, l, "figure '%s' is not in group '%s'", s->fig[o->appoint].id, id);
+		return -1;
+	}
+	int h = s->heidman[side];
+	if (h < 0 || !in_group(s, h, o->group)) {
+		node_error(d, n, "only the heidman's group names a new leader (§New Leader)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The one action of an order, from whichever action key it has. */
+static int parse_action(const struct node *n, const struct rv_state *s, int side,
+	struct rv_order *o, struct diag *d)
+{
+	static const char *const acts[] = { "move", "herd", "charge", "load", "fire", "aim", NULL };
+	const struct node *a = NULL;
+	int which = -1, b;
+	for (int i = 0; acts[i]; i++)
+		if (node_get(n, acts[i])) {
+			if (a) {
+				node_error(d, node_get(n, acts[i]),
+					"a second action '%s' (one action per group a turn: %s)",
+					acts[i], "move, herd, charge, load, fire or aim");
+				return -1;
+			}
+			a = node_get(n, acts[i]);
+			which = i;
+		}
+	if (!a)
+		return 0;
+	o->action = (enum rv_action)(which + 1);
+	switch (o->action) {
+	case RV_HERD:
+		if (parse_herd(a, s, o, d) < 0)
+			return -1;
+		if (!node_get(n, "path")) {
+			node_error(d, a, "herd has no path (path: [[x, y], ...])");
+			return -1;
+		}
+		return parse_path(node_get(n, "path"), s, o, d);
+	case RV_MOVE:
+		return parse_path(a, s, o, d);
+	case RV_CHARGE:
+	case RV_FIRE:
+	case RV_AIM:
+		return want_enemy(a, s, side, &o->target, d);
+	case RV_LOAD:
+		if (node_want_bool(a, "load", &b, d) < 0)
+			return -1;
+		if (!b)
+			o->action = RV_NONE;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int parse_order(const struct node *n, const struct rv_state *s, int side, struct rv_order *o,
+	struct diag *d)
+{
+	static const char *const keys[] = { "group", "move", "herd", "path", "charge", "load",
+		"fire", "aim", "place", "hold", "appoint", NULL };
+	const struct node *g, *x;
+	const char *id;
+	int bad = 0;
+	o->target = o->appoint = o->appoint_group = -1;
+	if (node_check_keys(n, "order", keys, &bad, d) < 0 || !(g = node_need(n, "group", d)) ||
+		node_want_id(g, "group", &id, d) < 0)
+		return -1;
+	if ((o->group = rv_group_find(s, side, id)) < 0) {
+		node_error(d, g, "no group '%s' of your side (one of your groups)", id);
+		return -1;
+	}
+	if (parse_action(n, s, side, o, d) < 0)
+		return -1;
+	if ((x = node_get(n, "path")) && o->action != RV_HERD) {
+		node_error(d, x, "path goes with herd (for a move, give the points to move)");
+		return -1;
+	}
+	if ((x = node_get(n, "place"))) {
+		if (o->action != RV_MOVE && o->action != RV_HERD) {
+			node_error(d, x, "place goes with move or herd");
+			return -1;
+		}
+		if (parse_place(x, s, o, d) < 0)
+			return -1;
+	}
+	if ((x = node_get(n, "hold"))) {
+		if (node_want_bool(x, "hold", &o->hold, d) < 0)
+			return -1;
+		if (o->hold && !s->group[o->group].hidden) {
+			node_error(d, x, "group '%s' is not hidden (only hidden groups may hold)",
+				id);
+			return -1;
+		}
+	}
+	if ((x = node_get(n, "appoint")) && parse_appoint(x, s, side, o, d) < 0)
+		return -1;
+	return bad;
+}
+
+static int parse_standing(const struct node *n, struct rv_orders *o, struct diag *d)
+{
+	static const char *const keys[] = { "stun", NULL };
+	const struct node *x;
+	if (node_check_map(n, "standing", keys, d) < 0)
+		return -1;
+	if ((x = node_get(n, "stun")) && node_want_bool(x, "stun", &o->stun, d) < 0)
+		return -1;
+	return 0;
+}
+
+int rv_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d)
+{
+	const struct rv_state *s = state;
+	struct rv_orders *o = xcalloc(1, sizeof(*o));
+	int rc = 0;
+	(void)turn;
+	*out = NULL;
+	o->side = -1;
+	for (size_t i = 0; i < c->n_players; i++)
+		if (strcmp(c->players[i], player) == 0)
+			o->side = (int)i;
+	if (o->side < 0 || node_check_seq(orders, "orders", RV_MAX_ORDERS, d) < 0) {
+		if (o->side < 0)
+			node_error(d, orders, "'%s' is not a player of the campaign", player);
+		rv_orders_free(o);
+		return -1;
+	}
+	o->v = xcalloc(orders->n + 1, sizeof(*o->v));
+	for (size_t i = 0; i < orders->n; i++) {
+		struct rv_order *r = &o->v[o->n];
+		r->index = (int)i + 1;
+		if (parse_order(orders->items[i], s, o->side, r, d) < 0) {
+			rc = -1;
+			continue;
+		}
+		for (size_t j = 0; j < o->n; j++)
+			if (o->v[j].group == r->group) {
+				node_error(d, orders->items[i],
+					"group '%s' has a second order (one order per group a turn)",
+					s->group[r->group].id);
+				rc = -1;
+			}
+		o->n++;
+	}
+	if (standing && parse_standing(standing, o, d) < 0)
+		rc = -1;
+	if (rc < 0) {
+		rv_orders_free(o);
+		return -1;
+	}
+	*out = o;
+	return 0;
+}

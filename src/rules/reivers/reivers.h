@@ -1,0 +1,257 @@
+/* reivers.h — Border Reivers skirmish (`reivers`): figures one by one on a measured tabletop
+ * (tenths of an inch), cards per side and for the animals, d10 morale by class, firearms that
+ * spook horses, melee, wounds and herding. Shared between the files of this rule system and
+ * its unit tests; every rule is cited as "Border Reivers §Section" (docs/rules/reivers.md). */
+#ifndef UMPIRE_REIVERS_H
+#define UMPIRE_REIVERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/rules.h"
+#include "rules/lib/table.h"
+
+#define RV_MAX_SIDES 16
+#define RV_MAX_FIGURES 200
+#define RV_MAX_ANIMALS 100
+#define RV_MAX_FEATURES 64
+#define RV_MAX_POINTS 64  /* vertices of one terrain polygon or obstacle line */
+#define RV_MAX_PATH 16    /* waypoints of one ordered path */
+#define RV_MAX_ORDERS 64  /* orders in one file */
+#define RV_MAX_MELEES 64  /* melees going on at once */
+#define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
+#define RV_ID_LEN 64
+
+#define RV_INCH 10          /* tenths of an inch */
+#define RV_CONTACT 10       /* base to base: within 1" (docs/rules/reivers.md) */
+#define RV_GROUP_RADIUS 60  /* the group within 6" of its leader (§Movement) */
+#define RV_OBSTACLE_COST 30 /* a fence or wall costs 3" (§Movement) */
+#define RV_SPOOK_RANGE 90   /* horses within 9" of a discharge (§Firing) */
+
+enum rv_class { RV_POLTROON, RV_REGULAR, RV_VETERAN, RV_FYREBRANDE };
+enum rv_role { RV_FIGURE, RV_LEADER, RV_HEIDMAN };
+enum rv_weapon { RV_HAND, RV_DAGG, RV_HACKBUTT, RV_CALIVER, RV_LATCH, RV_LONGBOW };
+enum rv_armour { RV_HELMET, RV_BREAST, RV_PLATES, RV_JACK, RV_SHIELD, RV_N_ARMOUR };
+enum rv_feature { RV_WOODS, RV_WATER, RV_BUILDING, RV_ROUGH, RV_OPEN_AREA };
+enum rv_cover { RV_NO_COVER, RV_PART, RV_WHOLE };
+enum rv_mcover { RV_NO_MCOVER, RV_SOFT, RV_HARD };
+enum rv_line { RV_ROAD, RV_FENCE, RV_WALL };
+enum rv_animal { RV_CATTLE, RV_SHEEP, RV_HORSE };
+/* A group's morale state (§Morale results). */
+enum rv_morale { RV_STEADY, RV_SHAKEN, RV_BROKEN };
+enum rv_spook_first { RV_FIRST_GAME, RV_FIRST_HORSE };
+
+extern const char *const rv_class_names[],
+	*const rv_role_names[],
+		*const rv_weapon_names[],
+			*const rv_armour_names[],
+				*const rv_feature_names[],
+					*const rv_cover_names[],
+						*const rv_mcover_names[],
+							*const rv_line_names[],
+								*const rv_animal_names[],
+									*const rv_morale_names[];
+
+/* One row of the weapons table (§Firing). */
+struct rv_weapon_row {
+	int reload;  /* Load actions in separate turns before the next shot (0: at once) */
+	int close;   /* close range, tenths */
+	int range;   /* long range, tenths */
+	int firearm; /* 1 if its discharge spooks horses */
+};
+extern const struct rv_weapon_row rv_weapons[];
+
+/* Campaign options (docs/rules/reivers.md). */
+struct rv_options {
+	enum rv_spook_first spook_first; /* spook-first: game (default) | horse */
+	int herd_die;                    /* herd-die: 10 (default) or 6 */
+	int spook_each;                  /* spook-test: 0 volley (default), 1 discharge */
+};
+
+/* A terrain area or a linear feature. */
+struct rv_feature_def {
+	char id[RV_ID_LEN + 1];
+	int is_line;           /* 0: area (polygon), 1: road/fence/wall (polyline) */
+	int kind;              /* enum rv_feature (area) or enum rv_line (line) */
+	int blocks_los;        /* areas only */
+	enum rv_cover cover;   /* vs firing */
+	enum rv_mcover mcover; /* vs melee */
+	struct table_pt v[RV_MAX_POINTS];
+	size_t n;
+};
+
+struct rv_figure {
+	char id[RV_ID_LEN + 1];
+	int side; /* index into the campaign's players */
+	char group[RV_ID_LEN + 1];
+	enum rv_role role;
+	enum rv_class cls;
+	int mounted;
+	int horse_spooked; /* the figure's horse has been spooked before (spook-first: horse) */
+	enum rv_weapon weapon;
+	int reload;      /* Load actions still needed (0: loaded) */
+	int loaded_turn; /* the turn of the last Load action (one a turn) */
+	int armour[RV_N_ARMOUR];
+	int hits; /* unsaved hits taken */
+	int dead;
+	int stunned_until; /* stunned while turn <= this */
+	int aim_turn;      /* aimed in this turn: +1 to a shot in the next (§Firing) */
+	struct table_pt at;
+};
+
+struct rv_animal_def {
+	char id[RV_ID_LEN + 1];
+	enum rv_animal kind;
+	int spooked;
+	int owner; /* side whose herd it is, -1 none (who holds it at the end) */
+	struct table_pt at;
+};
+
+/* A group's lasting state (per side, by name). */
+struct rv_group {
+	char id[RV_ID_LEN + 1];
+	int side;
+	enum rv_morale morale;
+	int lost;          /* figures lost (dead) */
+	int unchecked;     /* casualties since its last morale test */
+	int leader_killed; /* no leader: load/fire/retreat to cover until a new one */
+	int passed_turn;   /* turn of its last passed morale test */
+	int hidden;        /* may hold (§Sequence of Play) */
+};
+
+/* A melee going on (a tie continues in the next action phase, §Melee). */
+struct rv_melee {
+	int attackers[3]; /* figure indexes, -1 unused */
+	int defender;
+	int started; /* turn it started (charging +1 in that turn only) */
+};
+
+struct rv_state {
+	int width, height; /* table, tenths */
+	struct rv_feature_def *feat;
+	size_t n_feat;
+	struct rv_figure *fig;
+	size_t n_fig;
+	struct rv_animal_def *animal;
+	size_t n_animal;
+	struct rv_group *group;
+	size_t n_group;
+	struct rv_melee melee[RV_MAX_MELEES];
+	size_t n_melee;
+	int discharged; /* a firearm has been fired in the game (spook-first: game) */
+	int turns;      /* last turn, 0: open-ended */
+	int n_sides;
+	int heidman[RV_MAX_SIDES]; /* figure index of each side's heidman, -1 none */
+};
+
+enum rv_action { RV_NONE, RV_MOVE, RV_HERD, RV_CHARGE, RV_LOAD, RV_FIRE, RV_AIM };
+extern const char *const rv_action_names[];
+
+struct rv_place {
+	int fig;
+	struct table_pt at;
+};
+
+struct rv_order {
+	int index; /* 1-based in the file */
+	int group; /* rv_state.group index */
+	enum rv_action action;
+	struct table_pt path[RV_MAX_PATH];
+	size_t n_path;
+	struct rv_place place[RV_MAX_FIGURES / 8];
+	size_t n_place;
+	int target;     /* fire/charge: figure index; -1 none */
+	int animals[8]; /* herd */
+	size_t n_animals;
+	int hold;          /* act after the deck (hidden groups only) */
+	int appoint;       /* new leader named by the heidman: figure index, -1 none */
+	int appoint_group; /* its group */
+};
+
+struct rv_orders {
+	int side;
+	struct rv_order *v;
+	size_t n;
+	int stun; /* standing: attackers stun rather than wound in melee (§Wounds) */
+};
+
+/* ---- state.c ---- */
+void rv_options_default(struct rv_options *o);
+int rv_options_parse(void **out, const struct node *opts, struct diag *d);
+struct node *rv_options_emit(const void *opts);
+void rv_options_free(void *opts);
+int rv_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
+	struct diag *d);
+struct node *rv_state_emit(const struct rules_campaign *c, const void *state);
+void rv_state_free(void *state);
+/* Parses a point [x, y] in tenths within the table. Returns 0 or -1 (reported). */
+int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *out,
+	struct diag *d);
+int rv_figure_find(const struct rv_state *s, const char *id);
+int rv_group_find(const struct rv_state *s, int side, const char *id);
+int rv_animal_find(const struct rv_state *s, const char *id);
+/* The group's leader (alive), or -1. */
+int rv_group_leader(const struct rv_state *s, int g);
+
+/* ---- geometry.c: the table (Border Reivers §Firing, §Movement, §Melee) ---- */
+/* 1 if a sight line from a to b exists: no area that blocks sight lies across it (areas that
+ * hold a or b do not block: a figure in a wood sees out). */
+int rv_los(const struct rv_state *s, struct table_pt a, struct table_pt b);
+/* Cover of a figure at b shot at from a: the best of the areas holding b and the obstacles
+ * the sight line crosses within 1" of b. */
+enum rv_cover rv_fire_cover(const struct rv_state *s, struct table_pt a, struct table_pt b);
+/* Melee cover of a figure at p: the best of the areas holding it and obstacles within 1". */
+enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p);
+/* 1 if p lies within 1" of a road. */
+int rv_on_road(const struct rv_state *s, struct table_pt p);
+/* Number of fences and walls a leg a->b crosses. */
+int rv_obstacles_crossed(const struct rv_state *s, struct table_pt a, struct table_pt b);
+/* Follows path w[0..n-1] with budget tenths of movement (woods/water at half speed, +3" per
+ * obstacle, a leg crossing one taken whole or not at all); *out receives where it stops.
+ * Returns 1 if the whole path was followed. */
+int rv_move_along(const struct rv_state *s, const struct table_pt *w, size_t n, int budget,
+	struct table_pt *out);
+/* The point dist tenths from p towards clock hour h (1..12, 12 up the table), kept on the
+ * table. */
+struct table_pt rv_clock_step(const struct rv_state *s, struct table_pt p, int hour, int dist);
+
+/* ---- mechanics.c: one function per rule, dice through d ---- */
+/* Border Reivers §Morale: the modified morale of group g (base of its leader's class, or the
+ * best class in the group when leaderless). */
+int rv_morale_target(const struct rv_state *s, int g);
+/* Tests group g's morale (d10 <= target, "0" is 10): sets its morale state; returns 0 on a
+ * pass, else the margin of failure (1..). */
+int rv_morale_test(struct rv_state *s, int g, int turn, struct dice *d, struct events *e,
+	const char *why);
+/* Border Reivers §Movement: the movement roll in tenths for figure f (2d6 foot, 3d6 horse;
+ * on a road one more d6 and the lowest dropped). */
+int rv_move_roll(const struct rv_state *s, int f, struct dice *d);
+/* Border Reivers §Firing: figure f shoots at figure t. Returns 1 on a hit that wounds, 0
+ * otherwise (miss, ricochet, no shot). */
+int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int turn, struct dice *d,
+	struct events *e);
+/* Border Reivers §Firing: the horses within 9" of a discharge at p roll to spook. */
+void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p, int turn,
+	struct dice *d, struct events *e);
+/* Border Reivers §Wounds: one unsaved hit on figure f; stun: the attacker chose to stun. */
+void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e);
+/* Border Reivers §Melee: one round of melee m. Returns 1 attacker won, -1 defender won, 0 a
+ * tie (the melee continues). */
+int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, struct dice *d,
+	struct events *e);
+/* Border Reivers §Herding: group g's herd test for n animals (melee6, fire12: a melee within
+ * 6", firing within 12" this turn). Returns 1 on success. */
+int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
+	struct events *e);
+/* Scatters animal a (d6", 2d6" if spooked) or gallops it (2d6") towards a d12 clock hour. */
+void rv_animal_scatter(struct rv_state *s, int a, int gallop, struct dice *d, struct events *e);
+
+/* ---- orders.c, turn.c ---- */
+int rv_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d);
+void rv_orders_free(void *orders);
+int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t);
+void rv_report(const struct rules_campaign *c, const void *state, const char *player,
+	struct buf *out);
+
+#endif

@@ -1,0 +1,682 @@
+/* state.c — Border Reivers options and game state: the table, its terrain (areas and lines),
+ * groups, figures, animals and melees going on, parsed from a scenario's or state.yaml's
+ * `game:` with every problem reported at its node, and emitted in canonical order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/reivers/reivers.h"
+#include "core/banned.h"
+
+const char *const rv_class_names[] = { "poltroon", "regular", "veteran", "fyrebrande", NULL };
+const char *const rv_role_names[] = { "figure", "leader", "heidman", NULL };
+const char *const rv_weapon_names[] = { "hand", "dagg", "hackbutt", "caliver", "latch", "longbow",
+	NULL };
+const char *const rv_armour_names[] = { "helmet", "back-breast", "plates", "jack", "shield", NULL };
+const char *const rv_feature_names[] = { "woods", "water", "building", "rough", "field", NULL };
+const char *const rv_cover_names[] = { "none", "part", "whole", NULL };
+const char *const rv_mcover_names[] = { "none", "soft", "hard", NULL };
+const char *const rv_line_names[] = { "road", "fence", "wall", NULL };
+const char *const rv_animal_names[] = { "cattle", "sheep", "horse", NULL };
+const char *const rv_morale_names[] = { "steady", "shaken", "broken", NULL };
+static const char *const spook_first_names[] = { "game", "horse", NULL };
+static const char *const spook_test_names[] = { "volley", "discharge", NULL };
+
+/* Border Reivers §Firing, the weapons table: reload, close and long range in tenths. */
+const struct rv_weapon_row rv_weapons[] = {
+	[RV_HAND] = { 0, 0, 0, 0 },
+	[RV_DAGG] = { 2, 30, 60, 1 },
+	[RV_HACKBUTT] = { 2, 90, 180, 1 },
+	[RV_CALIVER] = { 2, 120, 240, 1 },
+	[RV_LATCH] = { 2, 90, 180, 0 },
+	[RV_LONGBOW] = { 0, 120, 240, 0 },
+};
+
+/* ---- options ---- */
+
+void rv_options_default(struct rv_options *o)
+{
+	o->spook_first = RV_FIRST_GAME;
+	o->herd_die = 10;
+}
+
+int rv_options_parse(void **out, const struct node *opts, struct diag *d)
+{
+	static const char *const keys[] = { "spook-first", "herd-die", "spook-test", NULL };
+	static const char *const die_names[] = { "d10", "d6", NULL };
+	struct rv_options *o = xcalloc(1, sizeof(*o));
+	const struct node *n;
+	int rc = 0, e, bad = 0;
+	rv_options_default(o);
+	*out = o;
+	if (!opts)
+		return 0;
+	if (node_check_keys(opts, "options", keys, &bad, d) < 0)
+		return -1;
+	if ((n = node_get(opts, "spook-first"))) {
+		if (node_want_enum(n, "spook-first", spook_first_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->spook_first = (enum rv_spook_first)e;
+	}
+	if ((n = node_get(opts, "spook-test"))) {
+		if (node_want_enum(n, "spook-test", spook_test_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->spook_each = e;
+	}
+	if ((n = node_get(opts, "herd-die"))) {
+		if (node_want_enum(n, "herd-die", die_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->herd_die = e == 0 ? 10 : 6;
+	}
+	return rc < 0 || bad < 0 ? -1 : 0;
+}
+
+struct node *rv_options_emit(const void *opts)
+{
+	struct rv_options def;
+	const struct rv_options *o = opts;
+	if (!o) {
+		rv_options_default(&def);
+		o = &def;
+	}
+	struct node *m = node_new_map();
+	node_map_str(m, "spook-first", spook_first_names[o->spook_first]);
+	node_map_str(m, "spook-test", spook_test_names[o->spook_each]);
+	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
+	return m;
+}
+
+void rv_options_free(void *opts)
+{
+	free(opts);
+}
+
+/* ---- lookups ---- */
+
+int rv_figure_find(const struct rv_state *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_fig; i++)
+		if (strcmp(s->fig[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+int rv_group_find(const struct rv_state *s, int side, const char *id)
+{
+	for (size_t i = 0; i < s->n_group; i++)
+		if (strcmp(s->group[i].id, id) == 0 && (side < 0 || s->group[i].side == side))
+			return (int)i;
+	return -1;
+}
+
+int rv_animal_find(const struct rv_state *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_animal; i++)
+		if (strcmp(s->animal[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+int rv_group_leader(const struct rv_state *s, int g)
+{
+	for (size_t i = 0; i < s->n_fig; i++)
+		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE &&
+			strcmp(s->fig[i].group, s->group[g].id) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int side_of(const struct rules_campaign *c, const char *player)
+{
+	for (size_t i = 0; i < c->n_players; i++)
+		if (strcmp(c->players[i], player) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---- parsing pieces ---- */
+
+int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *out, struct diag *d)
+{
+	long long x, y;
+	if (n->kind != NODE_SEQ || n->n != 2) {
+		node_error(d, n, "a point is not [x, y] (two lengths in tenths of an inch)");
+		return -1;
+	}
+	if (node_want_int(n->items[0], "x", 0, s->width, &x, d) < 0 ||
+		node_want_int(n->items[1], "y", 0, s->height, &y, d) < 0)
+		return -1;
+	out->x = (int32_t)x;
+	out->y = (int32_t)y;
+	return 0;
+}
+
+static int want_id(const struct node *map, const char *key, char *out, struct diag *d)
+{
+	const struct node *n = node_need(map, key, d);
+	const char *s;
+	if (!n || node_want_id(n, key, &s, d) < 0)
+		return -1;
+	snprintf(out, RV_ID_LEN + 1, "%s", s);
+	return 0;
+}
+
+/* An optional enum / int / bool: absent leaves *out. */
+static int opt_enum(const struct node *map, const char *key, const char *const *names, int *out,
+	struct diag *d)
+{
+	const struct node *n = node_get(map, key);
+	return n ? node_want_enum(n, key, names, out, d) : 0;
+}
+
+static int opt_int(const struct node *map, const char *key, long long max, int *out, struct diag *d)
+{
+	const struct node *n = node_get(map, key);
+	long long v;
+	if (!n)
+		return 0;
+	if (node_want_int(n, key, 0, max, &v, d) < 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int opt_bool(const struct node *map, const char *key, int *out, struct diag *d)
+{
+	const struct node *n = node_get(map, key);
+	return n ? node_want_bool(n, key, out, d) : 0;
+}
+
+static int parse_points(const struct node *n, struct rv_state *s, struct rv_feature_def *f,
+	struct diag *d)
+{
+	if (node_check_seq(n, "points", RV_MAX_POINTS, d) < 0)
+		return -1;
+	f->n = 0;
+	for (size_t i = 0; i < n->n; i++)
+		if (rv_want_pt(n->items[i], s, &f->v[f->n++], d) < 0)
+			return -1;
+	size_t at = 0;
+	int e;
+	if (f->is_line) {
+		struct table_line l = { f->v, f->n };
+		e = table_line_check(&l, &at);
+	} else {
+		struct table_poly p = { f->v, f->n };
+		e = table_poly_check(&p, &at);
+	}
+	if (e != 0) {
+		node_error(d, n->items[at < n->n ? at : 0],
+			"terrain '%s' is not a valid %s here (%s)", f->id,
+			f->is_line ? "line" : "area",
+			f->is_line ? "at least 2 points, none repeated" :
+				     "at least 3 points, a simple polygon");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_feature(const struct node *n, struct rv_state *s, struct diag *d)
+{
+	static const char *const keys[] = { "id", "kind", "blocks-los", "cover", "melee-cover",
+		"area", "line", NULL };
+	static const char *const kinds[] = { "woods", "water", "building", "rough", "field", "road",
+		"fence", "wall", NULL };
+	struct rv_feature_def *f = &s->feat[s->n_feat];
+	int bad = 0, k, c = 0, m = 0;
+	memset(f, 0, sizeof(*f));
+	if (node_check_keys(n, "terrain", keys, &bad, d) < 0)
+		return -1;
+	const struct node *kn = node_need(n, "kind", d);
+	if (want_id(n, "id", f->id, d) < 0 || !kn || node_want_enum(kn, "kind", kinds, &k, d) < 0)
+		return -1;
+	f->is_line = k >= 5;
+	f->kind = f->is_line ? k - 5 : k;
+	f->blocks_los = !f->is_line && (f->kind == RV_WOODS || f->kind == RV_BUILDING);
+	if (opt_bool(n, "blocks-los", &f->blocks_los, d) < 0 ||
+		opt_enum(n, "cover", rv_cover_names, &c, d) < 0 ||
+		opt_enum(n, "melee-cover", rv_mcover_names, &m, d) < 0)
+		bad = -1;
+	f->cover = (enum rv_cover)c;
+	f->mcover = (enum rv_mcover)m;
+	const char *want = f->is_line ? "line" : "area";
+	const struct node *pts = node_get(n, want);
+	if (!pts) {
+		node_error(d, n, "terrain '%s' of kind %s has no '%s' (its points)", f->id,
+			kinds[k], want);
+		return -1;
+	}
+	if (node_get(n, f->is_line ? "area" : "line")) {
+		node_error(d, n, "terrain '%s' of kind %s has '%s' (only '%s')", f->id, kinds[k],
+			f->is_line ? "area" : "line", want);
+		return -1;
+	}
+	if (parse_points(pts, s, f, d) < 0 || bad < 0)
+		return -1;
+	s->n_feat++;
+	return 0;
+}
+
+static int parse_group(const struct node *n, const struct rules_campaign *c, struct rv_state *s,
+	struct diag *d)
+{
+	static const char *const keys[] = { "id", "side", "morale", "lost", "unchecked",
+		"leader-killed", "passed-turn", "hidden", NULL };
+	struct rv_group *g = &s->group[s->n_group];
+	const char *side;
+	int bad = 0, m = 0;
+	memset(g, 0, sizeof(*g));
+	if (node_check_keys(n, "group", keys, &bad, d) < 0 || want_id(n, "id", g->id, d) < 0)
+		return -1;
+	const struct node *sn = node_need(n, "side", d);
+	if (!sn || node_want_id(sn, "side", &side, d) < 0)
+		return -1;
+	if ((g->side = side_of(c, side)) < 0) {
+		node_error(d, sn, "side '%s' is not a player of the campaign", side);
+		return -1;
+	}
+	if (rv_group_find(s, -1, g->id) >= 0) {
+		node_error(d, n, "group '%s' is listed twice (each once)", g->id);
+		return -1;
+	}
+	if (opt_enum(n, "morale", rv_morale_names, &m, d) < 0 ||
+		opt_int(n, "lost", RV_MAX_FIGURES, &g->lost, d) < 0 ||
+		opt_int(n, "unchecked", RV_MAX_FIGURES, &g->unchecked, d) < 0 ||
+		opt_bool(n, "leader-killed", &g->leader_killed, d) < 0 ||
+		opt_int(n, "passed-turn", 1000000, &g->passed_turn, d) < 0 ||
+		opt_bool(n, "hidden", &g->hidden, d) < 0)
+		bad = -1;
+	g->morale = (enum rv_morale)m;
+	s->n_group++;
+	return bad;
+}
+
+static int parse_armour(const struct node *n, struct rv_figure *f, struct diag *d)
+{
+	int a;
+	if (node_check_seq(n, "armour", 2 * RV_N_ARMOUR, d) < 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		if (node_want_enum(n->items[i], "armour", rv_armour_names, &a, d) < 0)
+			return -1;
+		if (f->armour[a]) {
+			node_error(d, n->items[i], "armour '%s' is listed twice (each item once)",
+				rv_armour_names[a]);
+			return -1;
+		}
+		f->armour[a] = 1;
+	}
+	return 0;
+}
+
+static int figure_fields(const struct node *n, struct rv_figure *f, struct diag *d)
+{
+	int r = 0, c = RV_REGULAR, w = 0;
+	if (opt_enum(n, "role", rv_role_names, &r, d) < 0 ||
+		opt_enum(n, "class", rv_class_names, &c, d) < 0 ||
+		opt_enum(n, "weapon", rv_weapon_names, &w, d) < 0 ||
+		opt_bool(n, "mounted", &f->mounted, d) < 0 ||
+		opt_bool(n, "horse-spooked", &f->horse_spooked, d) < 0 ||
+		opt_int(n, "reload", 2, &f->reload, d) < 0 ||
+		opt_int(n, "loaded-turn", 1000000, &f->loaded_turn, d) < 0 ||
+		opt_int(n, "hits", 3, &f->hits, d) < 0 || opt_bool(n, "dead", &f->dead, d) < 0 ||
+		opt_int(n, "stunned-until", 1000000, &f->stunned_until, d) < 0 ||
+		opt_int(n, "aim-turn", 1000000, &f->aim_turn, d) < 0)
+		return -1;
+	f->role = (enum rv_role)r;
+	f->cls = (enum rv_class)c;
+	f->weapon = (enum rv_weapon)w;
+	const struct node *a = node_get(n, "armour");
+	return a ? parse_armour(a, f, d) : 0;
+}
+
+static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d)
+{
+	static const char *const keys[] = { "id", "group", "role", "class", "mounted",
+		"horse-spooked", "weapon", "reload", "loaded-turn", "armour", "hits", "dead",
+		"stunned-until", "aim-turn", "at", NULL };
+	struct rv_figure *f = &s->fig[s->n_fig];
+	int bad = 0;
+	memset(f, 0, sizeof(*f));
+	if (node_check_keys(n, "figure", keys, &bad, d) < 0 || want_id(n, "id", f->id, d) < 0 ||
+		want_id(n, "group", f->group, d) < 0)
+		return -1;
+	if (rv_figure_find(s, f->id) >= 0) {
+		node_error(d, n, "figure '%s' is listed twice (each once)", f->id);
+		return -1;
+	}
+	int g = rv_group_find(s, -1, f->group);
+	if (g < 0) {
+		node_error(d, node_get(n, "group"), "no group '%s' (a group of 'groups')",
+			f->group);
+		return -1;
+	}
+	f->side = s->group[g].side;
+	const struct node *at = node_need(n, "at", d);
+	if (figure_fields(n, f, d) < 0 || !at || rv_want_pt(at, s, &f->at, d) < 0)
+		return -1;
+	if (f->role == RV_HEIDMAN) {
+		if (s->heidman[f->side] >= 0) {
+			node_error(d, n, "a second heidman '%s' for one side (one a side)", f->id);
+			return -1;
+		}
+		s->heidman[f->side] = (int)s->n_fig;
+	}
+	s->n_fig++;
+	return bad;
+}
+
+static int parse_animal(const struct node *n, const struct rules_campaign *c, struct rv_state *s,
+	struct diag *d)
+{
+	static const char *const keys[] = { "id", "kind", "spooked", "owner", "at", NULL };
+	struct rv_animal_def *a = &s->animal[s->n_animal];
+	int bad = 0, k;
+	memset(a, 0, sizeof(*a));
+	a->owner = -1;
+	if (node_check_keys(n, "animal", keys, &bad, d) < 0 || want_id(n, "id", a->id, d) < 0)
+		return -1;
+	const struct node *kn = node_need(n, "kind", d), *at = node_need(n, "at", d);
+	if (!kn || node_want_enum(kn, "kind", rv_animal_names, &k, d) < 0 || !at ||
+		rv_want_pt(at, s, &a->at, d) < 0 || opt_bool(n, "spooked", &a->spooked, d) < 0)
+		return -1;
+	a->kind = (enum rv_animal)k;
+	const struct node *on = node_get(n, "owner");
+	const char *owner;
+	if (on) {
+		if (node_want_id(on, "owner", &owner, d) < 0)
+			return -1;
+		if ((a->owner = side_of(c, owner)) < 0) {
+			node_error(d, on, "owner '%s' is not a player of the campaign", owner);
+			return -1;
+		}
+	}
+	if (rv_animal_find(s, a->id) >= 0 || rv_figure_find(s, a->id) >= 0) {
+		node_error(d, n, "animal '%s': the id is taken (ids are unique)", a->id);
+		return -1;
+	}
+	s->n_animal++;
+	return bad;
+}
+
+static int want_fig(const struct node *n, const struct rv_state *s, int *out, struct diag *d)
+{
+	const char *id;
+	if (node_want_id(n, "figure", &id, d) < 0)
+		return -1;
+	if ((*out = rv_figure_find(s, id)) < 0) {
+		node_error(d, n, "no figure '%s' (a figure of 'figures')", id);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_melee(const struct node *n, struct rv_state *s, struct diag *d)
+{
+	static const char *const keys[] = { "attackers", "defender", "started", NULL };
+	struct rv_melee *m = &s->melee[s->n_melee];
+	int bad = 0;
+	m->attackers[0] = m->attackers[1] = m->attackers[2] = -1;
+	if (node_check_keys(n, "melee", keys, &bad, d) < 0)
+		return -1;
+	const struct node *a = node_need(n, "attackers", d), *df = node_need(n, "defender", d);
+	if (!a || !df || node_check_seq(a, "attackers", 3, d) < 0 || a->n == 0 ||
+		want_fig(df, s, &m->defender, d) < 0)
+		return -1;
+	for (size_t i = 0; i < a->n; i++)
+		if (want_fig(a->items[i], s, &m->attackers[i], d) < 0)
+			return -1;
+	if (opt_int(n, "started", 1000000, &m->started, d) < 0)
+		return -1;
+	s->n_melee++;
+	return bad;
+}
+
+/* Parses the list at key with one(), bounded by max. */
+static int parse_list(const struct node *game, const char *key, size_t max, int need,
+	int (*one)(const struct node *, const struct rules_campaign *, struct rv_state *,
+		struct diag *),
+	const struct rules_campaign *c, struct rv_state *s, struct diag *d)
+{
+	const struct node *l = need ? node_need(game, key, d) : node_get(game, key);
+	int rc = 0;
+	if (!l)
+		return need ? -1 : 0;
+	if (node_check_seq(l, key, max, d) < 0)
+		return -1;
+	for (size_t i = 0; i < l->n; i++)
+		if (one(l->items[i], c, s, d) < 0)
+			rc = -1;
+	return rc;
+}
+
+static int one_feature(const struct node *n, const struct rules_campaign *c, struct rv_state *s,
+	struct diag *d)
+{
+	(void)c;
+	return parse_feature(n, s, d);
+}
+static int one_figure(const struct node *n, const struct rules_campaign *c, struct rv_state *s,
+	struct diag *d)
+{
+	(void)c;
+	return parse_figure(n, s, d);
+}
+static int one_melee(const struct node *n, const struct rules_campaign *c, struct rv_state *s,
+	struct diag *d)
+{
+	(void)c;
+	return parse_melee(n, s, d);
+}
+
+static int parse_table(const struct node *game, struct rv_state *s, struct diag *d)
+{
+	static const char *const keys[] = { "width", "height", NULL };
+	const struct node *t = node_need(game, "table", d), *w, *h;
+	long long v;
+	if (!t || node_check_map(t, "table", keys, d) < 0 || !(w = node_need(t, "width", d)) ||
+		!(h = node_need(t, "height", d)))
+		return -1;
+	if (node_want_int(w, "width", RV_INCH, RV_COORD_MAX, &v, d) < 0)
+		return -1;
+	s->width = (int)v;
+	if (node_want_int(h, "height", RV_INCH, RV_COORD_MAX, &v, d) < 0)
+		return -1;
+	s->height = (int)v;
+	return 0;
+}
+
+/* Every side has a heidman, every group a leader or the heidman (or is marked leaderless). */
+static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
+	const struct node *game, struct diag *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < c->n_players; i++)
+		if (s->heidman[i] < 0) {
+			node_error(d, game, "side '%s' has no heidman (a figure with role heidman)",
+				c->players[i]);
+			rc = -1;
+		}
+	for (size_t g = 0; g < s->n_group; g++)
+		if (rv_group_leader(s, (int)g) < 0 && !s->group[g].leader_killed) {
+			int alive = 0;
+			for (size_t f = 0; f < s->n_fig; f++)
+				alive |= !s->fig[f].dead &&
+					 strcmp(s->fig[f].group, s->group[g].id) == 0;
+			if (alive) {
+				node_error(d, game,
+					"group '%s' has no leader (a figure with role "
+					"leader or heidman, or leader-killed: true)",
+					s->group[g].id);
+				rc = -1;
+			}
+		}
+	return rc;
+}
+
+int rv_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
+	struct diag *d)
+{
+	static const char *const keys[] = { "table", "turns", "discharged", "terrain", "groups",
+		"figures", "animals", "melees", NULL };
+	struct rv_state *s = xcalloc(1, sizeof(*s));
+	int rc = 0, bad = 0;
+	*out = NULL;
+	s->feat = xcalloc(RV_MAX_FEATURES, sizeof(*s->feat));
+	s->fig = xcalloc(RV_MAX_FIGURES, sizeof(*s->fig));
+	s->animal = xcalloc(RV_MAX_ANIMALS, sizeof(*s->animal));
+	s->group = xcalloc(RV_MAX_FIGURES, sizeof(*s->group));
+	s->n_sides = (int)c->n_players;
+	for (int i = 0; i < RV_MAX_SIDES; i++)
+		s->heidman[i] = -1;
+	if (node_check_keys(game, "game", keys, &bad, d) < 0 || parse_table(game, s, d) < 0) {
+		rv_state_free(s);
+		return -1;
+	}
+	if (opt_int(game, "turns", 1000, &s->turns, d) < 0 ||
+		opt_bool(game, "discharged", &s->discharged, d) < 0)
+		rc = -1;
+	if (parse_list(game, "terrain", RV_MAX_FEATURES, 0, one_feature, c, s, d) < 0 ||
+		parse_list(game, "groups", RV_MAX_FIGURES, 1, parse_group, c, s, d) < 0 ||
+		parse_list(game, "figures", RV_MAX_FIGURES, 1, one_figure, c, s, d) < 0 ||
+		parse_list(game, "animals", RV_MAX_ANIMALS, 0, parse_animal, c, s, d) < 0 ||
+		parse_list(game, "melees", RV_MAX_MELEES, 0, one_melee, c, s, d) < 0)
+		rc = -1;
+	if (rc == 0 && bad == 0 && check_sides(c, s, game, d) < 0)
+		rc = -1;
+	if (rc < 0 || bad < 0) {
+		rv_state_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+/* ---- emitting ---- */
+
+static struct node *pt_node(struct table_pt p)
+{
+	struct node *q = node_new_seq();
+	node_seq_add(q, node_new_int(p.x));
+	node_seq_add(q, node_new_int(p.y));
+	return q;
+}
+
+static struct node *feature_node(const struct rv_feature_def *f)
+{
+	struct node *m = node_new_map(), *pts;
+	node_map_str(m, "id", f->id);
+	node_map_str(m, "kind", f->is_line ? rv_line_names[f->kind] : rv_feature_names[f->kind]);
+	if (!f->is_line)
+		node_map_bool(m, "blocks-los", f->blocks_los);
+	node_map_str(m, "cover", rv_cover_names[f->cover]);
+	node_map_str(m, "melee-cover", rv_mcover_names[f->mcover]);
+	pts = node_map_add(m, f->is_line ? "line" : "area", node_new_seq());
+	for (size_t i = 0; i < f->n; i++)
+		node_seq_add(pts, pt_node(f->v[i]));
+	return m;
+}
+
+static struct node *group_node(const struct rules_campaign *c, const struct rv_group *g)
+{
+	struct node *m = node_new_map();
+	node_map_str(m, "id", g->id);
+	node_map_str(m, "side", c->players[g->side]);
+	node_map_str(m, "morale", rv_morale_names[g->morale]);
+	node_map_int(m, "lost", g->lost);
+	node_map_int(m, "unchecked", g->unchecked);
+	node_map_bool(m, "leader-killed", g->leader_killed);
+	node_map_int(m, "passed-turn", g->passed_turn);
+	node_map_bool(m, "hidden", g->hidden);
+	return m;
+}
+
+static struct node *figure_node(const struct rv_figure *f)
+{
+	struct node *m = node_new_map(), *a;
+	node_map_str(m, "id", f->id);
+	node_map_str(m, "group", f->group);
+	node_map_str(m, "role", rv_role_names[f->role]);
+	node_map_str(m, "class", rv_class_names[f->cls]);
+	node_map_bool(m, "mounted", f->mounted);
+	node_map_bool(m, "horse-spooked", f->horse_spooked);
+	node_map_str(m, "weapon", rv_weapon_names[f->weapon]);
+	node_map_int(m, "reload", f->reload);
+	node_map_int(m, "loaded-turn", f->loaded_turn);
+	a = node_map_add(m, "armour", node_new_seq());
+	for (int i = 0; i < RV_N_ARMOUR; i++)
+		if (f->armour[i])
+			node_seq_add(a, node_new_str(rv_armour_names[i]));
+	node_map_int(m, "hits", f->hits);
+	node_map_bool(m, "dead", f->dead);
+	node_map_int(m, "stunned-until", f->stunned_until);
+	node_map_int(m, "aim-turn", f->aim_turn);
+	node_map_add(m, "at", pt_node(f->at));
+	return m;
+}
+
+static struct node *animal_node(const struct rules_campaign *c, const struct rv_animal_def *a)
+{
+	struct node *m = node_new_map();
+	node_map_str(m, "id", a->id);
+	node_map_str(m, "kind", rv_animal_names[a->kind]);
+	node_map_bool(m, "spooked", a->spooked);
+	if (a->owner >= 0)
+		node_map_str(m, "owner", c->players[a->owner]);
+	node_map_add(m, "at", pt_node(a->at));
+	return m;
+}
+
+static struct node *melee_node(const struct rv_state *s, const struct rv_melee *me)
+{
+	struct node *m = node_new_map(), *a;
+	a = node_map_add(m, "attackers", node_new_seq());
+	for (int i = 0; i < 3; i++)
+		if (me->attackers[i] >= 0)
+			node_seq_add(a, node_new_str(s->fig[me->attackers[i]].id));
+	node_map_str(m, "defender", s->fig[me->defender].id);
+	node_map_int(m, "started", me->started);
+	return m;
+}
+
+struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
+{
+	const struct rv_state *s = state;
+	struct node *m = node_new_map(), *t, *l;
+	t = node_map_add(m, "table", node_new_map());
+	node_map_int(t, "width", s->width);
+	node_map_int(t, "height", s->height);
+	node_map_int(m, "turns", s->turns);
+	node_map_bool(m, "discharged", s->discharged);
+	l = node_map_add(m, "terrain", node_new_seq());
+	for (size_t i = 0; i < s->n_feat; i++)
+		node_seq_add(l, feature_node(&s->feat[i]));
+	l = node_map_add(m, "groups", node_new_seq());
+	for (size_t i = 0; i < s->n_group; i++)
+		node_seq_add(l, group_node(c, &s->group[i]));
+	l = node_map_add(m, "figures", node_new_seq());
+	for (size_t i = 0; i < s->n_fig; i++)
+		node_seq_add(l, figure_node(&s->fig[i]));
+	l = node_map_add(m, "animals", node_new_seq());
+	for (size_t i = 0; i < s->n_animal; i++)
+		node_seq_add(l, animal_node(c, &s->animal[i]));
+	l = node_map_add(m, "melees", node_new_seq());
+	for (size_t i = 0; i < s->n_melee; i++)
+		node_seq_add(l, melee_node(s, &s->melee[i]));
+	return m;
+}
+
+void rv_state_free(void *state)
+{
+	struct rv_state *s = state;
+	if (!s)
+		return;
+	free(s->feat);
+	free(s->fig);
+	free(s->animal);
+	free(s->group);
+	free(s);
+}

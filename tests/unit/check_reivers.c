@@ -1,0 +1,998 @@
+/* check_reivers.c — the Border Reivers mechanics against the sheet's numbers with scripted
+ * dice on both sides of every threshold: morale by class and each modifier, the movement
+ * roll and road die, half speed and obstacles, line of sight and cover on hand-drawn tables,
+ * every weapon's ranges and reload, aim, cover, armour ricochet, spooked horses and thrown
+ * riders, wounds and stun, melee modifiers and armour, herding, the deck, and the checks of
+ * scenario and order files. */
+#include <string.h>
+
+#include "testutil.h"
+#include "core/buf.h"
+#include "core/dice.h"
+#include "core/events.h"
+#include "core/node.h"
+#include "rules/reivers/reivers.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const players[] = { "scott", "kerr", "hume" };
+static struct rv_options opts;
+static struct rules_campaign camp = { "test", players, 2, &opts };
+
+/* A 48" x 36" table: a wood at x 10"-20", y 10"-20"; a wall along x = 30" from y 0 to 20"
+ * (whole cover, hard); a road along y = 30". Groups sa (scott) and kb (kerr); heidmen
+ * s-heid (in sa, at [0, 350]) and k-heid (in kb, at [470, 350]) unless figs names others. */
+static const char *terrain =
+	"terrain: [{id: wood, kind: woods, cover: part, melee-cover: soft, "
+	"area: [[100, 100], [200, 100], [200, 200], [100, 200]]}, "
+	"{id: wall, kind: wall, cover: whole, melee-cover: hard, line: [[300, 0], [300, 200]]}, "
+	"{id: road, kind: road, line: [[0, 300], [480, 300]]}, "
+	"{id: fence, kind: fence, cover: part, melee-cover: soft, line: [[400, 0], [400, 100]]}]\n";
+
+static struct rv_state *make_full(const char *figs, const char *extra, struct diag *d)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"table: {width: 480, height: 360}\n%s"
+		"groups: [{id: sa, side: scott}, {id: kb, side: kerr}, {id: sx, side: scott}]\n"
+		"figures: [%s]\n%s",
+		terrain, figs, extra ? extra : "");
+	struct node *n = NULL;
+	void *s = NULL;
+	if (node_parse(&n, "game.yaml", b.data, b.len, NULL, d) == 0)
+		rv_state_parse(&s, &camp, n, d);
+	node_free(n);
+	buf_release(&b);
+	return s;
+}
+
+static struct rv_state *make(const char *figs)
+{
+	struct diag d;
+	diag_init(&d);
+	struct rv_state *s = make_full(figs, NULL, &d);
+	if (!s) {
+		diag_print(&d, stderr);
+		ck_abort_msg("fixture state does not parse");
+	}
+	diag_release(&d);
+	return s;
+}
+
+#define HEIDMEN \
+	"{id: s-heid, group: sa, role: heidman, class: veteran, at: [0, 350]}, " \
+	"{id: k-heid, group: kb, role: heidman, class: veteran, at: [470, 350]}, "
+
+static int fig(const struct rv_state *s, const char *id)
+{
+	int f = rv_figure_find(s, id);
+	ck_assert_msg(f >= 0, "no figure %s", id);
+	return f;
+}
+
+struct harness {
+	struct dice dice;
+	struct events ev;
+};
+
+static void h_init(struct harness *h, const int *script, size_t n)
+{
+	dice_init_script(&h->dice, script, n);
+	events_init(&h->ev);
+}
+
+static void h_release(struct harness *h)
+{
+	dice_release(&h->dice);
+	events_release(&h->ev);
+}
+
+static int has(const struct events *ev, const char *text)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (strstr(ev->v[i].text, text))
+			return 1;
+	return 0;
+}
+
+static void setup(void)
+{
+	rv_options_default(&opts);
+	camp.n_players = 2;
+}
+
+/* ---- morale ------------------------------------------------------------------------------ */
+
+/* Border Reivers §Morale: base morale by class of the group's leader. */
+START_TEST(test_morale_base)
+{
+	static const char *const cls[] = { "poltroon", "regular", "veteran", "fyrebrande" };
+	char figs[600];
+	snprintf(figs, sizeof(figs),
+		HEIDMEN "{id: sx-lead, group: sx, role: leader, class: %s, at: [240, 330]}",
+		cls[_i]);
+	struct rv_state *s = make(figs);
+	ck_assert_int_eq(rv_morale_target(s, rv_group_find(s, -1, "sx")), 7 + _i);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Each modifier alone: -1 per figure lost, -1 leader killed, -2 heidman killed, +1 in cover,
+ * +2 heidman rallying within 6" (and not at 6.1"). */
+START_TEST(test_morale_modifiers)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: sx-lead, group: sx, role: leader, class: regular, at: [240, 330]}, "
+			"{id: sx-2, group: sx, class: fyrebrande, at: [250, 330]}");
+	int g = rv_group_find(s, -1, "sx"), h = fig(s, "s-heid");
+	ck_assert_int_eq(rv_morale_target(s, g), 8);
+	s->group[g].lost = 2;
+	ck_assert_int_eq(rv_morale_target(s, g), 6);
+	s->group[g].lost = 0;
+	s->fig[h].dead = 1;
+	ck_assert_int_eq(rv_morale_target(s, g), 6);
+	s->fig[h].dead = 0;
+	s->fig[h].at = (struct table_pt){ 240, 270 }; /* exactly 6" */
+	ck_assert_int_eq(rv_morale_target(s, g), 10);
+	s->fig[h].at = (struct table_pt){ 240, 269 };
+	ck_assert_int_eq(rv_morale_target(s, g), 8);
+	s->fig[fig(s, "sx-lead")].at = (struct table_pt){ 150, 150 }; /* in the wood */
+	ck_assert_int_eq(rv_morale_target(s, g), 9);
+	s->fig[fig(s, "sx-lead")].at = (struct table_pt){ 295, 50 }; /* at the wall */
+	ck_assert_int_eq(rv_morale_target(s, g), 9);
+	/* leader killed: the best class left (fyrebrande 10) - 1 lost - 1 leader killed */
+	s->fig[fig(s, "sx-lead")].at = (struct table_pt){ 240, 330 };
+	s->fig[fig(s, "sx-lead")].dead = 1;
+	s->group[g].lost = 1;
+	s->group[g].leader_killed = 1;
+	ck_assert_int_eq(rv_morale_target(s, g), 8);
+	rv_state_free(s);
+}
+END_TEST
+
+/* d10 <= 8 passes; 9 and 10 fail by 1-2 (shaken); 10 against 7 fails by 3 (broken). */
+START_TEST(test_morale_results)
+{
+	static const struct {
+		int cls_poltroon, roll, margin;
+		enum rv_morale m;
+	} v[] = { { 0, 8, 0, RV_STEADY }, { 0, 9, 1, RV_SHAKEN }, { 0, 10, 2, RV_SHAKEN },
+		{ 1, 7, 0, RV_STEADY }, { 1, 9, 2, RV_SHAKEN }, { 1, 10, 3, RV_BROKEN } };
+	char figs[600];
+	snprintf(figs, sizeof(figs),
+		HEIDMEN "{id: sx-lead, group: sx, role: leader, class: %s, at: [240, 330]}",
+		v[_i].cls_poltroon ? "poltroon" : "regular");
+	struct rv_state *s = make(figs);
+	struct harness h;
+	int g = rv_group_find(s, -1, "sx");
+	h_init(&h, &v[_i].roll, 1);
+	ck_assert_int_eq(rv_morale_test(s, g, 3, &h.dice, &h.ev, "test"), v[_i].margin);
+	ck_assert_int_eq(s->group[g].morale, v[_i].m);
+	ck_assert_int_eq(s->group[g].passed_turn, v[_i].margin ? 0 : 3);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- movement ---------------------------------------------------------------------------- */
+
+/* Border Reivers §Movement: foot 2d6, horse 3d6; on the road one more d6, lowest dropped. */
+START_TEST(test_move_roll)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: foot, group: sx, role: leader, at: [240, 100]}, "
+			"{id: horse, group: sx, mounted: true, at: [240, 110]}, "
+			"{id: roadfoot, group: sx, at: [240, 305]}, "
+			"{id: roadhorse, group: sx, mounted: true, at: [240, 290]}");
+	struct harness h;
+	const int dice[] = { 3, 4, 3, 4, 5, 1, 5, 6, 2, 1, 6, 6 };
+	h_init(&h, dice, N_OF(dice));
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "foot"), &h.dice), 70);
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "horse"), &h.dice), 120);
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "roadfoot"), &h.dice), 110);
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "roadhorse"), &h.dice), 140);
+	ck_assert_int_eq(dice_count(&h.dice), 12);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Half speed in the wood, 3" for the wall, a leg over the wall whole or not at all. */
+START_TEST(test_move_along)
+{
+	struct rv_state *s = make(HEIDMEN "");
+	struct table_pt end;
+	const struct table_pt wood[] = { { 50, 150 }, { 250, 150 } }; /* 10" in the wood */
+	ck_assert_int_eq(rv_move_along(s, wood, 2, 300, &end), 1);
+	ck_assert_int_eq(rv_move_along(s, wood, 2, 299, &end), 0);
+	ck_assert_int_eq(rv_move_along(s, wood, 2, 100, &end), 0);
+	ck_assert_int_eq(end.x, 125); /* 5" open, then 2.5" of wood */
+	const struct table_pt wall[] = { { 250, 50 }, { 350, 50 } }; /* 10" and the wall */
+	ck_assert_int_eq(rv_obstacles_crossed(s, wall[0], wall[1]), 1);
+	ck_assert_int_eq(rv_move_along(s, wall, 2, 130, &end), 1);
+	ck_assert_int_eq(rv_move_along(s, wall, 2, 129, &end), 0);
+	ck_assert_int_eq(end.x, 250);
+	ck_assert_int_eq(end.y, 50);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Line of sight through the wood is blocked; from inside it a figure sees out; cover. */
+START_TEST(test_los_and_cover)
+{
+	struct rv_state *s = make(HEIDMEN "");
+	struct table_pt a = { 50, 150 }, b = { 250, 150 }, in = { 150, 150 };
+	ck_assert_int_eq(rv_los(s, a, b), 0);
+	ck_assert_int_eq(rv_los(s, a, (struct table_pt){ 50, 300 }), 1);
+	ck_assert_int_eq(rv_los(s, in, b), 1);
+	ck_assert_int_eq(rv_fire_cover(s, b, in), RV_PART);
+	/* behind the wall (within 1", the wall between): whole; the shooter's side: none */
+	ck_assert_int_eq(rv_fire_cover(s, (struct table_pt){ 250, 50 },
+				 (struct table_pt){ 305, 50 }),
+		RV_WHOLE);
+	ck_assert_int_eq(rv_fire_cover(s, (struct table_pt){ 250, 50 },
+				 (struct table_pt){ 311, 50 }),
+		RV_NO_COVER);
+	ck_assert_int_eq(rv_fire_cover(s, (struct table_pt){ 350, 50 },
+				 (struct table_pt){ 295, 50 }),
+		RV_WHOLE);
+	ck_assert_int_eq(rv_fire_cover(s, (struct table_pt){ 250, 50 },
+				 (struct table_pt){ 295, 50 }),
+		RV_NO_COVER);
+	ck_assert_int_eq(rv_melee_cover(s, (struct table_pt){ 295, 50 }), RV_HARD);
+	ck_assert_int_eq(rv_melee_cover(s, (struct table_pt){ 405, 50 }), RV_SOFT);
+	ck_assert_int_eq(rv_melee_cover(s, in), RV_SOFT);
+	ck_assert_int_eq(rv_melee_cover(s, (struct table_pt){ 250, 250 }), RV_NO_MCOVER);
+	ck_assert_int_eq(rv_on_road(s, (struct table_pt){ 10, 310 }), 1);
+	ck_assert_int_eq(rv_on_road(s, (struct table_pt){ 10, 311 }), 0);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- firing ------------------------------------------------------------------------------ */
+
+/* Every weapon of the table at close range (+1), just past it, at long range, and past it (no
+ * shot, no die): a scripted 8 hits only at close range. */
+START_TEST(test_weapon_ranges)
+{
+	static const char *const w[] = { "dagg", "hackbutt", "caliver", "latch", "longbow" };
+	static const int close[] = { 30, 90, 120, 90, 120 }, range[] = { 60, 180, 240, 180, 240 };
+	const int at[] = { close[_i], close[_i] + 1, range[_i], range[_i] + 1 };
+	for (size_t k = 0; k < N_OF(at); k++) {
+		char figs[600];
+		snprintf(figs, sizeof(figs),
+			HEIDMEN "{id: shooter, group: sa, weapon: %s, at: [20, 300]}, "
+				"{id: target, group: kb, at: [%d, 300]}",
+			w[_i], 20 + at[k]);
+		struct rv_state *s = make(figs);
+		struct harness h;
+		const int eight = 8;
+		h_init(&h, &eight, 1);
+		int hit = rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 2, &h.dice, &h.ev);
+		ck_assert_int_eq(hit, k == 0);
+		ck_assert_int_eq(dice_count(&h.dice), k == 3 ? 0 : 1);
+		if (k < 3)
+			ck_assert_int_eq(s->fig[fig(s, "shooter")].reload, _i == 4 ? 0 : 2);
+		h_release(&h);
+		rv_state_free(s);
+	}
+}
+END_TEST
+
+/* 9 or better hits; aim +1 (last turn's aim only); part cover -1, whole -2; wounded -1. */
+START_TEST(test_fire_modifiers)
+{
+	static const struct {
+		const char *target_at;
+		int aim_turn, hits, roll, hit;
+	} v[] = {
+		{ "[250, 300]", 0, 0, 9, 1 }, /* 20": long range, no modifier */
+		{ "[250, 300]", 0, 0, 8, 0 },
+		{ "[250, 300]", 1, 0, 8, 1 },  /* aimed last turn */
+		{ "[250, 300]", 0, 0, 8, 0 },  /* never aimed */
+		{ "[190, 190]", 0, 0, 10, 1 }, /* in the wood: part cover */
+		{ "[190, 190]", 0, 0, 9, 0 },
+		{ "[305, 190]", 0, 0, 10, 0 }, /* behind the wall: whole cover */
+		{ "[250, 300]", 0, 1, 9, 0 },  /* a wounded shooter (leader, one hit) */
+		{ "[250, 300]", 0, 1, 10, 1 },
+	};
+	char figs[600];
+	snprintf(figs, sizeof(figs),
+		HEIDMEN "{id: shooter, group: sx, role: leader, weapon: caliver, hits: %d, "
+			"aim-turn: %d, at: [50, 300]}, {id: target, group: kb, at: %s}",
+		v[_i].hits, v[_i].aim_turn, v[_i].target_at);
+	struct rv_state *s = make(figs);
+	if (_i == 3)
+		s->fig[fig(s, "shooter")].aim_turn = 0;
+	if (_i == 6) /* shoot along the wall's face from the west */
+		s->fig[fig(s, "shooter")].at = (struct table_pt){ 100, 250 };
+	struct harness h;
+	h_init(&h, &v[_i].roll, 1);
+	ck_assert_int_eq(rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 2, &h.dice, &h.ev),
+		v[_i].hit);
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, v[_i].hit);
+	ck_assert_int_eq(s->fig[fig(s, "shooter")].aim_turn, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Aim taken two turns ago has lapsed; no shot without line of sight (no die); unloaded. */
+START_TEST(test_fire_no_shot)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: shooter, group: sa, weapon: caliver, aim-turn: 1, "
+			"at: [50, 150]}, {id: target, group: kb, at: [250, 150]}");
+	struct harness h;
+	const int eight = 8;
+	h_init(&h, &eight, 1);
+	ck_assert_int_eq(rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 3, &h.dice, &h.ev),
+		0);
+	ck_assert_int_eq(dice_count(&h.dice), 0);
+	ck_assert(has(&h.ev, "no line of sight"));
+	s->fig[fig(s, "target")].at = (struct table_pt){ 50, 300 };
+	ck_assert_int_eq(rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 3, &h.dice, &h.ev),
+		0);
+	ck_assert_int_eq(dice_count(&h.dice), 1); /* 8, and aim of turn 1 does not count in 3 */
+	ck_assert_int_eq(rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 3, &h.dice, &h.ev),
+		0);
+	ck_assert(has(&h.ev, "no loaded missile weapon"));
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Armour vs shot: d10 <= 1 per metal item (helmet, back/breast, plates; not jack, shield). */
+START_TEST(test_ricochet)
+{
+	static const struct {
+		const char *armour;
+		int roll, dice, dead;
+	} v[] = {
+		{ "[helmet, back-breast, plates, jack, shield]", 3, 2,
+			0 }, /* 3 metal: 3 ricochets */
+		{ "[helmet, back-breast, plates, jack, shield]", 4, 2, 1 }, { "[helmet]", 1, 2, 0 },
+		{ "[helmet]", 2, 2, 1 },
+		{ "[jack, shield]", 1, 1, 1 }, /* no metal: no armour die */
+	};
+	char figs[600];
+	snprintf(figs, sizeof(figs),
+		HEIDMEN "{id: shooter, group: sa, weapon: caliver, at: [50, 300]}, "
+			"{id: target, group: kb, armour: %s, at: [60, 300]}",
+		v[_i].armour);
+	struct rv_state *s = make(figs);
+	int roll[] = { 10, v[_i].roll };
+	struct harness h;
+	h_init(&h, roll, 2);
+	rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 2, &h.dice, &h.ev);
+	ck_assert_int_eq((int)dice_count(&h.dice), v[_i].dice);
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, v[_i].dead);
+	ck_assert_int_eq(has(&h.ev, "ricochets"), !v[_i].dead);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- horses ------------------------------------------------------------------------------ */
+
+/* Horses within 9": d10 <= 7 the first discharge of the game, <= 4 after; thrown on <= 3. */
+START_TEST(test_spook)
+{
+	struct rv_state *s = make(HEIDMEN "");
+	struct table_pt shot = { 240, 270 }; /* the rider 9" away exactly */
+	struct harness h;
+	rv_state_free(s);
+	s = make(HEIDMEN "{id: rider, group: sa, mounted: true, at: [240, 180]}");
+	/* first discharge: 7 spooks; gallops 2d6 (3+4) at 3 o'clock; 4 keeps his seat */
+	const int d2[] = { 7, 3, 4, 3, 4 };
+	h_init(&h, d2, N_OF(d2));
+	rv_spook(s, &opts, shot, 2, &h.dice, &h.ev);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].at.x, 310);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].mounted, 1);
+	ck_assert_int_eq(s->discharged, 1);
+	h_release(&h);
+	/* later discharges: 5 is steady, 4 spooks; 3 throws the rider, stunned next turn */
+	s->fig[fig(s, "rider")].at = (struct table_pt){ 240, 180 };
+	const int d3[] = { 5, 4, 1, 1, 12, 3 };
+	h_init(&h, d3, N_OF(d3));
+	rv_spook(s, &opts, shot, 2, &h.dice, &h.ev);
+	ck_assert_int_eq(dice_count(&h.dice), 1);
+	rv_spook(s, &opts, shot, 2, &h.dice, &h.ev);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].at.y, 200);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].mounted, 0);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].stunned_until, 3);
+	ck_assert_int_eq(rv_animal_find(s, "rider-horse") >= 0, 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* 9" is within, 9.1" is not; option spook-first: horse counts each horse's first time. */
+START_TEST(test_spook_range_and_option)
+{
+	struct rv_state *s = make(HEIDMEN "{id: near, group: sa, mounted: true, at: [240, 180]}, "
+					  "{id: far, group: sa, mounted: true, at: [240, 179]}");
+	struct harness h;
+	const int d[] = { 8, 7, 8 };
+	h_init(&h, d, N_OF(d));
+	rv_spook(s, &opts, (struct table_pt){ 240, 270 }, 2, &h.dice, &h.ev);
+	ck_assert_int_eq(dice_count(&h.dice), 1); /* only near rolls: 8, steady */
+	opts.spook_first = RV_FIRST_HORSE;
+	s->fig[fig(s, "far")].at = (struct table_pt){ 240, 190 };
+	/* near has been tested (needs 4): 7 steady... far's first time (needs 7): 8 steady */
+	rv_spook(s, &opts, (struct table_pt){ 240, 270 }, 2, &h.dice, &h.ev);
+	ck_assert(has(&h.ev, "near's horse: rolls 7 against 4: steady"));
+	ck_assert(has(&h.ev, "far's horse: rolls 8 against 7: steady"));
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- wounds ------------------------------------------------------------------------------ */
+
+/* §Wounds: heidman flesh wound, wound, dead; leader wound, dead; figure dead; or stunned. */
+START_TEST(test_wounds)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: man, group: sx, at: [240, 110]}, "
+					  "{id: man2, group: sx, at: [240, 120]}");
+	struct events ev;
+	events_init(&ev);
+	int h = fig(s, "s-heid"), l = fig(s, "lead"), g = rv_group_find(s, -1, "sx");
+	rv_hit(s, h, 0, 1, &ev);
+	ck_assert(has(&ev, "flesh wound"));
+	rv_hit(s, h, 0, 1, &ev);
+	ck_assert(has(&ev, "s-heid takes a wound"));
+	ck_assert_int_eq(s->fig[h].dead, 0);
+	rv_hit(s, h, 0, 1, &ev);
+	ck_assert_int_eq(s->fig[h].dead, 1);
+	rv_hit(s, l, 0, 1, &ev);
+	ck_assert_int_eq(s->fig[l].dead, 0);
+	ck_assert(has(&ev, "lead takes a wound"));
+	rv_hit(s, fig(s, "man2"), 1, 4, &ev);
+	ck_assert_int_eq(s->fig[fig(s, "man2")].stunned_until, 5);
+	ck_assert_int_eq(s->fig[fig(s, "man2")].dead, 0);
+	rv_hit(s, fig(s, "man"), 0, 1, &ev);
+	ck_assert_int_eq(s->fig[fig(s, "man")].dead, 1);
+	ck_assert_int_eq(s->group[g].lost, 1);
+	ck_assert_int_eq(s->group[g].leader_killed, 0);
+	rv_hit(s, l, 0, 1, &ev);
+	ck_assert_int_eq(s->fig[l].dead, 1);
+	ck_assert_int_eq(s->group[g].leader_killed, 1);
+	ck_assert_int_eq(s->group[g].lost, 2);
+	events_release(&ev);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- melee ------------------------------------------------------------------------------- */
+
+static struct rv_melee melee_of(const struct rv_state *s, const char *a1, const char *a2,
+	const char *a3, const char *def, int started)
+{
+	struct rv_melee m = { { fig(s, a1), a2 ? fig(s, a2) : -1, a3 ? fig(s, a3) : -1 },
+		fig(s, def), started };
+	return m;
+}
+
+/* Attacker +1 charging (the turn it started), +1 cavalry, +1 leader, -1 per extra attacker;
+ * defender +1 soft, +2 hard cover. Higher wins, a tie fights on, the defender cannot wound. */
+START_TEST(test_melee)
+{
+	static const struct {
+		const char *def_at;
+		int started, n_att, ra, rd, result;
+	} v[] = {
+		{ "[240, 250]", 2, 1, 5, 8, 0 },  /* 5 +1 charging +1 cavalry +1 leader = 8 vs 8 */
+		{ "[240, 250]", 2, 1, 5, 9, -1 }, /* 8 against 9: the attacker is unharmed */
+		{ "[240, 250]", 2, 1, 5, 7, 1 },  /* 8 against 7 */
+		{ "[240, 250]", 1, 1, 5, 7, 0 },  /* not the charge turn: 7 against 7 */
+		{ "[240, 250]", 1, 1, 5, 6, 1 },
+		{ "[240, 250]", 1, 3, 7, 7, 0 }, /* 3 attackers: -2, so 7 against 7 */
+		{ "[240, 250]", 1, 3, 7, 6, 1 },
+		{ "[150, 150]", 1, 1, 6, 7, 0 }, /* soft cover: 8 against 7 + 1 */
+		{ "[150, 150]", 1, 1, 6, 6, 1 },
+		{ "[295, 50]", 1, 1, 7, 7, 0 }, /* hard cover: 9 against 7 + 2 */
+		{ "[295, 50]", 1, 1, 7, 6, 1 },
+	};
+	struct rv_state *s = make(
+		HEIDMEN "{id: lead, group: sa, role: leader, mounted: true, at: [240, 240]}, "
+			"{id: a2, group: sa, at: [240, 240]}, {id: a3, group: sa, at: [240, 240]}, "
+			"{id: def, group: kb, at: [240, 250]}");
+	int d = fig(s, "def");
+	sscanf(v[_i].def_at, "[%d, %d]", &s->fig[d].at.x, &s->fig[d].at.y);
+	struct rv_melee m = melee_of(s, "lead", v[_i].n_att > 1 ? "a2" : NULL,
+		v[_i].n_att > 2 ? "a3" : NULL, "def", v[_i].started);
+	int script[] = { v[_i].ra, v[_i].rd };
+	struct harness h;
+	h_init(&h, script, 2);
+	ck_assert_int_eq(rv_melee_round(s, &m, 2, 0, &h.dice, &h.ev), v[_i].result);
+	ck_assert_int_eq(s->fig[d].dead, v[_i].result == 1);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].dead, 0);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].hits, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Melee armour: d10 <= 2 per item (here 3 items: 6) is no effect, 7 is a hit; stun chosen. */
+START_TEST(test_melee_armour_and_stun)
+{
+	struct rv_state *s = make(HEIDMEN "{id: a, group: sa, at: [240, 240]}, "
+					  "{id: def, group: kb, armour: [helmet, jack, shield], "
+					  "at: [240, 250]}");
+	struct rv_melee m = melee_of(s, "a", NULL, NULL, "def", 2);
+	const int d1[] = { 9, 1, 6, 9, 1, 7, 9, 7 };
+	struct harness h;
+	h_init(&h, d1, N_OF(d1));
+	ck_assert_int_eq(rv_melee_round(s, &m, 2, 0, &h.dice, &h.ev), 1);
+	ck_assert_int_eq(s->fig[fig(s, "def")].dead, 0);
+	ck_assert_int_eq(rv_melee_round(s, &m, 2, 1, &h.dice, &h.ev), 1);
+	ck_assert_int_eq(s->fig[fig(s, "def")].dead, 0);
+	ck_assert_int_eq(s->fig[fig(s, "def")].stunned_until, 3);
+	/* a stunned defender does not roll; the next unsaved hit kills */
+	ck_assert_int_eq(rv_melee_round(s, &m, 3, 0, &h.dice, &h.ev), 1);
+	ck_assert_int_eq(dice_count(&h.dice), 8);
+	ck_assert_int_eq(s->fig[fig(s, "def")].dead, 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- herding ----------------------------------------------------------------------------- */
+
+/* 5 or better on d10 (or d6), -1 per extra animal, -2 melee within 6", -4 firing within 12". */
+START_TEST(test_herd)
+{
+	static const struct {
+		int die, n, melee, fire, roll, ok;
+	} v[] = { { 10, 1, 0, 0, 5, 1 }, { 10, 1, 0, 0, 4, 0 }, { 10, 3, 0, 0, 7, 1 },
+		{ 10, 3, 0, 0, 6, 0 }, { 10, 1, 1, 0, 7, 1 }, { 10, 1, 1, 0, 6, 0 },
+		{ 10, 1, 0, 1, 9, 1 }, { 10, 1, 0, 1, 8, 0 }, { 6, 1, 0, 0, 5, 1 },
+		{ 6, 2, 0, 0, 5, 0 } };
+	struct harness h;
+	opts.herd_die = v[_i].die;
+	h_init(&h, &v[_i].roll, 1);
+	ck_assert_int_eq(rv_herd_test(&opts, v[_i].n, v[_i].melee, v[_i].fire, &h.dice, &h.ev),
+		v[_i].ok);
+	ck_assert_int_eq((int)h.dice.v[0].sides, v[_i].die);
+	h_release(&h);
+}
+END_TEST
+
+/* A failed herd scatters each animal d6" (2d6" spooked) towards a d12 clock hour. */
+START_TEST(test_scatter)
+{
+	struct rv_state *s = make(HEIDMEN "");
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, -1, { 240, 180 } };
+	s->animal[1] = (struct rv_animal_def){ "bull", RV_CATTLE, 1, -1, { 240, 180 } };
+	s->n_animal = 2;
+	const int d[] = { 4, 6, 3, 3, 9 };
+	struct harness h;
+	h_init(&h, d, N_OF(d));
+	rv_animal_scatter(s, 0, 0, &h.dice, &h.ev);
+	ck_assert_int_eq(s->animal[0].at.x, 240);
+	ck_assert_int_eq(s->animal[0].at.y, 140); /* 4" to 6 o'clock */
+	rv_animal_scatter(s, 1, 0, &h.dice, &h.ev);
+	ck_assert_int_eq(s->animal[1].at.x, 180); /* 6" to 9 o'clock */
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* ---- the deck and a whole turn ------------------------------------------------------------- */
+
+/* The deck of 3 sides and the animal card is shuffled die by die (3 dice: d4, d3, d2). */
+START_TEST(test_deck)
+{
+	camp.n_players = 3;
+	struct diag dg;
+	diag_init(&dg);
+	const char *figs = HEIDMEN "{id: h-heid, group: hx, role: heidman, at: [240, 180]}";
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"table: {width: 480, height: 360}\n"
+		"groups: [{id: sa, side: scott}, {id: kb, side: kerr}, {id: hx, side: hume}]\n"
+		"figures: [%s]\n",
+		figs);
+	struct node *n = NULL;
+	void *s = NULL;
+	ck_assert_int_eq(node_parse(&n, "g.yaml", b.data, b.len, NULL, &dg), 0);
+	ck_assert_int_eq(rv_state_parse(&s, &camp, n, &dg), 0);
+	const int d[] = { 1, 3, 2 };
+	struct harness h;
+	h_init(&h, d, N_OF(d));
+	struct rules_orders none[3] = { { "hume", NULL }, { "kerr", NULL }, { "scott", NULL } };
+	struct rules_turn t = { 1, none, 3, &h.dice, &h.ev, BUF_INIT, BUF_INIT };
+	ck_assert_int_eq(rv_resolve(&camp, s, &t), 0);
+	ck_assert_int_eq(dice_count(&h.dice), 3);
+	ck_assert_int_eq((int)h.dice.v[0].sides, 4);
+	ck_assert(strstr(h.dice.v[0].purpose, "§Sequence of Play") != NULL);
+	/* [0 1 2 3]: swap 3<->0 → [3 1 2 0]; swap 2<->2; swap 1<->1: animals, kerr, hume, scott */
+	ck_assert_str_eq(buf_str(&t.summary), "cards animals kerr hume scott");
+	buf_release(&t.summary);
+	buf_release(&t.why);
+	h_release(&h);
+	rv_state_free(s);
+	node_free(n);
+	buf_release(&b);
+	diag_release(&dg);
+}
+END_TEST
+
+/* ---- files: scenario and orders ----------------------------------------------------------- */
+
+static const char *state_error(const char *figs, const char *extra)
+{
+	static char msg[400];
+	struct diag d;
+	diag_init(&d);
+	struct rv_state *s = make_full(figs, extra, &d);
+	ck_assert_ptr_null(s);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	snprintf(msg, sizeof(msg), "%s", buf_str(&b));
+	buf_release(&b);
+	diag_release(&d);
+	return msg;
+}
+
+START_TEST(test_state_errors)
+{
+	ck_assert(strstr(state_error(HEIDMEN "{id: x, group: nope, at: [1, 1]}", NULL),
+		"error: no group 'nope' (a group of 'groups')"));
+	ck_assert(strstr(state_error(HEIDMEN "{id: x, group: sa, at: [481, 1]}", NULL),
+		"an integer from 0 to 480"));
+	ck_assert(strstr(state_error("{id: s-heid, group: sa, role: heidman, at: [0, 0]}", NULL),
+		"side 'kerr' has no heidman"));
+	ck_assert(strstr(state_error(HEIDMEN "{id: sx-1, group: sx, at: [1, 1]}", NULL),
+		"group 'sx' has no leader (a figure with role leader or heidman, or leader-killed: "
+		"true)"));
+	ck_assert(strstr(state_error(HEIDMEN "", "animals: [{id: c, kind: goat, at: [1, 1]}]\n"),
+		"goat"));
+}
+END_TEST
+
+static const char *orders_error(const char *yaml)
+{
+	static char msg[600];
+	struct rv_state *s = make(
+		HEIDMEN "{id: rider, group: sx, role: leader, mounted: true, at: [250, 50]}, "
+			"{id: foot, group: kb, at: [350, 50]}");
+	struct diag d;
+	diag_init(&d);
+	struct node *n = NULL;
+	void *o = NULL;
+	ck_assert_int_eq(node_parse(&n, "o.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	int rc = rv_orders_parse(&o, &camp, s, 1, "scott", n, NULL, &d);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	snprintf(msg, sizeof(msg), "%s", rc == 0 ? "ok\n" : buf_str(&b));
+	buf_release(&b);
+	rv_orders_free(o);
+	node_free(n);
+	diag_release(&d);
+	rv_state_free(s);
+	return msg;
+}
+
+START_TEST(test_orders)
+{
+	ck_assert_str_eq(orders_error("- {group: sx, move: [[260, 50], [290, 150]]}\n"), "ok\n");
+	ck_assert_str_eq(orders_error("- {group: sx, move: [[260, 50], [350, 60]]}\n"),
+		"o.yaml:1:33: error: the path to this point crosses a fence or wall on horseback "
+		"(horses cannot jump: go round, or dismount first)\n");
+	ck_assert_str_eq(orders_error("- {group: sx, fire: ghost}\n"),
+		"o.yaml:1:21: error: no figure 'ghost' (a figure of the scenario)\n");
+	ck_assert_str_eq(orders_error("- {group: sx, fire: s-heid}\n"),
+		"o.yaml:1:21: error: figure 's-heid' is on your own side (an enemy figure)\n");
+	ck_assert_str_eq(orders_error("- {group: kb, load: true}\n"),
+		"o.yaml:1:11: error: no group 'kb' of your side (one of your groups)\n");
+	ck_assert(strstr(orders_error("- {group: sx, load: true, fire: foot}\n"),
+		"a second action 'fire'"));
+	ck_assert(strstr(orders_error("- {group: sx, load: true, hold: true}\n"),
+		"group 'sx' is not hidden"));
+	ck_assert(strstr(orders_error("- {group: sx, load: true}\n- {group: sx, aim: foot}\n"),
+		"a second order"));
+	ck_assert(strstr(orders_error("- {group: sx, move: [[260, 50]], place: {rider: [0, 0]}}\n"),
+		"more than 6\" from the leader's end point"));
+	/* a target out of range at checking time is accepted: things move */
+	ck_assert_str_eq(orders_error("- {group: sx, charge: k-heid}\n"), "ok\n");
+}
+END_TEST
+
+/* ---- whole turns: appointment, morale results, hold, charge ----------------------------- */
+
+/* Resolves one turn of s with scott's orders (YAML) and scripted dice; kerr sends none. */
+static void play_turn(struct rv_state *s, int turn, const char *yaml, const int *dice, size_t n,
+	struct harness *h, struct buf *summary)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root = NULL;
+	void *o = NULL;
+	ck_assert_int_eq(node_parse(&root, "o.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	if (rv_orders_parse(&o, &camp, s, turn, "scott", root, NULL, &d) < 0) {
+		diag_print(&d, stderr);
+		ck_abort_msg("orders do not parse");
+	}
+	h_init(h, dice, n);
+	struct rules_orders ro[2] = { { "kerr", NULL }, { "scott", o } };
+	struct rules_turn t = { turn, ro, 2, &h->dice, &h->ev, BUF_INIT, BUF_INIT };
+	ck_assert_int_eq(rv_resolve(&camp, s, &t), 0);
+	ck_assert_int_eq(dice_count(&h->dice), n);
+	if (summary)
+		buf_puts(summary, buf_str(&t.summary));
+	buf_release(&t.summary);
+	buf_release(&t.why);
+	rv_orders_free(o);
+	node_free(root);
+	diag_release(&d);
+}
+
+static int void_has(const struct events *ev, const char *text)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->v[i].kind == EVENT_VOID && strstr(ev->v[i].text, text))
+			return 1;
+	return 0;
+}
+
+/* §New Leader: the heidman within 6" names a new leader before the group acts; from 6.1" the
+ * appointment is void and the leaderless group may not move into the open. */
+START_TEST(test_new_leader)
+{
+	struct rv_state *s = make(HEIDMEN "{id: old, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: sx-2, group: sx, at: [240, 160]}");
+	s->fig[fig(s, "old")].dead = 1;
+	s->group[rv_group_find(s, -1, "sx")].leader_killed = 1;
+	s->fig[fig(s, "s-heid")].at = (struct table_pt){ 240, 100 - _i }; /* 6" or 6.1" */
+	const char *orders = "- {group: sa, load: true, appoint: {group: sx, leader: sx-2}}\n"
+			     "- {group: sx, move: [[240, 240]]}\n";
+	const int dice[] = { 3, 2, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, orders, dice, _i ? 2 : 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "sx-2")].role, _i ? RV_FIGURE : RV_LEADER);
+	ck_assert_int_eq(s->group[rv_group_find(s, -1, "sx")].leader_killed, _i);
+	ck_assert_int_eq(s->fig[fig(s, "sx-2")].at.y, _i ? 160 : 220);
+	ck_assert_int_eq(void_has(&h.ev, "the heidman is not within 6\""), _i);
+	ck_assert_int_eq(void_has(&h.ev, "leaderless: load, fire or retreat to cover only"), _i);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Morale results: fail by 2, shaken: a move into the open is void, a move into cover is not;
+ * fail by 3, broken: the order is void and the group retreats a full move from the enemy. */
+START_TEST(test_morale_effects)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: lead, group: sx, role: leader, class: regular, at: [240, 100]}, "
+			"{id: enemy, group: kb, at: [240, 60]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].unchecked = 1;
+	s->group[g].lost = 1; /* morale 7 */
+	static const char *const orders[] = { "- {group: sx, move: [[240, 240]]}\n",
+		"- {group: sx, move: [[190, 150]]}\n", "- {group: sx, move: [[240, 240]]}\n" };
+	const int rolls[][5] = { { 3, 2, 9 }, { 3, 2, 9, 6, 6 }, { 3, 2, 10, 2, 2 } };
+	const size_t n[] = { 3, 5, 5 };
+	struct harness h;
+	play_turn(s, 1, orders[_i], rolls[_i], n[_i], &h, NULL);
+	if (_i == 0) {
+		ck_assert_int_eq(s->group[g].morale, RV_SHAKEN);
+		ck_assert(void_has(&h.ev, "shaken: load, fire or retreat to cover only"));
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 100);
+	} else if (_i == 1) { /* into the wood: allowed */
+		ck_assert_int_eq(s->group[g].morale, RV_SHAKEN);
+		ck_assert_int_eq(h.ev.n > 0 && !void_has(&h.ev, "shaken"), 1);
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 190);
+	} else {
+		ck_assert_int_eq(s->group[g].morale, RV_BROKEN);
+		ck_assert(void_has(&h.ev, "broken: it retreats a full move instead"));
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 240);
+		ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 140); /* 4" straight away */
+	}
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Sequence of Play: a hidden group holding acts after the whole deck, then is not hidden;
+ * a group that is not hidden may not hold. */
+START_TEST(test_hold)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: lurker, group: sx, role: leader, weapon: longbow, "
+			"at: [240, 100]}, {id: enemy, group: kb, at: [240, 150]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].hidden = 1;
+	const int dice[] = { 3, 2, 9 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, hold: true, fire: enemy}\n", dice, 3, &h, NULL);
+	size_t animal = 0, hold = 0;
+	for (size_t i = 0; i < h.ev.n; i++) {
+		if (strstr(h.ev.v[i].text, "the animal card"))
+			animal = i;
+		if (strstr(h.ev.v[i].text, "sx acts from hiding"))
+			hold = i;
+	}
+	ck_assert_int_gt(hold, animal);
+	ck_assert(has(&h.ev, "lurker fires longbow at enemy: rolls 9 +1 close = 10: hit"));
+	ck_assert_int_eq(s->group[g].hidden, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Charging: both morale tests, the charge move, a melee tie kept for the next turn (where the
+ * charging +1 is gone), then a win. */
+START_TEST(test_charge_and_tie)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: target, group: kb, at: [240, 130]}");
+	const int t1[] = { 3, 2, 5, 5, 3, 3, 5, 7 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, charge: target}\n", t1, N_OF(t1), &h, NULL);
+	ck_assert(has(&h.ev, "sx tests morale (to charge): rolls 5, needs 8 or less: passes"));
+	ck_assert(has(&h.ev, "kb tests morale (to receive a charge): rolls 5"));
+	ck_assert(has(&h.ev, "a tie, fought on"));
+	ck_assert_int_eq((int)s->n_melee, 1);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 125); /* 0.5" short of the target */
+	h_release(&h);
+	/* turn 2: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then tests
+	 * for the casualty */
+	const int t2[] = { 3, 2, 6, 6, 5 };
+	play_turn(s, 2, "- {group: sx, load: true}\n", t2, N_OF(t2), &h, NULL);
+	ck_assert(has(&h.ev, "lead attacks target: 6 +1 leader = 7"));
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, 1);
+	ck_assert_int_eq((int)s->n_melee, 0);
+	h_release(&h);
+	/* the charge that fails its morale test does not move */
+	rv_state_free(s);
+	s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+			 "{id: target, group: kb, at: [240, 130]}");
+	const int t3[] = { 3, 2, 9 };
+	play_turn(s, 1, "- {group: sx, charge: target}\n", t3, N_OF(t3), &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 100);
+	ck_assert_int_eq((int)s->n_melee, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Herding in a turn: contact required (void), success drives the animal and changes owner. */
+START_TEST(test_herd_turn)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}");
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i } };
+	s->n_animal = 1;
+	const int dice[] = { 3, 2, 5, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, herd: [cow], path: [[240, 200]]}\n", dice, _i ? 2 : 5, &h,
+		NULL);
+	ck_assert_int_eq(void_has(&h.ev, "not in base contact with cow"), _i);
+	ck_assert_int_eq(s->animal[0].owner, _i ? 1 : 0);
+	ck_assert_int_eq(s->animal[0].at.y, _i ? 89 : 150);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* The report: a map and the figures; another side's hidden group is left off. */
+START_TEST(test_report_hides)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: sx, role: leader, at: [150, 150]}");
+	s->group[rv_group_find(s, -1, "sx")].hidden = 1;
+	struct buf own = BUF_INIT, other = BUF_INIT;
+	rv_report(&camp, s, "scott", &own);
+	rv_report(&camp, s, "kerr", &other);
+	ck_assert_ptr_nonnull(strstr(buf_str(&own), "| lurker | scott | sx |"));
+	ck_assert_ptr_null(strstr(buf_str(&other), "lurker"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&other), "| s-heid | scott | sa |"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&own), "## The table (48\" x 36\")"));
+	buf_release(&own);
+	buf_release(&other);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Option spook-test: a volley of two calivers tests each horse once (volley) or twice
+ * (discharge). */
+START_TEST(test_spook_test_option)
+{
+	struct rv_state *s = make(HEIDMEN "{id: c1, group: sx, role: leader, weapon: caliver, "
+					  "at: [240, 100]}, {id: c2, group: sx, weapon: caliver, "
+					  "at: [250, 100]}, {id: rider, group: kb, mounted: true, "
+					  "at: [240, 150]}");
+	opts.spook_each = _i;
+	/* deck; two misses; the horse: 9 (and 9), steady */
+	const int dice[] = { 3, 2, 1, 9, 1, 9 };
+	const int volley[] = { 3, 2, 1, 1, 9 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, fire: rider}\n", _i ? dice : volley, _i ? 6 : 5, &h, NULL);
+	int tests = 0;
+	for (size_t k = 0; k < h.dice.n; k++)
+		tests += strstr(h.dice.v[k].purpose, "horse spooks") != NULL;
+	ck_assert_int_eq(tests, _i ? 2 : 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Movement: followers keep their offset from the leader; a rider the offset would carry over
+ * the wall stays with the leader; a follower beyond 6" closes up to 6". */
+START_TEST(test_place_group)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: foot, group: sx, at: [250, 100]}, "
+					  "{id: rider, group: sx, mounted: true, at: [270, 100]}, "
+					  "{id: far, group: sx, at: [240, 40]}");
+	const int dice[] = { 3, 2, 1, 1 }; /* 2" up the table */
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, move: [[240, 120]]}\n", dice, 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 120);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.x, 250);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.y, 120);
+	ck_assert_int_eq(s->fig[fig(s, "far")].at.y, 60); /* 6" from the leader */
+	h_release(&h);
+	/* a move to the right: the rider's offset would take him over the wall at x = 30" */
+	const int d2[] = { 3, 2, 2, 2 };
+	play_turn(s, 2, "- {group: sx, move: [[280, 120]]}\n", d2, 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, 280);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].at.x, 280);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].at.x, 290);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+static Suite *reivers_suite(void)
+{
+	Suite *su = suite_create("reivers");
+	TCase *t = tcase_create("morale");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_loop_test(t, test_morale_base, 0, 4);
+	tcase_add_test(t, test_morale_modifiers);
+	tcase_add_loop_test(t, test_morale_results, 0, 6);
+	suite_add_tcase(su, t);
+	t = tcase_create("movement");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_test(t, test_move_roll);
+	tcase_add_test(t, test_move_along);
+	tcase_add_test(t, test_los_and_cover);
+	suite_add_tcase(su, t);
+	t = tcase_create("firing");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_loop_test(t, test_weapon_ranges, 0, 5);
+	tcase_add_loop_test(t, test_fire_modifiers, 0, 9);
+	tcase_add_test(t, test_fire_no_shot);
+	tcase_add_loop_test(t, test_ricochet, 0, 5);
+	tcase_add_test(t, test_spook);
+	tcase_add_test(t, test_spook_range_and_option);
+	suite_add_tcase(su, t);
+	t = tcase_create("melee");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_test(t, test_wounds);
+	tcase_add_loop_test(t, test_melee, 0, 11);
+	tcase_add_test(t, test_melee_armour_and_stun);
+	tcase_add_loop_test(t, test_herd, 0, 10);
+	tcase_add_test(t, test_scatter);
+	suite_add_tcase(su, t);
+	t = tcase_create("turn");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_test(t, test_deck);
+	tcase_add_test(t, test_state_errors);
+	tcase_add_test(t, test_orders);
+	tcase_add_loop_test(t, test_new_leader, 0, 2);
+	tcase_add_loop_test(t, test_morale_effects, 0, 3);
+	tcase_add_test(t, test_hold);
+	tcase_add_test(t, test_charge_and_tie);
+	tcase_add_loop_test(t, test_herd_turn, 0, 2);
+	tcase_add_test(t, test_report_hides);
+	tcase_add_test(t, test_place_group);
+	tcase_add_loop_test(t, test_spook_test_option, 0, 2);
+	suite_add_tcase(su, t);
+	return su;
+}
+
+TEST_MAIN(reivers_suite)
