@@ -655,7 +655,7 @@ int cmd_verify(int argc, char **argv)
 	const char *dir = argv[optind];
 	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
 	struct stat st;
-	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_LOCK | CAMPAIGN_JOURNAL : 0;
+	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
 	free(jpath);
 
 	struct verify v;

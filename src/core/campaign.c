@@ -163,7 +163,57 @@ done:
 	return diag_count(d) == before ? 0 : -1;
 }
 
-/* 0, ERROR_LOCKED when another run holds the lock, -1. */
+static void (*wait_notice)(const char *message);
+
+void campaign_set_wait_notice(void (*notice)(const char *message))
+{
+	wait_notice = notice;
+}
+
+/* flock(fd, op), waiting (after telling wait_notice why) when another holds it. */
+static int lock_waiting(int fd, int op, const char *why)
+{
+	if (flock(fd, op | LOCK_NB) == 0)
+		return 0;
+	if (errno != EWOULDBLOCK)
+		return -1;
+	if (wait_notice)
+		wait_notice(why);
+	while (flock(fd, op) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/* The readers' lock, .umpire/readers: shared by verify and replay, exclusive for a turn.
+ * A reader that can neither open nor create it (a read-only copy) reads without it: no
+ * run of this umpire can write there either. 0 / -1. */
+static int readers_lock(struct campaign *c, int shared)
+{
+	char *path = xasprintf("%s/.umpire/readers", c->dir);
+	int rc = 0;
+
+	c->readers_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (c->readers_fd < 0 && shared)
+		c->readers_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->readers_fd < 0) {
+		if (!shared || (errno != ENOENT && errno != EROFS && errno != EACCES))
+			rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path,
+				strerror(errno));
+	} else if (
+		lock_waiting(c->readers_fd, shared ? LOCK_SH : LOCK_EX,
+			shared ?
+				"a turn is being processed: waiting for it to finish" :
+				"a verify or replay is reading the campaign: waiting for it to finish") <
+		0) {
+		rc = error_set(ERROR_OS, "cannot lock '%s': %s", path, strerror(errno));
+	}
+	free(path);
+	return rc;
+}
+
+/* The writers' lock, .umpire/lock, exclusive without waiting (a second turn is refused),
+ * then the readers' lock. 0, ERROR_LOCKED when another run holds the lock, -1. */
 static int campaign_lock(struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/lock", c->dir);
@@ -183,6 +233,8 @@ static int campaign_lock(struct campaign *c)
 		}
 		close(c->lock_fd);
 		c->lock_fd = -1;
+	} else {
+		rc = readers_lock(c, 0);
 	}
 	free(path);
 	return rc;
@@ -205,6 +257,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 
 	diag_init(&d);
 	c->lock_fd = -1;
+	c->readers_fd = -1;
 	c->dir = xstrdup(dir);
 	*out = NULL;
 
@@ -236,11 +289,14 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	}
 	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)
 		goto done;
+	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
+		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
 		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
 		struct stat st;
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
-			rc = journal_open(&c->journal, path, 0);
+			rc = (flags & CAMPAIGN_READ_LOCK) ? journal_open_read(&c->journal, path) :
+							    journal_open(&c->journal, path, 0);
 			if (rc < 0)
 				error_reclass(ERROR_MISSING);
 		}
@@ -268,6 +324,8 @@ void campaign_close(struct campaign *c)
 		journal_close(c->journal);
 	if (c->repo)
 		repo_free(c->repo);
+	if (c->readers_fd >= 0)
+		close(c->readers_fd);
 	if (c->lock_fd >= 0)
 		close(c->lock_fd);
 	free(c->dir);

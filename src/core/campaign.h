@@ -21,6 +21,8 @@ enum campaign_open_flags {
 	CAMPAIGN_LOCK = 1 << 0,           /* take the exclusive lock (.umpire/lock): turn, init */
 	CAMPAIGN_JOURNAL = 1 << 1,        /* open .umpire/journal.sqlite (must exist) */
 	CAMPAIGN_JOURNAL_IF_ANY = 1 << 2, /* open it when present (a clone has none) */
+	CAMPAIGN_READ_LOCK = 1 << 3, /* verify, replay: a shared lock on .umpire/readers, waiting
+	                              * for a running turn; the journal opened read-only */
 };
 
 struct campaign {
@@ -41,6 +43,7 @@ struct campaign {
 	struct repo *repo;        /* always open */
 	struct journal *journal;  /* NULL unless opened */
 	int lock_fd;              /* -1 unless locked */
+	int readers_fd;           /* .umpire/readers: -1 unless locked */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -48,6 +51,11 @@ struct campaign {
  * campaign there, ERROR_INPUT for a bad campaign.yaml (its diagnostics in the message). */
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
+
+/* Sets what is told when campaign_open waits for a lock (a turn for the readers of a
+ * running verify or replay, they for a running turn): one line, for src/cmd to print. NULL:
+ * wait silently. */
+void campaign_set_wait_notice(void (*notice)(const char *message));
 
 /* What a new campaign is made of (campaign_create). */
 struct campaign_spec {

@@ -160,6 +160,8 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	long long n_turn;
 
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES };
+	if (diag_refuse_invisible(d, f->path, f->bytes, f->len) < 0)
+		goto done;
 	if (node_parse(&root, f->path, f->bytes, f->len, &lim, d) < 0)
 		goto done;
 	int bad = 0;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <sodium.h>
 
 #include "core/turn.h"
 #include "core/layout.h"
@@ -182,20 +184,35 @@ static void turn_add_order_bytes(struct turn *t, const char *name, const void *b
 	fair_sha256(f->sha256, f->bytes, len);
 }
 
+/* 1 if st is the campaign's .umpire/secret (the same file, whatever path led to it). */
+static int is_secret_file(const struct campaign *c, const struct stat *st)
+{
+	char *path = xasprintf("%s/.umpire/secret", c->dir);
+	struct stat sec;
+	int same = stat(path, &sec) == 0 && sec.st_dev == st->st_dev && sec.st_ino == st->st_ino;
+
+	free(path);
+	return same;
+}
+
 int turn_add_order_file(struct turn *t, const char *path)
 {
 	struct buf bytes = BUF_INIT;
-	int rc = file_read(path, ORDER_FILE_MAX_BYTES, &bytes);
+	struct stat st;
+	int rc = file_read_stat(path, ORDER_FILE_MAX_BYTES, &bytes, &st);
 
-	if (rc == 0)
+	if (rc == 0 && t->c && is_secret_file(t->c, &st)) {
+		diag_add(&t->diag, path, 1, 1,
+			"this is the umpire's secret (.umpire/secret), never an order file (an order file expected)");
+		rc = error_set(ERROR_INPUT, "the umpire's secret given as an order file");
+		sodium_memzero(bytes.data, bytes.len);
+	} else if (rc == 0)
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
 	else if (error_last()->klass == ERROR_MISSING)
 		diag_add(&t->diag, path, 1, 1,
 			"cannot open order file: %s (a readable file expected)", strerror(errno));
 	else if (error_last()->klass == ERROR_INPUT)
-		diag_add(&t->diag, path, 1, 1,
-			"order file is larger than %d bytes (a smaller file expected)",
-			ORDER_FILE_MAX_BYTES);
+		diag_add(&t->diag, path, 1, 1, "order %s", error_last()->message);
 	else
 		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
 	buf_release(&bytes);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "core/campaign.h"
 #include "core/error.h"
@@ -370,6 +371,46 @@ START_TEST(test_turn_then_rerun)
 }
 END_TEST
 
+/* A turn with no order file at all (--allow-missing): nothing to sort, and under UBSan a
+ * qsort(NULL, 0, ...) would abort; then the same turn re-run from its record. */
+START_TEST(test_turn_without_files)
+{
+	struct campaign *c = make_campaign("nofiles");
+	struct turn t;
+
+	turn_init(&t, c, TURN_LIVE, TURN_ALLOW_MISSING, NULL, NULL, NULL);
+	t.when = 1767225600;
+	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(t.in.n_files, 0);
+	ck_assert_uint_gt(t.in.n_missing, 0);
+	turn_release(&t);
+	ck_assert_int_eq(repo_has(c->repo, "turn-0001"), 1);
+	campaign_close(c);
+}
+END_TEST
+
+/* A FIFO is refused without blocking (no writer ever opens this one), a directory too. */
+START_TEST(test_order_file_not_regular)
+{
+	struct campaign *c = make_campaign("fifo");
+	char *fifo = test_path("fifo.yaml");
+	struct turn t;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	ck_assert_int_eq(turn_add_order_file(&t, fifo), -1);
+	ck_assert_int_eq(turn_add_order_file(&t, c->dir), -1);
+	ck_assert_uint_eq(diag_count(&t.diag), 2);
+	ck_assert_str_eq(t.diag.v[0].message,
+		"order file is not a regular file (it is a FIFO; a regular file expected)");
+	ck_assert_str_eq(t.diag.v[1].message,
+		"order file is not a regular file (it is a directory; a regular file expected)");
+	turn_release(&t);
+	free(fifo);
+	campaign_close(c);
+}
+END_TEST
+
 START_TEST(test_order_file_size_edge)
 {
 	struct campaign *c = make_campaign("size");
@@ -428,6 +469,8 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_check_slice_writes_nothing);
 	tcase_add_test(tc, test_turn_then_rerun);
 	tcase_add_test(tc, test_order_file_size_edge);
+	tcase_add_test(tc, test_turn_without_files);
+	tcase_add_test(tc, test_order_file_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,87 @@
+# Hostile files and shared campaigns (issue 10): an order file that is a FIFO, a directory or
+# the umpire's secret is refused before a byte of it is read or echoed; invisible characters
+# and Unicode line breaks are refused at their line and column; verify and replay take a
+# shared lock, so they run beside each other, on a read-only copy, and a turn waits for them
+# instead of failing.
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign harbour-raid "$C"
+files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
+attacker="$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml"
+
+# A FIFO would block a plain open() forever, holding the campaign lock: refused at once.
+# (timeout(1) only turns a hang into a failure; nothing here measures time.)
+mkfifo "$TMP/fifo.yaml"
+expect 65 timeout 60 "$BIN" check "$C" "$TMP/fifo.yaml"
+has "$TMP/err" "fifo.yaml:1:1: error: order file is not a regular file (it is a FIFO; a regular file expected)"
+before=$(fingerprint "$C")
+# shellcheck disable=SC2086
+expect 65 timeout 60 "$BIN" turn "$C" $files1 "$TMP/fifo.yaml"
+has "$TMP/err" "it is a FIFO"
+expect 65 "$BIN" check "$C" "$TMP"
+has "$TMP/err" "it is a directory"
+[ "$(fingerprint "$C")" = "$before" ] || die "a refused turn changed the campaign"
+
+# The secret, by a symlink: refused, and none of its digits echoed.
+ln -s "$C/.umpire/secret" "$TMP/secret.yaml"
+expect 65 "$BIN" check "$C" "$TMP/secret.yaml"
+has "$TMP/err" "secret.yaml:1:1: error: this is the umpire's secret (.umpire/secret), never an order file"
+secret=$(cut -c1-16 "$C/.umpire/secret")
+grep -qF "$secret" "$TMP/err" && die "the secret's digits were echoed"
+
+# U+2028 ends a YAML comment where a viewer sees none: the orders after it would be live.
+printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# note\342\200\250orders: []\n' >"$TMP/ls.yaml"
+expect 65 "$BIN" check "$C" "$TMP/ls.yaml"
+has "$TMP/err" "ls.yaml:4:7: error: U+2028 (LINE SEPARATOR, a YAML line break) is not allowed"
+printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# note\302\205orders: []\n' >"$TMP/nel.yaml"
+expect 65 "$BIN" check "$C" "$TMP/nel.yaml"
+has "$TMP/err" "nel.yaml:4:7: error: U+0085 (NEXT LINE, a YAML line break) is not allowed"
+sed 's/player: attacker/player: atta\xe2\x80\x8bcker/' "$attacker" >"$TMP/zw.yaml"
+expect 65 "$BIN" check "$C" "$TMP/zw.yaml"
+has "$TMP/err" "zw.yaml:3:13: error: U+200B (invisible control character) is not allowed"
+shows_source "$TMP/err" "zw.yaml:3:13"
+printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# \033[2Jcleared\norders: []\n' >"$TMP/esc.yaml"
+expect 65 "$BIN" check "$C" "$TMP/esc.yaml"
+has "$TMP/err" "esc.yaml:4:3: error: U+001B (control character) is not allowed"
+# A byte order mark opening the file is its encoding's signature: accepted.
+{ printf '\357\273\277'; cat "$attacker"; } >"$TMP/bom.yaml"
+expect 0 "$BIN" check "$C" "$TMP/bom.yaml"
+
+# shellcheck disable=SC2086
+expect 0 "$BIN" turn "$C" $files1
+
+# Readers share: verify runs while a turn's writer lock is held, and beside another reader.
+flock -x "$C/.umpire/lock" "$BIN" verify "$C" >/dev/null 2>"$TMP/err" || die "verify beside a held writer lock: $(cat "$TMP/err")"
+flock -s "$C/.umpire/readers" "$BIN" replay "$C" >/dev/null 2>"$TMP/err" || die "replay beside another reader: $(cat "$TMP/err")"
+
+# A turn waits for a running reader (here a shell holding the shared lock) instead of
+# failing with 75, then runs once it ends.
+rm -f "$TMP/held" "$TMP/release"
+flock -s "$C/.umpire/readers" sh -c "touch '$TMP/held'; i=0; while [ ! -f '$TMP/release' ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i+1)); done" &
+reader=$!
+i=0; while [ ! -f "$TMP/held" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
+# shellcheck disable=SC2086
+"$BIN" turn "$C" $files2 >"$TMP/turn.out" 2>"$TMP/turn.err" &
+turn=$!
+i=0; while ! grep -q "waiting for it to finish" "$TMP/turn.err" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+has "$TMP/turn.err" "umpire: a verify or replay is reading the campaign: waiting for it to finish"
+[ "$(git -C "$C" tag | wc -l)" -eq 2 ] || die "the turn ran while a reader held the lock"
+touch "$TMP/release"
+wait $reader
+set +e; wait $turn; rc=$?; set -e
+[ $rc -eq 0 ] || { cat "$TMP/turn.err"; die "the waiting turn exited $rc"; }
+has "$TMP/turn.out" "Turn 2:"
+
+# A read-only copy verifies and replays (a read-only bind mount in a user namespace, where
+# the system allows one; otherwise said and skipped).
+cp -a "$C" "$TMP/ro"
+rm -f "$TMP/ro/.umpire/readers"
+if unshare -rm true 2>/dev/null; then
+    unshare -rm sh -c "mount --bind -o ro '$TMP/ro' '$TMP/ro' && touch '$TMP/ro/x' 2>/dev/null && exit 9; \"$BIN\" verify '$TMP/ro' && \"$BIN\" replay '$TMP/ro'" >"$TMP/out" 2>"$TMP/err" ||
+        { cat "$TMP/err"; die "verify/replay of a read-only copy failed"; }
+    has "$TMP/out" "replay: 2 turns identical"
+else
+    echo "skipped: the read-only copy (unshare -rm is not allowed here)"
+fi
+echo "hardening: ok"
