@@ -60,6 +60,10 @@ int cmd_turn(int argc, char **argv)
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
+	for (size_t i = 0; c->stale_locks && c->stale_locks[i]; i++)
+		fprintf(stderr,
+			"umpire: removed git lock file '%s': left by an umpire run that was killed (it predates this run, which holds the campaign lock)\n",
+			c->stale_locks[i]);
 	if (c->beacon && !beacon_value) {
 		fprintf(stderr,
 			"umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",

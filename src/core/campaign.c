@@ -217,6 +217,7 @@ static int readers_lock(struct campaign *c, int shared)
 static int campaign_lock(struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/lock", c->dir);
+	struct stat st;
 	int rc = 0;
 
 	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -233,7 +234,10 @@ static int campaign_lock(struct campaign *c)
 		}
 		close(c->lock_fd);
 		c->lock_fd = -1;
+	} else if (futimens(c->lock_fd, NULL) < 0 || fstat(c->lock_fd, &st) < 0) {
+		rc = error_set(ERROR_OS, "cannot stamp lock file '%s': %s", path, strerror(errno));
 	} else {
+		c->locked_at = st.st_mtim;
 		rc = readers_lock(c, 0);
 	}
 	free(path);
@@ -289,6 +293,11 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	}
 	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)
 		goto done;
+	/* Holding the writer lock, a git lock file from before it was taken was left by a run
+	 * that was killed: it would block every rerun. */
+	if ((flags & CAMPAIGN_LOCK) &&
+		(rc = repo_clear_stale_locks(c->repo, &c->locked_at, &c->stale_locks)) < 0)
+		goto done;
 	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
 		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
@@ -324,6 +333,7 @@ void campaign_close(struct campaign *c)
 		journal_close(c->journal);
 	if (c->repo)
 		repo_free(c->repo);
+	repo_names_free(c->stale_locks);
 	if (c->readers_fd >= 0)
 		close(c->readers_fd);
 	if (c->lock_fd >= 0)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/error.h"
@@ -39,11 +40,13 @@ struct campaign {
 	uint32_t chain_length;  /* fairness.chain_length */
 	int fair;               /* 0 when set up from a --secret-file */
 	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
-	struct rules_campaign rc; /* the view handed to the rule system */
-	struct repo *repo;        /* always open */
-	struct journal *journal;  /* NULL unless opened */
-	int lock_fd;              /* -1 unless locked */
-	int readers_fd;           /* .umpire/readers: -1 unless locked */
+	struct rules_campaign rc;  /* the view handed to the rule system */
+	struct repo *repo;         /* always open */
+	struct journal *journal;   /* NULL unless opened */
+	int lock_fd;               /* -1 unless locked */
+	int readers_fd;            /* .umpire/readers: -1 unless locked */
+	struct timespec locked_at; /* CAMPAIGN_LOCK: when the writer lock was taken (its mtime) */
+	char **stale_locks; /* CAMPAIGN_LOCK: git lock files a killed run left, removed; or NULL */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with

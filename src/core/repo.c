@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -122,6 +124,20 @@ done:
 	return ret;
 }
 
+/* libgit2 (1.5) answers "not found" for a repository it refuses because another user owns
+ * it (git's safe.directory check), with a stale message: a .git there that this user does
+ * not own is that refusal. */
+static int is_owner_refusal(const char *dir)
+{
+	char *gitdir = xasprintf("%s/.git", dir);
+	struct stat st, wt;
+	int refused = stat(gitdir, &st) == 0 && stat(dir, &wt) == 0 &&
+		      (st.st_uid != geteuid() || wt.st_uid != geteuid());
+
+	free(gitdir);
+	return refused;
+}
+
 int repo_open(struct repo **out, const char *dir)
 {
 	git_repository *git = NULL;
@@ -134,6 +150,12 @@ int repo_open(struct repo **out, const char *dir)
 	}
 	/* NO_SEARCH: a campaign directory without .git must not find an enclosing repository. */
 	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_EOWNER || (rc == GIT_ENOTFOUND && is_owner_refusal(dir))) {
+		error_set(ERROR_MISSING,
+			"'%s' is a git repository owned by another user, which libgit2 refuses to open (run as its owner, or add it to git's safe.directory)",
+			dir);
+		return -1;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		error_set(ERROR_MISSING, "no git repository in '%s'", dir);
 		return ERROR_NOTFOUND;
@@ -441,6 +463,67 @@ git_error:
 	return -1;
 }
 
+/* 1 if a is before b. */
+static int time_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* The *.lock files under dir (depth levels of subdirectories), older than before, removed;
+ * each removed path appended to *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
+static int clear_locks_in(const char *dir, int depth, const struct timespec *before, char ***v,
+	size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 :
+					 error_set(ERROR_OS, "repo: cannot list '%s': %s", dir,
+						 strerror(errno));
+	while (rc == 0 && *n < REPO_MAX_STALE_LOCKS && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8 &&
+			(depth > 0 || strcmp(e->d_name, "refs") == 0)) {
+			rc = clear_locks_in(path, depth + 1, before, v, n);
+		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && len > 5 &&
+			   strcmp(e->d_name + len - 5, ".lock") == 0 &&
+			   time_before(&st.st_mtim, before)) {
+			if (unlink(path) < 0 && errno != ENOENT)
+				rc = error_set(ERROR_OS,
+					"repo: cannot remove stale lock file '%s': %s", path,
+					strerror(errno));
+			else {
+				*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+				(*v)[(*n)++] = path;
+				(*v)[*n] = NULL;
+				path = NULL;
+			}
+		}
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char ***removed)
+{
+	char *gitdir = xstrdup(git_repository_path(r->git));
+	size_t n = 0, len = strlen(gitdir);
+
+	*removed = xcalloc(1, sizeof(char *));
+	if (len > 1 && gitdir[len - 1] == '/')
+		gitdir[len - 1] = '\0';
+	int rc = clear_locks_in(gitdir, 0, before, removed, &n);
+	free(gitdir);
+	return rc;
+}
+
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag)
 {
@@ -511,6 +594,9 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 git_error:
 	buf_puts(&msg, git_msg());
 done:
+	if (ret != 0 && strstr(buf_str(&msg), ".lock' for writing"))
+		buf_puts(&msg,
+			"(a git command run meanwhile holds that lock file: if none is running, remove the file)");
 	if (ret != 0)
 		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
 	git_object_free(commit_obj);

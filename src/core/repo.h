@@ -61,6 +61,16 @@ int repo_message(struct repo *r, const char *rev, struct buf *out);
 /* The names of the tags that start with prefix ("turn-"), sorted by byte order; *names as
  * for repo_list (free with repo_names_free). */
 int repo_tags(struct repo *r, const char *prefix, char ***names);
+#define REPO_MAX_STALE_LOCKS 100
+struct timespec;
+/* Removes the git lock files (*.lock in the git directory and under refs/: index.lock,
+ * HEAD.lock, refs/heads/main.lock, refs/tags/turn-0003.lock...) last modified before
+ * `before`. Only for a caller that holds the campaign's writer lock since `before`: no umpire
+ * run can have made them since, so they were left by one that was killed (a git command run
+ * by hand meanwhile makes newer ones, which are left alone). *removed gets the removed paths,
+ * a NULL-terminated malloc'd array (free with repo_names_free), at most
+ * REPO_MAX_STALE_LOCKS. Returns 0 / -1. */
+int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char ***removed);
 /* 1 if the work tree and index equal HEAD (ignored files aside), 0 if not, -1 error. */
 int repo_is_clean(struct repo *r);
 

@@ -84,4 +84,16 @@ if unshare -rm true 2>/dev/null; then
 else
     echo "skipped: the read-only copy (unshare -rm is not allowed here)"
 fi
+# Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory
+# check): said as such, not "not a campaign". Needs root to switch user, else skipped.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 755 "$TMP"
+    set +e
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" log "$C" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    set -e
+    [ $rc -eq 66 ] || { cat "$TMP/err"; die "another user's campaign: exit $rc (66 expected)"; }
+    has "$TMP/err" "is a git repository owned by another user, which libgit2 refuses to open"
+else
+    echo "skipped: another user's repository (needs root and setpriv)"
+fi
 echo "hardening: ok"
