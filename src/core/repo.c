@@ -463,6 +463,84 @@ git_error:
 	return -1;
 }
 
+/* The object id is in odb (a fresh one, so libgit2's object cache cannot answer for the
+ * disk) and its header reads as type `want`; else msg says which. */
+static int stored(git_odb *odb, const git_oid *id, git_object_t want, const char *what,
+	struct buf *msg)
+{
+	size_t len;
+	git_object_t type;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (git_odb_read_header(&len, &type, odb, id) == 0 && type == want)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), id);
+	buf_printf(msg, "%s %s is not in the object store (%s)", what, hex, git_msg());
+	return -1;
+}
+
+/* The ids of the trees on path's way (its directories) into ids, at most 8. */
+static size_t dir_tree_ids(git_tree *root, const char *path, git_oid *ids)
+{
+	size_t n = 0;
+	char *dir = xstrdup(path), *slash;
+
+	while ((slash = strrchr(dir, '/')) && n < 8) {
+		git_tree_entry *e = NULL;
+		*slash = '\0';
+		if (git_tree_entry_bypath(&e, root, dir) == 0) {
+			git_oid_cpy(&ids[n++], git_tree_entry_id(e));
+			git_tree_entry_free(e);
+		}
+	}
+	free(dir);
+	return n;
+}
+
+int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n)
+{
+	struct buf msg = BUF_INIT;
+	git_odb *odb = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid id, ids[8];
+	char *dir = xasprintf("%sobjects", git_repository_path(r->git));
+	int rc = -1;
+
+	if (git_oid_fromstr(&id, commit_hex) < 0 || git_odb_open(&odb, dir) < 0) {
+		buf_puts(&msg, git_msg());
+		goto done;
+	}
+	if (stored(odb, &id, GIT_OBJECT_COMMIT, "commit", &msg) < 0)
+		goto done;
+	if (git_commit_lookup(&commit, r->git, &id) < 0 || git_commit_tree(&tree, commit) < 0) {
+		buf_puts(&msg, git_msg());
+		goto done;
+	}
+	if (stored(odb, git_tree_id(tree), GIT_OBJECT_TREE, "tree", &msg) < 0)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = dir_tree_ids(tree, files[i].path, ids);
+		for (size_t j = 0; j < k; j++)
+			if (stored(odb, &ids[j], GIT_OBJECT_TREE, "tree", &msg) < 0)
+				goto done;
+		if (git_odb_hash(&id, files[i].data, files[i].len, GIT_OBJECT_BLOB) < 0 ||
+			stored(odb, &id, GIT_OBJECT_BLOB, files[i].path, &msg) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	if (rc < 0)
+		error_set(ERROR_OS, "repo: the commit %s was not written: %s", commit_hex,
+			buf_str(&msg));
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_odb_free(odb);
+	free(dir);
+	buf_release(&msg);
+	return rc;
+}
+
 /* 1 if a is before b. */
 static int time_before(const struct timespec *a, const struct timespec *b)
 {

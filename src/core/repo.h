@@ -31,6 +31,12 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag);
 
+/* Confirms repo_build's objects are on disk: the commit, its tree, the trees on each file's
+ * path and each file's blob, read (header) through a fresh object database, not libgit2's
+ * cache. A full disk or exhausted inodes can make libgit2 report an object written that is
+ * not; the journal must never name such a commit. Returns 0 / -1 (says which is missing). */
+int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n);
+
 /* The id the commit would have whose parent is parent_rev's commit and whose tree is the
  * parent's tree with files added or replaced, with message and author/committer time when:
  * computed in memory (a libgit2 mempack), nothing written to the repository. verify uses it

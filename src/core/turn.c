@@ -767,6 +767,9 @@ static int step_build(struct turn *t)
 
 static int step_journal(struct turn *t)
 {
+	/* Every object on disk before the journal names the commit. */
+	if (repo_objects_stored(t->c->repo, t->rec.commit_id, t->rec.files, t->rec.n_files) < 0)
+		return -1;
 	return journal_append(t->c->journal, &t->rec);
 }
 

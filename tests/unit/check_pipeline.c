@@ -411,6 +411,35 @@ START_TEST(test_order_file_not_regular)
 }
 END_TEST
 
+/* An object libgit2 reported written but that is not on disk (out of inodes, say): the
+ * journal step refuses to name the commit, and nothing is journaled. */
+START_TEST(test_missing_object_not_journaled)
+{
+	struct campaign *c = make_campaign("odb");
+	struct turn t;
+	long long before, after;
+	char *obj;
+
+	turn_init(&t, c, TURN_LIVE, TURN_ALLOW_MISSING, NULL, NULL, NULL);
+	t.when = 1767225600;
+	turn_add_order_file(&t, attacker1);
+	ck_assert_msg(turn_run(&t, "recover", "build") == 0, "%s", error_last()->message);
+	char rel[80];
+	snprintf(rel, sizeof(rel), "odb/.git/objects/%.2s/%.38s", t.rec.commit_id,
+		t.rec.commit_id + 2);
+	obj = test_path(rel);
+	ck_assert_int_eq(unlink(obj), 0);
+	ck_assert_int_eq(journal_row_count(c->journal, &before), 0);
+	ck_assert_int_eq(turn_run(&t, "journal", "publish"), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "was not written: commit"));
+	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
+	ck_assert_int_eq(after, before);
+	turn_release(&t);
+	free(obj);
+	campaign_close(c);
+}
+END_TEST
+
 START_TEST(test_order_file_size_edge)
 {
 	struct campaign *c = make_campaign("size");
@@ -470,6 +499,7 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_turn_then_rerun);
 	tcase_add_test(tc, test_order_file_size_edge);
 	tcase_add_test(tc, test_turn_without_files);
+	tcase_add_test(tc, test_missing_object_not_journaled);
 	tcase_add_test(tc, test_order_file_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
