@@ -740,6 +740,28 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out)
 	return 0;
 }
 
+/* The size of object id from its header (nothing inflated past it), refused above max:
+ * a small crafted clone can hold a blob that inflates to gigabytes. 0, or -1 with *why. */
+static int object_size_ok(git_repository *git, const git_oid *id, size_t max, const char **why)
+{
+	git_odb *odb = NULL;
+	size_t len = 0;
+	git_object_t type;
+	int rc = git_repository_odb(&odb, git);
+
+	if (rc == 0)
+		rc = git_odb_read_header(&len, &type, odb, id);
+	git_odb_free(odb);
+	if (rc < 0)
+		return -1;
+	if (len > max) {
+		*why = "the object is larger than the limit of " REPO_MAX_OBJECT_TEXT
+		       " (a crafted repository?)";
+		return -1;
+	}
+	return 0;
+}
+
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
 {
 	git_commit *commit = NULL;
@@ -760,6 +782,12 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
 		goto done;
 	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+		object_size_ok(r->git, git_tree_entry_id(entry), REPO_MAX_OBJECT_BYTES, &why) < 0) {
+		error_set(why ? ERROR_INPUT : ERROR_OS, "repo: cannot read '%s' at '%s': %s", path,
+			rev, why ? why : git_msg());
+		goto done_set;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
 		ret = ERROR_NOTFOUND;
@@ -779,6 +807,7 @@ done:
 	if (ret == -1)
 		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev,
 			why ? why : git_msg());
+done_set:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);

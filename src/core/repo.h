@@ -46,7 +46,11 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 /* The committer time (seconds) of the commit at rev. Returns 0, ERROR_NOTFOUND when absent, -1. */
 int repo_commit_time(struct repo *r, const char *rev, long long *out);
 
-/* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first).
+#define REPO_MAX_OBJECT_BYTES (32 * 1024 * 1024)
+#define REPO_MAX_OBJECT_TEXT "32 MiB"
+/* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first). The
+ * blob's size is read from its header first: one larger than REPO_MAX_OBJECT_BYTES is
+ * refused (class ERROR_INPUT) without inflating it.
  * Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1 on error. */
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out);
 /* Lists the file names (not subdirectories) directly in directory dir at rev, sorted by

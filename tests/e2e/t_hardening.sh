@@ -84,6 +84,20 @@ if unshare -rm true 2>/dev/null; then
 else
     echo "skipped: the read-only copy (unshare -rm is not allowed here)"
 fi
+# A small crafted clone whose blobs inflate past the limit: refused from the object's header,
+# never inflated (umpire and tools/umpire-verify alike).
+git clone -q "$C" "$TMP/big"
+head -c 41943040 /dev/zero | tr '\0' 'a' >"$TMP/big/campaign.yaml"
+cp "$TMP/big/campaign.yaml" "$TMP/big/journal/turn-0001.yaml"
+git -C "$TMP/big" -c user.name=mallory -c user.email=m@example.org commit -qam big
+git -C "$TMP/big" tag -f turn-0001 >/dev/null
+expect 65 "$BIN" verify "$TMP/big"
+has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the object is larger than the limit of 32 MiB (a crafted repository?)"
+expect 65 "$BIN" check "$TMP/big" "$attacker"
+has "$TMP/err" "the object is larger than the limit of 32 MiB"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/big"
+has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
+
 # Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory
 # check): said as such, not "not a campaign". Needs root to switch user, else skipped.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
