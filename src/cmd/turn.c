@@ -98,6 +98,10 @@ int cmd_turn(int argc, char **argv)
 			"umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX
 			"%04d\n",
 			t.recovered, t.recovered);
+	if (c->secret_exposed)
+		fprintf(stderr,
+			"umpire: warning: %s/.umpire/secret can be read by its group or by others: whoever can read it can compute every die in advance (chmod 600 it)\n",
+			c->dir);
 	int code = EXIT_OK;
 	if (rc < 0)
 		code = cmd_turn_error(&t);

@@ -12,6 +12,7 @@
 
 #include "core/campaign.h"
 #include "core/fair.h"
+#include <sodium.h>
 #include "core/banned.h"
 
 static const char *const campaign_keys[] = {
@@ -412,11 +413,12 @@ int campaign_emit_state(const struct campaign *c, int turn, const void *state, c
 	return rc;
 }
 
-int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
+int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 {
 	char *path = xasprintf("%s/.umpire/secret", c->dir);
 	char text[80] = { 0 };
 	int rc = -1;
+	struct stat st;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -425,6 +427,8 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 			path, strerror(errno));
 		goto done;
 	}
+	c->secret_exposed = fstat(fileno(f), &st) == 0 && (st.st_mode & 077) != 0;
+	setvbuf(f, NULL, _IONBF, 0); /* no stdio buffer holding a copy */
 	size_t n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
@@ -435,6 +439,7 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 	}
 	rc = 0;
 done:
+	sodium_memzero(text, sizeof text);
 	free(path);
 	return rc;
 }

@@ -46,6 +46,7 @@ struct campaign {
 	int lock_fd;               /* -1 unless locked */
 	int readers_fd;            /* .umpire/readers: -1 unless locked */
 	struct timespec locked_at; /* CAMPAIGN_LOCK: when the writer lock was taken (its mtime) */
+	int secret_exposed; /* campaign_read_secret: .umpire/secret is group/world-readable */
 	char **stale_locks; /* CAMPAIGN_LOCK: git lock files a killed run left, removed; or NULL */
 };
 
@@ -96,8 +97,10 @@ int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **s
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
 	struct buf *out);
 
-/* Reads the 32-byte secret from .umpire/secret. Returns 0 / -1 (class ERROR_MISSING). */
-int campaign_read_secret(const struct campaign *c, uint8_t secret[32]);
+/* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes
+ * secret, e.g. sodium_munlock). Sets c->secret_exposed when the file is readable by its group
+ * or others. Returns 0 / -1 (class ERROR_MISSING). */
+int campaign_read_secret(struct campaign *c, uint8_t secret[32]);
 
 /* The campaign's players plus "umpire", sorted by byte order of id: the order of the orders
  * digest and of a journal export's `orders` list. A malloc'd array (free it) of c's strings;

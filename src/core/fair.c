@@ -71,6 +71,7 @@ int fair_turn_key(uint8_t out[32], const uint8_t secret[32], uint32_t chain_leng
 
 		fair_sha256(prev, out, 32);
 		memcpy(out, prev, 32);
+		sodium_memzero(prev, sizeof prev); /* a later turn's key, not yet revealed */
 	}
 	return 0;
 }

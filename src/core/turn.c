@@ -519,9 +519,14 @@ static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 		memcpy(key, t->record->key, FAIR_HASH_BYTES);
 		return 0;
 	}
-	if (campaign_read_secret(c, secret) < 0)
+	/* Locked in memory (never swapped out) and wiped as soon as the key is derived. */
+	sodium_mlock(secret, sizeof secret);
+	int rc = campaign_read_secret(c, secret);
+	if (rc == 0)
+		fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
+	sodium_munlock(secret, sizeof secret);
+	if (rc < 0)
 		return -1;
-	fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
 	if (!fair_key_check(key, (uint32_t)t->in.turn, c->commitment))
 		return error_set(ERROR_INPUT,
 			".umpire/secret does not match the campaign's commitment (wrong secret file?)");

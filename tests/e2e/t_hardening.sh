@@ -47,8 +47,12 @@ has "$TMP/err" "esc.yaml:4:3: error: U+001B (control character) is not allowed"
 { printf '\357\273\277'; cat "$attacker"; } >"$TMP/bom.yaml"
 expect 0 "$BIN" check "$C" "$TMP/bom.yaml"
 
+# A secret its group or others can read is warned about (they could compute every die).
+chmod 640 "$C/.umpire/secret"
 # shellcheck disable=SC2086
 expect 0 "$BIN" turn "$C" $files1
+has "$TMP/err" "umpire: warning: $C/.umpire/secret can be read by its group or by others"
+chmod 600 "$C/.umpire/secret"
 
 # Readers share: verify runs while a turn's writer lock is held, and beside another reader.
 flock -x "$C/.umpire/lock" "$BIN" verify "$C" >/dev/null 2>"$TMP/err" || die "verify beside a held writer lock: $(cat "$TMP/err")"
@@ -66,6 +70,8 @@ files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
 turn=$!
 i=0; while ! grep -q "waiting for it to finish" "$TMP/turn.err" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 has "$TMP/turn.err" "umpire: a verify or replay is reading the campaign: waiting for it to finish"
+# While it waits: no core dump could ever write the secret to disk.
+grep -E '^Max core file size +0 +0 ' "/proc/$turn/limits" >/dev/null || { cat "/proc/$turn/limits"; die "core dumps not disabled"; }
 [ "$(git -C "$C" tag | wc -l)" -eq 2 ] || die "the turn ran while a reader held the lock"
 touch "$TMP/release"
 wait $reader
