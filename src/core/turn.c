@@ -168,7 +168,7 @@ void turn_release(struct turn *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
 {
 	struct turn_input *in = &t->in;
 	struct order_file *f;

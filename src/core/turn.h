@@ -113,6 +113,9 @@ void turn_release(struct turn *t);
 /* Reads the order file at path (at most ORDER_FILE_MAX_BYTES) into t, once; parsing comes in
  * the `orders` step. A file that cannot be read is a diagnostic in t->diag. Returns 0 / -1. */
 int turn_add_order_file(struct turn *t, const char *path);
+/* Adds an order file's bytes (len, copied) under name, as turn_add_order_file does once it
+ * has read them (the fuzz targets feed bytes this way). */
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
 
