@@ -12,7 +12,6 @@
 
 #include "core/campaign.h"
 #include "core/fair.h"
-#include <sodium.h>
 #include "core/banned.h"
 
 static const char *const campaign_keys[] = {
@@ -439,7 +438,7 @@ int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 	}
 	rc = 0;
 done:
-	sodium_memzero(text, sizeof text);
+	fair_wipe(text, sizeof text);
 	free(path);
 	return rc;
 }

@@ -180,3 +180,18 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 		}
 	}
 }
+
+void fair_wipe(void *p, size_t n)
+{
+	sodium_memzero(p, n);
+}
+
+void fair_secret_lock(void *p, size_t n)
+{
+	sodium_mlock(p, n); /* best effort: without the privilege it may fail, and we go on */
+}
+
+void fair_secret_unlock(void *p, size_t n)
+{
+	sodium_munlock(p, n); /* wipes, then unlocks */
+}

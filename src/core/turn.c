@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
-#include <sodium.h>
 
 #include "core/turn.h"
 #include "core/layout.h"
@@ -205,7 +204,7 @@ int turn_add_order_file(struct turn *t, const char *path)
 		diag_add(&t->diag, path, 1, 1,
 			"this is the umpire's secret (.umpire/secret), never an order file (an order file expected)");
 		rc = error_set(ERROR_INPUT, "the umpire's secret given as an order file");
-		sodium_memzero(bytes.data, bytes.len);
+		fair_wipe(bytes.data, bytes.len);
 	} else if (rc == 0)
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
 	else if (error_last()->klass == ERROR_MISSING)
@@ -520,11 +519,11 @@ static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 		return 0;
 	}
 	/* Locked in memory (never swapped out) and wiped as soon as the key is derived. */
-	sodium_mlock(secret, sizeof secret);
+	fair_secret_lock(secret, sizeof secret);
 	int rc = campaign_read_secret(c, secret);
 	if (rc == 0)
 		fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
-	sodium_munlock(secret, sizeof secret);
+	fair_secret_unlock(secret, sizeof secret);
 	if (rc < 0)
 		return -1;
 	if (!fair_key_check(key, (uint32_t)t->in.turn, c->commitment))
