@@ -60,7 +60,7 @@ printf '%s\n' "bad.yaml:13:15: error: move 'Z9' is not a square of the 6x4 grid 
 # terminal as text, never as bytes it would act on.
 esc=$(printf '\033')
 sed "s/^player: .*/player: ${esc}[2J${esc}[31m$me/" "$good" | mk ansi
-bad_shown ansi "control characters are not allowed: #x1B"
+bad_shown ansi "U+001B (control character) is not allowed"
 has "$TMP/err" "player: \\x1b[2J\\x1b[31m$me"
 if grep -q "$esc" "$TMP/err"; then die "an escape character from an order file reached stderr"; fi
 # A tab and UTF-8 before the column: the caret line repeats the tab and counts characters.
