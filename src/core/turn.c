@@ -218,6 +218,16 @@ int turn_add_order_file(struct turn *t, const char *path)
 	return rc;
 }
 
+int turn_add_rulings_file(struct turn *t, const char *path)
+{
+	size_t before = t->in.n_files;
+	int rc = turn_add_order_file(t, path);
+
+	if (t->in.n_files > before)
+		t->in.files[t->in.n_files - 1].is_rulings = 1;
+	return rc;
+}
+
 void turn_set_beacon(struct turn *t, const char *value, const char *round)
 {
 	free(t->in.beacon_value);
@@ -437,6 +447,9 @@ static int read_committed_orders(struct turn *t)
 		if (r < 0)
 			goto done;
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
+		/* The umpire's file was given as such when it was processed. */
+		if (strcmp(names[i], UMPIRE_PLAYER ".yaml") == 0)
+			t->in.files[t->in.n_files - 1].is_rulings = 1;
 	}
 	rc = 0;
 done:

@@ -49,6 +49,23 @@ expect 0 "$BIN" check "$C" "$TMP/bom.yaml"
 
 # A secret its group or others can read is warned about (they could compute every die).
 chmod 640 "$C/.umpire/secret"
+# Nothing in a file says who sent it: `player: umpire` is accepted only from the file the
+# umpire gives with --rulings, so a player cannot forge rulings ("the defender surrenders").
+printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: d6+1000000\n    for: the defender surrenders\n' >"$TMP/forged.yaml"
+expect 65 "$BIN" check "$C" "$TMP/forged.yaml"
+has "$TMP/err" "forged.yaml:3:9: error: player 'umpire' in an order file: the umpire gives the rulings file with --rulings FILE (a player's id expected)"
+before=$(fingerprint "$C")
+# shellcheck disable=SC2086
+expect 65 "$BIN" turn "$C" $files1 "$TMP/forged.yaml"
+has "$TMP/err" "player 'umpire' in an order file"
+[ "$(fingerprint "$C")" = "$before" ] || die "a forged rulings file changed the campaign"
+expect 65 "$BIN" check "$C" --rulings "$attacker"
+has "$TMP/err" "attacker.yaml:3:9: error: the --rulings file is the umpire's: it says player 'attacker' (umpire expected)"
+expect 0 "$BIN" check "$C" --rulings "$TMP/forged.yaml"
+has "$TMP/out" "forged.yaml: ok: orders of umpire for turn 1"
+expect 64 "$BIN" check "$C" --rulings "$TMP/forged.yaml" --rulings "$TMP/forged.yaml"
+has "$TMP/err" "one --rulings file at most"
+
 # shellcheck disable=SC2086
 expect 0 "$BIN" turn "$C" $files1
 has "$TMP/err" "umpire: warning: $C/.umpire/secret can be read by its group or by others"

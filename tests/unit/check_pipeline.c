@@ -336,7 +336,7 @@ START_TEST(test_turn_then_rerun)
 	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
 	t.when = 1767225600;
 	turn_add_order_file(&t, attacker1);
-	turn_add_order_file(&t, ump);
+	turn_add_rulings_file(&t, ump);
 	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
 	ck_assert_int_eq(t.in.turn, 1);
 	ck_assert_uint_eq(t.out.rules_first_die, 2); /* the ruling's 2d6 come first */
@@ -347,7 +347,7 @@ START_TEST(test_turn_then_rerun)
 
 	/* The same files again: nothing to do, said so. */
 	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
-	turn_add_order_file(&t, ump);
+	turn_add_rulings_file(&t, ump);
 	turn_add_order_file(&t, attacker1);
 	ck_assert_int_eq(turn_run(&t, "recover", "publish"), 1);
 	ck_assert_int_eq(t.status & TURN_ALREADY_DONE, TURN_ALREADY_DONE);
