@@ -346,6 +346,11 @@ int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, s
 	return 0;
 }
 
+void diag_escape(struct buf *out, const char *s)
+{
+	put_escaped(out, s);
+}
+
 /* --- source lines ------------------------------------------------------------------- */
 
 /* Bytes of the line break at s[i], or 0: LF, CR, CRLF, and the UTF-8 NEL, LS and PS that

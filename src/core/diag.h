@@ -84,6 +84,8 @@ void diag_add(struct diag *d, const char *file, int line, int column, const char
  * zero-width control or byte order mark past the start (the characters shown escaped
  * above) is one error in d at its line and column. Returns 0, or -1 with the error added. */
 int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, size_t len);
+/* Appends s escaped as file names and messages are above (tabs as `\x09` too). */
+void diag_escape(struct buf *out, const char *s);
 /* Number of errors recorded (including dropped ones). */
 size_t diag_count(const struct diag *d);
 /* Appends every entry to out, sorted by file, line, column (stable), each as its line and,

@@ -121,6 +121,20 @@ has "$TMP/err" "the object is larger than the limit of 32 MiB"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/big"
 has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
 
+# Text reaches each sink escaped for it: a ruling's purpose with an ESC sequence (YAML's "\e"
+# escape, so no raw control byte is in the file), HTML and a javascript: link.
+E="$TMP/esc"
+new_campaign harbour-raid "$E"
+printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: d6\n    for: "\\e[2J<script>x</script> [go](javascript:alert(1)) | cell"\n' >"$TMP/r.yaml"
+expect 0 "$BIN" turn "$E" --allow-missing --rulings "$TMP/r.yaml"
+report=$(ls "$E"/reports/turn-0001/*.md | head -n 1)
+has "$report" '\x1b[2J&lt;script&gt;x&lt;/script&gt; [go]\(javascript:alert(1)) \| cell'
+grep -q "$(printf '\033')" "$report" && die "an ESC reached a report"
+grep -q '<script>' "$report" && die "HTML reached a report"
+expect 0 "$BIN" log "$E"
+has "$TMP/out" '\x1b[2J<script>x</script> [go](javascript:alert(1)) | cell'
+grep -q "$(printf '\033')" "$TMP/out" && die "an ESC from the journal reached the terminal"
+
 # Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory
 # check): said as such, not "not a campaign". Needs root to switch user, else skipped.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
