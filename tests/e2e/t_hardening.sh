@@ -135,6 +135,43 @@ expect 0 "$BIN" log "$E"
 has "$TMP/out" '\x1b[2J<script>x</script> [go](javascript:alert(1)) | cell'
 grep -q "$(printf '\033')" "$TMP/out" && die "an ESC from the journal reached the terminal"
 
+# A Setup rewritten on a fresh clone (fair: false made true, the chain head and the commit
+# rebuilt) passes every check a clone allows on its own; the values init printed, announced
+# out of band, pin it.
+# rewrite_setup CLONE: fair: false made true in the Setup, the hash chain head rebuilt, the
+# commit rebuilt with the same author, time and trailers, turn-0000 and main moved onto it.
+rewrite_setup() {
+d=$1
+sed -i 's/^  fair: false$/  fair: true/' "$d/campaign.yaml"
+head=$( { head -c 32 /dev/zero; cat "$d/campaign.yaml"; } | sha256sum | cut -c1-64)
+old=$(git -C "$d" rev-parse HEAD)
+msg=$(git -C "$d" log -1 --format=%B "$old" | sed "s/^Journal-Head: .*/Journal-Head: $head/")
+git -C "$d" add campaign.yaml
+tree=$(git -C "$d" write-tree)
+when=$(git -C "$d" log -1 --format=%at "$old")
+new=$(printf '%s\n' "$msg" | GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="$when +0000" \
+    GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost GIT_COMMITTER_DATE="$when +0000" git -C "$d" commit-tree "$tree")
+git -C "$d" reset -q --soft "$new"
+git -C "$d" tag -f turn-0000 "$new" >/dev/null
+}
+P="$TMP/pin"
+expect 0 "$BIN" init "$P" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret"
+commitment=$(sed -n 's/^commitment \([0-9a-f]*\) .*/\1/p' "$TMP/out")
+setup=$(sed -n 's/^setup \([0-9a-f]*\) (SHA-256 of campaign.yaml): announce it.*/\1/p' "$TMP/out")
+[ ${#setup} -eq 64 ] || die "init printed no setup hash"
+[ "$setup" = "$(sha256sum "$P/campaign.yaml" | cut -c1-64)" ] || die "the setup hash is not campaign.yaml's"
+expect 0 "$BIN" verify "$P" --commitment "$commitment" --setup "$setup"
+git clone -q "$P" "$TMP/pin2"
+rewrite_setup "$TMP/pin2"
+expect 0 "$BIN" verify "$TMP/pin2"
+expect 65 "$BIN" verify "$TMP/pin2" --commitment "$commitment" --setup "$setup"
+has "$TMP/out" "verify: FAILED: setup: campaign.yaml hashes to "
+has "$TMP/out" "not the $setup announced (--setup): the Setup was rewritten"
+expect 65 "$BIN" verify "$P" --commitment "$(echo "$commitment" | tr 0-9a-f 1-9a-f0)"
+has "$TMP/out" "announced (--commitment): the Setup was rewritten"
+expect 64 "$BIN" verify "$P" --setup 12
+
 # Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory
 # check): said as such, not "not a campaign". Needs root to switch user, else skipped.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
