@@ -244,6 +244,13 @@ static int campaign_lock(struct campaign *c)
 	return rc;
 }
 
+/* 1 if SQLite's message says the disk failed (full, out of inodes, I/O), not the file. */
+static int journal_os_failure(const char *message)
+{
+	return strstr(message, "disk I/O error") || strstr(message, "disk is full") ||
+	       strstr(message, "unable to open database file");
+}
+
 /* The diagnostics of d as the text of an error message (no trailing newline). */
 static void diag_text(struct buf *out, const struct diag *d)
 {
@@ -306,7 +313,9 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
 			rc = (flags & CAMPAIGN_READ_LOCK) ? journal_open_read(&c->journal, path) :
 							    journal_open(&c->journal, path, 0);
-			if (rc < 0)
+			/* A journal that cannot be read is "no campaign" to the user, unless the
+			 * disk failed (full, I/O): that is the OS's, exit 74, not 66. */
+			if (rc < 0 && !journal_os_failure(error_last()->message))
 				error_reclass(ERROR_MISSING);
 		}
 		free(path);
