@@ -171,6 +171,13 @@ has "$TMP/out" "not the $setup announced (--setup): the Setup was rewritten"
 expect 65 "$BIN" verify "$P" --commitment "$(echo "$commitment" | tr 0-9a-f 1-9a-f0)"
 has "$TMP/out" "announced (--commitment): the Setup was rewritten"
 expect 64 "$BIN" verify "$P" --setup 12
+# tools/umpire-verify alike.
+V="$ROOT/tools/umpire-verify"
+expect 0 python3 "$V" "$P" --commitment "$commitment" --setup "$setup"
+expect 0 python3 "$V" "$TMP/pin2"
+expect 65 python3 "$V" "$TMP/pin2" --commitment "$commitment" --setup "$setup"
+has "$TMP/out" "verdict: FAILED: setup: campaign.yaml hashes to "
+has "$TMP/out" "not the $setup announced (--setup): the Setup was rewritten"
 
 # Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory
 # check): said as such, not "not a campaign". Needs root to switch user, else skipped.
