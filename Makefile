@@ -6,7 +6,7 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 VARIANT  ?= release
-VARIANTS := release debug san
+VARIANTS := release debug san fuzz
 ifneq ($(words $(VARIANT)) $(filter $(VARIANT),$(VARIANTS)),1 $(VARIANT))
   $(error VARIANT='$(VARIANT)' is not a build variant: use one of $(VARIANTS))
 endif
@@ -22,6 +22,13 @@ TEST_LDLIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(VARIANT),debug)
   CFLAGS += -O0 -g3
+else ifeq ($(VARIANT),fuzz)
+  # clang's libFuzzer with ASan+UBSan: `make fuzz`.
+  CC := clang
+  CFLAGS += -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+            -Wno-string-concatenation \
+            -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=address,undefined
 else ifeq ($(VARIANT),san)
   CFLAGS += -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined
@@ -51,7 +58,12 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
 BIN      := $(BUILD)/umpire
 
-.PHONY: all deps test unit e2e lint demo install clean
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
+
+.PHONY: all deps test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus
 all: $(BIN)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -85,11 +97,42 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.c tests/unit/testutil.h $(L
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< tests/unit/testutil.c $(LIB) $(LDLIBS) $(TEST_LDLIBS) $(LDFLAGS)
 
+# Fuzz targets (tests/fuzz/fuzz_*.c). Built with clang's libFuzzer in VARIANT=fuzz; in any
+# other variant with driver.c, a plain main that feeds the target the files it is given.
+ifeq ($(VARIANT),fuzz)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< tests/fuzz/common.c $(LIB) $(LDLIBS) $(LDFLAGS)
+else
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(FUZZ_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/driver.c tests/fuzz/common.c $(LIB) $(LDLIBS) $(LDFLAGS)
+endif
+
+# Every fuzz target over its committed corpus (tests/fuzz/corpus/TARGET/): a regression run.
+fuzz-corpus: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_NAMES); do UMPIRE_ROOT=. $(BUILD)/fuzz/$$t tests/fuzz/corpus/$$t; done
+
+# The README's fuzz command: each target under libFuzzer for FUZZ_SECONDS (new inputs go to
+# build/fuzz/corpus/TARGET, crashes to build/fuzz/findings/); then the executions of each.
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	@$(MAKE) --no-print-directory VARIANT=fuzz fuzz-run
+fuzz-run: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_NAMES); do \
+		mkdir -p $(BUILD)/corpus/$$t $(BUILD)/findings; \
+		echo "== $$t ($(FUZZ_SECONDS) s)"; \
+		UMPIRE_ROOT=. $(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/findings/$$t- $(BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
+			2>$(BUILD)/fuzz/$$t.log || { tail -n 60 $(BUILD)/fuzz/$$t.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $(BUILD)/fuzz/$$t.log; \
+	done
+
 # The README's test command: installs what is missing, builds, runs every suite on the release
-# build, then the unit suites again under ASan+UBSan (build/san).
+# build, then the unit suites and the fuzz corpora under ASan+UBSan (build/san).
 test: deps
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
-	@$(MAKE) --no-print-directory VARIANT=san unit
+	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done

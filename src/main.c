@@ -2,6 +2,7 @@
  * exit() (by returning from main). */
 #include <locale.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,24 @@ static void usage(FILE *out)
 		"73 cannot create, 74 I/O error, 75 campaign locked.\n");
 }
 
+/* campaign_open's note that it waits for a lock. */
+static void wait_notice(const char *message)
+{
+	fprintf(stderr, "umpire: %s\n", message);
+}
+
+/* No core file: a crash must not leave the umpire's secret (or a turn key) on disk. */
+static void no_core_dumps(void)
+{
+	struct rlimit none = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &none);
+}
+
 int main(int argc, char **argv)
 {
+	no_core_dumps();
+	campaign_set_wait_notice(wait_notice);
 	/* Determinism: nothing may depend on the user's locale. */
 	setlocale(LC_ALL, "C");
 	if (fair_init() < 0) {

@@ -10,18 +10,37 @@
 #include "core/banned.h"
 
 static const char check_help[] =
-	"usage: umpire check DIR ORDERS...\n\n"
+	"usage: umpire check DIR [ORDERS...] [--rulings FILE]\n\n"
 	"Checks order files against the campaign's current state, through exactly the code\n"
 	"'umpire turn' uses, and reports every problem in every file at once as\n"
 	"file:line:column: error: message. Writes nothing. Works on a plain clone of the\n"
-	"campaign. Exit 0 if the orders would be accepted, 65 if not.\n";
+	"campaign. Exit 0 if the orders would be accepted, 65 if not.\n\n"
+	"  --rulings FILE    the umpire's rulings file (player: umpire), which only the umpire\n"
+	"                    gives, this way: an order file saying player: umpire is refused\n";
 
 int cmd_check(int argc, char **argv)
 {
-	int rc = cmd_options_help_only(argc, argv, check_help);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind < 2) {
+	static const struct option opts[] = {
+		{ "rulings", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *rulings = NULL;
+	int ch, rc = EXIT_OK;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(check_help, stdout);
+			return EXIT_OK;
+		}
+		if (ch != 'u' || rulings) {
+			if (ch == 'u')
+				fprintf(stderr, "umpire: one --rulings file at most\n");
+			fputs(check_help, stderr);
+			return EXIT_USAGE;
+		}
+		rulings = optarg;
+	}
+	if (argc - optind < (rulings ? 1 : 2)) {
 		fputs(check_help, stderr);
 		return EXIT_USAGE;
 	}
@@ -35,6 +54,8 @@ int cmd_check(int argc, char **argv)
 	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
+	if (rulings)
+		turn_add_rulings_file(&t, rulings);
 	if (turn_run(&t, "load", "orders") < 0) {
 		rc = cmd_turn_error(&t);
 	} else {

@@ -156,6 +156,15 @@ int cmd_init(int argc, char **argv)
 		secret_path ?
 			"\nwarning: the secret came from a file: this campaign is marked fair: false" :
 			"");
+	struct buf camp = BUF_INIT;
+	uint8_t h[FAIR_HASH_BYTES];
+	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {
+		fair_sha256(h, camp.data, camp.len);
+		hex_encode(hex, h, FAIR_HASH_BYTES);
+		printf("setup %s (SHA-256 of campaign.yaml): announce it and the commitment to the players; 'umpire verify DIR --commitment C --setup S' pins both\n",
+			hex);
+	}
+	buf_release(&camp);
 done:
 	campaign_close(c);
 	diag_release(&d);

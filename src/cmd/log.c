@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/escape.h"
 #include "core/campaign.h"
 #include "core/layout.h"
 #include "core/turn.h"
@@ -63,38 +64,52 @@ static void print_hash(const char *label, const uint8_t h[FAIR_HASH_BYTES])
 	printf("%s%s\n", label, hex);
 }
 
+/* s escaped for the terminal: a clone's journal export is anyone's text. */
+static const char *term(struct buf *b, const char *s)
+{
+	buf_clear(b);
+	escape_terminal(b, s);
+	return buf_str(b);
+}
+
 static void print_record(const struct journal_record *r)
 {
 	char hex[65];
+	struct buf a = BUF_INIT, b = BUF_INIT, c = BUF_INIT;
 
 	hex_encode(hex, r->state_sha256, FAIR_HASH_BYTES);
 	if (r->turn == 0) {
-		printf("turn 0: %s (state %s)\n", r->summary, hex);
-		return;
+		printf("turn 0: %s (state %s)\n", term(&a, r->summary), hex);
+		goto done;
 	}
-	printf("turn %d: %s\n", r->turn, r->summary);
+	printf("turn %d: %s\n", r->turn, term(&a, r->summary));
 	print_hash("  key ", r->key);
 	print_hash("  orders digest ", r->orders_digest);
 	print_hash("  seed ", r->seed);
 	for (size_t i = 0; i < r->n_orders; i++) {
 		char oh[65];
 		hex_encode(oh, r->orders[i].sha256, FAIR_HASH_BYTES);
-		printf("  orders %s: %s\n", r->orders[i].player,
+		printf("  orders %s: %s\n", term(&a, r->orders[i].player),
 			r->orders[i].has_file ? oh : "none");
 	}
 	for (size_t i = 0; i < r->n_dice; i++)
 		printf("  die %llu: d%llu = %llu  %s\n", (unsigned long long)r->dice[i].index,
 			(unsigned long long)r->dice[i].sides, (unsigned long long)r->dice[i].value,
-			r->dice[i].purpose);
+			term(&a, r->dice[i].purpose));
 	for (size_t i = 0; i < r->n_events; i++) {
 		const struct event *e = &r->events[i];
 		if (e->kind == EVENT_VOID)
-			printf("  void [%s] %s order %d: %s\n", e->phase,
-				e->player ? e->player : "?", e->order_index, e->text);
+			printf("  void [%s] %s order %d: %s\n", term(&a, e->phase),
+				term(&b, e->player ? e->player : "?"), e->order_index,
+				term(&c, e->text));
 		else
-			printf("  event [%s] %s\n", e->phase, e->text);
+			printf("  event [%s] %s\n", term(&a, e->phase), term(&b, e->text));
 	}
 	printf("  state %s\n", hex);
+done:
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&c);
 }
 
 /* A clone: the committed exports are the public journal. */

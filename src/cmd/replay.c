@@ -61,7 +61,7 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
-	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+	if (campaign_open(&c, argv[optind], CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
 	void *state = NULL;
 	int last = -1, t0, rc = EXIT_OK;

@@ -10,12 +10,14 @@
 #include "core/banned.h"
 
 static const char turn_help[] =
-	"usage: umpire turn DIR ORDERS... [--allow-missing]\n\n"
+	"usage: umpire turn DIR ORDERS... [--rulings FILE] [--allow-missing]\n\n"
 	"Processes the next turn of the campaign in DIR from the given order files (one per due\n"
-	"player, plus optionally the umpire's own file with player: umpire). Every file is\n"
+	"player, plus optionally the umpire's rulings, given with --rulings). Every file is\n"
 	"checked first; any error stops the turn with nothing written. Then the turn seed is\n"
 	"derived from the committed key chain and the orders, the rule system resolves the\n"
 	"turn, and the journal and git (one commit, tag turn-NNNN) are updated together.\n\n"
+	"  --rulings FILE    the umpire's rulings file (player: umpire): only this way, so an\n"
+	"                    order file saying player: umpire is refused\n"
 	"  --allow-missing   a due player without a file is journaled as 'no orders'\n"
 	"  --beacon VALUE    the public beacon value announced for this turn (campaigns with\n"
 	"                    fairness.beacon require it): B_t = SHA256(VALUE)\n"
@@ -26,13 +28,14 @@ int cmd_turn(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "allow-missing", no_argument, NULL, 'm' },
+		{ "rulings", required_argument, NULL, 'u' },
 		{ "beacon", required_argument, NULL, 'b' },
 		{ "beacon-round", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, allow_missing = 0;
-	const char *beacon_value = NULL, *beacon_round = NULL;
+	const char *beacon_value = NULL, *beacon_round = NULL, *rulings = NULL;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -43,6 +46,13 @@ int cmd_turn(int argc, char **argv)
 			break;
 		case 'r':
 			beacon_round = optarg;
+			break;
+		case 'u':
+			if (rulings) {
+				fprintf(stderr, "umpire: one --rulings file at most\n");
+				return EXIT_USAGE;
+			}
+			rulings = optarg;
 			break;
 		case 'h':
 			fputs(turn_help, stdout);
@@ -60,6 +70,10 @@ int cmd_turn(int argc, char **argv)
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
+	for (size_t i = 0; c->stale_locks && c->stale_locks[i]; i++)
+		fprintf(stderr,
+			"umpire: removed git lock file '%s': left by an umpire run that was killed (it predates this run, which holds the campaign lock)\n",
+			c->stale_locks[i]);
 	if (c->beacon && !beacon_value) {
 		fprintf(stderr,
 			"umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
@@ -88,12 +102,18 @@ int cmd_turn(int argc, char **argv)
 	turn_set_beacon(&t, beacon_value, beacon_round);
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
+	if (rulings)
+		turn_add_rulings_file(&t, rulings);
 	int rc = turn_run(&t, "recover", "publish");
 	if (t.status & TURN_RECOVERED)
 		fprintf(stderr,
 			"umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX
 			"%04d\n",
 			t.recovered, t.recovered);
+	if (c->secret_exposed)
+		fprintf(stderr,
+			"umpire: warning: %s/.umpire/secret can be read by its group or by others: whoever can read it can compute every die in advance (chmod 600 it)\n",
+			c->dir);
 	int code = EXIT_OK;
 	if (rc < 0)
 		code = cmd_turn_error(&t);

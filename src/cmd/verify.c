@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +20,7 @@
 #include "core/banned.h"
 
 static const char verify_help[] =
-	"usage: umpire verify DIR\n\n"
+	"usage: umpire verify DIR [--commitment HEX] [--setup HEX]\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -29,17 +30,23 @@ static const char verify_help[] =
 	"journal export and reports byte for byte. On the umpire's own copy (with\n"
 	".umpire/journal.sqlite) every journal row is also checked against git and back.\n\n"
 	"Prints one line per turn and a verdict. Exit 0 when everything verifies, 65 at the first\n"
-	"broken item (named: turn, die index or file), 66 when DIR is not a campaign.\n";
+	"broken item (named: turn, die index or file), 66 when DIR is not a campaign.\n\n"
+	"  --commitment HEX  the commitment the umpire announced at init (out of band)\n"
+	"  --setup HEX       the SHA-256 of the Setup's campaign.yaml 'umpire init' printed: a\n"
+	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
+	"                    chain rebuilt) passes every other check, not these\n";
 
 struct verify {
 	struct campaign *c;
 	char (*chain)[41]; /* main's commits, Setup first */
 	size_t n_chain;
-	int last_tag;     /* the highest turn-NNNN tag, -1 none */
-	int last_journal; /* the journal's last turn; -1 empty or no journal */
-	uint8_t head[32]; /* the journal hash chain up to the turn being checked */
-	size_t dice;      /* dice checked in all turns */
-	int progress;     /* stderr is a terminal: show "verifying turn t/n" */
+	int last_tag;               /* the highest turn-NNNN tag, -1 none */
+	int last_journal;           /* the journal's last turn; -1 empty or no journal */
+	uint8_t head[32];           /* the journal hash chain up to the turn being checked */
+	size_t dice;                /* dice checked in all turns */
+	const char *pin_commitment; /* --commitment HEX: what the umpire announced, or NULL */
+	const char *pin_setup;      /* --setup HEX: SHA-256 of the Setup's campaign.yaml, or NULL */
+	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
 };
 
 static void say(struct verify *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -564,6 +571,27 @@ done:
 }
 
 /* The commitment is the one published at setup, whatever a later commit says. */
+/* --commitment and --setup: the values the umpire announced out of band at init, against
+ * the Setup as this clone holds it (a rewritten Setup with a rebuilt chain differs). */
+static int check_pins(const struct verify *v, const struct buf *camp)
+{
+	char hex[65];
+	uint8_t h[FAIR_HASH_BYTES];
+
+	hex_encode(hex, v->c->commitment, FAIR_HASH_BYTES);
+	if (v->pin_commitment && strcasecmp(v->pin_commitment, hex) != 0)
+		return error_set(ERROR_INPUT,
+			"setup: the commitment is %s, not the %s announced (--commitment): the Setup was rewritten",
+			hex, v->pin_commitment);
+	fair_sha256(h, camp->data, camp->len);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	if (v->pin_setup && strcasecmp(v->pin_setup, hex) != 0)
+		return error_set(ERROR_INPUT,
+			"setup: campaign.yaml hashes to %s, not the %s announced (--setup): the Setup was rewritten",
+			hex, v->pin_setup);
+	return 0;
+}
+
 static int read_setup_campaign(struct verify *v)
 {
 	struct buf camp = BUF_INIT;
@@ -578,6 +606,8 @@ static int read_setup_campaign(struct verify *v)
 			0) {
 		diag_print(&d, stderr);
 		rc = error_set(ERROR_INPUT, "the campaign.yaml of %s cannot be read", tag);
+	} else {
+		rc = check_pins(v, &camp);
 	}
 	diag_release(&d);
 	buf_release(&camp);
@@ -621,8 +651,13 @@ static int verify_campaign(struct verify *v)
 			v->c->dir, tag);
 		return EXIT_NOINPUT;
 	}
-	if (read_setup_campaign(v) < 0)
-		return cmd_error("umpire");
+	if (read_setup_campaign(v) < 0) {
+		if (error_last()->klass != ERROR_INPUT ||
+			!strstr(error_last()->message, "announced"))
+			return cmd_error("umpire");
+		say(v, "verify: FAILED: %s\n", error_last()->message);
+		return EXIT_DATAERR;
+	}
 	v->last_journal = -1;
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal) < 0)
 		return cmd_error("umpire");
@@ -645,9 +680,29 @@ static int verify_campaign(struct verify *v)
 
 int cmd_verify(int argc, char **argv)
 {
-	int opt = cmd_options_help_only(argc, argv, verify_help);
-	if (opt != EXIT_OK)
-		return opt < 0 ? EXIT_OK : opt;
+	static const struct option opts[] = {
+		{ "commitment", required_argument, NULL, 'c' },
+		{ "setup", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *pins[2] = { NULL, NULL };
+	int ch;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(verify_help, stdout);
+			return EXIT_OK;
+		}
+		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
+			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
+			if (ch == 'c' || ch == 's')
+				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
+					ch == 'c' ? "commitment" : "setup");
+			fputs(verify_help, stderr);
+			return EXIT_USAGE;
+		}
+		pins[ch == 's'] = optarg;
+	}
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
 		return EXIT_USAGE;
@@ -655,11 +710,13 @@ int cmd_verify(int argc, char **argv)
 	const char *dir = argv[optind];
 	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
 	struct stat st;
-	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_LOCK | CAMPAIGN_JOURNAL : 0;
+	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
 	free(jpath);
 
 	struct verify v;
 	memset(&v, 0, sizeof(v));
+	v.pin_commitment = pins[0];
+	v.pin_setup = pins[1];
 	if (campaign_open(&v.c, dir, flags) < 0)
 		return cmd_error("umpire");
 	v.progress = isatty(STDERR_FILENO);

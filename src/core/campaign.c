@@ -170,10 +170,61 @@ done:
 	return diag_count(d) == before ? 0 : -1;
 }
 
-/* 0, ERROR_LOCKED when another run holds the lock, -1. */
+static void (*wait_notice)(const char *message);
+
+void campaign_set_wait_notice(void (*notice)(const char *message))
+{
+	wait_notice = notice;
+}
+
+/* flock(fd, op), waiting (after telling wait_notice why) when another holds it. */
+static int lock_waiting(int fd, int op, const char *why)
+{
+	if (flock(fd, op | LOCK_NB) == 0)
+		return 0;
+	if (errno != EWOULDBLOCK)
+		return -1;
+	if (wait_notice)
+		wait_notice(why);
+	while (flock(fd, op) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/* The readers' lock, .umpire/readers: shared by verify and replay, exclusive for a turn.
+ * A reader that can neither open nor create it (a read-only copy) reads without it: no
+ * run of this umpire can write there either. 0 / -1. */
+static int readers_lock(struct campaign *c, int shared)
+{
+	char *path = xasprintf("%s/.umpire/readers", c->dir);
+	int rc = 0;
+
+	c->readers_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (c->readers_fd < 0 && shared)
+		c->readers_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->readers_fd < 0) {
+		if (!shared || (errno != ENOENT && errno != EROFS && errno != EACCES))
+			rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path,
+				strerror(errno));
+	} else if (
+		lock_waiting(c->readers_fd, shared ? LOCK_SH : LOCK_EX,
+			shared ?
+				"a turn is being processed: waiting for it to finish" :
+				"a verify or replay is reading the campaign: waiting for it to finish") <
+		0) {
+		rc = error_set(ERROR_OS, "cannot lock '%s': %s", path, strerror(errno));
+	}
+	free(path);
+	return rc;
+}
+
+/* The writers' lock, .umpire/lock, exclusive without waiting (a second turn is refused),
+ * then the readers' lock. 0, ERROR_LOCKED when another run holds the lock, -1. */
 static int campaign_lock(struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/lock", c->dir);
+	struct stat st;
 	int rc = 0;
 
 	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -190,9 +241,21 @@ static int campaign_lock(struct campaign *c)
 		}
 		close(c->lock_fd);
 		c->lock_fd = -1;
+	} else if (futimens(c->lock_fd, NULL) < 0 || fstat(c->lock_fd, &st) < 0) {
+		rc = error_set(ERROR_OS, "cannot stamp lock file '%s': %s", path, strerror(errno));
+	} else {
+		c->locked_at = st.st_mtim;
+		rc = readers_lock(c, 0);
 	}
 	free(path);
 	return rc;
+}
+
+/* 1 if SQLite's message says the disk failed (full, out of inodes, I/O), not the file. */
+static int journal_os_failure(const char *message)
+{
+	return strstr(message, "disk I/O error") || strstr(message, "disk is full") ||
+	       strstr(message, "unable to open database file");
 }
 
 /* The diagnostics of d as the text of an error message (no trailing newline). */
@@ -212,6 +275,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 
 	diag_init(&d);
 	c->lock_fd = -1;
+	c->readers_fd = -1;
 	c->dir = xstrdup(dir);
 	*out = NULL;
 
@@ -243,12 +307,22 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	}
 	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)
 		goto done;
+	/* Holding the writer lock, a git lock file from before it was taken was left by a run
+	 * that was killed: it would block every rerun. */
+	if ((flags & CAMPAIGN_LOCK) &&
+		(rc = repo_clear_stale_locks(c->repo, &c->locked_at, &c->stale_locks)) < 0)
+		goto done;
+	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
+		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
 		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
 		struct stat st;
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
-			rc = journal_open(&c->journal, path, 0);
-			if (rc < 0)
+			rc = (flags & CAMPAIGN_READ_LOCK) ? journal_open_read(&c->journal, path) :
+							    journal_open(&c->journal, path, 0);
+			/* A journal that cannot be read is "no campaign" to the user, unless the
+			 * disk failed (full, I/O): that is the OS's, exit 74, not 66. */
+			if (rc < 0 && !journal_os_failure(error_last()->message))
 				error_reclass(ERROR_MISSING);
 		}
 		free(path);
@@ -275,6 +349,9 @@ void campaign_close(struct campaign *c)
 		journal_close(c->journal);
 	if (c->repo)
 		repo_free(c->repo);
+	repo_names_free(c->stale_locks);
+	if (c->readers_fd >= 0)
+		close(c->readers_fd);
 	if (c->lock_fd >= 0)
 		close(c->lock_fd);
 	free(c->dir);
@@ -351,11 +428,12 @@ int campaign_emit_state(const struct campaign *c, int turn, const void *state, c
 	return rc;
 }
 
-int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
+int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 {
 	char *path = xasprintf("%s/.umpire/secret", c->dir);
 	char text[80] = { 0 };
 	int rc = -1;
+	struct stat st;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -364,6 +442,8 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 			path, strerror(errno));
 		goto done;
 	}
+	c->secret_exposed = fstat(fileno(f), &st) == 0 && (st.st_mode & 077) != 0;
+	setvbuf(f, NULL, _IONBF, 0); /* no stdio buffer holding a copy */
 	size_t n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
@@ -374,6 +454,7 @@ int campaign_read_secret(const struct campaign *c, uint8_t secret[32])
 	}
 	rc = 0;
 done:
+	fair_wipe(text, sizeof text);
 	free(path);
 	return rc;
 }

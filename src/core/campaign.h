@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/error.h"
@@ -21,6 +22,8 @@ enum campaign_open_flags {
 	CAMPAIGN_LOCK = 1 << 0,           /* take the exclusive lock (.umpire/lock): turn, init */
 	CAMPAIGN_JOURNAL = 1 << 1,        /* open .umpire/journal.sqlite (must exist) */
 	CAMPAIGN_JOURNAL_IF_ANY = 1 << 2, /* open it when present (a clone has none) */
+	CAMPAIGN_READ_LOCK = 1 << 3, /* verify, replay: a shared lock on .umpire/readers, waiting
+	                              * for a running turn; the journal opened read-only */
 };
 
 struct campaign {
@@ -37,10 +40,14 @@ struct campaign {
 	uint32_t chain_length;  /* fairness.chain_length */
 	int fair;               /* 0 when set up from a --secret-file */
 	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
-	struct rules_campaign rc; /* the view handed to the rule system */
-	struct repo *repo;        /* always open */
-	struct journal *journal;  /* NULL unless opened */
-	int lock_fd;              /* -1 unless locked */
+	struct rules_campaign rc;  /* the view handed to the rule system */
+	struct repo *repo;         /* always open */
+	struct journal *journal;   /* NULL unless opened */
+	int lock_fd;               /* -1 unless locked */
+	int readers_fd;            /* .umpire/readers: -1 unless locked */
+	struct timespec locked_at; /* CAMPAIGN_LOCK: when the writer lock was taken (its mtime) */
+	int secret_exposed; /* campaign_read_secret: .umpire/secret is group/world-readable */
+	char **stale_locks; /* CAMPAIGN_LOCK: git lock files a killed run left, removed; or NULL */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -48,6 +55,11 @@ struct campaign {
  * campaign there, ERROR_INPUT for a bad campaign.yaml (its diagnostics in the message). */
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
+
+/* Sets what is told when campaign_open waits for a lock (a turn for the readers of a
+ * running verify or replay, they for a running turn): one line, for src/cmd to print. NULL:
+ * wait silently. */
+void campaign_set_wait_notice(void (*notice)(const char *message));
 
 /* What a new campaign is made of (campaign_create). */
 struct campaign_spec {
@@ -90,8 +102,10 @@ int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **s
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
 	struct buf *out);
 
-/* Reads the 32-byte secret from .umpire/secret. Returns 0 / -1 (class ERROR_MISSING). */
-int campaign_read_secret(const struct campaign *c, uint8_t secret[32]);
+/* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes
+ * secret, e.g. sodium_munlock). Sets c->secret_exposed when the file is readable by its group
+ * or others. Returns 0 / -1 (class ERROR_MISSING). */
+int campaign_read_secret(struct campaign *c, uint8_t secret[32]);
 
 /* The campaign's players plus "umpire", sorted by byte order of id: the order of the orders
  * digest and of a journal export's `orders` list. A malloc'd array (free it) of c's strings;

@@ -286,6 +286,71 @@ static void put_escaped(struct buf *out, const char *str)
 	}
 }
 
+/* The name of an invisible or line-breaking code point refused in input, or NULL. */
+static const char *invisible_name(uint32_t cp)
+{
+	switch (cp) {
+	case 0x85:
+		return "NEXT LINE, a YAML line break";
+	case 0x2028:
+		return "LINE SEPARATOR, a YAML line break";
+	case 0x2029:
+		return "PARAGRAPH SEPARATOR, a YAML line break";
+	case 0xfeff:
+		return "BYTE ORDER MARK inside the text";
+	default:
+		break;
+	}
+	if (cp < 0x20 || cp == 0x7f)
+		return "control character";
+	if (IN_RANGES(cp, escaped_ranges))
+		return "invisible control character";
+	return NULL;
+}
+
+int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, size_t len)
+{
+	const unsigned char *s = bytes;
+	int line = 1, column = 1;
+	/* A byte order mark opening the file is the encoding's signature, not text. */
+	size_t i = len >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf ? 3 : 0;
+
+	while (i < len) {
+		struct unit u = next_unit(s + i, len - i);
+		const char *what = NULL;
+		uint32_t cp = s[i];
+		if (s[i] == '\n' || (s[i] == '\r' && !(i + 1 < len && s[i + 1] == '\n'))) {
+			line++;
+			column = 1;
+			i++;
+			continue;
+		}
+		if (s[i] == '\r') { /* CR of a CRLF: the LF ends the line */
+			i++;
+			continue;
+		}
+		if (u.kind == UNIT_BYTE && u.len == 1 && s[i] < 0x80)
+			what = invisible_name(s[i]);
+		else if (u.kind == UNIT_CODE)
+			what = invisible_name(cp = u.value);
+		if (what) {
+			diag_source(d, file, bytes, len);
+			diag_add(d, file, line, column,
+				"U+%04X (%s) is not allowed: it hides or reorders what the text shows (visible characters, tabs and line feeds expected)",
+				(unsigned)cp, what);
+			return -1;
+		}
+		i += u.len;
+		column++;
+	}
+	return 0;
+}
+
+void diag_escape(struct buf *out, const char *s)
+{
+	put_escaped(out, s);
+}
+
 /* --- source lines ------------------------------------------------------------------- */
 
 /* Bytes of the line break at s[i], or 0: LF, CR, CRLF, and the UTF-8 NEL, LS and PS that

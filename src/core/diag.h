@@ -78,6 +78,14 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
 /* Records one error. file may be NULL ("<input>"); line/column < 1 become 1. */
 void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Refuses text that does not show what it holds: the first C0 control (but tab, LF, CR),
+ * DEL, C1 control (NEL U+0085 among them), line or paragraph separator (U+2028, U+2029:
+ * YAML 1.1 line breaks that end a comment where most viewers see none), bidirectional or
+ * zero-width control or byte order mark past the start (the characters shown escaped
+ * above) is one error in d at its line and column. Returns 0, or -1 with the error added. */
+int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, size_t len);
+/* Appends s escaped as file names and messages are above (tabs as `\x09` too). */
+void diag_escape(struct buf *out, const char *s);
 /* Number of errors recorded (including dropped ones). */
 size_t diag_count(const struct diag *d);
 /* Appends every entry to out, sorted by file, line, column (stable), each as its line and,

@@ -71,6 +71,7 @@ int fair_turn_key(uint8_t out[32], const uint8_t secret[32], uint32_t chain_leng
 
 		fair_sha256(prev, out, 32);
 		memcpy(out, prev, 32);
+		sodium_memzero(prev, sizeof prev); /* a later turn's key, not yet revealed */
 	}
 	return 0;
 }
@@ -178,4 +179,19 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 			abort();
 		}
 	}
+}
+
+void fair_wipe(void *p, size_t n)
+{
+	sodium_memzero(p, n);
+}
+
+void fair_secret_lock(void *p, size_t n)
+{
+	sodium_mlock(p, n); /* best effort: without the privilege it may fail, and we go on */
+}
+
+void fair_secret_unlock(void *p, size_t n)
+{
+	sodium_munlock(p, n); /* wipes, then unlocks */
 }

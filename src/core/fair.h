@@ -48,4 +48,11 @@ void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const ui
  * gives 1 + (x mod n). *attempts (may be NULL) receives the number of blocks used (>= 1). */
 uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *attempts);
 
+/* Wipes n bytes at p (a secret, a key not yet revealed) in a way the compiler cannot drop. */
+void fair_wipe(void *p, size_t n);
+/* Keeps n bytes at p (the umpire's secret) out of swap, best effort; fair_secret_unlock wipes
+ * them and releases the lock. */
+void fair_secret_lock(void *p, size_t n);
+void fair_secret_unlock(void *p, size_t n);
+
 #endif

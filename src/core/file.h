@@ -4,6 +4,7 @@
 #define UMPIRE_FILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include "core/buf.h"
 
 struct file {
@@ -17,6 +18,11 @@ struct file {
  * -1 with error_last() of class ERROR_MISSING (cannot open), ERROR_INPUT (larger than max)
  * or ERROR_OS (cannot read); errno is left as the failing call set it. */
 int file_read(const char *path, size_t max, struct buf *out);
+/* file_read, refusing anything but a regular file (a FIFO, device, directory: class
+ * ERROR_INPUT, "not a regular file") before reading a byte: it is opened with O_NONBLOCK so a
+ * FIFO never blocks, then fstat'ed. *st (may be NULL) gets the opened file's fstat, so a
+ * caller can compare its device and inode with a file it must never read. */
+int file_read_stat(const char *path, size_t max, struct buf *out, struct stat *st);
 
 /* Appends a copy of path and of len bytes of data to *v (*n entries, grown by one). */
 void file_list_add(struct file **v, size_t *n, const char *path, const void *data, size_t len);

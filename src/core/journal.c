@@ -173,6 +173,75 @@ done:
 	return ret;
 }
 
+/* "file:PATH?immutable=1", PATH percent-encoded where a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+	struct buf u = BUF_INIT;
+
+	buf_puts(&u, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			buf_append(&u, p, 1);
+		else
+			buf_printf(&u, "%%%02X", *p);
+	}
+	buf_puts(&u, "?immutable=1");
+	return buf_detach(&u);
+}
+
+/* A read-only connection to path checked to be an umpire journal; 0 or -1 with msg. */
+static int open_read_only(sqlite3 **db, const char *path, int uri, struct buf *msg)
+{
+	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0),
+		NULL);
+
+	if (rc != SQLITE_OK) {
+		buf_puts(msg, *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_busy_timeout(*db, JOURNAL_BUSY_TIMEOUT_MS);
+	return check_schema(*db, msg);
+}
+
+int journal_open_read(struct journal **out, const char *path)
+{
+	struct buf msg = BUF_INIT;
+	sqlite3 *db = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (access(path, R_OK) != 0) {
+		buf_puts(&msg, strerror(errno));
+		goto done;
+	}
+	if (open_read_only(&db, path, 0, &msg) < 0) {
+		/* A WAL journal on a read-only file system: its -shm cannot be made. Nothing can
+		 * write there either, so the file is read as it stands. */
+		char *uri = immutable_uri(path);
+		sqlite3_close(db);
+		db = NULL;
+		buf_clear(&msg);
+		int r = open_read_only(&db, uri, 1, &msg);
+		free(uri);
+		if (r < 0)
+			goto done;
+	}
+	struct journal *j = xcalloc(1, sizeof(*j));
+	j->db = db;
+	j->path = xstrdup(path);
+	db = NULL;
+	*out = j;
+	ret = 0;
+done:
+	if (ret != 0) {
+		error_set(ERROR_OS, "journal: cannot open '%s': %s", path, buf_str(&msg));
+		sqlite3_close(db);
+	}
+	buf_release(&msg);
+	return ret;
+}
+
 void journal_close(struct journal *j)
 {
 	if (!j)

@@ -55,6 +55,11 @@ struct journal_record {
 /* Opens (create=1: creates, applies the schema; fails if it exists) the journal at path.
  * WAL, synchronous=FULL, foreign keys on. Returns 0 or -1 (error.h). */
 int journal_open(struct journal **out, const char *path, int create);
+/* Opens the journal at path read-only (verify, replay): nothing is written, not even the
+ * pragmas journal_open sets, so a read-only copy of a campaign can be read; on a read-only
+ * file system, where SQLite cannot make the WAL's -shm file, the file is opened immutable.
+ * Returns 0 or -1 (error.h). */
+int journal_open_read(struct journal **out, const char *path);
 void journal_close(struct journal *j);
 
 /* Appends one turn in a single BEGIN IMMEDIATE transaction (all rows or none). The turn

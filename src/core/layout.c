@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/layout.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 #define TURN_DIGITS "%04d"
@@ -122,8 +123,12 @@ void layout_commit_message(struct buf *msg, int turn, const char *summary,
 	hex_encode(commit, commitment, 32);
 	if (turn == 0)
 		buf_puts(msg, "Setup\n");
-	else
-		buf_printf(msg, "Turn %d: %s\n", turn, summary);
+	else {
+		/* One line whatever the summary holds: a new line would forge a trailer. */
+		buf_printf(msg, "Turn %d: ", turn);
+		escape_message_line(msg, summary);
+		buf_puts(msg, "\n");
+	}
 	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, head, commit);
 }
 

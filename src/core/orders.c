@@ -335,6 +335,25 @@ static void check_orders_anyway(const struct turn *t, const struct node *pn,
 	diag_release(&best);
 }
 
+/* Who sent the file is said by how it was given, never by its content: `player: umpire` only
+ * in the file given as the umpire's rulings, and that file says nothing else. */
+static int check_sender(const struct order_file *f, const struct node *pn, const char *id,
+	struct diag *d)
+{
+	int umpire = strcmp(id, UMPIRE_PLAYER) == 0;
+
+	if (umpire == f->is_rulings)
+		return 0;
+	if (umpire)
+		node_error(d, pn,
+			"player 'umpire' in an order file: the umpire gives the rulings file with --rulings FILE (a player's id expected)");
+	else
+		node_error(d, pn,
+			"the --rulings file is the umpire's: it says player '%s' (umpire expected)",
+			id);
+	return -1;
+}
+
 int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 {
 	const struct campaign *c = t->c;
@@ -344,6 +363,8 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	long long n_turn;
 
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES };
+	if (diag_refuse_invisible(d, f->path, f->bytes, f->len) < 0)
+		goto done;
 	if (node_parse(&root, f->path, f->bytes, f->len, &lim, d) < 0)
 		goto done;
 	int bad = 0;
@@ -362,7 +383,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	const struct node *orders = node_need(root, "orders", d);
 	const struct node *standing = node_get(root, "standing");
 	int player_ok = pn && node_want_id(pn, "player", &s, d) == 0 &&
-			check_player(t, pn, s, d) == 0;
+			check_player(t, pn, s, d) == 0 && check_sender(f, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);
 	if (!orders)

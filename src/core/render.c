@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 static void hex32(char out[65], const uint8_t in[32])
@@ -94,21 +95,31 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 	char hex[65];
 
 	buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
-	buf_printf(b, "%s\n\n", out->summary);
+	escape_markdown(b, out->summary);
+	buf_puts(b, "\n\n");
 	buf_puts(b, "## Orders received\n\n");
 	for (size_t i = 0; i < in->n_files; i++) {
 		hex32(hex, in->files[i].sha256);
-		buf_printf(b, "- %s: sha256 `%s`\n", in->files[i].player, hex);
+		buf_puts(b, "- ");
+		escape_markdown(b, in->files[i].player);
+		buf_printf(b, ": sha256 `%s`\n", hex);
 	}
-	for (size_t i = 0; i < in->n_missing; i++)
-		buf_printf(b, "- %s: no orders\n", in->missing[i]);
+	for (size_t i = 0; i < in->n_missing; i++) {
+		buf_puts(b, "- ");
+		escape_markdown(b, in->missing[i]);
+		buf_puts(b, ": no orders\n");
+	}
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;
 	for (size_t i = 0; i < out->events.n; i++) {
 		const struct event *e = &out->events.v[i];
 		if (e->kind != EVENT_EVENT)
 			continue;
-		buf_printf(b, "- [%s] %s\n", e->phase, e->text);
+		buf_puts(b, "- [");
+		escape_markdown(b, e->phase);
+		buf_puts(b, "] ");
+		escape_markdown(b, e->text);
+		buf_puts(b, "\n");
 		shown++;
 	}
 	if (!shown)
@@ -119,8 +130,13 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		const struct event *e = &out->events.v[i];
 		if (e->kind != EVENT_VOID)
 			continue;
-		buf_printf(b, "- %s order %d [%s]: %s\n", e->player, e->order_index, e->phase,
-			e->text);
+		buf_puts(b, "- ");
+		escape_markdown(b, e->player);
+		buf_printf(b, " order %d [", e->order_index);
+		escape_markdown(b, e->phase);
+		buf_puts(b, "]: ");
+		escape_markdown(b, e->text);
+		buf_puts(b, "\n");
 		shown++;
 	}
 	if (!shown)
@@ -132,12 +148,7 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 			const struct die_record *r = &out->dice.v[i];
 			buf_printf(b, "| %llu | d%llu | %llu | ", (unsigned long long)r->index,
 				(unsigned long long)r->sides, (unsigned long long)r->value);
-			for (const char *p = r->purpose; *p; p++) {
-				if (*p == '|')
-					buf_puts(b, "\\|");
-				else
-					buf_append(b, p, 1);
-			}
+			escape_markdown(b, r->purpose);
 			buf_puts(b, " |\n");
 		}
 	}

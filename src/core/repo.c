@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -122,6 +124,20 @@ done:
 	return ret;
 }
 
+/* libgit2 (1.5) answers "not found" for a repository it refuses because another user owns
+ * it (git's safe.directory check), with a stale message: a .git there that this user does
+ * not own is that refusal. */
+static int is_owner_refusal(const char *dir)
+{
+	char *gitdir = xasprintf("%s/.git", dir);
+	struct stat st, wt;
+	int refused = stat(gitdir, &st) == 0 && stat(dir, &wt) == 0 &&
+		      (st.st_uid != geteuid() || wt.st_uid != geteuid());
+
+	free(gitdir);
+	return refused;
+}
+
 int repo_open(struct repo **out, const char *dir)
 {
 	git_repository *git = NULL;
@@ -134,6 +150,12 @@ int repo_open(struct repo **out, const char *dir)
 	}
 	/* NO_SEARCH: a campaign directory without .git must not find an enclosing repository. */
 	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_EOWNER || (rc == GIT_ENOTFOUND && is_owner_refusal(dir))) {
+		error_set(ERROR_MISSING,
+			"'%s' is a git repository owned by another user, which libgit2 refuses to open (run as its owner, or add it to git's safe.directory)",
+			dir);
+		return -1;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		error_set(ERROR_MISSING, "no git repository in '%s'", dir);
 		return ERROR_NOTFOUND;
@@ -441,6 +463,145 @@ git_error:
 	return -1;
 }
 
+/* The object id is in odb (a fresh one, so libgit2's object cache cannot answer for the
+ * disk) and its header reads as type `want`; else msg says which. */
+static int stored(git_odb *odb, const git_oid *id, git_object_t want, const char *what,
+	struct buf *msg)
+{
+	size_t len;
+	git_object_t type;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (git_odb_read_header(&len, &type, odb, id) == 0 && type == want)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), id);
+	buf_printf(msg, "%s %s is not in the object store (%s)", what, hex, git_msg());
+	return -1;
+}
+
+/* The ids of the trees on path's way (its directories) into ids, at most 8. */
+static size_t dir_tree_ids(git_tree *root, const char *path, git_oid *ids)
+{
+	size_t n = 0;
+	char *dir = xstrdup(path), *slash;
+
+	while ((slash = strrchr(dir, '/')) && n < 8) {
+		git_tree_entry *e = NULL;
+		*slash = '\0';
+		if (git_tree_entry_bypath(&e, root, dir) == 0) {
+			git_oid_cpy(&ids[n++], git_tree_entry_id(e));
+			git_tree_entry_free(e);
+		}
+	}
+	free(dir);
+	return n;
+}
+
+int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n)
+{
+	struct buf msg = BUF_INIT;
+	git_odb *odb = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid id, ids[8];
+	char *dir = xasprintf("%sobjects", git_repository_path(r->git));
+	int rc = -1;
+
+	if (git_oid_fromstr(&id, commit_hex) < 0 || git_odb_open(&odb, dir) < 0) {
+		buf_puts(&msg, git_msg());
+		goto done;
+	}
+	if (stored(odb, &id, GIT_OBJECT_COMMIT, "commit", &msg) < 0)
+		goto done;
+	if (git_commit_lookup(&commit, r->git, &id) < 0 || git_commit_tree(&tree, commit) < 0) {
+		buf_puts(&msg, git_msg());
+		goto done;
+	}
+	if (stored(odb, git_tree_id(tree), GIT_OBJECT_TREE, "tree", &msg) < 0)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = dir_tree_ids(tree, files[i].path, ids);
+		for (size_t j = 0; j < k; j++)
+			if (stored(odb, &ids[j], GIT_OBJECT_TREE, "tree", &msg) < 0)
+				goto done;
+		if (git_odb_hash(&id, files[i].data, files[i].len, GIT_OBJECT_BLOB) < 0 ||
+			stored(odb, &id, GIT_OBJECT_BLOB, files[i].path, &msg) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	if (rc < 0)
+		error_set(ERROR_OS, "repo: the commit %s was not written: %s", commit_hex,
+			buf_str(&msg));
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_odb_free(odb);
+	free(dir);
+	buf_release(&msg);
+	return rc;
+}
+
+/* 1 if a is before b. */
+static int time_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* The *.lock files under dir (depth levels of subdirectories), older than before, removed;
+ * each removed path appended to *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
+static int clear_locks_in(const char *dir, int depth, const struct timespec *before, char ***v,
+	size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 :
+					 error_set(ERROR_OS, "repo: cannot list '%s': %s", dir,
+						 strerror(errno));
+	while (rc == 0 && *n < REPO_MAX_STALE_LOCKS && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8 &&
+			(depth > 0 || strcmp(e->d_name, "refs") == 0)) {
+			rc = clear_locks_in(path, depth + 1, before, v, n);
+		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && len > 5 &&
+			   strcmp(e->d_name + len - 5, ".lock") == 0 &&
+			   time_before(&st.st_mtim, before)) {
+			if (unlink(path) < 0 && errno != ENOENT)
+				rc = error_set(ERROR_OS,
+					"repo: cannot remove stale lock file '%s': %s", path,
+					strerror(errno));
+			else {
+				*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+				(*v)[(*n)++] = path;
+				(*v)[*n] = NULL;
+				path = NULL;
+			}
+		}
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char ***removed)
+{
+	char *gitdir = xstrdup(git_repository_path(r->git));
+	size_t n = 0, len = strlen(gitdir);
+
+	*removed = xcalloc(1, sizeof(char *));
+	if (len > 1 && gitdir[len - 1] == '/')
+		gitdir[len - 1] = '\0';
+	int rc = clear_locks_in(gitdir, 0, before, removed, &n);
+	free(gitdir);
+	return rc;
+}
+
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag)
 {
@@ -511,6 +672,9 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 git_error:
 	buf_puts(&msg, git_msg());
 done:
+	if (ret != 0 && strstr(buf_str(&msg), ".lock' for writing"))
+		buf_puts(&msg,
+			"(a git command run meanwhile holds that lock file: if none is running, remove the file)");
 	if (ret != 0)
 		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
 	git_object_free(commit_obj);
@@ -576,6 +740,28 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out)
 	return 0;
 }
 
+/* The size of object id from its header (nothing inflated past it), refused above max:
+ * a small crafted clone can hold a blob that inflates to gigabytes. 0, or -1 with *why. */
+static int object_size_ok(git_repository *git, const git_oid *id, size_t max, const char **why)
+{
+	git_odb *odb = NULL;
+	size_t len = 0;
+	git_object_t type;
+	int rc = git_repository_odb(&odb, git);
+
+	if (rc == 0)
+		rc = git_odb_read_header(&len, &type, odb, id);
+	git_odb_free(odb);
+	if (rc < 0)
+		return -1;
+	if (len > max) {
+		*why = "the object is larger than the limit of " REPO_MAX_OBJECT_TEXT
+		       " (a crafted repository?)";
+		return -1;
+	}
+	return 0;
+}
+
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
 {
 	git_commit *commit = NULL;
@@ -596,6 +782,12 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
 		goto done;
 	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+		object_size_ok(r->git, git_tree_entry_id(entry), REPO_MAX_OBJECT_BYTES, &why) < 0) {
+		error_set(why ? ERROR_INPUT : ERROR_OS, "repo: cannot read '%s' at '%s': %s", path,
+			rev, why ? why : git_msg());
+		goto done_set;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
 		ret = ERROR_NOTFOUND;
@@ -615,6 +807,7 @@ done:
 	if (ret == -1)
 		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev,
 			why ? why : git_msg());
+done_set:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);

@@ -31,6 +31,12 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag);
 
+/* Confirms repo_build's objects are on disk: the commit, its tree, the trees on each file's
+ * path and each file's blob, read (header) through a fresh object database, not libgit2's
+ * cache. A full disk or exhausted inodes can make libgit2 report an object written that is
+ * not; the journal must never name such a commit. Returns 0 / -1 (says which is missing). */
+int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n);
+
 /* The id the commit would have whose parent is parent_rev's commit and whose tree is the
  * parent's tree with files added or replaced, with message and author/committer time when:
  * computed in memory (a libgit2 mempack), nothing written to the repository. verify uses it
@@ -40,7 +46,11 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 /* The committer time (seconds) of the commit at rev. Returns 0, ERROR_NOTFOUND when absent, -1. */
 int repo_commit_time(struct repo *r, const char *rev, long long *out);
 
-/* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first).
+#define REPO_MAX_OBJECT_BYTES (32 * 1024 * 1024)
+#define REPO_MAX_OBJECT_TEXT "32 MiB"
+/* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first). The
+ * blob's size is read from its header first: one larger than REPO_MAX_OBJECT_BYTES is
+ * refused (class ERROR_INPUT) without inflating it.
  * Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1 on error. */
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out);
 /* Lists the file names (not subdirectories) directly in directory dir at rev, sorted by
@@ -61,6 +71,16 @@ int repo_message(struct repo *r, const char *rev, struct buf *out);
 /* The names of the tags that start with prefix ("turn-"), sorted by byte order; *names as
  * for repo_list (free with repo_names_free). */
 int repo_tags(struct repo *r, const char *prefix, char ***names);
+#define REPO_MAX_STALE_LOCKS 100
+struct timespec;
+/* Removes the git lock files (*.lock in the git directory and under refs/: index.lock,
+ * HEAD.lock, refs/heads/main.lock, refs/tags/turn-0003.lock...) last modified before
+ * `before`. Only for a caller that holds the campaign's writer lock since `before`: no umpire
+ * run can have made them since, so they were left by one that was killed (a git command run
+ * by hand meanwhile makes newer ones, which are left alone). *removed gets the removed paths,
+ * a NULL-terminated malloc'd array (free with repo_names_free), at most
+ * REPO_MAX_STALE_LOCKS. Returns 0 / -1. */
+int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char ***removed);
 /* 1 if the work tree and index equal HEAD (ignored files aside), 0 if not, -1 error. */
 int repo_is_clean(struct repo *r);
 

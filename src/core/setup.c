@@ -218,6 +218,7 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 
 	*out = NULL;
 	c->lock_fd = -1;
+	c->readers_fd = -1;
 	c->dir = xstrdup(spec->dir);
 	fair_commitment(commitment, spec->secret, spec->chain_length);
 	if (prepare(c, spec, commitment, &campaign_yaml, &state_yaml, d) < 0)

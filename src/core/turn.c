@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "core/turn.h"
 #include "core/layout.h"
@@ -167,7 +168,7 @@ void turn_release(struct turn *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len)
 {
 	struct turn_input *in = &t->in;
 	struct order_file *f;
@@ -183,23 +184,48 @@ static void turn_add_order_bytes(struct turn *t, const char *name, const void *b
 	fair_sha256(f->sha256, f->bytes, len);
 }
 
+/* 1 if st is the campaign's .umpire/secret (the same file, whatever path led to it). */
+static int is_secret_file(const struct campaign *c, const struct stat *st)
+{
+	char *path = xasprintf("%s/.umpire/secret", c->dir);
+	struct stat sec;
+	int same = stat(path, &sec) == 0 && sec.st_dev == st->st_dev && sec.st_ino == st->st_ino;
+
+	free(path);
+	return same;
+}
+
 int turn_add_order_file(struct turn *t, const char *path)
 {
 	struct buf bytes = BUF_INIT;
-	int rc = file_read(path, ORDER_FILE_MAX_BYTES, &bytes);
+	struct stat st;
+	int rc = file_read_stat(path, ORDER_FILE_MAX_BYTES, &bytes, &st);
 
-	if (rc == 0)
+	if (rc == 0 && t->c && is_secret_file(t->c, &st)) {
+		diag_add(&t->diag, path, 1, 1,
+			"this is the umpire's secret (.umpire/secret), never an order file (an order file expected)");
+		rc = error_set(ERROR_INPUT, "the umpire's secret given as an order file");
+		fair_wipe(bytes.data, bytes.len);
+	} else if (rc == 0)
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
 	else if (error_last()->klass == ERROR_MISSING)
 		diag_add(&t->diag, path, 1, 1,
 			"cannot open order file: %s (a readable file expected)", strerror(errno));
 	else if (error_last()->klass == ERROR_INPUT)
-		diag_add(&t->diag, path, 1, 1,
-			"order file is larger than %d bytes (a smaller file expected)",
-			ORDER_FILE_MAX_BYTES);
+		diag_add(&t->diag, path, 1, 1, "order %s", error_last()->message);
 	else
 		diag_add(&t->diag, path, 1, 1, "cannot read order file (a readable file expected)");
 	buf_release(&bytes);
+	return rc;
+}
+
+int turn_add_rulings_file(struct turn *t, const char *path)
+{
+	size_t before = t->in.n_files;
+	int rc = turn_add_order_file(t, path);
+
+	if (t->in.n_files > before)
+		t->in.files[t->in.n_files - 1].is_rulings = 1;
 	return rc;
 }
 
@@ -427,6 +453,9 @@ static int read_committed_orders(struct turn *t)
 		if (r < 0)
 			goto done;
 		turn_add_order_bytes(t, path, bytes.data, bytes.len);
+		/* The umpire's file was given as such when it was processed. */
+		if (strcmp(names[i], UMPIRE_PLAYER ".yaml") == 0)
+			t->in.files[t->in.n_files - 1].is_rulings = 1;
 	}
 	rc = 0;
 done:
@@ -508,9 +537,14 @@ static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 		memcpy(key, t->record->key, FAIR_HASH_BYTES);
 		return 0;
 	}
-	if (campaign_read_secret(c, secret) < 0)
+	/* Locked in memory (never swapped out) and wiped as soon as the key is derived. */
+	fair_secret_lock(secret, sizeof secret);
+	int rc = campaign_read_secret(c, secret);
+	if (rc == 0)
+		fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
+	fair_secret_unlock(secret, sizeof secret);
+	if (rc < 0)
 		return -1;
-	fair_turn_key(key, secret, c->chain_length, (uint32_t)t->in.turn);
 	if (!fair_key_check(key, (uint32_t)t->in.turn, c->commitment))
 		return error_set(ERROR_INPUT,
 			".umpire/secret does not match the campaign's commitment (wrong secret file?)");
@@ -781,6 +815,9 @@ static int step_build(struct turn *t)
 
 static int step_journal(struct turn *t)
 {
+	/* Every object on disk before the journal names the commit. */
+	if (repo_objects_stored(t->c->repo, t->rec.commit_id, t->rec.files, t->rec.n_files) < 0)
+		return -1;
 	return journal_append(t->c->journal, &t->rec);
 }
 

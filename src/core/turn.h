@@ -38,6 +38,8 @@ struct order_file {
 	size_t n_rulings;
 	struct adjustment *adjustments; /* the umpire's file: adjustments, in file order */
 	size_t n_adjustments;
+	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
+	                 * only such a file may say `player: umpire`, and it must */
 };
 
 /* What a turn takes in. */
@@ -116,6 +118,13 @@ void turn_release(struct turn *t);
 /* Reads the order file at path (at most ORDER_FILE_MAX_BYTES) into t, once; parsing comes in
  * the `orders` step. A file that cannot be read is a diagnostic in t->diag. Returns 0 / -1. */
 int turn_add_order_file(struct turn *t, const char *path);
+/* turn_add_order_file for the umpire's rulings file, given explicitly by the umpire
+ * (`--rulings FILE`): the one file that may, and must, say `player: umpire`. A file that says
+ * so but came as a player's order file is refused: nothing in a file says who sent it. */
+int turn_add_rulings_file(struct turn *t, const char *path);
+/* Adds an order file's bytes (len, copied) under name, as turn_add_order_file does once it
+ * has read them (the fuzz targets feed bytes this way). */
+void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
 

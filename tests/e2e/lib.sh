@@ -64,7 +64,10 @@ play() {
     for tdir in "$ROOT/campaigns/$1"/orders/turn-*; do
         _turn=$(basename "$tdir" | sed "s/turn-0*//")
         [ "$_turn" -le "$_last" ] || break
-        # shellcheck disable=SC2046
-        "$BIN" turn "$2" $(ls "$tdir"/*.yaml | sort) >/dev/null
+        # umpire.yaml, the umpire's rulings, is given with --rulings, never as orders.
+        _rulings=
+        [ ! -f "$tdir/umpire.yaml" ] || _rulings="--rulings $tdir/umpire.yaml"
+        # shellcheck disable=SC2046,SC2086
+        "$BIN" turn "$2" $(ls "$tdir"/*.yaml | sort | grep -v '/umpire\.yaml$') $_rulings >/dev/null
     done
 }

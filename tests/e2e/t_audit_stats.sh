@@ -203,7 +203,7 @@ expect 0 "$BIN" stats "$TMP/cl" --sides 6; has "$TMP/out" "turns, $total dice (d
 U="$TMP/u"
 new_campaign harbour-raid "$U"
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 3d6kh2+1\n    for: storm at sea\n' > "$TMP/u1.yaml"
-"$BIN" turn "$U" --allow-missing "$TMP/u1.yaml" >/dev/null
+"$BIN" turn "$U" --allow-missing --rulings "$TMP/u1.yaml" >/dev/null
 has "$U/journal/turn-0001.yaml" "received: false"
 expect 0 "$BIN" audit "$U" 1:1
 has "$TMP/out" 'for      "umpire ruling 1: storm at sea (3d6kh2+1) [2/3]"'

@@ -11,9 +11,11 @@ before=$(fingerprint "$C")
 
 # bad NAME EXPECTED-FRAGMENT: turn and check both refuse $TMP/NAME.yaml with the message;
 # check shows the line it is about, with a caret under the column.
+# With R=--rulings the file is given as the umpire's rulings file.
+R=
 bad() {
-    expect 65 "$BIN" turn "$C" "$TMP/$1.yaml";  has "$TMP/err" "$2"
-    expect 65 "$BIN" check "$C" "$TMP/$1.yaml"; has "$TMP/err" "$2"
+    expect 65 "$BIN" turn "$C" $R "$TMP/$1.yaml";  has "$TMP/err" "$2"
+    expect 65 "$BIN" check "$C" $R "$TMP/$1.yaml"; has "$TMP/err" "$2"
     [ "$(wc -l < "$TMP/err")" -ge 1 ] || die "no error line"
     [ "$(fingerprint "$C")" = "$before" ] || die "$1: the campaign changed"
 }
@@ -39,10 +41,12 @@ sed "s/^player: .*/player: $other/" "$good" | mk notdue;   bad_shown notdue "pla
 { cat "$good"; i=0; while [ $i -lt 1400 ]; do echo "# padding padding padding padding padding padding"; i=$((i+1)); done; } | mk big
 bad_alone big "big.yaml:1:1: error: order file is larger than 65536 bytes"
 printf '' | mk empty;                                      bad_alone empty "empty.yaml:1:1:"
+R=--rulings
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 500d6\n    for: "a lot"\n' | mk dice
 bad_shown dice "rolls 500 dice"
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 2d\n    for: "x"\n' | mk notation
 bad_shown notation "is not dice notation"
+R=
 # Several problems in one file: every one is reported, each on its own line.
 sed -e 's/^turn: 1$/turn: 7/' -e 's/^campaign: .*/campaign: nope/' "$good" | mk many
 bad many "orders for campaign 'nope'"; has "$TMP/err" "orders for turn 7"
@@ -60,7 +64,7 @@ printf '%s\n' "bad.yaml:13:15: error: move 'Z9' is not a square of the 6x4 grid 
 # terminal as text, never as bytes it would act on.
 esc=$(printf '\033')
 sed "s/^player: .*/player: ${esc}[2J${esc}[31m$me/" "$good" | mk ansi
-bad_shown ansi "control characters are not allowed: #x1B"
+bad_shown ansi "U+001B (control character) is not allowed"
 has "$TMP/err" "player: \\x1b[2J\\x1b[31m$me"
 if grep -q "$esc" "$TMP/err"; then die "an escape character from an order file reached stderr"; fi
 # A tab and UTF-8 before the column: the caret line repeats the tab and counts characters.
@@ -76,7 +80,7 @@ expect 65 "$BIN" turn "$C" "$good" "$good"; has "$TMP/err" "a second order file 
 expect 65 "$BIN" turn "$C" "$TMP/absent.yaml"; has "$TMP/err" "absent.yaml:1:1: error: cannot open order file"
 [ "$(wc -l < "$TMP/err")" -eq 1 ] || { cat "$TMP/err" >&2; die "a file that cannot be read has a source line"; }
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders: []\n' | mk ump
-expect 65 "$BIN" turn "$C" "$TMP/ump.yaml"; has "$TMP/err" "no order file from '$me', who is due on turn 1"
+expect 65 "$BIN" turn "$C" --rulings "$TMP/ump.yaml"; has "$TMP/err" "no order file from '$me', who is due on turn 1"
 [ "$(fingerprint "$C")" = "$before" ] || die "the campaign changed"
 
 # Rule-system checks: units the player does not own, and the like (tests/e2e/cases/).
@@ -88,6 +92,6 @@ done
 [ "$(fingerprint "$C")" = "$before" ] || die "the campaign changed"
 
 # --allow-missing journals "no orders" and processes the turn.
-expect 0 "$BIN" turn "$C" "$TMP/ump.yaml" --allow-missing
+expect 0 "$BIN" turn "$C" --rulings "$TMP/ump.yaml" --allow-missing
 has "$TMP/out" "Turn 1:"
 grep -q "no orders from $me" "$C/journal/turn-0001.yaml" || die "no 'no orders' event journaled"

@@ -37,3 +37,38 @@ while :; do
 done
 [ $point -gt 5 ] || die "only $((point - 1)) crash points: the hook is not wired in"
 echo "crash points covered: $((point - 1)), all recovered"
+
+# kill -9 at random moments, not only at durable points (bounded: KILLS trials, default 12;
+# the moments spread over the length of an uncrashed turn, from a fixed seed so a failure can
+# be rerun). Every rerun must finish the turn without hand work, whatever lock files the
+# killed run left, and give the history and journal of a run that never crashed.
+KILLS=${UMPIRE_TEST_KILLS:-12}
+C="$TMP/timing"
+new_campaign harbour-raid "$C"; play harbour-raid "$C" 1
+t0=$(date +%s%N)
+# shellcheck disable=SC2086
+"$BIN" turn "$C" $files2 >/dev/null
+span=$(( ($(date +%s%N) - t0) / 1000 ))   # microseconds one turn takes here
+rm -rf "$C"
+k=1
+while [ $k -le "$KILLS" ]; do
+    C="$TMP/k$k"
+    new_campaign harbour-raid "$C"
+    play harbour-raid "$C" 1
+    delay=$(awk -v k=$k -v span=$span 'BEGIN { srand(k); printf "%.6f", rand() * span * 1.2 / 1000000 }')
+    # shellcheck disable=SC2086
+    "$BIN" turn "$C" $files2 >/dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    kill -9 $pid 2>/dev/null || true
+    wait $pid 2>/dev/null || true
+    # shellcheck disable=SC2086
+    expect 0 "$BIN" turn "$C" $files2
+    [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse HEAD)" ] || die "kill $k (after ${delay}s): history differs"
+    [ -z "$(git -C "$C" status --porcelain)" ] || die "kill $k: work tree not clean"
+    dump "$C" | cmp -s - "$TMP/ref.sql" || die "kill $k: journal differs"
+    echo "kill $k after ${delay}s: recovered$(grep -c 'removed git lock file' "$TMP/err" | sed 's/^0$//; s/^[1-9].*/ (stale git lock files removed)/')"
+    rm -rf "$C"
+    k=$((k + 1))
+done
+echo "random-moment kills: $KILLS, all recovered"

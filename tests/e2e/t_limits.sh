@@ -111,17 +111,17 @@ items 19989 > "$TMP/nodes20000.yaml"; items 19990 > "$TMP/nodes20001.yaml"
 { umpire_file 1; echo "x: $(rep a 4097)"; } > "$TMP/scalar4097.yaml"
 for f in depth16 nodes20000 scalar4096; do
     side "node limit ($f)" "at the limit: parsed (only the unknown key is reported)"
-    expect 65 "$BIN" check "$D" "$TMP/$f.yaml"; has "$TMP/err" "$f.yaml:6:1: error: unknown key 'x'"
+    expect 65 "$BIN" check "$D" --rulings "$TMP/$f.yaml"; has "$TMP/err" "$f.yaml:6:1: error: unknown key 'x'"
     [ "$(grep -c ': error: ' "$TMP/err")" -eq 1 ] || die "$f: more than the unknown key reported"
 done
 side "node depth (16)" "one over: refused"
-expect 65 "$BIN" check "$D" "$TMP/depth17.yaml"
+expect 65 "$BIN" check "$D" --rulings "$TMP/depth17.yaml"
 has "$TMP/err" "collections nested 17 deep (at most 16 levels expected)"
 side "node count (20000)" "one over: refused"
-expect 65 "$BIN" check "$D" "$TMP/nodes20001.yaml"
+expect 65 "$BIN" check "$D" --rulings "$TMP/nodes20001.yaml"
 has "$TMP/err" "too many nodes: more than 20000 (at most 20000 expected)"
 side "scalar length (4096)" "one over: refused"
-expect 65 "$BIN" check "$D" "$TMP/scalar4097.yaml"
+expect 65 "$BIN" check "$D" --rulings "$TMP/scalar4097.yaml"
 has "$TMP/err" "value is 4097 bytes long (at most 4096 expected)"
 
 # --- integers (node.c parse_decimal): "0" or an optional '-' and digits, no leading zero ----
@@ -129,15 +129,15 @@ has "$TMP/err" "value is 4097 bytes long (at most 4096 expected)"
 for t in '-0' '+1' '01' '1.0' '0x1' '1e0' '"1"' "'1'" '0' '1000000'; do
     printf 'campaign: harbour-raid\nturn: %s\nplayer: umpire\norders: []\n' "$t" > "$TMP/int.yaml"
     side "integer syntax / turn range" "'$t' refused"
-    expect 65 "$BIN" check "$D" "$TMP/int.yaml"; has "$TMP/err" "int.yaml:2:7: error: turn is "
+    expect 65 "$BIN" check "$D" --rulings "$TMP/int.yaml"; has "$TMP/err" "int.yaml:2:7: error: turn is "
 done
 printf 'campaign: harbour-raid\nturn: 999999\nplayer: umpire\norders: []\n' > "$TMP/int.yaml"
 side "order-file turn (1..999999)" "at the limit: an integer, then the wrong turn"
-expect 65 "$BIN" check "$D" "$TMP/int.yaml"
+expect 65 "$BIN" check "$D" --rulings "$TMP/int.yaml"
 has "$TMP/err" "orders for turn 999999 (turn 1 is the turn being processed)"
 printf 'campaign: harbour-raid\nturn:   1  \nplayer: umpire\norders: []\n' > "$TMP/int.yaml"
 side "integer syntax" "blanks around a plain scalar are YAML's, not the number's: accepted"
-expect 0 "$BIN" check "$D" "$TMP/int.yaml"
+expect 0 "$BIN" check "$D" --rulings "$TMP/int.yaml"
 # -0 where 0 is in range: only the syntax rule refuses it (max-shoot-actions is 0..100).
 for v in 0 100 -0 +0 00 101 -1; do
     sed "s/^options:\$/options:\n  max-shoot-actions: $v/" "$HR/scenario.yaml" > "$TMP/opt.yaml"
@@ -156,7 +156,7 @@ done
 side "dice notation bounds" "at each limit: accepted"
 for r in 100d6 d2 d1000000 2d6+1000000 2d6-1000000 3d6kh3 3d6kl1 3d6kl3; do
     umpire_file 1 "$r" x > "$TMP/roll.yaml"
-    expect 0 "$BIN" check "$D" "$TMP/roll.yaml"
+    expect 0 "$BIN" check "$D" --rulings "$TMP/roll.yaml"
 done
 side "dice notation bounds" "one over each: refused"
 for case in "101d6|'101d6' rolls 101 dice (at most 100 expected)" \
@@ -169,19 +169,19 @@ for case in "101d6|'101d6' rolls 101 dice (at most 100 expected)" \
     "3d6kh0|'3d6kh0' keeps 0 of 3 dice (1 to 3 expected)" \
     "3d6kl4|'3d6kl4' keeps 4 of 3 dice (1 to 3 expected)"; do
     umpire_file 1 "${case%%|*}" x > "$TMP/roll.yaml"
-    expect 65 "$BIN" check "$D" "$TMP/roll.yaml"; has "$TMP/err" "roll.yaml:5:11: error: ${case#*|}"
+    expect 65 "$BIN" check "$D" --rulings "$TMP/roll.yaml"; has "$TMP/err" "roll.yaml:5:11: error: ${case#*|}"
 done
 # roll text at most 64 bytes, for text at most 200.
 r64="d6+$(rep 0 60)1"
 side "roll text (64 bytes)" "at the limit: accepted"
-umpire_file 1 "$r64" x > "$TMP/roll.yaml"; expect 0 "$BIN" check "$D" "$TMP/roll.yaml"
+umpire_file 1 "$r64" x > "$TMP/roll.yaml"; expect 0 "$BIN" check "$D" --rulings "$TMP/roll.yaml"
 side "roll text (64 bytes)" "one over: refused"
-umpire_file 1 "${r64}0" x > "$TMP/roll.yaml"; expect 65 "$BIN" check "$D" "$TMP/roll.yaml"
+umpire_file 1 "${r64}0" x > "$TMP/roll.yaml"; expect 65 "$BIN" check "$D" --rulings "$TMP/roll.yaml"
 has "$TMP/err" "roll is 65 bytes long (at most 64 expected)"
 side "for text (200 bytes)" "at the limit: accepted"
-umpire_file 1 d6 "$(rep f 200)" > "$TMP/roll.yaml"; expect 0 "$BIN" check "$D" "$TMP/roll.yaml"
+umpire_file 1 d6 "$(rep f 200)" > "$TMP/roll.yaml"; expect 0 "$BIN" check "$D" --rulings "$TMP/roll.yaml"
 side "for text (200 bytes)" "one over: refused"
-umpire_file 1 d6 "$(rep f 201)" > "$TMP/roll.yaml"; expect 65 "$BIN" check "$D" "$TMP/roll.yaml"
+umpire_file 1 d6 "$(rep f 201)" > "$TMP/roll.yaml"; expect 65 "$BIN" check "$D" --rulings "$TMP/roll.yaml"
 has "$TMP/err" "for is 201 bytes long (at most 200 expected)"
 # rulings_file N: N rulings, each at every dice bound at once.
 rulings_file() {
@@ -192,11 +192,11 @@ rulings_file 100 | sed '/^  \[\]$/d' > "$TMP/r100.yaml"
 rulings_file 101 | sed '/^  \[\]$/d' > "$TMP/r101.yaml"
 dbefore=$(fingerprint "$D")
 side "TURN_MAX_RULINGS (100)" "one over: refused, nothing written"
-expect 65 "$BIN" turn "$D" "$TMP/r101.yaml" "$A1"
+expect 65 "$BIN" turn "$D" --rulings "$TMP/r101.yaml" "$A1"
 has "$TMP/err" "r101.yaml:5:3: error: too many items in orders: 101 (at most 100 expected)"
 unchanged "$D" "$dbefore"
 side "TURN_MAX_RULINGS (100) x DICE_MAX_PER_EXPR (100)" "at the limit: the turn is processed"
-expect 0 "$BIN" turn "$D" "$TMP/r100.yaml" "$A1"
+expect 0 "$BIN" turn "$D" --rulings "$TMP/r100.yaml" "$A1"
 [ "$(sqlite3 "$D/.umpire/journal.sqlite" "SELECT count(*) FROM dice WHERE turn = 1 AND purpose LIKE 'umpire ruling %'")" -eq 10000 ] ||
     die "100 rulings of 100 dice: not 10000 ruling dice journaled"
 has "$D/journal/turn-0001.yaml" "umpire ruling 100: r100"
@@ -217,7 +217,7 @@ for sub in usmc ija; do
 done
 side "re-run with the journaled files" "a superset (plus an umpire file): an error, nothing written"
 printf 'campaign: betio-seawall\nturn: 1\nplayer: umpire\norders: []\n' > "$TMP/bump.yaml"
-expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/usmc.yaml" "$BS/orders/turn-0001/ija.yaml" "$TMP/bump.yaml"
+expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/usmc.yaml" "$BS/orders/turn-0001/ija.yaml" --rulings "$TMP/bump.yaml"
 hasnt "$TMP/out" "already processed"
 unchanged "$B" "$bbefore"
 side "re-run with the journaled files" "one journaled file twice: an error, nothing written"

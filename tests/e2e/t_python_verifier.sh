@@ -151,6 +151,24 @@ commit beacon3 turn-0001
 expect 65 python3 "$V" "$TMP/beacon3"
 has "$TMP/out" "verdict: FAILED: turn 1: seed: $j1:"
 
+# An untagged commit on top of the last turn that edits what no turn verifies: refused, as
+# `umpire verify` refuses it.
+for f in campaign.yaml state.yaml "$(cd "$C" && ls reports/turn-0001/*.md | head -n 1)"; do
+    clone top "$C"
+    echo "# edited" >>"$TMP/top/$f"
+    git -C "$TMP/top" -c user.name=mallory -c user.email=m@example.org commit -qam "tamper" >/dev/null
+    expect 65 python3 "$V" "$TMP/top"
+    has "$TMP/out" "verdict: FAILED: HEAD: $f differs from tag turn-$(printf %04d "$turns") (an untagged commit on top of the last turn)"
+done
+# git replace: the git command line would show the replacement, libgit2 the committed
+# object; the clone is refused rather than read either way.
+clone repl "$C"
+sed 's/^ *value: .*/  value: 1/' "$C/$j1" >"$TMP/j1-replaced"
+git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse "turn-0001:$j1")" \
+    "$(git -C "$TMP/repl" hash-object -w "$TMP/j1-replaced")"
+expect 65 python3 "$V" "$TMP/repl"
+has "$TMP/out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+
 # Usage and input errors.
 expect 64 python3 "$V"
 expect 66 python3 "$V" "$TMP/nonexistent"

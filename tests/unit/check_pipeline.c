@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "core/campaign.h"
 #include "core/error.h"
@@ -335,7 +336,7 @@ START_TEST(test_turn_then_rerun)
 	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
 	t.when = 1767225600;
 	turn_add_order_file(&t, attacker1);
-	turn_add_order_file(&t, ump);
+	turn_add_rulings_file(&t, ump);
 	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
 	ck_assert_int_eq(t.in.turn, 1);
 	ck_assert_uint_eq(t.out.rules_first_die, 2); /* the ruling's 2d6 come first */
@@ -346,7 +347,7 @@ START_TEST(test_turn_then_rerun)
 
 	/* The same files again: nothing to do, said so. */
 	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
-	turn_add_order_file(&t, ump);
+	turn_add_rulings_file(&t, ump);
 	turn_add_order_file(&t, attacker1);
 	ck_assert_int_eq(turn_run(&t, "recover", "publish"), 1);
 	ck_assert_int_eq(t.status & TURN_ALREADY_DONE, TURN_ALREADY_DONE);
@@ -366,6 +367,75 @@ START_TEST(test_turn_then_rerun)
 	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
 	ck_assert_int_eq(after, before);
 	free(ump);
+	campaign_close(c);
+}
+END_TEST
+
+/* A turn with no order file at all (--allow-missing): nothing to sort, and under UBSan a
+ * qsort(NULL, 0, ...) would abort; then the same turn re-run from its record. */
+START_TEST(test_turn_without_files)
+{
+	struct campaign *c = make_campaign("nofiles");
+	struct turn t;
+
+	turn_init(&t, c, TURN_LIVE, TURN_ALLOW_MISSING, NULL, NULL, NULL);
+	t.when = 1767225600;
+	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(t.in.n_files, 0);
+	ck_assert_uint_gt(t.in.n_missing, 0);
+	turn_release(&t);
+	ck_assert_int_eq(repo_has(c->repo, "turn-0001"), 1);
+	campaign_close(c);
+}
+END_TEST
+
+/* A FIFO is refused without blocking (no writer ever opens this one), a directory too. */
+START_TEST(test_order_file_not_regular)
+{
+	struct campaign *c = make_campaign("fifo");
+	char *fifo = test_path("fifo.yaml");
+	struct turn t;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	ck_assert_int_eq(turn_add_order_file(&t, fifo), -1);
+	ck_assert_int_eq(turn_add_order_file(&t, c->dir), -1);
+	ck_assert_uint_eq(diag_count(&t.diag), 2);
+	ck_assert_str_eq(t.diag.v[0].message,
+		"order file is not a regular file (it is a FIFO; a regular file expected)");
+	ck_assert_str_eq(t.diag.v[1].message,
+		"order file is not a regular file (it is a directory; a regular file expected)");
+	turn_release(&t);
+	free(fifo);
+	campaign_close(c);
+}
+END_TEST
+
+/* An object libgit2 reported written but that is not on disk (out of inodes, say): the
+ * journal step refuses to name the commit, and nothing is journaled. */
+START_TEST(test_missing_object_not_journaled)
+{
+	struct campaign *c = make_campaign("odb");
+	struct turn t;
+	long long before, after;
+	char *obj;
+
+	turn_init(&t, c, TURN_LIVE, TURN_ALLOW_MISSING, NULL, NULL, NULL);
+	t.when = 1767225600;
+	turn_add_order_file(&t, attacker1);
+	ck_assert_msg(turn_run(&t, "recover", "build") == 0, "%s", error_last()->message);
+	char rel[80];
+	snprintf(rel, sizeof(rel), "odb/.git/objects/%.2s/%.38s", t.rec.commit_id,
+		t.rec.commit_id + 2);
+	obj = test_path(rel);
+	ck_assert_int_eq(unlink(obj), 0);
+	ck_assert_int_eq(journal_row_count(c->journal, &before), 0);
+	ck_assert_int_eq(turn_run(&t, "journal", "publish"), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "was not written: commit"));
+	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
+	ck_assert_int_eq(after, before);
+	turn_release(&t);
+	free(obj);
 	campaign_close(c);
 }
 END_TEST
@@ -428,6 +498,9 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_check_slice_writes_nothing);
 	tcase_add_test(tc, test_turn_then_rerun);
 	tcase_add_test(tc, test_order_file_size_edge);
+	tcase_add_test(tc, test_turn_without_files);
+	tcase_add_test(tc, test_missing_object_not_journaled);
+	tcase_add_test(tc, test_order_file_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,24 @@
+/* escape.h — text from untrusted files (order files, a clone's journal exports) escaped for
+ * the sink it goes to, one function per sink, so no sink gets raw bytes it would act on:
+ * a terminal (ESC sequences, bidirectional controls), a Markdown report (HTML, links, table
+ * cells, new lines that would start a heading), one line of a commit message (a new line
+ * would forge a trailer). */
+#ifndef UMPIRE_ESCAPE_H
+#define UMPIRE_ESCAPE_H
+
+struct buf;
+
+/* Appends s for a terminal: printable ASCII and printable UTF-8 as they are; C0 controls
+ * (new lines and tabs too), DEL and invalid UTF-8 as `\xHH`; C1 controls and the invisible
+ * characters that hide or reorder text as `\uHHHH` (the escaping of diag.h). */
+void escape_terminal(struct buf *out, const char *s);
+/* Appends s for a Markdown report, inline (in a list item or a table cell): escaped for the
+ * terminal first (so it is one line), then `&`, `<`, `>` as HTML entities (no HTML, no
+ * autolink), `|` as `\|` (a table cell), a backtick as "\`" and "](" as "]\(" (no inline
+ * link). Text without those characters is unchanged. */
+void escape_markdown(struct buf *out, const char *s);
+/* Appends s for one line of a commit message: escape_terminal (no new line, so no forged
+ * trailer or paragraph). */
+void escape_message_line(struct buf *out, const char *s);
+
+#endif

@@ -1,0 +1,22 @@
+/* fuzz.h — what every fuzz target defines (libFuzzer's interface) and what the targets
+ * share. A target is built twice: with clang's libFuzzer for `make fuzz`, and with driver.c
+ * (a plain main that feeds it each file of its committed corpus) for `make test`. */
+#ifndef UMPIRE_FUZZ_H
+#define UMPIRE_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One input; returns 0. A crash, a sanitizer report or abort() is a finding. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Called once before the first input. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* A NUL-terminated copy of data (free it). */
+char *fuzz_strndup(const uint8_t *data, size_t size);
+/* A new temporary directory for this process, removed at exit. */
+const char *fuzz_tmpdir(void);
+/* The repository's root (the shipped campaigns): $UMPIRE_ROOT, else ".". */
+const char *fuzz_root(void);
+
+#endif

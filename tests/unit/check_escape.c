@@ -1,0 +1,73 @@
+/* check_escape.c — escaping per sink (core/escape.h): the terminal, a Markdown report, one
+ * line of a commit message; text without special characters passes unchanged. */
+#include <check.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/escape.h"
+#include "testutil.h"
+
+static void (*sink)(struct buf *, const char *);
+
+static void want(const char *in, const char *out)
+{
+	struct buf b = BUF_INIT;
+
+	sink(&b, in);
+	ck_assert_str_eq(buf_str(&b), out);
+	buf_release(&b);
+}
+
+START_TEST(test_terminal)
+{
+	sink = escape_terminal;
+	want("to-hit (d6) [1/3]", "to-hit (d6) [1/3]");
+	want("\033[2Jcleared", "\\x1b[2Jcleared");
+	want("two\nlines\ttab", "two\\x0alines\\x09tab");
+	want("caf\xc3\xa9!", "caf\xc3\xa9!");
+	want("\xe2\x80\xae"
+	     "evil",
+		"\\u202e"
+		"evil"); /* right-to-left override */
+	want("\xc2\x9b"
+	     "31m",
+		"\\u009b31m"); /* C1 CSI */
+	want("\xff", "\\xff");
+}
+END_TEST
+
+START_TEST(test_markdown)
+{
+	sink = escape_markdown;
+	want("storm at sea (2d6+1) [1/2]", "storm at sea (2d6+1) [1/2]");
+	want("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+	want("[click](javascript:alert(1))", "[click]\\(javascript:alert(1))");
+	want("<javascript:alert(1)>", "&lt;javascript:alert(1)&gt;");
+	want("a | b", "a \\| b");
+	want("`code`", "\\`code\\`");
+	want("AT&T", "AT&amp;T");
+	want("x\n# heading", "x\\x0a# heading");
+	want("\033]8;;http://x\033\\", "\\x1b]8;;http://x\\x1b\\");
+}
+END_TEST
+
+START_TEST(test_message_line)
+{
+	sink = escape_message_line;
+	want("the attacker's turn: event 5", "the attacker's turn: event 5");
+	want("x\n\nJournal-Head: 00", "x\\x0a\\x0aJournal-Head: 00");
+}
+END_TEST
+
+static Suite *escape_suite(void)
+{
+	Suite *s = suite_create("escape");
+	TCase *tc = tcase_create("sinks");
+	tcase_add_test(tc, test_terminal);
+	tcase_add_test(tc, test_markdown);
+	tcase_add_test(tc, test_message_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(escape_suite)
