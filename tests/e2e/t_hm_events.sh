@@ -59,7 +59,7 @@ orders:
     unit: 2nd-ligne
     by: 1
 YAML
-expect 65 "$BIN" check "$C" "$TMP/bad.yaml"
+expect 65 "$BIN" check "$C" --rulings "$TMP/bad.yaml"
 has "$TMP/err" "bad.yaml:9:9: error: unit '1st-ligne' has 1 DISR: -5 leaves -4 (0 to 99 expected)"
 shows_source "$TMP/err" "bad.yaml:9:9:"
 has "$TMP/err" "bad.yaml:12:11: error: 'no-such-unit' is not a unit of the model (a unit id expected)"
@@ -85,7 +85,7 @@ orders:
     by: 1
     reason: "shelled on the way"
 YAML
-expect 0 "$BIN" check "$C" "$TMP/good.yaml"
+expect 0 "$BIN" check "$C" --rulings "$TMP/good.yaml"
 
 # A player's file: play-held only while holding an event.
 printf 'campaign: aspenbach-1809\nturn: 10\nplayer: french\norders:\n  - play-held: true\n' > "$TMP/f.yaml"
@@ -107,5 +107,5 @@ orders:
     by: 1
     reason: "x"
 YAML
-expect 65 "$BIN" check "$L" "$TMP/lr.yaml"
+expect 65 "$BIN" check "$L" --rulings "$TMP/lr.yaml"
 has "$TMP/err" "lr.yaml:7:13: error: rule system 'land-raid' takes no adjustments (a 'roll'/'for' ruling expected)"
