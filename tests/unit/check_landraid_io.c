@@ -214,6 +214,45 @@ START_TEST(state_errors)
 }
 END_TEST
 
+/* Issue 9 item 5: whatever a scenario may hold, the state written from it reads back —
+ * 101 officers (the default allowance is their count), markers, plunder and loot at their
+ * bounds, and one past each bound refused alike. */
+START_TEST(state_bounds_same_at_init_and_turn)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "columns: 26\nrows: 26\nbases:\n");
+	for (int i = 0; i < 101; i++)
+		buf_printf(&b, "  - {id: o%03d, side: attacker, role: officer, square: A1}\n", i);
+	buf_puts(&b, "  - {id: d1, side: defender, square: Z26}\n");
+	buf_printf(&b, "casualties: {B2: {attacker: %d}}\nplunder: {C3: %d}\n", LR_MAX_MARKERS,
+		LR_MAX_PLUNDER);
+	buf_printf(&b, "loot: {taken: %d, lost: %d}\n", LR_MAX_LOOT, LR_MAX_LOOT);
+	struct landraid_state *s = state(buf_str(&b));
+	ck_assert_int_eq(s->allowance[LR_ATTACKER], 101);
+	char *text = emit_state(s);
+	struct landraid_state *again = state(text); /* aborts if the turn could not read it */
+	ck_assert_int_eq(again->allowance[LR_ATTACKER], 101);
+	ck_assert_int_eq(again->cas[LR_ATTACKER][landraid_square(again, "B2")], LR_MAX_MARKERS);
+	landraid_state_free(again);
+	landraid_state_free(s);
+	free(text);
+	buf_release(&b);
+
+	struct node *g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+					   "officer-allowance: {attacker: 2001}\n"
+					   "casualties: {A1: {attacker: 6001}}\n"
+					   "plunder: {A2: 101}\n");
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 31, "officer allowance");
+	CK_DIAG(&d, 4, 29, "casualty markers");
+	CK_DIAG(&d, 5, 15, "plunder markers");
+	node_free(g);
+	diag_release(&d);
+}
+END_TEST
+
 START_TEST(state_needs_attacker_and_defender)
 {
 	static const char *const wrong[] = { "attacker", "pirates" };
@@ -724,6 +763,7 @@ static Suite *landraid_io_suite(void)
 	TCase *tc = tcase_create("state");
 	tcase_add_test(tc, state_round_trip);
 	tcase_add_test(tc, state_errors);
+	tcase_add_test(tc, state_bounds_same_at_init_and_turn);
 	tcase_add_test(tc, state_needs_attacker_and_defender);
 	tcase_add_test(tc, options_defaults_and_errors);
 	tcase_add_test(tc, turn_model);

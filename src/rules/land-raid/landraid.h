@@ -15,6 +15,13 @@
 #define LR_MAX_REDEPLOY 3    /* §18 event 6: any 3 own bases */
 #define LR_MAX_LIST 64       /* any list in a standing order */
 #define LR_MAX_BASES 2000    /* bases in a state (sanity bound for untrusted files) */
+/* Bounds a scenario and a state file share, so that whatever `init` accepts, and whatever a
+ * turn can write, the next turn reads back (an event that would pass LR_MAX_BASES is
+ * impossible; loot saturates at LR_MAX_LOOT). */
+#define LR_MAX_ALLOWANCE LR_MAX_BASES     /* §18 officer allowance per side */
+#define LR_MAX_MARKERS (3 * LR_MAX_BASES) /* casualty markers of a side in a square */
+#define LR_MAX_PLUNDER 100                /* plunder markers in a square */
+#define LR_MAX_LOOT 1000000000            /* loot points taken or lost */
 
 enum landraid_side { LR_ATTACKER, LR_DEFENDER, LR_SIDES };
 /* §6: scurvy < ordinary < battle hardened; the numeric order is the quality order. */

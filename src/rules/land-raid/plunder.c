@@ -46,6 +46,12 @@ static int plunder_allowed(struct landraid_ctx *c, const struct landraid_base *o
 	return blockers;
 }
 
+/* Adds loot to a tally, saturating at LR_MAX_LOOT so that the state stays readable. */
+static void add_loot(int *tally, int loot)
+{
+	*tally = *tally > LR_MAX_LOOT - loot ? LR_MAX_LOOT : *tally + loot;
+}
+
 /* Deviation (NOTES 000 reading 5): a D6 each, +1 defender, +1 battle-hardened plunderers;
  * the defender must beat the attacker, and then all the loot is lost. */
 static void deviation(struct landraid_ctx *c, const struct landraid_base *officer,
@@ -58,13 +64,13 @@ static void deviation(struct landraid_ctx *c, const struct landraid_base *office
 	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +1");
 	int at = a + hardened, dt = d + 1;
 	if (dt > at) {
-		s->loot_lost += loot;
+		add_loot(&s->loot_lost, loot);
 		events_add(c->ev, phase,
 			"deviation: attacker %d, defender %d: the loot deviates, "
 			"all %d lost",
 			at, dt, loot);
 	} else {
-		s->loot_taken += loot;
+		add_loot(&s->loot_taken, loot);
 		c->loot += loot;
 		events_add(c->ev, phase,
 			"deviation: attacker %d, defender %d: %s's group carries "

@@ -575,7 +575,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 			for (int side = 0; side < LR_SIDES; side++) {
 				long long v;
 				const struct node *x = node_get(m, landraid_side_names[side]);
-				if (x && node_want_int(x, "casualty markers", 0, 1000, &v, d) == 0)
+				if (x && node_want_int(x, "casualty markers", 0, LR_MAX_MARKERS, &v,
+						 d) == 0)
 					s->cas[side][sq] = (int)v;
 			}
 		}
@@ -585,7 +586,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 		for (size_t i = 0; i < pl->n; i++) {
 			long long v;
 			int sq = want_square(s, pl->keys[i], "plunder square", d);
-			if (node_want_int(pl->items[i], "plunder markers", 0, 100, &v, d) == 0 &&
+			if (node_want_int(pl->items[i], "plunder markers", 0, LR_MAX_PLUNDER, &v,
+				    d) == 0 &&
 				sq >= 0)
 				s->plunder[sq] = (int)v;
 		}
@@ -667,7 +669,7 @@ static void parse_allowance(struct landraid_state *s, const struct node *g, stru
 		return;
 	for (int side = 0; side < LR_SIDES; side++) {
 		const struct node *x = node_get(al, landraid_side_names[side]);
-		if (x && node_want_int(x, "officer allowance", 0, 100, &v, d) == 0)
+		if (x && node_want_int(x, "officer allowance", 0, LR_MAX_ALLOWANCE, &v, d) == 0)
 			s->allowance[side] = (int)v;
 	}
 }
@@ -679,10 +681,10 @@ static void parse_loot(struct landraid_state *s, const struct node *g, struct di
 	const struct node *loot = node_get(g, "loot");
 	if (loot && node_check_map(loot, "loot", loot_keys, d) == 0) {
 		if (node_get(loot, "taken") && node_want_int(node_get(loot, "taken"), "loot taken",
-						       0, 1000000, &v, d) == 0)
+						       0, LR_MAX_LOOT, &v, d) == 0)
 			s->loot_taken = (int)v;
-		if (node_get(loot, "lost") &&
-			node_want_int(node_get(loot, "lost"), "loot lost", 0, 1000000, &v, d) == 0)
+		if (node_get(loot, "lost") && node_want_int(node_get(loot, "lost"), "loot lost", 0,
+						      LR_MAX_LOOT, &v, d) == 0)
 			s->loot_lost = (int)v;
 	}
 	if (node_get(g, "loot-loop"))
