@@ -1522,6 +1522,79 @@ START_TEST(quality_worst_and_ignore)
 }
 END_TEST
 
+/* Issue 9 item 1 — §6 "Officers select the bases in his group": two officers in one square
+ * do not both shoot with its three bases; the first to act takes them, the second's shoot is
+ * void (no troop bases free). Today's reading drew six dice from three bases. */
+static struct landraid_officer_order shoots(const char *who)
+{
+	struct landraid_officer_order oo;
+	memset(&oo, 0, sizeof(oo));
+	oo.officer = (char *)who;
+	oo.actions[0].kind = LR_SHOOT;
+	oo.actions[0].sq = -1;
+	oo.n_actions = 1;
+	return oo;
+}
+
+START_TEST(group_base_acts_with_one_officer)
+{
+	officer("o1", ATT, "B2");
+	officer("o2", ATT, "B2");
+	troops("b1", ATT, LR_ORDINARY, "B2");
+	troops("b2", ATT, LR_ORDINARY, "B2");
+	troops("b3", ATT, LR_ORDINARY, "B2");
+	troops("t1", DEF, LR_ORDINARY, "D2");
+	S->standing[DEF].response = LR_RESP_NONE;
+	struct landraid_officer_order a = shoots("o1"), b = shoots("o2");
+	SCRIPT(1, 2, 3); /* o1's group: 3 dice, all miss */
+	landraid_officer_actions(&C, &a, 1);
+	landraid_officer_actions(&C, &b, 2);
+	all_drawn();
+	ck_assert_int_eq(voids(), 1);
+	ck_assert(has_event("o2 cannot shoot: no troop bases"));
+	/* A new turn frees every base. */
+	landraid_ctx_init(&C, S, &O, &D, &E, ATT);
+	SCRIPT(1, 2, 3);
+	landraid_officer_actions(&C, &b, 1);
+	all_drawn();
+}
+END_TEST
+
+/* The order names the group: o1 takes b1, o2 b2 and b3 (one die and two). A base that acted
+ * with o1 is not dragged by o2. */
+START_TEST(group_named_in_the_order)
+{
+	officer("o1", ATT, "B2");
+	officer("o2", ATT, "B2");
+	troops("b1", ATT, LR_ORDINARY, "B2");
+	troops("b2", ATT, LR_ORDINARY, "B2");
+	troops("b3", ATT, LR_ORDINARY, "B2");
+	troops("t1", DEF, LR_ORDINARY, "D2");
+	S->standing[DEF].response = LR_RESP_NONE;
+	struct landraid_officer_order a = shoots("o1"), b = shoots("o2");
+	ids(&a.group, "b1", NULL, NULL);
+	a.has_group = 1;
+	ids(&b.group, "b2", "b3", NULL);
+	b.has_group = 1;
+	b.actions[1].kind = LR_MOVE;
+	b.actions[1].sq = Q("B3");
+	ids(&b.actions[1].bases, "b1", "b2", NULL);
+	b.n_actions = 2;
+	SCRIPT(1, 2, 3, 3); /* o1: 1 die; o2: 2 dice, then his extra action on a 3 */
+	landraid_officer_actions(&C, &a, 1);
+	landraid_officer_actions(&C, &b, 2);
+	all_drawn();
+	ck_assert(purpose_has(0, "o1's group"));
+	ck_assert(purpose_has(1, "o2's group"));
+	ck_assert_str_eq(where("b2"), "B3");
+	ck_assert_str_eq(where("b1"), "B2"); /* acted with o1 */
+	ck_assert(has_event("could not drag b1"));
+	landraid_ids_release(&a.group);
+	landraid_ids_release(&b.group);
+	landraid_ids_release(&b.actions[1].bases);
+}
+END_TEST
+
 START_TEST(geometry)
 {
 	int f[4];
@@ -1660,6 +1733,8 @@ static Suite *landraid_suite(void)
 	tc = tcase_create("quality");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, quality_worst_and_ignore);
+	tcase_add_test(tc, group_base_acts_with_one_officer);
+	tcase_add_test(tc, group_named_in_the_order);
 	tcase_add_test(tc, geometry);
 	suite_add_tcase(s, tc);
 	return s;

@@ -411,6 +411,42 @@ START_TEST(orders_ok)
 }
 END_TEST
 
+/* §6 "Officers select the bases in his group": `group` names the officer's bases; a base in
+ * two officers' groups of one file is refused at its line. */
+START_TEST(orders_group)
+{
+	struct landraid_state *s = state(state_yaml);
+	struct landraid_orders *o = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_uint_eq(parse_orders(s, "attacker",
+				  "- officer: blood\n"
+				  "  group: [b1]\n"
+				  "  actions: [shoot]\n"
+				  "- officer: hag\n"
+				  "  group: [b2, h1]\n"
+				  "  actions: [shoot]\n",
+				  NULL, &d, &o),
+		0);
+	ck_assert(o->v[0].has_group);
+	ck_assert_uint_eq(o->v[1].group.n, 2);
+	ck_assert(!landraid_ids_has(&o->v[0].group, "b2"));
+	landraid_orders_free(o);
+	parse_orders(s, "attacker",
+		"- officer: blood\n"
+		"  group: [b1, b2]\n"
+		"  actions: [shoot]\n"
+		"- officer: hag\n"
+		"  group: [h1, b2, hag]\n"
+		"  actions: [shoot]\n",
+		NULL, &d, NULL);
+	CK_DIAG(&d, 5, 15, "base 'b2' is already in blood's group");
+	CK_DIAG(&d, 5, 19, "base 'hag' is the officer");
+	diag_release(&d);
+	landraid_state_free(s);
+}
+END_TEST
+
 START_TEST(orders_empty_and_missing)
 {
 	struct landraid_state *s = state(state_yaml);
@@ -770,6 +806,7 @@ static Suite *landraid_io_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("orders");
 	tcase_add_test(tc, orders_ok);
+	tcase_add_test(tc, orders_group);
 	tcase_add_test(tc, orders_empty_and_missing);
 	tcase_add_test(tc, orders_errors_against_state);
 	tcase_add_test(tc, orders_errors_of_form);

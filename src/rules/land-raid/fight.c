@@ -441,6 +441,7 @@ int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
 	if (!fight_allowed(c, officer, target, order_index))
 		return LR_VOID;
 	pick_assaulters(c, officer, ignore, with, &a);
+	landraid_claim(c, officer, a.b, a.n);
 	pick_targets(c->s, target, 1 - officer->side, &t);
 	describe(&da, &a);
 	describe(&dt, &t);

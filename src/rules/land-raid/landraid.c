@@ -198,6 +198,9 @@ void landraid_ctx_init(struct landraid_ctx *c, struct landraid_state *s,
 	c->ev = ev;
 	c->active = active;
 	c->player = landraid_side_names[active];
+	/* §6: a base acts with one officer a turn; a new turn starts with every base free. */
+	for (size_t i = 0; i < s->n_bases; i++)
+		s->bases[i]->with = NULL;
 }
 
 void landraid_kill(struct landraid_ctx *c, struct landraid_base *b, int marker_sq)
@@ -288,6 +291,7 @@ static const char help[] =
 	"D6 3-6 for each further one, at most 3):\n"
 	"  orders:\n"
 	"    - officer: blood\n"
+	"      group: [b1, b2]         # optional: the bases of his group (§6)\n"
 	"      ignore: [s1]            # scurvy bases left out of his group (§6)\n"
 	"      actions:\n"
 	"        - move: C2            # face-touching square empty of opponents\n"

@@ -80,6 +80,8 @@ struct landraid_base {
 	int role;    /* enum landraid_role */
 	int quality; /* enum landraid_quality */
 	int sq;      /* square index; -1 once removed (kept until compaction) */
+	/* during one turn only (never saved): the officer this base acted with (§6) */
+	const struct landraid_base *with;
 };
 
 struct landraid_squares { /* a list of square indices, owned */
@@ -212,6 +214,8 @@ struct landraid_action {
 struct landraid_officer_order {
 	char *officer;              /* base id, owned */
 	struct landraid_ids ignore; /* §6: scurvy bases left out of his group */
+	struct landraid_ids group;  /* §6 "Officers select the bases in his group" */
+	int has_group;              /* `group` given: only those bases are his */
 	struct landraid_action actions[LR_MAX_ACTIONS];
 	size_t n_actions;
 };
@@ -270,7 +274,9 @@ struct landraid_ctx {
 	int lost[LR_SIDES]; /* bases removed this turn per side (summary) */
 	int loot;           /* loot carried off this turn (summary) */
 	int event_score;    /* §18 2D6 of this turn, 0 before */
-	int error;          /* set on an internal error (a bug) */
+	/* the acting officer's `group` list while his actions are carried out, else NULL */
+	const struct landraid_ids *group;
+	int error; /* set on an internal error (a bug) */
 };
 
 /* Initialises c for a turn of side `active` (player id = side name). */
@@ -300,9 +306,16 @@ int landraid_morale_square(struct landraid_ctx *c, int sq, int side);
 void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_officer_order *oo,
 	int order_index);
 /* The officer's group (§6): his side's non-officer bases in his square, less ignored
- * scurvy bases, in loss order, into out; returns the count. */
+ * scurvy bases, less bases that acted with another officer this turn ("Officers select the
+ * bases in his group": a base is in one officer's group a turn), and only those of c->group
+ * when his order names it; in loss order, into out; returns the count. */
 size_t landraid_group(const struct landraid_ctx *c, const struct landraid_base *officer,
 	const struct landraid_ids *ignore, struct landraid_base **out, size_t max);
+/* Marks the n bases of v as having acted with officer this turn (§6). */
+void landraid_claim(struct landraid_ctx *c, const struct landraid_base *officer,
+	struct landraid_base *const *v, size_t n);
+/* 1 if base b may act with officer: it has not acted with another officer this turn. */
+int landraid_free_for(const struct landraid_base *b, const struct landraid_base *officer);
 /* §20 Move: officer (dragging the listed bases) into face-touching square to. */
 int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	const struct landraid_ids *drag, int order_index);

@@ -103,6 +103,7 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 		return LR_VOID;
 	}
 	s->plunder[sq]--;
+	landraid_claim(c, officer, pl, n);
 	dice_roll_many(c->dice, (int)n, 6, v,
 		"Land Raid §24 Plunder: %s's group at %s (%zu "
 		"base%s, %d defender%s in the facing squares), each 5-6 consults the plunder loop",
