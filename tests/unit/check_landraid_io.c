@@ -289,7 +289,11 @@ START_TEST(options_defaults_and_errors)
 				      "max-gather-actions: 3\n"
 				      "commander-morale-reroll: failed\n"
 				      "ignore-scurvy: any\n"
-				      "max-defender-troops: 8\n");
+				      "max-defender-troops: 8\n"
+				      "officer-casualty: third\n"
+				      "blocked-fall-back: stay\n"
+				      "morale-officers: flee\n"
+				      "commander-fight: square\n");
 	node_free(n);
 	rules_land_raid.options_free(o);
 	buf_release(&b);
@@ -302,16 +306,29 @@ START_TEST(options_defaults_and_errors)
 	diag_release(&d);
 	diag_init(&d);
 	bad = yaml("scenario.yaml",
-		"turns-per-player: 0\nbetter-save: twice\nloot-carriers-plunder: yes\n");
+		"turns-per-player: 0\nbetter-save: twice\nloot-carriers-plunder: yes\n"
+		"officer-casualty: first\nblocked-fall-back: die\nmorale-officers: maybe\n"
+		"commander-fight: always\n");
 	ck_assert_int_eq(rules_land_raid.options_parse(&o, bad, &d), -1);
 	CK_DIAG(&d, 1, 19, "turns-per-player");
 	CK_DIAG(&d, 2, 14, "unknown better-save 'twice'");
 	CK_DIAG(&d, 3, 24, "true or false");
+	CK_DIAG(&d, 4, 19, "unknown officer-casualty 'first'");
+	CK_DIAG(&d, 5, 20, "unknown blocked-fall-back 'die'");
+	CK_DIAG(&d, 6, 18, "unknown morale-officers 'maybe'");
+	CK_DIAG(&d, 7, 18, "unknown commander-fight 'always'");
 	node_free(bad);
 	diag_release(&d);
 	diag_init(&d);
-	bad = yaml("scenario.yaml", "turns-per-player: 2\nbetter-save: once\n");
+	bad = yaml("scenario.yaml", "turns-per-player: 2\nbetter-save: once\n"
+				    "officer-casualty: third-or-last\nblocked-fall-back: cut-down\n"
+				    "morale-officers: never\ncommander-fight: fighting\n");
 	ck_assert_int_eq(rules_land_raid.options_parse(&o, bad, &d), 0);
+	ck_assert_int_eq(((struct landraid_options *)o)->officer_casualty,
+		LR_OFFICER_THIRD_OR_LAST);
+	ck_assert_int_eq(((struct landraid_options *)o)->blocked_fall_back, LR_BLOCKED_CUT_DOWN);
+	ck_assert_int_eq(((struct landraid_options *)o)->morale_officers, LR_MORALE_OFFICERS_NEVER);
+	ck_assert_int_eq(((struct landraid_options *)o)->commander_fight, LR_COMMANDER_FIGHTING);
 	ck_assert_int_eq(((struct landraid_options *)o)->turns_per_player, 2);
 	ck_assert_int_eq(((struct landraid_options *)o)->better_save, LR_SAVE_ONCE);
 	rules_land_raid.options_free(o);

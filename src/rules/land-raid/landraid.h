@@ -40,6 +40,21 @@ enum landraid_kind {
 enum landraid_response { LR_RESP_ALL, LR_RESP_ON_MOVE, LR_RESP_ON_SHOT, LR_RESP_NONE };
 /* Option `better-save` (§22, NOTES 000 reading 2). */
 enum landraid_save { LR_SAVE_PER_CONDITION, LR_SAVE_ONCE, LR_SAVE_NONE };
+/* Option `officer-casualty` (§23 "Officer (if present) is always 3rd casualty"): `third`
+ * the officer falls only as the 3rd casualty, earlier ones with nobody else left fall on no
+ * one; `third-or-last` he also falls earlier when no other fighting base is left. */
+enum landraid_officer_casualty { LR_OFFICER_THIRD, LR_OFFICER_THIRD_OR_LAST };
+/* Option `blocked-fall-back` (§23, a loser with no square to fall back to): `stay` both sides
+ * stay where they are; `cut-down` the loser's bases there are removed, no markers. */
+enum landraid_blocked { LR_BLOCKED_STAY, LR_BLOCKED_CUT_DOWN };
+/* Option `morale-officers` (§19 "Each 5, 6 = fail = remove 1 base"): `flee` an officer is a
+ * base and flees when no other base of his side is left in the square; `never` officers never
+ * flee. */
+enum landraid_morale_officers { LR_MORALE_OFFICERS_FLEE, LR_MORALE_OFFICERS_NEVER };
+/* Option `commander-fight` (§13 "Improves square by one quality in fights"): `square` the
+ * commander in the side's fighting square (the assaulters' launch square, the target square)
+ * improves it; `fighting` only when he is the fighting officer. */
+enum landraid_commander_fight { LR_COMMANDER_SQUARE, LR_COMMANDER_FIGHTING };
 /* Event choices of §18 8–10 and 11–12. */
 enum landraid_choice { LR_CHOICE_OFFICER, LR_CHOICE_SCURVY, LR_CHOICE_REMOVE_SCURVY };
 enum landraid_action_kind { LR_MOVE, LR_SHOOT, LR_FIGHT, LR_PLUNDER, LR_GATHER };
@@ -69,6 +84,10 @@ struct landraid_options {
 	int morale_reroll_all;     /* `commander-morale-reroll`: 0 failed dice, 1 all dice */
 	int ignore_scurvy_one;     /* `ignore-scurvy`: 0 any number, 1 at most one (§6) */
 	int max_defender_troops;   /* `max-defender-troops`: §18 event 7 cap, default 8 */
+	int officer_casualty;      /* `officer-casualty`: enum landraid_officer_casualty (§23) */
+	int blocked_fall_back;     /* `blocked-fall-back`: enum landraid_blocked (§23) */
+	int morale_officers;       /* `morale-officers`: enum landraid_morale_officers (§19) */
+	int commander_fight;       /* `commander-fight`: enum landraid_commander_fight (§13) */
 };
 
 /* Sets every option to its default. */
