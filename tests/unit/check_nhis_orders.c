@@ -729,8 +729,8 @@ START_TEST(test_banzai_charge)
 	 * FP 6 + 2 moving = 8, column 8; 2d6 2+5 = 7: Hit-1. jl checks first: 6 + 1 > 5 fails:
 	 * reduced, charges on (Banzai). j2: 6 + 1 > 4 + 1 (jl reduced, leadership 1, still
 	 * Prepared) fails: reduced, charges on. Then both fire at 0304, adjacent: j2 reduced FP 2
-	 * - 2 charging = 0, jl 1 - 2 = 0 (never below 0): 0 + 3 adjacent = 3, column 2; 2d6 6+6:
-	 * no effect. */
+	 * - 2 charging = 0, jl 1 - 2 = -1 (the penalty is each unit's, the floor the attack's):
+	 * -1 + 3 adjacent = 2, column 2; 2d6 6+6: no effect. */
 	struct nhis_state *s = load(fixture);
 	unit(s, "m2")->hex = hex("0304");
 	s->side[0].opp = xcalloc(1, sizeof(*s->side[0].opp));
@@ -750,7 +750,7 @@ START_TEST(test_banzai_charge)
 	ck_assert_ptr_nonnull(strstr(r.dice.v[2].purpose, "jl"));
 	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "ija charge fire 0404 -> 0304"));
 	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "-2 charging"));
-	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "= 3, column 2"));
+	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "= 2, column 2"));
 	event_index(&r.ev, "jl charges on (Banzai)");
 	event_index(&r.ev, "j2 charges on (Banzai)");
 	run_release(&r);

@@ -299,7 +299,10 @@ struct nhis_fire_calc {
 };
 
 /* One unit's firepower toward the attack: halved (drop fractions) beyond printed range up
- * to double, -2 charging, -2 beyond night visibility, never below 0. -1: out of range. */
+ * to double, -2 charging, -2 beyond night visibility (NHiS DRMs "Penalty is for each unit");
+ * it may be below 0, and is summed as it is (NOTES §004 steps 1 and 4: the floor is the
+ * attack's). NHIS_OUT_OF_RANGE beyond double range. */
+#define NHIS_OUT_OF_RANGE (-1000)
 int nhis_firer_fp(const struct nhis_firer *f, int night_visibility);
 /* Fills the out fields of fc and appends the reckoning (for the die's purpose) to why
  * (may be NULL). */
