@@ -1511,6 +1511,37 @@ START_TEST(plunder_loop_and_deviation_lost)
 }
 END_TEST
 
+/* Issue 9 item 3 — the deviation is campaign data (NOTES 000 reading 5): with `tie:
+ * defender` and `defender: 0`, attacker 4 against defender 4 loses the loot (the default
+ * tie keeps it, above); 5 against 4 keeps it. `battle-hardened: 2` adds 2. */
+START_TEST(plunder_deviation_data)
+{
+	struct landraid_base *o = plunderers(LR_ORDINARY);
+	S->deviation.defender = 0;
+	S->deviation.tie = DEF;
+	SCRIPT(6, 1, 6, 4, 4);
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert(purpose_has(4, "defender's D6 +0"));
+	ck_assert(has_event("a tie goes to the defender"));
+	ck_assert_int_eq(S->loot_lost, 3);
+	S->plunder[Q("C3")] = 1;
+	SCRIPT(6, 1, 6, 5, 4);
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert_int_eq(S->loot_taken, 3);
+	S->plunder[Q("C3")] = 1;
+	S->deviation.battle_hardened = 2;
+	landraid_base_find(S, "p1")->quality = LR_HARDENED;
+	landraid_base_find(S, "p2")->quality = LR_HARDENED;
+	SCRIPT(6, 1, 6, 2, 4); /* 2 + 2 = 4, a tie: lost */
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert(purpose_has(3, "+2 battle-hardened plunderers"));
+	ck_assert_int_eq(S->loot_lost, 6);
+}
+END_TEST
+
 START_TEST(plunder_deviation_kept)
 {
 	struct landraid_base *o = plunderers(LR_ORDINARY);
@@ -1829,6 +1860,7 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, plunder_blocked_by_five);
 	tcase_add_test(tc, plunder_loop_and_deviation_lost);
 	tcase_add_test(tc, plunder_deviation_kept);
+	tcase_add_test(tc, plunder_deviation_data);
 	tcase_add_loop_test(tc, plunder_finds_on_5_and_6, 4, 7);
 	tcase_add_test(tc, plunder_battle_hardened_plus_one);
 	tcase_add_test(tc, plunder_loot_carriers_option);

@@ -149,6 +149,8 @@ START_TEST(state_round_trip)
 	ck_assert_ptr_nonnull(strstr(a, "officer-allowance:\n  attacker: 2\n  defender: 1\n"));
 	ck_assert_ptr_nonnull(strstr(a, "withdraw: true"));
 	ck_assert_ptr_nonnull(strstr(a, "roll: 6\n  found: the strongbox\n  loot: 3\n"));
+	ck_assert_ptr_nonnull(
+		strstr(a, "deviation:\n  defender: 1\n  battle-hardened: 1\n  tie: attacker\n"));
 	ck_assert_int_eq(t->cas[LR_DEFENDER][landraid_square(t, "D2")], 2);
 	ck_assert_int_eq(t->plunder[landraid_square(t, "D2")], 2);
 	ck_assert_int_eq(t->kind[landraid_square(t, "C4")], LR_BARRACKS);
@@ -248,6 +250,35 @@ START_TEST(state_bounds_same_at_init_and_turn)
 	CK_DIAG(&d, 3, 31, "officer allowance");
 	CK_DIAG(&d, 4, 29, "casualty markers");
 	CK_DIAG(&d, 5, 15, "plunder markers");
+	node_free(g);
+	diag_release(&d);
+}
+END_TEST
+
+/* Issue 9 item 3: §24 deviation as scenario data, with its errors. */
+START_TEST(state_deviation)
+{
+	struct landraid_state *s = state(
+		"columns: 2\nrows: 2\n"
+		"deviation: {defender: 0, battle-hardened: 2, tie: defender}\n");
+	ck_assert_int_eq(s->deviation.defender, 0);
+	ck_assert_int_eq(s->deviation.battle_hardened, 2);
+	ck_assert_int_eq(s->deviation.tie, LR_DEFENDER);
+	landraid_state_free(s);
+	struct node *g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+					   "deviation: {defender: 7, tie: nobody, extra: 1}\n");
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 39, "unknown key 'extra'");
+	node_free(g);
+	diag_release(&d);
+	g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+			      "deviation: {defender: 7, tie: nobody}\n");
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 23, "deviation defender");
+	CK_DIAG(&d, 3, 31, "unknown deviation tie 'nobody'");
 	node_free(g);
 	diag_release(&d);
 }
@@ -817,6 +848,7 @@ static Suite *landraid_io_suite(void)
 	tcase_add_test(tc, state_round_trip);
 	tcase_add_test(tc, state_errors);
 	tcase_add_test(tc, state_bounds_same_at_init_and_turn);
+	tcase_add_test(tc, state_deviation);
 	tcase_add_test(tc, state_needs_attacker_and_defender);
 	tcase_add_test(tc, options_defaults_and_errors);
 	tcase_add_test(tc, turn_model);

@@ -148,6 +148,14 @@ struct landraid_loop_entry { /* one row of the §24 plunder loop (loot loop) D6 
 	int loot;            /* loot points it is worth (0..100) */
 };
 
+/* §24 deviation ("Roll 1D6 each. +1 for defender. +1 if battle hardened plunderer. Deviate
+ * all or nothing"), as campaign data: the scenario's `deviation:` (NOTES 000 reading 5). */
+struct landraid_deviation {
+	int defender;        /* `defender`: added to the defender's D6, default 1 */
+	int battle_hardened; /* `battle-hardened`: added to a battle-hardened group's D6, 1 */
+	int tie;             /* `tie`: enum landraid_side winning a tie, default attacker */
+};
+
 struct landraid_state {
 	int cols, rows;               /* grid size, 1..26 each */
 	int n_squares;                /* cols * rows; square index = col * rows + row */
@@ -161,7 +169,8 @@ struct landraid_state {
 	int allowance[LR_SIDES]; /* §18 original officer allowance (commander included) */
 	int loot_taken;          /* loot points carried off by the attacker (the score) */
 	int loot_lost;           /* loot points found but lost to deviation (§24) */
-	struct landraid_loop_entry loop[6]; /* §24 plunder loop, rows 1..6 */
+	struct landraid_loop_entry loop[6];  /* §24 plunder loop, rows 1..6 */
+	struct landraid_deviation deviation; /* §24 deviation roll */
 	struct landraid_standing standing[LR_SIDES];
 	int next_new; /* number for the next base created by an event */
 };

@@ -51,6 +51,7 @@ static const char *const game_keys[] = {
 	"plunder",
 	"loot",
 	"loot-loop",
+	"deviation",
 	"next-new-base",
 	"standing",
 	NULL,
@@ -58,6 +59,7 @@ static const char *const game_keys[] = {
 static const char *const base_keys[] = { "id", "side", "role", "quality", "square", NULL };
 static const char *const loot_keys[] = { "taken", "lost", NULL };
 static const char *const loop_keys[] = { "roll", "found", "loot", NULL };
+static const char *const deviation_keys[] = { "defender", "battle-hardened", "tie", NULL };
 
 /* --- lists ---------------------------------------------------------------------------- */
 
@@ -244,6 +246,10 @@ struct landraid_state *landraid_state_new(int cols, int rows)
 	}
 	for (int i = 0; i < LR_SIDES; i++)
 		landraid_standing_default(&s->standing[i], i);
+	/* The sheet's numbers; a tie keeps the loot (NOTES 000 reading 5, documented default). */
+	s->deviation.defender = 1;
+	s->deviation.battle_hardened = 1;
+	s->deviation.tie = LR_ATTACKER;
 	s->next_new = 1;
 	return s;
 }
@@ -689,6 +695,20 @@ static void parse_loot(struct landraid_state *s, const struct node *g, struct di
 	}
 	if (node_get(g, "loot-loop"))
 		parse_loop(s, node_get(g, "loot-loop"), d);
+	const struct node *dev = node_get(g, "deviation");
+	if (dev && node_check_map(dev, "deviation", deviation_keys, d) == 0) {
+		const struct node *x;
+		int side;
+		if ((x = node_get(dev, "defender")) &&
+			node_want_int(x, "deviation defender", 0, 6, &v, d) == 0)
+			s->deviation.defender = (int)v;
+		if ((x = node_get(dev, "battle-hardened")) &&
+			node_want_int(x, "deviation battle-hardened", 0, 6, &v, d) == 0)
+			s->deviation.battle_hardened = (int)v;
+		if ((x = node_get(dev, "tie")) &&
+			node_want_enum(x, "deviation tie", landraid_side_names, &side, d) == 0)
+			s->deviation.tie = side;
+	}
 }
 
 /* standing: {attacker: ..., defender: ...}, the standing orders in force; their base ids
@@ -808,6 +828,10 @@ struct node *landraid_state_emit(const struct landraid_state *s)
 		node_map_str(e, "found", s->loop[i].text);
 		node_map_int(e, "loot", s->loop[i].loot);
 	}
+	struct node *dev = node_map_add(g, "deviation", node_new_map());
+	node_map_int(dev, "defender", s->deviation.defender);
+	node_map_int(dev, "battle-hardened", s->deviation.battle_hardened);
+	node_map_str(dev, "tie", landraid_side_names[s->deviation.tie]);
 	node_map_int(g, "next-new-base", s->next_new);
 	struct node *st = node_map_add(g, "standing", node_new_map());
 	for (int side = 0; side < LR_SIDES; side++)
