@@ -764,6 +764,38 @@ START_TEST(test_unshakable_steps)
 }
 END_TEST
 
+/* Issue 9 item 7 — NOTES §004: Unshakable is a nationality property. A US tank failing a
+ * Hit check (1d6 4 > morale 3) is Shaken by default (tank-morale: nationality); a Japanese
+ * tank is reduced; with tank-morale: unshakable the US tank is reduced. A 3 passes. */
+START_TEST(test_tank_morale_option)
+{
+	static const int fail[] = { 4 }, pass[] = { 3 };
+	struct harness h;
+	struct nhis_state *s = make("", UNIT("t1", "usmc", "tank", "0303", 8, 8, 6, 3)
+						UNIT("t2", "ija", "tank", "0505", 8, 8, 6, 3));
+	harness_init(&h, s, pass, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(!unit(s, "t1")->shaken && !unit(s, "t1")->is_reduced);
+	harness_release(&h);
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t1")->shaken && !unit(s, "t1")->is_reduced);
+	harness_release(&h);
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0505"), 1, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t2")->is_reduced && !unit(s, "t2")->shaken);
+	harness_release(&h);
+	nhis_state_free(s);
+	opts.tank_morale = NHIS_TANK_UNSHAKABLE;
+	s = make("", UNIT("t1", "usmc", "tank", "0303", 8, 8, 6, 3));
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t1")->is_reduced && !unit(s, "t1")->shaken);
+	harness_release(&h);
+	nhis_state_free(s);
+}
+END_TEST
+
 START_TEST(test_leaders_first)
 {
 	/* Leader (morale 5, leadership 2) and squad (morale 3). Dice 1, 4: the leader passes,
@@ -1073,6 +1105,7 @@ static Suite *nhis_suite(void)
 	tcase_add_test(t, test_shakeable_steps);
 	tcase_add_test(t, test_hit1_adds_one);
 	tcase_add_test(t, test_unshakable_steps);
+	tcase_add_test(t, test_tank_morale_option);
 	tcase_add_test(t, test_leaders_first);
 	tcase_add_test(t, test_best_prepared_leader);
 	tcase_add_test(t, test_moving_unshakable_stops);

@@ -174,7 +174,7 @@ START_TEST(test_options_round_trip)
 	struct node *n = parse_yaml("options.yaml",
 		"night-visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
 		"hill-blocks-los: false\nhexside-los: blocked-if-either\n"
-		"wooden-building: {cost: 3, cover: 2}\n");
+		"wooden-building: {cost: 3, cover: 2}\ntank-morale: unshakable\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -189,6 +189,7 @@ START_TEST(test_options_round_trip)
 	ck_assert_int_eq(p->hexside, NHIS_HEXSIDE_BOTH);
 	ck_assert_int_eq(p->building_cost, 3);
 	ck_assert_int_eq(p->building_cover, 2);
+	ck_assert_int_eq(p->tank_morale, NHIS_TANK_UNSHAKABLE);
 	char *text = emit_text(nhis_options_emit(o));
 	struct node *n2 = parse_yaml("options.yaml", text);
 	void *o2 = NULL;
@@ -207,14 +208,14 @@ START_TEST(test_options_errors)
 {
 	struct node *n = parse_yaml("options.yaml",
 		"night-visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
-		"wooden-building: {cost: 0}\nweather: rain\n");
+		"wooden-building: {cost: 0}\nweather: rain\ntank-morale: sometimes\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
 	ck_assert_int_eq(nhis_options_parse(&o, n, &d), -1);
 	ck_assert_ptr_null(o);
-	ck_assert_int_eq(diag_count(&d), 5);
-	int seen[6] = { 0 };
+	ck_assert_int_eq(diag_count(&d), 6);
+	int seen[7] = { 0 };
 	for (size_t i = 0; i < d.n; i++)
 		seen[d.v[i].line] = d.v[i].column;
 	ck_assert_int_eq(seen[1], 19); /* dusk */
@@ -222,6 +223,7 @@ START_TEST(test_options_errors)
 	ck_assert_int_eq(seen[3], 24); /* the second japanese */
 	ck_assert_int_eq(seen[4], 25); /* cost 0 */
 	ck_assert_int_eq(seen[5], 1);  /* weather */
+	ck_assert_int_eq(seen[6], 14); /* tank-morale sometimes */
 	node_free(n);
 	diag_release(&d);
 }

@@ -200,7 +200,7 @@ const struct nhis_values *nhis_values_of(const struct nhis_unit *u)
 
 int nhis_unshakable(const struct nhis_ctx *x, const struct nhis_unit *u)
 {
-	if (u->type == NHIS_TANK)
+	if (u->type == NHIS_TANK && x->o->tank_morale == NHIS_TANK_UNSHAKABLE)
 		return 1;
 	return nhis_nation_in(x->o->unshakable, x->o->n_unshakable,
 		x->s->side[u->side].nationality);

@@ -63,6 +63,9 @@ enum nhis_result {
 };
 enum nhis_rally { NHIS_RALLY_LEADERSHIP, NHIS_RALLY_PLAIN };
 enum nhis_hexside { NHIS_HEXSIDE_EITHER, NHIS_HEXSIDE_BOTH };
+/* Option `tank-morale`: `nationality` tanks are Unshakable only if their side's nationality
+ * is (NOTES §004: Unshakable is a nationality property); `unshakable` every tank is. */
+enum nhis_tank_morale { NHIS_TANK_NATIONALITY, NHIS_TANK_UNSHAKABLE };
 
 /* Markers (NHiS Fire Attack Table DRMs name Move, Fire, Charge; Crawl is the crawling mode). */
 #define NHIS_MARK_MOVE (1u << 0)
@@ -90,6 +93,7 @@ struct nhis_options {
 	enum nhis_hexside hexside; /* lines along a hexside: clear if either side is clear */
 	int building_cost;         /* Wooden Building movement cost (NOTES [I]: 2) */
 	int building_cover;        /* Wooden Building cover factor (NOTES [I]: 3) */
+	enum nhis_tank_morale tank_morale; /* `tank-morale`, default nationality */
 };
 
 /* One hex of the map. */
@@ -310,7 +314,8 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why);
 
 /* The unit's current side. */
 const struct nhis_values *nhis_values_of(const struct nhis_unit *u);
-/* 1 if u is Unshakable: a tank, or of a nationality in the option list (8.2). */
+/* 1 if u is Unshakable: of a nationality in the option list (8.2); a tank also with option
+ * tank-morale: unshakable. */
 int nhis_unshakable(const struct nhis_ctx *x, const struct nhis_unit *u);
 /* 1 if the unit is infantry for the tank shift: squad, leader, MG, mortar. */
 int nhis_infantry(const struct nhis_unit *u);

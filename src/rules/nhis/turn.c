@@ -492,7 +492,8 @@ const struct rule_system rules_nhis = {
 		"    first enemy that moves into a hex in sight within N hexes\n"
 		"options: night-visibility (none|hexes), unshakable [nationalities], banzai\n"
 		"  [nationalities], rally (leadership|plain), hill-blocks-los (bool), hexside-los\n"
-		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover}.\n"
+		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover},\n"
+		"  tank-morale (nationality|unshakable).\n"
 		"See docs/rules/nhis.md.",
 	.options_parse = nhis_options_parse,
 	.options_emit = nhis_options_emit,
