@@ -724,6 +724,29 @@ START_TEST(test_shaken_mover_stops)
 }
 END_TEST
 
+/* Issue 9 item 9 — a crawl is one hex whatever its cost (LnLT Low Crawl: the whole impulse
+ * for one hex): m2 with 3 MP crawls into the paddy (4 MP), which a move cannot enter. */
+START_TEST(test_crawl_one_hex_whatever_cost)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m2")->hex = hex("0104");
+	unit(s, "m2")->full.movement = 3;
+	struct turn_run r;
+	run(&r, s, "- activate: '0104'\n  move: ['0105']\n  mode: crawl\n", NULL, NULL, NULL, 0);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0105"));
+	run_release(&r);
+	struct diag d;
+	diag_init(&d);
+	unit(s, "m2")->hex = hex("0104");
+	struct node *o = parse_yaml("orders.yaml", "- activate: '0104'\n  move: ['0105']\n");
+	void *out = NULL;
+	ck_assert_int_eq(nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d), -1);
+	node_free(o);
+	diag_release(&d);
+	nhis_state_free(s);
+}
+END_TEST
+
 START_TEST(test_banzai_charge)
 {
 	/* j2 and leader jl Banzai charge 0506 -> 0505 -> 0404 and fire at m2 in 0304. usmc's
@@ -883,6 +906,7 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_opportunity_fire);
 	tcase_add_test(t, test_shaken_mover_stops);
 	tcase_add_test(t, test_banzai_charge);
+	tcase_add_test(t, test_crawl_one_hex_whatever_cost);
 	tcase_add_test(t, test_charge_stopped_without_banzai);
 	tcase_add_test(t, test_void_orders);
 	tcase_add_test(t, test_shaken_may_not_fire_or_advance);
