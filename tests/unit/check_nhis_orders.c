@@ -454,6 +454,8 @@ START_TEST(test_orders_errors)
 		{ "- activate: '0101'\n", 1, 3, "neither moves nor fires" },
 		{ "- activate: '0101'\n  shoot: '0102'\n", 2, 3, "unknown key 'shoot'" },
 		{ "- activate: '0101'\n  units: []\n  fire: '0102'\n", 2, 10, "units is empty" },
+		{ "- activate: '0101'\n  fire: '0203'\n  melee: true\n", 3, 10,
+			"melee without a move" },
 		{ "- '0101'\n", 1, 3, "" },
 	};
 	struct nhis_state *s = load(fixture);
@@ -747,6 +749,36 @@ START_TEST(test_crawl_one_hex_whatever_cost)
 }
 END_TEST
 
+/* Issue 9 item 8 — the sheet names a melee ("suffer a penalty in melee") but prints no
+ * procedure: an impulse with melee: true enters the enemy's hex as its last step, and the
+ * melee is journaled with both sides' numbers for the umpire, at entry and in the
+ * Administrative Phase. Without it the move stops before the enemy (a void order). */
+START_TEST(test_melee_handed_to_umpire)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m2")->hex = hex("0405");
+	unit(s, "j1")->shaken = 1;
+	struct turn_run r;
+	static const int no_rally[] = { 5 }; /* j1's Rally Phase roll: 5 > morale 4 */
+	run(&r, s, "- activate: '0405'\n  move: ['0406']\n  melee: true\n", NULL, NULL, no_rally,
+		1);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0406"));
+	size_t k = event_index(&r.ev, "usmc enters 0406: melee, handed to the umpire");
+	ck_assert_ptr_nonnull(
+		strstr(r.ev.v[k].text, "usmc (us): m2 (squad, full, FP 4, morale 4, Prepared)"));
+	ck_assert_ptr_nonnull(strstr(r.ev.v[k].text,
+		"ija (japanese): j1 (squad, full, FP 4, morale 4, Shaken: penalty in melee)"));
+	event_index(&r.ev, "melee in 0406 awaits the umpire's ruling");
+	run_release(&r);
+	unit(s, "m2")->hex = hex("0405");
+	run(&r, s, "- activate: '0405'\n  move: ['0406']\n", NULL, NULL, no_rally, 1);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0405"));
+	event_index(&r.ev, "the move stops in 0405: the enemy holds 0406");
+	run_release(&r);
+	nhis_state_free(s);
+}
+END_TEST
+
 START_TEST(test_banzai_charge)
 {
 	/* j2 and leader jl Banzai charge 0506 -> 0505 -> 0404 and fire at m2 in 0304. usmc's
@@ -907,6 +939,7 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_shaken_mover_stops);
 	tcase_add_test(t, test_banzai_charge);
 	tcase_add_test(t, test_crawl_one_hex_whatever_cost);
+	tcase_add_test(t, test_melee_handed_to_umpire);
 	tcase_add_test(t, test_charge_stopped_without_banzai);
 	tcase_add_test(t, test_void_orders);
 	tcase_add_test(t, test_shaken_may_not_fire_or_advance);

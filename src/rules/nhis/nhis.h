@@ -173,7 +173,8 @@ struct nhis_impulse {
 	int path[NHIS_MAX_PATH]; /* hexes entered in turn */
 	size_t n_path;           /* 0 = no move */
 	enum nhis_mode mode;
-	int fire; /* target hex, or 0 = no fire */
+	int fire;  /* target hex, or 0 = no fire */
+	int melee; /* `melee: true`: the path's last hex may hold the enemy (melee, the umpire's) */
 };
 
 struct nhis_orders {
@@ -349,6 +350,13 @@ int nhis_side_of(const struct nhis_state *s, const char *player);
 int nhis_enemy_in(const struct nhis_state *s, int side, int hex);
 /* Hexes from hex to the nearest live unit of the enemy of side; a large number if none. */
 int nhis_enemy_distance(const struct nhis_state *s, int side, int hex);
+/* Appends to out the units of both sides in a melee hex with the numbers the umpire rules
+ * with (type, step, firepower, morale, leadership, Prepared or Shaken, Banzai). */
+void nhis_melee_describe(const struct nhis_state *s, const struct nhis_options *o, int hex,
+	struct buf *out);
+/* Administrative Phase: journals every hex holding both sides' units as a melee awaiting the
+ * umpire's ruling; returns how many. */
+int nhis_melee_pending(struct nhis_ctx *x);
 /* Carries out one impulse of side (Operations Phase). */
 void nhis_impulse(struct nhis_ctx *x, int side, const char *player, const struct nhis_impulse *imp);
 
