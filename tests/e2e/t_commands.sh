@@ -59,11 +59,11 @@ hasnt_ok=$(grep -c "would pass" "$TMP/err" || true)
 [ "$hasnt_ok" -eq 0 ] || die "orders with an error said to pass"
 
 # A campaign played with another revision of its rule system is refused by every command.
-sed 's/^rules_revision: 1$/rules_revision: 2/' "$TMP/clone/campaign.yaml" > "$TMP/cy" &&
+sed 's/^rules_revision: 2$/rules_revision: 3/' "$TMP/clone/campaign.yaml" > "$TMP/cy" &&
     mv "$TMP/cy" "$TMP/clone/campaign.yaml"
 git -C "$TMP/clone" commit -qam "a later umpire"
 for cmd in "check $TMP/clone $f3" "verify $TMP/clone" "log $TMP/clone"; do
     # shellcheck disable=SC2086
     expect 65 "$BIN" $cmd
-    has "$TMP/err" "campaign 'harbour-raid' was played with land-raid revision 2, this umpire has 1"
+    has "$TMP/err" "campaign 'harbour-raid' was played with land-raid revision 3, this umpire has 2"
 done

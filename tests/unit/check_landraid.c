@@ -444,8 +444,33 @@ START_TEST(morale_no_dice)
 }
 END_TEST
 
+/* Issue 9 item 4 — §19 keeps officers only out of the opponent's removal "from anywhere":
+ * an officer alone in the square flees on a 5-6 like any base (3 markers, -1 officer: 2
+ * dice). Today's reading made the opponent roll instead. */
+START_TEST(morale_lone_officer_flees)
+{
+	officer("o", DEF, "C3");
+	troops("x1", DEF, LR_ORDINARY, "A1");
+	S->cas[DEF][Q("C3")] = 3;
+	SCRIPT(4, 1); /* 4: no fail, he stays */
+	landraid_morale_square(&C, Q("C3"), DEF);
+	all_drawn();
+	ck_assert_str_eq(where("o"), "C3");
+	S->cas[DEF][Q("C3")] = 3;
+	SCRIPT(5, 1); /* 5: he flees, no casualty marker, no opponent roll */
+	landraid_morale_square(&C, Q("C3"), DEF);
+	all_drawn();
+	ck_assert_str_eq(where("o"), "gone");
+	ck_assert_str_eq(where("x1"), "A1");
+	ck_assert(has_event("o (ordinary officer) flees"));
+	ck_assert_int_eq(S->cas[DEF][Q("C3")], 0);
+}
+END_TEST
+
+/* Option morale-officers: never — the officer stays, the opponent rolls for a base. */
 START_TEST(morale_no_base_left_opponent_rolls)
 {
+	O.morale_officers = LR_MORALE_OFFICERS_NEVER;
 	officer("o", DEF, "C3");
 	troops("x1", DEF, LR_ORDINARY, "A1");
 	troops("x2", DEF, LR_HARDENED, "B1");
@@ -1107,12 +1132,44 @@ START_TEST(fight_officer_is_third_casualty)
 }
 END_TEST
 
-START_TEST(fight_officer_earlier_when_alone)
+/* Issue 9 item 2 — §23 "Officer (if present) is always 3rd casualty": two sixes on an
+ * officer and one base kill the base; the 2nd casualty falls on no one. The assaulters win
+ * on kills (1 to 0), roll their extra hits (1, 1), and the officer falls back to D2. */
+START_TEST(fight_officer_third_even_when_alone)
 {
 	struct landraid_base *o = assault_party(LR_ORDINARY);
 	officer("ot", DEF, "D3");
 	troops("t1", DEF, LR_ORDINARY, "D3");
-	/* 2 sixes on officer + 1 base: the base, then the officer (no one else left). */
+	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert(has_event("casualty 2 of the defender: only ot is left"));
+	ck_assert_str_eq(where("t1"), "gone");
+	ck_assert_str_eq(where("ot"), "D2");
+	ck_assert_str_eq(where("o1"), "D3");
+}
+END_TEST
+
+/* A lone officer falls to the 3rd six (two sixes leave him standing, above). */
+START_TEST(fight_lone_officer_third_six)
+{
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	officer("ot", DEF, "D3");
+	SCRIPT(6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert(has_event("casualty 3 of the defender: ot"));
+	ck_assert_str_eq(where("ot"), "gone");
+}
+END_TEST
+
+/* Option officer-casualty: third-or-last — the officer falls as soon as nobody else is left. */
+START_TEST(fight_officer_earlier_when_alone_option)
+{
+	O.officer_casualty = LR_OFFICER_THIRD_OR_LAST;
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	officer("ot", DEF, "D3");
+	troops("t1", DEF, LR_ORDINARY, "D3");
 	SCRIPT(6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
@@ -1126,8 +1183,8 @@ END_TEST
  * commander raises his side's quality (§13), so the target re-rolls its 4 non-6s first. */
 START_TEST(fight_commander_death_three_markers)
 {
-	static const int officer_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
-	static const int commander_dice[] = { 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	static const int officer_dice[] = { 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const int commander_dice[] = { 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 		1 };
 	struct landraid_base *o = assault_party(LR_ORDINARY);
 	add("ot", DEF, _i ? LR_COMMANDER : LR_OFFICER, LR_ORDINARY, "D3");
@@ -1137,7 +1194,7 @@ START_TEST(fight_commander_death_three_markers)
 		script(officer_dice, N_OF(officer_dice));
 	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
 	all_drawn();
-	ck_assert(has_event("casualty 1 of the defender: ot"));
+	ck_assert(has_event("casualty 3 of the defender: ot"));
 	ck_assert_str_eq(where("ot"), "gone");
 	ck_assert_str_eq(where("o1"), "D3");
 	ck_assert_int_eq(S->cas[DEF][Q("D3")], (_i ? 3 : 1));
@@ -1260,8 +1317,32 @@ START_TEST(fight_fall_back_default_square)
 }
 END_TEST
 
+/* Issue 9 item 4 — §23 does not say what happens to a beaten target with no square to fall
+ * back to: by default it stays (markers too) and the assaulters stay in their launch square.
+ * Today it was "cut down": removed without being a casualty. */
+START_TEST(fight_no_fall_back_stays)
+{
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	troops("t1", DEF, LR_ORDINARY, "D3");
+	troops("t2", DEF, LR_ORDINARY, "D3");
+	troops("x1", ATT, LR_ORDINARY, "D2");
+	troops("x2", ATT, LR_ORDINARY, "D4");
+	troops("x3", ATT, LR_ORDINARY, "E3");
+	SCRIPT(6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert(!has_event("cut down"));
+	ck_assert_str_eq(where("t2"), "D3");
+	ck_assert_int_eq(S->cas[DEF][Q("D3")], 1);
+	ck_assert_str_eq(where("o1"), "C3");
+	ck_assert(has_event("the assaulters stay in C3"));
+}
+END_TEST
+
+/* Option blocked-fall-back: cut-down. */
 START_TEST(fight_no_fall_back_cut_down)
 {
+	O.blocked_fall_back = LR_BLOCKED_CUT_DOWN;
 	struct landraid_base *o = assault_party(LR_ORDINARY);
 	troops("t1", DEF, LR_ORDINARY, "D3");
 	troops("t2", DEF, LR_ORDINARY, "D3");
@@ -1319,6 +1400,26 @@ START_TEST(fight_void_without_opponents)
 	ck_assert_int_eq(landraid_fight(&C, o, NULL, Q("D4"), NULL, 1), LR_VOID);
 	ck_assert_int_eq(dice_count(&D), 0);
 	ck_assert_int_eq(voids(), 2);
+}
+END_TEST
+
+/* Issue 9 item 4 — §13 "Improves square by one quality in fights": the commander in the
+ * launch square raises the assault of another officer (the assaulters re-roll 8 non-6s);
+ * option commander-fight: fighting, only when he leads it (no re-roll: 14 dice). */
+START_TEST(fight_commander_in_square_improves)
+{
+	add("cmd", ATT, LR_COMMANDER, LR_ORDINARY, "C3");
+	struct landraid_base *o = assault_party(LR_ORDINARY);
+	troops("t1", DEF, LR_ORDINARY, "D3");
+	static const int v[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1 };
+	if (_i)
+		O.commander_fight = LR_COMMANDER_FIGHTING;
+	/* 10 assault dice, 2 target dice, [10 re-rolled], 2 extra hits */
+	script(v, _i ? 14 : 24);
+	landraid_fight(&C, o, NULL, Q("D3"), NULL, 1);
+	all_drawn();
+	ck_assert_int_eq(purpose_has(12, "re-rolls 10 non-6"), !_i);
 }
 END_TEST
 
@@ -1407,6 +1508,37 @@ START_TEST(plunder_loop_and_deviation_lost)
 	ck_assert_int_eq(S->plunder[Q("C3")], 0);
 	ck_assert_int_eq(S->loot_lost, 3);
 	ck_assert_int_eq(S->loot_taken, 0);
+}
+END_TEST
+
+/* Issue 9 item 3 — the deviation is campaign data (NOTES 000 reading 5): with `tie:
+ * defender` and `defender: 0`, attacker 4 against defender 4 loses the loot (the default
+ * tie keeps it, above); 5 against 4 keeps it. `battle-hardened: 2` adds 2. */
+START_TEST(plunder_deviation_data)
+{
+	struct landraid_base *o = plunderers(LR_ORDINARY);
+	S->deviation.defender = 0;
+	S->deviation.tie = DEF;
+	SCRIPT(6, 1, 6, 4, 4);
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert(purpose_has(4, "defender's D6 +0"));
+	ck_assert(has_event("a tie goes to the defender"));
+	ck_assert_int_eq(S->loot_lost, 3);
+	S->plunder[Q("C3")] = 1;
+	SCRIPT(6, 1, 6, 5, 4);
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert_int_eq(S->loot_taken, 3);
+	S->plunder[Q("C3")] = 1;
+	S->deviation.battle_hardened = 2;
+	landraid_base_find(S, "p1")->quality = LR_HARDENED;
+	landraid_base_find(S, "p2")->quality = LR_HARDENED;
+	SCRIPT(6, 1, 6, 2, 4); /* 2 + 2 = 4, a tie: lost */
+	landraid_plunder(&C, o, NULL, 1);
+	all_drawn();
+	ck_assert(purpose_has(3, "+2 battle-hardened plunderers"));
+	ck_assert_int_eq(S->loot_lost, 6);
 }
 END_TEST
 
@@ -1522,6 +1654,79 @@ START_TEST(quality_worst_and_ignore)
 }
 END_TEST
 
+/* Issue 9 item 1 — §6 "Officers select the bases in his group": two officers in one square
+ * do not both shoot with its three bases; the first to act takes them, the second's shoot is
+ * void (no troop bases free). Today's reading drew six dice from three bases. */
+static struct landraid_officer_order shoots(const char *who)
+{
+	struct landraid_officer_order oo;
+	memset(&oo, 0, sizeof(oo));
+	oo.officer = (char *)who;
+	oo.actions[0].kind = LR_SHOOT;
+	oo.actions[0].sq = -1;
+	oo.n_actions = 1;
+	return oo;
+}
+
+START_TEST(group_base_acts_with_one_officer)
+{
+	officer("o1", ATT, "B2");
+	officer("o2", ATT, "B2");
+	troops("b1", ATT, LR_ORDINARY, "B2");
+	troops("b2", ATT, LR_ORDINARY, "B2");
+	troops("b3", ATT, LR_ORDINARY, "B2");
+	troops("t1", DEF, LR_ORDINARY, "D2");
+	S->standing[DEF].response = LR_RESP_NONE;
+	struct landraid_officer_order a = shoots("o1"), b = shoots("o2");
+	SCRIPT(1, 2, 3); /* o1's group: 3 dice, all miss */
+	landraid_officer_actions(&C, &a, 1);
+	landraid_officer_actions(&C, &b, 2);
+	all_drawn();
+	ck_assert_int_eq(voids(), 1);
+	ck_assert(has_event("o2 cannot shoot: no troop bases"));
+	/* A new turn frees every base. */
+	landraid_ctx_init(&C, S, &O, &D, &E, ATT);
+	SCRIPT(1, 2, 3);
+	landraid_officer_actions(&C, &b, 1);
+	all_drawn();
+}
+END_TEST
+
+/* The order names the group: o1 takes b1, o2 b2 and b3 (one die and two). A base that acted
+ * with o1 is not dragged by o2. */
+START_TEST(group_named_in_the_order)
+{
+	officer("o1", ATT, "B2");
+	officer("o2", ATT, "B2");
+	troops("b1", ATT, LR_ORDINARY, "B2");
+	troops("b2", ATT, LR_ORDINARY, "B2");
+	troops("b3", ATT, LR_ORDINARY, "B2");
+	troops("t1", DEF, LR_ORDINARY, "D2");
+	S->standing[DEF].response = LR_RESP_NONE;
+	struct landraid_officer_order a = shoots("o1"), b = shoots("o2");
+	ids(&a.group, "b1", NULL, NULL);
+	a.has_group = 1;
+	ids(&b.group, "b2", "b3", NULL);
+	b.has_group = 1;
+	b.actions[1].kind = LR_MOVE;
+	b.actions[1].sq = Q("B3");
+	ids(&b.actions[1].bases, "b1", "b2", NULL);
+	b.n_actions = 2;
+	SCRIPT(1, 2, 3, 3); /* o1: 1 die; o2: 2 dice, then his extra action on a 3 */
+	landraid_officer_actions(&C, &a, 1);
+	landraid_officer_actions(&C, &b, 2);
+	all_drawn();
+	ck_assert(purpose_has(0, "o1's group"));
+	ck_assert(purpose_has(1, "o2's group"));
+	ck_assert_str_eq(where("b2"), "B3");
+	ck_assert_str_eq(where("b1"), "B2"); /* acted with o1 */
+	ck_assert(has_event("could not drag b1"));
+	landraid_ids_release(&a.group);
+	landraid_ids_release(&b.group);
+	landraid_ids_release(&b.actions[1].bases);
+}
+END_TEST
+
 START_TEST(geometry)
 {
 	int f[4];
@@ -1582,6 +1787,7 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, morale_max_three);
 	tcase_add_test(tc, morale_no_dice);
 	tcase_add_test(tc, morale_no_base_left_opponent_rolls);
+	tcase_add_test(tc, morale_lone_officer_flees);
 	tcase_add_test(tc, morale_commander_reroll);
 	tcase_add_test(tc, morale_fails_beyond_bases);
 	tcase_add_test(tc, morale_every_square);
@@ -1629,7 +1835,9 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, fight_plain_building_no_bonus);
 	tcase_add_test(tc, fight_better_quality_rerolls_and_kill_all);
 	tcase_add_test(tc, fight_officer_is_third_casualty);
-	tcase_add_test(tc, fight_officer_earlier_when_alone);
+	tcase_add_test(tc, fight_officer_third_even_when_alone);
+	tcase_add_test(tc, fight_lone_officer_third_six);
+	tcase_add_test(tc, fight_officer_earlier_when_alone_option);
 	tcase_add_loop_test(tc, fight_commander_death_three_markers, 0, 2);
 	tcase_add_test(tc, fight_tie_target_wins_with_extra_hits);
 	tcase_add_loop_test(tc, fight_extra_hits_second_die, 4, 7);
@@ -1638,10 +1846,12 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, fight_better_loser_insists_on_reroll);
 	tcase_add_test(tc, fight_fall_back_default_square);
 	tcase_add_test(tc, fight_no_fall_back_cut_down);
+	tcase_add_test(tc, fight_no_fall_back_stays);
 	tcase_add_test(tc, fight_withdraw);
 	tcase_add_test(tc, fight_withdraw_impossible_fights);
 	tcase_add_test(tc, fight_void_without_opponents);
 	tcase_add_test(tc, fight_commander_improves_quality);
+	tcase_add_loop_test(tc, fight_commander_in_square_improves, 0, 2);
 	tcase_add_test(tc, fight_with_list_and_max_four);
 	suite_add_tcase(s, tc);
 
@@ -1650,6 +1860,7 @@ static Suite *landraid_suite(void)
 	tcase_add_test(tc, plunder_blocked_by_five);
 	tcase_add_test(tc, plunder_loop_and_deviation_lost);
 	tcase_add_test(tc, plunder_deviation_kept);
+	tcase_add_test(tc, plunder_deviation_data);
 	tcase_add_loop_test(tc, plunder_finds_on_5_and_6, 4, 7);
 	tcase_add_test(tc, plunder_battle_hardened_plus_one);
 	tcase_add_test(tc, plunder_loot_carriers_option);
@@ -1660,6 +1871,8 @@ static Suite *landraid_suite(void)
 	tc = tcase_create("quality");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, quality_worst_and_ignore);
+	tcase_add_test(tc, group_base_acts_with_one_officer);
+	tcase_add_test(tc, group_named_in_the_order);
 	tcase_add_test(tc, geometry);
 	suite_add_tcase(s, tc);
 	return s;

@@ -149,6 +149,8 @@ START_TEST(state_round_trip)
 	ck_assert_ptr_nonnull(strstr(a, "officer-allowance:\n  attacker: 2\n  defender: 1\n"));
 	ck_assert_ptr_nonnull(strstr(a, "withdraw: true"));
 	ck_assert_ptr_nonnull(strstr(a, "roll: 6\n  found: the strongbox\n  loot: 3\n"));
+	ck_assert_ptr_nonnull(
+		strstr(a, "deviation:\n  defender: 1\n  battle-hardened: 1\n  tie: attacker\n"));
 	ck_assert_int_eq(t->cas[LR_DEFENDER][landraid_square(t, "D2")], 2);
 	ck_assert_int_eq(t->plunder[landraid_square(t, "D2")], 2);
 	ck_assert_int_eq(t->kind[landraid_square(t, "C4")], LR_BARRACKS);
@@ -214,6 +216,74 @@ START_TEST(state_errors)
 }
 END_TEST
 
+/* Issue 9 item 5: whatever a scenario may hold, the state written from it reads back —
+ * 101 officers (the default allowance is their count), markers, plunder and loot at their
+ * bounds, and one past each bound refused alike. */
+START_TEST(state_bounds_same_at_init_and_turn)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "columns: 26\nrows: 26\nbases:\n");
+	for (int i = 0; i < 101; i++)
+		buf_printf(&b, "  - {id: o%03d, side: attacker, role: officer, square: A1}\n", i);
+	buf_puts(&b, "  - {id: d1, side: defender, square: Z26}\n");
+	buf_printf(&b, "casualties: {B2: {attacker: %d}}\nplunder: {C3: %d}\n", LR_MAX_MARKERS,
+		LR_MAX_PLUNDER);
+	buf_printf(&b, "loot: {taken: %d, lost: %d}\n", LR_MAX_LOOT, LR_MAX_LOOT);
+	struct landraid_state *s = state(buf_str(&b));
+	ck_assert_int_eq(s->allowance[LR_ATTACKER], 101);
+	char *text = emit_state(s);
+	struct landraid_state *again = state(text); /* aborts if the turn could not read it */
+	ck_assert_int_eq(again->allowance[LR_ATTACKER], 101);
+	ck_assert_int_eq(again->cas[LR_ATTACKER][landraid_square(again, "B2")], LR_MAX_MARKERS);
+	landraid_state_free(again);
+	landraid_state_free(s);
+	free(text);
+	buf_release(&b);
+
+	struct node *g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+					   "officer-allowance: {attacker: 2001}\n"
+					   "casualties: {A1: {attacker: 6001}}\n"
+					   "plunder: {A2: 101}\n");
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 31, "officer allowance");
+	CK_DIAG(&d, 4, 29, "casualty markers");
+	CK_DIAG(&d, 5, 15, "plunder markers");
+	node_free(g);
+	diag_release(&d);
+}
+END_TEST
+
+/* Issue 9 item 3: §24 deviation as scenario data, with its errors. */
+START_TEST(state_deviation)
+{
+	struct landraid_state *s = state(
+		"columns: 2\nrows: 2\n"
+		"deviation: {defender: 0, battle-hardened: 2, tie: defender}\n");
+	ck_assert_int_eq(s->deviation.defender, 0);
+	ck_assert_int_eq(s->deviation.battle_hardened, 2);
+	ck_assert_int_eq(s->deviation.tie, LR_DEFENDER);
+	landraid_state_free(s);
+	struct node *g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+					   "deviation: {defender: 7, tie: nobody, extra: 1}\n");
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 39, "unknown key 'extra'");
+	node_free(g);
+	diag_release(&d);
+	g = yaml("game.yaml", "columns: 2\nrows: 2\n"
+			      "deviation: {defender: 7, tie: nobody}\n");
+	diag_init(&d);
+	ck_assert_int_eq(landraid_state_parse(&s, &camp, g, &d), -1);
+	CK_DIAG(&d, 3, 23, "deviation defender");
+	CK_DIAG(&d, 3, 31, "unknown deviation tie 'nobody'");
+	node_free(g);
+	diag_release(&d);
+}
+END_TEST
+
 START_TEST(state_needs_attacker_and_defender)
 {
 	static const char *const wrong[] = { "attacker", "pirates" };
@@ -250,7 +320,11 @@ START_TEST(options_defaults_and_errors)
 				      "max-gather-actions: 3\n"
 				      "commander-morale-reroll: failed\n"
 				      "ignore-scurvy: any\n"
-				      "max-defender-troops: 8\n");
+				      "max-defender-troops: 8\n"
+				      "officer-casualty: third\n"
+				      "blocked-fall-back: stay\n"
+				      "morale-officers: flee\n"
+				      "commander-fight: square\n");
 	node_free(n);
 	rules_land_raid.options_free(o);
 	buf_release(&b);
@@ -263,16 +337,29 @@ START_TEST(options_defaults_and_errors)
 	diag_release(&d);
 	diag_init(&d);
 	bad = yaml("scenario.yaml",
-		"turns-per-player: 0\nbetter-save: twice\nloot-carriers-plunder: yes\n");
+		"turns-per-player: 0\nbetter-save: twice\nloot-carriers-plunder: yes\n"
+		"officer-casualty: first\nblocked-fall-back: die\nmorale-officers: maybe\n"
+		"commander-fight: always\n");
 	ck_assert_int_eq(rules_land_raid.options_parse(&o, bad, &d), -1);
 	CK_DIAG(&d, 1, 19, "turns-per-player");
 	CK_DIAG(&d, 2, 14, "unknown better-save 'twice'");
 	CK_DIAG(&d, 3, 24, "true or false");
+	CK_DIAG(&d, 4, 19, "unknown officer-casualty 'first'");
+	CK_DIAG(&d, 5, 20, "unknown blocked-fall-back 'die'");
+	CK_DIAG(&d, 6, 18, "unknown morale-officers 'maybe'");
+	CK_DIAG(&d, 7, 18, "unknown commander-fight 'always'");
 	node_free(bad);
 	diag_release(&d);
 	diag_init(&d);
-	bad = yaml("scenario.yaml", "turns-per-player: 2\nbetter-save: once\n");
+	bad = yaml("scenario.yaml", "turns-per-player: 2\nbetter-save: once\n"
+				    "officer-casualty: third-or-last\nblocked-fall-back: cut-down\n"
+				    "morale-officers: never\ncommander-fight: fighting\n");
 	ck_assert_int_eq(rules_land_raid.options_parse(&o, bad, &d), 0);
+	ck_assert_int_eq(((struct landraid_options *)o)->officer_casualty,
+		LR_OFFICER_THIRD_OR_LAST);
+	ck_assert_int_eq(((struct landraid_options *)o)->blocked_fall_back, LR_BLOCKED_CUT_DOWN);
+	ck_assert_int_eq(((struct landraid_options *)o)->morale_officers, LR_MORALE_OFFICERS_NEVER);
+	ck_assert_int_eq(((struct landraid_options *)o)->commander_fight, LR_COMMANDER_FIGHTING);
 	ck_assert_int_eq(((struct landraid_options *)o)->turns_per_player, 2);
 	ck_assert_int_eq(((struct landraid_options *)o)->better_save, LR_SAVE_ONCE);
 	rules_land_raid.options_free(o);
@@ -367,6 +454,42 @@ START_TEST(orders_ok)
 	ck_assert_uint_eq(s->standing[LR_ATTACKER].dockside.n, 1);
 	ck_assert_uint_eq(s->standing[LR_ATTACKER].n_choice_11_12, 2);
 	landraid_orders_free(o);
+	diag_release(&d);
+	landraid_state_free(s);
+}
+END_TEST
+
+/* §6 "Officers select the bases in his group": `group` names the officer's bases; a base in
+ * two officers' groups of one file is refused at its line. */
+START_TEST(orders_group)
+{
+	struct landraid_state *s = state(state_yaml);
+	struct landraid_orders *o = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_uint_eq(parse_orders(s, "attacker",
+				  "- officer: blood\n"
+				  "  group: [b1]\n"
+				  "  actions: [shoot]\n"
+				  "- officer: hag\n"
+				  "  group: [b2, h1]\n"
+				  "  actions: [shoot]\n",
+				  NULL, &d, &o),
+		0);
+	ck_assert(o->v[0].has_group);
+	ck_assert_uint_eq(o->v[1].group.n, 2);
+	ck_assert(!landraid_ids_has(&o->v[0].group, "b2"));
+	landraid_orders_free(o);
+	parse_orders(s, "attacker",
+		"- officer: blood\n"
+		"  group: [b1, b2]\n"
+		"  actions: [shoot]\n"
+		"- officer: hag\n"
+		"  group: [h1, b2, hag]\n"
+		"  actions: [shoot]\n",
+		NULL, &d, NULL);
+	CK_DIAG(&d, 5, 15, "base 'b2' is already in blood's group");
+	CK_DIAG(&d, 5, 19, "base 'hag' is the officer");
 	diag_release(&d);
 	landraid_state_free(s);
 }
@@ -724,12 +847,15 @@ static Suite *landraid_io_suite(void)
 	TCase *tc = tcase_create("state");
 	tcase_add_test(tc, state_round_trip);
 	tcase_add_test(tc, state_errors);
+	tcase_add_test(tc, state_bounds_same_at_init_and_turn);
+	tcase_add_test(tc, state_deviation);
 	tcase_add_test(tc, state_needs_attacker_and_defender);
 	tcase_add_test(tc, options_defaults_and_errors);
 	tcase_add_test(tc, turn_model);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("orders");
 	tcase_add_test(tc, orders_ok);
+	tcase_add_test(tc, orders_group);
 	tcase_add_test(tc, orders_empty_and_missing);
 	tcase_add_test(tc, orders_errors_against_state);
 	tcase_add_test(tc, orders_errors_of_form);

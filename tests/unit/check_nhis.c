@@ -474,14 +474,14 @@ START_TEST(test_firer_fp)
 	} cases[] = {
 		{ 6, 4, 4, 0, 0, 6 },                       /* at printed range */
 		{ 6, 4, 1, 0, 0, 6 }, { 6, 4, 5, 0, 0, 3 }, /* beyond: halved */
-		{ 5, 4, 8, 0, 0, 2 },  /* halved, fractions dropped, up to double range */
-		{ 5, 4, 9, 0, 0, -1 }, /* beyond double range: cannot fire */
-		{ 6, 4, 2, 1, 0, 4 },  /* -2 charging */
-		{ 6, 4, 6, 1, 0, 1 },  /* halved then -2 */
-		{ 1, 4, 2, 1, 0, 0 },  /* never below 0 */
+		{ 5, 4, 8, 0, 0, 2 }, /* halved, fractions dropped, up to double range */
+		{ 5, 4, 9, 0, 0, NHIS_OUT_OF_RANGE }, /* beyond double range: cannot fire */
+		{ 6, 4, 2, 1, 0, 4 },                 /* -2 charging */
+		{ 6, 4, 6, 1, 0, 1 },                 /* halved then -2 */
+		{ 1, 4, 2, 1, 0, -1 }, /* per unit, below 0: it lowers the attack (issue 9) */
 		{ 6, 6, 4, 0, 3, 4 },  /* -2 beyond night visibility */
 		{ 6, 6, 3, 0, 3, 6 },  /* within visibility */
-		{ 6, 6, 8, 1, 3, 0 },  /* halved 3, -2, -2: 0 */
+		{ 6, 6, 8, 1, 3, -1 }, /* halved 3, -2, -2: -1 */
 		{ 8, 6, 8, 1, 3, 0 },  /* 4 - 2 - 2 */
 		{ 9, 6, 8, 0, 3, 2 },  /* 4 - 2 */
 	};
@@ -518,6 +518,10 @@ static const struct calc_case calc_cases[] = {
 	{ 8, 8, 1, 1, 0, 0, 0, 0, 1, 0, 21, 8, 0, 8 }, /* over 20 -> 20 */
 	{ 6, 4, 1, 0, 0, 8, 1, 0, 1, 0, 5, 2, 2, 0 },  /* cave in rough: 5 -> 4 -> 0 */
 	{ 6, 4, 1, 1, 1, 2, 1, 0, 1, 1, 7, 3, 2, 1 },  /* 4+2 charging, brush, adj, cover */
+	/* issue 9: each unit's penalty, then the sum (a leader FP 1 and a squad FP 3 charging
+	 * adjacent: -1 + 1 + 3 = 3, column 2; flooring each unit at 0 gave 4, column 4) */
+	{ 1, 3, 1, 0, 0, 0, 0, 0, 1, 1, 3, 1, 0, 1 },
+	{ 2, 3, 1, 0, 0, 0, 0, 0, 1, 1, 4, 2, 0, 2 }, /* 0 + 1 + 3 = 4: column 4 */
 	/* off the table */
 	{ 2, 0, 3, 0, 0, 3, 0, 0, 1, 0, -1, -1, 0, -1 }, /* below 0 */
 	{ 3, 0, 3, 0, 0, 0, 1, 1, 1, 0, 3, 1, 4, -1 },   /* shifted left of FP 0 */
@@ -604,6 +608,32 @@ START_TEST(test_fire_every_column)
 		harness_release(&h);
 		nhis_state_free(s);
 	}
+}
+END_TEST
+
+/* Issue 9 item 6 — NHiS Night Rules 18.0 "-2 to Firepower of each unit firing beyond the
+ * visibility range": a lone FP 1 squad beyond it has -1, below the table: no roll (flooring
+ * the unit at 0 rolled on column 0). FP 2 gives 0: column 0 and a roll. */
+START_TEST(test_fire_night_weak_unit_no_roll)
+{
+	struct nhis_state *s = make("", UNIT("j1", "ija", "squad", "0101", 1, 6, 4, 4)
+						UNIT("m1", "usmc", "squad", "0105", 4, 4, 4, 6));
+	struct harness h;
+	opts.night_visibility = 2;
+	harness_init(&h, s, NULL, 0);
+	size_t f[] = { 0 };
+	ck_assert_int_eq(nhis_fire(&h.x, f, 1, hex("0105"), 0, "ija fire"), NHIS_NO_EFFECT);
+	ck_assert_int_eq(dice_count(&h.dice), 0);
+	ck_assert(events_have(&h.ev, "below the table"));
+	harness_release(&h);
+	s->units[0].full.firepower = 2;
+	static const int script[] = { 6, 6 };
+	harness_init(&h, s, script, N_OF(script));
+	ck_assert_int_eq(nhis_fire(&h.x, f, 1, hex("0105"), 0, "ija fire"), NHIS_NO_EFFECT);
+	ck_assert_int_eq(dice_count(&h.dice), 2);
+	ck_assert_ptr_nonnull(strstr(h.dice.v[0].purpose, "column 0"));
+	harness_release(&h);
+	nhis_state_free(s);
 }
 END_TEST
 
@@ -729,6 +759,38 @@ START_TEST(test_unshakable_steps)
 	harness_init(&h, s, script, 1);
 	nhis_apply_result(&h.x, hex("0303"), 1, NHIS_HIT, 0, "t");
 	ck_assert(unit(s, "j1")->shaken && !unit(s, "j1")->is_reduced);
+	harness_release(&h);
+	nhis_state_free(s);
+}
+END_TEST
+
+/* Issue 9 item 7 — NOTES §004: Unshakable is a nationality property. A US tank failing a
+ * Hit check (1d6 4 > morale 3) is Shaken by default (tank-morale: nationality); a Japanese
+ * tank is reduced; with tank-morale: unshakable the US tank is reduced. A 3 passes. */
+START_TEST(test_tank_morale_option)
+{
+	static const int fail[] = { 4 }, pass[] = { 3 };
+	struct harness h;
+	struct nhis_state *s = make("", UNIT("t1", "usmc", "tank", "0303", 8, 8, 6, 3)
+						UNIT("t2", "ija", "tank", "0505", 8, 8, 6, 3));
+	harness_init(&h, s, pass, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(!unit(s, "t1")->shaken && !unit(s, "t1")->is_reduced);
+	harness_release(&h);
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t1")->shaken && !unit(s, "t1")->is_reduced);
+	harness_release(&h);
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0505"), 1, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t2")->is_reduced && !unit(s, "t2")->shaken);
+	harness_release(&h);
+	nhis_state_free(s);
+	opts.tank_morale = NHIS_TANK_UNSHAKABLE;
+	s = make("", UNIT("t1", "usmc", "tank", "0303", 8, 8, 6, 3));
+	harness_init(&h, s, fail, 1);
+	nhis_apply_result(&h.x, hex("0303"), 0, NHIS_HIT, 0, "t");
+	ck_assert(unit(s, "t1")->is_reduced && !unit(s, "t1")->shaken);
 	harness_release(&h);
 	nhis_state_free(s);
 }
@@ -1035,6 +1097,7 @@ static Suite *nhis_suite(void)
 	tcase_add_test(t, test_fire_adjacent_hit1);
 	tcase_add_test(t, test_fire_every_column);
 	tcase_add_test(t, test_fire_off_table_rolls_nothing);
+	tcase_add_test(t, test_fire_night_weak_unit_no_roll);
 	tcase_add_test(t, test_fire_markers_and_shifts);
 	suite_add_tcase(s, t);
 	t = tcase_create("morale");
@@ -1042,6 +1105,7 @@ static Suite *nhis_suite(void)
 	tcase_add_test(t, test_shakeable_steps);
 	tcase_add_test(t, test_hit1_adds_one);
 	tcase_add_test(t, test_unshakable_steps);
+	tcase_add_test(t, test_tank_morale_option);
 	tcase_add_test(t, test_leaders_first);
 	tcase_add_test(t, test_best_prepared_leader);
 	tcase_add_test(t, test_moving_unshakable_stops);

@@ -174,7 +174,7 @@ START_TEST(test_options_round_trip)
 	struct node *n = parse_yaml("options.yaml",
 		"night-visibility: 3\nunshakable: [japanese, chinese]\nbanzai: []\nrally: plain\n"
 		"hill-blocks-los: false\nhexside-los: blocked-if-either\n"
-		"wooden-building: {cost: 3, cover: 2}\n");
+		"wooden-building: {cost: 3, cover: 2}\ntank-morale: unshakable\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -189,6 +189,7 @@ START_TEST(test_options_round_trip)
 	ck_assert_int_eq(p->hexside, NHIS_HEXSIDE_BOTH);
 	ck_assert_int_eq(p->building_cost, 3);
 	ck_assert_int_eq(p->building_cover, 2);
+	ck_assert_int_eq(p->tank_morale, NHIS_TANK_UNSHAKABLE);
 	char *text = emit_text(nhis_options_emit(o));
 	struct node *n2 = parse_yaml("options.yaml", text);
 	void *o2 = NULL;
@@ -207,14 +208,14 @@ START_TEST(test_options_errors)
 {
 	struct node *n = parse_yaml("options.yaml",
 		"night-visibility: dusk\nrally: sometimes\nunshakable: [japanese, japanese]\n"
-		"wooden-building: {cost: 0}\nweather: rain\n");
+		"wooden-building: {cost: 0}\nweather: rain\ntank-morale: sometimes\n");
 	void *o = NULL;
 	struct diag d;
 	diag_init(&d);
 	ck_assert_int_eq(nhis_options_parse(&o, n, &d), -1);
 	ck_assert_ptr_null(o);
-	ck_assert_int_eq(diag_count(&d), 5);
-	int seen[6] = { 0 };
+	ck_assert_int_eq(diag_count(&d), 6);
+	int seen[7] = { 0 };
 	for (size_t i = 0; i < d.n; i++)
 		seen[d.v[i].line] = d.v[i].column;
 	ck_assert_int_eq(seen[1], 19); /* dusk */
@@ -222,6 +223,7 @@ START_TEST(test_options_errors)
 	ck_assert_int_eq(seen[3], 24); /* the second japanese */
 	ck_assert_int_eq(seen[4], 25); /* cost 0 */
 	ck_assert_int_eq(seen[5], 1);  /* weather */
+	ck_assert_int_eq(seen[6], 14); /* tank-morale sometimes */
 	node_free(n);
 	diag_release(&d);
 }
@@ -452,6 +454,8 @@ START_TEST(test_orders_errors)
 		{ "- activate: '0101'\n", 1, 3, "neither moves nor fires" },
 		{ "- activate: '0101'\n  shoot: '0102'\n", 2, 3, "unknown key 'shoot'" },
 		{ "- activate: '0101'\n  units: []\n  fire: '0102'\n", 2, 10, "units is empty" },
+		{ "- activate: '0101'\n  fire: '0203'\n  melee: true\n", 3, 10,
+			"melee without a move" },
 		{ "- '0101'\n", 1, 3, "" },
 	};
 	struct nhis_state *s = load(fixture);
@@ -722,6 +726,59 @@ START_TEST(test_shaken_mover_stops)
 }
 END_TEST
 
+/* Issue 9 item 9 — a crawl is one hex whatever its cost (LnLT Low Crawl: the whole impulse
+ * for one hex): m2 with 3 MP crawls into the paddy (4 MP), which a move cannot enter. */
+START_TEST(test_crawl_one_hex_whatever_cost)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m2")->hex = hex("0104");
+	unit(s, "m2")->full.movement = 3;
+	struct turn_run r;
+	run(&r, s, "- activate: '0104'\n  move: ['0105']\n  mode: crawl\n", NULL, NULL, NULL, 0);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0105"));
+	run_release(&r);
+	struct diag d;
+	diag_init(&d);
+	unit(s, "m2")->hex = hex("0104");
+	struct node *o = parse_yaml("orders.yaml", "- activate: '0104'\n  move: ['0105']\n");
+	void *out = NULL;
+	ck_assert_int_eq(nhis_orders_parse(&out, &camp, s, 1, "usmc", o, NULL, &d), -1);
+	node_free(o);
+	diag_release(&d);
+	nhis_state_free(s);
+}
+END_TEST
+
+/* Issue 9 item 8 — the sheet names a melee ("suffer a penalty in melee") but prints no
+ * procedure: an impulse with melee: true enters the enemy's hex as its last step, and the
+ * melee is journaled with both sides' numbers for the umpire, at entry and in the
+ * Administrative Phase. Without it the move stops before the enemy (a void order). */
+START_TEST(test_melee_handed_to_umpire)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m2")->hex = hex("0405");
+	unit(s, "j1")->shaken = 1;
+	struct turn_run r;
+	static const int no_rally[] = { 5 }; /* j1's Rally Phase roll: 5 > morale 4 */
+	run(&r, s, "- activate: '0405'\n  move: ['0406']\n  melee: true\n", NULL, NULL, no_rally,
+		1);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0406"));
+	size_t k = event_index(&r.ev, "usmc enters 0406: melee, handed to the umpire");
+	ck_assert_ptr_nonnull(
+		strstr(r.ev.v[k].text, "usmc (us): m2 (squad, full, FP 4, morale 4, Prepared)"));
+	ck_assert_ptr_nonnull(strstr(r.ev.v[k].text,
+		"ija (japanese): j1 (squad, full, FP 4, morale 4, Shaken: penalty in melee)"));
+	event_index(&r.ev, "melee in 0406 awaits the umpire's ruling");
+	run_release(&r);
+	unit(s, "m2")->hex = hex("0405");
+	run(&r, s, "- activate: '0405'\n  move: ['0406']\n", NULL, NULL, no_rally, 1);
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0405"));
+	event_index(&r.ev, "the move stops in 0405: the enemy holds 0406");
+	run_release(&r);
+	nhis_state_free(s);
+}
+END_TEST
+
 START_TEST(test_banzai_charge)
 {
 	/* j2 and leader jl Banzai charge 0506 -> 0505 -> 0404 and fire at m2 in 0304. usmc's
@@ -729,8 +786,8 @@ START_TEST(test_banzai_charge)
 	 * FP 6 + 2 moving = 8, column 8; 2d6 2+5 = 7: Hit-1. jl checks first: 6 + 1 > 5 fails:
 	 * reduced, charges on (Banzai). j2: 6 + 1 > 4 + 1 (jl reduced, leadership 1, still
 	 * Prepared) fails: reduced, charges on. Then both fire at 0304, adjacent: j2 reduced FP 2
-	 * - 2 charging = 0, jl 1 - 2 = 0 (never below 0): 0 + 3 adjacent = 3, column 2; 2d6 6+6:
-	 * no effect. */
+	 * - 2 charging = 0, jl 1 - 2 = -1 (the penalty is each unit's, the floor the attack's):
+	 * -1 + 3 adjacent = 2, column 2; 2d6 6+6: no effect. */
 	struct nhis_state *s = load(fixture);
 	unit(s, "m2")->hex = hex("0304");
 	s->side[0].opp = xcalloc(1, sizeof(*s->side[0].opp));
@@ -750,7 +807,7 @@ START_TEST(test_banzai_charge)
 	ck_assert_ptr_nonnull(strstr(r.dice.v[2].purpose, "jl"));
 	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "ija charge fire 0404 -> 0304"));
 	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "-2 charging"));
-	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "= 3, column 2"));
+	ck_assert_ptr_nonnull(strstr(r.dice.v[4].purpose, "= 2, column 2"));
 	event_index(&r.ev, "jl charges on (Banzai)");
 	event_index(&r.ev, "j2 charges on (Banzai)");
 	run_release(&r);
@@ -881,6 +938,8 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_opportunity_fire);
 	tcase_add_test(t, test_shaken_mover_stops);
 	tcase_add_test(t, test_banzai_charge);
+	tcase_add_test(t, test_crawl_one_hex_whatever_cost);
+	tcase_add_test(t, test_melee_handed_to_umpire);
 	tcase_add_test(t, test_charge_stopped_without_banzai);
 	tcase_add_test(t, test_void_orders);
 	tcase_add_test(t, test_shaken_may_not_fire_or_advance);

@@ -22,9 +22,26 @@ size_t landraid_group(const struct landraid_ctx *c, const struct landraid_base *
 		/* §6 "he may ignore a scurvy base": only scurvy bases can be left out. */
 		if (ignore && in[i]->quality == LR_SCURVY && landraid_ids_has(ignore, in[i]->id))
 			continue;
+		if (!landraid_free_for(in[i], officer))
+			continue;
+		if (c->group && !landraid_ids_has(c->group, in[i]->id))
+			continue;
 		out[k++] = in[i];
 	}
 	return k;
+}
+
+int landraid_free_for(const struct landraid_base *b, const struct landraid_base *officer)
+{
+	return !b->with || b->with == officer;
+}
+
+void landraid_claim(struct landraid_ctx *c, const struct landraid_base *officer,
+	struct landraid_base *const *v, size_t n)
+{
+	(void)c;
+	for (size_t i = 0; i < n; i++)
+		v[i]->with = officer;
 }
 
 /* Response shooting at a square the active side just moved into (§22 "Response on your
@@ -67,11 +84,12 @@ int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	for (size_t i = 0; drag && i < drag->n; i++) {
 		struct landraid_base *x = landraid_base_find(s, drag->v[i]);
 		if (!x || x->side != side || landraid_is_officer(x) || x->sq != from ||
-			dragged >= LR_MAX_DRAG) {
+			!landraid_free_for(x, officer) || dragged >= LR_MAX_DRAG) {
 			buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", drag->v[i]);
 			continue;
 		}
 		x->sq = to;
+		x->with = officer;
 		buf_printf(&b, "%s%s", dragged ? ", " : "", x->id);
 		dragged++;
 	}
@@ -79,8 +97,10 @@ int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	events_add(c->ev, phase, "%s moves from %s to %s%s%s", officer->id, s->name[from],
 		s->name[to], dragged ? " dragging " : " alone", buf_str(&b));
 	if (skipped.len)
-		events_add(c->ev, phase, "%s could not drag %s (not with him in %s)", officer->id,
-			buf_str(&skipped), s->name[from]);
+		events_add(c->ev, phase,
+			"%s could not drag %s (not with him in %s, or acted with another officer "
+			"this turn, §6)",
+			officer->id, buf_str(&skipped), s->name[from]);
 	buf_release(&b);
 	buf_release(&skipped);
 	response_on_face(c, to, side);
@@ -114,9 +134,16 @@ int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 			officer->id, c->gather_actions, c->o->max_gather_actions);
 		return LR_VOID;
 	}
-	for (int i = 0; i < nf; i++)
-		nc += landraid_bases_in(s, f[i], officer->side, LR_NON_OFFICERS, cand + nc,
+	for (int i = 0; i < nf; i++) {
+		size_t k = landraid_bases_in(s, f[i], officer->side, LR_NON_OFFICERS, cand + nc,
 			LR_SQUARE_MAX);
+		/* §6: a base that acted with another officer this turn stays where it is. */
+		size_t kept = 0;
+		for (size_t j = 0; j < k; j++)
+			if (landraid_free_for(cand[nc + j], officer))
+				cand[nc + kept++] = cand[nc + j];
+		nc += kept;
+	}
 	if (nc == 0) {
 		events_void(c->ev, phase, c->player, order_index,
 			"%s cannot gather: no %s bases in "
@@ -149,6 +176,7 @@ int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 		buf_printf(&b, "%s%s from %s", i ? ", " : "", chosen[i]->id,
 			s->name[chosen[i]->sq]);
 		chosen[i]->sq = officer->sq;
+		chosen[i]->with = officer;
 	}
 	events_add(c->ev, phase, "%s gathers at %s: %d of 3 dice score 5-6%s%s", officer->id,
 		s->name[officer->sq], hits, nchosen ? "; joining him: " : "; nobody comes",
@@ -184,6 +212,7 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 	}
 	/* §17: 1 action, the commander 2 (§13), then D6 3-6 for each further one, max 3. */
 	int allowed = officer->role == LR_COMMANDER ? 2 : 1;
+	c->group = oo->has_group ? &oo->group : NULL;
 	events_add(c->ev, phase, "%s (%s) at %s acts: %zu action%s ordered, %d without a roll",
 		officer->id, landraid_role_names[officer->role], s->name[officer->sq],
 		oo->n_actions, oo->n_actions == 1 ? "" : "s", allowed);
@@ -214,6 +243,7 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 						officer->id, j + 1,
 						action_label(s, &oo->actions[j], label,
 							sizeof(label)));
+				c->group = NULL;
 				return;
 			}
 			allowed++;
@@ -238,6 +268,7 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 			break;
 		}
 		if (c->error)
-			return;
+			break;
 	}
+	c->group = NULL;
 }

@@ -44,6 +44,14 @@ static int scurvy_open(const struct landraid_state *s, int sq)
 	return s->kind[sq] == LR_OPEN && landraid_count(s, sq, LR_ATTACKER, LR_ALL_ROLES) == 0;
 }
 
+/* 1 if k more bases fit in the state (LR_MAX_BASES, the bound the state file is read with). */
+static int room_for(const struct landraid_state *s, int k)
+{
+	return landraid_count_side(s, LR_ATTACKER, LR_ALL_ROLES) +
+		       landraid_count_side(s, LR_DEFENDER, LR_ALL_ROLES) + k <=
+	       LR_MAX_BASES;
+}
+
 /* Appends ", id" of each base created since index from (for event texts). */
 static void list_new(struct buf *b, const struct landraid_state *s, size_t from)
 {
@@ -55,7 +63,7 @@ static void list_new(struct buf *b, const struct landraid_state *s, size_t from)
  * square with no bases in it exists. */
 static int officer_possible(const struct landraid_state *s, int side)
 {
-	return landraid_count_side(s, side, LR_OFFICERS) < s->allowance[side] &&
+	return landraid_count_side(s, side, LR_OFFICERS) < s->allowance[side] && room_for(s, 1) &&
 	       pick_square(s, NULL, empty_square) >= 0;
 }
 
@@ -129,6 +137,13 @@ static void event_landing(struct landraid_ctx *c)
 {
 	struct landraid_state *s = c->s;
 	int sq = pick_square(s, &s->standing[LR_ATTACKER].dockside, empty_dockside);
+	if (!room_for(s, 3)) {
+		events_add(c->ev, phase,
+			"2-5: no room for 3 more bases (at most %d on the table): no "
+			"event this turn",
+			LR_MAX_BASES);
+		return;
+	}
 	if (sq < 0) {
 		events_add(c->ev, phase,
 			"2-5: no empty dockside square for 3 new attacker bases: "
@@ -198,6 +213,16 @@ static void event_garrison(struct landraid_ctx *c)
 	struct landraid_state *s = c->s;
 	int troops = landraid_count_side(s, LR_DEFENDER, 1u << LR_TROOPS);
 	int room = c->o->max_defender_troops - troops;
+	int left = LR_MAX_BASES - landraid_count_side(s, LR_ATTACKER, LR_ALL_ROLES) -
+		   landraid_count_side(s, LR_DEFENDER, LR_ALL_ROLES);
+	if (left <= 0) {
+		events_add(c->ev, phase,
+			"7: no room for more bases (at most %d on the table): no event this turn",
+			LR_MAX_BASES);
+		return;
+	}
+	if (left < room)
+		room = left;
 	int sq = pick_square(s, &s->standing[LR_DEFENDER].garrison, free_garrison);
 	if (room <= 0) {
 		events_add(c->ev, phase,
@@ -230,7 +255,7 @@ static void event_8_10(struct landraid_ctx *c)
 {
 	struct landraid_state *s = c->s;
 	int off[LR_SIDES] = { officer_possible(s, LR_ATTACKER), officer_possible(s, LR_DEFENDER) };
-	int scurvy = pick_square(s, NULL, scurvy_open) >= 0;
+	int scurvy = room_for(s, 3) && pick_square(s, NULL, scurvy_open) >= 0;
 	int a = 0, d = 0, tries = 0;
 
 	if (!off[LR_ATTACKER] && !off[LR_DEFENDER] && !scurvy) {

@@ -28,7 +28,8 @@ struct fighter {
 	size_t n;
 	struct landraid_base *officer; /* the one fighting officer, or NULL */
 	int quality;                   /* fight quality (index into fight_quality_names) */
-	int casualties;                /* casualties taken so far in this fight */
+	int casualties;                /* casualties taken so far in this fight (the count) */
+	int kills;                     /* of those, the ones that removed a base */
 	int markers;                   /* casualty markers to place where the side ends up */
 };
 
@@ -55,10 +56,16 @@ static int cmp_worst(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
-static void set_quality(struct fighter *f)
+/* §13 "Improves square by one quality in fights": the commander in the side's square (the
+ * assaulters' launch square, the target square) raises it, fighting or not (option
+ * commander-fight: fighting, only as the fighting officer). */
+static void set_quality(const struct landraid_ctx *c, struct fighter *f, int sq)
 {
+	int commander = f->officer && f->officer->role == LR_COMMANDER;
+	if (c->o->commander_fight == LR_COMMANDER_SQUARE)
+		commander |= landraid_count(c->s, sq, f->side, 1u << LR_COMMANDER) > 0;
 	f->quality = landraid_worst_quality(f->b, f->n);
-	if (f->officer && f->officer->role == LR_COMMANDER)
+	if (commander)
 		f->quality++;
 	qsort(f->b, f->n, sizeof(*f->b), cmp_worst);
 }
@@ -71,20 +78,31 @@ static int alive(const struct fighter *f)
 	return n;
 }
 
-/* One casualty on f: §23 "Officer (if present) is always 3rd casualty" — and earlier only
- * when no other fighting base is left to take it (NOTES 000 reading 4). */
+/* One casualty on f: §23 "Officer (if present) is always 3rd casualty". The count goes on
+ * while anyone of f fights; a casualty before the 3rd with only the officer left falls on
+ * no one (option officer-casualty: third-or-last takes the officer then, NOTES 000 reading
+ * 4). */
 static void casualty(struct landraid_ctx *c, struct fighter *f)
 {
 	struct landraid_base *v = NULL;
 	int k = f->casualties + 1;
+	int officer = f->officer && f->officer->sq >= 0;
 	for (size_t i = 0; i < f->n && !v; i++)
 		if (f->b[i]->sq >= 0)
 			v = f->b[i];
-	if (f->officer && f->officer->sq >= 0 && (k == 3 || !v))
+	if (officer && (k == 3 || (!v && c->o->officer_casualty == LR_OFFICER_THIRD_OR_LAST)))
 		v = f->officer;
-	if (!v)
+	if (!v && !officer)
 		return;
 	f->casualties++;
+	if (!v) {
+		events_add(c->ev, phase,
+			"casualty %d of the %s: only %s is left, and an officer is always "
+			"the 3rd casualty (§23): no one falls",
+			k, landraid_side_names[f->side], f->officer->id);
+		return;
+	}
+	f->kills++;
 	f->markers += v->role == LR_COMMANDER ? 3 : 1;
 	events_add(c->ev, phase, "casualty %d of the %s: %s (%s %s)%s", k,
 		landraid_side_names[f->side], v->id, landraid_quality_names[v->quality],
@@ -142,8 +160,10 @@ int landraid_fall_back_square(const struct landraid_state *s, int sq, int side, 
 }
 
 /* Moves every live base of f->side in from (fighting or not) and its casualty markers,
- * plus those of the fight, to the fall-back square; with none, they are cut down. */
-static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int exclude)
+ * plus those of the fight, to the fall-back square. With no square to fall back to, §23 says
+ * nothing: they stay with their markers (option blocked-fall-back: cut-down removes them,
+ * no markers). Returns 1 if the square is left to the winner, 0 if they stayed. */
+static int fall_back(struct landraid_ctx *c, struct fighter *f, int from, int exclude)
 {
 	struct landraid_state *s = c->s;
 	int to = landraid_fall_back_square(s, from, f->side, exclude);
@@ -154,10 +174,21 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 		/* Nobody left to fall back: the markers stay where the bases fell. */
 		s->cas[f->side][from] += f->markers;
 		f->markers = 0;
-		return;
+		return 1;
 	}
 	for (size_t i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i ? ", " : "", v[i]->id);
+	if (to < 0 && c->o->blocked_fall_back == LR_BLOCKED_STAY) {
+		events_add(c->ev, phase,
+			"the %s cannot fall back from %s (no face-touching square free of "
+			"opponents): %s stay%s there with the casualty markers",
+			landraid_side_names[f->side], s->name[from], buf_str(&b),
+			n == 1 ? "s" : "");
+		s->cas[f->side][from] += f->markers;
+		f->markers = 0;
+		buf_release(&b);
+		return 0;
+	}
 	if (to < 0) {
 		events_add(c->ev, phase,
 			"the %s cannot fall back from %s (no face-touching square "
@@ -169,7 +200,7 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 		s->cas[f->side][from] = 0;
 		f->markers = 0;
 		buf_release(&b);
-		return;
+		return 1;
 	}
 	for (size_t i = 0; i < n; i++)
 		v[i]->sq = to;
@@ -183,6 +214,7 @@ static void fall_back(struct landraid_ctx *c, struct fighter *f, int from, int e
 		landraid_side_names[f->side], s->name[from], s->name[to], buf_str(&b), markers,
 		markers == 1 ? "" : "s");
 	buf_release(&b);
+	return 1;
 }
 
 static void move_in(struct landraid_state *s, struct fighter *f, int to)
@@ -289,12 +321,13 @@ static void pick_assaulters(struct landraid_ctx *c, struct landraid_base *office
 		for (size_t j = 0; j < k && a->n < LR_MAX_FIGHT_BASES; j++)
 			a->b[a->n++] = tr[j];
 	}
-	set_quality(a);
+	set_quality(c, a, officer->sq);
 }
 
 /* The target (§23): one officer of side in sq (the commander first) and its 4 best bases. */
-static void pick_targets(const struct landraid_state *s, int sq, int side, struct fighter *t)
+static void pick_targets(const struct landraid_ctx *c, int sq, int side, struct fighter *t)
 {
+	const struct landraid_state *s = c->s;
 	struct landraid_base *tb[LR_SQUARE_MAX];
 	size_t nt = landraid_bases_in(s, sq, side, LR_ALL_ROLES, tb, LR_SQUARE_MAX), k = 0;
 	memset(t, 0, sizeof(*t));
@@ -308,7 +341,7 @@ static void pick_targets(const struct landraid_state *s, int sq, int side, struc
 	qsort(tb, k, sizeof(*tb), cmp_best);
 	for (size_t i = 0; i < k && t->n < LR_MAX_FIGHT_BASES; i++)
 		t->b[t->n++] = tb[i];
-	set_quality(t);
+	set_quality(c, t, sq);
 }
 
 /* §23 "May choose to withdraw instead of fighting" (the target's standing order): the
@@ -392,18 +425,22 @@ static void fight_outcome(struct landraid_ctx *c, struct fighter *a, struct figh
 {
 	struct landraid_state *s = c->s;
 	int side = a->side, foe = t->side;
-	int a_wins = !alive(t) || a->casualties < t->casualties;
+	int a_wins = !alive(t) || a->kills < t->kills;
 	struct fighter *w = a_wins ? a : t, *l = a_wins ? t : a;
 	events_add(c->ev, phase,
 		"the %s win the fight at %s (casualties inflicted: %s %d, %s "
 		"%d%s)",
 		a_wins ? "assaulters" : "targets", s->name[target], landraid_side_names[side],
-		t->casualties, landraid_side_names[foe], a->casualties,
+		t->kills, landraid_side_names[foe], a->kills,
 		!alive(t) ? ", all fighting targets killed" : "");
 	if (alive(w))
 		extra_hits(c, w, l);
 	if (a_wins) {
-		fall_back(c, t, target, launch);
+		if (!fall_back(c, t, target, launch)) {
+			s->cas[side][launch] += a->markers;
+			events_add(c->ev, phase, "the assaulters stay in %s", s->name[launch]);
+			return;
+		}
 		if (alive(a)) {
 			move_in(s, a, target);
 			events_add(c->ev, phase, "%s's assault group enters %s", a->officer->id,
@@ -441,7 +478,8 @@ int landraid_fight(struct landraid_ctx *c, struct landraid_base *officer,
 	if (!fight_allowed(c, officer, target, order_index))
 		return LR_VOID;
 	pick_assaulters(c, officer, ignore, with, &a);
-	pick_targets(c->s, target, 1 - officer->side, &t);
+	landraid_claim(c, officer, a.b, a.n);
+	pick_targets(c, target, 1 - officer->side, &t);
 	describe(&da, &a);
 	describe(&dt, &t);
 	if (!withdraw(c, &a, &t, target, buf_str(&da), buf_str(&dt))) {

@@ -16,10 +16,18 @@ static const char *const option_keys[] = {
 	"commander-morale-reroll",
 	"ignore-scurvy",
 	"max-defender-troops",
+	"officer-casualty",
+	"blocked-fall-back",
+	"morale-officers",
+	"commander-fight",
 	NULL,
 };
 static const char *const reroll_names[] = { "failed", "all", NULL };
 static const char *const ignore_names[] = { "any", "one", NULL };
+static const char *const officer_casualty_names[] = { "third", "third-or-last", NULL };
+static const char *const blocked_names[] = { "stay", "cut-down", NULL };
+static const char *const morale_officers_names[] = { "flee", "never", NULL };
+static const char *const commander_fight_names[] = { "square", "fighting", NULL };
 
 void landraid_options_default(struct landraid_options *o)
 {
@@ -31,6 +39,34 @@ void landraid_options_default(struct landraid_options *o)
 	o->morale_reroll_all = 0;
 	o->ignore_scurvy_one = 0;
 	o->max_defender_troops = 8;
+	o->officer_casualty = LR_OFFICER_THIRD;
+	o->blocked_fall_back = LR_BLOCKED_STAY;
+	o->morale_officers = LR_MORALE_OFFICERS_FLEE;
+	o->commander_fight = LR_COMMANDER_SQUARE;
+}
+
+/* The enum options: key, names, and where the value goes. */
+static void parse_enum_options(struct landraid_options *o, const struct node *opts, struct diag *d)
+{
+	const struct {
+		const char *key;
+		const char *const *names;
+		int *out;
+	} v[] = {
+		{ "better-save", landraid_save_names, &o->better_save },
+		{ "commander-morale-reroll", reroll_names, &o->morale_reroll_all },
+		{ "ignore-scurvy", ignore_names, &o->ignore_scurvy_one },
+		{ "officer-casualty", officer_casualty_names, &o->officer_casualty },
+		{ "blocked-fall-back", blocked_names, &o->blocked_fall_back },
+		{ "morale-officers", morale_officers_names, &o->morale_officers },
+		{ "commander-fight", commander_fight_names, &o->commander_fight },
+	};
+	const struct node *n;
+	int e;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if ((n = node_get(opts, v[i].key)) &&
+			node_want_enum(n, v[i].key, v[i].names, &e, d) == 0)
+			*v[i].out = e;
 }
 
 static int lr_options_parse(void **out, const struct node *opts, struct diag *d)
@@ -49,9 +85,7 @@ static int lr_options_parse(void **out, const struct node *opts, struct diag *d)
 		if ((n = node_get(opts, "turns-per-player")) &&
 			node_want_int(n, "turns-per-player", 1, 100, &v, d) == 0)
 			o->turns_per_player = (int)v;
-		if ((n = node_get(opts, "better-save")) &&
-			node_want_enum(n, "better-save", landraid_save_names, &e, d) == 0)
-			o->better_save = e;
+		parse_enum_options(o, opts, d);
 		if ((n = node_get(opts, "loot-carriers-plunder")) &&
 			node_want_bool(n, "loot-carriers-plunder", &e, d) == 0)
 			o->loot_carriers_plunder = e;
@@ -61,12 +95,6 @@ static int lr_options_parse(void **out, const struct node *opts, struct diag *d)
 		if ((n = node_get(opts, "max-gather-actions")) &&
 			node_want_int(n, "max-gather-actions", 0, 100, &v, d) == 0)
 			o->max_gather_actions = (int)v;
-		if ((n = node_get(opts, "commander-morale-reroll")) &&
-			node_want_enum(n, "commander-morale-reroll", reroll_names, &e, d) == 0)
-			o->morale_reroll_all = e;
-		if ((n = node_get(opts, "ignore-scurvy")) &&
-			node_want_enum(n, "ignore-scurvy", ignore_names, &e, d) == 0)
-			o->ignore_scurvy_one = e;
 		if ((n = node_get(opts, "max-defender-troops")) &&
 			node_want_int(n, "max-defender-troops", 0, 1000, &v, d) == 0)
 			o->max_defender_troops = (int)v;
@@ -92,6 +120,10 @@ static struct node *lr_options_emit(const void *opts)
 	node_map_str(m, "commander-morale-reroll", reroll_names[o->morale_reroll_all]);
 	node_map_str(m, "ignore-scurvy", ignore_names[o->ignore_scurvy_one]);
 	node_map_int(m, "max-defender-troops", o->max_defender_troops);
+	node_map_str(m, "officer-casualty", officer_casualty_names[o->officer_casualty]);
+	node_map_str(m, "blocked-fall-back", blocked_names[o->blocked_fall_back]);
+	node_map_str(m, "morale-officers", morale_officers_names[o->morale_officers]);
+	node_map_str(m, "commander-fight", commander_fight_names[o->commander_fight]);
 	return m;
 }
 
@@ -103,15 +135,17 @@ static void lr_options_free(void *opts)
 /* Options of the campaign, or the defaults when a hook is called without any. */
 static const struct landraid_options *options_of(const struct rules_campaign *c)
 {
+	/* landraid_options_default's values; the enum options' defaults are 0. */
 	static const struct landraid_options defaults = {
-		4,
-		LR_SAVE_PER_CONDITION,
-		0,
-		3,
-		3,
-		0,
-		0,
-		8,
+		.turns_per_player = 4,
+		.better_save = LR_SAVE_PER_CONDITION,
+		.max_shoot_actions = 3,
+		.max_gather_actions = 3,
+		.max_defender_troops = 8,
+		.officer_casualty = LR_OFFICER_THIRD,
+		.blocked_fall_back = LR_BLOCKED_STAY,
+		.morale_officers = LR_MORALE_OFFICERS_FLEE,
+		.commander_fight = LR_COMMANDER_SQUARE,
 	};
 	return c && c->options ? c->options : &defaults;
 }
@@ -198,6 +232,9 @@ void landraid_ctx_init(struct landraid_ctx *c, struct landraid_state *s,
 	c->ev = ev;
 	c->active = active;
 	c->player = landraid_side_names[active];
+	/* §6: a base acts with one officer a turn; a new turn starts with every base free. */
+	for (size_t i = 0; i < s->n_bases; i++)
+		s->bases[i]->with = NULL;
 }
 
 void landraid_kill(struct landraid_ctx *c, struct landraid_base *b, int marker_sq)
@@ -288,6 +325,7 @@ static const char help[] =
 	"D6 3-6 for each further one, at most 3):\n"
 	"  orders:\n"
 	"    - officer: blood\n"
+	"      group: [b1, b2]         # optional: the bases of his group (§6)\n"
 	"      ignore: [s1]            # scurvy bases left out of his group (§6)\n"
 	"      actions:\n"
 	"        - move: C2            # face-touching square empty of opponents\n"
@@ -306,14 +344,16 @@ static const char help[] =
 	"              scurvy-square, choice-11-12, remove-scurvy }\n"
 	"Options: turns-per-player, better-save (per-condition|once|none),\n"
 	"loot-carriers-plunder, max-shoot-actions, max-gather-actions,\n"
-	"commander-morale-reroll (failed|all), ignore-scurvy (any|one), max-defender-troops.\n"
+	"commander-morale-reroll (failed|all), ignore-scurvy (any|one), max-defender-troops,\n"
+	"officer-casualty (third|third-or-last), blocked-fall-back (stay|cut-down),\n"
+	"morale-officers (flee|never), commander-fight (square|fighting).\n"
 	"See docs/rules/land-raid.md for every reading.";
 
 const struct rule_system rules_land_raid = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "land-raid",
 	.title = "Land Raid (Peter Pig, Pieces of Eight)",
-	.revision = 1,
+	.revision = 2,
 	.flags = RULES_ALTERNATE | RULES_GRID,
 	.min_players = 2,
 	.max_players = 2,

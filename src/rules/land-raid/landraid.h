@@ -15,6 +15,13 @@
 #define LR_MAX_REDEPLOY 3    /* §18 event 6: any 3 own bases */
 #define LR_MAX_LIST 64       /* any list in a standing order */
 #define LR_MAX_BASES 2000    /* bases in a state (sanity bound for untrusted files) */
+/* Bounds a scenario and a state file share, so that whatever `init` accepts, and whatever a
+ * turn can write, the next turn reads back (an event that would pass LR_MAX_BASES is
+ * impossible; loot saturates at LR_MAX_LOOT). */
+#define LR_MAX_ALLOWANCE LR_MAX_BASES     /* §18 officer allowance per side */
+#define LR_MAX_MARKERS (3 * LR_MAX_BASES) /* casualty markers of a side in a square */
+#define LR_MAX_PLUNDER 100                /* plunder markers in a square */
+#define LR_MAX_LOOT 1000000000            /* loot points taken or lost */
 
 enum landraid_side { LR_ATTACKER, LR_DEFENDER, LR_SIDES };
 /* §6: scurvy < ordinary < battle hardened; the numeric order is the quality order. */
@@ -33,6 +40,21 @@ enum landraid_kind {
 enum landraid_response { LR_RESP_ALL, LR_RESP_ON_MOVE, LR_RESP_ON_SHOT, LR_RESP_NONE };
 /* Option `better-save` (§22, NOTES 000 reading 2). */
 enum landraid_save { LR_SAVE_PER_CONDITION, LR_SAVE_ONCE, LR_SAVE_NONE };
+/* Option `officer-casualty` (§23 "Officer (if present) is always 3rd casualty"): `third`
+ * the officer falls only as the 3rd casualty, earlier ones with nobody else left fall on no
+ * one; `third-or-last` he also falls earlier when no other fighting base is left. */
+enum landraid_officer_casualty { LR_OFFICER_THIRD, LR_OFFICER_THIRD_OR_LAST };
+/* Option `blocked-fall-back` (§23, a loser with no square to fall back to): `stay` both sides
+ * stay where they are; `cut-down` the loser's bases there are removed, no markers. */
+enum landraid_blocked { LR_BLOCKED_STAY, LR_BLOCKED_CUT_DOWN };
+/* Option `morale-officers` (§19 "Each 5, 6 = fail = remove 1 base"): `flee` an officer is a
+ * base and flees when no other base of his side is left in the square; `never` officers never
+ * flee. */
+enum landraid_morale_officers { LR_MORALE_OFFICERS_FLEE, LR_MORALE_OFFICERS_NEVER };
+/* Option `commander-fight` (§13 "Improves square by one quality in fights"): `square` the
+ * commander in the side's fighting square (the assaulters' launch square, the target square)
+ * improves it; `fighting` only when he is the fighting officer. */
+enum landraid_commander_fight { LR_COMMANDER_SQUARE, LR_COMMANDER_FIGHTING };
 /* Event choices of §18 8–10 and 11–12. */
 enum landraid_choice { LR_CHOICE_OFFICER, LR_CHOICE_SCURVY, LR_CHOICE_REMOVE_SCURVY };
 enum landraid_action_kind { LR_MOVE, LR_SHOOT, LR_FIGHT, LR_PLUNDER, LR_GATHER };
@@ -62,6 +84,10 @@ struct landraid_options {
 	int morale_reroll_all;     /* `commander-morale-reroll`: 0 failed dice, 1 all dice */
 	int ignore_scurvy_one;     /* `ignore-scurvy`: 0 any number, 1 at most one (§6) */
 	int max_defender_troops;   /* `max-defender-troops`: §18 event 7 cap, default 8 */
+	int officer_casualty;      /* `officer-casualty`: enum landraid_officer_casualty (§23) */
+	int blocked_fall_back;     /* `blocked-fall-back`: enum landraid_blocked (§23) */
+	int morale_officers;       /* `morale-officers`: enum landraid_morale_officers (§19) */
+	int commander_fight;       /* `commander-fight`: enum landraid_commander_fight (§13) */
 };
 
 /* Sets every option to its default. */
@@ -73,6 +99,8 @@ struct landraid_base {
 	int role;    /* enum landraid_role */
 	int quality; /* enum landraid_quality */
 	int sq;      /* square index; -1 once removed (kept until compaction) */
+	/* during one turn only (never saved): the officer this base acted with (§6) */
+	const struct landraid_base *with;
 };
 
 struct landraid_squares { /* a list of square indices, owned */
@@ -120,6 +148,14 @@ struct landraid_loop_entry { /* one row of the §24 plunder loop (loot loop) D6 
 	int loot;            /* loot points it is worth (0..100) */
 };
 
+/* §24 deviation ("Roll 1D6 each. +1 for defender. +1 if battle hardened plunderer. Deviate
+ * all or nothing"), as campaign data: the scenario's `deviation:` (NOTES 000 reading 5). */
+struct landraid_deviation {
+	int defender;        /* `defender`: added to the defender's D6, default 1 */
+	int battle_hardened; /* `battle-hardened`: added to a battle-hardened group's D6, 1 */
+	int tie;             /* `tie`: enum landraid_side winning a tie, default attacker */
+};
+
 struct landraid_state {
 	int cols, rows;               /* grid size, 1..26 each */
 	int n_squares;                /* cols * rows; square index = col * rows + row */
@@ -133,7 +169,8 @@ struct landraid_state {
 	int allowance[LR_SIDES]; /* §18 original officer allowance (commander included) */
 	int loot_taken;          /* loot points carried off by the attacker (the score) */
 	int loot_lost;           /* loot points found but lost to deviation (§24) */
-	struct landraid_loop_entry loop[6]; /* §24 plunder loop, rows 1..6 */
+	struct landraid_loop_entry loop[6];  /* §24 plunder loop, rows 1..6 */
+	struct landraid_deviation deviation; /* §24 deviation roll */
 	struct landraid_standing standing[LR_SIDES];
 	int next_new; /* number for the next base created by an event */
 };
@@ -205,6 +242,8 @@ struct landraid_action {
 struct landraid_officer_order {
 	char *officer;              /* base id, owned */
 	struct landraid_ids ignore; /* §6: scurvy bases left out of his group */
+	struct landraid_ids group;  /* §6 "Officers select the bases in his group" */
+	int has_group;              /* `group` given: only those bases are his */
 	struct landraid_action actions[LR_MAX_ACTIONS];
 	size_t n_actions;
 };
@@ -263,7 +302,9 @@ struct landraid_ctx {
 	int lost[LR_SIDES]; /* bases removed this turn per side (summary) */
 	int loot;           /* loot carried off this turn (summary) */
 	int event_score;    /* §18 2D6 of this turn, 0 before */
-	int error;          /* set on an internal error (a bug) */
+	/* the acting officer's `group` list while his actions are carried out, else NULL */
+	const struct landraid_ids *group;
+	int error; /* set on an internal error (a bug) */
 };
 
 /* Initialises c for a turn of side `active` (player id = side name). */
@@ -293,9 +334,16 @@ int landraid_morale_square(struct landraid_ctx *c, int sq, int side);
 void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_officer_order *oo,
 	int order_index);
 /* The officer's group (§6): his side's non-officer bases in his square, less ignored
- * scurvy bases, in loss order, into out; returns the count. */
+ * scurvy bases, less bases that acted with another officer this turn ("Officers select the
+ * bases in his group": a base is in one officer's group a turn), and only those of c->group
+ * when his order names it; in loss order, into out; returns the count. */
 size_t landraid_group(const struct landraid_ctx *c, const struct landraid_base *officer,
 	const struct landraid_ids *ignore, struct landraid_base **out, size_t max);
+/* Marks the n bases of v as having acted with officer this turn (§6). */
+void landraid_claim(struct landraid_ctx *c, const struct landraid_base *officer,
+	struct landraid_base *const *v, size_t n);
+/* 1 if base b may act with officer: it has not acted with another officer this turn. */
+int landraid_free_for(const struct landraid_base *b, const struct landraid_base *officer);
 /* §20 Move: officer (dragging the listed bases) into face-touching square to. */
 int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	const struct landraid_ids *drag, int order_index);

@@ -63,7 +63,7 @@ static int commander_reroll(struct landraid_ctx *c, int sq, int side, int *v, in
 }
 
 /* One failed morale die (§19 "Each 5, 6 = fail = remove 1 base"): the worst base of side in
- * sq flees; with none left, the opponent rolls D6 and on 4-6 removes a base from anywhere.
+ * sq flees, officers last; with none left, the opponent rolls D6 and on 4-6 removes a base from anywhere.
  * Returns 1 if a base was removed. */
 static int lose_base(struct landraid_ctx *c, int sq, int side)
 {
@@ -71,9 +71,14 @@ static int lose_base(struct landraid_ctx *c, int sq, int side)
 	const char *name = landraid_side_names[side], *foe = landraid_side_names[1 - side];
 	struct landraid_base *in[64];
 	size_t nb = landraid_bases_in(s, sq, side, LR_NON_OFFICERS, in, 64);
+	/* §19 excludes officers only from the opponent's removal "from anywhere": an officer
+	 * left alone in the square flees too (option morale-officers: never keeps him). */
+	if (!nb && c->o->morale_officers == LR_MORALE_OFFICERS_FLEE)
+		nb = landraid_bases_in(s, sq, side, LR_OFFICERS, in, 64);
 	if (nb) {
-		events_add(c->ev, phase, "%s at %s: %s (%s) flees and is removed", name,
-			s->name[sq], in[0]->id, landraid_quality_names[in[0]->quality]);
+		events_add(c->ev, phase, "%s at %s: %s (%s %s) flees and is removed", name,
+			s->name[sq], in[0]->id, landraid_quality_names[in[0]->quality],
+			landraid_role_names[in[0]->role]);
 		landraid_base_remove(s, in[0]);
 		c->lost[side]++;
 		return 1;

@@ -40,7 +40,7 @@ static const char *const events_keys[] = {
 	NULL,
 };
 static const char *const redeploy_keys[] = { "base", "to", NULL };
-static const char *const officer_keys[] = { "officer", "ignore", "actions", NULL };
+static const char *const officer_keys[] = { "officer", "group", "ignore", "actions", NULL };
 static const char *const action_keys[] = {
 	"move",
 	"drag",
@@ -756,6 +756,32 @@ static int want_officer(const struct node *on, struct sim *m, int side, const ch
 	return sim_index(m, *id);
 }
 
+/* §6 "Officers select the bases in his group": the officer's `group`, the player's
+ * non-officer bases, none of them in an earlier officer's group of the file. */
+static void want_group(struct landraid_officer_order *oo, const struct node *gr,
+	const struct landraid_state *s, int side, const struct landraid_orders *all, size_t index,
+	struct diag *d)
+{
+	want_ids(s, gr, "group", LR_MAX_LIST, 1, side, LR_NON_OFFICERS, -1, &oo->group, d);
+	oo->has_group = 1;
+	if (gr->kind != NODE_SEQ)
+		return;
+	for (size_t j = 0; j < gr->n; j++) {
+		const struct node *x = gr->items[j];
+		if (x->kind != NODE_SCALAR)
+			continue;
+		for (size_t i = 0; i < index; i++)
+			if (all->v[i].has_group && landraid_ids_has(&all->v[i].group, x->scalar)) {
+				node_error(d, x,
+					"base '%s' is already in %s's group (§6: a base belongs to "
+					"one officer's group a turn)",
+					x->scalar,
+					all->v[i].officer ? all->v[i].officer : "another officer");
+				break;
+			}
+	}
+}
+
 /* Reads one officer's order list. A bad officer name does not stop the check: his actions
  * are still read and checked as far as that does not depend on where he stands. */
 static void parse_officer(struct landraid_officer_order *oo, const struct node *e, struct sim *m,
@@ -790,6 +816,10 @@ static void parse_officer(struct landraid_officer_order *oo, const struct node *
 		size_t max = o->ignore_scurvy_one ? 1 : LR_MAX_DRAG * 4;
 		want_ids(s, ig, "ignore", max, 1, side, 1u << LR_TROOPS, LR_SCURVY, &oo->ignore, d);
 	}
+
+	const struct node *gr = node_get(e, "group");
+	if (gr)
+		want_group(oo, gr, s, side, all, index, d);
 
 	const struct node *acts = node_need(e, "actions", d);
 	if (!acts)
@@ -867,6 +897,7 @@ void landraid_orders_free(struct landraid_orders *o)
 	for (size_t i = 0; i < o->n; i++) {
 		free(o->v[i].officer);
 		landraid_ids_release(&o->v[i].ignore);
+		landraid_ids_release(&o->v[i].group);
 		for (size_t j = 0; j < LR_MAX_ACTIONS; j++)
 			landraid_ids_release(&o->v[i].actions[j].bases);
 	}

@@ -46,25 +46,39 @@ static int plunder_allowed(struct landraid_ctx *c, const struct landraid_base *o
 	return blockers;
 }
 
-/* Deviation (NOTES 000 reading 5): a D6 each, +1 defender, +1 battle-hardened plunderers;
- * the defender must beat the attacker, and then all the loot is lost. */
+/* Adds loot to a tally, saturating at LR_MAX_LOOT so that the state stays readable. */
+static void add_loot(int *tally, int loot)
+{
+	*tally = *tally > LR_MAX_LOOT - loot ? LR_MAX_LOOT : *tally + loot;
+}
+
+/* Deviation (NOTES 000 reading 5), from the campaign's `deviation:` data: a D6 each, the
+ * defender's +defender, the attacker's +battle-hardened for battle-hardened plunderers; the
+ * higher total wins, a tie goes to deviation.tie; if the defender wins, all the loot
+ * deviates and is lost ("Deviate all or nothing"), else all of it is carried off. */
 static void deviation(struct landraid_ctx *c, const struct landraid_base *officer,
 	struct landraid_base **pl, size_t n, int loot)
 {
 	struct landraid_state *s = c->s;
+	const struct landraid_deviation *dv = &s->deviation;
 	int hardened = landraid_worst_quality(pl, n) == LR_HARDENED;
+	char plus[48] = "";
+	if (hardened)
+		snprintf(plus, sizeof(plus), " +%d battle-hardened plunderers",
+			dv->battle_hardened);
 	int a = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, attacker's D6%s",
-		hardened ? " +1 battle-hardened plunderers" : "");
-	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +1");
-	int at = a + hardened, dt = d + 1;
-	if (dt > at) {
-		s->loot_lost += loot;
+		plus);
+	int d = (int)dice_roll(c->dice, 6, "Land Raid §24 Plunder: deviation, defender's D6 +%d",
+		dv->defender);
+	int at = a + (hardened ? dv->battle_hardened : 0), dt = d + dv->defender;
+	if (dt > at || (dt == at && dv->tie == LR_DEFENDER)) {
+		add_loot(&s->loot_lost, loot);
 		events_add(c->ev, phase,
-			"deviation: attacker %d, defender %d: the loot deviates, "
+			"deviation: attacker %d, defender %d%s: the loot deviates, "
 			"all %d lost",
-			at, dt, loot);
+			at, dt, dt == at ? " (a tie goes to the defender)" : "", loot);
 	} else {
-		s->loot_taken += loot;
+		add_loot(&s->loot_taken, loot);
 		c->loot += loot;
 		events_add(c->ev, phase,
 			"deviation: attacker %d, defender %d: %s's group carries "
@@ -97,6 +111,7 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 		return LR_VOID;
 	}
 	s->plunder[sq]--;
+	landraid_claim(c, officer, pl, n);
 	dice_roll_many(c->dice, (int)n, 6, v,
 		"Land Raid §24 Plunder: %s's group at %s (%zu "
 		"base%s, %d defender%s in the facing squares), each 5-6 consults the plunder loop",

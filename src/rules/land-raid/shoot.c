@@ -197,6 +197,7 @@ int landraid_shoot(struct landraid_ctx *c, struct landraid_base *officer,
 		target = best;
 	c->shoot_actions++;
 	snprintf(who, sizeof(who), "%s's group (%s)", officer->id, landraid_quality_names[q]);
+	landraid_claim(c, officer, sh, n);
 	landraid_fire(c, who, sh, n, q, officer->sq, target, 0);
 	/* §22 "or if your opponent shoots at you": the survivors answer. */
 	if (landraid_count(s, officer->sq, officer->side, LR_ALL_ROLES) > 0)

@@ -51,6 +51,7 @@ static const char *const game_keys[] = {
 	"plunder",
 	"loot",
 	"loot-loop",
+	"deviation",
 	"next-new-base",
 	"standing",
 	NULL,
@@ -58,6 +59,7 @@ static const char *const game_keys[] = {
 static const char *const base_keys[] = { "id", "side", "role", "quality", "square", NULL };
 static const char *const loot_keys[] = { "taken", "lost", NULL };
 static const char *const loop_keys[] = { "roll", "found", "loot", NULL };
+static const char *const deviation_keys[] = { "defender", "battle-hardened", "tie", NULL };
 
 /* --- lists ---------------------------------------------------------------------------- */
 
@@ -244,6 +246,10 @@ struct landraid_state *landraid_state_new(int cols, int rows)
 	}
 	for (int i = 0; i < LR_SIDES; i++)
 		landraid_standing_default(&s->standing[i], i);
+	/* The sheet's numbers; a tie keeps the loot (NOTES 000 reading 5, documented default). */
+	s->deviation.defender = 1;
+	s->deviation.battle_hardened = 1;
+	s->deviation.tie = LR_ATTACKER;
 	s->next_new = 1;
 	return s;
 }
@@ -575,7 +581,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 			for (int side = 0; side < LR_SIDES; side++) {
 				long long v;
 				const struct node *x = node_get(m, landraid_side_names[side]);
-				if (x && node_want_int(x, "casualty markers", 0, 1000, &v, d) == 0)
+				if (x && node_want_int(x, "casualty markers", 0, LR_MAX_MARKERS, &v,
+						 d) == 0)
 					s->cas[side][sq] = (int)v;
 			}
 		}
@@ -585,7 +592,8 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 		for (size_t i = 0; i < pl->n; i++) {
 			long long v;
 			int sq = want_square(s, pl->keys[i], "plunder square", d);
-			if (node_want_int(pl->items[i], "plunder markers", 0, 100, &v, d) == 0 &&
+			if (node_want_int(pl->items[i], "plunder markers", 0, LR_MAX_PLUNDER, &v,
+				    d) == 0 &&
 				sq >= 0)
 				s->plunder[sq] = (int)v;
 		}
@@ -667,7 +675,7 @@ static void parse_allowance(struct landraid_state *s, const struct node *g, stru
 		return;
 	for (int side = 0; side < LR_SIDES; side++) {
 		const struct node *x = node_get(al, landraid_side_names[side]);
-		if (x && node_want_int(x, "officer allowance", 0, 100, &v, d) == 0)
+		if (x && node_want_int(x, "officer allowance", 0, LR_MAX_ALLOWANCE, &v, d) == 0)
 			s->allowance[side] = (int)v;
 	}
 }
@@ -679,14 +687,28 @@ static void parse_loot(struct landraid_state *s, const struct node *g, struct di
 	const struct node *loot = node_get(g, "loot");
 	if (loot && node_check_map(loot, "loot", loot_keys, d) == 0) {
 		if (node_get(loot, "taken") && node_want_int(node_get(loot, "taken"), "loot taken",
-						       0, 1000000, &v, d) == 0)
+						       0, LR_MAX_LOOT, &v, d) == 0)
 			s->loot_taken = (int)v;
-		if (node_get(loot, "lost") &&
-			node_want_int(node_get(loot, "lost"), "loot lost", 0, 1000000, &v, d) == 0)
+		if (node_get(loot, "lost") && node_want_int(node_get(loot, "lost"), "loot lost", 0,
+						      LR_MAX_LOOT, &v, d) == 0)
 			s->loot_lost = (int)v;
 	}
 	if (node_get(g, "loot-loop"))
 		parse_loop(s, node_get(g, "loot-loop"), d);
+	const struct node *dev = node_get(g, "deviation");
+	if (dev && node_check_map(dev, "deviation", deviation_keys, d) == 0) {
+		const struct node *x;
+		int side;
+		if ((x = node_get(dev, "defender")) &&
+			node_want_int(x, "deviation defender", 0, 6, &v, d) == 0)
+			s->deviation.defender = (int)v;
+		if ((x = node_get(dev, "battle-hardened")) &&
+			node_want_int(x, "deviation battle-hardened", 0, 6, &v, d) == 0)
+			s->deviation.battle_hardened = (int)v;
+		if ((x = node_get(dev, "tie")) &&
+			node_want_enum(x, "deviation tie", landraid_side_names, &side, d) == 0)
+			s->deviation.tie = side;
+	}
 }
 
 /* standing: {attacker: ..., defender: ...}, the standing orders in force; their base ids
@@ -806,6 +828,10 @@ struct node *landraid_state_emit(const struct landraid_state *s)
 		node_map_str(e, "found", s->loop[i].text);
 		node_map_int(e, "loot", s->loop[i].loot);
 	}
+	struct node *dev = node_map_add(g, "deviation", node_new_map());
+	node_map_int(dev, "defender", s->deviation.defender);
+	node_map_int(dev, "battle-hardened", s->deviation.battle_hardened);
+	node_map_str(dev, "tie", landraid_side_names[s->deviation.tie]);
 	node_map_int(g, "next-new-base", s->next_new);
 	struct node *st = node_map_add(g, "standing", node_new_map());
 	for (int side = 0; side < LR_SIDES; side++)

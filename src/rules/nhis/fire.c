@@ -69,22 +69,24 @@ int nhis_firer_fp(const struct nhis_firer *f, int night_visibility)
 {
 	int fp = f->firepower;
 	if (f->distance > 2 * f->range)
-		return -1;
+		return NHIS_OUT_OF_RANGE;
 	if (f->distance > f->range)
 		fp /= 2;
 	if (f->charging)
 		fp -= 2;
 	if (night_visibility > 0 && f->distance > night_visibility)
 		fp -= 2;
-	/* A unit adds its firepower to the attack; a penalty cannot make it subtract. */
-	return fp < 0 ? 0 : fp;
+	/* NHiS DRMs "-2 ... Penalty is for each unit" and NOTES §004 step 1: the penalties are
+	 * each unit's, then the sum; the floor is the attack's (step 4: below 0, no effect), so
+	 * a unit can take firepower away from the attack it joins. */
+	return fp;
 }
 
 /* One firer's term of the reckoning: printed firepower and what changed it to fp. */
 static void explain_firer(const struct nhis_firer *f, int fp, int night_visibility, struct buf *why)
 {
 	buf_printf(why, "%s %d", f->id, f->firepower);
-	if (fp < 0) {
+	if (fp == NHIS_OUT_OF_RANGE) {
 		buf_puts(why, " out of range");
 		return;
 	}
@@ -112,7 +114,7 @@ static int sum_firepower(struct nhis_fire_calc *fc, struct buf *why)
 				buf_puts(why, " + ");
 			explain_firer(f, fp, fc->night_visibility, why);
 		}
-		if (fp > 0)
+		if (fp != NHIS_OUT_OF_RANGE)
 			fc->base += fp;
 		if (f->distance == 1)
 			adjacent = 1;
@@ -198,7 +200,7 @@ const struct nhis_values *nhis_values_of(const struct nhis_unit *u)
 
 int nhis_unshakable(const struct nhis_ctx *x, const struct nhis_unit *u)
 {
-	if (u->type == NHIS_TANK)
+	if (u->type == NHIS_TANK && x->o->tank_morale == NHIS_TANK_UNSHAKABLE)
 		return 1;
 	return nhis_nation_in(x->o->unshakable, x->o->n_unshakable,
 		x->s->side[u->side].nationality);

@@ -63,6 +63,9 @@ enum nhis_result {
 };
 enum nhis_rally { NHIS_RALLY_LEADERSHIP, NHIS_RALLY_PLAIN };
 enum nhis_hexside { NHIS_HEXSIDE_EITHER, NHIS_HEXSIDE_BOTH };
+/* Option `tank-morale`: `nationality` tanks are Unshakable only if their side's nationality
+ * is (NOTES §004: Unshakable is a nationality property); `unshakable` every tank is. */
+enum nhis_tank_morale { NHIS_TANK_NATIONALITY, NHIS_TANK_UNSHAKABLE };
 
 /* Markers (NHiS Fire Attack Table DRMs name Move, Fire, Charge; Crawl is the crawling mode). */
 #define NHIS_MARK_MOVE (1u << 0)
@@ -90,6 +93,7 @@ struct nhis_options {
 	enum nhis_hexside hexside; /* lines along a hexside: clear if either side is clear */
 	int building_cost;         /* Wooden Building movement cost (NOTES [I]: 2) */
 	int building_cover;        /* Wooden Building cover factor (NOTES [I]: 3) */
+	enum nhis_tank_morale tank_morale; /* `tank-morale`, default nationality */
 };
 
 /* One hex of the map. */
@@ -169,7 +173,8 @@ struct nhis_impulse {
 	int path[NHIS_MAX_PATH]; /* hexes entered in turn */
 	size_t n_path;           /* 0 = no move */
 	enum nhis_mode mode;
-	int fire; /* target hex, or 0 = no fire */
+	int fire;  /* target hex, or 0 = no fire */
+	int melee; /* `melee: true`: the path's last hex may hold the enemy (melee, the umpire's) */
 };
 
 struct nhis_orders {
@@ -299,7 +304,10 @@ struct nhis_fire_calc {
 };
 
 /* One unit's firepower toward the attack: halved (drop fractions) beyond printed range up
- * to double, -2 charging, -2 beyond night visibility, never below 0. -1: out of range. */
+ * to double, -2 charging, -2 beyond night visibility (NHiS DRMs "Penalty is for each unit");
+ * it may be below 0, and is summed as it is (NOTES §004 steps 1 and 4: the floor is the
+ * attack's). NHIS_OUT_OF_RANGE beyond double range. */
+#define NHIS_OUT_OF_RANGE (-1000)
 int nhis_firer_fp(const struct nhis_firer *f, int night_visibility);
 /* Fills the out fields of fc and appends the reckoning (for the die's purpose) to why
  * (may be NULL). */
@@ -307,7 +315,8 @@ void nhis_fire_compute(struct nhis_fire_calc *fc, struct buf *why);
 
 /* The unit's current side. */
 const struct nhis_values *nhis_values_of(const struct nhis_unit *u);
-/* 1 if u is Unshakable: a tank, or of a nationality in the option list (8.2). */
+/* 1 if u is Unshakable: of a nationality in the option list (8.2); a tank also with option
+ * tank-morale: unshakable. */
 int nhis_unshakable(const struct nhis_ctx *x, const struct nhis_unit *u);
 /* 1 if the unit is infantry for the tank shift: squad, leader, MG, mortar. */
 int nhis_infantry(const struct nhis_unit *u);
@@ -341,6 +350,13 @@ int nhis_side_of(const struct nhis_state *s, const char *player);
 int nhis_enemy_in(const struct nhis_state *s, int side, int hex);
 /* Hexes from hex to the nearest live unit of the enemy of side; a large number if none. */
 int nhis_enemy_distance(const struct nhis_state *s, int side, int hex);
+/* Appends to out the units of both sides in a melee hex with the numbers the umpire rules
+ * with (type, step, firepower, morale, leadership, Prepared or Shaken, Banzai). */
+void nhis_melee_describe(const struct nhis_state *s, const struct nhis_options *o, int hex,
+	struct buf *out);
+/* Administrative Phase: journals every hex holding both sides' units as a melee awaiting the
+ * umpire's ruling; returns how many. */
+int nhis_melee_pending(struct nhis_ctx *x);
 /* Carries out one impulse of side (Operations Phase). */
 void nhis_impulse(struct nhis_ctx *x, int side, const char *player, const struct nhis_impulse *imp);
 

@@ -264,7 +264,8 @@ static int parse_impulse(const struct nhis_state *s, const struct nhis_options *
 	struct sim *sim, const struct node *e, struct nhis_impulse *imp, size_t *group,
 	struct diag *d)
 {
-	static const char *const keys[] = { "activate", "units", "move", "mode", "fire", NULL };
+	static const char *const keys[] = { "activate", "units", "move", "mode", "fire", "melee",
+		NULL };
 	int rc = 0;
 	if (node_check_keys(e, "impulse", keys, &rc, d) < 0)
 		return -1;
@@ -277,6 +278,17 @@ static int parse_impulse(const struct nhis_state *s, const struct nhis_options *
 	}
 	if (impulse_form(e, node_get(e, "mode"), move, fire, imp, d) < 0)
 		rc = -1;
+	const struct node *melee = node_get(e, "melee");
+	if (melee) {
+		if (node_want_bool(melee, "melee", &imp->melee, d) < 0)
+			rc = -1;
+		else if (imp->melee && !move) {
+			node_error(d, melee,
+				"melee without a move (add move: a path ending in the "
+				"enemy's hex)");
+			rc = -1;
+		}
+	}
 	size_t ng = 0;
 	if (parse_group(s, side, sim, e, node_get(e, "units"), imp, group, &ng, d) < 0)
 		rc = -1;

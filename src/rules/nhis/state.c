@@ -19,6 +19,7 @@ const char *const nhis_utype_names[] = {
 };
 static const char *const rally_names[] = { "leadership", "plain", NULL };
 static const char *const hexside_names[] = { "clear-if-either", "blocked-if-either", NULL };
+static const char *const tank_morale_names[] = { "nationality", "unshakable", NULL };
 static const char *const step_names[] = { "full", "reduced", "eliminated", NULL };
 static const char *const marker_names[] = { "move", "fire", "charge", "crawl", NULL };
 
@@ -37,6 +38,7 @@ void nhis_options_default(struct nhis_options *o)
 	o->hexside = NHIS_HEXSIDE_EITHER;
 	o->building_cost = 2;
 	o->building_cover = 3;
+	o->tank_morale = NHIS_TANK_NATIONALITY;
 }
 
 int nhis_nation_in(const char list[][NHIS_NATION_LEN + 1], int n, const char *nationality)
@@ -173,7 +175,7 @@ static int parse_wooden_building(const struct node *n, struct nhis_options *o, s
 int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "night-visibility", "unshakable", "banzai", "rally",
-		"hill-blocks-los", "hexside-los", "wooden-building", NULL };
+		"hill-blocks-los", "hexside-los", "wooden-building", "tank-morale", NULL };
 	struct nhis_options *o = xcalloc(1, sizeof(*o));
 	const struct node *n;
 	int rc = 0, e;
@@ -205,6 +207,12 @@ int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 			rc = -1;
 		else
 			o->hexside = (enum nhis_hexside)e;
+	}
+	if ((n = node_get(opts, "tank-morale"))) {
+		if (node_want_enum(n, "tank-morale", tank_morale_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->tank_morale = (enum nhis_tank_morale)e;
 	}
 	if ((n = node_get(opts, "hill-blocks-los")) &&
 		node_want_bool(n, "hill-blocks-los", &o->hill_blocks_los, d) < 0)
@@ -244,6 +252,7 @@ struct node *nhis_options_emit(const void *opts)
 	struct node *wb = node_map_add(m, "wooden-building", node_new_map());
 	node_map_int(wb, "cost", o->building_cost);
 	node_map_int(wb, "cover", o->building_cover);
+	node_map_str(m, "tank-morale", tank_morale_names[o->tank_morale]);
 	return m;
 }
 

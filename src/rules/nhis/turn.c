@@ -175,8 +175,8 @@ static size_t still_moving(const struct nhis_state *s, const size_t *g, size_t n
  * Fire Attack Table, Hit). Returns 1 if any unit stepped into next, then opportunity fire
  * answers; 0 if the move stops in cur. */
 static int move_step(struct nhis_ctx *x, int side, const char *player,
-	const struct nhis_impulse *imp, const size_t *g, size_t ng, int cur, int next, int jungle,
-	int *spent)
+	const struct nhis_impulse *imp, const size_t *g, size_t ng, int cur, int next, int last,
+	int jungle, int *spent)
 {
 	struct nhis_state *s = x->s;
 	size_t act[NHIS_MAX_UNITS];
@@ -187,9 +187,14 @@ static int move_step(struct nhis_ctx *x, int side, const char *player,
 		return 0;
 	nhis_hex_name(cur, a);
 	nhis_hex_name(next, b);
-	if (nhis_enemy_in(s, side, next)) {
+	/* The sheet names a melee but prints no procedure: only an impulse ordering `melee`
+	 * enters the enemy's hex, as its last step, and the umpire rules on it. */
+	int melee = nhis_enemy_in(s, side, next);
+	if (melee && !(imp->melee && last)) {
 		events_void(x->ev, x->phase, player, imp->index,
-			"the move stops in %s: the enemy holds %s (no melee on the sheet)", a, b);
+			"the move stops in %s: the enemy holds %s (melee only as the last step of an "
+			"impulse with melee: true)",
+			a, b);
 		return 0;
 	}
 	int cost = nhis_move_cost(&s->map, x->o, cur, next, jungle);
@@ -225,8 +230,82 @@ static int move_step(struct nhis_ctx *x, int side, const char *player,
 						"moves",
 		a, b, cost, *spent);
 	buf_release(&who);
+	if (melee) {
+		/* No fire into a hex both sides hold: the melee is the umpire's. */
+		struct buf m = BUF_INIT;
+		nhis_melee_describe(s, x->o, next, &m);
+		events_add(x->ev, "melee",
+			"%s enters %s: melee, handed to the umpire (NHiS prints no melee "
+			"procedure; docs/rules/nhis.md): %s",
+			player, b, buf_str(&m));
+		buf_release(&m);
+		return 1;
+	}
 	opportunity_fire(x, 1 - side, next);
 	return 1;
+}
+
+static void describe_side(const struct nhis_state *s, int side, int hex, struct buf *out)
+{
+	int n = 0;
+	buf_printf(out, "%s (%s):", s->side[side].player,
+		s->side[side].nationality ? s->side[side].nationality : "-");
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct nhis_unit *u = &s->units[i];
+		if (u->side != side || u->eliminated || u->hex != hex)
+			continue;
+		const struct nhis_values *v = nhis_values_of(u);
+		buf_printf(out, "%s %s (%s, %s, FP %d, morale %d", n++ ? "," : "", u->id,
+			nhis_utype_names[u->type], u->is_reduced ? "reduced" : "full", v->firepower,
+			v->morale);
+		if (u->type == NHIS_LEADER)
+			buf_printf(out, ", leadership %d", v->leadership);
+		buf_printf(out, ", %s%s%s)", u->shaken ? "Shaken: penalty in melee" : "Prepared",
+			u->banzai ? ", Banzai charge" : "",
+			u->markers & NHIS_MARK_CHARGE ? ", charged in" : "");
+	}
+}
+
+void nhis_melee_describe(const struct nhis_state *s, const struct nhis_options *o, int hex,
+	struct buf *out)
+{
+	const struct nhis_hex *h = nhis_map_at(&s->map, hex);
+	(void)o;
+	buf_printf(out, "%s%s; ", h ? nhis_terrain_names[h->terrain] : "?",
+		h && h->feature ? h->feature == NHIS_FOXHOLE ? " with a foxhole" :
+				  h->feature == NHIS_BUNKER  ? " with a bunker" :
+				  h->feature == NHIS_CAVE    ? " with a cave" :
+							       " with a wreck" :
+				  "");
+	describe_side(s, 0, hex, out);
+	buf_puts(out, "; ");
+	describe_side(s, 1, hex, out);
+}
+
+int nhis_melee_pending(struct nhis_ctx *x)
+{
+	const struct nhis_state *s = x->s;
+	int n = 0;
+	/* Hexes in unit order (the scenario's), each once: a fixed order. */
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct nhis_unit *u = &s->units[i];
+		int seen = 0;
+		if (u->eliminated || !nhis_enemy_in(s, u->side, u->hex))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !s->units[j].eliminated && s->units[j].hex == u->hex;
+		if (seen)
+			continue;
+		char a[5];
+		struct buf m = BUF_INIT;
+		nhis_hex_name(u->hex, a);
+		nhis_melee_describe(s, x->o, u->hex, &m);
+		events_add(x->ev, "melee", "melee in %s awaits the umpire's ruling: %s", a,
+			buf_str(&m));
+		buf_release(&m);
+		n++;
+	}
+	return n;
 }
 
 /* After Charge movement the units of g that reached the end hex `at` and may fire there
@@ -260,7 +339,8 @@ static void do_move(struct nhis_ctx *x, int side, const char *player,
 	int jungle = jungle_side(s, side), cur = imp->hex, spent = 0;
 	set_off(x, side, player, imp, g, ng);
 	for (size_t p = 0; p < imp->n_path; p++) {
-		if (!move_step(x, side, player, imp, g, ng, cur, imp->path[p], jungle, &spent))
+		if (!move_step(x, side, player, imp, g, ng, cur, imp->path[p], p + 1 == imp->n_path,
+			    jungle, &spent))
 			break;
 		cur = imp->path[p];
 	}
@@ -374,6 +454,7 @@ static int nhis_resolve(const struct rules_campaign *c, void *state, struct rule
 	}
 
 	x.phase = "administrative";
+	nhis_melee_pending(&x);
 	for (size_t i = 0; i < s->n_units; i++)
 		s->units[i].markers = 0;
 	events_add(t->events, x.phase, "markers cleared");
@@ -474,7 +555,7 @@ const struct rule_system rules_nhis = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "nhis",
 	.title = "No Honor in Surrender (Lock 'n Load Publishing)",
-	.revision = 1,
+	.revision = 2,
 	.flags = RULES_SIMULTANEOUS | RULES_GRID,
 	.min_players = 2,
 	.max_players = 2,
@@ -487,12 +568,15 @@ const struct rule_system rules_nhis = {
 		"  move: [HEX, ...]       optional: a path of adjacent hexes\n"
 		"  mode: move|charge|crawl  optional, with move (default move)\n"
 		"  fire: HEX              fire at a hex (after a move only with mode: charge)\n"
+		"  melee: true            the move's last hex may hold the enemy: a melee,\n"
+		"                         journaled with both sides' numbers for the umpire\n"
 		"standing:\n"
 		"  opportunity: [{hex: HEX, within: N, units: [ID, ...]}]  fire once a turn at the\n"
 		"    first enemy that moves into a hex in sight within N hexes\n"
 		"options: night-visibility (none|hexes), unshakable [nationalities], banzai\n"
 		"  [nationalities], rally (leadership|plain), hill-blocks-los (bool), hexside-los\n"
-		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover}.\n"
+		"  (clear-if-either|blocked-if-either), wooden-building {cost, cover},\n"
+		"  tank-morale (nationality|unshakable).\n"
 		"See docs/rules/nhis.md.",
 	.options_parse = nhis_options_parse,
 	.options_emit = nhis_options_emit,
