@@ -538,6 +538,9 @@ static int step_seed(struct turn *t)
 	fair_turn_seed(out->seed, out->key, (uint32_t)t->in.turn, out->digest, out->beacon);
 	dice_release(&out->dice);
 	dice_init_fair(&out->dice, out->seed);
+	if (t->source == TURN_RECORDED && (t->flags & TURN_DICE_CHECKED) &&
+		memcmp(out->seed, t->record->seed, FAIR_HASH_BYTES) == 0)
+		dice_reuse_checked(&out->dice, t->record->dice, t->record->n_dice);
 	/* Every event records how many dice had been drawn: what ties a die to its event. */
 	out->events.dice = &out->dice;
 	free(fo);

@@ -74,6 +74,8 @@ enum turn_source {
 enum turn_flags {
 	TURN_ALLOW_MISSING = 1 << 0, /* a due player without a file is journaled as 'no orders' */
 	TURN_CHECK_ONLY = 1 << 1,    /* `check`: the given files alone, no completeness check */
+	TURN_DICE_CHECKED = 1 << 2,  /* TURN_RECORDED: the record's dice were checked against its
+					seed (audit_fairness), so the turn reuses their values */
 };
 
 /* What a run did besides the turn itself, for the command to tell the user. */
