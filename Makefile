@@ -51,7 +51,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
 BIN      := $(BUILD)/umpire
 
-.PHONY: all deps test unit e2e lint demo install clean
+.PHONY: all deps test unit e2e lint demo install clean bench
 all: $(BIN)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -104,6 +104,16 @@ lint:
 ifeq ($(FORMAT_CHECK),1)
 	@sh tools/check-format
 endif
+
+# `make bench`: bench/run.sh prints each row of issue 17's table as a ratio against its floor
+# (under 5 minutes; speed is measured here, never asserted in tests). BENCH_TURNS sets the
+# long campaign's length (default 1000).
+$(BUILD)/bench/floor: bench/floor.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(LDFLAGS)
+
+bench: all $(BUILD)/bench/floor
+	@sh bench/run.sh $(BIN) $(BUILD)/bench/floor
 
 # The README's demo command: plays every shipped example campaign from scratch.
 demo: deps
