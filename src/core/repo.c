@@ -18,6 +18,7 @@
 
 #include <git2.h>
 #include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 #include "core/banned.h"
 
@@ -663,6 +664,140 @@ done:
 	git_odb_free(odb);
 	git_repository_free(mem);
 	buf_release(&msg);
+	return ret;
+}
+
+/* The ids of the loose objects, collected by git_odb_foreach on a loose-only database. */
+struct oid_list {
+	git_oid *v;
+	size_t n, cap;
+};
+
+static int collect_oid(const git_oid *id, void *payload)
+{
+	struct oid_list *l = payload;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	git_oid_cpy(&l->v[l->n++], id);
+	return 0;
+}
+
+static int list_loose(struct repo *r, struct oid_list *out)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *loose = NULL;
+	char *objects = xasprintf("%sobjects", r->gitdir);
+	int ret = -1;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_loose(&loose, objects, -1, 0, 0, 0) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, loose, 1) < 0) {
+		loose->free(loose);
+		goto done;
+	}
+	ret = git_odb_foreach(odb, collect_oid, out) < 0 ? -1 : 0;
+done:
+	git_odb_free(odb);
+	free(objects);
+	return ret;
+}
+
+/* Removes the loose copy of each object in l (all now in a pack), then fsyncs the fan-out
+ * directories touched. 0 ok, -1 with errno's reason set. */
+static int remove_loose(struct repo *r, const struct oid_list *l)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char dirs[256] = { 0 };
+
+	for (size_t i = 0; i < l->n; i++) {
+		git_oid_tostr(hex, sizeof hex, &l->v[i]);
+		char *path = xasprintf("%sobjects/%.2s/%s", r->gitdir, hex, hex + 2);
+		int rc = unlink(path);
+		free(path);
+		if (rc < 0 && errno != ENOENT)
+			return error_set(ERROR_OS, "repo: cannot remove a packed loose object: %s",
+				strerror(errno));
+		dirs[l->v[i].id[0]] = 1;
+	}
+	for (int d = 0; d < 256; d++) {
+		if (!dirs[d])
+			continue;
+		char *dir = xasprintf("%sobjects/%02x", r->gitdir, d);
+		rmdir(dir); /* empty fan-out directories go, as git's prune does */
+		free(dir);
+	}
+	char *objects = xasprintf("%sobjects", r->gitdir);
+	fsync_dir(objects);
+	free(objects);
+	return 0;
+}
+
+/* Checks the pack just written (by its name) holds every object of l, reading that pack
+ * alone. 0 yes, -1 no or unreadable. */
+static int pack_holds(struct repo *r, const char *name, const struct oid_list *l)
+{
+	char *idx = xasprintf("%sobjects/pack/pack-%s.idx", r->gitdir, name ? name : "");
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+	int ret = -1;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, pack, 1) < 0) {
+		pack->free(pack);
+		goto done;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (!git_odb_exists(odb, &l->v[i]))
+			goto done;
+	ret = 0;
+done:
+	if (ret < 0)
+		error_set(ERROR_INTERNAL, "repo: the new pack %s lacks objects it was given", idx);
+	git_odb_free(odb);
+	free(idx);
+	return ret;
+}
+
+int repo_pack_loose(struct repo *r, size_t min_loose)
+{
+	struct oid_list loose = { 0 };
+	git_packbuilder *pb = NULL;
+	git_odb *odb = NULL;
+	int ret = -1;
+
+	if (list_loose(r, &loose) < 0)
+		goto git_error;
+	if (loose.n < min_loose || loose.n == 0) {
+		ret = 0;
+		goto done;
+	}
+	if (git_packbuilder_new(&pb, r->git) < 0)
+		goto git_error;
+	git_packbuilder_set_threads(pb, 1); /* the same pack on every machine */
+	for (size_t i = 0; i < loose.n; i++)
+		if (git_packbuilder_insert(pb, &loose.v[i], NULL) < 0)
+			goto git_error;
+	/* The pack and its index are written (and fsynced: GIT_OPT_ENABLE_FSYNC_GITDIR) before
+	 * any loose copy goes. */
+	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL) < 0)
+		goto git_error;
+	if (pack_holds(r, git_packbuilder_name(pb), &loose) < 0)
+		goto done;
+	if (remove_loose(r, &loose) < 0 || git_repository_odb(&odb, r->git) < 0 ||
+		git_odb_refresh(odb) < 0)
+		goto done;
+	ret = (int)loose.n;
+	goto done;
+git_error:
+	error_set(ERROR_OS, "repo: cannot pack loose objects: %s", git_msg());
+done:
+	git_odb_free(odb);
+	git_packbuilder_free(pb);
+	free(loose.v);
 	return ret;
 }
 

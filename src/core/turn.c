@@ -765,6 +765,12 @@ static int publish_record(struct campaign *c, const struct journal_record *r)
 		return error_set(error_last()->klass,
 			"%s\nturn %d is in the journal but not yet in git; the next run will finish it",
 			error_last()->message, r->turn);
+	/* Every TURN_PACK_EVERY turns the loose objects of the turns since go into one pack:
+	 * .git grows with the content, not with every turn's rewritten trees. The turn is
+	 * published whatever happens here; a failed pack leaves the objects loose (and valid),
+	 * and the next one packs them. */
+	if (r->turn % TURN_PACK_EVERY == 0)
+		(void)repo_pack_loose(c->repo, 1);
 	return 0;
 }
 

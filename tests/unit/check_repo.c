@@ -348,6 +348,39 @@ START_TEST(test_tree_matches_git_index)
 }
 END_TEST
 
+/* repo_pack_loose: the loose objects go into one pack, which git accepts (fsck, every
+ * object readable); nothing is left loose, a second call has nothing to do, and min_loose
+ * above the count leaves them loose. */
+START_TEST(test_pack_loose)
+{
+	char *dir = test_path("pack");
+	struct repo *r = init_repo(dir);
+	struct buf out = BUF_INIT;
+	char c0[41], c1[41];
+
+	play_two_turns(r, c0, c1);
+	ck_assert_int_eq(repo_pack_loose(r, 1000), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' count-objects -v | grep -E '^(count|packs):'",
+				 dir),
+		0);
+	ck_assert_str_eq(buf_str(&out), "count: 14\npacks: 0\n");
+	ck_assert_int_eq(repo_pack_loose(r, 1), 14);
+	ck_assert_int_eq(test_run(&out,
+				 "git -C '%s' count-objects -v | grep -E '^(count|in-pack|packs):'",
+				 dir),
+		0);
+	ck_assert_str_eq(buf_str(&out), "count: 0\nin-pack: 14\npacks: 1\n");
+	ck_assert_int_eq(repo_pack_loose(r, 1), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
+	assert_read(r, "turn-0001", "state.yaml", state1, sizeof(state1) - 1);
+	assert_read(r, "turn-0000", "state.yaml", state0, sizeof(state0) - 1);
+	git_status_empty(dir);
+	repo_free(r);
+	free(dir);
+	buf_release(&out);
+}
+END_TEST
+
 START_TEST(test_commit_refusals)
 {
 	struct buf err = BUF_INIT;
@@ -477,6 +510,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_two_turns_read_back);
 	tcase_add_test(tc, test_commit_ids_reproducible);
 	tcase_add_test(tc, test_tree_matches_git_index);
+	tcase_add_test(tc, test_pack_loose);
 	tcase_add_test(tc, test_commit_refusals);
 	tcase_add_test(tc, test_publish_finishes_a_turn);
 	suite_add_tcase(s, tc);
