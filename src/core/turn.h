@@ -17,7 +17,8 @@
 #define TURN_MAX 999999      /* the highest turn number anywhere (tags, --turn, files) */
 #define TURN_MAX_RULINGS 100 /* rulings in the umpire's file */
 #define TURN_PACK_EVERY 50   /* turns between two packings of git's loose objects */
-#define TURN_MAX_ORDERS 1000 /* entries of a player's `orders` list */
+/* Entries of a player's `orders` list: 12 players of 834 orders make a 10,000-order turn. */
+#define TURN_MAX_ORDERS 10000
 
 /* One umpire ruling: `- roll: 2d6+1` / `for: "storm at sea"`. */
 struct ruling {
