@@ -317,8 +317,8 @@ static int commit_parent_id(git_repository *git, const git_oid *commit, git_oid 
 	return rc;
 }
 
-/* The files of one commit, in path order (ties: the later file first wins nothing, the later
- * one is kept), and the blob id each one's bytes get. */
+/* One file of a commit with its blob id; sorted by path, and for a path given twice by
+ * position, so the caller's later file is inserted last and kept (as an index would). */
 struct tree_file {
 	const char *path; /* the path below the directory being built */
 	git_oid blob;     /* its blob */
