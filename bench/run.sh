@@ -85,7 +85,7 @@ for t in $(seq 1 "$N"); do
     rulings "$t" 1 6 > "$T/r.yaml"
     m=""
     for k in 10 100 "$N"; do if at "$t" "$k"; then m=$k; fi; done
-    if [ "$t" -eq "$N" ]; then
+    if [ "$t" -eq "$N" ] && command -v strace >/dev/null 2>&1; then
         strace -f -c -e trace=fsync,fdatasync -o "$T/strace" "$BIN" turn "$L" "$T/r.yaml" --allow-missing >/dev/null 2>&1
     elif [ -n "$m" ]; then
         timed "$T/turn-$m" "$BIN" turn "$L" "$T/r.yaml" --allow-missing
@@ -96,7 +96,8 @@ for t in $(seq 1 "$N"); do
     # TURN_PACK_EVERY (50), so the loose objects between packings do not blur it
     [ "$t" -ne $((N - 100)) ] || du -sb "$L/.git" | awk '{ print $1 }' > "$T/git-before"
 done
-fs=$(awk '/fsync|fdatasync/ { n += $4 } END { print n + 0 }' "$T/strace")
+fs="n/a (no strace)"
+[ ! -f "$T/strace" ] || fs=$(awk '/fsync|fdatasync/ { n += $4 } END { print n + 0 }' "$T/strace")
 gitb=$(( ($(du -sb "$L/.git" | awk '{ print $1 }') - $(cat "$T/git-before")) / 100 ))
 for t in 10 100 "$N"; do
     row "turn $t: wall / cpu / peak RSS" "$(col 1 "$T/turn-$t") s / $(cpu "$T/turn-$t") s / $(col 4 "$T/turn-$t") KB" "" ""
