@@ -63,7 +63,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
-.PHONY: all deps test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus
+.PHONY: all deps test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
 all: $(BIN)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -147,6 +147,16 @@ lint:
 ifeq ($(FORMAT_CHECK),1)
 	@sh tools/check-format
 endif
+
+# `make bench`: bench/run.sh prints each row of issue 17's table as a ratio against its floor
+# (under 5 minutes; speed is measured here, never asserted in tests). BENCH_TURNS sets the
+# long campaign's length (default 1000).
+$(BUILD)/bench/floor: bench/floor.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(LDFLAGS)
+
+bench: all $(BUILD)/bench/floor
+	@sh bench/run.sh $(BIN) $(BUILD)/bench/floor
 
 # The README's demo command: plays every shipped example campaign from scratch.
 demo: deps

@@ -3,6 +3,9 @@
 -- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot
 -- overwrite anything. Documented in docs/journal.md. src/core/journal.c embeds this text;
 -- tests/unit/check_journal.c checks that both give the same database.
+-- The dense-row triggers compare with MAX(...) + 1, which the primary key's index answers in
+-- one look-up; journals made before them (COUNT(*) of the turn on each insert, O(k^2) per
+-- turn) get these triggers when journal_open first opens them (docs/journal.md).
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY NOT NULL,
@@ -98,7 +101,7 @@ CREATE TRIGGER dice_no_delete BEFORE DELETE ON dice
 BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
 CREATE TRIGGER dice_dense BEFORE INSERT ON dice
 WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
-	OR NEW.idx IS NOT (SELECT COUNT(*) FROM dice WHERE turn = NEW.turn)
+	OR NEW.idx IS NOT (SELECT COALESCE(MAX(idx) + 1, 0) FROM dice WHERE turn = NEW.turn)
 BEGIN SELECT RAISE(ABORT, 'journal is append-only: dice rows extend the newest turn densely'); END;
 
 CREATE TRIGGER events_no_update BEFORE UPDATE ON events
@@ -107,7 +110,7 @@ CREATE TRIGGER events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
 CREATE TRIGGER events_dense BEFORE INSERT ON events
 WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
-	OR NEW.seq IS NOT (SELECT COUNT(*) FROM events WHERE turn = NEW.turn)
+	OR NEW.seq IS NOT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE turn = NEW.turn)
 BEGIN SELECT RAISE(ABORT, 'journal is append-only: events rows extend the newest turn densely'); END;
 
 CREATE TRIGGER files_no_update BEFORE UPDATE ON files

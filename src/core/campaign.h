@@ -14,8 +14,9 @@
 #include "core/journal.h"
 #include "rules/rules.h"
 
-#define UMPIRE_PLAYER "umpire" /* the umpire's own order files */
-#define ORDER_FILE_MAX_BYTES (64 * 1024)
+#define UMPIRE_PLAYER "umpire"             /* the umpire's own order files */
+#define ORDER_FILE_MAX_BYTES (1024 * 1024) /* an order file; 800 orders of ~1 KB fit */
+#define ORDER_FILE_MAX_NODES 200000        /* YAML nodes in one order file (~20 an order) */
 #define CAMPAIGN_MAX_PLAYERS 16
 
 enum campaign_open_flags {

@@ -39,6 +39,13 @@ void dice_init_fair(struct dice *d, const uint8_t seed[32])
 {
 	memset(d, 0, sizeof *d);
 	memcpy(d->seed, seed, sizeof d->seed);
+	fair_die_key_init(&d->key, seed);
+}
+
+void dice_reuse_checked(struct dice *d, const struct die_record *rec, size_t n)
+{
+	d->known = rec;
+	d->n_known = n;
 }
 
 void dice_init_script(struct dice *d, const int *values, size_t n)
@@ -120,7 +127,10 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, const
 		d->script_pos++;
 		value = (uint64_t)v;
 	} else {
-		value = fair_die(d->seed, d->n, sides, NULL);
+		const struct die_record *k = d->n < d->n_known ? &d->known[d->n] : NULL;
+		value = k && k->index == d->n && k->sides == sides ?
+				k->value :
+				fair_die_keyed(&d->key, d->n, sides, NULL);
 	}
 	if (d->n == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 64;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/fair.h"
 
 #define DICE_MAX_PER_TURN 100000 /* a turn drawing more is an internal error */
 #define DICE_MAX_PER_EXPR 100    /* NdS: N at most this */
@@ -20,16 +21,25 @@ struct die_record {
 };
 
 struct dice {
-	uint8_t seed[32];     /* s_t (fair source) */
-	const int *script;    /* scripted source: values to return in order (tests) */
-	size_t script_len;    /* number of scripted values */
-	size_t script_pos;    /* next scripted value */
-	struct die_record *v; /* every die drawn so far */
+	uint8_t seed[32];               /* s_t (fair source) */
+	struct fair_die_key key;        /* s_t's HMAC key state, set up once per turn */
+	const int *script;              /* scripted source: values to return in order (tests) */
+	size_t script_len;              /* number of scripted values */
+	size_t script_pos;              /* next scripted value */
+	const struct die_record *known; /* checked dice of this seed, reused (dice_reuse_checked) */
+	size_t n_known;                 /* how many */
+	struct die_record *v;           /* every die drawn so far */
 	size_t n, cap;
 };
 
 /* A dice service drawing from seed s_t by fair_die. */
 void dice_init_fair(struct dice *d, const uint8_t seed[32]);
+/* Lets a fair service d reuse dice already derived from its seed: die i with rec[i].sides
+ * faces takes rec[i].value instead of being derived again; any other die is derived. The
+ * caller has checked rec[i].index == i and rec[i].value == fair_die(seed, i, rec[i].sides)
+ * for every i < n (audit_fairness does, for a journal record), so the values are the same
+ * either way: replay and verify derive each die once. rec is not copied (it must outlive d). */
+void dice_reuse_checked(struct dice *d, const struct die_record *rec, size_t n);
 /* A dice service returning the given values in order (not copied: must outlive d).
  * Drawing past the end or a value outside 1..sides aborts with a message: it is a broken
  * test. */

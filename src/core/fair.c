@@ -145,8 +145,25 @@ void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const ui
 	fair_hmac(out, key, msg, sizeof msg);
 }
 
+_Static_assert(sizeof(crypto_auth_hmacsha256_state) <= FAIR_DIE_KEY_BYTES,
+	"struct fair_die_key too small for libsodium's HMAC state");
+
+void fair_die_key_init(struct fair_die_key *k, const uint8_t seed[32])
+{
+	crypto_auth_hmacsha256_init((crypto_auth_hmacsha256_state *)k->state, seed, 32);
+}
+
 uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *attempts)
 {
+	struct fair_die_key k;
+
+	fair_die_key_init(&k, seed);
+	return fair_die_keyed(&k, j, n, attempts);
+}
+
+uint64_t fair_die_keyed(const struct fair_die_key *k, uint64_t j, uint64_t n, uint32_t *attempts)
+{
+	const crypto_auth_hmacsha256_state *keyed = (const crypto_auth_hmacsha256_state *)k->state;
 	uint8_t msg[sizeof die_label - 1 + 8 + 4];
 	uint8_t block[32];
 	/* 2^64 mod n, computed as (2^64 - n) mod n in 64 bits; 0 means n divides 2^64 and
@@ -163,7 +180,9 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 		uint64_t x = 0;
 
 		put_be32(msg + sizeof die_label - 1 + 8, a);
-		fair_hmac(block, seed, msg, sizeof msg);
+		crypto_auth_hmacsha256_state st = *keyed; /* the key's pads already hashed */
+		crypto_auth_hmacsha256_update(&st, msg, sizeof msg);
+		crypto_auth_hmacsha256_final(&st, block);
 		for (int i = 0; i < 8; i++)
 			x = (x << 8) | block[i];
 		if (rem == 0 || x < limit) {

@@ -127,6 +127,85 @@ static int apply_schema(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
+/* The text of trigger name's CREATE TRIGGER statement in the embedded DDL (through its
+ * "END;"), malloc'd; NULL if the DDL has none (a bug caught by check_journal). */
+static char *ddl_trigger(const char *name)
+{
+	char *head = xasprintf("CREATE TRIGGER %s ", name);
+	const char *start = strstr(journal_ddl, head);
+	const char *end = start ? strstr(start, "END;") : NULL;
+
+	free(head);
+	if (!end)
+		return NULL;
+	return xasprintf("%.*s", (int)(end + 4 - start), start);
+}
+
+/* 1 if the journal's trigger name still counts the turn's rows on each insert (a journal made
+ * before the MAX(...) + 1 triggers), 0 if not, -1 error. */
+static int trigger_counts(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(db,
+		    "SELECT instr(sql, 'COUNT(*)') > 0 FROM sqlite_master"
+		    " WHERE type = 'trigger' AND name = ?1",
+		    -1, &st, NULL) != SQLITE_OK ||
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
+		goto done;
+	int rc = sqlite3_step(st);
+	ret = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : rc == SQLITE_DONE ? 0 : -1;
+done:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Journals made before the dense-row triggers compared with MAX(...) + 1 had dice_dense and
+ * events_dense count the turn's rows on every insert (quadratic in a turn's dice). The rule
+ * they enforce is the same, so the migration replaces the two triggers with the DDL's, in one
+ * transaction, and leaves schema_version at 1 (docs/journal.md). 0 ok, -1 with msg. */
+static int migrate_dense_triggers(sqlite3 *db, struct buf *msg)
+{
+	static const char *const names[] = { "dice_dense", "events_dense" };
+	int stale = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int rc = trigger_counts(db, names[i]);
+		if (rc < 0) {
+			buf_puts(msg, sqlite3_errmsg(db));
+			return -1;
+		}
+		stale |= rc;
+	}
+	if (!stale)
+		return 0;
+	if (exec_sql(db, "BEGIN IMMEDIATE") != SQLITE_OK) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *drop = xasprintf("DROP TRIGGER IF EXISTS %s", names[i]);
+		char *create = ddl_trigger(names[i]);
+		int ok = create && exec_sql(db, drop) == SQLITE_OK &&
+			 exec_sql(db, create) == SQLITE_OK;
+		free(drop);
+		free(create);
+		if (!ok) {
+			buf_printf(msg, "cannot migrate trigger %s: %s", names[i],
+				sqlite3_errmsg(db));
+			exec_sql(db, "ROLLBACK");
+			return -1;
+		}
+	}
+	if (exec_sql(db, "COMMIT") != SQLITE_OK) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		exec_sql(db, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
 int journal_open(struct journal **out, const char *path, int create)
 {
 	struct buf msg = BUF_INIT;
@@ -153,7 +232,7 @@ int journal_open(struct journal **out, const char *path, int create)
 		goto done;
 	if (create && apply_schema(db, &msg) != 0)
 		goto done;
-	if (check_schema(db, &msg) != 0)
+	if (check_schema(db, &msg) != 0 || migrate_dense_triggers(db, &msg) != 0)
 		goto done;
 
 	struct journal *j = xcalloc(1, sizeof(*j));

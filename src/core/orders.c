@@ -362,7 +362,8 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	const char *s;
 	long long n_turn;
 
-	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES };
+	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
+		.max_nodes = ORDER_FILE_MAX_NODES };
 	if (diag_refuse_invisible(d, f->path, f->bytes, f->len) < 0)
 		goto done;
 	if (node_parse(&root, f->path, f->bytes, f->len, &lim, d) < 0)

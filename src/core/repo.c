@@ -20,12 +20,14 @@
 
 #include <git2.h>
 #include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 #include "core/banned.h"
 
 #define REPO_BRANCH "refs/heads/main"
 #define REPO_SIGNATURE_NAME "umpire"
 #define REPO_SIGNATURE_EMAIL "umpire@localhost"
+#define REPO_TREE_CACHE_LIMIT (4 << 20) /* bytes: the largest tree libgit2 keeps cached */
 
 struct repo {
 	git_repository *git; /* the open repository */
@@ -52,6 +54,12 @@ static int lib_init(void)
 	if (git_libgit2_init() < 0)
 		return -1;
 	if (git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1) < 0)
+		return -1;
+	/* libgit2 caches no tree over 4 KiB by default, and a long campaign's journal/, orders/
+	 * and reports/ trees hold an entry a turn (about 40 KB at turn 1,000): without this,
+	 * every read at main or at a tag parses them again (verify: once per turn and file). */
+	if (git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+		    (size_t)REPO_TREE_CACHE_LIMIT) < 0)
 		return -1;
 	done = 1;
 	return 0;
@@ -331,35 +339,118 @@ static int commit_parent_id(git_repository *git, const git_oid *commit, git_oid 
 	return rc;
 }
 
-/* Writes (into git's object database, whichever backend it writes to) the blobs and trees
- * for parent's tree (none: empty) plus exactly these files, through an in-memory index with
- * no content filters so the blobs are the given bytes, and the commit object on top, with no
- * ref moved. 0 ok, -1 libgit2 error (git_msg()). */
+/* One file of a commit with its blob id; sorted by path, and for a path given twice by
+ * position, so the caller's later file is inserted last and kept (as an index would). */
+struct tree_file {
+	const char *path; /* the path below the directory being built */
+	git_oid blob;     /* its blob */
+	size_t order;     /* its position in the caller's array: the last of equal paths wins */
+};
+
+static int tree_file_cmp(const void *a, const void *b)
+{
+	const struct tree_file *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
+	const struct tree_file *files, size_t n);
+
+/* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
+ * entry of that name (a tree; anything else is replaced) plus files, whose paths all start
+ * with "name/". 0 ok, -1 libgit2 error. */
+static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_tree *base,
+	const struct tree_file *files, size_t n, size_t name_len)
+{
+	char *name = xasprintf("%.*s", (int)name_len, files[0].path);
+	struct tree_file *below = xcalloc(n, sizeof(*below));
+	const git_tree_entry *e = base ? git_tree_entry_byname(base, name) : NULL;
+	git_tree *sub = NULL;
+	git_oid id;
+	int ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		below[i] = files[i];
+		below[i].path = files[i].path + name_len + 1;
+	}
+	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+		git_tree_lookup(&sub, git, git_tree_entry_id(e)) < 0)
+		goto done;
+	if (build_tree(&id, git, sub, below, n) < 0 ||
+		git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
+		goto done;
+	ret = 0;
+done:
+	git_tree_free(sub);
+	free(below);
+	free(name);
+	return ret;
+}
+
+/* Writes the tree that is base (NULL: empty) with files (sorted by path) added or replaced,
+ * rewriting only the subtrees that hold one of them: a turn's commit costs the directories it
+ * touches, not the whole history's tree. The ids equal those of an index built from base
+ * plus the files (git's tree format is canonical). 0 ok, -1 libgit2 error. */
+static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
+	const struct tree_file *files, size_t n)
+{
+	git_treebuilder *bld = NULL;
+	int ret = -1;
+	size_t i = 0;
+
+	if (git_treebuilder_new(&bld, git, base) < 0)
+		return -1;
+	while (i < n) {
+		const char *slash = strchr(files[i].path, '/');
+		if (!slash) {
+			/* Equal paths are adjacent, the caller's last one last: it is inserted last. */
+			if (git_treebuilder_insert(NULL, bld, files[i].path, &files[i].blob,
+				    GIT_FILEMODE_BLOB) < 0)
+				goto done;
+			i++;
+			continue;
+		}
+		/* Paths starting with "dir/" are adjacent in byte order. */
+		size_t len = (size_t)(slash - files[i].path), j = i + 1;
+		while (j < n && strncmp(files[j].path, files[i].path, len + 1) == 0)
+			j++;
+		if (insert_subtree(bld, git, base, files + i, j - i, len) < 0)
+			goto done;
+		i = j;
+	}
+	ret = git_treebuilder_write(out, bld) < 0 ? -1 : 0;
+done:
+	git_treebuilder_free(bld);
+	return ret;
+}
+
+/* Writes (into git's object database, whichever backend it writes to) the blobs of these
+ * files, exactly their bytes (no content filters), the trees of parent's tree (none: empty)
+ * with the files added or replaced, touching only the directories that hold them, and the
+ * commit object on top, with no ref moved. 0 ok, -1 libgit2 error (git_msg()). */
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 	const struct file *files, size_t n, const char *message, long long when)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
-	git_index *index = NULL;
 	git_signature *sig = NULL;
 	struct buf text = BUF_INIT;
+	struct tree_file *sorted = xcalloc(n ? n : 1, sizeof(*sorted));
 	git_oid tree_id;
 	int ret = -1;
 
-	if (git_index_new(&index) < 0)
-		goto done;
-	if (parent && (git_commit_tree(&parent_tree, parent) < 0 ||
-			      git_index_read_tree(index, parent_tree) < 0))
-		goto done;
 	for (size_t i = 0; i < n; i++) {
-		git_index_entry e;
-		memset(&e, 0, sizeof(e));
-		e.path = files[i].path;
-		e.mode = GIT_FILEMODE_BLOB;
-		if (git_blob_create_from_buffer(&e.id, git, files[i].data, files[i].len) < 0 ||
-			git_index_add(index, &e) < 0)
+		sorted[i].path = files[i].path;
+		sorted[i].order = i;
+		if (git_blob_create_from_buffer(&sorted[i].blob, git, files[i].data, files[i].len) <
+			0)
 			goto done;
 	}
-	if (git_index_write_tree_to(&tree_id, index, git) < 0 ||
+	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
+	if (parent && git_commit_tree(&parent_tree, parent) < 0)
+		goto done;
+	if (build_tree(&tree_id, git, parent_tree, sorted, n) < 0 ||
 		git_tree_lookup(&tree, git, &tree_id) < 0 ||
 		git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
 			0) < 0)
@@ -375,8 +466,8 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 done:
 	git_signature_free(sig);
 	git_tree_free(tree);
-	git_index_free(index);
 	git_tree_free(parent_tree);
+	free(sorted);
 	buf_release(&text);
 	return ret;
 }
@@ -602,6 +693,42 @@ int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char *
 	return rc;
 }
 
+/* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
+ * sees them unchanged). 0 ok, -1 libgit2 error. */
+static int index_add_files(git_index *index, const struct file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (git_index_add_bypath(index, files[i].path) < 0)
+			return -1;
+	return 0;
+}
+
+/* Makes index hold exactly tree, the commit's, whose files are the parent's plus these. An
+ * index that held the parent's tree needs only these paths added: its cached subtree ids (the
+ * TREE extension) let git_index_write_tree confirm the result while rewriting only the
+ * directories the paths invalidated. Any other index (a stale one, a crash before this
+ * point, staged changes) is read anew from the whole tree. 0 ok, -1 libgit2 error. */
+static int index_to_tree(git_index *index, git_tree *tree, const struct file *files, size_t n)
+{
+	git_oid got;
+	int same = 0;
+
+	if (git_index_read(index, 0) == 0 && index_add_files(index, files, n) == 0) {
+		/* Strict object creation would look up every entry of each rewritten directory
+		 * (thousands at turn 1,000); an id equal to the commit's tree, built strictly, is
+		 * proof enough that every object exists. */
+		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
+		same = git_index_write_tree(&got, index) == 0 &&
+		       git_oid_equal(&got, git_tree_id(tree));
+		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
+	}
+	if (same)
+		return 0;
+	if (git_index_read_tree(index, tree) < 0)
+		return -1;
+	return index_add_files(index, files, n);
+}
+
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag)
 {
@@ -648,13 +775,8 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 			goto done;
 		durable_point("work tree file");
 	}
-	if (git_repository_index(&index, r->git) < 0 || git_index_read_tree(index, tree) < 0)
-		goto git_error;
-	/* Refresh stat data so `git status` sees the freshly written files as unchanged. */
-	for (i = 0; i < n; i++)
-		if (git_index_add_bypath(index, files[i].path) < 0)
-			goto git_error;
-	if (git_index_write(index) < 0)
+	if (git_repository_index(&index, r->git) < 0 || index_to_tree(index, tree, files, n) < 0 ||
+		git_index_write(index) < 0)
 		goto git_error;
 	durable_point("index");
 
@@ -722,6 +844,140 @@ done:
 	git_odb_free(odb);
 	git_repository_free(mem);
 	buf_release(&msg);
+	return ret;
+}
+
+/* The ids of the loose objects, collected by git_odb_foreach on a loose-only database. */
+struct oid_list {
+	git_oid *v;
+	size_t n, cap;
+};
+
+static int collect_oid(const git_oid *id, void *payload)
+{
+	struct oid_list *l = payload;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	git_oid_cpy(&l->v[l->n++], id);
+	return 0;
+}
+
+static int list_loose(struct repo *r, struct oid_list *out)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *loose = NULL;
+	char *objects = xasprintf("%sobjects", r->gitdir);
+	int ret = -1;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_loose(&loose, objects, -1, 0, 0, 0) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, loose, 1) < 0) {
+		loose->free(loose);
+		goto done;
+	}
+	ret = git_odb_foreach(odb, collect_oid, out) < 0 ? -1 : 0;
+done:
+	git_odb_free(odb);
+	free(objects);
+	return ret;
+}
+
+/* Removes the loose copy of each object in l (all now in a pack), then fsyncs the fan-out
+ * directories touched. 0 ok, -1 with errno's reason set. */
+static int remove_loose(struct repo *r, const struct oid_list *l)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char dirs[256] = { 0 };
+
+	for (size_t i = 0; i < l->n; i++) {
+		git_oid_tostr(hex, sizeof hex, &l->v[i]);
+		char *path = xasprintf("%sobjects/%.2s/%s", r->gitdir, hex, hex + 2);
+		int rc = unlink(path);
+		free(path);
+		if (rc < 0 && errno != ENOENT)
+			return error_set(ERROR_OS, "repo: cannot remove a packed loose object: %s",
+				strerror(errno));
+		dirs[l->v[i].id[0]] = 1;
+	}
+	for (int d = 0; d < 256; d++) {
+		if (!dirs[d])
+			continue;
+		char *dir = xasprintf("%sobjects/%02x", r->gitdir, d);
+		rmdir(dir); /* empty fan-out directories go, as git's prune does */
+		free(dir);
+	}
+	char *objects = xasprintf("%sobjects", r->gitdir);
+	fsync_dir(objects);
+	free(objects);
+	return 0;
+}
+
+/* Checks the pack just written (by its name) holds every object of l, reading that pack
+ * alone. 0 yes, -1 no or unreadable. */
+static int pack_holds(struct repo *r, const char *name, const struct oid_list *l)
+{
+	char *idx = xasprintf("%sobjects/pack/pack-%s.idx", r->gitdir, name ? name : "");
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+	int ret = -1;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, pack, 1) < 0) {
+		pack->free(pack);
+		goto done;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (!git_odb_exists(odb, &l->v[i]))
+			goto done;
+	ret = 0;
+done:
+	if (ret < 0)
+		error_set(ERROR_INTERNAL, "repo: the new pack %s lacks objects it was given", idx);
+	git_odb_free(odb);
+	free(idx);
+	return ret;
+}
+
+int repo_pack_loose(struct repo *r, size_t min_loose)
+{
+	struct oid_list loose = { 0 };
+	git_packbuilder *pb = NULL;
+	git_odb *odb = NULL;
+	int ret = -1;
+
+	if (list_loose(r, &loose) < 0)
+		goto git_error;
+	if (loose.n < min_loose || loose.n == 0) {
+		ret = 0;
+		goto done;
+	}
+	if (git_packbuilder_new(&pb, r->git) < 0)
+		goto git_error;
+	git_packbuilder_set_threads(pb, 1); /* the same pack on every machine */
+	for (size_t i = 0; i < loose.n; i++)
+		if (git_packbuilder_insert(pb, &loose.v[i], NULL) < 0)
+			goto git_error;
+	/* The pack and its index are written (and fsynced: GIT_OPT_ENABLE_FSYNC_GITDIR) before
+	 * any loose copy goes. */
+	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL) < 0)
+		goto git_error;
+	if (pack_holds(r, git_packbuilder_name(pb), &loose) < 0)
+		goto done;
+	if (remove_loose(r, &loose) < 0 || git_repository_odb(&odb, r->git) < 0 ||
+		git_odb_refresh(odb) < 0)
+		goto done;
+	ret = (int)loose.n;
+	goto done;
+git_error:
+	error_set(ERROR_OS, "repo: cannot pack loose objects: %s", git_msg());
+done:
+	git_odb_free(odb);
+	git_packbuilder_free(pb);
+	free(loose.v);
 	return ret;
 }
 

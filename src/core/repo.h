@@ -59,6 +59,16 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 int repo_list(struct repo *r, const char *rev, const char *dir, char ***names);
 void repo_names_free(char **names);
 
+/* Packs the repository's loose objects, when there are at least min_loose of them, into one
+ * new pack (libgit2's packbuilder, deltas among them), then removes the loose copies the pack
+ * holds. Objects already packed are left alone, so each call costs the objects written since
+ * the last: a 1,000-turn campaign's .git stays proportional to its content instead of holding
+ * every turn's rewritten trees whole. Safe at any moment: a loose object is removed only
+ * after the pack holding it is written and fsynced. Returns the number of objects packed
+ * (0: fewer than min_loose), -1 on failure (the repository is unchanged but for a possible
+ * stray pack). */
+int repo_pack_loose(struct repo *r, size_t min_loose);
+
 /* 1 if rev resolves to a commit, else 0. */
 int repo_has(struct repo *r, const char *rev);
 /* The commit id (hex) rev points at. Returns 0, ERROR_NOTFOUND when rev does not exist, -1. */

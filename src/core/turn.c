@@ -578,6 +578,9 @@ static int step_seed(struct turn *t)
 	fair_turn_seed(out->seed, out->key, (uint32_t)t->in.turn, out->digest, out->beacon);
 	dice_release(&out->dice);
 	dice_init_fair(&out->dice, out->seed);
+	if (t->source == TURN_RECORDED && (t->flags & TURN_DICE_CHECKED) &&
+		memcmp(out->seed, t->record->seed, FAIR_HASH_BYTES) == 0)
+		dice_reuse_checked(&out->dice, t->record->dice, t->record->n_dice);
 	/* Every event records how many dice had been drawn: what ties a die to its event. */
 	out->events.dice = &out->dice;
 	free(fo);
@@ -830,6 +833,12 @@ static int publish_record(struct campaign *c, const struct journal_record *r)
 		return error_set(error_last()->klass,
 			"%s\nturn %d is in the journal but not yet in git; the next run will finish it",
 			error_last()->message, r->turn);
+	/* Every TURN_PACK_EVERY turns the loose objects of the turns since go into one pack:
+	 * .git grows with the content, not with every turn's rewritten trees. The turn is
+	 * published whatever happens here; a failed pack leaves the objects loose (and valid),
+	 * and the next one packs them. */
+	if (r->turn % TURN_PACK_EVERY == 0)
+		(void)repo_pack_loose(c->repo, 1);
 	return 0;
 }
 

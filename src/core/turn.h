@@ -17,7 +17,9 @@
 
 #define TURN_MAX 999999      /* the highest turn number anywhere (tags, --turn, files) */
 #define TURN_MAX_RULINGS 100 /* rulings in the umpire's file */
-#define TURN_MAX_ORDERS 1000 /* entries of a player's `orders` list */
+#define TURN_PACK_EVERY 50   /* turns between two packings of git's loose objects */
+/* Entries of a player's `orders` list: 12 players of 834 orders make a 10,000-order turn. */
+#define TURN_MAX_ORDERS 10000
 
 /* One umpire ruling: `- roll: 2d6+1` / `for: "storm at sea"`. */
 struct ruling {
@@ -79,6 +81,8 @@ enum turn_source {
 enum turn_flags {
 	TURN_ALLOW_MISSING = 1 << 0, /* a due player without a file is journaled as 'no orders' */
 	TURN_CHECK_ONLY = 1 << 1,    /* `check`: the given files alone, no completeness check */
+	TURN_DICE_CHECKED = 1 << 2,  /* TURN_RECORDED: the record's dice were checked against its
+					seed (audit_fairness), so the turn reuses their values */
 };
 
 /* What a run did besides the turn itself, for the command to tell the user. */

@@ -38,8 +38,8 @@ sed 's/^campaign: .*/campaign: another-raid/' "$good" | mk camp; bad_shown camp 
 sed 's/^turn: 1$/turn: 2/' "$good" | mk turn2;             bad_shown turn2 "orders for turn 2 (turn 1 is the turn being processed)"
 sed "s/^player: .*/player: blackbeard/" "$good" | mk who;  bad_shown who "'blackbeard' is not a player of this campaign"
 sed "s/^player: .*/player: $other/" "$good" | mk notdue;   bad_shown notdue "player '$other' is not due on turn 1"
-{ cat "$good"; i=0; while [ $i -lt 1400 ]; do echo "# padding padding padding padding padding padding"; i=$((i+1)); done; } | mk big
-bad_alone big "big.yaml:1:1: error: order file is larger than 65536 bytes"
+{ cat "$good"; i=0; while [ $i -lt 21000 ]; do echo "# padding padding padding padding padding padding"; i=$((i+1)); done; } | mk big
+bad_alone big "big.yaml:1:1: error: order file is larger than 1048576 bytes"
 printf '' | mk empty;                                      bad_alone empty "empty.yaml:1:1:"
 R=--rulings
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 500d6\n    for: "a lot"\n' | mk dice

@@ -38,23 +38,23 @@ C="$TMP/c"
 new_campaign harbour-raid "$C"
 before=$(fingerprint "$C")
 
-# --- ORDER_FILE_MAX_BYTES (64 KiB): a valid file padded with comments to the exact size ----
-pad_to "$A1" 65536 > "$TMP/max.yaml"; size_is "$TMP/max.yaml" 65536
-pad_to "$A1" 65537 > "$TMP/over.yaml"; size_is "$TMP/over.yaml" 65537
+# --- ORDER_FILE_MAX_BYTES (1 MiB): a valid file padded with comments to the exact size -----
+pad_to "$A1" 1048576 > "$TMP/max.yaml"; size_is "$TMP/max.yaml" 1048576
+pad_to "$A1" 1048577 > "$TMP/over.yaml"; size_is "$TMP/over.yaml" 1048577
 side ORDER_FILE_MAX_BYTES "one over: refused by check and turn, exit 65, nothing written"
 expect 65 "$BIN" check "$C" "$TMP/over.yaml"
-has "$TMP/err" "over.yaml:1:1: error: order file is larger than 65536 bytes"
+has "$TMP/err" "over.yaml:1:1: error: order file is larger than 1048576 bytes"
 expect 65 "$BIN" turn "$C" "$TMP/over.yaml"
-has "$TMP/err" "over.yaml:1:1: error: order file is larger than 65536 bytes"
+has "$TMP/err" "over.yaml:1:1: error: order file is larger than 1048576 bytes"
 unchanged "$C" "$before"
 side ORDER_FILE_MAX_BYTES "at the limit: accepted by check and turn, archived byte for byte"
 expect 0 "$BIN" check "$C" "$TMP/max.yaml"; has "$TMP/out" "ok: orders of attacker for turn 1"
 expect 0 "$BIN" turn "$C" "$TMP/max.yaml"; has "$TMP/out" "Turn 1:"
 git -C "$C" show turn-0001:orders/turn-0001/attacker.yaml > "$TMP/archived.yaml"
-cmp -s "$TMP/archived.yaml" "$TMP/max.yaml" || die "the 64 KiB order file was not archived as received"
+cmp -s "$TMP/archived.yaml" "$TMP/max.yaml" || die "the 1 MiB order file was not archived as received"
 expect 0 "$BIN" replay "$C"
 
-# --- orders list length: core 1000, each rule system 64 -----------------------------------
+# --- orders list length: core 10000, each rule system 64 ----------------------------------
 # orders_list CAMPAIGN PLAYER N: an order file with N (invalid) entries, each checked.
 orders_list() {
     printf 'campaign: %s\nturn: 1\nplayer: %s\norders:\n' "$1" "$2"
@@ -69,21 +69,22 @@ for rs in "land-raid $D harbour-raid attacker officer" "nhis $B betio-seawall us
     set -- $rs
     orders_list "$3" "$4" 64 > "$TMP/o64.yaml"
     orders_list "$3" "$4" 65 > "$TMP/o65.yaml"
-    orders_list "$3" "$4" 1000 > "$TMP/o1000.yaml"
-    orders_list "$3" "$4" 1001 > "$TMP/o1001.yaml"
+    orders_list "$3" "$4" 10000 > "$TMP/o10000.yaml"
+    orders_list "$3" "$4" 10001 > "$TMP/o10001.yaml"
     side "$1 orders list (64)" "at the limit: every entry is checked, no list-length error"
     expect 65 "$BIN" check "$2" "$TMP/o64.yaml"; hasnt "$TMP/err" "too many items in orders"
     [ "$(grep -c "expected a mapping for $5" "$TMP/err")" -eq 64 ] || die "not every one of 64 entries checked"
     side "$1 orders list (64)" "one over: refused"
     expect 65 "$BIN" check "$2" "$TMP/o65.yaml"
     has "$TMP/err" "o65.yaml:5:3: error: too many items in orders: 65 (at most 64 expected)"
-    side "core orders list (1000)" "at the limit: passed on to $1"
-    expect 65 "$BIN" check "$2" "$TMP/o1000.yaml"
-    has "$TMP/err" "too many items in orders: 1000 (at most 64 expected)"
-    side "core orders list (1000)" "one over: refused before $1"
-    expect 65 "$BIN" check "$2" "$TMP/o1001.yaml"
-    has "$TMP/err" "too many items in orders: 1001 (at most 1000 expected)"
+    side "core orders list (10000)" "at the limit: passed on to $1"
+    expect 65 "$BIN" check "$2" "$TMP/o10000.yaml"
+    has "$TMP/err" "too many items in orders: 10000 (at most 64 expected)"
+    side "core orders list (10000)" "one over: refused before $1"
+    expect 65 "$BIN" check "$2" "$TMP/o10001.yaml"
+    has "$TMP/err" "too many items in orders: 10001 (at most 10000 expected)"
 done
+
 
 # --- land-raid: LR_MAX_ACTIONS (3 per officer), LR_MAX_DRAG (4 bases) ---------------------
 sed 's/^      - plunder$/      - plunder\n      - shoot/' "$A1" > "$TMP/act3.yaml"
@@ -100,16 +101,17 @@ expect 0 "$BIN" check "$D" "$TMP/drag4.yaml"
 side "LR_MAX_DRAG (4)" "one over: refused"
 expect 65 "$BIN" check "$D" "$TMP/drag5.yaml"; has "$TMP/err" "too many items in drag: 5 (at most 4 expected)"
 
-# --- YAML node limits (node.h defaults): depth 16, 20 000 nodes, 4 096-byte scalars -------
+# --- YAML node limits of an order file: depth 16 and 4 096-byte scalars (node.h defaults),
+# ORDER_FILE_MAX_NODES 200 000 nodes (campaign.h) -------------------------------------------
 # The four required keys make 9 nodes; `x:` adds a key and its value. Only the limit's
 # message tells the sides apart (x is an unknown key either way).
 nested() { umpire_file 1; printf 'x: %s1%s\n' "$(rep '[' "$1")" "$(rep ']' "$1")"; }
 items() { umpire_file 1; printf 'x: ['; awk -v n="$1" 'BEGIN { for (i = 1; i < n; i++) printf "1,"; print "1]" }'; }
 nested 15 > "$TMP/depth16.yaml"; nested 16 > "$TMP/depth17.yaml"
-items 19989 > "$TMP/nodes20000.yaml"; items 19990 > "$TMP/nodes20001.yaml"
+items 199989 > "$TMP/nodes200000.yaml"; items 199990 > "$TMP/nodes200001.yaml"
 { umpire_file 1; echo "x: $(rep a 4096)"; } > "$TMP/scalar4096.yaml"
 { umpire_file 1; echo "x: $(rep a 4097)"; } > "$TMP/scalar4097.yaml"
-for f in depth16 nodes20000 scalar4096; do
+for f in depth16 nodes200000 scalar4096; do
     side "node limit ($f)" "at the limit: parsed (only the unknown key is reported)"
     expect 65 "$BIN" check "$D" --rulings "$TMP/$f.yaml"; has "$TMP/err" "$f.yaml:6:1: error: unknown key 'x'"
     [ "$(grep -c ': error: ' "$TMP/err")" -eq 1 ] || die "$f: more than the unknown key reported"
@@ -117,9 +119,9 @@ done
 side "node depth (16)" "one over: refused"
 expect 65 "$BIN" check "$D" --rulings "$TMP/depth17.yaml"
 has "$TMP/err" "collections nested 17 deep (at most 16 levels expected)"
-side "node count (20000)" "one over: refused"
-expect 65 "$BIN" check "$D" --rulings "$TMP/nodes20001.yaml"
-has "$TMP/err" "too many nodes: more than 20000 (at most 20000 expected)"
+side "node count (ORDER_FILE_MAX_NODES 200000)" "one over: refused"
+expect 65 "$BIN" check "$D" --rulings "$TMP/nodes200001.yaml"
+has "$TMP/err" "too many nodes: more than 200000 (at most 200000 expected)"
 side "scalar length (4096)" "one over: refused"
 expect 65 "$BIN" check "$D" --rulings "$TMP/scalar4097.yaml"
 has "$TMP/err" "value is 4097 bytes long (at most 4096 expected)"

@@ -312,6 +312,31 @@ START_TEST(test_purpose_cleaned)
 }
 END_TEST
 
+/* A fair service reuses checked dice of its seed (replay's one derivation per die): die i
+ * with the recorded sides takes the recorded value, any other die (other sides, or past the
+ * record) is derived, equal to fair_die. The recorded 7 of die 0 is not what fair_die gives,
+ * so the test tells a reused value from a derived one. */
+START_TEST(test_reuse_checked)
+{
+	static const uint8_t seed[32] = { 1, 2, 3 };
+	struct die_record rec[2] = {
+		{ .index = 0, .sides = 10, .value = 0, .purpose = NULL },
+		{ .index = 1, .sides = 6, .value = 0, .purpose = NULL },
+	};
+	struct dice d;
+
+	rec[0].value = fair_die(seed, 0, 10, NULL) % 10 + 1; /* another face than derived */
+	rec[1].value = fair_die(seed, 1, 6, NULL) % 6 + 1;
+	dice_init_fair(&d, seed);
+	dice_reuse_checked(&d, rec, 2);
+	ck_assert_uint_eq(dice_roll(&d, 10, "reused"), rec[0].value);
+	ck_assert_uint_eq(dice_roll(&d, 8, "other sides"), fair_die(seed, 1, 8, NULL));
+	ck_assert_uint_eq(dice_roll(&d, 6, "past the record"), fair_die(seed, 2, 6, NULL));
+	ck_assert_uint_ne(rec[0].value, fair_die(seed, 0, 10, NULL));
+	dice_release(&d);
+}
+END_TEST
+
 START_TEST(test_roll_many)
 {
 	static const int script[] = { 4, 1, 6, 2 };
@@ -555,6 +580,7 @@ static Suite *dice_suite(void)
 	tcase_add_test(tr, test_max_per_turn);
 	tcase_add_test(tr, test_purpose_cleaned);
 	tcase_add_test(tr, test_roll_many);
+	tcase_add_test(tr, test_reuse_checked);
 	tcase_add_test(tr, test_fair_source);
 	tcase_add_test(tr, test_shuffle_vector);
 	tcase_add_test(tr, test_shuffle_scripted);

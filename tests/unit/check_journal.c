@@ -500,6 +500,64 @@ START_TEST(test_sqlite_shell_cannot_rewrite)
 }
 END_TEST
 
+/* A journal made before the MAX(...) + 1 triggers (dice_dense and events_dense counting the
+ * turn's rows) gets the schema's triggers on open, keeps its rows, and still refuses gaps. */
+START_TEST(test_old_dense_triggers_migrated)
+{
+	struct buf out = BUF_INIT;
+	struct journal_record r0, r1, *g = NULL;
+	struct journal *j = open_new("old.sqlite");
+	char *path = test_path("old.sqlite");
+
+	record0(&r0);
+	append_ok(j, &r0);
+	journal_close(j);
+	ck_assert_int_eq(
+		sqlite_cli(path,
+			"DROP TRIGGER dice_dense; DROP TRIGGER events_dense;\n"
+			"CREATE TRIGGER dice_dense BEFORE INSERT ON dice\n"
+			"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+			"\tOR NEW.idx IS NOT (SELECT COUNT(*) FROM dice WHERE turn = NEW.turn)\n"
+			"BEGIN SELECT RAISE(ABORT, 'journal is append-only: dice'); END;\n"
+			"CREATE TRIGGER events_dense BEFORE INSERT ON events\n"
+			"WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)\n"
+			"\tOR NEW.seq IS NOT (SELECT COUNT(*) FROM events WHERE turn = NEW.turn)\n"
+			"BEGIN SELECT RAISE(ABORT, 'journal is append-only: events'); END;\n",
+			&out),
+		0);
+	ck_assert_int_eq(sqlite_cli(path,
+				 "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+				 " AND sql LIKE '%COUNT(*)%';",
+				 &out),
+		0);
+	ck_assert_str_eq(buf_str(&out), "2\n");
+
+	ck_assert_msg(journal_open(&j, path, 0) == 0, "%s", error_last()->message);
+	ck_assert_int_eq(
+		sqlite_cli(path,
+			"SELECT (SELECT count(*) FROM sqlite_master WHERE sql LIKE '%COUNT(*)%'),"
+			" (SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+			" AND name IN ('dice_dense', 'events_dense') AND sql LIKE '%MAX(%) + 1%');",
+			&out),
+		0);
+	ck_assert_str_eq(buf_str(&out), "0|2\n"); /* none counting, both MAX + 1 */
+	record1(&r1);
+	append_ok(j, &r1);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	assert_record1(g);
+	journal_record_free(g);
+	journal_close(j);
+	ck_assert_int_ne(sqlite_cli(path,
+				 "INSERT INTO dice (turn, idx, sides, value, purpose)"
+				 " VALUES (1, 4, 6, 1, 'gap');",
+				 &out),
+		0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "journal is append-only"));
+	free(path);
+	buf_release(&out);
+}
+END_TEST
+
 START_TEST(test_open_errors)
 {
 	struct buf err = BUF_INIT, out = BUF_INIT;
@@ -552,6 +610,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_failed_append_writes_nothing);
 	tcase_add_test(tc, test_sqlite_shell_cannot_rewrite);
 	tcase_add_test(tc, test_open_errors);
+	tcase_add_test(tc, test_old_dense_triggers_migrated);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -469,7 +469,9 @@ START_TEST(test_order_file_size_edge)
 	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
 	ck_assert_int_eq(turn_add_order_file(&t, over), -1);
 	ck_assert_uint_eq(diag_count(&t.diag), 1);
-	ck_assert_ptr_nonnull(strstr(t.diag.v[0].message, "larger than 65536 bytes"));
+	char want[64];
+	snprintf(want, sizeof want, "larger than %d bytes", ORDER_FILE_MAX_BYTES);
+	ck_assert_ptr_nonnull(strstr(t.diag.v[0].message, want));
 	turn_release(&t);
 
 	buf_release(&b);

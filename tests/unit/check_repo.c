@@ -303,6 +303,84 @@ START_TEST(test_commit_ids_reproducible)
 }
 END_TEST
 
+/* The commit's tree, built by a tree builder on the parent's touching only the directories
+ * that change, is the tree git's own index gives for the parent plus the same files: nested
+ * directories, names that sort around "dir/" ("a-b", "a.txt", "a/"), a replaced file and a
+ * path given twice (the later one kept). */
+START_TEST(test_tree_matches_git_index)
+{
+	static const struct file more[] = {
+		{ (char *)"a/b/c.txt", (unsigned char *)"c\n", 2 },
+		{ (char *)"a-b/y", (unsigned char *)"y\n", 2 },
+		{ (char *)"a/x", (unsigned char *)"first\n", 6 },
+		{ (char *)"a.txt", (unsigned char *)"a\n", 2 },
+		{ (char *)"z/deep/er/f", (unsigned char *)"f\n", 2 },
+		{ (char *)"state.yaml", (unsigned char *)"turn: 2\n", 8 },
+		{ (char *)"a/x", (unsigned char *)"second\n", 7 },
+		{ (char *)"orders/turn-0001/defender.yaml", (unsigned char *)"new\n", 4 },
+	};
+	char *dir = test_path("tree-index");
+	struct repo *r = init_repo(dir);
+	struct buf out = BUF_INIT, want = BUF_INIT;
+	char c0[41], c1[41], c2[41];
+
+	play_two_turns(r, c0, c1);
+	commit_ok(r, more, sizeof(more) / sizeof(more[0]), "Turn 2", "turn-0002", T1 + 60, c2);
+	buf_printf(&want, "export GIT_INDEX_FILE='%s/.git/test-index'; cd '%s' && git read-tree %s",
+		dir, dir, c1);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		buf_printf(&want,
+			" && git update-index --add --cacheinfo \"100644,$(printf '%.*s' | git "
+			"hash-object -w --stdin),%s\"",
+			(int)more[i].len, (const char *)more[i].data, more[i].path);
+	buf_puts(&want, " && git write-tree && git rev-parse turn-0002^{tree}");
+	ck_assert_int_eq(test_run(&out, "%s", buf_str(&want)), 0);
+	ck_assert_uint_eq(out.len, 82);
+	ck_assert_msg(memcmp(out.data, out.data + 41, 41) == 0, "trees differ: %s", buf_str(&out));
+	ck_assert_int_eq(test_run(&out, "git -C '%s' show turn-0002:a/x", dir), 0);
+	ck_assert_str_eq(buf_str(&out), "second\n");
+	git_status_empty(dir);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
+	repo_free(r);
+	free(dir);
+	buf_release(&out);
+	buf_release(&want);
+}
+END_TEST
+
+/* repo_pack_loose: the loose objects go into one pack, which git accepts (fsck, every
+ * object readable); nothing is left loose, a second call has nothing to do, and min_loose
+ * above the count leaves them loose. */
+START_TEST(test_pack_loose)
+{
+	char *dir = test_path("pack");
+	struct repo *r = init_repo(dir);
+	struct buf out = BUF_INIT;
+	char c0[41], c1[41];
+
+	play_two_turns(r, c0, c1);
+	ck_assert_int_eq(repo_pack_loose(r, 1000), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' count-objects -v | grep -E '^(count|packs):'",
+				 dir),
+		0);
+	ck_assert_str_eq(buf_str(&out), "count: 14\npacks: 0\n");
+	ck_assert_int_eq(repo_pack_loose(r, 1), 14);
+	ck_assert_int_eq(test_run(&out,
+				 "git -C '%s' count-objects -v | grep -E '^(count|in-pack|packs):'",
+				 dir),
+		0);
+	ck_assert_str_eq(buf_str(&out), "count: 0\nin-pack: 14\npacks: 1\n");
+	ck_assert_int_eq(repo_pack_loose(r, 1), 0);
+	ck_assert_int_eq(test_run(&out, "git -C '%s' fsck --strict --no-dangling", dir), 0);
+	assert_read(r, "turn-0001", "state.yaml", state1, sizeof(state1) - 1);
+	assert_read(r, "turn-0000", "state.yaml", state0, sizeof(state0) - 1);
+	git_status_empty(dir);
+	repo_free(r);
+	free(dir);
+	buf_release(&out);
+}
+END_TEST
+
 START_TEST(test_commit_refusals)
 {
 	struct buf err = BUF_INIT;
@@ -431,6 +509,8 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_init_and_open);
 	tcase_add_test(tc, test_two_turns_read_back);
 	tcase_add_test(tc, test_commit_ids_reproducible);
+	tcase_add_test(tc, test_tree_matches_git_index);
+	tcase_add_test(tc, test_pack_loose);
 	tcase_add_test(tc, test_commit_refusals);
 	tcase_add_test(tc, test_publish_finishes_a_turn);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,308 @@
+/* bench/floor.c — the in-process half of `make bench` (bench/run.sh is the other):
+ *
+ *   floor dice N            the dice service (dice_roll, fair source) against raw libsodium
+ *                           HMAC-SHA256 of the same message, N each, alternated; medians
+ *   floor turn JOURNAL T FILE...
+ *                           the floor of turn T: what no referee can avoid for it — libyaml
+ *                           loading the same order files, SQLite inserting the same rows
+ *                           (read from JOURNAL, turn T) in one WAL/synchronous=FULL
+ *                           transaction with bound parameters, and one libgit2 commit of
+ *                           the same files (fsync on) into a fresh repository; prints the
+ *                           median seconds of 5 runs
+ *
+ * Public libraries only (libyaml, SQLite, libgit2, libsodium) plus the project's own dice
+ * service. Timing is CLOCK_MONOTONIC; nothing here is a test (speed is never asserted). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <yaml.h>
+
+#include "core/dice.h"
+#include "core/fair.h"
+
+#define RUNS 5
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), dbl_cmp);
+	return v[n / 2];
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "floor: %s\n", what);
+	exit(1);
+}
+
+/* --- dice service against raw HMAC ----------------------------------------------------- */
+
+static double time_service(long n)
+{
+	static const uint8_t seed[32] = { 7 };
+	struct dice d;
+	double t0 = now();
+
+	dice_init_fair(&d, seed);
+	for (long i = 0; i < n; i++)
+		dice_roll(&d, 6, "bench");
+	double t = now() - t0;
+	dice_release(&d);
+	return t;
+}
+
+static double time_raw_hmac(long n)
+{
+	static const uint8_t seed[32] = { 7 };
+	uint8_t msg[25] = "umpire/die/v1", out[32];
+	volatile uint8_t sink = 0;
+	double t0 = now();
+
+	for (long i = 0; i < n; i++) {
+		msg[20] = (uint8_t)i;
+		crypto_auth_hmacsha256(out, msg, sizeof msg, seed);
+		sink ^= out[0];
+	}
+	(void)sink;
+	return now() - t0;
+}
+
+static int bench_dice(long n)
+{
+	double svc[RUNS], raw[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		svc[r] = time_service(n);
+		raw[r] = time_raw_hmac(n);
+	}
+	double s = median(svc, RUNS), h = median(raw, RUNS);
+	printf("dice_service_per_s %.0f\nraw_hmac_per_s %.0f\nservice_vs_raw %.3f\n", n / s, n / h,
+		h / s);
+	return 0;
+}
+
+/* --- the floor of a turn ---------------------------------------------------------------- */
+
+struct blob {
+	char *path;
+	void *data;
+	size_t len;
+};
+
+struct rows {
+	sqlite3_stmt *sel[4]; /* dice, events, orders, files of the turn */
+	struct blob *files;
+	size_t n_files;
+};
+
+static void *file_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		die(path);
+	do {
+		if (n == cap)
+			p = realloc(p, cap = cap ? 2 * cap : 65536);
+		got = fread(p + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	*len = n;
+	return p;
+}
+
+static void parse_yaml(const void *bytes, size_t len)
+{
+	yaml_parser_t p;
+	yaml_document_t doc;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, bytes, len);
+	if (!yaml_parser_load(&p, &doc))
+		die("yaml");
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&p);
+}
+
+/* Copies the turn's rows of table from src into dst, one bound INSERT a row. */
+static void copy_rows(sqlite3 *src, sqlite3 *dst, const char *table, int turn)
+{
+	char sql[256];
+	sqlite3_stmt *sel, *ins;
+
+	snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE turn = ?1", table);
+	if (sqlite3_prepare_v2(src, sql, -1, &sel, NULL) != SQLITE_OK)
+		die(sqlite3_errmsg(src));
+	sqlite3_bind_int(sel, 1, turn);
+	int cols = sqlite3_column_count(sel);
+	char marks[128] = "";
+	for (int i = 0; i < cols; i++)
+		strcat(marks, i ? ",?" : "?");
+	snprintf(sql, sizeof sql, "INSERT INTO %s VALUES (%s)", table, marks);
+	if (sqlite3_prepare_v2(dst, sql, -1, &ins, NULL) != SQLITE_OK)
+		die(sqlite3_errmsg(dst));
+	while (sqlite3_step(sel) == SQLITE_ROW) {
+		for (int i = 0; i < cols; i++)
+			sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			die(sqlite3_errmsg(dst));
+		sqlite3_reset(ins);
+	}
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+}
+
+static const char *const tables[] = { "turns", "orders", "dice", "events", "files" };
+
+/* A fresh database with the journal's tables (no triggers: the floor), WAL, FULL. */
+static sqlite3 *fresh_db(sqlite3 *src, const char *path)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	unlink(path);
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		die("sqlite open");
+	sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	if (sqlite3_prepare_v2(src, "SELECT sql FROM sqlite_master WHERE type = 'table'", -1, &st,
+		    NULL) != SQLITE_OK)
+		die(sqlite3_errmsg(src));
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (sqlite3_exec(db, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) !=
+			SQLITE_OK)
+			die(sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return db;
+}
+
+static void load_files(sqlite3 *src, int turn, struct rows *r)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(src, "SELECT path, bytes FROM files WHERE turn = ?1", -1, &st,
+		    NULL) != SQLITE_OK)
+		die(sqlite3_errmsg(src));
+	sqlite3_bind_int(st, 1, turn);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		r->files = realloc(r->files, (r->n_files + 1) * sizeof(*r->files));
+		struct blob *b = &r->files[r->n_files++];
+		b->path = strdup((const char *)sqlite3_column_text(st, 0));
+		b->len = (size_t)sqlite3_column_bytes(st, 1);
+		b->data = malloc(b->len + 1);
+		memcpy(b->data, sqlite3_column_blob(st, 1), b->len);
+	}
+	sqlite3_finalize(st);
+}
+
+/* One commit of the turn's files on an empty tree, in a fresh repository. */
+static void commit_files(const char *dir, const struct rows *r)
+{
+	git_repository *repo;
+	git_index *index;
+	git_signature *sig;
+	git_tree *tree;
+	git_oid tree_id, commit_id;
+
+	if (git_repository_init(&repo, dir, 0) < 0 || git_index_new(&index) < 0)
+		die("git init");
+	for (size_t i = 0; i < r->n_files; i++) {
+		git_index_entry e;
+		memset(&e, 0, sizeof e);
+		e.path = r->files[i].path;
+		e.mode = GIT_FILEMODE_BLOB;
+		if (git_blob_create_from_buffer(&e.id, repo, r->files[i].data, r->files[i].len) <
+				0 ||
+			git_index_add(index, &e) < 0)
+			die("git blob");
+	}
+	if (git_index_write_tree_to(&tree_id, index, repo) < 0 ||
+		git_tree_lookup(&tree, repo, &tree_id) < 0 ||
+		git_signature_new(&sig, "umpire", "umpire@localhost", 0, 0) < 0 ||
+		git_commit_create(&commit_id, repo, "refs/heads/main", sig, sig, NULL, "floor\n",
+			tree, 0, NULL) < 0)
+		die("git commit");
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_repository_free(repo);
+}
+
+static int bench_turn(const char *journal, int turn, char **paths, int n_paths)
+{
+	char tmpl[] = "/tmp/umpire-floor.XXXXXX";
+	char dbpath[64], gitdir[64];
+	double t[RUNS];
+	sqlite3 *src;
+	struct rows r = { 0 };
+	void **bytes = calloc((size_t)n_paths, sizeof(*bytes));
+	size_t *lens = calloc((size_t)n_paths, sizeof(*lens));
+
+	if (!mkdtemp(tmpl))
+		die("mkdtemp");
+	if (sqlite3_open_v2(journal, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		die("journal");
+	load_files(src, turn, &r);
+	for (int i = 0; i < n_paths; i++)
+		bytes[i] = file_bytes(paths[i], &lens[i]);
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+	for (int run = 0; run < RUNS; run++) {
+		snprintf(dbpath, sizeof dbpath, "%s/j%d.sqlite", tmpl, run);
+		snprintf(gitdir, sizeof gitdir, "%s/g%d", tmpl, run);
+		sqlite3 *db = fresh_db(src, dbpath);
+		double t0 = now();
+		for (int i = 0; i < n_paths; i++)
+			parse_yaml(bytes[i], lens[i]);
+		sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
+			copy_rows(src, db, tables[k], turn);
+		if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			die(sqlite3_errmsg(db));
+		commit_files(gitdir, &r);
+		t[run] = now() - t0;
+		sqlite3_close(db);
+	}
+	printf("floor_s %.4f\n", median(t, RUNS));
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	if (system(cmd) != 0)
+		die("rm");
+	sqlite3_close(src);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (sodium_init() < 0)
+		die("sodium");
+	if (argc == 3 && strcmp(argv[1], "dice") == 0)
+		return bench_dice(atol(argv[2]));
+	if (argc >= 4 && strcmp(argv[1], "turn") == 0)
+		return bench_turn(argv[2], atoi(argv[3]), argv + 4, argc - 4);
+	fprintf(stderr, "usage: floor dice N | floor turn JOURNAL TURN FILE...\n");
+	return 64;
+}

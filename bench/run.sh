@@ -1,0 +1,141 @@
+#!/bin/sh
+# bench/run.sh BIN FLOOR — `make bench`: each row of issue 17's table, measured side by side
+# against its floor (medians of alternated runs), in one run of a few minutes:
+#   1. the dice service against raw libsodium HMAC-SHA256 (bench/floor.c dice)
+#   2. the largest turn we build (two players' orders plus 100 umpire rulings of 100d6,
+#      10,000+ dice) against its floor: libyaml loading the same files, SQLite inserting the
+#      same rows in one WAL/FULL transaction, one libgit2 commit of the same files
+#      (bench/floor.c turn)
+#   3. turn 10, 100 and BENCH_TURNS (1000) of one long synthetic campaign (each turn one
+#      umpire ruling of 100d6, the players' orders missing): wall, CPU, peak RSS, fsyncs
+#   4. verify's cost per turn at 99 and BENCH_TURNS-1 turns
+#   5. replay and verify dice per CPU second on the demos and on a dice-dense campaign
+#   6. .git bytes per turn at turn BENCH_TURNS
+# Public tools only: sh, /usr/bin/time, strace, git, sqlite3, du. Speed is measured here,
+# never asserted in tests.
+set -eu
+cd "$(dirname "$0")/.."
+BIN=$(realpath "${1:-build/umpire}")
+FLOOR=$(realpath "${2:-build/release/bench/floor}")
+N=${BENCH_TURNS:-1000}
+RUNS=${BENCH_RUNS:-5}
+export SOURCE_DATE_EPOCH=1767225600
+T=$(mktemp -d /tmp/umpire-bench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+BS=campaigns/betio-seawall
+
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# timed OUT CMD...: runs CMD (output discarded), appends "wall user sys maxrss_kb" to OUT
+timed() {
+    out=$1; shift
+    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
+    cat "$T/time" >> "$out"
+}
+col() { awk -v c="$1" '{ print $c }' "$2" | median; }
+cpu() { awk '{ print $2 + $3 }' "$1" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+row() { printf '%-44s %-34s %-10s %s\n' "$1" "$2" "$3" "$4"; }
+# rulings TURN N SIDES: an umpire file of N rulings of 100dSIDES for betio-seawall
+rulings() {
+    printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n' "$1"
+    awk -v n="$2" -v s="$3" 'BEGIN { for (i = 1; i <= n; i++) printf "  - {roll: 100d%d, for: \"bench ruling %d\"}\n", s, i }'
+}
+# new_campaign DIR TURNS: betio-seawall with the game length set to TURNS
+new_campaign() {
+    sed "s/^  turns: 8\$/  turns: $2/" "$BS/scenario.yaml" > "$T/scen-$2.yaml"
+    "$BIN" init "$1" --scenario "$T/scen-$2.yaml" --secret-file "$BS/demo.secret" >/dev/null
+}
+dice_in() { sqlite3 "$1/.umpire/journal.sqlite" "SELECT count(*) FROM dice"; }
+
+echo "umpire bench: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $N turns, medians of $RUNS"
+row "measure" "figure" "ratio" "goal"
+
+# --- 1. dice service vs raw HMAC ------------------------------------------------------------
+"$FLOOR" dice 100000 > "$T/dice"
+svc=$(awk '/^dice_service_per_s/ { print $2 }' "$T/dice")
+raw=$(awk '/^raw_hmac_per_s/ { print $2 }' "$T/dice")
+row "dice service vs raw HMAC-SHA256" "$svc vs $raw dice/s" "$(ratio "$svc" "$raw")" ">= 0.5"
+
+# --- 2. the largest turn vs its floor -------------------------------------------------------
+new_campaign "$T/big0" 1000
+rulings 1 100 6 > "$T/big-rulings.yaml"
+big_files="$BS/orders/turn-0001/ija.yaml $BS/orders/turn-0001/usmc.yaml $T/big-rulings.yaml"
+: > "$T/big"; : > "$T/floor"
+for r in $(seq "$RUNS"); do
+    rm -rf "$T/big"; cp -a "$T/big0" "$T/big"; sync
+    # shellcheck disable=SC2086
+    timed "$T/bigt" "$BIN" turn "$T/big" $big_files
+    # shellcheck disable=SC2086
+    "$FLOOR" turn "$T/big/.umpire/journal.sqlite" 1 $big_files | awk '/^floor_s/ { print $2 }' >> "$T/floor"
+done
+big=$(col 1 "$T/bigt"); floor=$(median < "$T/floor")
+row "largest turn ($(sqlite3 "$T/big/.umpire/journal.sqlite" 'SELECT count(*) FROM dice') dice) vs floor" "${big} s vs ${floor} s" "$(ratio "$big" "$floor")" "<= 3, < 1 s"
+
+# --- 3. a long campaign: turns 10, 100, N ---------------------------------------------------
+# One play-through; each of turn 10, 100 and N is the median of it and its neighbours (the
+# five turns ending at it), timed as they are played: no copies, so the page cache and the
+# file system see what a referee's machine sees.
+L="$T/long"
+new_campaign "$L" "$N"
+at() { [ "$1" -gt $(($2 - 5)) ] && [ "$1" -le "$2" ]; }
+for t in 10 100 "$N"; do : > "$T/turn-$t"; done
+for t in $(seq 1 "$N"); do
+    [ "$t" -ne 100 ] || git clone -q "$L" "$T/clone-100"
+    rulings "$t" 1 6 > "$T/r.yaml"
+    m=""
+    for k in 10 100 "$N"; do if at "$t" "$k"; then m=$k; fi; done
+    if [ "$t" -eq "$N" ] && command -v strace >/dev/null 2>&1; then
+        strace -f -c -e trace=fsync,fdatasync -o "$T/strace" "$BIN" turn "$L" "$T/r.yaml" --allow-missing >/dev/null 2>&1
+    elif [ -n "$m" ]; then
+        timed "$T/turn-$m" "$BIN" turn "$L" "$T/r.yaml" --allow-missing
+    else
+        "$BIN" turn "$L" "$T/r.yaml" --allow-missing >/dev/null
+    fi
+    # after turn N - 100: both ends of the difference just packed when 100 is a multiple of
+    # TURN_PACK_EVERY (50), so the loose objects between packings do not blur it
+    [ "$t" -ne $((N - 100)) ] || du -sb "$L/.git" | awk '{ print $1 }' > "$T/git-before"
+done
+fs="n/a (no strace)"
+[ ! -f "$T/strace" ] || fs=$(awk '/fsync|fdatasync/ { n += $4 } END { print n + 0 }' "$T/strace")
+gitb=$(( ($(du -sb "$L/.git" | awk '{ print $1 }') - $(cat "$T/git-before")) / 100 ))
+for t in 10 100 "$N"; do
+    row "turn $t: wall / cpu / peak RSS" "$(col 1 "$T/turn-$t") s / $(cpu "$T/turn-$t") s / $(col 4 "$T/turn-$t") KB" "" ""
+done
+row "turn $N vs turn 10, wall" "" "$(ratio "$(col 1 "$T/turn-$N")" "$(col 1 "$T/turn-10")")" "<= 1.2"
+row "turn $N vs turn 10, cpu" "" "$(ratio "$(cpu "$T/turn-$N")" "$(cpu "$T/turn-10")")" ""
+row "turn $N vs turn 10, peak RSS" "" "$(ratio "$(col 4 "$T/turn-$N")" "$(col 4 "$T/turn-10")")" "<= 1.05"
+row "fsyncs in turn $N" "$fs" "" ""
+row ".git bytes per turn at turn $N" "$gitb B (du -sb, turns $((N - 99))-$N)" "" "flat"
+
+# --- 4. verify: cost per turn ---------------------------------------------------------------
+git clone -q "$L" "$T/clone-$N"
+for t in 100 "$N"; do : > "$T/verify-$t"; done
+for r in $(seq "$RUNS"); do
+    for t in 100 "$N"; do timed "$T/verify-$t" "$BIN" verify "$T/clone-$t"; done
+done
+v1=$(awk -v s="$(cpu "$T/verify-100")" 'BEGIN { printf "%.2f", s * 1000 / 99 }')
+v2=$(awk -v s="$(cpu "$T/verify-$N")" -v n="$N" 'BEGIN { printf "%.2f", s * 1000 / n }')
+row "verify cpu per turn, $N turns vs 99" "$v2 vs $v1 ms" "$(ratio "$v2" "$v1")" "flat (1)"
+
+# --- 5. replay / verify dice per CPU second -------------------------------------------------
+sh tools/demo "$BIN" "$T/demo" >/dev/null 2>&1
+D="$T/dense"
+new_campaign "$D" 1000
+for t in $(seq 1 20); do
+    rulings "$t" 100 6 > "$T/r.yaml"
+    "$BIN" turn "$D" "$T/r.yaml" --allow-missing >/dev/null
+done
+for c in "$T/demo/betio-seawall" "$T/demo/harbour-raid" "$D"; do
+    name=$(basename "$c"); n=$(dice_in "$c")
+    git clone -q "$c" "$T/vclone-$name" 2>/dev/null || true
+    : > "$T/replay-$name"; : > "$T/vfy-$name"
+    for r in $(seq "$RUNS"); do
+        timed "$T/replay-$name" "$BIN" replay "$c"
+        timed "$T/vfy-$name" "$BIN" verify "$T/vclone-$name"
+    done
+    rp=$(awk -v n="$n" -v s="$(cpu "$T/replay-$name")" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 0.001) }')
+    vf=$(awk -v n="$n" -v s="$(cpu "$T/vfy-$name")" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 0.001) }')
+    goal=">= 100k"; [ "$c" != "$D" ] || goal=">= 1M"
+    row "replay / verify dice per cpu s, $name ($n)" "$rp / $vf" "" "$goal"
+done
