@@ -1,7 +1,8 @@
 /* replay.c — `umpire replay`: re-resolve every turn from the setup state, the order files
  * archived in git and the keys in the journal, and require every order hash, digest, seed,
  * die, event, state and committed file to come out identical (src/core/audit.c does the
- * work, with the SQLite journal as the record). The first difference is named; exit 65. */
+ * work, with the SQLite journal as the record; on a clone, which has no journal, the journal
+ * exports committed at each tag are the record). The first difference is named; exit 65. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,10 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/diag.h"
+#include "core/error.h"
 #include "core/layout.h"
+#include "core/turn.h"
 #include "core/banned.h"
 
 static const char replay_help[] =
@@ -17,8 +21,43 @@ static const char replay_help[] =
 	"Re-resolves every turn of the campaign from the setup state (tag turn-0000), the order\n"
 	"files committed in git and the keys in the journal, through the same code 'umpire turn'\n"
 	"uses, and compares every die, event, state and committed file with the journal and git.\n"
-	"Exit 0 only if everything is identical; otherwise the first difference is named and the\n"
-	"exit code is 65.\n";
+	"On a clone, which has no journal, the journal exports committed at each tag are the\n"
+	"record. Exit 0 only if everything is identical; otherwise the first difference is named\n"
+	"and the exit code is 65.\n";
+
+/* A clone's record of turn t: the journal export committed at its tag. */
+static int read_export(struct campaign *c, int t, struct journal_record **r)
+{
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	int rc;
+
+	diag_init(&d);
+	rc = audit_read_export(r, c, t, &bytes, &d);
+	if (rc < 0 && diag_count(&d)) {
+		struct buf text = BUF_INIT;
+		diag_format(&d, &text, DIAG_BRIEF);
+		error_set(ERROR_INPUT, "%s", buf_str(&text));
+		buf_release(&text);
+	}
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* The last turn a clone holds: the highest of the consecutive tags turn-0001, turn-0002... */
+static int last_tagged_turn(struct campaign *c)
+{
+	char tag[LAYOUT_TAG_MAX];
+	int t = 0;
+
+	for (;;) {
+		layout_tag(tag, t + 1);
+		if (t >= TURN_MAX || !repo_has(c->repo, tag))
+			return t;
+		t++;
+	}
+}
 
 static int replay_turn(struct campaign *c, void *state, int t)
 {
@@ -29,9 +68,9 @@ static int replay_turn(struct campaign *c, void *state, int t)
 
 	memset(&at, 0, sizeof(at));
 	layout_tag(tag, t);
-	if (journal_read(c->journal, t, &r) < 0) {
-		fprintf(stderr, "replay: turn %d: cannot read it from the journal: %s\n", t,
-			error_last()->message);
+	if (c->journal ? journal_read(c->journal, t, &r) < 0 : read_export(c, t, &r) < 0) {
+		fprintf(stderr, "replay: turn %d: cannot read it from the %s: %s\n", t,
+			c->journal ? "journal" : "journal export", error_last()->message);
 		goto done;
 	}
 	if (!repo_has(c->repo, tag)) {
@@ -39,7 +78,7 @@ static int replay_turn(struct campaign *c, void *state, int t)
 		goto done;
 	}
 	/* The journal is the record; the order files come from git; the pipeline decides. */
-	if (audit_resolve(&at, c, state, tag, r, 0) < 0) {
+	if (audit_resolve(&at, c, state, tag, r, c->journal ? 0 : AUDIT_EXPORT) < 0) {
 		rc = cmd_error("replay");
 		goto done;
 	}
@@ -61,13 +100,15 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
-	if (campaign_open(&c, argv[optind], CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL) < 0)
+	if (campaign_open(&c, argv[optind], CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL_IF_ANY) < 0)
 		return cmd_error("umpire");
 	void *state = NULL;
 	int last = -1, t0, rc = EXIT_OK;
 	char tag[LAYOUT_TAG_MAX];
 	layout_tag(tag, 0);
-	if (journal_last_turn(c->journal, &last) < 0 ||
+	if (!c->journal)
+		last = last_tagged_turn(c);
+	if ((c->journal && journal_last_turn(c->journal, &last) < 0) ||
 		campaign_load_state(c, tag, &t0, &state) < 0) {
 		rc = cmd_error("umpire");
 		goto done;
@@ -75,7 +116,7 @@ int cmd_replay(int argc, char **argv)
 	for (int t = 1; t <= last && rc == EXIT_OK; t++)
 		rc = replay_turn(c, state, t);
 	layout_tag(tag, last + 1);
-	if (rc == EXIT_OK && repo_has(c->repo, tag)) {
+	if (rc == EXIT_OK && c->journal && repo_has(c->repo, tag)) {
 		fprintf(stderr, "replay: git has %s, which the journal does not\n", tag);
 		rc = EXIT_DATAERR;
 	}

@@ -27,3 +27,11 @@ cp -a "$C" "$TMP/f"
 of=$(cd "$TMP/f" && ls orders/turn-0003/*.yaml | grep -v umpire | head -n 1)
 (cd "$TMP/f" && printf '# edited later\n' >> "$of" && git commit -qam "edit" && git tag -f turn-0003 >/dev/null)
 expect 65 "$BIN" replay "$TMP/f"; has "$TMP/err" "turn 3: order file $of differs from the journal's copy"
+
+# On a clone there is no journal: the journal exports committed at each tag are the record.
+git clone -q "$C" "$TMP/g"
+[ ! -e "$TMP/g/.umpire/journal.sqlite" ] || die "a clone holds the journal"
+expect 0 "$BIN" replay "$TMP/g"; has "$TMP/out" "replay: 4 turns identical"
+# A die of turn 2 changed in its export (and the tag moved onto the edit) is caught.
+(cd "$TMP/g" && git checkout -q turn-0002 && awk '/^- index: 1$/ { hit = 1 } hit && /^  value: / { sub(/value: [0-9]+/, "value: 99"); hit = 0 } { print }' journal/turn-0002.yaml > x && mv x journal/turn-0002.yaml && git commit -qam "edit" && git tag -f turn-0002 >/dev/null)
+expect 65 "$BIN" replay "$TMP/g"; has "$TMP/err" "replay: turn 2:"
