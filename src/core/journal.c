@@ -399,85 +399,77 @@ static int append_turn_row(struct append *a, const struct journal_record *r)
 	return insert_row(st);
 }
 
-static int append_orders(struct append *a, const struct journal_record *r)
-{
-	sqlite3_stmt *st = a->st[S_ORDERS];
-	int rc = SQLITE_OK;
+/* Binds row i of one table (the turn as ?1 included) and names it in a->where: 0, or -1 for a
+ * row SQLite cannot hold (a->own says why). */
+typedef int (
+	*bind_row_fn)(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i);
 
-	for (size_t i = 0; i < r->n_orders && rc == SQLITE_OK; i++) {
-		const struct journal_order *o = &r->orders[i];
-		buf_clear(&a->where);
-		buf_printf(&a->where, "order of '%s': ", o->player ? o->player : "");
-		sqlite3_bind_int(st, 1, r->turn);
-		bind_text_or_null(st, 2, o->player);
-		bind_hash(st, 3, o->sha256, o->has_file);
-		bind_bytes(st, 4,
-			o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL,
-			o->len);
-		rc = insert_row(st);
-	}
-	return rc;
+static int order_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
+{
+	const struct journal_order *o = &r->orders[i];
+
+	buf_printf(&a->where, "order of '%s': ", o->player ? o->player : "");
+	bind_text_or_null(st, 2, o->player);
+	bind_hash(st, 3, o->sha256, o->has_file);
+	bind_bytes(st, 4, o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL,
+		o->len);
+	return 0;
 }
 
-static int append_dice(struct append *a, const struct journal_record *r)
+static int die_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
 {
-	sqlite3_stmt *st = a->st[S_DICE];
-	int rc = SQLITE_OK;
+	const struct die_record *d = &r->dice[i];
 
-	for (size_t i = 0; i < r->n_dice && rc == SQLITE_OK; i++) {
-		const struct die_record *d = &r->dice[i];
-		buf_clear(&a->where);
-		buf_printf(&a->where, "die %zu: ", i);
-		/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
-		if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
-			a->own = "index, sides or value exceeds 2^63-1";
-			return SQLITE_ERROR;
-		}
-		sqlite3_bind_int(st, 1, r->turn);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)d->index);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)d->sides);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)d->value);
-		bind_text_or_null(st, 5, d->purpose);
-		rc = insert_row(st);
+	buf_printf(&a->where, "die %zu: ", i);
+	/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
+	if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
+		a->own = "index, sides or value exceeds 2^63-1";
+		return -1;
 	}
-	return rc;
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)d->index);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)d->sides);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->value);
+	bind_text_or_null(st, 5, d->purpose);
+	return 0;
 }
 
-static int append_events(struct append *a, const struct journal_record *r)
+static int event_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
 {
-	sqlite3_stmt *st = a->st[S_EVENTS];
-	int rc = SQLITE_OK;
+	const struct event *e = &r->events[i];
 
-	for (size_t i = 0; i < r->n_events && rc == SQLITE_OK; i++) {
-		const struct event *e = &r->events[i];
-		buf_clear(&a->where);
-		buf_printf(&a->where, "event %zu: ", i);
-		sqlite3_bind_int(st, 1, r->turn);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		bind_text_or_null(st, 3, e->phase);
-		bind_text_or_null(st, 4, event_kind_name(e->kind));
-		bind_text_or_null(st, 5, e->player);
-		sqlite3_bind_int(st, 6, e->order_index);
-		bind_text_or_null(st, 7, e->text);
-		rc = insert_row(st);
-	}
-	return rc;
+	buf_printf(&a->where, "event %zu: ", i);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+	bind_text_or_null(st, 3, e->phase);
+	bind_text_or_null(st, 4, event_kind_name(e->kind));
+	bind_text_or_null(st, 5, e->player);
+	sqlite3_bind_int(st, 6, e->order_index);
+	bind_text_or_null(st, 7, e->text);
+	return 0;
 }
 
-static int append_files(struct append *a, const struct journal_record *r)
+static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
 {
 	static const unsigned char empty[1];
-	sqlite3_stmt *st = a->st[S_FILES];
+	const struct file *f = &r->files[i];
+
+	buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
+	bind_text_or_null(st, 2, f->path);
+	/* A file's bytes are never "absent": an empty file is an empty BLOB. */
+	bind_bytes(st, 3, f->data ? f->data : empty, f->len);
+	return 0;
+}
+
+/* Inserts n rows of one table through st, each bound by bind. A SQLite result code. */
+static int append_rows(struct append *a, sqlite3_stmt *st, size_t n, bind_row_fn bind,
+	const struct journal_record *r)
+{
 	int rc = SQLITE_OK;
 
-	for (size_t i = 0; i < r->n_files && rc == SQLITE_OK; i++) {
-		const struct file *f = &r->files[i];
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
 		buf_clear(&a->where);
-		buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
 		sqlite3_bind_int(st, 1, r->turn);
-		bind_text_or_null(st, 2, f->path);
-		/* A file's bytes are never "absent": an empty file is an empty BLOB. */
-		bind_bytes(st, 3, f->data ? f->data : empty, f->len);
+		if (bind(a, st, r, i) < 0)
+			return SQLITE_ERROR;
 		rc = insert_row(st);
 	}
 	return rc;
@@ -506,13 +498,13 @@ int journal_append(struct journal *j, const struct journal_record *r)
 	if (rc == SQLITE_OK)
 		rc = append_turn_row(&a, r);
 	if (rc == SQLITE_OK)
-		rc = append_orders(&a, r);
+		rc = append_rows(&a, a.st[S_ORDERS], r->n_orders, order_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_dice(&a, r);
+		rc = append_rows(&a, a.st[S_DICE], r->n_dice, die_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_events(&a, r);
+		rc = append_rows(&a, a.st[S_EVENTS], r->n_events, event_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_files(&a, r);
+		rc = append_rows(&a, a.st[S_FILES], r->n_files, file_bind, r);
 	if (rc == SQLITE_OK) {
 		buf_clear(&a.where);
 		rc = exec_sql(db, "COMMIT");
@@ -657,100 +649,69 @@ static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
 	return 0;
 }
 
-static int read_orders(sqlite3 *db, int turn, struct journal_record *r)
+/* One row of a table into r: 0, or -1 for a hash that is not 64 hex digits. */
+typedef int (*read_row_fn)(sqlite3_stmt *st, struct journal_record *r, size_t *cap);
+
+static int order_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+{
+	GROW(r->orders, r->n_orders, *cap);
+	struct journal_order *o = &r->orders[r->n_orders++];
+	memset(o, 0, sizeof(*o));
+	o->player = column_strdup(st, 0);
+	o->has_file = column_hash(o->sha256, st, 1);
+	if (o->has_file < 0)
+		return -1;
+	o->bytes = column_bytes(st, 2, &o->len);
+	return 0;
+}
+
+static int die_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+{
+	GROW(r->dice, r->n_dice, *cap);
+	struct die_record *d = &r->dice[r->n_dice++];
+	d->index = (uint64_t)sqlite3_column_int64(st, 0);
+	d->sides = (uint64_t)sqlite3_column_int64(st, 1);
+	d->value = (uint64_t)sqlite3_column_int64(st, 2);
+	d->purpose = column_strdup(st, 3);
+	return 0;
+}
+
+static int event_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+{
+	const unsigned char *kind = sqlite3_column_text(st, 1);
+	GROW(r->events, r->n_events, *cap);
+	struct event *e = &r->events[r->n_events++];
+	memset(e, 0, sizeof(*e));
+	e->phase = column_strdup(st, 0);
+	e->kind = kind && strcmp((const char *)kind, "void") == 0 ? EVENT_VOID : EVENT_EVENT;
+	e->player = column_strdup(st, 2);
+	e->order_index = sqlite3_column_int(st, 3);
+	e->text = column_strdup(st, 4);
+	return 0;
+}
+
+static int file_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+{
+	GROW(r->files, r->n_files, *cap);
+	struct file *f = &r->files[r->n_files++];
+	f->path = column_strdup(st, 0);
+	f->data = column_bytes(st, 1, &f->len);
+	return 0;
+}
+
+/* Every row sql selects for turn (bound as ?1), each through row into r. */
+static int read_rows(sqlite3 *db, int turn, const char *sql, read_row_fn row,
+	struct journal_record *r)
 {
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int rc = prepare_turn(db,
-		"SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player", turn,
-		&st);
+	int rc = prepare_turn(db, sql, turn, &st);
 
 	if (rc != SQLITE_OK)
 		return read_failed(db, st, turn, 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		GROW(r->orders, r->n_orders, cap);
-		struct journal_order *o = &r->orders[r->n_orders++];
-		memset(o, 0, sizeof(*o));
-		o->player = column_strdup(st, 0);
-		o->has_file = column_hash(o->sha256, st, 1);
-		if (o->has_file < 0)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (row(st, r, &cap) < 0)
 			return read_failed(db, st, turn, 1);
-		o->bytes = column_bytes(st, 2, &o->len);
-	}
-	if (rc != SQLITE_DONE)
-		return read_failed(db, st, turn, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int read_dice(sqlite3 *db, int turn, struct journal_record *r)
-{
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int rc = prepare_turn(db,
-		"SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx", turn,
-		&st);
-
-	if (rc != SQLITE_OK)
-		return read_failed(db, st, turn, 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		GROW(r->dice, r->n_dice, cap);
-		struct die_record *d = &r->dice[r->n_dice++];
-		d->index = (uint64_t)sqlite3_column_int64(st, 0);
-		d->sides = (uint64_t)sqlite3_column_int64(st, 1);
-		d->value = (uint64_t)sqlite3_column_int64(st, 2);
-		d->purpose = column_strdup(st, 3);
-	}
-	if (rc != SQLITE_DONE)
-		return read_failed(db, st, turn, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int read_events(sqlite3 *db, int turn, struct journal_record *r)
-{
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int rc = prepare_turn(db,
-		"SELECT phase, kind, player, order_index, text FROM events"
-		" WHERE turn = ?1 ORDER BY seq",
-		turn, &st);
-
-	if (rc != SQLITE_OK)
-		return read_failed(db, st, turn, 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *kind = sqlite3_column_text(st, 1);
-		GROW(r->events, r->n_events, cap);
-		struct event *e = &r->events[r->n_events++];
-		memset(e, 0, sizeof(*e));
-		e->phase = column_strdup(st, 0);
-		e->kind = kind && strcmp((const char *)kind, "void") == 0 ? EVENT_VOID :
-									    EVENT_EVENT;
-		e->player = column_strdup(st, 2);
-		e->order_index = sqlite3_column_int(st, 3);
-		e->text = column_strdup(st, 4);
-	}
-	if (rc != SQLITE_DONE)
-		return read_failed(db, st, turn, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int read_files(sqlite3 *db, int turn, struct journal_record *r)
-{
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int rc = prepare_turn(db, "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
-		turn, &st);
-
-	if (rc != SQLITE_OK)
-		return read_failed(db, st, turn, 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		GROW(r->files, r->n_files, cap);
-		struct file *f = &r->files[r->n_files++];
-		f->path = column_strdup(st, 0);
-		f->data = column_bytes(st, 1, &f->len);
-	}
 	if (rc != SQLITE_DONE)
 		return read_failed(db, st, turn, 0);
 	sqlite3_finalize(st);
@@ -772,13 +733,21 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 	}
 	ret = read_turn_row(db, turn, r);
 	if (ret == 0)
-		ret = read_orders(db, turn, r);
+		ret = read_rows(db, turn,
+			"SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player",
+			order_row, r);
 	if (ret == 0)
-		ret = read_dice(db, turn, r);
+		ret = read_rows(db, turn,
+			"SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx",
+			die_row, r);
 	if (ret == 0)
-		ret = read_events(db, turn, r);
+		ret = read_rows(db, turn,
+			"SELECT phase, kind, player, order_index, text FROM events"
+			" WHERE turn = ?1 ORDER BY seq",
+			event_row, r);
 	if (ret == 0)
-		ret = read_files(db, turn, r);
+		ret = read_rows(db, turn,
+			"SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path", file_row, r);
 	exec_sql(db, "COMMIT");
 	if (ret == 0)
 		*out = r;
