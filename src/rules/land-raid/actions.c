@@ -107,18 +107,6 @@ int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	return LR_DONE;
 }
 
-/* Gather candidates best first: troops before loot carriers, better quality, then id. */
-static int cmp_gather(const void *a, const void *b)
-{
-	const struct landraid_base *x = *(struct landraid_base *const *)a;
-	const struct landraid_base *y = *(struct landraid_base *const *)b;
-	if ((x->role == LR_TROOPS) != (y->role == LR_TROOPS))
-		return x->role == LR_TROOPS ? -1 : 1;
-	if (x->quality != y->quality)
-		return y->quality - x->quality;
-	return strcmp(x->id, y->id);
-}
-
 int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 	const struct landraid_ids *picks, int order_index)
 {
@@ -157,7 +145,7 @@ int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 		"one base from the 4 facing squares, no re-roll",
 		officer->id, s->name[officer->sq]);
 	int hits = (v[0] >= 5) + (v[1] >= 5) + (v[2] >= 5);
-	qsort(cand, nc, sizeof(*cand), cmp_gather);
+	qsort(cand, nc, sizeof(*cand), landraid_cmp_best); /* gather the best first */
 	/* The officer's picks first (in his order), then the best candidates. */
 	for (size_t i = 0; picks && i < picks->n && (int)nchosen < hits; i++)
 		for (size_t j = 0; j < nc; j++)

@@ -33,7 +33,7 @@ struct fighter {
 	int markers;                   /* casualty markers to place where the side ends up */
 };
 
-static int cmp_best(const void *a, const void *b)
+int landraid_cmp_best(const void *a, const void *b)
 {
 	const struct landraid_base *x = *(struct landraid_base *const *)a;
 	const struct landraid_base *y = *(struct landraid_base *const *)b;
@@ -317,7 +317,7 @@ static void pick_assaulters(struct landraid_ctx *c, struct landraid_base *office
 		for (size_t j = 0; j < ng; j++)
 			if (g[j]->role == LR_TROOPS)
 				tr[k++] = g[j];
-		qsort(tr, k, sizeof(*tr), cmp_best);
+		qsort(tr, k, sizeof(*tr), landraid_cmp_best);
 		for (size_t j = 0; j < k && a->n < LR_MAX_FIGHT_BASES; j++)
 			a->b[a->n++] = tr[j];
 	}
@@ -338,7 +338,7 @@ static void pick_targets(const struct landraid_ctx *c, int sq, int side, struct 
 	for (size_t i = 0; i < nt; i++)
 		if (!landraid_is_officer(tb[i]))
 			tb[k++] = tb[i];
-	qsort(tb, k, sizeof(*tb), cmp_best);
+	qsort(tb, k, sizeof(*tb), landraid_cmp_best);
 	for (size_t i = 0; i < k && t->n < LR_MAX_FIGHT_BASES; i++)
 		t->b[t->n++] = tb[i];
 	set_quality(c, t, sq);

@@ -347,6 +347,14 @@ int landraid_free_for(const struct landraid_base *b, const struct landraid_base 
 /* §20 Move: officer (dragging the listed bases) into face-touching square to. */
 int landraid_move(struct landraid_ctx *c, struct landraid_base *officer, int to,
 	const struct landraid_ids *drag, int order_index);
+/* qsort order of base pointers, best first: troops before loot carriers, better quality,
+ * then id. Used to pick the bases that fight and those an officer gathers. */
+/* A square name node (at most 8 bytes) checked against s's grid: the square's index, or -1
+ * with the problem reported at n's position (the grid is the scenario's: the sheet prints none). */
+int landraid_want_square(const struct landraid_state *s, const struct node *n, const char *what,
+	struct diag *d);
+int landraid_cmp_best(const void *a, const void *b);
+
 /* §20 Gather: 3D6, each 5–6 brings one base from the 4 facing squares. */
 int landraid_gather(struct landraid_ctx *c, struct landraid_base *officer,
 	const struct landraid_ids *picks, int order_index);

@@ -62,19 +62,6 @@ static int is_null(const struct node *n)
 				     strcmp(n->scalar, "null") == 0));
 }
 
-static int want_square(const struct landraid_state *s, const struct node *n, const char *what,
-	struct diag *d)
-{
-	const char *name;
-	if (node_want_str(n, what, 8, &name, d) < 0)
-		return -1;
-	int sq = landraid_square(s, name);
-	if (sq < 0)
-		node_error(d, n, "%s '%s' is not a square of the %dx%d grid (A1 to %s expected)",
-			what, name, s->cols, s->rows, s->name[s->n_squares - 1]);
-	return sq;
-}
-
 /* A list of squares, each of kind `kind` unless kind is -1. */
 static int want_squares(const struct landraid_state *s, const struct node *n, const char *what,
 	int kind, struct landraid_squares *out, struct diag *d)
@@ -83,7 +70,7 @@ static int want_squares(const struct landraid_state *s, const struct node *n, co
 	if (node_check_seq(n, what, LR_MAX_LIST, d) < 0)
 		return -1;
 	for (size_t i = 0; i < n->n; i++) {
-		int sq = want_square(s, n->items[i], what, d);
+		int sq = landraid_want_square(s, n->items[i], what, d);
 		if (sq < 0) {
 			rc = -1;
 			continue;
@@ -250,7 +237,7 @@ static int parse_redeploy_entry(const struct landraid_state *s, int side, const 
 		.column = b->column,
 		.n = 1,
 		.items = (struct node **)&b };
-	int sq = want_square(s, to, "redeploy square", d);
+	int sq = landraid_want_square(s, to, "redeploy square", d);
 	if (want_ids(s, &seq, "redeploy", 1, check_bases, side, LR_NON_OFFICERS, -1, &one, d) < 0 ||
 		sq < 0) {
 		landraid_ids_release(&one);
@@ -566,7 +553,7 @@ static int want_face_square(const struct action_check *x, const struct node *val
 	const char *why)
 {
 	const struct landraid_state *s = x->m->s;
-	int sq = want_square(s, val, what, x->d);
+	int sq = landraid_want_square(s, val, what, x->d);
 	if (sq >= 0 && x->pos >= 0 && !landraid_face(s, x->pos, sq)) {
 		node_error(x->d, val,
 			"%s is not face-touching %s, where %s is then (%s: a "
@@ -620,7 +607,7 @@ static void check_shoot(const struct action_check *x, struct landraid_action *a,
 			x->m->shoots, x->o->max_shoot_actions);
 	if (is_null(val))
 		return;
-	int t = want_square(s, val, "shoot target", x->d);
+	int t = landraid_want_square(s, val, "shoot target", x->d);
 	if (t >= 0 && x->pos >= 0 && (t == x->pos || landraid_distance(s, x->pos, t) > 3)) {
 		node_error(x->d, val,
 			"%s is not within 3 squares of %s, where %s is then (§22: a "

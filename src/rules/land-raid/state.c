@@ -519,8 +519,7 @@ static int want_map(const struct node *n, const char *what, struct diag *d)
 	return -1;
 }
 
-/* A square name node, checked against s: index or -1 (reported). */
-static int want_square(const struct landraid_state *s, const struct node *n, const char *what,
+int landraid_want_square(const struct landraid_state *s, const struct node *n, const char *what,
 	struct diag *d)
 {
 	const char *name;
@@ -555,7 +554,7 @@ static void parse_bases(struct landraid_state *s, const struct node *bases, stru
 						      landraid_quality_names, &quality, d) < 0)
 			ok = 0;
 		const struct node *sqn = node_need(b, "square", d);
-		int sq = sqn ? want_square(s, sqn, "square", d) : -1;
+		int sq = sqn ? landraid_want_square(s, sqn, "square", d) : -1;
 		if (!ok || sq < 0)
 			continue;
 		if (id_used(s, id)) {
@@ -573,7 +572,7 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 	const struct node *cas = node_get(g, "casualties");
 	if (cas && want_map(cas, "casualties", d) == 0) {
 		for (size_t i = 0; i < cas->n; i++) {
-			int sq = want_square(s, cas->keys[i], "casualty square", d);
+			int sq = landraid_want_square(s, cas->keys[i], "casualty square", d);
 			const struct node *m = cas->items[i];
 			if (node_check_map(m, "casualty markers", landraid_side_names, d) < 0 ||
 				sq < 0)
@@ -591,7 +590,7 @@ static void parse_markers(struct landraid_state *s, const struct node *g, struct
 	if (pl && want_map(pl, "plunder", d) == 0) {
 		for (size_t i = 0; i < pl->n; i++) {
 			long long v;
-			int sq = want_square(s, pl->keys[i], "plunder square", d);
+			int sq = landraid_want_square(s, pl->keys[i], "plunder square", d);
 			if (node_want_int(pl->items[i], "plunder markers", 0, LR_MAX_PLUNDER, &v,
 				    d) == 0 &&
 				sq >= 0)
@@ -655,7 +654,7 @@ static void parse_squares(struct landraid_state *s, const struct node *g, struct
 		return;
 	for (size_t i = 0; i < sqs->n; i++) {
 		int kind;
-		int sq = want_square(s, sqs->keys[i], "square", d);
+		int sq = landraid_want_square(s, sqs->keys[i], "square", d);
 		if (node_want_enum(sqs->items[i], "square kind", landraid_kind_names, &kind, d) ==
 				0 &&
 			sq >= 0)
