@@ -210,6 +210,10 @@ void nhis_state_free(void *state);
 int nhis_nation_in(const char list[][NHIS_NATION_LEN + 1], int n, const char *nationality);
 /* The unit called id, or -1. */
 int nhis_unit_find(const struct nhis_state *s, const char *id);
+/* A unit id node of a list in side's orders: a unit of the scenario, side's, and not among
+ * listed[0..n_listed) already. Its index, or -1 with the problem reported at un. */
+int nhis_want_listed_unit(const struct nhis_state *s, int side, const struct node *un,
+	const int *listed, size_t n_listed, struct diag *d);
 /* A hex name on map m (a four-digit scalar naming a hex of the map) into *out. */
 int nhis_want_hex(const struct nhis_map *m, const struct node *n, const char *what, int *out,
 	struct diag *d);

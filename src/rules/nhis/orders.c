@@ -36,26 +36,12 @@ struct sim {
 static int want_group_unit(const struct nhis_state *s, int side, const struct sim *sim,
 	const struct nhis_impulse *imp, const struct node *un, struct diag *d)
 {
-	const char *id;
+	const char *id = un->scalar;
 	char hx[5], at[5];
-	if (node_want_id(un, "unit", &id, d) < 0)
+	int ui = nhis_want_listed_unit(s, side, un, imp->units, imp->n_units, d);
+	if (ui < 0)
 		return -1;
-	int ui = nhis_unit_find(s, id);
-	if (ui < 0) {
-		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
-		return -1;
-	}
 	const struct nhis_unit *u = &s->units[ui];
-	if (u->side != side) {
-		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
-			s->side[u->side].player, s->side[side].player);
-		return -1;
-	}
-	for (size_t j = 0; j < imp->n_units; j++)
-		if (imp->units[j] == ui) {
-			node_error(d, un, "unit '%s' is listed twice (each once)", id);
-			return -1;
-		}
 	if (u->eliminated) {
 		node_error(d, un, "unit '%s' has been eliminated (a unit in play)", id);
 		return -1;

@@ -309,11 +309,8 @@ void nhis_opportunity_free(struct nhis_opportunity *v, size_t n)
 	free(v);
 }
 
-/* One unit listed in an opportunity-fire order o of side: a unit of the scenario, side's,
- * listed once, and with at_hex standing in the order's hex now. Returns its index, or -1
- * (reported). */
-static int want_opportunity_unit(const struct nhis_state *s, int side,
-	const struct nhis_opportunity *o, const struct node *un, int at_hex, struct diag *d)
+int nhis_want_listed_unit(const struct nhis_state *s, int side, const struct node *un,
+	const int *listed, size_t n_listed, struct diag *d)
 {
 	const char *id;
 	if (node_want_id(un, "unit", &id, d) < 0)
@@ -328,11 +325,24 @@ static int want_opportunity_unit(const struct nhis_state *s, int side,
 			s->side[s->units[ui].side].player, s->side[side].player);
 		return -1;
 	}
-	for (size_t j = 0; j < o->n_units; j++)
-		if (o->units[j] == ui) {
+	for (size_t j = 0; j < n_listed; j++)
+		if (listed[j] == ui) {
 			node_error(d, un, "unit '%s' is listed twice (each once)", id);
 			return -1;
 		}
+	return ui;
+}
+
+/* One unit listed in an opportunity-fire order o of side: a unit of the scenario, side's,
+ * listed once, and with at_hex standing in the order's hex now. Returns its index, or -1
+ * (reported). */
+static int want_opportunity_unit(const struct nhis_state *s, int side,
+	const struct nhis_opportunity *o, const struct node *un, int at_hex, struct diag *d)
+{
+	const char *id = un->scalar;
+	int ui = nhis_want_listed_unit(s, side, un, o->units, o->n_units, d);
+	if (ui < 0)
+		return -1;
 	if (at_hex && o->hex && (s->units[ui].eliminated || s->units[ui].hex != o->hex)) {
 		char hx[5];
 		nhis_hex_name(o->hex, hx);
