@@ -173,3 +173,21 @@ int hex_decode(unsigned char *out, size_t n, const char *s)
 		out[i] = (unsigned char)(hex_digit(s[2 * i]) << 4 | hex_digit(s[2 * i + 1]));
 	return 0;
 }
+
+void index_sort(size_t *v, size_t *tmp, size_t n, int (*cmp)(size_t a, size_t b, const void *ctx),
+	const void *ctx)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	index_sort(v, tmp, h, cmp, ctx);
+	index_sort(v + h, tmp, n - h, cmp, ctx);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp(v[j], v[i], ctx) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}

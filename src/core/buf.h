@@ -46,4 +46,10 @@ void hex_encode(char *out, const unsigned char *in, size_t n);
 /* Decodes exactly 2n hex digits; returns 0, or -1 when s is not that. */
 int hex_decode(unsigned char *out, size_t n, const char *s);
 
+/* Sorts the indices v[0..n) by cmp(a, b, ctx) (negative: a first), stably: indices that
+ * compare equal keep their order. A merge sort through tmp (n entries, the caller's), so
+ * O(n log n) whatever the input: the order never depends on the C library's qsort. */
+void index_sort(size_t *v, size_t *tmp, size_t n, int (*cmp)(size_t a, size_t b, const void *ctx),
+	const void *ctx);
+
 #endif

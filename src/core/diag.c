@@ -490,23 +490,10 @@ static int entry_cmp(const struct diag_entry *a, const struct diag_entry *b)
 	return 0;
 }
 
-/* A merge sort of indices: stable (equal positions keep the order added) and
- * O(n log n) whatever limit the caller set. */
-static void sort_indices(size_t *v, size_t *tmp, size_t n, const struct diag_entry *e)
+static int entry_index_cmp(size_t a, size_t b, const void *ctx)
 {
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	sort_indices(v, tmp, h, e);
-	sort_indices(v + h, tmp, n - h, e);
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = entry_cmp(&e[v[j]], &e[v[i]]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof(*v));
+	const struct diag_entry *e = ctx;
+	return entry_cmp(&e[a], &e[b]);
 }
 
 void diag_format(const struct diag *d, struct buf *out, unsigned flags)
@@ -515,7 +502,7 @@ void diag_format(const struct diag *d, struct buf *out, unsigned flags)
 	for (size_t i = 0; i < d->n; i++)
 		order[i] = i;
 	size_t *tmp = xmalloc((d->n ? d->n : 1) * sizeof(*tmp));
-	sort_indices(order, tmp, d->n, d->v);
+	index_sort(order, tmp, d->n, entry_index_cmp, d->v);
 	free(tmp);
 	struct cursor cur = { NULL, 0, 0 };
 	for (size_t i = 0; i < d->n; i++) {

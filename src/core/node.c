@@ -334,22 +334,11 @@ static int key_cmp(const struct node *a, const struct node *b)
 	return strcmp(a->scalar, b->scalar);
 }
 
-/* Stable merge sort of key indices by key text; equal keys stay in document order. */
-static void sort_keys(size_t *v, size_t *tmp, size_t n, struct node *const *keys)
+/* Key indices by key text (index_sort: equal keys stay in document order). */
+static int key_index_cmp(size_t a, size_t b, const void *ctx)
 {
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	sort_keys(v, tmp, h, keys);
-	sort_keys(v + h, tmp, n - h, keys);
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = key_cmp(keys[v[j]], keys[v[i]]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof(*v));
+	struct node *const *keys = ctx;
+	return key_cmp(keys[a], keys[b]);
 }
 
 /* Reports every repeated key at the repetition, naming the line of the first. Sorting
@@ -362,7 +351,7 @@ static void check_duplicates(struct parser *p, const struct node *map)
 	for (size_t i = 0; i < map->n; i++)
 		if (map->keys[i]->kind == NODE_SCALAR)
 			idx[m++] = i;
-	sort_keys(idx, tmp, m, map->keys);
+	index_sort(idx, tmp, m, key_index_cmp, map->keys);
 	for (size_t i = 1, first = 0; i < m; i++) {
 		const struct node *k = map->keys[idx[i]], *f = map->keys[idx[first]];
 		if (key_cmp(k, f) != 0) {

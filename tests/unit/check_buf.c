@@ -124,6 +124,30 @@ START_TEST(events)
 }
 END_TEST
 
+/* Sorted by the value mod 3; equal values keep their order (stable). */
+static int mod3_cmp(size_t a, size_t b, const void *ctx)
+{
+	const int *val = ctx;
+	return val[a] % 3 - val[b] % 3;
+}
+
+START_TEST(index_sort_stable)
+{
+	const int val[] = { 5, 3, 4, 0, 2, 1, 8, 6, 7 };
+	size_t v[9], tmp[9];
+	const size_t want[9] = { 1, 3, 7, 2, 5, 8, 0, 4, 6 };
+
+	for (size_t i = 0; i < 9; i++)
+		v[i] = i;
+	index_sort(v, tmp, 9, mod3_cmp, val);
+	for (size_t i = 0; i < 9; i++)
+		ck_assert_uint_eq(v[i], want[i]);
+	index_sort(v, tmp, 0, mod3_cmp, val); /* nothing to sort */
+	index_sort(v, tmp, 1, mod3_cmp, val);
+	ck_assert_uint_eq(v[0], 1);
+}
+END_TEST
+
 static Suite *buf_suite(void)
 {
 	Suite *s = suite_create("buf");
@@ -132,6 +156,7 @@ static Suite *buf_suite(void)
 	tcase_add_test(tc, x_allocators);
 	tcase_add_test(tc, hex);
 	tcase_add_test(tc, events);
+	tcase_add_test(tc, index_sort_stable);
 	suite_add_tcase(s, tc);
 	return s;
 }
