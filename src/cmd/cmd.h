@@ -23,6 +23,9 @@ enum exit_code {
 int cmd_init(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_turn(int argc, char **argv);
+int cmd_close(int argc, char **argv);
+int cmd_reveal(int argc, char **argv);
+int cmd_nonce(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_state(int argc, char **argv);

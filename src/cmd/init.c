@@ -15,7 +15,8 @@
 
 static const char init_help[] =
 	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n"
-	"                        [--beacon SOURCE]\n\n"
+	"                        [--entropy beacon|players|none] [--beacon SOURCE]\n"
+	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
 	"\"Setup\" and tagged turn-0000, plus the private, git-ignored .umpire/ (journal.sqlite,\n"
@@ -26,9 +27,94 @@ static const char init_help[] =
 	"                       the campaign records fair: false)\n"
 	"  --id ID              campaign id (default: the scenario's `scenario`, else DIR's name)\n"
 	"  --chain-length N     number of turn keys in the chain (default 4096)\n"
-	"  --beacon SOURCE      mix a public randomness beacon into every turn seed; SOURCE\n"
-	"                       says which (e.g. \"drand quicknet, round announced with the\n"
-	"                       deadline\"); every 'umpire turn' then needs --beacon VALUE\n";
+	"  --entropy MODE       the randomness nobody knows when a turn closes (docs/fairness.md):\n"
+	"                       beacon (default): a public beacon round after each close;\n"
+	"                       players: each player's committed nonce, revealed after the close;\n"
+	"                       none: no close, the umpire could choose among outcomes\n"
+	"  --beacon SOURCE      which beacon (default: drand quicknet); with a SOURCE other\n"
+	"                       than the default, also --beacon-genesis and --beacon-period\n"
+	"  --beacon-genesis T   when the beacon's round 1 was out (UTC seconds since 1970)\n"
+	"  --beacon-period S    seconds between two rounds\n"
+	"  --beacon-delay S     a close names the first round at least S seconds later (600)\n";
+
+/* A whole number of seconds from 0 to 2^40 for option name; -1 when not one (told). */
+static long long want_seconds(const char *name, const char *arg)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0 || v > (1LL << 40)) {
+		fprintf(stderr, "umpire init: --%s '%s' (whole seconds from 0 expected)\n", name,
+			arg);
+		return -1;
+	}
+	return v;
+}
+
+/* The fairness options (--entropy, --beacon*) into spec. Returns EXIT_OK or the exit code. */
+static int entropy_option(int ch, const char *arg, struct campaign_spec *spec)
+{
+	long long v = 0;
+	switch (ch) {
+	case 'e':
+		spec->entropy = campaign_entropy_parse(arg);
+		if (spec->entropy >= 0)
+			return EXIT_OK;
+		fprintf(stderr, "umpire init: --entropy '%s' (beacon, players or none expected)\n",
+			arg);
+		return EXIT_USAGE;
+	case 'b':
+		spec->beacon = arg;
+		return EXIT_OK;
+	case 'g':
+		v = spec->beacon_genesis = want_seconds("beacon-genesis", arg);
+		break;
+	case 'p':
+		v = spec->beacon_period = want_seconds("beacon-period", arg);
+		if (v == 0) {
+			fprintf(stderr, "umpire init: --beacon-period must be at least 1 second\n");
+			return EXIT_USAGE;
+		}
+		break;
+	case 'd':
+		v = spec->beacon_delay = want_seconds("beacon-delay", arg);
+		break;
+	}
+	return v < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/* The beacon's settings once every option is read: drand quicknet unless another source is
+ * named, which then needs its genesis and period. Returns EXIT_OK or the exit code. */
+static int entropy_defaults(struct campaign_spec *spec)
+{
+	int named = spec->beacon != NULL;
+	if (spec->entropy != CAMPAIGN_ENTROPY_BEACON) {
+		if (named || spec->beacon_genesis >= 0 || spec->beacon_period >= 0 ||
+			spec->beacon_delay >= 0) {
+			fprintf(stderr,
+				"umpire init: --beacon options need --entropy beacon (the default)\n");
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	if (!named) {
+		if (spec->beacon_genesis >= 0 || spec->beacon_period >= 0) {
+			fprintf(stderr,
+				"umpire init: --beacon-genesis and --beacon-period go with --beacon SOURCE (drand quicknet's are built in)\n");
+			return EXIT_USAGE;
+		}
+		spec->beacon = CAMPAIGN_DRAND_QUICKNET;
+		spec->beacon_genesis = CAMPAIGN_DRAND_QUICKNET_GENESIS;
+		spec->beacon_period = CAMPAIGN_DRAND_QUICKNET_PERIOD;
+	} else if (spec->beacon_genesis < 0 || spec->beacon_period < 0) {
+		fprintf(stderr,
+			"umpire init: --beacon SOURCE needs --beacon-genesis and --beacon-period (when its round 1 was out, seconds between rounds)\n");
+		return EXIT_USAGE;
+	}
+	if (spec->beacon_delay < 0)
+		spec->beacon_delay = CAMPAIGN_BEACON_DELAY;
+	return EXIT_OK;
+}
 
 /* A file given on the command line, bounded; prints why not and returns the exit code. */
 static int read_file(const char *path, size_t max, struct buf *out)
@@ -69,16 +155,22 @@ int cmd_init(int argc, char **argv)
 		{ "secret-file", required_argument, NULL, 'k' },
 		{ "id", required_argument, NULL, 'i' },
 		{ "chain-length", required_argument, NULL, 'l' },
+		{ "entropy", required_argument, NULL, 'e' },
 		{ "beacon", required_argument, NULL, 'b' },
+		{ "beacon-genesis", required_argument, NULL, 'g' },
+		{ "beacon-period", required_argument, NULL, 'p' },
+		{ "beacon-delay", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *scenario_path = NULL, *secret_path = NULL;
 	struct campaign_spec spec;
 	long chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
-	int ch;
+	int ch, rc;
 
 	memset(&spec, 0, sizeof(spec));
+	spec.entropy = CAMPAIGN_ENTROPY_BEACON;
+	spec.beacon_genesis = spec.beacon_period = spec.beacon_delay = -1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
@@ -90,8 +182,13 @@ int cmd_init(int argc, char **argv)
 		case 'i':
 			spec.id = optarg;
 			break;
+		case 'e':
 		case 'b':
-			spec.beacon = optarg;
+		case 'g':
+		case 'p':
+		case 'd':
+			if ((rc = entropy_option(ch, optarg, &spec)) != EXIT_OK)
+				return rc;
 			break;
 		case 'l': {
 			char *end;
@@ -118,6 +215,8 @@ int cmd_init(int argc, char **argv)
 		fputs(init_help, stderr);
 		return EXIT_USAGE;
 	}
+	if ((rc = entropy_defaults(&spec)) != EXIT_OK)
+		return rc;
 	spec.dir = argv[optind];
 	spec.scenario_name = scenario_path;
 	spec.chain_length = (uint32_t)chain_length;
@@ -126,7 +225,6 @@ int cmd_init(int argc, char **argv)
 	struct buf scen = BUF_INIT;
 	struct campaign *c = NULL;
 	struct diag d;
-	int rc;
 
 	diag_init(&d);
 	rc = read_file(scenario_path, 1024 * 1024, &scen);
@@ -156,6 +254,12 @@ int cmd_init(int argc, char **argv)
 		secret_path ?
 			"\nwarning: the secret came from a file: this campaign is marked fair: false" :
 			"");
+	static const char *const how[] = {
+		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
+		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names (umpire turn DIR --beacon VALUE)",
+		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
+	};
+	printf("%s\n", how[c->entropy]);
 	struct buf camp = BUF_INIT;
 	uint8_t h[FAIR_HASH_BYTES];
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

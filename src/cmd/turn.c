@@ -10,18 +10,24 @@
 #include "core/banned.h"
 
 static const char turn_help[] =
-	"usage: umpire turn DIR ORDERS... [--rulings FILE] [--allow-missing]\n\n"
-	"Processes the next turn of the campaign in DIR from the given order files (one per due\n"
-	"player, plus optionally the umpire's rulings, given with --rulings). Every file is\n"
-	"checked first; any error stops the turn with nothing written. Then the turn seed is\n"
-	"derived from the committed key chain and the orders, the rule system resolves the\n"
-	"turn, and the journal and git (one commit, tag turn-NNNN) are updated together.\n\n"
+	"usage: umpire turn DIR [ORDERS...] [--rulings FILE] [--allow-missing]\n"
+	"                   [--beacon VALUE [--beacon-round R]]\n\n"
+	"Processes the next turn of the campaign in DIR. With entropy beacon or players the turn\n"
+	"was closed first (umpire close): it is resolved from exactly the closed files (those\n"
+	"the close kept when none are given; any other is refused) and the randomness the close\n"
+	"named. With entropy none, from the given order files (one per due player, plus the\n"
+	"umpire's rulings with --rulings). Every file is checked first; any error stops the turn\n"
+	"with nothing written. Then the turn seed is derived from the committed key chain, the\n"
+	"orders and the randomness, the rule system resolves the turn, and the journal and git\n"
+	"(one commit, tag turn-NNNN) are updated together.\n\n"
 	"  --rulings FILE    the umpire's rulings file (player: umpire): only this way, so an\n"
 	"                    order file saying player: umpire is refused\n"
-	"  --allow-missing   a due player without a file is journaled as 'no orders'\n"
-	"  --beacon VALUE    the public beacon value announced for this turn (campaigns with\n"
-	"                    fairness.beacon require it): B_t = SHA256(VALUE)\n"
-	"  --beacon-round R  the beacon round it came from (journaled with it)\n\n"
+	"  --allow-missing   entropy none: a due player without a file is journaled as 'no\n"
+	"                    orders'; entropy players: a player who did not reveal his nonce\n"
+	"                    by the deadline is journaled, his committed hash standing in\n"
+	"  --beacon VALUE    entropy beacon: the value of the round the close named (required);\n"
+	"                    B_t = SHA256(VALUE)\n"
+	"  --beacon-round R  the round it came from: must be the close's\n\n"
 	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 int cmd_turn(int argc, char **argv)
@@ -74,17 +80,9 @@ int cmd_turn(int argc, char **argv)
 		fprintf(stderr,
 			"umpire: removed git lock file '%s': left by an umpire run that was killed (it predates this run, which holds the campaign lock)\n",
 			c->stale_locks[i]);
-	if (c->beacon && !beacon_value) {
-		fprintf(stderr,
-			"umpire: campaign '%s' mixes in a public beacon (%s): --beacon VALUE required\n",
-			c->id, c->beacon);
-		campaign_close(c);
-		return EXIT_USAGE;
-	}
-	if (!c->beacon && (beacon_value || beacon_round)) {
-		fprintf(stderr,
-			"umpire: campaign '%s' has no fairness.beacon: --beacon not accepted\n",
-			c->id);
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON && (beacon_value || beacon_round)) {
+		fprintf(stderr, "umpire: campaign '%s' has entropy %s: --beacon not accepted\n",
+			c->id, campaign_entropy_names[c->entropy]);
 		campaign_close(c);
 		return EXIT_USAGE;
 	}

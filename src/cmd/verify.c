@@ -15,12 +15,16 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/close.h"
+#include "core/file.h"
 #include "core/fair.h"
 #include "core/layout.h"
 #include "core/banned.h"
 
+#define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
+
 static const char verify_help[] =
-	"usage: umpire verify DIR [--commitment HEX] [--setup HEX]\n\n"
+	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -34,7 +38,13 @@ static const char verify_help[] =
 	"  --commitment HEX  the commitment the umpire announced at init (out of band)\n"
 	"  --setup HEX       the SHA-256 of the Setup's campaign.yaml 'umpire init' printed: a\n"
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
-	"                    chain rebuilt) passes every other check, not these\n";
+	"                    chain rebuilt) passes every other check, not these\n"
+	"  --receipt FILE    a receipt 'umpire close' gave: its close commit must be the\n"
+	"                    history's, with the same file hash and D_t\n\n"
+	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
+	"comes just before it and is checked too. The head verified is remembered in the clone\n"
+	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
+	"longer contains it.\n";
 
 struct verify {
 	struct campaign *c;
@@ -47,7 +57,16 @@ struct verify {
 	const char *pin_commitment; /* --commitment HEX: what the umpire announced, or NULL */
 	const char *pin_setup;      /* --setup HEX: SHA-256 of the Setup's campaign.yaml, or NULL */
 	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
+	int closes;                 /* entropy beacon or players: a close commit before each turn */
+	const char **receipts;      /* --receipt FILE..., NULL-terminated */
+	size_t n_receipts;
 };
+
+/* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
+static size_t turn_index(const struct verify *v, int t)
+{
+	return v->closes && t > 0 ? 2 * (size_t)t : (size_t)t;
+}
 
 static void say(struct verify *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct verify *v, const char *fmt, ...)
@@ -192,14 +211,16 @@ static int check_position(struct verify *v, int t, const char *tag, char tag_id[
 			error_last()->message);
 		goto done;
 	}
-	if ((size_t)t >= v->n_chain) {
+	size_t at = turn_index(v, t);
+	if (at >= v->n_chain) {
 		error_set(ERROR_INPUT,
-			"turn %d: tag %s is commit %s, which is not on main: main ends at turn %zu "
-			"(commit %s): main was moved back",
-			t, tag, tag_id, v->n_chain - 1, v->chain[v->n_chain - 1]);
+			"turn %d: tag %s is commit %s, which is not on main: main ends at its %zu%s "
+			"commit after Setup (commit %s): main was moved back",
+			t, tag, tag_id, v->n_chain - 1, ordinal(v->n_chain - 1),
+			v->chain[v->n_chain - 1]);
 		goto done;
 	}
-	if (strcmp(tag_id, v->chain[t]) != 0) {
+	if (strcmp(tag_id, v->chain[at]) != 0) {
 		if (t == 0)
 			error_set(ERROR_INPUT,
 				"turn 0: tag %s is commit %s, but main starts at %s: the history was "
@@ -207,9 +228,9 @@ static int check_position(struct verify *v, int t, const char *tag, char tag_id[
 				tag, tag_id, v->chain[0]);
 		else
 			error_set(ERROR_INPUT,
-				"turn %d: tag %s is commit %s, but main's %d%s commit after Setup is %s: "
+				"turn %d: tag %s is commit %s, but main's %zu%s commit after Setup is %s: "
 				"the history was rewritten or the tag moved",
-				t, tag, tag_id, t, ordinal((size_t)t), v->chain[t]);
+				t, tag, tag_id, at, ordinal(at), v->chain[at]);
 		goto done;
 	}
 	rc = 0;
@@ -486,11 +507,11 @@ static int check_tag_exists(struct verify *v, int t, const char *tag)
 
 	if (repo_has(v->c->repo, tag))
 		return 0;
-	if ((size_t)t < v->n_chain) {
-		repo_subject(v->c->repo, v->chain[t], &subject);
+	if (turn_index(v, t) < v->n_chain) {
+		repo_subject(v->c->repo, v->chain[turn_index(v, t)], &subject);
 		error_set(ERROR_INPUT,
 			"turn %d: main's commit %s (\"%s\") is not a turn: there is no tag %s", t,
-			v->chain[t], buf_str(&subject), tag);
+			v->chain[turn_index(v, t)], buf_str(&subject), tag);
 		buf_release(&subject);
 		return -1;
 	}
@@ -518,6 +539,67 @@ static int read_turn_export(struct verify *v, int t, const char *tag, const char
 			(*ex)->turn);
 	diag_release(&d);
 	return rc < 0 ? -1 : 0;
+}
+
+/* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
+ * the close file in its canonical form on the turn before, with the message its content
+ * gives; the file is unchanged at main. What it fixed against the turn itself (digest,
+ * hashes, round, reveals) is checked by the pipeline's closed, close and randomness steps
+ * when audit_resolve re-runs the turn. */
+static int check_close(struct verify *v, int t)
+{
+	char tag[LAYOUT_TAG_MAX], prev[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], id[41];
+	char rebuilt[41], what[160];
+	struct buf msg = BUF_INIT, bytes = BUF_INIT, canon = BUF_INIT;
+	struct close_record r;
+	size_t at = 2 * (size_t)t - 1;
+	long long when;
+	int rc;
+
+	layout_close_tag(tag, t);
+	layout_tag(prev, t - 1);
+	layout_close_path(path, t);
+	rc = turn_read_close(v->c, t, &r, id);
+	if (rc == ERROR_NOTFOUND)
+		return error_set(ERROR_INPUT,
+			"turn %d: there is no tag %s: a campaign with entropy %s closes every turn before its randomness",
+			t, tag, campaign_entropy_names[v->c->entropy]);
+	if (rc < 0)
+		return error_set(ERROR_INPUT, "%s", error_last()->message);
+	rc = -1;
+	if (at >= v->n_chain || strcmp(id, v->chain[at]) != 0) {
+		error_set(ERROR_INPUT,
+			"turn %d: tag %s is commit %s, but main's %zu%s commit after Setup is %s: the history was rewritten or the tag moved",
+			t, tag, id, at, ordinal(at),
+			at < v->n_chain ? v->chain[at] : "beyond its end");
+		goto done;
+	}
+	close_render(&canon, &r, v->c);
+	if (repo_read(v->c->repo, tag, path, &bytes) < 0 || canon.len != bytes.len ||
+		memcmp(canon.data, bytes.data, bytes.len) != 0) {
+		error_set(ERROR_INPUT, "turn %d: %s at %s is not in the form umpire close writes",
+			t, path, tag);
+		goto done;
+	}
+	close_summary(what, sizeof what, &r);
+	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
+	struct file f = { path, (unsigned char *)bytes.data, bytes.len };
+	if (repo_commit_time(v->c->repo, tag, &when) != 0 ||
+		repo_rebuild_id(v->c->repo, prev, &f, 1, buf_str(&msg), when, rebuilt) < 0)
+		error_set(ERROR_INPUT, "turn %d: cannot rebuild the close commit %s: %s", t, tag,
+			error_last()->message);
+	else if (strcmp(rebuilt, id) != 0)
+		error_set(ERROR_INPUT,
+			"turn %d: %s is commit %s, but the close rebuilds to %s: it holds other files, another message or another parent than the close's",
+			t, tag, id, rebuilt);
+	else
+		rc = same_at_main(v, t, tag, path);
+done:
+	close_release(&r);
+	buf_release(&msg);
+	buf_release(&bytes);
+	buf_release(&canon);
+	return rc;
 }
 
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
@@ -549,15 +631,25 @@ static int verify_turn(struct verify *v, int t)
 			prev, last);
 		goto done;
 	}
-	if (audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
+	char parent[LAYOUT_TAG_MAX];
+	if (v->closes)
+		layout_close_tag(parent, t);
+	else
+		memcpy(parent, prev, sizeof parent);
+	if ((v->closes && check_close(v, t) < 0) ||
+		audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
-		check_commit_id(v, t, tag, prev, tag_id, head, &at) || check_unchanged(v, t, tag))
+		check_commit_id(v, t, tag, parent, tag_id, head, &at) || check_unchanged(v, t, tag))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;
 	v->dice += at.t.out.dice.n;
-	say(v, "turn %d: ok: key, digest, seed, %zu %s, state, chain, commit id, history%s\n", t,
+	say(v, "turn %d: ok: %skey, digest, %sseed, %zu %s, state, chain, commit id, history%s\n",
+		t, v->closes ? "close, " : "",
+		v->c->entropy == CAMPAIGN_ENTROPY_BEACON  ? "beacon round, " :
+		v->c->entropy == CAMPAIGN_ENTROPY_PLAYERS ? "reveals, " :
+							    "",
 		at.t.out.dice.n, at.t.out.dice.n == 1 ? "die" : "dice",
 		v->c->journal ? ", journal" : "");
 	rc = 0;
@@ -614,17 +706,104 @@ static int read_setup_campaign(struct verify *v)
 	return rc;
 }
 
+/* The head this clone last verified (refs/umpire/verified) must still be on main: a
+ * history rewritten and force-pushed since fails here, naming both commits. */
+static int check_remembered(struct verify *v)
+{
+	char pinned[41];
+
+	if (repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0)
+		return 0;
+	for (size_t i = 0; i < v->n_chain; i++)
+		if (strcmp(v->chain[i], pinned) == 0)
+			return 0;
+	return error_set(ERROR_INPUT,
+		"history: this clone last verified main at commit %s (" VERIFIED_REF
+		"), which main's history (now at %s) no longer contains: the history was rewritten since; keep this clone and ask the umpire why",
+		pinned, v->chain[v->n_chain - 1]);
+}
+
+/* Each --receipt against the history: its close commit is the close-NNNN on main, and the
+ * close fixed the same file hash and D_t. */
+static int check_receipt(struct verify *v, const char *path)
+{
+	struct buf bytes = BUF_INIT;
+	struct close_receipt rc_;
+	struct close_record r;
+	struct diag d;
+	char id[41], hex[65], want[65];
+	int rc = -1;
+
+	diag_init(&d);
+	memset(&r, 0, sizeof r);
+	if (file_read(path, 64 * 1024, &bytes) < 0 ||
+		close_receipt_parse(&rc_, path, &bytes, &d) < 0) {
+		if (diag_count(&d))
+			error_set(ERROR_INPUT, "%s:%d:%d: %s", d.v[0].file, d.v[0].line,
+				d.v[0].column, d.v[0].message);
+		else
+			error_set(ERROR_INPUT, "%s", error_last()->message);
+		goto out;
+	}
+	if (strcmp(rc_.campaign, v->c->id) != 0) {
+		error_set(ERROR_INPUT, "receipt %s is for campaign '%s', not '%s'", path,
+			rc_.campaign, v->c->id);
+		goto done;
+	}
+	int got = turn_read_close(v->c, rc_.turn, &r, id);
+	if (got != 0) {
+		error_set(ERROR_INPUT,
+			"receipt %s: turn %d was closed in commit %s, but the history has no close-%04d: the history was rewritten",
+			path, rc_.turn, rc_.close_commit, rc_.turn);
+		goto done;
+	}
+	const struct close_order *o = close_find(&r, rc_.player);
+	uint8_t zero[FAIR_HASH_BYTES] = { 0 };
+	hex_encode(hex, rc_.orders_sha256, FAIR_HASH_BYTES);
+	hex_encode(want, o ? o->sha256 : zero, FAIR_HASH_BYTES);
+	if (strcmp(id, rc_.close_commit) != 0)
+		error_set(ERROR_INPUT,
+			"receipt %s: turn %d was closed in commit %s, but the history's close-%04d is commit %s: the history was rewritten",
+			path, rc_.turn, rc_.close_commit, rc_.turn, id);
+	else if (strcmp(hex, want) != 0 || memcmp(r.digest, rc_.digest, FAIR_HASH_BYTES) != 0)
+		error_set(ERROR_INPUT,
+			"receipt %s: %s's file for turn %d has sha256 %s on the receipt, %s in the close",
+			path, rc_.player, rc_.turn, hex, want);
+	else
+		rc = 0;
+	if (rc == 0)
+		say(v, "receipt %s: ok: %s's orders for turn %d are the ones closed in %s\n", path,
+			rc_.player, rc_.turn, id);
+done:
+	close_release(&r);
+	close_receipt_release(&rc_);
+out:
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
-	if (read_history(v) < 0)
+	if (read_history(v) < 0 || check_remembered(v) < 0)
 		return -1;
-	*last = v->last_tag > (int)v->n_chain - 1 ? v->last_tag : (int)v->n_chain - 1;
+	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
+	size_t after = v->n_chain - 1;
+	int on_main = (int)(v->closes ? after / 2 : after);
+	*last = v->last_tag > on_main ? v->last_tag : on_main;
 	int res = verify_setup(v);
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);
 		res = verify_turn(v, t);
+	}
+	/* A turn closed and not yet resolved: its close alone. */
+	if (res == 0 && v->closes && after % 2 == 1 && (size_t)*last == after / 2) {
+		res = check_close(v, *last + 1);
+		if (res == 0)
+			say(v, "turn %d: ok: closed (close-%04d), awaiting its randomness\n",
+				*last + 1, *last + 1);
 	}
 	if (v->progress)
 		fputs("\r\033[K", stderr);
@@ -661,17 +840,32 @@ static int verify_campaign(struct verify *v)
 	v->last_journal = -1;
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal) < 0)
 		return cmd_error("umpire");
-	if (verify_turns(v, &last) < 0) {
+	int bad = verify_turns(v, &last);
+	for (size_t i = 0; bad == 0 && i < v->n_receipts; i++)
+		bad = check_receipt(v, v->receipts[i]);
+	if (bad < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			return cmd_error("umpire");
 		say(v, "verify: FAILED: %s\n", error_last()->message);
 		return EXIT_DATAERR;
 	}
+	if (repo_set_ref(v->c->repo, VERIFIED_REF, v->chain[v->n_chain - 1]) < 0)
+		fprintf(stderr,
+			"umpire: note: cannot remember the head verified (%s): a later rewrite of this history will not be caught here\n",
+			error_last()->message);
 	say(v,
 		"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
 		"every die follows from its seed, every turn re-resolves to its commit%s\n",
 		v->c->id, last, last == 1 ? "" : "s", v->dice,
 		v->c->journal ? ", and the SQLite journal matches git" : "");
+	if (v->c->entropy == CAMPAIGN_ENTROPY_NONE)
+		say(v, "note: entropy none: the umpire knew every turn key before the orders "
+		       "arrived and could have chosen among outcomes\n");
+	else if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
+		say(v,
+			"note: check each turn's beacon_round and beacon_value in journal/ against "
+			"the source: %s\n",
+			v->c->beacon);
 	if (!v->c->fair)
 		say(v, "note: campaign.yaml says fair: false (set up from a --secret-file): whoever "
 		       "wrote that file could compute every die in advance\n");
@@ -683,15 +877,23 @@ int cmd_verify(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "commitment", required_argument, NULL, 'c' },
 		{ "setup", required_argument, NULL, 's' },
+		{ "receipt", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pins[2] = { NULL, NULL };
+	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
+	size_t n_receipts = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
+			free(receipts);
 			return EXIT_OK;
+		}
+		if (ch == 'r') {
+			receipts[n_receipts++] = optarg;
+			continue;
 		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
 			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
@@ -699,12 +901,14 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
 					ch == 'c' ? "commitment" : "setup");
 			fputs(verify_help, stderr);
+			free(receipts);
 			return EXIT_USAGE;
 		}
 		pins[ch == 's'] = optarg;
 	}
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
+		free(receipts);
 		return EXIT_USAGE;
 	}
 	const char *dir = argv[optind];
@@ -717,10 +921,15 @@ int cmd_verify(int argc, char **argv)
 	memset(&v, 0, sizeof(v));
 	v.pin_commitment = pins[0];
 	v.pin_setup = pins[1];
-	if (campaign_open(&v.c, dir, flags) < 0)
+	v.receipts = receipts;
+	v.n_receipts = n_receipts;
+	if (campaign_open(&v.c, dir, flags) < 0) {
+		free(receipts);
 		return cmd_error("umpire");
+	}
 	v.progress = isatty(STDERR_FILENO);
 	int rc = verify_campaign(&v);
+	free(receipts);
 	free(v.chain);
 	campaign_close(v.c);
 	return rc;

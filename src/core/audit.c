@@ -712,7 +712,7 @@ int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const 
 	at->t.record_name = at->source;
 	if (audit_fairness(c, r, at->source) < 0)
 		return -1;
-	if (turn_run(&at->t, "orders", "render") < 0)
+	if (turn_run(&at->t, "closed", "render") < 0)
 		return -1;
 	if (compare_record(&at->t, c, r, flags, 0) < 0)
 		return -1;

@@ -25,7 +25,62 @@ static const char *const campaign_keys[] = {
 	NULL,
 };
 static const char *const player_keys[] = { "id", "name", "email", NULL };
-static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "beacon", NULL };
+static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "entropy",
+	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "warning", NULL };
+
+const char *const campaign_entropy_names[] = { "none", "beacon", "players", NULL };
+
+int campaign_entropy_parse(const char *name)
+{
+	for (int i = 0; campaign_entropy_names[i]; i++)
+		if (strcmp(campaign_entropy_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* fairness.entropy and the beacon's source, genesis, period and delay. A campaign.yaml
+ * without `entropy` predates closed turns: it is `none`, and one naming a beacon then is
+ * refused (its turns were never closed). */
+static void parse_entropy(struct campaign *c, const struct node *fairness, struct diag *d)
+{
+	const struct node *n = node_get(fairness, "entropy");
+	const char *s;
+	long long v;
+
+	c->entropy = CAMPAIGN_ENTROPY_NONE;
+	if (n && node_want_str(n, "entropy", 20, &s, d) == 0) {
+		int e = campaign_entropy_parse(s);
+		if (e < 0)
+			node_error(d, n, "unknown entropy '%s' (none, beacon or players expected)",
+				s);
+		else
+			c->entropy = e;
+	}
+	n = node_get(fairness, "beacon");
+	if (n && node_want_str(n, "beacon", 200, &s, d) == 0 && strcmp(s, "none") != 0)
+		c->beacon = xstrdup(s);
+	if (c->beacon && c->entropy != CAMPAIGN_ENTROPY_BEACON)
+		node_error(d, n,
+			"a beacon is named but entropy is not beacon (entropy: beacon, or beacon: none)");
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON)
+		return;
+	if (!c->beacon)
+		node_error(d, node_get(fairness, "entropy"),
+			"entropy is beacon but no beacon is named (fairness.beacon: its source)");
+	struct {
+		const char *key;
+		long long *to, min;
+	} nums[] = {
+		{ "beacon_genesis", &c->beacon_genesis, 0 },
+		{ "beacon_period", &c->beacon_period, 1 },
+		{ "beacon_delay", &c->beacon_delay, 0 },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		n = node_need(fairness, nums[i].key, d);
+		if (n && node_want_int(n, nums[i].key, nums[i].min, (long long)1 << 40, &v, d) == 0)
+			*nums[i].to = v;
+	}
+}
 static const char *const state_keys[] = { "campaign", "rules", "turn", "game", NULL };
 
 static int cmp_id(const void *a, const void *b)
@@ -152,9 +207,7 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		n = node_get(fairness, "fair");
 		if (n)
 			node_want_bool(n, "fair", &c->fair, d);
-		n = node_get(fairness, "beacon");
-		if (n && node_want_str(n, "beacon", 200, &s, d) == 0 && strcmp(s, "none") != 0)
-			c->beacon = xstrdup(s);
+		parse_entropy(c, fairness, d);
 	}
 
 	if (c->rules && diag_count(d) == before) {

@@ -27,6 +27,26 @@ enum campaign_open_flags {
 	                              * for a running turn; the journal opened read-only */
 };
 
+/* Where the randomness nobody knows at the close comes from (fairness.entropy;
+ * docs/fairness.md, "Closed turns"). */
+enum campaign_entropy {
+	CAMPAIGN_ENTROPY_NONE,    /* no close: the umpire could choose among outcomes */
+	CAMPAIGN_ENTROPY_BEACON,  /* a public beacon round after the close */
+	CAMPAIGN_ENTROPY_PLAYERS, /* the players' committed nonces, revealed after the close */
+};
+/* The names of enum campaign_entropy, as campaign.yaml spells them. */
+extern const char *const campaign_entropy_names[];
+/* Parses an entropy name; -1 when unknown. */
+int campaign_entropy_parse(const char *name);
+
+/* drand's quicknet chain: the default beacon (docs/fairness.md, "The beacon"). */
+#define CAMPAIGN_DRAND_QUICKNET \
+	"drand quicknet (https://api.drand.sh/" \
+	"52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/ROUND)"
+#define CAMPAIGN_DRAND_QUICKNET_GENESIS 1692803367LL
+#define CAMPAIGN_DRAND_QUICKNET_PERIOD 3LL
+#define CAMPAIGN_BEACON_DELAY 600LL /* default fairness.beacon_delay, seconds */
+
 struct campaign {
 	char *dir;          /* the campaign directory (work tree) */
 	char *id;           /* campaign id */
@@ -40,7 +60,11 @@ struct campaign {
 	uint8_t commitment[32]; /* fairness.commitment */
 	uint32_t chain_length;  /* fairness.chain_length */
 	int fair;               /* 0 when set up from a --secret-file */
+	int entropy;            /* fairness.entropy: enum campaign_entropy */
 	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
+	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
+	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
+	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
 	struct rules_campaign rc;  /* the view handed to the rule system */
 	struct repo *repo;         /* always open */
 	struct journal *journal;   /* NULL unless opened */
@@ -72,8 +96,10 @@ struct campaign_spec {
 	uint8_t secret[32];    /* the umpire's secret (from the OS CSPRNG, or a test file) */
 	int fair;              /* 0 when the secret came from a file */
 	uint32_t chain_length; /* turn keys in the chain */
+	int entropy;           /* enum campaign_entropy */
 	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
-	long long when;        /* the setup's commit time, seconds */
+	long long beacon_genesis, beacon_period, beacon_delay; /* seconds (beacon only) */
+	long long when; /* the setup's commit time, seconds */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

@@ -125,3 +125,78 @@ const struct file *file_list_find(const struct file *v, size_t n, const char *pa
 			return &v[i];
 	return NULL;
 }
+
+int file_mkdir_p(const char *dir, mode_t mode)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+
+	for (char *s = p + 1; *s && rc == 0; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			rc = fail_keep_errno(ERROR_OS, "cannot create directory", p);
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = fail_keep_errno(ERROR_OS, "cannot create directory", p);
+	free(p);
+	return rc;
+}
+
+/* Writes all of data to fd. 0 / -1 (errno set). */
+static int write_all(int fd, const unsigned char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int file_write_durable(const char *dir, const char *name, const void *data, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
+	int fd = -1, dfd = -1, rc = -1;
+
+	if (file_mkdir_p(dir, 0700) < 0)
+		goto done;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fail_keep_errno(ERROR_OS, "cannot create a temporary file in", dir);
+		goto done;
+	}
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		fail_keep_errno(ERROR_OS, "cannot write", tmp);
+		goto done;
+	}
+	close(fd);
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		fail_keep_errno(ERROR_OS, "cannot rename into", path);
+		goto done;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0) {
+		fail_keep_errno(ERROR_OS, "cannot sync directory", dir);
+		goto done;
+	}
+	rc = 0;
+done:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return rc;
+}

@@ -33,4 +33,10 @@ void file_list_sort(struct file *v, size_t n);
 /* The entry of v with this path, or NULL. */
 const struct file *file_list_find(const struct file *v, size_t n, const char *path);
 
+/* mkdir -p: dir and every directory above it (new ones with mode). 0 / -1 (ERROR_OS). */
+int file_mkdir_p(const char *dir, mode_t mode);
+/* Writes dir/name durably: dir made (0700) if need be, a temporary file in dir, fsync,
+ * rename over name, fsync dir. A crash leaves the old file or the new one. 0 / -1. */
+int file_write_durable(const char *dir, const char *name, const void *data, size_t len);
+
 #endif

@@ -39,6 +39,29 @@ int layout_parse_tag(const char *name, int *turn)
 	return 0;
 }
 
+void layout_close_tag(char out[LAYOUT_TAG_MAX], int turn)
+{
+	snprintf(out, LAYOUT_TAG_MAX, LAYOUT_CLOSE_TAG_PREFIX TURN_DIGITS, turn);
+}
+
+void layout_close_path(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "journal/" LAYOUT_TAG_PREFIX TURN_DIGITS ".close.yaml",
+		turn);
+}
+
+void layout_close_message(struct buf *msg, int turn, const char *what, const uint8_t digest[32],
+	const uint8_t commitment[32])
+{
+	char d[65], commit[65];
+
+	hex_encode(d, digest, 32);
+	hex_encode(commit, commitment, 32);
+	buf_printf(msg, "Turn %d: " LAYOUT_CLOSE_SUBJECT "\n\n", turn);
+	escape_message_line(msg, what);
+	buf_printf(msg, "\n\nTurn: %d\nOrders-Digest: %s\nCommitment: %s\n", turn, d, commit);
+}
+
 void layout_export_path(char out[LAYOUT_PATH_MAX], int turn)
 {
 	snprintf(out, LAYOUT_PATH_MAX, "journal/" LAYOUT_TAG_PREFIX TURN_DIGITS ".yaml", turn);

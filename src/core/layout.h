@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include "core/buf.h"
 
-#define LAYOUT_BRANCH "refs/heads/main" /* the one branch umpire commits to */
-#define LAYOUT_CAMPAIGN "campaign.yaml" /* the campaign's settings and commitment */
-#define LAYOUT_STATE "state.yaml"       /* the state after the latest turn */
-#define LAYOUT_TAG_PREFIX "turn-"       /* every turn's tag starts so */
-#define LAYOUT_TAG_MAX 16               /* "turn-NNNNNN" and its NUL fit */
-#define LAYOUT_PATH_MAX 256             /* any committed path and its NUL fit */
+#define LAYOUT_BRANCH "refs/heads/main"      /* the one branch umpire commits to */
+#define LAYOUT_CAMPAIGN "campaign.yaml"      /* the campaign's settings and commitment */
+#define LAYOUT_STATE "state.yaml"            /* the state after the latest turn */
+#define LAYOUT_TAG_PREFIX "turn-"            /* every turn's tag starts so */
+#define LAYOUT_CLOSE_TAG_PREFIX "close-"     /* a closed turn's tag starts so */
+#define LAYOUT_CLOSE_SUBJECT "orders closed" /* "Turn N: orders closed" */
+#define LAYOUT_TAG_MAX 16                    /* "turn-NNNNNN" and its NUL fit */
+#define LAYOUT_PATH_MAX 256                  /* any committed path and its NUL fit */
 
 /* The tag of turn t (0 = setup): "turn-0003". */
 void layout_tag(char out[LAYOUT_TAG_MAX], int turn);
@@ -36,6 +38,15 @@ char *layout_order_player(const char *name);
 void layout_reports_dir(char out[LAYOUT_PATH_MAX], int turn);
 /* reports/turn-NNNN/PLAYER.md. */
 void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
+
+/* Tag close-NNNN: turn's inputs fixed (docs/fairness.md, "Closed turns"). */
+void layout_close_tag(char out[LAYOUT_TAG_MAX], int turn);
+/* journal/turn-NNNN.close.yaml: what the close fixed. */
+void layout_close_path(char out[LAYOUT_PATH_MAX], int turn);
+/* The close commit's message: "Turn N: orders closed", a line on what it fixed, then the
+ * trailers Turn, Orders-Digest and Commitment (hex). Appends to msg. */
+void layout_close_message(struct buf *msg, int turn, const char *what, const uint8_t digest[32],
+	const uint8_t commitment[32]);
 
 /* What a committed file of a turn is. */
 enum layout_kind {

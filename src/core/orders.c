@@ -15,6 +15,7 @@ static const char *const order_keys[] = {
 	"player",
 	"orders",
 	"standing",
+	"entropy",
 	NULL,
 };
 static const char *const ruling_keys[] = { "roll", "for", NULL };
@@ -354,6 +355,40 @@ static int check_sender(const struct order_file *f, const struct node *pn, const
 	return -1;
 }
 
+/* `entropy:` (docs/fairness.md, "Entropy from the players"): under entropy players every
+ * player's file carries the SHA-256 of a 32-byte nonce he keeps until the close; under any
+ * other entropy, and in the umpire's file, there is none. */
+static void check_entropy(const struct turn *t, struct order_file *f, const struct node *root,
+	const char *player, struct diag *d)
+{
+	const struct node *n = node_get(root, "entropy");
+	int umpire = player && strcmp(player, UMPIRE_PLAYER) == 0;
+	const char *s;
+
+	if (t->c->entropy != CAMPAIGN_ENTROPY_PLAYERS || umpire) {
+		if (n)
+			node_error(d, n, "%s",
+				umpire ?
+					"the umpire's file carries no entropy (only players commit to a nonce)" :
+					"this campaign takes no entropy from the players (its fairness.entropy is not players)");
+		return;
+	}
+	if (!player)
+		return;
+	if (!n) {
+		node_error(d, root,
+			"no 'entropy:' (this campaign's players commit to a nonce: 'umpire nonce' prints one and its hash; put the hash here)");
+		return;
+	}
+	if (node_want_str(n, "entropy", 64, &s, d) == 0) {
+		if (strlen(s) != 64 || hex_decode(f->entropy, FAIR_HASH_BYTES, s) < 0)
+			node_error(d, n,
+				"entropy is not 64 hex digits (the SHA-256 'umpire nonce' prints)");
+		else
+			f->has_entropy = 1;
+	}
+}
+
 int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 {
 	const struct campaign *c = t->c;
@@ -387,6 +422,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 			check_player(t, pn, s, d) == 0 && check_sender(f, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);
+	check_entropy(t, f, root, player_ok ? f->player : NULL, d);
 	if (!orders)
 		goto done;
 	if (!player_ok) {

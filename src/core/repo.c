@@ -1241,3 +1241,15 @@ done:
 	git_index_free(index);
 	return ret;
 }
+
+int repo_set_ref(struct repo *r, const char *name, const char *commit_hex)
+{
+	git_reference *ref = NULL;
+	git_oid id;
+
+	if (git_oid_fromstr(&id, commit_hex) < 0 ||
+		git_reference_create(&ref, r->git, name, &id, 1, "umpire verify") < 0)
+		return error_set(ERROR_OS, "repo: cannot set %s: %s", name, git_msg());
+	git_reference_free(ref);
+	return 0;
+}

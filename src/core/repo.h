@@ -93,5 +93,8 @@ struct timespec;
 int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char ***removed);
 /* 1 if the work tree and index equal HEAD (ignored files aside), 0 if not, -1 error. */
 int repo_is_clean(struct repo *r);
+/* Points reference name (e.g. "refs/umpire/verified") at commit_hex, creating or moving it.
+ * Returns 0 / -1 (ERROR_OS: a read-only clone, say). */
+int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);
 
 #endif

@@ -136,7 +136,17 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 	node_map_str(fair, "commitment", hex);
 	node_map_int(fair, "chain_length", spec->chain_length);
 	node_map_bool(fair, "fair", spec->fair);
+	node_map_str(fair, "entropy", campaign_entropy_names[spec->entropy]);
 	node_map_str(fair, "beacon", spec->beacon ? spec->beacon : "none");
+	if (spec->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		node_map_int(fair, "beacon_genesis", spec->beacon_genesis);
+		node_map_int(fair, "beacon_period", spec->beacon_period);
+		node_map_int(fair, "beacon_delay", spec->beacon_delay);
+	}
+	if (spec->entropy == CAMPAIGN_ENTROPY_NONE)
+		node_map_str(fair, "warning",
+			"entropy none: the umpire knows each turn key before the orders arrive and "
+			"could choose among outcomes (trusted umpire only)");
 	buf_puts(out, "# umpire campaign: written by 'umpire init'\n");
 	if (node_emit(cy, out) < 0)
 		error_set(ERROR_INTERNAL, "internal error: cannot emit campaign.yaml");

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/turn.h"
+#include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/render.h"
@@ -18,7 +19,10 @@
 
 static int step_recover(struct turn *t);
 static int step_load(struct turn *t);
+static int step_closed(struct turn *t);
 static int step_orders(struct turn *t);
+static int step_close(struct turn *t);
+static int step_randomness(struct turn *t);
 static int step_seed(struct turn *t);
 static int step_rulings(struct turn *t);
 static int step_resolve(struct turn *t);
@@ -27,14 +31,24 @@ static int step_build(struct turn *t);
 static int step_journal(struct turn *t);
 static int step_publish(struct turn *t);
 
-/* The life of a turn. `check` runs load..orders, `turn` recover..publish, `replay` and
- * `verify` orders..render on each journaled turn; the setup runs build..publish. */
+/* The life of a turn. `check` runs load..orders, `close` recover..close, `turn`
+ * recover..publish, `replay` and `verify` closed..render on each journaled turn; the setup
+ * runs build..publish. */
 static const struct turn_step steps[] = {
 	{ "recover", "finish a turn a crash left half-done; notice a re-run of the last turn",
 		step_recover },
 	{ "load", "the state at the committed HEAD; the number of the next turn", step_load },
+	{ "closed",
+		"a closed turn: what its close fixed, and the files it kept when none are given",
+		step_closed },
 	{ "orders", "read and check every order file; every due player has one", step_orders },
-	{ "seed", "turn key, orders digest, beacon and turn seed (docs/fairness.md)", step_seed },
+	{ "close",
+		"close: fix D_t, every file hash and the randomness to come (tag close-NNNN); "
+		"a closed turn: its inputs are exactly those",
+		step_close },
+	{ "randomness", "B_t: the beacon round the close named, or the players' reveals",
+		step_randomness },
+	{ "seed", "turn key, orders digest and turn seed (docs/fairness.md)", step_seed },
 	{ "rulings", "the umpire's dice rulings, then its adjustments, before the rules",
 		step_rulings },
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
@@ -162,6 +176,7 @@ void turn_release(struct turn *t)
 	free(out->reports);
 	diag_release(&t->diag);
 	journal_record_free(t->last);
+	close_release(&t->close);
 	free_record_parts(&t->rec);
 	if (t->owns_state && t->state)
 		t->c->rules->state_free(t->state);
@@ -231,10 +246,14 @@ int turn_add_rulings_file(struct turn *t, const char *path)
 
 void turn_set_beacon(struct turn *t, const char *value, const char *round)
 {
+	/* Copies first: value or round may be the turn's own. */
+	char *v = value ? xstrdup(value) : NULL;
+	char *r = value && round ? xstrdup(round) : NULL;
+
 	free(t->in.beacon_value);
 	free(t->in.beacon_round);
-	t->in.beacon_value = value ? xstrdup(value) : NULL;
-	t->in.beacon_round = value && round ? xstrdup(round) : NULL;
+	t->in.beacon_value = v;
+	t->in.beacon_round = r;
 }
 
 const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
@@ -284,6 +303,41 @@ static int finish_turn(struct turn *t, const struct journal_record *r, const cha
 	return 0;
 }
 
+/* main one commit past the journal's last turn r: the close of the next turn. Tagged: all
+ * is well. Untagged (a crash between moving main and tagging): tag it now. Returns 0, 1
+ * when main is not such a close, -1 on failure. */
+static int recover_close(struct turn *t, const struct journal_record *r, const char *main_id)
+{
+	char rev[64], parent[41], tag[LAYOUT_TAG_MAX], tagged[41], path[LAYOUT_PATH_MAX];
+	struct buf subject = BUF_INIT, bytes = BUF_INIT;
+	char *want = xasprintf("Turn %d: " LAYOUT_CLOSE_SUBJECT, r->turn + 1);
+	int rc = 1;
+
+	snprintf(rev, sizeof rev, "%s^1", main_id);
+	if (!main_id[0] || repo_commit_id(t->c->repo, rev, parent) != 0 ||
+		strcmp(parent, r->commit_id) != 0 ||
+		repo_subject(t->c->repo, main_id, &subject) != 0 ||
+		strcmp(buf_str(&subject), want) != 0)
+		goto done;
+	layout_close_tag(tag, r->turn + 1);
+	if (repo_commit_id(t->c->repo, tag, tagged) == 0) {
+		rc = strcmp(tagged, main_id) == 0 ? 0 : 1;
+		goto done;
+	}
+	layout_close_path(path, r->turn + 1);
+	if (repo_read(t->c->repo, main_id, path, &bytes) < 0) {
+		rc = -1;
+		goto done;
+	}
+	struct file f = { path, (unsigned char *)bytes.data, bytes.len };
+	rc = repo_publish(t->c->repo, &f, 1, main_id, tag) < 0 ? -1 : 0;
+done:
+	free(want);
+	buf_release(&subject);
+	buf_release(&bytes);
+	return rc;
+}
+
 /* Git level with the journal: a later tag than the journal knows means the journal lost
  * turns, a tag or main elsewhere than the journal says means a rewritten history; refuse
  * both rather than guess. A turn journaled but not published is finished. */
@@ -315,7 +369,7 @@ static int recover_git(struct turn *t)
 		return error_set(ERROR_INTERNAL,
 			"tag %s points at %s but the journal says turn %d is commit %s: the history was rewritten",
 			tag, tagged, last, r->commit_id);
-	if (strcmp(main_id, r->commit_id) != 0)
+	if (strcmp(main_id, r->commit_id) != 0 && recover_close(t, r, main_id) != 0)
 		return error_set(ERROR_INTERNAL,
 			"main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)",
 			main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
@@ -357,6 +411,13 @@ static int step_recover(struct turn *t)
 	if (recover_git(t) < 0)
 		return -1;
 	if (same_as_last(t)) {
+		const struct journal_record *r = t->last;
+		if (t->in.beacon_value && r->beacon_value &&
+			strcmp(t->in.beacon_value, r->beacon_value) != 0)
+			return error_set(ERROR_INPUT,
+				"turn %d was processed with these order files and beacon value %s (round %s); this run gives %s: a turn's randomness cannot change",
+				r->turn, r->beacon_value, r->beacon_round ? r->beacon_round : "?",
+				t->in.beacon_value);
 		t->status |= TURN_ALREADY_DONE;
 		return 1;
 	}
@@ -383,6 +444,133 @@ static int step_load(struct turn *t)
 			"turn %d is beyond the key chain (%u turns): start a new campaign",
 			t->in.turn, c->chain_length);
 	return 0;
+}
+
+/* --- closed ------------------------------------------------------------------------------ */
+
+char *turn_private_dir(const struct campaign *c, const char *what, int n)
+{
+	return xasprintf("%s/.umpire/%s/" LAYOUT_TAG_PREFIX "%04d", c->dir, what, n);
+}
+
+int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41])
+{
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	layout_close_tag(tag, n);
+	layout_close_path(path, n);
+	rc = repo_commit_id(c->repo, tag, commit_id);
+	if (rc != 0)
+		return rc == ERROR_NOTFOUND ? ERROR_NOTFOUND : -1;
+	if (repo_read(c->repo, tag, path, &bytes) < 0)
+		return error_prefix("turn %d: %s has no %s", n, tag, path);
+	diag_init(&d);
+	rc = close_parse(r, path, &bytes, &d);
+	if (rc == 0 &&
+		(r->turn != n || strcmp(r->campaign, c->id) != 0 || r->entropy != c->entropy))
+		rc = error_set(ERROR_INPUT,
+			"turn %d: %s at %s is the close of turn %d of campaign '%s' (entropy %s), not of this turn (entropy %s)",
+			n, path, tag, r->turn, r->campaign ? r->campaign : "?",
+			campaign_entropy_names[r->entropy], campaign_entropy_names[c->entropy]);
+	else if (rc < 0) {
+		struct buf why = BUF_INIT;
+		diag_format(&d, &why, DIAG_BRIEF);
+		rc = error_set(ERROR_INPUT, "turn %d: the close file is not valid:\n%s", n,
+			buf_str(&why));
+		buf_release(&why);
+	}
+	if (rc < 0)
+		close_release(r);
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* A live turn closed without files given: the files the close kept, checked later (step
+ * close) against its hashes. */
+static int add_kept_files(struct turn *t)
+{
+	char *dir = turn_private_dir(t->c, "closed", t->in.turn);
+	int rc = 0;
+
+	for (size_t i = 0; i < t->close.n_orders && rc == 0; i++) {
+		const char *p = t->close.orders[i].player;
+		char *path = xasprintf("%s/%s.yaml", dir, p);
+		if (strcmp(p, UMPIRE_PLAYER) == 0)
+			rc = turn_add_rulings_file(t, path);
+		else
+			rc = turn_add_order_file(t, path);
+		free(path);
+	}
+	free(dir);
+	if (rc < 0)
+		return error_set(ERROR_INPUT,
+			"turn %d is closed but the files it kept are not readable here: give the closed order files (and --rulings) again",
+			t->in.turn);
+	return 0;
+}
+
+/* `turn` with no files on a campaign whose last turn is done and no close is pending: a
+ * re-run of that turn. The same beacon value: nothing to do; another: refused. */
+static int rerun_of_last(struct turn *t)
+{
+	const struct journal_record *r = t->last;
+	int n = t->in.turn;
+
+	if (!r || r->turn < 1 ||
+		(t->in.beacon_value && r->beacon_value &&
+			t->c->entropy == CAMPAIGN_ENTROPY_BEACON &&
+			strcmp(t->in.beacon_value, r->beacon_value) != 0)) {
+		if (r && r->turn >= 1 && t->in.beacon_value)
+			return error_set(ERROR_INPUT,
+				"turn %d was processed with beacon value %s (round %s); this run gives %s: a turn's randomness cannot change",
+				r->turn, r->beacon_value, r->beacon_round ? r->beacon_round : "?",
+				t->in.beacon_value);
+		return error_set(ERROR_INPUT,
+			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
+			n, t->c->id, campaign_entropy_names[t->c->entropy]);
+	}
+	t->status |= TURN_ALREADY_DONE;
+	return 1;
+}
+
+static int step_closed(struct turn *t)
+{
+	int rc;
+
+	if (t->c->entropy == CAMPAIGN_ENTROPY_NONE) {
+		if (t->flags & TURN_CLOSING)
+			return error_set(ERROR_INPUT,
+				"campaign '%s' has entropy none: its turns are not closed (umpire turn DIR ORDERS... in one step)",
+				t->c->id);
+		return 0;
+	}
+	if (t->flags & TURN_CHECK_ONLY)
+		return 0;
+	rc = turn_read_close(t->c, t->in.turn, &t->close, t->close_commit);
+	if (rc < 0 && rc != ERROR_NOTFOUND)
+		return -1;
+	t->closed = rc == 0;
+	if (t->source == TURN_RECORDED) {
+		if (!t->closed)
+			return error_set(ERROR_INPUT,
+				"turn %d: there is no tag close-%04d: a campaign with entropy %s closes every turn before its randomness",
+				t->in.turn, t->in.turn, campaign_entropy_names[t->c->entropy]);
+		return 0;
+	}
+	if (t->flags & TURN_CLOSING)
+		return 0; /* a close already there: step close compares */
+	if (!t->closed && t->in.n_files == 0)
+		return rerun_of_last(t);
+	if (!t->closed)
+		return error_set(ERROR_INPUT,
+			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+	return t->in.n_files == 0 ? add_kept_files(t) : 0;
 }
 
 /* --- orders ------------------------------------------------------------------------------ */
@@ -476,6 +664,9 @@ static int check_complete(struct turn *t)
 {
 	struct campaign *c = t->c;
 	int allow = (t->flags & TURN_ALLOW_MISSING) || t->source == TURN_RECORDED;
+	/* A closed turn: its players without orders are the close's (step close compares). */
+	if (t->closed && !(t->flags & TURN_CLOSING))
+		allow = 1;
 	int rc = 0;
 
 	for (size_t i = 0; i < c->n_players; i++) {
@@ -525,6 +716,264 @@ static int step_orders(struct turn *t)
 	return check_complete(t);
 }
 
+/* --- close ------------------------------------------------------------------------------- */
+
+/* D_t: every player of the campaign plus the umpire, with its file's hash or zeros. */
+static void orders_digest(const struct turn *t, uint8_t digest[FAIR_HASH_BYTES])
+{
+	size_t n_ids;
+	const char **ids = campaign_ids(t->c, &n_ids);
+	struct fair_order *fo = xcalloc(n_ids ? n_ids : 1, sizeof(*fo));
+
+	for (size_t i = 0; i < n_ids; i++) {
+		const struct order_file *f = turn_find_file(&t->in, ids[i]);
+		fo[i].player = ids[i];
+		fo[i].has_file = f != NULL;
+		if (f)
+			memcpy(fo[i].sha256, f->sha256, FAIR_HASH_BYTES);
+	}
+	fair_orders_digest(digest, fo, n_ids);
+	free(fo);
+	free(ids);
+}
+
+/* The close record of the turn's inputs as they are now (files parsed and sorted). */
+static void make_close(struct turn *t, struct close_record *r)
+{
+	const struct campaign *c = t->c;
+
+	memset(r, 0, sizeof(*r));
+	r->campaign = xstrdup(c->id);
+	r->turn = t->in.turn;
+	r->closed_at = t->when;
+	r->entropy = c->entropy;
+	orders_digest(t, r->digest);
+	r->orders = xcalloc(t->in.n_files + 1, sizeof(*r->orders));
+	for (size_t i = 0; i < t->in.n_files; i++) {
+		const struct order_file *f = &t->in.files[i];
+		struct close_order *o = &r->orders[r->n_orders++];
+		o->player = xstrdup(f->player);
+		memcpy(o->sha256, f->sha256, FAIR_HASH_BYTES);
+		o->has_entropy = f->has_entropy;
+		memcpy(o->entropy, f->entropy, FAIR_HASH_BYTES);
+	}
+	r->missing = xcalloc(t->in.n_missing + 1, sizeof(char *));
+	for (size_t i = 0; i < t->in.n_missing; i++)
+		r->missing[r->n_missing++] = xstrdup(t->in.missing[i]);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		r->round = t->round_override ? t->round_override :
+					       close_first_round(c, t->when + c->beacon_delay);
+		r->round_at = close_round_at(c, r->round);
+	}
+}
+
+/* What differs between two closes of one turn, in words; NULL when they fix the same. */
+static char *close_difference(const struct close_record *a, const struct close_record *b)
+{
+	char ha[65], hb[65];
+
+	for (size_t i = 0; i < a->n_orders; i++) {
+		const struct close_order *o = close_find(b, a->orders[i].player);
+		hex_encode(ha, a->orders[i].sha256, FAIR_HASH_BYTES);
+		if (!o)
+			return xasprintf("%s's file (sha256 %s) was not closed",
+				a->orders[i].player, ha);
+		hex_encode(hb, o->sha256, FAIR_HASH_BYTES);
+		if (strcmp(ha, hb) != 0)
+			return xasprintf("%s's file has sha256 %s, the close fixed %s",
+				a->orders[i].player, ha, hb);
+		if (o->has_entropy != a->orders[i].has_entropy ||
+			memcmp(o->entropy, a->orders[i].entropy, FAIR_HASH_BYTES) != 0)
+			return xasprintf("%s's entropy differs from the close's",
+				a->orders[i].player);
+	}
+	for (size_t i = 0; i < b->n_orders; i++)
+		if (!close_find(a, b->orders[i].player))
+			return xasprintf("the close fixed a file from %s, which is not given",
+				b->orders[i].player);
+	if (memcmp(a->digest, b->digest, FAIR_HASH_BYTES) != 0 || a->n_missing != b->n_missing)
+		return xasprintf("the players without orders differ from the close's");
+	return NULL;
+}
+
+/* The close's files, kept in .umpire/closed/turn-NNNN/ for `turn` (which may then be given
+ * none), then the close commit on main, tagged close-NNNN. */
+static int commit_close(struct turn *t)
+{
+	struct campaign *c = t->c;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], what[160];
+	struct buf yaml = BUF_INIT, msg = BUF_INIT;
+	struct file *files = NULL;
+	size_t n_files = 0;
+	int rc = 0;
+
+	char *dir = turn_private_dir(c, "closed", t->in.turn);
+	for (size_t i = 0; i < t->in.n_files && rc == 0; i++) {
+		char *name = xasprintf("%s.yaml", t->in.files[i].player);
+		rc = file_write_durable(dir, name, t->in.files[i].bytes, t->in.files[i].len);
+		free(name);
+	}
+	free(dir);
+	if (rc < 0)
+		return error_prefix("cannot keep the closed files");
+	close_render(&yaml, &t->close, c);
+	layout_close_path(path, t->in.turn);
+	layout_close_tag(tag, t->in.turn);
+	file_list_add(&files, &n_files, path, yaml.data, yaml.len);
+	close_summary(what, sizeof what, &t->close);
+	layout_close_message(&msg, t->in.turn, what, t->close.digest, c->commitment);
+	rc = repo_build(c->repo, files, n_files, buf_str(&msg), t->when, t->close_commit);
+	if (rc == 0)
+		rc = repo_objects_stored(c->repo, t->close_commit, files, n_files);
+	if (rc == 0)
+		rc = repo_publish(c->repo, files, n_files, t->close_commit, tag);
+	file_list_free(files, n_files);
+	buf_release(&yaml);
+	buf_release(&msg);
+	return rc;
+}
+
+static int step_close(struct turn *t)
+{
+	struct close_record now;
+	char *diff;
+
+	if (t->c->entropy == CAMPAIGN_ENTROPY_NONE)
+		return 0;
+	if ((t->flags & TURN_CLOSING) && !t->closed) {
+		make_close(t, &t->close);
+		if (t->round_override && t->close.round_at <= t->when)
+			return error_set(ERROR_INPUT,
+				"beacon round %lld is out at %lld, not after the close (%lld): its value may be known already (a later round expected)",
+				t->round_override, t->close.round_at, t->when);
+		t->closed = 1;
+		return commit_close(t);
+	}
+	make_close(t, &now);
+	diff = close_difference(&now, &t->close);
+	close_release(&now);
+	if (!diff && (t->flags & TURN_CLOSING)) {
+		t->status |= TURN_ALREADY_CLOSED;
+		return 1;
+	}
+	if (!diff)
+		return 0;
+	error_set(ERROR_INPUT,
+		"turn %d was closed (tag close-%04d, commit %s) and its inputs cannot change: %s",
+		t->in.turn, t->in.turn, t->close_commit, diff);
+	free(diff);
+	return -1;
+}
+
+void turn_receipt(const struct turn *t, const char *player, struct buf *out)
+{
+	close_receipt(out, &t->close, t->c, player, t->close_commit);
+}
+
+/* --- randomness -------------------------------------------------------------------------- */
+
+/* entropy beacon: the value of the round the close named, given by the umpire (live) or as
+ * journaled (recorded); a live turn cannot take a round not yet out by its own clock. */
+static int beacon_randomness(struct turn *t)
+{
+	char round[32];
+
+	snprintf(round, sizeof round, "%lld", t->close.round);
+	if (t->source == TURN_RECORDED)
+		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
+	if (!t->in.beacon_value)
+		return error_set(ERROR_INPUT,
+			"turn %d takes the value of beacon round %s (%s): --beacon VALUE required",
+			t->in.turn, round, t->c->beacon);
+	if (t->in.beacon_round && strcmp(t->in.beacon_round, round) != 0)
+		return error_set(ERROR_INPUT, "turn %d: the close named beacon round %s, not %s",
+			t->in.turn, round, t->in.beacon_round);
+	if (t->source == TURN_LIVE && t->when < t->close.round_at)
+		return error_set(ERROR_INPUT,
+			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
+			t->in.turn, round, t->close.round_at, t->when);
+	turn_set_beacon(t, t->in.beacon_value, round);
+	return 0;
+}
+
+/* entropy players, live: each committed player's nonce from .umpire/reveals/turn-NNNN/. */
+static int read_reveals(struct turn *t, struct close_reveal *rv)
+{
+	char *dir = turn_private_dir(t->c, "reveals", t->in.turn);
+	struct buf missing = BUF_INIT, bytes = BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < t->close.n_orders; i++) {
+		const struct close_order *o = &t->close.orders[i];
+		char *path = xasprintf("%s/%s", dir, o->player);
+		uint8_t h[FAIR_HASH_BYTES];
+		rv[i].player = o->player;
+		buf_clear(&bytes);
+		if (o->has_entropy && file_read(path, 200, &bytes) == 0 && bytes.len >= 64 &&
+			hex_decode(rv[i].nonce, FAIR_HASH_BYTES, buf_str(&bytes)) == 0) {
+			fair_sha256(h, rv[i].nonce, FAIR_HASH_BYTES);
+			rv[i].revealed = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
+		}
+		if (o->has_entropy && !rv[i].revealed)
+			buf_printf(&missing, "%s%s", missing.len ? ", " : "", o->player);
+		free(path);
+	}
+	if (missing.len && !(t->flags & TURN_ALLOW_MISSING))
+		rc = error_set(ERROR_INPUT,
+			"turn %d: no reveal from %s (umpire reveal DIR FILE..., or --allow-missing once the deadline is past: each one's committed hash then stands in)",
+			t->in.turn, buf_str(&missing));
+	buf_release(&missing);
+	buf_release(&bytes);
+	free(dir);
+	return rc;
+}
+
+/* entropy players: the reveals text (close_reveals_text) is the beacon value; a player who
+ * did not reveal is journaled, his commitment standing in. */
+static int players_randomness(struct turn *t)
+{
+	struct close_reveal *rv = xcalloc(t->close.n_orders + 1, sizeof(*rv));
+	int rc;
+
+	if (t->source == TURN_RECORDED) {
+		rc = t->record->beacon_value ?
+			     close_reveals_parse(&t->close, t->record->beacon_value, rv) :
+			     error_set(ERROR_INPUT, "turn %d: %s has no reveals", t->in.turn,
+				     t->record_name);
+		if (rc < 0)
+			error_prefix("turn %d", t->in.turn);
+	} else {
+		rc = read_reveals(t, rv);
+	}
+	if (rc == 0) {
+		char *text = close_reveals_text(&t->close, rv);
+		turn_set_beacon(t, text, "players");
+		free(text);
+		for (size_t i = 0; i < t->close.n_orders; i++)
+			if (t->close.orders[i].has_entropy && !rv[i].revealed)
+				events_add(&t->out.events, "randomness",
+					"no reveal from %s: the hash his orders committed to stands in for his nonce",
+					t->close.orders[i].player);
+	}
+	free(rv);
+	return rc;
+}
+
+static int step_randomness(struct turn *t)
+{
+	int rc = 0;
+
+	if (t->c->entropy == CAMPAIGN_ENTROPY_BEACON)
+		rc = beacon_randomness(t);
+	else if (t->c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
+		rc = players_randomness(t);
+	else if (t->source == TURN_RECORDED)
+		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
+	if (rc == 0)
+		turn_beacon(t->out.beacon, t->in.beacon_value);
+	return rc;
+}
+
 /* --- seed -------------------------------------------------------------------------------- */
 
 /* k_t: from the umpire's secret, checked against the commitment (live); from the record. */
@@ -553,28 +1002,11 @@ static int turn_key(struct turn *t, uint8_t key[FAIR_HASH_BYTES])
 
 static int step_seed(struct turn *t)
 {
-	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
-	size_t n_ids;
-	const char **ids = campaign_ids(c, &n_ids);
-	struct fair_order *fo = xcalloc(n_ids, sizeof(*fo));
 
-	if (turn_key(t, out->key) < 0) {
-		free(fo);
-		free(ids);
+	if (turn_key(t, out->key) < 0)
 		return -1;
-	}
-	if (t->source == TURN_RECORDED)
-		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
-	turn_beacon(out->beacon, t->in.beacon_value);
-	for (size_t i = 0; i < n_ids; i++) {
-		const struct order_file *f = turn_find_file(&t->in, ids[i]);
-		fo[i].player = ids[i];
-		fo[i].has_file = f != NULL;
-		if (f)
-			memcpy(fo[i].sha256, f->sha256, FAIR_HASH_BYTES);
-	}
-	fair_orders_digest(out->digest, fo, n_ids);
+	orders_digest(t, out->digest);
 	fair_turn_seed(out->seed, out->key, (uint32_t)t->in.turn, out->digest, out->beacon);
 	dice_release(&out->dice);
 	dice_init_fair(&out->dice, out->seed);
@@ -583,8 +1015,6 @@ static int step_seed(struct turn *t)
 		dice_reuse_checked(&out->dice, t->record->dice, t->record->n_dice);
 	/* Every event records how many dice had been drawn: what ties a die to its event. */
 	out->events.dice = &out->dice;
-	free(fo);
-	free(ids);
 	return 0;
 }
 

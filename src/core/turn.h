@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "core/adjust.h"
 #include "core/campaign.h"
+#include "core/close.h"
 #include "core/dice.h"
 #include "core/events.h"
 #include "core/fair.h"
@@ -40,6 +41,8 @@ struct order_file {
 	size_t n_rulings;
 	struct adjustment *adjustments; /* the umpire's file: adjustments, in file order */
 	size_t n_adjustments;
+	int has_entropy; /* entropy players: the file's `entropy:` commitment */
+	uint8_t entropy[FAIR_HASH_BYTES];
 	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
 	                 * only such a file may say `player: umpire`, and it must */
 };
@@ -83,12 +86,14 @@ enum turn_flags {
 	TURN_CHECK_ONLY = 1 << 1,    /* `check`: the given files alone, no completeness check */
 	TURN_DICE_CHECKED = 1 << 2,  /* TURN_RECORDED: the record's dice were checked against its
 					seed (audit_fairness), so the turn reuses their values */
+	TURN_CLOSING = 1 << 3,       /* `close`: fix the turn's inputs (recover..close) */
 };
 
 /* What a run did besides the turn itself, for the command to tell the user. */
 enum turn_status {
 	TURN_RECOVERED = 1 << 0,    /* a turn a crash left half-done was finished first */
 	TURN_ALREADY_DONE = 1 << 1, /* the files given are those of the last turn: nothing to do */
+	TURN_ALREADY_CLOSED = 1 << 2, /* `close` of the files the turn was closed with */
 };
 
 /* A turn being processed: everything the steps share. */
@@ -110,6 +115,10 @@ struct turn {
 	unsigned status;             /* enum turn_status */
 	const char *failed_step;     /* the step that failed ("orders": see diag), NULL none */
 	int recovered;               /* TURN_RECOVERED: which turn */
+	int closed;                  /* a closed turn: close holds what the close fixed */
+	struct close_record close;   /* closed: journal/turn-NNNN.close.yaml */
+	char close_commit[41];       /* closed: the close commit's id */
+	long long round_override;    /* `close --beacon-round R`: the round to name; 0 none */
 };
 
 /* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order
@@ -129,6 +138,16 @@ int turn_add_rulings_file(struct turn *t, const char *path);
 /* Adds an order file's bytes (len, copied) under name, as turn_add_order_file does once it
  * has read them (the fuzz targets feed bytes this way). */
 void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
+/* The receipt of player's file for the closed turn t (close_receipt). Appends to out. */
+void turn_receipt(const struct turn *t, const char *player, struct buf *out);
+/* Reads the close of turn n committed at tag close-NNNN into r (release with close_release)
+ * and its commit id into commit_id. Returns 0, ERROR_NOTFOUND when the turn was not
+ * closed, -1 otherwise. */
+int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41]);
+/* Where `close` keeps the closed files and `reveal` the players' nonces of turn n:
+ * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
+char *turn_private_dir(const struct campaign *c, const char *what, int n);
+
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
 

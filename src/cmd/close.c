@@ -1,0 +1,286 @@
+/* close.c — the closed-turn commands (docs/fairness.md, "Closed turns"): `umpire close`
+ * fixes a turn's inputs and prints a receipt per player; `umpire reveal` takes the players'
+ * nonces after the close (entropy players); `umpire nonce` draws a nonce for a player. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/close.h"
+#include "core/file.h"
+#include "core/layout.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+static const char close_help[] =
+	"usage: umpire close DIR ORDERS... [--rulings FILE] [--allow-missing]\n"
+	"                    [--beacon-round R] [--receipts OUTDIR]\n\n"
+	"Closes the next turn of the campaign in DIR: checks every order file as 'umpire turn'\n"
+	"would, then fixes the turn's inputs before any randomness is known: each file's SHA-256,\n"
+	"the umpire's rulings, the players without orders, D_t, and the randomness to come (the\n"
+	"beacon round, or the players' reveals). Commits journal/turn-NNNN.close.yaml, tags\n"
+	"close-NNNN and prints one receipt per player, to send at once. 'umpire turn' then\n"
+	"resolves exactly these inputs and refuses any other.\n\n"
+	"  --rulings FILE      the umpire's rulings file (player: umpire)\n"
+	"  --allow-missing     a due player without a file is closed as 'no orders'\n"
+	"  --beacon-round R    name round R instead of the first one fairness.beacon_delay after\n"
+	"                      the close (it must come out after the close)\n"
+	"  --receipts OUTDIR   also write each receipt to OUTDIR/PLAYER.yaml\n\n"
+	"The close time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
+
+/* 1 if the close fixed a file from player or closed him as sending none. */
+static int in_close(const struct close_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_missing; i++)
+		if (strcmp(r->missing[i], player) == 0)
+			return 1;
+	return close_find(r, player) != NULL;
+}
+
+/* Prints (and with outdir writes) the receipt of every player the close names. */
+static int print_receipts(const struct turn *t, const char *outdir)
+{
+	const struct campaign *c = t->c;
+	int rc = EXIT_OK;
+
+	for (size_t i = 0; i < c->n_players; i++) {
+		if (!in_close(&t->close, c->players[i]))
+			continue;
+		struct buf r = BUF_INIT;
+		char *name = xasprintf("%s.yaml", c->players[i]);
+		turn_receipt(t, c->players[i], &r);
+		printf("\n%s", buf_str(&r));
+		if (outdir && file_write_durable(outdir, name, r.data, r.len) < 0)
+			rc = cmd_error("umpire close");
+		free(name);
+		buf_release(&r);
+	}
+	return rc;
+}
+
+static void print_closed(const struct turn *t)
+{
+	const struct close_record *r = &t->close;
+	char hex[65];
+
+	hex_encode(hex, r->digest, FAIR_HASH_BYTES);
+	printf("Turn %d closed: %zu order files, %zu players without; D_t %s\n", r->turn,
+		r->n_orders, r->n_missing, hex);
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
+		printf("randomness: %s round %lld, out at %lld (umpire turn DIR --beacon VALUE once it is)\n",
+			t->c->beacon, r->round, r->round_at);
+	else
+		printf("randomness: the players' nonces (umpire reveal DIR FILE..., then umpire turn DIR)\n");
+	printf("tag close-%04d, commit %s\n", r->turn, t->close_commit);
+}
+
+int cmd_close(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "allow-missing", no_argument, NULL, 'm' },
+		{ "rulings", required_argument, NULL, 'u' },
+		{ "beacon-round", required_argument, NULL, 'r' },
+		{ "receipts", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *rulings = NULL, *outdir = NULL;
+	long long round = 0;
+	unsigned flags = TURN_CLOSING;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+		switch (ch) {
+		case 'm':
+			flags |= TURN_ALLOW_MISSING;
+			break;
+		case 'u':
+			rulings = optarg;
+			break;
+		case 'o':
+			outdir = optarg;
+			break;
+		case 'r':
+			round = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || round < 1 || round > (1LL << 50)) {
+				fprintf(stderr,
+					"umpire close: --beacon-round '%s' (a round number from 1 expected)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(close_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(close_help, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 1) {
+		fputs(close_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	if (round && c->entropy != CAMPAIGN_ENTROPY_BEACON) {
+		fprintf(stderr,
+			"umpire close: campaign '%s' takes no beacon: --beacon-round not accepted\n",
+			c->id);
+		campaign_close(c);
+		return EXIT_USAGE;
+	}
+	struct turn t;
+	turn_init(&t, c, TURN_LIVE, flags, NULL, NULL, NULL);
+	t.when = turn_now();
+	t.round_override = round;
+	for (int i = optind + 1; i < argc; i++)
+		turn_add_order_file(&t, argv[i]);
+	if (rulings)
+		turn_add_rulings_file(&t, rulings);
+	int rc = turn_run(&t, "recover", "close"), code = EXIT_OK;
+	if (rc < 0)
+		code = cmd_turn_error(&t);
+	else if (t.status & TURN_ALREADY_DONE)
+		printf("Turn %d was already processed with these order files; nothing to do\n",
+			t.last->turn);
+	else {
+		if (t.status & TURN_ALREADY_CLOSED)
+			printf("Turn %d was already closed with these files; its receipts again:\n",
+				t.in.turn);
+		print_closed(&t);
+		code = print_receipts(&t, outdir);
+	}
+	turn_release(&t);
+	campaign_close(c);
+	return code;
+}
+
+static const char reveal_help[] =
+	"usage: umpire reveal DIR FILE...\n\n"
+	"Takes the players' reveals for the closed turn of a campaign with entropy players. A\n"
+	"reveal file holds campaign, turn, player and nonce (64 hex digits); the nonce must hash\n"
+	"to the entropy the player's order file committed to. Accepted nonces wait in\n"
+	".umpire/reveals/ for 'umpire turn'.\n";
+
+/* One reveal file against the pending close: checked, then kept. EXIT_OK or the code. */
+static int take_reveal(struct campaign *c, const struct close_record *r, const char *path)
+{
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	char *player = NULL;
+	uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+	char hex[65], want[65];
+	int code = EXIT_OK;
+
+	diag_init(&d);
+	if (file_read(path, 4096, &bytes) < 0) {
+		code = cmd_error("umpire reveal");
+		goto done;
+	}
+	if (close_reveal_file_parse(path, &bytes, c->id, r->turn, &player, nonce, &d) < 0) {
+		diag_print(&d, stderr);
+		code = EXIT_DATAERR;
+		goto done;
+	}
+	const struct close_order *o = close_find(r, player);
+	fair_sha256(h, nonce, FAIR_HASH_BYTES);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	if (!o || !o->has_entropy) {
+		fprintf(stderr, "%s: error: %s committed to no entropy in the close of turn %d\n",
+			path, player, r->turn);
+		code = EXIT_DATAERR;
+		goto done;
+	}
+	hex_encode(want, o->entropy, FAIR_HASH_BYTES);
+	if (strcmp(hex, want) != 0) {
+		fprintf(stderr,
+			"%s: error: the nonce does not match %s's committed entropy (its SHA-256 is %s, the close holds %s)\n",
+			path, player, hex, want);
+		code = EXIT_DATAERR;
+		goto done;
+	}
+	char *dir = turn_private_dir(c, "reveals", r->turn);
+	hex_encode(hex, nonce, FAIR_HASH_BYTES);
+	hex[64] = '\n';
+	if (file_write_durable(dir, player, hex, 65) < 0)
+		code = cmd_error("umpire reveal");
+	else
+		printf("%s: ok: %s's nonce for turn %d matches the close\n", path, player, r->turn);
+	free(dir);
+done:
+	free(player);
+	diag_release(&d);
+	buf_release(&bytes);
+	return code;
+}
+
+int cmd_reveal(int argc, char **argv)
+{
+	int code = cmd_options_help_only(argc, argv, reveal_help);
+	if (code != EXIT_OK)
+		return code < 0 ? EXIT_OK : code;
+	if (argc - optind < 2) {
+		fputs(reveal_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	struct close_record r;
+	char commit[41];
+	int last = -1;
+	int rc = c->entropy != CAMPAIGN_ENTROPY_PLAYERS ?
+			 error_set(ERROR_INPUT, "campaign '%s' has entropy %s: it takes no reveals",
+				 c->id, campaign_entropy_names[c->entropy]) :
+			 journal_last_turn(c->journal, &last);
+	if (rc == 0)
+		rc = turn_read_close(c, last + 1, &r, commit);
+	if (rc == ERROR_NOTFOUND)
+		rc = error_set(ERROR_INPUT, "turn %d is not closed: there is nothing to reveal yet",
+			last + 1);
+	if (rc < 0)
+		code = cmd_error("umpire");
+	for (int i = optind + 1; rc == 0 && i < argc; i++) {
+		int one = take_reveal(c, &r, argv[i]);
+		if (one != EXIT_OK && code == EXIT_OK)
+			code = one;
+	}
+	if (rc == 0)
+		close_release(&r);
+	campaign_close(c);
+	return code;
+}
+
+static const char nonce_help[] =
+	"usage: umpire nonce\n\n"
+	"Draws a nonce for a player of a campaign with entropy players (32 bytes from the OS\n"
+	"random generator) and prints it with its SHA-256. The 'entropy:' line goes into the\n"
+	"order file; the nonce stays secret until the turn is closed, then goes in the reveal.\n";
+
+int cmd_nonce(int argc, char **argv)
+{
+	uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+	char hex[65];
+	int code = cmd_options_help_only(argc, argv, nonce_help);
+
+	if (code != EXIT_OK)
+		return code < 0 ? EXIT_OK : code;
+	if (argc > optind) {
+		fputs(nonce_help, stderr);
+		return EXIT_USAGE;
+	}
+	fair_random(nonce, sizeof nonce);
+	hex_encode(hex, nonce, FAIR_HASH_BYTES);
+	printf("# the nonce: keep it secret until the turn is closed, then send it in your reveal\n"
+	       "nonce: %s\n",
+		hex);
+	fair_sha256(h, nonce, FAIR_HASH_BYTES);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	printf("# its SHA-256: put this line in your order file\nentropy: %s\n", hex);
+	fair_wipe(nonce, sizeof nonce);
+	return EXIT_OK;
+}

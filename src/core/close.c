@@ -1,0 +1,392 @@
+/* close.c — the close file, the receipt, the beacon's rounds and the players' reveals
+ * (close.h; docs/fairness.md, "Closed turns"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/close.h"
+#include "core/campaign.h"
+#include "core/error.h"
+#include "core/node.h"
+#include "core/banned.h"
+
+long long close_round_at(const struct campaign *c, long long round)
+{
+	return c->beacon_genesis + (round - 1) * c->beacon_period;
+}
+
+long long close_first_round(const struct campaign *c, long long at)
+{
+	if (at <= c->beacon_genesis)
+		return 1;
+	/* ceil((at - genesis) / period) + 1: exact integer arithmetic */
+	return (at - c->beacon_genesis + c->beacon_period - 1) / c->beacon_period + 1;
+}
+
+/* "2026-01-01T00:10:00Z" for UTC seconds t. */
+static void utc(char out[32], long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(out, 32, "%lld", t);
+}
+
+static void map_hex(struct node *map, const char *key, const uint8_t h[FAIR_HASH_BYTES])
+{
+	char hex[2 * FAIR_HASH_BYTES + 1];
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	node_map_str(map, key, hex);
+}
+
+void close_summary(char *out, size_t size, const struct close_record *r)
+{
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
+		snprintf(out, size, "%zu order files, %zu without; randomness: beacon round %lld",
+			r->n_orders, r->n_missing, r->round);
+	else
+		snprintf(out, size,
+			"%zu order files, %zu without; randomness: the players' reveals",
+			r->n_orders, r->n_missing);
+}
+
+void close_render(struct buf *out, const struct close_record *r, const struct campaign *c)
+{
+	struct node *root = node_new_map();
+	char when[32];
+
+	node_map_str(root, "campaign", r->campaign);
+	node_map_int(root, "turn", r->turn);
+	node_map_int(root, "closed_at", r->closed_at);
+	utc(when, r->closed_at);
+	node_map_str(root, "closed_at_utc", when);
+	node_map_str(root, "entropy", campaign_entropy_names[r->entropy]);
+	map_hex(root, "orders_digest", r->digest);
+	struct node *orders = node_map_add(root, "orders", node_new_seq());
+	for (size_t i = 0; i < r->n_orders; i++) {
+		struct node *o = node_seq_add(orders, node_new_map());
+		node_map_str(o, "player", r->orders[i].player);
+		map_hex(o, "sha256", r->orders[i].sha256);
+		if (r->orders[i].has_entropy)
+			map_hex(o, "entropy", r->orders[i].entropy);
+	}
+	struct node *missing = node_map_add(root, "missing", node_new_seq());
+	for (size_t i = 0; i < r->n_missing; i++)
+		node_seq_add(missing, node_new_str(r->missing[i]));
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		struct node *b = node_map_add(root, "beacon", node_new_map());
+		node_map_str(b, "source", c->beacon ? c->beacon : "");
+		node_map_int(b, "round", r->round);
+		node_map_int(b, "round_at", r->round_at);
+		utc(when, r->round_at);
+		node_map_str(b, "round_at_utc", when);
+	}
+	buf_puts(out,
+		"# umpire close: the inputs of this turn, fixed before its randomness is known\n");
+	(void)node_emit(root, out);
+	node_free(root);
+}
+
+static int want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
+	struct diag *d)
+{
+	const char *s;
+	if (!n || node_want_str(n, what, 64, &s, d) < 0)
+		return -1;
+	if (strlen(s) != 64 || hex_decode(out, FAIR_HASH_BYTES, s) < 0) {
+		node_error(d, n, "%s is not 64 hex digits", what);
+		return -1;
+	}
+	return 0;
+}
+
+static void parse_orders(struct close_record *r, const struct node *seq, struct diag *d)
+{
+	static const char *const keys[] = { "player", "sha256", "entropy", NULL };
+	const char *s;
+
+	if (!seq || node_check_seq(seq, "orders", 1000, d) < 0)
+		return;
+	r->orders = xcalloc(seq->n + 1, sizeof(*r->orders));
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct node *o = seq->items[i];
+		struct close_order *co = &r->orders[r->n_orders];
+		if (node_check_map(o, "an order", keys, d) < 0 ||
+			node_want_id(node_need(o, "player", d), "player", &s, d) < 0)
+			continue;
+		co->player = xstrdup(s);
+		r->n_orders++;
+		want_hash(node_need(o, "sha256", d), "sha256", co->sha256, d);
+		if (node_get(o, "entropy"))
+			co->has_entropy = want_hash(node_get(o, "entropy"), "entropy", co->entropy,
+						  d) == 0;
+	}
+}
+
+static void parse_beacon(struct close_record *r, const struct node *b, struct diag *d)
+{
+	static const char *const keys[] = { "source", "round", "round_at", "round_at_utc", NULL };
+
+	if (!b || node_check_map(b, "beacon", keys, d) < 0)
+		return;
+	const struct node *n = node_need(b, "round", d);
+	if (n)
+		node_want_int(n, "round", 1, (long long)1 << 50, &r->round, d);
+	n = node_need(b, "round_at", d);
+	if (n)
+		node_want_int(n, "round_at", 0, (long long)1 << 50, &r->round_at, d);
+}
+
+int close_parse(struct close_record *r, const char *name, const struct buf *bytes, struct diag *d)
+{
+	static const char *const keys[] = { "campaign", "turn", "closed_at", "closed_at_utc",
+		"entropy", "orders_digest", "orders", "missing", "beacon", NULL };
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+	const char *s;
+	long long v;
+
+	memset(r, 0, sizeof(*r));
+	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+		return -1;
+	if (node_check_map(root, "a close file", keys, d) < 0)
+		goto done;
+	if (node_want_id(node_need(root, "campaign", d), "campaign", &s, d) == 0)
+		r->campaign = xstrdup(s);
+	const struct node *n = node_need(root, "turn", d);
+	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0)
+		r->turn = (int)v;
+	n = node_need(root, "closed_at", d);
+	if (n)
+		node_want_int(n, "closed_at", 0, (long long)1 << 50, &r->closed_at, d);
+	n = node_need(root, "entropy", d);
+	if (n && node_want_str(n, "entropy", 20, &s, d) == 0) {
+		r->entropy = campaign_entropy_parse(s);
+		if (r->entropy <= CAMPAIGN_ENTROPY_NONE)
+			node_error(d, n, "entropy '%s' (beacon or players expected)", s);
+	}
+	want_hash(node_need(root, "orders_digest", d), "orders_digest", r->digest, d);
+	parse_orders(r, node_need(root, "orders", d), d);
+	n = node_need(root, "missing", d);
+	if (n && node_check_seq(n, "missing", 1000, d) == 0) {
+		r->missing = xcalloc(n->n + 1, sizeof(char *));
+		for (size_t i = 0; i < n->n; i++)
+			if (node_want_id(n->items[i], "player", &s, d) == 0)
+				r->missing[r->n_missing++] = xstrdup(s);
+	}
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
+		parse_beacon(r, node_need(root, "beacon", d), d);
+done:
+	node_free(root);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+void close_release(struct close_record *r)
+{
+	free(r->campaign);
+	for (size_t i = 0; i < r->n_orders; i++)
+		free(r->orders[i].player);
+	free(r->orders);
+	for (size_t i = 0; i < r->n_missing; i++)
+		free(r->missing[i]);
+	free(r->missing);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct close_order *close_find(const struct close_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (strcmp(r->orders[i].player, player) == 0)
+			return &r->orders[i];
+	return NULL;
+}
+
+void close_receipt(struct buf *out, const struct close_record *r, const struct campaign *c,
+	const char *player, const char *commit_id)
+{
+	const struct close_order *o = close_find(r, player);
+	struct node *root = node_new_map();
+	char when[32];
+
+	node_map_str(root, "campaign", r->campaign);
+	node_map_int(root, "turn", r->turn);
+	node_map_str(root, "player", player);
+	if (o)
+		map_hex(root, "orders_sha256", o->sha256);
+	else
+		node_map_str(root, "orders_sha256", "none");
+	map_hex(root, "orders_digest", r->digest);
+	node_map_str(root, "close_commit", commit_id);
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		char *what;
+		utc(when, r->round_at);
+		what = xasprintf("%s round %lld, out at %s", c->beacon ? c->beacon : "the beacon",
+			r->round, when);
+		node_map_str(root, "randomness", what);
+		free(what);
+	} else {
+		node_map_str(root, "randomness",
+			o && o->has_entropy ?
+				"the players' nonces: send yours with umpire reveal (your entropy: is in this file's hash)" :
+				"the players' nonces, revealed after this close");
+	}
+	if (o)
+		buf_printf(out,
+			"# umpire receipt: %s's orders for turn %d are in and the turn is closed\n",
+			player, r->turn);
+	else
+		buf_printf(out, "# umpire receipt: turn %d is closed without orders from %s\n",
+			r->turn, player);
+	buf_puts(out,
+		"# keep it: 'umpire verify DIR --receipt FILE' checks it against the history\n");
+	(void)node_emit(root, out);
+	node_free(root);
+}
+
+int close_receipt_parse(struct close_receipt *out, const char *name, const struct buf *bytes,
+	struct diag *d)
+{
+	static const char *const keys[] = { "campaign", "turn", "player", "orders_sha256",
+		"orders_digest", "close_commit", "randomness", NULL };
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+	const char *s;
+	long long v;
+
+	memset(out, 0, sizeof(*out));
+	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+		return -1;
+	if (node_check_map(root, "a receipt", keys, d) < 0)
+		goto done;
+	if (node_want_id(node_need(root, "campaign", d), "campaign", &s, d) == 0)
+		out->campaign = xstrdup(s);
+	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
+		out->player = xstrdup(s);
+	const struct node *n = node_need(root, "turn", d);
+	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0)
+		out->turn = (int)v;
+	n = node_need(root, "orders_sha256", d);
+	if (n && !(n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0))
+		want_hash(n, "orders_sha256", out->orders_sha256, d);
+	want_hash(node_need(root, "orders_digest", d), "orders_digest", out->digest, d);
+	n = node_need(root, "close_commit", d);
+	if (n && node_want_str(n, "close_commit", 64, &s, d) == 0) {
+		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
+			node_error(d, n,
+				"close_commit is not a commit id (40 hex digits expected)");
+		else
+			out->close_commit = xstrdup(s);
+	}
+done:
+	node_free(root);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+void close_receipt_release(struct close_receipt *r)
+{
+	free(r->campaign);
+	free(r->player);
+	free(r->close_commit);
+	memset(r, 0, sizeof(*r));
+}
+
+char *close_reveals_text(const struct close_record *r, const struct close_reveal *reveals)
+{
+	struct buf b = BUF_INIT;
+	char hex[2 * FAIR_HASH_BYTES + 1];
+
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct close_order *o = &r->orders[i];
+		if (!o->has_entropy)
+			continue;
+		hex_encode(hex, reveals[i].revealed ? reveals[i].nonce : o->entropy,
+			FAIR_HASH_BYTES);
+		buf_printf(&b, "%s%s %s %s", b.len ? " " : "", o->player,
+			reveals[i].revealed ? "nonce" : "committed", hex);
+	}
+	return b.len ? buf_detach(&b) : xstrdup("");
+}
+
+int close_reveals_parse(const struct close_record *r, const char *text,
+	struct close_reveal *reveals)
+{
+	const char *p = text;
+	char player[80], kind[16], hex[80];
+	int used;
+
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct close_order *o = &r->orders[i];
+		memset(&reveals[i], 0, sizeof(reveals[i]));
+		reveals[i].player = o->player;
+		if (!o->has_entropy)
+			continue;
+		if (*p == ' ')
+			p++;
+		if (sscanf(p, "%79s %15s %79s%n", player, kind, hex, &used) != 3 ||
+			strcmp(player, o->player) != 0)
+			return error_set(ERROR_INPUT,
+				"the reveals do not list %s where the close's order says (\"PLAYER nonce|committed HEX\" in player order expected)",
+				o->player);
+		p += used;
+		uint8_t v[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+		if (strlen(hex) != 64 || hex_decode(v, FAIR_HASH_BYTES, hex) < 0)
+			return error_set(ERROR_INPUT, "the reveal of %s is not 64 hex digits",
+				o->player);
+		if (strcmp(kind, "nonce") == 0) {
+			fair_sha256(h, v, FAIR_HASH_BYTES);
+			if (memcmp(h, o->entropy, FAIR_HASH_BYTES) != 0)
+				return error_set(ERROR_INPUT,
+					"the nonce of %s does not hash to the entropy its order file committed to",
+					o->player);
+			reveals[i].revealed = 1;
+			memcpy(reveals[i].nonce, v, FAIR_HASH_BYTES);
+		} else if (strcmp(kind, "committed") != 0 ||
+			   memcmp(v, o->entropy, FAIR_HASH_BYTES) != 0) {
+			return error_set(ERROR_INPUT,
+				"the reveal of %s is neither its nonce nor its committed entropy",
+				o->player);
+		}
+	}
+	if (*p)
+		return error_set(ERROR_INPUT, "the reveals list more than the close's players");
+	return 0;
+}
+
+int close_reveal_file_parse(const char *name, const struct buf *bytes, const char *campaign,
+	int turn, char **player, uint8_t nonce[FAIR_HASH_BYTES], struct diag *d)
+{
+	static const char *const keys[] = { "campaign", "turn", "player", "nonce", NULL };
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+	const char *s;
+	long long v;
+
+	*player = NULL;
+	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+		return -1;
+	if (node_check_map(root, "a reveal", keys, d) < 0)
+		goto done;
+	const struct node *n = node_need(root, "campaign", d);
+	if (n && node_want_id(n, "campaign", &s, d) == 0 && strcmp(s, campaign) != 0)
+		node_error(d, n, "campaign '%s' (this is campaign '%s')", s, campaign);
+	n = node_need(root, "turn", d);
+	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0 && v != turn)
+		node_error(d, n, "turn %lld (turn %d is the closed turn awaiting reveals)", v,
+			turn);
+	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
+		*player = xstrdup(s);
+	n = node_need(root, "nonce", d);
+	if (n && node_want_str(n, "nonce", 64, &s, d) == 0 &&
+		(strlen(s) != 64 || hex_decode(nonce, FAIR_HASH_BYTES, s) < 0))
+		node_error(d, n, "nonce is not 64 hex digits (umpire nonce prints one)");
+done:
+	node_free(root);
+	if (diag_count(d) != before) {
+		free(*player);
+		*player = NULL;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,97 @@
+/* close.h — a closed turn (docs/fairness.md, "Closed turns"): before any randomness is known,
+ * `umpire close` fixes the turn's inputs — every order file's SHA-256, the umpire's rulings,
+ * who sent nothing, D_t — and names the randomness still to come (a beacon round, or the
+ * players' committed nonces). It is committed as journal/turn-NNNN.close.yaml, tagged
+ * close-NNNN, and told to each player as a receipt. This module owns the close file's and
+ * the receipt's formats, the beacon's round arithmetic and the players' reveals text. */
+#ifndef UMPIRE_CLOSE_H
+#define UMPIRE_CLOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/fair.h"
+
+struct campaign;
+
+/* One order file the close fixed. */
+struct close_order {
+	char *player;                    /* its `player:` (the umpire's rulings: "umpire") */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256 of its bytes */
+	int has_entropy;                 /* entropy players: the file's `entropy:` commitment */
+	uint8_t entropy[FAIR_HASH_BYTES];
+};
+
+/* What a close fixed. */
+struct close_record {
+	char *campaign;                  /* campaign id */
+	int turn;                        /* the turn closed */
+	long long closed_at;             /* when, UTC seconds (the umpire's clock) */
+	int entropy;                     /* enum campaign_entropy: beacon or players */
+	uint8_t digest[FAIR_HASH_BYTES]; /* D_t */
+	struct close_order *orders;      /* sorted by player id (byte order) */
+	size_t n_orders;
+	char **missing; /* due players who sent nothing (--allow-missing), sorted */
+	size_t n_missing;
+	long long round;    /* entropy beacon: the round whose value the turn takes */
+	long long round_at; /* when that round is out, UTC seconds */
+};
+
+/* When round (>= 1) of the campaign's beacon is out: genesis + (round - 1) * period. */
+long long close_round_at(const struct campaign *c, long long round);
+/* The first round of the campaign's beacon out at `at` or later (>= 1). */
+long long close_first_round(const struct campaign *c, long long at);
+
+/* One line on what the close fixed, for its commit message (layout_close_message). */
+void close_summary(char *out, size_t size, const struct close_record *r);
+/* Renders r as journal/turn-NNNN.close.yaml onto out (the campaign names the beacon). */
+void close_render(struct buf *out, const struct close_record *r, const struct campaign *c);
+/* Parses a close file (name for diagnostics) into r (release with close_release). Problems
+ * go to d. Returns 0 / -1. */
+int close_parse(struct close_record *r, const char *name, const struct buf *bytes, struct diag *d);
+void close_release(struct close_record *r);
+/* The order the close fixed for player, or NULL. */
+const struct close_order *close_find(const struct close_record *r, const char *player);
+
+/* The receipt of player's file (campaign, turn, player, the file's SHA-256, D_t, the close
+ * commit, the randomness to come): a short YAML text to send the player at once. Appends to
+ * out. */
+void close_receipt(struct buf *out, const struct close_record *r, const struct campaign *c,
+	const char *player, const char *commit_id);
+
+/* A receipt as read back: the fields `umpire verify --receipt` checks. */
+struct close_receipt {
+	char *campaign, *player, *close_commit;
+	int turn;
+	uint8_t orders_sha256[FAIR_HASH_BYTES], digest[FAIR_HASH_BYTES];
+};
+/* Parses a receipt (name for diagnostics) into out (release with close_receipt_release).
+ * Returns 0 / -1, problems into d. */
+int close_receipt_parse(struct close_receipt *out, const char *name, const struct buf *bytes,
+	struct diag *d);
+void close_receipt_release(struct close_receipt *r);
+
+/* One player's reveal after a close, entropy players: the nonce whose SHA-256 his order file
+ * committed to, or nothing (his commitment stands in). */
+struct close_reveal {
+	const char *player; /* not owned */
+	int revealed;       /* 1: nonce holds the revealed nonce */
+	uint8_t nonce[FAIR_HASH_BYTES];
+};
+/* The reveals text whose SHA-256 is B_t under entropy players: for every order of r with an
+ * entropy commitment, in r's order, "PLAYER nonce HEX" or "PLAYER committed HEX" (the
+ * commitment standing in for a nonce not revealed), joined by single spaces. reveals[i]
+ * belongs to r->orders[i] (entries without a commitment are skipped). A new string. */
+char *close_reveals_text(const struct close_record *r, const struct close_reveal *reveals);
+/* Parses a reveals text back against r into reveals (one per order of r), checking each
+ * nonce against its commitment. Returns 0, or -1 with the reason (ERROR_INPUT). */
+int close_reveals_parse(const struct close_record *r, const char *text,
+	struct close_reveal *reveals);
+
+/* A reveal file (`campaign`, `turn`, `player`, `nonce`: 64 hex digits) into *out. Returns
+ * 0 / -1 with problems into d. */
+int close_reveal_file_parse(const char *name, const struct buf *bytes, const char *campaign,
+	int turn, char **player, uint8_t nonce[FAIR_HASH_BYTES], struct diag *d);
+
+#endif
