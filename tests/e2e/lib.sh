@@ -58,18 +58,10 @@ new_campaign() {
     "$BIN" init "$2" --scenario "$ROOT/campaigns/$1/scenario.yaml" \
         --secret-file "$ROOT/campaigns/$1/demo.secret" >/dev/null
 }
-# play NAME DIR [LAST]: processes the shipped turns of NAME up to LAST (default all).
+# play NAME DIR [LAST]: plays the shipped turns of NAME up to LAST (default all) as the demo
+# does (tools/demo-play: each turn closed, then resolved with the demo's beacon value).
 play() {
-    _last=${3:-9999}
-    for tdir in "$ROOT/campaigns/$1"/orders/turn-*; do
-        _turn=$(basename "$tdir" | sed "s/turn-0*//")
-        [ "$_turn" -le "$_last" ] || break
-        # umpire.yaml, the umpire's rulings, is given with --rulings, never as orders.
-        _rulings=
-        [ ! -f "$tdir/umpire.yaml" ] || _rulings="--rulings $tdir/umpire.yaml"
-        # shellcheck disable=SC2046,SC2086
-        "$BIN" turn "$2" $(ls "$tdir"/*.yaml | sort | grep -v '/umpire\.yaml$') $_rulings >/dev/null
-    done
+    (cd "$ROOT" && tools/demo-play "$BIN" "$1" "$2" "${3:-9999}" >/dev/null)
 }
 
 # demo_shows NAME DIR: every line `TURN TEXT` of campaigns/NAME/demo-shows.txt holds: TEXT (a

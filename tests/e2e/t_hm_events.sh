@@ -7,26 +7,9 @@
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
 new_campaign aspenbach-1809 "$C"; play aspenbach-1809 "$C"
-j() { cat "$C/journal/turn-000$1.yaml"; }
-j 1 > "$TMP/j"; has "$TMP/j" "random event: d6 3, no event"
-j 2 > "$TMP/j"; has "$TMP/j" "umpire adjustment 2: unit 1st-ligne +2 DISR, now 2 (breaks at 4) (reason: columns caught by canister on the approach)"
-has "$TMP/j" "french (attacker) keeps event 9 Valiant Charge in hand"
-j 3 > "$TMP/j"; has "$TMP/j" "event 11 Well Disciplined does not occur: french holds event 9 Valiant Charge in hand"
-j 4 > "$TMP/j"; has "$TMP/j" "french (attacker) plays the held event 9 Valiant Charge on french"
-has "$TMP/j" "event 2 Anxious for austrians (defender): IR 35 Argenteau (chosen by default)"
-j 5 > "$TMP/j"; has "$TMP/j" "event 8 Bad Aim for austrians (defender): impossible, no artillery unit that is not broken"
-j 6 > "$TMP/j"; has "$TMP/j" "event 10 Rally to the Flag for austrians (defender): d6 3, army morale 9 + 1 = 10"
-has "$TMP/j" "unit grenz-battalion (Grenz Battalion Warasdiner, infantry) joins austrians, breaks at 3 DISR"
-j 7 > "$TMP/j"; has "$TMP/j" "event 20 Impetuous for french (attacker): 7th Hussars (chosen by default)"
-has "$TMP/j" "army morale of austrians -2, now 8 (reason: a line regiment broken)"
-j 8 > "$TMP/j"; has "$TMP/j" "event 10 Rally to the Flag for austrians (defender): no effect, used once already this game"
-
-# The reports: what binds each player, in words the table can act on.
-has "$C/reports/turn-0004/french.md" "- your unit 7th Hussars receives +1 to hit on all die rolls in combat this turn (event 9, Valiant Charge, chosen by the attacker)"
-has "$C/reports/turn-0004/austrians.md" "- your unit IR 35 Argenteau must move its full movement allowance, or as much as can be used, forward in your activity phase (event 2, Anxious, chosen by default)"
-has "$C/reports/turn-0002/austrians.md" "Held in hand: Valiant Charge (kept on turn 2)"
-has "$C/reports/turn-0008/austrians.md" "Rally to the Flag: used."
-has "$C/reports/turn-0007/austrians.md" "| ir-stain | IR 50 Stain | infantry | 1 | 4 | broken |"
+# Every turn shows what it is there to show (campaigns/aspenbach-1809/demo-shows.txt), the
+# reports included: what binds each player, in words the table can act on.
+demo_shows aspenbach-1809 "$C"
 
 # Replay, and verify on a plain clone.
 expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 9 turns identical"
