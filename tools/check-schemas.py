@@ -2,7 +2,8 @@
 """check-schemas.py [CAMPAIGN_DIR...] — validates the shipped examples against schemas/:
 every campaigns/*/scenario.yaml against scenario.schema.json and <rules>-scenario.schema.json,
 every order file against <rules>-orders.schema.json (umpire-orders for player umpire), and the
-campaign.yaml of each CAMPAIGN_DIR given (e.g. an initialised demo) against campaign.schema.json.
+campaign.yaml of each CAMPAIGN_DIR given (e.g. an initialised demo) against campaign.schema.json
+and its close files (journal/*.close.yaml) against close.schema.json.
 Uses Debian's python3-yaml and python3-jsonschema. Exit 1 on the first invalid file set."""
 import glob, json, os, sys
 import yaml
@@ -34,5 +35,7 @@ for scen in sorted(glob.glob(os.path.join(ROOT, "campaigns", "*", "scenario.yaml
         ok &= check(order, schema(name)); count += 1
 for camp in sys.argv[1:]:
     ok &= check(os.path.join(camp, "campaign.yaml"), schema("campaign.schema.json")); count += 1
+    for close in sorted(glob.glob(os.path.join(camp, "journal", "*.close.yaml"))):
+        ok &= check(close, schema("close.schema.json")); count += 1
 print(f"check-schemas: {count} files {'valid' if ok else 'NOT valid'}")
 sys.exit(0 if ok else 1)

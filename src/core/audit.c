@@ -366,13 +366,17 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 			"turn %d: orders digest differs: the order hashes in %s give %s, it says %s",
 			t, source, hex, want);
 	}
-	if (c->beacon && !r->beacon_value)
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && !r->beacon_value)
 		return error_set(ERROR_INPUT,
 			"turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
 			t, c->beacon, source);
-	if (!c->beacon && r->beacon_value)
+	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS && !r->beacon_value)
 		return error_set(ERROR_INPUT,
-			"turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
+			"turn %d: the campaign takes the players' reveals but %s has none", t,
+			source);
+	if (c->entropy == CAMPAIGN_ENTROPY_NONE && r->beacon_value)
+		return error_set(ERROR_INPUT,
+			"turn %d: %s has a beacon value, but the campaign takes no randomness after a close (entropy none)",
 			t, source);
 	turn_beacon(beacon, r->beacon_value);
 	if (memcmp(beacon, r->beacon, FAIR_HASH_BYTES) != 0) {

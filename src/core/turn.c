@@ -910,7 +910,8 @@ static int read_reveals(struct turn *t, struct close_reveal *rv)
 		rv[i].player = o->player;
 		buf_clear(&bytes);
 		if (o->has_entropy && file_read(path, 200, &bytes) == 0 && bytes.len >= 64 &&
-			hex_decode(rv[i].nonce, FAIR_HASH_BYTES, buf_str(&bytes)) == 0) {
+			(bytes.data[64] = '\0',
+				hex_decode(rv[i].nonce, FAIR_HASH_BYTES, bytes.data)) == 0) {
 			fair_sha256(h, rv[i].nonce, FAIR_HASH_BYTES);
 			rv[i].revealed = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
 		}

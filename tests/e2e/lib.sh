@@ -53,10 +53,13 @@ fingerprint() {
     sqlite3 "$_d/.umpire/journal.sqlite" "SELECT (SELECT count(*) FROM turns)+(SELECT count(*) FROM orders)+(SELECT count(*) FROM dice)+(SELECT count(*) FROM events)+(SELECT count(*) FROM files)"
 }
 
-# new_campaign NAME DIR: initialises the shipped example campaign NAME in DIR.
+# new_campaign NAME DIR [INIT-ARGS...]: initialises the shipped example campaign NAME in DIR
+# (entropy beacon, as the demo, unless INIT-ARGS say otherwise: --entropy none for tests
+# that process turns in one step).
 new_campaign() {
-    "$BIN" init "$2" --scenario "$ROOT/campaigns/$1/scenario.yaml" \
-        --secret-file "$ROOT/campaigns/$1/demo.secret" >/dev/null
+    _name=$1 _dir=$2; shift 2
+    "$BIN" init "$_dir" --scenario "$ROOT/campaigns/$_name/scenario.yaml" \
+        --secret-file "$ROOT/campaigns/$_name/demo.secret" "$@" >/dev/null
 }
 # play NAME DIR [LAST]: plays the shipped turns of NAME up to LAST (default all) as the demo
 # does (tools/demo-play: each turn closed, then resolved with the demo's beacon value).

@@ -201,7 +201,7 @@ expect 0 "$BIN" stats "$TMP/cl" --sides 6; has "$TMP/out" "turns, $total dice (d
 # An umpire ruling and a turn with a missing player: audit ties the ruling's die to its event,
 # stats counts it as the umpire's, verify and replay re-resolve both.
 U="$TMP/u"
-new_campaign harbour-raid "$U"
+new_campaign harbour-raid "$U" --entropy none
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 3d6kh2+1\n    for: storm at sea\n' > "$TMP/u1.yaml"
 "$BIN" turn "$U" --allow-missing --rulings "$TMP/u1.yaml" >/dev/null
 has "$U/journal/turn-0001.yaml" "received: false"

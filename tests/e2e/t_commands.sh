@@ -17,7 +17,7 @@ expect 0 "$BIN" rules;            has "$TMP/out" "land-raid"
 expect 0 "$BIN" rules land-raid;  has "$TMP/out" "default options"
 expect 66 "$BIN" rules chess;     has "$TMP/err" "unknown rule system 'chess'"
 
-new_campaign harbour-raid "$TMP/c"
+new_campaign harbour-raid "$TMP/c" --entropy none
 [ "$(stat -c %a "$TMP/c/.umpire/secret")" = 600 ] || die "secret is not mode 0600"
 [ -z "$(git -C "$TMP/c" status --porcelain)" ] || die "work tree not clean after init"
 [ "$(git -C "$TMP/c" log --format=%s)" = "Setup" ] || die "first commit is not 'Setup'"

@@ -5,13 +5,13 @@
 . "$ROOT/tests/e2e/lib.sh"
 files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
 files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
-new_campaign harbour-raid "$TMP/ref"; play harbour-raid "$TMP/ref" 2
+new_campaign harbour-raid "$TMP/ref" --entropy none; play harbour-raid "$TMP/ref" 2
 dump() { sqlite3 "$1/.umpire/journal.sqlite" .dump; }
 dump "$TMP/ref" > "$TMP/ref.sql"
 point=1
 while :; do
     C="$TMP/c$point"
-    new_campaign harbour-raid "$C"
+    new_campaign harbour-raid "$C" --entropy none
     play harbour-raid "$C" 1
     set +e
     # shellcheck disable=SC2086
@@ -44,7 +44,7 @@ echo "crash points covered: $((point - 1)), all recovered"
 # killed run left, and give the history and journal of a run that never crashed.
 KILLS=${UMPIRE_TEST_KILLS:-12}
 C="$TMP/timing"
-new_campaign harbour-raid "$C"; play harbour-raid "$C" 1
+new_campaign harbour-raid "$C" --entropy none; play harbour-raid "$C" 1
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
 "$BIN" turn "$C" $files2 >/dev/null
@@ -53,7 +53,7 @@ rm -rf "$C"
 k=1
 while [ $k -le "$KILLS" ]; do
     C="$TMP/k$k"
-    new_campaign harbour-raid "$C"
+    new_campaign harbour-raid "$C" --entropy none
     play harbour-raid "$C" 1
     delay=$(awk -v k=$k -v span=$span 'BEGIN { srand(k); printf "%.6f", rand() * span * 1.2 / 1000000 }')
     # shellcheck disable=SC2086

@@ -8,8 +8,8 @@ if ! unshare -rm true 2>/dev/null; then
     exit 0
 fi
 files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
-new_campaign harbour-raid "$TMP/ref"; play harbour-raid "$TMP/ref" 2
-new_campaign harbour-raid "$TMP/base"; play harbour-raid "$TMP/base" 1
+new_campaign harbour-raid "$TMP/ref" --entropy none; play harbour-raid "$TMP/ref" 2
+new_campaign harbour-raid "$TMP/base" --entropy none; play harbour-raid "$TMP/base" 1
 sqlite3 "$TMP/ref/.umpire/journal.sqlite" .dump >"$TMP/ref.sql"
 mkdir -p "$TMP/mnt"
 

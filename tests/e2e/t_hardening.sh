@@ -5,7 +5,7 @@
 # instead of failing.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign harbour-raid "$C"
+new_campaign harbour-raid "$C" --entropy none
 files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
 attacker="$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml"
 
@@ -124,7 +124,7 @@ has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
 # Text reaches each sink escaped for it: a ruling's purpose with an ESC sequence (YAML's "\e"
 # escape, so no raw control byte is in the file), HTML and a javascript: link.
 E="$TMP/esc"
-new_campaign harbour-raid "$E"
+new_campaign harbour-raid "$E" --entropy none
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: d6\n    for: "\\e[2J<script>x</script> [go](javascript:alert(1)) | cell"\n' >"$TMP/r.yaml"
 expect 0 "$BIN" turn "$E" --allow-missing --rulings "$TMP/r.yaml"
 report=$(ls "$E"/reports/turn-0001/*.md | head -n 1)
@@ -155,7 +155,7 @@ git -C "$d" reset -q --soft "$new"
 git -C "$d" tag -f turn-0000 "$new" >/dev/null
 }
 P="$TMP/pin"
-expect 0 "$BIN" init "$P" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+expect 0 "$BIN" init --entropy none "$P" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret"
 commitment=$(sed -n 's/^commitment \([0-9a-f]*\) .*/\1/p' "$TMP/out")
 setup=$(sed -n 's/^setup \([0-9a-f]*\) (SHA-256 of campaign.yaml): announce it.*/\1/p' "$TMP/out")

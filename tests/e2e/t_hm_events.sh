@@ -77,7 +77,7 @@ has "$TMP/err" "f.yaml:5:16: error: 'french' holds no event in hand ('play-held'
 
 # A rule system without adjustments refuses them (and keeps taking rulings).
 L="$TMP/l"
-new_campaign harbour-raid "$L"
+new_campaign harbour-raid "$L" --entropy none
 cat > "$TMP/lr.yaml" <<YAML
 campaign: $(sed -n 's/^id: //p' "$L/campaign.yaml")
 turn: 1

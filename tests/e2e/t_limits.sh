@@ -35,7 +35,7 @@ umpire_file() {
 head_time() { git -C "$1" log -1 --format=%ct; }
 
 C="$TMP/c"
-new_campaign harbour-raid "$C"
+new_campaign harbour-raid "$C" --entropy none
 before=$(fingerprint "$C")
 
 # --- ORDER_FILE_MAX_BYTES (1 MiB): a valid file padded with comments to the exact size -----
@@ -61,9 +61,9 @@ orders_list() {
     awk -v n="$3" 'BEGIN { for (i = 0; i < n; i++) print "  - x" }'
 }
 D="$TMP/d"
-new_campaign harbour-raid "$D"
+new_campaign harbour-raid "$D" --entropy none
 B="$TMP/b"
-new_campaign betio-seawall "$B"
+new_campaign betio-seawall "$B" --entropy none
 for rs in "land-raid $D harbour-raid attacker officer" "nhis $B betio-seawall usmc impulse"; do
     # shellcheck disable=SC2086
     set -- $rs
@@ -146,7 +146,7 @@ for v in 0 100 -0 +0 00 101 -1; do
     rm -rf "$TMP/opt"
     case $v in
     0|100) side "max-shoot-actions (0..100)" "'$v' accepted"
-        expect 0 "$BIN" init "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
+        expect 0 "$BIN" init --entropy none "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
         grep -q "max-shoot-actions: $v\$" "$TMP/opt/campaign.yaml" || die "max-shoot-actions $v not kept" ;;
     *) side "max-shoot-actions (0..100)" "'$v' refused"
         expect 65 "$BIN" init "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
@@ -258,7 +258,7 @@ expect 0 "$BIN" log "$B" --turn 1
 # --- SOURCE_DATE_EPOCH (turn_now): 0 is honoured, garbage falls back to the clock -----------
 Z="$TMP/z"
 side "SOURCE_DATE_EPOCH" "0 (the lowest valid value): commit times, journal times are 0"
-env SOURCE_DATE_EPOCH=0 "$BIN" init "$Z" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" >/dev/null
+env SOURCE_DATE_EPOCH=0 "$BIN" init --entropy none "$Z" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" >/dev/null
 expect 0 env SOURCE_DATE_EPOCH=0 "$BIN" turn "$Z" "$A1"
 [ "$(git -C "$Z" log --format='%ct %at' | sort -u)" = "0 0" ] || die "SOURCE_DATE_EPOCH=0 not honoured: $(git -C "$Z" log --format='%ct %at')"
 [ "$(sqlite3 "$Z/.umpire/journal.sqlite" 'SELECT group_concat(processed_at) FROM turns')" = "0,0" ] ||
@@ -286,11 +286,11 @@ for n in 0 -1 1000001 1x ""; do
     [ ! -e "$TMP/cl" ] || die "a refused init created the campaign"
 done
 side "--chain-length (1..1000000)" "1000000 accepted, its turn 1 processed"
-expect 0 "$BIN" init "$TMP/clmax" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1000000
+expect 0 "$BIN" init --entropy none "$TMP/clmax" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1000000
 has "$TMP/out" "chain of 1000000 turn keys"
 expect 0 "$BIN" turn "$TMP/clmax" "$A1"
 side "--chain-length (1..1000000)" "1 accepted; turn 1 is the last turn, turn 2 is beyond the chain"
-expect 0 "$BIN" init "$TMP/cl1" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1
+expect 0 "$BIN" init --entropy none "$TMP/cl1" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1
 expect 0 "$BIN" turn "$TMP/cl1" "$A1"
 cbefore=$(fingerprint "$TMP/cl1")
 expect 65 "$BIN" turn "$TMP/cl1" "$A2"; has "$TMP/err" "turn 2 is beyond the key chain (1 turns)"
@@ -326,39 +326,35 @@ expect 64 "$BIN" audit --vector "$seed:0:1"
 expect 64 "$BIN" audit --vector "$seed:18446744073709551616:2"
 
 # --- beacon: init --beacon SOURCE (at most 200 bytes), turn --beacon (1..1024) --beacon-round (<=200)
+BC="--beacon-genesis 1767225600 --beacon-period 30"
 side "init --beacon SOURCE (200 bytes)" "one over: refused"
-expect 65 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 201)"
+# shellcheck disable=SC2086
+expect 65 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 201)" $BC
 has "$TMP/err" "beacon is 201 bytes long (at most 200 expected)"
 side "init --beacon SOURCE (200 bytes)" "at the limit: accepted"
-expect 0 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 200)"
+# shellcheck disable=SC2086
+expect 0 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 200)" $BC
+# Closed at the campaign's start: the round named is the first 600 s (beacon_delay) later,
+# round 21 of a 30-second beacon whose round 1 was out then.
+expect 0 "$BIN" close "$TMP/bc" "$A1"
+has "$TMP/out" "round 21, out at 1767226200"
 bcbefore=$(fingerprint "$TMP/bc")
 side "turn --beacon (1..1024 bytes), --beacon-round (200)" "0 bytes, 1025 bytes, a 201-byte round: refused"
 for args in "--beacon=" "--beacon=$(rep v 1025)" "--beacon=x --beacon-round=$(rep r 201)"; do
     # shellcheck disable=SC2086
-    expect 64 "$BIN" turn "$TMP/bc" "$A1" $args
+    expect 64 env SOURCE_DATE_EPOCH=1767226200 "$BIN" turn "$TMP/bc" $args
     has "$TMP/err" "--beacon must be 1 to 1024 bytes, --beacon-round at most 200"
     unchanged "$TMP/bc" "$bcbefore"
 done
-side "turn --beacon (1..1024 bytes)" "1 byte: accepted"
-expect 0 "$BIN" turn "$TMP/bc" "$A1" --beacon x --beacon-round 1
-side "turn --beacon (1..1024 bytes), --beacon-round (200)" "1024 bytes and a 200-byte round: accepted, journaled"
-expect 0 "$BIN" turn "$TMP/bc" "$A2" --beacon "$(rep v 1024)" --beacon-round "$(rep r 200)"
+side "turn --beacon (1..1024 bytes)" "1 byte, no --beacon-round (the close named it): accepted, journaled"
+expect 0 env SOURCE_DATE_EPOCH=1767226200 "$BIN" turn "$TMP/bc" --beacon x
+has "$TMP/bc/journal/turn-0001.yaml" 'beacon_round: "21"'
+side "turn --beacon (1..1024 bytes)" "1024 bytes: accepted, journaled"
+expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$TMP/bc" "$A2"
+expect 0 env SOURCE_DATE_EPOCH=1767315600 "$BIN" turn "$TMP/bc" --beacon "$(rep v 1024)"
 has "$TMP/bc/journal/turn-0002.yaml" "beacon_value: $(rep v 1024)"
-has "$TMP/bc/journal/turn-0002.yaml" "beacon_round: $(rep r 200)"
 expect 0 "$BIN" replay "$TMP/bc"
 expect 0 "$BIN" verify "$TMP/bc"
-# BUG (reported, not fixed here): --beacon without --beacon-round is accepted, and the turn is
-# processed, but the SQLite journal keeps beacon_round NULL (journal.c bind_text_or_null) while
-# journal/turn-NNNN.yaml says beacon_round: "" (turn.c render_journal), so `umpire verify` on
-# the umpire's copy then fails: "turn 1: the journal's beacon round differs from
-# journal/turn-0001.yaml's", exit 65. Enable when fixed (either way: round required, or the
-# two kept equal).
-if false; then
-    side "turn --beacon without --beacon-round" "accepted, and the campaign still verifies"
-    expect 0 "$BIN" init "$TMP/bn" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon drand
-    expect 0 "$BIN" turn "$TMP/bn" "$A1" --beacon x
-    expect 0 "$BIN" verify "$TMP/bn"
-fi
 
 # --- CAMPAIGN_MAX_PLAYERS (16), and at least one ------------------------------------------
 # players_scenario N: harbour-raid with attacker, defender and N-2 more players.
@@ -412,7 +408,7 @@ side "scenario size (1 MiB)" "one over: refused"
 expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s1m1.yaml" --secret-file "$HR/demo.secret"
 has "$TMP/err" "s1m1.yaml:1:1: error: file is larger than 1048576 bytes"
 side "scenario size (1 MiB)" "at the limit: accepted"
-expect 0 "$BIN" init "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
+expect 0 "$BIN" init --entropy none "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
 h=$(head -c 64 "$HR/demo.secret")
 for s in "$(echo "$h" | cut -c 2-)" "${h}0"; do
     printf '%s\n' "$s" > "$TMP/secret"

@@ -32,7 +32,7 @@ has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"
 
 # A horse path through a wall is an error at the point, with the line and a caret.
-new_campaign bewcastle-fray "$TMP/d"
+new_campaign bewcastle-fray "$TMP/d" --entropy none
 cat > "$TMP/jump.yaml" <<'YAML'
 campaign: bewcastle-fray
 turn: 1
@@ -67,7 +67,7 @@ game:
     - {id: cessford, group: k, role: heidman, at: [200, 10]}
     - {id: wedderburn, group: h, role: heidman, mounted: true, at: [100, 200]}
 YAML
-expect 0 "$BIN" init "$TMP/f" --scenario "$TMP/three.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
+expect 0 "$BIN" init --entropy none "$TMP/f" --scenario "$TMP/three.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
 expect 0 "$BIN" turn "$TMP/f" --allow-missing
 has "$TMP/f/journal/turn-0001.yaml" "the deck of cards [3/3]"
 

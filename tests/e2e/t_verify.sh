@@ -197,11 +197,14 @@ has "$TMP/out" ": the commit holds other files, another message or another paren
 
 # A campaign with a public beacon: B_t = SHA256(beacon_value) is checked every turn.
 "$BIN" init "$TMP/bc" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
-    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand, first round after the deadline" >/dev/null
+    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand, first round after the deadline" \
+    --beacon-genesis 1767225600 --beacon-period 30 >/dev/null
 for t in 1 2; do
     # shellcheck disable=SC2046
-    "$BIN" turn "$TMP/bc" --beacon "randomness-$t" --beacon-round "r$t" \
+    env SOURCE_DATE_EPOCH=$((1767225600 + t * 86400)) "$BIN" close "$TMP/bc" \
         $(ls "$ROOT"/campaigns/harbour-raid/orders/turn-000$t/*.yaml | sort) >/dev/null
+    env SOURCE_DATE_EPOCH=$((1767225600 + t * 86400 + 3600)) "$BIN" turn "$TMP/bc" \
+        --beacon "randomness-$t" >/dev/null
 done
 expect 0 "$BIN" verify "$TMP/bc"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
 clone bcc "$TMP/bc"

@@ -4,7 +4,7 @@
 # the options.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign karak-gate "$C"
+new_campaign karak-gate "$C" --entropy none
 
 # turn 1 is the Orcs': the Dwarfs' file is refused
 mkdir -p "$TMP/o"
