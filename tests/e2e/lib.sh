@@ -54,12 +54,14 @@ fingerprint() {
 }
 
 # new_campaign NAME DIR [INIT-ARGS...]: initialises the shipped example campaign NAME in DIR
-# (entropy beacon, as the demo, unless INIT-ARGS say otherwise: --entropy none for tests
-# that process turns in one step).
+# as the demo does (its demo.init options, e.g. its entropy), then INIT-ARGS (which win:
+# --entropy none for tests that process turns in one step).
 new_campaign() {
     _name=$1 _dir=$2; shift 2
+    # shellcheck disable=SC2046
     "$BIN" init "$_dir" --scenario "$ROOT/campaigns/$_name/scenario.yaml" \
-        --secret-file "$ROOT/campaigns/$_name/demo.secret" "$@" >/dev/null
+        --secret-file "$ROOT/campaigns/$_name/demo.secret" \
+        $(cat "$ROOT/campaigns/$_name/demo.init" 2>/dev/null || true) "$@" >/dev/null
 }
 # play NAME DIR [LAST]: plays the shipped turns of NAME up to LAST (default all) as the demo
 # does (tools/demo-play: each turn closed, then resolved with the demo's beacon value).

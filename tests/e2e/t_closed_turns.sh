@@ -11,7 +11,7 @@ HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
 D0=1767225600 # lib.sh's SOURCE_DATE_EPOCH: the campaigns' setup time
 C="$TMP/c"
-new_campaign harbour-raid "$C"
+new_campaign harbour-raid "$C" --entropy beacon
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
 # Rulings the umpire varies before the close: the turn cannot be resolved unclosed, so no
@@ -80,7 +80,7 @@ has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for t
 # and force-pushes: a fresh clone verifies on its own, but not with the receipt, and the
 # player's clone, fetched, fails on the head it remembers.
 R="$TMP/rerun"
-new_campaign harbour-raid "$R"
+new_campaign harbour-raid "$R" --entropy beacon
 { cat "$A1"; echo "# a comment"; } > "$TMP/a1b.yaml"
 at $((D0 + 100)) "$BIN" close "$R" "$TMP/a1b.yaml" --rulings "$TMP/rulings1.yaml" >/dev/null
 at $((D0 + 800)) "$BIN" turn "$R" --beacon value-1 >/dev/null
