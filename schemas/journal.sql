@@ -122,4 +122,30 @@ WHEN NEW.turn IS NOT (SELECT MAX(turn) FROM turns)
 	OR EXISTS (SELECT 1 FROM files WHERE turn = NEW.turn AND path = NEW.path)
 BEGIN SELECT RAISE(ABORT, 'journal is append-only: files rows extend the newest turn'); END;
 
+-- Every order file that came by mail (`umpire inbox`), accepted or refused, in the order
+-- handled: the play-by-email record of who sent what and when. Not part of any turn (the
+-- turn takes the close's files), so nothing here enters the hash chain. Journals made
+-- before it get the table and its triggers when journal_open first opens them.
+CREATE TABLE submissions (
+	seq INTEGER PRIMARY KEY NOT NULL CHECK (seq >= 1),  -- 1, 2, 3 ... in the order handled
+	turn INTEGER NOT NULL CHECK (turn >= 1),            -- the open turn when it came
+	player TEXT,                    -- whose orders (the sender's player); NULL: not a player
+	sender TEXT NOT NULL,           -- the From address
+	message_id TEXT NOT NULL,       -- the Message-ID (or sha256:HEX of the mail without one)
+	mail_sha256 TEXT NOT NULL CHECK (length(mail_sha256) = 64 AND mail_sha256 NOT GLOB '*[^0-9a-f]*'),
+	sha256 TEXT CHECK (sha256 IS NULL OR (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),
+	arrived_at INTEGER NOT NULL,    -- when it was delivered (the Maildir file's time), UTC s
+	handled_at INTEGER NOT NULL,    -- when umpire inbox read it, UTC seconds
+	verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'refused')),
+	reason TEXT NOT NULL            -- '' when accepted; else the first line of the refusal
+) STRICT;
+
+CREATE TRIGGER submissions_no_update BEFORE UPDATE ON submissions
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER submissions_no_delete BEFORE DELETE ON submissions
+BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
+CREATE TRIGGER submissions_dense BEFORE INSERT ON submissions
+WHEN NEW.seq IS NOT (SELECT COALESCE(MAX(seq) + 1, 1) FROM submissions)
+BEGIN SELECT RAISE(ABORT, 'journal is append-only: submissions are numbered densely'); END;
+
 INSERT INTO meta (key, value) VALUES ('schema_version', '1');

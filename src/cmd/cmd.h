@@ -33,6 +33,10 @@ int cmd_rules(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_inbox(int argc, char **argv);
+int cmd_send(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
 
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
  * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */

@@ -22,9 +22,12 @@ static const char *const campaign_keys[] = {
 	"players",
 	"options",
 	"fairness",
+	"schedule",
+	"publish",
+	"mail",
 	NULL,
 };
-static const char *const player_keys[] = { "id", "name", "email", NULL };
+static const char *const player_keys[] = { "id", "name", "email", "ssh_key", NULL };
 static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "entropy",
 	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "warning", NULL };
 
@@ -122,6 +125,7 @@ static void campaign_clear_parsed(struct campaign *c)
 	free(c->title);
 	free(c->rules_name);
 	free(c->beacon);
+	pbem_release(&c->pbem);
 	c->id = c->title = c->rules_name = c->beacon = NULL;
 }
 
@@ -190,7 +194,8 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		node_want_int(rn, "rules_revision", 1, 1000000, &rev, d);
 	c->rules_revision = (int)rev;
 
-	campaign_parse_players(c, node_need(root, "players", d), d);
+	if (campaign_parse_players(c, node_need(root, "players", d), d) == 0)
+		pbem_parse(&c->pbem, root, node_get(root, "players"), d);
 
 	c->chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
 	c->fair = 1;

@@ -12,6 +12,7 @@
 #include "core/node.h"
 #include "core/repo.h"
 #include "core/journal.h"
+#include "core/pbem.h"
 #include "rules/rules.h"
 
 #define UMPIRE_PLAYER "umpire"             /* the umpire's own order files */
@@ -65,6 +66,7 @@ struct campaign {
 	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
 	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
 	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
+	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
 	struct rules_campaign rc;  /* the view handed to the rule system */
 	struct repo *repo;         /* always open */
 	struct journal *journal;   /* NULL unless opened */

@@ -206,6 +206,45 @@ static int migrate_dense_triggers(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
+/* Journals made before the play-by-email record lack the submissions table: the migration
+ * adds it and its triggers, the DDL's own text from "CREATE TABLE submissions" to the meta
+ * row, in one transaction; schema_version stays 1 (docs/journal.md). 0 ok, -1 with msg. */
+static int migrate_submissions(sqlite3 *db, struct buf *msg)
+{
+	sqlite3_stmt *st = NULL;
+	int have = -1;
+
+	if (sqlite3_prepare_v2(db,
+		    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'",
+		    -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW)
+		have = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (have < 0) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		return -1;
+	}
+	if (have)
+		return 0;
+	const char *start = strstr(journal_ddl, "CREATE TABLE submissions");
+	const char *end = start ? strstr(start, "\nINSERT INTO meta") : NULL;
+	if (!end) {
+		buf_puts(msg, "internal error: the DDL has no submissions table");
+		return -1;
+	}
+	char *ddl = xasprintf("%.*s", (int)(end - start), start);
+	int ok = exec_sql(db, "BEGIN IMMEDIATE") == SQLITE_OK && exec_sql(db, ddl) == SQLITE_OK &&
+		 exec_sql(db, "COMMIT") == SQLITE_OK;
+	free(ddl);
+	if (!ok) {
+		buf_printf(msg, "cannot add the submissions table: %s", sqlite3_errmsg(db));
+		if (!sqlite3_get_autocommit(db))
+			exec_sql(db, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
 int journal_open(struct journal **out, const char *path, int create)
 {
 	struct buf msg = BUF_INIT;
@@ -232,7 +271,8 @@ int journal_open(struct journal **out, const char *path, int create)
 		goto done;
 	if (create && apply_schema(db, &msg) != 0)
 		goto done;
-	if (check_schema(db, &msg) != 0 || migrate_dense_triggers(db, &msg) != 0)
+	if (check_schema(db, &msg) != 0 || migrate_dense_triggers(db, &msg) != 0 ||
+		migrate_submissions(db, &msg) != 0)
 		goto done;
 
 	struct journal *j = xcalloc(1, sizeof(*j));
@@ -835,4 +875,121 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 			sqlite3_errmsg(j->db));
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int journal_add_submission(struct journal *j, const struct journal_submission *s)
+{
+	static const char sql[] =
+		"INSERT INTO submissions (seq, turn, player, sender, message_id, mail_sha256, sha256,"
+		" arrived_at, handled_at, verdict, reason)"
+		" VALUES ((SELECT COALESCE(MAX(seq) + 1, 1) FROM submissions),"
+		" ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+	sqlite3_stmt *st = NULL;
+	char mail_hex[65], hex[65];
+	int ret = -1;
+
+	hex_encode(mail_hex, s->mail_sha256, FAIR_HASH_BYTES);
+	hex_encode(hex, s->sha256, FAIR_HASH_BYTES);
+	if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_int(st, 1, s->turn);
+	if (s->player)
+		sqlite3_bind_text(st, 2, s->player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, s->sender, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, s->message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, mail_hex, -1, SQLITE_STATIC);
+	if (s->has_file)
+		sqlite3_bind_text(st, 6, hex, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, s->arrived_at);
+	sqlite3_bind_int64(st, 8, s->handled_at);
+	sqlite3_bind_text(st, 9, s->accepted ? "accepted" : "refused", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, s->reason ? s->reason : "", -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		ret = 0;
+done:
+	if (ret < 0)
+		error_set(ERROR_OS, "journal: cannot record a submission: %s",
+			sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int journal_submission_seen(struct journal *j, const char *message_id, int *seen)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(j->db, "SELECT count(*) FROM submissions WHERE message_id = ?1", -1,
+		    &st, NULL) == SQLITE_OK &&
+		sqlite3_bind_text(st, 1, message_id, -1, SQLITE_STATIC) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW) {
+		*seen = sqlite3_column_int(st, 0) > 0;
+		ret = 0;
+	} else {
+		error_set(ERROR_OS, "journal: cannot read submissions: %s", sqlite3_errmsg(j->db));
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static char *column_dup(sqlite3_stmt *st, int col)
+{
+	const char *v = (const char *)sqlite3_column_text(st, col);
+	return v ? xstrdup(v) : NULL;
+}
+
+int journal_submissions(struct journal *j, int turn, struct journal_submission **out, size_t *n)
+{
+	static const char sql[] =
+		"SELECT player, sender, message_id, mail_sha256, sha256, arrived_at, handled_at,"
+		" verdict, reason FROM submissions WHERE turn = ?1 ORDER BY seq";
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK ||
+		sqlite3_bind_int(st, 1, turn) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		struct journal_submission *s = &(*out)[(*n)++];
+		memset(s, 0, sizeof(*s));
+		s->turn = turn;
+		s->player = column_dup(st, 0);
+		s->sender = column_dup(st, 1);
+		s->message_id = column_dup(st, 2);
+		const char *mh = (const char *)sqlite3_column_text(st, 3);
+		const char *h = (const char *)sqlite3_column_text(st, 4);
+		if (mh)
+			hex_decode(s->mail_sha256, FAIR_HASH_BYTES, mh);
+		s->has_file = h && hex_decode(s->sha256, FAIR_HASH_BYTES, h) == 0;
+		s->arrived_at = sqlite3_column_int64(st, 5);
+		s->handled_at = sqlite3_column_int64(st, 6);
+		const char *v = (const char *)sqlite3_column_text(st, 7);
+		s->accepted = v && strcmp(v, "accepted") == 0;
+		s->reason = column_dup(st, 8);
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	error_set(ERROR_OS, "journal: cannot read submissions: %s", sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	journal_submissions_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return -1;
+}
+
+void journal_submissions_free(struct journal_submission *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((char *)v[i].player);
+		free((char *)v[i].sender);
+		free((char *)v[i].message_id);
+		free((char *)v[i].reason);
+	}
+	free(v);
 }

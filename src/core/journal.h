@@ -80,4 +80,29 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES]);
 /* Number of rows in every table together (tests: "nothing was written"). */
 int journal_row_count(struct journal *j, long long *out);
 
+/* One order file that came by mail (`umpire inbox`), accepted or refused: a row of the
+ * submissions table (schemas/journal.sql). Strings are the caller's when appending, the
+ * record's when read (journal_submissions_free). */
+struct journal_submission {
+	int turn;                             /* the open turn when it came (>= 1) */
+	const char *player;                   /* whose orders; NULL when not a player's */
+	const char *sender;                   /* the From address */
+	const char *message_id;               /* Message-ID, or "sha256:HEX" of the mail */
+	uint8_t mail_sha256[FAIR_HASH_BYTES]; /* SHA256 of the whole mail as delivered */
+	int has_file;                         /* 1: an order file was found (sha256 holds it) */
+	uint8_t sha256[FAIR_HASH_BYTES];      /* SHA256 of the order file's bytes */
+	long long arrived_at;                 /* delivery time, UTC seconds */
+	long long handled_at;                 /* when inbox handled it, UTC seconds */
+	int accepted;                         /* 1 accepted, 0 refused */
+	const char *reason;                   /* "" when accepted; the refusal's first line */
+};
+/* Appends s as the next submission. Returns 0 / -1. */
+int journal_add_submission(struct journal *j, const struct journal_submission *s);
+/* *seen = 1 when a submission with message_id was recorded. Returns 0 / -1. */
+int journal_submission_seen(struct journal *j, const char *message_id, int *seen);
+/* The submissions of turn, in the order handled: *out malloc'd (journal_submissions_free),
+ * *n its length. Returns 0 / -1. */
+int journal_submissions(struct journal *j, int turn, struct journal_submission **out, size_t *n);
+void journal_submissions_free(struct journal_submission *v, size_t n);
+
 #endif

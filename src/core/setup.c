@@ -24,6 +24,9 @@ static const char *const scenario_keys[] = {
 	"players",
 	"options",
 	"game",
+	"schedule",
+	"publish",
+	"mail",
 	NULL,
 };
 
@@ -147,6 +150,11 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 		node_map_str(fair, "warning",
 			"entropy none: the umpire knows each turn key before the orders arrive and "
 			"could choose among outcomes (trusted umpire only)");
+	/* Play by email (docs/formats.md): copied as the scenario or --pbem gives them. */
+	static const char *const pbem_keys[] = { "schedule", "publish", "mail" };
+	for (size_t i = 0; i < sizeof(pbem_keys) / sizeof(pbem_keys[0]); i++)
+		if (node_get(root, pbem_keys[i]))
+			node_map_add(cy, pbem_keys[i], node_clone(node_get(root, pbem_keys[i])));
 	buf_puts(out, "# umpire campaign: written by 'umpire init'\n");
 	if (node_emit(cy, out) < 0)
 		error_set(ERROR_INTERNAL, "internal error: cannot emit campaign.yaml");

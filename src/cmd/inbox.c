@@ -1,0 +1,72 @@
+/* inbox.c — `umpire inbox`: orders by mail. Reads a Maildir's new messages, checks each
+ * order file as `umpire check` does, keeps the accepted ones as the players' current orders,
+ * queues a reply to every sender in the outbox and moves the handled mail to cur/. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/inbox.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+static const char inbox_help[] =
+	"usage: umpire inbox DIR --maildir PATH\n\n"
+	"Reads the new mail in the Maildir PATH (new/) for the campaign in DIR. Each message's\n"
+	"order file (a .yaml attachment, or the body from its line 'campaign:' or '---') is\n"
+	"checked exactly as 'umpire check' does; the sender must be the player's address in\n"
+	"campaign.yaml. Accepted files become the player's current orders for the open turn\n"
+	"(.umpire/inbox/turn-NNNN/PLAYER.yaml; a later one replaces them until the close).\n"
+	"Every message gets a reply in the outbox (.umpire/outbox/new/; 'umpire send' sends\n"
+	"them), is recorded in the journal and is moved to cur/. Mail whose orders name another\n"
+	"campaign stays in new/. One line per message on stdout.\n\n"
+	"The time handled is $SOURCE_DATE_EPOCH when set, else the clock; a message's arrival\n"
+	"time is its Maildir file's modification time (its delivery).\n";
+
+static const char *const verdict_names[] = { "accepted", "refused", "duplicate", "other campaign",
+	"unreadable" };
+
+int cmd_inbox(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "maildir", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *maildir = NULL;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(inbox_help, stdout);
+			return EXIT_OK;
+		}
+		if (ch != 'm') {
+			fputs(inbox_help, stderr);
+			return EXIT_USAGE;
+		}
+		maildir = optarg;
+	}
+	if (argc - optind != 1 || !maildir) {
+		fputs(inbox_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	struct inbox_report rep;
+	int rc = inbox_run(c, maildir, turn_now(), &rep), code = EXIT_OK;
+	for (size_t i = 0; i < rep.n_items; i++) {
+		const struct inbox_item *it = &rep.items[i];
+		printf("%s: %s", it->name, verdict_names[it->verdict]);
+		if (it->player)
+			printf(": orders of %s for turn %d", it->player, rep.turn);
+		printf(" (%s)\n", it->detail);
+	}
+	if (rc < 0)
+		code = cmd_error("umpire inbox");
+	inbox_report_release(&rep);
+	campaign_close(c);
+	return code;
+}

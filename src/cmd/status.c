@@ -1,0 +1,10 @@
+/* status.c — stub. */
+#include "cmd/cmd.h"
+#include "core/banned.h"
+
+int cmd_status(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return EXIT_SOFTWARE;
+}

@@ -1,0 +1,453 @@
+/* inbox.c — orders by mail (inbox.h): a Maildir's new messages checked as `umpire check`
+ * does, the accepted ones kept as the players' current orders, every one journaled and
+ * answered through the outbox before it leaves new/. Order of the durable steps, so a crash
+ * anywhere is finished by running again: the order file, the reply, the journal row, then
+ * the move to cur/ (a message whose Message-ID the journal holds is only moved). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/inbox.h"
+#include "core/campaign.h"
+#include "core/durable.h"
+#include "core/file.h"
+#include "core/layout.h"
+#include "core/mail.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+char *inbox_turn_dir(const struct campaign *c, int turn)
+{
+	return turn_private_dir(c, "inbox", turn);
+}
+
+int inbox_open_turn(struct campaign *c, int *turn)
+{
+	int last;
+	if (journal_last_turn(c->journal, &last) < 0)
+		return -1;
+	*turn = last + 1;
+	return 0;
+}
+
+int outbox_queue(const struct campaign *c, const char *name, const struct buf *message)
+{
+	char *file = xasprintf("%s.eml", name);
+	char *sent = xasprintf("%s/.umpire/outbox/sent/%s", c->dir, file);
+	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
+	struct stat st;
+	int rc = 0;
+
+	if (stat(sent, &st) != 0)
+		rc = file_write_durable(dir, file, message->data, message->len);
+	free(file);
+	free(sent);
+	free(dir);
+	return rc;
+}
+
+/* A message file in new/ and its delivery time. */
+struct pending {
+	char *name;
+	long long mtime;
+};
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The regular files of maildir/new, oldest first (ties by name), at most
+ * INBOX_MAX_MESSAGES. Returns the count, or -1. */
+static long list_new(const char *maildir, struct pending **out)
+{
+	char *dir = xasprintf("%s/new", maildir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!d) {
+		error_set(ERROR_MISSING, "cannot open Maildir '%s': %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d)) && n < INBOX_MAX_MESSAGES) {
+		struct stat st;
+		if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st, 0) < 0 ||
+			!S_ISREG(st.st_mode))
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n].name = xstrdup(e->d_name);
+		(*out)[n].mtime = (long long)st.st_mtim.tv_sec;
+		n++;
+	}
+	closedir(d);
+	free(dir);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_pending);
+	return (long)n;
+}
+
+/* Moves maildir/new/name to maildir/cur/name:2,S (seen), durably. 0 / -1. */
+static int move_to_cur(const char *maildir, const char *name)
+{
+	char *from = xasprintf("%s/new/%s", maildir, name);
+	char *to = xasprintf("%s/cur/%s%s", maildir, name, strchr(name, ':') ? "" : ":2,S");
+	char *cur = xasprintf("%s/cur", maildir);
+	int rc = 0;
+
+	if (rename(from, to) < 0) {
+		rc = error_set(ERROR_OS, "cannot move '%s' to '%s': %s", from, to, strerror(errno));
+	} else {
+		int fd = open(cur, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 || fsync(fd) < 0)
+			rc = error_set(ERROR_OS, "cannot sync '%s': %s", cur, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(from);
+	free(to);
+	free(cur);
+	return rc;
+}
+
+/* One message being handled. */
+struct intake {
+	struct campaign *c;
+	int turn;      /* the open turn */
+	int closed;    /* it has a close tag: no more orders */
+	long long now; /* handled at */
+	struct mail_in m;
+	struct buf raw; /* the message as delivered */
+	uint8_t mail_sha256[FAIR_HASH_BYTES];
+	char *message_id;                /* m.message_id or "sha256:HEX" */
+	long long arrived;               /* the file's mtime */
+	int player;                      /* the sender's player index, -1 */
+	struct buf why;                  /* refused: every problem, for the reply */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's */
+};
+
+/* The `campaign:` of the order text when it names another campaign than c's: a new string,
+ * else NULL. A file that does not parse is this campaign's to refuse. */
+static char *other_campaign(const struct campaign *c, const struct mail_in *m)
+{
+	struct node *root = NULL;
+	struct diag d;
+	char *other = NULL;
+	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
+		.max_nodes = ORDER_FILE_MAX_NODES };
+
+	if (!m->orders)
+		return NULL;
+	diag_init(&d);
+	if (node_parse(&root, "orders", m->orders, m->orders_len, &lim, &d) == 0) {
+		const struct node *n = node_get(root, "campaign");
+		if (n && n->kind == NODE_SCALAR && strcmp(n->scalar, c->id) != 0)
+			other = xstrdup(n->scalar);
+	}
+	node_free(root);
+	diag_release(&d);
+	return other;
+}
+
+/* Checks the order file as `umpire check` does; 0 accepted (file's player is the sender's),
+ * 1 refused (in->why says why), -1 failure of the campaign itself. */
+static int check_orders(struct intake *in)
+{
+	struct turn t;
+	int rc;
+
+	turn_init(&t, in->c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	turn_add_order_bytes(&t, in->m.orders_name, in->m.orders, in->m.orders_len);
+	rc = turn_run(&t, "load", "orders");
+	if (rc < 0 && t.failed_step && strcmp(t.failed_step, "orders") == 0 &&
+		diag_count(&t.diag)) {
+		diag_format(&t.diag, &in->why, 0);
+		rc = 1;
+	} else if (rc < 0) {
+		error_prefix("checking '%s'", in->m.orders_name);
+	} else if (t.in.n_files != 1 || !t.in.files[0].player) {
+		rc = error_set(ERROR_INTERNAL, "internal error: a checked file has no player");
+	} else if (strcmp(t.in.files[0].player, in->c->players[in->player]) != 0) {
+		buf_printf(&in->why,
+			"the orders are for player '%s', but they come from the address of player '%s'\n",
+			t.in.files[0].player, in->c->players[in->player]);
+		rc = 1;
+	} else if (t.in.turn != in->turn) {
+		buf_printf(&in->why, "the orders are for turn %d; turn %d is open\n", t.in.turn,
+			in->turn);
+		rc = 1;
+	} else {
+		memcpy(in->sha256, t.in.files[0].sha256, FAIR_HASH_BYTES);
+		rc = 0;
+	}
+	turn_release(&t);
+	return rc;
+}
+
+/* Decides: 0 accepted, 1 refused (in->why), -1 failure. */
+static int judge(struct intake *in)
+{
+	const struct campaign *c = in->c;
+
+	if (in->player < 0) {
+		buf_printf(&in->why,
+			"%s is not the address of a player of campaign '%s' (orders are taken only from the players' addresses in campaign.yaml)\n",
+			in->m.from, c->id);
+		return 1;
+	}
+	if (in->m.problem) {
+		buf_printf(&in->why, "%s\n", in->m.problem);
+		return 1;
+	}
+	if (in->closed) {
+		buf_printf(&in->why,
+			"turn %d of campaign '%s' is closed: its orders are fixed (send turn %d's once turn %d's report is out)\n",
+			in->turn, c->id, in->turn + 1, in->turn);
+		return 1;
+	}
+	return check_orders(in);
+}
+
+/* The reply's text: the acceptance (the file's hash) or every problem. */
+static void reply_body(struct buf *b, const struct intake *in, int accepted)
+{
+	const struct campaign *c = in->c;
+	char hex[65], when[32], deadline[32];
+
+	pbem_format_utc(when, sizeof(when), in->arrived);
+	if (accepted) {
+		hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
+		buf_printf(b,
+			"Your orders are accepted: they are your orders for turn %d until the turn\n"
+			"closes; a later valid file replaces them.\n\n",
+			in->turn);
+		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\norders_sha256: %s\n",
+			c->id, in->turn, c->players[in->player], in->m.orders_name, hex);
+		buf_printf(b, "received: %s\n", when);
+	} else {
+		buf_printf(b,
+			"Your mail of %s to campaign '%s' was not taken as orders for turn %d:\n\n",
+			when, c->id, in->turn);
+		buf_append(b, in->why.data, in->why.len);
+		buf_puts(b, "\nNothing was changed: fix the file and send it again.\n");
+	}
+	long long dl = pbem_deadline(&c->pbem, in->turn);
+	if (dl >= 0) {
+		pbem_format_utc(deadline, sizeof(deadline), dl);
+		buf_printf(b, "deadline: %s\n", deadline);
+	}
+}
+
+/* Queues the reply to the sender (there is one: in->m.from is set). 0 / -1. */
+static int queue_reply(const struct intake *in, int accepted)
+{
+	const struct campaign *c = in->c;
+	char hex[65], id[200], name[64];
+	struct buf body = BUF_INIT, msg = BUF_INIT;
+	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	const char *domain = strchr(from, '@') + 1;
+	int rc;
+
+	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
+	snprintf(name, sizeof(name), "reply-%.24s", hex);
+	snprintf(id, sizeof(id), "umpire.reply.%.24s@%.100s", hex, domain);
+	reply_body(&body, in, accepted);
+	char *subject = xasprintf("[%s] turn %d: orders %s", c->id, in->turn,
+		accepted ? "accepted" : "refused");
+	struct mail_out out = {
+		.from = from,
+		.to = in->m.from,
+		.subject = subject,
+		.in_reply_to = in->m.message_id,
+		.message_id = id,
+		.date = in->now,
+		.body = buf_str(&body),
+	};
+	rc = mail_build(&msg, &out);
+	if (rc == 0)
+		rc = outbox_queue(c, name, &msg);
+	free(subject);
+	buf_release(&body);
+	buf_release(&msg);
+	return rc;
+}
+
+/* Stores an accepted file as the player's current orders. 0 / -1. */
+static int store_orders(const struct intake *in)
+{
+	char *dir = inbox_turn_dir(in->c, in->turn);
+	char *name = xasprintf("%s.yaml", in->c->players[in->player]);
+	int rc = file_write_durable(dir, name, in->m.orders, in->m.orders_len);
+	free(dir);
+	free(name);
+	return rc;
+}
+
+static int record(struct intake *in, int accepted, int has_file)
+{
+	const char *nl = in->why.data ? strchr(in->why.data, '\n') : NULL;
+	char *reason = accepted ? xstrdup("") :
+				  xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 200,
+					  in->why.data ? in->why.data : "no sender");
+	struct journal_submission s = {
+		.turn = in->turn,
+		.player = in->player >= 0 ? in->c->players[in->player] : NULL,
+		.sender = in->m.from ? in->m.from : "",
+		.message_id = in->message_id,
+		.has_file = has_file,
+		.arrived_at = in->arrived,
+		.handled_at = in->now,
+		.accepted = accepted,
+		.reason = reason,
+	};
+	memcpy(s.mail_sha256, in->mail_sha256, FAIR_HASH_BYTES);
+	memcpy(s.sha256, in->sha256, FAIR_HASH_BYTES);
+	int rc = journal_add_submission(in->c->journal, &s);
+	free(reason);
+	return rc;
+}
+
+static void item_add(struct inbox_report *rep, const char *name, enum inbox_verdict v,
+	const char *player, char *detail)
+{
+	rep->items = xrealloc(rep->items, (rep->n_items + 1) * sizeof(*rep->items));
+	rep->items[rep->n_items++] = (struct inbox_item){ xstrdup(name), v,
+		player ? xstrdup(player) : NULL, detail };
+}
+
+/* Reads the message and decides nothing yet: duplicates and other campaigns' mail are told
+ * apart here. Returns the verdict for those, -2 to go on, -1 failure. */
+static int intake_read(struct intake *in, const char *path)
+{
+	char hex[65];
+	int seen;
+
+	if (file_read(path, MAIL_MAX_BYTES, &in->raw) < 0)
+		return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
+	fair_sha256(in->mail_sha256, in->raw.data, in->raw.len);
+	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
+	if (mail_parse(&in->m, in->raw.data, in->raw.len) < 0)
+		return INBOX_UNREADABLE;
+	in->message_id = in->m.message_id ? xstrdup(in->m.message_id) : xasprintf("sha256:%s", hex);
+	if (journal_submission_seen(in->c->journal, in->message_id, &seen) < 0)
+		return -1;
+	if (seen)
+		return INBOX_DUPLICATE;
+	char *other = other_campaign(in->c, &in->m);
+	int foreign = other != NULL;
+	free(other);
+	if (foreign)
+		return INBOX_FOREIGN;
+	if (!in->m.from)
+		return INBOX_UNREADABLE;
+	in->player = pbem_player_of(&in->c->pbem, in->m.from);
+	return -2;
+}
+
+/* Handles maildir/new/name. 0 / -1 (the message stays in new/). */
+static int handle(struct intake *in, const char *maildir, const char *name,
+	struct inbox_report *rep)
+{
+	char *path = xasprintf("%s/new/%s", maildir, name);
+	char hex[65];
+	int rc = intake_read(in, path), v;
+
+	free(path);
+	if (rc == -1)
+		return -1;
+	if (rc == INBOX_FOREIGN) {
+		item_add(rep, name, INBOX_FOREIGN, NULL,
+			xstrdup("orders for another campaign: left in new/"));
+		return 0;
+	}
+	if (rc == INBOX_DUPLICATE || rc == INBOX_UNREADABLE) {
+		if (move_to_cur(maildir, name) < 0)
+			return -1;
+		item_add(rep, name, rc, NULL,
+			xstrdup(rc == INBOX_DUPLICATE ?
+					"already handled (same Message-ID)" :
+					"not a message with a sender: nobody to answer"));
+		return 0;
+	}
+	v = judge(in);
+	if (v < 0)
+		return -1;
+	if (v == 0 && store_orders(in) < 0)
+		return -1;
+	durable_point("inbox orders");
+	if (queue_reply(in, v == 0) < 0)
+		return -1;
+	durable_point("inbox reply");
+	if (record(in, v == 0, v == 0) < 0)
+		return -1;
+	durable_point("inbox journal");
+	if (move_to_cur(maildir, name) < 0)
+		return -1;
+	hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
+	const char *nl = strchr(buf_str(&in->why), '\n');
+	item_add(rep, name, v == 0 ? INBOX_ACCEPTED : INBOX_REFUSED,
+		v == 0 ? in->c->players[in->player] : NULL,
+		v == 0 ? xasprintf("orders_sha256 %s", hex) :
+			 xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why)));
+	return 0;
+}
+
+int inbox_run(struct campaign *c, const char *maildir, long long now, struct inbox_report *rep)
+{
+	struct pending *p = NULL;
+	char tag[LAYOUT_TAG_MAX];
+	int rc = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	if (inbox_open_turn(c, &rep->turn) < 0)
+		return -1;
+	long n = list_new(maildir, &p);
+	if (n < 0)
+		return -1;
+	layout_close_tag(tag, rep->turn);
+	int closed = repo_has(c->repo, tag);
+	for (long i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+		char *path = xasprintf("%s/new/%s", maildir, p[i].name);
+		struct intake in = { .c = c,
+			.turn = rep->turn,
+			.closed = closed,
+			.now = now,
+			.arrived = p[i].mtime,
+			.player = -1 };
+		/* Delivered while this run listed: the newest time is the file's. */
+		if (stat(path, &st) == 0)
+			in.arrived = (long long)st.st_mtim.tv_sec;
+		free(path);
+		rc = handle(&in, maildir, p[i].name, rep);
+		mail_in_release(&in.m);
+		buf_release(&in.raw);
+		buf_release(&in.why);
+		free(in.message_id);
+	}
+	for (long i = 0; i < n; i++)
+		free(p[i].name);
+	free(p);
+	return rc;
+}
+
+void inbox_report_release(struct inbox_report *rep)
+{
+	for (size_t i = 0; i < rep->n_items; i++) {
+		free(rep->items[i].name);
+		free(rep->items[i].player);
+		free(rep->items[i].detail);
+	}
+	free(rep->items);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,57 @@
+/* inbox.h — orders by mail (`umpire inbox`): each new message of a Maildir is read (mail.h),
+ * its order file checked exactly as `umpire check` does (the turn pipeline's load..orders
+ * slice), stored as its player's current orders for the open turn when accepted, recorded in
+ * the journal's submissions either way, answered through the outbox, and only then moved to
+ * the Maildir's cur/: a crash at any point leaves the message in new/, and handling it again
+ * gives the same files and no second record. docs/formats.md, "Play by email". */
+#ifndef UMPIRE_INBOX_H
+#define UMPIRE_INBOX_H
+
+#include <stddef.h>
+#include "core/buf.h"
+
+struct campaign;
+
+#define INBOX_MAX_MESSAGES 1000 /* messages handled in one run (the rest wait for the next) */
+
+/* What happened to one message. */
+enum inbox_verdict {
+	INBOX_ACCEPTED,   /* orders stored, acceptance queued */
+	INBOX_REFUSED,    /* a reply with every problem queued; nothing else changed */
+	INBOX_DUPLICATE,  /* a Message-ID already handled: moved to cur/, nothing else */
+	INBOX_FOREIGN,    /* orders for another campaign: left in new/ for its inbox */
+	INBOX_UNREADABLE, /* no message, or no sender to answer: moved to cur/, recorded */
+};
+
+/* One message handled. */
+struct inbox_item {
+	char *name;                 /* its file name in new/ */
+	enum inbox_verdict verdict; /* what happened */
+	char *player;               /* ACCEPTED: whose orders; else NULL */
+	char *detail;               /* one line: the hash, or why refused */
+};
+
+struct inbox_report {
+	int turn;                 /* the open turn */
+	struct inbox_item *items; /* in the order handled */
+	size_t n_items;
+};
+
+/* Handles every message in maildir/new (oldest delivery first, then by name) for campaign
+ * c (opened with CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) at time now (UTC seconds: when handled).
+ * Accepted files go to .umpire/inbox/turn-NNNN/PLAYER.yaml, replies to .umpire/outbox/new/.
+ * rep gets what happened (release with inbox_report_release). Returns 0, or -1 when the
+ * campaign, the Maildir or a disk failed (messages not yet handled stay in new/). */
+int inbox_run(struct campaign *c, const char *maildir, long long now, struct inbox_report *rep);
+void inbox_report_release(struct inbox_report *rep);
+
+/* Where the accepted orders of turn are kept: .umpire/inbox/turn-NNNN (a new string). */
+char *inbox_turn_dir(const struct campaign *c, int turn);
+/* The open turn: the journal's last turn + 1. Returns 0 / -1. */
+int inbox_open_turn(struct campaign *c, int *turn);
+
+/* Queues a message in .umpire/outbox/new/NAME.eml (durably; the same name replaces a
+ * message not yet sent, and a name already sent is not queued again). Returns 0 / -1. */
+int outbox_queue(const struct campaign *c, const char *name, const struct buf *message);
+
+#endif

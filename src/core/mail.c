@@ -1,0 +1,338 @@
+/* mail.c — players' mail in, umpire's mail out, through GMime 3 (mail.h): the MIME tree,
+ * transfer encodings (quoted-printable, base64), charsets and headers are GMime's work; this
+ * file only chooses which part holds the orders and what a reply holds. */
+#include <ctype.h>
+#include <gmime/gmime.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/mail.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+static void mail_init(void)
+{
+	static int done;
+	if (!done) {
+		g_mime_init();
+		done = 1;
+	}
+}
+
+/* What the walk over a message's parts found. */
+struct scan {
+	GMimePart *yaml[2]; /* the first two order-file attachments */
+	size_t n_yaml;
+	GMimePart *text; /* the first text/plain part that is no attachment */
+	size_t n_html;   /* text/html parts */
+	size_t n_parts;  /* leaf parts seen */
+};
+
+/* 1 if name ends in .yaml or .yml (any case). */
+static int yaml_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	return (n > 5 && strcasecmp(name + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcasecmp(name + n - 4, ".yml") == 0);
+}
+
+static void scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+{
+	struct scan *s = data;
+	(void)parent;
+
+	if (!GMIME_IS_PART(part) || ++s->n_parts > MAIL_MAX_PARTS)
+		return;
+	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	GMimePart *p = GMIME_PART(part);
+	const char *sub = ct ? g_mime_content_type_get_media_subtype(ct) : NULL;
+	int yaml_type = sub && (strcasecmp(sub, "yaml") == 0 || strcasecmp(sub, "x-yaml") == 0);
+	if (yaml_name(g_mime_part_get_filename(p)) || yaml_type) {
+		if (s->n_yaml < 2)
+			s->yaml[s->n_yaml] = p;
+		s->n_yaml++;
+	} else if (ct && g_mime_content_type_is_type(ct, "text", "plain") &&
+		   !g_mime_part_is_attachment(p)) {
+		if (!s->text)
+			s->text = p;
+	} else if (ct && g_mime_content_type_is_type(ct, "text", "html")) {
+		s->n_html++;
+	}
+}
+
+/* 1 if the charset is one whose bytes are UTF-8 already. */
+static int utf8_charset(const char *cs)
+{
+	return !cs || strcasecmp(cs, "utf-8") == 0 || strcasecmp(cs, "utf8") == 0 ||
+	       strcasecmp(cs, "us-ascii") == 0 || strcasecmp(cs, "ascii") == 0;
+}
+
+/* The part's content, transfer encoding undone and converted to UTF-8, into out->orders;
+ * or out->problem. */
+static void part_text(struct mail_in *out, GMimePart *p)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(p));
+	const char *cs = ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
+	GMimeDataWrapper *w = g_mime_part_get_content(p);
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GMimeStream *f = g_mime_stream_filter_new(mem);
+
+	if (!utf8_charset(cs)) {
+		GMimeFilter *conv = g_mime_filter_charset_new(cs, "UTF-8");
+		if (!conv) {
+			out->problem = xasprintf(
+				"the orders are in charset '%.60s', which umpire cannot convert (send them as UTF-8)",
+				cs);
+			goto done;
+		}
+		g_mime_stream_filter_add(GMIME_STREAM_FILTER(f), conv);
+		g_object_unref(conv);
+	}
+	if (!w || g_mime_data_wrapper_write_to_stream(w, f) < 0 || g_mime_stream_flush(f) < 0) {
+		out->problem = xstrdup("the orders' part cannot be decoded");
+		goto done;
+	}
+	GByteArray *a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	if (!g_utf8_validate((const char *)a->data, (gssize)a->len, NULL) ||
+		memchr(a->data, '\0', a->len)) {
+		out->problem = xasprintf(
+			"the orders are not valid %s text (send them as UTF-8, charset declared)",
+			cs ? cs : "UTF-8");
+		goto done;
+	}
+	out->orders = xmalloc(a->len + 1);
+	memcpy(out->orders, a->data, a->len);
+	out->orders[a->len] = '\0';
+	out->orders_len = a->len;
+done:
+	g_object_unref(f);
+	g_object_unref(mem);
+}
+
+/* Start of the line at p (text begins at base). */
+static int line_starts(const char *p, const char *word)
+{
+	return strncmp(p, word, strlen(word)) == 0;
+}
+
+/* An inline body: from the first line `---` or `campaign:` (what a mail program puts
+ * before, a greeting, is dropped) up to a signature separator line "-- ", CRLF made LF.
+ * 0, or -1 when the body has no such line. */
+static int body_orders(struct mail_in *out)
+{
+	const char *s = out->orders, *start = NULL;
+
+	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (line_starts(p, "campaign:") ||
+			(line_starts(p, "---") &&
+				(p[3] == '\n' || p[3] == '\r' || p[3] == ' ' || !p[3]))) {
+			start = p;
+			break;
+		}
+	}
+	if (!start)
+		return -1;
+	struct buf b = BUF_INIT;
+	for (const char *p = start; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		size_t content = n > 0 && p[n - 1] == '\r' ? n - 1 : n;
+		if (content == 3 && strncmp(p, "-- ", 3) == 0)
+			break;
+		buf_append(&b, p, content);
+		if (nl)
+			buf_puts(&b, "\n");
+		p += nl ? n + 1 : n;
+	}
+	free(out->orders);
+	out->orders_len = b.len;
+	out->orders = buf_detach(&b);
+	return 0;
+}
+
+static void choose_orders(struct mail_in *out, struct scan *s)
+{
+	if (s->n_yaml > 1) {
+		out->problem = xasprintf("%zu order files attached (one per mail expected)",
+			s->n_yaml);
+	} else if (s->n_yaml == 1) {
+		const char *name = g_mime_part_get_filename(s->yaml[0]);
+		out->orders_name = xstrdup(name && *name ? name : "attachment");
+		part_text(out, s->yaml[0]);
+	} else if (s->text) {
+		out->orders_name = xstrdup("message body");
+		part_text(out, s->text);
+		if (out->orders && body_orders(out) < 0) {
+			free(out->orders);
+			out->orders = NULL;
+			out->problem = xstrdup(
+				"no orders found (a .yaml attachment, or orders in the body from a line 'campaign:' or '---', expected)");
+		}
+	} else if (s->n_html) {
+		out->problem = xstrdup(
+			"the mail is HTML only: umpire reads orders as plain text (set your mail program to send plain text, or attach the .yaml file)");
+	} else {
+		out->problem = xstrdup(
+			"no orders found (a .yaml attachment, or orders in the body from a line 'campaign:' or '---', expected)");
+	}
+}
+
+static char *lower_dup(const char *s)
+{
+	char *r = xstrdup(s);
+	for (char *p = r; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return r;
+}
+
+int mail_parse(struct mail_in *out, const void *bytes, size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	if (len > MAIL_MAX_BYTES)
+		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
+			MAIL_MAX_BYTES);
+	mail_init();
+	GMimeStream *stream = g_mime_stream_mem_new_with_buffer(bytes, len);
+	GMimeParser *parser = g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg)
+		return error_set(ERROR_INPUT, "not a mail message");
+
+	InternetAddressList *from = g_mime_message_get_from(msg);
+	InternetAddress *ia = from && internet_address_list_length(from) > 0 ?
+				      internet_address_list_get_address(from, 0) :
+				      NULL;
+	if (ia && INTERNET_ADDRESS_IS_MAILBOX(ia)) {
+		const char *a = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (a && *a && strlen(a) < 255)
+			out->from = lower_dup(a);
+	}
+	const char *id = g_mime_message_get_message_id(msg);
+	if (id && *id && strlen(id) < 500)
+		out->message_id = xstrdup(id);
+	const char *subj = g_mime_message_get_subject(msg);
+	out->subject = xstrdup(subj && g_utf8_validate(subj, -1, NULL) ? subj : "");
+
+	struct scan s = { 0 };
+	g_mime_message_foreach(msg, scan_part, &s);
+	choose_orders(out, &s);
+	g_object_unref(msg);
+	return 0;
+}
+
+void mail_in_release(struct mail_in *m)
+{
+	free(m->from);
+	free(m->message_id);
+	free(m->subject);
+	free(m->orders);
+	free(m->orders_name);
+	free(m->problem);
+	memset(m, 0, sizeof(*m));
+}
+
+static GMimeObject *text_part(const char *text)
+{
+	GMimeTextPart *tp = g_mime_text_part_new_with_subtype("plain");
+	g_mime_text_part_set_text(tp, text);
+	return GMIME_OBJECT(tp);
+}
+
+static GMimeObject *attachment_part(const char *name, const void *data, size_t len)
+{
+	GMimePart *p = g_mime_part_new_with_type("text", "plain");
+	GMimeStream *s = g_mime_stream_mem_new_with_buffer(data, len);
+	GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(s,
+		GMIME_CONTENT_ENCODING_DEFAULT);
+
+	g_mime_object_set_content_type_parameter(GMIME_OBJECT(p), "charset", "utf-8");
+	g_mime_part_set_content(p, w);
+	g_mime_object_set_disposition(GMIME_OBJECT(p), "attachment");
+	g_mime_part_set_filename(p, name);
+	g_object_unref(w);
+	g_object_unref(s);
+	return GMIME_OBJECT(p);
+}
+
+int mail_build(struct buf *out, const struct mail_out *m)
+{
+	mail_init();
+	GMimeMessage *msg = g_mime_message_new(TRUE);
+	GDateTime *dt = g_date_time_new_from_unix_utc(m->date);
+
+	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, "umpire", m->from);
+	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, NULL, m->to);
+	g_mime_message_set_subject(msg, m->subject, "utf-8");
+	g_mime_message_set_date(msg, dt);
+	g_date_time_unref(dt);
+	g_mime_message_set_message_id(msg, m->message_id);
+	if (m->in_reply_to) {
+		char *ref = xasprintf("<%s>", m->in_reply_to);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", ref, NULL);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "References", ref, NULL);
+		free(ref);
+	}
+	GMimeObject *body = text_part(m->body);
+	if (m->attachment_name) {
+		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
+		GMimeObject *att = attachment_part(m->attachment_name, m->attachment,
+			m->attachment_len);
+		g_mime_multipart_add(mp, body);
+		g_mime_multipart_add(mp, att);
+		g_object_unref(body);
+		g_object_unref(att);
+		body = GMIME_OBJECT(mp);
+	}
+	g_mime_message_set_mime_part(msg, body);
+	g_object_unref(body);
+	g_mime_object_encode(GMIME_OBJECT(msg), GMIME_ENCODING_CONSTRAINT_7BIT);
+
+	GMimeFormatOptions *fo = g_mime_format_options_new();
+	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	char *text = g_mime_object_to_string(GMIME_OBJECT(msg), fo);
+	g_mime_format_options_free(fo);
+	g_object_unref(msg);
+	if (!text)
+		return error_set(ERROR_INTERNAL, "cannot render a mail message");
+	buf_puts(out, text);
+	g_free(text);
+	return 0;
+}
+
+/* The first mailbox address of list, a new string, or NULL. */
+static char *first_address(InternetAddressList *list)
+{
+	for (int i = 0; list && i < internet_address_list_length(list); i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+		if (INTERNET_ADDRESS_IS_MAILBOX(ia))
+			return xstrdup(
+				internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)));
+	}
+	return NULL;
+}
+
+int mail_envelope(const void *bytes, size_t len, char **from, char **to)
+{
+	mail_init();
+	GMimeStream *stream = g_mime_stream_mem_new_with_buffer(bytes, len);
+	GMimeParser *parser = g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	*from = *to = NULL;
+	if (msg) {
+		*from = first_address(g_mime_message_get_from(msg));
+		*to = first_address(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO));
+		g_object_unref(msg);
+	}
+	if (!*from || !*to) {
+		free(*from);
+		free(*to);
+		*from = *to = NULL;
+		return error_set(ERROR_INPUT, "the message has no From or no To address");
+	}
+	return 0;
+}

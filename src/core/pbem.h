@@ -1,0 +1,92 @@
+/* pbem.h — a campaign's play-by-email settings, read from campaign.yaml (docs/formats.md,
+ * "Play by email"): each player's addresses and SSH key, the schedule (deadlines, grace,
+ * what a missing player gets), where the campaign is published and how mail is sent. The
+ * clock meets these settings only in the mail commands (inbox, status), never in a turn's
+ * resolution. */
+#ifndef UMPIRE_PBEM_H
+#define UMPIRE_PBEM_H
+
+#include <stddef.h>
+#include "core/diag.h"
+#include "core/node.h"
+
+#define PBEM_MAX_EMAILS 4      /* addresses of one player */
+#define PBEM_ADDRESS_MAX 254   /* bytes of one address (RFC 5321's path limit) */
+#define PBEM_SSH_KEY_MAX 16384 /* bytes of one player's SSH public key line */
+
+struct campaign;
+
+/* How a player is reached: `players[].email` and `players[].ssh_key`. */
+struct pbem_contact {
+	char *emails[PBEM_MAX_EMAILS]; /* the addresses orders may come from, lower case */
+	size_t n_emails;               /* 0: the player takes no orders by mail */
+	char *ssh_key;                 /* "ssh-ed25519 AAAA... comment", or NULL */
+};
+
+/* What a due player without orders at the deadline gets (`schedule.missing`). */
+enum pbem_missing {
+	PBEM_MISSING_NO_ORDERS, /* the turn closes without him: journaled as 'no orders' */
+	PBEM_MISSING_HOLD,      /* the turn waits for him: it closes only once all have sent */
+};
+extern const char *const pbem_missing_names[];
+
+/* `schedule:` — deadline of turn N = first_deadline + (N - 1) * every. */
+struct pbem_schedule {
+	int set;                   /* 0: no schedule (no deadlines) */
+	long long first_deadline;  /* turn 1's deadline, UTC seconds */
+	long long every;           /* seconds between two turns' deadlines */
+	long long grace;           /* seconds after a deadline a turn still waits for orders */
+	enum pbem_missing missing; /* what a missing player gets */
+};
+
+/* `publish:` — where `umpire publish` pushes main and the tags. */
+struct pbem_publish {
+	char *remote; /* a path or URL libgit2 can push to; NULL: none configured */
+	int autopush; /* `auto`: turn and close publish on their own */
+};
+
+/* How `umpire send` reaches the players (`mail:`). */
+enum pbem_tls {
+	PBEM_TLS_STARTTLS, /* smtp:// with STARTTLS required (the default) */
+	PBEM_TLS_NONE,     /* plain SMTP: only for a relay on the same host */
+};
+extern const char *const pbem_tls_names[];
+struct pbem_mail {
+	char *from; /* the umpire's address: replies come from it; NULL: mail not set up */
+	char *smtp; /* smtp://host:port or smtps://host:port; NULL: none */
+	char *user; /* SMTP login, or NULL (the password never is here) */
+	enum pbem_tls tls;
+};
+
+/* Everything above, as campaign_parse keeps it in struct campaign. */
+struct pbem {
+	struct pbem_contact *contacts; /* one per player, in campaign order */
+	size_t n_contacts;
+	struct pbem_schedule schedule;
+	struct pbem_publish publish;
+	struct pbem_mail mail;
+};
+
+/* Reads the players' `email`/`ssh_key`, `schedule`, `publish` and `mail` of campaign.yaml's
+ * root into p (release with pbem_release; p is cleared first). players is the `players`
+ * sequence, already checked by campaign_parse_players. Problems go to d at the nodes.
+ * Returns 0 / -1. */
+int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d);
+void pbem_release(struct pbem *p);
+
+/* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule. */
+long long pbem_deadline(const struct pbem *p, int turn);
+
+/* The index of the player one of whose addresses is address (compared without regard to
+ * case), or -1. */
+int pbem_player_of(const struct pbem *p, const char *address);
+
+/* Parses "2026-12-06T18:00:00Z" (UTC, seconds optional) into *out, seconds since the epoch.
+ * Returns 0 / -1. */
+int pbem_parse_utc(const char *s, long long *out);
+/* Formats seconds since the epoch as "2026-12-06T18:00:00Z" into out (21 bytes at least). */
+void pbem_format_utc(char *out, size_t size, long long t);
+/* Parses a duration "90", "90s", "45m", "12h", "7d" into seconds. Returns 0 / -1. */
+int pbem_parse_duration(const char *s, long long *out);
+
+#endif
