@@ -1,10 +1,94 @@
-/* send.c — stub. */
+/* send.c — `umpire send`: the outbox over SMTP. The server and login come from campaign.yaml
+ * (mail.smtp, mail.user) or the environment; the password only from the environment or a
+ * netrc file readable by its owner alone, never from the campaign. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/outbox.h"
 #include "core/banned.h"
+
+static const char send_help[] =
+	"usage: umpire send DIR\n\n"
+	"Sends every message waiting in the outbox of the campaign in DIR (.umpire/outbox/new:\n"
+	"replies to orders, receipts, reports) over SMTP, each moved to .umpire/outbox/sent once\n"
+	"the server took it, so none is sent twice; one that fails stays and is tried again on\n"
+	"the next run. One line per message; exit 75 when any failed.\n\n"
+	"The server is mail.smtp of campaign.yaml (smtp://HOST:PORT with STARTTLS required unless\n"
+	"mail.tls is none, or smtps://HOST:PORT), the login mail.user. The environment wins:\n"
+	"  UMPIRE_SMTP_URL       the server\n"
+	"  UMPIRE_SMTP_USER      the login\n"
+	"  UMPIRE_SMTP_PASSWORD  the password (never kept in the campaign)\n"
+	"  UMPIRE_SMTP_NETRC     a netrc file with the login and password for the server's host;\n"
+	"                        refused unless only its owner may read it (chmod 600)\n";
+
+/* The settings from the campaign and the environment; EXIT_OK or an exit code (printed). */
+static int settings(const struct campaign *c, struct smtp_settings *s)
+{
+	const char *v;
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	s->url = (v = getenv("UMPIRE_SMTP_URL")) && *v ? v : c->pbem.mail.smtp;
+	s->user = (v = getenv("UMPIRE_SMTP_USER")) && *v ? v : c->pbem.mail.user;
+	s->password = (v = getenv("UMPIRE_SMTP_PASSWORD")) && *v ? v : NULL;
+	s->netrc = (v = getenv("UMPIRE_SMTP_NETRC")) && *v ? v : NULL;
+	s->starttls = c->pbem.mail.tls == PBEM_TLS_STARTTLS && s->url &&
+		      strncmp(s->url, "smtp://", 7) == 0;
+	s->timeout = 60;
+	if (!s->url) {
+		fprintf(stderr,
+			"umpire send: no SMTP server: set mail.smtp in campaign.yaml or UMPIRE_SMTP_URL\n");
+		return EXIT_USAGE;
+	}
+	if (s->netrc && stat(s->netrc, &st) < 0) {
+		fprintf(stderr, "umpire send: cannot read UMPIRE_SMTP_NETRC '%s'\n", s->netrc);
+		return EXIT_NOINPUT;
+	}
+	if (s->netrc && (st.st_mode & 077)) {
+		fprintf(stderr,
+			"umpire send: '%s' may be read by others (mode %03o): chmod 600 it, it holds a password\n",
+			s->netrc, (unsigned)(st.st_mode & 0777));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
 
 int cmd_send(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return EXIT_SOFTWARE;
+	int rc = cmd_options_help_only(argc, argv, send_help);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (argc - optind != 1) {
+		fputs(send_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK) < 0)
+		return cmd_error("umpire");
+	struct smtp_settings s;
+	struct outbox_report rep = { 0 };
+	int code = settings(c, &s);
+	if (code == EXIT_OK) {
+		rc = outbox_send(c, &s, &rep);
+		for (size_t i = 0; i < rep.n_items; i++) {
+			const struct outbox_item *it = &rep.items[i];
+			if (it->sent)
+				printf("%s: sent to %s\n", it->name, it->to);
+			else
+				printf("%s: not sent (%s)\n", it->name,
+					it->reason ? it->reason : "?");
+		}
+		if (rc < 0)
+			code = cmd_error("umpire send");
+		else if (rep.n_failed)
+			code = EXIT_TEMPFAIL;
+	}
+	outbox_report_release(&rep);
+	campaign_close(c);
+	return code;
 }

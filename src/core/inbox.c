@@ -18,6 +18,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/mail.h"
+#include "core/outbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -33,22 +34,6 @@ int inbox_open_turn(struct campaign *c, int *turn)
 		return -1;
 	*turn = last + 1;
 	return 0;
-}
-
-int outbox_queue(const struct campaign *c, const char *name, const struct buf *message)
-{
-	char *file = xasprintf("%s.eml", name);
-	char *sent = xasprintf("%s/.umpire/outbox/sent/%s", c->dir, file);
-	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
-	struct stat st;
-	int rc = 0;
-
-	if (stat(sent, &st) != 0)
-		rc = file_write_durable(dir, file, message->data, message->len);
-	free(file);
-	free(sent);
-	free(dir);
-	return rc;
 }
 
 /* A message file in new/ and its delivery time. */
@@ -259,7 +244,8 @@ static int queue_reply(const struct intake *in, int accepted)
 	int rc;
 
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
-	snprintf(name, sizeof(name), "reply-%.24s", hex);
+	/* Named by delivery time first, so replies go out in the order the mail came. */
+	snprintf(name, sizeof(name), "reply-%010lld-%.24s", in->arrived, hex);
 	snprintf(id, sizeof(id), "umpire.reply.%.24s@%.100s", hex, domain);
 	reply_body(&body, in, accepted);
 	char *subject = xasprintf("[%s] turn %d: orders %s", c->id, in->turn,

@@ -50,8 +50,4 @@ char *inbox_turn_dir(const struct campaign *c, int turn);
 /* The open turn: the journal's last turn + 1. Returns 0 / -1. */
 int inbox_open_turn(struct campaign *c, int *turn);
 
-/* Queues a message in .umpire/outbox/new/NAME.eml (durably; the same name replaces a
- * message not yet sent, and a name already sent is not queued again). Returns 0 / -1. */
-int outbox_queue(const struct campaign *c, const char *name, const struct buf *message);
-
 #endif

@@ -1,0 +1,85 @@
+/* smtp.c — one message over SMTP with libcurl (smtp.h): the envelope, the upload, TLS and
+ * the login are libcurl's; this file only maps its result to core's error convention. */
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/smtp.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+/* The message being uploaded. */
+struct upload {
+	const char *data; /* the message */
+	size_t len, off;  /* bytes, bytes given to libcurl so far */
+};
+
+static size_t read_message(char *out, size_t size, size_t nmemb, void *arg)
+{
+	struct upload *u = arg;
+	size_t n = size * nmemb;
+
+	if (n > u->len - u->off)
+		n = u->len - u->off;
+	memcpy(out, u->data + u->off, n);
+	u->off += n;
+	return n;
+}
+
+static void smtp_init(void)
+{
+	static int done;
+	if (!done) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		done = 1;
+	}
+}
+
+int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
+	size_t len)
+{
+	struct upload u = { message, len, 0 };
+	struct curl_slist *rcpt = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	int ret = -1;
+
+	smtp_init();
+	CURL *curl = curl_easy_init();
+	if (!curl)
+		return error_set(ERROR_OS, "cannot start libcurl");
+	char *from_path = xasprintf("<%s>", from), *to_path = xasprintf("<%s>", to);
+	rcpt = curl_slist_append(rcpt, to_path);
+	curl_easy_setopt(curl, CURLOPT_URL, s->url);
+	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from_path);
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
+	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
+	curl_easy_setopt(curl, CURLOPT_READDATA, &u);
+	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, s->timeout > 0 ? s->timeout : 60L);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	if (s->starttls)
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+	if (s->user)
+		curl_easy_setopt(curl, CURLOPT_USERNAME, s->user);
+	if (s->password)
+		curl_easy_setopt(curl, CURLOPT_PASSWORD, s->password);
+	if (s->netrc) {
+		curl_easy_setopt(curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		curl_easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
+	}
+	CURLcode rc = curl_easy_perform(curl);
+	if (rc == CURLE_OK)
+		ret = 0;
+	else
+		error_set(ERROR_OS, "smtp: cannot send to %s through %s: %s", to, s->url,
+			errbuf[0] ? errbuf : curl_easy_strerror(rc));
+	curl_slist_free_all(rcpt);
+	curl_easy_cleanup(curl);
+	free(from_path);
+	free(to_path);
+	return ret;
+}
