@@ -1,10 +1,154 @@
-/* status.c — stub. */
+/* status.c — `umpire status`: the open turn of a game by mail: its deadline, who is due, who
+ * has sent (when, which file), who is missing, whether it is closed. As text, or as JSON
+ * (jansson) for scripts and web pages. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/inbox.h"
+#include "core/turn.h"
 #include "core/banned.h"
+
+static const char status_help[] =
+	"usage: umpire status DIR [--json]\n\n"
+	"The open turn of the campaign in DIR: its deadline and grace (schedule: in\n"
+	"campaign.yaml), whether it is closed, and for each player whether he is due, has sent\n"
+	"orders by mail (when the accepted mail arrived, the SHA-256 of his current file) or is\n"
+	"missing; then the messages waiting in the outbox. --json prints one JSON object.\n"
+	"The time compared with the deadline is $SOURCE_DATE_EPOCH when set, else the clock.\n";
+
+static json_t *utc_or_null(long long t)
+{
+	char s[32];
+	if (t < 0)
+		return json_null();
+	pbem_format_utc(s, sizeof(s), t);
+	return json_string(s);
+}
+
+static const char *phase(const struct inbox_status *s, long long now)
+{
+	if (s->game_over)
+		return "game over";
+	if (s->closed)
+		return "closed";
+	if (s->deadline >= 0 && now > s->grace_end)
+		return "open, past the deadline and grace";
+	if (s->deadline >= 0 && now > s->deadline)
+		return "open, in the grace period";
+	return "open";
+}
+
+static void print_json(const struct campaign *c, const struct inbox_status *s, long long now)
+{
+	json_t *o = json_object(), *players = json_array();
+	json_t *lists[3] = { json_array(), json_array(), json_array() }; /* due, sent, missing */
+	char hex[65];
+
+	json_object_set_new(o, "campaign", json_string(c->id));
+	json_object_set_new(o, "turn", json_integer(s->turn));
+	json_object_set_new(o, "phase", json_string(phase(s, now)));
+	json_object_set_new(o, "closed", json_boolean(s->closed));
+	json_object_set_new(o, "now", utc_or_null(now));
+	json_object_set_new(o, "deadline", utc_or_null(s->deadline));
+	json_object_set_new(o, "grace_end", utc_or_null(s->grace_end));
+	for (size_t i = 0; i < s->n_players; i++) {
+		const struct inbox_player_status *p = &s->players[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "id", json_string(p->player));
+		json_object_set_new(j, "due", json_boolean(p->due));
+		json_object_set_new(j, "sent", json_boolean(p->sent));
+		hex_encode(hex, p->sha256, FAIR_HASH_BYTES);
+		json_object_set_new(j, "orders_sha256", p->sent ? json_string(hex) : json_null());
+		json_object_set_new(j, "sent_at", p->sent ? utc_or_null(p->sent_at) : json_null());
+		json_object_set_new(j, "submissions", json_integer((json_int_t)p->submissions));
+		json_array_append_new(players, j);
+		if (p->due)
+			json_array_append_new(lists[0], json_string(p->player));
+		if (p->sent)
+			json_array_append_new(lists[1], json_string(p->player));
+		if (p->due && !p->sent)
+			json_array_append_new(lists[2], json_string(p->player));
+	}
+	json_object_set_new(o, "players", players);
+	json_object_set_new(o, "due", lists[0]);
+	json_object_set_new(o, "sent", lists[1]);
+	json_object_set_new(o, "missing", lists[2]);
+	json_object_set_new(o, "outbox", json_integer((json_int_t)s->pending_mail));
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	json_decref(o);
+}
+
+static void print_text(const struct campaign *c, const struct inbox_status *s, long long now)
+{
+	char when[32], hex[65];
+
+	printf("campaign %s, turn %d: %s\n", c->id, s->turn, phase(s, now));
+	if (s->deadline >= 0) {
+		pbem_format_utc(when, sizeof(when), s->deadline);
+		printf("deadline %s", when);
+		pbem_format_utc(when, sizeof(when), s->grace_end);
+		printf(", grace until %s\n", when);
+	} else {
+		printf("no deadline (no schedule in campaign.yaml)\n");
+	}
+	for (size_t i = 0; i < s->n_players; i++) {
+		const struct inbox_player_status *p = &s->players[i];
+		printf("  %-16s %-8s ", p->player, p->due ? "due" : "not due");
+		if (p->sent) {
+			hex_encode(hex, p->sha256, FAIR_HASH_BYTES);
+			pbem_format_utc(when, sizeof(when), p->sent_at);
+			printf("sent %s orders_sha256 %.16s...\n", p->sent_at ? when : "?", hex);
+		} else {
+			printf("%s\n", p->due ? "missing" : "-");
+		}
+	}
+	printf("outbox: %zu message%s waiting\n", s->pending_mail, s->pending_mail == 1 ? "" : "s");
+}
 
 int cmd_status(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return EXIT_SOFTWARE;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, json = 0;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(status_help, stdout);
+			return EXIT_OK;
+		}
+		if (ch != 'j') {
+			fputs(status_help, stderr);
+			return EXIT_USAGE;
+		}
+		json = 1;
+	}
+	if (argc - optind != 1) {
+		fputs(status_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	struct inbox_status s;
+	int code = EXIT_OK;
+	long long now = turn_now();
+	if (inbox_status(c, &s) < 0)
+		code = cmd_error("umpire status");
+	else if (json)
+		print_json(c, &s, now);
+	else
+		print_text(c, &s, now);
+	inbox_status_release(&s);
+	campaign_close(c);
+	return code;
 }

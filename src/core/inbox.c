@@ -437,3 +437,79 @@ void inbox_report_release(struct inbox_report *rep)
 	free(rep->items);
 	memset(rep, 0, sizeof(*rep));
 }
+
+/* The latest accepted submission of player in v, or NULL. */
+static const struct journal_submission *last_accepted(const struct journal_submission *v, size_t n,
+	const char *player)
+{
+	const struct journal_submission *last = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].accepted && v[i].player && strcmp(v[i].player, player) == 0)
+			last = &v[i];
+	return last;
+}
+
+/* Who is due, who has sent (the file kept, its hash, when it came). 0 / -1. */
+static int players_status(struct campaign *c, struct inbox_status *out, const void *state)
+{
+	struct journal_submission *subs = NULL;
+	size_t n_subs;
+	char *dir = inbox_turn_dir(c, out->turn);
+
+	if (journal_submissions(c->journal, out->turn, &subs, &n_subs) < 0) {
+		free(dir);
+		return -1;
+	}
+	out->players = xcalloc(c->n_players + 1, sizeof(*out->players));
+	out->n_players = c->n_players;
+	for (size_t i = 0; i < c->n_players; i++) {
+		struct inbox_player_status *p = &out->players[i];
+		struct buf bytes = BUF_INIT;
+		char *path = xasprintf("%s/%s.yaml", dir, c->players[i]);
+		p->player = c->players[i];
+		p->due = !out->game_over &&
+			 c->rules->player_due(&c->rc, state, out->turn, c->players[i]);
+		if (file_read(path, ORDER_FILE_MAX_BYTES, &bytes) == 0) {
+			p->sent = 1;
+			fair_sha256(p->sha256, bytes.data, bytes.len);
+			const struct journal_submission *s = last_accepted(subs, n_subs, p->player);
+			p->sent_at = s ? s->arrived_at : 0;
+		}
+		for (size_t k = 0; k < n_subs; k++)
+			p->submissions += subs[k].player && strcmp(subs[k].player, p->player) == 0;
+		buf_release(&bytes);
+		free(path);
+	}
+	error_clear();
+	journal_submissions_free(subs, n_subs);
+	free(dir);
+	return 0;
+}
+
+int inbox_status(struct campaign *c, struct inbox_status *out)
+{
+	char tag[LAYOUT_TAG_MAX];
+	void *state = NULL;
+	int last;
+
+	memset(out, 0, sizeof(*out));
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
+		return -1;
+	out->turn = last + 1;
+	layout_close_tag(tag, out->turn);
+	out->closed = repo_has(c->repo, tag);
+	const char *why = NULL;
+	out->game_over = c->rules->game_over && c->rules->game_over(&c->rc, state, out->turn, &why);
+	out->deadline = pbem_deadline(&c->pbem, out->turn);
+	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;
+	out->pending_mail = outbox_pending(c);
+	int rc = players_status(c, out, state);
+	c->rules->state_free(state);
+	return rc;
+}
+
+void inbox_status_release(struct inbox_status *s)
+{
+	free(s->players);
+	memset(s, 0, sizeof(*s));
+}

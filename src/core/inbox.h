@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "core/buf.h"
+#include "core/fair.h"
 
 struct campaign;
 
@@ -49,5 +50,32 @@ void inbox_report_release(struct inbox_report *rep);
 char *inbox_turn_dir(const struct campaign *c, int turn);
 /* The open turn: the journal's last turn + 1. Returns 0 / -1. */
 int inbox_open_turn(struct campaign *c, int *turn);
+
+/* One player in the open turn's status. */
+struct inbox_player_status {
+	const char *player;              /* id (the campaign's string) */
+	int due;                         /* must send orders this turn */
+	int sent;                        /* has current orders (.umpire/inbox/turn-NNNN) */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* sent: the current file's SHA-256 */
+	long long sent_at;               /* sent: when the accepted mail arrived; 0 unknown */
+	size_t submissions;              /* mails recorded from this player this turn */
+};
+
+/* The open turn as `umpire status` shows it. */
+struct inbox_status {
+	int turn;                            /* the open turn */
+	int closed;                          /* it has a close tag */
+	long long deadline;                  /* UTC seconds, -1 without a schedule */
+	long long grace_end;                 /* deadline + grace, -1 without */
+	int game_over;                       /* the game has ended: no turn is open */
+	struct inbox_player_status *players; /* campaign order */
+	size_t n_players;
+	size_t pending_mail; /* replies and reports in the outbox not yet sent */
+};
+
+/* Reads the status of c's open turn (c opened with CAMPAIGN_JOURNAL). Release with
+ * inbox_status_release. Returns 0 / -1. */
+int inbox_status(struct campaign *c, struct inbox_status *out);
+void inbox_status_release(struct inbox_status *s);
 
 #endif
