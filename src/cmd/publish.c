@@ -1,10 +1,43 @@
-/* publish.c — stub. */
+/* publish.c — `umpire publish`: main and every tag pushed to the players' remote (libgit2),
+ * so each player can fetch the campaign and `umpire verify` it. */
+#include <getopt.h>
+#include <stdio.h>
+
 #include "cmd/cmd.h"
+#include "core/campaign.h"
 #include "core/banned.h"
+
+static const char publish_help[] =
+	"usage: umpire publish DIR [REMOTE]\n\n"
+	"Pushes every tag (turn-NNNN, close-NNNN), then main, of the campaign in DIR to REMOTE,\n"
+	"or to publish.remote of campaign.yaml: a path or URL of a git repository the players\n"
+	"clone (a bare repository whose HEAD is main; a local path that does not exist is made\n"
+	"one). Never forces: a remote whose main went elsewhere refuses. Safe to run again.\n";
 
 int cmd_publish(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return EXIT_SOFTWARE;
+	int rc = cmd_options_help_only(argc, argv, publish_help);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (argc - optind < 1 || argc - optind > 2) {
+		fputs(publish_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK) < 0)
+		return cmd_error("umpire");
+	const char *remote = argc - optind == 2 ? argv[optind + 1] : c->pbem.publish.remote;
+	size_t n_tags = 0;
+	int code = EXIT_OK;
+	if (!remote) {
+		fprintf(stderr,
+			"umpire publish: no remote: give REMOTE or set publish.remote in campaign.yaml\n");
+		code = EXIT_USAGE;
+	} else if (repo_push_all(c->repo, remote, &n_tags) < 0) {
+		code = cmd_error("umpire publish");
+	} else {
+		printf("published main and %zu tags to %s\n", n_tags, remote);
+	}
+	campaign_close(c);
+	return code;
 }
