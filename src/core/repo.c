@@ -1299,7 +1299,10 @@ static int push_refspecs(git_remote *remote, char **refspecs, size_t n, const ch
 	git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
 	po.callbacks.push_update_reference = push_update;
 	po.callbacks.payload = &refusal;
-	if (git_remote_push(remote, &specs, &po) < 0)
+	int err = git_remote_push(remote, &specs, &po);
+	if (err == GIT_ENONFASTFORWARD)
+		rc = error_set(ERROR_INPUT, "repo: '%s' refused the push: %s", url, git_msg());
+	else if (err < 0)
 		rc = error_set(ERROR_OS, "repo: cannot push to '%s': %s", url, git_msg());
 	else if (refusal.why.len)
 		rc = error_set(ERROR_INPUT, "repo: '%s' refused: %s", url, buf_str(&refusal.why));

@@ -1,0 +1,175 @@
+# t_mail.sh — a game by mail with real parts: a Maildir of real messages (multipart with an
+# attachment, inline quoted-printable, Latin-1 base64, HTML only, a forged sender, another
+# campaign's mail, a duplicate delivery, bad orders, orders for another player) read by
+# `umpire inbox`; every reply sent by `umpire send` to a real SMTP server on 127.0.0.1
+# (aiosmtpd) and checked message by message, a failed send retried; `umpire status` (text and
+# JSON) at each step; `umpire publish` to a real bare repository and a clone that verifies.
+. "$ROOT/tests/e2e/lib.sh"
+SRC=$ROOT/campaigns/bewcastle-fray
+PY=/usr/bin/python3   # Debian's, which has python3-aiosmtpd
+$PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
+
+# The scenario with the players' addresses, a schedule and mail settings (docs/formats.md).
+sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: [blood@example.org, Peter.Blood@Example.net]/' \
+    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
+    "$SRC/scenario.yaml" > scenario.yaml
+cat >> scenario.yaml <<'YAML'
+schedule:
+  first_deadline: 2026-01-03T18:00:00Z
+  every: 2d
+  grace: 1h
+  missing: no-orders
+publish:
+  remote: remote.git
+mail:
+  from: umpire@example.org
+  smtp: smtp://127.0.0.1:1
+  tls: none
+YAML
+expect 0 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none
+has c/campaign.yaml "missing: no-orders"
+# A journal from before the submissions table gets it (and its triggers) when opened.
+sqlite3 c/.umpire/journal.sqlite "DROP TABLE submissions"
+expect 0 "$BIN" status c
+[ "$(sqlite3 c/.umpire/journal.sqlite "SELECT count(*) FROM sqlite_master WHERE name LIKE 'submissions%'")" -eq 4 ] \
+    || die "the submissions table and its 3 triggers are not back"
+
+# A bad setting points at its line.
+sed 's/every: 2d/every: soon/' scenario.yaml > bad.yaml
+expect 65 "$BIN" init bad --scenario bad.yaml --secret-file "$SRC/demo.secret" --entropy none
+has "$TMP/err" "every 'soon' (a duration like 90s, 45m, 12h or 7d expected)"
+
+# Before any mail: both due, both missing.
+expect 0 "$BIN" status c
+has "$TMP/out" "campaign bewcastle-fray, turn 1: open"
+has "$TMP/out" "deadline 2026-01-03T18:00:00Z, grace until 2026-01-03T19:00:00Z"
+has "$TMP/out" "armstrong        due      missing"
+
+# The mail, delivered one minute apart.
+$PY "$ROOT/tests/e2e/mail/make-messages.py" md bewcastle-fray \
+    "$SRC/orders/turn-0001/armstrong.yaml" "$SRC/orders/turn-0001/forster.yaml"
+expect 0 "$BIN" inbox c --maildir md
+cat "$TMP/out"
+has "$TMP/out" "01-attachment: accepted: orders of armstrong for turn 1"
+has "$TMP/out" "02-inline-qp: accepted: orders of forster for turn 1"
+has "$TMP/out" "03-latin1-base64: accepted: orders of armstrong for turn 1"
+has "$TMP/out" "04-html-only: refused (the mail is HTML only"
+has "$TMP/out" "05-forged: refused (mallory@evil.example is not the address of a player"
+has "$TMP/out" "06-other-campaign: other campaign"
+has "$TMP/out" "07-duplicate: duplicate"
+has "$TMP/out" "08-bad-orders: refused (orders.yml:4:1: error: unknown key 'bogus'"
+has "$TMP/out" "09-wrong-player: refused (the orders are for player 'forster', but they come from the address of player 'armstrong')"
+[ "$(ls md/new)" = "06-other-campaign" ] || die "only the other campaign's mail stays in new/"
+[ "$(ls md/cur | wc -l)" -eq 8 ] || die "8 messages in cur/"
+# The attachment is kept byte for byte; the Latin-1 body replaced it, converted to UTF-8.
+inbox=c/.umpire/inbox/turn-0001
+grep -q "# Réunion at the quay" $inbox/armstrong.yaml || die "Latin-1 body not converted"
+head -1 $inbox/armstrong.yaml | grep -qx -- "---" || die "text before '---' kept"
+grep -q "^campaign: bewcastle-fray" $inbox/forster.yaml || die "inline orders not kept"
+grep -q "Dear umpire\|The Governor" $inbox/forster.yaml && die "greeting or signature kept"
+expect 0 "$BIN" check c $inbox/armstrong.yaml $inbox/forster.yaml
+# The journal keeps every submission: 7 rows (the duplicate and the other campaign none).
+[ "$(sqlite3 c/.umpire/journal.sqlite "SELECT count(*) FROM submissions")" -eq 7 ] \
+    || die "7 submissions expected"
+[ "$(sqlite3 c/.umpire/journal.sqlite "SELECT group_concat(verdict) FROM submissions")" = \
+    "accepted,accepted,accepted,refused,refused,refused,refused" ] || die "verdicts"
+sqlite3 c/.umpire/journal.sqlite "SELECT arrived_at FROM submissions WHERE seq = 3" | grep -qx 1767300180 \
+    || die "arrival time is the delivery (file) time"
+a_sha=$(sha256sum < $inbox/armstrong.yaml | cut -d' ' -f1)
+f_sha=$(sha256sum < $inbox/forster.yaml | cut -d' ' -f1)
+sqlite3 c/.umpire/journal.sqlite "SELECT sha256 FROM submissions WHERE seq = 3" | grep -qx "$a_sha" \
+    || die "journaled hash is the stored file's"
+
+# Running again handles nothing new and changes nothing.
+before=$(sqlite3 c/.umpire/journal.sqlite "SELECT count(*) FROM submissions")
+expect 0 "$BIN" inbox c --maildir md
+has "$TMP/out" "06-other-campaign: other campaign"
+[ "$(sqlite3 c/.umpire/journal.sqlite "SELECT count(*) FROM submissions")" = "$before" ] || die "rerun recorded"
+
+# Status: both sent, with the time of the accepted mail and the current file's hash.
+expect 0 "$BIN" status c --json
+$PY - "$TMP/out" "$a_sha" "$f_sha" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["turn"] == 1 and s["closed"] is False, s
+assert s["deadline"] == "2026-01-03T18:00:00Z" and s["grace_end"] == "2026-01-03T19:00:00Z", s
+assert s["due"] == ["armstrong", "forster"] and s["missing"] == [], s
+a, f = s["players"]
+assert a["orders_sha256"] == sys.argv[2] and a["sent_at"] == "2026-01-01T20:43:00Z", a
+assert f["orders_sha256"] == sys.argv[3] and f["sent_at"] == "2026-01-01T20:42:00Z", f
+assert a["submissions"] == 4 and f["submissions"] == 2, s
+assert s["outbox"] == 7, s
+PY
+
+# Sending with no server listening fails and keeps every message for the next run.
+expect 75 "$BIN" send c
+has "$TMP/out" "not sent (smtp: cannot send to"
+[ "$(ls c/.umpire/outbox/new | wc -l)" -eq 7 ] || die "failed messages must stay queued"
+# A netrc file others may read is refused.
+printf 'machine 127.0.0.1 login u password p\n' > netrc; chmod 644 netrc
+UMPIRE_SMTP_NETRC=$TMP/netrc expect 64 "$BIN" send c
+has "$TMP/err" "may be read by others (mode 644): chmod 600 it"
+grep -q password c/campaign.yaml && die "a password in campaign.yaml"
+
+# A real SMTP server on 127.0.0.1.
+$PY "$ROOT/tests/e2e/mail/smtp-server.py" smtp & server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+i=0; while [ ! -f smtp/port ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f smtp/port ] || die "the SMTP server did not start"
+export UMPIRE_SMTP_URL="smtp://127.0.0.1:$(cat smtp/port)"
+expect 0 "$BIN" send c
+[ "$(grep -c ': sent to ' "$TMP/out")" -eq 7 ] || die "7 messages sent"
+expect 0 "$BIN" send c
+[ -s "$TMP/out" ] && die "a second send sends nothing"
+[ "$(ls smtp/*.eml | wc -l)" -eq 7 ] || die "7 messages at the server"
+# Message by message, in the order the mail came: envelope, headers, verdict.
+check_msg() { # N RCPT VERDICT TEXT
+    _f=smtp/$1
+    [ "$(sed -n 1p $_f.env)" = "umpire@example.org" ] || die "$1: envelope sender"
+    [ "$(sed -n 2p $_f.env)" = "$2" ] || die "$1: envelope recipient $(sed -n 2p $_f.env), $2 expected"
+    has $_f.eml "Subject: [bewcastle-fray] turn 1: orders $3"
+    has $_f.eml "To: $2"
+    $PY - $_f.eml "$4" <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+body = m.get_body(("plain",)).get_content()
+assert sys.argv[2] in body, (sys.argv[2], body)
+PY
+}
+check_msg 001 blood@example.org accepted "orders_sha256: $(sqlite3 c/.umpire/journal.sqlite "SELECT sha256 FROM submissions WHERE seq = 1")"
+check_msg 002 governor@example.org accepted "orders_sha256: $f_sha"
+check_msg 003 peter.blood@example.net accepted "orders_sha256: $a_sha"
+check_msg 004 blood@example.org refused "the mail is HTML only"
+check_msg 005 mallory@evil.example refused "is not the address of a player"
+check_msg 006 governor@example.org refused "orders.yml:4:1: error: unknown key 'bogus'"
+check_msg 007 blood@example.org refused "the orders are for player 'forster'"
+# The error reply shows the source line and a caret under the column.
+$PY - smtp/006.eml > reply.txt <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+print(m.get_body(("plain",)).get_content())
+PY
+shows_source reply.txt "unknown key 'bogus'"
+has smtp/001.eml "In-Reply-To: <m1@players.example>"
+
+# The turn takes the files the inbox kept; publish pushes it to a bare remote, and a clone
+# verifies.
+expect 0 "$BIN" turn c $inbox/armstrong.yaml $inbox/forster.yaml
+expect 0 "$BIN" publish c "$TMP/remote.git"
+has "$TMP/out" "published main and 2 tags to $TMP/remote.git"
+[ "$(git -C remote.git symbolic-ref HEAD)" = refs/heads/main ] || die "the remote's HEAD is not main"
+git clone -q remote.git clone
+expect 0 "$BIN" verify clone
+[ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the clone's main"
+# publish.remote is relative to where umpire runs; again is a no-op.
+expect 0 "$BIN" publish c "$TMP/remote.git"
+# A remote whose main went elsewhere refuses; nothing is forced.
+git clone -q remote.git other && git -C other commit -q --allow-empty -m elsewhere && git -C other push -q origin main
+expect 65 "$BIN" publish c "$TMP/remote.git"
+has "$TMP/err" "refused"
+
+# Turn 2 is open: both missing; the mail of turn 1 sent now is refused with the reason.
+expect 0 "$BIN" status c
+has "$TMP/out" "campaign bewcastle-fray, turn 2: open"
+has "$TMP/out" "forster          due      missing"
+echo done
