@@ -28,6 +28,7 @@ mail:
 YAML
 expect 0 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none
 has c/campaign.yaml "missing: no-orders"
+python3 "$ROOT/tools/check-schemas.py" c >/dev/null || die "campaign.yaml does not match its schema"
 # A journal from before the submissions table gets it (and its triggers) when opened.
 sqlite3 c/.umpire/journal.sqlite "DROP TABLE submissions"
 expect 0 "$BIN" status c
