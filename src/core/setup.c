@@ -152,9 +152,16 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 			"could choose among outcomes (trusted umpire only)");
 	/* Play by email (docs/formats.md): copied as the scenario or --pbem gives them. */
 	static const char *const pbem_keys[] = { "schedule", "publish", "mail" };
-	for (size_t i = 0; i < sizeof(pbem_keys) / sizeof(pbem_keys[0]); i++)
-		if (node_get(root, pbem_keys[i]))
-			node_map_add(cy, pbem_keys[i], node_clone(node_get(root, pbem_keys[i])));
+	for (size_t i = 0; i < sizeof(pbem_keys) / sizeof(pbem_keys[0]); i++) {
+		if (!node_get(root, pbem_keys[i]))
+			continue;
+		struct node *v = node_map_add(cy, pbem_keys[i],
+			node_clone(node_get(root, pbem_keys[i])));
+		/* Quoted, so no YAML 1.1 reader takes the deadline for a timestamp. */
+		struct node *t = (struct node *)node_get(v, "first_deadline");
+		if (t && t->kind == NODE_SCALAR)
+			t->quoted = 1;
+	}
 	buf_puts(out, "# umpire campaign: written by 'umpire init'\n");
 	if (node_emit(cy, out) < 0)
 		error_set(ERROR_INTERNAL, "internal error: cannot emit campaign.yaml");
