@@ -9,12 +9,13 @@
 #include "cmd/cmd.h"
 #include "core/close.h"
 #include "core/file.h"
+#include "core/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
 static const char close_help[] =
-	"usage: umpire close DIR ORDERS... [--rulings FILE] [--allow-missing]\n"
+	"usage: umpire close DIR ORDERS... [--rulings FILE] [--allow-missing] [--inbox]\n"
 	"                    [--beacon-round R] [--receipts OUTDIR]\n\n"
 	"Closes the next turn of the campaign in DIR: checks every order file as 'umpire turn'\n"
 	"would, then fixes the turn's inputs before any randomness is known: each file's SHA-256,\n"
@@ -26,7 +27,11 @@ static const char close_help[] =
 	"  --allow-missing     a due player without a file is closed as 'no orders'\n"
 	"  --beacon-round R    name round R instead of the first one fairness.beacon_delay after\n"
 	"                      the close (it must come out after the close)\n"
-	"  --receipts OUTDIR   also write each receipt to OUTDIR/PLAYER.yaml\n\n"
+	"  --receipts OUTDIR   also write each receipt to OUTDIR/PLAYER.yaml\n"
+	"  --inbox             also the orders 'umpire inbox' kept for the turn\n\n"
+	"With a schedule in campaign.yaml whose missing is no-orders, a due player without a file\n"
+	"once the deadline and the grace are over is closed as 'no orders' without\n"
+	"--allow-missing; before, the close needs every due player's file (or --allow-missing).\n"
 	"The close time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 /* 1 if the close fixed a file from player or closed him as sending none. */
@@ -82,13 +87,14 @@ int cmd_close(int argc, char **argv)
 		{ "rulings", required_argument, NULL, 'u' },
 		{ "beacon-round", required_argument, NULL, 'r' },
 		{ "receipts", required_argument, NULL, 'o' },
+		{ "inbox", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *rulings = NULL, *outdir = NULL;
 	long long round = 0;
 	unsigned flags = TURN_CLOSING;
-	int ch;
+	int ch, inbox = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		char *end;
@@ -101,6 +107,9 @@ int cmd_close(int argc, char **argv)
 			break;
 		case 'o':
 			outdir = optarg;
+			break;
+		case 'i':
+			inbox = 1;
 			break;
 		case 'r':
 			round = strtoll(optarg, &end, 10);
@@ -124,6 +133,7 @@ int cmd_close(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
+	size_t n_inbox = 0;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
 	if (round && c->entropy != CAMPAIGN_ENTROPY_BEACON) {
@@ -139,6 +149,14 @@ int cmd_close(int argc, char **argv)
 	t.round_override = round;
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
+	if (inbox && inbox_add_to_turn(c, &t, &n_inbox) < 0) {
+		turn_release(&t);
+		campaign_close(c);
+		return cmd_error("umpire close");
+	}
+	int next;
+	if (inbox_open_turn(c, &next) == 0 && inbox_missing_allowed(c, next, t.when))
+		t.flags |= TURN_ALLOW_MISSING;
 	if (rulings)
 		turn_add_rulings_file(&t, rulings);
 	int rc = turn_run(&t, "recover", "close"), code = EXIT_OK;

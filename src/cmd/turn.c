@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
 static const char turn_help[] =
-	"usage: umpire turn DIR [ORDERS...] [--rulings FILE] [--allow-missing]\n"
+	"usage: umpire turn DIR [ORDERS...] [--rulings FILE] [--allow-missing] [--inbox]\n"
 	"                   [--beacon VALUE [--beacon-round R]]\n\n"
 	"Processes the next turn of the campaign in DIR. With entropy beacon or players the turn\n"
 	"was closed first (umpire close): it is resolved from exactly the closed files (those\n"
@@ -27,7 +28,10 @@ static const char turn_help[] =
 	"                    by the deadline is journaled, his committed hash standing in\n"
 	"  --beacon VALUE    entropy beacon: the value of the round the close named (required);\n"
 	"                    B_t = SHA256(VALUE)\n"
-	"  --beacon-round R  the round it came from: must be the close's\n\n"
+	"  --beacon-round R  the round it came from: must be the close's\n"
+	"  --inbox           entropy none: also the orders 'umpire inbox' kept for the turn\n\n"
+	"With entropy none and a schedule in campaign.yaml whose missing is no-orders, a due\n"
+	"player without a file once the deadline and grace are over needs no --allow-missing.\n"
 	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 int cmd_turn(int argc, char **argv)
@@ -37,15 +41,19 @@ int cmd_turn(int argc, char **argv)
 		{ "rulings", required_argument, NULL, 'u' },
 		{ "beacon", required_argument, NULL, 'b' },
 		{ "beacon-round", required_argument, NULL, 'r' },
+		{ "inbox", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, allow_missing = 0;
+	int ch, allow_missing = 0, inbox = 0;
 	const char *beacon_value = NULL, *beacon_round = NULL, *rulings = NULL;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			allow_missing = 1;
+			break;
+		case 'i':
+			inbox = 1;
 			break;
 		case 'b':
 			beacon_value = optarg;
@@ -102,6 +110,16 @@ int cmd_turn(int argc, char **argv)
 		turn_add_order_file(&t, argv[i]);
 	if (rulings)
 		turn_add_rulings_file(&t, rulings);
+	size_t n_inbox = 0;
+	int next;
+	if (inbox && inbox_add_to_turn(c, &t, &n_inbox) < 0) {
+		turn_release(&t);
+		campaign_close(c);
+		return cmd_error("umpire turn");
+	}
+	if (c->entropy == CAMPAIGN_ENTROPY_NONE && inbox_open_turn(c, &next) == 0 &&
+		inbox_missing_allowed(c, next, t.when))
+		t.flags |= TURN_ALLOW_MISSING;
 	int rc = turn_run(&t, "recover", "publish");
 	if (t.status & TURN_RECOVERED)
 		fprintf(stderr,

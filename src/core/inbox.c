@@ -36,6 +36,11 @@ int inbox_open_turn(struct campaign *c, int *turn)
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* A message file in new/ and its delivery time. */
 struct pending {
 	char *name;
@@ -512,4 +517,44 @@ void inbox_status_release(struct inbox_status *s)
 {
 	free(s->players);
 	memset(s, 0, sizeof(*s));
+}
+
+int inbox_add_to_turn(struct campaign *c, struct turn *t, size_t *n)
+{
+	int turn;
+	struct dirent *e;
+	char **names = NULL;
+
+	*n = 0;
+	if (inbox_open_turn(c, &turn) < 0)
+		return -1;
+	char *dir = inbox_turn_dir(c, turn);
+	DIR *d = opendir(dir);
+	while (d && (e = readdir(d)) && *n < CAMPAIGN_MAX_PLAYERS) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < *n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		turn_add_order_file(t, path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return 0;
+}
+
+int inbox_missing_allowed(const struct campaign *c, int turn, long long now)
+{
+	long long dl = pbem_deadline(&c->pbem, turn);
+	return dl >= 0 && c->pbem.schedule.missing == PBEM_MISSING_NO_ORDERS &&
+	       now >= dl + c->pbem.schedule.grace;
 }

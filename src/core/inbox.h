@@ -51,6 +51,15 @@ char *inbox_turn_dir(const struct campaign *c, int turn);
 /* The open turn: the journal's last turn + 1. Returns 0 / -1. */
 int inbox_open_turn(struct campaign *c, int *turn);
 
+struct turn;
+/* Adds the open turn's kept orders (each PLAYER.yaml in .umpire/inbox/turn-NNNN, by name) to t, for
+ * `close --inbox` and `turn --inbox`. *n gets how many. Returns 0 / -1. */
+int inbox_add_to_turn(struct campaign *c, struct turn *t, size_t *n);
+
+/* 1 when the schedule lets turn close without its missing players at now: the deadline and
+ * the grace are over and `missing` is no-orders (a campaign without a schedule: never). */
+int inbox_missing_allowed(const struct campaign *c, int turn, long long now);
+
 /* One player in the open turn's status. */
 struct inbox_player_status {
 	const char *player;              /* id (the campaign's string) */
