@@ -37,6 +37,8 @@ int cmd_inbox(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
+int cmd_remind(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
  * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */
@@ -50,6 +52,13 @@ int cmd_error(const char *who);
 /* Prints why turn_run failed on t: the order files' diagnostics when the `orders` step
  * found problems, else core's last failure; returns the exit code. */
 int cmd_turn_error(const struct turn *t);
+
+struct campaign;
+struct smtp_settings;
+/* The SMTP settings of `umpire send` from c's mail: and the environment (UMPIRE_SMTP_URL,
+ * _USER, _PASSWORD, _NETRC, refused unless 0600); EXIT_OK or an exit code (printed). The
+ * strings point into c and the environment. */
+int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s);
 
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);

@@ -26,8 +26,7 @@ static const char send_help[] =
 	"  UMPIRE_SMTP_NETRC     a netrc file with the login and password for the server's host;\n"
 	"                        refused unless only its owner may read it (chmod 600)\n";
 
-/* The settings from the campaign and the environment; EXIT_OK or an exit code (printed). */
-static int settings(const struct campaign *c, struct smtp_settings *s)
+int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 {
 	const char *v;
 	struct stat st;
@@ -72,7 +71,7 @@ int cmd_send(int argc, char **argv)
 		return cmd_error("umpire");
 	struct smtp_settings s;
 	struct outbox_report rep = { 0 };
-	int code = settings(c, &s);
+	int code = cmd_smtp_settings(c, &s);
 	if (code == EXIT_OK) {
 		rc = outbox_send(c, &s, &rep);
 		for (size_t i = 0; i < rep.n_items; i++) {

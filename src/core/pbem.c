@@ -177,11 +177,13 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 		return;
 	s->set = 1;
 	s->every = 7 * 86400;
+	s->remind = -1;
 	if (!node_need(n, "first_deadline", d))
 		return;
 	want_time(n, "first_deadline", 1, &s->first_deadline, d);
 	want_time(n, "every", 0, &s->every, d);
 	want_time(n, "grace", 0, &s->grace, d);
+	want_time(n, "remind", 0, &s->remind, d);
 	if (s->every < 60)
 		node_error(d, node_get(n, "every"), "every is under a minute");
 	const struct node *m = node_get(n, "missing");

@@ -36,6 +36,7 @@ struct pbem_schedule {
 	long long first_deadline;  /* turn 1's deadline, UTC seconds */
 	long long every;           /* seconds between two turns' deadlines */
 	long long grace;           /* seconds after a deadline a turn still waits for orders */
+	long long remind;          /* `umpire run` reminds the missing this long before; -1 never */
 	enum pbem_missing missing; /* what a missing player gets */
 };
 

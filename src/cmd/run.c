@@ -1,0 +1,201 @@
+/* run.c — `umpire run`: the one command a game master runs from cron. Each step is
+ * idempotent, so running it every few minutes is safe: take the new mail, close (or with
+ * entropy none resolve) the open turn once every due player has sent or the deadline and
+ * grace are over, queue receipts, reports and reminders, publish, send. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/inbox.h"
+#include "core/notify.h"
+#include "core/outbox.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+static const char run_help[] =
+	"usage: umpire run DIR --maildir PATH\n\n"
+	"One pass of a game by mail for the campaign in DIR, safe to run from cron every few\n"
+	"minutes (every step does only what is not done yet):\n"
+	"  1. inbox: the new mail in the Maildir PATH (umpire inbox)\n"
+	"  2. when every due player has sent, or the deadline and grace are over (schedule:\n"
+	"     missing: no-orders): entropy none resolves the turn from the kept orders; entropy\n"
+	"     beacon or players closes it (umpire close --inbox) and waits for the randomness\n"
+	"     (umpire turn DIR --beacon VALUE, or the reveals)\n"
+	"  3. mail: the receipts of a closed turn, the reports of the last turn, reminders to\n"
+	"     the missing once the deadline is schedule.remind away\n"
+	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
+	"  5. send: the outbox over SMTP when a server is set (umpire send)\n"
+	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
+	"turn may close, never how it resolves.\n";
+
+/* Step 1. EXIT_OK or the exit code. */
+static int run_inbox(struct campaign *c, const char *maildir, long long now)
+{
+	struct inbox_report rep;
+	size_t counts[5] = { 0 };
+	int rc = inbox_run(c, maildir, now, &rep);
+	for (size_t i = 0; i < rep.n_items; i++)
+		counts[rep.items[i].verdict]++;
+	printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable\n",
+		rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED], counts[INBOX_DUPLICATE],
+		counts[INBOX_FOREIGN], counts[INBOX_UNREADABLE]);
+	inbox_report_release(&rep);
+	return rc < 0 ? cmd_error("umpire run: inbox") : EXIT_OK;
+}
+
+/* 1 when the open turn may close: every due player has sent, or the schedule lets it go
+ * without the missing (*allow_missing then set). */
+static int ready(const struct campaign *c, const struct inbox_status *s, long long now,
+	int *allow_missing)
+{
+	size_t missing = 0, due = 0;
+	for (size_t i = 0; i < s->n_players; i++) {
+		due += s->players[i].due;
+		missing += s->players[i].due && !s->players[i].sent;
+	}
+	*allow_missing = missing > 0 && inbox_missing_allowed(c, s->turn, now);
+	return !s->game_over && due > 0 && (missing == 0 || *allow_missing);
+}
+
+/* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code. */
+static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now)
+{
+	int allow_missing, closing = c->entropy != CAMPAIGN_ENTROPY_NONE;
+	size_t n;
+
+	if (s->closed) {
+		printf("turn %d: closed; waiting for its randomness (%s)\n", s->turn,
+			c->entropy == CAMPAIGN_ENTROPY_BEACON ? "umpire turn DIR --beacon VALUE" :
+								"umpire reveal, then umpire turn");
+		return EXIT_OK;
+	}
+	if (!ready(c, s, now, &allow_missing)) {
+		printf("turn %d: %s\n", s->turn,
+			s->game_over ? "the game is over" : "waiting for orders");
+		return EXIT_OK;
+	}
+	struct turn t;
+	turn_init(&t, c, TURN_LIVE,
+		(closing ? TURN_CLOSING : 0) | (allow_missing ? TURN_ALLOW_MISSING : 0), NULL, NULL,
+		NULL);
+	t.when = now;
+	int rc = inbox_add_to_turn(c, &t, &n), code = EXIT_OK;
+	if (rc == 0)
+		rc = turn_run(&t, "recover", closing ? "close" : "publish");
+	if (rc < 0)
+		code = cmd_turn_error(&t);
+	else if (closing)
+		printf("turn %d: closed with %zu order files%s\n", s->turn, n,
+			allow_missing ? ", the missing as 'no orders'" : "");
+	else
+		printf("turn %d: %s\n", s->turn, t.out.summary ? t.out.summary : "done");
+	turn_release(&t);
+	return code;
+}
+
+/* Step 3. EXIT_OK or the exit code. */
+static int run_mail(struct campaign *c, long long now)
+{
+	struct inbox_status s;
+	size_t n = 0;
+	int rc;
+
+	if (inbox_status(c, &s) < 0)
+		return cmd_error("umpire run: status");
+	if (s.turn > 1 && notify_reports(c, s.turn - 1, now, &n) == 0 && n)
+		printf("mail: the reports of turn %d queued for %zu players\n", s.turn - 1, n);
+	rc = s.closed ? notify_receipts(c, s.turn, now, &n) : 0;
+	if (s.closed && rc == 0 && n)
+		printf("mail: the receipts of turn %d queued for %zu players\n", s.turn, n);
+	long long dl = pbem_deadline(&c->pbem, s.turn);
+	if (rc == 0 && !s.closed && !s.game_over && dl >= 0 && c->pbem.schedule.remind >= 0 &&
+		now >= dl - c->pbem.schedule.remind) {
+		rc = notify_reminders(c, s.turn, now, &n);
+		if (rc == 0 && n)
+			printf("mail: reminders for turn %d queued for %zu players\n", s.turn, n);
+	}
+	inbox_status_release(&s);
+	return rc < 0 ? cmd_error("umpire run: mail") : EXIT_OK;
+}
+
+/* Steps 4 and 5. EXIT_OK or the exit code. */
+static int run_publish_send(struct campaign *c)
+{
+	size_t n_tags;
+	if (c->pbem.publish.autopush && c->pbem.publish.remote) {
+		if (repo_push_all(c->repo, c->pbem.publish.remote, &n_tags) < 0)
+			return cmd_error("umpire run: publish");
+		printf("publish: main and %zu tags to %s\n", n_tags, c->pbem.publish.remote);
+	}
+	struct smtp_settings s;
+	struct outbox_report rep;
+	if (outbox_pending(c) == 0)
+		return EXIT_OK;
+	if (!c->pbem.mail.smtp && !getenv("UMPIRE_SMTP_URL")) {
+		printf("send: no SMTP server set: %zu messages wait in the outbox\n",
+			outbox_pending(c));
+		return EXIT_OK;
+	}
+	int code = cmd_smtp_settings(c, &s);
+	if (code != EXIT_OK)
+		return code;
+	if (outbox_send(c, &s, &rep) < 0)
+		code = cmd_error("umpire run: send");
+	printf("send: %zu sent, %zu left for the next run\n", rep.n_items - rep.n_failed,
+		rep.n_failed);
+	for (size_t i = 0; i < rep.n_items; i++)
+		if (!rep.items[i].sent)
+			fprintf(stderr, "umpire run: %s not sent: %s\n", rep.items[i].name,
+				rep.items[i].reason ? rep.items[i].reason : "?");
+	if (code == EXIT_OK && rep.n_failed)
+		code = EXIT_TEMPFAIL;
+	outbox_report_release(&rep);
+	return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "maildir", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *maildir = NULL;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(run_help, stdout);
+			return EXIT_OK;
+		}
+		if (ch != 'm') {
+			fputs(run_help, stderr);
+			return EXIT_USAGE;
+		}
+		maildir = optarg;
+	}
+	if (argc - optind != 1 || !maildir) {
+		fputs(run_help, stderr);
+		return EXIT_USAGE;
+	}
+	struct campaign *c = NULL;
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	long long now = turn_now();
+	struct inbox_status s = { 0 };
+	int code = run_inbox(c, maildir, now);
+	if (code == EXIT_OK && inbox_status(c, &s) < 0)
+		code = cmd_error("umpire run: status");
+	if (code == EXIT_OK)
+		code = run_close_or_turn(c, &s, now);
+	inbox_status_release(&s);
+	if (code == EXIT_OK)
+		code = run_mail(c, now);
+	if (code == EXIT_OK)
+		code = run_publish_send(c);
+	campaign_close(c);
+	return code;
+}

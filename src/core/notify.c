@@ -1,0 +1,158 @@
+/* notify.c — receipts, reports and reminders by mail (notify.h): each built with GMime
+ * (mail.h) and queued in the outbox. The recipient is the player's first address. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/notify.h"
+#include "core/campaign.h"
+#include "core/close.h"
+#include "core/inbox.h"
+#include "core/layout.h"
+#include "core/mail.h"
+#include "core/outbox.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+/* The message of one notification. */
+struct notice {
+	const char *kind;    /* "receipt", "report", "remind": the outbox name's start */
+	int turn;            /* the turn it is about */
+	const char *subject; /* UTF-8 */
+	const char *body;    /* UTF-8 */
+	const char *attachment_name;
+	const void *attachment;
+	size_t attachment_len;
+};
+
+/* Queues n to player i (who has an address) as KIND-NNNN-PLAYER. 0 / -1. */
+static int queue_notice(const struct campaign *c, size_t i, const struct notice *n, long long now)
+{
+	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	char name[128], id[300];
+	struct buf msg = BUF_INIT;
+
+	snprintf(name, sizeof(name), "%s-%04d-%s", n->kind, n->turn, c->players[i]);
+	snprintf(id, sizeof(id), "umpire.%s.%s@%s", name, c->id, strchr(from, '@') + 1);
+	struct mail_out m = {
+		.from = from,
+		.to = c->pbem.contacts[i].emails[0],
+		.subject = n->subject,
+		.message_id = id,
+		.date = now,
+		.body = n->body,
+		.attachment_name = n->attachment_name,
+		.attachment = n->attachment,
+		.attachment_len = n->attachment_len,
+	};
+	int rc = mail_build(&msg, &m);
+	if (rc == 0)
+		rc = outbox_queue(c, name, &msg);
+	buf_release(&msg);
+	return rc;
+}
+
+static int has_address(const struct campaign *c, size_t i)
+{
+	return i < c->pbem.n_contacts && c->pbem.contacts[i].n_emails > 0;
+}
+
+int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
+{
+	struct close_record r;
+	char commit[41], file[64];
+	int rc = turn_read_close(c, turn, &r, commit);
+
+	*n = 0;
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+		if (!has_address(c, i) || !close_find(&r, c->players[i]))
+			continue;
+		struct buf receipt = BUF_INIT, body = BUF_INIT;
+		close_receipt(&receipt, &r, c, c->players[i], commit);
+		buf_printf(&body,
+			"Turn %d of %s is closed: its orders are fixed before any die is known.\n"
+			"Your receipt follows (also attached). Keep it: 'umpire verify DIR --receipt FILE'\n"
+			"on a clone of the campaign shows the turn was resolved with exactly your file.\n\n",
+			turn, c->id);
+		buf_append(&body, receipt.data, receipt.len);
+		snprintf(file, sizeof(file), "receipt-%04d.yaml", turn);
+		char *subject = xasprintf("[%s] turn %d closed: your receipt", c->id, turn);
+		struct notice nt = { "receipt", turn, subject, buf_str(&body), file, receipt.data,
+			receipt.len };
+		rc = queue_notice(c, i, &nt, now);
+		*n += rc == 0;
+		free(subject);
+		buf_release(&receipt);
+		buf_release(&body);
+	}
+	close_release(&r);
+	return rc;
+}
+
+int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
+{
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64];
+	int rc = 0;
+
+	*n = 0;
+	layout_tag(tag, turn);
+	if (!repo_has(c->repo, tag))
+		return ERROR_NOTFOUND;
+	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+		if (!has_address(c, i))
+			continue;
+		struct buf report = BUF_INIT;
+		layout_report_path(path, turn, c->players[i]);
+		rc = repo_read(c->repo, tag, path, &report);
+		if (rc == ERROR_NOTFOUND) {
+			rc = 0;
+			buf_release(&report);
+			continue;
+		}
+		if (rc == 0) {
+			snprintf(file, sizeof(file), "turn-%04d-%s.md", turn, c->players[i]);
+			char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
+			struct notice nt = { "report", turn, subject, buf_str(&report), file,
+				report.data, report.len };
+			rc = queue_notice(c, i, &nt, now);
+			*n += rc == 0;
+			free(subject);
+		}
+		buf_release(&report);
+	}
+	return rc;
+}
+
+int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
+{
+	struct inbox_status s;
+	char when[32];
+	int rc = inbox_status(c, &s);
+
+	*n = 0;
+	if (rc < 0)
+		return -1;
+	long long dl = pbem_deadline(&c->pbem, turn);
+	if (dl >= 0)
+		pbem_format_utc(when, sizeof(when), dl);
+	for (size_t i = 0; i < s.n_players && rc == 0 && !s.closed; i++) {
+		if (!s.players[i].due || s.players[i].sent || !has_address(c, i))
+			continue;
+		char *subject = xasprintf("[%s] turn %d: your orders are missing", c->id, turn);
+		char *body = xasprintf(
+			"umpire has no orders from you (%s) for turn %d of %s yet.\n%s%s%s"
+			"Send your order file to %s, attached or in the body.\n",
+			c->players[i], turn, c->id, dl >= 0 ? "The deadline is " : "",
+			dl >= 0 ? when : "", dl >= 0 ? ".\n" : "",
+			c->pbem.mail.from ? c->pbem.mail.from : "the umpire");
+		struct notice nt = { "remind", turn, subject, body, NULL, NULL, 0 };
+		rc = queue_notice(c, i, &nt, now);
+		*n += rc == 0;
+		free(subject);
+		free(body);
+	}
+	inbox_status_release(&s);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* notify.h — the mail umpire writes on its own, queued in the outbox (outbox.h) under names
+ * that say what and for whom, so queueing again is harmless and nothing is sent twice: a
+ * closed turn's receipts, a resolved turn's reports, reminders before a deadline.
+ * docs/formats.md, "Play by email". */
+#ifndef UMPIRE_NOTIFY_H
+#define UMPIRE_NOTIFY_H
+
+#include <stddef.h>
+
+struct campaign;
+
+/* Queues to every player with an address the receipt of the close of turn (receipt-NNNN-
+ * PLAYER), read back from tag close-NNNN. *n gets how many were queued. Returns 0,
+ * ERROR_NOTFOUND when the turn is not closed, -1. */
+int notify_receipts(struct campaign *c, int turn, long long now, size_t *n);
+
+/* Queues to every player with an address his report of turn (report-NNNN-PLAYER), read
+ * from tag turn-NNNN: the report as the body and as an attachment. Returns 0,
+ * ERROR_NOTFOUND when the turn was not processed, -1. */
+int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
+
+/* Queues a reminder (remind-NNNN-PLAYER) to every player due on turn who has not sent
+ * orders by mail, with the deadline. Returns 0 / -1. */
+int notify_reminders(struct campaign *c, int turn, long long now, size_t *n);
+
+#endif
