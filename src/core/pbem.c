@@ -14,7 +14,8 @@
 const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
-static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing", NULL };
+static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
+	"remind", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
 static const char *const mail_keys[] = { "from", "smtp", "user", "tls", NULL };
 

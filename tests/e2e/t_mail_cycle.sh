@@ -1,0 +1,100 @@
+# t_mail_cycle.sh — the Land Raid example (harbour-raid) played from first mail to final
+# report by mail and `umpire run` alone: each turn the due player mails his shipped order
+# file; `umpire run` (as cron would, at the demo's clock) takes it, resolves the turn once
+# every due player has sent, queues the reports and sends everything to a real SMTP server
+# on 127.0.0.1, and publishes to a bare remote a clone verifies. The dice, keys, digests and
+# seeds end identical to the demo's (tools/demo-play); the commits differ only by
+# campaign.yaml, which holds the players' addresses.
+. "$ROOT/tests/e2e/lib.sh"
+SRC=$ROOT/campaigns/harbour-raid
+PY=/usr/bin/python3
+$PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
+
+sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@example.org/' \
+    -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org/' \
+    "$SRC/scenario.yaml" > scenario.yaml
+cat >> scenario.yaml <<'YAML'
+schedule:
+  first_deadline: 2026-01-02T12:00:00Z
+  every: 1d
+  remind: 1d
+publish:
+  remote: remote.git
+  auto: true
+mail:
+  from: umpire@example.org
+  tls: none
+YAML
+"$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none >/dev/null
+new_campaign harbour-raid "$TMP/demo"
+play harbour-raid "$TMP/demo"
+
+$PY "$ROOT/tests/e2e/mail/smtp-server.py" smtp & server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+i=0; while [ ! -f smtp/port ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f smtp/port ] || die "the SMTP server did not start"
+export UMPIRE_SMTP_URL="smtp://127.0.0.1:$(cat smtp/port)"
+
+mkdir -p md/new md/cur md/tmp
+base=1767225600
+turns=0
+for tdir in "$SRC"/orders/turn-*; do
+    n=$(basename "$tdir" | sed 's/^turn-0*//')
+    at=$((base + n * 86400))
+    # Early in the day nothing has come: run waits, and the reminder goes out once.
+    SOURCE_DATE_EPOCH=$((at - 7200)) expect 0 "$BIN" run c --maildir md
+    has "$TMP/out" "turn $n: waiting for orders"
+    for f in "$tdir"/*.yaml; do
+        p=$(basename "$f" .yaml)
+        addr=$([ "$p" = attacker ] && echo blood@example.org || echo governor@example.org)
+        $PY "$ROOT/tests/e2e/mail/deliver.py" md "$addr" "$f" "t$n-$p" $((at - 3600))
+    done
+    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md
+    has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
+    has "$TMP/out" "mail: the reports of turn $n queued for 2 players"
+    has "$TMP/out" "publish: main and $((n + 1)) tags to remote.git"
+    turns=$n
+    # Running again at once changes nothing and sends nothing (checked on the first turns).
+    [ "$n" -le 2 ] || continue
+    head=$(git -C c rev-parse HEAD)
+    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md
+    [ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a second run moved main"
+    grep -q "^send:" "$TMP/out" && die "a second run sent mail"
+done
+# The game is over: a later run does nothing.
+SOURCE_DATE_EPOCH=$((base + (turns + 1) * 86400)) expect 0 "$BIN" run c --maildir md
+has "$TMP/out" "turn $((turns + 1)): the game is over"
+
+# Same dice, keys, digests and seeds as the demo; same states and reports at every tag.
+"$BIN" log demo > demo.log
+"$BIN" log c > mail.log
+cmp demo.log mail.log || { diff demo.log mail.log | head; die "the mail-driven game differs from the demo"; }
+for t in $(git -C demo tag -l 'turn-*' | grep -v '^turn-0000$'); do
+    for p in state.yaml reports orders journal; do
+        [ "$(git -C demo rev-parse "$t:$p")" = "$(git -C c rev-parse "$t:$p")" ] || die "$t: $p differs"
+    done
+done
+
+# What reached the SMTP server, message by message: per turn one acceptance and one
+# reminder to the due player, then both players' reports.
+$PY - smtp "$turns" <<'PY'
+import email, email.policy, glob, sys
+msgs = []
+for path in sorted(glob.glob(sys.argv[1] + "/*.eml")):
+    m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+    rcpt = open(path[:-4] + ".env").read().split("\n")[1]
+    msgs.append((rcpt, m["Subject"]))
+turns = int(sys.argv[2])
+subjects = [s for _, s in msgs]
+for n in range(1, turns + 1):
+    assert any(s == "[harbour-raid] turn %d: orders accepted" % n for s in subjects), n
+    assert sum(s == "[harbour-raid] turn %d: your orders are missing" % n for s in subjects) == 1, n
+    reports = [r for r, s in msgs if s == "[harbour-raid] turn %d: your report" % n]
+    assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
+assert len(msgs) == 4 * turns, len(msgs)
+PY
+
+# The players' remote: a clone verifies the whole game.
+git clone -q remote.git clone
+expect 0 "$BIN" verify clone
+[ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the remote's main"
