@@ -169,7 +169,41 @@ git clone -q remote.git other && git -C other commit -q --allow-empty -m elsewhe
 expect 65 "$BIN" publish c "$TMP/remote.git"
 has "$TMP/err" "refused"
 
-# Turn 2 is open: both missing; the mail of turn 1 sent now is refused with the reason.
+# Entropy beacon: `umpire run` closes the turn once both have sent and mails each player his
+# receipt, which `umpire verify --receipt` accepts on a clone of the published campaign.
+sed 's/^  remote: remote.git$/  remote: remote-b.git\n  auto: true/' scenario.yaml > scenario-b.yaml
+expect 0 "$BIN" init b --scenario scenario-b.yaml --secret-file "$SRC/demo.secret" --entropy beacon
+mkdir -p mdb/new mdb/cur mdb/tmp
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b1 1767300000
+expect 0 "$BIN" run b --maildir mdb
+has "$TMP/out" "turn 1: waiting for orders"
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb governor@example.org "$SRC/orders/turn-0001/forster.yaml" b2 1767300060
+expect 0 "$BIN" run b --maildir mdb
+has "$TMP/out" "turn 1: closed with 2 order files"
+has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
+has "$TMP/out" "send: 3 sent, 0 left for the next run"
+git -C b tag -l close-0001 | grep -q . || die "no close tag"
+expect 0 "$BIN" run b --maildir mdb
+has "$TMP/out" "turn 1: closed; waiting for its randomness"
+grep -q "^send:" "$TMP/out" && die "receipts sent twice"
+for f in smtp/*.eml; do
+    grep -q "turn 1 closed: your receipt" $f || continue
+    $PY - $f <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+att = [p for p in m.iter_attachments() if p.get_filename() == "receipt-0001.yaml"]
+assert len(att) == 1, "one receipt attached"
+body = att[0].get_content()
+open("receipt-%s.yaml" % m["To"].split("@")[0], "w").write(body)
+PY
+done
+[ "$(ls receipt-*.yaml | wc -l)" -eq 2 ] || die "two receipts by mail"
+has receipt-blood.yaml "player: armstrong"
+has receipt-blood.yaml "$(sha256sum < "$SRC/orders/turn-0001/armstrong.yaml" | cut -d' ' -f1)"
+git clone -q remote-b.git clone-b
+expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+
+# Turn 2 is open: both missing.
 expect 0 "$BIN" status c
 has "$TMP/out" "campaign bewcastle-fray, turn 2: open"
 has "$TMP/out" "forster          due      missing"
