@@ -330,8 +330,9 @@ static void check_orders_anyway(const struct turn *t, const struct node *pn,
 		}
 	}
 	for (size_t i = 0; i < best.n; i++)
-		diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s",
-			best.v[i].message);
+		if (!best.v[i].warning)
+			diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s",
+				best.v[i].message);
 	diag_release(&best);
 }
 

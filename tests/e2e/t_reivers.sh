@@ -48,6 +48,18 @@ shows_source "$TMP/err" "crosses a fence or wall"
 sed -e 's/armstrong/forster/; s/riders/herdsmen/' "$TMP/jump.yaml" > "$TMP/foot.yaml"
 expect 0 "$BIN" check "$TMP/d" "$TMP/foot.yaml"
 
+# A target out of range when the orders are checked is a warning, not an error (exit 0): the
+# bastle men aim down the road at Kinmont Willie before he rides into range (docs/rules/reivers.md).
+cp "$ROOT/campaigns/bewcastle-fray/orders/turn-0001/forster.yaml" "$TMP/forster.yaml"
+(cd "$TMP" && expect 0 "$BIN" check d forster.yaml)
+has "$TMP/out" "forster.yaml: ok: orders of forster for turn 1 of bewcastle-fray"
+cat > "$TMP/want" <<'EOF'
+forster.yaml:8:10: warning: 'kinmont-willie' is out of range now: 28.2" from the nearest loaded shooter of group 'bastle', whose long range is at most 24.0" (things may move before its card)
+    8 |     aim: kinmont-willie
+      |          ^
+EOF
+cmp "$TMP/want" "$TMP/err" || die "the warning is not as docs/rules/reivers.md shows it"
+
 # A self-crossing wood is refused with its place.
 sed -e 's/area: \[\[60, 220\], \[160, 220\], \[160, 320\], \[60, 320\]\]/area: [[60, 220], [160, 320], [160, 220], [60, 320]]/' \
     "$ROOT/campaigns/bewcastle-fray/scenario.yaml" > "$TMP/bad.yaml"

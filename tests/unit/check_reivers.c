@@ -701,6 +701,100 @@ START_TEST(test_orders)
 }
 END_TEST
 
+/* Every diagnostic, warnings too, of scott's orders (YAML) against a state of figs and extra. */
+static const char *orders_diags(const char *figs, const char *extra, const char *yaml)
+{
+	static char msg[1200];
+	struct diag d;
+	diag_init(&d);
+	struct rv_state *s = make_full(figs, extra, &d);
+	ck_assert_ptr_nonnull(s);
+	struct node *n = NULL;
+	void *o = NULL;
+	ck_assert_int_eq(node_parse(&n, "o.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	int rc = rv_orders_parse(&o, &camp, s, 1, "scott", n, NULL, &d);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	snprintf(msg, sizeof(msg), "%s%s", rc == 0 ? "ok\n" : "refused\n", buf_str(&b));
+	buf_release(&b);
+	rv_orders_free(o);
+	node_free(n);
+	diag_release(&d);
+	rv_state_free(s);
+	return msg;
+}
+
+/* `umpire check` warns, never refuses, about what the table as it stands would spoil: a
+ * target out of range (24" caliver: 24.0" clear, 24.1" warned) or out of sight, no loaded or
+ * no missile weapon, a charge beyond the best roll (12" on foot: contact from 13.0", not from
+ * 13.1"), a wall across a mounted charge, a beast not in base contact (1.0" / 1.1"). */
+START_TEST(test_check_warnings)
+{
+#define SHOOTER(w, r, x, y) \
+	"{id: s-heid, group: sa, role: heidman, weapon: " w ", reload: " r ", at: [" x ", " y \
+	"]}, " \
+	"{id: k-heid, group: kb, role: heidman, at: [470, 350]}, "
+	const char *fig_at = "{id: t, group: kb, at: [%d, %d]}";
+	char figs[400];
+	snprintf(figs, sizeof(figs), SHOOTER("caliver", "0", "0", "350") "%s", "");
+	struct {
+		int x, y;
+		const char *order, *want;
+	} cases[] = {
+		{ 240, 350, "fire", "ok\n" },
+		{ 241, 350, "fire",
+			"ok\no.yaml:1:21: warning: 't' is out of range now: 24.1\" from the nearest "
+			"loaded shooter of group 'sa', whose long range is at most 24.0\" (things may "
+			"move before its card)\n" },
+		{ 241, 350, "aim", "out of range now: 24.1\"" },
+		{ 130, 350, "charge", "ok\n" },
+		{ 131, 350, "charge",
+			"ok\no.yaml:1:23: warning: the charge cannot reach 't' now: 13.1\" away, and "
+			"s-heid is at most 12.0\" on foot (things may move before its card)\n" },
+	};
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		char all[600], yaml[100];
+		snprintf(all, sizeof(all), "%s", figs);
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), fig_at, cases[i].x,
+			cases[i].y);
+		snprintf(yaml, sizeof(yaml), "- {group: sa, %s: t}\n", cases[i].order);
+		const char *got = orders_diags(all, NULL, yaml);
+		ck_assert_msg(strstr(got, cases[i].want), "case %zu: %s", i, got);
+	}
+	/* Behind the wood; not loaded; no missile weapon. */
+	ck_assert(strstr(orders_diags(SHOOTER("caliver", "0", "150",
+					      "50") "{id: t, group: kb, at: [150, 250]}",
+				 NULL, "- {group: sa, fire: t}\n"),
+		"ok\no.yaml:1:21: warning: no loaded shooter of group 'sa' has a line of sight to 't' "
+		"now"));
+	ck_assert(strstr(orders_diags(SHOOTER("caliver", "1", "0",
+					      "350") "{id: t, group: kb, at: [10, 350]}",
+				 NULL, "- {group: sa, fire: t}\n"),
+		"warning: no missile weapon of group 'sa' is loaded (load first)"));
+	ck_assert(strstr(orders_diags(SHOOTER("hand", "0", "0",
+					      "350") "{id: t, group: kb, at: [10, 350]}",
+				 NULL, "- {group: sa, aim: t}\n"),
+		"warning: group 'sa' has no missile weapon: the order will be void"));
+	/* A mounted charge over the wall. */
+	ck_assert(strstr(orders_diags(HEIDMEN "{id: r, group: sx, role: leader, mounted: true, "
+					      "at: [250, 50]}, {id: t, group: kb, at: [350, 50]}",
+				 NULL, "- {group: sx, charge: t}\n"),
+		"ok\no.yaml:1:23: warning: a fence or wall lies between 'r' and 't' and horses "
+		"cannot jump"));
+	/* Base contact for herding. */
+	const char *beasts = "animals: [{id: c1, kind: cattle, at: [10, 350]}, "
+			     "{id: c2, kind: cattle, at: [11, 350]}]\n";
+	ck_assert_str_eq(orders_diags(HEIDMEN "", beasts,
+				 "- {group: sa, herd: [c1], path: [[0, 300]]}\n"),
+		"ok\n");
+	ck_assert_str_eq(orders_diags(HEIDMEN "", beasts,
+				 "- {group: sa, herd: [c1, c2], path: [[0, 300]]}\n"),
+		"ok\no.yaml:1:26: warning: no figure of group 'sa' is in base contact with 'c2' now "
+		"(within 1\"): the herd order will be void unless the beast comes to them\n");
+#undef SHOOTER
+}
+END_TEST
+
 /* ---- whole turns: appointment, morale results, hold, charge ----------------------------- */
 
 /* Resolves one turn of s with scott's orders (YAML) and scripted dice; kerr sends none. */
@@ -983,6 +1077,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_deck);
 	tcase_add_test(t, test_state_errors);
 	tcase_add_test(t, test_orders);
+	tcase_add_test(t, test_check_warnings);
 	tcase_add_loop_test(t, test_new_leader, 0, 2);
 	tcase_add_loop_test(t, test_morale_effects, 0, 3);
 	tcase_add_test(t, test_hold);
