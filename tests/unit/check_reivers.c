@@ -918,6 +918,115 @@ START_TEST(test_hold)
 }
 END_TEST
 
+/* An umpire's adjustment of kind k between figures from and to (grade for cover, value for
+ * sight), checked and applied to s; what it did goes to what. */
+static void rule(struct rv_state *s, enum adjust_kind k, const char *from, const char *to,
+	const char *grade, int value, struct buf *what)
+{
+	struct adjustment a = { .kind = k,
+		.index = 1,
+		.from = (char *)from,
+		.to = (char *)to,
+		.grade = (char *)grade,
+		.value = value,
+		.reason = (char *)"the table disagrees" };
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rv_adjust_check(&camp, s, &a, 1, &d), 0);
+	ck_assert_int_eq(rv_adjust_apply(&camp, s, &a, what), 0);
+	diag_release(&d);
+}
+
+/* An umpire's ruling overrides the map for one turn (docs/rules/reivers.md): the wood between
+ * archer and k-heid blocks sight (0) until the ruling clears it (1: 9 hits); a part cover ruled
+ * on top takes 1 (2: 9 misses, 3: 10 hits); in the open a ruling blocks sight (4). The line of
+ * sight holds either way, the cover only against its shooter; the next turn the map decides. */
+START_TEST(test_umpire_rulings)
+{
+	struct rv_state *s = make(HEIDMEN "{id: archer, group: sx, role: leader, weapon: longbow, "
+					  "at: [150, 50]}");
+	int a = fig(s, "archer"), k = fig(s, "k-heid");
+	s->fig[k].at = (struct table_pt){ _i == 4 ? 250 : 150, _i == 4 ? 50 : 250 };
+	struct buf what = BUF_INIT;
+	if (_i >= 1 && _i <= 3)
+		rule(s, ADJUST_LOS, "archer", "k-heid", NULL, 1, &what);
+	if (_i == 2 || _i == 3)
+		rule(s, ADJUST_COVER, "archer", "k-heid", "part", 0, &what);
+	if (_i == 4)
+		rule(s, ADJUST_LOS, "k-heid", "archer", NULL, 0, &what);
+	static const char *const said[] = { "",
+		"the line of sight between archer and k-heid is clear this turn",
+		"the line of sight between archer and k-heid is clear this turn"
+		"the cover of k-heid against shots from archer is part this turn",
+		NULL, "the line of sight between k-heid and archer is blocked this turn" };
+	if (said[_i])
+		ck_assert_str_eq(buf_str(&what), said[_i]);
+	ck_assert_int_eq(rv_fig_los(s, k, a, NULL), _i >= 1 && _i <= 3);
+	ck_assert_int_eq(rv_fig_cover(s, k, a, NULL), RV_NO_COVER);
+	const int dice[] = { 3, 2, _i == 3 ? 10 : 9 };
+	static const char *const shows[] = {
+		"archer has no shot at k-heid (no line of sight)",
+		"archer fires longbow at k-heid (sight by the umpire's ruling): rolls 9 = 9: hit",
+		"archer fires longbow at k-heid (sight by the umpire's ruling): rolls 9 -1 part cover "
+		"(the umpire's ruling) = 8: miss",
+		"rolls 10 -1 part cover (the umpire's ruling) = 9: hit",
+		"archer has no shot at k-heid (no line of sight, by the umpire's ruling)",
+	};
+	struct harness h;
+	int shot = _i >= 1 && _i <= 3;
+	play_turn(s, 1, "- {group: sx, fire: k-heid}\n", dice, shot ? 3 : 2, &h, NULL);
+	ck_assert_msg(has(&h.ev, shows[_i]), "case %d", _i);
+	ck_assert_int_eq(s->fig[k].hits, _i == 1 || _i == 3);
+	ck_assert_int_eq((int)s->n_ruled, 0);
+	h_release(&h);
+	/* Turn 2: the ruling has lapsed. */
+	play_turn(s, 2, "- {group: sx, fire: k-heid}\n", dice, _i == 4 ? 3 : 2, &h, NULL);
+	ck_assert(
+		has(&h.ev, _i == 4 ? "archer fires longbow at k-heid: rolls 9 +1 close = 10: hit" :
+				     "archer has no shot at k-heid (no line of sight)"));
+	h_release(&h);
+	buf_release(&what);
+	rv_state_free(s);
+}
+END_TEST
+
+/* The rulings reivers refuses: a kind it does not take, an unknown or dead figure, one figure
+ * twice, a cover grade it does not know; each at its key. */
+START_TEST(test_umpire_rulings_refused)
+{
+	struct rv_state *s = make(HEIDMEN "{id: gone, group: sx, dead: true, at: [150, 50]}, "
+					  "{id: sx-2, group: sx, role: leader, at: [160, 50]}");
+	struct adjustment v[] = {
+		{ .kind = ADJUST_DISR, .unit = (char *)"s-heid", .by = 1 },
+		{ .kind = ADJUST_LOS, .from = (char *)"nobody", .to = (char *)"k-heid" },
+		{ .kind = ADJUST_LOS, .from = (char *)"s-heid", .to = (char *)"gone" },
+		{ .kind = ADJUST_COVER,
+			.from = (char *)"k-heid",
+			.to = (char *)"k-heid",
+			.grade = (char *)"part" },
+		{ .kind = ADJUST_COVER,
+			.from = (char *)"k-heid",
+			.to = (char *)"sx-2",
+			.grade = (char *)"hard" },
+	};
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rv_adjust_check(&camp, s, v, N_OF(v), &d), -1);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	ck_assert_str_eq(buf_str(&b),
+		"<input>:1:1: error: reivers takes no 'adjust: disr' (los or cover expected: the "
+		"umpire rules a line of sight or a cover for the turn)\n"
+		"<input>:1:1: error: no figure 'nobody' (a figure of the scenario)\n"
+		"<input>:1:1: error: figure 'gone' is dead (a figure in play)\n"
+		"<input>:1:1: error: 'from' and 'to' are both 'k-heid' (two figures expected)\n"
+		"<input>:1:1: error: no cover grade 'hard' (none, part or whole expected)\n");
+	buf_release(&b);
+	diag_release(&d);
+	rv_state_free(s);
+}
+END_TEST
+
 /* §Charging: both morale tests, the charge move, a melee tie kept for the next turn (where the
  * charging +1 is gone), then a win. */
 START_TEST(test_charge_and_tie)
@@ -1081,6 +1190,8 @@ static Suite *reivers_suite(void)
 	tcase_add_loop_test(t, test_new_leader, 0, 2);
 	tcase_add_loop_test(t, test_morale_effects, 0, 3);
 	tcase_add_test(t, test_hold);
+	tcase_add_loop_test(t, test_umpire_rulings, 0, 5);
+	tcase_add_test(t, test_umpire_rulings_refused);
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);

@@ -122,14 +122,16 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 			tg->dead ? "the target is dead" : "no loaded missile weapon");
 		return 0;
 	}
-	if (!table_within(fg->at, tg->at, w->range) || !rv_los(s, fg->at, tg->at)) {
-		events_add(e, PH, "%s has no shot at %s (%s)", fg->id, tg->id,
-			rv_los(s, fg->at, tg->at) ? "beyond long range" : "no line of sight");
+	int ruled_los, ruled_cover, los = rv_fig_los(s, f, t, &ruled_los);
+	if (!table_within(fg->at, tg->at, w->range) || !los) {
+		events_add(e, PH, "%s has no shot at %s (%s%s)", fg->id, tg->id,
+			los ? "beyond long range" : "no line of sight",
+			!los && ruled_los ? ", by the umpire's ruling" : "");
 		return 0;
 	}
 	int aim = fg->aim_turn == turn - 1 && fg->aim_turn > 0;
 	int close = table_within(fg->at, tg->at, w->close);
-	int cover = (int)rv_fire_cover(s, fg->at, tg->at);
+	int cover = (int)rv_fig_cover(s, f, t, &ruled_cover);
 	int pen = wounded(fg);
 	int r = (int)dice_roll(d, 10,
 		"Border Reivers §Firing: %s (%s) at %s (d10 %+d aim %+d close -%d cover -%d wound, "
@@ -138,13 +140,15 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 	int total = r + aim + close - cover - pen;
 	fg->reload = w->reload;
 	fg->aim_turn = 0;
-	events_add(e, PH, "%s fires %s at %s: rolls %d%s%s%s%s = %d: %s", fg->id,
-		rv_weapon_names[fg->weapon], tg->id, r, aim ? " +1 aim" : "",
+	events_add(e, PH, "%s fires %s at %s%s: rolls %d%s%s%s%s%s = %d: %s", fg->id,
+		rv_weapon_names[fg->weapon], tg->id,
+		ruled_los ? " (sight by the umpire's ruling)" : "", r, aim ? " +1 aim" : "",
 		close ? " +1 close" : "",
 		cover == 2 ? " -2 whole cover" :
 		cover      ? " -1 part cover" :
 			     "",
-		pen ? " -1 wounded" : "", total, total >= 9 ? "hit" : "miss");
+		ruled_cover ? " (the umpire's ruling)" : "", pen ? " -1 wounded" : "", total,
+		total >= 9 ? "hit" : "miss");
 	if (total < 9 || ricochet(tg, d, e))
 		return 0;
 	rv_hit(s, t, 0, turn, e);

@@ -21,6 +21,7 @@
 #define RV_MAX_MELEES 64  /* melees going on at once */
 #define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
 #define RV_ID_LEN 64
+#define RV_MAX_RULED 100 /* umpire's rulings on sight and cover in one turn (core: 100 items) */
 
 #define RV_INCH 10          /* tenths of an inch */
 #define RV_CONTACT 10       /* base to base: within 1" (docs/rules/reivers.md) */
@@ -126,6 +127,15 @@ struct rv_melee {
 	int started; /* turn it started (charging +1 in that turn only) */
 };
 
+/* An umpire's ruling on a fact of the table for the turn being played (core/adjust.h,
+ * docs/rules/reivers.md): it holds from its adjustment to the end of that turn's resolve. */
+struct rv_ruled {
+	int los;   /* 1: the line of sight between from and to (either way); 0: to's cover */
+	int from;  /* figure index: the one who sees or shoots */
+	int to;    /* figure index: the one seen or shot at */
+	int value; /* los: 1 clear, 0 blocked; cover: enum rv_cover */
+};
+
 struct rv_state {
 	int width, height; /* table, tenths */
 	struct rv_feature_def *feat;
@@ -141,7 +151,9 @@ struct rv_state {
 	int discharged; /* a firearm has been fired in the game (spook-first: game) */
 	int turns;      /* last turn, 0: open-ended */
 	int n_sides;
-	int heidman[RV_MAX_SIDES]; /* figure index of each side's heidman, -1 none */
+	int heidman[RV_MAX_SIDES];           /* figure index of each side's heidman, -1 none */
+	struct rv_ruled ruled[RV_MAX_RULED]; /* this turn's rulings; never in state.yaml */
+	size_t n_ruled;
 };
 
 enum rv_action { RV_NONE, RV_MOVE, RV_HERD, RV_CHARGE, RV_LOAD, RV_FIRE, RV_AIM };
@@ -200,6 +212,12 @@ int rv_los(const struct rv_state *s, struct table_pt a, struct table_pt b);
 /* Cover of a figure at b shot at from a: the best of the areas holding b and the obstacles
  * the sight line crosses within 1" of b. */
 enum rv_cover rv_fire_cover(const struct rv_state *s, struct table_pt a, struct table_pt b);
+/* Line of sight from figure f to figure t: an umpire's ruling for the turn on the pair (either
+ * way) if there is one, else rv_los. *ruled (may be NULL) is set to 1 when a ruling decided. */
+int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled);
+/* Cover of figure t shot at by figure f: an umpire's ruling for the turn on the pair if there
+ * is one, else rv_fire_cover. *ruled (may be NULL) is set to 1 when a ruling decided. */
+enum rv_cover rv_fig_cover(const struct rv_state *s, int f, int t, int *ruled);
 /* Melee cover of a figure at p: the best of the areas holding it and obstacles within 1". */
 enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p);
 /* 1 if p lies within 1" of a road. */
@@ -245,6 +263,12 @@ int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, stru
 	struct events *e);
 /* Scatters animal a (d6", 2d6" if spooked) or gallops it (2d6") towards a d12 clock hour. */
 void rv_animal_scatter(struct rv_state *s, int a, int gallop, struct dice *d, struct events *e);
+
+/* ---- adjust.c: the umpire's rulings on line of sight and cover (core/adjust.h) ---- */
+int rv_adjust_check(const struct rules_campaign *c, const void *state, const struct adjustment *v,
+	size_t n, struct diag *d);
+int rv_adjust_apply(const struct rules_campaign *c, void *state, const struct adjustment *a,
+	struct buf *what);
 
 /* ---- orders.c, turn.c ---- */
 int rv_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,

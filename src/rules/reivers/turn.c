@@ -166,12 +166,13 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 			f->weapon == RV_HAND || f->reload > 0 || s->fig[o->target].dead)
 			continue;
 		struct table_pt at = f->at;
+		int ruled, los = rv_fig_los(s, (int)i, o->target, &ruled);
 		if (!table_within(f->at, s->fig[o->target].at, rv_weapons[f->weapon].range) ||
-			!rv_los(s, f->at, s->fig[o->target].at)) {
-			events_add(x->t->events, "action", "%s has no shot at %s (%s)", f->id,
+			!los) {
+			events_add(x->t->events, "action", "%s has no shot at %s (%s%s)", f->id,
 				s->fig[o->target].id,
-				rv_los(s, f->at, s->fig[o->target].at) ? "beyond long range" :
-									 "no line of sight");
+				los ? "beyond long range" : "no line of sight",
+				!los && ruled ? ", by the umpire's ruling" : "");
 			continue;
 		}
 		/* One spook test per volley, from its first firearm, or per discharge (option
@@ -498,6 +499,7 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 			activate(x, (int)g, o);
 		}
 	}
+	s->n_ruled = 0; /* the umpire's rulings on sight and cover hold for this turn only */
 	free(x);
 	return 0;
 }
@@ -549,6 +551,8 @@ const struct rule_system rules_reivers = {
 		"  appoint: {group: ID, leader: FIGURE}  the heidman names a new leader\n"
 		"standing:\n"
 		"  stun: true              your attackers stun rather than wound in melee\n"
+		"umpire adjustments: los (from, to, value: true clear / false blocked) and cover\n"
+		"  (from, to, grade: none|part|whole), figures' ids, for this turn only.\n"
 		"options: spook-first (game|horse), spook-test (volley|discharge), herd-die (d10|d6).\n"
 		"See docs/rules/reivers.md.",
 	.options_parse = rv_options_parse,
@@ -563,4 +567,6 @@ const struct rule_system rules_reivers = {
 	.orders_free = rv_orders_free,
 	.resolve = rv_resolve,
 	.report = rv_report,
+	.adjust_check = rv_adjust_check,
+	.adjust_apply = rv_adjust_apply,
 };
