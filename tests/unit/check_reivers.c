@@ -564,8 +564,8 @@ END_TEST
 START_TEST(test_scatter)
 {
 	struct rv_state *s = make(HEIDMEN "");
-	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, -1, { 240, 180 } };
-	s->animal[1] = (struct rv_animal_def){ "bull", RV_CATTLE, 1, -1, { 240, 180 } };
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, -1, { 240, 180 }, 0 };
+	s->animal[1] = (struct rv_animal_def){ "bull", RV_CATTLE, 1, -1, { 240, 180 }, 0 };
 	s->n_animal = 2;
 	const int d[] = { 4, 6, 3, 3, 9 };
 	struct harness h;
@@ -1027,6 +1027,108 @@ START_TEST(test_umpire_rulings_refused)
 }
 END_TEST
 
+/* Remounting (docs/rules/reivers.md): a rider dismounts and his horse stands loose beside him
+ * (not spooked, his side's); the next turn he catches it again and it leaves the animals; a
+ * third turn he dismounts again under the same name. No die is drawn but the deck's. */
+START_TEST(test_dismount_remount)
+{
+	struct rv_state *s = make(HEIDMEN "{id: r, group: sx, role: leader, mounted: true, "
+					  "at: [240, 100]}");
+	int r = fig(s, "r");
+	const int deck[] = { 3, 2 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert(has(&h.ev, "r dismounts; his horse stands as r-horse"));
+	ck_assert_int_eq(s->fig[r].mounted, 0);
+	ck_assert_int_eq((int)s->n_animal, 1);
+	ck_assert_str_eq(s->animal[0].id, "r-horse");
+	ck_assert_int_eq(s->animal[0].spooked, 0);
+	ck_assert_int_eq(s->animal[0].owner, 0);
+	ck_assert_int_eq(s->animal[0].at.x, 240);
+	h_release(&h);
+	play_turn(s, 2, "- {group: sx, remount: true}\n", deck, 2, &h, NULL);
+	ck_assert(has(&h.ev, "r catches r-horse and mounts"));
+	ck_assert_int_eq(s->fig[r].mounted, 1);
+	ck_assert_int_eq((int)s->n_animal, 0);
+	ck_assert_str_eq(s->fig[r].horse, "");
+	h_release(&h);
+	play_turn(s, 3, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert_str_eq(s->animal[0].id, "r-horse");
+	h_release(&h);
+	/* Nobody is mounted now: a second dismount is void. */
+	play_turn(s, 4, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert(void_has(&h.ev, "no figure of the group is mounted"));
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Remounting: the horse within 1" (0: 1.0" is caught, 1: 1.1" is not), standing still (2: a
+ * spooked horse is not), the rider able to act (3: stunned, not); another side's horse is
+ * lifted (4) unless the option remount-horses: own (5); his own horse before a nearer one (6). */
+START_TEST(test_remount_conditions)
+{
+	struct rv_state *s = make(HEIDMEN "{id: f, group: sx, role: leader, at: [240, 100]}");
+	int f = fig(s, "f");
+	struct rv_animal_def *a = &s->animal[s->n_animal++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->id, sizeof(a->id), "%s", _i == 6 ? "near-horse" : "k-horse");
+	a->kind = RV_HORSE;
+	a->owner = _i >= 4 && _i != 6 ? 1 : 0;
+	a->at = (struct table_pt){ 240, _i == 1 ? 111 : _i == 6 ? 103 : 110 };
+	a->spooked = _i == 2;
+	if (_i == 3)
+		s->fig[f].stunned_until = 1;
+	if (_i == 5)
+		opts.remount_own = 1;
+	if (_i == 6) {
+		struct rv_animal_def *b = &s->animal[s->n_animal++];
+		*b = *a;
+		snprintf(b->id, sizeof(b->id), "f-horse");
+		b->at.y = 109;
+	}
+	int caught = _i == 0 || _i == 4 || _i == 6;
+	const int deck[] = { 3, 2, 1, 1, 1 };
+	struct harness h;
+	/* the spooked horse runs on the animal card (2d6", d12) and settles */
+	play_turn(s, 1, "- {group: sx, remount: true}\n", deck, _i == 2 ? 5 : 2, &h, NULL);
+	ck_assert_int_eq(s->fig[f].mounted, caught);
+	ck_assert_int_eq(void_has(&h.ev, "within 1\" of a loose horse standing still"), !caught);
+	ck_assert_int_eq((int)s->n_animal, _i == 6 ? 1 : !caught);
+	if (_i == 4) {
+		ck_assert(
+			has(&h.ev, "f catches k-horse and mounts (a horse lifted from the enemy)"));
+		ck_assert_str_eq(s->fig[f].horse, "k-horse");
+		/* ... and when he gets down it is k-horse that stands loose, now his side's */
+		ck_assert_int_eq(rv_horse_loose(s, f, 0), 0);
+		ck_assert_str_eq(s->animal[0].id, "k-horse");
+		ck_assert_int_eq(s->animal[0].owner, 0);
+	}
+	if (_i == 6) {
+		ck_assert(has(&h.ev, "f catches f-horse and mounts"));
+		ck_assert_str_eq(s->animal[0].id, "near-horse");
+	}
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* A loose horse's name is unique: a second "x-horse" on the table is "x-horse-2". */
+START_TEST(test_loose_horse_names)
+{
+	struct rv_state *s = make(HEIDMEN "{id: x, group: sx, role: leader, mounted: true, "
+					  "at: [240, 100]}, {id: y, group: sx, mounted: true, "
+					  "horse: x-horse, at: [250, 100]}");
+	ck_assert_int_eq(rv_horse_loose(s, fig(s, "x"), 1), 0);
+	ck_assert_int_eq(rv_horse_loose(s, fig(s, "y"), 0), 1);
+	ck_assert_str_eq(s->animal[0].id, "x-horse");
+	ck_assert_str_eq(s->animal[1].id, "x-horse-2");
+	ck_assert_int_eq(s->animal[0].spooked, 1);
+	ck_assert_int_eq(s->fig[fig(s, "y")].mounted, 0);
+	rv_state_free(s);
+}
+END_TEST
+
 /* §Charging: both morale tests, the charge move, a melee tie kept for the next turn (where the
  * charging +1 is gone), then a win. */
 START_TEST(test_charge_and_tie)
@@ -1067,7 +1169,7 @@ END_TEST
 START_TEST(test_herd_turn)
 {
 	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}");
-	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i } };
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i }, 0 };
 	s->n_animal = 1;
 	const int dice[] = { 3, 2, 5, 3, 3 };
 	struct harness h;
@@ -1190,6 +1292,9 @@ static Suite *reivers_suite(void)
 	tcase_add_loop_test(t, test_new_leader, 0, 2);
 	tcase_add_loop_test(t, test_morale_effects, 0, 3);
 	tcase_add_test(t, test_hold);
+	tcase_add_test(t, test_dismount_remount);
+	tcase_add_loop_test(t, test_remount_conditions, 0, 7);
+	tcase_add_test(t, test_loose_horse_names);
 	tcase_add_loop_test(t, test_umpire_rulings, 0, 5);
 	tcase_add_test(t, test_umpire_rulings_refused);
 	tcase_add_test(t, test_charge_and_tie);

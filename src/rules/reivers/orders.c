@@ -11,7 +11,7 @@
 #include "core/banned.h"
 
 const char *const rv_action_names[] = { "none", "move", "herd", "charge", "load", "fire", "aim",
-	NULL };
+	"dismount", "remount", NULL };
 
 void rv_orders_free(void *orders)
 {
@@ -200,7 +200,8 @@ static int parse_appoint(const struct node *n, const struct rv_state *s, int sid
 static int parse_action(const struct node *n, const struct rv_state *s, int side,
 	struct rv_order *o, struct diag *d)
 {
-	static const char *const acts[] = { "move", "herd", "charge", "load", "fire", "aim", NULL };
+	static const char *const acts[] = { "move", "herd", "charge", "load", "fire", "aim",
+		"dismount", "remount", NULL };
 	const struct node *a = NULL;
 	int which = -1, b;
 	for (int i = 0; acts[i]; i++)
@@ -208,7 +209,8 @@ static int parse_action(const struct node *n, const struct rv_state *s, int side
 			if (a) {
 				node_error(d, node_get(n, acts[i]),
 					"a second action '%s' (one action per group a turn: %s)",
-					acts[i], "move, herd, charge, load, fire or aim");
+					acts[i],
+					"move, herd, charge, load, fire, aim, dismount or remount");
 				return -1;
 			}
 			a = node_get(n, acts[i]);
@@ -233,7 +235,9 @@ static int parse_action(const struct node *n, const struct rv_state *s, int side
 	case RV_AIM:
 		return want_enemy(a, s, side, &o->target, d);
 	case RV_LOAD:
-		if (node_want_bool(a, "load", &b, d) < 0)
+	case RV_DISMOUNT:
+	case RV_REMOUNT:
+		if (node_want_bool(a, acts[which], &b, d) < 0)
 			return -1;
 		if (!b)
 			o->action = RV_NONE;
@@ -349,9 +353,39 @@ static void warn_herd(const struct node *n, const struct rv_state *s, const stru
 	}
 }
 
+/* Remounting: a dismount with no one mounted, a remount with no one on foot beside a loose
+ * horse standing still. */
+static void warn_horses(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	int able = 0;
+	for (size_t i = 0; i < s->n_fig; i++) {
+		const struct rv_figure *f = &s->fig[i];
+		if (f->dead || !in_group(s, (int)i, o->group))
+			continue;
+		if (o->action == RV_DISMOUNT)
+			able |= f->mounted;
+		for (size_t k = 0; o->action == RV_REMOUNT && !f->mounted && k < s->n_animal; k++)
+			able |= s->animal[k].kind == RV_HORSE && !s->animal[k].spooked &&
+				table_within(f->at, s->animal[k].at, RV_CONTACT);
+	}
+	if (!able)
+		node_warn(d, n, "%s",
+			o->action == RV_DISMOUNT ?
+				"no figure of the group is mounted now: the order will be void" :
+				"no figure of the group is on foot within 1\" of a loose horse "
+				"standing still now: the order will be void unless one comes to "
+				"them");
+}
+
 static void warn_order(const struct node *n, const struct rv_state *s, const struct rv_order *o,
 	struct diag *d)
 {
+	if (o->action == RV_DISMOUNT || o->action == RV_REMOUNT) {
+		warn_horses(node_get(n, o->action == RV_DISMOUNT ? "dismount" : "remount"), s, o,
+			d);
+		return;
+	}
 	static const char *const keys[] = { [RV_HERD] = "herd",
 		[RV_CHARGE] = "charge",
 		[RV_FIRE] = "fire",
@@ -372,7 +406,7 @@ static int parse_order(const struct node *n, const struct rv_state *s, int side,
 	struct diag *d)
 {
 	static const char *const keys[] = { "group", "move", "herd", "path", "charge", "load",
-		"fire", "aim", "place", "hold", "appoint", NULL };
+		"fire", "aim", "dismount", "remount", "place", "hold", "appoint", NULL };
 	const struct node *g, *x;
 	const char *id;
 	int bad = 0;

@@ -67,6 +67,7 @@ struct rv_options {
 	enum rv_spook_first spook_first; /* spook-first: game (default) | horse */
 	int herd_die;                    /* herd-die: 10 (default) or 6 */
 	int spook_each;                  /* spook-test: 0 volley (default), 1 discharge */
+	int remount_own; /* remount-horses: 0 any loose horse (default), 1 own side's */
 };
 
 /* A terrain area or a linear feature. */
@@ -95,8 +96,10 @@ struct rv_figure {
 	int armour[RV_N_ARMOUR];
 	int hits; /* unsaved hits taken */
 	int dead;
-	int stunned_until; /* stunned while turn <= this */
-	int aim_turn;      /* aimed in this turn: +1 to a shot in the next (§Firing) */
+	int stunned_until;         /* stunned while turn <= this */
+	int aim_turn;              /* aimed in this turn: +1 to a shot in the next (§Firing) */
+	char horse[RV_ID_LEN + 1]; /* mounted: the id his horse takes when loose, if not
+	                            * "<id>-horse" (he caught another's); else empty */
 	struct table_pt at;
 };
 
@@ -106,6 +109,7 @@ struct rv_animal_def {
 	int spooked;
 	int owner; /* side whose herd it is, -1 none (who holds it at the end) */
 	struct table_pt at;
+	int gone; /* a horse caught and ridden this turn: dropped at the end of resolve */
 };
 
 /* A group's lasting state (per side, by name). */
@@ -156,7 +160,17 @@ struct rv_state {
 	size_t n_ruled;
 };
 
-enum rv_action { RV_NONE, RV_MOVE, RV_HERD, RV_CHARGE, RV_LOAD, RV_FIRE, RV_AIM };
+enum rv_action {
+	RV_NONE,
+	RV_MOVE,
+	RV_HERD,
+	RV_CHARGE,
+	RV_LOAD,
+	RV_FIRE,
+	RV_AIM,
+	RV_DISMOUNT,
+	RV_REMOUNT
+};
 extern const char *const rv_action_names[];
 
 struct rv_place {
@@ -261,6 +275,19 @@ int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, s
  * 6", firing within 12" this turn). Returns 1 on success. */
 int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
 	struct events *e);
+/* Border Reivers §Firing (a rider thrown), Remounting (docs/rules/reivers.md): mounted figure f
+ * is on foot and his horse stands loose at his place, an animal of kind horse owned by his
+ * side, spooked or not, named as he rode it ("<id>-horse" unless he had caught another; made
+ * unique with "-2", "-3"... if that id is taken). Returns the animal's index, or -1 when the
+ * table holds RV_MAX_ANIMALS already (the horse is lost). */
+int rv_horse_loose(struct rv_state *s, int f, int spooked);
+/* Remounting: 1 if figure f may catch and mount loose horse a now: f alive, on foot, not
+ * stunned in turn, within 1" of it; a a horse not caught this turn, not spooked, and (option
+ * remount-horses: own) held by f's side or by nobody. */
+int rv_can_remount(const struct rv_state *s, const struct rv_options *o, int f, int a, int turn);
+/* Remounting: figure f mounts loose horse a (checked with rv_can_remount); the horse leaves the
+ * animals at the end of the turn. */
+void rv_remount(struct rv_state *s, int f, int a, struct events *e);
 /* Scatters animal a (d6", 2d6" if spooked) or gallops it (2d6") towards a d12 clock hour. */
 void rv_animal_scatter(struct rv_state *s, int a, int gallop, struct dice *d, struct events *e);
 
