@@ -88,6 +88,21 @@ has "$TMP/err" "rulings.yaml:13:12: error: no cover grade 'hard' (none, part or 
 has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los or cover expected"
 has "$TMP/err" "rulings.yaml:20:11: error: no figure 'nobody' (a figure of the scenario)"
 grep -c "error:" "$TMP/err" | grep -qx 3 || die "the los ruling on two figures in play should pass"
+# ... and the core checks each kind's keys.
+cat > "$TMP/shape.yaml" <<'YAML'
+campaign: bewcastle-fray
+turn: 1
+player: umpire
+orders:
+  - adjust: cover
+    from: kinmont-willie
+    to: tam-forster
+    value: true
+    reason: "no grade"
+YAML
+expect 65 "$BIN" check "$TMP/d" --rulings "$TMP/shape.yaml"
+has "$TMP/err" "shape.yaml:8:5: error: 'adjust: cover' takes no 'value' (from, to, grade, reason expected)"
+has "$TMP/err" "shape.yaml:5:5: error: 'adjust: cover' without 'grade' (from, to, grade, reason expected)"
 
 # A self-crossing wood is refused with its place.
 sed -e 's/area: \[\[60, 220\], \[160, 220\], \[160, 320\], \[60, 320\]\]/area: [[60, 220], [160, 320], [160, 220], [60, 320]]/' \
