@@ -1144,10 +1144,12 @@ START_TEST(test_charge_and_tie)
 	ck_assert_int_eq((int)s->n_melee, 1);
 	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 125); /* 0.5" short of the target */
 	h_release(&h);
-	/* turn 2: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then tests
-	 * for the casualty */
+	/* turn 2: charging the same target again is void, no test, no second melee; the melee
+	 * is fought on: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then
+	 * tests for the casualty */
 	const int t2[] = { 3, 2, 6, 6, 5 };
-	play_turn(s, 2, "- {group: sx, load: true}\n", t2, N_OF(t2), &h, NULL);
+	play_turn(s, 2, "- {group: sx, charge: target}\n", t2, N_OF(t2), &h, NULL);
+	ck_assert(void_has(&h.ev, "sx: already in melee with target: the melee is fought on"));
 	ck_assert(has(&h.ev, "lead attacks target: 6 +1 leader = 7"));
 	ck_assert_int_eq(s->fig[fig(s, "target")].dead, 1);
 	ck_assert_int_eq((int)s->n_melee, 0);

@@ -408,6 +408,15 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 		void_order(x, o, "the target %s is dead", s->fig[tgt].id);
 		return;
 	}
+	/* A tie fights on (§Melee): charging the same figure again starts no second melee. */
+	for (size_t m = 0; m < s->n_melee; m++)
+		for (int k = 0; k < 3 && s->melee[m].defender == tgt; k++)
+			if (s->melee[m].attackers[k] >= 0 &&
+				in_group(s, s->melee[m].attackers[k], g)) {
+				void_order(x, o, "already in melee with %s: the melee is fought on",
+					s->fig[tgt].id);
+				return;
+			}
 	if (s->group[g].passed_turn != turn &&
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
