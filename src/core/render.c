@@ -87,6 +87,36 @@ int render_export(struct buf *b, const struct turn *t)
 }
 
 /* reports/turn-NNNN/<player>.md: what the player needs to read after a turn. */
+/* Where the turn's randomness came from, in words a player can check (docs/fairness.md,
+ * "Closed turns"); with entropy none, plainly that the umpire could have chosen. */
+static void render_randomness(struct buf *b, const struct turn *t)
+{
+	const struct campaign *c = t->c;
+
+	buf_puts(b, "\n## Randomness\n\n");
+	if (c->entropy == CAMPAIGN_ENTROPY_NONE) {
+		buf_puts(b,
+			"Entropy none: the umpire knew this turn's key before the orders arrived "
+			"and could have chosen among outcomes.\n");
+		return;
+	}
+	buf_printf(b, "Closed in commit `%s` (tag close-%04d) before its randomness existed; ",
+		t->close_commit, t->in.turn);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		buf_puts(b, "beacon round ");
+		escape_markdown(b, t->in.beacon_round ? t->in.beacon_round : "?");
+		buf_puts(b, " of ");
+		escape_markdown(b, c->beacon ? c->beacon : "the beacon");
+		buf_puts(b, ", value `");
+		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");
+		buf_puts(b, "`: check it against the source.\n");
+	} else {
+		buf_puts(b, "the players' reveals: `");
+		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");
+		buf_puts(b, "`.\n");
+	}
+}
+
 void render_report(struct buf *b, const struct turn *t, const char *player)
 {
 	const struct campaign *c = t->c;
@@ -109,6 +139,7 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		escape_markdown(b, in->missing[i]);
 		buf_puts(b, ": no orders\n");
 	}
+	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;
 	for (size_t i = 0; i < out->events.n; i++) {
