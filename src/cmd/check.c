@@ -13,8 +13,10 @@ static const char check_help[] =
 	"usage: umpire check DIR [ORDERS...] [--rulings FILE]\n\n"
 	"Checks order files against the campaign's current state, through exactly the code\n"
 	"'umpire turn' uses, and reports every problem in every file at once as\n"
-	"file:line:column: error: message. Writes nothing. Works on a plain clone of the\n"
-	"campaign. Exit 0 if the orders would be accepted, 65 if not.\n\n"
+	"file:line:column: error: message. What is legal but may not go as planned (a target\n"
+	"out of range or sight before anything moves) is a file:line:column: warning: message.\n"
+	"Writes nothing. Works on a plain clone of the campaign. Exit 0 if the orders would be\n"
+	"accepted (warnings or not), 65 if not.\n\n"
 	"  --rulings FILE    the umpire's rulings file (player: umpire), which only the umpire\n"
 	"                    gives, this way: an order file saying player: umpire is refused\n";
 
@@ -59,6 +61,8 @@ int cmd_check(int argc, char **argv)
 	if (turn_run(&t, "load", "orders") < 0) {
 		rc = cmd_turn_error(&t);
 	} else {
+		if (diag_warnings(&t.diag))
+			diag_print(&t.diag, stderr);
 		for (size_t i = 0; i < t.in.n_files; i++)
 			printf("%s: ok: orders of %s for turn %d of %s\n", t.in.files[i].path,
 				t.in.files[i].player, t.in.turn, c->id);

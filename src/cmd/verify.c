@@ -213,11 +213,12 @@ static int check_position(struct verify *v, int t, const char *tag, char tag_id[
 	}
 	size_t at = turn_index(v, t);
 	if (at >= v->n_chain) {
+		size_t after = v->n_chain - 1;
 		error_set(ERROR_INPUT,
-			"turn %d: tag %s is commit %s, which is not on main: main ends at its %zu%s "
-			"commit after Setup (commit %s): main was moved back",
-			t, tag, tag_id, v->n_chain - 1, ordinal(v->n_chain - 1),
-			v->chain[v->n_chain - 1]);
+			"turn %d: tag %s is commit %s, which is not on main: main ends at turn %zu%s "
+			"(commit %s): main was moved back",
+			t, tag, tag_id, v->closes ? after / 2 : after,
+			v->closes && after % 2 ? " and a close" : "", v->chain[after]);
 		goto done;
 	}
 	if (strcmp(tag_id, v->chain[at]) != 0) {

@@ -41,6 +41,7 @@ void diag_release(struct diag *d)
 	d->n = 0;
 	d->cap = 0;
 	d->dropped = 0;
+	d->n_warnings = 0;
 	d->sources = NULL;
 	d->n_sources = 0;
 }
@@ -73,11 +74,14 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
 	src->len = len;
 }
 
-void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
+/* One entry, error or warning, with its message from fmt and ap. */
+static void add_entry(struct diag *d, int warning, const char *file, int line, int column,
+	const char *fmt, va_list ap)
 {
 	size_t limit = d->limit ? d->limit : DIAG_DEFAULT_LIMIT;
 	if (d->n >= limit) {
-		d->dropped++;
+		if (!warning)
+			d->dropped++;
 		return;
 	}
 	if (d->n == d->cap) {
@@ -85,22 +89,42 @@ void diag_add(struct diag *d, const char *file, int line, int column, const char
 		d->v = xrealloc(d->v, d->cap * sizeof(*d->v));
 	}
 	struct buf msg = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
 	struct diag_entry *e = &d->v[d->n++];
 	e->file = xstrdup(file ? file : "<input>");
 	e->line = line < 1 ? 1 : line;
 	e->column = column < 1 ? 1 : column;
 	e->message = buf_detach(&msg);
+	e->warning = warning;
+	d->n_warnings += warning != 0;
 	/* Bound now: a later registration of the same name is a later version of the file. */
 	e->source = find_source(d, e->file);
 }
 
+void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_entry(d, 0, file, line, column, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warn(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_entry(d, 1, file, line, column, fmt, ap);
+	va_end(ap);
+}
+
 size_t diag_count(const struct diag *d)
 {
-	return d->n + d->dropped;
+	return d->n - d->n_warnings + d->dropped;
+}
+
+size_t diag_warnings(const struct diag *d)
+{
+	return d->n_warnings;
 }
 
 /* --- escaping for the terminal ------------------------------------------------------ */
@@ -508,7 +532,8 @@ void diag_format(const struct diag *d, struct buf *out, unsigned flags)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diag_entry *e = &d->v[order[i]];
 		put_escaped(out, e->file);
-		buf_printf(out, ":%d:%d: error: ", e->line, e->column);
+		buf_printf(out, ":%d:%d: %s: ", e->line, e->column,
+			e->warning ? "warning" : "error");
 		put_escaped(out, e->message);
 		buf_puts(out, "\n");
 		if ((flags & DIAG_BRIEF) || !e->source)

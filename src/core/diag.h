@@ -7,7 +7,8 @@
  *        13 |       - move: Z9
  *           |               ^
  *
- * The first line is `file:line:column: error: message`, the message saying what is wrong
+ * The first line is `file:line:column: error: message` (`warning:` for a warning: see
+ * diag_warn), the message saying what is wrong
  * and, in parentheses, what was expected; it is the whole diagnostic for tools (grep it, or
  * ask for DIAG_BRIEF). When the file's text was registered (diag_source) and has that line,
  * the line follows in a gutter ` LINE | ` (gcc's and clang's layout; the number is
@@ -44,6 +45,7 @@ struct diag_entry {
 	int column;    /* 1-based, in characters (see above) */
 	char *message; /* lowercase start, no full stop */
 	size_t source; /* 1 + index in diag.sources of the text it points into; 0 = none */
+	int warning;   /* 1: a warning, shown as `warning:` and not counted as an error */
 };
 
 struct diag_source {
@@ -57,7 +59,8 @@ struct diag {
 	size_t n;                    /* number of entries */
 	size_t cap;                  /* allocated entries */
 	size_t limit;                /* stop recording after this many (0 = 200); a note says so */
-	size_t dropped;              /* entries not recorded because of the limit */
+	size_t dropped;              /* errors not recorded because of the limit */
+	size_t n_warnings;           /* entries of v that are warnings */
 	struct diag_source *sources; /* registered texts, in the order registered */
 	size_t n_sources;            /* number of sources (also allocated: they are few) */
 };
@@ -78,6 +81,12 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
 /* Records one error. file may be NULL ("<input>"); line/column < 1 become 1. */
 void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Records one warning: something the reader should know that does not make the input wrong
+ * (e.g. a target out of range when orders are checked, before anything moves). It is shown
+ * like an error with `warning:` for `error:`, and diag_count does not count it. A warning past
+ * the limit is dropped silently. */
+void diag_warn(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* Refuses text that does not show what it holds: the first C0 control (but tab, LF, CR),
  * DEL, C1 control (NEL U+0085 among them), line or paragraph separator (U+2028, U+2029:
  * YAML 1.1 line breaks that end a comment where most viewers see none), bidirectional or
@@ -86,8 +95,10 @@ void diag_add(struct diag *d, const char *file, int line, int column, const char
 int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, size_t len);
 /* Appends s escaped as file names and messages are above (tabs as `\x09` too). */
 void diag_escape(struct buf *out, const char *s);
-/* Number of errors recorded (including dropped ones). */
+/* Number of errors recorded (including dropped ones); warnings are not counted. */
 size_t diag_count(const struct diag *d);
+/* Number of warnings recorded. */
+size_t diag_warnings(const struct diag *d);
 /* Appends every entry to out, sorted by file, line, column (stable), each as its line and,
  * unless flags has DIAG_BRIEF, its source line and caret; then the note on dropped
  * entries, if any. */

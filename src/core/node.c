@@ -237,6 +237,17 @@ void node_error(struct diag *d, const struct node *n, const char *fmt, ...)
 	buf_release(&b);
 }
 
+void node_warn(struct diag *d, const struct node *n, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	diag_warn(d, n ? n->file : NULL, n ? n->line : 1, n ? n->column : 1, "%s", buf_str(&b));
+	buf_release(&b);
+}
+
 /* --- parsing ------------------------------------------------------------------------ */
 
 struct frame {

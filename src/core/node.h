@@ -101,5 +101,8 @@ int node_want_enum(const struct node *n, const char *what, const char *const *na
 /* Reports an error at n's position (n may be NULL: "<input>":1:1). */
 void node_error(struct diag *d, const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Reports a warning at n's position (diag_warn): shown, but the input is not wrong. */
+void node_warn(struct diag *d, const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

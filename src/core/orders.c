@@ -54,13 +54,15 @@ const char *const adjust_kind_names[] = {
 	"morale",
 	"add-unit",
 	"status",
+	"los",
+	"cover",
 	NULL,
 };
 
 /* The keys each kind of adjustment takes besides `adjust` and `reason`, and which of them it
  * needs (a bit per key of adjust_keys). */
 static const char *const adjust_keys[] = { "adjust", "reason", "unit", "side", "by", "name", "type",
-	"strength", "status", "value", NULL };
+	"strength", "status", "value", "from", "to", "grade", NULL };
 enum {
 	K_UNIT = 1 << 2,
 	K_SIDE = 1 << 3,
@@ -69,7 +71,10 @@ enum {
 	K_TYPE = 1 << 6,
 	K_STRENGTH = 1 << 7,
 	K_STATUS = 1 << 8,
-	K_VALUE = 1 << 9
+	K_VALUE = 1 << 9,
+	K_FROM = 1 << 10,
+	K_TO = 1 << 11,
+	K_GRADE = 1 << 12
 };
 static const struct {
 	unsigned takes, needs;
@@ -81,6 +86,8 @@ static const struct {
 	[ADJUST_ADD_UNIT] = { K_SIDE | K_UNIT | K_NAME | K_TYPE | K_STRENGTH,
 		K_SIDE | K_UNIT | K_TYPE },
 	[ADJUST_STATUS] = { K_UNIT | K_STATUS | K_VALUE, K_UNIT | K_STATUS | K_VALUE },
+	[ADJUST_LOS] = { K_FROM | K_TO | K_VALUE, K_FROM | K_TO | K_VALUE },
+	[ADJUST_COVER] = { K_FROM | K_TO | K_GRADE, K_FROM | K_TO | K_GRADE },
 };
 
 void adjustment_release(struct adjustment *a)
@@ -90,6 +97,9 @@ void adjustment_release(struct adjustment *a)
 	free(a->name);
 	free(a->type);
 	free(a->status);
+	free(a->from);
+	free(a->to);
+	free(a->grade);
 	free(a->reason);
 	memset(a, 0, sizeof(*a));
 }
@@ -174,6 +184,14 @@ static int read_adjust_fields(const struct turn *t, const struct node *o, struct
 		(node_want_id(n, "status", &s, d) < 0 || !(a->status = xstrdup(s))))
 		rc = -1;
 	if ((n = node_get(o, "value")) && node_want_bool(n, "value", &a->value, d) < 0)
+		rc = -1;
+	if ((n = node_get(o, "from")) &&
+		(node_want_id(n, "from", &s, d) < 0 || !(a->from = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "to")) && (node_want_id(n, "to", &s, d) < 0 || !(a->to = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "grade")) &&
+		(node_want_id(n, "grade", &s, d) < 0 || !(a->grade = xstrdup(s))))
 		rc = -1;
 	return rc;
 }
@@ -331,8 +349,9 @@ static void check_orders_anyway(const struct turn *t, const struct node *pn,
 		}
 	}
 	for (size_t i = 0; i < best.n; i++)
-		diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s",
-			best.v[i].message);
+		if (!best.v[i].warning)
+			diag_add(d, best.v[i].file, best.v[i].line, best.v[i].column, "%s",
+				best.v[i].message);
 	diag_release(&best);
 }
 

@@ -87,6 +87,70 @@ int render_export(struct buf *b, const struct turn *t)
 }
 
 /* reports/turn-NNNN/<player>.md: what the player needs to read after a turn. */
+/* Where the turn's randomness came from, in words a player can check (docs/fairness.md,
+ * "Closed turns"); with entropy none, plainly that the umpire could have chosen. */
+static void render_randomness(struct buf *b, const struct turn *t)
+{
+	const struct campaign *c = t->c;
+
+	buf_puts(b, "\n## Randomness\n\n");
+	if (c->entropy == CAMPAIGN_ENTROPY_NONE) {
+		buf_puts(b,
+			"Entropy none: the umpire knew this turn's key before the orders arrived "
+			"and could have chosen among outcomes.\n");
+		return;
+	}
+	buf_printf(b, "Closed in commit `%s` (tag close-%04d) before its randomness existed; ",
+		t->close_commit, t->in.turn);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		buf_puts(b, "beacon round ");
+		escape_markdown(b, t->in.beacon_round ? t->in.beacon_round : "?");
+		buf_puts(b, " of ");
+		escape_markdown(b, c->beacon ? c->beacon : "the beacon");
+		buf_puts(b, ", value `");
+		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");
+		buf_puts(b, "`: check it against the source.\n");
+	} else {
+		buf_puts(b, "the players' reveals: `");
+		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");
+		buf_puts(b, "`.\n");
+	}
+}
+
+/* What comes next: the game's end and why, or who is due next turn and, for player when he
+ * is, the head of his next order file ('umpire rules NAME' lists the orders). */
+static void render_next(struct buf *b, const struct turn *t, const char *player)
+{
+	const struct campaign *c = t->c;
+	const char *why = NULL;
+	int next = t->in.turn + 1, mine = 0, n = 0;
+
+	buf_puts(b, "\n## Next\n\n");
+	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, next, &why)) {
+		buf_puts(b, "The game is over: ");
+		escape_markdown(b, why ? why : "the rule system says so");
+		buf_puts(b, ".\n");
+		return;
+	}
+	buf_printf(b, "Turn %d: due: ", next);
+	for (size_t i = 0; i < c->n_players; i++) {
+		if (!c->rules->player_due(&c->rc, t->state, next, c->players[i]))
+			continue;
+		buf_puts(b, n++ ? ", " : "");
+		escape_markdown(b, c->players[i]);
+		mine |= strcmp(c->players[i], player) == 0;
+	}
+	buf_puts(b, n ? ".\n" : "nobody.\n");
+	if (!mine)
+		return;
+	buf_printf(b, "\nYour next order file starts (its orders: `umpire rules %s`):\n\n",
+		c->rules->name);
+	buf_printf(b, "```yaml\ncampaign: %s\nturn: %d\nplayer: %s\n", c->id, next, player);
+	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
+		buf_puts(b, "entropy: # the SHA-256 'umpire nonce' prints\n");
+	buf_puts(b, "orders:\n```\n");
+}
+
 void render_report(struct buf *b, const struct turn *t, const char *player)
 {
 	const struct campaign *c = t->c;
@@ -109,6 +173,7 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		escape_markdown(b, in->missing[i]);
 		buf_puts(b, ": no orders\n");
 	}
+	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;
 	for (size_t i = 0; i < out->events.n; i++) {
@@ -156,7 +221,13 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n",
 		hex);
 	if (c->rules->report) {
-		buf_puts(b, "\n## Situation\n\n");
-		c->rules->report(&c->rc, t->state, player, b);
+		struct buf sit = BUF_INIT;
+		c->rules->report(&c->rc, t->state, player, &sit);
+		if (sit.len) {
+			buf_puts(b, "\n## Situation\n\n");
+			buf_append(b, sit.data, sit.len);
+		}
+		buf_release(&sit);
 	}
+	render_next(b, t, player);
 }

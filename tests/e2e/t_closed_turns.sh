@@ -5,7 +5,8 @@
 # cannot name a round already out. A history re-run from a backup with other inputs is caught
 # by a receipt and by the head a player's clone remembers. A close a crash left untagged is
 # finished by the next run. With entropy players: entropy commitments, reveals, a wrong nonce
-# refused, a missing reveal replaced and journaled. With entropy none: said plainly.
+# refused, a missing reveal replaced and journaled. Reports say where the randomness came from;
+# with entropy none, they, campaign.yaml and verify say plainly that the umpire could choose.
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
@@ -59,6 +60,8 @@ expect 0 at $((D0 + 800)) "$BIN" turn "$C" --beacon value-1
 has "$C/journal/turn-0001.yaml" 'beacon_round: "24807646"'
 has "$C/journal/turn-0001.yaml" "beacon_value: value-1"
 has "$C/journal/turn-0001.yaml" "weather 1: d6 = "
+has "$C/reports/turn-0001/defender.md" "Closed in commit \`$(git -C "$C" rev-parse close-0001)\` (tag close-0001) before its randomness existed; beacon round 24807646 of drand quicknet"
+has "$C/reports/turn-0001/defender.md" ", value \`value-1\`: check it against the source."
 # A second value for the processed turn: refused, both shown; the same value: nothing to do.
 expect 65 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-2
 has "$TMP/err" "turn 1 was processed with beacon value value-1 (round 24807646); this run gives value-2: a turn's randomness cannot change"
@@ -138,4 +141,5 @@ new_campaign harbour-raid "$N" --entropy none
 has "$N/campaign.yaml" "warning: \"entropy none: the umpire knows each turn key before the orders arrive and could choose among outcomes (trusted umpire only)\""
 expect 65 "$BIN" close "$N" "$A1"; has "$TMP/err" "campaign 'harbour-raid' has entropy none: its turns are not closed"
 expect 0 "$BIN" turn "$N" "$A1"
+has "$N/reports/turn-0001/attacker.md" "Entropy none: the umpire knew this turn's key before the orders arrived and could have chosen among outcomes."
 expect 0 "$BIN" verify "$N"; has "$TMP/out" "note: entropy none: the umpire knew every turn key before the orders arrived and could have chosen among outcomes"

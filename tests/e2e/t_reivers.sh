@@ -1,32 +1,28 @@
 # Border Reivers (reivers) end to end: the shipped bewcastle-fray campaign plays every turn and
-# its journal shows each mechanic the campaign exercises; verify passes on a plain clone and
-# replay on the umpire's copy; a horse path over the yard wall is refused at its point with
-# the source line and caret; a broken terrain polygon in a scenario is refused; a report has
-# its map; a three-sided raid deals a deck of four cards.
+# each turn shows what demo-shows.txt says it is there to show; verify passes on a plain clone
+# and replay on the umpire's copy; a horse path over the yard wall is refused at its point with
+# the source line and caret; a target out of range when checked is a warning; the umpire's
+# rulings on sight and cover are checked; a broken terrain polygon in a scenario is refused; a
+# report has its map; a three-sided raid deals a deck of four cards.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
 new_campaign bewcastle-fray "$C"; play bewcastle-fray "$C"
-J="$C/journal"
-for text in "Border Reivers §Sequence of Play: the deck of cards [1/2]" "woodsmen acts from hiding" \
-    "takes aim at" "+1 aim" "+1 close" "loads his caliver (ready to fire)" "fires dagg" \
-    "fires hackbutt" "fires caliver" "fires latch" "fires longbow" "-1 part cover" \
-    "the shot ricochets" "against 4: spooked" "thrown and stunned next turn" "keeps his seat" \
-    "they move with the herders" "they scatter" "tests morale (to charge)" \
-    "tests morale (to receive a charge)" "tests morale (casualties)" "the attackers win" \
-    "the defender wins" "takes a flesh wound" "takes a wound" "is killed" "is stunned" \
-    "has lost its leader" "+1 soft cover" "-2 extra attackers" "+1 wounded leader" \
-    "-1 wounded" "gallops" "stops short" "no shot at" "-2 whole cover" \
-    "fails by 1, load, fire or retreat to cover only" "the heidman names sim-the-laird leader" \
-    "riders: leaderless: load, fire or retreat to cover only" "no line of sight" \
-    "herdsmen: not in base contact with brock" "no figure of the group is left"; do
-    grep -qF -- "$text" "$J"/*.yaml || die "no '$text' in the bewcastle-fray journal"
-done
-expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 22 turns identical"
+# What each turn is there to show: campaigns/bewcastle-fray/demo-shows.txt. A line after a
+# "# needs tuning:" comment needs dice today's demo beacons do not give; it is skipped here
+# until issue 11's per-turn demo beacons are chosen to give it (then drop the filter).
+mkdir -p "$TMP/root/campaigns/bewcastle-fray"
+awk '/^# needs tuning:/ { skip = 1; next }
+     skip && !/^[[:space:]]*(#|$)/ { skip = 0; next }
+     { print }' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" \
+    > "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt"
+[ "$(grep -c . "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt")" -ge 60 ] || die "demo-shows.txt filtered to nothing"
+(ROOT="$TMP/root"; demo_shows bewcastle-fray "$C")
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
 git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 22 turns"
+expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
 
 # The report: a map with its key, and the figures.
-R=$(ls "$C"/reports/turn-0022/*armstrong*)
+R=$(ls "$C"/reports/turn-0027/*armstrong*)
 has "$R" "## The table (48\" x 36\")"
 has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"
@@ -47,6 +43,66 @@ shows_source "$TMP/err" "crosses a fence or wall"
 # ... and on foot the same path is fine (Hutcheon's men are foot).
 sed -e 's/armstrong/forster/; s/riders/herdsmen/' "$TMP/jump.yaml" > "$TMP/foot.yaml"
 expect 0 "$BIN" check "$TMP/d" "$TMP/foot.yaml"
+
+# A target out of range when the orders are checked is a warning, not an error (exit 0): the
+# bastle men aim down the road at Kinmont Willie before he rides into range (docs/rules/reivers.md).
+cp "$ROOT/campaigns/bewcastle-fray/orders/turn-0001/forster.yaml" "$TMP/forster.yaml"
+(cd "$TMP" && expect 0 "$BIN" check d forster.yaml)
+has "$TMP/out" "forster.yaml: ok: orders of forster for turn 1 of bewcastle-fray"
+cat > "$TMP/want" <<'EOF'
+forster.yaml:8:10: warning: 'kinmont-willie' is out of range now: 28.2" from the nearest loaded shooter of group 'bastle', whose long range is at most 24.0" (things may move before its card)
+    8 |     aim: kinmont-willie
+      |          ^
+EOF
+cmp "$TMP/want" "$TMP/err" || die "the warning is not as docs/rules/reivers.md shows it"
+
+# The umpire's rulings file: reivers takes los and cover, refuses what it does not model, a
+# grade it does not know and a figure not in play, each at its place.
+cat > "$TMP/rulings.yaml" <<'YAML'
+campaign: bewcastle-fray
+turn: 1
+player: umpire
+orders:
+  - adjust: los
+    from: kinmont-willie
+    to: tam-forster
+    value: false
+    reason: "a peat stack"
+  - adjust: cover
+    from: kinmont-willie
+    to: tam-forster
+    grade: hard
+    reason: "a wall"
+  - adjust: morale
+    side: forster
+    by: -1
+    reason: "no army morale here"
+  - adjust: los
+    from: nobody
+    to: tam-forster
+    value: true
+    reason: "who?"
+YAML
+expect 65 "$BIN" check "$TMP/d" --rulings "$TMP/rulings.yaml"
+has "$TMP/err" "rulings.yaml:13:12: error: no cover grade 'hard' (none, part or whole expected)"
+has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los or cover expected"
+has "$TMP/err" "rulings.yaml:20:11: error: no figure 'nobody' (a figure of the scenario)"
+grep -c "error:" "$TMP/err" | grep -qx 3 || die "the los ruling on two figures in play should pass"
+# ... and the core checks each kind's keys.
+cat > "$TMP/shape.yaml" <<'YAML'
+campaign: bewcastle-fray
+turn: 1
+player: umpire
+orders:
+  - adjust: cover
+    from: kinmont-willie
+    to: tam-forster
+    value: true
+    reason: "no grade"
+YAML
+expect 65 "$BIN" check "$TMP/d" --rulings "$TMP/shape.yaml"
+has "$TMP/err" "shape.yaml:8:5: error: 'adjust: cover' takes no 'value' (from, to, grade, reason expected)"
+has "$TMP/err" "shape.yaml:5:5: error: 'adjust: cover' without 'grade' (from, to, grade, reason expected)"
 
 # A self-crossing wood is refused with its place.
 sed -e 's/area: \[\[60, 220\], \[160, 220\], \[160, 320\], \[60, 320\]\]/area: [[60, 220], [160, 320], [160, 220], [60, 320]]/' \

@@ -11,7 +11,12 @@ N=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 last=$(printf 'turn-%04d' "$N")
 
 # copy NAME: a copy of the umpire's campaign (with .umpire/); clone NAME [SRC]: a plain clone.
-copy() { rm -rf "${TMP:?}/$1"; cp -a "$C" "$TMP/$1"; }
+# copy NAME: the umpire's copy as it was before any verify remembered its head (the check of a
+# remembered head, refs/umpire/verified, has its own tests in t_closed_turns).
+copy() {
+    rm -rf "${TMP:?}/$1"; cp -a "$C" "$TMP/$1"
+    git -C "$TMP/$1" update-ref -d refs/umpire/verified 2>/dev/null || true
+}
 clone() {
     rm -rf "${TMP:?}/$1"; git clone -q "${2:-$C}" "$TMP/$1"
     [ ! -e "$TMP/$1/.umpire" ] || die "the clone holds .umpire/"

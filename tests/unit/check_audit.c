@@ -208,7 +208,7 @@ START_TEST(test_fairness_names_the_tamper)
 	r.beacon_value = "2026-01-01 drand round 1";
 	ck_assert_int_eq(audit_fairness(&c, &r, "the record"), -1);
 	ck_assert_ptr_nonnull(strstr(error_last()->message,
-		"has a beacon value, but the campaign has no fairness.beacon"));
+		"has a beacon value, but the campaign takes no randomness after a close (entropy none)"));
 
 	vector_record(&r, dice);
 	r.seed[0] ^= 0x10;

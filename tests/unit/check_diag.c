@@ -1,5 +1,6 @@
 /* check_diag.c — collected diagnostics: the printed format, the stable sort by file, line
- * and column, position clamping, and the limit with its closing note; the source line and
+ * and column, position clamping, and the limit with its closing note; warnings beside the
+ * errors; the source line and
  * caret: tabs, UTF-8, line breaks, positions past the line or the text, escaping for the
  * terminal, long lines, and which text an entry is shown with. */
 #include <stdio.h>
@@ -155,6 +156,36 @@ START_TEST(custom_limit_and_reuse)
 	free(got);
 	diag_add(&d, "g", 1, 1, "again");
 	ck_assert_uint_eq(diag_count(&d), 1);
+	diag_release(&d);
+}
+END_TEST
+
+/* A warning is shown among the errors in order, as `warning:`, and is not counted; past the
+ * limit it is dropped without a note. */
+START_TEST(warnings_shown_not_counted)
+{
+	struct diag d;
+	diag_init(&d);
+	diag_warn(&d, "f", 2, 1, "out of range %d", 30);
+	ck_assert_uint_eq(diag_count(&d), 0);
+	ck_assert_uint_eq(diag_warnings(&d), 1);
+	diag_add(&d, "f", 1, 1, "bad");
+	diag_add(&d, "f", 3, 1, "worse");
+	ck_assert_uint_eq(diag_count(&d), 2);
+	char *got = printed(&d);
+	ck_assert_str_eq(got, "f:1:1: error: bad\n"
+			      "f:2:1: warning: out of range 30\n"
+			      "f:3:1: error: worse\n");
+	free(got);
+	diag_release(&d);
+	ck_assert_uint_eq(diag_warnings(&d), 0);
+	d.limit = 1;
+	diag_add(&d, "f", 1, 1, "a");
+	diag_warn(&d, "f", 2, 1, "dropped");
+	ck_assert_uint_eq(diag_count(&d), 1);
+	got = printed(&d);
+	ck_assert_str_eq(got, "f:1:1: error: a\n");
+	free(got);
 	diag_release(&d);
 }
 END_TEST
@@ -645,6 +676,7 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, null_file_and_clamping);
 	tcase_add_test(tc, default_limit);
 	tcase_add_test(tc, custom_limit_and_reuse);
+	tcase_add_test(tc, warnings_shown_not_counted);
 	tcase_add_test(tc, source_line_and_caret);
 	tcase_add_test(tc, tabs_repeated_in_caret_line);
 	tcase_add_test(tc, utf8_counts_characters);

@@ -20,7 +20,10 @@
 static const char *const want_steps[] = {
 	"recover",
 	"load",
+	"closed",
 	"orders",
+	"close",
+	"randomness",
 	"seed",
 	"rulings",
 	"resolve",

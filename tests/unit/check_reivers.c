@@ -564,8 +564,8 @@ END_TEST
 START_TEST(test_scatter)
 {
 	struct rv_state *s = make(HEIDMEN "");
-	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, -1, { 240, 180 } };
-	s->animal[1] = (struct rv_animal_def){ "bull", RV_CATTLE, 1, -1, { 240, 180 } };
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, -1, { 240, 180 }, 0 };
+	s->animal[1] = (struct rv_animal_def){ "bull", RV_CATTLE, 1, -1, { 240, 180 }, 0 };
 	s->n_animal = 2;
 	const int d[] = { 4, 6, 3, 3, 9 };
 	struct harness h;
@@ -701,6 +701,100 @@ START_TEST(test_orders)
 }
 END_TEST
 
+/* Every diagnostic, warnings too, of scott's orders (YAML) against a state of figs and extra. */
+static const char *orders_diags(const char *figs, const char *extra, const char *yaml)
+{
+	static char msg[1200];
+	struct diag d;
+	diag_init(&d);
+	struct rv_state *s = make_full(figs, extra, &d);
+	ck_assert_ptr_nonnull(s);
+	struct node *n = NULL;
+	void *o = NULL;
+	ck_assert_int_eq(node_parse(&n, "o.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	int rc = rv_orders_parse(&o, &camp, s, 1, "scott", n, NULL, &d);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	snprintf(msg, sizeof(msg), "%s%s", rc == 0 ? "ok\n" : "refused\n", buf_str(&b));
+	buf_release(&b);
+	rv_orders_free(o);
+	node_free(n);
+	diag_release(&d);
+	rv_state_free(s);
+	return msg;
+}
+
+/* `umpire check` warns, never refuses, about what the table as it stands would spoil: a
+ * target out of range (24" caliver: 24.0" clear, 24.1" warned) or out of sight, no loaded or
+ * no missile weapon, a charge beyond the best roll (12" on foot: contact from 13.0", not from
+ * 13.1"), a wall across a mounted charge, a beast not in base contact (1.0" / 1.1"). */
+START_TEST(test_check_warnings)
+{
+#define SHOOTER(w, r, x, y) \
+	"{id: s-heid, group: sa, role: heidman, weapon: " w ", reload: " r ", at: [" x ", " y \
+	"]}, " \
+	"{id: k-heid, group: kb, role: heidman, at: [470, 350]}, "
+	const char *fig_at = "{id: t, group: kb, at: [%d, %d]}";
+	char figs[400];
+	snprintf(figs, sizeof(figs), SHOOTER("caliver", "0", "0", "350") "%s", "");
+	struct {
+		int x, y;
+		const char *order, *want;
+	} cases[] = {
+		{ 240, 350, "fire", "ok\n" },
+		{ 241, 350, "fire",
+			"ok\no.yaml:1:21: warning: 't' is out of range now: 24.1\" from the nearest "
+			"loaded shooter of group 'sa', whose long range is at most 24.0\" (things may "
+			"move before its card)\n" },
+		{ 241, 350, "aim", "out of range now: 24.1\"" },
+		{ 130, 350, "charge", "ok\n" },
+		{ 131, 350, "charge",
+			"ok\no.yaml:1:23: warning: the charge cannot reach 't' now: 13.1\" away, and "
+			"s-heid is at most 12.0\" on foot (things may move before its card)\n" },
+	};
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		char all[600], yaml[100];
+		snprintf(all, sizeof(all), "%s", figs);
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), fig_at, cases[i].x,
+			cases[i].y);
+		snprintf(yaml, sizeof(yaml), "- {group: sa, %s: t}\n", cases[i].order);
+		const char *got = orders_diags(all, NULL, yaml);
+		ck_assert_msg(strstr(got, cases[i].want), "case %zu: %s", i, got);
+	}
+	/* Behind the wood; not loaded; no missile weapon. */
+	ck_assert(strstr(orders_diags(SHOOTER("caliver", "0", "150",
+					      "50") "{id: t, group: kb, at: [150, 250]}",
+				 NULL, "- {group: sa, fire: t}\n"),
+		"ok\no.yaml:1:21: warning: no loaded shooter of group 'sa' has a line of sight to 't' "
+		"now"));
+	ck_assert(strstr(orders_diags(SHOOTER("caliver", "1", "0",
+					      "350") "{id: t, group: kb, at: [10, 350]}",
+				 NULL, "- {group: sa, fire: t}\n"),
+		"warning: no missile weapon of group 'sa' is loaded (load first)"));
+	ck_assert(strstr(orders_diags(SHOOTER("hand", "0", "0",
+					      "350") "{id: t, group: kb, at: [10, 350]}",
+				 NULL, "- {group: sa, aim: t}\n"),
+		"warning: group 'sa' has no missile weapon: the order will be void"));
+	/* A mounted charge over the wall. */
+	ck_assert(strstr(orders_diags(HEIDMEN "{id: r, group: sx, role: leader, mounted: true, "
+					      "at: [250, 50]}, {id: t, group: kb, at: [350, 50]}",
+				 NULL, "- {group: sx, charge: t}\n"),
+		"ok\no.yaml:1:23: warning: a fence or wall lies between 'r' and 't' and horses "
+		"cannot jump"));
+	/* Base contact for herding. */
+	const char *beasts = "animals: [{id: c1, kind: cattle, at: [10, 350]}, "
+			     "{id: c2, kind: cattle, at: [11, 350]}]\n";
+	ck_assert_str_eq(orders_diags(HEIDMEN "", beasts,
+				 "- {group: sa, herd: [c1], path: [[0, 300]]}\n"),
+		"ok\n");
+	ck_assert_str_eq(orders_diags(HEIDMEN "", beasts,
+				 "- {group: sa, herd: [c1, c2], path: [[0, 300]]}\n"),
+		"ok\no.yaml:1:26: warning: no figure of group 'sa' is in base contact with 'c2' now "
+		"(within 1\"): the herd order will be void unless the beast comes to them\n");
+#undef SHOOTER
+}
+END_TEST
+
 /* ---- whole turns: appointment, morale results, hold, charge ----------------------------- */
 
 /* Resolves one turn of s with scott's orders (YAML) and scripted dice; kerr sends none. */
@@ -824,6 +918,217 @@ START_TEST(test_hold)
 }
 END_TEST
 
+/* An umpire's adjustment of kind k between figures from and to (grade for cover, value for
+ * sight), checked and applied to s; what it did goes to what. */
+static void rule(struct rv_state *s, enum adjust_kind k, const char *from, const char *to,
+	const char *grade, int value, struct buf *what)
+{
+	struct adjustment a = { .kind = k,
+		.index = 1,
+		.from = (char *)from,
+		.to = (char *)to,
+		.grade = (char *)grade,
+		.value = value,
+		.reason = (char *)"the table disagrees" };
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rv_adjust_check(&camp, s, &a, 1, &d), 0);
+	ck_assert_int_eq(rv_adjust_apply(&camp, s, &a, what), 0);
+	diag_release(&d);
+}
+
+/* An umpire's ruling overrides the map for one turn (docs/rules/reivers.md): the wood between
+ * archer and k-heid blocks sight (0) until the ruling clears it (1: 9 hits); a part cover ruled
+ * on top takes 1 (2: 9 misses, 3: 10 hits); in the open a ruling blocks sight (4). The line of
+ * sight holds either way, the cover only against its shooter; the next turn the map decides. */
+START_TEST(test_umpire_rulings)
+{
+	struct rv_state *s = make(HEIDMEN "{id: archer, group: sx, role: leader, weapon: longbow, "
+					  "at: [150, 50]}");
+	int a = fig(s, "archer"), k = fig(s, "k-heid");
+	s->fig[k].at = (struct table_pt){ _i == 4 ? 250 : 150, _i == 4 ? 50 : 250 };
+	struct buf what = BUF_INIT;
+	if (_i >= 1 && _i <= 3)
+		rule(s, ADJUST_LOS, "archer", "k-heid", NULL, 1, &what);
+	if (_i == 2 || _i == 3)
+		rule(s, ADJUST_COVER, "archer", "k-heid", "part", 0, &what);
+	if (_i == 4)
+		rule(s, ADJUST_LOS, "k-heid", "archer", NULL, 0, &what);
+	static const char *const said[] = { "",
+		"the line of sight between archer and k-heid is clear this turn",
+		"the line of sight between archer and k-heid is clear this turn"
+		"the cover of k-heid against shots from archer is part this turn",
+		NULL, "the line of sight between k-heid and archer is blocked this turn" };
+	if (said[_i])
+		ck_assert_str_eq(buf_str(&what), said[_i]);
+	ck_assert_int_eq(rv_fig_los(s, k, a, NULL), _i >= 1 && _i <= 3);
+	ck_assert_int_eq(rv_fig_cover(s, k, a, NULL), RV_NO_COVER);
+	const int dice[] = { 3, 2, _i == 3 ? 10 : 9 };
+	static const char *const shows[] = {
+		"archer has no shot at k-heid (no line of sight)",
+		"archer fires longbow at k-heid (sight by the umpire's ruling): rolls 9 = 9: hit",
+		"archer fires longbow at k-heid (sight by the umpire's ruling): rolls 9 -1 part cover "
+		"(the umpire's ruling) = 8: miss",
+		"rolls 10 -1 part cover (the umpire's ruling) = 9: hit",
+		"archer has no shot at k-heid (no line of sight, by the umpire's ruling)",
+	};
+	struct harness h;
+	int shot = _i >= 1 && _i <= 3;
+	play_turn(s, 1, "- {group: sx, fire: k-heid}\n", dice, shot ? 3 : 2, &h, NULL);
+	ck_assert_msg(has(&h.ev, shows[_i]), "case %d", _i);
+	ck_assert_int_eq(s->fig[k].hits, _i == 1 || _i == 3);
+	ck_assert_int_eq((int)s->n_ruled, 0);
+	h_release(&h);
+	/* Turn 2: the ruling has lapsed. */
+	play_turn(s, 2, "- {group: sx, fire: k-heid}\n", dice, _i == 4 ? 3 : 2, &h, NULL);
+	ck_assert(
+		has(&h.ev, _i == 4 ? "archer fires longbow at k-heid: rolls 9 +1 close = 10: hit" :
+				     "archer has no shot at k-heid (no line of sight)"));
+	h_release(&h);
+	buf_release(&what);
+	rv_state_free(s);
+}
+END_TEST
+
+/* The rulings reivers refuses: a kind it does not take, an unknown or dead figure, one figure
+ * twice, a cover grade it does not know; each at its key. */
+START_TEST(test_umpire_rulings_refused)
+{
+	struct rv_state *s = make(HEIDMEN "{id: gone, group: sx, dead: true, at: [150, 50]}, "
+					  "{id: sx-2, group: sx, role: leader, at: [160, 50]}");
+	struct adjustment v[] = {
+		{ .kind = ADJUST_DISR, .unit = (char *)"s-heid", .by = 1 },
+		{ .kind = ADJUST_LOS, .from = (char *)"nobody", .to = (char *)"k-heid" },
+		{ .kind = ADJUST_LOS, .from = (char *)"s-heid", .to = (char *)"gone" },
+		{ .kind = ADJUST_COVER,
+			.from = (char *)"k-heid",
+			.to = (char *)"k-heid",
+			.grade = (char *)"part" },
+		{ .kind = ADJUST_COVER,
+			.from = (char *)"k-heid",
+			.to = (char *)"sx-2",
+			.grade = (char *)"hard" },
+	};
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rv_adjust_check(&camp, s, v, N_OF(v), &d), -1);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	ck_assert_str_eq(buf_str(&b),
+		"<input>:1:1: error: reivers takes no 'adjust: disr' (los or cover expected: the "
+		"umpire rules a line of sight or a cover for the turn)\n"
+		"<input>:1:1: error: no figure 'nobody' (a figure of the scenario)\n"
+		"<input>:1:1: error: figure 'gone' is dead (a figure in play)\n"
+		"<input>:1:1: error: 'from' and 'to' are both 'k-heid' (two figures expected)\n"
+		"<input>:1:1: error: no cover grade 'hard' (none, part or whole expected)\n");
+	buf_release(&b);
+	diag_release(&d);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Remounting (docs/rules/reivers.md): a rider dismounts and his horse stands loose beside him
+ * (not spooked, his side's); the next turn he catches it again and it leaves the animals; a
+ * third turn he dismounts again under the same name. No die is drawn but the deck's. */
+START_TEST(test_dismount_remount)
+{
+	struct rv_state *s = make(HEIDMEN "{id: r, group: sx, role: leader, mounted: true, "
+					  "at: [240, 100]}");
+	int r = fig(s, "r");
+	const int deck[] = { 3, 2 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert(has(&h.ev, "r dismounts; his horse stands as r-horse"));
+	ck_assert_int_eq(s->fig[r].mounted, 0);
+	ck_assert_int_eq((int)s->n_animal, 1);
+	ck_assert_str_eq(s->animal[0].id, "r-horse");
+	ck_assert_int_eq(s->animal[0].spooked, 0);
+	ck_assert_int_eq(s->animal[0].owner, 0);
+	ck_assert_int_eq(s->animal[0].at.x, 240);
+	h_release(&h);
+	play_turn(s, 2, "- {group: sx, remount: true}\n", deck, 2, &h, NULL);
+	ck_assert(has(&h.ev, "r catches r-horse and mounts"));
+	ck_assert_int_eq(s->fig[r].mounted, 1);
+	ck_assert_int_eq((int)s->n_animal, 0);
+	ck_assert_str_eq(s->fig[r].horse, "");
+	h_release(&h);
+	play_turn(s, 3, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert_str_eq(s->animal[0].id, "r-horse");
+	h_release(&h);
+	/* Nobody is mounted now: a second dismount is void. */
+	play_turn(s, 4, "- {group: sx, dismount: true}\n", deck, 2, &h, NULL);
+	ck_assert(void_has(&h.ev, "no figure of the group is mounted"));
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Remounting: the horse within 1" (0: 1.0" is caught, 1: 1.1" is not), standing still (2: a
+ * spooked horse is not), the rider able to act (3: stunned, not); another side's horse is
+ * lifted (4) unless the option remount-horses: own (5); his own horse before a nearer one (6). */
+START_TEST(test_remount_conditions)
+{
+	struct rv_state *s = make(HEIDMEN "{id: f, group: sx, role: leader, at: [240, 100]}");
+	int f = fig(s, "f");
+	struct rv_animal_def *a = &s->animal[s->n_animal++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->id, sizeof(a->id), "%s", _i == 6 ? "near-horse" : "k-horse");
+	a->kind = RV_HORSE;
+	a->owner = _i >= 4 && _i != 6 ? 1 : 0;
+	a->at = (struct table_pt){ 240, _i == 1 ? 111 : _i == 6 ? 103 : 110 };
+	a->spooked = _i == 2;
+	if (_i == 3)
+		s->fig[f].stunned_until = 1;
+	if (_i == 5)
+		opts.remount_own = 1;
+	if (_i == 6) {
+		struct rv_animal_def *b = &s->animal[s->n_animal++];
+		*b = *a;
+		snprintf(b->id, sizeof(b->id), "f-horse");
+		b->at.y = 109;
+	}
+	int caught = _i == 0 || _i == 4 || _i == 6;
+	const int deck[] = { 3, 2, 1, 1, 1 };
+	struct harness h;
+	/* the spooked horse runs on the animal card (2d6", d12) and settles */
+	play_turn(s, 1, "- {group: sx, remount: true}\n", deck, _i == 2 ? 5 : 2, &h, NULL);
+	ck_assert_int_eq(s->fig[f].mounted, caught);
+	ck_assert_int_eq(void_has(&h.ev, "within 1\" of a loose horse standing still"), !caught);
+	ck_assert_int_eq((int)s->n_animal, _i == 6 ? 1 : !caught);
+	if (_i == 4) {
+		ck_assert(
+			has(&h.ev, "f catches k-horse and mounts (a horse lifted from the enemy)"));
+		ck_assert_str_eq(s->fig[f].horse, "k-horse");
+		/* ... and when he gets down it is k-horse that stands loose, now his side's */
+		ck_assert_int_eq(rv_horse_loose(s, f, 0), 0);
+		ck_assert_str_eq(s->animal[0].id, "k-horse");
+		ck_assert_int_eq(s->animal[0].owner, 0);
+	}
+	if (_i == 6) {
+		ck_assert(has(&h.ev, "f catches f-horse and mounts"));
+		ck_assert_str_eq(s->animal[0].id, "near-horse");
+	}
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* A loose horse's name is unique: a second "x-horse" on the table is "x-horse-2". */
+START_TEST(test_loose_horse_names)
+{
+	struct rv_state *s = make(HEIDMEN "{id: x, group: sx, role: leader, mounted: true, "
+					  "at: [240, 100]}, {id: y, group: sx, mounted: true, "
+					  "horse: x-horse, at: [250, 100]}");
+	ck_assert_int_eq(rv_horse_loose(s, fig(s, "x"), 1), 0);
+	ck_assert_int_eq(rv_horse_loose(s, fig(s, "y"), 0), 1);
+	ck_assert_str_eq(s->animal[0].id, "x-horse");
+	ck_assert_str_eq(s->animal[1].id, "x-horse-2");
+	ck_assert_int_eq(s->animal[0].spooked, 1);
+	ck_assert_int_eq(s->fig[fig(s, "y")].mounted, 0);
+	rv_state_free(s);
+}
+END_TEST
+
 /* §Charging: both morale tests, the charge move, a melee tie kept for the next turn (where the
  * charging +1 is gone), then a win. */
 START_TEST(test_charge_and_tie)
@@ -839,10 +1144,12 @@ START_TEST(test_charge_and_tie)
 	ck_assert_int_eq((int)s->n_melee, 1);
 	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, 125); /* 0.5" short of the target */
 	h_release(&h);
-	/* turn 2: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then tests
-	 * for the casualty */
+	/* turn 2: charging the same target again is void, no test, no second melee; the melee
+	 * is fought on: 6 +1 leader = 7 against 6: the attackers win; no armour: killed; kb then
+	 * tests for the casualty */
 	const int t2[] = { 3, 2, 6, 6, 5 };
-	play_turn(s, 2, "- {group: sx, load: true}\n", t2, N_OF(t2), &h, NULL);
+	play_turn(s, 2, "- {group: sx, charge: target}\n", t2, N_OF(t2), &h, NULL);
+	ck_assert(void_has(&h.ev, "sx: already in melee with target: the melee is fought on"));
 	ck_assert(has(&h.ev, "lead attacks target: 6 +1 leader = 7"));
 	ck_assert_int_eq(s->fig[fig(s, "target")].dead, 1);
 	ck_assert_int_eq((int)s->n_melee, 0);
@@ -864,7 +1171,7 @@ END_TEST
 START_TEST(test_herd_turn)
 {
 	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}");
-	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i } };
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 240, 100 - 10 - _i }, 0 };
 	s->n_animal = 1;
 	const int dice[] = { 3, 2, 5, 3, 3 };
 	struct harness h;
@@ -983,9 +1290,15 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_deck);
 	tcase_add_test(t, test_state_errors);
 	tcase_add_test(t, test_orders);
+	tcase_add_test(t, test_check_warnings);
 	tcase_add_loop_test(t, test_new_leader, 0, 2);
 	tcase_add_loop_test(t, test_morale_effects, 0, 3);
 	tcase_add_test(t, test_hold);
+	tcase_add_test(t, test_dismount_remount);
+	tcase_add_loop_test(t, test_remount_conditions, 0, 7);
+	tcase_add_test(t, test_loose_horse_names);
+	tcase_add_loop_test(t, test_umpire_rulings, 0, 5);
+	tcase_add_test(t, test_umpire_rulings_refused);
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);

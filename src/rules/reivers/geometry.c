@@ -54,6 +54,35 @@ enum rv_cover rv_fire_cover(const struct rv_state *s, struct table_pt a, struct 
 	return best;
 }
 
+/* The ruling of kind los on the pair f, t (either way for a line of sight), or NULL. The last
+ * one given wins: adjust.c replaces a ruling on the same pair. */
+static const struct rv_ruled *ruling(const struct rv_state *s, int los, int f, int t)
+{
+	for (size_t i = 0; i < s->n_ruled; i++) {
+		const struct rv_ruled *r = &s->ruled[i];
+		if (r->los == los &&
+			((r->from == f && r->to == t) || (los && r->from == t && r->to == f)))
+			return r;
+	}
+	return NULL;
+}
+
+int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled)
+{
+	const struct rv_ruled *r = ruling(s, 1, f, t);
+	if (ruled)
+		*ruled = r != NULL;
+	return r ? r->value : rv_los(s, s->fig[f].at, s->fig[t].at);
+}
+
+enum rv_cover rv_fig_cover(const struct rv_state *s, int f, int t, int *ruled)
+{
+	const struct rv_ruled *r = ruling(s, 0, f, t);
+	if (ruled)
+		*ruled = r != NULL;
+	return r ? (enum rv_cover)r->value : rv_fire_cover(s, s->fig[f].at, s->fig[t].at);
+}
+
 enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p)
 {
 	enum rv_mcover best = RV_NO_MCOVER;

@@ -122,14 +122,16 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 			tg->dead ? "the target is dead" : "no loaded missile weapon");
 		return 0;
 	}
-	if (!table_within(fg->at, tg->at, w->range) || !rv_los(s, fg->at, tg->at)) {
-		events_add(e, PH, "%s has no shot at %s (%s)", fg->id, tg->id,
-			rv_los(s, fg->at, tg->at) ? "beyond long range" : "no line of sight");
+	int ruled_los, ruled_cover, los = rv_fig_los(s, f, t, &ruled_los);
+	if (!table_within(fg->at, tg->at, w->range) || !los) {
+		events_add(e, PH, "%s has no shot at %s (%s%s)", fg->id, tg->id,
+			los ? "beyond long range" : "no line of sight",
+			!los && ruled_los ? ", by the umpire's ruling" : "");
 		return 0;
 	}
 	int aim = fg->aim_turn == turn - 1 && fg->aim_turn > 0;
 	int close = table_within(fg->at, tg->at, w->close);
-	int cover = (int)rv_fire_cover(s, fg->at, tg->at);
+	int cover = (int)rv_fig_cover(s, f, t, &ruled_cover);
 	int pen = wounded(fg);
 	int r = (int)dice_roll(d, 10,
 		"Border Reivers §Firing: %s (%s) at %s (d10 %+d aim %+d close -%d cover -%d wound, "
@@ -138,13 +140,15 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 	int total = r + aim + close - cover - pen;
 	fg->reload = w->reload;
 	fg->aim_turn = 0;
-	events_add(e, PH, "%s fires %s at %s: rolls %d%s%s%s%s = %d: %s", fg->id,
-		rv_weapon_names[fg->weapon], tg->id, r, aim ? " +1 aim" : "",
+	events_add(e, PH, "%s fires %s at %s%s: rolls %d%s%s%s%s%s = %d: %s", fg->id,
+		rv_weapon_names[fg->weapon], tg->id,
+		ruled_los ? " (sight by the umpire's ruling)" : "", r, aim ? " +1 aim" : "",
 		close ? " +1 close" : "",
 		cover == 2 ? " -2 whole cover" :
 		cover      ? " -1 part cover" :
 			     "",
-		pen ? " -1 wounded" : "", total, total >= 9 ? "hit" : "miss");
+		ruled_cover ? " (the umpire's ruling)" : "", pen ? " -1 wounded" : "", total,
+		total >= 9 ? "hit" : "miss");
 	if (total < 9 || ricochet(tg, d, e))
 		return 0;
 	rv_hit(s, t, 0, turn, e);
@@ -167,18 +171,66 @@ static void gallop_rider(struct rv_state *s, int f, int turn, struct dice *d, st
 		dist, hour, thrown,
 		thrown <= 3 ? "thrown and stunned next turn" : "keeps his seat");
 	if (thrown <= 3) {
-		fg->mounted = 0;
 		fg->stunned_until = turn + 1;
-		if (s->n_animal < RV_MAX_ANIMALS) {
-			struct rv_animal_def *a = &s->animal[s->n_animal++];
-			memset(a, 0, sizeof(*a));
-			snprintf(a->id, sizeof(a->id), "%.58s-horse", fg->id);
-			a->kind = RV_HORSE;
-			a->spooked = 1;
-			a->owner = fg->side;
-			a->at = fg->at;
-		}
+		rv_horse_loose(s, f, 1);
 	}
+}
+
+/* 1 if id is taken by a figure or by an animal still on the table. */
+static int id_taken(const struct rv_state *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_animal; i++)
+		if (!s->animal[i].gone && strcmp(s->animal[i].id, id) == 0)
+			return 1;
+	return rv_figure_find(s, id) >= 0;
+}
+
+int rv_horse_loose(struct rv_state *s, int f, int spooked)
+{
+	struct rv_figure *fg = &s->fig[f];
+	char id[RV_ID_LEN + 1];
+	fg->mounted = 0;
+	if (fg->horse[0])
+		snprintf(id, sizeof(id), "%s", fg->horse);
+	else
+		snprintf(id, sizeof(id), "%.58s-horse", fg->id);
+	fg->horse[0] = '\0';
+	size_t len = strlen(id);
+	for (int k = 2; id_taken(s, id) && k < 1000; k++)
+		snprintf(id + (len > 60 ? 60 : len), sizeof(id) - (len > 60 ? 60 : len), "-%d", k);
+	if (s->n_animal >= RV_MAX_ANIMALS || id_taken(s, id))
+		return -1;
+	struct rv_animal_def *a = &s->animal[s->n_animal];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->id, sizeof(a->id), "%s", id);
+	a->kind = RV_HORSE;
+	a->spooked = spooked;
+	a->owner = fg->side;
+	a->at = fg->at;
+	return (int)s->n_animal++;
+}
+
+int rv_can_remount(const struct rv_state *s, const struct rv_options *o, int f, int a, int turn)
+{
+	const struct rv_figure *fg = &s->fig[f];
+	const struct rv_animal_def *an = &s->animal[a];
+	return !fg->dead && !fg->mounted && fg->stunned_until < turn && an->kind == RV_HORSE &&
+	       !an->gone && !an->spooked &&
+	       (!o->remount_own || an->owner < 0 || an->owner == fg->side) &&
+	       table_within(fg->at, an->at, RV_CONTACT);
+}
+
+void rv_remount(struct rv_state *s, int f, int a, struct events *e)
+{
+	struct rv_figure *fg = &s->fig[f];
+	struct rv_animal_def *an = &s->animal[a];
+	char own[RV_ID_LEN + 1];
+	snprintf(own, sizeof(own), "%.58s-horse", fg->id);
+	fg->mounted = 1;
+	snprintf(fg->horse, sizeof(fg->horse), "%s", strcmp(an->id, own) == 0 ? "" : an->id);
+	an->gone = 1;
+	events_add(e, PH, "%s catches %s and mounts%s", fg->id, an->id,
+		an->owner >= 0 && an->owner != fg->side ? " (a horse lifted from the enemy)" : "");
 }
 
 void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p, int turn,
@@ -204,7 +256,7 @@ void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p,
 	}
 	for (size_t i = 0; i < n_animal; i++) {
 		struct rv_animal_def *a = &s->animal[i];
-		if (a->kind != RV_HORSE || !table_within(a->at, p, RV_SPOOK_RANGE))
+		if (a->kind != RV_HORSE || a->gone || !table_within(a->at, p, RV_SPOOK_RANGE))
 			continue;
 		int need = !s->discharged ? 7 : 4;
 		int r = (int)dice_roll(d, 10, "Border Reivers §Firing: horse %s spooks (d10 <= %d)",

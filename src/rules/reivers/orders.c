@@ -1,7 +1,9 @@
 /* orders.c — Border Reivers order files: one order per group (move, herd, charge, load, fire,
  * aim; hold for hidden groups; the heidman naming a new leader) and the standing stun order,
- * checked against the state before any die. What moves can change (range, sight) is left to
- * resolve, where an order that can no longer be carried out is void with its reason. */
+ * checked against the state before any die. What moves can change (range, sight, reach,
+ * contact) is a warning here and is decided at resolve, where an order that can no longer be
+ * carried out is void with its reason. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +11,7 @@
 #include "core/banned.h"
 
 const char *const rv_action_names[] = { "none", "move", "herd", "charge", "load", "fire", "aim",
-	NULL };
+	"dismount", "remount", NULL };
 
 void rv_orders_free(void *orders)
 {
@@ -50,14 +52,22 @@ static int group_mounted(const struct rv_state *s, int g)
 	return 0;
 }
 
+/* The figure group g is measured from at the time of checking: its leader, else (leaderless)
+ * its first living figure; -1 when none is left. */
+static int check_anchor(const struct rv_state *s, int g)
+{
+	int lead = rv_group_leader(s, g);
+	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
+		if (!s->fig[i].dead && in_group(s, (int)i, g))
+			lead = (int)i;
+	return lead;
+}
+
 /* The path of a move or herd: waypoints from the leader's place; horses cannot jump. */
 static int parse_path(const struct node *n, const struct rv_state *s, struct rv_order *o,
 	struct diag *d)
 {
-	int lead = rv_group_leader(s, o->group);
-	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
-		if (!s->fig[i].dead && in_group(s, (int)i, o->group))
-			lead = (int)i; /* leaderless: measured from its first living figure */
+	int lead = check_anchor(s, o->group);
 	if (node_check_seq(n, "move", RV_MAX_PATH - 1, d) < 0)
 		return -1;
 	if (n->n == 0) {
@@ -190,7 +200,8 @@ static int parse_appoint(const struct node *n, const struct rv_state *s, int sid
 static int parse_action(const struct node *n, const struct rv_state *s, int side,
 	struct rv_order *o, struct diag *d)
 {
-	static const char *const acts[] = { "move", "herd", "charge", "load", "fire", "aim", NULL };
+	static const char *const acts[] = { "move", "herd", "charge", "load", "fire", "aim",
+		"dismount", "remount", NULL };
 	const struct node *a = NULL;
 	int which = -1, b;
 	for (int i = 0; acts[i]; i++)
@@ -198,7 +209,8 @@ static int parse_action(const struct node *n, const struct rv_state *s, int side
 			if (a) {
 				node_error(d, node_get(n, acts[i]),
 					"a second action '%s' (one action per group a turn: %s)",
-					acts[i], "move, herd, charge, load, fire or aim");
+					acts[i],
+					"move, herd, charge, load, fire, aim, dismount or remount");
 				return -1;
 			}
 			a = node_get(n, acts[i]);
@@ -223,7 +235,9 @@ static int parse_action(const struct node *n, const struct rv_state *s, int side
 	case RV_AIM:
 		return want_enemy(a, s, side, &o->target, d);
 	case RV_LOAD:
-		if (node_want_bool(a, "load", &b, d) < 0)
+	case RV_DISMOUNT:
+	case RV_REMOUNT:
+		if (node_want_bool(a, acts[which], &b, d) < 0)
 			return -1;
 		if (!b)
 			o->action = RV_NONE;
@@ -233,11 +247,166 @@ static int parse_action(const struct node *n, const struct rv_state *s, int side
 	}
 }
 
+/* ---- check-time warnings: legal orders that, on the table as it stands, would not go as
+ * planned. Things move before an order's card comes, so these never refuse a file. ---- */
+
+/* A length in tenths as inches for a message: "12.5\"". */
+static void inches(char *out, size_t len, int64_t tenths)
+{
+	snprintf(out, len, "%lld.%lld\"", (long long)(tenths / RV_INCH),
+		(long long)(tenths % RV_INCH));
+}
+
+/* §Firing: fire or aim at a figure no loaded shooter of the group has in range and sight. */
+static void warn_shot(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	const struct rv_figure *t = &s->fig[o->target];
+	int missile = 0, loaded = 0, sight = 0, reach = 0;
+	int64_t best = -1, near = -1;
+	for (size_t i = 0; i < s->n_fig; i++) {
+		const struct rv_figure *f = &s->fig[i];
+		if (f->dead || !in_group(s, (int)i, o->group) || f->weapon == RV_HAND)
+			continue;
+		missile = 1;
+		if (f->reload > 0)
+			continue;
+		loaded = 1;
+		if (!rv_los(s, f->at, t->at))
+			continue;
+		sight = 1;
+		reach |= table_within(f->at, t->at, rv_weapons[f->weapon].range);
+		if (rv_weapons[f->weapon].range > best)
+			best = rv_weapons[f->weapon].range;
+		if (near < 0 || table_length_round(f->at, t->at) < near)
+			near = table_length_round(f->at, t->at);
+	}
+	char a[32], b[32];
+	if (!missile)
+		node_warn(d, n, "group '%s' has no missile weapon: the order will be void",
+			s->group[o->group].id);
+	else if (!loaded)
+		node_warn(d, n,
+			"no missile weapon of group '%s' is loaded (load first): the order "
+			"will be void",
+			s->group[o->group].id);
+	else if (!sight)
+		node_warn(d, n,
+			"no loaded shooter of group '%s' has a line of sight to '%s' now "
+			"(things may move before its card)",
+			s->group[o->group].id, t->id);
+	else if (!reach) {
+		inches(a, sizeof(a), near);
+		inches(b, sizeof(b), best);
+		node_warn(d, n,
+			"'%s' is out of range now: %s from the nearest loaded shooter of "
+			"group '%s', whose long range is at most %s (things may move before its "
+			"card)",
+			t->id, a, s->group[o->group].id, b);
+	}
+}
+
+/* §Charging, §Movement: a charge the leader cannot complete on his best roll (12" foot, 18"
+ * mounted; half speed in woods and water, 3" a fence or wall), or that horses cannot jump. */
+static void warn_charge(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	int lead = check_anchor(s, o->group);
+	if (lead < 0)
+		return;
+	const struct rv_figure *f = &s->fig[lead], *t = &s->fig[o->target];
+	struct table_pt w[2] = { f->at, t->at }, end;
+	int most = (f->mounted ? 18 : 12) * RV_INCH;
+	char a[32], b[32];
+	if (f->mounted && rv_obstacles_crossed(s, w[0], w[1]) > 0) {
+		node_warn(d, n,
+			"a fence or wall lies between '%s' and '%s' and horses cannot jump: "
+			"the charge will be void if it is still there",
+			f->id, t->id);
+		return;
+	}
+	if (rv_move_along(s, w, 2, most, &end) || table_within(end, t->at, RV_CONTACT))
+		return;
+	inches(a, sizeof(a), table_length_round(f->at, t->at));
+	inches(b, sizeof(b), most);
+	node_warn(d, n,
+		"the charge cannot reach '%s' now: %s away, and %s is at most %s %s "
+		"(things may move before its card)",
+		t->id, a, f->id, b, f->mounted ? "mounted" : "on foot");
+}
+
+/* §Herding: an animal no figure of the group is in base contact with. */
+static void warn_herd(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	for (size_t k = 0; k < o->n_animals; k++) {
+		int touch = 0;
+		for (size_t i = 0; i < s->n_fig; i++)
+			touch |= !s->fig[i].dead && in_group(s, (int)i, o->group) &&
+				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
+					 RV_CONTACT);
+		if (!touch)
+			node_warn(d, n->kind == NODE_SEQ && k < n->n ? n->items[k] : n,
+				"no figure of group '%s' is in base contact with '%s' now (within 1\"): "
+				"the herd order will be void unless the beast comes to them",
+				s->group[o->group].id, s->animal[o->animals[k]].id);
+	}
+}
+
+/* Remounting: a dismount with no one mounted, a remount with no one on foot beside a loose
+ * horse standing still. */
+static void warn_horses(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	int able = 0;
+	for (size_t i = 0; i < s->n_fig; i++) {
+		const struct rv_figure *f = &s->fig[i];
+		if (f->dead || !in_group(s, (int)i, o->group))
+			continue;
+		if (o->action == RV_DISMOUNT)
+			able |= f->mounted;
+		for (size_t k = 0; o->action == RV_REMOUNT && !f->mounted && k < s->n_animal; k++)
+			able |= s->animal[k].kind == RV_HORSE && !s->animal[k].spooked &&
+				table_within(f->at, s->animal[k].at, RV_CONTACT);
+	}
+	if (!able)
+		node_warn(d, n, "%s",
+			o->action == RV_DISMOUNT ?
+				"no figure of the group is mounted now: the order will be void" :
+				"no figure of the group is on foot within 1\" of a loose horse "
+				"standing still now: the order will be void unless one comes to "
+				"them");
+}
+
+static void warn_order(const struct node *n, const struct rv_state *s, const struct rv_order *o,
+	struct diag *d)
+{
+	if (o->action == RV_DISMOUNT || o->action == RV_REMOUNT) {
+		warn_horses(node_get(n, o->action == RV_DISMOUNT ? "dismount" : "remount"), s, o,
+			d);
+		return;
+	}
+	static const char *const keys[] = { [RV_HERD] = "herd",
+		[RV_CHARGE] = "charge",
+		[RV_FIRE] = "fire",
+		[RV_AIM] = "aim" };
+	if (o->action != RV_HERD && o->action != RV_CHARGE && o->action != RV_FIRE &&
+		o->action != RV_AIM)
+		return;
+	const struct node *a = node_get(n, keys[o->action]);
+	if (o->action == RV_CHARGE)
+		warn_charge(a, s, o, d);
+	else if (o->action == RV_HERD)
+		warn_herd(a, s, o, d);
+	else
+		warn_shot(a, s, o, d);
+}
+
 static int parse_order(const struct node *n, const struct rv_state *s, int side, struct rv_order *o,
 	struct diag *d)
 {
 	static const char *const keys[] = { "group", "move", "herd", "path", "charge", "load",
-		"fire", "aim", "place", "hold", "appoint", NULL };
+		"fire", "aim", "dismount", "remount", "place", "hold", "appoint", NULL };
 	const struct node *g, *x;
 	const char *id;
 	int bad = 0;
@@ -274,6 +443,8 @@ static int parse_order(const struct node *n, const struct rv_state *s, int side,
 	}
 	if ((x = node_get(n, "appoint")) && parse_appoint(x, s, side, o, d) < 0)
 		return -1;
+	if (bad == 0)
+		warn_order(n, s, o, d);
 	return bad;
 }
 

@@ -21,6 +21,7 @@
 #define RV_MAX_MELEES 64  /* melees going on at once */
 #define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
 #define RV_ID_LEN 64
+#define RV_MAX_RULED 100 /* umpire's rulings on sight and cover in one turn (core: 100 items) */
 
 #define RV_INCH 10          /* tenths of an inch */
 #define RV_CONTACT 10       /* base to base: within 1" (docs/rules/reivers.md) */
@@ -66,6 +67,7 @@ struct rv_options {
 	enum rv_spook_first spook_first; /* spook-first: game (default) | horse */
 	int herd_die;                    /* herd-die: 10 (default) or 6 */
 	int spook_each;                  /* spook-test: 0 volley (default), 1 discharge */
+	int remount_own; /* remount-horses: 0 any loose horse (default), 1 own side's */
 };
 
 /* A terrain area or a linear feature. */
@@ -94,8 +96,10 @@ struct rv_figure {
 	int armour[RV_N_ARMOUR];
 	int hits; /* unsaved hits taken */
 	int dead;
-	int stunned_until; /* stunned while turn <= this */
-	int aim_turn;      /* aimed in this turn: +1 to a shot in the next (§Firing) */
+	int stunned_until;         /* stunned while turn <= this */
+	int aim_turn;              /* aimed in this turn: +1 to a shot in the next (§Firing) */
+	char horse[RV_ID_LEN + 1]; /* mounted: the id his horse takes when loose, if not
+	                            * "<id>-horse" (he caught another's); else empty */
 	struct table_pt at;
 };
 
@@ -105,6 +109,7 @@ struct rv_animal_def {
 	int spooked;
 	int owner; /* side whose herd it is, -1 none (who holds it at the end) */
 	struct table_pt at;
+	int gone; /* a horse caught and ridden this turn: dropped at the end of resolve */
 };
 
 /* A group's lasting state (per side, by name). */
@@ -126,6 +131,15 @@ struct rv_melee {
 	int started; /* turn it started (charging +1 in that turn only) */
 };
 
+/* An umpire's ruling on a fact of the table for the turn being played (core/adjust.h,
+ * docs/rules/reivers.md): it holds from its adjustment to the end of that turn's resolve. */
+struct rv_ruled {
+	int los;   /* 1: the line of sight between from and to (either way); 0: to's cover */
+	int from;  /* figure index: the one who sees or shoots */
+	int to;    /* figure index: the one seen or shot at */
+	int value; /* los: 1 clear, 0 blocked; cover: enum rv_cover */
+};
+
 struct rv_state {
 	int width, height; /* table, tenths */
 	struct rv_feature_def *feat;
@@ -141,10 +155,22 @@ struct rv_state {
 	int discharged; /* a firearm has been fired in the game (spook-first: game) */
 	int turns;      /* last turn, 0: open-ended */
 	int n_sides;
-	int heidman[RV_MAX_SIDES]; /* figure index of each side's heidman, -1 none */
+	int heidman[RV_MAX_SIDES];           /* figure index of each side's heidman, -1 none */
+	struct rv_ruled ruled[RV_MAX_RULED]; /* this turn's rulings; never in state.yaml */
+	size_t n_ruled;
 };
 
-enum rv_action { RV_NONE, RV_MOVE, RV_HERD, RV_CHARGE, RV_LOAD, RV_FIRE, RV_AIM };
+enum rv_action {
+	RV_NONE,
+	RV_MOVE,
+	RV_HERD,
+	RV_CHARGE,
+	RV_LOAD,
+	RV_FIRE,
+	RV_AIM,
+	RV_DISMOUNT,
+	RV_REMOUNT
+};
 extern const char *const rv_action_names[];
 
 struct rv_place {
@@ -200,6 +226,12 @@ int rv_los(const struct rv_state *s, struct table_pt a, struct table_pt b);
 /* Cover of a figure at b shot at from a: the best of the areas holding b and the obstacles
  * the sight line crosses within 1" of b. */
 enum rv_cover rv_fire_cover(const struct rv_state *s, struct table_pt a, struct table_pt b);
+/* Line of sight from figure f to figure t: an umpire's ruling for the turn on the pair (either
+ * way) if there is one, else rv_los. *ruled (may be NULL) is set to 1 when a ruling decided. */
+int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled);
+/* Cover of figure t shot at by figure f: an umpire's ruling for the turn on the pair if there
+ * is one, else rv_fire_cover. *ruled (may be NULL) is set to 1 when a ruling decided. */
+enum rv_cover rv_fig_cover(const struct rv_state *s, int f, int t, int *ruled);
 /* Melee cover of a figure at p: the best of the areas holding it and obstacles within 1". */
 enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p);
 /* 1 if p lies within 1" of a road. */
@@ -243,8 +275,27 @@ int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, s
  * 6", firing within 12" this turn). Returns 1 on success. */
 int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
 	struct events *e);
+/* Border Reivers §Firing (a rider thrown), Remounting (docs/rules/reivers.md): mounted figure f
+ * is on foot and his horse stands loose at his place, an animal of kind horse owned by his
+ * side, spooked or not, named as he rode it ("<id>-horse" unless he had caught another; made
+ * unique with "-2", "-3"... if that id is taken). Returns the animal's index, or -1 when the
+ * table holds RV_MAX_ANIMALS already (the horse is lost). */
+int rv_horse_loose(struct rv_state *s, int f, int spooked);
+/* Remounting: 1 if figure f may catch and mount loose horse a now: f alive, on foot, not
+ * stunned in turn, within 1" of it; a a horse not caught this turn, not spooked, and (option
+ * remount-horses: own) held by f's side or by nobody. */
+int rv_can_remount(const struct rv_state *s, const struct rv_options *o, int f, int a, int turn);
+/* Remounting: figure f mounts loose horse a (checked with rv_can_remount); the horse leaves the
+ * animals at the end of the turn. */
+void rv_remount(struct rv_state *s, int f, int a, struct events *e);
 /* Scatters animal a (d6", 2d6" if spooked) or gallops it (2d6") towards a d12 clock hour. */
 void rv_animal_scatter(struct rv_state *s, int a, int gallop, struct dice *d, struct events *e);
+
+/* ---- adjust.c: the umpire's rulings on line of sight and cover (core/adjust.h) ---- */
+int rv_adjust_check(const struct rules_campaign *c, const void *state, const struct adjustment *v,
+	size_t n, struct diag *d);
+int rv_adjust_apply(const struct rules_campaign *c, void *state, const struct adjustment *a,
+	struct buf *what);
 
 /* ---- orders.c, turn.c ---- */
 int rv_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,

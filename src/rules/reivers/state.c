@@ -42,7 +42,9 @@ void rv_options_default(struct rv_options *o)
 
 int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 {
-	static const char *const keys[] = { "spook-first", "herd-die", "spook-test", NULL };
+	static const char *const keys[] = { "spook-first", "herd-die", "spook-test",
+		"remount-horses", NULL };
+	static const char *const remount_names[] = { "any", "own", NULL };
 	static const char *const die_names[] = { "d10", "d6", NULL };
 	struct rv_options *o = xcalloc(1, sizeof(*o));
 	const struct node *n;
@@ -65,6 +67,12 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 		else
 			o->spook_each = e;
 	}
+	if ((n = node_get(opts, "remount-horses"))) {
+		if (node_want_enum(n, "remount-horses", remount_names, &e, d) < 0)
+			rc = -1;
+		else
+			o->remount_own = e;
+	}
 	if ((n = node_get(opts, "herd-die"))) {
 		if (node_want_enum(n, "herd-die", die_names, &e, d) < 0)
 			rc = -1;
@@ -86,6 +94,7 @@ struct node *rv_options_emit(const void *opts)
 	node_map_str(m, "spook-first", spook_first_names[o->spook_first]);
 	node_map_str(m, "spook-test", spook_test_names[o->spook_each]);
 	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
+	node_map_str(m, "remount-horses", o->remount_own ? "own" : "any");
 	return m;
 }
 
@@ -337,7 +346,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 {
 	static const char *const keys[] = { "id", "group", "role", "class", "mounted",
 		"horse-spooked", "weapon", "reload", "loaded-turn", "armour", "hits", "dead",
-		"stunned-until", "aim-turn", "at", NULL };
+		"stunned-until", "aim-turn", "horse", "at", NULL };
 	struct rv_figure *f = &s->fig[s->n_fig];
 	int bad = 0;
 	memset(f, 0, sizeof(*f));
@@ -355,9 +364,15 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 		return -1;
 	}
 	f->side = s->group[g].side;
-	const struct node *at = node_need(n, "at", d);
-	if (figure_fields(n, f, d) < 0 || !at || rv_want_pt(at, s, &f->at, d) < 0)
+	const struct node *at = node_need(n, "at", d), *hn = node_get(n, "horse");
+	if (figure_fields(n, f, d) < 0 || !at || rv_want_pt(at, s, &f->at, d) < 0 ||
+		(hn && want_id(n, "horse", f->horse, d) < 0))
 		return -1;
+	if (hn && !f->mounted) {
+		node_error(d, hn, "figure '%s' is on foot (a horse goes with mounted: true)",
+			f->id);
+		return -1;
+	}
 	if (f->role == RV_HEIDMAN) {
 		if (s->heidman[f->side] >= 0) {
 			node_error(d, n, "a second heidman '%s' for one side (one a side)", f->id);
@@ -614,6 +629,8 @@ static struct node *figure_node(const struct rv_figure *f)
 	node_map_bool(m, "dead", f->dead);
 	node_map_int(m, "stunned-until", f->stunned_until);
 	node_map_int(m, "aim-turn", f->aim_turn);
+	if (f->horse[0])
+		node_map_str(m, "horse", f->horse);
 	node_map_add(m, "at", pt_node(f->at));
 	return m;
 }

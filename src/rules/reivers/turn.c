@@ -166,12 +166,13 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 			f->weapon == RV_HAND || f->reload > 0 || s->fig[o->target].dead)
 			continue;
 		struct table_pt at = f->at;
+		int ruled, los = rv_fig_los(s, (int)i, o->target, &ruled);
 		if (!table_within(f->at, s->fig[o->target].at, rv_weapons[f->weapon].range) ||
-			!rv_los(s, f->at, s->fig[o->target].at)) {
-			events_add(x->t->events, "action", "%s has no shot at %s (%s)", f->id,
+			!los) {
+			events_add(x->t->events, "action", "%s has no shot at %s (%s%s)", f->id,
 				s->fig[o->target].id,
-				rv_los(s, f->at, s->fig[o->target].at) ? "beyond long range" :
-									 "no line of sight");
+				los ? "beyond long range" : "no line of sight",
+				!los && ruled ? ", by the umpire's ruling" : "");
 			continue;
 		}
 		/* One spook test per volley, from its first firearm, or per discharge (option
@@ -230,6 +231,11 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 	int lead = group_anchor(s, g, x->t->turn);
 	for (size_t k = 0; k < o->n_animals; k++) {
 		int touch = 0;
+		if (s->animal[o->animals[k]].gone) {
+			void_order(x, o, "%s has been caught and is ridden",
+				s->animal[o->animals[k]].id);
+			return;
+		}
 		for (size_t i = 0; i < s->n_fig; i++)
 			touch |= !s->fig[i].dead && in_group(s, (int)i, g) &&
 				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
@@ -261,6 +267,71 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 	}
 }
 
+/* Remounting (docs/rules/reivers.md): every mounted figure of the group able to act gets down;
+ * his horse stands loose beside him. */
+static void do_dismount(struct ctx *x, int g, const struct rv_order *o)
+{
+	struct rv_state *s = x->s;
+	int any = 0;
+	for (size_t i = 0; i < s->n_fig; i++) {
+		struct rv_figure *f = &s->fig[i];
+		if (f->dead || !f->mounted || !in_group(s, (int)i, g) ||
+			f->stunned_until >= x->t->turn)
+			continue;
+		int a = rv_horse_loose(s, (int)i, 0);
+		events_add(x->t->events, "action", "%s dismounts%s%s", f->id,
+			a >= 0 ? "; his horse stands as " : " and his horse is lost",
+			a >= 0 ? s->animal[a].id : "");
+		any = 1;
+	}
+	if (!any)
+		void_order(x, o, "%s", "no figure of the group is mounted and able to dismount");
+}
+
+/* Remounting: each figure of the group on foot catches a loose horse within 1": the one he
+ * rode if it is there, else the nearest (the first listed of equals). */
+static void do_remount(struct ctx *x, int g, const struct rv_order *o)
+{
+	struct rv_state *s = x->s;
+	int any = 0;
+	for (size_t i = 0; i < s->n_fig; i++) {
+		if (!in_group(s, (int)i, g))
+			continue;
+		char own[RV_ID_LEN + 1];
+		snprintf(own, sizeof(own), "%.58s-horse", s->fig[i].id);
+		int best = -1;
+		for (size_t k = 0; k < s->n_animal; k++) {
+			if (!rv_can_remount(s, x->o, (int)i, (int)k, x->t->turn))
+				continue;
+			if (strcmp(s->animal[k].id, own) == 0) {
+				best = (int)k;
+				break;
+			}
+			if (best < 0 || table_dist2(s->fig[i].at, s->animal[k].at) <
+						table_dist2(s->fig[i].at, s->animal[best].at))
+				best = (int)k;
+		}
+		if (best >= 0) {
+			rv_remount(s, (int)i, best, x->t->events);
+			any = 1;
+		}
+	}
+	if (!any)
+		void_order(x, o, "%s",
+			"no figure of the group on foot and able to act is within 1\" of a loose "
+			"horse standing still (not spooked)");
+}
+
+/* Loose horses caught this turn leave the animals (their riders have them). */
+static void drop_caught_horses(struct rv_state *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_animal; i++)
+		if (!s->animal[i].gone)
+			s->animal[n++] = s->animal[i];
+	s->n_animal = n;
+}
+
 static void do_charge(struct ctx *x, int g, const struct rv_order *o);
 
 /* The action of an activation, as the group's morale allows (§Morale results). */
@@ -278,6 +349,7 @@ static void act(struct ctx *x, int g, const struct rv_order *o)
 	if (!o)
 		return;
 	if (limited && (o->action == RV_HERD || o->action == RV_CHARGE || o->action == RV_AIM ||
+			       o->action == RV_DISMOUNT || o->action == RV_REMOUNT ||
 			       (o->action == RV_MOVE && !in_cover(s, o->path[o->n_path - 1])))) {
 		void_order(x, o, "%s",
 			gr->leader_killed ? "leaderless: load, fire or retreat to cover only" :
@@ -302,6 +374,12 @@ static void act(struct ctx *x, int g, const struct rv_order *o)
 		break;
 	case RV_AIM:
 		do_aim(x, g, o);
+		break;
+	case RV_DISMOUNT:
+		do_dismount(x, g, o);
+		break;
+	case RV_REMOUNT:
+		do_remount(x, g, o);
 		break;
 	default:
 		break;
@@ -330,6 +408,15 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 		void_order(x, o, "the target %s is dead", s->fig[tgt].id);
 		return;
 	}
+	/* A tie fights on (§Melee): charging the same figure again starts no second melee. */
+	for (size_t m = 0; m < s->n_melee; m++)
+		for (int k = 0; k < 3 && s->melee[m].defender == tgt; k++)
+			if (s->melee[m].attackers[k] >= 0 &&
+				in_group(s, s->melee[m].attackers[k], g)) {
+				void_order(x, o, "already in melee with %s: the melee is fought on",
+					s->fig[tgt].id);
+				return;
+			}
 	if (s->group[g].passed_turn != turn &&
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
@@ -450,7 +537,7 @@ static void animal_card(struct ctx *x)
 {
 	struct rv_state *s = x->s;
 	for (size_t i = 0; i < s->n_animal; i++)
-		if (s->animal[i].spooked) {
+		if (s->animal[i].spooked && !s->animal[i].gone) {
 			rv_animal_scatter(s, (int)i, 1, x->t->dice, x->t->events);
 			s->animal[i].spooked = 0;
 		}
@@ -498,6 +585,8 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 			activate(x, (int)g, o);
 		}
 	}
+	s->n_ruled = 0; /* the umpire's rulings on sight and cover hold for this turn only */
+	drop_caught_horses(s);
 	free(x);
 	return 0;
 }
@@ -544,12 +633,17 @@ const struct rule_system rules_reivers = {
 		"  load: true              one Load action (firearms and latches need two)\n"
 		"  fire: FIGURE            every loaded shooter of the group fires at it\n"
 		"  aim: FIGURE             take aim: +1 to next turn's shots\n"
+		"  dismount: true          riders get down; their horses stand loose beside them\n"
+		"  remount: true           figures on foot catch loose horses within 1\" and mount\n"
 		"  place: {FIGURE: [x, y]} with move or herd: where followers stand (within 6\")\n"
 		"  hold: true              a hidden group acts after the deck\n"
 		"  appoint: {group: ID, leader: FIGURE}  the heidman names a new leader\n"
 		"standing:\n"
 		"  stun: true              your attackers stun rather than wound in melee\n"
-		"options: spook-first (game|horse), spook-test (volley|discharge), herd-die (d10|d6).\n"
+		"umpire adjustments: los (from, to, value: true clear / false blocked) and cover\n"
+		"  (from, to, grade: none|part|whole), figures' ids, for this turn only.\n"
+		"options: spook-first (game|horse), spook-test (volley|discharge), herd-die (d10|d6),\n"
+		"  remount-horses (any|own).\n"
 		"See docs/rules/reivers.md.",
 	.options_parse = rv_options_parse,
 	.options_emit = rv_options_emit,
@@ -563,4 +657,6 @@ const struct rule_system rules_reivers = {
 	.orders_free = rv_orders_free,
 	.resolve = rv_resolve,
 	.report = rv_report,
+	.adjust_check = rv_adjust_check,
+	.adjust_apply = rv_adjust_apply,
 };
