@@ -2,28 +2,38 @@
  * idempotent, so running it every few minutes is safe: take the new mail, close (or with
  * entropy none resolve) the open turn once every due player has sent or the deadline and
  * grace are over, queue receipts, reports and reminders, publish, send. */
+#include <errno.h>
 #include <getopt.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/close.h"
 #include "core/inbox.h"
 #include "core/notify.h"
 #include "core/outbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
+extern char **environ;
+
 static const char run_help[] =
-	"usage: umpire run DIR --maildir PATH\n\n"
+	"usage: umpire run DIR --maildir PATH [--beacon-command CMD]\n\n"
 	"One pass of a game by mail for the campaign in DIR, safe to run from cron every few\n"
 	"minutes (every step does only what is not done yet):\n"
 	"  1. inbox: the new mail in the Maildir PATH (umpire inbox)\n"
 	"  2. when every due player has sent, or the deadline and grace are over (schedule:\n"
 	"     missing: no-orders): entropy none resolves the turn from the kept orders; entropy\n"
-	"     beacon or players closes it (umpire close --inbox) and waits for the randomness\n"
-	"     (umpire turn DIR --beacon VALUE, or the reveals)\n"
+	"     beacon or players closes it (umpire close --inbox) and waits for the randomness;\n"
+	"     once the beacon round the close named is out, with --beacon-command, runs\n"
+	"     'CMD ROUND' (sh -c), takes its first output line as the round's value and resolves\n"
+	"     the turn (as umpire turn DIR --beacon VALUE); without it, or with entropy players,\n"
+	"     the umpire resolves the turn by hand\n"
 	"  3. mail: the receipts of a closed turn, the reports of the last turn, reminders to\n"
 	"     the missing once the deadline is schedule.remind away\n"
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
@@ -60,16 +70,97 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 	return !s->game_over && due > 0 && (missing == 0 || *allow_missing);
 }
 
+/* Runs `sh -c 'CMD "$1"' sh ROUND` and reads the first line of its output (at most 1024
+ * bytes) into value. 0, or -1 when it cannot run, fails or prints nothing (told on stderr). */
+static int beacon_value(const char *cmd, long long round, struct buf *value)
+{
+	char r[32], buf[1100];
+	snprintf(r, sizeof(r), "%lld", round);
+	char *script = xasprintf("%s \"$1\"", cmd);
+	char *argv[] = { "sh", "-c", script, "sh", r, NULL };
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = -1;
+	pid_t pid;
+	size_t n = 0;
+	ssize_t got;
+
+	if (pipe(fds) < 0) {
+		free(script);
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	while (rc == 0 && n < sizeof(buf) - 1 &&
+		(got = read(fds[0], buf + n, sizeof(buf) - 1 - n)) != 0)
+		if (got > 0)
+			n += (size_t)got;
+		else if (errno != EINTR)
+			break;
+	close(fds[0]);
+	if (rc == 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(script);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !buf[0] ||
+		strlen(buf) > 1024) {
+		fprintf(stderr, "umpire run: the beacon command gave no value for round %lld\n",
+			round);
+		return -1;
+	}
+	buf_puts(value, buf);
+	return 0;
+}
+
+/* A closed turn with entropy beacon: resolved once its round is out and the command gives
+ * the round's value. EXIT_OK (also when still waiting) or the exit code. */
+static int run_beacon_turn(struct campaign *c, int turn, long long now, const char *cmd)
+{
+	struct close_record r;
+	char commit[41];
+	struct buf value = BUF_INIT;
+	int code = EXIT_OK;
+
+	if (turn_read_close(c, turn, &r, commit) < 0)
+		return cmd_error("umpire run");
+	if (now < r.round_at || !cmd) {
+		printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
+			cmd ? "" : " (umpire turn DIR --beacon VALUE, or --beacon-command)");
+	} else if (beacon_value(cmd, r.round, &value) < 0) {
+		printf("turn %d: closed; no value yet for beacon round %lld\n", turn, r.round);
+	} else {
+		struct turn t;
+		turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+		t.when = now;
+		turn_set_beacon(&t, buf_str(&value), NULL);
+		if (turn_run(&t, "recover", "publish") < 0)
+			code = cmd_turn_error(&t);
+		else
+			printf("turn %d: %s\n", turn, t.out.summary ? t.out.summary : "done");
+		turn_release(&t);
+	}
+	close_release(&r);
+	buf_release(&value);
+	return code;
+}
+
 /* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code. */
-static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now)
+static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now,
+	const char *beacon_cmd)
 {
 	int allow_missing, closing = c->entropy != CAMPAIGN_ENTROPY_NONE;
 	size_t n;
 
+	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
+		return run_beacon_turn(c, s->turn, now, beacon_cmd);
 	if (s->closed) {
-		printf("turn %d: closed; waiting for its randomness (%s)\n", s->turn,
-			c->entropy == CAMPAIGN_ENTROPY_BEACON ? "umpire turn DIR --beacon VALUE" :
-								"umpire reveal, then umpire turn");
+		printf("turn %d: closed; waiting for the players' nonces (umpire reveal, then umpire turn)\n",
+			s->turn);
 		return EXIT_OK;
 	}
 	if (!ready(c, s, now, &allow_missing)) {
@@ -160,16 +251,21 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "maildir", required_argument, NULL, 'm' },
+		{ "beacon-command", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *maildir = NULL;
+	const char *maildir = NULL, *beacon_cmd = NULL;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(run_help, stdout);
 			return EXIT_OK;
+		}
+		if (ch == 'b') {
+			beacon_cmd = optarg;
+			continue;
 		}
 		if (ch != 'm') {
 			fputs(run_help, stderr);
@@ -190,7 +286,7 @@ int cmd_run(int argc, char **argv)
 	if (code == EXIT_OK && inbox_status(c, &s) < 0)
 		code = cmd_error("umpire run: status");
 	if (code == EXIT_OK)
-		code = run_close_or_turn(c, &s, now);
+		code = run_close_or_turn(c, &s, now, beacon_cmd);
 	inbox_status_release(&s);
 	if (code == EXIT_OK)
 		code = run_mail(c, now);

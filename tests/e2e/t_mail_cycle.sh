@@ -1,10 +1,12 @@
-# t_mail_cycle.sh — the Land Raid example (harbour-raid) played from first mail to final
-# report by mail and `umpire run` alone: each turn the due player mails his shipped order
-# file; `umpire run` (as cron would, at the demo's clock) takes it, resolves the turn once
-# every due player has sent, queues the reports and sends everything to a real SMTP server
-# on 127.0.0.1, and publishes to a bare remote a clone verifies. The dice, keys, digests and
-# seeds end identical to the demo's (tools/demo-play); the commits differ only by
-# campaign.yaml, which holds the players' addresses.
+# t_mail_cycle.sh — the Land Raid example (harbour-raid, entropy beacon) played from first
+# mail to final report by mail and `umpire run` alone: each turn the due player mails his
+# shipped order file; `umpire run` (as cron would, at the demo's clock) takes it, closes the
+# turn once every due player has sent and mails the receipt; an hour later it asks the
+# beacon command for the round the close named (here the demo's value), resolves the turn,
+# mails the reports, publishes to a bare remote a clone verifies, and sends everything to a
+# real SMTP server on 127.0.0.1. The dice, keys, digests, beacons and seeds end identical to
+# the demo's (tools/demo-play); the commits differ because campaign.yaml holds the players'
+# addresses.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
@@ -25,7 +27,9 @@ mail:
   from: umpire@example.org
   tls: none
 YAML
-"$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none >/dev/null
+# shellcheck disable=SC2046
+"$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" \
+    $(cat "$SRC/demo.init" 2>/dev/null || true) >/dev/null
 new_campaign harbour-raid "$TMP/demo"
 play harbour-raid "$TMP/demo"
 
@@ -49,15 +53,19 @@ for tdir in "$SRC"/orders/turn-*; do
         addr=$([ "$p" = attacker ] && echo blood@example.org || echo governor@example.org)
         $PY "$ROOT/tests/e2e/mail/deliver.py" md "$addr" "$f" "t$n-$p" $((at - 3600))
     done
-    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md
+    printf '#!/bin/sh\ncat "%s"\n' "$tdir/beacon.txt" > beacon.sh
+    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md --beacon-command "sh $TMP/beacon.sh"
     has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
+    has "$TMP/out" "turn $n: closed with 1 order files"
+    has "$TMP/out" "mail: the receipts of turn $n queued for 1 players"
+    SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" run c --maildir md --beacon-command "sh $TMP/beacon.sh"
     has "$TMP/out" "mail: the reports of turn $n queued for 2 players"
-    has "$TMP/out" "publish: main and $((n + 1)) tags to remote.git"
+    has "$TMP/out" "publish: main and $((2 * n + 1)) tags to remote.git"
     turns=$n
     # Running again at once changes nothing and sends nothing (checked on the first turns).
     [ "$n" -le 2 ] || continue
     head=$(git -C c rev-parse HEAD)
-    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md
+    SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" run c --maildir md --beacon-command "sh $TMP/beacon.sh"
     [ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a second run moved main"
     grep -q "^send:" "$TMP/out" && die "a second run sent mail"
 done
@@ -70,9 +78,16 @@ has "$TMP/out" "turn $((turns + 1)): the game is over"
 "$BIN" log c > mail.log
 cmp demo.log mail.log || { diff demo.log mail.log | head; die "the mail-driven game differs from the demo"; }
 for t in $(git -C demo tag -l 'turn-*' | grep -v '^turn-0000$'); do
-    for p in state.yaml reports orders journal; do
+    for p in state.yaml orders; do
         [ "$(git -C demo rev-parse "$t:$p")" = "$(git -C c rev-parse "$t:$p")" ] || die "$t: $p differs"
     done
+done
+# The reports too, but for the close commit they name.
+for p in attacker defender; do
+    r=reports/turn-$(printf %04d "$turns")/$p.md
+    git -C demo show "HEAD:$r" | sed 's/commit `[0-9a-f]*`/commit C/' > demo.md
+    git -C c show "HEAD:$r" | sed 's/commit `[0-9a-f]*`/commit C/' > mail.md
+    cmp demo.md mail.md || die "$r differs"
 done
 
 # What reached the SMTP server, message by message: per turn one acceptance and one
@@ -91,7 +106,8 @@ for n in range(1, turns + 1):
     assert sum(s == "[harbour-raid] turn %d: your orders are missing" % n for s in subjects) == 1, n
     reports = [r for r, s in msgs if s == "[harbour-raid] turn %d: your report" % n]
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
-assert len(msgs) == 4 * turns, len(msgs)
+    assert sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects) == 1, n
+assert len(msgs) == 5 * turns, len(msgs)
 PY
 
 # The players' remote: a clone verifies the whole game.
