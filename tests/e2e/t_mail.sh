@@ -184,7 +184,7 @@ has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
 has "$TMP/out" "send: 3 sent, 0 left for the next run"
 git -C b tag -l close-0001 | grep -q . || die "no close tag"
 expect 0 "$BIN" run b --maildir mdb
-has "$TMP/out" "turn 1: closed; waiting for its randomness"
+has "$TMP/out" "turn 1: closed; waiting for beacon round"
 grep -q "^send:" "$TMP/out" && die "receipts sent twice"
 for f in smtp/*.eml; do
     grep -q "turn 1 closed: your receipt" $f || continue
