@@ -19,6 +19,7 @@
 #include "core/layout.h"
 #include "core/mail.h"
 #include "core/outbox.h"
+#include "core/sshsig.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -119,20 +120,21 @@ struct intake {
 	struct mail_in m;
 	struct buf raw; /* the message as delivered */
 	uint8_t mail_sha256[FAIR_HASH_BYTES];
-	char *message_id;                /* m.message_id or "sha256:HEX" */
-	long long arrived;               /* the file's mtime */
-	int player;                      /* the sender's player index, -1 */
-	struct buf why;                  /* refused: every problem, for the reply */
+	char *message_id;  /* m.message_id or "sha256:HEX" */
+	long long arrived; /* the file's mtime */
+	int player;        /* the sender's player index, -1 */
+	int signed_by_key; /* the orders carry a good signature by the player's ssh_key */
+	struct buf why;    /* refused: every problem, for the reply */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's */
 };
 
-/* The `campaign:` of the order text when it names another campaign than c's: a new string,
- * else NULL. A file that does not parse is this campaign's to refuse. */
-static char *other_campaign(const struct campaign *c, const struct mail_in *m)
+/* The scalar under the top-level key of the order text (a new string), or NULL: when the
+ * text does not parse, the check that follows tells the player why. */
+static char *peek(const struct mail_in *m, const char *key)
 {
 	struct node *root = NULL;
 	struct diag d;
-	char *other = NULL;
+	char *v = NULL;
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
 		.max_nodes = ORDER_FILE_MAX_NODES };
 
@@ -140,13 +142,59 @@ static char *other_campaign(const struct campaign *c, const struct mail_in *m)
 		return NULL;
 	diag_init(&d);
 	if (node_parse(&root, "orders", m->orders, m->orders_len, &lim, &d) == 0) {
-		const struct node *n = node_get(root, "campaign");
-		if (n && n->kind == NODE_SCALAR && strcmp(n->scalar, c->id) != 0)
-			other = xstrdup(n->scalar);
+		const struct node *n = node_get(root, key);
+		if (n && n->kind == NODE_SCALAR)
+			v = xstrdup(n->scalar);
 	}
 	node_free(root);
 	diag_release(&d);
+	return v;
+}
+
+/* 1 when the orders name another campaign than c's. */
+static int other_campaign(const struct campaign *c, const struct mail_in *m)
+{
+	char *id = peek(m, "campaign");
+	int other = id && strcmp(id, c->id) != 0;
+	free(id);
 	return other;
+}
+
+/* Signed orders: the file's player must have an ssh_key, and ssh-keygen must find the
+ * signature good for it; then he is the sender, whatever the From address. 0 good (in->player
+ * set), 1 refused (in->why), -1 ssh-keygen cannot run. */
+static int check_signature(struct intake *in)
+{
+	struct campaign *c = in->c;
+	char *who = peek(&in->m, "player");
+	int idx = -1, rc;
+
+	for (size_t i = 0; who && i < c->n_players; i++)
+		if (strcmp(c->players[i], who) == 0)
+			idx = (int)i;
+	if (idx < 0 || !c->pbem.contacts[idx].ssh_key) {
+		buf_printf(&in->why,
+			"the orders are signed, but player '%s' has no ssh_key in campaign.yaml to check them with\n",
+			who ? who : "?");
+		free(who);
+		return 1;
+	}
+	char *tmp = xasprintf("%s/.umpire/tmp", c->dir);
+	struct buf why = BUF_INIT;
+	rc = sshsig_verify(tmp, c->pbem.contacts[idx].ssh_key, who, in->m.orders, in->m.orders_len,
+		in->m.signature, in->m.signature_len, &why);
+	if (rc == 0)
+		buf_printf(&in->why,
+			"the signature is not a good signature of this file by player '%s' (ssh-keygen -Y verify: %s)\n",
+			who, buf_str(&why));
+	if (rc == 1) {
+		in->player = idx;
+		in->signed_by_key = 1;
+	}
+	free(tmp);
+	free(who);
+	buf_release(&why);
+	return rc == 1 ? 0 : rc == 0 ? 1 : -1;
 }
 
 /* Checks the order file as `umpire check` does; 0 accepted (file's player is the sender's),
@@ -189,14 +237,24 @@ static int judge(struct intake *in)
 {
 	const struct campaign *c = in->c;
 
-	if (in->player < 0) {
-		buf_printf(&in->why,
-			"%s is not the address of a player of campaign '%s' (orders are taken only from the players' addresses in campaign.yaml)\n",
-			in->m.from, c->id);
-		return 1;
-	}
 	if (in->m.problem) {
 		buf_printf(&in->why, "%s\n", in->m.problem);
+		return 1;
+	}
+	if (in->m.signature) {
+		int rc = check_signature(in);
+		if (rc != 0)
+			return rc;
+	} else if (in->player < 0) {
+		buf_printf(&in->why,
+			"%s is not the address of a player of campaign '%s' (orders are taken only from the players' addresses in campaign.yaml, or signed)\n",
+			in->m.from, c->id);
+		return 1;
+	} else if (c->pbem.mail.require_signature) {
+		buf_printf(&in->why,
+			"campaign '%s' takes signed orders only: sign the file (ssh-keygen -Y sign -f KEY -n " SSHSIG_NAMESPACE
+			" FILE) and attach FILE and FILE.sig\n",
+			c->id);
 		return 1;
 	}
 	if (in->closed) {
@@ -224,6 +282,8 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\norders_sha256: %s\n",
 			c->id, in->turn, c->players[in->player], in->m.orders_name, hex);
 		buf_printf(b, "received: %s\n", when);
+		if (in->signed_by_key)
+			buf_printf(b, "signature: good (ssh_key of %s)\n", c->players[in->player]);
 	} else {
 		buf_printf(b,
 			"Your mail of %s to campaign '%s' was not taken as orders for turn %d:\n\n",
@@ -334,10 +394,7 @@ static int intake_read(struct intake *in, const char *path)
 		return -1;
 	if (seen)
 		return INBOX_DUPLICATE;
-	char *other = other_campaign(in->c, &in->m);
-	int foreign = other != NULL;
-	free(other);
-	if (foreign)
+	if (other_campaign(in->c, &in->m))
 		return INBOX_FOREIGN;
 	if (!in->m.from)
 		return INBOX_UNREADABLE;

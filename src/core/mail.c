@@ -25,8 +25,10 @@ struct scan {
 	GMimePart *yaml[2]; /* the first two order-file attachments */
 	size_t n_yaml;
 	GMimePart *text; /* the first text/plain part that is no attachment */
-	size_t n_html;   /* text/html parts */
-	size_t n_parts;  /* leaf parts seen */
+	GMimePart *sig;  /* the first *.sig attachment */
+	size_t n_sig;
+	size_t n_html;  /* text/html parts */
+	size_t n_parts; /* leaf parts seen */
 };
 
 /* 1 if name ends in .yaml or .yml (any case). */
@@ -48,7 +50,12 @@ static void scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	GMimePart *p = GMIME_PART(part);
 	const char *sub = ct ? g_mime_content_type_get_media_subtype(ct) : NULL;
 	int yaml_type = sub && (strcasecmp(sub, "yaml") == 0 || strcasecmp(sub, "x-yaml") == 0);
-	if (yaml_name(g_mime_part_get_filename(p)) || yaml_type) {
+	const char *fname = g_mime_part_get_filename(p);
+	size_t flen = fname ? strlen(fname) : 0;
+	if (flen > 4 && strcasecmp(fname + flen - 4, ".sig") == 0) {
+		if (!s->n_sig++)
+			s->sig = p;
+	} else if (yaml_name(fname) || yaml_type) {
 		if (s->n_yaml < 2)
 			s->yaml[s->n_yaml] = p;
 		s->n_yaml++;
@@ -151,6 +158,26 @@ static int body_orders(struct mail_in *out)
 	return 0;
 }
 
+/* The signature attachment's bytes, transfer encoding undone, into out->signature. */
+static void part_signature(struct mail_in *out, GMimePart *p)
+{
+	GMimeDataWrapper *w = g_mime_part_get_content(p);
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GByteArray *a = NULL;
+
+	if (w && g_mime_data_wrapper_write_to_stream(w, mem) >= 0)
+		a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	if (!a || a->len == 0 || a->len > 16384 || memchr(a->data, '\0', a->len))
+		out->problem = xstrdup("the attached signature (.sig) cannot be read");
+	else {
+		out->signature = xmalloc(a->len + 1);
+		memcpy(out->signature, a->data, a->len);
+		out->signature[a->len] = '\0';
+		out->signature_len = a->len;
+	}
+	g_object_unref(mem);
+}
+
 static void choose_orders(struct mail_in *out, struct scan *s)
 {
 	if (s->n_yaml > 1) {
@@ -160,6 +187,14 @@ static void choose_orders(struct mail_in *out, struct scan *s)
 		const char *name = g_mime_part_get_filename(s->yaml[0]);
 		out->orders_name = xstrdup(name && *name ? name : "attachment");
 		part_text(out, s->yaml[0]);
+		if (s->n_sig > 1)
+			out->problem = xasprintf("%zu signatures attached (one .sig expected)",
+				s->n_sig);
+		else if (s->sig && !out->problem)
+			part_signature(out, s->sig);
+	} else if (s->sig) {
+		out->problem = xstrdup(
+			"a signature (.sig) came without its order file: attach the signed .yaml file and its .sig");
 	} else if (s->text) {
 		out->orders_name = xstrdup("message body");
 		part_text(out, s->text);
@@ -231,6 +266,7 @@ void mail_in_release(struct mail_in *m)
 	free(m->orders);
 	free(m->orders_name);
 	free(m->problem);
+	free(m->signature);
 	memset(m, 0, sizeof(*m));
 }
 

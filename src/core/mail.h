@@ -21,6 +21,8 @@ struct mail_in {
 	size_t orders_len;
 	char *orders_name; /* the attachment's file name, or "message body" */
 	char *problem;     /* why no order file could be taken, or NULL: one line for the reply */
+	char *signature;   /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
+	size_t signature_len;
 };
 
 /* Parses a delivered message (len bytes, at most MAIL_MAX_BYTES) into out (release with
@@ -28,6 +30,8 @@ struct mail_in {
  * unknown charset, two attachments, none found). The order file is a .yaml/.yml attachment
  * (its bytes exactly, converted to UTF-8 when another charset is declared), else the first
  * text/plain part from its first line `---` or `campaign:` up to a signature line "-- ".
+ * An attachment named *.sig is the order file's SSH signature (kept as sent; with orders
+ * in the body it is a problem: a signature signs a file).
  * Returns 0, or -1 when the bytes are no message at all (error_last()). */
 int mail_parse(struct mail_in *out, const void *bytes, size_t len);
 void mail_in_release(struct mail_in *m);

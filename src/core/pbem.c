@@ -17,7 +17,7 @@ const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
 	"remind", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
-static const char *const mail_keys[] = { "from", "smtp", "user", "tls", NULL };
+static const char *const mail_keys[] = { "from", "smtp", "user", "tls", "require_signature", NULL };
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
  * days_from_civil): integer only, no time zone, no locale. */
@@ -216,6 +216,9 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 	const struct node *t = node_get(n, "tls");
 	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
 		m->tls = (enum pbem_tls)v;
+	const struct node *r = node_get(n, "require_signature");
+	if (r)
+		node_want_bool(r, "require_signature", &m->require_signature, d);
 }
 
 int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d)

@@ -57,6 +57,7 @@ struct pbem_mail {
 	char *smtp; /* smtp://host:port or smtps://host:port; NULL: none */
 	char *user; /* SMTP login, or NULL (the password never is here) */
 	enum pbem_tls tls;
+	int require_signature; /* orders by mail must be signed (ssh-keygen -Y sign) */
 };
 
 /* Everything above, as campaign_parse keeps it in struct campaign. */

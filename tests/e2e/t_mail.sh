@@ -9,10 +9,13 @@ SRC=$ROOT/campaigns/bewcastle-fray
 PY=/usr/bin/python3   # Debian's, which has python3-aiosmtpd
 $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
 
-# The scenario with the players' addresses, a schedule and mail settings (docs/formats.md).
+# The scenario with the players' addresses, forster's SSH key, a schedule and mail settings
+# (docs/formats.md).
+ssh-keygen -q -t ed25519 -N '' -C forster -f forster.key
+ssh-keygen -q -t ed25519 -N '' -C other -f other.key
 sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: [blood@example.org, Peter.Blood@Example.net]/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org\n    ssh_key: "KEY"/' \
+    "$SRC/scenario.yaml" | awk -v k="$(cat forster.key.pub)" '{ sub(/KEY/, k); print }' > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-03T18:00:00Z
@@ -174,14 +177,26 @@ has "$TMP/err" "refused"
 sed 's/^  remote: remote.git$/  remote: remote-b.git\n  auto: true/' scenario.yaml > scenario-b.yaml
 expect 0 "$BIN" init b --scenario scenario-b.yaml --secret-file "$SRC/demo.secret" --entropy beacon
 mkdir -p mdb/new mdb/cur mdb/tmp
+# Signed orders (ssh-keygen -Y sign -n umpire-orders): a signature by another key is refused
+# even from the player's address; a good one is accepted from any address.
+cp "$SRC/orders/turn-0001/forster.yaml" forster.yaml
+ssh-keygen -q -Y sign -f other.key -n umpire-orders forster.yaml 2>/dev/null && mv forster.yaml.sig bad.sig
+ssh-keygen -q -Y sign -f forster.key -n umpire-orders forster.yaml 2>/dev/null
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b1 1767300000
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb governor@example.org forster.yaml b2 1767300030 bad.sig
 expect 0 "$BIN" run b --maildir mdb
+has "$TMP/out" "inbox: turn 1: 1 accepted, 1 refused"
 has "$TMP/out" "turn 1: waiting for orders"
-$PY "$ROOT/tests/e2e/mail/deliver.py" mdb governor@example.org "$SRC/orders/turn-0001/forster.yaml" b2 1767300060
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb someone@elsewhere.example forster.yaml b3 1767300060 forster.yaml.sig
 expect 0 "$BIN" run b --maildir mdb
+has "$TMP/out" "inbox: turn 1: 1 accepted, 0 refused"
 has "$TMP/out" "turn 1: closed with 2 order files"
 has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
 has "$TMP/out" "send: 3 sent, 0 left for the next run"
+grep -l "orders refused" smtp/*.eml | xargs grep -l "not a good signature of this file by player 'forster'" >/dev/null \
+    || die "the bad signature's reply"
+grep -l "To: someone@elsewhere.example" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
+    || die "the good signature's reply"
 git -C b tag -l close-0001 | grep -q . || die "no close tag"
 expect 0 "$BIN" run b --maildir mdb
 has "$TMP/out" "turn 1: closed; waiting for beacon round"
@@ -202,6 +217,17 @@ has receipt-blood.yaml "player: armstrong"
 has receipt-blood.yaml "$(sha256sum < "$SRC/orders/turn-0001/armstrong.yaml" | cut -d' ' -f1)"
 git clone -q remote-b.git clone-b
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+
+# A campaign that requires signatures refuses unsigned orders from the player's address.
+sed 's/^  tls: none$/  tls: none\n  require_signature: true/' scenario.yaml > scenario-r.yaml
+expect 0 "$BIN" init r --scenario scenario-r.yaml --secret-file "$SRC/demo.secret" --entropy none
+mkdir -p mdr/new mdr/cur mdr/tmp
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdr governor@example.org forster.yaml r1 1767300000
+expect 0 "$BIN" inbox r --maildir mdr
+has "$TMP/out" "refused (campaign 'bewcastle-fray' takes signed orders only"
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdr governor@example.org forster.yaml r2 1767300060 forster.yaml.sig
+expect 0 "$BIN" inbox r --maildir mdr
+has "$TMP/out" "accepted: orders of forster for turn 1"
 
 # Turn 2 is open: both missing.
 expect 0 "$BIN" status c
