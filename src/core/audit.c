@@ -370,7 +370,12 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 		return error_set(ERROR_INPUT,
 			"turn %d: the campaign mixes in a public beacon (%s) but %s has no beacon value",
 			t, c->beacon, source);
-	if (!c->beacon && r->beacon_value)
+	/* entropy players: the beacon value is the players' reveals text */
+	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS && !r->beacon_value)
+		return error_set(ERROR_INPUT,
+			"turn %d: the campaign takes the players' reveals but %s has no beacon value",
+			t, source);
+	if (!c->beacon && c->entropy != CAMPAIGN_ENTROPY_PLAYERS && r->beacon_value)
 		return error_set(ERROR_INPUT,
 			"turn %d: %s has a beacon value, but the campaign has no fairness.beacon",
 			t, source);
