@@ -177,16 +177,43 @@ echo "# nothing to see here" >>"$TMP/close/$c3"
 amend close close-0003
 expect 65 python3 "$V" "$TMP/close"
 has "$TMP/out" "verdict: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
-# ... naming a round already out at the close, round_at fixed up.
+# forge NAME DIR TAG FILE: main of the clone NAME of DIR moved back to before TAG, whose file
+# becomes FILE, committed again as umpire would (its identity, the close time, its message
+# with the round FILE names) and tagged TAG.
+forge() {
+    git -C "$TMP/$1" reset -q --hard "$3^"
+    _p=$(git -C "$TMP/$1" ls-tree -r --name-only "$3" | grep '\.close\.yaml$' | sort | tail -n 1)
+    cp "$4" "$TMP/$1/$_p"; git -C "$TMP/$1" add "$_p"
+    _r=$(sed -n 's/^  round: //p' "$4")
+    git -C "$2" log -1 --format=%B "$3" | sed "s/beacon round [0-9]*/beacon round $_r/" >"$TMP/msg"
+    _at=$(sed -n 's/^closed_at: //p' "$4")
+    GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$_at +0000" \
+        GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+        GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
+    git -C "$TMP/$1" tag -f "$3" >/dev/null
+}
+# ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
 clone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
 r=$(( (at - 1692803367) / 3 + 1 - 5 )); ra=$((1692803367 + (r - 1) * 3))
 sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
     -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$ra" +%Y-%m-%dT%H:%M:%SZ)\"/" \
-    "$B/$c3" >"$TMP/round/$c3"
-amend round close-0003
+    "$B/$c3" >"$TMP/early-close"
+forge round "$B" close-0003 "$TMP/early-close"
 expect 65 python3 "$V" "$TMP/round"
 has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+expect 65 "$BIN" verify "$TMP/round"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+# ... or a round_at that is not that round's.
+clone round3 "$B"
+sed -e "s/^  round_at: .*/  round_at: $((ra + 1))/" \
+    -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$((ra + 1))" +%Y-%m-%dT%H:%M:%SZ)\"/" \
+    "$TMP/early-close" >"$TMP/odd-close"
+forge round3 "$B" close-0003 "$TMP/odd-close"
+expect 65 python3 "$V" "$TMP/round3"
+has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+expect 65 "$BIN" verify "$TMP/round3"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
 # ... fixing other orders: the close rebuilds to another commit, and the receipt the player
 # got at the first close names a commit the history no longer holds.
 clone reclose "$B"
