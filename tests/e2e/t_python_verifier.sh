@@ -192,6 +192,14 @@ forge() {
         GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
     git -C "$TMP/$1" tag -f "$3" >/dev/null
 }
+# A close file edited by a later turn's commit.
+clone close1 "$B"
+git -C "$TMP/close1" reset -q --hard turn-0002; git -C "$TMP/close1" tag -d close-0003 >/dev/null
+sed 's/^  sha256: .*/  sha256: 0000000000000000000000000000000000000000000000000000000000000001/' \
+    "$B/journal/turn-0001.close.yaml" >"$TMP/close1/journal/turn-0001.close.yaml"
+amend close1 turn-0002
+expect 65 python3 "$V" "$TMP/close1"
+has "$TMP/out" "verdict: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
 # ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
 clone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
