@@ -163,6 +163,23 @@ git -C "$TMP/beacon" reset -q --hard turn-0002
 git -C "$TMP/beacon" tag -d close-0003 >/dev/null
 expect 65 python3 "$V" "$TMP/beacon"
 has "$TMP/out" "verdict: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+expect 65 "$BIN" verify "$TMP/beacon"
+has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+
+# main must be linear: Setup, close-1, turn-1, close-2, ... A merge is refused, and so is a
+# close tag moved off its place.
+clone merge "$B"
+git -C "$TMP/merge" checkout -q -b side turn-0001
+echo "# side" >"$TMP/merge/side.txt"; git -C "$TMP/merge" add side.txt
+git -C "$TMP/merge" commit -qm side
+git -C "$TMP/merge" checkout -q main
+git -C "$TMP/merge" merge -q --no-ff -m merge side
+expect 65 python3 "$V" "$TMP/merge"
+has "$TMP/out" "verdict: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
+clone moved "$B"
+git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
+expect 65 python3 "$V" "$TMP/moved"
+has "$TMP/out" "verdict: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
 
 # amend NAME TAG: the clone's changes replace the commit at main's tip, TAG moved onto it.
 amend() {
