@@ -1,7 +1,11 @@
 # tools/umpire-verify (Python standard library only) audits a plain git clone of a played
 # campaign and the fairness test vectors, and names the first broken item of a clone tampered
 # with: a die value, a committed order file, a revealed key, a missing tag, an export it
-# cannot read, and a journal export changed after its tag (a campaign with entropy none).
+# cannot read, and a journal export changed after its tag (a campaign with entropy none);
+# in closed turns (entropy beacon and players): receipts, the remembered head, a merge, a
+# moved close tag, close files edited or forged (a round out before the close, a wrong
+# round_at, other orders, another entropy commitment), a wrong beacon round and a nonce that
+# does not match its commitment.
 . "$ROOT/tests/e2e/lib.sh"
 V="$ROOT/tools/umpire-verify"
 C="$TMP/c"
@@ -137,7 +141,7 @@ B="$TMP/b"
 "$BIN" init "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" >/dev/null
 for t in 1 2 3; do
     n=$(printf %04d "$t")
-    SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$B" "$H"/orders/turn-$n/*.yaml \
+    SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$B" "$H/orders/turn-$n"/*.yaml \
         --receipts "$TMP/receipts-$t" >/dev/null
     [ "$t" -eq 3 ] || SOURCE_DATE_EPOCH=$((1767225600 + t * 3600 + 700)) \
         "$BIN" turn "$B" --beacon "demo value $t" >/dev/null
