@@ -101,15 +101,16 @@ static void part_text(struct mail_in *out, GMimePart *p)
 		goto done;
 	}
 	GByteArray *a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	if (!g_utf8_validate((const char *)a->data, (gssize)a->len, NULL) ||
-		memchr(a->data, '\0', a->len)) {
+	if (a->len && (!g_utf8_validate((const char *)a->data, (gssize)a->len, NULL) ||
+			      memchr(a->data, '\0', a->len))) {
 		out->problem = xasprintf(
 			"the orders are not valid %s text (send them as UTF-8, charset declared)",
 			cs ? cs : "UTF-8");
 		goto done;
 	}
 	out->orders = xmalloc(a->len + 1);
-	memcpy(out->orders, a->data, a->len);
+	if (a->len) /* an empty part has no data at all */
+		memcpy(out->orders, a->data, a->len);
 	out->orders[a->len] = '\0';
 	out->orders_len = a->len;
 done:

@@ -44,8 +44,10 @@ int pbem_parse_utc(const char *s, long long *out)
 			(size_t)n != strlen(s))
 			return -1;
 	}
-	if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 ||
-		h < 0 || mi < 0 || mi > 59 || sec < 0 || sec > 59)
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+		(mo == 2 && d == 29 && !leap) || h > 23 || h < 0 || mi < 0 || mi > 59 || sec < 0 ||
+		sec > 59)
 		return -1;
 	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
 	return 0;

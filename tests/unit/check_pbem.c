@@ -1,0 +1,213 @@
+/* check_pbem.c — play by email: UTC dates and durations of the schedule, deadlines, players
+ * by address, and reading a delivered message (GMime): the order file from an attachment or
+ * the body, charsets, HTML only, signatures attached. */
+#include <string.h>
+
+#include "core/mail.h"
+#include "core/node.h"
+#include "core/pbem.h"
+#include "testutil.h"
+
+START_TEST(utc_dates)
+{
+	long long t;
+	char s[32];
+
+	ck_assert_int_eq(pbem_parse_utc("1970-01-01T00:00:00Z", &t), 0);
+	ck_assert_int_eq(t, 0);
+	ck_assert_int_eq(pbem_parse_utc("2026-01-01T00:00:00Z", &t), 0);
+	ck_assert_int_eq(t, 1767225600); /* the tests' SOURCE_DATE_EPOCH */
+	ck_assert_int_eq(pbem_parse_utc("2024-02-29T23:59Z", &t), 0);
+	pbem_format_utc(s, sizeof(s), t);
+	ck_assert_str_eq(s, "2024-02-29T23:59:00Z");
+	pbem_format_utc(s, sizeof(s), t + 60);
+	ck_assert_str_eq(s, "2024-03-01T00:00:00Z");
+	ck_assert_int_eq(pbem_parse_utc("2025-02-29T00:00:00Z", &t), -1); /* not a leap year */
+	ck_assert_int_eq(pbem_parse_utc("2000-02-29T00:00:00Z", &t), 0);
+	ck_assert_int_eq(pbem_parse_utc("2100-02-29T00:00:00Z", &t), -1);
+	ck_assert_int_eq(pbem_parse_utc("2026-13-01T00:00:00Z", &t), -1);
+	ck_assert_int_eq(pbem_parse_utc("2026-01-01 00:00:00", &t), -1);
+	ck_assert_int_eq(pbem_parse_utc("2026-01-01T24:00:00Z", &t), -1);
+	ck_assert_int_eq(pbem_parse_utc("2026-01-01T00:00:00Zx", &t), -1);
+	for (long long v = 0; v < 4102444800LL; v += 86400 * 37 + 3601) {
+		pbem_format_utc(s, sizeof(s), v);
+		ck_assert_int_eq(pbem_parse_utc(s, &t), 0);
+		ck_assert_int_eq(t, v);
+	}
+}
+END_TEST
+
+START_TEST(durations)
+{
+	long long v;
+	ck_assert_int_eq(pbem_parse_duration("90", &v), 0);
+	ck_assert_int_eq(v, 90);
+	ck_assert_int_eq(pbem_parse_duration("45m", &v), 0);
+	ck_assert_int_eq(v, 2700);
+	ck_assert_int_eq(pbem_parse_duration("12h", &v), 0);
+	ck_assert_int_eq(v, 43200);
+	ck_assert_int_eq(pbem_parse_duration("7d", &v), 0);
+	ck_assert_int_eq(v, 604800);
+	ck_assert_int_eq(pbem_parse_duration("", &v), -1);
+	ck_assert_int_eq(pbem_parse_duration("-1h", &v), -1);
+	ck_assert_int_eq(pbem_parse_duration("2w", &v), -1);
+	ck_assert_int_eq(pbem_parse_duration("1hh", &v), -1);
+}
+END_TEST
+
+static void parse_settings(struct pbem *p, const char *yaml, int want)
+{
+	struct node *root = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&root, "campaign.yaml", yaml, strlen(yaml), NULL, &d), 0);
+	ck_assert_int_eq(pbem_parse(p, root, node_get(root, "players"), &d), want);
+	node_free(root);
+	diag_release(&d);
+}
+
+START_TEST(deadlines_and_addresses)
+{
+	struct pbem p;
+	parse_settings(&p,
+		"players:\n"
+		"  - id: a\n    email: [A@Example.org, b@example.net]\n"
+		"  - id: b\n    email: c@example.org\n"
+		"schedule:\n  first_deadline: 2026-01-03T18:00:00Z\n  every: 2d\n  grace: 1h\n"
+		"  missing: hold\n",
+		0);
+	ck_assert_int_eq(pbem_deadline(&p, 1), 1767463200);
+	ck_assert_int_eq(pbem_deadline(&p, 3), 1767463200 + 4 * 86400);
+	ck_assert_int_eq(p.schedule.grace, 3600);
+	ck_assert_int_eq(p.schedule.missing, PBEM_MISSING_HOLD);
+	ck_assert_int_eq(p.schedule.remind, -1);
+	ck_assert_int_eq(pbem_player_of(&p, "a@example.ORG"), 0);
+	ck_assert_int_eq(pbem_player_of(&p, "b@example.net"), 0);
+	ck_assert_int_eq(pbem_player_of(&p, "c@example.org"), 1);
+	ck_assert_int_eq(pbem_player_of(&p, "a@example.org.evil"), -1);
+	pbem_release(&p);
+
+	parse_settings(&p, "players:\n  - id: a\n", 0);
+	ck_assert_int_eq(pbem_deadline(&p, 1), -1); /* no schedule, no deadline */
+	ck_assert_int_eq(pbem_player_of(&p, "a@example.org"), -1);
+	pbem_release(&p);
+
+	parse_settings(&p, "players:\n  - id: a\n    email: not-an-address\n", -1);
+	pbem_release(&p);
+	parse_settings(&p, "players:\n  - id: a\nmail:\n  smtp: http://x\n", -1);
+	pbem_release(&p);
+	parse_settings(&p, "players:\n  - id: a\nschedule:\n  every: 1d\n", -1);
+	pbem_release(&p);
+}
+END_TEST
+
+static void parse_mail(struct mail_in *m, const char *text)
+{
+	ck_assert_int_eq(mail_parse(m, text, strlen(text)), 0);
+}
+
+START_TEST(mail_body_and_attachment)
+{
+	struct mail_in m;
+
+	parse_mail(&m, "From: A <A@Example.org>\nMessage-ID: <x@y>\nSubject: hi\n"
+		       "Content-Type: text/plain; charset=iso-8859-1\n"
+		       "Content-Transfer-Encoding: quoted-printable\n\n"
+		       "Hello,\n=\ncampaign: c\nturn: 1\n# caf=E9\n-- \nsig\n");
+	ck_assert_str_eq(m.from, "a@example.org");
+	ck_assert_str_eq(m.message_id, "x@y");
+	ck_assert_ptr_null(m.problem);
+	ck_assert_str_eq(m.orders, "campaign: c\nturn: 1\n# caf\xc3\xa9\n");
+	ck_assert_str_eq(m.orders_name, "message body");
+	mail_in_release(&m);
+
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/html\n\n<p>campaign: c</p>\n");
+	ck_assert_ptr_null(m.orders);
+	ck_assert_ptr_nonnull(strstr(m.problem, "HTML only"));
+	mail_in_release(&m);
+
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/plain; charset=x-no-such\n\n"
+		       "campaign: c\n");
+	ck_assert_ptr_nonnull(strstr(m.problem, "charset 'x-no-such'"));
+	mail_in_release(&m);
+
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/plain\n\nno orders here\n");
+	ck_assert_ptr_nonnull(strstr(m.problem, "no orders found"));
+	mail_in_release(&m);
+
+	parse_mail(&m, "From: a@example.org\nMIME-Version: 1.0\n"
+		       "Content-Type: multipart/mixed; boundary=B\n\n"
+		       "--B\nContent-Type: text/plain\n\nsee attached\n"
+		       "--B\nContent-Type: application/octet-stream\n"
+		       "Content-Disposition: attachment; filename=a.yaml\n"
+		       "Content-Transfer-Encoding: base64\n\nY2FtcGFpZ246IGMNCg==\n"
+		       "--B\nContent-Type: application/octet-stream\n"
+		       "Content-Disposition: attachment; filename=a.yaml.sig\n\n"
+		       "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n"
+		       "--B--\n");
+	ck_assert_ptr_null(m.problem);
+	ck_assert_str_eq(m.orders, "campaign: c\r\n"); /* the attachment byte for byte */
+	ck_assert_str_eq(m.orders_name, "a.yaml");
+	ck_assert_ptr_nonnull(strstr(m.signature, "BEGIN SSH SIGNATURE"));
+	mail_in_release(&m);
+
+	parse_mail(&m,
+		"From: a@example.org\nMIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=B\n\n"
+		"--B\nContent-Type: text/yaml\nContent-Disposition: attachment; filename=a.yaml\n\n"
+		"campaign: c\n"
+		"--B\nContent-Type: text/yaml\nContent-Disposition: attachment; filename=b.yml\n\n"
+		"campaign: c\n"
+		"--B--\n");
+	ck_assert_ptr_nonnull(strstr(m.problem, "2 order files attached"));
+	mail_in_release(&m);
+}
+END_TEST
+
+START_TEST(mail_build_and_envelope)
+{
+	struct buf out = BUF_INIT;
+	struct mail_in m;
+	char *from, *to;
+	struct mail_out o = { .from = "umpire@example.org",
+		.to = "p@example.org",
+		.subject = "[c] turn 1: orders accepted",
+		.in_reply_to = "x@y",
+		.message_id = "umpire.1@example.org",
+		.date = 1767225600,
+		.body = "caf\xc3\xa9\ncampaign: c\n",
+		.attachment_name = "r.md",
+		.attachment = "# report\n",
+		.attachment_len = 9 };
+
+	ck_assert_int_eq(mail_build(&out, &o), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\r\nIn-Reply-To: <x@y>\r\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "Date: Thu, 01 Jan 2026 00:00:00 +0000"));
+	for (size_t i = 0; i < out.len; i++)
+		ck_assert_uint_lt((unsigned char)out.data[i], 128); /* 7-bit clean */
+	ck_assert_int_eq(mail_envelope(out.data, out.len, &from, &to), 0);
+	ck_assert_str_eq(from, "umpire@example.org");
+	ck_assert_str_eq(to, "p@example.org");
+	free(from);
+	free(to);
+	ck_assert_int_eq(mail_parse(&m, out.data, out.len), 0);
+	ck_assert_str_eq(m.orders, "campaign: c\n"); /* the body read back as UTF-8 */
+	mail_in_release(&m);
+	buf_release(&out);
+}
+END_TEST
+
+static Suite *pbem_suite(void)
+{
+	Suite *s = suite_create("pbem");
+	TCase *tc = tcase_create("pbem");
+	tcase_add_test(tc, utc_dates);
+	tcase_add_test(tc, durations);
+	tcase_add_test(tc, deadlines_and_addresses);
+	tcase_add_test(tc, mail_body_and_attachment);
+	tcase_add_test(tc, mail_build_and_envelope);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(pbem_suite)
