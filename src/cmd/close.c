@@ -171,6 +171,8 @@ int cmd_close(int argc, char **argv)
 				t.in.turn);
 		print_closed(&t);
 		code = print_receipts(&t, outdir);
+		if (code == EXIT_OK)
+			code = cmd_publish_auto(c);
 	}
 	turn_release(&t);
 	campaign_close(c);

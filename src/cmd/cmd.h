@@ -60,6 +60,10 @@ struct smtp_settings;
  * strings point into c and the environment. */
 int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s);
 
+/* With publish.auto and publish.remote in c's campaign.yaml, pushes every tag and main there
+ * (umpire publish), telling so on stderr; EXIT_OK (also when not set) or the exit code. */
+int cmd_publish_auto(struct campaign *c);
+
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);
 

@@ -14,6 +14,18 @@ static const char publish_help[] =
 	"clone (a bare repository whose HEAD is main; a local path that does not exist is made\n"
 	"one). Never forces: a remote whose main went elsewhere refuses. Safe to run again.\n";
 
+int cmd_publish_auto(struct campaign *c)
+{
+	size_t n_tags;
+	if (!c->pbem.publish.autopush || !c->pbem.publish.remote)
+		return EXIT_OK;
+	if (repo_push_all(c->repo, c->pbem.publish.remote, &n_tags) < 0)
+		return cmd_error("umpire publish");
+	fprintf(stderr, "umpire: published main and %zu tags to %s (publish.auto)\n", n_tags,
+		c->pbem.publish.remote);
+	return EXIT_OK;
+}
+
 int cmd_publish(int argc, char **argv)
 {
 	int rc = cmd_options_help_only(argc, argv, publish_help);

@@ -138,6 +138,8 @@ int cmd_turn(int argc, char **argv)
 			t.last->turn);
 	else
 		printf("Turn %d: %s\n", t.in.turn, t.out.summary);
+	if (code == EXIT_OK && !(t.status & TURN_ALREADY_DONE))
+		code = cmd_publish_auto(c);
 	turn_release(&t);
 	campaign_close(c);
 	return code;

@@ -1,8 +1,8 @@
 /* outbox.h — umpire's mail waiting to go (.umpire/outbox/): every reply, receipt and report
  * is queued in new/ first, durably, then `umpire send` hands each to SMTP and moves it to
- * sent/ only after the server took it. So a message is never sent twice by umpire (a crash
- * between the server's answer and the move aside) and one that failed is tried again on the
- * next run. */
+ * sent/ only after the server took it: one that failed is tried again on the next run, and
+ * one sent is never sent again, unless a crash falls between the server's answer and the
+ * move (then the next run sends it once more, with the same Message-ID). */
 #ifndef UMPIRE_OUTBOX_H
 #define UMPIRE_OUTBOX_H
 
