@@ -229,6 +229,13 @@ $PY "$ROOT/tests/e2e/mail/deliver.py" mdr governor@example.org forster.yaml r2 1
 expect 0 "$BIN" inbox r --maildir mdr
 has "$TMP/out" "accepted: orders of forster for turn 1"
 
+# publish.auto: umpire turn publishes on its own.
+sed 's/^  remote: remote.git$/  remote: remote-a.git\n  auto: true/' scenario.yaml > scenario-a.yaml
+expect 0 "$BIN" init a --scenario scenario-a.yaml --secret-file "$SRC/demo.secret" --entropy none
+expect 0 "$BIN" turn a "$SRC/orders/turn-0001/armstrong.yaml" "$SRC/orders/turn-0001/forster.yaml"
+has "$TMP/err" "published main and 2 tags to remote-a.git (publish.auto)"
+[ "$(git -C remote-a.git rev-parse main)" = "$(git -C a rev-parse HEAD)" ] || die "publish.auto"
+
 # Turn 2 is open: both missing.
 expect 0 "$BIN" status c
 has "$TMP/out" "campaign bewcastle-fray, turn 2: open"
