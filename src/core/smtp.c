@@ -44,6 +44,9 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	char errbuf[CURL_ERROR_SIZE] = "";
 	int ret = -1;
 
+	if (!envelope_ok(from) || !envelope_ok(to))
+		return error_set(ERROR_INPUT,
+			"smtp: refused envelope address (from '%.60s', to '%.60s')", from, to);
 	smtp_init();
 	CURL *curl = curl_easy_init();
 	if (!curl)
