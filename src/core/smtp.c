@@ -36,6 +36,18 @@ static void smtp_init(void)
 	}
 }
 
+/* 1 if address can go into an SMTP command as <address>: no controls, spaces or brackets
+ * (a reply's recipient came from a stranger's From header). */
+static int envelope_ok(const char *address)
+{
+	if (!*address || strlen(address) > 254)
+		return 0;
+	for (const char *p = address; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == '<' || *p == '>' || *p == 127)
+			return 0;
+	return 1;
+}
+
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
 	size_t len)
 {
