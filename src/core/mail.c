@@ -188,7 +188,7 @@ static void choose_orders(struct mail_in *out, struct scan *s)
 		const char *name = g_mime_part_get_filename(s->yaml[0]);
 		out->orders_name = xstrdup(name && *name ? name : "attachment");
 		part_text(out, s->yaml[0]);
-		if (s->n_sig > 1)
+		if (s->n_sig > 1 && !out->problem)
 			out->problem = xasprintf("%zu signatures attached (one .sig expected)",
 				s->n_sig);
 		else if (s->sig && !out->problem)
