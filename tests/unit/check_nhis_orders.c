@@ -1005,7 +1005,7 @@ START_TEST(test_adjust_apply)
 	ck_assert_int_eq(unit(s, "j2")->eliminated, 0);
 	adj_release(&f);
 	/* and back: m1 Shaken again and on its full side */
-	buf_reset(&what);
+	buf_clear(&what);
 	adj_make(&f, "[{adjust: status, unit: m1, status: reduced, value: false},\n"
 		     " {adjust: status, unit: m1, status: shaken, value: true}]");
 	adj_apply_all(s, &f, &what);
@@ -1014,7 +1014,7 @@ START_TEST(test_adjust_apply)
 	ck_assert_int_eq(unit(s, "m1")->is_reduced, 0);
 	adj_release(&f);
 	/* tank-morale: unshakable makes the tank Unshakable, us otherwise Shakeable */
-	buf_reset(&what);
+	buf_clear(&what);
 	adj_make(&f, "[{adjust: status, unit: t1, status: shaken, value: true}]");
 	adj_apply_all(s, &f, &what);
 	adj_release(&f);
@@ -1038,31 +1038,31 @@ START_TEST(test_adjust_errors)
 	struct adj_fixture f;
 	struct diag d;
 	diag_init(&d);
-	adj_make(&f, "[{adjust: remove, unit: nobody},\n"                                /* 1 */
-		     " {adjust: status, unit: j1, status: shaken, value: true},\n"       /* 2 */
-		     " {adjust: status, unit: m1, status: shaken, value: false},\n"      /* 3 */
-		     " {adjust: status, unit: m1, status: pinned, value: true},\n"       /* 4 */
-		     " {adjust: disr, unit: m1, by: 1},\n"                               /* 5 */
-		     " {adjust: remove, unit: m2}, {adjust: remove, unit: m2},\n"        /* 6 */
-		     " {adjust: status, unit: t1, status: reduced, value: false},\n"     /* 7 */
-		     " {adjust: remove, unit: f1}, {adjust: break, unit: j2}]");          /* 8 */
+	adj_make(&f, "[{adjust: remove, unit: nobody},\n"                            /* 1 */
+		     " {adjust: status, unit: j1, status: shaken, value: true},\n"   /* 2 */
+		     " {adjust: status, unit: m1, status: shaken, value: false},\n"  /* 3 */
+		     " {adjust: status, unit: m1, status: pinned, value: true},\n"   /* 4 */
+		     " {adjust: disr, unit: m1, by: 1},\n"                           /* 5 */
+		     " {adjust: remove, unit: m2}, {adjust: remove, unit: m2},\n"    /* 6 */
+		     " {adjust: status, unit: t1, status: reduced, value: false},\n" /* 7 */
+		     " {adjust: remove, unit: f1}, {adjust: break, unit: j2}]");     /* 8 */
 	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), -1);
-	ck_assert_uint_eq(diag_count(&d), 8);
+	ck_assert_uint_eq(diag_count(&d), 9);
 	static const struct {
 		int line, column;
 		const char *message;
 	} want[] = {
-		{ 1, 26, "'nobody' is not a unit of the scenario (a unit id expected)" },
-		{ 2, 35,
+		{ 1, 25, "'nobody' is not a unit of the scenario (a unit id expected)" },
+		{ 2, 37,
 			"unit 'j1' is Unshakable (japanese) and cannot be Shaken (a Shakeable unit "
 			"expected)" },
-		{ 3, 58, "unit 'm1' is Prepared, not Shaken (a unit Shaken expected)" },
-		{ 4, 35, "'pinned' is not a status of nhis ('shaken' or 'reduced' expected)" },
+		{ 3, 52, "unit 'm1' is not Shaken (a Shaken unit expected)" },
+		{ 4, 37, "'pinned' is not a status of nhis ('shaken' or 'reduced' expected)" },
 		{ 5, 11, "'adjust: disr' has no meaning in nhis ('remove' or 'status' expected)" },
-		{ 6, 55, "unit 'm2' has been eliminated (a unit in play expected)" },
-		{ 7, 59,
-			"unit 't1' is at full strength (a unit on its reduced side expected)" },
-		{ 8, 26, "unit 'f1' has been eliminated (a unit in play expected)" },
+		{ 6, 53, "unit 'm2' has been eliminated (a unit in play expected)" },
+		{ 7, 53, "unit 't1' is at full strength (a reduced unit expected)" },
+		{ 8, 25, "unit 'f1' has been eliminated (a unit in play expected)" },
+		{ 8, 39, "'adjust: break' has no meaning in nhis ('remove' or 'status' expected)" },
 	};
 	for (size_t i = 0; i < N_OF(want) && i < diag_count(&d); i++) {
 		ck_assert_str_eq(d.v[i].message, want[i].message);
@@ -1070,15 +1070,20 @@ START_TEST(test_adjust_errors)
 		ck_assert_int_eq(d.v[i].column, want[i].column);
 	}
 	adj_release(&f);
-	diag_reset(&d);
+	diag_release(&d);
+	diag_init(&d);
 	/* reduced twice: the second is refused (elimination is 'remove') */
 	adj_make(&f, "[{adjust: status, unit: j2, status: reduced, value: true},\n"
-		     " {adjust: status, unit: j2, status: reduced, value: true}]");
+		     " {adjust: status, unit: j2, status: reduced, value: true},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true}]");
 	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), -1);
-	ck_assert_uint_eq(diag_count(&d), 1);
+	ck_assert_uint_eq(diag_count(&d), 2);
+	ck_assert_int_eq(d.v[1].line, 4);
+	ck_assert_str_eq(d.v[1].message, "unit 'm1' is already Shaken (a Prepared unit expected)");
 	ck_assert_str_eq(d.v[0].message,
-		"unit 'j2' is already reduced (a unit at full strength; 'adjust: remove' "
-		"eliminates expected)");
+		"unit 'j2' is already reduced (a full-strength unit expected; 'adjust: "
+		"remove' eliminates)");
 	adj_release(&f);
 	diag_release(&d);
 	nhis_state_free(s);

@@ -30,19 +30,19 @@ static int check_status(const struct nhis_ctx *x, const struct nhis_unit *u,
 			return -1;
 		}
 		if (a->value == u->shaken) {
-			node_error(d, at(a, "value"), "unit '%s' is %s (a unit %s expected)", u->id,
-				u->shaken ? "already Shaken" : "Prepared, not Shaken",
-				u->shaken ? "not Shaken" : "Shaken");
+			node_error(d, at(a, "value"), "unit '%s' is %s (a %s unit expected)", u->id,
+				u->shaken ? "already Shaken" : "not Shaken",
+				u->shaken ? "Prepared" : "Shaken");
 			return -1;
 		}
 		return 0;
 	}
 	if (strcmp(a->status, "reduced") == 0) {
 		if (a->value == u->is_reduced) {
-			node_error(d, at(a, "value"), "unit '%s' is %s (a unit %s expected)", u->id,
-				u->is_reduced ? "already reduced" : "at full strength",
-				u->is_reduced ? "at full strength; 'adjust: remove' eliminates" :
-						"on its reduced side");
+			node_error(d, at(a, "value"), "unit '%s' is %s (a %s unit expected%s)",
+				u->id, u->is_reduced ? "already reduced" : "at full strength",
+				u->is_reduced ? "full-strength" : "reduced",
+				u->is_reduced ? "; 'adjust: remove' eliminates" : "");
 			return -1;
 		}
 		return 0;
