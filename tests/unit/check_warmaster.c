@@ -370,8 +370,8 @@ START_TEST(test_command_sequence)
 		ord[i].path[0] = (struct table_pt){ 500, 550 };
 	}
 	/* gen at (500, 100): r1 380 mm away (-1); command 9 - 1 = 8 first, then 7. */
-	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0 };
-	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0, 0 };
+	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
 	o.v = e;
 	o.n = 2;
 	static const int dice[] = { 4, 4, 4, 4 }; /* 8 <= 8 passes; 8 > 7 fails */
@@ -402,7 +402,7 @@ START_TEST(test_command_range)
 	memset(&o, 0, sizeof(o));
 	ord.unit = wm_unit_find(s, "r1");
 	ord.formation = WM_COLUMN + 1;
-	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
 	o.v = &e;
 	o.n = 1;
 	s->chars[1].at = (struct table_pt){ 500, 1101 }; /* 601 mm from r1's front */
@@ -434,7 +434,7 @@ START_TEST(test_blunder_effects)
 	ord.unit = wm_unit_find(s, "r1");
 	ord.n_path = 1;
 	ord.path[0] = (struct table_pt){ 500, 700 };
-	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
 	o.v = &e;
 	o.n = 1;
 	struct harness h;
@@ -1156,7 +1156,7 @@ static struct wm_orders *one_order(struct wm_state *s, const char *id, int chara
 	ord.n_path = 1;
 	ord.path[0] = wm_front_centre(unit(s, id));
 	ord.path[0].y += 100;
-	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
 	o.v = &e;
 	o.n = 1;
 	return &o;

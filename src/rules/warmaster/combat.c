@@ -56,9 +56,12 @@ static int attacks_of(struct wm_ctx *x, const struct wm_unit *u, const struct wm
 	if (per < 0)
 		per = 0;
 	int n = per * u->stands * (round == 1 && u->double_first ? 2 : 1);
+	int bonus = wm_character_bonus(x->s, u);
 	buf_printf(why, "%s %d stands x (%d %+d)%s", u->id, u->stands, u->attacks,
 		wm_combat_mod(&m), round == 1 && u->double_first ? " x 2" : "");
-	return n;
+	if (bonus && u->stands)
+		buf_printf(why, " + %d (character)", bonus);
+	return n + (u->stands ? bonus : 0);
 }
 
 /* Boiling Oil (D6) on attacker a by the fortified defender d. Returns 1 if a retreated. */
@@ -136,8 +139,9 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 	events_add(x->ev, x->phase, "round %d, %s v %s: %s", round, a->id, b->id, buf_str(&why));
 	buf_release(&why);
 	int ha = wm_attack(x, b, na, a->id), hb = wm_attack(x, a, nb, b->id);
-	int sa = ha + (a->destroyed ? 0 : support(x->s, a));
-	int sb = hb + (b->destroyed ? 0 : support(x->s, b));
+	/* hits struck shooting at the charger count in the first round (WMR Shooting) */
+	int sa = ha + (a->destroyed ? 0 : support(x->s, a)) + (round == 1 ? a->charge_shot : 0);
+	int sb = hb + (b->destroyed ? 0 : support(x->s, b)) + (round == 1 ? b->charge_shot : 0);
 	events_add(x->ev, x->phase, "combat result: %s %d, %s %d", a->id, sa, b->id, sb);
 	*win = b->destroyed && !a->destroyed ? 0 :
 	       a->destroyed && !b->destroyed ? 1 :
@@ -219,6 +223,7 @@ void wm_combat_phase(struct wm_ctx *x)
 			continue;
 		fight(x, a, b);
 	}
+	wm_characters_follow(x);
 }
 
 void wm_end_phase(struct wm_ctx *x)
@@ -229,6 +234,6 @@ void wm_end_phase(struct wm_ctx *x)
 		u->damage = 0; /* hits that did not remove a stand are discarded */
 		u->charged = u->used_init = u->ordered = u->no_shoot = u->no_fight = 0;
 		u->double_first = u->stand_ground = u->walked = u->shot_hits = u->shot_by = 0;
-		u->overload = 0;
+		u->overload = u->charge_shot = 0;
 	}
 }

@@ -52,6 +52,7 @@ static void engage(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, int f
 	t->engaged = (int)(u - x->s->units) + 1;
 	events_add(x->ev, x->phase, "%s charges %s%s", u->id, t->id,
 		flank ? " in the flank or rear" : " in front");
+	wm_shoot_at_charger(x, t, u);
 }
 
 /* 1 if u lies in t's flank or rear arc (Warmaster Combat: fighting to side or rear). */
@@ -70,19 +71,6 @@ void wm_charge(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 	if (table_rect_nearest(&p, &ru, &rt) == 0)
 		wm_translate(u, vsub(p, wm_front_centre(u)));
 	engage(x, u, t, flank);
-}
-
-/* Follows path (front centre waypoints) with budget mm; returns the translation. */
-static struct table_pt follow(const struct wm_unit *u, const struct table_pt *path, size_t n,
-	int budget)
-{
-	struct table_pt w[WM_MAX_PATH + 1];
-	struct table_reach r;
-	w[0] = wm_front_centre(u);
-	for (size_t i = 0; i < n; i++)
-		w[i + 1] = path[i];
-	table_path_reach(&r, w, n + 1, NULL, 0, 0, (int64_t)budget << TABLE_SUB_SHIFT);
-	return vsub(r.at, w[0]);
 }
 
 /* The units an order moves: the unit, or the brigade's units of side still on the table. */
@@ -132,15 +120,18 @@ static void carry_out(struct wm_ctx *x, const struct wm_order *o, const int *v, 
 	}
 	if (half)
 		budget /= 2;
-	struct table_pt t = follow(&s->units[v[0]], o->path, o->n_path, budget);
+	int by;
+	struct table_pt t = wm_move_blocked(s, v, n, o->path, o->n_path, budget, &by);
 	for (size_t i = 0; i < n; i++) {
 		wm_translate(&s->units[v[i]], t);
 		off_table(x, &s->units[v[i]]);
 	}
-	events_add(x->ev, x->phase, "%s moves %lld mm to [%d, %d]",
+	events_add(x->ev, x->phase, "%s moves %lld mm to [%d, %d]%s%s%s",
 		o->unit >= 0 ? s->units[v[0]].id : o->brigade,
 		(long long)table_length_round((struct table_pt){ 0, 0 }, t),
-		wm_front_centre(&s->units[v[0]]).x, wm_front_centre(&s->units[v[0]]).y);
+		wm_front_centre(&s->units[v[0]]).x, wm_front_centre(&s->units[v[0]]).y,
+		by >= 0 ? " (stopped by " : "", by >= 0 ? s->units[by].id : "",
+		by >= 0 ? ": no moving through units)" : "");
 }
 
 /* Blunder 2-3: halt, or move until a full pace from visible enemy. */
@@ -295,8 +286,53 @@ static int give_order(struct wm_ctx *x, const struct wm_character *c, const char
 	return ok;
 }
 
+void wm_characters_follow(struct wm_ctx *x)
+{
+	for (size_t i = 0; i < x->s->n_chars; i++) {
+		struct wm_character *c = &x->s->chars[i];
+		if (!c->with || c->slain)
+			continue;
+		struct wm_unit *u = &x->s->units[c->with - 1];
+		if (u->destroyed) {
+			c->slain = 1;
+			c->with = 0;
+			events_add(x->ev, x->phase, "%s is slain with %s", c->id, u->id);
+		} else
+			c->at = wm_centre(u);
+	}
+}
+
+int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u)
+{
+	int best = 0;
+	for (size_t i = 0; i < s->n_chars; i++)
+		if (!s->chars[i].slain && s->chars[i].with == (int)(u - s->units) + 1 &&
+			s->chars[i].attacks > best)
+			best = s->chars[i].attacks;
+	return best;
+}
+
+/* A character joins unit u by moving into touch with it (WMR Joining a unit): u within its
+ * pace; it then stands at u's centre. */
+static void join(struct wm_ctx *x, struct wm_character *c, struct wm_unit *u, const char *player,
+	int index)
+{
+	const char *why = u->destroyed                   ? "destroyed" :
+			  wm_char_dist(c, u) > c->pace ? "beyond its move" :
+							 NULL;
+	if (why) {
+		events_void(x->ev, x->phase, player, index, "%s cannot join %s: %s", c->id, u->id,
+			why);
+		return;
+	}
+	c->with = (int)(u - x->s->units) + 1;
+	c->at = wm_centre(u);
+	events_add(x->ev, x->phase, "%s joins %s", c->id, u->id);
+}
+
 static void move_character(struct wm_ctx *x, struct wm_character *c, struct table_pt to)
 {
+	c->with = 0; /* a character moving on its own leaves the unit it was with */
 	struct table_pt d = vsub(to, c->at);
 	if (!table_within(c->at, to, c->pace))
 		d = wm_scale(d, c->pace);
@@ -340,7 +376,7 @@ void wm_home_back(struct wm_ctx *x, struct wm_unit *u)
 	int best = -1;
 	int64_t bd = 0;
 	for (size_t i = 0; i < s->n_chars; i++) {
-		if (s->chars[i].side != u->side)
+		if (s->chars[i].side != u->side || s->chars[i].slain)
 			continue;
 		int64_t d = wm_char_dist(&s->chars[i], u);
 		if (best < 0 || d < bd) {
@@ -370,6 +406,10 @@ static void orders(struct wm_ctx *x, const struct wm_orders *o)
 			continue;
 		struct wm_character *c = &s->chars[e->character];
 		int stop = general_failed;
+		if (c->slain) {
+			events_void(x->ev, x->phase, player, e->index, "%s has been slain", c->id);
+			continue;
+		}
 		for (size_t j = 0; j < e->n_orders && !stop; j++)
 			if (give_order(x, c, player, e->index, &e->orders[j]) == 0) {
 				stop = 1;
@@ -384,6 +424,8 @@ static void orders(struct wm_ctx *x, const struct wm_orders *o)
 				"%s gives no orders: the General has failed", c->id);
 		if (e->has_move)
 			move_character(x, c, e->move_to);
+		if (e->join)
+			join(x, c, &s->units[e->join - 1], player, e->index);
 	}
 }
 
@@ -397,6 +439,7 @@ void wm_command_phase(struct wm_ctx *x, const struct wm_orders *o)
 			!s->units[i].destroyed && !s->units[i].engaged)
 			wm_home_back(x, &s->units[i]);
 	orders(x, o);
+	wm_characters_follow(x);
 	/* Units walked through by the Giant, and the side's confused units, recover now. */
 	for (size_t i = 0; i < s->n_units; i++) {
 		struct wm_unit *u = &s->units[i];

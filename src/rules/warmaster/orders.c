@@ -133,7 +133,7 @@ static int parse_order(const struct wm_state *s, int side, const struct node *m,
 static int parse_character_entry(const struct wm_state *s, int side, const struct node *m,
 	struct wm_entry *e, struct diag *d)
 {
-	static const char *const keys[] = { "character", "orders", "move", NULL };
+	static const char *const keys[] = { "character", "orders", "move", "join", NULL };
 	const struct node *n = node_get(m, "character"), *l;
 	const char *id;
 	int rc = 0;
@@ -149,6 +149,16 @@ static int parse_character_entry(const struct wm_state *s, int side, const struc
 		if (wm_want_pt(s, n, "move", &e->move_to, d) < 0)
 			return -1;
 		e->has_move = 1;
+	}
+	if ((n = node_get(m, "join"))) {
+		int u;
+		if (e->has_move) {
+			node_error(d, n, "a character moves or joins a unit (not both)");
+			return -1;
+		}
+		if ((u = want_unit(s, side, n, 1, d)) < 0)
+			return -1;
+		e->join = u + 1;
 	}
 	if (!(l = node_get(m, "orders")))
 		return 0;

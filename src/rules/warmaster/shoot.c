@@ -121,6 +121,15 @@ static int shot_attacks(struct wm_ctx *x, struct wm_unit *u)
 	return u->shoot * u->stands * (u->overload ? 2 : 1);
 }
 
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u)
+{
+	if (!t->shoot || t->destroyed || t->confused || t->no_shoot || u->destroyed)
+		return;
+	int attacks = shot_attacks(x, t);
+	events_add(x->ev, x->phase, "%s shoots at its charger %s", t->id, u->id);
+	t->charge_shot += wm_attack(x, u, attacks, t->id);
+}
+
 static int is_vessel(const struct wm_unit *t)
 {
 	return t->type == WM_BOAT || t->type == WM_GALLEY || t->type == WM_SHIP;
@@ -299,4 +308,5 @@ void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
 	for (size_t i = 0; i < s->n_units; i++)
 		if (s->units[i].shot_hits > 0)
 			wm_drive_back(x, &s->units[i]);
+	wm_characters_follow(x);
 }

@@ -377,7 +377,7 @@ static const struct wm_profile *want_profile(const struct wm_state *s, const str
 
 static int parse_character(struct wm_state *s, const struct node *m, struct diag *d)
 {
-	static const char *const keys[] = { "id", "player", "name", "at", NULL };
+	static const char *const keys[] = { "id", "player", "name", "at", "with", "slain", NULL };
 	struct wm_character *c = &s->chars[s->n_chars];
 	const struct wm_profile *p;
 	const struct node *n;
@@ -392,10 +392,35 @@ static int parse_character(struct wm_state *s, const struct node *m, struct diag
 	c->command = p->command;
 	c->range = p->order_range;
 	c->pace = p->pace;
+	c->attacks = p->attacks;
 	s->n_chars++;
-	if (!(n = node_need(m, "at", d)) || wm_want_pt(s, n, "at", &c->at, d) < 0)
+	if (!(n = node_need(m, "at", d)) || wm_want_pt(s, n, "at", &c->at, d) < 0 ||
+		want_bool_key(m, "slain", &c->slain, d) < 0)
 		return -1;
 	return 0;
+}
+
+/* with: the id of the character's own unit it has joined, read once every unit is known. */
+static int parse_with(struct wm_state *s, const struct node *chars, struct diag *d)
+{
+	int rc = 0;
+	for (size_t i = 0; chars && i < chars->n && i < s->n_chars; i++) {
+		const struct node *n = node_get(chars->items[i], "with");
+		const char *id;
+		if (!n)
+			continue;
+		int j = node_want_id(n, "with", &id, d) < 0 ? -1 : wm_unit_find(s, id);
+		if (j < 0 || s->units[j].side != s->chars[i].side || s->units[j].destroyed ||
+			s->chars[i].slain) {
+			node_error(d, n,
+				"with is not a unit of the character's side on the table (the "
+				"id of the unit it has joined)");
+			rc = -1;
+			continue;
+		}
+		s->chars[i].with = j + 1;
+	}
+	return rc;
 }
 
 static int parse_unit_state(struct wm_state *s, struct wm_unit *u, const struct node *m,
@@ -683,7 +708,8 @@ int wm_state_parse(void **out, const struct rules_campaign *c, const struct node
 		rc = -1;
 		goto done;
 	}
-	if (rc == 0 && (parse_engaged(s, units, d) < 0 || check_brigades(s, units, d) < 0))
+	if (rc == 0 && (parse_engaged(s, units, d) < 0 || check_brigades(s, units, d) < 0 ||
+			       parse_with(s, node_get(game, "characters"), d) < 0))
 		rc = -1;
 	goto done;
 done_armies:
@@ -877,6 +903,10 @@ struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 		node_map_str(m, "player", s->side[s->chars[i].side].player);
 		node_map_str(m, "name", s->chars[i].name);
 		node_map_add(m, "at", pt_node(s->chars[i].at));
+		if (s->chars[i].with)
+			node_map_str(m, "with", s->units[s->chars[i].with - 1].id);
+		if (s->chars[i].slain)
+			node_map_bool(m, "slain", 1);
 	}
 	l = node_map_add(g, "units", node_new_seq());
 	for (size_t i = 0; i < s->n_units; i++)

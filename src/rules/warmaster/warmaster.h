@@ -138,6 +138,7 @@ struct wm_unit {
 	int shot_hits;    /* hits from shooting this phase (for drive backs) */
 	int shot_by;      /* index + 1 of the unit that shot it first this phase */
 	int overload;     /* WMR Steam Overload: twice the shooting attacks */
+	int charge_shot;  /* hits it struck shooting at its charger (count in round 1) */
 };
 
 struct wm_character {
@@ -147,7 +148,10 @@ struct wm_character {
 	int command;        /* command value */
 	int range;          /* order range, mm; 0: the whole table */
 	int pace;           /* mm (60 cm; 100 cm on a flying mount) */
-	struct table_pt at; /* where the stand is */
+	int attacks;        /* Attack bonus to one stand of a unit it has joined (WMR) */
+	struct table_pt at; /* where the stand is (a joined character: the unit's centre) */
+	int with;           /* index + 1 of the unit it has joined; 0: none */
+	int slain;          /* slain with the unit it had joined */
 };
 
 /* One entry of an army list (Warmaster Revolution stat lines, carried as data). */
@@ -215,6 +219,7 @@ struct wm_entry {
 	size_t n_orders;
 	int has_move; /* the character moves after its orders */
 	struct table_pt move_to;
+	int join;      /* unit index + 1 the character joins after its orders; 0: none */
 	int shooter;   /* shot: unit index */
 	int target;    /* shot: unit index, or -1 */
 	int structure; /* shot: structure index, or -1 */
@@ -398,6 +403,24 @@ void wm_combat_phase(struct wm_ctx *x);
 void wm_end_phase(struct wm_ctx *x);
 /* Giant Goes Wild (D6) for giant u. */
 void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u);
+/* Shooting at a charging enemy (WMR Shooting): target t, just charged by u, shoots at it with
+ * its ordinary shooting attacks; no drive back; the hits count for t in the first combat round
+ * (t->charge_shot). Nothing when t cannot shoot (no shooting attacks, confused, destroyed,
+ * barred from shooting this turn). */
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u);
+/* Characters with units (WMR Generals, Wizards & Heroes, Joining a unit): a joined character
+ * stands at its unit's centre and moves with it; one whose unit is destroyed is slain. */
+void wm_characters_follow(struct wm_ctx *x);
+/* The Attack bonus the characters with u add to one of its stands (the highest; 0: none). */
+int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u);
+/* An ordered move cut short (WMR Movement: no stand moves through another unit, friend or
+ * foe): units v (n of them, a unit or a brigade moving by one translation; v[0]'s front centre
+ * follows path) go budget mm along the path, stopping where one of them would first overlap
+ * another unit's footprint (touching is allowed). Units they overlap already are ignored;
+ * flyers fly over. *blocker: the index of the unit that stopped them, or -1. Returns the
+ * translation, whole mm. */
+struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
+	const struct table_pt *path, size_t n_path, int64_t budget, int *blocker);
 /* Home back of a flyer more than 20 cm from every friendly character. */
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 
