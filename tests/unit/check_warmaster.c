@@ -12,6 +12,8 @@
 #include "core/node.h"
 #include "rules/warmaster/warmaster.h"
 
+extern const struct rule_system rules_warmaster;
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const players[] = { "red", "blue" };
@@ -42,6 +44,8 @@ static const char *const armies =
 	"      - {name: General, role: general, command: 9}\n"
 	"      - {name: Hero, role: hero, command: 8}\n"
 	"      - {name: Wizard, role: wizard, command: 7}\n"
+	"      - {name: Champion, role: hero, command: 8, attacks: 2}\n"
+	"      - {name: Bow, type: infantry, attacks: 1, shoot: 1, range: 300, hits: 2, stands: 2}\n"
 	"sides: [{player: red, army: A}, {player: blue, army: A, win: stand}]\n";
 
 static struct wm_state *make(const char *rest)
@@ -185,16 +189,16 @@ struct err_case {
 };
 static const struct err_case err_cases[] = {
 	{ "units: [{id: x, player: red, name: Nope, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:19:36: error: no unit 'Nope' in the A army list" },
+		"game.yaml:21:36: error: no unit 'Nope' in the A army list" },
 	{ "units: [{id: x, player: green, name: Big, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:19:25: error: player 'green' is not a side of the game" },
+		"game.yaml:21:25: error: player 'green' is not a side of the game" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [0, 0]]}]\n",
 		"error: front has one point twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]]}, {id: x, player: "
 	  "red, name: Big, front: [[0, 50], [40, 50]]}]\n",
 		"error: id 'x' is used twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 3000]]}]\n",
-		"game.yaml:19:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
+		"game.yaml:21:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
 	{ "units: [{id: a, player: red, name: Big, front: [[0, 0], [40, 0]], brigade: z}, {id: "
 	  "b, player: red, name: Big, front: [[0, 50], [40, 50]], brigade: z}, {id: c, player: "
 	  "red, name: Big, front: [[0, 100], [40, 100]], brigade: z}, {id: d, player: red, name: "
@@ -1049,6 +1053,9 @@ static const struct order_case order_cases[] = {
 	{ "- {foo: 1}\n", "error: an entry is neither" },
 	{ "- character: gen\n  orders:\n  - brigade: rb\n    charge: b1\n",
 		"error: a brigade cannot charge here" },
+	{ "- character: gen\n  move: [1, 1]\n  join: r1\n",
+		"o.yaml:3:9: error: a character moves or joins a unit (not both)" },
+	{ "- character: gen\n  join: b1\n", "o.yaml:2:9: error: unit 'b1' belongs to blue" },
 };
 
 START_TEST(test_order_errors)
@@ -1123,7 +1130,6 @@ START_TEST(test_three_sides)
 	ck_assert_int_eq(node_parse(&n, "g.yaml", y, strlen(y), NULL, &d), 0);
 	ck_assert_int_eq(wm_state_parse(&out, &c3, n, &d), 0);
 	struct wm_state *s = out;
-	extern const struct rule_system rules_warmaster;
 	for (int t = 1; t <= 6; t++) {
 		ck_assert_int_eq(wm_active_side(s, t), (t - 1) % 3);
 		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[(t - 1) % 3]), 1);
@@ -1303,6 +1309,210 @@ START_TEST(test_charge_reach)
 }
 END_TEST
 
+
+/* ---- characters, shooting at chargers, moving through units (WMR) ----------------------- */
+
+static struct wm_orders *join_order(int character, int unit_index)
+{
+	static struct wm_entry e;
+	static struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	e = (struct wm_entry){ 1, character, NULL, 0, 0, { 0, 0 }, unit_index + 1, 0, 0, 0 };
+	o.v = &e;
+	o.n = 1;
+	return &o;
+}
+
+/* A character joins a unit within its move (60 cm, exact), not 1 mm further; it then stands
+ * at the unit's centre and moves with it; slain when the unit is destroyed. */
+START_TEST(test_character_join)
+{
+	struct wm_state *s = make("characters: [{id: ch, player: red, name: Champion, at: [500, "
+				  "1101]}]\nunits: [{id: f, player: red, name: Foot, front: [[460, "
+				  "500], [540, 500]]}]\n");
+	struct wm_character *c = &s->chars[0];
+	struct wm_unit *f = unit(s, "f");
+	struct harness h;
+	harness_init(&h, s, NULL, 0); /* 601 mm from the footprint (front edge y 500) */
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "ch cannot join f: beyond its move"));
+	ck_assert_int_eq(c->with, 0);
+	harness_release(&h);
+	c->at.y = 1000; /* 500 mm from the front edge: within 600 */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "ch joins f"));
+	ck_assert_int_eq(c->with, 1);
+	ck_assert_int_eq(c->at.x, wm_centre(f).x);
+	ck_assert_int_eq(c->at.y, wm_centre(f).y);
+	wm_translate(f, (struct table_pt){ 0, -100 });
+	wm_characters_follow(&h.x);
+	ck_assert_int_eq(c->at.y, wm_centre(f).y);
+	ck_assert_int_eq(wm_character_bonus(s, f), 2);
+	f->destroyed = 1;
+	wm_characters_follow(&h.x);
+	ck_assert(c->slain && !c->with);
+	ck_assert(events_have(&h.ev, "ch is slain with f"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Exactly 600 mm joins. A slain General ends the battle; a joined character is saved. */
+START_TEST(test_character_join_edge)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "1100]}]\nunits: [{id: f, player: red, name: Foot, front: [[460, "
+				  "500], [540, 500]]}]\n");
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "gen joins f"));
+	harness_release(&h);
+	struct node *n = rules_warmaster.state_emit(&camp, s);
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	ck_assert_msg(strstr(b.data, "with: f") != NULL, "%s", b.data);
+	buf_release(&b);
+	node_free(n);
+	unit(s, "f")->destroyed = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	harness_release(&h);
+	const char *why = NULL;
+	ck_assert_int_eq(rules_warmaster.game_over(&camp, s, 1, &why), 1);
+	ck_assert_str_eq(why, "a General has been slain (WMR End of the Battle)");
+	wm_state_free(s);
+}
+END_TEST
+
+/* The highest Attack bonus of the characters with a unit adds to one stand, once a round. */
+START_TEST(test_character_in_combat)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *a = unit(s, "a");
+	ck_assert_uint_eq(s->n_chars, 0);
+	s->chars[0] = (struct wm_character){ .id = strdup("c1"), .name = strdup("Champion"),
+		.side = 0, .role = WM_HERO, .attacks = 2, .with = 1 };
+	s->chars[1] = (struct wm_character){ .id = strdup("c2"), .name = strdup("Hero"),
+		.side = 0, .role = WM_HERO, .attacks = 1, .with = 1 };
+	s->n_chars = 2;
+	ck_assert_int_eq(wm_character_bonus(s, a), 2);
+	/* a: 2 x (1 + 1) + 2 = 6 attacks, 3 hit; b: 2 attacks miss */
+	static const int d[] = { 4, 4, 4, 3, 3, 3, 3, 3 };
+	s->side[0].win = WM_STAND;
+	struct harness h;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a 2 stands x (1 +1) + 2 (character)"));
+	ck_assert(events_have(&h.ev, "a: 6 attacks on b, 3 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static const char *const bow_duel =
+	"units:\n"
+	"  - {id: f, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: w, player: blue, name: Bow, front: [[540, 600], [460, 600]]}\n";
+
+/* Shooting at a charging enemy: the charged unit shoots (to hit 4+ in the open, no drive
+ * back); the hits count for it in the first round. */
+START_TEST(test_shoot_at_charger)
+{
+	struct wm_state *s = make(bow_duel);
+	struct wm_unit *f = unit(s, "f"), *w = unit(s, "w");
+	struct harness h;
+	/* w: 2 attacks, 4 hits and 3 misses; f loses a stand (1 hit each). Round 1: f 1 x (1 + 1)
+	 * miss, w 2 x 1 miss; result f 0, w 0 + 1 shooting hit. */
+	static const int d[] = { 4, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_charge(&h.x, f, w);
+	ck_assert(events_have(&h.ev, "w shoots at its charger f"));
+	ck_assert_int_eq(f->stands, 1);
+	ck_assert_int_eq(w->charge_shot, 1);
+	ck_assert_int_eq(f->shot_hits, 0); /* no drive back */
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "combat result: f 0, w 1"));
+	ck_assert(events_have(&h.ev, "w wins by 1"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_int_eq(w->charge_shot, 0);
+	wm_state_free(s);
+	/* 3s miss: nothing carried over; a confused unit does not shoot */
+	s = make(bow_duel);
+	f = unit(s, "f");
+	w = unit(s, "w");
+	static const int d2[] = { 3, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_charge(&h.x, f, w);
+	ck_assert_int_eq(f->stands, 2);
+	ck_assert_int_eq(w->charge_shot, 0);
+	harness_release(&h);
+	wm_state_free(s);
+	s = make(bow_duel);
+	unit(s, "w")->confused = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_charge(&h.x, unit(s, "f"), unit(s, "w"));
+	ck_assert(!events_have(&h.ev, "shoots at its charger"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static const char *const blocked =
+	"characters: [{id: gen, player: red, name: General, at: [500, 450]}]\n"
+	"units:\n"
+	"  - {id: m, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: w, player: red, name: Foot, front: [[460, 600], [540, 600]]}\n"
+	"  - {id: fly, player: red, name: Flyer, front: [[460, 400], [500, 400]]}\n";
+
+/* No stand moves through another unit, friend or foe: the move stops in contact; a unit
+ * beside the path (touching its edge only) does not stop it; flyers fly over. */
+START_TEST(test_move_blocked)
+{
+	struct wm_state *s = make(blocked);
+	struct wm_unit *m = unit(s, "m"), *w = unit(s, "w");
+	struct wm_orders *o = one_order(s, "m", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 500, 700 };
+	struct harness h;
+	static const int d[] = { 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "m moves 80 mm to [500, 580] (stopped by w"));
+	ck_assert_int_eq(m->fl.y, 580); /* w's rear edge is y 580 */
+	harness_release(&h);
+	wm_state_free(s);
+	s = make(blocked);
+	m = unit(s, "m");
+	w = unit(s, "w");
+	wm_translate(w, (struct table_pt){ 80, 0 }); /* x 540-620: touching m's path's edge */
+	o = one_order(s, "m", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 500, 700 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "m moves 200 mm to [500, 700]"));
+	harness_release(&h);
+	wm_translate(w, (struct table_pt){ -1, 0 }); /* 1 mm into the path: stopped */
+	wm_end_phase(&h.x);
+	wm_translate(m, (struct table_pt){ 0, -200 });
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "(stopped by w: no moving through units)"));
+	harness_release(&h);
+	wm_state_free(s);
+	/* the flyer flies over m and w */
+	s = make(blocked);
+	o = one_order(s, "fly", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 480, 800 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "fly moves 400 mm to [480, 800]"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1348,6 +1558,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_giant_edge_and_rush);
 	tcase_add_test(tc, test_support_and_terror);
 	tcase_add_test(tc, test_charge_reach);
+	tcase_add_test(tc, test_character_join);
+	tcase_add_test(tc, test_character_join_edge);
+	tcase_add_test(tc, test_character_in_combat);
+	tcase_add_test(tc, test_shoot_at_charger);
+	tcase_add_test(tc, test_move_blocked);
 	suite_add_tcase(s, tc);
 	return s;
 }
