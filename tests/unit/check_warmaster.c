@@ -1513,6 +1513,47 @@ START_TEST(test_move_blocked)
 }
 END_TEST
 
+static struct wm_state *evader(int friend_front_y)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"units:\n"
+		"  - {id: e, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: f, player: red, name: Foot, front: [[460, %d], [540, %d]]}\n"
+		"  - {id: b, player: blue, name: Foot, front: [[540, 600], [460, 600]]}\n",
+		friend_front_y, friend_front_y);
+	struct wm_state *s = make(b.data);
+	buf_release(&b);
+	return s;
+}
+
+/* An evader bursts through a friend it passes completely (the friend is confused, past the
+ * end of the Command phase); ending on a friend it stops short of it instead. */
+START_TEST(test_evade_burst_through)
+{
+	struct wm_state *s = evader(400); /* f: y 380-400; e ends at y 280-300 */
+	struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	o.initiative[0] = WM_INIT_EVADE;
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "e bursts through f, which is confused"));
+	ck_assert_int_eq(unit(s, "e")->fl.y, 300);
+	ck_assert(unit(s, "f")->confused);
+	harness_release(&h);
+	wm_state_free(s);
+	s = evader(310); /* f: y 290-310: e would end on it, so stops at its front */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "e evades 170 mm (stopped by f)"));
+	ck_assert_int_eq(unit(s, "e")->fl.y, 330);
+	ck_assert(!unit(s, "f")->confused);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1563,6 +1604,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_character_in_combat);
 	tcase_add_test(tc, test_shoot_at_charger);
 	tcase_add_test(tc, test_move_blocked);
+	tcase_add_test(tc, test_evade_burst_through);
 	suite_add_tcase(s, tc);
 	return s;
 }

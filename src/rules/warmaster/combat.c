@@ -234,6 +234,6 @@ void wm_end_phase(struct wm_ctx *x)
 		u->damage = 0; /* hits that did not remove a stand are discarded */
 		u->charged = u->used_init = u->ordered = u->no_shoot = u->no_fight = 0;
 		u->double_first = u->stand_ground = u->walked = u->shot_hits = u->shot_by = 0;
-		u->overload = u->charge_shot = 0;
+		u->overload = u->charge_shot = u->burst = 0;
 	}
 }

@@ -121,7 +121,7 @@ static void carry_out(struct wm_ctx *x, const struct wm_order *o, const int *v, 
 	if (half)
 		budget /= 2;
 	int by;
-	struct table_pt t = wm_move_blocked(s, v, n, o->path, o->n_path, budget, &by);
+	struct table_pt t = wm_move_blocked(s, v, n, o->path, o->n_path, budget, NULL, &by);
 	for (size_t i = 0; i < n; i++) {
 		wm_translate(&s->units[v[i]], t);
 		off_table(x, &s->units[v[i]]);
@@ -341,6 +341,30 @@ static void move_character(struct wm_ctx *x, struct wm_character *c, struct tabl
 	events_add(x->ev, x->phase, "%s moves to [%d, %d]", c->id, c->at.x, c->at.y);
 }
 
+/* An evade: a full pace straight away from t, not through enemies or units in combat; it may
+ * burst through friends not in combat, which are confused (WMR Movement, Evade). */
+static void evade(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
+{
+	struct wm_state *s = x->s;
+	unsigned char passed[WM_MAX_UNITS] = { 0 };
+	struct wm_unit m = *u;
+	int v[1] = { (int)(u - s->units) }, by;
+	wm_move_away(&m, wm_centre(t), u->pace);
+	struct table_pt to = wm_front_centre(&m);
+	struct table_pt d = wm_move_blocked(s, v, 1, &to, 1, u->pace, passed, &by);
+	wm_translate(u, d);
+	for (size_t i = 0; i < s->n_units; i++)
+		if (passed[i]) {
+			s->units[i].confused = s->units[i].burst = 1;
+			events_add(x->ev, x->phase, "%s bursts through %s, which is confused",
+				u->id, s->units[i].id);
+		}
+	if (by >= 0)
+		events_add(x->ev, x->phase, "%s evades %lld mm (stopped by %s)", u->id,
+			(long long)table_length_round((struct table_pt){ 0, 0 }, d), s->units[by].id);
+	off_table(x, u);
+}
+
 static void initiative(struct wm_ctx *x, const struct wm_orders *o)
 {
 	struct wm_state *s = x->s;
@@ -362,10 +386,8 @@ static void initiative(struct wm_ctx *x, const struct wm_orders *o)
 		} else {
 			events_add(x->ev, x->phase, "%s uses its initiative to evade %s", u->id,
 				t->id);
-			if (!u->immobile) {
-				wm_move_away(u, wm_centre(t), u->pace);
-				off_table(x, u);
-			}
+			if (!u->immobile)
+				evade(x, u, t);
 		}
 	}
 }
@@ -443,7 +465,7 @@ void wm_command_phase(struct wm_ctx *x, const struct wm_orders *o)
 	/* Units walked through by the Giant, and the side's confused units, recover now. */
 	for (size_t i = 0; i < s->n_units; i++) {
 		struct wm_unit *u = &s->units[i];
-		if (u->walked || (u->side == x->active && u->confused)) {
+		if (u->walked || (u->side == x->active && u->confused && !u->burst)) {
 			if (u->confused)
 				events_add(x->ev, x->phase, "%s is no longer confused", u->id);
 			u->confused = 0;

@@ -5,6 +5,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "rules/warmaster/warmaster.h"
 #include "core/banned.h"
 
@@ -213,9 +215,10 @@ static struct table_pt along_path(const struct wm_unit *u, const struct table_pt
 	return (struct table_pt){ r.at.x - w[0].x, r.at.y - w[0].y };
 }
 
-/* The first unit (not in v, not ignored) that one of units v moved by t would overlap, or -1. */
+/* The first unit (not in v, not ignored) that one of units v moved by t would overlap, or -1.
+ * passed (not NULL: a burst through): friendly units not in combat are marked there instead. */
 static int overlapped(const struct wm_state *s, const int *v, size_t n, struct table_pt t,
-	const unsigned char *ignore)
+	const unsigned char *ignore, unsigned char *passed)
 {
 	for (size_t k = 0; k < n; k++) {
 		struct wm_unit m = s->units[v[k]];
@@ -226,7 +229,11 @@ static int overlapped(const struct wm_state *s, const int *v, size_t n, struct t
 			if (o->destroyed || ignore[i])
 				continue;
 			struct table_rect ro = wm_rect(o);
-			if (table_rect_overlap(&r, &ro) == TABLE_OVERLAPPING)
+			if (table_rect_overlap(&r, &ro) != TABLE_OVERLAPPING)
+				continue;
+			if (passed && o->side == s->units[v[k]].side && !o->engaged)
+				passed[i] = 1;
+			else
 				return (int)i;
 		}
 	}
@@ -234,7 +241,8 @@ static int overlapped(const struct wm_state *s, const int *v, size_t n, struct t
 }
 
 struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
-	const struct table_pt *path, size_t n_path, int64_t budget, int *blocker)
+	const struct table_pt *path, size_t n_path, int64_t budget, unsigned char *passed,
+	int *blocker)
 {
 	unsigned char ignore[WM_MAX_UNITS] = { 0 };
 	const struct wm_unit *u = &s->units[v[0]];
@@ -255,7 +263,7 @@ struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n
 	int64_t ok = 0, step = 10;
 	while (ok < budget) {
 		int64_t next = ok + step < budget ? ok + step : budget;
-		int b = overlapped(s, v, n, along_path(u, path, n_path, next), ignore);
+		int b = overlapped(s, v, n, along_path(u, path, n_path, next), ignore, passed);
 		if (b < 0) {
 			ok = next;
 			continue;
@@ -266,5 +274,19 @@ struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n
 		}
 		step = 1;
 	}
-	return along_path(u, path, n_path, ok);
+	struct table_pt t = along_path(u, path, n_path, ok);
+	if (passed && ok > 0) {
+		/* a burst through must pass completely: ending on a friend, it stops short of it */
+		unsigned char end[WM_MAX_UNITS] = { 0 };
+		if (overlapped(s, v, n, t, ignore, end) < 0) {
+			int on = 0;
+			for (size_t i = 0; i < s->n_units && i < WM_MAX_UNITS; i++)
+				on |= end[i];
+			if (!on)
+				return t;
+		}
+		memset(passed, 0, s->n_units);
+		return wm_move_blocked(s, v, n, path, n_path, budget, NULL, blocker);
+	}
+	return t;
 }

@@ -139,6 +139,7 @@ struct wm_unit {
 	int shot_by;      /* index + 1 of the unit that shot it first this phase */
 	int overload;     /* WMR Steam Overload: twice the shooting attacks */
 	int charge_shot;  /* hits it struck shooting at its charger (count in round 1) */
+	int burst;        /* burst through by an evader: confused past this Command phase */
 };
 
 struct wm_character {
@@ -417,10 +418,13 @@ int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u);
  * foe): units v (n of them, a unit or a brigade moving by one translation; v[0]'s front centre
  * follows path) go budget mm along the path, stopping where one of them would first overlap
  * another unit's footprint (touching is allowed). Units they overlap already are ignored;
- * flyers fly over. *blocker: the index of the unit that stopped them, or -1. Returns the
- * translation, whole mm. */
+ * flyers fly over. passed (not NULL, WM_MAX_UNITS flags; an evade's burst through, WMR
+ * Movement): friendly units not in combat are passed through and flagged there, unless the
+ * move would end on one, when it stops short of it as any move. *blocker: the index of the
+ * unit that stopped them, or -1. Returns the translation, whole mm. */
 struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
-	const struct table_pt *path, size_t n_path, int64_t budget, int *blocker);
+	const struct table_pt *path, size_t n_path, int64_t budget, unsigned char *passed,
+	int *blocker);
 /* Home back of a flyer more than 20 cm from every friendly character. */
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 
