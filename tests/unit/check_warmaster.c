@@ -1309,7 +1309,6 @@ START_TEST(test_charge_reach)
 }
 END_TEST
 
-
 /* ---- characters, shooting at chargers, moving through units (WMR) ----------------------- */
 
 static struct wm_orders *join_order(int character, int unit_index)
@@ -1392,10 +1391,18 @@ START_TEST(test_character_in_combat)
 	struct wm_state *s = duel_state();
 	struct wm_unit *a = unit(s, "a");
 	ck_assert_uint_eq(s->n_chars, 0);
-	s->chars[0] = (struct wm_character){ .id = strdup("c1"), .name = strdup("Champion"),
-		.side = 0, .role = WM_HERO, .attacks = 2, .with = 1 };
-	s->chars[1] = (struct wm_character){ .id = strdup("c2"), .name = strdup("Hero"),
-		.side = 0, .role = WM_HERO, .attacks = 1, .with = 1 };
+	s->chars[0] = (struct wm_character){ .id = strdup("c1"),
+		.name = strdup("Champion"),
+		.side = 0,
+		.role = WM_HERO,
+		.attacks = 2,
+		.with = 1 };
+	s->chars[1] = (struct wm_character){ .id = strdup("c2"),
+		.name = strdup("Hero"),
+		.side = 0,
+		.role = WM_HERO,
+		.attacks = 1,
+		.with = 1 };
 	s->n_chars = 2;
 	ck_assert_int_eq(wm_character_bonus(s, a), 2);
 	/* a: 2 x (1 + 1) + 2 = 6 attacks, 3 hit; b: 2 attacks miss */

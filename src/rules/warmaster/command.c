@@ -317,7 +317,7 @@ int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u)
 static void join(struct wm_ctx *x, struct wm_character *c, struct wm_unit *u, const char *player,
 	int index)
 {
-	const char *why = u->destroyed                   ? "destroyed" :
+	const char *why = u->destroyed                 ? "destroyed" :
 			  wm_char_dist(c, u) > c->pace ? "beyond its move" :
 							 NULL;
 	if (why) {
@@ -361,7 +361,8 @@ static void evade(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 		}
 	if (by >= 0)
 		events_add(x->ev, x->phase, "%s evades %lld mm (stopped by %s)", u->id,
-			(long long)table_length_round((struct table_pt){ 0, 0 }, d), s->units[by].id);
+			(long long)table_length_round((struct table_pt){ 0, 0 }, d),
+			s->units[by].id);
 	off_table(x, u);
 }
 
