@@ -46,6 +46,11 @@ static const char *const armies =
 	"      - {name: Wizard, role: wizard, command: 7}\n"
 	"      - {name: Champion, role: hero, command: 8, attacks: 2}\n"
 	"      - {name: Bow, type: infantry, attacks: 1, shoot: 1, range: 300, hits: 2, stands: 2}\n"
+	"      - {name: Smith, role: hero, command: 8, anti-magic: true}\n"
+	"    spells: [{name: Stomp, kind: attacks, cast: 6, range: 500, attacks: 6}, {name: Fist, "
+	"kind: line, cast: 5, range: 300, attacks: 3}, {name: Yell, kind: drive-back, cast: 5, "
+	"range: 600, step: 50}, {name: Rage, kind: bonus, cast: 4, range: 300, bonus: 1, exclude: "
+	"[Giant]}]\n"
 	"sides: [{player: red, army: A}, {player: blue, army: A, win: stand}]\n";
 
 static struct wm_state *make(const char *rest)
@@ -189,16 +194,16 @@ struct err_case {
 };
 static const struct err_case err_cases[] = {
 	{ "units: [{id: x, player: red, name: Nope, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:21:36: error: no unit 'Nope' in the A army list" },
+		"game.yaml:23:36: error: no unit 'Nope' in the A army list" },
 	{ "units: [{id: x, player: green, name: Big, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:21:25: error: player 'green' is not a side of the game" },
+		"game.yaml:23:25: error: player 'green' is not a side of the game" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [0, 0]]}]\n",
 		"error: front has one point twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]]}, {id: x, player: "
 	  "red, name: Big, front: [[0, 50], [40, 50]]}]\n",
 		"error: id 'x' is used twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 3000]]}]\n",
-		"game.yaml:21:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
+		"game.yaml:23:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
 	{ "units: [{id: a, player: red, name: Big, front: [[0, 0], [40, 0]], brigade: z}, {id: "
 	  "b, player: red, name: Big, front: [[0, 50], [40, 50]], brigade: z}, {id: c, player: "
 	  "red, name: Big, front: [[0, 100], [40, 100]], brigade: z}, {id: d, player: red, name: "
@@ -374,8 +379,8 @@ START_TEST(test_command_sequence)
 		ord[i].path[0] = (struct table_pt){ 500, 550 };
 	}
 	/* gen at (500, 100): r1 380 mm away (-1); command 9 - 1 = 8 first, then 7. */
-	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0, 0 };
-	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
+	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
+	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = e;
 	o.n = 2;
 	static const int dice[] = { 4, 4, 4, 4 }; /* 8 <= 8 passes; 8 > 7 fails */
@@ -406,7 +411,7 @@ START_TEST(test_command_range)
 	memset(&o, 0, sizeof(o));
 	ord.unit = wm_unit_find(s, "r1");
 	ord.formation = WM_COLUMN + 1;
-	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	s->chars[1].at = (struct table_pt){ 500, 1101 }; /* 601 mm from r1's front */
@@ -438,7 +443,7 @@ START_TEST(test_blunder_effects)
 	ord.unit = wm_unit_find(s, "r1");
 	ord.n_path = 1;
 	ord.path[0] = (struct table_pt){ 500, 700 };
-	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	struct harness h;
@@ -1050,11 +1055,19 @@ static const struct order_case order_cases[] = {
 		"o.yaml:4:16: error: waypoint is '99999' (an integer from 0 to 2000 expected)" },
 	{ "- character: nobody\n", "o.yaml:1:14: error: no character 'nobody' of red" },
 	{ "- shoot: r1\n  at: b1\n", "error: unit 'r1' has no shooting attacks" },
-	{ "- {foo: 1}\n", "error: an entry is neither" },
+	{ "- {foo: 1}\n", "error: an entry is not a character's orders, a shot or a spell" },
 	{ "- character: gen\n  orders:\n  - brigade: rb\n    charge: b1\n",
 		"error: a brigade cannot charge here" },
 	{ "- character: gen\n  move: [1, 1]\n  join: r1\n",
 		"o.yaml:3:9: error: a character moves or joins a unit (not both)" },
+	{ "- {cast: Stomp, by: gen, at: b1}\n", "o.yaml:1:21: error: no wizard 'gen' of red" },
+	{ "- {cast: Boom, by: wiz, at: b1}\n",
+		"o.yaml:1:10: error: no spell 'Boom' in the A army list" },
+	{ "- {cast: Fist, by: wiz, at: b1}\n", "o.yaml:1:29: error: at is not a point" },
+	{ "- {cast: Stomp, by: wiz, at: r1}\n", "error: unit 'r1' is one of yours" },
+	{ "- {cast: Rage, by: wiz, at: b1}\n", "error: unit 'b1' belongs to blue" },
+	{ "- {cast: Stomp, by: wiz, at: b1}\n- {cast: Yell, by: wiz, at: b1}\n",
+		"o.yaml:2:20: error: a second spell by the same Wizard (one spell a turn)" },
 	{ "- character: gen\n  join: b1\n", "o.yaml:2:9: error: unit 'b1' belongs to blue" },
 };
 
@@ -1162,7 +1175,7 @@ static struct wm_orders *one_order(struct wm_state *s, const char *id, int chara
 	ord.n_path = 1;
 	ord.path[0] = wm_front_centre(unit(s, id));
 	ord.path[0].y += 100;
-	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0 };
+	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	return &o;
@@ -1316,7 +1329,8 @@ static struct wm_orders *join_order(int character, int unit_index)
 	static struct wm_entry e;
 	static struct wm_orders o;
 	memset(&o, 0, sizeof(o));
-	e = (struct wm_entry){ 1, character, NULL, 0, 0, { 0, 0 }, unit_index + 1, 0, 0, 0 };
+	e = (struct wm_entry){ 1, character, NULL, 0, 0, { 0, 0 }, unit_index + 1, 0, 0, 0, -1, 0,
+		{ 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	return &o;
@@ -1561,6 +1575,203 @@ START_TEST(test_evade_burst_through)
 }
 END_TEST
 
+/* ---- magic (WMR Magic; the Orc Shaman's spells and the Runesmith's anti-magic) ---------- */
+
+START_TEST(test_cast_tables)
+{
+	ck_assert_int_eq(wm_cast_test(1, 2), 0); /* 1 always fails */
+	ck_assert_int_eq(wm_cast_test(2, 2), 1);
+	ck_assert_int_eq(wm_cast_test(3, 4), 0);
+	ck_assert_int_eq(wm_cast_test(4, 4), 1);
+	ck_assert_int_eq(wm_cast_test(4, 5), 0);
+	ck_assert_int_eq(wm_cast_test(5, 5), 1);
+	ck_assert_int_eq(wm_cast_test(5, 6), 0);
+	ck_assert_int_eq(wm_cast_test(6, 6), 1);
+	ck_assert_int_eq(wm_anti_magic_test(3), 0);
+	ck_assert_int_eq(wm_anti_magic_test(4), 1);
+}
+END_TEST
+
+static const char *const mage =
+	"characters: [{id: wiz, player: red, name: Wizard, at: [500, 200]}, {id: smith, player: "
+	"blue, name: Smith, at: [1800, 1800]}]\n"
+	"units:\n"
+	"  - {id: a, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: b, player: blue, name: Foot, front: [[540, 700], [460, 700]]}\n"
+	"  - {id: g, player: red, name: Giant, front: [[1480, 500], [1520, 500]]}\n"
+	"  - {id: c, player: blue, name: Foot, front: [[1540, 520], [1460, 520]]}\n";
+
+static struct wm_entry cast_entry(struct wm_state *s, int spell, const char *target)
+{
+	struct wm_entry e = { 1, -1, NULL, 0, 0, { 0, 0 }, 0, -1, -1, -1, 0, spell, { 0, 0 } };
+	e.target = target ? wm_unit_find(s, target) : -1;
+	return e;
+}
+
+/* Stomp (as Foot of Gork): 6+ to cast, 50 cm (exact), 6 shooting attacks, no drive back; a
+ * unit is affected by the same spell once a turn. */
+START_TEST(test_spell_attacks)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *b = unit(s, "b");
+	struct wm_entry e = cast_entry(s, 0, "b");
+	struct harness h;
+	s->chars[0].at.y = 199; /* 501 mm from b's footprint (y 700-720) */
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz cannot cast Stomp at b: out of range"));
+	harness_release(&h);
+	s->chars[0].at.y = 200;
+	static const int fail[] = { 5 };
+	harness_init(&h, s, fail, N_OF(fail));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz casts Stomp: 5 against 6+: it fails"));
+	harness_release(&h);
+	static const int d[] = { 6, 4, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "Stomp: 6 attacks on b, 1 hits, 1 after saves"));
+	ck_assert_int_eq(b->stands, 1);
+	ck_assert_int_eq(b->shot_hits, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "affected by this spell this turn"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_uint_eq(b->spelled, 0);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A Runesmith within 50 cm of the caster dispels on 4+, not on 3; one further is no help. */
+START_TEST(test_anti_magic)
+{
+	struct wm_state *s = make(mage);
+	struct wm_entry e = cast_entry(s, 0, "b");
+	struct harness h;
+	s->chars[1].at = (struct table_pt){ 500, 700 }; /* 500 mm from the caster */
+	static const int d1[] = { 6, 4 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "smith anti-magic 4: the spell is dispelled"));
+	ck_assert_int_eq(unit(s, "b")->stands, 2);
+	harness_release(&h);
+	static const int d2[] = { 6, 3, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "smith anti-magic 3: the spell works"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	s->chars[1].at.y = 701; /* 501 mm: no anti-magic */
+	static const int d3[] = { 6, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_cast(&h.x, &e);
+	ck_assert(!events_have(&h.ev, "anti-magic"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Yell (as Gerroff!!!): D6 x 5 cm toward the nearest table edge; a 6 confuses. */
+START_TEST(test_spell_drive_back)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *b = unit(s, "b");
+	struct wm_entry e = cast_entry(s, 2, "b");
+	struct harness h;
+	static const int d[] = { 5, 3 }; /* b's centre (500, 710): the left edge is nearest */
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "b is driven back 15 cm by Yell"));
+	ck_assert_int_eq(b->fl.x, 390);
+	ck_assert(!b->confused);
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	static const int d6[] = { 5, 6 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_cast(&h.x, &e);
+	ck_assert(b->confused);
+	ck_assert_int_eq(b->fl.x, 90);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Fist (as Gotcha): every unit under a 30 cm line, friend or foe, takes 3 attacks and is
+ * driven back later from the caster; the line stops at dense terrain. */
+START_TEST(test_spell_line)
+{
+	struct wm_state *s = make(mage);
+	struct wm_entry e = cast_entry(s, 1, NULL);
+	e.at = (struct table_pt){ 500, 900 }; /* up from (500, 200): to (500, 500) */
+	struct harness h;
+	static const int d[] = { 5, 4, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the line runs from [500, 200] to [500, 500]"));
+	ck_assert(events_have(&h.ev, "Fist: 3 attacks on a, 1 hits"));
+	ck_assert(!events_have(&h.ev, "attacks on b"));
+	ck_assert_int_eq(unit(s, "a")->shot_hits, 1);
+	ck_assert_int_eq(unit(s, "a")->shot_by, -1);
+	ck_assert_int_eq(unit(s, "a")->shot_from.y, 200);
+	harness_release(&h);
+	wm_state_free(s);
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"terrain: [{id: wood, kind: dense, points: [[0, 400], [2000, 400], [2000, "
+		"420], [0, 420]]}]\n%s",
+		mage);
+	s = make(b.data);
+	buf_release(&b);
+	static const int d2[] = { 5 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the line runs from [500, 200] to [500, 400]"));
+	ck_assert(!events_have(&h.ev, "attacks on a"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Rage (as Waaagh!): a friendly unit in combat gets +1 attack per stand this Combat phase; not
+ * a unit out of combat nor one the spell excludes (the Giant). */
+START_TEST(test_spell_bonus)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *a = unit(s, "a"), *g = unit(s, "g");
+	struct harness h;
+	struct wm_entry e = cast_entry(s, 3, "a");
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz cannot cast Rage at a: the target is not in combat"));
+	harness_release(&h);
+	g->engaged = 4;
+	unit(s, "c")->engaged = 3;
+	e = cast_entry(s, 3, "g");
+	s->chars[0].at = (struct table_pt){ 1500, 300 };
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the spell does not work on this unit"));
+	harness_release(&h);
+	a->engaged = 2;
+	unit(s, "b")->engaged = 1;
+	a->charged = 1;
+	g->engaged = unit(s, "c")->engaged = 0;
+	s->chars[0].at = (struct table_pt){ 500, 300 };
+	e = cast_entry(s, 3, "a");
+	/* cast 4; a: 2 x (1 + 1 + 1) = 6 attacks miss; b: 2 attacks miss; a draw, both fall back */
+	static const int d[] = { 4, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert_int_eq(a->spell_bonus, 1);
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a 2 stands x (1 +2)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_int_eq(a->spell_bonus, 0);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1612,6 +1823,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_shoot_at_charger);
 	tcase_add_test(tc, test_move_blocked);
 	tcase_add_test(tc, test_evade_burst_through);
+	tcase_add_test(tc, test_cast_tables);
+	tcase_add_test(tc, test_spell_attacks);
+	tcase_add_test(tc, test_anti_magic);
+	tcase_add_test(tc, test_spell_drive_back);
+	tcase_add_test(tc, test_spell_line);
+	tcase_add_test(tc, test_spell_bonus);
 	suite_add_tcase(s, tc);
 	return s;
 }

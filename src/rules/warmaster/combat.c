@@ -52,13 +52,15 @@ static int attacks_of(struct wm_ctx *x, const struct wm_unit *u, const struct wm
 	m.terrified = t->terror && !u->terror;
 	m.flank = hit_in_flank;
 	m.confused = u->confused;
-	int per = u->attacks + wm_combat_mod(&m);
+	int per = u->attacks + wm_combat_mod(&m) + u->spell_bonus;
 	if (per < 0)
 		per = 0;
 	int n = per * u->stands * (round == 1 && u->double_first ? 2 : 1);
 	int bonus = wm_character_bonus(x->s, u);
+	if (bonus)
+		bonus += u->spell_bonus; /* the spell's bonus goes to joined characters too */
 	buf_printf(why, "%s %d stands x (%d %+d)%s", u->id, u->stands, u->attacks,
-		wm_combat_mod(&m), round == 1 && u->double_first ? " x 2" : "");
+		wm_combat_mod(&m) + u->spell_bonus, round == 1 && u->double_first ? " x 2" : "");
 	if (bonus && u->stands)
 		buf_printf(why, " + %d (character)", bonus);
 	return n + (u->stands ? bonus : 0);
@@ -234,6 +236,7 @@ void wm_end_phase(struct wm_ctx *x)
 		u->damage = 0; /* hits that did not remove a stand are discarded */
 		u->charged = u->used_init = u->ordered = u->no_shoot = u->no_fight = 0;
 		u->double_first = u->stand_ground = u->walked = u->shot_hits = u->shot_by = 0;
-		u->overload = u->charge_shot = u->burst = 0;
+		u->overload = u->charge_shot = u->burst = u->spell_bonus = 0;
+		u->spelled = 0;
 	}
 }

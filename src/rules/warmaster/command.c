@@ -24,8 +24,7 @@ static int clamp_pt(const struct wm_state *s, struct wm_unit *u)
 	return 0;
 }
 
-/* Marks u destroyed if it has left the table. */
-static void off_table(struct wm_ctx *x, struct wm_unit *u)
+void wm_off_table(struct wm_ctx *x, struct wm_unit *u)
 {
 	if (!u->destroyed && clamp_pt(x->s, u)) {
 		u->destroyed = 1;
@@ -124,7 +123,7 @@ static void carry_out(struct wm_ctx *x, const struct wm_order *o, const int *v, 
 	struct table_pt t = wm_move_blocked(s, v, n, o->path, o->n_path, budget, NULL, &by);
 	for (size_t i = 0; i < n; i++) {
 		wm_translate(&s->units[v[i]], t);
-		off_table(x, &s->units[v[i]]);
+		wm_off_table(x, &s->units[v[i]]);
 	}
 	events_add(x->ev, x->phase, "%s moves %lld mm to [%d, %d]%s%s%s",
 		o->unit >= 0 ? s->units[v[0]].id : o->brigade,
@@ -147,7 +146,7 @@ static void blunder_back(struct wm_ctx *x, struct wm_unit *u)
 	wm_move_away(u, wm_centre(&x->s->units[e]), u->pace - dist);
 	events_add(x->ev, x->phase, "%s falls back %lld mm from %s", u->id,
 		(long long)(u->pace - dist), x->s->units[e].id);
-	off_table(x, u);
+	wm_off_table(x, u);
 }
 
 /* Blunder 6 (and initiative charge): full pace toward the nearest enemy, charging if it can. */
@@ -363,7 +362,7 @@ static void evade(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 		events_add(x->ev, x->phase, "%s evades %lld mm (stopped by %s)", u->id,
 			(long long)table_length_round((struct table_pt){ 0, 0 }, d),
 			s->units[by].id);
-	off_table(x, u);
+	wm_off_table(x, u);
 }
 
 static void initiative(struct wm_ctx *x, const struct wm_orders *o)
@@ -516,7 +515,7 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	}
 	if (hit < 0) {
 		wm_translate(u, step);
-		off_table(x, u);
+		wm_off_table(x, u);
 		events_add(x->ev, x->phase, "%s walks %lld mm", u->id, (long long)len);
 		return 0;
 	}
@@ -527,7 +526,7 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	return 1;
 }
 
-static struct table_pt to_edge(const struct wm_state *s, struct table_pt c)
+struct table_pt wm_to_edge(const struct wm_state *s, struct table_pt c)
 {
 	int64_t d[4] = { c.x, s->width - c.x, c.y, s->depth - c.y };
 	static const struct table_pt dir[4] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
@@ -585,7 +584,7 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u)
 		u->no_fight = 1;
 	else if (d6 == 2) {
 		u->stand_ground = 1;
-		walk(x, u, to_edge(s, wm_centre(u)), u->pace, 1, 0);
+		walk(x, u, wm_to_edge(s, wm_centre(u)), u->pace, 1, 0);
 	} else if (d6 == 3)
 		rock(x, u);
 	else if (d6 == 4)

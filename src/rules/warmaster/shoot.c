@@ -237,7 +237,8 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		u->id, u->shot_hits, wm_position_names[p], n);
 	for (int i = 0; i < n; i++)
 		six |= v[i] == 6;
-	struct wm_unit *by = &x->s->units[u->shot_by - 1];
+	struct table_pt from = u->shot_by > 0 ? wm_centre(&x->s->units[u->shot_by - 1]) :
+						u->shot_from;
 	if (10 * cm > u->pace) {
 		events_add(x->ev, x->phase,
 			"%s is driven back %d cm, further than its pace: destroyed", u->id, cm);
@@ -245,7 +246,7 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		u->destroyed = 1;
 		return;
 	}
-	wm_move_away(u, wm_centre(by), 10 * cm);
+	wm_move_away(u, from, 10 * cm);
 	if (six)
 		u->confused = 1;
 	events_add(x->ev, x->phase, "%s is driven back %d cm%s", u->id, cm,
@@ -293,6 +294,10 @@ void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
 	}
 	for (size_t k = 0; k < o->n; k++) {
 		const struct wm_entry *e = &o->v[k];
+		if (e->caster >= 0) {
+			wm_cast(x, e);
+			continue;
+		}
 		if (e->character >= 0)
 			continue;
 		struct wm_unit *u = &s->units[e->shooter];

@@ -244,7 +244,7 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 {
 	static const char *const keys[] = { "name", "type", "role", "special", "attacks", "shoot",
 		"range", "hits", "armour", "stands", "pace", "terror", "no-drive-back", "defended",
-		"stand", "command", "order-range", NULL };
+		"stand", "command", "order-range", "anti-magic", NULL };
 	const struct node *n;
 	const char *name;
 	int rc = 0, e;
@@ -264,7 +264,8 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 			want_int_key(m, "order-range", 0, WM_TABLE_MAX, def_range[p->role],
 				&p->order_range, d) < 0 ||
 			want_int_key(m, "attacks", 0, 20, 0, &p->attacks, d) < 0 ||
-			want_int_key(m, "pace", 1, 2000, 600, &p->pace, d) < 0)
+			want_int_key(m, "pace", 1, 2000, 600, &p->pace, d) < 0 ||
+			want_bool_key(m, "anti-magic", &p->anti_magic, d) < 0)
 			return -1;
 		return 0;
 	}
@@ -309,9 +310,56 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 	return rc;
 }
 
+/* One spell of an army list: name, kind, cast (4-6), range and the kind's numbers. */
+static int parse_spell(const struct node *m, struct wm_spell *sp, struct diag *d)
+{
+	static const char *const keys[] = { "name", "kind", "cast", "range", "attacks", "step",
+		"bonus", "exclude", NULL };
+	const struct node *n;
+	const char *name;
+	int e;
+	if (node_check_map(m, "spell", keys, d) < 0 || !(n = node_need(m, "name", d)) ||
+		node_want_str(n, "name", 64, &name, d) < 0)
+		return -1;
+	sp->name = xstrdup(name);
+	if (!(n = node_need(m, "kind", d)) ||
+		node_want_enum(n, "kind", wm_spell_kind_names, &e, d) < 0 ||
+		!node_need(m, "cast", d) || !node_need(m, "range", d) ||
+		want_int_key(m, "cast", 2, 6, 4, &sp->cast, d) < 0 ||
+		want_int_key(m, "range", 1, WM_TABLE_MAX, 1, &sp->range, d) < 0 ||
+		want_int_key(m, "attacks", 0, 20, 0, &sp->attacks, d) < 0 ||
+		want_int_key(m, "step", 0, 1000, 50, &sp->step, d) < 0 ||
+		want_int_key(m, "bonus", 0, 6, 1, &sp->bonus, d) < 0)
+		return -1;
+	sp->kind = (enum wm_spell_kind)e;
+	if ((n = node_get(m, "exclude"))) {
+		if (node_check_seq(n, "exclude", WM_MAX_EXCLUDE, d) < 0)
+			return -1;
+		sp->exclude = xcalloc(n->n ? n->n : 1, sizeof(*sp->exclude));
+		for (size_t i = 0; i < n->n; i++) {
+			if (node_want_str(n->items[i], "exclude", 64, &name, d) < 0)
+				return -1;
+			sp->exclude[sp->n_exclude++] = xstrdup(name);
+		}
+	}
+	return 0;
+}
+
+static int parse_spells(const struct node *l, struct wm_army *a, struct diag *d)
+{
+	int rc = 0;
+	if (node_check_seq(l, "spells", WM_MAX_SPELLS, d) < 0)
+		return -1;
+	a->spells = xcalloc(l->n ? l->n : 1, sizeof(*a->spells));
+	for (size_t i = 0; i < l->n; i++)
+		if (parse_spell(l->items[i], &a->spells[a->n_spells++], d) < 0)
+			rc = -1;
+	return rc;
+}
+
 static int parse_army(const struct node *m, struct wm_army *a, struct diag *d)
 {
-	static const char *const keys[] = { "name", "source", "list", NULL };
+	static const char *const keys[] = { "name", "source", "list", "spells", NULL };
 	const struct node *n, *l;
 	const char *s;
 	int rc = 0;
@@ -322,6 +370,8 @@ static int parse_army(const struct node *m, struct wm_army *a, struct diag *d)
 	a->name = xstrdup(s);
 	if ((n = node_get(m, "source")) && node_want_str(n, "source", 400, &s, d) == 0)
 		a->source = xstrdup(s);
+	if ((n = node_get(m, "spells")) && parse_spells(n, a, d) < 0)
+		rc = -1;
 	if (!(l = node_need(m, "list", d)) || node_check_seq(l, "list", WM_MAX_PROFILES, d) < 0)
 		return -1;
 	a->v = xcalloc(l->n ? l->n : 1, sizeof(*a->v));
@@ -393,6 +443,7 @@ static int parse_character(struct wm_state *s, const struct node *m, struct diag
 	c->range = p->order_range;
 	c->pace = p->pace;
 	c->attacks = p->attacks;
+	c->anti_magic = p->anti_magic;
 	s->n_chars++;
 	if (!(n = node_need(m, "at", d)) || wm_want_pt(s, n, "at", &c->at, d) < 0 ||
 		want_bool_key(m, "slain", &c->slain, d) < 0)
@@ -730,6 +781,14 @@ void wm_state_free(void *state)
 	for (size_t i = 0; i < s->n_armies; i++) {
 		for (size_t j = 0; j < s->armies[i].n; j++)
 			free(s->armies[i].v[j].name);
+		for (size_t j = 0; j < s->armies[i].n_spells; j++) {
+			struct wm_spell *sp = &s->armies[i].spells[j];
+			for (size_t k = 0; k < sp->n_exclude; k++)
+				free(sp->exclude[k]);
+			free(sp->exclude);
+			free(sp->name);
+		}
+		free(s->armies[i].spells);
 		free(s->armies[i].v);
 		free(s->armies[i].name);
 		free(s->armies[i].source);
@@ -785,6 +844,8 @@ static struct node *profile_emit(const struct wm_profile *p)
 		node_map_int(m, "order-range", p->order_range);
 		node_map_int(m, "attacks", p->attacks);
 		node_map_int(m, "pace", p->pace);
+		if (p->anti_magic)
+			node_map_bool(m, "anti-magic", 1);
 		return m;
 	}
 	node_map_str(m, "type", wm_utype_names[p->type]);
@@ -809,6 +870,29 @@ static struct node *profile_emit(const struct wm_profile *p)
 	node_seq_add(sz, node_new_int(p->stand_w));
 	node_seq_add(sz, node_new_int(p->stand_d));
 	return m;
+}
+
+static void emit_spells(struct node *l, const struct wm_army *a)
+{
+	for (size_t j = 0; j < a->n_spells; j++) {
+		const struct wm_spell *sp = &a->spells[j];
+		struct node *m = node_seq_add(l, node_new_map());
+		node_map_str(m, "name", sp->name);
+		node_map_str(m, "kind", wm_spell_kind_names[sp->kind]);
+		node_map_int(m, "cast", sp->cast);
+		node_map_int(m, "range", sp->range);
+		if (sp->kind == WM_SPELL_ATTACKS || sp->kind == WM_SPELL_LINE)
+			node_map_int(m, "attacks", sp->attacks);
+		if (sp->kind == WM_SPELL_DRIVE_BACK)
+			node_map_int(m, "step", sp->step);
+		if (sp->kind == WM_SPELL_BONUS)
+			node_map_int(m, "bonus", sp->bonus);
+		if (sp->n_exclude) {
+			struct node *x = node_map_add(m, "exclude", node_new_seq());
+			for (size_t k = 0; k < sp->n_exclude; k++)
+				node_seq_add(x, node_new_str(sp->exclude[k]));
+		}
+	}
 }
 
 static struct node *unit_emit(const struct wm_state *s, const struct wm_unit *u)
@@ -886,6 +970,8 @@ struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 		v = node_map_add(a, "list", node_new_seq());
 		for (size_t j = 0; j < s->armies[i].n; j++)
 			node_seq_add(v, profile_emit(&s->armies[i].v[j]));
+		if (s->armies[i].n_spells)
+			emit_spells(node_map_add(a, "spells", node_new_seq()), &s->armies[i]);
 	}
 	l = node_map_add(g, "sides", node_new_seq());
 	for (size_t i = 0; i < s->n_sides; i++) {

@@ -11,23 +11,27 @@
 #include "rules/rules.h"
 #include "rules/lib/table.h"
 
-#define WM_MAX_SIDES 8       /* sides (players) */
-#define WM_MAX_UNITS 200     /* units in a scenario */
-#define WM_MAX_CHARACTERS 40 /* characters in a scenario */
-#define WM_MAX_AREAS 64      /* terrain areas */
-#define WM_MAX_POINTS 64     /* vertices of one area */
-#define WM_MAX_STRUCTURES 64 /* walls, towers, gateways, buildings */
-#define WM_MAX_STANDS 12     /* stands in one unit */
-#define WM_MAX_ARMIES 8      /* army lists */
-#define WM_MAX_PROFILES 40   /* entries of one army list */
-#define WM_MAX_PATH 16       /* waypoints of one move */
-#define WM_MAX_ENTRIES 64    /* entries in one order file */
-#define WM_MAX_ORDERS 32     /* orders of one character */
-#define WM_MAX_BRIGADE 4     /* units in a brigade (Warmaster Orders) */
-#define WM_TABLE_MAX 100000  /* table sides, mm */
-#define WM_MAX_ROUNDS 3      /* combat rounds of one engagement in one Combat phase */
-#define WM_NEAR 200          /* mm: initiative, enemy-near penalty, home back (20 cm) */
-#define WM_ORDER_STEP 200    /* mm: -1 per full 20 cm (Warmaster Orders) */
+#define WM_MAX_SIDES 8          /* sides (players) */
+#define WM_MAX_UNITS 200        /* units in a scenario */
+#define WM_MAX_CHARACTERS 40    /* characters in a scenario */
+#define WM_MAX_AREAS 64         /* terrain areas */
+#define WM_MAX_POINTS 64        /* vertices of one area */
+#define WM_MAX_STRUCTURES 64    /* walls, towers, gateways, buildings */
+#define WM_MAX_STANDS 12        /* stands in one unit */
+#define WM_MAX_ARMIES 8         /* army lists */
+#define WM_MAX_PROFILES 40      /* entries of one army list */
+#define WM_MAX_PATH 16          /* waypoints of one move */
+#define WM_MAX_ENTRIES 64       /* entries in one order file */
+#define WM_MAX_ORDERS 32        /* orders of one character */
+#define WM_MAX_BRIGADE 4        /* units in a brigade (Warmaster Orders) */
+#define WM_TABLE_MAX 100000     /* table sides, mm */
+#define WM_MAX_ROUNDS 3         /* combat rounds of one engagement in one Combat phase */
+#define WM_NEAR 200             /* mm: initiative, enemy-near penalty, home back (20 cm) */
+#define WM_ORDER_STEP 200       /* mm: -1 per full 20 cm (Warmaster Orders) */
+#define WM_MAX_SPELLS 16        /* spells of one army list */
+#define WM_MAX_EXCLUDE 8        /* list entries a spell does not work on */
+#define WM_ANTI_MAGIC_RANGE 500 /* mm: a Runesmith anti-magics casters within 50 cm (WMR) */
+#define WM_ANTI_MAGIC_SCORE 4   /* anti-magic works on a D6 of 4+ (WMR Dwarfs, Runesmith) */
 
 enum wm_utype {
 	WM_INFANTRY,
@@ -61,6 +65,14 @@ enum wm_special {
 };
 enum wm_after { WM_PURSUE, WM_STAND, WM_FALL_BACK, WM_AFTER_COUNT };
 enum wm_initiative { WM_INIT_NONE, WM_INIT_CHARGE, WM_INIT_EVADE, WM_INIT_COUNT };
+/* What a spell does (WMR Magic; each army list's spells are data of these kinds). */
+enum wm_spell_kind {
+	WM_SPELL_ATTACKS,    /* shooting attacks on one enemy unit not in combat, no drive back */
+	WM_SPELL_LINE,       /* shooting attacks on every unit under a line of its range */
+	WM_SPELL_DRIVE_BACK, /* an enemy unit not in combat driven back D6 x step toward an edge */
+	WM_SPELL_BONUS,      /* a friendly unit in combat: + bonus attacks per stand this turn */
+	WM_SPELL_KIND_COUNT
+};
 
 extern const char *const wm_utype_names[];
 extern const char *const wm_formation_names[];
@@ -71,6 +83,7 @@ extern const char *const wm_special_names[];
 extern const char *const wm_after_names[];
 extern const char *const wm_initiative_names[];
 extern const char *const wm_position_names[];
+extern const char *const wm_spell_kind_names[];
 
 /* Campaign options: the sheet is the default, Warmaster Revolution the alternative. */
 struct wm_options {
@@ -136,10 +149,14 @@ struct wm_unit {
 	int stand_ground; /* Giant 2: if victorious stands its ground */
 	int walked;       /* confused by a Giant walking through (until end of command) */
 	int shot_hits;    /* hits from shooting this phase (for drive backs) */
-	int shot_by;      /* index + 1 of the unit that shot it first this phase */
-	int overload;     /* WMR Steam Overload: twice the shooting attacks */
-	int charge_shot;  /* hits it struck shooting at its charger (count in round 1) */
-	int burst;        /* burst through by an evader: confused past this Command phase */
+	int shot_by;      /* index + 1 of the unit that shot it first this phase; -1 a spell */
+	struct table_pt shot_from; /* shot_by -1: where the spell came from (drive backs) */
+	unsigned spelled;          /* bit per spell of the caster's list: affected this turn */
+	int spell_bonus;           /* attacks per stand added by a spell this turn */
+	int overload;              /* WMR Steam Overload: twice the shooting attacks */
+	int charge_shot; /* hits struck before the combat that count for it in round 1: at its
+			   * charger, or by a spell on its enemy in combat */
+	int burst;       /* burst through by an evader: confused past this Command phase */
 };
 
 struct wm_character {
@@ -153,6 +170,7 @@ struct wm_character {
 	struct table_pt at; /* where the stand is (a joined character: the unit's centre) */
 	int with;           /* index + 1 of the unit it has joined; 0: none */
 	int slain;          /* slain with the unit it had joined */
+	int anti_magic;     /* may anti-magic enemy spells (a Dwarf Runesmith) */
 };
 
 /* One entry of an army list (Warmaster Revolution stat lines, carried as data). */
@@ -167,6 +185,20 @@ struct wm_profile {
 	enum wm_role role;    /* characters */
 	int command;          /* characters */
 	int order_range;      /* characters: mm, 0 the whole table */
+	int anti_magic;       /* characters: may anti-magic enemy spells */
+};
+
+/* One spell of an army list (WMR army lists, carried as data). */
+struct wm_spell {
+	char *name; /* owned: "Foot of Gork" */
+	enum wm_spell_kind kind;
+	int cast;       /* D6 score to cast: 4, 5 or 6 */
+	int range;      /* mm */
+	int attacks;    /* attacks and line: shooting attacks per unit */
+	int step;       /* drive-back: mm per pip of the D6 */
+	int bonus;      /* bonus: attacks per stand */
+	char **exclude; /* owned: list entries it does not work on (bonus) */
+	size_t n_exclude;
 };
 
 struct wm_army {
@@ -174,6 +206,8 @@ struct wm_army {
 	char *source;         /* owned: where the numbers come from */
 	struct wm_profile *v; /* owned */
 	size_t n;
+	struct wm_spell *spells; /* owned; the army's spells (none: no wizards' magic) */
+	size_t n_spells;
 };
 
 struct wm_side {
@@ -220,10 +254,13 @@ struct wm_entry {
 	size_t n_orders;
 	int has_move; /* the character moves after its orders */
 	struct table_pt move_to;
-	int join;      /* unit index + 1 the character joins after its orders; 0: none */
-	int shooter;   /* shot: unit index */
-	int target;    /* shot: unit index, or -1 */
-	int structure; /* shot: structure index, or -1 */
+	int join;           /* unit index + 1 the character joins after its orders; 0: none */
+	int shooter;        /* shot: unit index */
+	int target;         /* shot or spell: unit index, or -1 */
+	int structure;      /* shot: structure index, or -1 */
+	int caster;         /* spell: the wizard's character index; -1 not a spell */
+	int spell;          /* spell: index into the caster's army's spells */
+	struct table_pt at; /* line spell: the point the line runs toward */
 };
 
 struct wm_orders {
@@ -425,6 +462,20 @@ int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u);
 struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
 	const struct table_pt *path, size_t n_path, int64_t budget, unsigned char *passed,
 	int *blocker);
+/* Magic (WMR Magic, magic.c). The cast: a D6 of need or more, 1 always failing and 6 always
+ * working: 1 works, 0 fails. */
+int wm_cast_test(int d6, int need);
+/* Anti-magic (WMR Dwarfs, Runesmith): 1 dispelled on d6 >= 4. */
+int wm_anti_magic_test(int d6);
+/* Casts the spell of entry e (caster, spell, target or point) in the Shooting phase: the cast
+ * roll, one anti-magic try by an enemy Runesmith within 50 cm, the effect. A void event when
+ * the caster is slain or the target not eligible (destroyed, out of range, in or not in
+ * combat as the spell wants, already affected by this spell this turn). */
+void wm_cast(struct wm_ctx *x, const struct wm_entry *e);
+/* The unit direction toward the table edge nearest to c. */
+struct table_pt wm_to_edge(const struct wm_state *s, struct table_pt c);
+/* Marks u destroyed if its footprint has left the table (an event). */
+void wm_off_table(struct wm_ctx *x, struct wm_unit *u);
 /* Home back of a flyer more than 20 cm from every friendly character. */
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 
