@@ -139,6 +139,7 @@ const struct rule_system rules_warmaster = {
 		"    move: [x, y]           where the character goes after its orders\n"
 		"    join: UNIT             or: it joins one of its units (within its move)\n"
 		"  shoot: UNIT, at: TARGET  a shot at an enemy unit or a structure\n"
+		"  cast: SPELL, by: WIZARD, at: UNIT | [x, y]   a spell (Shooting phase)\n"
 		"standing: {initiative: {UNIT: charge|evade}, win: pursue|stand|fall-back,\n"
 		"  draw: fall-back|stand}\n"
 		"options: blunder-4-5 (half-pace|no-move), draw-fall-back (3d6|up-to-3d6),\n"
