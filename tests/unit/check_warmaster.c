@@ -1772,6 +1772,163 @@ START_TEST(test_spell_bonus)
 }
 END_TEST
 
+/* ---- army special rules (WMR Dwarfs) and WMR's Flame Cannon ---------------------------- */
+
+START_TEST(test_save_needed)
+{
+	ck_assert_int_eq(wm_save_needed(4, 0), 4);
+	ck_assert_int_eq(wm_save_needed(4, 1), 5);
+	ck_assert_int_eq(wm_save_needed(5, 1), 6);
+	ck_assert_int_eq(wm_save_needed(6, 1), 0); /* 7+: no save */
+	ck_assert_int_eq(wm_save_needed(0, 1), 0);
+}
+END_TEST
+
+/* Handguns count armour one worse: against 4+ a 4 no longer saves, a 5 does. */
+START_TEST(test_armour_piercing)
+{
+	struct wm_state *s = make(
+		"units:\n"
+		"  - {id: w, player: red, name: Bow, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: x, player: blue, name: Big, front: [[560, 700], [440, 700]]}\n");
+	struct wm_unit *w = unit(s, "w"), *t = unit(s, "x");
+	struct harness h;
+	static const int d[] = { 4, 4, 4, 5 };
+	w->armour_piercing = 1;
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, w, t, NULL);
+	ck_assert(events_have(&h.ev, "w: 2 attacks on x, 2 hits, 1 after saves"));
+	ck_assert_int_eq(t->damage, 1);
+	harness_release(&h);
+	t->damage = 0;
+	w->armour_piercing = 0;
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, w, t, NULL);
+	ck_assert(events_have(&h.ev, "w: 2 attacks on x, 2 hits, 0 after saves"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers: no -1 for terror, +1 against a monster. */
+START_TEST(test_slayers_v_monster)
+{
+	struct wm_cmods m;
+	memset(&m, 0, sizeof(m));
+	m.slayer = 1;
+	ck_assert_int_eq(wm_combat_mod(&m), 1);
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: b, player: blue, name: Foot, front: "
+		"[[540, 520], [460, 520]]}\n  - {id: s, player: blue, name: Foot, "
+		"front: [[540, 540], [460, 540]]}\n");
+	struct wm_unit *g = unit(s, "g"), *b = unit(s, "b");
+	g->engaged = 2;
+	b->engaged = 1;
+	g->charged = 1;
+	b->slayer = 1;
+	g->no_fight = 1; /* the Giant will not fight: only b's attacks are rolled */
+	struct harness h;
+	/* b: 2 x (1 + 1) misses; b 2 (support) wins and, a Slayer, pursues though its side
+	 * stands; round 2: 2 x (1 + 1 pursuit + 1) misses; a draw: both fall back 3D6 */
+	static const int d[] = { 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	s->side[1].win = WM_STAND;
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "b 2 stands x (1 +1)"));
+	ck_assert(events_have(&h.ev, "b pursues g"));
+	ck_assert(events_have(&h.ev, "b 2 stands x (1 +2)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers who win pursue whatever their side's standing choice. */
+START_TEST(test_slayers_pursue)
+{
+	struct wm_state *s = duel_state();
+	unit(s, "b")->slayer = 1;
+	ck_assert_int_eq(s->side[1].win, WM_STAND);
+	/* a: 4 misses; b: a hit and a miss (a loses a stand); b wins by 1 and pursues; round 2:
+	 * a 1 miss, b 2 x (1 + 1) misses; a draw: both fall back 3D6 */
+	static const int d[] = { 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1 };
+	struct harness h;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "b pursues a"));
+	ck_assert(events_have(&h.ev, "round 2, a v b: a 1 stands x (1 +0); b 2 stands x (1 +1)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers charge on their initiative without a standing order, unless they cannot. */
+START_TEST(test_slayers_initiative)
+{
+	struct wm_state *s = make(
+		"units:\n"
+		"  - {id: k, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: b, player: blue, name: Foot, front: [[540, 650], [460, 650]]}\n");
+	struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	unit(s, "k")->slayer = 1;
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "k uses its initiative to charge b"));
+	ck_assert_int_eq(unit(s, "k")->engaged, 2);
+	harness_release(&h);
+	wm_state_free(s);
+	s = make("units:\n"
+		 "  - {id: k, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		 "  - {id: b, player: blue, name: Foot, front: [[540, 650], [460, 650]]}\n");
+	unit(s, "k")->slayer = 1;
+	unit(s, "b")->engaged = 1; /* b is in combat (with k's index, for the test) */
+	unit(s, "k")->immobile = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(!events_have(&h.ev, "initiative"));
+	ck_assert(!unit(s, "k")->used_init);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* WMR Flame Cannon (option): 2D6 attacks; a double rolls on the Misfire chart. */
+START_TEST(test_flame_cannon_wmr)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *f = unit(s, "fl"), *t = unit(s, "t");
+	struct harness h;
+	opts.flame_wmr = 1;
+	static const int d[] = { 2, 5, 3, 3, 3, 3, 3, 3, 3 }; /* 7 attacks, all miss */
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "fl: 7 attacks on t"));
+	ck_assert(!f->destroyed && !f->reduced);
+	harness_release(&h);
+	static const int d3[] = { 3, 3, 3, 3, 3, 3, 3, 3 }; /* 3-3: six attacks, then 1D6 */
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "fl flame cannon misfire 3-3: 6 attacks, 1D6 attacks"));
+	ck_assert(f->reduced);
+	harness_release(&h);
+	f->reduced = 0;
+	static const int d6[] = { 6, 6, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "misfire 6-6: 14 attacks"));
+	harness_release(&h);
+	static const int d1[] = { 1, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "misfire 1-1: 0 attacks, destroyed"));
+	ck_assert(f->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1829,6 +1986,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_spell_drive_back);
 	tcase_add_test(tc, test_spell_line);
 	tcase_add_test(tc, test_spell_bonus);
+	tcase_add_test(tc, test_save_needed);
+	tcase_add_test(tc, test_armour_piercing);
+	tcase_add_test(tc, test_slayers_v_monster);
+	tcase_add_test(tc, test_slayers_pursue);
+	tcase_add_test(tc, test_slayers_initiative);
+	tcase_add_test(tc, test_flame_cannon_wmr);
 	suite_add_tcase(s, tc);
 	return s;
 }

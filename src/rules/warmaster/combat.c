@@ -49,7 +49,8 @@ static int attacks_of(struct wm_ctx *x, const struct wm_unit *u, const struct wm
 	m.monster_charge = m.charging_open && (u->type == WM_MONSTER || u->type == WM_CHARIOT);
 	m.pursuit = pursuing;
 	m.pursuit_cm = pursuing ? pursuit_cm : 0;
-	m.terrified = t->terror && !u->terror;
+	m.terrified = t->terror && !u->terror && !u->slayer;
+	m.slayer = u->slayer && t->type == WM_MONSTER;
 	m.flank = hit_in_flank;
 	m.confused = u->confused;
 	int per = u->attacks + wm_combat_mod(&m) + u->spell_bonus;
@@ -156,7 +157,9 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 /* The winner's choice after a lost combat: returns 1 if it pursues into another round. */
 static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int diff, int round)
 {
-	enum wm_after c = w->stand_ground ? WM_STAND : x->s->side[w->side].win;
+	enum wm_after c = w->stand_ground ? WM_STAND :
+			  w->slayer       ? WM_PURSUE /* Troll Slayers must pursue (WMR) */ :
+					    x->s->side[w->side].win;
 	if (l->destroyed) {
 		events_add(x->ev, x->phase, "%s may advance once (its enemy is destroyed)", w->id);
 		return 0;

@@ -370,13 +370,17 @@ static void initiative(struct wm_ctx *x, const struct wm_orders *o)
 	struct wm_state *s = x->s;
 	for (size_t i = 0; i < s->n_units; i++) {
 		struct wm_unit *u = &s->units[i];
-		if (u->side != x->active || u->destroyed || u->engaged || u->confused ||
-			!o->initiative[i] || !wm_enemy_near(s, u))
+		/* Troll Slayers always charge on their initiative when they can (WMR Dwarfs) */
+		int want = u->slayer ? WM_INIT_CHARGE : o->initiative[i];
+		if (u->side != x->active || u->destroyed || u->engaged || u->confused || !want ||
+			!wm_enemy_near(s, u))
 			continue;
 		int e = wm_closest_enemy(s, u, 0);
 		struct wm_unit *t = &s->units[e];
+		if (u->slayer && (t->engaged || u->immobile))
+			continue; /* cannot charge: they may take orders */
 		u->used_init = 1;
-		if (o->initiative[i] == WM_INIT_CHARGE) {
+		if (want == WM_INIT_CHARGE) {
 			events_add(x->ev, x->phase, "%s uses its initiative to charge %s", u->id,
 				t->id);
 			if (t->engaged || u->immobile)

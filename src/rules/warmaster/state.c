@@ -24,6 +24,7 @@ static const char *const blunder45_names[] = { "half-pace", "no-move", NULL };
 static const char *const draw_names[] = { "3d6", "up-to-3d6", NULL };
 static const char *const steam_names[] = { "sheet", "wmr", NULL };
 static const char *const giant_names[] = { "failed-order", "blunder", NULL };
+static const char *const flame_names[] = { "sheet", "wmr", NULL };
 static const char *const draw_choice_names[] = { "fall-back", "stand", NULL };
 
 /* The sheet's Moves, mm. */
@@ -52,7 +53,7 @@ static int opt_enum(const struct node *opts, const char *key, const char *const 
 int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "blunder-4-5", "draw-fall-back", "steam-tank",
-		"giant-goes-wild", NULL };
+		"giant-goes-wild", "flame-cannon", NULL };
 	struct wm_options *o = xcalloc(1, sizeof(*o));
 	int rc = 0;
 	wm_options_default(o);
@@ -65,7 +66,8 @@ int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 			 opt_enum(opts, "draw-fall-back", draw_names, &o->draw_up_to, d) < 0 ||
 			 opt_enum(opts, "steam-tank", steam_names, &o->steam_tank_wmr, d) < 0 ||
 			 opt_enum(opts, "giant-goes-wild", giant_names, &o->giant_on_blunder, d) <
-				 0)
+				 0 ||
+			 opt_enum(opts, "flame-cannon", flame_names, &o->flame_wmr, d) < 0)
 			rc = -1;
 	}
 	if (rc < 0)
@@ -88,6 +90,7 @@ struct node *wm_options_emit(const void *opts)
 	node_map_str(m, "draw-fall-back", draw_names[o->draw_up_to]);
 	node_map_str(m, "steam-tank", steam_names[o->steam_tank_wmr]);
 	node_map_str(m, "giant-goes-wild", giant_names[o->giant_on_blunder]);
+	node_map_str(m, "flame-cannon", flame_names[o->flame_wmr]);
 	return m;
 }
 
@@ -244,7 +247,8 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 {
 	static const char *const keys[] = { "name", "type", "role", "special", "attacks", "shoot",
 		"range", "hits", "armour", "stands", "pace", "terror", "no-drive-back", "defended",
-		"stand", "command", "order-range", "anti-magic", NULL };
+		"stand", "command", "order-range", "anti-magic", "armour-piercing", "slayer",
+		NULL };
 	const struct node *n;
 	const char *name;
 	int rc = 0, e;
@@ -285,7 +289,9 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 		want_int_key(m, "pace", 1, 2000, wm_type_pace(p->type), &p->pace, d) < 0 ||
 		want_bool_key(m, "terror", &p->terror, d) < 0 ||
 		want_bool_key(m, "no-drive-back", &p->no_drive_back, d) < 0 ||
-		want_bool_key(m, "defended", &p->defended, d) < 0)
+		want_bool_key(m, "defended", &p->defended, d) < 0 ||
+		want_bool_key(m, "armour-piercing", &p->armour_piercing, d) < 0 ||
+		want_bool_key(m, "slayer", &p->slayer, d) < 0)
 		rc = -1;
 	p->stand_w = 40;
 	p->stand_d = p->type == WM_INFANTRY ? 20 : 30;
@@ -538,6 +544,8 @@ static int parse_unit(struct wm_state *s, const struct node *m, struct diag *d)
 	u->terror = p->terror;
 	u->no_drive_back = p->no_drive_back;
 	u->defended = p->defended;
+	u->armour_piercing = p->armour_piercing;
+	u->slayer = p->slayer;
 	u->stand_w = p->stand_w;
 	u->stand_d = p->stand_d;
 	s->n_units++;
@@ -866,6 +874,10 @@ static struct node *profile_emit(const struct wm_profile *p)
 		node_map_bool(m, "no-drive-back", 1);
 	if (p->defended)
 		node_map_bool(m, "defended", 1);
+	if (p->armour_piercing)
+		node_map_bool(m, "armour-piercing", 1);
+	if (p->slayer)
+		node_map_bool(m, "slayer", 1);
 	struct node *sz = node_map_add(m, "stand", node_new_seq());
 	node_seq_add(sz, node_new_int(p->stand_w));
 	node_seq_add(sz, node_new_int(p->stand_d));

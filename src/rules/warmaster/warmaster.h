@@ -91,6 +91,7 @@ struct wm_options {
 	int draw_up_to;        /* draw-fall-back: 3d6 (0, sheet) | up-to-3d6 (1, WMR 0-3D6) */
 	int steam_tank_wmr;    /* steam-tank: sheet (0) | wmr (1, the Malfunction chart) */
 	int giant_on_blunder;  /* giant-goes-wild: failed-order (0) | blunder (1) */
+	int flame_wmr;         /* flame-cannon: sheet (0) | wmr (1, 2D6 with the Misfire chart) */
 };
 
 struct wm_area {
@@ -127,6 +128,9 @@ struct wm_unit {
 	int terror;             /* causes terror */
 	int no_drive_back;      /* never driven back by shooting */
 	int defended;           /* always counts as defended (Steam Tank) */
+	int armour_piercing;    /* its shots count armour one worse (WMR handguns, Gyrocopter) */
+	int slayer; /* WMR Troll Slayers: charge on initiative, no terror, +1 v monsters,
+				 * must pursue */
 	struct table_pt fl, fr; /* front edge, left and right corners */
 	int stand_w, stand_d;   /* one stand's width and depth, mm */
 	enum wm_formation formation;
@@ -181,11 +185,12 @@ struct wm_profile {
 	enum wm_special special;
 	int attacks, shoot, range, hits, armour, stands, pace;
 	int terror, no_drive_back, defended;
-	int stand_w, stand_d; /* mm */
-	enum wm_role role;    /* characters */
-	int command;          /* characters */
-	int order_range;      /* characters: mm, 0 the whole table */
-	int anti_magic;       /* characters: may anti-magic enemy spells */
+	int armour_piercing, slayer; /* army special rules (WMR) */
+	int stand_w, stand_d;        /* mm */
+	enum wm_role role;           /* characters */
+	int command;                 /* characters */
+	int order_range;             /* characters: mm, 0 the whole table */
+	int anti_magic;              /* characters: may anti-magic enemy spells */
 };
 
 /* One spell of an army list (WMR army lists, carried as data). */
@@ -390,6 +395,15 @@ struct wm_flame {
 	int no_shoot;  /* does not shoot this turn */
 };
 extern const struct wm_flame wm_flame_table[7]; /* [1..6] */
+/* WMR Flame Cannon (option flame-cannon: wmr): 2D6 attacks, but a double rolls on the
+ * Misfire chart, indexed by the double's pip. */
+struct wm_misfire {
+	int attacks;   /* fixed attacks */
+	int dice;      /* plus this many D6 attacks */
+	int destroyed; /* destroyed after shooting */
+	int reduced;   /* 1D6 attacks from now on */
+};
+extern const struct wm_misfire wm_flame_misfire[7]; /* [1..6]; 4: does not shoot */
 /* Death Rocket Attack (D6). */
 struct wm_rocket {
 	int destroyed_before; /* destroyed: no attack */
@@ -414,6 +428,7 @@ struct wm_cmods {
 	int terrified;      /* fighting a terrifying enemy (and not terrifying) */
 	int flank;          /* fighting an enemy to its side or rear */
 	int confused;       /* confused */
+	int slayer;         /* Troll Slayers fighting a monster: +1 (WMR Dwarfs) */
 };
 /* The modifier per stand for m. */
 int wm_combat_mod(const struct wm_cmods *m);
@@ -422,6 +437,13 @@ int wm_combat_mod(const struct wm_cmods *m);
 /* Rolls a unit's shooting-style attacks at target: to hit by position, armour saves; adds the
  * hits to target (stands removed). Returns hits after saves. */
 int wm_attack(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label);
+/* wm_attack with the target's armour counted `worse` worse (1: armour piercing, WMR Dwarfs
+ * Handgunners; a save of 7+ is none). */
+int wm_attack_ap(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label,
+	int worse);
+/* The armour save needed against hits at armour piercing worse: armour + worse, 0 (no save)
+ * when there is none or it would need more than 6. */
+int wm_save_needed(int armour, int worse);
 /* Applies hits to u: stands removed per `hits`; destroyed at 0 stands. Returns stands lost. */
 int wm_apply_hits(struct wm_ctx *x, struct wm_unit *u, int hits);
 /* Charges u into contact with target (sets charged and engaged). */
