@@ -143,7 +143,8 @@ const struct rule_system rules_warmaster = {
 		"standing: {initiative: {UNIT: charge|evade}, win: pursue|stand|fall-back,\n"
 		"  draw: fall-back|stand}\n"
 		"options: blunder-4-5 (half-pace|no-move), draw-fall-back (3d6|up-to-3d6),\n"
-		"  steam-tank (sheet|wmr), giant-goes-wild (failed-order|blunder).\n"
+		"  steam-tank (sheet|wmr), giant-goes-wild (failed-order|blunder),\n"
+		"  flame-cannon (sheet|wmr).\n"
 		"See docs/rules/warmaster.md.",
 	.options_parse = wm_options_parse,
 	.options_emit = wm_options_emit,
