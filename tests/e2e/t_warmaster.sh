@@ -66,6 +66,14 @@ done
 # (issue 11): the lines after "# luck" in demo-shows.txt (gateway breached, flame cannon 3,
 # tower damaged, the Giant going wild, boiling oil, Waaagh!, blunder 1) do not hold with
 # today's dice.
+# Until then every line not marked luck holds in its own turn's journal export.
+awk '/^# luck/ { skip = 1; next } /^[[:space:]]*(#|$)/ { next }
+     { if (skip) { skip = 0; next } print }' "$ROOT/campaigns/karak-gate/demo-shows.txt" > "$TMP/shows"
+[ -s "$TMP/shows" ] || die "no demo-shows lines"
+while IFS= read -r line; do
+    t=$(printf '%04d' "${line%% *}")
+    grep -qF -- "${line#* }" "$C/journal/turn-$t.yaml" || die "karak-gate turn $t does not show '${line#* }'"
+done < "$TMP/shows"
 
 expect 0 "$BIN" rules warmaster
 has "$TMP/out" "blunder-4-5 (half-pace|no-move)"
