@@ -160,9 +160,13 @@ static const char *const small =
 START_TEST(test_state_round_trip)
 {
 	struct wm_state *s = make(small);
+	s->chars[1].with = 1; /* the Hero with r1, the Wizard slain */
+	s->chars[2].slain = 1;
 	struct node *e = wm_state_emit(&camp, s);
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	ck_assert_int_eq(node_emit(e, &a), 0);
+	ck_assert(strstr(a.data, "with: r1") && strstr(a.data, "slain: true"));
+	ck_assert(strstr(a.data, "anti-magic: true") && strstr(a.data, "exclude:"));
 	struct node *n = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -172,6 +176,8 @@ START_TEST(test_state_round_trip)
 	struct node *e2 = wm_state_emit(&camp, s2);
 	ck_assert_int_eq(node_emit(e2, &b), 0);
 	ck_assert_str_eq(a.data, b.data);
+	ck_assert_uint_eq(((struct wm_state *)s2)->armies[0].n_spells, 4);
+	ck_assert_int_eq(((struct wm_state *)s2)->chars[1].with, 1);
 	ck_assert_int_eq(unit(s, "b1")->stands, 2);
 	ck_assert_int_eq(unit(s, "b1")->max_stands, 3);
 	ck_assert_int_eq(unit(s, "r1")->armour, 4);
@@ -216,6 +222,9 @@ static const struct err_case err_cases[] = {
 		"error: area 'w' is not a simple polygon" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]], engaged: x}]\n",
 		"error: engaged is not an enemy unit" },
+	{ "characters: [{id: c, player: red, name: Hero, at: [0, 0], with: y}]\n"
+	  "units: [{id: y, player: blue, name: Big, front: [[0, 0], [40, 0]]}]\n",
+		"game.yaml:23:65: error: with is not a unit of the character's side on the table" },
 };
 
 START_TEST(test_state_errors)
