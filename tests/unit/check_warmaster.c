@@ -1938,6 +1938,42 @@ START_TEST(test_flame_cannon_wmr)
 }
 END_TEST
 
+static struct wm_state *displaced(int friend_front_y)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"characters: [{id: c, player: red, name: Hero, at: [500, 490]}]\n"
+		"units:\n"
+		"  - {id: e, player: blue, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: f, player: red, name: Foot, front: [[460, %d], [540, %d]]}\n",
+		friend_front_y, friend_front_y);
+	struct wm_state *s = make(b.data);
+	buf_release(&b);
+	return s;
+}
+
+/* A lone character an enemy stands on joins a friend within 30 cm (exact), or is slain. */
+START_TEST(test_character_displaced)
+{
+	struct wm_state *s = displaced(810); /* f's footprint y 790-810: 300 mm from c */
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	ck_assert(events_have(&h.ev, "c is displaced by e and joins f"));
+	ck_assert_int_eq(s->chars[0].with, 2);
+	ck_assert_int_eq(s->chars[0].at.y, wm_centre(unit(s, "f")).y);
+	harness_release(&h);
+	wm_state_free(s);
+	s = displaced(811); /* 301 mm */
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	ck_assert(events_have(&h.ev, "c is displaced by e with no friend within 30 cm: slain"));
+	ck_assert(s->chars[0].slain);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1986,6 +2022,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_character_join);
 	tcase_add_test(tc, test_character_join_edge);
 	tcase_add_test(tc, test_character_in_combat);
+	tcase_add_test(tc, test_character_displaced);
 	tcase_add_test(tc, test_shoot_at_charger);
 	tcase_add_test(tc, test_move_blocked);
 	tcase_add_test(tc, test_evade_burst_through);

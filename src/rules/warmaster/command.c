@@ -285,8 +285,44 @@ static int give_order(struct wm_ctx *x, const struct wm_character *c, const char
 	return ok;
 }
 
+/* A lone character on whom enemy unit e stands: joins the nearest friendly unit within
+ * 30 cm (reading: WMR lets the player choose), or is slain. */
+static void displace(struct wm_ctx *x, struct wm_character *c, const struct wm_unit *e)
+{
+	struct wm_state *s = x->s;
+	int best = -1;
+	int64_t bd = 0;
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct wm_unit *u = &s->units[i];
+		int64_t d = u->side == c->side && !u->destroyed ? wm_char_dist(c, u) : -1;
+		if (d >= 0 && d <= WM_DISPLACE && (best < 0 || d < bd)) {
+			best = (int)i;
+			bd = d;
+		}
+	}
+	if (best < 0) {
+		c->slain = 1;
+		events_add(x->ev, x->phase,
+			"%s is displaced by %s with no friend within 30 cm: slain", c->id, e->id);
+		return;
+	}
+	c->with = best + 1;
+	events_add(x->ev, x->phase, "%s is displaced by %s and joins %s", c->id, e->id,
+		s->units[best].id);
+}
+
 void wm_characters_follow(struct wm_ctx *x)
 {
+	for (size_t i = 0; i < x->s->n_chars; i++) {
+		struct wm_character *c = &x->s->chars[i];
+		for (size_t k = 0; k < x->s->n_units && !c->with && !c->slain; k++) {
+			const struct wm_unit *e = &x->s->units[k];
+			struct table_rect r = wm_rect(e);
+			if (e->side != c->side && !e->destroyed &&
+				table_rect_where(&r, c->at) == TABLE_INSIDE)
+				displace(x, c, e);
+		}
+	}
 	for (size_t i = 0; i < x->s->n_chars; i++) {
 		struct wm_character *c = &x->s->chars[i];
 		if (!c->with || c->slain)

@@ -27,6 +27,7 @@
 #define WM_TABLE_MAX 100000     /* table sides, mm */
 #define WM_MAX_ROUNDS 3         /* combat rounds of one engagement in one Combat phase */
 #define WM_NEAR 200             /* mm: initiative, enemy-near penalty, home back (20 cm) */
+#define WM_DISPLACE 300         /* mm: a displaced character joins a friend within 30 cm */
 #define WM_ORDER_STEP 200       /* mm: -1 per full 20 cm (Warmaster Orders) */
 #define WM_MAX_SPELLS 16        /* spells of one army list */
 #define WM_MAX_EXCLUDE 8        /* list entries a spell does not work on */
@@ -468,8 +469,10 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u);
  * (t->charge_shot). Nothing when t cannot shoot (no shooting attacks, confused, destroyed,
  * barred from shooting this turn). */
 void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u);
-/* Characters with units (WMR Generals, Wizards & Heroes, Joining a unit): a joined character
- * stands at its unit's centre and moves with it; one whose unit is destroyed is slain. */
+/* Characters with units (WMR Generals, Wizards & Heroes, Joining a unit): a lone character
+ * an enemy unit stands on is displaced and joins the nearest friendly unit within 30 cm, or
+ * is slain; a joined character stands at its unit's centre and moves with it; one whose
+ * unit is destroyed is slain. Called at the end of each phase. */
 void wm_characters_follow(struct wm_ctx *x);
 /* The Attack bonus the characters with u add to one of its stands (the highest; 0: none). */
 int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u);
