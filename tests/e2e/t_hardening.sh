@@ -108,16 +108,17 @@ else
     echo "skipped: the read-only copy (unshare -rm is not allowed here)"
 fi
 # A small crafted clone whose blobs inflate past the limit: refused from the object's header,
-# never inflated (umpire and tools/umpire-verify alike).
+# never inflated (umpire and tools/umpire-verify alike; commits and trees: t_crafted_clone).
 git clone -q "$C" "$TMP/big"
 head -c 41943040 /dev/zero | tr '\0' 'a' >"$TMP/big/campaign.yaml"
 cp "$TMP/big/campaign.yaml" "$TMP/big/journal/turn-0001.yaml"
 git -C "$TMP/big" -c user.name=mallory -c user.email=m@example.org commit -qam big
 git -C "$TMP/big" tag -f turn-0001 >/dev/null
 expect 65 "$BIN" verify "$TMP/big"
-has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the object is larger than the limit of 32 MiB (a crafted repository?)"
+has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the blob object "
+has "$TMP/err" " is 41943040 bytes, over the limit of 32 MiB for a blob (a crafted repository?)"
 expect 65 "$BIN" check "$TMP/big" "$attacker"
-has "$TMP/err" "the object is larger than the limit of 32 MiB"
+has "$TMP/err" "over the limit of 32 MiB for a blob"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/big"
 has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
 
