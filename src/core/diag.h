@@ -29,7 +29,12 @@
  * wide as its text, East Asian wide and fullwidth characters and common emoji are two
  * columns, combining marks none (an approximation that needs no locale). A line wider than
  * 120 columns is shown as a 120-column window starting 40 columns before the caret, with
- * `...` where text was cut. */
+ * `...` where text was cut.
+ *
+ * A file that is not what it was read as (an order file that is not YAML, or does not name
+ * the campaign: a key, another campaign's secret, any file given by mistake) is echoed no
+ * further than a short excerpt: its source is marked brief (diag_source_brief), and its lines
+ * are shown as a 20-column window starting 4 columns before the caret. */
 #ifndef UMPIRE_DIAG_H
 #define UMPIRE_DIAG_H
 
@@ -50,6 +55,7 @@ struct diag_source {
 	char *file;  /* the name entries refer to it by */
 	char *bytes; /* a copy of the text, not NUL-terminated */
 	size_t len;  /* bytes */
+	int brief;   /* 1: lines shown as a short excerpt only (diag_source_brief) */
 };
 
 struct diag {
@@ -75,6 +81,11 @@ void diag_release(struct diag *d);
  * before keep the text they had (none, or an earlier version). Registering the same
  * bytes under the same name again keeps one copy. */
 void diag_source(struct diag *d, const char *file, const void *bytes, size_t len);
+/* Marks the text last registered as file (NULL is "<input>") brief: its lines are shown as
+ * a short excerpt around the caret (above), for the entries already added and those to come.
+ * For a file not known to be what it was read as, so that its content is not echoed. Nothing
+ * happens when no text of file is registered. */
+void diag_source_brief(struct diag *d, const char *file);
 /* Records one error. file may be NULL ("<input>"); line/column < 1 become 1. */
 void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

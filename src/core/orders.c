@@ -361,6 +361,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	size_t before = diag_count(d);
 	const char *s;
 	long long n_turn;
+	int named = 0; /* the file names this campaign: an order file, its lines shown in full */
 
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
 		.max_nodes = ORDER_FILE_MAX_NODES };
@@ -373,7 +374,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		goto done;
 
 	const struct node *n = node_need(root, "campaign", d);
-	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && strcmp(s, c->id) != 0)
+	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && !(named = !strcmp(s, c->id)))
 		node_error(d, n, "orders for campaign '%s' (campaign '%s' expected)", s, c->id);
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &n_turn, d) == 0 && n_turn != t->in.turn)
@@ -401,6 +402,10 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
 done:
+	/* Not YAML, not a mapping, or no campaign of ours: it may be any file given by mistake
+	 * (a key, another campaign's secret), so its errors echo only short excerpts of it. */
+	if (!named)
+		diag_source_brief(d, f->path);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }

@@ -29,6 +29,35 @@ has "$TMP/err" "secret.yaml:1:1: error: this is the umpire's secret (.umpire/sec
 secret=$(cut -c1-16 "$C/.umpire/secret")
 grep -qF "$secret" "$TMP/err" && die "the secret's digits were echoed"
 
+# Any other file given as an order file (here a copy of the secret, which its path does not
+# give away) is echoed no further than a 20-character excerpt: in the message and the source
+# line alike, none of the rest of its 64 digits.
+cp "$C/.umpire/secret" "$TMP/copied.yaml"
+expect 65 "$BIN" check "$C" "$TMP/copied.yaml"
+has "$TMP/err" "copied.yaml:1:1: error: expected a mapping for order file, found '$(cut -c1-20 "$TMP/copied.yaml")...'"
+shows_excerpt "$TMP/err" "copied.yaml:1:1" 20 "$(cut -c1 "$TMP/copied.yaml")"
+grep -qF "$(cut -c1-21 "$TMP/copied.yaml")" "$TMP/err" && die "more than 20 digits of the file were echoed"
+grep -qF "$(cut -c40-64 "$TMP/copied.yaml")" "$TMP/err" && die "the end of the file was echoed"
+# A file that is not YAML is shown the same way, around the caret: here at column 372 of a
+# 700-column line.
+{ printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\norders: ['
+  i=0; while [ $i -lt 40 ]; do printf 'plunder, '; i=$((i + 1)); done
+  printf 'x]]'
+  i=0; while [ $i -lt 40 ]; do printf ', plunder'; i=$((i + 1)); done
+  printf '\n'; } >"$TMP/syntax.yaml"
+expect 65 "$BIN" check "$C" "$TMP/syntax.yaml"
+has "$TMP/err" "syntax.yaml:4:372: error: did not find expected key"
+has "$TMP/err" "    4 | ..., x]], plunder, plun..."
+shows_excerpt "$TMP/err" "syntax.yaml:4:372" 20 "]"
+# An order file of this campaign shows a long line as a 120-column window, 40 before the
+# caret, so the caret still stands under the offending value.
+{ printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\norders:\n  - officer: blood\n'
+  printf '    actions: [%150s{move: Z9}]  # %s\n' "" "$(printf '%0200d' 0)"; } >"$TMP/long.yaml"
+expect 65 "$BIN" check "$C" "$TMP/long.yaml"
+has "$TMP/err" "long.yaml:6:172: error: move 'Z9' is not a square"
+shows_excerpt "$TMP/err" "long.yaml:6:172" 120 "Z"
+has "$TMP/err" "    6 | ...$(printf '%33s' ''){move: Z9}]  # 000"
+
 # U+2028 ends a YAML comment where a viewer sees none: the orders after it would be live.
 printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# note\342\200\250orders: []\n' >"$TMP/ls.yaml"
 expect 65 "$BIN" check "$C" "$TMP/ls.yaml"
@@ -39,7 +68,9 @@ has "$TMP/err" "nel.yaml:4:7: error: U+0085 (NEXT LINE, a YAML line break) is no
 sed 's/player: attacker/player: atta\xe2\x80\x8bcker/' "$attacker" >"$TMP/zw.yaml"
 expect 65 "$BIN" check "$C" "$TMP/zw.yaml"
 has "$TMP/err" "zw.yaml:3:13: error: U+200B (invisible control character) is not allowed"
-shows_source "$TMP/err" "zw.yaml:3:13"
+# Refused before it is parsed, the file is shown as a short excerpt, the caret under the escape.
+has "$TMP/err" "    3 | ...ayer: atta\\u200bcker"
+shows_excerpt "$TMP/err" "zw.yaml:3:13" 20 '\\'
 printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# \033[2Jcleared\norders: []\n' >"$TMP/esc.yaml"
 expect 65 "$BIN" check "$C" "$TMP/esc.yaml"
 has "$TMP/err" "esc.yaml:4:3: error: U+001B (control character) is not allowed"
