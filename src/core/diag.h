@@ -31,10 +31,11 @@
  * 120 columns is shown as a 120-column window starting 40 columns before the caret, with
  * `...` where text was cut.
  *
- * A file that is not what it was read as (an order file that is not YAML, or does not name
- * the campaign: a key, another campaign's secret, any file given by mistake) is echoed no
- * further than a short excerpt: its source is marked brief (diag_source_brief), and its lines
- * are shown as a 20-column window starting 4 columns before the caret. */
+ * A file that is not what it was read as (given as an order file, no line of it starts with
+ * `campaign:`: a key, another campaign's secret, any file given by mistake or reached by a
+ * symlink) is echoed no further than a short excerpt: its source is marked brief
+ * (diag_source_brief), and its lines are shown as a 20-column window starting 4 columns
+ * before the caret. */
 #ifndef UMPIRE_DIAG_H
 #define UMPIRE_DIAG_H
 

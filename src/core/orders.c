@@ -354,6 +354,26 @@ static int check_sender(const struct order_file *f, const struct node *pn, const
 	return -1;
 }
 
+/* 1 if some line of the text starts with "campaign:" (after a byte order mark on the first):
+ * an order file, however broken, whose lines diagnostics show in full. Any other file given
+ * as one may be anything (a key, another campaign's secret, a file reached by a symlink): its
+ * errors echo only short excerpts of it (diag_source_brief). */
+static int looks_like_order_file(const unsigned char *bytes, size_t len)
+{
+	static const char key[] = "campaign:";
+	size_t i = len >= 3 && !memcmp(bytes, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	while (i + sizeof(key) - 1 <= len) {
+		if (!memcmp(bytes + i, key, sizeof(key) - 1))
+			return 1;
+		const unsigned char *nl = memchr(bytes + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - bytes) + 1;
+	}
+	return 0;
+}
+
 int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 {
 	const struct campaign *c = t->c;
@@ -361,7 +381,6 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	size_t before = diag_count(d);
 	const char *s;
 	long long n_turn;
-	int named = 0; /* the file names this campaign: an order file, its lines shown in full */
 
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
 		.max_nodes = ORDER_FILE_MAX_NODES };
@@ -374,7 +393,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		goto done;
 
 	const struct node *n = node_need(root, "campaign", d);
-	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && !(named = !strcmp(s, c->id)))
+	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && strcmp(s, c->id) != 0)
 		node_error(d, n, "orders for campaign '%s' (campaign '%s' expected)", s, c->id);
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &n_turn, d) == 0 && n_turn != t->in.turn)
@@ -402,9 +421,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
 done:
-	/* Not YAML, not a mapping, or no campaign of ours: it may be any file given by mistake
-	 * (a key, another campaign's secret), so its errors echo only short excerpts of it. */
-	if (!named)
+	if (!looks_like_order_file(f->bytes, f->len))
 		diag_source_brief(d, f->path);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;

@@ -385,7 +385,7 @@ has "$TMP/err" "no players (at least one expected)"
 id64=$(rep i 64)
 side "campaign id (64 bytes)" "one over: refused"
 expect 65 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "${id64}i"
-has "$TMP/err" "campaign id is 'iiiiiiiiiiiiiiiiiiii...' (an identifier of 1 to 64"
+has "$TMP/err" "campaign id is 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii...' (an identifier of 1 to 64"
 [ ! -e "$TMP/id" ] || die "a refused init created the campaign"
 side "campaign id (64 bytes)" "one over: the error does not point into the scenario"
 expect 65 "$BIN" init "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "${id64}i"
