@@ -76,6 +76,22 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
 	src->brief = 0;
 }
 
+int diag_text_has_line(const void *bytes, size_t len, const char *prefix)
+{
+	const unsigned char *s = bytes;
+	size_t n = strlen(prefix), i = len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	while (i + n <= len) {
+		if (!memcmp(s + i, prefix, n))
+			return 1;
+		const unsigned char *nl = memchr(s + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - s) + 1;
+	}
+	return 0;
+}
+
 void diag_source_brief(struct diag *d, const char *file)
 {
 	size_t s = find_source(d, file ? file : "<input>");

@@ -32,8 +32,9 @@
  * `...` where text was cut.
  *
  * A file that is not what it was read as (given as an order file, no line of it starts with
- * `campaign:`: a key, another campaign's secret, any file given by mistake or reached by a
- * symlink) is echoed no further than a short excerpt: its source is marked brief
+ * `campaign:`; as a scenario, none with `rules:`: a key, another campaign's secret, any file
+ * given by mistake or reached by a symlink) is echoed no further than a short excerpt: its
+ * source is marked brief
  * (diag_source_brief), and its lines are shown as a 20-column window starting 4 columns
  * before the caret. */
 #ifndef UMPIRE_DIAG_H
@@ -87,6 +88,10 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
  * For a file not known to be what it was read as, so that its content is not echoed. Nothing
  * happens when no text of file is registered. */
 void diag_source_brief(struct diag *d, const char *file);
+/* 1 if some line of the text (len bytes; LF-separated, a byte order mark opening it skipped)
+ * starts with prefix, else 0: the cheap test of what a file claims to be ("campaign:" an
+ * order file, "rules:" a scenario) that decides whether its lines are shown in full. */
+int diag_text_has_line(const void *bytes, size_t len, const char *prefix);
 /* Records one error. file may be NULL ("<input>"); line/column < 1 become 1. */
 void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

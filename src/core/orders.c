@@ -354,26 +354,6 @@ static int check_sender(const struct order_file *f, const struct node *pn, const
 	return -1;
 }
 
-/* 1 if some line of the text starts with "campaign:" (after a byte order mark on the first):
- * an order file, however broken, whose lines diagnostics show in full. Any other file given
- * as one may be anything (a key, another campaign's secret, a file reached by a symlink): its
- * errors echo only short excerpts of it (diag_source_brief). */
-static int looks_like_order_file(const unsigned char *bytes, size_t len)
-{
-	static const char key[] = "campaign:";
-	size_t i = len >= 3 && !memcmp(bytes, "\xef\xbb\xbf", 3) ? 3 : 0;
-
-	while (i + sizeof(key) - 1 <= len) {
-		if (!memcmp(bytes + i, key, sizeof(key) - 1))
-			return 1;
-		const unsigned char *nl = memchr(bytes + i, '\n', len - i);
-		if (!nl)
-			break;
-		i = (size_t)(nl - bytes) + 1;
-	}
-	return 0;
-}
-
 int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 {
 	const struct campaign *c = t->c;
@@ -421,7 +401,10 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
 done:
-	if (!looks_like_order_file(f->bytes, f->len))
+	/* No line starts with "campaign:": not an order file, however broken, but any file
+	 * given as one (a key, another campaign's secret, one a symlink led to): its errors echo
+	 * only short excerpts of it. */
+	if (!diag_text_has_line(f->bytes, f->len, "campaign:"))
 		diag_source_brief(d, f->path);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;

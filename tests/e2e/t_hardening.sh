@@ -38,6 +38,10 @@ has "$TMP/err" "copied.yaml:1:1: error: expected a mapping for order file, found
 shows_excerpt "$TMP/err" "copied.yaml:1:1" 20 "$(cut -c1 "$TMP/copied.yaml")"
 grep -qF "$(cut -c1-21 "$TMP/copied.yaml")" "$TMP/err" && die "more than 20 digits of the file were echoed"
 grep -qF "$(cut -c40-64 "$TMP/copied.yaml")" "$TMP/err" && die "the end of the file was echoed"
+# Given as a scenario (no line starts with `rules:`), alike.
+expect 65 "$BIN" init "$TMP/nocampaign" --scenario "$TMP/copied.yaml"
+shows_excerpt "$TMP/err" "copied.yaml:1:1" 20 "$(cut -c1 "$TMP/copied.yaml")"
+grep -qF "$(cut -c1-21 "$TMP/copied.yaml")" "$TMP/err" && die "more than 20 digits of the scenario were echoed"
 # So is one with a long line, around the caret: here at column 372 of a 700-column line.
 { printf 'key: ['
   i=0; while [ $i -lt 40 ]; do printf 'secret, '; i=$((i + 1)); done

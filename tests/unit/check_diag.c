@@ -527,6 +527,16 @@ START_TEST(brief_sources_show_short_excerpts)
 			      "    1 | a\\x1b[2Jb\n"
 			      "      |  ^\n");
 	free(got);
+	/* What decides it: a line starting with the prefix, after a byte order mark. */
+	ck_assert_int_eq(diag_text_has_line("x: 1\ncampaign: a\n", 15, "campaign:"), 1);
+	ck_assert_int_eq(diag_text_has_line("\xef\xbb\xbf"
+					    "campaign: a",
+				 14, "campaign:"),
+		1);
+	ck_assert_int_eq(diag_text_has_line(" campaign: a\n", 14, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("x: campaign:\n", 14, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("campaign", 8, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("", 0, "campaign:"), 0);
 	/* The same text not marked brief: the whole 64 columns. */
 	got = one(hex, 1, 1);
 	ck_assert_ptr_nonnull(
