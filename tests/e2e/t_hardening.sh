@@ -175,6 +175,10 @@ grep -q '<script>' "$report" && die "HTML reached a report"
 expect 0 "$BIN" log "$E"
 has "$TMP/out" '\x1b[2J<script>x</script> [go](javascript:alert(1)) | cell'
 grep -q "$(printf '\033')" "$TMP/out" && die "an ESC from the journal reached the terminal"
+# Any error message is escaped too (it may quote a path, a file's or a clone's text).
+expect 66 "$BIN" verify "$(printf '%s/no\033[2Jcampaign' "$TMP")"
+has "$TMP/err" "/no\x1b[2Jcampaign'"
+grep -q "$(printf '\033')" "$TMP/err" && die "an ESC in a path reached the terminal"
 
 # A Setup rewritten on a fresh clone (fair: false made true, the chain head and the commit
 # rebuilt) passes every check a clone allows on its own; the values init printed, announced
