@@ -291,7 +291,7 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 	if (failed) {
 		json_object_set_new(o, "error", json_string(error_last()->message));
 		if (!e->json)
-			printf("decided  cannot re-resolve the turn: %s\n", error_last()->message);
+			printf("decided  cannot re-resolve the turn: %s\n", cmd_message());
 		e->ok = 0;
 	}
 	json_object_set_new(e->root, "decided", o);

@@ -363,6 +363,11 @@ git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse "turn-0001:$j1")" \
     "$(git -C "$TMP/repl" hash-object -w "$TMP/j1-replaced")"
 expect 65 python3 "$V" "$TMP/repl"
 has "$TMP/out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+# A grafts file, which git honours even then (libgit2 does not): refused too.
+clone graft "$C"
+git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
+expect 65 python3 "$V" "$TMP/graft"
+has "$TMP/out" "verdict: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
 
 # Usage and input errors.
 expect 64 python3 "$V"
