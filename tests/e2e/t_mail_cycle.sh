@@ -30,8 +30,10 @@ YAML
 # shellcheck disable=SC2046
 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" \
     $(cat "$SRC/demo.init" 2>/dev/null || true) >/dev/null
+# The turns whose demo beacon value is shipped (orders/turn-NNNN/beacon.txt).
+last=$(ls "$SRC"/orders/turn-*/beacon.txt | sed 's|.*/turn-0*\([0-9]*\)/beacon.txt|\1|' | sort -n | tail -1)
 new_campaign harbour-raid "$TMP/demo"
-play harbour-raid "$TMP/demo"
+play harbour-raid "$TMP/demo" "$last"
 
 $PY "$ROOT/tests/e2e/mail/smtp-server.py" smtp & server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
@@ -44,6 +46,7 @@ base=1767225600
 turns=0
 for tdir in "$SRC"/orders/turn-*; do
     n=$(basename "$tdir" | sed 's/^turn-0*//')
+    [ "$n" -le "$last" ] || break
     at=$((base + n * 86400))
     # Early in the day nothing has come: run waits, and the reminder goes out once.
     SOURCE_DATE_EPOCH=$((at - 7200)) expect 0 "$BIN" run c --maildir md
@@ -58,9 +61,16 @@ for tdir in "$SRC"/orders/turn-*; do
     has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
     has "$TMP/out" "turn $n: closed with 1 order files"
     has "$TMP/out" "mail: the receipts of turn $n queued for 1 players"
+    SOURCE_DATE_EPOCH=$at expect 0 "$BIN" status c --json
+    has "$TMP/out" '"turn": '"$n"','
+    has "$TMP/out" '"phase": "closed",'
+    has "$TMP/out" '"missing": [],'
     SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" run c --maildir md --beacon-command "sh $TMP/beacon.sh"
     has "$TMP/out" "mail: the reports of turn $n queued for 2 players"
     has "$TMP/out" "publish: main and $((2 * n + 1)) tags to remote.git"
+    SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" status c
+    has "$TMP/out" "campaign harbour-raid, turn $((n + 1)): "
+    has "$TMP/out" "outbox: 0 messages waiting"
     turns=$n
     # Running again at once changes nothing and sends nothing (checked on the first turns).
     [ "$n" -le 2 ] || continue
@@ -69,9 +79,11 @@ for tdir in "$SRC"/orders/turn-*; do
     [ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a second run moved main"
     grep -q "^send:" "$TMP/out" && die "a second run sent mail"
 done
-# The game is over: a later run does nothing.
-SOURCE_DATE_EPOCH=$((base + (turns + 1) * 86400)) expect 0 "$BIN" run c --maildir md
-has "$TMP/out" "turn $((turns + 1)): the game is over"
+# Nobody has sent turn N+1's orders: a later run waits and changes nothing.
+head=$(git -C c rev-parse HEAD)
+SOURCE_DATE_EPOCH=$((base + (turns + 1) * 86400 - 7200)) expect 0 "$BIN" run c --maildir md
+grep -q "turn $((turns + 1)): \(waiting for orders\|the game is over\)" "$TMP/out" || die "turn $((turns + 1))"
+[ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a run without orders moved main"
 
 # Same dice, keys, digests and seeds as the demo; same states and reports at every tag.
 "$BIN" log demo > demo.log
@@ -107,7 +119,9 @@ for n in range(1, turns + 1):
     reports = [r for r, s in msgs if s == "[harbour-raid] turn %d: your report" % n]
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
     assert sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects) == 1, n
-assert len(msgs) == 5 * turns, len(msgs)
+later = [s for s in subjects if s.startswith("[harbour-raid] turn %d:" % (turns + 1))]
+assert later in ([], ["[harbour-raid] turn %d: your orders are missing" % (turns + 1)]), later
+assert len(msgs) == 5 * turns + len(later), len(msgs)
 PY
 
 # The players' remote: a clone verifies the whole game.
