@@ -127,4 +127,6 @@ PY
 # The players' remote: a clone verifies the whole game.
 git clone -q remote.git clone
 expect 0 "$BIN" verify clone
+# The independent verifier reads a campaign.yaml with addresses, schedule and mail settings.
+expect 0 python3 "$ROOT/tools/umpire-verify" clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the remote's main"
