@@ -13,6 +13,18 @@ static void hex32(char out[65], const uint8_t in[32])
 	hex_encode(out, in, 32);
 }
 
+/* Appends v in decimal, as "%llu" would. */
+static void put_u64(struct buf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_append(b, d + sizeof(d) - n, n);
+}
+
 /* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. */
 int render_export(struct buf *b, const struct turn *t)
 {
@@ -146,8 +158,14 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		buf_puts(b, "| # | die | roll | for |\n|---:|---|---:|---|\n");
 		for (size_t i = 0; i < out->dice.n; i++) {
 			const struct die_record *r = &out->dice.v[i];
-			buf_printf(b, "| %llu | d%llu | %llu | ", (unsigned long long)r->index,
-				(unsigned long long)r->sides, (unsigned long long)r->value);
+			/* "| index | dsides | value | ", a row per die: no printf per die. */
+			buf_puts(b, "| ");
+			put_u64(b, r->index);
+			buf_puts(b, " | d");
+			put_u64(b, r->sides);
+			buf_puts(b, " | ");
+			put_u64(b, r->value);
+			buf_puts(b, " | ");
 			escape_markdown(b, r->purpose);
 			buf_puts(b, " |\n");
 		}

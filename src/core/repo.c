@@ -1071,6 +1071,78 @@ done_set:
 	return ret;
 }
 
+int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41])
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+
+	hex[0] = '\0';
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: no revision '%s'", rev);
+		return ERROR_NOTFOUND;
+	}
+	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
+		goto done;
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
+		goto done;
+	}
+	if (rc < 0)
+		goto done;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		error_set(ERROR_OS, "repo: '%s' at '%s' is not a file", path, rev);
+		ret = -2;
+		goto done;
+	}
+	git_oid_tostr(hex, 41, git_tree_entry_id(entry));
+	ret = 0;
+done:
+	if (ret == -1)
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret < -1 ? -1 : ret;
+}
+
+int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_oid want;
+	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
+			rev);
+		return ERROR_NOTFOUND;
+	}
+	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
+		goto done;
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
+		goto done;
+	}
+	if (rc < 0 || git_odb_hash(&want, bytes, len, GIT_OBJECT_BLOB) < 0)
+		goto done;
+	ret = git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+	      git_oid_equal(&want, git_tree_entry_id(entry));
+done:
+	if (ret == -1)
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
