@@ -217,6 +217,17 @@ has receipt-blood.yaml "player: armstrong"
 has receipt-blood.yaml "$(sha256sum < "$SRC/orders/turn-0001/armstrong.yaml" | cut -d' ' -f1)"
 git clone -q remote-b.git clone-b
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+# Once the round is out, the beacon command gives its value: run resolves the turn, mails the
+# reports and publishes; the clone still verifies, receipts and all.
+printf '#!/bin/sh\necho "made-up value of round $1"\n' > beacon.sh
+SOURCE_DATE_EPOCH=$((1767225600 + 3600)) expect 0 "$BIN" run b --maildir mdb --beacon-command "sh $TMP/beacon.sh"
+has "$TMP/out" "mail: the reports of turn 1 queued for 2 players"
+has "$TMP/out" "publish: main and 3 tags to remote-b.git"
+has "$TMP/out" "send: 2 sent, 0 left for the next run"
+git -C b log -1 --format=%B | grep -q "^Turn 1: " || die "turn 1 not resolved"
+git -C clone-b pull -q
+expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+grep -q "made-up value of round" b/journal/turn-0001.yaml || die "the beacon value is not journaled"
 
 # A campaign that requires signatures refuses unsigned orders from the player's address.
 sed 's/^  tls: none$/  tls: none\n  require_signature: true/' scenario.yaml > scenario-r.yaml
