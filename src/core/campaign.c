@@ -22,6 +22,7 @@ static const char *const campaign_keys[] = {
 	"players",
 	"options",
 	"fairness",
+	"visibility",
 	NULL,
 };
 static const char *const player_keys[] = { "id", "name", "email", NULL };
@@ -29,6 +30,32 @@ static const char *const fairness_keys[] = { "commitment", "chain_length", "fair
 	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "warning", NULL };
 
 const char *const campaign_entropy_names[] = { "none", "beacon", "players", NULL };
+
+const char *const campaign_visibility_names[] = { "open", "sealed", NULL };
+
+int campaign_visibility_parse(const char *name)
+{
+	for (int i = 0; campaign_visibility_names[i]; i++)
+		if (strcmp(campaign_visibility_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* `visibility:`; a campaign.yaml without it predates sealed turns: open. */
+static void parse_visibility(struct campaign *c, const struct node *root, struct diag *d)
+{
+	const struct node *n = node_get(root, "visibility");
+	const char *s;
+
+	c->visibility = CAMPAIGN_OPEN;
+	if (n && node_want_str(n, "visibility", 20, &s, d) == 0) {
+		int v = campaign_visibility_parse(s);
+		if (v < 0)
+			node_error(d, n, "unknown visibility '%s' (open or sealed expected)", s);
+		else
+			c->visibility = v;
+	}
+}
 
 int campaign_entropy_parse(const char *name)
 {
@@ -209,6 +236,7 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 			node_want_bool(n, "fair", &c->fair, d);
 		parse_entropy(c, fairness, d);
 	}
+	parse_visibility(c, root, d);
 
 	if (c->rules && diag_count(d) == before) {
 		if (c->rules->options_parse(&c->options, node_get(root, "options"), d) < 0)

@@ -39,6 +39,17 @@ extern const char *const campaign_entropy_names[];
 /* Parses an entropy name; -1 when unknown. */
 int campaign_entropy_parse(const char *name);
 
+/* Who sees what (`visibility:`; docs/fairness.md, "Sealed turns"). */
+enum campaign_visibility {
+	CAMPAIGN_OPEN,   /* order files and the whole state committed: everyone sees all */
+	CAMPAIGN_SEALED, /* order files and private state withheld until the reveal; the public
+	                  * commit holds salted commitments to them */
+};
+/* The names of enum campaign_visibility, as campaign.yaml spells them. */
+extern const char *const campaign_visibility_names[];
+/* Parses a visibility name; -1 when unknown. */
+int campaign_visibility_parse(const char *name);
+
 /* drand's quicknet chain: the default beacon (docs/fairness.md, "The beacon"). */
 #define CAMPAIGN_DRAND_QUICKNET \
 	"drand quicknet (https://api.drand.sh/" \
@@ -65,6 +76,7 @@ struct campaign {
 	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
 	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
 	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
+	int visibility;            /* `visibility:` enum campaign_visibility */
 	struct rules_campaign rc;  /* the view handed to the rule system */
 	struct repo *repo;         /* always open */
 	struct journal *journal;   /* NULL unless opened */
@@ -99,6 +111,7 @@ struct campaign_spec {
 	int entropy;           /* enum campaign_entropy */
 	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
 	long long beacon_genesis, beacon_period, beacon_delay; /* seconds (beacon only) */
+	int visibility; /* enum campaign_visibility */
 	long long when; /* the setup's commit time, seconds */
 };
 

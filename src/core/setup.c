@@ -147,6 +147,10 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 		node_map_str(fair, "warning",
 			"entropy none: the umpire knows each turn key before the orders arrive and "
 			"could choose among outcomes (trusted umpire only)");
+	/* Open is what a campaign.yaml without the key means: an open campaign's Setup is
+	 * byte for byte what it was before sealed turns existed. */
+	if (spec->visibility != CAMPAIGN_OPEN)
+		node_map_str(cy, "visibility", campaign_visibility_names[spec->visibility]);
 	buf_puts(out, "# umpire campaign: written by 'umpire init'\n");
 	if (node_emit(cy, out) < 0)
 		error_set(ERROR_INTERNAL, "internal error: cannot emit campaign.yaml");

@@ -128,7 +128,7 @@ has "$TMP/out" "flow collections are not supported"
 
 # A campaign with a public beacon: B_t = SHA256(beacon_value), and the seed depends on it.
 B="$TMP/b"
-"$BIN" init "$B" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+"$BIN" init --visibility open "$B" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand quicknet" >/dev/null
 # shellcheck disable=SC2046
 "$BIN" turn "$B" $(find "$ROOT/campaigns/harbour-raid/orders/turn-0001" -name '*.yaml' | sort) \
