@@ -58,6 +58,7 @@ struct verify {
 	const char *pin_setup;      /* --setup HEX: SHA-256 of the Setup's campaign.yaml, or NULL */
 	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
 	int closes;                 /* entropy beacon or players: a close commit before each turn */
+	int sealed;                 /* visibility sealed and no reveal yet: fairness only */
 	const char **receipts;      /* --receipt FILE..., NULL-terminated */
 	size_t n_receipts;
 };
@@ -296,6 +297,9 @@ static int check_unchanged(struct verify *v, int t, const char *tag)
 		return 0;
 	layout_orders_dir(path, t);
 	if (same_dir_at_main(v, t, tag, path) < 0)
+		return -1;
+	layout_public_report_path(path, t);
+	if (same_at_main(v, t, tag, path) < 0)
 		return -1;
 	layout_reports_dir(path, t);
 	return same_dir_at_main(v, t, tag, path);
@@ -603,6 +607,110 @@ done:
 	return rc;
 }
 
+/* A sealed turn's commit, rebuilt from its own blobs of the files a sealed turn commits
+ * (public state, export, public report) and the message the export's summary gives: the id
+ * must be the tag's, so the commit holds those files and nothing else (no order file). */
+static int check_sealed_commit(struct verify *v, int t, const char *tag, const char *parent,
+	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct journal_record *ex)
+{
+	struct layout_entry *paths = NULL;
+	size_t n = layout_sealed_turn_files(&paths, t);
+	struct file *files = xcalloc(n, sizeof(*files));
+	struct buf msg = BUF_INIT, b = BUF_INIT;
+	char rebuilt[41];
+	long long when;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		buf_clear(&b);
+		if (repo_read(v->c->repo, tag, paths[i].path, &b) != 0)
+			rc = error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t,
+				paths[i].path, tag);
+		files[i].path = xstrdup(paths[i].path);
+		files[i].data = xmalloc(b.len + 1);
+		memcpy(files[i].data, b.data ? b.data : "", b.len);
+		files[i].len = b.len;
+	}
+	layout_commit_message(&msg, t, ex->summary, head, v->c->commitment);
+	if (rc == 0 && (repo_commit_time(v->c->repo, tag, &when) != 0 ||
+			       repo_rebuild_id(v->c->repo, parent, files, n, buf_str(&msg), when,
+				       rebuilt) < 0))
+		rc = error_set(ERROR_INPUT, "turn %d: cannot rebuild the commit of %s: %s", t, tag,
+			error_last()->message);
+	else if (rc == 0 && strcmp(rebuilt, tag_id) != 0)
+		rc = error_set(ERROR_INPUT,
+			"turn %d: %s is commit %s, but a sealed turn's files rebuild to %s: the commit holds other files (an order file?) or another message",
+			t, tag, tag_id, rebuilt);
+	file_list_free(files, n);
+	free(paths);
+	buf_release(&msg);
+	buf_release(&b);
+	return rc;
+}
+
+/* The close fixed the same salted hashes and D_t the export shows. */
+static int check_close_export(struct verify *v, int t, const struct journal_record *ex)
+{
+	struct close_record r;
+	char id[41];
+	int rc = turn_read_close(v->c, t, &r, id);
+
+	if (rc < 0)
+		return error_set(ERROR_INPUT, "%s", error_last()->message);
+	rc = memcmp(r.digest, ex->orders_digest, FAIR_HASH_BYTES) == 0 ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < ex->n_orders; i++) {
+		const struct journal_order *o = &ex->orders[i];
+		const struct close_order *co = close_find(&r, o->player);
+		if (o->has_file != (co != NULL) ||
+			(co && memcmp(co->sha256, o->sha256, FAIR_HASH_BYTES) != 0))
+			rc = -1;
+	}
+	close_release(&r);
+	if (rc < 0)
+		error_set(ERROR_INPUT,
+			"turn %d: the export's order hashes or D_t differ from what close-%04d fixed",
+			t, t);
+	return rc;
+}
+
+/* A sealed turn before the reveal: what the clone can prove without the withheld files. */
+static int verify_sealed_turn(struct verify *v, int t)
+{
+	struct journal_record *ex = NULL;
+	struct buf bytes = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX], parent[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], tag_id[41];
+	uint8_t head[FAIR_HASH_BYTES];
+	int rc = -1;
+
+	layout_tag(tag, t);
+	layout_entry_path(path, t);
+	if (v->closes)
+		layout_close_tag(parent, t);
+	else
+		layout_tag(parent, t - 1);
+	if (check_tag_exists(v, t, tag) < 0 || read_turn_export(v, t, tag, path, &bytes, &ex) < 0)
+		goto done;
+	if ((v->closes && (check_close(v, t) < 0 || check_close_export(v, t, ex) < 0)) ||
+		audit_fairness(v->c, ex, path) < 0 ||
+		check_trailers(v, t, tag, path, &bytes, head) ||
+		check_position(v, t, tag, tag_id) ||
+		check_sealed_commit(v, t, tag, parent, tag_id, head, ex) ||
+		check_unchanged(v, t, tag))
+		goto done;
+	v->dice += ex->n_dice;
+	say(v, "turn %d: ok: %skey, salted digest, %sseed, %zu %s, chain, commit, history; sealed: not re-resolved until the reveal\n",
+		t, v->closes ? "close, " : "",
+		v->c->entropy == CAMPAIGN_ENTROPY_BEACON  ? "beacon round, " :
+		v->c->entropy == CAMPAIGN_ENTROPY_PLAYERS ? "reveals, " :
+							    "",
+		ex->n_dice, ex->n_dice == 1 ? "die" : "dice");
+	rc = 0;
+done:
+	journal_record_free(ex);
+	buf_release(&bytes);
+	return rc;
+}
+
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
 static int verify_turn(struct verify *v, int t)
 {
@@ -790,6 +898,7 @@ static int verify_turns(struct verify *v, int *last)
 	if (read_history(v) < 0 || check_remembered(v) < 0)
 		return -1;
 	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
+	v->sealed = v->c->visibility == CAMPAIGN_SEALED;
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main ? v->last_tag : on_main;
@@ -797,7 +906,7 @@ static int verify_turns(struct verify *v, int *last)
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);
-		res = verify_turn(v, t);
+		res = v->sealed ? verify_sealed_turn(v, t) : verify_turn(v, t);
 	}
 	/* A turn closed and not yet resolved: its close alone. */
 	if (res == 0 && v->closes && after % 2 == 1 && (size_t)*last == after / 2) {
@@ -854,11 +963,18 @@ static int verify_campaign(struct verify *v)
 		fprintf(stderr,
 			"umpire: note: cannot remember the head verified (%s): a later rewrite of this history will not be caught here\n",
 			error_last()->message);
-	say(v,
-		"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
-		"every die follows from its seed, every turn re-resolves to its commit%s\n",
-		v->c->id, last, last == 1 ? "" : "s", v->dice,
-		v->c->journal ? ", and the SQLite journal matches git" : "");
+	if (v->sealed)
+		say(v,
+			"verify: ok: campaign %s (sealed, not yet revealed): %d turn%s, %zu dice: every key chains to the commitment, "
+			"every D_t follows from the salted hashes, every die from its seed, every commit holds only the public files\n"
+			"not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')\n",
+			v->c->id, last, last == 1 ? "" : "s", v->dice);
+	else
+		say(v,
+			"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
+			"every die follows from its seed, every turn re-resolves to its commit%s\n",
+			v->c->id, last, last == 1 ? "" : "s", v->dice,
+			v->c->journal ? ", and the SQLite journal matches git" : "");
 	if (v->c->entropy == CAMPAIGN_ENTROPY_NONE)
 		say(v, "note: entropy none: the umpire knew every turn key before the orders "
 		       "arrived and could have chosen among outcomes\n");

@@ -111,7 +111,7 @@ struct campaign_spec {
 	int entropy;           /* enum campaign_entropy */
 	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
 	long long beacon_genesis, beacon_period, beacon_delay; /* seconds (beacon only) */
-	int visibility; /* enum campaign_visibility */
+	int visibility;                                        /* enum campaign_visibility */
 	long long when; /* the setup's commit time, seconds */
 };
 
@@ -136,10 +136,20 @@ int campaign_parse_players(struct campaign *c, const struct node *players, struc
  * state's diagnostics are in the message). */
 int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state);
 
+/* campaign_load_state from bytes already read (a sealed campaign's private state); rev names
+ * where they came from in messages. Returns 0 / -1. */
+int campaign_parse_state(struct campaign *c, const char *rev, const struct buf *bytes, int *turn,
+	void **state);
+
 /* Emits the canonical state.yaml bytes for state after `turn` onto out, as player may know it
  * (the rule system's state_view hook); player NULL is the public view, what state.yaml holds.
  * A rule system without state_view shows everyone the whole state (state_emit). */
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
+	struct buf *out);
+
+/* The whole state after `turn` as state.yaml bytes (state_emit, whatever state_view hides):
+ * what a sealed campaign keeps privately and publishes at the reveal. Appends to out. */
+int campaign_emit_private_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out);
 
 /* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes

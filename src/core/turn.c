@@ -27,6 +27,7 @@ static int step_seed(struct turn *t);
 static int step_rulings(struct turn *t);
 static int step_resolve(struct turn *t);
 static int step_render(struct turn *t);
+static int step_seal(struct turn *t);
 static int step_build(struct turn *t);
 static int step_journal(struct turn *t);
 static int step_publish(struct turn *t);
@@ -53,6 +54,10 @@ static const struct turn_step steps[] = {
 		step_rulings },
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
 	{ "render", "state.yaml, the journal export and each player's report", step_render },
+	{ "seal",
+		"sealed: the whole state, the withheld files and salts into .umpire/sealed/, each "
+		"player's report, view and salt into his outbox (before the journal)",
+		step_seal },
 	{ "build", "the git objects of the turn's commit, no ref moved", step_build },
 	{ "journal", "one journal transaction: every row, the files and the commit id",
 		step_journal },
@@ -173,6 +178,7 @@ void turn_release(struct turn *t)
 	buf_release(&out->journal_yaml);
 	for (size_t i = 0; i < out->n_reports; i++)
 		buf_release(&out->reports[i]);
+	buf_release(&out->public_report);
 	free(out->reports);
 	diag_release(&t->diag);
 	journal_record_free(t->last);
@@ -376,12 +382,23 @@ static int recover_git(struct turn *t)
 	return 0;
 }
 
+/* The SHA-256 of a journaled order file's bytes: its sha256 column when open, computed from
+ * the bytes the journal keeps when sealed (the column holds the salted commitment). */
+static const uint8_t *raw_sha256(const struct journal_order *o, uint8_t h[FAIR_HASH_BYTES])
+{
+	if (!o->bytes)
+		return o->sha256;
+	fair_sha256(h, o->bytes, o->len);
+	return h;
+}
+
 /* 1 if the files given are byte for byte the order files of the journal's last turn: a
  * re-run of a command that already went through (say, after a crash was recovered). */
 static int same_as_last(const struct turn *t)
 {
 	const struct journal_record *r = t->last;
 	unsigned char used[CAMPAIGN_MAX_PLAYERS + 1] = { 0 };
+	uint8_t h[FAIR_HASH_BYTES];
 	size_t with_bytes = 0;
 
 	if (!r || r->turn < 1 || t->in.n_files == 0 || r->n_orders > sizeof(used))
@@ -396,7 +413,7 @@ static int same_as_last(const struct turn *t)
 		size_t i;
 		for (i = 0; i < r->n_orders; i++)
 			if (!used[i] && r->orders[i].has_file &&
-				memcmp(r->orders[i].sha256, t->in.files[k].sha256,
+				memcmp(raw_sha256(&r->orders[i], h), t->in.files[k].sha256,
 					FAIR_HASH_BYTES) == 0)
 				break;
 		if (i == r->n_orders)
@@ -426,6 +443,35 @@ static int step_recover(struct turn *t)
 
 /* --- load -------------------------------------------------------------------------------- */
 
+/* A sealed campaign's state.yaml is the public view: the rules carry on from the whole state
+ * the umpire kept (.umpire/sealed/turn-NNNN/state.yaml). `check` on a copy without it (a
+ * player's clone) checks against the public view. */
+static int load_sealed_state(struct turn *t, int last)
+{
+	char *dir = turn_private_dir(t->c, "sealed", last);
+	char *path = xasprintf("%s/" LAYOUT_STATE, dir);
+	struct buf bytes = BUF_INIT;
+	void *whole = NULL;
+	int n = -1, rc = 0;
+
+	if (file_read(path, 64 * 1024 * 1024, &bytes) < 0) {
+		if (!(t->flags & TURN_CHECK_ONLY))
+			rc = error_prefix("sealed campaign: cannot read the state the umpire kept");
+	} else if (campaign_parse_state(t->c, path, &bytes, &n, &whole) < 0) {
+		rc = -1;
+	} else if (n != last) {
+		rc = error_set(ERROR_INPUT, "%s is the state after turn %d, not %d", path, n, last);
+		t->c->rules->state_free(whole);
+	} else {
+		t->c->rules->state_free(t->state);
+		t->state = whole;
+	}
+	buf_release(&bytes);
+	free(path);
+	free(dir);
+	return rc;
+}
+
 static int step_load(struct turn *t)
 {
 	struct campaign *c = t->c;
@@ -435,6 +481,8 @@ static int step_load(struct turn *t)
 	if (campaign_load_state(c, "HEAD", &last, &t->state) < 0)
 		return -1;
 	t->owns_state = 1;
+	if (c->visibility == CAMPAIGN_SEALED && load_sealed_state(t, last) < 0)
+		return -1;
 	t->in.turn = last + 1;
 	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, t->in.turn, &why))
 		return error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
@@ -687,6 +735,31 @@ static int check_complete(struct turn *t)
 	return rc;
 }
 
+/* Each file's hash as D_t takes it: its SHA-256 when open; when sealed, the salted commitment
+ * with the salt derived from the umpire's secret (docs/fairness.md, "Sealed turns"). */
+static int seal_files(struct turn *t)
+{
+	uint8_t secret[FAIR_HASH_BYTES];
+	int rc = 0;
+
+	for (size_t i = 0; i < t->in.n_files; i++)
+		memcpy(t->in.files[i].digest_hash, t->in.files[i].sha256, FAIR_HASH_BYTES);
+	if (t->c->visibility != CAMPAIGN_SEALED || t->in.n_files == 0)
+		return 0;
+	fair_secret_lock(secret, sizeof secret);
+	rc = campaign_read_secret(t->c, secret);
+	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
+		struct order_file *f = &t->in.files[i];
+		fair_salt(f->salt, secret, (uint32_t)t->in.turn, f->player);
+		fair_sealed_hash(f->digest_hash, f->salt, f->bytes, f->len);
+	}
+	fair_secret_unlock(secret, sizeof secret);
+	if (rc < 0)
+		return error_prefix("turn %d is sealed: its salts come from the secret",
+			t->in.turn);
+	return 0;
+}
+
 static int step_orders(struct turn *t)
 {
 	if (t->source == TURN_RECORDED && read_committed_orders(t) < 0)
@@ -713,6 +786,8 @@ static int step_orders(struct turn *t)
 		qsort(t->in.files, t->in.n_files, sizeof(*t->in.files), cmp_order_file);
 	if (t->flags & TURN_CHECK_ONLY)
 		return 0;
+	if (seal_files(t) < 0)
+		return -1;
 	return check_complete(t);
 }
 
@@ -730,7 +805,7 @@ static void orders_digest(const struct turn *t, uint8_t digest[FAIR_HASH_BYTES])
 		fo[i].player = ids[i];
 		fo[i].has_file = f != NULL;
 		if (f)
-			memcpy(fo[i].sha256, f->sha256, FAIR_HASH_BYTES);
+			memcpy(fo[i].sha256, f->digest_hash, FAIR_HASH_BYTES);
 	}
 	fair_orders_digest(digest, fo, n_ids);
 	free(fo);
@@ -753,7 +828,7 @@ static void make_close(struct turn *t, struct close_record *r)
 		const struct order_file *f = &t->in.files[i];
 		struct close_order *o = &r->orders[r->n_orders++];
 		o->player = xstrdup(f->player);
-		memcpy(o->sha256, f->sha256, FAIR_HASH_BYTES);
+		memcpy(o->sha256, f->digest_hash, FAIR_HASH_BYTES);
 		o->has_entropy = f->has_entropy;
 		memcpy(o->entropy, f->entropy, FAIR_HASH_BYTES);
 	}
@@ -1134,7 +1209,75 @@ static int step_render(struct turn *t)
 	out->n_reports = c->n_players;
 	for (size_t i = 0; i < c->n_players; i++)
 		render_report(&out->reports[i], t, c->players[i]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_report(&out->public_report, t, NULL);
 	return 0;
+}
+
+/* --- seal ------------------------------------------------------------------------------- */
+
+/* dir/name durably, dir made first (file_write_durable makes only the last level). */
+static int write_private(const char *dir, const char *name, const void *data, size_t len)
+{
+	if (file_mkdir_p(dir, 0700) < 0 || file_write_durable(dir, name, data, len) < 0)
+		return error_prefix("cannot write %s/%s", dir, name);
+	return 0;
+}
+
+/* .umpire/outbox/PLAYER/turn-NNNN/: his report, his view of the state, his salt. */
+static int write_outbox(struct turn *t, size_t k)
+{
+	const char *p = t->c->players[k];
+	char *dir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_TAG_PREFIX "%04d", t->c->dir, p,
+		t->in.turn);
+	struct buf view = BUF_INIT, salt = BUF_INIT;
+	int rc = campaign_emit_state(t->c, t->in.turn, t->state, p, &view);
+
+	render_salts(&salt, t, p);
+	if (rc == 0)
+		rc = write_private(dir, "report.md", t->out.reports[k].data, t->out.reports[k].len);
+	if (rc == 0)
+		rc = write_private(dir, LAYOUT_STATE, view.data, view.len);
+	if (rc == 0)
+		rc = write_private(dir, "salt.yaml", salt.data, salt.len);
+	buf_release(&view);
+	buf_release(&salt);
+	free(dir);
+	return rc;
+}
+
+/* Sealed: what the commit withholds, kept where the next turn and the reveal find it
+ * (.umpire/sealed/turn-NNNN/: state.yaml whole, salts.yaml, orders/PLAYER.yaml) and what each
+ * player is sent. Written before the journal: a journaled turn always has them, and a turn
+ * re-run after a crash writes the same bytes again. */
+static int step_seal(struct turn *t)
+{
+	char *dir = turn_private_dir(t->c, "sealed", t->in.turn);
+	char *odir = xasprintf("%s/orders", dir);
+	struct buf whole = BUF_INIT, salts = BUF_INIT;
+	int rc = 0;
+
+	if (t->c->visibility != CAMPAIGN_SEALED)
+		goto done;
+	rc = campaign_emit_private_state(t->c, t->in.turn, t->state, &whole);
+	render_salts(&salts, t, NULL);
+	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
+		char *name = xasprintf("%s.yaml", t->in.files[i].player);
+		rc = write_private(odir, name, t->in.files[i].bytes, t->in.files[i].len);
+		free(name);
+	}
+	if (rc == 0)
+		rc = write_private(dir, "salts.yaml", salts.data, salts.len);
+	if (rc == 0)
+		rc = write_private(dir, LAYOUT_STATE, whole.data, whole.len);
+	for (size_t k = 0; rc == 0 && k < t->c->n_players; k++)
+		rc = write_outbox(t, k);
+done:
+	buf_release(&whole);
+	buf_release(&salts);
+	free(odir);
+	free(dir);
+	return rc;
 }
 
 /* --- build, journal, publish ------------------------------------------------------------- */
@@ -1149,8 +1292,10 @@ size_t turn_files(const struct turn *t, struct file **out)
 
 	for (size_t i = 0; i < in->n_files; i++)
 		senders[i] = in->files[i].player;
-	size_t n = layout_turn_files(&paths, in->turn, senders, in->n_files,
-		(const char *const *)t->c->players, t->c->n_players);
+	size_t n = t->c->visibility == CAMPAIGN_SEALED ?
+			   layout_sealed_turn_files(&paths, in->turn) :
+			   layout_turn_files(&paths, in->turn, senders, in->n_files,
+				   (const char *const *)t->c->players, t->c->n_players);
 	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct buf *b = NULL;
@@ -1164,6 +1309,9 @@ size_t turn_files(const struct turn *t, struct file **out)
 			break;
 		case LAYOUT_KIND_ORDERS:
 			f = turn_find_file(in, paths[i].player);
+			break;
+		case LAYOUT_KIND_PUBLIC_REPORT:
+			b = &out_->public_report;
 			break;
 		case LAYOUT_KIND_REPORT:
 			for (size_t k = 0; k < t->c->n_players; k++)
@@ -1201,7 +1349,7 @@ static void make_record(struct turn *t)
 		struct journal_order *o = &r->orders[r->n_orders++];
 		o->player = in->files[i].player;
 		o->has_file = 1;
-		memcpy(o->sha256, in->files[i].sha256, FAIR_HASH_BYTES);
+		memcpy(o->sha256, in->files[i].digest_hash, FAIR_HASH_BYTES);
 		o->bytes = in->files[i].bytes;
 		o->len = in->files[i].len;
 	}

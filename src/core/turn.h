@@ -35,9 +35,12 @@ struct order_file {
 	char *player;         /* the `player:` of the file, once parsed; NULL before */
 	unsigned char *bytes; /* raw bytes as received */
 	size_t len;           /* bytes */
-	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256(bytes) */
-	void *orders;                    /* rules->orders_parse result (players) */
-	struct ruling *rulings;          /* the umpire's file: dice rulings */
+	uint8_t sha256[FAIR_HASH_BYTES];      /* SHA256(bytes) */
+	uint8_t digest_hash[FAIR_HASH_BYTES]; /* the hash D_t, the close and the export take:
+	                                       * sha256 (open), the salted commitment (sealed) */
+	uint8_t salt[FAIR_HASH_BYTES];        /* sealed: the file's salt (fair_salt) */
+	void *orders;                         /* rules->orders_parse result (players) */
+	struct ruling *rulings;               /* the umpire's file: dice rulings */
 	size_t n_rulings;
 	struct adjustment *adjustments; /* the umpire's file: adjustments, in file order */
 	size_t n_adjustments;
@@ -67,8 +70,9 @@ struct turn_output {
 	char *summary;                                          /* one line */
 	struct buf state_yaml;                                  /* new state.yaml bytes */
 	uint8_t state_sha256[FAIR_HASH_BYTES];
-	struct buf journal_yaml; /* journal/turn-NNNN.yaml bytes */
-	struct buf *reports;     /* one per campaign player, campaign order */
+	struct buf journal_yaml;  /* journal/turn-NNNN.yaml bytes */
+	struct buf *reports;      /* one per campaign player, campaign order (sealed: private) */
+	struct buf public_report; /* sealed: the report everybody may read (committed) */
 	size_t n_reports;
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
