@@ -275,6 +275,8 @@ int cmd_init(int argc, char **argv)
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
 	printf("%s\n", how[c->entropy]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	struct buf camp = BUF_INIT;
 	uint8_t h[FAIR_HASH_BYTES];
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

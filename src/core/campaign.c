@@ -509,10 +509,16 @@ int campaign_emit_state(const struct campaign *c, int turn, const void *state, c
 	return emit_state(c, turn, state, player, 0, out);
 }
 
-int campaign_emit_private_state(const struct campaign *c, int turn, const void *state,
+int campaign_emit_whole_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out)
 {
 	return emit_state(c, turn, state, NULL, 1, out);
+}
+
+int campaign_emit_committed_state(const struct campaign *c, int turn, const void *state,
+	struct buf *out)
+{
+	return emit_state(c, turn, state, NULL, c->visibility != CAMPAIGN_SEALED, out);
 }
 
 /* state.yaml bytes: the whole state (all), or the view of player (NULL: the public's). */

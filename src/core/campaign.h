@@ -149,7 +149,12 @@ int campaign_emit_state(const struct campaign *c, int turn, const void *state, c
 
 /* The whole state after `turn` as state.yaml bytes (state_emit, whatever state_view hides):
  * what a sealed campaign keeps privately and publishes at the reveal. Appends to out. */
-int campaign_emit_private_state(const struct campaign *c, int turn, const void *state,
+int campaign_emit_whole_state(const struct campaign *c, int turn, const void *state,
+	struct buf *out);
+
+/* The state.yaml a turn commits: the whole state when the campaign is open, the public view
+ * (state_view, player NULL) when sealed. Appends to out. */
+int campaign_emit_committed_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out);
 
 /* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes

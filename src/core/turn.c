@@ -1198,7 +1198,7 @@ static int step_render(struct turn *t)
 	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
 
-	if (campaign_emit_state(c, t->in.turn, t->state, NULL, &out->state_yaml) < 0)
+	if (campaign_emit_committed_state(c, t->in.turn, t->state, &out->state_yaml) < 0)
 		return error_set(ERROR_INTERNAL,
 			"internal error: cannot emit the state after turn %d", t->in.turn);
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
@@ -1259,7 +1259,7 @@ static int step_seal(struct turn *t)
 
 	if (t->c->visibility != CAMPAIGN_SEALED)
 		goto done;
-	rc = campaign_emit_private_state(t->c, t->in.turn, t->state, &whole);
+	rc = campaign_emit_whole_state(t->c, t->in.turn, t->state, &whole);
 	render_salts(&salts, t, NULL);
 	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
 		char *name = xasprintf("%s.yaml", t->in.files[i].player);

@@ -1,0 +1,90 @@
+# Sealed turns (docs/fairness.md, "Sealed turns"): a sealed campaign commits no order file and
+# no private state; an opponent's clone holds no byte of a side's standing orders or of its
+# order files' comments (every object of the clone, packs included); each player's outbox
+# holds his report, his view and his salt, and the salt opens the commitment the export shows;
+# verify on the clone checks keys, closes, the salted D_t, seeds, dice, chain and commit
+# contents, and says what it cannot check before the reveal.
+. "$ROOT/tests/e2e/lib.sh"
+HR="$ROOT/campaigns/harbour-raid"
+C="$TMP/c"
+at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
+
+# Sealed is the default; turns 1-2 closed with a beacon, 3-4 in the same campaign's way.
+expect 0 "$BIN" init "$C" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret"
+has "$TMP/out" "visibility sealed: order files and private state stay in .umpire/"
+grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "campaign.yaml does not say visibility: sealed"
+T=1767229200
+for n in 1 2 3 4; do
+    f=$(ls "$HR"/orders/turn-000$n/*.yaml)
+    at $T "$BIN" close "$C" $f >/dev/null
+    at $((T + 700)) "$BIN" turn "$C" --beacon "value-$n" >/dev/null
+    T=$((T + 3600))
+done
+
+# The commits hold the public files only.
+git -C "$C" ls-tree -r --name-only turn-0004 > "$TMP/tree"
+grep -q '^orders/' "$TMP/tree" && die "a sealed turn committed an order file"
+grep -q '^reports/turn-0001/' "$TMP/tree" && die "a sealed turn committed a player's report"
+has "$TMP/tree" "reports/turn-0004.md"
+git -C "$C" show turn-0004:state.yaml > "$TMP/public-state"
+grep -q 'standing' "$TMP/public-state" && die "the public state.yaml holds standing orders"
+
+# The opponent's clone: every object, packs included (git gc packs them), searched for the
+# comments of every order file and for each side's standing-order block.
+git clone -q "$C" "$TMP/clone"
+git -C "$TMP/clone" gc -q
+ls "$TMP/clone/.git/objects/pack/"*.pack >/dev/null || die "the clone has no pack"
+git -C "$TMP/clone" cat-file --batch-all-objects --batch > "$TMP/objects"
+for n in 1 2 3 4; do
+    f=$(ls "$HR"/orders/turn-000$n/*.yaml)
+    sed -n 's/^ *# *//p' "$f" | awk 'length($0) >= 12' > "$TMP/comments"
+    [ -s "$TMP/comments" ] || die "no comments in $f to look for"
+    while IFS= read -r line; do
+        grep -qF -- "$line" "$TMP/objects" && die "the clone holds a comment of $f: $line"
+    done < "$TMP/comments"
+    sed -n '/^standing:/,$p' "$f" | sed -n 's/^  *//p' | grep ':.*\[' > "$TMP/standing" || true
+    while IFS= read -r line; do
+        grep -qF -- "$line" "$TMP/objects" && die "the clone holds a standing order of $f: $line"
+    done < "$TMP/standing"
+done
+for key in standing morale-removal fall-back officer-square; do
+    grep -qaE -- "(^| )$key:" "$TMP/objects" && die "the clone holds '$key:'"
+done
+
+# Each player's outbox: his report, his view (his own standing orders, not the other's) and
+# his salt, which opens the commitment the public export shows for his file.
+O="$C/.umpire/outbox"
+for f in report.md state.yaml salt.yaml; do
+    [ -s "$O/defender/turn-0002/$f" ] || die "no $f in the defender's outbox of turn 2"
+done
+has "$O/defender/turn-0002/state.yaml" "morale-removal:"
+sed -n '/^  standing:/,$p' "$O/defender/turn-0002/state.yaml" | grep -q '^    attacker:' &&
+    die "the defender's view holds the attacker's standing orders"
+has "$O/defender/turn-0002/report.md" "report for defender"
+salt=$(sed -n 's/^  salt: //p' "$O/defender/turn-0002/salt.yaml")
+want=$(sed -n 's/^  sha256: //p' "$O/defender/turn-0002/salt.yaml")
+got=$({ printf 'umpire/sealed/v1'; printf %s "$salt" | xxd -r -p; cat "$HR/orders/turn-0002/defender.yaml"; } |
+    sha256sum | cut -c1-64)
+[ "$got" = "$want" ] || die "the defender's salt does not open his commitment ($got, $want)"
+git -C "$C" show turn-0002:journal/turn-0002.yaml | grep -qF "sha256: $want" ||
+    die "the export of turn 2 does not show the defender's salted hash $want"
+
+# verify on the clone before the reveal: everything but the re-resolution, said plainly.
+expect 0 "$BIN" verify "$TMP/clone"
+has "$TMP/out" "turn 2: ok: close, key, salted digest, beacon round, seed,"
+has "$TMP/out" "sealed: not re-resolved until the reveal"
+has "$TMP/out" "not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')"
+expect 0 "$BIN" verify "$C"
+
+# A sealed commit that also holds an order file is caught.
+git clone -q "$C" "$TMP/leaky"
+git -C "$TMP/leaky" checkout -q turn-0004
+mkdir -p "$TMP/leaky/orders/turn-0004"
+cp "$HR/orders/turn-0004/defender.yaml" "$TMP/leaky/orders/turn-0004/"
+git -C "$TMP/leaky" add orders
+git -C "$TMP/leaky" commit -q --amend -C HEAD
+git -C "$TMP/leaky" tag -f turn-0004 >/dev/null
+git -C "$TMP/leaky" branch -f main HEAD
+git -C "$TMP/leaky" checkout -q main
+expect 65 "$BIN" verify "$TMP/leaky"
+has "$TMP/out" "a sealed turn's files rebuild to"
