@@ -59,6 +59,7 @@ struct verify {
 	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
 	int closes;                 /* entropy beacon or players: a close commit before each turn */
 	int sealed;                 /* visibility sealed and no reveal yet: fairness only */
+	int revealed;               /* sealed and revealed: main's tip is the reveal commit */
 	const char **receipts;      /* --receipt FILE..., NULL-terminated */
 	size_t n_receipts;
 };
@@ -711,6 +712,127 @@ done:
 	return rc;
 }
 
+/* reveal/turn-NNNN/path at the reveal. */
+static int read_revealed(struct verify *v, int t, const char *name, struct buf *out)
+{
+	char dir[LAYOUT_PATH_MAX];
+	char *path;
+	int rc;
+
+	layout_reveal_dir(dir, t);
+	path = xasprintf("%s/%s", dir, name);
+	rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, path, out);
+	if (rc != 0)
+		rc = error_set(ERROR_INPUT, "turn %d: the reveal has no %s", t, path);
+	free(path);
+	return rc;
+}
+
+/* A revealed campaign: the whole state after turn n, as the reveal holds it. */
+static int load_revealed_state(struct verify *v, int n, int *last, void **state)
+{
+	struct buf bytes = BUF_INIT;
+	int rc = read_revealed(v, n, LAYOUT_STATE, &bytes);
+
+	if (rc == 0)
+		rc = campaign_parse_state(v->c, LAYOUT_REVEAL_TAG, &bytes, last, state);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* The whole state the re-resolved turn left is the one the reveal publishes for it. */
+static int check_revealed_state(struct verify *v, int t, const void *state)
+{
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	int rc = read_revealed(v, t, LAYOUT_STATE, &got);
+
+	if (rc == 0 && campaign_emit_whole_state(v->c, t, state, &want) < 0)
+		rc = error_set(ERROR_INTERNAL, "internal error: cannot emit the state of turn %d",
+			t);
+	else if (rc == 0 && (want.len != got.len || memcmp(want.data, got.data, got.len) != 0))
+		rc = error_set(ERROR_INPUT,
+			"turn %d: the whole state the reveal publishes differs from the one the turn re-resolves to",
+			t);
+	buf_release(&want);
+	buf_release(&got);
+	return rc;
+}
+
+/* The reveal commit: main's tip, on the last turn, holding exactly reveal/turn-NNNN/ of every
+ * turn (state.yaml, and after the setup salts.yaml and the order files) and the message
+ * layout_reveal_message gives: rebuilt, its id must be the tag's. */
+static int check_reveal_commit(struct verify *v, int last)
+{
+	struct file *files = NULL;
+	struct buf b = BUF_INIT, msg = BUF_INIT;
+	char dir[LAYOUT_PATH_MAX], prev[LAYOUT_TAG_MAX], id[41], rebuilt[41];
+	char **names = NULL;
+	size_t n = 0;
+	long long when;
+	int rc = 0;
+
+	for (int t = 0; t <= last && rc == 0; t++) {
+		static const char *const kept[] = { LAYOUT_STATE, "salts.yaml" };
+		layout_reveal_dir(dir, t);
+		for (int k = 0; k < (t ? 2 : 1) && rc == 0; k++) {
+			buf_clear(&b);
+			char *path = xasprintf("%s/%s", dir, kept[k]);
+			rc = read_revealed(v, t, kept[k], &b);
+			file_list_add(&files, &n, path, b.data ? b.data : "", b.len);
+			free(path);
+		}
+		char *odir = xasprintf("%s/orders", dir);
+		if (rc == 0 && t > 0 && repo_list(v->c->repo, LAYOUT_REVEAL_TAG, odir, &names) == 0)
+			for (size_t i = 0; names[i] && rc == 0; i++) {
+				char *path = xasprintf("%s/%s", odir, names[i]);
+				buf_clear(&b);
+				rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, path, &b);
+				file_list_add(&files, &n, path, b.data ? b.data : "", b.len);
+				free(path);
+			}
+		repo_names_free(names);
+		names = NULL;
+		free(odir);
+	}
+	layout_tag(prev, last);
+	file_list_sort(files, n);
+	layout_reveal_message(&msg, last, v->c->commitment);
+	if (rc == 0 && (repo_commit_id(v->c->repo, LAYOUT_REVEAL_TAG, id) != 0 ||
+			       repo_commit_time(v->c->repo, LAYOUT_REVEAL_TAG, &when) != 0 ||
+			       repo_rebuild_id(v->c->repo, prev, files, n, buf_str(&msg), when,
+				       rebuilt) < 0))
+		rc = error_set(ERROR_INPUT, "reveal: cannot rebuild the reveal commit: %s",
+			error_last()->message);
+	else if (rc == 0 && strcmp(id, rebuilt) != 0)
+		rc = error_set(ERROR_INPUT,
+			"reveal: tag " LAYOUT_REVEAL_TAG
+			" is commit %s, but the reveal rebuilds to %s: it holds other files, another message or another parent",
+			id, rebuilt);
+	if (rc == 0)
+		say(v, "reveal: ok: %zu files, every one used by the turns re-resolved\n", n);
+	file_list_free(files, n);
+	buf_release(&b);
+	buf_release(&msg);
+	return rc;
+}
+
+/* Sealed: a tag `reveal` must be main's tip; it is then left out of the turns' positions. */
+static int find_reveal(struct verify *v)
+{
+	char id[41];
+
+	if (v->c->visibility != CAMPAIGN_SEALED ||
+		repo_commit_id(v->c->repo, LAYOUT_REVEAL_TAG, id) != 0)
+		return 0;
+	if (strcmp(id, v->chain[v->n_chain - 1]) != 0)
+		return error_set(ERROR_INPUT,
+			"reveal: tag " LAYOUT_REVEAL_TAG " is commit %s, not main's tip %s", id,
+			v->chain[v->n_chain - 1]);
+	v->revealed = 1;
+	v->n_chain--;
+	return 0;
+}
+
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
 static int verify_turn(struct verify *v, int t)
 {
@@ -730,7 +852,8 @@ static int verify_turn(struct verify *v, int t)
 		goto done;
 	/* Each turn starts from the committed state of the one before, which the previous
 	 * iteration proved to be what that turn produced: exactly what `umpire turn` loads. */
-	if (campaign_load_state(v->c, prev, &last, &state) < 0) {
+	if ((v->revealed ? load_revealed_state(v, t - 1, &last, &state) :
+			   campaign_load_state(v->c, prev, &last, &state)) < 0) {
 		error_set(ERROR_INPUT, "turn %d: the committed state.yaml of %s cannot be loaded",
 			t, prev);
 		goto done;
@@ -749,7 +872,9 @@ static int verify_turn(struct verify *v, int t)
 		audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
-		check_commit_id(v, t, tag, parent, tag_id, head, &at) || check_unchanged(v, t, tag))
+		check_commit_id(v, t, tag, parent, tag_id, head, &at) ||
+		check_unchanged(v, t, tag) ||
+		(v->revealed && check_revealed_state(v, t, state) < 0))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;
@@ -895,10 +1020,10 @@ out:
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
-	if (read_history(v) < 0 || check_remembered(v) < 0)
+	if (read_history(v) < 0 || check_remembered(v) < 0 || find_reveal(v) < 0)
 		return -1;
 	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
-	v->sealed = v->c->visibility == CAMPAIGN_SEALED;
+	v->sealed = v->c->visibility == CAMPAIGN_SEALED && !v->revealed;
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main ? v->last_tag : on_main;
@@ -917,6 +1042,10 @@ static int verify_turns(struct verify *v, int *last)
 	}
 	if (v->progress)
 		fputs("\r\033[K", stderr);
+	if (res == 0 && v->revealed)
+		res = check_reveal_commit(v, *last);
+	if (v->revealed)
+		v->n_chain++; /* the head to remember is the reveal */
 	if (res == 0 && v->c->journal && v->last_journal > *last)
 		res = error_set(ERROR_INPUT,
 			"journal: the journal has turn %d, but git ends at turn %d: extra journal "

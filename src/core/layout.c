@@ -199,3 +199,15 @@ void layout_reveal_dir(char out[LAYOUT_PATH_MAX], int turn)
 {
 	snprintf(out, LAYOUT_PATH_MAX, "reveal/" LAYOUT_TAG_PREFIX TURN_DIGITS, turn);
 }
+
+void layout_reveal_message(struct buf *msg, int last, const uint8_t commitment[32])
+{
+	char commit[65];
+
+	hex_encode(commit, commitment, 32);
+	buf_printf(msg,
+		LAYOUT_REVEAL_SUBJECT
+		"\n\nEvery order file, whole state and salt of turns 0 to %d, "
+		"withheld while the campaign was sealed.\n\nTurn: %d\nCommitment: %s\n",
+		last, last, commit);
+}

@@ -81,6 +81,9 @@ void layout_public_report_path(char out[LAYOUT_PATH_MAX], int turn);
 #define LAYOUT_REVEAL_TAG "reveal"
 #define LAYOUT_REVEAL_SUBJECT "Reveal"
 void layout_reveal_dir(char out[LAYOUT_PATH_MAX], int turn);
+/* The reveal commit's message: "Reveal", a line on what it holds, then the trailers Turn (the
+ * last turn revealed) and Commitment (hex). Appends to msg. */
+void layout_reveal_message(struct buf *msg, int last, const uint8_t commitment[32]);
 
 /* The commit message of turn t (0: "Setup"; else "Turn N: summary"), then the trailers
  * Turn, Journal-Head and Commitment (hex) that tie the commit to the journal hash chain and

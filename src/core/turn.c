@@ -183,6 +183,9 @@ void turn_release(struct turn *t)
 	diag_release(&t->diag);
 	journal_record_free(t->last);
 	close_release(&t->close);
+	for (size_t i = 0; i < t->n_salts; i++)
+		free(t->salts[i].player);
+	free(t->salts);
 	free_record_parts(&t->rec);
 	if (t->owns_state && t->state)
 		t->c->rules->state_free(t->state);
@@ -425,6 +428,11 @@ static int same_as_last(const struct turn *t)
 
 static int step_recover(struct turn *t)
 {
+	if (t->c->visibility == CAMPAIGN_SEALED && repo_has(t->c->repo, LAYOUT_REVEAL_TAG))
+		return error_set(ERROR_INPUT,
+			"campaign '%s' was revealed (tag " LAYOUT_REVEAL_TAG
+			"): the game is over, no turn follows",
+			t->c->id);
 	if (recover_git(t) < 0)
 		return -1;
 	if (same_as_last(t)) {
@@ -623,6 +631,55 @@ static int step_closed(struct turn *t)
 
 /* --- orders ------------------------------------------------------------------------------ */
 
+/* The salt the reveal published for player's file of this turn, or NULL. */
+static const uint8_t *revealed_salt(const struct turn *t, const char *player)
+{
+	for (size_t i = 0; i < t->n_salts; i++)
+		if (strcmp(t->salts[i].player, player) == 0)
+			return t->salts[i].salt;
+	return NULL;
+}
+
+/* reveal/turn-NNNN/salts.yaml at the reveal: each file's salt, into t->salts. */
+static int read_revealed_salts(struct turn *t, const char *path)
+{
+	struct buf bytes = BUF_INIT;
+	struct node *root = NULL;
+	struct diag d;
+	const char *s;
+	int rc = -1;
+
+	diag_init(&d);
+	if (repo_read(t->c->repo, LAYOUT_REVEAL_TAG, path, &bytes) != 0) {
+		error_set(ERROR_INPUT, "turn %d: the reveal has no %s", t->in.turn, path);
+		goto done;
+	}
+	const struct node *v;
+	if (node_parse(&root, path, bytes.data, bytes.len, NULL, &d) < 0 ||
+		!(v = node_get(root, "salts")) || v->kind != NODE_SEQ ||
+		v->n > CAMPAIGN_MAX_PLAYERS + 1)
+		goto bad;
+	t->salts = xcalloc(v->n + 1, sizeof(*t->salts));
+	for (size_t i = 0; i < v->n; i++) {
+		struct turn_salt *ts = &t->salts[t->n_salts++];
+		if (node_want_str(node_get(v->items[i], "player"), "player", 64, &s, &d) < 0)
+			goto bad;
+		ts->player = xstrdup(s);
+		if (node_want_str(node_get(v->items[i], "salt"), "salt", 64, &s, &d) < 0 ||
+			hex_decode(ts->salt, FAIR_HASH_BYTES, s) < 0)
+			goto bad;
+	}
+	rc = 0;
+	goto done;
+bad:
+	error_set(ERROR_INPUT, "turn %d: %s at the reveal is not a salts file", t->in.turn, path);
+done:
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
 /* A committed order file against the record: hash, and bytes where the record keeps them,
  * so an edited file is named as such even when it no longer parses. */
 static int committed_file_matches(const struct turn *t, const char *path, const char *player,
@@ -633,7 +690,11 @@ static int committed_file_matches(const struct turn *t, const char *path, const 
 	char hex[65], want[65], kept_hex[65];
 	int tn = t->in.turn;
 
-	fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
+	const uint8_t *salt = revealed_salt(t, player);
+	if (salt)
+		fair_sealed_hash(h, salt, bytes->data ? bytes->data : "", bytes->len);
+	else
+		fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
 	hex_encode(hex, h, FAIR_HASH_BYTES);
 	if (!o || !o->has_file)
 		return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", tn,
@@ -666,8 +727,25 @@ static int read_committed_orders(struct turn *t)
 	char **names = NULL;
 	int rc = -1;
 
+	const char *rev = t->rev;
 	layout_orders_dir(dir, t->in.turn);
-	if (repo_list(t->c->repo, t->rev, dir, &names) < 0) {
+	if (t->c->visibility == CAMPAIGN_SEALED) {
+		/* Withheld until the reveal: the files and their salts are there. */
+		char rdir[LAYOUT_PATH_MAX];
+		layout_reveal_dir(rdir, t->in.turn);
+		snprintf(path, sizeof path, "%s/salts.yaml", rdir);
+		snprintf(dir, sizeof dir, "%.200s/orders", rdir);
+		rev = LAYOUT_REVEAL_TAG;
+		if (!repo_has(t->c->repo, rev)) {
+			error_set(ERROR_INPUT,
+				"turn %d is sealed and the campaign not yet revealed: its order files are withheld (umpire reveal DIR publishes them)",
+				t->in.turn);
+			goto done;
+		}
+		if (read_revealed_salts(t, path) < 0)
+			goto done;
+	}
+	if (repo_list(t->c->repo, rev, dir, &names) < 0) {
 		error_prefix("turn %d", t->in.turn);
 		goto done;
 	}
@@ -680,7 +758,7 @@ static int read_committed_orders(struct turn *t)
 				t->in.turn, path);
 			goto done;
 		}
-		int r = repo_read(t->c->repo, t->rev, path, &bytes);
+		int r = repo_read(t->c->repo, rev, path, &bytes);
 		if (r == 0)
 			r = committed_file_matches(t, path, player, &bytes);
 		else
@@ -746,6 +824,19 @@ static int seal_files(struct turn *t)
 		memcpy(t->in.files[i].digest_hash, t->in.files[i].sha256, FAIR_HASH_BYTES);
 	if (t->c->visibility != CAMPAIGN_SEALED || t->in.n_files == 0)
 		return 0;
+	if (t->source == TURN_RECORDED) {
+		for (size_t i = 0; i < t->in.n_files; i++) {
+			struct order_file *f = &t->in.files[i];
+			const uint8_t *salt = revealed_salt(t, f->player);
+			if (!salt)
+				return error_set(ERROR_INPUT,
+					"turn %d: the reveal has no salt for %s's file", t->in.turn,
+					f->player);
+			memcpy(f->salt, salt, FAIR_HASH_BYTES);
+			fair_sealed_hash(f->digest_hash, salt, f->bytes, f->len);
+		}
+		return 0;
+	}
 	fair_secret_lock(secret, sizeof secret);
 	rc = campaign_read_secret(t->c, secret);
 	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {

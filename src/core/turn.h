@@ -50,6 +50,12 @@ struct order_file {
 	                 * only such a file may say `player: umpire`, and it must */
 };
 
+/* One revealed salt of a sealed turn (reveal/turn-NNNN/salts.yaml). */
+struct turn_salt {
+	char *player;                  /* whose file */
+	uint8_t salt[FAIR_HASH_BYTES]; /* the salt revealed */
+};
+
 /* What a turn takes in. */
 struct turn_input {
 	int turn;                 /* the turn being processed */
@@ -123,6 +129,8 @@ struct turn {
 	struct close_record close;   /* closed: journal/turn-NNNN.close.yaml */
 	char close_commit[41];       /* closed: the close commit's id */
 	long long round_override;    /* `close --beacon-round R`: the round to name; 0 none */
+	struct turn_salt *salts;     /* TURN_RECORDED, sealed: the salts the reveal published */
+	size_t n_salts;
 };
 
 /* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order
