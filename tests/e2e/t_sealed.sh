@@ -88,3 +88,61 @@ git -C "$TMP/leaky" branch -f main HEAD
 git -C "$TMP/leaky" checkout -q main
 expect 65 "$BIN" verify "$TMP/leaky"
 has "$TMP/out" "a sealed turn's files rebuild to"
+
+# The reveal: one commit, tag reveal, with every withheld file, whole state and salt; then
+# verify re-runs every turn from a clone, as for an open campaign.
+expect 0 at $T "$BIN" reveal "$C"
+has "$TMP/out" "Revealed turns 0 to 4 of 'harbour-raid'"
+expect 0 at $T "$BIN" reveal "$C"
+has "$TMP/out" "was revealed already"
+git -C "$C" ls-tree -r --name-only reveal > "$TMP/revealed"
+for p in reveal/turn-0000/state.yaml reveal/turn-0002/salts.yaml reveal/turn-0002/orders/defender.yaml \
+    reveal/turn-0004/state.yaml; do
+    has "$TMP/revealed" "$p"
+done
+git -C "$C" show reveal:reveal/turn-0002/orders/defender.yaml | cmp - "$HR/orders/turn-0002/defender.yaml" ||
+    die "the revealed order file is not the one sent"
+expect 65 "$BIN" close "$C" "$HR/orders/turn-0005/attacker.yaml"
+has "$TMP/err" "was revealed (tag reveal): the game is over"
+git -C "$TMP/clone" fetch -q --tags origin
+git -C "$TMP/clone" merge -q --ff-only origin/main
+expect 0 "$BIN" verify "$TMP/clone"
+sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" | grep -v '^reveal: ok' > "$TMP/sealed-verify"
+has "$TMP/out" "reveal: ok: 13 files, every one used by the turns re-resolved"
+has "$TMP/out" "turn 4: ok: close, key, digest, beacon round, seed,"
+has "$TMP/out" "every turn re-resolves to its commit"
+expect 0 "$BIN" verify "$C"
+has "$TMP/out" "and the SQLite journal matches git"
+
+# The same inputs in an open campaign: verify says the same, turn by turn (the dice differ:
+# D_t takes the salted hashes when sealed).
+O="$TMP/open"
+expect 0 "$BIN" init "$O" --visibility open --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret"
+T=1767229200
+for n in 1 2 3 4; do
+    f=$(ls "$HR"/orders/turn-000$n/*.yaml)
+    at $T "$BIN" close "$O" $f >/dev/null
+    at $((T + 700)) "$BIN" turn "$O" --beacon "value-$n" >/dev/null
+    T=$((T + 3600))
+done
+git clone -q "$O" "$TMP/open-clone"
+expect 0 "$BIN" verify "$TMP/open-clone"
+sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" > "$TMP/open-verify"
+diff "$TMP/open-verify" "$TMP/sealed-verify" || die "verify after the reveal differs from an open campaign's"
+
+# Tampering with the reveal, each in a fresh clone whose reveal commit is rebuilt: an order
+# file (a comment added), a salt, a whole state.
+tamper() { # tamper NAME PATH SED-SCRIPT: the reveal with PATH edited, as main and tag reveal
+    git clone -q "$C" "$TMP/$1"
+    git -C "$TMP/$1" checkout -q main
+    sed -i "$3" "$TMP/$1/$2"
+    git -C "$TMP/$1" commit -qa --amend -C HEAD
+    git -C "$TMP/$1" tag -f reveal >/dev/null
+    expect 65 "$BIN" verify "$TMP/$1"
+}
+tamper t-orders reveal/turn-0002/orders/defender.yaml '1i # an afterthought'
+has "$TMP/out" "turn 2: order file reveal/turn-0002/orders/defender.yaml differs from the one journal/turn-0002.yaml records"
+tamper t-salt reveal/turn-0003/salts.yaml 's/salt: ./salt: 0/'
+has "$TMP/out" "turn 3: order file reveal/turn-0003/orders/attacker.yaml differs"
+tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
+has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
