@@ -75,6 +75,9 @@ has "$TMP/out" "turn 2: ok: close, key, salted digest, beacon round, seed,"
 has "$TMP/out" "sealed: not re-resolved until the reveal"
 has "$TMP/out" "not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')"
 expect 0 "$BIN" verify "$C"
+# The independent verifier computes the same D_t from the salted hashes.
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
+has "$TMP/out" "verdict: ok: 4 turns"
 
 # A sealed commit that also holds an order file is caught.
 git clone -q "$C" "$TMP/leaky"
@@ -129,6 +132,8 @@ git clone -q "$O" "$TMP/open-clone"
 expect 0 "$BIN" verify "$TMP/open-clone"
 sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" > "$TMP/open-verify"
 diff "$TMP/open-verify" "$TMP/sealed-verify" || die "verify after the reveal differs from an open campaign's"
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
+has "$TMP/out" "verdict: ok: 4 turns"
 
 # Tampering with the reveal, each in a fresh clone whose reveal commit is rebuilt: an order
 # file (a comment added), a salt, a whole state.
@@ -144,5 +149,7 @@ tamper t-orders reveal/turn-0002/orders/defender.yaml '1i # an afterthought'
 has "$TMP/out" "turn 2: order file reveal/turn-0002/orders/defender.yaml differs from the one journal/turn-0002.yaml records"
 tamper t-salt reveal/turn-0003/salts.yaml 's/salt: ./salt: 0/'
 has "$TMP/out" "turn 3: order file reveal/turn-0003/orders/attacker.yaml differs"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
+has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
