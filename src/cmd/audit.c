@@ -261,7 +261,7 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 	json_object_set_new(o, "for", json_string(dr->purpose));
 	if (!e->json)
 		printf("for      \"%s\"\n", dr->purpose);
-	if (campaign_load_state(c, prev, &last, &state) < 0) {
+	if (turn_load_whole_state(c, t - 1, &last, &state) < 0) {
 		error_set(ERROR_INPUT, "the state after turn %d cannot be loaded", t - 1);
 	} else if (audit_resolve(&at, c, state, tag, ex, AUDIT_EXPORT) == 0) {
 		size_t k;

@@ -728,18 +728,6 @@ static int read_revealed(struct verify *v, int t, const char *name, struct buf *
 	return rc;
 }
 
-/* A revealed campaign: the whole state after turn n, as the reveal holds it. */
-static int load_revealed_state(struct verify *v, int n, int *last, void **state)
-{
-	struct buf bytes = BUF_INIT;
-	int rc = read_revealed(v, n, LAYOUT_STATE, &bytes);
-
-	if (rc == 0)
-		rc = campaign_parse_state(v->c, LAYOUT_REVEAL_TAG, &bytes, last, state);
-	buf_release(&bytes);
-	return rc;
-}
-
 /* The whole state the re-resolved turn left is the one the reveal publishes for it. */
 static int check_revealed_state(struct verify *v, int t, const void *state)
 {
@@ -852,8 +840,7 @@ static int verify_turn(struct verify *v, int t)
 		goto done;
 	/* Each turn starts from the committed state of the one before, which the previous
 	 * iteration proved to be what that turn produced: exactly what `umpire turn` loads. */
-	if ((v->revealed ? load_revealed_state(v, t - 1, &last, &state) :
-			   campaign_load_state(v->c, prev, &last, &state)) < 0) {
+	if (turn_load_whole_state(v->c, t - 1, &last, &state) < 0) {
 		error_set(ERROR_INPUT, "turn %d: the committed state.yaml of %s cannot be loaded",
 			t, prev);
 		goto done;

@@ -480,6 +480,37 @@ static int load_sealed_state(struct turn *t, int last)
 	return rc;
 }
 
+int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state)
+{
+	char tag[LAYOUT_TAG_MAX], dir[LAYOUT_PATH_MAX];
+	struct buf bytes = BUF_INIT;
+	int rc;
+
+	layout_tag(tag, n);
+	if (c->visibility != CAMPAIGN_SEALED)
+		return campaign_load_state(c, tag, turn, state);
+	*state = NULL;
+	layout_reveal_dir(dir, n);
+	char *path = xasprintf("%s/" LAYOUT_STATE, dir);
+	char *kept = turn_private_dir(c, "sealed", n);
+	char *kept_path = xasprintf("%s/" LAYOUT_STATE, kept);
+	if (repo_has(c->repo, LAYOUT_REVEAL_TAG))
+		rc = repo_read(c->repo, LAYOUT_REVEAL_TAG, path, &bytes) == 0 ?
+			     campaign_parse_state(c, LAYOUT_REVEAL_TAG, &bytes, turn, state) :
+			     error_set(ERROR_INPUT, "the reveal has no %s", path);
+	else
+		rc = file_read(kept_path, 64 * 1024 * 1024, &bytes) == 0 ?
+			     campaign_parse_state(c, kept_path, &bytes, turn, state) :
+			     error_set(ERROR_INPUT,
+				     "turn %d of a sealed campaign: its whole state is withheld until the reveal (umpire reveal DIR)",
+				     n);
+	free(path);
+	free(kept);
+	free(kept_path);
+	buf_release(&bytes);
+	return rc;
+}
+
 static int step_load(struct turn *t)
 {
 	struct campaign *c = t->c;

@@ -160,6 +160,11 @@ int turn_read_close(struct campaign *c, int n, struct close_record *r, char comm
  * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
 char *turn_private_dir(const struct campaign *c, const char *what, int n);
 
+/* The whole state after turn n: state.yaml at tag turn-NNNN when open; when sealed, the
+ * reveal's reveal/turn-NNNN/state.yaml, or before the reveal the one the umpire kept
+ * (.umpire/sealed/). *turn gets its `turn`; free *state with c->rules->state_free. 0 / -1. */
+int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state);
+
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
 

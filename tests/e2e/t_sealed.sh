@@ -92,6 +92,10 @@ git -C "$TMP/leaky" checkout -q main
 expect 65 "$BIN" verify "$TMP/leaky"
 has "$TMP/out" "a sealed turn's files rebuild to"
 
+# Before the reveal nothing can re-run a sealed turn, the umpire's replay included.
+expect 65 "$BIN" replay "$C"
+has "$TMP/err" "turn 1 is sealed and the campaign not yet revealed: its order files are withheld"
+
 # The reveal: one commit, tag reveal, with every withheld file, whole state and salt; then
 # verify re-runs every turn from a clone, as for an open campaign.
 expect 0 at $T "$BIN" reveal "$C"
@@ -116,6 +120,8 @@ has "$TMP/out" "turn 4: ok: close, key, digest, beacon round, seed,"
 has "$TMP/out" "every turn re-resolves to its commit"
 expect 0 "$BIN" verify "$C"
 has "$TMP/out" "and the SQLite journal matches git"
+expect 0 "$BIN" replay "$C"
+has "$TMP/out" "replay: 4 turns identical"
 
 # The same inputs in an open campaign: verify says the same, turn by turn (the dice differ:
 # D_t takes the salted hashes when sealed).
