@@ -47,6 +47,8 @@ for n in 1 2 3 4; do
         grep -qF -- "$line" "$TMP/objects" && die "the clone holds a standing order of $f: $line"
     done < "$TMP/standing"
 done
+grep -qaF "changes standing orders" "$TMP/objects" &&
+    die "the clone says which standing orders a side changed"
 for key in standing morale-removal fall-back officer-square; do
     grep -qaE -- "(^| )$key:" "$TMP/objects" && die "the clone holds '$key:'"
 done

@@ -296,7 +296,9 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 	/* Standing orders first: the events' choices of this turn come from them. */
 	if (o && o->standing_set) {
 		landraid_standing_apply(s, o);
-		standing_event(&x, o->standing_set);
+		/* Sealed: which standing orders changed is the side's secret. */
+		if (!c->sealed)
+			standing_event(&x, o->standing_set);
 	}
 	landraid_events(&x); /* §17 step 1 */
 	if (x.error)
