@@ -91,6 +91,21 @@ static int collect(struct campaign *c, int last, struct file **files, size_t *n)
 	return rc;
 }
 
+/* 1 if main_id is a reveal commit on the last turn turn_id: a reveal a crash left untagged. */
+static int untagged_reveal(struct campaign *c, const char *main_id, const char *turn_id)
+{
+	struct buf subject = BUF_INIT;
+	char rev[64], parent[41];
+	int yes;
+
+	snprintf(rev, sizeof rev, "%s^1", main_id);
+	yes = repo_commit_id(c->repo, rev, parent) == 0 && strcmp(parent, turn_id) == 0 &&
+	      repo_subject(c->repo, main_id, &subject) == 0 &&
+	      strcmp(buf_str(&subject), LAYOUT_REVEAL_SUBJECT) == 0;
+	buf_release(&subject);
+	return yes;
+}
+
 int reveal_commit(struct campaign *c, long long when, int *last, char commit_id[41])
 {
 	char tag[LAYOUT_TAG_MAX], main_id[41], turn_id[41];
@@ -109,12 +124,18 @@ int reveal_commit(struct campaign *c, long long when, int *last, char commit_id[
 		return -1;
 	layout_tag(tag, *last);
 	if (repo_commit_id(c->repo, LAYOUT_BRANCH, main_id) != 0 ||
-		repo_commit_id(c->repo, tag, turn_id) != 0 || strcmp(main_id, turn_id) != 0)
+		repo_commit_id(c->repo, tag, turn_id) != 0)
+		return error_set(ERROR_INPUT, "main or %s is missing", tag);
+	int finish = strcmp(main_id, turn_id) != 0;
+	if (finish && !untagged_reveal(c, main_id, turn_id))
 		return error_set(ERROR_INPUT,
 			"main is not at %s, the last turn (a turn closed and not resolved?): resolve it first",
 			tag);
 	rc = collect(c, *last, &files, &n);
-	if (rc == 0) {
+	if (rc == 0 && finish) {
+		/* A crash after main moved and before the tag: tag the reveal that is there. */
+		memcpy(commit_id, main_id, 41);
+	} else if (rc == 0) {
 		file_list_sort(files, n);
 		layout_reveal_message(&msg, *last, c->commitment);
 		rc = repo_build(c->repo, files, n, buf_str(&msg), when, commit_id);

@@ -104,6 +104,11 @@ expect 0 at $T "$BIN" reveal "$C"
 has "$TMP/out" "Revealed turns 0 to 4 of 'harbour-raid'"
 expect 0 at $T "$BIN" reveal "$C"
 has "$TMP/out" "was revealed already"
+# A crash between moving main and tagging: the next run tags the reveal that is there.
+rid=$(git -C "$C" rev-parse reveal)
+git -C "$C" tag -d reveal >/dev/null
+expect 0 at $((T + 99)) "$BIN" reveal "$C"
+[ "$(git -C "$C" rev-parse reveal)" = "$rid" ] || die "the reveal was made again, not tagged"
 git -C "$C" ls-tree -r --name-only reveal > "$TMP/revealed"
 for p in reveal/turn-0000/state.yaml reveal/turn-0002/salts.yaml reveal/turn-0002/orders/defender.yaml \
     reveal/turn-0004/state.yaml; do
