@@ -24,7 +24,7 @@
 #define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
 
 static const char verify_help[] =
-	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n\n"
+	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]... [--view DIR]...\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -40,7 +40,10 @@ static const char verify_help[] =
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
 	"                    chain rebuilt) passes every other check, not these\n"
 	"  --receipt FILE    a receipt 'umpire close' gave: its close commit must be the\n"
-	"                    history's, with the same file hash and D_t\n\n"
+	"                    history's, with the same file hash and D_t\n"
+	"  --view DIR        sealed: a player's outbox of one turn (salt.yaml, orders.yaml,\n"
+	"                    state.yaml): his salted hash is the export's, his file opens it,\n"
+	"                    and after the reveal his state.yaml is his view of the revealed state\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -62,6 +65,8 @@ struct verify {
 	int revealed;               /* sealed and revealed: main's tip is the reveal commit */
 	const char **receipts;      /* --receipt FILE..., NULL-terminated */
 	size_t n_receipts;
+	const char **views; /* --view DIR...: a player's outbox of one turn (sealed) */
+	size_t n_views;
 };
 
 /* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
@@ -1004,6 +1009,118 @@ out:
 	return rc;
 }
 
+/* A view's salt.yaml: campaign, turn, the one entry's player, salt and salted hash. */
+static int read_view_salt(const char *path, const struct campaign *c, int *turn, char **player,
+	int *sent, uint8_t salt[FAIR_HASH_BYTES], uint8_t h[FAIR_HASH_BYTES])
+{
+	struct buf bytes = BUF_INIT;
+	struct node *root = NULL;
+	struct diag d;
+	const struct node *v, *e;
+	const char *s, *cid = NULL, *sa = NULL, *hh = NULL;
+	long long t = 0;
+	int rc = -1;
+
+	diag_init(&d);
+	if (file_read(path, 64 * 1024, &bytes) < 0 ||
+		node_parse(&root, path, bytes.data, bytes.len, NULL, &d) < 0 ||
+		node_want_str(node_get(root, "campaign"), "campaign", 64, &cid, &d) < 0 ||
+		node_want_int(node_get(root, "turn"), "turn", 1, TURN_MAX, &t, &d) < 0 ||
+		node_want_str(node_get(root, "player"), "player", 64, &s, &d) < 0 ||
+		!(v = node_get(root, "salts")) || v->kind != NODE_SEQ || v->n > 1 ||
+		(v->n == 1 &&
+			(node_want_str(node_get((e = v->items[0]), "salt"), "salt", 64, &sa, &d) <
+					0 ||
+				node_want_str(node_get(e, "sha256"), "sha256", 64, &hh, &d) < 0 ||
+				hex_decode(salt, FAIR_HASH_BYTES, sa) < 0 ||
+				hex_decode(h, FAIR_HASH_BYTES, hh) < 0)))
+		error_set(ERROR_INPUT,
+			"view: %s is not a player's salt.yaml (campaign, turn, player, at most one salt expected)",
+			path);
+	else if (strcmp(cid, c->id) != 0)
+		error_set(ERROR_INPUT, "view: %s is for campaign '%s', not '%s'", path, cid, c->id);
+	else {
+		*turn = (int)t;
+		*player = xstrdup(s);
+		*sent = v->n == 1;
+		rc = 0;
+	}
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* --view DIR: a player's outbox of one sealed turn against the clone. His salted hash is the
+ * one the export (and so D_t) holds; his own file, when DIR has it (orders.yaml), opens it;
+ * after the reveal his view of the state is the rule system's view of the revealed whole
+ * state. */
+static int check_view(struct verify *v, const char *dir)
+{
+	char *spath = xasprintf("%s/salt.yaml", dir), *opath = xasprintf("%s/orders.yaml", dir);
+	char *vpath = xasprintf("%s/" LAYOUT_STATE, dir), *player = NULL;
+	struct buf ex_bytes = BUF_INIT, file = BUF_INIT, want = BUF_INIT;
+	struct journal_record *ex = NULL;
+	uint8_t salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES], got[FAIR_HASH_BYTES];
+	char tag[LAYOUT_TAG_MAX], epath[LAYOUT_PATH_MAX];
+	void *whole = NULL;
+	int turn = 0, n = 0, rc = -1, opened = 0, sent = 0;
+	const char *state_note = "his view of the state is checked after the reveal";
+
+	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h) < 0)
+		goto done;
+	layout_tag(tag, turn);
+	layout_export_path(epath, turn);
+	if (read_turn_export(v, turn, tag, epath, &ex_bytes, &ex) < 0)
+		goto done;
+	const struct journal_order *o = journal_record_order(ex, player);
+	if (!o || o->has_file != sent || (sent && memcmp(o->sha256, h, FAIR_HASH_BYTES) != 0)) {
+		error_set(ERROR_INPUT,
+			"view %s: %s's salted hash for turn %d is not the one %s holds", dir,
+			player, turn, epath);
+		goto done;
+	}
+	if (file_read(opath, ORDER_FILE_MAX_BYTES, &file) == 0) {
+		fair_sealed_hash(got, salt, file.data ? file.data : "", file.len);
+		if (memcmp(got, h, FAIR_HASH_BYTES) != 0) {
+			error_set(ERROR_INPUT,
+				"view %s: the salt does not open the commitment with orders.yaml: not the file %s sent for turn %d",
+				dir, player, turn);
+			goto done;
+		}
+		opened = 1;
+	}
+	if (v->revealed) {
+		buf_clear(&file);
+		if (turn_load_whole_state(v->c, turn, &n, &whole) < 0 ||
+			campaign_emit_state(v->c, turn, whole, player, &want) < 0 ||
+			file_read(vpath, 64 * 1024 * 1024, &file) < 0 || file.len != want.len ||
+			memcmp(file.data, want.data, want.len) != 0) {
+			error_set(ERROR_INPUT,
+				"view %s: %s is not %s's view of the whole state the reveal publishes for turn %d",
+				dir, vpath, player, turn);
+			goto done;
+		}
+		state_note = "his view of the state is the revealed state's";
+	}
+	say(v, "view %s: ok: %s's orders for turn %d are the ones committed (%s in %s)%s; %s\n",
+		dir, player, turn, sent ? "salted hash" : "none sent", epath,
+		opened ? ", his file opens it" : "", state_note);
+	rc = 0;
+done:
+	if (whole)
+		v->c->rules->state_free(whole);
+	journal_record_free(ex);
+	buf_release(&ex_bytes);
+	buf_release(&file);
+	buf_release(&want);
+	free(player);
+	free(spath);
+	free(opath);
+	free(vpath);
+	return rc;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
@@ -1069,6 +1186,8 @@ static int verify_campaign(struct verify *v)
 	int bad = verify_turns(v, &last);
 	for (size_t i = 0; bad == 0 && i < v->n_receipts; i++)
 		bad = check_receipt(v, v->receipts[i]);
+	for (size_t i = 0; bad == 0 && i < v->n_views; i++)
+		bad = check_view(v, v->views[i]);
 	if (bad < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			return cmd_error("umpire");
@@ -1111,21 +1230,28 @@ int cmd_verify(int argc, char **argv)
 		{ "commitment", required_argument, NULL, 'c' },
 		{ "setup", required_argument, NULL, 's' },
 		{ "receipt", required_argument, NULL, 'r' },
+		{ "view", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pins[2] = { NULL, NULL };
 	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0;
+	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
+	size_t n_receipts = 0, n_views = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
 			free(receipts);
+			free(views);
 			return EXIT_OK;
 		}
 		if (ch == 'r') {
 			receipts[n_receipts++] = optarg;
+			continue;
+		}
+		if (ch == 'v') {
+			views[n_views++] = optarg;
 			continue;
 		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
@@ -1135,6 +1261,7 @@ int cmd_verify(int argc, char **argv)
 					ch == 'c' ? "commitment" : "setup");
 			fputs(verify_help, stderr);
 			free(receipts);
+			free(views);
 			return EXIT_USAGE;
 		}
 		pins[ch == 's'] = optarg;
@@ -1142,6 +1269,7 @@ int cmd_verify(int argc, char **argv)
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
 		free(receipts);
+		free(views);
 		return EXIT_USAGE;
 	}
 	const char *dir = argv[optind];
@@ -1156,13 +1284,17 @@ int cmd_verify(int argc, char **argv)
 	v.pin_setup = pins[1];
 	v.receipts = receipts;
 	v.n_receipts = n_receipts;
+	v.views = views;
+	v.n_views = n_views;
 	if (campaign_open(&v.c, dir, flags) < 0) {
 		free(receipts);
+		free(views);
 		return cmd_error("umpire");
 	}
 	v.progress = isatty(STDERR_FILENO);
 	int rc = verify_campaign(&v);
 	free(receipts);
+	free(views);
 	free(v.chain);
 	campaign_close(v.c);
 	return rc;

@@ -94,6 +94,8 @@ void render_salts(struct buf *b, const struct turn *t, const char *player)
 
 	node_map_str(root, "campaign", t->c->id);
 	node_map_int(root, "turn", t->in.turn);
+	if (player)
+		node_map_str(root, "player", player);
 	struct node *v = node_map_add(root, "salts", node_new_seq());
 	for (size_t i = 0; i < t->in.n_files; i++) {
 		const struct order_file *f = &t->in.files[i];

@@ -12,9 +12,9 @@ int render_export(struct buf *b, const struct turn *t);
  * report (the rule system's Situation only when it sets RULES_PRIVATE). */
 void render_report(struct buf *b, const struct turn *t, const char *player);
 
-/* Appends a sealed turn's salts file to b: campaign, turn and, per order file (player's
- * only, or every one when player is NULL), its player, salt and salted commitment (`sha256`,
- * as the export shows it). */
+/* Appends a sealed turn's salts file to b: campaign, turn (and player, when given) and, per
+ * order file (player's only, or every one when player is NULL), its player, salt and salted
+ * commitment (`sha256`, as the export shows it). */
 void render_salts(struct buf *b, const struct turn *t, const char *player);
 
 #endif

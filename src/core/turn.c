@@ -1362,6 +1362,10 @@ static int write_outbox(struct turn *t, size_t k)
 		rc = write_private(dir, LAYOUT_STATE, view.data, view.len);
 	if (rc == 0)
 		rc = write_private(dir, "salt.yaml", salt.data, salt.len);
+	/* His own file back, so his outbox alone checks against the clone (verify --view). */
+	const struct order_file *f = turn_find_file(&t->in, p);
+	if (rc == 0 && f)
+		rc = write_private(dir, "orders.yaml", f->bytes, f->len);
 	buf_release(&view);
 	buf_release(&salt);
 	free(dir);

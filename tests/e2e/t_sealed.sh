@@ -77,6 +77,17 @@ has "$TMP/out" "turn 2: ok: close, key, salted digest, beacon round, seed,"
 has "$TMP/out" "sealed: not re-resolved until the reveal"
 has "$TMP/out" "not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')"
 expect 0 "$BIN" verify "$C"
+# Each player's view against the clone (verify --view): his salted hash is the export's, his
+# own file opens it; another file does not; a turn he sent nothing is checked as such.
+expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0002"
+has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his view of the state is checked after the reveal"
+expect 0 "$BIN" verify "$TMP/clone" --view "$O/attacker/turn-0002"
+has "$TMP/out" "attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml)"
+cp -r "$O/defender/turn-0002" "$TMP/view2"
+sed -i '1i # a note added later' "$TMP/view2/orders.yaml"
+expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view2"
+has "$TMP/out" "the salt does not open the commitment with orders.yaml"
+
 # The independent verifier computes the same D_t from the salted hashes.
 expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
 has "$TMP/out" "verdict: ok: 4 turns"
@@ -129,6 +140,13 @@ expect 0 "$BIN" verify "$C"
 has "$TMP/out" "and the SQLite journal matches git"
 expect 0 "$BIN" replay "$C"
 has "$TMP/out" "replay: 4 turns identical"
+# After the reveal a player's view of the state is checked too.
+expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0004"
+has "$TMP/out" "his file opens it; his view of the state is the revealed state's"
+cp -r "$O/defender/turn-0004" "$TMP/view4"
+sed -i "s/withdraw: true/withdraw: false/" "$TMP/view4/state.yaml"
+expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view4"
+has "$TMP/out" "is not defender's view of the whole state the reveal publishes for turn 4"
 
 # The same inputs in an open campaign: verify says the same, turn by turn (the dice differ:
 # D_t takes the salted hashes when sealed).
