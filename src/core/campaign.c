@@ -246,7 +246,6 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 	c->rc.players = (const char *const *)c->players;
 	c->rc.n_players = c->n_players;
 	c->rc.options = c->options;
-	c->rc.sealed = c->visibility == CAMPAIGN_SEALED;
 done:
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;

@@ -1213,6 +1213,7 @@ static int step_seed(struct turn *t)
 		dice_reuse_checked(&out->dice, t->record->dice, t->record->n_dice);
 	/* Every event records how many dice had been drawn: what ties a die to its event. */
 	out->events.dice = &out->dice;
+	out->events.sealed = t->c->visibility == CAMPAIGN_SEALED;
 	return 0;
 }
 

@@ -31,8 +31,6 @@ struct rules_campaign {
 	const char *const *players; /* player ids, as listed in campaign.yaml */
 	size_t n_players;
 	const void *options; /* from options_parse */
-	int sealed; /* visibility sealed: every event is public (the export, every report), so
-	             * none may tell a private choice, e.g. which standing orders changed */
 };
 
 /* One player's part of a turn, as handed to resolve. */

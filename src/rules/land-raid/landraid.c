@@ -297,7 +297,7 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 	if (o && o->standing_set) {
 		landraid_standing_apply(s, o);
 		/* Sealed: which standing orders changed is the side's secret. */
-		if (!c->sealed)
+		if (!t->events->sealed)
 			standing_event(&x, o->standing_set);
 	}
 	landraid_events(&x); /* §17 step 1 */
