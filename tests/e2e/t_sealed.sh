@@ -40,11 +40,11 @@ for n in 1 2 3 4; do
     sed -n 's/^ *# *//p' "$f" | awk 'length($0) >= 12' > "$TMP/comments"
     [ -s "$TMP/comments" ] || die "no comments in $f to look for"
     while IFS= read -r line; do
-        grep -qF -- "$line" "$TMP/objects" && die "the clone holds a comment of $f: $line"
+        if grep -qF -- "$line" "$TMP/objects"; then die "the clone holds a comment of $f: $line"; fi
     done < "$TMP/comments"
     sed -n '/^standing:/,$p' "$f" | sed -n 's/^  *//p' | grep ':.*\[' > "$TMP/standing" || true
     while IFS= read -r line; do
-        grep -qF -- "$line" "$TMP/objects" && die "the clone holds a standing order of $f: $line"
+        if grep -qF -- "$line" "$TMP/objects"; then die "the clone holds a standing order of $f: $line"; fi
     done < "$TMP/standing"
 done
 grep -qaF "changes standing orders" "$TMP/objects" &&
@@ -184,3 +184,27 @@ expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
 has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
+
+# NHiS: opportunity-fire orders are private the same way (entropy none: one step a turn).
+BS="$ROOT/campaigns/betio-seawall"
+N="$TMP/betio"
+expect 0 "$BIN" init "$N" --entropy none --scenario "$BS/scenario.yaml" --secret-file "$BS/demo.secret"
+for n in 1 2 3; do
+    expect 0 "$BIN" turn "$N" "$BS"/orders/turn-000$n/*.yaml --allow-missing
+done
+git clone -q "$N" "$TMP/betio-clone"
+git -C "$TMP/betio-clone" cat-file --batch-all-objects --batch > "$TMP/betio-objects"
+grep -qaE '(^| )opportunity:' "$TMP/betio-objects" && die "the NHiS clone holds opportunity-fire orders"
+for f in "$BS"/orders/turn-000[123]/*.yaml; do
+    sed -n 's/^ *# *//p' "$f" | awk 'length($0) >= 12' | while IFS= read -r line; do
+        if grep -qaF -- "$line" "$TMP/betio-objects"; then die "the NHiS clone holds a comment of $f: $line"; fi
+    done
+done
+grep -q 'opportunity:' "$N/.umpire/outbox/usmc/turn-0001/state.yaml" ||
+    die "the usmc's view lacks his opportunity-fire orders"
+expect 0 "$BIN" verify "$TMP/betio-clone"
+has "$TMP/out" "not checked yet"
+expect 0 at $T "$BIN" reveal "$N"
+git -C "$TMP/betio-clone" pull -q --tags
+expect 0 "$BIN" verify "$TMP/betio-clone"
+has "$TMP/out" "verify: ok: campaign betio-seawall: 3 turns"
