@@ -1064,7 +1064,16 @@ static int step_close(struct turn *t)
 
 void turn_receipt(const struct turn *t, const char *player, struct buf *out)
 {
+	const struct order_file *f = turn_find_file(&t->in, player);
+	char hex[65];
+
 	close_receipt(out, &t->close, t->c, player, t->close_commit);
+	/* Sealed: the receipt (his alone) carries his salt, so he checks orders_sha256 against
+	 * his own file at once (docs/fairness.md, "Sealed turns"). */
+	if (t->c->visibility == CAMPAIGN_SEALED && f) {
+		hex_encode(hex, f->salt, FAIR_HASH_BYTES);
+		buf_printf(out, "salt: %s\n", hex);
+	}
 }
 
 /* --- randomness -------------------------------------------------------------------------- */

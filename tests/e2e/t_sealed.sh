@@ -16,10 +16,20 @@ grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "campaign.yaml does not 
 T=1767229200
 for n in 1 2 3 4; do
     f=$(ls "$HR"/orders/turn-000$n/*.yaml)
-    at $T "$BIN" close "$C" $f >/dev/null
+    mkdir "$TMP/receipts-$n"
+    at $T "$BIN" close "$C" $f --receipts "$TMP/receipts-$n" >/dev/null
     at $((T + 700)) "$BIN" turn "$C" --beacon "value-$n" >/dev/null
     T=$((T + 3600))
 done
+
+# A sealed receipt carries its player's salt: he checks the salted hash against his own file
+# at once, and verify --receipt accepts it.
+R2="$TMP/receipts-2/defender.yaml"
+salt=$(sed -n 's/^salt: //p' "$R2")
+want=$(sed -n 's/^orders_sha256: //p' "$R2")
+got=$({ printf 'umpire/sealed/v1'; printf %s "$salt" | xxd -r -p; cat "$HR/orders/turn-0002/defender.yaml"; } |
+    sha256sum | cut -c1-64)
+[ -n "$salt" ] && [ "$got" = "$want" ] || die "the receipt's salt does not open its orders_sha256"
 
 # The commits hold the public files only.
 git -C "$C" ls-tree -r --name-only turn-0004 > "$TMP/tree"
@@ -76,7 +86,8 @@ expect 0 "$BIN" verify "$TMP/clone"
 has "$TMP/out" "turn 2: ok: close, key, salted digest, beacon round, seed,"
 has "$TMP/out" "sealed: not re-resolved until the reveal"
 has "$TMP/out" "not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')"
-expect 0 "$BIN" verify "$C"
+expect 0 "$BIN" verify "$C" --receipt "$R2"
+has "$TMP/out" "receipt $R2: ok: defender's orders for turn 2 are the ones closed in"
 # Each player's view against the clone (verify --view): his salted hash is the export's, his
 # own file opens it; another file does not; a turn he sent nothing is checked as such.
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0002"
