@@ -116,6 +116,13 @@ git -C "$TMP/leaky" checkout -q main
 expect 65 "$BIN" verify "$TMP/leaky"
 has "$TMP/out" "a sealed turn's files rebuild to"
 
+# audit explains a die of a sealed turn from the clone: D_t from the salted hashes; what the
+# die decided is withheld until the reveal, which is not a difference.
+expect 0 "$BIN" audit "$TMP/clone" 2:1
+has "$TMP/out" "defender  sha256 $want  (sealed: the salted hash): ok"
+has "$TMP/out" "decided  withheld until the reveal"
+has "$TMP/out" "verdict: ok"
+
 # Before the reveal nothing can re-run a sealed turn, the umpire's replay included.
 expect 65 "$BIN" replay "$C"
 has "$TMP/err" "turn 1 is sealed and the campaign not yet revealed: its order files are withheld"
