@@ -297,7 +297,7 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 			printf("decided  %s: %s\n",
 				withheld ? "withheld until the reveal" :
 					   "cannot re-resolve the turn",
-				error_last()->message);
+				cmd_message());
 		if (!withheld)
 			e->ok = 0;
 	}

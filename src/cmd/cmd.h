@@ -43,6 +43,9 @@ int cmd_exit_code(void);
 /* Prints core's last failure as "who: message" on stderr (who: "umpire", "replay") and
  * returns its exit code. */
 int cmd_error(const char *who);
+/* error_last()'s message escaped for the terminal (escape_terminal: it may quote a path, a
+ * file's text or a clone's), its line breaks kept. The string is valid until the next call. */
+const char *cmd_message(void);
 /* Prints why turn_run failed on t: the order files' diagnostics when the `orders` step
  * found problems, else core's last failure; returns the exit code. */
 int cmd_turn_error(const struct turn *t);

@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -66,11 +67,30 @@ int cmd_exit_code(void)
 	}
 }
 
+const char *cmd_message(void)
+{
+	static struct buf out = BUF_INIT;
+	const char *s = error_last()->message;
+
+	buf_clear(&out);
+	for (;;) {
+		const char *nl = strchr(s, '\n');
+		char *line = nl ? xasprintf("%.*s", (int)(nl - s), s) : NULL;
+		escape_terminal(&out, line ? line : s);
+		free(line);
+		if (!nl)
+			break;
+		buf_puts(&out, "\n");
+		s = nl + 1;
+	}
+	return buf_str(&out);
+}
+
 int cmd_error(const char *who)
 {
-	const struct error *e = error_last();
+	const char *m = cmd_message();
 
-	fprintf(stderr, "%s: %s\n", who, e->message[0] ? e->message : "internal error: unknown");
+	fprintf(stderr, "%s: %s\n", who, m[0] ? m : "internal error: unknown");
 	return cmd_exit_code();
 }
 

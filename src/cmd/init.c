@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/escape.h"
 #include "core/fair.h"
 #include "core/turn.h"
 #include "core/banned.h"
@@ -126,7 +127,10 @@ static int read_file(const char *path, size_t max, struct buf *out)
 	if (file_read(path, max, out) == 0)
 		return EXIT_OK;
 	if (error_last()->klass == ERROR_INPUT) {
-		fprintf(stderr, "%s:1:1: error: %s\n", path, error_last()->message);
+		struct buf where = BUF_INIT;
+		escape_terminal(&where, path);
+		fprintf(stderr, "%s:1:1: error: %s\n", buf_str(&where), cmd_message());
+		buf_release(&where);
 		return EXIT_DATAERR;
 	}
 	return cmd_error("umpire");

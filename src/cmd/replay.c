@@ -70,7 +70,7 @@ static int replay_turn(struct campaign *c, void *state, int t)
 	layout_tag(tag, t);
 	if (c->journal ? journal_read(c->journal, t, &r) < 0 : read_export(c, t, &r) < 0) {
 		fprintf(stderr, "replay: turn %d: cannot read it from the %s: %s\n", t,
-			c->journal ? "journal" : "journal export", error_last()->message);
+			c->journal ? "journal" : "journal export", cmd_message());
 		goto done;
 	}
 	if (!repo_has(c->repo, tag)) {

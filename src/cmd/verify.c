@@ -552,6 +552,28 @@ static int read_turn_export(struct verify *v, int t, const char *tag, const char
 	return rc < 0 ? -1 : 0;
 }
 
+/* entropy beacon: the round the close named is the campaign beacon's (round_at = genesis +
+ * (round - 1) * period), and either the first one out beacon_delay after the close or one
+ * out strictly after it (close --beacon-round): its value cannot have been known at the
+ * close. */
+static int check_close_round(const struct verify *v, int t, const char *path,
+	const struct close_record *r)
+{
+	long long want = close_round_at(v->c, r->round);
+	long long first = close_first_round(v->c, r->closed_at + v->c->beacon_delay);
+
+	if (r->round_at != want)
+		return error_set(ERROR_INPUT,
+			"turn %d: %s: beacon round %lld is out at %lld (genesis %lld, period %lld), not at %lld",
+			t, path, r->round, want, v->c->beacon_genesis, v->c->beacon_period,
+			r->round_at);
+	if (r->round != first && r->round_at <= r->closed_at)
+		return error_set(ERROR_INPUT,
+			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first %lld seconds after it, expected)",
+			t, path, r->round, r->round_at, r->closed_at, first, v->c->beacon_delay);
+	return 0;
+}
+
 /* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
  * the close file in its canonical form on the turn before, with the message its content
  * gives; the file is unchanged at main. What it fixed against the turn itself (digest,
@@ -592,6 +614,8 @@ static int check_close(struct verify *v, int t)
 			t, path, tag);
 		goto done;
 	}
+	if (r.entropy == CAMPAIGN_ENTROPY_BEACON && check_close_round(v, t, path, &r) < 0)
+		goto done;
 	close_summary(what, sizeof what, &r);
 	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
 	struct file f = { path, (unsigned char *)bytes.data, bytes.len };

@@ -16,6 +16,8 @@ enum {
 	DIAG_DEFAULT_LIMIT = 200,
 	DIAG_SHOW_WIDTH = 120, /* columns of a long source line shown around the caret */
 	DIAG_SHOW_BEFORE = 40, /* of which before it: the offending value is at or after it */
+	DIAG_BRIEF_WIDTH = 20, /* columns of a line of a brief source (diag_source_brief) */
+	DIAG_BRIEF_BEFORE = 4, /* of which before the caret */
 	DIAG_TAB_STOP = 8,     /* only to size the window: the caret line repeats tabs */
 	DIAG_GUTTER_MIN = 4,   /* digits the line number is right-aligned in, as gcc does */
 };
@@ -72,6 +74,31 @@ void diag_source(struct diag *d, const char *file, const void *bytes, size_t len
 	if (len)
 		memcpy(src->bytes, bytes, len);
 	src->len = len;
+	src->brief = 0;
+}
+
+int diag_text_has_line(const void *bytes, size_t len, const char *prefix)
+{
+	const unsigned char *s = bytes;
+	size_t n = strlen(prefix), i = len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	while (i + n <= len) {
+		if (!memcmp(s + i, prefix, n))
+			return 1;
+		const unsigned char *nl = memchr(s + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - s) + 1;
+	}
+	return 0;
+}
+
+void diag_source_brief(struct diag *d, const char *file)
+{
+	size_t s = find_source(d, file ? file : "<input>");
+
+	if (s)
+		d->sources[s - 1].brief = 1;
 }
 
 /* One entry, error or warning, with its message from fmt and ap. */
@@ -427,18 +454,27 @@ static int find_line(struct cursor *c, const struct diag_source *src, int line, 
 	return 0;
 }
 
+/* A window of a source line: its width in columns, and how many of them before the caret. */
+struct window {
+	size_t width;  /* columns shown at most */
+	size_t before; /* of which before the caret, when the line is cut */
+};
+
+static const struct window window_full = { DIAG_SHOW_WIDTH, DIAG_SHOW_BEFORE };
+static const struct window window_brief = { DIAG_BRIEF_WIDTH, DIAG_BRIEF_BEFORE };
+
 /* The window [*from, *to) of display columns to show of line s (n bytes) so that the caret
  * before unit `caret` (0-based; past the end: just after the line) is in it; *at is the
  * caret's column. Reads the line only as far as the window needs. */
-static void find_window(const unsigned char *s, size_t n, size_t caret, size_t *at, size_t *from,
-	size_t *to)
+static void find_window(const unsigned char *s, size_t n, size_t caret, const struct window *w,
+	size_t *at, size_t *from, size_t *to)
 {
 	size_t pos = 0, i = 0, k = 0;
 	*at = SIZE_MAX;
 	while (i < n) {
 		if (k == caret)
 			*at = pos;
-		if (*at != SIZE_MAX && pos > *at + DIAG_SHOW_WIDTH)
+		if (*at != SIZE_MAX && pos > *at + w->width)
 			break;
 		struct unit u = next_unit(s + i, n - i);
 		pos += unit_width(&u, pos);
@@ -449,25 +485,26 @@ static void find_window(const unsigned char *s, size_t n, size_t caret, size_t *
 		*at = pos;
 	*from = 0;
 	*to = pos;
-	if (i == n && pos <= DIAG_SHOW_WIDTH)
+	if (i == n && pos <= w->width)
 		return;
-	*from = *at > DIAG_SHOW_BEFORE ? *at - DIAG_SHOW_BEFORE : 0;
-	*to = *from + DIAG_SHOW_WIDTH;
+	*from = *at > w->before ? *at - w->before : 0;
+	*to = *from + w->width;
 	if (i == n && *to > pos) {
 		/* Near the end of the line: show its last columns in full. */
 		*to = pos;
-		*from = pos - DIAG_SHOW_WIDTH;
+		*from = pos - w->width;
 	}
 }
 
-/* Appends the gutter, line s (n bytes, escaped, cut to its window) and the caret line. */
-static void put_source(struct buf *out, int line, int column, const unsigned char *s, size_t n)
+/* Appends the gutter, line s (n bytes, escaped, cut to window win) and the caret line. */
+static void put_source(struct buf *out, int line, int column, const unsigned char *s, size_t n,
+	const struct window *win)
 {
 	struct buf text = BUF_INIT, pad = BUF_INIT;
 	size_t caret = (size_t)column - 1, at, from, to, pos = 0, i = 0, k = 0;
 	int cut_before = 0, cut_after = 0;
 
-	find_window(s, n, caret, &at, &from, &to);
+	find_window(s, n, caret, win, &at, &from, &to);
 	while (i < n) {
 		struct unit u = next_unit(s + i, n - i);
 		size_t w = unit_width(&u, pos);
@@ -542,7 +579,8 @@ void diag_format(const struct diag *d, struct buf *out, unsigned flags)
 		size_t start, end;
 		if (find_line(&cur, src, e->line, &start, &end) == 0)
 			put_source(out, e->line, e->column,
-				(const unsigned char *)src->bytes + start, end - start);
+				(const unsigned char *)src->bytes + start, end - start,
+				src->brief ? &window_brief : &window_full);
 	}
 	if (d->dropped)
 		buf_printf(out, "note: %zu more error%s not shown\n", d->dropped,

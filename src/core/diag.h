@@ -30,7 +30,14 @@
  * wide as its text, East Asian wide and fullwidth characters and common emoji are two
  * columns, combining marks none (an approximation that needs no locale). A line wider than
  * 120 columns is shown as a 120-column window starting 40 columns before the caret, with
- * `...` where text was cut. */
+ * `...` where text was cut.
+ *
+ * A file that is not what it was read as (given as an order file, no line of it starts with
+ * `campaign:`; as a scenario, none with `rules:`: a key, another campaign's secret, any file
+ * given by mistake or reached by a symlink) is echoed no further than a short excerpt: its
+ * source is marked brief
+ * (diag_source_brief), and its lines are shown as a 20-column window starting 4 columns
+ * before the caret. */
 #ifndef UMPIRE_DIAG_H
 #define UMPIRE_DIAG_H
 
@@ -52,6 +59,7 @@ struct diag_source {
 	char *file;  /* the name entries refer to it by */
 	char *bytes; /* a copy of the text, not NUL-terminated */
 	size_t len;  /* bytes */
+	int brief;   /* 1: lines shown as a short excerpt only (diag_source_brief) */
 };
 
 struct diag {
@@ -78,6 +86,15 @@ void diag_release(struct diag *d);
  * before keep the text they had (none, or an earlier version). Registering the same
  * bytes under the same name again keeps one copy. */
 void diag_source(struct diag *d, const char *file, const void *bytes, size_t len);
+/* Marks the text last registered as file (NULL is "<input>") brief: its lines are shown as
+ * a short excerpt around the caret (above), for the entries already added and those to come.
+ * For a file not known to be what it was read as, so that its content is not echoed. Nothing
+ * happens when no text of file is registered. */
+void diag_source_brief(struct diag *d, const char *file);
+/* 1 if some line of the text (len bytes; LF-separated, a byte order mark opening it skipped)
+ * starts with prefix, else 0: the cheap test of what a file claims to be ("campaign:" an
+ * order file, "rules:" a scenario) that decides whether its lines are shown in full. */
+int diag_text_has_line(const void *bytes, size_t len, const char *prefix);
 /* Records one error. file may be NULL ("<input>"); line/column < 1 become 1. */
 void diag_add(struct diag *d, const char *file, int line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -17,7 +17,7 @@ enum {
 	NODE_DEFAULT_MAX_DEPTH = 16,
 	NODE_DEFAULT_MAX_NODES = 20000,
 	NODE_DEFAULT_MAX_SCALAR = 4096,
-	NODE_SHOW_MAX = 40, /* bytes of an offending value quoted in a message */
+	NODE_SHOW_MAX = 20, /* bytes of an offending value quoted in a message: a short excerpt */
 	NODE_ID_MAX = 64,
 	NODE_EMIT_WIDTH = 4096, /* wide enough that long strings are never folded */
 };
@@ -437,17 +437,22 @@ static int node_event(struct parser *p, const yaml_char_t *anchor, const yaml_ch
 			p->lim.max_nodes, p->lim.max_nodes);
 		return -1;
 	}
-	if (anchor)
-		perr(p, mark, "anchor '&%s' is not allowed (plain values expected)",
-			(const char *)anchor);
+	struct buf b = BUF_INIT;
+	if (anchor) {
+		show(&b, (const char *)anchor);
+		perr(p, mark, "anchor '&%s' is not allowed (plain values expected)", buf_str(&b));
+	}
 	if (tag) {
 		/* Show the tag as written: libyaml hands over "!!str" expanded. */
 		static const char core[] = "tag:yaml.org,2002:";
 		const char *t = (const char *)tag;
 		int is_core = !strncmp(t, core, sizeof(core) - 1);
+		buf_clear(&b);
+		show(&b, is_core ? t + sizeof(core) - 1 : t);
 		perr(p, mark, "tag '%s%s' is not allowed (untagged values expected)",
-			is_core ? "!!" : "", is_core ? t + sizeof(core) - 1 : t);
+			is_core ? "!!" : "", buf_str(&b));
 	}
+	buf_release(&b);
 	return 0;
 }
 
@@ -477,8 +482,11 @@ static int parse_event(struct parser *p, yaml_event_t *ev)
 	case YAML_ALIAS_EVENT:
 		if (node_event(p, NULL, NULL, ev->start_mark) < 0)
 			return -1;
+		struct buf b = BUF_INIT;
+		show(&b, (const char *)ev->data.alias.anchor);
 		perr(p, ev->start_mark, "alias '*%s' is not allowed (plain values expected)",
-			(const char *)ev->data.alias.anchor);
+			buf_str(&b));
+		buf_release(&b);
 		/* A stand-in keeps the structure whole so later errors are still found. */
 		n = parse_new(p, NODE_SCALAR, ev->start_mark);
 		n->scalar = xasprintf("*%s", (const char *)ev->data.alias.anchor);

@@ -456,6 +456,11 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
 done:
+	/* No line starts with "campaign:": not an order file, however broken, but any file
+	 * given as one (a key, another campaign's secret, one a symlink led to): its errors echo
+	 * only short excerpts of it. */
+	if (!diag_text_has_line(f->bytes, f->len, "campaign:"))
+		diag_source_brief(d, f->path);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }

@@ -283,24 +283,235 @@ done:
 	return ret;
 }
 
-/* The commit rev names. 0 found, ERROR_NOTFOUND no such revision (no message), -1 error. */
+/* What object_checked returns for an object over its type's limit or of the wrong type (a
+ * crafted repository: class ERROR_INPUT), beside -1 for a libgit2 failure (ERROR_OS). Either
+ * way git_msg() says what. */
+#define REPO_CRAFTED (-2)
+
+/* The largest object of a type read from a repository that may be a crafted clone. */
+static size_t object_limit(git_object_t type, const char **text)
+{
+	switch (type) {
+	case GIT_OBJECT_BLOB:
+		*text = REPO_MAX_OBJECT_TEXT;
+		return REPO_MAX_OBJECT_BYTES;
+	case GIT_OBJECT_TREE:
+		*text = REPO_MAX_TREE_TEXT;
+		return REPO_MAX_TREE_BYTES;
+	default: /* commits and annotated tags */
+		*text = REPO_MAX_COMMIT_TEXT;
+		return REPO_MAX_COMMIT_BYTES;
+	}
+}
+
+/* Reads id's header (its type and size: nothing inflated past the first bytes) and refuses
+ * an object over its type's limit, or not of type want (GIT_OBJECT_ANY: any), before anything
+ * reads it whole: a 2 MB clone can hold a commit, tree or blob that inflates to gigabytes.
+ * *type gets its type (may be NULL). Returns 0, GIT_ENOTFOUND when absent, REPO_CRAFTED or -1
+ * with the reason as libgit2's last error (git_msg()). */
+static int object_checked(git_repository *git, const git_oid *id, git_object_t want,
+	git_object_t *type)
+{
+	git_odb *odb = NULL;
+	git_object_t got = GIT_OBJECT_INVALID;
+	size_t len = 0, max;
+	const char *text, *kind;
+	char hex[GIT_OID_HEXSZ + 1], *msg;
+	int rc = git_repository_odb(&odb, git);
+
+	if (rc == 0)
+		rc = git_odb_read_header(&len, &got, odb, id);
+	git_odb_free(odb);
+	if (rc < 0)
+		return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
+	if (type)
+		*type = got;
+	max = object_limit(got, &text);
+	kind = git_object_type2string(got);
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (want != GIT_OBJECT_ANY && got != want)
+		msg = xasprintf("object %s is a %s, a %s expected (a crafted repository?)", hex,
+			kind, git_object_type2string(want));
+	else if (len > max)
+		msg = xasprintf(
+			"the %s object %s is %zu bytes, over the limit of %s for a %s (a crafted repository?)",
+			kind, hex, len, text, kind);
+	else
+		return 0;
+	git_error_set_str(GIT_ERROR_INVALID, msg);
+	free(msg);
+	return REPO_CRAFTED;
+}
+
+/* The tree id names, header-checked first (object_checked) and holding at most
+ * REPO_MAX_TREE_ENTRIES entries. Returns 0, or REPO_CRAFTED / -1 as object_checked (an absent
+ * tree is -1: a commit or tree names it). */
+static int tree_lookup_checked(git_tree **out, git_repository *git, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1], *msg;
+	int rc = object_checked(git, id, GIT_OBJECT_TREE, NULL);
+
+	*out = NULL;
+	if (rc == GIT_ENOTFOUND) {
+		git_oid_tostr(hex, sizeof(hex), id);
+		msg = xasprintf("tree %s is missing from the object store", hex);
+		git_error_set_str(GIT_ERROR_ODB, msg);
+		free(msg);
+	}
+	if (rc < 0)
+		return rc == REPO_CRAFTED ? REPO_CRAFTED : -1;
+	if (git_tree_lookup(out, git, id) < 0)
+		return -1;
+	if (git_tree_entrycount(*out) > REPO_MAX_TREE_ENTRIES) {
+		git_oid_tostr(hex, sizeof(hex), id);
+		msg = xasprintf(
+			"tree %s has %zu entries, over the limit of %d (a crafted repository?)",
+			hex, git_tree_entrycount(*out), REPO_MAX_TREE_ENTRIES);
+		git_error_set_str(GIT_ERROR_INVALID, msg);
+		free(msg);
+		git_tree_free(*out);
+		*out = NULL;
+		return REPO_CRAFTED;
+	}
+	return 0;
+}
+
+/* The entry at path (relative, '/'-separated) below root, each tree on the way checked by
+ * tree_lookup_checked before it is read: git_tree_entry_bypath would inflate them unchecked.
+ * *out is the caller's (git_tree_entry_free). Returns 0, GIT_ENOTFOUND (no message),
+ * REPO_CRAFTED or -1 (git_msg()). */
+static int entry_bypath_checked(git_tree_entry **out, git_repository *git, const git_tree *root,
+	const char *path)
+{
+	git_tree *sub = NULL;
+	const git_tree *tree = root;
+	const char *p = path;
+	int rc = 0;
+
+	*out = NULL;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		char *name = slash ? xasprintf("%.*s", (int)(slash - p), p) : xstrdup(p);
+		const git_tree_entry *e = git_tree_entry_byname(tree, name);
+		free(name);
+		if (!e || (slash && git_tree_entry_type(e) != GIT_OBJECT_TREE)) {
+			rc = GIT_ENOTFOUND;
+			break;
+		}
+		if (!slash || !slash[1]) {
+			rc = git_tree_entry_dup(out, e) < 0 ? -1 : 0;
+			break;
+		}
+		git_tree *next = NULL;
+		rc = tree_lookup_checked(&next, git, git_tree_entry_id(e));
+		git_tree_free(sub);
+		sub = next;
+		if (rc < 0)
+			break;
+		tree = sub;
+		p = slash + 1;
+	}
+	git_tree_free(sub);
+	return rc;
+}
+
+/* The commit's tree, checked (tree_lookup_checked). Returns as that does. */
+static int commit_tree_checked(git_tree **out, git_repository *git, const git_commit *commit)
+{
+	return tree_lookup_checked(out, git, git_commit_tree_id(commit));
+}
+
+/* The object id rev names, read from refs alone (no object inflated): a full hex id, or a
+ * reference name as git resolves it ("HEAD", "main", "turn-0003", "refs/heads/main").
+ * Returns 0, GIT_ENOTFOUND, or -1 (git_msg()). */
+static int rev_id(git_oid *out, git_repository *git, const char *rev)
+{
+	git_reference *ref = NULL, *direct = NULL;
+	int rc;
+
+	if (strlen(rev) == GIT_OID_HEXSZ && git_oid_fromstr(out, rev) == 0)
+		return 0;
+	rc = git_reference_dwim(&ref, git, rev);
+	if (rc == 0)
+		rc = git_reference_resolve(&direct, ref);
+	if (rc == 0)
+		git_oid_cpy(out, git_reference_target(direct));
+	git_reference_free(direct);
+	git_reference_free(ref);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EINVALIDSPEC)
+		return GIT_ENOTFOUND;
+	return rc < 0 ? -1 : 0;
+}
+
+/* The commit id names, through annotated tags, each object header-checked before it is
+ * read (object_checked). 0 found, ERROR_NOTFOUND no such object (no message), REPO_CRAFTED
+ * or -1 (git_msg()). */
+static int peel_commit_checked(git_commit **out, git_repository *git, const git_oid *id)
+{
+	git_object_t type;
+	git_oid at = *id;
+	int rc = 0;
+
+	*out = NULL;
+	for (int depth = 0; rc == 0; depth++) {
+		rc = object_checked(git, &at, GIT_OBJECT_ANY, &type);
+		if (rc == 0 && type == GIT_OBJECT_COMMIT)
+			return git_commit_lookup(out, git, &at) < 0 ? -1 : 0;
+		if (rc == 0 && type == GIT_OBJECT_TAG && depth < 8) {
+			git_tag *tag = NULL;
+			if (git_tag_lookup(&tag, git, &at) < 0)
+				return -1;
+			git_oid_cpy(&at, git_tag_target_id(tag));
+			git_tag_free(tag);
+		} else if (rc == 0) {
+			git_error_set_str(GIT_ERROR_INVALID, "the revision names no commit");
+			return -1;
+		}
+	}
+	return rc == GIT_ENOTFOUND ? ERROR_NOTFOUND : rc;
+}
+
+/* The commit rev names: a full id or a reference name (rev_id), optionally followed by ^N,
+ * its Nth parent (^0 the commit itself), as git reads them; nothing of git's revision syntax
+ * beyond, so that every object on the way is header-checked. 0 found, ERROR_NOTFOUND no such
+ * revision (no message), REPO_CRAFTED or -1 (git_msg()). */
 static int resolve_commit(git_commit **out, git_repository *git, const char *rev)
 {
-	git_object *obj = NULL, *peeled = NULL;
+	const char *caret = strrchr(rev, '^');
+	size_t digits = caret ? strspn(caret + 1, "0123456789") : 0;
+	git_oid id;
 	int rc;
 
 	*out = NULL;
-	rc = git_revparse_single(&obj, git, rev);
-	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH)
-		return ERROR_NOTFOUND;
+	if (caret && digits > 0 && digits < 3 && caret[1 + digits] == '\0') {
+		unsigned nth = (unsigned)(caret[1] - '0');
+		git_commit *c = NULL;
+		char *base = xasprintf("%.*s", (int)(caret - rev), rev);
+
+		if (digits == 2)
+			nth = nth * 10 + (unsigned)(caret[2] - '0');
+		rc = resolve_commit(&c, git, base);
+		free(base);
+		if (rc != 0 || nth == 0) {
+			*out = c;
+			return rc;
+		}
+		rc = nth > git_commit_parentcount(c) ? ERROR_NOTFOUND : 0;
+		if (rc == 0)
+			git_oid_cpy(&id, git_commit_parent_id(c, nth - 1));
+		git_commit_free(c);
+		return rc == 0 ? peel_commit_checked(out, git, &id) : rc;
+	}
+	rc = rev_id(&id, git, rev);
 	if (rc < 0)
-		return -1;
-	rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (rc < 0)
-		return -1;
-	*out = (git_commit *)peeled;
-	return 0;
+		return rc == GIT_ENOTFOUND ? ERROR_NOTFOUND : rc;
+	return peel_commit_checked(out, git, &id);
+}
+
+/* The error class of a failure rc from the checked readers: a crafted object is bad input. */
+static enum error_class fail_class(int rc)
+{
+	return rc == REPO_CRAFTED ? ERROR_INPUT : ERROR_OS;
 }
 
 /* Refuses to commit unless HEAD is the symbolic ref to main: a checkout of something else
@@ -360,7 +571,7 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 
 /* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
  * entry of that name (a tree; anything else is replaced) plus files, whose paths all start
- * with "name/". 0 ok, -1 libgit2 error. */
+ * with "name/". 0 ok, REPO_CRAFTED or -1 (git_msg()). */
 static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_tree *base,
 	const struct tree_file *files, size_t n, size_t name_len)
 {
@@ -369,20 +580,19 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 	const git_tree_entry *e = base ? git_tree_entry_byname(base, name) : NULL;
 	git_tree *sub = NULL;
 	git_oid id;
-	int ret = -1;
+	int ret = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		below[i] = files[i];
 		below[i].path = files[i].path + name_len + 1;
 	}
-	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE &&
-		git_tree_lookup(&sub, git, git_tree_entry_id(e)) < 0)
-		goto done;
-	if (build_tree(&id, git, sub, below, n) < 0 ||
-		git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
-		goto done;
-	ret = 0;
-done:
+	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		ret = tree_lookup_checked(&sub, git, git_tree_entry_id(e));
+	if (ret == 0)
+		ret = build_tree(&id, git, sub, below, n);
+	if (ret == 0 && git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
+		ret = -1;
+
 	git_tree_free(sub);
 	free(below);
 	free(name);
@@ -392,7 +602,7 @@ done:
 /* Writes the tree that is base (NULL: empty) with files (sorted by path) added or replaced,
  * rewriting only the subtrees that hold one of them: a turn's commit costs the directories it
  * touches, not the whole history's tree. The ids equal those of an index built from base
- * plus the files (git's tree format is canonical). 0 ok, -1 libgit2 error. */
+ * plus the files (git's tree format is canonical). 0 ok, REPO_CRAFTED or -1 (git_msg()). */
 static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 	const struct tree_file *files, size_t n)
 {
@@ -407,8 +617,10 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 		if (!slash) {
 			/* Equal paths are adjacent, the caller's last one last: it is inserted last. */
 			if (git_treebuilder_insert(NULL, bld, files[i].path, &files[i].blob,
-				    GIT_FILEMODE_BLOB) < 0)
+				    GIT_FILEMODE_BLOB) < 0) {
+				ret = -1;
 				goto done;
+			}
 			i++;
 			continue;
 		}
@@ -416,7 +628,7 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 		size_t len = (size_t)(slash - files[i].path), j = i + 1;
 		while (j < n && strncmp(files[j].path, files[i].path, len + 1) == 0)
 			j++;
-		if (insert_subtree(bld, git, base, files + i, j - i, len) < 0)
+		if ((ret = insert_subtree(bld, git, base, files + i, j - i, len)) < 0)
 			goto done;
 		i = j;
 	}
@@ -429,7 +641,7 @@ done:
 /* Writes (into git's object database, whichever backend it writes to) the blobs of these
  * files, exactly their bytes (no content filters), the trees of parent's tree (none: empty)
  * with the files added or replaced, touching only the directories that hold them, and the
- * commit object on top, with no ref moved. 0 ok, -1 libgit2 error (git_msg()). */
+ * commit object on top, with no ref moved. 0 ok, REPO_CRAFTED or -1 (git_msg()). */
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 	const struct file *files, size_t n, const char *message, long long when)
 {
@@ -448,10 +660,13 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 			goto done;
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
-	if (parent && git_commit_tree(&parent_tree, parent) < 0)
+	/* The parent's trees may come from a crafted clone (verify rebuilds on one). */
+	if (parent && (ret = commit_tree_checked(&parent_tree, git, parent)) < 0)
 		goto done;
-	if (build_tree(&tree_id, git, parent_tree, sorted, n) < 0 ||
-		git_tree_lookup(&tree, git, &tree_id) < 0 ||
+	if ((ret = build_tree(&tree_id, git, parent_tree, sorted, n)) < 0)
+		goto done;
+	ret = -1;
+	if (git_tree_lookup(&tree, git, &tree_id) < 0 ||
 		git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
 			0) < 0)
 		goto done;
@@ -491,7 +706,7 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
 	git_oid parent_id, commit_id;
-	int ret = -1, rc;
+	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
 	if (paths_ok(files, n, &msg) < 0 || !head_is_main(r->git, &msg))
@@ -499,9 +714,11 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	rc = git_reference_name_to_id(&parent_id, r->git, REPO_BRANCH);
 	if (rc < 0 && rc != GIT_ENOTFOUND)
 		goto git_error;
-	if (rc == 0 && git_commit_lookup(&parent, r->git, &parent_id) < 0)
+	if (rc == 0 && (rc = object_checked(r->git, &parent_id, GIT_OBJECT_COMMIT, NULL)) < 0)
 		goto git_error;
-	if (make_commit(&commit_id, r->git, parent, files, n, message, when) < 0)
+	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
+		goto git_error;
+	if ((rc = make_commit(&commit_id, r->git, parent, files, n, message, when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	durable_point("git objects");
@@ -511,7 +728,7 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		error_set(ERROR_OS, "repo: cannot build the commit: %s", buf_str(&msg));
+		error_set(fail_class(rc), "repo: cannot build the commit: %s", buf_str(&msg));
 	git_commit_free(parent);
 	buf_release(&msg);
 	return ret;
@@ -817,7 +1034,7 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 	git_odb_backend *pack = NULL;
 	git_commit *parent = NULL;
 	git_oid commit_id;
-	int ret = -1;
+	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
 	if (paths_ok(files, n, &msg) < 0)
@@ -828,8 +1045,11 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&pack) < 0 ||
 		git_odb_add_backend(odb, pack, 1000) < 0)
 		goto git_error;
-	if (resolve_commit(&parent, mem, parent_rev) != 0 ||
-		make_commit(&commit_id, mem, parent, files, n, message, when) < 0)
+	if ((rc = resolve_commit(&parent, mem, parent_rev)) == ERROR_NOTFOUND) {
+		buf_puts(&msg, "no such revision");
+		goto done;
+	}
+	if (rc < 0 || (rc = make_commit(&commit_id, mem, parent, files, n, message, when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
@@ -838,8 +1058,8 @@ git_error:
 	buf_puts(&msg, git_msg());
 done:
 	if (ret != 0)
-		error_set(ERROR_OS, "repo: cannot rebuild the commit after '%s': %s", parent_rev,
-			buf_str(&msg));
+		error_set(fail_class(rc), "repo: cannot rebuild the commit after '%s': %s",
+			parent_rev, buf_str(&msg));
 	git_commit_free(parent);
 	git_odb_free(odb);
 	git_repository_free(mem);
@@ -988,33 +1208,11 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out)
 	if (rc == ERROR_NOTFOUND)
 		return error_set(ERROR_MISSING, "repo: no commit '%s'", rev), ERROR_NOTFOUND;
 	if (rc < 0) {
-		error_set(ERROR_OS, "repo: cannot read commit '%s': %s", rev, git_msg());
+		error_set(fail_class(rc), "repo: cannot read commit '%s': %s", rev, git_msg());
 		return -1;
 	}
 	*out = (long long)git_commit_time(c);
 	git_commit_free(c);
-	return 0;
-}
-
-/* The size of object id from its header (nothing inflated past it), refused above max:
- * a small crafted clone can hold a blob that inflates to gigabytes. 0, or -1 with *why. */
-static int object_size_ok(git_repository *git, const git_oid *id, size_t max, const char **why)
-{
-	git_odb *odb = NULL;
-	size_t len = 0;
-	git_object_t type;
-	int rc = git_repository_odb(&odb, git);
-
-	if (rc == 0)
-		rc = git_odb_read_header(&len, &type, odb, id);
-	git_odb_free(odb);
-	if (rc < 0)
-		return -1;
-	if (len > max) {
-		*why = "the object is larger than the limit of " REPO_MAX_OBJECT_TEXT
-		       " (a crafted repository?)";
-		return -1;
-	}
 	return 0;
 }
 
@@ -1035,15 +1233,9 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 		ret = ERROR_NOTFOUND;
 		goto done;
 	}
-	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
+	if (rc < 0 || (rc = commit_tree_checked(&tree, r->git, commit)) < 0)
 		goto done;
-	rc = git_tree_entry_bypath(&entry, tree, path);
-	if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
-		object_size_ok(r->git, git_tree_entry_id(entry), REPO_MAX_OBJECT_BYTES, &why) < 0) {
-		error_set(why ? ERROR_INPUT : ERROR_OS, "repo: cannot read '%s' at '%s': %s", path,
-			rev, why ? why : git_msg());
-		goto done_set;
-	}
+	rc = entry_bypath_checked(&entry, r->git, tree, path);
 	if (rc == GIT_ENOTFOUND) {
 		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
 		ret = ERROR_NOTFOUND;
@@ -1055,15 +1247,16 @@ int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out
 		why = "not a file";
 		goto done;
 	}
-	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0)
+	/* The blob's size from its header before it is inflated whole. */
+	if ((rc = object_checked(r->git, git_tree_entry_id(entry), GIT_OBJECT_BLOB, NULL)) < 0 ||
+		(rc = git_blob_lookup(&blob, r->git, git_tree_entry_id(entry))) < 0)
 		goto done;
 	buf_append(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	ret = 0;
 done:
 	if (ret == -1)
-		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev,
-			why ? why : git_msg());
-done_set:
+		error_set(why ? ERROR_OS : fail_class(rc), "repo: cannot read '%s' at '%s': %s",
+			path, rev, why ? why : git_msg());
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
@@ -1088,21 +1281,21 @@ int repo_list(struct repo *r, const char *rev, const char *dir, char ***names)
 
 	*names = NULL;
 	rc = resolve_commit(&commit, r->git, rev);
-	if (rc != 0) {
-		error_set(ERROR_OS, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
-			rc == ERROR_NOTFOUND ? "no such revision" : git_msg());
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_OS, "repo: cannot list '%s' at '%s': no such revision",
+			dir ? dir : "", rev);
 		goto done;
 	}
-	if (git_commit_tree(&root, commit) < 0)
+	if (rc < 0 || (rc = commit_tree_checked(&root, r->git, commit)) < 0)
 		goto git_error;
 	tree = root;
 	if (dir && *dir && strcmp(dir, ".") != 0) {
-		rc = git_tree_entry_bypath(&entry, root, dir);
+		rc = entry_bypath_checked(&entry, r->git, root, dir);
 		if (rc < 0 && rc != GIT_ENOTFOUND)
 			goto git_error;
 		tree = NULL;
 		if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
-			if (git_tree_lookup(&sub, r->git, git_tree_entry_id(entry)) < 0)
+			if ((rc = tree_lookup_checked(&sub, r->git, git_tree_entry_id(entry))) < 0)
 				goto git_error;
 			tree = sub;
 		}
@@ -1123,7 +1316,8 @@ int repo_list(struct repo *r, const char *rev, const char *dir, char ***names)
 	ret = 0;
 	goto done;
 git_error:
-	error_set(ERROR_OS, "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev, git_msg());
+	error_set(fail_class(rc), "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
+		git_msg());
 done:
 	repo_names_free(v);
 	git_tree_entry_free(entry);
@@ -1148,7 +1342,8 @@ int repo_has(struct repo *r, const char *rev)
 	int rc = resolve_commit(&c, r->git, rev);
 
 	git_commit_free(c);
-	return rc == 0;
+	/* A commit over the limit is there; whoever reads it is refused, with the reason. */
+	return rc == 0 || rc == REPO_CRAFTED;
 }
 
 int repo_commit_id(struct repo *r, const char *rev, char hex[41])
@@ -1160,11 +1355,11 @@ int repo_commit_id(struct repo *r, const char *rev, char hex[41])
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
 	else if (rc < 0)
-		error_set(ERROR_OS, "repo: cannot resolve '%s': %s", rev, git_msg());
+		error_set(fail_class(rc), "repo: cannot resolve '%s': %s", rev, git_msg());
 	if (rc == 0)
 		git_oid_tostr(hex, 41, git_commit_id(c));
 	git_commit_free(c);
-	return rc;
+	return rc == REPO_CRAFTED ? -1 : rc;
 }
 
 int repo_subject(struct repo *r, const char *rev, struct buf *out)
@@ -1187,11 +1382,11 @@ int repo_message(struct repo *r, const char *rev, struct buf *out)
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
 	else if (rc < 0)
-		error_set(ERROR_OS, "repo: cannot resolve '%s': %s", rev, git_msg());
+		error_set(fail_class(rc), "repo: cannot resolve '%s': %s", rev, git_msg());
 	if (rc == 0)
 		buf_puts(out, git_commit_message(c));
 	git_commit_free(c);
-	return rc;
+	return rc == REPO_CRAFTED ? -1 : rc;
 }
 
 int repo_tags(struct repo *r, const char *prefix, char ***names)

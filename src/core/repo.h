@@ -46,12 +46,23 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 /* The committer time (seconds) of the commit at rev. Returns 0, ERROR_NOTFOUND when absent, -1. */
 int repo_commit_time(struct repo *r, const char *rev, long long *out);
 
-#define REPO_MAX_OBJECT_BYTES (32 * 1024 * 1024)
+/* The largest objects read from a repository, which may be a crafted clone: every commit,
+ * annotated tag, tree and blob read (by any function here) has its size read from its header
+ * first, and one over its limit is refused (class ERROR_INPUT, "a crafted repository?")
+ * before it is inflated; a tree also has at most REPO_MAX_TREE_ENTRIES entries. umpire's own
+ * objects stay far below: a commit holds a subject and three trailers (about 500 bytes), the
+ * largest tree an entry per turn (about 45 bytes each: 8 MiB is 180,000 turns). */
+#define REPO_MAX_OBJECT_BYTES (32 * 1024 * 1024) /* a blob: one file */
 #define REPO_MAX_OBJECT_TEXT "32 MiB"
-/* Reads path as of rev ("HEAD", "turn-0003", a commit id) into out (cleared first). The
- * blob's size is read from its header first: one larger than REPO_MAX_OBJECT_BYTES is
- * refused (class ERROR_INPUT) without inflating it.
- * Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1 on error. */
+#define REPO_MAX_COMMIT_BYTES (1024 * 1024) /* a commit or an annotated tag */
+#define REPO_MAX_COMMIT_TEXT "1 MiB"
+#define REPO_MAX_TREE_BYTES (8 * 1024 * 1024) /* a tree (one directory) */
+#define REPO_MAX_TREE_TEXT "8 MiB"
+#define REPO_MAX_TREE_ENTRIES 262144 /* entries of one tree */
+/* Reads path as of rev ("HEAD", "turn-0003", a commit id; a full id or a reference name,
+ * nothing git's revision syntax adds) into out (cleared first), every object on the way
+ * size-checked as said above. Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1
+ * on error. */
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out);
 /* Lists the file names (not subdirectories) directly in directory dir at rev, sorted by
  * byte order. *names is a NULL-terminated malloc'd array of malloc'd strings (free with

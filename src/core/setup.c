@@ -230,6 +230,10 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	}
 	rc = 0;
 done:
+	/* No line starts with "rules:": any file given as the scenario, echoed only in short
+	 * excerpts (diag.h). */
+	if (rc < 0 && !diag_text_has_line(spec->scenario, spec->scenario_len, "rules:"))
+		diag_source_brief(d, spec->scenario_name);
 	if (rc < 0 && diag_count(d))
 		error_set(ERROR_INPUT, "the scenario has errors");
 	if (state)

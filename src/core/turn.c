@@ -1102,6 +1102,18 @@ static int beacon_randomness(struct turn *t)
 	return 0;
 }
 
+/* A nonce as `reveal` keeps it: 64 hex digits and a line break. 0, or -1 when not so. */
+static int kept_nonce(const struct buf *bytes, uint8_t nonce[FAIR_HASH_BYTES])
+{
+	char hex[2 * FAIR_HASH_BYTES + 1];
+
+	if (bytes->len != 2 * FAIR_HASH_BYTES + 1 || bytes->data[2 * FAIR_HASH_BYTES] != '\n')
+		return -1;
+	memcpy(hex, bytes->data, 2 * FAIR_HASH_BYTES);
+	hex[2 * FAIR_HASH_BYTES] = '\0';
+	return hex_decode(nonce, FAIR_HASH_BYTES, hex);
+}
+
 /* entropy players, live: each committed player's nonce from .umpire/reveals/turn-NNNN/. */
 static int read_reveals(struct turn *t, struct close_reveal *rv)
 {
@@ -1115,9 +1127,8 @@ static int read_reveals(struct turn *t, struct close_reveal *rv)
 		uint8_t h[FAIR_HASH_BYTES];
 		rv[i].player = o->player;
 		buf_clear(&bytes);
-		if (o->has_entropy && file_read(path, 200, &bytes) == 0 && bytes.len >= 64 &&
-			(bytes.data[64] = '\0',
-				hex_decode(rv[i].nonce, FAIR_HASH_BYTES, bytes.data)) == 0) {
+		if (o->has_entropy && file_read(path, 200, &bytes) == 0 &&
+			kept_nonce(&bytes, rv[i].nonce) == 0) {
 			fair_sha256(h, rv[i].nonce, FAIR_HASH_BYTES);
 			rv[i].revealed = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
 		}

@@ -45,6 +45,28 @@ shows_source() {
         }' "$1" || { cat "$1" >&2; die "no source line with a caret under the column after '$2'"; }
 }
 
+# shows_excerpt FILE PATTERN WIDTH CHAR: the error line holding PATTERN is followed by its
+# source line cut to a window (`...` where cut) of at most WIDTH columns, and a caret line
+# whose `^` stands under CHAR, the character at the error's column (ASCII lines: the window
+# may start anywhere, so the caret is checked against what is shown above it).
+shows_excerpt() {
+    awk -v pat="$2" -v width="$3" -v ch="$4" '
+        !found && index($0, pat) { found = NR; next }
+        found && NR == found + 1 { src = $0 }
+        found && NR == found + 2 { car = $0; exit }
+        END {
+            if (!found) exit 1
+            bar = index(src, "| ")
+            if (bar == 0 || substr(src, 1, bar - 1) !~ /^ +[0-9]+ $/) exit 2
+            text = substr(src, bar + 2)
+            sub(/^[.][.][.]/, "", text)
+            sub(/[.][.][.]$/, "", text)
+            if (length(text) > width) exit 3
+            if (car !~ /^ +[|] +\^$/) exit 4
+            if (substr(src, index(car, "^"), 1) != ch) exit 5
+        }' "$1" || { cat "$1" >&2; die "no $3-column excerpt with a caret under '$4' after '$2'"; }
+}
+
 # A campaign's fingerprint: HEAD, tags, journal row count, work-tree status.
 fingerprint() {
     _d=$1

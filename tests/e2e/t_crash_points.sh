@@ -72,3 +72,32 @@ while [ $k -le "$KILLS" ]; do
     k=$((k + 1))
 done
 echo "random-moment kills: $KILLS, all recovered"
+
+# A close (entropy beacon) crashed at each durable point: the rerun of the same close finishes
+# it (tags a close whose branch moved, rewrites what was not yet written) and gives the close
+# commit and tag of a close that never crashed.
+new_campaign harbour-raid "$TMP/cref" --entropy beacon
+"$BIN" close "$TMP/cref" $files1 >/dev/null
+point=1
+while :; do
+    C="$TMP/cc$point"
+    new_campaign harbour-raid "$C" --entropy beacon
+    set +e
+    # shellcheck disable=SC2086
+    UMPIRE_CRASH_AFTER=$point "$BIN" close "$C" $files1 >/dev/null 2>"$TMP/crash"; rc=$?
+    set -e
+    if [ $rc -ne 99 ]; then
+        [ $rc -eq 0 ] || die "close N=$point: exit $rc"
+        break
+    fi
+    # shellcheck disable=SC2086
+    expect 0 "$BIN" close "$C" $files1
+    [ "$(git -C "$C" rev-parse main)" = "$(git -C "$TMP/cref" rev-parse main)" ] || die "close N=$point: history differs"
+    [ "$(git -C "$C" rev-parse close-0001)" = "$(git -C "$TMP/cref" rev-parse close-0001)" ] || die "close N=$point: tag differs"
+    [ -z "$(git -C "$C" status --porcelain)" ] || die "close N=$point: work tree not clean"
+    echo "close crash point $point ($(sed 's/.*(\(.*\))/\1/' "$TMP/crash")): recovered"
+    rm -rf "$C"
+    point=$((point + 1))
+    [ $point -le 50 ] || die "more than 50 close crash points: the close never completes"
+done
+[ $point -gt 3 ] || die "only $((point - 1)) close crash points"

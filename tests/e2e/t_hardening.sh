@@ -29,6 +29,46 @@ has "$TMP/err" "secret.yaml:1:1: error: this is the umpire's secret (.umpire/sec
 secret=$(cut -c1-16 "$C/.umpire/secret")
 grep -qF "$secret" "$TMP/err" && die "the secret's digits were echoed"
 
+# Any other file given as an order file (here a copy of the secret, which its path does not
+# give away) is echoed no further than a 20-character excerpt: in the message and the source
+# line alike, none of the rest of its 64 digits.
+cp "$C/.umpire/secret" "$TMP/copied.yaml"
+expect 65 "$BIN" check "$C" "$TMP/copied.yaml"
+has "$TMP/err" "copied.yaml:1:1: error: expected a mapping for order file, found '$(cut -c1-20 "$TMP/copied.yaml")...'"
+shows_excerpt "$TMP/err" "copied.yaml:1:1" 20 "$(cut -c1 "$TMP/copied.yaml")"
+grep -qF "$(cut -c1-21 "$TMP/copied.yaml")" "$TMP/err" && die "more than 20 digits of the file were echoed"
+grep -qF "$(cut -c40-64 "$TMP/copied.yaml")" "$TMP/err" && die "the end of the file was echoed"
+# Given as a scenario (no line starts with `rules:`), alike.
+expect 65 "$BIN" init "$TMP/nocampaign" --scenario "$TMP/copied.yaml"
+shows_excerpt "$TMP/err" "copied.yaml:1:1" 20 "$(cut -c1 "$TMP/copied.yaml")"
+grep -qF "$(cut -c1-21 "$TMP/copied.yaml")" "$TMP/err" && die "more than 20 digits of the scenario were echoed"
+# So is one with a long line, around the caret: here at column 372 of a 700-column line.
+{ printf 'key: ['
+  i=0; while [ $i -lt 40 ]; do printf 'secret, '; i=$((i + 1)); done
+  printf 'x]]'
+  i=0; while [ $i -lt 40 ]; do printf ', secret'; i=$((i + 1)); done
+  printf '\n'; } >"$TMP/notorders.yaml"
+expect 65 "$BIN" check "$C" "$TMP/notorders.yaml"
+has "$TMP/err" "notorders.yaml:1:329: error: did not find expected key"
+has "$TMP/err" "    1 | ..., x]], secret, secre..."
+shows_excerpt "$TMP/err" "notorders.yaml:1:329" 20 "]"
+# An order file (a line starts with `campaign:`), however broken, shows a long line as a
+# 120-column window, 40 columns before the caret, so the caret stays under the offending spot.
+{ printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\norders: ['
+  i=0; while [ $i -lt 40 ]; do printf 'plunder, '; i=$((i + 1)); done
+  printf 'x]]'
+  i=0; while [ $i -lt 40 ]; do printf ', plunder'; i=$((i + 1)); done
+  printf '\n'; } >"$TMP/syntax.yaml"
+expect 65 "$BIN" check "$C" "$TMP/syntax.yaml"
+has "$TMP/err" "syntax.yaml:4:372: error: did not find expected key"
+shows_excerpt "$TMP/err" "syntax.yaml:4:372" 120 "]"
+{ printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\norders:\n  - officer: blood\n'
+  printf '    actions: [%150s{move: Z9}]  # %s\n' "" "$(printf '%0200d' 0)"; } >"$TMP/long.yaml"
+expect 65 "$BIN" check "$C" "$TMP/long.yaml"
+has "$TMP/err" "long.yaml:6:172: error: move 'Z9' is not a square"
+shows_excerpt "$TMP/err" "long.yaml:6:172" 120 "Z"
+has "$TMP/err" "    6 | ...$(printf '%33s' ''){move: Z9}]  # 000"
+
 # U+2028 ends a YAML comment where a viewer sees none: the orders after it would be live.
 printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\n# note\342\200\250orders: []\n' >"$TMP/ls.yaml"
 expect 65 "$BIN" check "$C" "$TMP/ls.yaml"
@@ -108,16 +148,17 @@ else
     echo "skipped: the read-only copy (unshare -rm is not allowed here)"
 fi
 # A small crafted clone whose blobs inflate past the limit: refused from the object's header,
-# never inflated (umpire and tools/umpire-verify alike).
+# never inflated (umpire and tools/umpire-verify alike; commits and trees: t_crafted_clone).
 git clone -q "$C" "$TMP/big"
 head -c 41943040 /dev/zero | tr '\0' 'a' >"$TMP/big/campaign.yaml"
 cp "$TMP/big/campaign.yaml" "$TMP/big/journal/turn-0001.yaml"
 git -C "$TMP/big" -c user.name=mallory -c user.email=m@example.org commit -qam big
 git -C "$TMP/big" tag -f turn-0001 >/dev/null
 expect 65 "$BIN" verify "$TMP/big"
-has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the object is larger than the limit of 32 MiB (a crafted repository?)"
+has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the blob object "
+has "$TMP/err" " is 41943040 bytes, over the limit of 32 MiB for a blob (a crafted repository?)"
 expect 65 "$BIN" check "$TMP/big" "$attacker"
-has "$TMP/err" "the object is larger than the limit of 32 MiB"
+has "$TMP/err" "over the limit of 32 MiB for a blob"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/big"
 has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
 
@@ -134,6 +175,10 @@ grep -q '<script>' "$report" && die "HTML reached a report"
 expect 0 "$BIN" log "$E"
 has "$TMP/out" '\x1b[2J<script>x</script> [go](javascript:alert(1)) | cell'
 grep -q "$(printf '\033')" "$TMP/out" && die "an ESC from the journal reached the terminal"
+# Any error message is escaped too (it may quote a path, a file's or a clone's text).
+expect 66 "$BIN" verify "$(printf '%s/no\033[2Jcampaign' "$TMP")"
+has "$TMP/err" "/no\x1b[2Jcampaign'"
+grep -q "$(printf '\033')" "$TMP/err" && die "an ESC in a path reached the terminal"
 
 # A Setup rewritten on a fresh clone (fair: false made true, the chain head and the commit
 # rebuilt) passes every check a clone allows on its own; the values init printed, announced

@@ -1,11 +1,17 @@
 # tools/umpire-verify (Python standard library only) audits a plain git clone of a played
 # campaign and the fairness test vectors, and names the first broken item of a clone tampered
 # with: a die value, a committed order file, a revealed key, a missing tag, an export it
-# cannot read, and a journal export changed after its tag.
+# cannot read, and a journal export changed after its tag (a campaign with entropy none);
+# in closed turns (entropy beacon and players): receipts, the remembered head, a merge, a
+# moved close tag, close files edited or forged (a round out before the close, a wrong
+# round_at, other orders, another entropy commitment), a wrong beacon round and a nonce that
+# does not match its commitment.
 . "$ROOT/tests/e2e/lib.sh"
 V="$ROOT/tools/umpire-verify"
 C="$TMP/c"
-new_campaign harbour-raid "$C"; play harbour-raid "$C"
+"$BIN" init --visibility open "$C" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --entropy none >/dev/null
+play harbour-raid "$C" 7  # the shipped orders of turn 8 follow the beacon demo's game
 turns=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 [ "$turns" -ge 2 ] || die "harbour-raid played $turns turns (2 or more expected)"
 
@@ -38,6 +44,7 @@ while [ "$t" -le "$turns" ]; do
 done
 has "$TMP/out" "turn 1: ok: key, digest, seed, $ndice dice"
 has "$TMP/out" "verdict: ok: $turns turns, "
+has "$TMP/out" "note: entropy none: the umpire knew every turn key before the orders arrived and could have chosen among outcomes"
 # also when started directly (shebang), and on the campaign itself
 expect 0 "$V" "$C"; has "$TMP/out" "verdict: ok: $turns turns, "
 
@@ -126,30 +133,218 @@ expect 65 python3 "$V" "$TMP/yaml"
 has "$TMP/out" "verdict: FAILED: turn 1: $j1:"
 has "$TMP/out" "flow collections are not supported"
 
-# A campaign with a public beacon: B_t = SHA256(beacon_value), and the seed depends on it.
+# Closed turns, entropy beacon (the default): Setup, close-1, turn-1, close-2, turn-2 and a
+# pending close-3. Each close names the first drand round 600 s after it; the turn runs once
+# that round is out.
+H="$ROOT/campaigns/harbour-raid"
 B="$TMP/b"
-"$BIN" init --visibility open "$B" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
-    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand quicknet" >/dev/null
-# shellcheck disable=SC2046
-"$BIN" turn "$B" $(find "$ROOT/campaigns/harbour-raid/orders/turn-0001" -name '*.yaml' | sort) \
-    --beacon "0a1b2c: the value" --beacon-round 42 >/dev/null
+"$BIN" init --visibility open "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" >/dev/null
+for t in 1 2 3; do
+    n=$(printf %04d "$t")
+    SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$B" "$H/orders/turn-$n"/*.yaml \
+        --receipts "$TMP/receipts-$t" >/dev/null
+    [ "$t" -eq 3 ] || SOURCE_DATE_EPOCH=$((1767225600 + t * 3600 + 700)) \
+        "$BIN" turn "$B" --beacon "demo value $t" >/dev/null
+done
+r1=$(sed -n 's/^  round: //p' "$B/journal/turn-0001.close.yaml")
 clone beacon "$B"
-expect 0 python3 "$V" "$TMP/beacon"
-has "$TMP/out" "turn 1: ok: key, digest, beacon (round 42: 0a1b2c: the value), seed, "
-has "$TMP/out" "verdict: ok: 1 turn, "
+expect 0 python3 "$V" "$TMP/beacon" --receipt "$TMP/receipts-1/attacker.yaml" \
+    --receipt "$TMP/receipts-3/attacker.yaml"
+has "$TMP/out" "entropy beacon"
+has "$TMP/out" "turn 1: ok: close, key, digest, beacon (round $r1: demo value 1), seed, "
+has "$TMP/out" "turn 2: ok: close, key, digest, beacon (round "
+has "$TMP/out" "turn 3: ok: closed (close-0003), awaiting its randomness"
+has "$TMP/out" "receipt $TMP/receipts-1/attacker.yaml: ok: attacker's orders for turn 1 are the ones closed in $(git -C "$B" rev-parse close-0001)"
+has "$TMP/out" "verdict: ok: 2 turns, "
+# the head verified is remembered, as umpire verify remembers it
+[ "$(git -C "$TMP/beacon" rev-parse refs/umpire/verified)" = "$(git -C "$B" rev-parse close-0003)" ] ||
+    die "refs/umpire/verified is not main's tip"
+expect 0 "$BIN" verify "$TMP/beacon" --receipt "$TMP/receipts-3/attacker.yaml"
+
+# The umpire rewrites the history the clone verified (turn 3 closed again, other files):
+# the remembered head is gone from main.
+git -C "$TMP/beacon" reset -q --hard turn-0002
+git -C "$TMP/beacon" tag -d close-0003 >/dev/null
+expect 65 python3 "$V" "$TMP/beacon"
+has "$TMP/out" "verdict: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+expect 65 "$BIN" verify "$TMP/beacon"
+has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+
+# main must be linear: Setup, close-1, turn-1, close-2, ... A merge is refused, and so is a
+# close tag moved off its place.
+clone merge "$B"
+git -C "$TMP/merge" checkout -q -b side turn-0001
+echo "# side" >"$TMP/merge/side.txt"; git -C "$TMP/merge" add side.txt
+git -C "$TMP/merge" commit -qm side
+git -C "$TMP/merge" checkout -q main
+git -C "$TMP/merge" merge -q --no-ff -m merge side
+expect 65 python3 "$V" "$TMP/merge"
+has "$TMP/out" "verdict: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
+clone moved "$B"
+git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
+expect 65 python3 "$V" "$TMP/moved"
+has "$TMP/out" "verdict: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
+
+# amend NAME TAG: the clone's changes replace the commit at main's tip, TAG moved onto it.
+amend() {
+    git -C "$TMP/$1" -c user.name=mallory -c user.email=m@example.org commit -q -a --amend \
+        --no-edit >/dev/null
+    git -C "$TMP/$1" tag -f "$2" >/dev/null
+}
+c3=journal/turn-0003.close.yaml
+# The close file edited (a line added) and the close commit made again.
+clone close "$B"
+echo "# nothing to see here" >>"$TMP/close/$c3"
+amend close close-0003
+expect 65 python3 "$V" "$TMP/close"
+has "$TMP/out" "verdict: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
+# forge NAME DIR TAG FILE: main of the clone NAME of DIR moved back to before TAG, whose file
+# becomes FILE, committed again as umpire would (its identity, the close time, its message
+# with the round FILE names) and tagged TAG.
+forge() {
+    git -C "$TMP/$1" reset -q --hard "$3^"
+    _p=$(git -C "$TMP/$1" ls-tree -r --name-only "$3" | grep '\.close\.yaml$' | sort | tail -n 1)
+    cp "$4" "$TMP/$1/$_p"; git -C "$TMP/$1" add "$_p"
+    _r=$(sed -n 's/^  round: //p' "$4")
+    git -C "$2" log -1 --format=%B "$3" | sed "s/beacon round [0-9]*/beacon round $_r/" >"$TMP/msg"
+    _at=$(sed -n 's/^closed_at: //p' "$4")
+    GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$_at +0000" \
+        GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+        GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
+    git -C "$TMP/$1" tag -f "$3" >/dev/null
+}
+# A close file edited by a later turn's commit.
+clone close1 "$B"
+git -C "$TMP/close1" reset -q --hard turn-0002; git -C "$TMP/close1" tag -d close-0003 >/dev/null
+sed 's/^  sha256: .*/  sha256: 0000000000000000000000000000000000000000000000000000000000000001/' \
+    "$B/journal/turn-0001.close.yaml" >"$TMP/close1/journal/turn-0001.close.yaml"
+amend close1 turn-0002
+expect 65 python3 "$V" "$TMP/close1"
+has "$TMP/out" "verdict: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
+# ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
+clone round "$B"
+at=$(sed -n 's/^closed_at: //p' "$B/$c3")
+r=$(( (at - 1692803367) / 3 + 1 - 5 )); ra=$((1692803367 + (r - 1) * 3))
+sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
+    -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$ra" +%Y-%m-%dT%H:%M:%SZ)\"/" \
+    "$B/$c3" >"$TMP/early-close"
+forge round "$B" close-0003 "$TMP/early-close"
+expect 65 python3 "$V" "$TMP/round"
+has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+expect 65 "$BIN" verify "$TMP/round"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+# ... or a round_at that is not that round's.
+clone round3 "$B"
+sed -e "s/^  round_at: .*/  round_at: $((ra + 1))/" \
+    -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$((ra + 1))" +%Y-%m-%dT%H:%M:%SZ)\"/" \
+    "$TMP/early-close" >"$TMP/odd-close"
+forge round3 "$B" close-0003 "$TMP/odd-close"
+expect 65 python3 "$V" "$TMP/round3"
+has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+expect 65 "$BIN" verify "$TMP/round3"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+# ... fixing other orders: the close rebuilds to another commit, and the receipt the player
+# got at the first close names a commit the history no longer holds.
+clone reclose "$B"
+sed "s/^  sha256: .*/  sha256: $(printf 'other orders' | sha256sum | cut -c1-64)/" \
+    "$B/$c3" >"$TMP/reclose/$c3"
+amend reclose close-0003
+expect 65 python3 "$V" "$TMP/reclose"
+has "$TMP/out" "verdict: FAILED: turn 3: close-0003 is commit $(git -C "$TMP/reclose" rev-parse close-0003), but the close rebuilds to "
+clone reclose2 "$B"
+git -C "$TMP/reclose2" reset -q --hard turn-0002
+git -C "$TMP/reclose2" tag -d close-0003 >/dev/null
+cp "$H/orders/turn-0003/attacker.yaml" "$TMP/a3.yaml"; echo "# changed my mind" >>"$TMP/a3.yaml"
+# the close made again by hand, as a cheating umpire would: same form and time, other file
+# hash (D_t unchanged: the cheat is caught by the receipt, not by the close's own checks)
+sed "s/^  sha256: .*/  sha256: $(sha256sum <"$TMP/a3.yaml" | cut -c1-64)/" "$B/$c3" >"$TMP/reclose2/$c3"
+git -C "$TMP/reclose2" add "$c3"
+git -C "$B" log -1 --format=%B close-0003 >"$TMP/msg"
+GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$at +0000" \
+    GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+    GIT_COMMITTER_DATE="@$at +0000" git -C "$TMP/reclose2" commit -q -F "$TMP/msg"
+git -C "$TMP/reclose2" tag close-0003
+expect 65 python3 "$V" "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
+has "$TMP/out" "verdict: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 was closed in commit $(git -C "$B" rev-parse close-0003), but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten"
+expect 65 "$BIN" verify "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
+has "$TMP/out" "the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003)"
+# A receipt whose file hash is not the one closed.
+sed "s/^orders_sha256: .*/orders_sha256: $(printf x | sha256sum | cut -c1-64)/" \
+    "$TMP/receipts-1/attacker.yaml" >"$TMP/bad-receipt.yaml"
 clone beacon2 "$B"
-sed 's/^beacon_value: .*/beacon_value: "0a1b2d: the value"/' "$B/$j1" >"$TMP/beacon2/$j1"
-commit beacon2 turn-0001
-expect 65 python3 "$V" "$TMP/beacon2"
-has "$TMP/out" "verdict: FAILED: turn 1: beacon: $j1:"
-# ... and with B_t recomputed for the new value, the seed no longer matches.
-clone beacon3 "$B"
-b=$(printf '%s' "0a1b2d: the value" | sha256sum | cut -c1-64)
-sed -e 's/^beacon_value: .*/beacon_value: "0a1b2d: the value"/' -e "s/^beacon: .*/beacon: $b/" \
-    "$B/$j1" >"$TMP/beacon3/$j1"
-commit beacon3 turn-0001
-expect 65 python3 "$V" "$TMP/beacon3"
-has "$TMP/out" "verdict: FAILED: turn 1: seed: $j1:"
+expect 65 python3 "$V" "$TMP/beacon2" --receipt "$TMP/bad-receipt.yaml"
+has "$TMP/out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has sha256 $(printf x | sha256sum | cut -c1-64) on the receipt, "
+# The export's beacon round is not the round the close named (B_t left as it was).
+clone round2 "$B"
+git -C "$TMP/round2" reset -q --hard turn-0002; git -C "$TMP/round2" tag -d close-0003 >/dev/null
+sed "s/^beacon_round: .*/beacon_round: \"$((r1 + 1))\"/" "$B/journal/turn-0002.yaml" \
+    >"$TMP/round2/journal/turn-0002.yaml"
+amend round2 turn-0002
+expect 65 python3 "$V" "$TMP/round2"
+has "$TMP/out" "verdict: FAILED: turn 2: beacon: journal/turn-0002.yaml:"
+has "$TMP/out" "but the close (tag close-0002) named round"
+
+# Closed turns, entropy players: each order file commits to a nonce (umpire nonce); turn 1's
+# nonce is revealed (umpire reveal), turn 2's is not, and its commitment stands in.
+P="$TMP/p"
+"$BIN" init --visibility open "$P" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+    --entropy players >/dev/null
+for t in 1 2; do
+    n=$(printf %04d "$t")
+    f=$(ls "$H/orders/turn-$n"/*.yaml); pl=$(basename "$f" .yaml)
+    "$BIN" nonce >"$TMP/nonce-$t"
+    cp "$f" "$TMP/$pl-$t.yaml"; grep '^entropy: ' "$TMP/nonce-$t" >>"$TMP/$pl-$t.yaml"
+    SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$P" "$TMP/$pl-$t.yaml" >/dev/null
+    if [ "$t" -eq 1 ]; then
+        mkdir -p "$TMP/reveal"
+        printf 'campaign: harbour-raid\nturn: %s\nplayer: %s\n' "$t" "$pl" >"$TMP/reveal/$pl"
+        grep '^nonce: ' "$TMP/nonce-$t" >>"$TMP/reveal/$pl"
+        "$BIN" reveal "$P" "$TMP/reveal/$pl" >/dev/null
+        "$BIN" turn "$P" >/dev/null
+    else
+        "$BIN" turn "$P" --allow-missing >/dev/null
+    fi
+done
+clone players "$P"
+expect 0 python3 "$V" "$TMP/players"
+has "$TMP/out" "turn 1: ok: close, key, digest, reveals (1 of 1 nonces), seed, "
+has "$TMP/out" "turn 2: ok: close, key, digest, reveals (0 of 1 nonces; committed hash standing in for defender), seed, "
+has "$TMP/out" "verdict: ok: 2 turns, "
+expect 0 "$BIN" verify "$TMP/players"
+# A nonce claimed for the commitment that stood in: it does not hash to it.
+clone reveals "$P"
+j2=journal/turn-0002.yaml
+v=$(sed -n 's/^beacon_value: //p' "$P/$j2" | sed 's/ committed / nonce /')
+sed -e "s/^beacon_value: .*/beacon_value: $v/" \
+    -e "s/^beacon: .*/beacon: $(printf '%s' "$v" | sha256sum | cut -c1-64)/" "$P/$j2" >"$TMP/reveals/$j2"
+amend reveals turn-0002
+expect 65 python3 "$V" "$TMP/reveals"
+has "$TMP/out" "verdict: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+# An entropy commitment in the close that is not the order file's: close-2 and turn 2 made
+# again by hand, the close in exactly umpire's form (it rebuilds), the turn with its files.
+E="$TMP/entropy"
+clone entropy "$P"
+c2=journal/turn-0002.close.yaml
+e=$(printf y | sha256sum | cut -c1-64)
+sed "s/^  entropy: .*/  entropy: $e/" "$P/$c2" >"$TMP/forged-close"
+git -C "$E" reset -q --hard turn-0001
+cp "$TMP/forged-close" "$E/$c2"; git -C "$E" add "$c2"
+git -C "$P" log -1 --format=%B close-0002 >"$TMP/msg"
+at=$(sed -n 's/^closed_at: //p' "$P/$c2")
+GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$at +0000" \
+    GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+    GIT_COMMITTER_DATE="@$at +0000" git -C "$E" commit -q -F "$TMP/msg"
+git -C "$E" tag -f close-0002 >/dev/null
+git -C "$E" checkout -q turn-0002 -- .
+cp "$TMP/forged-close" "$E/$c2"; git -C "$E" add -A
+git -C "$P" log -1 --format=%B turn-0002 >"$TMP/msg"
+git -C "$E" commit -q -F "$TMP/msg"
+git -C "$E" tag -f turn-0002 >/dev/null
+expect 65 python3 "$V" "$E"
+has "$TMP/out" "turn 1: ok: close, "
+has "$TMP/out" "verdict: FAILED: turn 2: orders/turn-0002/defender.yaml: entropy $(sed -n 's/^entropy: //p' "$TMP/nonce-2"), $c2 (tag close-0002) fixed $e"
+expect 65 "$BIN" verify "$E"
+has "$TMP/out" "entropy differs from the close's"
 
 # An untagged commit on top of the last turn that edits what no turn verifies: refused, as
 # `umpire verify` refuses it.
@@ -168,6 +363,11 @@ git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse "turn-0001:$j1")" \
     "$(git -C "$TMP/repl" hash-object -w "$TMP/j1-replaced")"
 expect 65 python3 "$V" "$TMP/repl"
 has "$TMP/out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+# A grafts file, which git honours even then (libgit2 does not): refused too.
+clone graft "$C"
+git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
+expect 65 python3 "$V" "$TMP/graft"
+has "$TMP/out" "verdict: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
 
 # Usage and input errors.
 expect 64 python3 "$V"

@@ -207,13 +207,13 @@ has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the on
 BS="$ROOT/campaigns/betio-seawall"
 N="$TMP/betio"
 expect 0 "$BIN" init "$N" --entropy none --scenario "$BS/scenario.yaml" --secret-file "$BS/demo.secret"
-for n in 1 2 3; do
+for n in 1 2; do
     expect 0 "$BIN" turn "$N" "$BS"/orders/turn-000$n/*.yaml --allow-missing
 done
 git clone -q "$N" "$TMP/betio-clone"
 git -C "$TMP/betio-clone" cat-file --batch-all-objects --batch > "$TMP/betio-objects"
 grep -qaE '(^| )opportunity:' "$TMP/betio-objects" && die "the NHiS clone holds opportunity-fire orders"
-for f in "$BS"/orders/turn-000[123]/*.yaml; do
+for f in "$BS"/orders/turn-000[12]/*.yaml; do
     sed -n 's/^ *# *//p' "$f" | awk 'length($0) >= 12' | while IFS= read -r line; do
         if grep -qaF -- "$line" "$TMP/betio-objects"; then die "the NHiS clone holds a comment of $f: $line"; fi
     done
@@ -225,4 +225,4 @@ has "$TMP/out" "not checked yet"
 expect 0 at $T "$BIN" reveal "$N"
 git -C "$TMP/betio-clone" pull -q --tags
 expect 0 "$BIN" verify "$TMP/betio-clone"
-has "$TMP/out" "verify: ok: campaign betio-seawall: 3 turns"
+has "$TMP/out" "verify: ok: campaign betio-seawall: 2 turns"

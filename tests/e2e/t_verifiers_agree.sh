@@ -1,18 +1,57 @@
 # The C code and the independent Python verifier agree: the C test tables are exactly
 # tests/vectors/fairness.json (tools/gen-vectors.py --check regenerates and diffs them), the
-# Python verifier passes every vector, and on a clone of every shipped campaign both
-# verifiers pass and count the same turns and dice.
+# Python verifier passes every vector, and on a clone of every shipped campaign played as the
+# demo plays it (closed turns with the demo's beacon values, or entropy none) and of
+# harbour-raid played in closed turns (entropy beacon and players) both verifiers pass and
+# count the same turns and dice.
 . "$ROOT/tests/e2e/lib.sh"
+# agree DIR NAME: both verifiers pass a clone of DIR and count the same turns and dice.
+agree() {
+    git clone -q "$1" "$TMP/clone-$2"
+    expect 0 "$BIN" verify "$TMP/clone-$2"
+    c=$(sed -n 's/^verify: ok: campaign [^:]*: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice.*/\1 \2/p' "$TMP/out")
+    expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone-$2"
+    p=$(sed -n 's/^verdict: ok: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice verified/\1 \2/p' "$TMP/out")
+    [ -n "$c" ] && [ "$c" = "$p" ] || die "$2: C verify says '$c', Python says '$p' (turns dice)"
+    echo "$2: both verifiers: $c (turns dice)"
+}
 expect 0 python3 "$ROOT/tools/gen-vectors.py" --check
 expect 0 python3 "$ROOT/tools/umpire-verify" --vectors "$ROOT/tests/vectors/fairness.json"
 for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     name=$(basename "$(dirname "$scen")")
-    new_campaign "$name" "$TMP/$name"; play "$name" "$TMP/$name"
-    git clone -q "$TMP/$name" "$TMP/clone-$name"
-    expect 0 "$BIN" verify "$TMP/clone-$name"
-    c=$(sed -n 's/^verify: ok: campaign [^:]*: \([0-9]*\) turns, \([0-9]*\) dice.*/\1 \2/p' "$TMP/out")
-    expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone-$name"
-    p=$(sed -n 's/^verdict: ok: \([0-9]*\) turns, \([0-9]*\) dice verified/\1 \2/p' "$TMP/out")
-    [ -n "$c" ] && [ "$c" = "$p" ] || die "$name: C verify says '$c', Python says '$p' (turns dice)"
-    echo "$name: both verifiers: $c (turns dice)"
+    new_campaign "$name" "$TMP/$name"
+    play "$name" "$TMP/$name"
+    agree "$TMP/$name" "$name"
+done
+
+# Closed turns: harbour-raid's first two turns, each closed then resolved (entropy beacon:
+# once its round is out; entropy players: with the attacker's nonce revealed, the
+# defender's commitment standing in), and turn 3 closed, awaiting its randomness.
+H="$ROOT/campaigns/harbour-raid"
+for entropy in beacon players; do
+    D="$TMP/closed-$entropy"
+    "$BIN" init --visibility open "$D" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+        --entropy "$entropy" >/dev/null
+    for t in 1 2 3; do
+        f=$(ls "$H/orders/turn-000$t"/*.yaml); pl=$(basename "$f" .yaml)
+        cp "$f" "$TMP/$pl-$t.yaml"
+        if [ "$entropy" = players ]; then
+            "$BIN" nonce >"$TMP/nonce"; grep '^entropy: ' "$TMP/nonce" >>"$TMP/$pl-$t.yaml"
+        fi
+        SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$D" "$TMP/$pl-$t.yaml" >/dev/null
+        [ "$t" -lt 3 ] || break
+        if [ "$entropy" = beacon ]; then
+            SOURCE_DATE_EPOCH=$((1767225600 + t * 3600 + 700)) "$BIN" turn "$D" \
+                --beacon "demo value $t" >/dev/null
+        elif [ "$t" -eq 1 ]; then
+            printf 'campaign: harbour-raid\nturn: 1\nplayer: %s\n' "$pl" >"$TMP/reveal"
+            grep '^nonce: ' "$TMP/nonce" >>"$TMP/reveal"
+            "$BIN" reveal "$D" "$TMP/reveal" >/dev/null
+            "$BIN" turn "$D" >/dev/null
+        else
+            "$BIN" turn "$D" --allow-missing >/dev/null
+        fi
+    done
+    agree "$D" "closed-$entropy"
+    has "$TMP/out" "turn 3: ok: closed (close-0003), awaiting its randomness"
 done

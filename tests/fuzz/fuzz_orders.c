@@ -1,6 +1,8 @@
 /* fuzz_orders.c — an order file checked as `check` and `turn` check it, against a mid-game
- * state of every shipped rule system: the first byte picks the campaign (Land Raid's
- * harbour-raid, NHiS's betio-seawall, each after its turn 1), the rest is the file. */
+ * state of every shipped rule system: the first byte picks the campaign, modulo their number
+ * (0 Land Raid's harbour-raid, 1 NHiS's betio-seawall, 2 Border Reivers' bewcastle-fray,
+ * 3 Warmaster's karak-gate, 4 the horse-and-musket events' aspenbach-1809, each after its
+ * turn 1), the rest is the file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,8 @@ struct game {
 	const char *name;
 	struct campaign *c;
 };
-static struct game games[] = { { "harbour-raid", NULL }, { "betio-seawall", NULL } };
+static struct game games[] = { { "harbour-raid", NULL }, { "betio-seawall", NULL },
+	{ "bewcastle-fray", NULL }, { "karak-gate", NULL }, { "aspenbach-1809", NULL } };
 #define N_GAMES (sizeof(games) / sizeof(games[0]))
 
 static char *slurp(const char *path, size_t *len)
@@ -59,7 +62,11 @@ static struct campaign *mid_game(const char *name)
 	while (ls && fgets(line, sizeof(line), ls)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *f = xasprintf("%s/%s", path, line);
-		turn_add_order_file(&t, f);
+		/* umpire.yaml is the umpire's rulings, given as such (as --rulings does). */
+		if (strcmp(line, "umpire.yaml") == 0)
+			turn_add_rulings_file(&t, f);
+		else
+			turn_add_order_file(&t, f);
 		free(f);
 	}
 	if (!ls || pclose(ls) != 0 || turn_run(&t, "recover", "publish") != 0)

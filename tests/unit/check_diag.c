@@ -518,6 +518,64 @@ START_TEST(long_lines_windowed)
 }
 END_TEST
 
+/* one() for a source marked brief (diag_source_brief) after the error was added. */
+static char *one_brief(const char *text, int line, int column)
+{
+	struct diag d;
+	diag_init(&d);
+	diag_source(&d, "f.yaml", text, strlen(text));
+	diag_add(&d, "f.yaml", line, column, "bad");
+	diag_source_brief(&d, "f.yaml");
+	char *got = printed(&d);
+	diag_release(&d);
+	return got;
+}
+
+START_TEST(brief_sources_show_short_excerpts)
+{
+	/* A 64-digit secret-like line: 20 columns from the caret at 1:1, nothing more. */
+	const char *hex = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n";
+	char *got = one_brief(hex, 1, 1);
+	ck_assert_str_eq(got, "f.yaml:1:1: error: bad\n"
+			      "    1 | 0123456789abcdef0123...\n"
+			      "      | ^\n");
+	free(got);
+	/* In the middle: 4 columns before the caret, 20 in all, cut on both sides. */
+	got = one_brief(hex, 1, 33);
+	ck_assert_str_eq(got, "f.yaml:1:33: error: bad\n"
+			      "    1 | ...cdef0123456789abcdef...\n"
+			      "      |        ^\n");
+	free(got);
+	/* Near the end: the last 20 columns; past the end: just after them. */
+	got = one_brief(hex, 1, 65);
+	ck_assert_str_eq(got, "f.yaml:1:65: error: bad\n"
+			      "    1 | ...cdef0123456789abcdef\n"
+			      "      |                        ^\n");
+	free(got);
+	/* Escaped as ever, and a short line is shown whole. */
+	got = one_brief("a\x1b[2Jb\n", 1, 2);
+	ck_assert_str_eq(got, "f.yaml:1:2: error: bad\n"
+			      "    1 | a\\x1b[2Jb\n"
+			      "      |  ^\n");
+	free(got);
+	/* What decides it: a line starting with the prefix, after a byte order mark. */
+	ck_assert_int_eq(diag_text_has_line("x: 1\ncampaign: a\n", 15, "campaign:"), 1);
+	ck_assert_int_eq(diag_text_has_line("\xef\xbb\xbf"
+					    "campaign: a",
+				 14, "campaign:"),
+		1);
+	ck_assert_int_eq(diag_text_has_line(" campaign: a\n", 14, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("x: campaign:\n", 14, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("campaign", 8, "campaign:"), 0);
+	ck_assert_int_eq(diag_text_has_line("", 0, "campaign:"), 0);
+	/* The same text not marked brief: the whole 64 columns. */
+	got = one(hex, 1, 1);
+	ck_assert_ptr_nonnull(
+		strstr(got, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"));
+	free(got);
+}
+END_TEST
+
 START_TEST(several_errors_on_one_line)
 {
 	struct diag d;
@@ -686,6 +744,7 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, control_characters_escaped);
 	tcase_add_test(tc, file_and_message_escaped);
 	tcase_add_test(tc, long_lines_windowed);
+	tcase_add_test(tc, brief_sources_show_short_excerpts);
 	tcase_add_test(tc, several_errors_on_one_line);
 	tcase_add_test(tc, errors_in_two_files);
 	tcase_add_test(tc, entries_keep_their_text);

@@ -2,9 +2,11 @@
  * scenario errors and order-file errors at their line:column, and whole impulses and turns
  * with scripted dice (alternation, movement, opportunity fire, Charge and Banzai, void
  * orders, standing orders kept, the Administrative Phase). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "core/adjust.h"
 #include "core/buf.h"
 #include "core/dice.h"
 #include "core/events.h"
@@ -915,6 +917,207 @@ START_TEST(test_due_and_over)
 }
 END_TEST
 
+/* ---- the umpire's adjustments (a melee's outcome) ---------------------------------------- */
+
+/* Adjustments as the core hands them over (core/orders.c): one per item of a YAML list, the
+ * positions from the items. */
+struct adj_fixture {
+	struct node *doc;
+	struct adjustment v[10];
+	size_t n;
+};
+
+static void adj_make(struct adj_fixture *f, const char *text)
+{
+	f->doc = parse_yaml("umpire.yaml", text);
+	f->n = f->doc->n;
+	ck_assert_uint_le(f->n, N_OF(f->v));
+	memset(f->v, 0, sizeof(f->v));
+	for (size_t i = 0; i < f->n; i++) {
+		const struct node *it = f->doc->items[i], *k;
+		struct adjustment *a = &f->v[i];
+		int kind = 0;
+		while (strcmp(adjust_kind_names[kind], node_get(it, "adjust")->scalar) != 0)
+			kind++;
+		a->kind = (enum adjust_kind)kind;
+		a->index = i + 1;
+		a->at = it;
+		a->reason = xstrdup("test");
+		if ((k = node_get(it, "unit")))
+			a->unit = xstrdup(k->scalar);
+		if ((k = node_get(it, "by")))
+			a->by = strtoll(k->scalar, NULL, 10);
+		if ((k = node_get(it, "status")))
+			a->status = xstrdup(k->scalar);
+		if ((k = node_get(it, "value")))
+			a->value = strcmp(k->scalar, "true") == 0;
+	}
+}
+
+static void adj_release(struct adj_fixture *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		adjustment_release(&f->v[i]);
+	node_free(f->doc);
+}
+
+/* Checks then applies f to s; what the applications say, joined by "; ", into what. */
+static void adj_apply_all(struct nhis_state *s, const struct adj_fixture *f, struct buf *what)
+{
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f->v, f->n, &d), 0);
+	ck_assert_uint_eq(diag_count(&d), 0);
+	for (size_t i = 0; i < f->n; i++) {
+		if (i)
+			buf_puts(what, "; ");
+		ck_assert_int_eq(rules_nhis.adjust_apply(&camp, s, &f->v[i], what), 0);
+	}
+	diag_release(&d);
+}
+
+START_TEST(test_adjust_apply)
+{
+	struct nhis_state *s = load(fixture);
+	struct adj_fixture f;
+	struct buf what = BUF_INIT;
+	/* later adjustments see what earlier ones did: m1 Shaken, then reduced, then Prepared */
+	adj_make(&f, "[{adjust: remove, unit: j1},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true},\n"
+		     " {adjust: status, unit: m1, status: reduced, value: true},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: false},\n"
+		     " {adjust: status, unit: j2, status: reduced, value: true}]");
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), 0);
+	/* checking changes nothing */
+	ck_assert_int_eq(unit(s, "j1")->eliminated, 0);
+	ck_assert_int_eq(unit(s, "m1")->shaken, 0);
+	ck_assert_int_eq(unit(s, "m1")->is_reduced, 0);
+	adj_apply_all(s, &f, &what);
+	ck_assert_str_eq(what.data,
+		"j1 in 0406 is eliminated; m1 in 0101 is Shaken; m1 in 0101 is reduced; "
+		"m1 in 0101 is Prepared (no longer Shaken); j2 in 0506 is reduced");
+	ck_assert_int_eq(unit(s, "j1")->eliminated, 1);
+	ck_assert_int_eq(unit(s, "m1")->shaken, 0);
+	ck_assert_int_eq(unit(s, "m1")->is_reduced, 1);
+	ck_assert_int_eq(unit(s, "j2")->is_reduced, 1);
+	ck_assert_int_eq(unit(s, "j2")->eliminated, 0);
+	adj_release(&f);
+	/* and back: m1 Shaken again and on its full side */
+	buf_clear(&what);
+	adj_make(&f, "[{adjust: status, unit: m1, status: reduced, value: false},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true}]");
+	adj_apply_all(s, &f, &what);
+	ck_assert_str_eq(what.data, "m1 in 0101 is back on its full side; m1 in 0101 is Shaken");
+	ck_assert_int_eq(unit(s, "m1")->shaken, 1);
+	ck_assert_int_eq(unit(s, "m1")->is_reduced, 0);
+	adj_release(&f);
+	/* tank-morale: unshakable makes the tank Unshakable, us otherwise Shakeable */
+	buf_clear(&what);
+	adj_make(&f, "[{adjust: status, unit: t1, status: shaken, value: true}]");
+	adj_apply_all(s, &f, &what);
+	adj_release(&f);
+	opts.tank_morale = NHIS_TANK_UNSHAKABLE;
+	adj_make(&f, "[{adjust: status, unit: t1, status: shaken, value: false},\n"
+		     " {adjust: status, unit: t1, status: shaken, value: true}]");
+	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), -1);
+	ck_assert_uint_eq(diag_count(&d), 1);
+	ck_assert_int_eq(d.v[0].line, 2);
+	adj_release(&f);
+	diag_release(&d);
+	buf_release(&what);
+	nhis_state_free(s);
+}
+END_TEST
+
+START_TEST(test_adjust_errors)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "f1")->eliminated = 1;
+	struct adj_fixture f;
+	struct diag d;
+	diag_init(&d);
+	adj_make(&f, "[{adjust: remove, unit: nobody},\n"                            /* 1 */
+		     " {adjust: status, unit: j1, status: shaken, value: true},\n"   /* 2 */
+		     " {adjust: status, unit: m1, status: shaken, value: false},\n"  /* 3 */
+		     " {adjust: status, unit: m1, status: pinned, value: true},\n"   /* 4 */
+		     " {adjust: disr, unit: m1, by: 1},\n"                           /* 5 */
+		     " {adjust: remove, unit: m2}, {adjust: remove, unit: m2},\n"    /* 6 */
+		     " {adjust: status, unit: t1, status: reduced, value: false},\n" /* 7 */
+		     " {adjust: remove, unit: f1}, {adjust: break, unit: j2}]");     /* 8 */
+	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), -1);
+	ck_assert_uint_eq(diag_count(&d), 9);
+	static const struct {
+		int line, column;
+		const char *message;
+	} want[] = {
+		{ 1, 25, "'nobody' is not a unit of the scenario (a unit id expected)" },
+		{ 2, 37,
+			"unit 'j1' is Unshakable (japanese) and cannot be Shaken (a Shakeable unit "
+			"expected)" },
+		{ 3, 52, "unit 'm1' is not Shaken (a Shaken unit expected)" },
+		{ 4, 37, "'pinned' is not a status of nhis ('shaken' or 'reduced' expected)" },
+		{ 5, 11, "'adjust: disr' has no meaning in nhis ('remove' or 'status' expected)" },
+		{ 6, 53, "unit 'm2' has been eliminated (a unit in play expected)" },
+		{ 7, 53, "unit 't1' is at full strength (a reduced unit expected)" },
+		{ 8, 25, "unit 'f1' has been eliminated (a unit in play expected)" },
+		{ 8, 39, "'adjust: break' has no meaning in nhis ('remove' or 'status' expected)" },
+	};
+	for (size_t i = 0; i < N_OF(want) && i < diag_count(&d); i++) {
+		ck_assert_str_eq(d.v[i].message, want[i].message);
+		ck_assert_int_eq(d.v[i].line, want[i].line);
+		ck_assert_int_eq(d.v[i].column, want[i].column);
+	}
+	adj_release(&f);
+	diag_release(&d);
+	diag_init(&d);
+	/* reduced twice: the second is refused (elimination is 'remove') */
+	adj_make(&f, "[{adjust: status, unit: j2, status: reduced, value: true},\n"
+		     " {adjust: status, unit: j2, status: reduced, value: true},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true},\n"
+		     " {adjust: status, unit: m1, status: shaken, value: true}]");
+	ck_assert_int_eq(rules_nhis.adjust_check(&camp, s, f.v, f.n, &d), -1);
+	ck_assert_uint_eq(diag_count(&d), 2);
+	ck_assert_int_eq(d.v[1].line, 4);
+	ck_assert_str_eq(d.v[1].message, "unit 'm1' is already Shaken (a Prepared unit expected)");
+	ck_assert_str_eq(d.v[0].message,
+		"unit 'j2' is already reduced (a full-strength unit expected; 'adjust: "
+		"remove' eliminates)");
+	adj_release(&f);
+	diag_release(&d);
+	nhis_state_free(s);
+}
+END_TEST
+
+/* The umpire's ruling ends the melee: with j1 eliminated, 0406 is no longer shared and the
+ * next Administrative Phase announces no melee. */
+START_TEST(test_melee_resolved_by_adjustment)
+{
+	struct nhis_state *s = load(fixture);
+	unit(s, "m2")->hex = hex("0405");
+	struct turn_run r;
+	static const int none[] = { 0 };
+	run(&r, s, "- activate: '0405'\n  move: ['0406']\n  melee: true\n", NULL, NULL, none, 0);
+	event_index(&r.ev, "melee in 0406 awaits the umpire's ruling");
+	run_release(&r);
+	struct adj_fixture f;
+	struct buf what = BUF_INIT;
+	adj_make(&f, "[{adjust: remove, unit: j1}, "
+		     "{adjust: status, unit: m2, status: reduced, value: true}]");
+	adj_apply_all(s, &f, &what);
+	adj_release(&f);
+	buf_release(&what);
+	run(&r, s, NULL, NULL, NULL, none, 0);
+	for (size_t i = 0; i < r.ev.n; i++)
+		ck_assert_ptr_null(strstr(r.ev.v[i].text, "melee"));
+	ck_assert_int_eq(unit(s, "m2")->hex, hex("0406"));
+	ck_assert_int_eq(unit(s, "m2")->is_reduced, 1);
+	run_release(&r);
+	nhis_state_free(s);
+}
+END_TEST
+
 static Suite *nhis_orders_suite(void)
 {
 	Suite *s = suite_create("nhis-orders");
@@ -944,6 +1147,12 @@ static Suite *nhis_orders_suite(void)
 	tcase_add_test(t, test_void_orders);
 	tcase_add_test(t, test_shaken_may_not_fire_or_advance);
 	tcase_add_test(t, test_due_and_over);
+	suite_add_tcase(s, t);
+	t = tcase_create("adjustments");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_test(t, test_adjust_apply);
+	tcase_add_test(t, test_adjust_errors);
+	tcase_add_test(t, test_melee_resolved_by_adjustment);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -966,7 +966,7 @@ START_TEST(want_int)
 		"t.yaml:15:6: error: side is '10000' (the integer 6 expected)\n"
 		"t.yaml:16:6: error: turn is a sequence (an integer from 1 to 9999 expected)\n"
 		"t.yaml:17:7: error: turn is empty (an integer from 1 to 9999 expected)\n"
-		"t.yaml:18:7: error: turn is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
+		"t.yaml:18:7: error: turn is 'aaaaaaaaaaaaaaaaaaaa...' (an "
 		"integer from 1 to 9999 expected)\n"
 		"t.yaml:19:6: error: turn is the quoted string '\\x1b' (an integer from 1 to 9999 "
 		"expected)\n");
@@ -1020,7 +1020,7 @@ START_TEST(want_str_and_id)
 		"t.yaml:6:6: error: unit is a mapping (an identifier of 1 to 64 letters, digits, "
 		"'_', '.' or '-' expected)\n"
 		"t.yaml:7:7: error: name is empty (a string of at most 20 bytes expected)\n"
-		"t.yaml:9:9: error: unit is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (an "
+		"t.yaml:9:9: error: unit is 'aaaaaaaaaaaaaaaaaaaa...' (an "
 		"identifier of 1 to 64 letters, digits, '_', '.' or '-' expected)\n");
 }
 END_TEST

@@ -12,6 +12,8 @@
 #include "core/node.h"
 #include "rules/warmaster/warmaster.h"
 
+extern const struct rule_system rules_warmaster;
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const players[] = { "red", "blue" };
@@ -42,6 +44,13 @@ static const char *const armies =
 	"      - {name: General, role: general, command: 9}\n"
 	"      - {name: Hero, role: hero, command: 8}\n"
 	"      - {name: Wizard, role: wizard, command: 7}\n"
+	"      - {name: Champion, role: hero, command: 8, attacks: 2}\n"
+	"      - {name: Bow, type: infantry, attacks: 1, shoot: 1, range: 300, hits: 2, stands: 2}\n"
+	"      - {name: Smith, role: hero, command: 8, anti-magic: true}\n"
+	"    spells: [{name: Stomp, kind: attacks, cast: 6, range: 500, attacks: 6}, {name: Fist, "
+	"kind: line, cast: 5, range: 300, attacks: 3}, {name: Yell, kind: drive-back, cast: 5, "
+	"range: 600, step: 50}, {name: Rage, kind: bonus, cast: 4, range: 300, bonus: 1, exclude: "
+	"[Giant]}]\n"
 	"sides: [{player: red, army: A}, {player: blue, army: A, win: stand}]\n";
 
 static struct wm_state *make(const char *rest)
@@ -151,9 +160,13 @@ static const char *const small =
 START_TEST(test_state_round_trip)
 {
 	struct wm_state *s = make(small);
+	s->chars[1].with = 1; /* the Hero with r1, the Wizard slain */
+	s->chars[2].slain = 1;
 	struct node *e = wm_state_emit(&camp, s);
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	ck_assert_int_eq(node_emit(e, &a), 0);
+	ck_assert(strstr(a.data, "with: r1") && strstr(a.data, "slain: true"));
+	ck_assert(strstr(a.data, "anti-magic: true") && strstr(a.data, "exclude:"));
 	struct node *n = NULL;
 	struct diag d;
 	diag_init(&d);
@@ -163,6 +176,8 @@ START_TEST(test_state_round_trip)
 	struct node *e2 = wm_state_emit(&camp, s2);
 	ck_assert_int_eq(node_emit(e2, &b), 0);
 	ck_assert_str_eq(a.data, b.data);
+	ck_assert_uint_eq(((struct wm_state *)s2)->armies[0].n_spells, 4);
+	ck_assert_int_eq(((struct wm_state *)s2)->chars[1].with, 1);
 	ck_assert_int_eq(unit(s, "b1")->stands, 2);
 	ck_assert_int_eq(unit(s, "b1")->max_stands, 3);
 	ck_assert_int_eq(unit(s, "r1")->armour, 4);
@@ -185,16 +200,16 @@ struct err_case {
 };
 static const struct err_case err_cases[] = {
 	{ "units: [{id: x, player: red, name: Nope, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:19:36: error: no unit 'Nope' in the A army list" },
+		"game.yaml:23:36: error: no unit 'Nope' in the A army list" },
 	{ "units: [{id: x, player: green, name: Big, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:19:25: error: player 'green' is not a side of the game" },
+		"game.yaml:23:25: error: player 'green' is not a side of the game" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [0, 0]]}]\n",
 		"error: front has one point twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]]}, {id: x, player: "
 	  "red, name: Big, front: [[0, 50], [40, 50]]}]\n",
 		"error: id 'x' is used twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 3000]]}]\n",
-		"game.yaml:19:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
+		"game.yaml:23:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
 	{ "units: [{id: a, player: red, name: Big, front: [[0, 0], [40, 0]], brigade: z}, {id: "
 	  "b, player: red, name: Big, front: [[0, 50], [40, 50]], brigade: z}, {id: c, player: "
 	  "red, name: Big, front: [[0, 100], [40, 100]], brigade: z}, {id: d, player: red, name: "
@@ -207,6 +222,9 @@ static const struct err_case err_cases[] = {
 		"error: area 'w' is not a simple polygon" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]], engaged: x}]\n",
 		"error: engaged is not an enemy unit" },
+	{ "characters: [{id: c, player: red, name: Hero, at: [0, 0], with: y}]\n"
+	  "units: [{id: y, player: blue, name: Big, front: [[0, 0], [40, 0]]}]\n",
+		"game.yaml:23:65: error: with is not a unit of the character's side on the table" },
 };
 
 START_TEST(test_state_errors)
@@ -370,8 +388,8 @@ START_TEST(test_command_sequence)
 		ord[i].path[0] = (struct table_pt){ 500, 550 };
 	}
 	/* gen at (500, 100): r1 380 mm away (-1); command 9 - 1 = 8 first, then 7. */
-	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0 };
-	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e[0] = (struct wm_entry){ 1, 0, ord, 2, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
+	e[1] = (struct wm_entry){ 2, 1, ord + 2, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = e;
 	o.n = 2;
 	static const int dice[] = { 4, 4, 4, 4 }; /* 8 <= 8 passes; 8 > 7 fails */
@@ -402,7 +420,7 @@ START_TEST(test_command_range)
 	memset(&o, 0, sizeof(o));
 	ord.unit = wm_unit_find(s, "r1");
 	ord.formation = WM_COLUMN + 1;
-	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 1, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	s->chars[1].at = (struct table_pt){ 500, 1101 }; /* 601 mm from r1's front */
@@ -434,7 +452,7 @@ START_TEST(test_blunder_effects)
 	ord.unit = wm_unit_find(s, "r1");
 	ord.n_path = 1;
 	ord.path[0] = (struct table_pt){ 500, 700 };
-	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, 0, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	struct harness h;
@@ -1046,9 +1064,20 @@ static const struct order_case order_cases[] = {
 		"o.yaml:4:16: error: waypoint is '99999' (an integer from 0 to 2000 expected)" },
 	{ "- character: nobody\n", "o.yaml:1:14: error: no character 'nobody' of red" },
 	{ "- shoot: r1\n  at: b1\n", "error: unit 'r1' has no shooting attacks" },
-	{ "- {foo: 1}\n", "error: an entry is neither" },
+	{ "- {foo: 1}\n", "error: an entry is not a character's orders, a shot or a spell" },
 	{ "- character: gen\n  orders:\n  - brigade: rb\n    charge: b1\n",
 		"error: a brigade cannot charge here" },
+	{ "- character: gen\n  move: [1, 1]\n  join: r1\n",
+		"o.yaml:3:9: error: a character moves or joins a unit (not both)" },
+	{ "- {cast: Stomp, by: gen, at: b1}\n", "o.yaml:1:21: error: no wizard 'gen' of red" },
+	{ "- {cast: Boom, by: wiz, at: b1}\n",
+		"o.yaml:1:10: error: no spell 'Boom' in the A army list" },
+	{ "- {cast: Fist, by: wiz, at: b1}\n", "o.yaml:1:29: error: at is not a point" },
+	{ "- {cast: Stomp, by: wiz, at: r1}\n", "error: unit 'r1' is one of yours" },
+	{ "- {cast: Rage, by: wiz, at: b1}\n", "error: unit 'b1' belongs to blue" },
+	{ "- {cast: Stomp, by: wiz, at: b1}\n- {cast: Yell, by: wiz, at: b1}\n",
+		"o.yaml:2:20: error: a second spell by the same Wizard (one spell a turn)" },
+	{ "- character: gen\n  join: b1\n", "o.yaml:2:9: error: unit 'b1' belongs to blue" },
 };
 
 START_TEST(test_order_errors)
@@ -1123,7 +1152,6 @@ START_TEST(test_three_sides)
 	ck_assert_int_eq(node_parse(&n, "g.yaml", y, strlen(y), NULL, &d), 0);
 	ck_assert_int_eq(wm_state_parse(&out, &c3, n, &d), 0);
 	struct wm_state *s = out;
-	extern const struct rule_system rules_warmaster;
 	for (int t = 1; t <= 6; t++) {
 		ck_assert_int_eq(wm_active_side(s, t), (t - 1) % 3);
 		ck_assert_int_eq(rules_warmaster.player_due(&c3, s, t, three[(t - 1) % 3]), 1);
@@ -1156,7 +1184,7 @@ static struct wm_orders *one_order(struct wm_state *s, const char *id, int chara
 	ord.n_path = 1;
 	ord.path[0] = wm_front_centre(unit(s, id));
 	ord.path[0].y += 100;
-	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0 };
+	e = (struct wm_entry){ 1, character, &ord, 1, 0, { 0, 0 }, 0, 0, 0, 0, -1, 0, { 0, 0 } };
 	o.v = &e;
 	o.n = 1;
 	return &o;
@@ -1303,6 +1331,649 @@ START_TEST(test_charge_reach)
 }
 END_TEST
 
+/* ---- characters, shooting at chargers, moving through units (WMR) ----------------------- */
+
+static struct wm_orders *join_order(int character, int unit_index)
+{
+	static struct wm_entry e;
+	static struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	e = (struct wm_entry){ 1, character, NULL, 0, 0, { 0, 0 }, unit_index + 1, 0, 0, 0, -1, 0,
+		{ 0, 0 } };
+	o.v = &e;
+	o.n = 1;
+	return &o;
+}
+
+/* A character joins a unit within its move (60 cm, exact), not 1 mm further; it then stands
+ * at the unit's centre and moves with it; slain when the unit is destroyed. */
+START_TEST(test_character_join)
+{
+	struct wm_state *s = make("characters: [{id: ch, player: red, name: Champion, at: [500, "
+				  "1101]}]\nunits: [{id: f, player: red, name: Foot, front: [[460, "
+				  "500], [540, 500]]}]\n");
+	struct wm_character *c = &s->chars[0];
+	struct wm_unit *f = unit(s, "f");
+	struct harness h;
+	harness_init(&h, s, NULL, 0); /* 601 mm from the footprint (front edge y 500) */
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "ch cannot join f: beyond its move"));
+	ck_assert_int_eq(c->with, 0);
+	harness_release(&h);
+	c->at.y = 1000; /* 500 mm from the front edge: within 600 */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "ch joins f"));
+	ck_assert_int_eq(c->with, 1);
+	ck_assert_int_eq(c->at.x, wm_centre(f).x);
+	ck_assert_int_eq(c->at.y, wm_centre(f).y);
+	wm_translate(f, (struct table_pt){ 0, -100 });
+	wm_characters_follow(&h.x);
+	ck_assert_int_eq(c->at.y, wm_centre(f).y);
+	ck_assert_int_eq(wm_character_bonus(s, f), 2);
+	f->destroyed = 1;
+	wm_characters_follow(&h.x);
+	ck_assert(c->slain && !c->with);
+	ck_assert(events_have(&h.ev, "ch is slain with f"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Exactly 600 mm joins. A slain General ends the battle; a joined character is saved. */
+START_TEST(test_character_join_edge)
+{
+	struct wm_state *s = make("characters: [{id: gen, player: red, name: General, at: [500, "
+				  "1100]}]\nunits: [{id: f, player: red, name: Foot, front: [[460, "
+				  "500], [540, 500]]}]\n");
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, join_order(0, 0));
+	ck_assert(events_have(&h.ev, "gen joins f"));
+	harness_release(&h);
+	struct node *n = rules_warmaster.state_emit(&camp, s);
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	ck_assert_msg(strstr(b.data, "with: f") != NULL, "%s", b.data);
+	buf_release(&b);
+	node_free(n);
+	unit(s, "f")->destroyed = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	harness_release(&h);
+	const char *why = NULL;
+	ck_assert_int_eq(rules_warmaster.game_over(&camp, s, 1, &why), 1);
+	ck_assert_str_eq(why, "a General has been slain (WMR End of the Battle)");
+	wm_state_free(s);
+}
+END_TEST
+
+/* The highest Attack bonus of the characters with a unit adds to one stand, once a round. */
+START_TEST(test_character_in_combat)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *a = unit(s, "a");
+	ck_assert_uint_eq(s->n_chars, 0);
+	s->chars[0] = (struct wm_character){ .id = strdup("c1"),
+		.name = strdup("Champion"),
+		.side = 0,
+		.role = WM_HERO,
+		.attacks = 2,
+		.with = 1 };
+	s->chars[1] = (struct wm_character){ .id = strdup("c2"),
+		.name = strdup("Hero"),
+		.side = 0,
+		.role = WM_HERO,
+		.attacks = 1,
+		.with = 1 };
+	s->n_chars = 2;
+	ck_assert_int_eq(wm_character_bonus(s, a), 2);
+	/* a: 2 x (1 + 1) + 2 = 6 attacks, 3 hit; b: 2 attacks miss */
+	static const int d[] = { 4, 4, 4, 3, 3, 3, 3, 3 };
+	s->side[0].win = WM_STAND;
+	struct harness h;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a 2 stands x (1 +1) + 2 (character)"));
+	ck_assert(events_have(&h.ev, "a: 6 attacks on b, 3 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static const char *const bow_duel =
+	"units:\n"
+	"  - {id: f, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: w, player: blue, name: Bow, front: [[540, 600], [460, 600]]}\n";
+
+/* Shooting at a charging enemy: the charged unit shoots (to hit 4+ in the open, no drive
+ * back); the hits count for it in the first round. */
+START_TEST(test_shoot_at_charger)
+{
+	struct wm_state *s = make(bow_duel);
+	struct wm_unit *f = unit(s, "f"), *w = unit(s, "w");
+	struct harness h;
+	/* w: 2 attacks, 4 hits and 3 misses; f loses a stand (1 hit each). Round 1: f 1 x (1 + 1)
+	 * miss, w 2 x 1 miss; result f 0, w 0 + 1 shooting hit. */
+	static const int d[] = { 4, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_charge(&h.x, f, w);
+	ck_assert(events_have(&h.ev, "w shoots at its charger f"));
+	ck_assert_int_eq(f->stands, 1);
+	ck_assert_int_eq(w->charge_shot, 1);
+	ck_assert_int_eq(f->shot_hits, 0); /* no drive back */
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "combat result: f 0, w 1"));
+	ck_assert(events_have(&h.ev, "w wins by 1"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_int_eq(w->charge_shot, 0);
+	wm_state_free(s);
+	/* 3s miss: nothing carried over; a confused unit does not shoot */
+	s = make(bow_duel);
+	f = unit(s, "f");
+	w = unit(s, "w");
+	static const int d2[] = { 3, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_charge(&h.x, f, w);
+	ck_assert_int_eq(f->stands, 2);
+	ck_assert_int_eq(w->charge_shot, 0);
+	harness_release(&h);
+	wm_state_free(s);
+	s = make(bow_duel);
+	unit(s, "w")->confused = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_charge(&h.x, unit(s, "f"), unit(s, "w"));
+	ck_assert(!events_have(&h.ev, "shoots at its charger"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static const char *const blocked =
+	"characters: [{id: gen, player: red, name: General, at: [500, 450]}]\n"
+	"units:\n"
+	"  - {id: m, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: w, player: red, name: Foot, front: [[460, 600], [540, 600]]}\n"
+	"  - {id: fly, player: red, name: Flyer, front: [[460, 400], [500, 400]]}\n";
+
+/* No stand moves through another unit, friend or foe: the move stops in contact; a unit
+ * beside the path (touching its edge only) does not stop it; flyers fly over. */
+START_TEST(test_move_blocked)
+{
+	struct wm_state *s = make(blocked);
+	struct wm_unit *m = unit(s, "m"), *w = unit(s, "w");
+	struct wm_orders *o = one_order(s, "m", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 500, 700 };
+	struct harness h;
+	static const int d[] = { 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "m moves 80 mm to [500, 580] (stopped by w"));
+	ck_assert_int_eq(m->fl.y, 580); /* w's rear edge is y 580 */
+	harness_release(&h);
+	wm_state_free(s);
+	s = make(blocked);
+	m = unit(s, "m");
+	w = unit(s, "w");
+	wm_translate(w, (struct table_pt){ 80, 0 }); /* x 540-620: touching m's path's edge */
+	o = one_order(s, "m", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 500, 700 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "m moves 200 mm to [500, 700]"));
+	harness_release(&h);
+	wm_translate(w, (struct table_pt){ -1, 0 }); /* 1 mm into the path: stopped */
+	wm_end_phase(&h.x);
+	wm_translate(m, (struct table_pt){ 0, -200 });
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "(stopped by w: no moving through units)"));
+	harness_release(&h);
+	wm_state_free(s);
+	/* the flyer flies over m and w */
+	s = make(blocked);
+	o = one_order(s, "fly", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 480, 800 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "fly moves 400 mm to [480, 800]"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static struct wm_state *evader(int friend_front_y)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"units:\n"
+		"  - {id: e, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: f, player: red, name: Foot, front: [[460, %d], [540, %d]]}\n"
+		"  - {id: b, player: blue, name: Foot, front: [[540, 600], [460, 600]]}\n",
+		friend_front_y, friend_front_y);
+	struct wm_state *s = make(b.data);
+	buf_release(&b);
+	return s;
+}
+
+/* An evader bursts through a friend it passes completely (the friend is confused, past the
+ * end of the Command phase); ending on a friend it stops short of it instead. */
+START_TEST(test_evade_burst_through)
+{
+	struct wm_state *s = evader(400); /* f: y 380-400; e ends at y 280-300 */
+	struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	o.initiative[0] = WM_INIT_EVADE;
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "e bursts through f, which is confused"));
+	ck_assert_int_eq(unit(s, "e")->fl.y, 300);
+	ck_assert(unit(s, "f")->confused);
+	harness_release(&h);
+	wm_state_free(s);
+	s = evader(310); /* f: y 290-310: e would end on it, so stops at its front */
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "e evades 170 mm (stopped by f)"));
+	ck_assert_int_eq(unit(s, "e")->fl.y, 330);
+	ck_assert(!unit(s, "f")->confused);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- magic (WMR Magic; the Orc Shaman's spells and the Runesmith's anti-magic) ---------- */
+
+START_TEST(test_cast_tables)
+{
+	ck_assert_int_eq(wm_cast_test(1, 2), 0); /* 1 always fails */
+	ck_assert_int_eq(wm_cast_test(2, 2), 1);
+	ck_assert_int_eq(wm_cast_test(3, 4), 0);
+	ck_assert_int_eq(wm_cast_test(4, 4), 1);
+	ck_assert_int_eq(wm_cast_test(4, 5), 0);
+	ck_assert_int_eq(wm_cast_test(5, 5), 1);
+	ck_assert_int_eq(wm_cast_test(5, 6), 0);
+	ck_assert_int_eq(wm_cast_test(6, 6), 1);
+	ck_assert_int_eq(wm_anti_magic_test(3), 0);
+	ck_assert_int_eq(wm_anti_magic_test(4), 1);
+}
+END_TEST
+
+static const char *const mage =
+	"characters: [{id: wiz, player: red, name: Wizard, at: [500, 200]}, {id: smith, player: "
+	"blue, name: Smith, at: [1800, 1800]}]\n"
+	"units:\n"
+	"  - {id: a, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+	"  - {id: b, player: blue, name: Foot, front: [[540, 700], [460, 700]]}\n"
+	"  - {id: g, player: red, name: Giant, front: [[1480, 500], [1520, 500]]}\n"
+	"  - {id: c, player: blue, name: Foot, front: [[1540, 520], [1460, 520]]}\n";
+
+static struct wm_entry cast_entry(struct wm_state *s, int spell, const char *target)
+{
+	struct wm_entry e = { 1, -1, NULL, 0, 0, { 0, 0 }, 0, -1, -1, -1, 0, spell, { 0, 0 } };
+	e.target = target ? wm_unit_find(s, target) : -1;
+	return e;
+}
+
+/* Stomp (as Foot of Gork): 6+ to cast, 50 cm (exact), 6 shooting attacks, no drive back; a
+ * unit is affected by the same spell once a turn. */
+START_TEST(test_spell_attacks)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *b = unit(s, "b");
+	struct wm_entry e = cast_entry(s, 0, "b");
+	struct harness h;
+	s->chars[0].at.y = 199; /* 501 mm from b's footprint (y 700-720) */
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz cannot cast Stomp at b: out of range"));
+	harness_release(&h);
+	s->chars[0].at.y = 200;
+	static const int fail[] = { 5 };
+	harness_init(&h, s, fail, N_OF(fail));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz casts Stomp: 5 against 6+: it fails"));
+	harness_release(&h);
+	static const int d[] = { 6, 4, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "Stomp: 6 attacks on b, 1 hits, 1 after saves"));
+	ck_assert_int_eq(b->stands, 1);
+	ck_assert_int_eq(b->shot_hits, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "affected by this spell this turn"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_uint_eq(b->spelled, 0);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A Runesmith within 50 cm of the caster dispels on 4+, not on 3; one further is no help. */
+START_TEST(test_anti_magic)
+{
+	struct wm_state *s = make(mage);
+	struct wm_entry e = cast_entry(s, 0, "b");
+	struct harness h;
+	s->chars[1].at = (struct table_pt){ 500, 700 }; /* 500 mm from the caster */
+	static const int d1[] = { 6, 4 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "smith anti-magic 4: the spell is dispelled"));
+	ck_assert_int_eq(unit(s, "b")->stands, 2);
+	harness_release(&h);
+	static const int d2[] = { 6, 3, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "smith anti-magic 3: the spell works"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	s->chars[1].at.y = 701; /* 501 mm: no anti-magic */
+	static const int d3[] = { 6, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_cast(&h.x, &e);
+	ck_assert(!events_have(&h.ev, "anti-magic"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Yell (as Gerroff!!!): D6 x 5 cm toward the nearest table edge; a 6 confuses. */
+START_TEST(test_spell_drive_back)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *b = unit(s, "b");
+	struct wm_entry e = cast_entry(s, 2, "b");
+	struct harness h;
+	static const int d[] = { 5, 3 }; /* b's centre (500, 710): the left edge is nearest */
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "b is driven back 15 cm by Yell"));
+	ck_assert_int_eq(b->fl.x, 390);
+	ck_assert(!b->confused);
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	static const int d6[] = { 5, 6 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_cast(&h.x, &e);
+	ck_assert(b->confused);
+	ck_assert_int_eq(b->fl.x, 90);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Fist (as Gotcha): every unit under a 30 cm line, friend or foe, takes 3 attacks and is
+ * driven back later from the caster; the line stops at dense terrain. */
+START_TEST(test_spell_line)
+{
+	struct wm_state *s = make(mage);
+	struct wm_entry e = cast_entry(s, 1, NULL);
+	e.at = (struct table_pt){ 500, 900 }; /* up from (500, 200): to (500, 500) */
+	struct harness h;
+	static const int d[] = { 5, 4, 3, 3 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the line runs from [500, 200] to [500, 500]"));
+	ck_assert(events_have(&h.ev, "Fist: 3 attacks on a, 1 hits"));
+	ck_assert(!events_have(&h.ev, "attacks on b"));
+	ck_assert_int_eq(unit(s, "a")->shot_hits, 1);
+	ck_assert_int_eq(unit(s, "a")->shot_by, -1);
+	ck_assert_int_eq(unit(s, "a")->shot_from.y, 200);
+	harness_release(&h);
+	wm_state_free(s);
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"terrain: [{id: wood, kind: dense, points: [[0, 400], [2000, 400], [2000, "
+		"420], [0, 420]]}]\n%s",
+		mage);
+	s = make(b.data);
+	buf_release(&b);
+	static const int d2[] = { 5 };
+	harness_init(&h, s, d2, N_OF(d2));
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the line runs from [500, 200] to [500, 400]"));
+	ck_assert(!events_have(&h.ev, "attacks on a"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Rage (as Waaagh!): a friendly unit in combat gets +1 attack per stand this Combat phase; not
+ * a unit out of combat nor one the spell excludes (the Giant). */
+START_TEST(test_spell_bonus)
+{
+	struct wm_state *s = make(mage);
+	struct wm_unit *a = unit(s, "a"), *g = unit(s, "g");
+	struct harness h;
+	struct wm_entry e = cast_entry(s, 3, "a");
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "wiz cannot cast Rage at a: the target is not in combat"));
+	harness_release(&h);
+	g->engaged = 4;
+	unit(s, "c")->engaged = 3;
+	e = cast_entry(s, 3, "g");
+	s->chars[0].at = (struct table_pt){ 1500, 300 };
+	harness_init(&h, s, NULL, 0);
+	wm_cast(&h.x, &e);
+	ck_assert(events_have(&h.ev, "the spell does not work on this unit"));
+	harness_release(&h);
+	a->engaged = 2;
+	unit(s, "b")->engaged = 1;
+	a->charged = 1;
+	g->engaged = unit(s, "c")->engaged = 0;
+	s->chars[0].at = (struct table_pt){ 500, 300 };
+	e = cast_entry(s, 3, "a");
+	/* cast 4; a: 2 x (1 + 1 + 1) = 6 attacks miss; b: 2 attacks miss; a draw, both fall back */
+	static const int d[] = { 4, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_cast(&h.x, &e);
+	ck_assert_int_eq(a->spell_bonus, 1);
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "a 2 stands x (1 +2)"));
+	harness_release(&h);
+	wm_end_phase(&h.x);
+	ck_assert_int_eq(a->spell_bonus, 0);
+	wm_state_free(s);
+}
+END_TEST
+
+/* ---- army special rules (WMR Dwarfs) and WMR's Flame Cannon ---------------------------- */
+
+START_TEST(test_save_needed)
+{
+	ck_assert_int_eq(wm_save_needed(4, 0), 4);
+	ck_assert_int_eq(wm_save_needed(4, 1), 5);
+	ck_assert_int_eq(wm_save_needed(5, 1), 6);
+	ck_assert_int_eq(wm_save_needed(6, 1), 0); /* 7+: no save */
+	ck_assert_int_eq(wm_save_needed(0, 1), 0);
+}
+END_TEST
+
+/* Handguns count armour one worse: against 4+ a 4 no longer saves, a 5 does. */
+START_TEST(test_armour_piercing)
+{
+	struct wm_state *s = make(
+		"units:\n"
+		"  - {id: w, player: red, name: Bow, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: x, player: blue, name: Big, front: [[560, 700], [440, 700]]}\n");
+	struct wm_unit *w = unit(s, "w"), *t = unit(s, "x");
+	struct harness h;
+	static const int d[] = { 4, 4, 4, 5 };
+	w->armour_piercing = 1;
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, w, t, NULL);
+	ck_assert(events_have(&h.ev, "w: 2 attacks on x, 2 hits, 1 after saves"));
+	ck_assert_int_eq(t->damage, 1);
+	harness_release(&h);
+	t->damage = 0;
+	w->armour_piercing = 0;
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, w, t, NULL);
+	ck_assert(events_have(&h.ev, "w: 2 attacks on x, 2 hits, 0 after saves"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers: no -1 for terror, +1 against a monster. */
+START_TEST(test_slayers_v_monster)
+{
+	struct wm_cmods m;
+	memset(&m, 0, sizeof(m));
+	m.slayer = 1;
+	ck_assert_int_eq(wm_combat_mod(&m), 1);
+	struct wm_state *s = make(
+		"units:\n  - {id: g, player: red, name: Giant, front: [[480, "
+		"500], [520, 500]]}\n  - {id: b, player: blue, name: Foot, front: "
+		"[[540, 520], [460, 520]]}\n  - {id: s, player: blue, name: Foot, "
+		"front: [[540, 540], [460, 540]]}\n");
+	struct wm_unit *g = unit(s, "g"), *b = unit(s, "b");
+	g->engaged = 2;
+	b->engaged = 1;
+	g->charged = 1;
+	b->slayer = 1;
+	g->no_fight = 1; /* the Giant will not fight: only b's attacks are rolled */
+	struct harness h;
+	/* b: 2 x (1 + 1) misses; b 2 (support) wins and, a Slayer, pursues though its side
+	 * stands; round 2: 2 x (1 + 1 pursuit + 1) misses; a draw: both fall back 3D6 */
+	static const int d[] = { 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	s->side[1].win = WM_STAND;
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "b 2 stands x (1 +1)"));
+	ck_assert(events_have(&h.ev, "b pursues g"));
+	ck_assert(events_have(&h.ev, "b 2 stands x (1 +2)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers who win pursue whatever their side's standing choice. */
+START_TEST(test_slayers_pursue)
+{
+	struct wm_state *s = duel_state();
+	unit(s, "b")->slayer = 1;
+	ck_assert_int_eq(s->side[1].win, WM_STAND);
+	/* a: 4 misses; b: a hit and a miss (a loses a stand); b wins by 1 and pursues; round 2:
+	 * a 1 miss, b 2 x (1 + 1) misses; a draw: both fall back 3D6 */
+	static const int d[] = { 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1 };
+	struct harness h;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, "b pursues a"));
+	ck_assert(events_have(&h.ev, "round 2, a v b: a 1 stands x (1 +0); b 2 stands x (1 +1)"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Troll Slayers charge on their initiative without a standing order, unless they cannot. */
+START_TEST(test_slayers_initiative)
+{
+	struct wm_state *s = make(
+		"units:\n"
+		"  - {id: k, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: b, player: blue, name: Foot, front: [[540, 650], [460, 650]]}\n");
+	struct wm_orders o;
+	memset(&o, 0, sizeof(o));
+	unit(s, "k")->slayer = 1;
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "k uses its initiative to charge b"));
+	ck_assert_int_eq(unit(s, "k")->engaged, 2);
+	harness_release(&h);
+	wm_state_free(s);
+	s = make("units:\n"
+		 "  - {id: k, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		 "  - {id: b, player: blue, name: Foot, front: [[540, 650], [460, 650]]}\n");
+	unit(s, "k")->slayer = 1;
+	unit(s, "b")->engaged = 1; /* b is in combat (with k's index, for the test) */
+	unit(s, "k")->immobile = 1;
+	harness_init(&h, s, NULL, 0);
+	wm_command_phase(&h.x, &o);
+	ck_assert(!events_have(&h.ev, "initiative"));
+	ck_assert(!unit(s, "k")->used_init);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* WMR Flame Cannon (option): 2D6 attacks; a double rolls on the Misfire chart. */
+START_TEST(test_flame_cannon_wmr)
+{
+	struct wm_state *s = make(gunners);
+	struct wm_unit *f = unit(s, "fl"), *t = unit(s, "t");
+	struct harness h;
+	opts.flame_wmr = 1;
+	static const int d[] = { 2, 5, 3, 3, 3, 3, 3, 3, 3 }; /* 7 attacks, all miss */
+	harness_init(&h, s, d, N_OF(d));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "fl: 7 attacks on t"));
+	ck_assert(!f->destroyed && !f->reduced);
+	harness_release(&h);
+	static const int d3[] = { 3, 3, 3, 3, 3, 3, 3, 3 }; /* 3-3: six attacks, then 1D6 */
+	harness_init(&h, s, d3, N_OF(d3));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "fl flame cannon misfire 3-3: 6 attacks, 1D6 attacks"));
+	ck_assert(f->reduced);
+	harness_release(&h);
+	f->reduced = 0;
+	static const int d6[] = { 6, 6, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	harness_init(&h, s, d6, N_OF(d6));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "misfire 6-6: 14 attacks"));
+	harness_release(&h);
+	static const int d1[] = { 1, 1 };
+	harness_init(&h, s, d1, N_OF(d1));
+	wm_shoot(&h.x, f, t, NULL);
+	ck_assert(events_have(&h.ev, "misfire 1-1: 0 attacks, destroyed"));
+	ck_assert(f->destroyed);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+static struct wm_state *displaced(int friend_front_y)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b,
+		"characters: [{id: c, player: red, name: Hero, at: [500, 490]}]\n"
+		"units:\n"
+		"  - {id: e, player: blue, name: Foot, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: f, player: red, name: Foot, front: [[460, %d], [540, %d]]}\n",
+		friend_front_y, friend_front_y);
+	struct wm_state *s = make(b.data);
+	buf_release(&b);
+	return s;
+}
+
+/* A lone character an enemy stands on joins a friend within 30 cm (exact), or is slain. */
+START_TEST(test_character_displaced)
+{
+	struct wm_state *s = displaced(810); /* f's footprint y 790-810: 300 mm from c */
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	ck_assert(events_have(&h.ev, "c is displaced by e and joins f"));
+	ck_assert_int_eq(s->chars[0].with, 2);
+	ck_assert_int_eq(s->chars[0].at.y, wm_centre(unit(s, "f")).y);
+	harness_release(&h);
+	wm_state_free(s);
+	s = displaced(811); /* 301 mm */
+	harness_init(&h, s, NULL, 0);
+	wm_characters_follow(&h.x);
+	ck_assert(events_have(&h.ev, "c is displaced by e with no friend within 30 cm: slain"));
+	ck_assert(s->chars[0].slain);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -1348,6 +2019,25 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_giant_edge_and_rush);
 	tcase_add_test(tc, test_support_and_terror);
 	tcase_add_test(tc, test_charge_reach);
+	tcase_add_test(tc, test_character_join);
+	tcase_add_test(tc, test_character_join_edge);
+	tcase_add_test(tc, test_character_in_combat);
+	tcase_add_test(tc, test_character_displaced);
+	tcase_add_test(tc, test_shoot_at_charger);
+	tcase_add_test(tc, test_move_blocked);
+	tcase_add_test(tc, test_evade_burst_through);
+	tcase_add_test(tc, test_cast_tables);
+	tcase_add_test(tc, test_spell_attacks);
+	tcase_add_test(tc, test_anti_magic);
+	tcase_add_test(tc, test_spell_drive_back);
+	tcase_add_test(tc, test_spell_line);
+	tcase_add_test(tc, test_spell_bonus);
+	tcase_add_test(tc, test_save_needed);
+	tcase_add_test(tc, test_armour_piercing);
+	tcase_add_test(tc, test_slayers_v_monster);
+	tcase_add_test(tc, test_slayers_pursue);
+	tcase_add_test(tc, test_slayers_initiative);
+	tcase_add_test(tc, test_flame_cannon_wmr);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -368,6 +368,20 @@ int nhis_melee_pending(struct nhis_ctx *x);
 /* Carries out one impulse of side (Operations Phase). */
 void nhis_impulse(struct nhis_ctx *x, int side, const char *player, const struct nhis_impulse *imp);
 
+/* ---- the umpire's adjustments (adjust.c) ---- */
+
+/* Checks the umpire's adjustments v[0..n) in file order against state as the earlier ones
+ * leave it (state is not changed): only `remove` (a unit in play) and `status` `shaken`
+ * (never for an Unshakable unit, NHiS 8.2) or `reduced`, each changing what the unit is.
+ * Problems go to d at the adjustment's nodes. Returns 0 or -1. How the umpire applies a
+ * melee's outcome (docs/rules/nhis.md "Melee"). */
+int nhis_adjust_check(const struct rules_campaign *c, const void *state, const struct adjustment *v,
+	size_t n, struct diag *d);
+/* Applies one checked adjustment to state (eliminated, Shaken or Prepared, reduced or full)
+ * and appends what it did to what. Returns 0, or -1 for an adjustment check refuses. */
+int nhis_adjust_apply(const struct rules_campaign *c, void *state, const struct adjustment *a,
+	struct buf *what);
+
 extern const struct rule_system rules_nhis;
 
 #endif

@@ -583,6 +583,7 @@ const struct rule_system rules_nhis = {
 		"  fire: HEX              fire at a hex (after a move only with mode: charge)\n"
 		"  melee: true            the move's last hex may hold the enemy: a melee,\n"
 		"                         journaled with both sides' numbers for the umpire\n"
+		"umpire adjustments (a melee's outcome): remove, status shaken|reduced.\n"
 		"standing:\n"
 		"  opportunity: [{hex: HEX, within: N, units: [ID, ...]}]  fire once a turn at the\n"
 		"    first enemy that moves into a hex in sight within N hexes\n"
@@ -604,4 +605,6 @@ const struct rule_system rules_nhis = {
 	.resolve = nhis_resolve,
 	.report = nhis_report,
 	.state_view = nhis_state_view,
+	.adjust_check = nhis_adjust_check,
+	.adjust_apply = nhis_adjust_apply,
 };

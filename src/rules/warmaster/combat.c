@@ -49,16 +49,22 @@ static int attacks_of(struct wm_ctx *x, const struct wm_unit *u, const struct wm
 	m.monster_charge = m.charging_open && (u->type == WM_MONSTER || u->type == WM_CHARIOT);
 	m.pursuit = pursuing;
 	m.pursuit_cm = pursuing ? pursuit_cm : 0;
-	m.terrified = t->terror && !u->terror;
+	m.terrified = t->terror && !u->terror && !u->slayer;
+	m.slayer = u->slayer && t->type == WM_MONSTER;
 	m.flank = hit_in_flank;
 	m.confused = u->confused;
-	int per = u->attacks + wm_combat_mod(&m);
+	int per = u->attacks + wm_combat_mod(&m) + u->spell_bonus;
 	if (per < 0)
 		per = 0;
 	int n = per * u->stands * (round == 1 && u->double_first ? 2 : 1);
+	int bonus = wm_character_bonus(x->s, u);
+	if (bonus)
+		bonus += u->spell_bonus; /* the spell's bonus goes to joined characters too */
 	buf_printf(why, "%s %d stands x (%d %+d)%s", u->id, u->stands, u->attacks,
-		wm_combat_mod(&m), round == 1 && u->double_first ? " x 2" : "");
-	return n;
+		wm_combat_mod(&m) + u->spell_bonus, round == 1 && u->double_first ? " x 2" : "");
+	if (bonus && u->stands)
+		buf_printf(why, " + %d (character)", bonus);
+	return n + (u->stands ? bonus : 0);
 }
 
 /* Boiling Oil (D6) on attacker a by the fortified defender d. Returns 1 if a retreated. */
@@ -136,8 +142,9 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 	events_add(x->ev, x->phase, "round %d, %s v %s: %s", round, a->id, b->id, buf_str(&why));
 	buf_release(&why);
 	int ha = wm_attack(x, b, na, a->id), hb = wm_attack(x, a, nb, b->id);
-	int sa = ha + (a->destroyed ? 0 : support(x->s, a));
-	int sb = hb + (b->destroyed ? 0 : support(x->s, b));
+	/* hits struck shooting at the charger count in the first round (WMR Shooting) */
+	int sa = ha + (a->destroyed ? 0 : support(x->s, a)) + (round == 1 ? a->charge_shot : 0);
+	int sb = hb + (b->destroyed ? 0 : support(x->s, b)) + (round == 1 ? b->charge_shot : 0);
 	events_add(x->ev, x->phase, "combat result: %s %d, %s %d", a->id, sa, b->id, sb);
 	*win = b->destroyed && !a->destroyed ? 0 :
 	       a->destroyed && !b->destroyed ? 1 :
@@ -150,7 +157,9 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 /* The winner's choice after a lost combat: returns 1 if it pursues into another round. */
 static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int diff, int round)
 {
-	enum wm_after c = w->stand_ground ? WM_STAND : x->s->side[w->side].win;
+	enum wm_after c = w->stand_ground ? WM_STAND :
+			  w->slayer       ? WM_PURSUE /* Troll Slayers must pursue (WMR) */ :
+					    x->s->side[w->side].win;
 	if (l->destroyed) {
 		events_add(x->ev, x->phase, "%s may advance once (its enemy is destroyed)", w->id);
 		return 0;
@@ -219,6 +228,7 @@ void wm_combat_phase(struct wm_ctx *x)
 			continue;
 		fight(x, a, b);
 	}
+	wm_characters_follow(x);
 }
 
 void wm_end_phase(struct wm_ctx *x)
@@ -229,6 +239,7 @@ void wm_end_phase(struct wm_ctx *x)
 		u->damage = 0; /* hits that did not remove a stand are discarded */
 		u->charged = u->used_init = u->ordered = u->no_shoot = u->no_fight = 0;
 		u->double_first = u->stand_ground = u->walked = u->shot_hits = u->shot_by = 0;
-		u->overload = 0;
+		u->overload = u->charge_shot = u->burst = u->spell_bonus = 0;
+		u->spelled = 0;
 	}
 }

@@ -24,8 +24,7 @@ static int clamp_pt(const struct wm_state *s, struct wm_unit *u)
 	return 0;
 }
 
-/* Marks u destroyed if it has left the table. */
-static void off_table(struct wm_ctx *x, struct wm_unit *u)
+void wm_off_table(struct wm_ctx *x, struct wm_unit *u)
 {
 	if (!u->destroyed && clamp_pt(x->s, u)) {
 		u->destroyed = 1;
@@ -52,6 +51,7 @@ static void engage(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, int f
 	t->engaged = (int)(u - x->s->units) + 1;
 	events_add(x->ev, x->phase, "%s charges %s%s", u->id, t->id,
 		flank ? " in the flank or rear" : " in front");
+	wm_shoot_at_charger(x, t, u);
 }
 
 /* 1 if u lies in t's flank or rear arc (Warmaster Combat: fighting to side or rear). */
@@ -70,19 +70,6 @@ void wm_charge(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 	if (table_rect_nearest(&p, &ru, &rt) == 0)
 		wm_translate(u, vsub(p, wm_front_centre(u)));
 	engage(x, u, t, flank);
-}
-
-/* Follows path (front centre waypoints) with budget mm; returns the translation. */
-static struct table_pt follow(const struct wm_unit *u, const struct table_pt *path, size_t n,
-	int budget)
-{
-	struct table_pt w[WM_MAX_PATH + 1];
-	struct table_reach r;
-	w[0] = wm_front_centre(u);
-	for (size_t i = 0; i < n; i++)
-		w[i + 1] = path[i];
-	table_path_reach(&r, w, n + 1, NULL, 0, 0, (int64_t)budget << TABLE_SUB_SHIFT);
-	return vsub(r.at, w[0]);
 }
 
 /* The units an order moves: the unit, or the brigade's units of side still on the table. */
@@ -132,15 +119,18 @@ static void carry_out(struct wm_ctx *x, const struct wm_order *o, const int *v, 
 	}
 	if (half)
 		budget /= 2;
-	struct table_pt t = follow(&s->units[v[0]], o->path, o->n_path, budget);
+	int by;
+	struct table_pt t = wm_move_blocked(s, v, n, o->path, o->n_path, budget, NULL, &by);
 	for (size_t i = 0; i < n; i++) {
 		wm_translate(&s->units[v[i]], t);
-		off_table(x, &s->units[v[i]]);
+		wm_off_table(x, &s->units[v[i]]);
 	}
-	events_add(x->ev, x->phase, "%s moves %lld mm to [%d, %d]",
+	events_add(x->ev, x->phase, "%s moves %lld mm to [%d, %d]%s%s%s",
 		o->unit >= 0 ? s->units[v[0]].id : o->brigade,
 		(long long)table_length_round((struct table_pt){ 0, 0 }, t),
-		wm_front_centre(&s->units[v[0]]).x, wm_front_centre(&s->units[v[0]]).y);
+		wm_front_centre(&s->units[v[0]]).x, wm_front_centre(&s->units[v[0]]).y,
+		by >= 0 ? " (stopped by " : "", by >= 0 ? s->units[by].id : "",
+		by >= 0 ? ": no moving through units)" : "");
 }
 
 /* Blunder 2-3: halt, or move until a full pace from visible enemy. */
@@ -156,7 +146,7 @@ static void blunder_back(struct wm_ctx *x, struct wm_unit *u)
 	wm_move_away(u, wm_centre(&x->s->units[e]), u->pace - dist);
 	events_add(x->ev, x->phase, "%s falls back %lld mm from %s", u->id,
 		(long long)(u->pace - dist), x->s->units[e].id);
-	off_table(x, u);
+	wm_off_table(x, u);
 }
 
 /* Blunder 6 (and initiative charge): full pace toward the nearest enemy, charging if it can. */
@@ -295,8 +285,89 @@ static int give_order(struct wm_ctx *x, const struct wm_character *c, const char
 	return ok;
 }
 
+/* A lone character on whom enemy unit e stands: joins the nearest friendly unit within
+ * 30 cm (reading: WMR lets the player choose), or is slain. */
+static void displace(struct wm_ctx *x, struct wm_character *c, const struct wm_unit *e)
+{
+	struct wm_state *s = x->s;
+	int best = -1;
+	int64_t bd = 0;
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct wm_unit *u = &s->units[i];
+		int64_t d = u->side == c->side && !u->destroyed ? wm_char_dist(c, u) : -1;
+		if (d >= 0 && d <= WM_DISPLACE && (best < 0 || d < bd)) {
+			best = (int)i;
+			bd = d;
+		}
+	}
+	if (best < 0) {
+		c->slain = 1;
+		events_add(x->ev, x->phase,
+			"%s is displaced by %s with no friend within 30 cm: slain", c->id, e->id);
+		return;
+	}
+	c->with = best + 1;
+	events_add(x->ev, x->phase, "%s is displaced by %s and joins %s", c->id, e->id,
+		s->units[best].id);
+}
+
+void wm_characters_follow(struct wm_ctx *x)
+{
+	for (size_t i = 0; i < x->s->n_chars; i++) {
+		struct wm_character *c = &x->s->chars[i];
+		for (size_t k = 0; k < x->s->n_units && !c->with && !c->slain; k++) {
+			const struct wm_unit *e = &x->s->units[k];
+			struct table_rect r = wm_rect(e);
+			if (e->side != c->side && !e->destroyed &&
+				table_rect_where(&r, c->at) == TABLE_INSIDE)
+				displace(x, c, e);
+		}
+	}
+	for (size_t i = 0; i < x->s->n_chars; i++) {
+		struct wm_character *c = &x->s->chars[i];
+		if (!c->with || c->slain)
+			continue;
+		struct wm_unit *u = &x->s->units[c->with - 1];
+		if (u->destroyed) {
+			c->slain = 1;
+			c->with = 0;
+			events_add(x->ev, x->phase, "%s is slain with %s", c->id, u->id);
+		} else
+			c->at = wm_centre(u);
+	}
+}
+
+int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u)
+{
+	int best = 0;
+	for (size_t i = 0; i < s->n_chars; i++)
+		if (!s->chars[i].slain && s->chars[i].with == (int)(u - s->units) + 1 &&
+			s->chars[i].attacks > best)
+			best = s->chars[i].attacks;
+	return best;
+}
+
+/* A character joins unit u by moving into touch with it (WMR Joining a unit): u within its
+ * pace; it then stands at u's centre. */
+static void join(struct wm_ctx *x, struct wm_character *c, struct wm_unit *u, const char *player,
+	int index)
+{
+	const char *why = u->destroyed                 ? "destroyed" :
+			  wm_char_dist(c, u) > c->pace ? "beyond its move" :
+							 NULL;
+	if (why) {
+		events_void(x->ev, x->phase, player, index, "%s cannot join %s: %s", c->id, u->id,
+			why);
+		return;
+	}
+	c->with = (int)(u - x->s->units) + 1;
+	c->at = wm_centre(u);
+	events_add(x->ev, x->phase, "%s joins %s", c->id, u->id);
+}
+
 static void move_character(struct wm_ctx *x, struct wm_character *c, struct table_pt to)
 {
+	c->with = 0; /* a character moving on its own leaves the unit it was with */
 	struct table_pt d = vsub(to, c->at);
 	if (!table_within(c->at, to, c->pace))
 		d = wm_scale(d, c->pace);
@@ -305,18 +376,47 @@ static void move_character(struct wm_ctx *x, struct wm_character *c, struct tabl
 	events_add(x->ev, x->phase, "%s moves to [%d, %d]", c->id, c->at.x, c->at.y);
 }
 
+/* An evade: a full pace straight away from t, not through enemies or units in combat; it may
+ * burst through friends not in combat, which are confused (WMR Movement, Evade). */
+static void evade(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
+{
+	struct wm_state *s = x->s;
+	unsigned char passed[WM_MAX_UNITS] = { 0 };
+	struct wm_unit m = *u;
+	int v[1] = { (int)(u - s->units) }, by;
+	wm_move_away(&m, wm_centre(t), u->pace);
+	struct table_pt to = wm_front_centre(&m);
+	struct table_pt d = wm_move_blocked(s, v, 1, &to, 1, u->pace, passed, &by);
+	wm_translate(u, d);
+	for (size_t i = 0; i < s->n_units; i++)
+		if (passed[i]) {
+			s->units[i].confused = s->units[i].burst = 1;
+			events_add(x->ev, x->phase, "%s bursts through %s, which is confused",
+				u->id, s->units[i].id);
+		}
+	if (by >= 0)
+		events_add(x->ev, x->phase, "%s evades %lld mm (stopped by %s)", u->id,
+			(long long)table_length_round((struct table_pt){ 0, 0 }, d),
+			s->units[by].id);
+	wm_off_table(x, u);
+}
+
 static void initiative(struct wm_ctx *x, const struct wm_orders *o)
 {
 	struct wm_state *s = x->s;
 	for (size_t i = 0; i < s->n_units; i++) {
 		struct wm_unit *u = &s->units[i];
-		if (u->side != x->active || u->destroyed || u->engaged || u->confused ||
-			!o->initiative[i] || !wm_enemy_near(s, u))
+		/* Troll Slayers always charge on their initiative when they can (WMR Dwarfs) */
+		int want = u->slayer ? WM_INIT_CHARGE : o->initiative[i];
+		if (u->side != x->active || u->destroyed || u->engaged || u->confused || !want ||
+			!wm_enemy_near(s, u))
 			continue;
 		int e = wm_closest_enemy(s, u, 0);
 		struct wm_unit *t = &s->units[e];
+		if (u->slayer && (t->engaged || u->immobile))
+			continue; /* cannot charge: they may take orders */
 		u->used_init = 1;
-		if (o->initiative[i] == WM_INIT_CHARGE) {
+		if (want == WM_INIT_CHARGE) {
 			events_add(x->ev, x->phase, "%s uses its initiative to charge %s", u->id,
 				t->id);
 			if (t->engaged || u->immobile)
@@ -326,10 +426,8 @@ static void initiative(struct wm_ctx *x, const struct wm_orders *o)
 		} else {
 			events_add(x->ev, x->phase, "%s uses its initiative to evade %s", u->id,
 				t->id);
-			if (!u->immobile) {
-				wm_move_away(u, wm_centre(t), u->pace);
-				off_table(x, u);
-			}
+			if (!u->immobile)
+				evade(x, u, t);
 		}
 	}
 }
@@ -340,7 +438,7 @@ void wm_home_back(struct wm_ctx *x, struct wm_unit *u)
 	int best = -1;
 	int64_t bd = 0;
 	for (size_t i = 0; i < s->n_chars; i++) {
-		if (s->chars[i].side != u->side)
+		if (s->chars[i].side != u->side || s->chars[i].slain)
 			continue;
 		int64_t d = wm_char_dist(&s->chars[i], u);
 		if (best < 0 || d < bd) {
@@ -370,6 +468,10 @@ static void orders(struct wm_ctx *x, const struct wm_orders *o)
 			continue;
 		struct wm_character *c = &s->chars[e->character];
 		int stop = general_failed;
+		if (c->slain) {
+			events_void(x->ev, x->phase, player, e->index, "%s has been slain", c->id);
+			continue;
+		}
 		for (size_t j = 0; j < e->n_orders && !stop; j++)
 			if (give_order(x, c, player, e->index, &e->orders[j]) == 0) {
 				stop = 1;
@@ -384,6 +486,8 @@ static void orders(struct wm_ctx *x, const struct wm_orders *o)
 				"%s gives no orders: the General has failed", c->id);
 		if (e->has_move)
 			move_character(x, c, e->move_to);
+		if (e->join)
+			join(x, c, &s->units[e->join - 1], player, e->index);
 	}
 }
 
@@ -397,10 +501,11 @@ void wm_command_phase(struct wm_ctx *x, const struct wm_orders *o)
 			!s->units[i].destroyed && !s->units[i].engaged)
 			wm_home_back(x, &s->units[i]);
 	orders(x, o);
+	wm_characters_follow(x);
 	/* Units walked through by the Giant, and the side's confused units, recover now. */
 	for (size_t i = 0; i < s->n_units; i++) {
 		struct wm_unit *u = &s->units[i];
-		if (u->walked || (u->side == x->active && u->confused)) {
+		if (u->walked || (u->side == x->active && u->confused && !u->burst)) {
 			if (u->confused)
 				events_add(x->ev, x->phase, "%s is no longer confused", u->id);
 			u->confused = 0;
@@ -450,7 +555,7 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	}
 	if (hit < 0) {
 		wm_translate(u, step);
-		off_table(x, u);
+		wm_off_table(x, u);
 		events_add(x->ev, x->phase, "%s walks %lld mm", u->id, (long long)len);
 		return 0;
 	}
@@ -461,7 +566,7 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	return 1;
 }
 
-static struct table_pt to_edge(const struct wm_state *s, struct table_pt c)
+struct table_pt wm_to_edge(const struct wm_state *s, struct table_pt c)
 {
 	int64_t d[4] = { c.x, s->width - c.x, c.y, s->depth - c.y };
 	static const struct table_pt dir[4] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
@@ -519,7 +624,7 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u)
 		u->no_fight = 1;
 	else if (d6 == 2) {
 		u->stand_ground = 1;
-		walk(x, u, to_edge(s, wm_centre(u)), u->pace, 1, 0);
+		walk(x, u, wm_to_edge(s, wm_centre(u)), u->pace, 1, 0);
 	} else if (d6 == 3)
 		rock(x, u);
 	else if (d6 == 4)

@@ -5,6 +5,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "rules/warmaster/warmaster.h"
 #include "core/banned.h"
 
@@ -198,4 +200,93 @@ int wm_move_pace(const struct wm_state *s, const struct wm_unit *u, struct table
 	if (u->type == WM_SHIP && table_dot(dir, s->wind) > 0)
 		pace += 100;
 	return pace;
+}
+
+/* Where u's front centre is after budget mm of path (from its current front centre). */
+static struct table_pt along_path(const struct wm_unit *u, const struct table_pt *path, size_t n,
+	int64_t budget)
+{
+	struct table_pt w[WM_MAX_PATH + 1];
+	struct table_reach r;
+	w[0] = wm_front_centre(u);
+	for (size_t i = 0; i < n && i < WM_MAX_PATH; i++)
+		w[i + 1] = path[i];
+	table_path_reach(&r, w, n + 1, NULL, 0, 0, budget << TABLE_SUB_SHIFT);
+	return (struct table_pt){ r.at.x - w[0].x, r.at.y - w[0].y };
+}
+
+/* The first unit (not in v, not ignored) that one of units v moved by t would overlap, or -1.
+ * passed (not NULL: a burst through): friendly units not in combat are marked there instead. */
+static int overlapped(const struct wm_state *s, const int *v, size_t n, struct table_pt t,
+	const unsigned char *ignore, unsigned char *passed)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct wm_unit m = s->units[v[k]];
+		wm_translate(&m, t);
+		struct table_rect r = wm_rect(&m);
+		for (size_t i = 0; i < s->n_units; i++) {
+			const struct wm_unit *o = &s->units[i];
+			if (o->destroyed || ignore[i])
+				continue;
+			struct table_rect ro = wm_rect(o);
+			if (table_rect_overlap(&r, &ro) != TABLE_OVERLAPPING)
+				continue;
+			if (passed && o->side == s->units[v[k]].side && !o->engaged)
+				passed[i] = 1;
+			else
+				return (int)i;
+		}
+	}
+	return -1;
+}
+
+struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
+	const struct table_pt *path, size_t n_path, int64_t budget, unsigned char *passed,
+	int *blocker)
+{
+	unsigned char ignore[WM_MAX_UNITS] = { 0 };
+	const struct wm_unit *u = &s->units[v[0]];
+	*blocker = -1;
+	if (u->type == WM_FLYER)
+		return along_path(u, path, n_path, budget);
+	for (size_t k = 0; k < n; k++) {
+		/* the units moving and any they overlap already (placed so) do not stop them */
+		struct table_rect a = wm_rect(&s->units[v[k]]);
+		ignore[v[k]] = 1;
+		for (size_t i = 0; i < s->n_units && i < WM_MAX_UNITS; i++) {
+			struct table_rect b = wm_rect(&s->units[i]);
+			if (table_rect_overlap(&a, &b) == TABLE_OVERLAPPING)
+				ignore[i] = 1;
+		}
+	}
+	/* 10 mm steps cannot jump a footprint (stands are at least 20 mm deep); then mm by mm. */
+	int64_t ok = 0, step = 10;
+	while (ok < budget) {
+		int64_t next = ok + step < budget ? ok + step : budget;
+		int b = overlapped(s, v, n, along_path(u, path, n_path, next), ignore, passed);
+		if (b < 0) {
+			ok = next;
+			continue;
+		}
+		if (step == 1) {
+			*blocker = b;
+			break;
+		}
+		step = 1;
+	}
+	struct table_pt t = along_path(u, path, n_path, ok);
+	if (passed && ok > 0) {
+		/* a burst through must pass completely: ending on a friend, it stops short of it */
+		unsigned char end[WM_MAX_UNITS] = { 0 };
+		if (overlapped(s, v, n, t, ignore, end) < 0) {
+			int on = 0;
+			for (size_t i = 0; i < s->n_units && i < WM_MAX_UNITS; i++)
+				on |= end[i];
+			if (!on)
+				return t;
+		}
+		memset(passed, 0, s->n_units);
+		return wm_move_blocked(s, v, n, path, n_path, budget, NULL, blocker);
+	}
+	return t;
 }

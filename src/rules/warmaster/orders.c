@@ -133,7 +133,7 @@ static int parse_order(const struct wm_state *s, int side, const struct node *m,
 static int parse_character_entry(const struct wm_state *s, int side, const struct node *m,
 	struct wm_entry *e, struct diag *d)
 {
-	static const char *const keys[] = { "character", "orders", "move", NULL };
+	static const char *const keys[] = { "character", "orders", "move", "join", NULL };
 	const struct node *n = node_get(m, "character"), *l;
 	const char *id;
 	int rc = 0;
@@ -149,6 +149,16 @@ static int parse_character_entry(const struct wm_state *s, int side, const struc
 		if (wm_want_pt(s, n, "move", &e->move_to, d) < 0)
 			return -1;
 		e->has_move = 1;
+	}
+	if ((n = node_get(m, "join"))) {
+		int u;
+		if (e->has_move) {
+			node_error(d, n, "a character moves or joins a unit (not both)");
+			return -1;
+		}
+		if ((u = want_unit(s, side, n, 1, d)) < 0)
+			return -1;
+		e->join = u + 1;
 	}
 	if (!(l = node_get(m, "orders")))
 		return 0;
@@ -193,6 +203,57 @@ static int parse_shot(const struct wm_state *s, int side, const struct node *m, 
 		return 0;
 	e->target = want_unit(s, side, n, 0, d);
 	return e->target < 0 ? -1 : 0;
+}
+
+/* A spell: cast: SPELL, by: WIZARD, at: UNIT (a point [x, y] for a line spell). */
+static int parse_cast(const struct wm_state *s, int side, const struct node *m, struct wm_entry *e,
+	struct diag *d)
+{
+	static const char *const keys[] = { "cast", "by", "at", NULL };
+	const struct node *n;
+	const char *id;
+	const struct wm_army *a = &s->armies[s->side[side].army];
+	e->character = -1;
+	e->shooter = e->target = e->structure = -1;
+	if (node_check_map(m, "spell", keys, d) < 0 || !(n = node_need(m, "by", d)) ||
+		node_want_id(n, "by", &id, d) < 0)
+		return -1;
+	e->caster = wm_char_find(s, id);
+	if (e->caster < 0 || s->chars[e->caster].side != side ||
+		s->chars[e->caster].role != WM_WIZARD) {
+		node_error(d, n, "no wizard '%s' of %s (one of your Wizards)", id,
+			s->side[side].player);
+		return -1;
+	}
+	if (node_want_str(n = node_get(m, "cast"), "cast", 64, &id, d) < 0)
+		return -1;
+	for (e->spell = 0; e->spell < (int)a->n_spells; e->spell++)
+		if (strcmp(a->spells[e->spell].name, id) == 0)
+			break;
+	if (e->spell == (int)a->n_spells) {
+		node_error(d, n, "no spell '%s' in the %s army list (one of its spells)", id,
+			a->name);
+		return -1;
+	}
+	if (!(n = node_need(m, "at", d)))
+		return -1;
+	if (a->spells[e->spell].kind == WM_SPELL_LINE)
+		return wm_want_pt(s, n, "at", &e->at, d);
+	e->target = want_unit(s, side, n, a->spells[e->spell].kind == WM_SPELL_BONUS, d);
+	return e->target < 0 ? -1 : 0;
+}
+
+/* Each Wizard casts one spell a turn (WMR Magic). */
+static int check_one_cast(const struct wm_orders *o, const struct node *orders, struct diag *d)
+{
+	for (size_t i = 0; i < o->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (o->v[i].caster >= 0 && o->v[j].caster == o->v[i].caster) {
+				node_error(d, node_get(orders->items[i], "by"),
+					"a second spell by the same Wizard (one spell a turn)");
+				return -1;
+			}
+	return 0;
 }
 
 static int parse_standing(const struct wm_state *s, int side, const struct node *st,
@@ -259,7 +320,11 @@ int wm_orders_parse(void **out, const struct rules_campaign *c, const void *stat
 		const struct node *m = orders->items[i];
 		struct wm_entry *e = &o->v[o->n++];
 		e->index = (int)i + 1;
-		if (m->kind == NODE_MAP && node_get(m, "shoot")) {
+		e->caster = -1;
+		if (m->kind == NODE_MAP && node_get(m, "cast")) {
+			if (parse_cast(s, side, m, e, d) < 0)
+				rc = -1;
+		} else if (m->kind == NODE_MAP && node_get(m, "shoot")) {
 			if (parse_shot(s, side, m, e, d) < 0)
 				rc = -1;
 		} else if (m->kind == NODE_MAP && node_get(m, "character")) {
@@ -267,11 +332,13 @@ int wm_orders_parse(void **out, const struct rules_campaign *c, const void *stat
 				rc = -1;
 		} else {
 			node_error(d, m,
-				"an entry is neither a character's orders nor a shot "
-				"(a map with character or shoot)");
+				"an entry is not a character's orders, a shot or a spell "
+				"(a map with character, shoot or cast)");
 			rc = -1;
 		}
 	}
+	if (rc == 0 && check_one_cast(o, orders, d) < 0)
+		rc = -1;
 	if (rc < 0) {
 		wm_orders_free(o);
 		return -1;

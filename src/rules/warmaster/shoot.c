@@ -35,20 +35,32 @@ int wm_apply_hits(struct wm_ctx *x, struct wm_unit *u, int hits)
 	return lost;
 }
 
-/* Armour saves for hits on u: each saved on a d6 >= armour. Returns hits not saved. */
-static int saves(struct wm_ctx *x, const struct wm_unit *u, int hits, const char *label)
+int wm_save_needed(int armour, int worse)
 {
-	int left = hits;
-	if (!u->armour)
+	return armour && armour + worse <= 6 ? armour + worse : 0;
+}
+
+/* Armour saves for hits on u: each saved on a d6 >= its armour counted worse worse. Returns
+ * hits not saved. */
+static int saves(struct wm_ctx *x, const struct wm_unit *u, int hits, const char *label, int worse)
+{
+	int left = hits, need = wm_save_needed(u->armour, worse);
+	if (!need)
 		return hits;
 	for (int i = 0; i < hits; i++)
 		if ((int)dice_roll(x->dice, 6, "Warmaster armour save: %s (%s), %d+ [%d/%d]", u->id,
-			    label, u->armour, i + 1, hits) >= u->armour)
+			    label, need, i + 1, hits) >= need)
 			left--;
 	return left;
 }
 
 int wm_attack(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label)
+{
+	return wm_attack_ap(x, target, attacks, label, 0);
+}
+
+int wm_attack_ap(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label,
+	int worse)
 {
 	int need = wm_to_hit(wm_position_of(x->s, target)), hits = 0;
 	if (attacks <= 0 || target->destroyed)
@@ -57,7 +69,7 @@ int wm_attack(struct wm_ctx *x, struct wm_unit *target, int attacks, const char 
 		if ((int)dice_roll(x->dice, 6, "Warmaster to hit: %s at %s, %d+ [%d/%d]", label,
 			    target->id, need, i + 1, attacks) >= need)
 			hits++;
-	int left = saves(x, target, hits, label);
+	int left = saves(x, target, hits, label, worse);
 	events_add(x->ev, x->phase, "%s: %d attacks on %s, %d hits, %d after saves", label, attacks,
 		target->id, hits, left);
 	wm_apply_hits(x, target, left);
@@ -83,6 +95,31 @@ static int flame_cannon(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, 
 	if (f->reduced)
 		u->reduced = 1;
 	if (f->destroyed) {
+		u->stands = 0;
+		u->destroyed = 1;
+	}
+	return attacks;
+}
+
+/* WMR's Flame Cannon: 2D6 attacks; a double rolls on the Misfire Chart instead. */
+static int flame_cannon_wmr(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
+{
+	int v[2], r[2];
+	int sum = dice_roll_many(x->dice, 2, 6, v, "Warmaster Flame Cannon (WMR): %s at %s, 2D6",
+		u->id, t->id);
+	if (v[0] != v[1])
+		return sum;
+	const struct wm_misfire *m = &wm_flame_misfire[v[0]];
+	int attacks = m->attacks;
+	if (m->dice)
+		attacks += dice_roll_many(x->dice, m->dice, 6, r,
+			"Warmaster Flame Cannon Misfire: %s's %dD6 attacks", u->id, m->dice);
+	events_add(x->ev, x->phase, "%s flame cannon misfire %d-%d: %d attacks%s%s", u->id, v[0],
+		v[1], attacks, m->destroyed ? ", destroyed" : "",
+		m->reduced ? ", 1D6 attacks from now on" : "");
+	if (m->reduced)
+		u->reduced = 1;
+	if (m->destroyed) {
 		u->stands = 0;
 		u->destroyed = 1;
 	}
@@ -119,6 +156,15 @@ static int shot_attacks(struct wm_ctx *x, struct wm_unit *u)
 	if (u->reduced)
 		return (int)dice_roll(x->dice, 6, "Warmaster shooting: %s's D6 attacks", u->id);
 	return u->shoot * u->stands * (u->overload ? 2 : 1);
+}
+
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u)
+{
+	if (!t->shoot || t->destroyed || t->confused || t->no_shoot || u->destroyed)
+		return;
+	int attacks = shot_attacks(x, t);
+	events_add(x->ev, x->phase, "%s shoots at its charger %s", t->id, u->id);
+	t->charge_shot += wm_attack_ap(x, u, attacks, t->id, t->armour_piercing);
 }
 
 static int is_vessel(const struct wm_unit *t)
@@ -196,7 +242,9 @@ void wm_shoot(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, struct wm_
 		return;
 	}
 	int extra_hits = 0, attacks;
-	if (u->special == WM_FLAME_CANNON && !u->reduced)
+	if (u->special == WM_FLAME_CANNON && !u->reduced && x->o->flame_wmr)
+		attacks = flame_cannon_wmr(x, u, t);
+	else if (u->special == WM_FLAME_CANNON && !u->reduced)
 		attacks = flame_cannon(x, u, t, &extra_hits);
 	else if (u->special == WM_DEATH_ROCKET)
 		attacks = death_rocket(x, u, shot_attacks(x, u));
@@ -204,13 +252,13 @@ void wm_shoot(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, struct wm_
 		attacks = shot_attacks(x, u);
 	int hits = 0;
 	if (extra_hits) {
-		hits = saves(x, t, extra_hits, u->id);
+		hits = saves(x, t, extra_hits, u->id, u->armour_piercing);
 		events_add(x->ev, x->phase, "%s: %d hits outright on %s, %d after saves", u->id,
 			extra_hits, t->id, hits);
 		wm_apply_hits(x, t, hits);
 	}
 	if (attacks > 0)
-		hits += wm_attack(x, t, attacks, u->id);
+		hits += wm_attack_ap(x, t, attacks, u->id, u->armour_piercing);
 	t->shot_hits += hits;
 	if (!t->shot_by)
 		t->shot_by = (int)(u - x->s->units) + 1;
@@ -228,7 +276,8 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		u->id, u->shot_hits, wm_position_names[p], n);
 	for (int i = 0; i < n; i++)
 		six |= v[i] == 6;
-	struct wm_unit *by = &x->s->units[u->shot_by - 1];
+	struct table_pt from = u->shot_by > 0 ? wm_centre(&x->s->units[u->shot_by - 1]) :
+						u->shot_from;
 	if (10 * cm > u->pace) {
 		events_add(x->ev, x->phase,
 			"%s is driven back %d cm, further than its pace: destroyed", u->id, cm);
@@ -236,7 +285,7 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		u->destroyed = 1;
 		return;
 	}
-	wm_move_away(u, wm_centre(by), 10 * cm);
+	wm_move_away(u, from, 10 * cm);
 	if (six)
 		u->confused = 1;
 	events_add(x->ev, x->phase, "%s is driven back %d cm%s", u->id, cm,
@@ -284,6 +333,10 @@ void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
 	}
 	for (size_t k = 0; k < o->n; k++) {
 		const struct wm_entry *e = &o->v[k];
+		if (e->caster >= 0) {
+			wm_cast(x, e);
+			continue;
+		}
 		if (e->character >= 0)
 			continue;
 		struct wm_unit *u = &s->units[e->shooter];
@@ -299,4 +352,5 @@ void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
 	for (size_t i = 0; i < s->n_units; i++)
 		if (s->units[i].shot_hits > 0)
 			wm_drive_back(x, &s->units[i]);
+	wm_characters_follow(x);
 }

@@ -24,6 +24,7 @@ static const char *const blunder45_names[] = { "half-pace", "no-move", NULL };
 static const char *const draw_names[] = { "3d6", "up-to-3d6", NULL };
 static const char *const steam_names[] = { "sheet", "wmr", NULL };
 static const char *const giant_names[] = { "failed-order", "blunder", NULL };
+static const char *const flame_names[] = { "sheet", "wmr", NULL };
 static const char *const draw_choice_names[] = { "fall-back", "stand", NULL };
 
 /* The sheet's Moves, mm. */
@@ -52,7 +53,7 @@ static int opt_enum(const struct node *opts, const char *key, const char *const 
 int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "blunder-4-5", "draw-fall-back", "steam-tank",
-		"giant-goes-wild", NULL };
+		"giant-goes-wild", "flame-cannon", NULL };
 	struct wm_options *o = xcalloc(1, sizeof(*o));
 	int rc = 0;
 	wm_options_default(o);
@@ -65,7 +66,8 @@ int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 			 opt_enum(opts, "draw-fall-back", draw_names, &o->draw_up_to, d) < 0 ||
 			 opt_enum(opts, "steam-tank", steam_names, &o->steam_tank_wmr, d) < 0 ||
 			 opt_enum(opts, "giant-goes-wild", giant_names, &o->giant_on_blunder, d) <
-				 0)
+				 0 ||
+			 opt_enum(opts, "flame-cannon", flame_names, &o->flame_wmr, d) < 0)
 			rc = -1;
 	}
 	if (rc < 0)
@@ -88,6 +90,7 @@ struct node *wm_options_emit(const void *opts)
 	node_map_str(m, "draw-fall-back", draw_names[o->draw_up_to]);
 	node_map_str(m, "steam-tank", steam_names[o->steam_tank_wmr]);
 	node_map_str(m, "giant-goes-wild", giant_names[o->giant_on_blunder]);
+	node_map_str(m, "flame-cannon", flame_names[o->flame_wmr]);
 	return m;
 }
 
@@ -244,7 +247,8 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 {
 	static const char *const keys[] = { "name", "type", "role", "special", "attacks", "shoot",
 		"range", "hits", "armour", "stands", "pace", "terror", "no-drive-back", "defended",
-		"stand", "command", "order-range", NULL };
+		"stand", "command", "order-range", "anti-magic", "armour-piercing", "slayer",
+		NULL };
 	const struct node *n;
 	const char *name;
 	int rc = 0, e;
@@ -264,7 +268,8 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 			want_int_key(m, "order-range", 0, WM_TABLE_MAX, def_range[p->role],
 				&p->order_range, d) < 0 ||
 			want_int_key(m, "attacks", 0, 20, 0, &p->attacks, d) < 0 ||
-			want_int_key(m, "pace", 1, 2000, 600, &p->pace, d) < 0)
+			want_int_key(m, "pace", 1, 2000, 600, &p->pace, d) < 0 ||
+			want_bool_key(m, "anti-magic", &p->anti_magic, d) < 0)
 			return -1;
 		return 0;
 	}
@@ -284,7 +289,9 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 		want_int_key(m, "pace", 1, 2000, wm_type_pace(p->type), &p->pace, d) < 0 ||
 		want_bool_key(m, "terror", &p->terror, d) < 0 ||
 		want_bool_key(m, "no-drive-back", &p->no_drive_back, d) < 0 ||
-		want_bool_key(m, "defended", &p->defended, d) < 0)
+		want_bool_key(m, "defended", &p->defended, d) < 0 ||
+		want_bool_key(m, "armour-piercing", &p->armour_piercing, d) < 0 ||
+		want_bool_key(m, "slayer", &p->slayer, d) < 0)
 		rc = -1;
 	p->stand_w = 40;
 	p->stand_d = p->type == WM_INFANTRY ? 20 : 30;
@@ -309,9 +316,56 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 	return rc;
 }
 
+/* One spell of an army list: name, kind, cast (4-6), range and the kind's numbers. */
+static int parse_spell(const struct node *m, struct wm_spell *sp, struct diag *d)
+{
+	static const char *const keys[] = { "name", "kind", "cast", "range", "attacks", "step",
+		"bonus", "exclude", NULL };
+	const struct node *n;
+	const char *name;
+	int e;
+	if (node_check_map(m, "spell", keys, d) < 0 || !(n = node_need(m, "name", d)) ||
+		node_want_str(n, "name", 64, &name, d) < 0)
+		return -1;
+	sp->name = xstrdup(name);
+	if (!(n = node_need(m, "kind", d)) ||
+		node_want_enum(n, "kind", wm_spell_kind_names, &e, d) < 0 ||
+		!node_need(m, "cast", d) || !node_need(m, "range", d) ||
+		want_int_key(m, "cast", 2, 6, 4, &sp->cast, d) < 0 ||
+		want_int_key(m, "range", 1, WM_TABLE_MAX, 1, &sp->range, d) < 0 ||
+		want_int_key(m, "attacks", 0, 20, 0, &sp->attacks, d) < 0 ||
+		want_int_key(m, "step", 0, 1000, 50, &sp->step, d) < 0 ||
+		want_int_key(m, "bonus", 0, 6, 1, &sp->bonus, d) < 0)
+		return -1;
+	sp->kind = (enum wm_spell_kind)e;
+	if ((n = node_get(m, "exclude"))) {
+		if (node_check_seq(n, "exclude", WM_MAX_EXCLUDE, d) < 0)
+			return -1;
+		sp->exclude = xcalloc(n->n ? n->n : 1, sizeof(*sp->exclude));
+		for (size_t i = 0; i < n->n; i++) {
+			if (node_want_str(n->items[i], "exclude", 64, &name, d) < 0)
+				return -1;
+			sp->exclude[sp->n_exclude++] = xstrdup(name);
+		}
+	}
+	return 0;
+}
+
+static int parse_spells(const struct node *l, struct wm_army *a, struct diag *d)
+{
+	int rc = 0;
+	if (node_check_seq(l, "spells", WM_MAX_SPELLS, d) < 0)
+		return -1;
+	a->spells = xcalloc(l->n ? l->n : 1, sizeof(*a->spells));
+	for (size_t i = 0; i < l->n; i++)
+		if (parse_spell(l->items[i], &a->spells[a->n_spells++], d) < 0)
+			rc = -1;
+	return rc;
+}
+
 static int parse_army(const struct node *m, struct wm_army *a, struct diag *d)
 {
-	static const char *const keys[] = { "name", "source", "list", NULL };
+	static const char *const keys[] = { "name", "source", "list", "spells", NULL };
 	const struct node *n, *l;
 	const char *s;
 	int rc = 0;
@@ -322,6 +376,8 @@ static int parse_army(const struct node *m, struct wm_army *a, struct diag *d)
 	a->name = xstrdup(s);
 	if ((n = node_get(m, "source")) && node_want_str(n, "source", 400, &s, d) == 0)
 		a->source = xstrdup(s);
+	if ((n = node_get(m, "spells")) && parse_spells(n, a, d) < 0)
+		rc = -1;
 	if (!(l = node_need(m, "list", d)) || node_check_seq(l, "list", WM_MAX_PROFILES, d) < 0)
 		return -1;
 	a->v = xcalloc(l->n ? l->n : 1, sizeof(*a->v));
@@ -377,7 +433,7 @@ static const struct wm_profile *want_profile(const struct wm_state *s, const str
 
 static int parse_character(struct wm_state *s, const struct node *m, struct diag *d)
 {
-	static const char *const keys[] = { "id", "player", "name", "at", NULL };
+	static const char *const keys[] = { "id", "player", "name", "at", "with", "slain", NULL };
 	struct wm_character *c = &s->chars[s->n_chars];
 	const struct wm_profile *p;
 	const struct node *n;
@@ -392,10 +448,36 @@ static int parse_character(struct wm_state *s, const struct node *m, struct diag
 	c->command = p->command;
 	c->range = p->order_range;
 	c->pace = p->pace;
+	c->attacks = p->attacks;
+	c->anti_magic = p->anti_magic;
 	s->n_chars++;
-	if (!(n = node_need(m, "at", d)) || wm_want_pt(s, n, "at", &c->at, d) < 0)
+	if (!(n = node_need(m, "at", d)) || wm_want_pt(s, n, "at", &c->at, d) < 0 ||
+		want_bool_key(m, "slain", &c->slain, d) < 0)
 		return -1;
 	return 0;
+}
+
+/* with: the id of the character's own unit it has joined, read once every unit is known. */
+static int parse_with(struct wm_state *s, const struct node *chars, struct diag *d)
+{
+	int rc = 0;
+	for (size_t i = 0; chars && i < chars->n && i < s->n_chars; i++) {
+		const struct node *n = node_get(chars->items[i], "with");
+		const char *id;
+		if (!n)
+			continue;
+		int j = node_want_id(n, "with", &id, d) < 0 ? -1 : wm_unit_find(s, id);
+		if (j < 0 || s->units[j].side != s->chars[i].side || s->units[j].destroyed ||
+			s->chars[i].slain) {
+			node_error(d, n,
+				"with is not a unit of the character's side on the table (the "
+				"id of the unit it has joined)");
+			rc = -1;
+			continue;
+		}
+		s->chars[i].with = j + 1;
+	}
+	return rc;
 }
 
 static int parse_unit_state(struct wm_state *s, struct wm_unit *u, const struct node *m,
@@ -462,6 +544,8 @@ static int parse_unit(struct wm_state *s, const struct node *m, struct diag *d)
 	u->terror = p->terror;
 	u->no_drive_back = p->no_drive_back;
 	u->defended = p->defended;
+	u->armour_piercing = p->armour_piercing;
+	u->slayer = p->slayer;
 	u->stand_w = p->stand_w;
 	u->stand_d = p->stand_d;
 	s->n_units++;
@@ -683,7 +767,8 @@ int wm_state_parse(void **out, const struct rules_campaign *c, const struct node
 		rc = -1;
 		goto done;
 	}
-	if (rc == 0 && (parse_engaged(s, units, d) < 0 || check_brigades(s, units, d) < 0))
+	if (rc == 0 && (parse_engaged(s, units, d) < 0 || check_brigades(s, units, d) < 0 ||
+			       parse_with(s, node_get(game, "characters"), d) < 0))
 		rc = -1;
 	goto done;
 done_armies:
@@ -704,6 +789,14 @@ void wm_state_free(void *state)
 	for (size_t i = 0; i < s->n_armies; i++) {
 		for (size_t j = 0; j < s->armies[i].n; j++)
 			free(s->armies[i].v[j].name);
+		for (size_t j = 0; j < s->armies[i].n_spells; j++) {
+			struct wm_spell *sp = &s->armies[i].spells[j];
+			for (size_t k = 0; k < sp->n_exclude; k++)
+				free(sp->exclude[k]);
+			free(sp->exclude);
+			free(sp->name);
+		}
+		free(s->armies[i].spells);
 		free(s->armies[i].v);
 		free(s->armies[i].name);
 		free(s->armies[i].source);
@@ -759,6 +852,8 @@ static struct node *profile_emit(const struct wm_profile *p)
 		node_map_int(m, "order-range", p->order_range);
 		node_map_int(m, "attacks", p->attacks);
 		node_map_int(m, "pace", p->pace);
+		if (p->anti_magic)
+			node_map_bool(m, "anti-magic", 1);
 		return m;
 	}
 	node_map_str(m, "type", wm_utype_names[p->type]);
@@ -779,10 +874,37 @@ static struct node *profile_emit(const struct wm_profile *p)
 		node_map_bool(m, "no-drive-back", 1);
 	if (p->defended)
 		node_map_bool(m, "defended", 1);
+	if (p->armour_piercing)
+		node_map_bool(m, "armour-piercing", 1);
+	if (p->slayer)
+		node_map_bool(m, "slayer", 1);
 	struct node *sz = node_map_add(m, "stand", node_new_seq());
 	node_seq_add(sz, node_new_int(p->stand_w));
 	node_seq_add(sz, node_new_int(p->stand_d));
 	return m;
+}
+
+static void emit_spells(struct node *l, const struct wm_army *a)
+{
+	for (size_t j = 0; j < a->n_spells; j++) {
+		const struct wm_spell *sp = &a->spells[j];
+		struct node *m = node_seq_add(l, node_new_map());
+		node_map_str(m, "name", sp->name);
+		node_map_str(m, "kind", wm_spell_kind_names[sp->kind]);
+		node_map_int(m, "cast", sp->cast);
+		node_map_int(m, "range", sp->range);
+		if (sp->kind == WM_SPELL_ATTACKS || sp->kind == WM_SPELL_LINE)
+			node_map_int(m, "attacks", sp->attacks);
+		if (sp->kind == WM_SPELL_DRIVE_BACK)
+			node_map_int(m, "step", sp->step);
+		if (sp->kind == WM_SPELL_BONUS)
+			node_map_int(m, "bonus", sp->bonus);
+		if (sp->n_exclude) {
+			struct node *x = node_map_add(m, "exclude", node_new_seq());
+			for (size_t k = 0; k < sp->n_exclude; k++)
+				node_seq_add(x, node_new_str(sp->exclude[k]));
+		}
+	}
 }
 
 static struct node *unit_emit(const struct wm_state *s, const struct wm_unit *u)
@@ -860,6 +982,8 @@ struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 		v = node_map_add(a, "list", node_new_seq());
 		for (size_t j = 0; j < s->armies[i].n; j++)
 			node_seq_add(v, profile_emit(&s->armies[i].v[j]));
+		if (s->armies[i].n_spells)
+			emit_spells(node_map_add(a, "spells", node_new_seq()), &s->armies[i]);
 	}
 	l = node_map_add(g, "sides", node_new_seq());
 	for (size_t i = 0; i < s->n_sides; i++) {
@@ -877,6 +1001,10 @@ struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 		node_map_str(m, "player", s->side[s->chars[i].side].player);
 		node_map_str(m, "name", s->chars[i].name);
 		node_map_add(m, "at", pt_node(s->chars[i].at));
+		if (s->chars[i].with)
+			node_map_str(m, "with", s->units[s->chars[i].with - 1].id);
+		if (s->chars[i].slain)
+			node_map_bool(m, "slain", 1);
 	}
 	l = node_map_add(g, "units", node_new_seq());
 	for (size_t i = 0; i < s->n_units; i++)

@@ -72,6 +72,18 @@ const struct wm_flame wm_flame_table[7] = {
 	[6] = { 12, 1, 0, 0, 0 },
 };
 
+/* WMR Flame Cannon Misfire Chart (a double on its 2D6): 1-1 destroyed, no attacks; 2-2 2D6+4
+ * attacks and destroyed; 3-3 six attacks, 1D6 from now on; 4-4 does not shoot; 5-5 ten
+ * attacks; 6-6 D6+12 attacks. */
+const struct wm_misfire wm_flame_misfire[7] = {
+	[1] = { 0, 0, 1, 0 },
+	[2] = { 4, 2, 1, 0 },
+	[3] = { 6, 0, 0, 1 },
+	[4] = { 0, 0, 0, 0 },
+	[5] = { 10, 0, 0, 0 },
+	[6] = { 12, 1, 0, 0 },
+};
+
 /* Death Rocket Attack (D6); the second "5" read as 6 (NOTES §003). */
 const struct wm_rocket wm_rocket_table[7] = {
 	[1] = { 1, 0, 0, 0, 0 },
@@ -100,5 +112,5 @@ int wm_boiling_oil(int d6, int d3)
 int wm_combat_mod(const struct wm_cmods *m)
 {
 	return m->charging_open + m->monster_charge + m->pursuit + m->pursuit_cm / 3 -
-	       m->terrified - m->flank - m->confused;
+	       m->terrified - m->flank - m->confused + m->slayer;
 }

@@ -66,6 +66,12 @@ static int wm_game_over(const struct rules_campaign *c, const void *state, int t
 			*why = "the scenario's last turn has been played";
 		return 1;
 	}
+	for (size_t i = 0; i < s->n_chars; i++)
+		if (s->chars[i].slain && s->chars[i].role == WM_GENERAL) {
+			if (why)
+				*why = "a General has been slain (WMR End of the Battle)";
+			return 1;
+		}
 	for (size_t i = 0; i < s->n_sides; i++)
 		standing += alive(s, (int)i) > 0;
 	if (standing < 2) {
@@ -96,6 +102,17 @@ static void wm_report(const struct rules_campaign *c, const void *state, const c
 			u->engaged ? ", engaged with " : "",
 			u->engaged ? s->units[u->engaged - 1].id : "");
 	}
+	buf_puts(out, "\n## Characters\n\n");
+	for (size_t i = 0; i < s->n_chars; i++) {
+		const struct wm_character *ch = &s->chars[i];
+		buf_printf(out, "- %s (%s, %s): ", ch->id, ch->name, s->side[ch->side].player);
+		if (ch->slain)
+			buf_puts(out, "slain\n");
+		else if (ch->with)
+			buf_printf(out, "with %s\n", s->units[ch->with - 1].id);
+		else
+			buf_printf(out, "at [%d, %d]\n", ch->at.x, ch->at.y);
+	}
 	buf_puts(out, "\n## Structures\n\n");
 	for (size_t i = 0; i < s->n_structures; i++)
 		buf_printf(out, "- %s (%s): %s\n", s->structures[i].id,
@@ -120,11 +137,14 @@ const struct rule_system rules_warmaster = {
 		"    orders: [{unit: ID | brigade: ID, move: [[x, y], ...] | charge: ENEMY,\n"
 		"              formation: line|column|irregular}]\n"
 		"    move: [x, y]           where the character goes after its orders\n"
+		"    join: UNIT             or: it joins one of its units (within its move)\n"
 		"  shoot: UNIT, at: TARGET  a shot at an enemy unit or a structure\n"
+		"  cast: SPELL, by: WIZARD, at: UNIT | [x, y]   a spell (Shooting phase)\n"
 		"standing: {initiative: {UNIT: charge|evade}, win: pursue|stand|fall-back,\n"
 		"  draw: fall-back|stand}\n"
 		"options: blunder-4-5 (half-pace|no-move), draw-fall-back (3d6|up-to-3d6),\n"
-		"  steam-tank (sheet|wmr), giant-goes-wild (failed-order|blunder).\n"
+		"  steam-tank (sheet|wmr), giant-goes-wild (failed-order|blunder),\n"
+		"  flame-cannon (sheet|wmr).\n"
 		"See docs/rules/warmaster.md.",
 	.options_parse = wm_options_parse,
 	.options_emit = wm_options_emit,

@@ -11,23 +11,28 @@
 #include "rules/rules.h"
 #include "rules/lib/table.h"
 
-#define WM_MAX_SIDES 8       /* sides (players) */
-#define WM_MAX_UNITS 200     /* units in a scenario */
-#define WM_MAX_CHARACTERS 40 /* characters in a scenario */
-#define WM_MAX_AREAS 64      /* terrain areas */
-#define WM_MAX_POINTS 64     /* vertices of one area */
-#define WM_MAX_STRUCTURES 64 /* walls, towers, gateways, buildings */
-#define WM_MAX_STANDS 12     /* stands in one unit */
-#define WM_MAX_ARMIES 8      /* army lists */
-#define WM_MAX_PROFILES 40   /* entries of one army list */
-#define WM_MAX_PATH 16       /* waypoints of one move */
-#define WM_MAX_ENTRIES 64    /* entries in one order file */
-#define WM_MAX_ORDERS 32     /* orders of one character */
-#define WM_MAX_BRIGADE 4     /* units in a brigade (Warmaster Orders) */
-#define WM_TABLE_MAX 100000  /* table sides, mm */
-#define WM_MAX_ROUNDS 3      /* combat rounds of one engagement in one Combat phase */
-#define WM_NEAR 200          /* mm: initiative, enemy-near penalty, home back (20 cm) */
-#define WM_ORDER_STEP 200    /* mm: -1 per full 20 cm (Warmaster Orders) */
+#define WM_MAX_SIDES 8          /* sides (players) */
+#define WM_MAX_UNITS 200        /* units in a scenario */
+#define WM_MAX_CHARACTERS 40    /* characters in a scenario */
+#define WM_MAX_AREAS 64         /* terrain areas */
+#define WM_MAX_POINTS 64        /* vertices of one area */
+#define WM_MAX_STRUCTURES 64    /* walls, towers, gateways, buildings */
+#define WM_MAX_STANDS 12        /* stands in one unit */
+#define WM_MAX_ARMIES 8         /* army lists */
+#define WM_MAX_PROFILES 40      /* entries of one army list */
+#define WM_MAX_PATH 16          /* waypoints of one move */
+#define WM_MAX_ENTRIES 64       /* entries in one order file */
+#define WM_MAX_ORDERS 32        /* orders of one character */
+#define WM_MAX_BRIGADE 4        /* units in a brigade (Warmaster Orders) */
+#define WM_TABLE_MAX 100000     /* table sides, mm */
+#define WM_MAX_ROUNDS 3         /* combat rounds of one engagement in one Combat phase */
+#define WM_NEAR 200             /* mm: initiative, enemy-near penalty, home back (20 cm) */
+#define WM_DISPLACE 300         /* mm: a displaced character joins a friend within 30 cm */
+#define WM_ORDER_STEP 200       /* mm: -1 per full 20 cm (Warmaster Orders) */
+#define WM_MAX_SPELLS 16        /* spells of one army list */
+#define WM_MAX_EXCLUDE 8        /* list entries a spell does not work on */
+#define WM_ANTI_MAGIC_RANGE 500 /* mm: a Runesmith anti-magics casters within 50 cm (WMR) */
+#define WM_ANTI_MAGIC_SCORE 4   /* anti-magic works on a D6 of 4+ (WMR Dwarfs, Runesmith) */
 
 enum wm_utype {
 	WM_INFANTRY,
@@ -61,6 +66,14 @@ enum wm_special {
 };
 enum wm_after { WM_PURSUE, WM_STAND, WM_FALL_BACK, WM_AFTER_COUNT };
 enum wm_initiative { WM_INIT_NONE, WM_INIT_CHARGE, WM_INIT_EVADE, WM_INIT_COUNT };
+/* What a spell does (WMR Magic; each army list's spells are data of these kinds). */
+enum wm_spell_kind {
+	WM_SPELL_ATTACKS,    /* shooting attacks on one enemy unit not in combat, no drive back */
+	WM_SPELL_LINE,       /* shooting attacks on every unit under a line of its range */
+	WM_SPELL_DRIVE_BACK, /* an enemy unit not in combat driven back D6 x step toward an edge */
+	WM_SPELL_BONUS,      /* a friendly unit in combat: + bonus attacks per stand this turn */
+	WM_SPELL_KIND_COUNT
+};
 
 extern const char *const wm_utype_names[];
 extern const char *const wm_formation_names[];
@@ -71,6 +84,7 @@ extern const char *const wm_special_names[];
 extern const char *const wm_after_names[];
 extern const char *const wm_initiative_names[];
 extern const char *const wm_position_names[];
+extern const char *const wm_spell_kind_names[];
 
 /* Campaign options: the sheet is the default, Warmaster Revolution the alternative. */
 struct wm_options {
@@ -78,6 +92,7 @@ struct wm_options {
 	int draw_up_to;        /* draw-fall-back: 3d6 (0, sheet) | up-to-3d6 (1, WMR 0-3D6) */
 	int steam_tank_wmr;    /* steam-tank: sheet (0) | wmr (1, the Malfunction chart) */
 	int giant_on_blunder;  /* giant-goes-wild: failed-order (0) | blunder (1) */
+	int flame_wmr;         /* flame-cannon: sheet (0) | wmr (1, 2D6 with the Misfire chart) */
 };
 
 struct wm_area {
@@ -114,6 +129,9 @@ struct wm_unit {
 	int terror;             /* causes terror */
 	int no_drive_back;      /* never driven back by shooting */
 	int defended;           /* always counts as defended (Steam Tank) */
+	int armour_piercing;    /* its shots count armour one worse (WMR handguns, Gyrocopter) */
+	int slayer; /* WMR Troll Slayers: charge on initiative, no terror, +1 v monsters,
+				 * must pursue */
 	struct table_pt fl, fr; /* front edge, left and right corners */
 	int stand_w, stand_d;   /* one stand's width and depth, mm */
 	enum wm_formation formation;
@@ -136,8 +154,14 @@ struct wm_unit {
 	int stand_ground; /* Giant 2: if victorious stands its ground */
 	int walked;       /* confused by a Giant walking through (until end of command) */
 	int shot_hits;    /* hits from shooting this phase (for drive backs) */
-	int shot_by;      /* index + 1 of the unit that shot it first this phase */
-	int overload;     /* WMR Steam Overload: twice the shooting attacks */
+	int shot_by;      /* index + 1 of the unit that shot it first this phase; -1 a spell */
+	struct table_pt shot_from; /* shot_by -1: where the spell came from (drive backs) */
+	unsigned spelled;          /* bit per spell of the caster's list: affected this turn */
+	int spell_bonus;           /* attacks per stand added by a spell this turn */
+	int overload;              /* WMR Steam Overload: twice the shooting attacks */
+	int charge_shot; /* hits struck before the combat that count for it in round 1: at its
+			   * charger, or by a spell on its enemy in combat */
+	int burst;       /* burst through by an evader: confused past this Command phase */
 };
 
 struct wm_character {
@@ -147,7 +171,11 @@ struct wm_character {
 	int command;        /* command value */
 	int range;          /* order range, mm; 0: the whole table */
 	int pace;           /* mm (60 cm; 100 cm on a flying mount) */
-	struct table_pt at; /* where the stand is */
+	int attacks;        /* Attack bonus to one stand of a unit it has joined (WMR) */
+	struct table_pt at; /* where the stand is (a joined character: the unit's centre) */
+	int with;           /* index + 1 of the unit it has joined; 0: none */
+	int slain;          /* slain with the unit it had joined */
+	int anti_magic;     /* may anti-magic enemy spells (a Dwarf Runesmith) */
 };
 
 /* One entry of an army list (Warmaster Revolution stat lines, carried as data). */
@@ -158,10 +186,25 @@ struct wm_profile {
 	enum wm_special special;
 	int attacks, shoot, range, hits, armour, stands, pace;
 	int terror, no_drive_back, defended;
-	int stand_w, stand_d; /* mm */
-	enum wm_role role;    /* characters */
-	int command;          /* characters */
-	int order_range;      /* characters: mm, 0 the whole table */
+	int armour_piercing, slayer; /* army special rules (WMR) */
+	int stand_w, stand_d;        /* mm */
+	enum wm_role role;           /* characters */
+	int command;                 /* characters */
+	int order_range;             /* characters: mm, 0 the whole table */
+	int anti_magic;              /* characters: may anti-magic enemy spells */
+};
+
+/* One spell of an army list (WMR army lists, carried as data). */
+struct wm_spell {
+	char *name; /* owned: "Foot of Gork" */
+	enum wm_spell_kind kind;
+	int cast;       /* D6 score to cast: 4, 5 or 6 */
+	int range;      /* mm */
+	int attacks;    /* attacks and line: shooting attacks per unit */
+	int step;       /* drive-back: mm per pip of the D6 */
+	int bonus;      /* bonus: attacks per stand */
+	char **exclude; /* owned: list entries it does not work on (bonus) */
+	size_t n_exclude;
 };
 
 struct wm_army {
@@ -169,6 +212,8 @@ struct wm_army {
 	char *source;         /* owned: where the numbers come from */
 	struct wm_profile *v; /* owned */
 	size_t n;
+	struct wm_spell *spells; /* owned; the army's spells (none: no wizards' magic) */
+	size_t n_spells;
 };
 
 struct wm_side {
@@ -215,9 +260,13 @@ struct wm_entry {
 	size_t n_orders;
 	int has_move; /* the character moves after its orders */
 	struct table_pt move_to;
-	int shooter;   /* shot: unit index */
-	int target;    /* shot: unit index, or -1 */
-	int structure; /* shot: structure index, or -1 */
+	int join;           /* unit index + 1 the character joins after its orders; 0: none */
+	int shooter;        /* shot: unit index */
+	int target;         /* shot or spell: unit index, or -1 */
+	int structure;      /* shot: structure index, or -1 */
+	int caster;         /* spell: the wizard's character index; -1 not a spell */
+	int spell;          /* spell: index into the caster's army's spells */
+	struct table_pt at; /* line spell: the point the line runs toward */
 };
 
 struct wm_orders {
@@ -347,6 +396,15 @@ struct wm_flame {
 	int no_shoot;  /* does not shoot this turn */
 };
 extern const struct wm_flame wm_flame_table[7]; /* [1..6] */
+/* WMR Flame Cannon (option flame-cannon: wmr): 2D6 attacks, but a double rolls on the
+ * Misfire chart, indexed by the double's pip. */
+struct wm_misfire {
+	int attacks;   /* fixed attacks */
+	int dice;      /* plus this many D6 attacks */
+	int destroyed; /* destroyed after shooting */
+	int reduced;   /* 1D6 attacks from now on */
+};
+extern const struct wm_misfire wm_flame_misfire[7]; /* [1..6]; 4: does not shoot */
 /* Death Rocket Attack (D6). */
 struct wm_rocket {
 	int destroyed_before; /* destroyed: no attack */
@@ -371,6 +429,7 @@ struct wm_cmods {
 	int terrified;      /* fighting a terrifying enemy (and not terrifying) */
 	int flank;          /* fighting an enemy to its side or rear */
 	int confused;       /* confused */
+	int slayer;         /* Troll Slayers fighting a monster: +1 (WMR Dwarfs) */
 };
 /* The modifier per stand for m. */
 int wm_combat_mod(const struct wm_cmods *m);
@@ -379,6 +438,13 @@ int wm_combat_mod(const struct wm_cmods *m);
 /* Rolls a unit's shooting-style attacks at target: to hit by position, armour saves; adds the
  * hits to target (stands removed). Returns hits after saves. */
 int wm_attack(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label);
+/* wm_attack with the target's armour counted `worse` worse (1: armour piercing, WMR Dwarfs
+ * Handgunners; a save of 7+ is none). */
+int wm_attack_ap(struct wm_ctx *x, struct wm_unit *target, int attacks, const char *label,
+	int worse);
+/* The armour save needed against hits at armour piercing worse: armour + worse, 0 (no save)
+ * when there is none or it would need more than 6. */
+int wm_save_needed(int armour, int worse);
 /* Applies hits to u: stands removed per `hits`; destroyed at 0 stands. Returns stands lost. */
 int wm_apply_hits(struct wm_ctx *x, struct wm_unit *u, int hits);
 /* Charges u into contact with target (sets charged and engaged). */
@@ -398,6 +464,43 @@ void wm_combat_phase(struct wm_ctx *x);
 void wm_end_phase(struct wm_ctx *x);
 /* Giant Goes Wild (D6) for giant u. */
 void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u);
+/* Shooting at a charging enemy (WMR Shooting): target t, just charged by u, shoots at it with
+ * its ordinary shooting attacks; no drive back; the hits count for t in the first combat round
+ * (t->charge_shot). Nothing when t cannot shoot (no shooting attacks, confused, destroyed,
+ * barred from shooting this turn). */
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u);
+/* Characters with units (WMR Generals, Wizards & Heroes, Joining a unit): a lone character
+ * an enemy unit stands on is displaced and joins the nearest friendly unit within 30 cm, or
+ * is slain; a joined character stands at its unit's centre and moves with it; one whose
+ * unit is destroyed is slain. Called at the end of each phase. */
+void wm_characters_follow(struct wm_ctx *x);
+/* The Attack bonus the characters with u add to one of its stands (the highest; 0: none). */
+int wm_character_bonus(const struct wm_state *s, const struct wm_unit *u);
+/* An ordered move cut short (WMR Movement: no stand moves through another unit, friend or
+ * foe): units v (n of them, a unit or a brigade moving by one translation; v[0]'s front centre
+ * follows path) go budget mm along the path, stopping where one of them would first overlap
+ * another unit's footprint (touching is allowed). Units they overlap already are ignored;
+ * flyers fly over. passed (not NULL, WM_MAX_UNITS flags; an evade's burst through, WMR
+ * Movement): friendly units not in combat are passed through and flagged there, unless the
+ * move would end on one, when it stops short of it as any move. *blocker: the index of the
+ * unit that stopped them, or -1. Returns the translation, whole mm. */
+struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n,
+	const struct table_pt *path, size_t n_path, int64_t budget, unsigned char *passed,
+	int *blocker);
+/* Magic (WMR Magic, magic.c). The cast: a D6 of need or more, 1 always failing and 6 always
+ * working: 1 works, 0 fails. */
+int wm_cast_test(int d6, int need);
+/* Anti-magic (WMR Dwarfs, Runesmith): 1 dispelled on d6 >= 4. */
+int wm_anti_magic_test(int d6);
+/* Casts the spell of entry e (caster, spell, target or point) in the Shooting phase: the cast
+ * roll, one anti-magic try by an enemy Runesmith within 50 cm, the effect. A void event when
+ * the caster is slain or the target not eligible (destroyed, out of range, in or not in
+ * combat as the spell wants, already affected by this spell this turn). */
+void wm_cast(struct wm_ctx *x, const struct wm_entry *e);
+/* The unit direction toward the table edge nearest to c. */
+struct table_pt wm_to_edge(const struct wm_state *s, struct table_pt c);
+/* Marks u destroyed if its footprint has left the table (an event). */
+void wm_off_table(struct wm_ctx *x, struct wm_unit *u);
 /* Home back of a flyer more than 20 cm from every friendly character. */
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 

@@ -1,0 +1,83 @@
+# Crafted clones (issue 10 item 8): a commit or a tree that inflates past umpire's limits
+# (src/core/repo.h: 1 MiB a commit, 8 MiB and 262,144 entries a tree) is sized from its header
+# and refused before it is read whole, by every command that reads a clone and by
+# tools/umpire-verify, in bounded memory (blobs: t_hardening).
+. "$ROOT/tests/e2e/lib.sh"
+C="$TMP/c"
+new_campaign harbour-raid "$C"
+play harbour-raid "$C" 1
+attacker="$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml"
+
+# crafted NAME TREE: a clone of C in $TMP/NAME whose main and tag turn-0001 are moved to a
+# commit on top of main with root tree TREE and the message on stdin (no reflog: a 40 MiB
+# subject would be copied there).
+crafted() {
+    git clone -q "$C" "$TMP/$1"
+    _id=$(git -C "$TMP/$1" commit-tree "$2" -p HEAD)
+    git -C "$TMP/$1" -c core.logAllRefUpdates=false update-ref refs/heads/main "$_id"
+    git -C "$TMP/$1" tag -f turn-0001 "$_id" >/dev/null
+}
+# refused CLONE TEXT TEXT2: every reader of the clone (umpire verify, log, replay, check and
+# tools/umpire-verify) exits 65 saying TEXT and TEXT2, with a peak RSS under 48 MiB where
+# /usr/bin/time is there (before these limits the 40 MiB commit took 92 MiB in umpire, 141 MiB
+# in tools/umpire-verify; an honest run takes about 10 and 22).
+refused() {
+    _why=$2 _why2=$3
+    refused_by "$BIN" verify "$1"
+    refused_by "$BIN" log "$1"
+    refused_by "$BIN" replay "$1"
+    refused_by "$BIN" check "$1" "$attacker"
+    refused_by python3 "$ROOT/tools/umpire-verify" "$1"
+}
+# refused_by CMD...: CMD exits 65 saying $_why and $_why2, its peak RSS bounded (not for a
+# sanitized umpire: ASan's shadow memory alone takes more).
+refused_by() {
+    if [ -x /usr/bin/time ] && { [ "$1" != "$BIN" ] || [ -z "$sanitized" ]; }; then
+        expect 65 /usr/bin/time -f 'peak-rss-kib %M' -o "$TMP/rss" "$@"
+        _kib=$(sed -n 's/^peak-rss-kib //p' "$TMP/rss")
+        [ "$_kib" -lt 49152 ] || die "'$*' peaked at $_kib KiB (under 48 MiB expected)"
+    else
+        expect 65 "$@"
+    fi
+    cat "$TMP/out" "$TMP/err" >"$TMP/both"
+    has "$TMP/both" "$_why"
+    has "$TMP/both" "$_why2"
+}
+[ -x /usr/bin/time ] || echo "skipped: peak memory (no /usr/bin/time)"
+sanitized=
+if grep -q __asan_init "$BIN"; then sanitized=1; echo "skipped: umpire's peak memory (a sanitized build)"; fi
+
+# A 40 MiB commit message (about 40 KB compressed).
+head -c 41943040 /dev/zero | tr '\0' 'a' >"$TMP/msg"
+crafted bigcommit "$(git -C "$C" rev-parse 'HEAD^{tree}')" <"$TMP/msg"
+rm "$TMP/msg"
+refused "$TMP/bigcommit" "the commit object $(git -C "$TMP/bigcommit" rev-parse HEAD) is 41943" \
+    "bytes, over the limit of 1 MiB for a commit (a crafted repository?)"
+expect 65 "$BIN" verify "$TMP/bigcommit"
+has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the commit object $(git -C "$TMP/bigcommit" rev-parse HEAD) is 41943"
+
+# A root tree of 8.4 MB: the campaign's files and 250,000 more entries.
+blob=$(git -C "$C" rev-parse HEAD:campaign.yaml)
+tree=$( { git -C "$C" ls-tree HEAD
+    awk -v b="$blob" 'BEGIN { for (i = 0; i < 250000; i++) printf "100644 blob %s\tf%06d\n", b, i }'
+} | git -C "$C" mktree)
+echo crafted | crafted bigtree "$tree"
+refused "$TMP/bigtree" "the tree object $tree is 8750" \
+    "bytes, over the limit of 8 MiB for a tree (a crafted repository?)"
+
+# A root tree under 8 MiB with 262,144 more entries (three-character names): over the entry limit.
+tree=$( { git -C "$C" ls-tree HEAD
+    awk -v b="$blob" 'BEGIN { a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+        for (i = 1; i <= 64; i++) for (j = 1; j <= 64; j++) for (k = 1; k <= 64; k++)
+            printf "100644 blob %s\t%s%s%s\n", b, substr(a, i, 1), substr(a, j, 1), substr(a, k, 1) }'
+} | git -C "$C" mktree)
+[ "$(git -C "$C" cat-file -s "$tree")" -lt 8388608 ] || die "the many-entries tree is not under 8 MiB"
+echo crafted | crafted manyentries "$tree"
+n=$(( $(git -C "$C" ls-tree HEAD | wc -l) + 262144 ))
+refused "$TMP/manyentries" "tree $tree has $n entries" "over the limit of 262144 (a crafted repository?)"
+
+# The same limits leave an honest clone alone.
+git clone -q "$C" "$TMP/honest"
+expect 0 "$BIN" verify "$TMP/honest"
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/honest"
+echo "crafted clone: ok"
