@@ -279,6 +279,11 @@ static struct unit next_unit(const unsigned char *s, size_t n)
 {
 	struct unit u = { UNIT_BYTE, 1, s[0], 4 };
 	size_t len;
+	if (s[0] >= 0x20 && s[0] < 0x7f) { /* printable ASCII, most text: no table to search */
+		u.kind = UNIT_TEXT;
+		u.width = 1;
+		return u;
+	}
 	long cp = utf8_decode(s, n, &len);
 	if (cp < 0)
 		return u;
@@ -329,6 +334,14 @@ static void put_escaped(struct buf *out, const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t n = strlen(str);
 	for (size_t i = 0; i < n;) {
+		size_t run = 0;
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f)
+			run++;
+		if (run) { /* printable ASCII is written as it is, in one piece */
+			buf_append(out, s + i, run);
+			i += run;
+			continue;
+		}
 		struct unit u = next_unit(s + i, n - i);
 		if (u.kind == UNIT_TAB)
 			u.kind = UNIT_BYTE;

@@ -11,36 +11,45 @@ void escape_terminal(struct buf *out, const char *s)
 	diag_escape(out, s ? s : "");
 }
 
+/* What Markdown would read as markup in c (prev: the character before), escaped, or NULL
+ * when c is written as it is. */
+static const char *markdown_escape(char c, char prev)
+{
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '|':
+		return "\\|";
+	case '`':
+		return "\\`";
+	case '(':
+		return prev == ']' ? "\\(" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 void escape_markdown(struct buf *out, const char *s)
 {
 	struct buf t = BUF_INIT;
+	size_t from = 0;
 
 	diag_escape(&t, s ? s : "");
+	/* Runs of characters written as they are go out in one piece. */
 	for (size_t i = 0; i < t.len; i++) {
-		char ch = t.data[i];
-		switch (ch) {
-		case '&':
-			buf_puts(out, "&amp;");
-			break;
-		case '<':
-			buf_puts(out, "&lt;");
-			break;
-		case '>':
-			buf_puts(out, "&gt;");
-			break;
-		case '|':
-			buf_puts(out, "\\|");
-			break;
-		case '`':
-			buf_puts(out, "\\`");
-			break;
-		case '(':
-			buf_puts(out, i > 0 && t.data[i - 1] == ']' ? "\\(" : "(");
-			break;
-		default:
-			buf_append(out, &ch, 1);
-		}
+		const char *e = markdown_escape(t.data[i], i > 0 ? t.data[i - 1] : '\0');
+		if (!e)
+			continue;
+		buf_append(out, t.data + from, i - from);
+		buf_puts(out, e);
+		from = i + 1;
 	}
+	if (t.len > from)
+		buf_append(out, t.data + from, t.len - from);
 	buf_release(&t);
 }
 

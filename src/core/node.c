@@ -782,6 +782,66 @@ done:
 	return rc;
 }
 
+/* The bytes of s as emit_node writes a scalar that fits on its line: printable ASCII
+ * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted) or for
+ * an integer or a bool (not quoted), double-quoted otherwise. Returns -1 when s is none of
+ * these, for libyaml to write. */
+static int simple_scalar(struct buf *out, const char *s, int quoted)
+{
+	size_t len = 0;
+	for (; s[len]; len++)
+		if (s[len] < 0x20 || s[len] > 0x7e || s[len] == '"' || s[len] == '\\')
+			return -1;
+	if (!quoted) {
+		size_t i = s[0] == '-';
+		int digits = len > i;
+		for (; i < len; i++)
+			digits = digits && s[i] >= '0' && s[i] <= '9';
+		if (!digits && strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
+			return -1;
+		buf_append(out, s, len);
+		return 0;
+	}
+	if (plain_safe(s)) {
+		buf_append(out, s, len);
+		return 0;
+	}
+	buf_puts(out, "\"");
+	buf_append(out, s, len);
+	buf_puts(out, "\"");
+	return 0;
+}
+
+int node_emit_entry(struct buf *out, int item, int first, const char *key, const char *value,
+	int quoted)
+{
+	size_t at = out->len;
+	buf_puts(out, item ? (first ? "- " : "  ") : "");
+	buf_puts(out, key);
+	buf_puts(out, ": ");
+	if (simple_scalar(out, value, quoted) == 0 && out->len - at < NODE_EMIT_WIDTH) {
+		buf_puts(out, "\n");
+		return 0;
+	}
+	/* Anything else as libyaml writes it: the entry alone, in a mapping at the same
+	 * column (an item of a sequence when item), so at the same indentation and width. */
+	out->len = at;
+	out->data[at] = '\0';
+	struct node *map = node_new_map(), *root = map;
+	struct node *v = node_new_str(value);
+	v->quoted = quoted;
+	node_map_add(map, key, v);
+	if (item) {
+		root = node_new_seq();
+		node_seq_add(root, map);
+	}
+	int rc = node_emit(root, out);
+	if (rc == 0 && item && !first)
+		out->data[at] = ' '; /* "- " opened the wrapping sequence's item */
+	node_free(root);
+	return rc;
+}
+
 /* --- reading with diagnostics ------------------------------------------------------- */
 
 const struct node *node_get(const struct node *map, const char *key)

@@ -65,6 +65,14 @@ struct node *node_clone(const struct node *n);
 /* Emits n as a YAML document (block style, "---" omitted, trailing newline) onto out.
  * Deterministic: same tree, same bytes. Returns 0, or -1 on emitter failure. */
 int node_emit(const struct node *n, struct buf *out);
+/* Appends one "key: value" entry of a block mapping exactly as node_emit writes it inside a
+ * whole document, without building the document: item 0, the document's own mapping
+ * (column 0); item 1, a mapping that is an item of a block sequence (first: its first key,
+ * after "- "). value is a string (quoted: 1, as node_map_str), or the text of an integer or
+ * a bool (quoted: 0). Printable ASCII is written directly, anything else by libyaml.
+ * Returns 0, or -1 when libyaml fails (out as it was). */
+int node_emit_entry(struct buf *out, int item, int first, const char *key, const char *value,
+	int quoted);
 
 /* --- reading with diagnostics (all report into d and return -1 on failure) --- */
 

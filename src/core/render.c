@@ -1,6 +1,7 @@
 /* render.c — the files a turn writes besides state.yaml: the journal export
  * (journal/turn-NNNN.yaml), everything anyone needs to re-derive and audit the turn, and a
  * Markdown report per player. Canonical output: the same turn renders the same bytes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,78 +14,122 @@ static void hex32(char out[65], const uint8_t in[32])
 	hex_encode(out, in, 32);
 }
 
-/* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. */
-int render_export(struct buf *b, const struct turn *t)
+/* Appends v in decimal, as "%llu" would. */
+static void put_u64(struct buf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_append(b, d + sizeof(d) - n, n);
+}
+
+/* One entry of the export's mapping (item: of a sequence's item mapping; first: its first
+ * key), as node_emit would write it in the whole document. */
+static int put_str(struct buf *b, int item, int first, const char *key, const char *s)
+{
+	return node_emit_entry(b, item, first, key, s ? s : "", 1);
+}
+
+static int put_int(struct buf *b, int item, int first, const char *key, long long v)
+{
+	char d[24];
+	snprintf(d, sizeof(d), "%lld", v);
+	return node_emit_entry(b, item, first, key, d, 0);
+}
+
+static int put_hash(struct buf *b, const char *key, const uint8_t h[32])
+{
+	char hex[65];
+	hex32(hex, h);
+	return put_str(b, 0, 0, key, hex);
+}
+
+/* "key:" opening a block sequence of n items, or "key: []" when it is empty. */
+static void put_seq(struct buf *b, const char *key, size_t n)
+{
+	buf_puts(b, key);
+	buf_puts(b, n ? ":\n" : ": []\n");
+}
+
+/* The export's head: campaign to seed. */
+static int put_export_head(struct buf *b, const struct turn *t)
 {
 	const struct campaign *c = t->c;
 	const struct turn_input *in = &t->in;
 	const struct turn_output *out = &t->out;
-	char hex[65];
 	size_t n_ids;
 	const char **ids = campaign_ids(c, &n_ids);
-	struct node *root = node_new_map();
-
-	node_map_str(root, "campaign", c->id);
-	node_map_str(root, "rules", c->rules->name);
-	node_map_int(root, "rules_revision", c->rules->revision);
-	node_map_int(root, "turn", in->turn);
-	hex32(hex, out->key);
-	node_map_str(root, "key", hex);
-	struct node *orders = node_map_add(root, "orders", node_new_seq());
+	uint8_t zero[32] = { 0 };
+	char hex[65];
+	int rc = put_str(b, 0, 0, "campaign", c->id) | put_str(b, 0, 0, "rules", c->rules->name) |
+		 put_int(b, 0, 0, "rules_revision", (long long)c->rules->revision) |
+		 put_int(b, 0, 0, "turn", (long long)in->turn) | put_hash(b, "key", out->key);
+	put_seq(b, "orders", n_ids);
 	for (size_t i = 0; i < n_ids; i++) {
 		const struct order_file *f = turn_find_file(in, ids[i]);
-		struct node *o = node_seq_add(orders, node_new_map());
-		uint8_t zero[32] = { 0 };
-		node_map_str(o, "player", ids[i]);
-		node_map_bool(o, "received", f != NULL);
 		/* Sealed: the salted commitment, under the same key (docs/formats.md). */
 		hex32(hex, f ? f->digest_hash : zero);
-		node_map_str(o, "sha256", hex);
+		rc |= put_str(b, 1, 1, "player", ids[i]) |
+		      node_emit_entry(b, 1, 0, "received", f ? "true" : "false", 0) |
+		      put_str(b, 1, 0, "sha256", hex);
 	}
-	hex32(hex, out->digest);
-	node_map_str(root, "orders_digest", hex);
-	hex32(hex, out->beacon);
-	node_map_str(root, "beacon", hex);
-	if (in->beacon_value) {
-		node_map_str(root, "beacon_value", in->beacon_value);
-		node_map_str(root, "beacon_round", in->beacon_round ? in->beacon_round : "");
-	}
-	hex32(hex, out->seed);
-	node_map_str(root, "seed", hex);
+	rc |= put_hash(b, "orders_digest", out->digest) | put_hash(b, "beacon", out->beacon);
+	if (in->beacon_value)
+		rc |= put_str(b, 0, 0, "beacon_value", in->beacon_value) |
+		      put_str(b, 0, 0, "beacon_round", in->beacon_round ? in->beacon_round : "");
+	free(ids);
+	return rc | put_hash(b, "seed", out->seed);
+}
 
-	struct node *dice = node_map_add(root, "dice", node_new_seq());
+/* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. Written
+ * entry by entry, each exactly as node_emit writes the same tree (check_node compares them):
+ * a turn of 10,000 dice builds no tree of 40,000 nodes. */
+int render_export(struct buf *b, const struct turn *t)
+{
+	const struct turn_output *out = &t->out;
+	size_t at = b->len, n_void = 0;
+	int rc;
+
+	buf_printf(b, "# umpire journal export: turn %d of campaign %s\n", t->in.turn, t->c->id);
+	rc = put_export_head(b, t);
+	put_seq(b, "dice", out->dice.n);
 	for (size_t i = 0; i < out->dice.n; i++) {
 		const struct die_record *r = &out->dice.v[i];
-		struct node *dn = node_seq_add(dice, node_new_map());
-		node_map_int(dn, "index", (long long)r->index);
-		node_map_int(dn, "sides", (long long)r->sides);
-		node_map_int(dn, "value", (long long)r->value);
-		node_map_str(dn, "for", r->purpose);
+		rc |= put_int(b, 1, 1, "index", (long long)r->index) |
+		      put_int(b, 1, 0, "sides", (long long)r->sides) |
+		      put_int(b, 1, 0, "value", (long long)r->value) |
+		      put_str(b, 1, 0, "for", r->purpose);
 	}
-	struct node *events = node_map_add(root, "events", node_new_seq());
-	struct node *voids = node_map_add(root, "void_orders", node_new_seq());
+	for (size_t i = 0; i < out->events.n; i++)
+		n_void += out->events.v[i].kind == EVENT_VOID;
+	put_seq(b, "events", out->events.n - n_void);
 	for (size_t i = 0; i < out->events.n; i++) {
 		const struct event *e = &out->events.v[i];
-		struct node *en = node_new_map();
-		node_map_str(en, "phase", e->phase);
-		if (e->kind == EVENT_VOID) {
-			node_map_str(en, "player", e->player);
-			node_map_int(en, "order", e->order_index);
-			node_map_str(en, "reason", e->text);
-			node_seq_add(voids, en);
-		} else {
-			node_map_str(en, "text", e->text);
-			node_seq_add(events, en);
-		}
+		if (e->kind != EVENT_VOID)
+			rc |= put_str(b, 1, 1, "phase", e->phase) |
+			      put_str(b, 1, 0, "text", e->text);
 	}
-	hex32(hex, out->state_sha256);
-	node_map_str(root, "state_sha256", hex);
-	node_map_str(root, "summary", out->summary);
-	buf_printf(b, "# umpire journal export: turn %d of campaign %s\n", in->turn, c->id);
-	int rc = node_emit(root, b);
-	node_free(root);
-	free(ids);
-	return rc;
+	put_seq(b, "void_orders", n_void);
+	for (size_t i = 0; i < out->events.n; i++) {
+		const struct event *e = &out->events.v[i];
+		if (e->kind == EVENT_VOID)
+			rc |= put_str(b, 1, 1, "phase", e->phase) |
+			      put_str(b, 1, 0, "player", e->player) |
+			      put_int(b, 1, 0, "order", (long long)e->order_index) |
+			      put_str(b, 1, 0, "reason", e->text);
+	}
+	rc |= put_hash(b, "state_sha256", out->state_sha256) |
+	      put_str(b, 0, 0, "summary", out->summary);
+	if (rc != 0) {
+		b->len = at; /* as node_emit: a failure leaves b as it was */
+		if (b->data)
+			b->data[at] = '\0';
+		return -1;
+	}
+	return 0;
 }
 
 void render_salts(struct buf *b, const struct turn *t, const char *player)
@@ -242,8 +287,14 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		buf_puts(b, "| # | die | roll | for |\n|---:|---|---:|---|\n");
 		for (size_t i = 0; i < out->dice.n; i++) {
 			const struct die_record *r = &out->dice.v[i];
-			buf_printf(b, "| %llu | d%llu | %llu | ", (unsigned long long)r->index,
-				(unsigned long long)r->sides, (unsigned long long)r->value);
+			/* "| index | dsides | value | ", a row per die: no printf per die. */
+			buf_puts(b, "| ");
+			put_u64(b, r->index);
+			buf_puts(b, " | d");
+			put_u64(b, r->sides);
+			buf_puts(b, " | ");
+			put_u64(b, r->value);
+			buf_puts(b, " | ");
 			escape_markdown(b, r->purpose);
 			buf_puts(b, " |\n");
 		}

@@ -224,12 +224,13 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* Writes path atomically: a temporary file, fsync, rename over, fsync the directory. A
+/* Writes path atomically: a temporary file, fsync, rename over, fsync the directory (when
+ * sync_dir: the caller renaming several files into one directory fsyncs it after the last). A
  * crash leaves either the old file or the new one, never half of either. The temporary file
  * lives in .git/ (the same file system as the work tree, so rename stays atomic) rather than
  * beside its target: one left by a crash then cannot make the work tree look dirty. */
 static int write_atomic(const struct repo *r, const char *path, const void *data, size_t len,
-	struct buf *msg)
+	int sync_dir, struct buf *msg)
 {
 	char *full = xasprintf("%s%s", r->workdir, path);
 	char *slash = strrchr(full, '/');
@@ -266,7 +267,7 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 	fd = -1;
 	if (rename(tmp, full) != 0)
 		goto io_error;
-	if (fsync_dir(dir) != 0)
+	if (sync_dir && fsync_dir(dir) != 0)
 		goto io_error;
 	ret = 0;
 	goto done;
@@ -946,6 +947,14 @@ static int index_to_tree(git_index *index, git_tree *tree, const struct file *fi
 	return index_add_files(index, files, n);
 }
 
+/* Whether repository paths a and b are in the same directory. */
+static int same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+	return la == lb && memcmp(a, b, la) == 0;
+}
+
 int repo_publish(struct repo *r, const struct file *files, size_t n, const char *commit_hex,
 	const char *tag)
 {
@@ -988,7 +997,10 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	}
 
 	for (i = 0; i < n; i++) {
-		if (write_atomic(r, files[i].path, files[i].data, files[i].len, &msg) != 0)
+		/* A directory is fsynced once, after the last of consecutive files renamed into it
+		 * (a turn's reports), and before the index records any of them. */
+		int last = i + 1 == n || !same_dir(files[i].path, files[i + 1].path);
+		if (write_atomic(r, files[i].path, files[i].data, files[i].len, last, &msg) != 0)
 			goto done;
 		durable_point("work tree file");
 	}
@@ -1258,6 +1270,78 @@ done:
 		error_set(why ? ERROR_OS : fail_class(rc), "repo: cannot read '%s' at '%s': %s",
 			path, rev, why ? why : git_msg());
 	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41])
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+
+	hex[0] = '\0';
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: no revision '%s'", rev);
+		return ERROR_NOTFOUND;
+	}
+	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
+		goto done;
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
+		goto done;
+	}
+	if (rc < 0)
+		goto done;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		error_set(ERROR_OS, "repo: '%s' at '%s' is not a file", path, rev);
+		ret = -2;
+		goto done;
+	}
+	git_oid_tostr(hex, 41, git_tree_entry_id(entry));
+	ret = 0;
+done:
+	if (ret == -1)
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret < -1 ? -1 : ret;
+}
+
+int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_oid want;
+	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+
+	if (rc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
+			rev);
+		return ERROR_NOTFOUND;
+	}
+	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
+		goto done;
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
+		goto done;
+	}
+	if (rc < 0 || git_odb_hash(&want, bytes, len, GIT_OBJECT_BLOB) < 0)
+		goto done;
+	ret = git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+	      git_oid_equal(&want, git_tree_entry_id(entry));
+done:
+	if (ret == -1)
+		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
 	git_commit_free(commit);

@@ -64,6 +64,14 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out);
  * size-checked as said above. Returns 0, ERROR_NOTFOUND when rev or path does not exist, -1
  * on error. */
 int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out);
+/* The blob id (hex) of path as of rev, without reading the blob. Returns 0, ERROR_NOTFOUND
+ * when rev or path does not exist, -1 on error (also when path is not a file). */
+int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41]);
+/* Whether path as of rev holds exactly the len bytes at bytes, by blob id (the bytes are
+ * hashed, the blob is not read). Returns 1 same, 0 different (or not a file), ERROR_NOTFOUND
+ * when rev or path does not exist, -1 on error. */
+int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes,
+	size_t len);
 /* Lists the file names (not subdirectories) directly in directory dir at rev, sorted by
  * byte order. *names is a NULL-terminated malloc'd array of malloc'd strings (free with
  * repo_names_free); an absent directory gives an empty list. */

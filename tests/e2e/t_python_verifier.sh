@@ -11,7 +11,7 @@ V="$ROOT/tools/umpire-verify"
 C="$TMP/c"
 "$BIN" init --visibility open "$C" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --entropy none >/dev/null
-play harbour-raid "$C" 7  # the shipped orders of turn 8 follow the beacon demo's game
+play harbour-raid "$C" 3  # the shipped orders follow the beacon demo's game, not this one
 turns=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 [ "$turns" -ge 2 ] || die "harbour-raid played $turns turns (2 or more expected)"
 

@@ -36,7 +36,9 @@ for entropy in beacon players; do
         f=$(ls "$H/orders/turn-000$t"/*.yaml); pl=$(basename "$f" .yaml)
         cp "$f" "$TMP/$pl-$t.yaml"
         if [ "$entropy" = players ]; then
-            "$BIN" nonce >"$TMP/nonce"; grep '^entropy: ' "$TMP/nonce" >>"$TMP/$pl-$t.yaml"
+            # a fixed nonce per turn (not umpire nonce's): the same dice every run
+            nonce=$(printf 'demo nonce %s' "$t" | sha256sum | cut -c1-64)
+            echo "entropy: $(printf %s "$nonce" | xxd -r -p | sha256sum | cut -c1-64)" >>"$TMP/$pl-$t.yaml"
         fi
         SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$D" "$TMP/$pl-$t.yaml" >/dev/null
         [ "$t" -lt 3 ] || break
@@ -44,8 +46,7 @@ for entropy in beacon players; do
             SOURCE_DATE_EPOCH=$((1767225600 + t * 3600 + 700)) "$BIN" turn "$D" \
                 --beacon "demo value $t" >/dev/null
         elif [ "$t" -eq 1 ]; then
-            printf 'campaign: harbour-raid\nturn: 1\nplayer: %s\n' "$pl" >"$TMP/reveal"
-            grep '^nonce: ' "$TMP/nonce" >>"$TMP/reveal"
+            printf 'campaign: harbour-raid\nturn: 1\nplayer: %s\nnonce: %s\n' "$pl" "$nonce" >"$TMP/reveal"
             "$BIN" reveal "$D" "$TMP/reveal" >/dev/null
             "$BIN" turn "$D" >/dev/null
         else

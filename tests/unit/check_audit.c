@@ -276,6 +276,54 @@ START_TEST(test_parse_export)
 }
 END_TEST
 
+/* Dice written otherwise than render_export writes them, or text that looks like the dice
+ * inside a multi-line string, read as YAML reads them: the same dice either way. */
+START_TEST(test_parse_export_forms)
+{
+	static const struct {
+		const char *from, *to;
+	} cases[] = {
+		{ "", "" },
+		{ "  for: \"umpire ruling 1: big\"", "  for: 'umpire ruling 1: big'" },
+		{ "  value: 1195782218795291535", "  value: 01195782218795291535" },
+		{ "- index: 0\n  sides: 9223372036854775809\n  value: 1195782218795291535\n"
+		  "  for: \"umpire ruling 1: big\"\n",
+			"- {index: 0, sides: 9223372036854775809, value: 1195782218795291535, "
+			"for: \"umpire ruling 1: big\"}\n" },
+		{ "summary: \"a turn\"\n", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct buf b = BUF_INIT;
+		struct journal_record *r = NULL;
+		struct diag d;
+		const char *at = strstr(good_export, cases[i].from);
+		ck_assert_ptr_nonnull(at);
+		if (i == 4) /* the summary first, a string whose second line reads "dice:" */
+			buf_puts(&b,
+				"summary: \"a turn\n\ndice:\n- index: 0\n  sides: 6\n  value: 6\n"
+				"  for: x\nevents:\"\n");
+		buf_append(&b, good_export, (size_t)(at - good_export));
+		buf_puts(&b, cases[i].to);
+		buf_puts(&b, at + strlen(cases[i].from));
+		diag_init(&d);
+		ck_assert_msg(audit_parse_export(&r, NULL, "x.yaml", b.data, b.len, &d) == 0,
+			"case %zu: %s", i, d.n ? d.v[0].message : "");
+		ck_assert_uint_eq(r->n_dice, 1);
+		ck_assert_uint_eq(r->dice[0].index, 0);
+		ck_assert_uint_eq(r->dice[0].sides, big_n);
+		ck_assert_uint_eq(r->dice[0].value, 1195782218795291535u);
+		ck_assert_str_eq(r->dice[0].purpose, "umpire ruling 1: big");
+		ck_assert_uint_eq(r->n_events, 2);
+		ck_assert_str_eq(r->summary,
+			i == 4 ? "a turn\ndice: - index: 0 sides: 6 value: 6 for: x events:" :
+				 "a turn");
+		journal_record_free(r);
+		diag_release(&d);
+		buf_release(&b);
+	}
+}
+END_TEST
+
 /* A tampered export is a diagnostic, never a crash or a silent default. */
 START_TEST(test_parse_export_broken)
 {
@@ -325,6 +373,7 @@ static Suite *audit_suite(void)
 	tcase_add_test(tc, test_fairness_ok);
 	tcase_add_test(tc, test_fairness_names_the_tamper);
 	tcase_add_test(tc, test_parse_export);
+	tcase_add_test(tc, test_parse_export_forms);
 	tcase_add_test(tc, test_parse_export_broken);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1086,6 +1086,111 @@ START_TEST(error_at_node)
 }
 END_TEST
 
+/* node_emit_entry writes an entry exactly as node_emit writes it in a whole document: in the
+ * document's mapping, as the first and as a later key of a sequence item's mapping, for
+ * plain, quoted, escaped, non-ASCII, invalid and over-wide strings, and integers and bools. */
+static const struct {
+	const char *s;
+	int quoted;
+} entries[] = {
+	{ "", 1 },
+	{ "plain", 1 },
+	{ "two words", 1 },
+	{ "yes", 1 },
+	{ "No", 1 },
+	{ "0000", 1 },
+	{ "0x1F", 1 },
+	{ "1e5", 1 },
+	{ "-", 1 },
+	{ "- x", 1 },
+	{ "a: b", 1 },
+	{ "#x", 1 },
+	{ "x #y", 1 },
+	{ "quote\"d", 1 },
+	{ "back\\slash", 1 },
+	{ " lead", 1 },
+	{ "trail ", 1 },
+	{ "tab\there", 1 },
+	{ "line\nbreak", 1 },
+	{ "\xc3\xa9t\xc3\xa9", 1 },
+	{ "\xe2\x80\xae bidi", 1 },
+	{ "\xe6\x97\xa5\xe6\x9c\xac", 1 },
+	{ "[x]", 1 },
+	{ "{x}", 1 },
+	{ "*x", 1 },
+	{ "&x", 1 },
+	{ "!x", 1 },
+	{ "%x", 1 },
+	{ "@x", 1 },
+	{ "`x", 1 },
+	{ "'x'", 1 },
+	{ "~", 1 },
+	{ "null", 1 },
+	{ "-5", 1 },
+	{ "12", 1 },
+	{ ":", 1 },
+	{ "?", 1 },
+	{ ",", 1 },
+	{ "a,b", 1 },
+	{ "umpire ruling 1: bench ruling 1 (100d6) [1/100]", 1 },
+	{ "0", 0 },
+	{ "-12", 0 },
+	{ "true", 0 },
+	{ "false", 0 },
+	{ "9223372036854775807", 0 },
+};
+
+START_TEST(emit_entry_as_in_document)
+{
+	const char *s = entries[_i].s;
+	int q = entries[_i].quoted;
+	for (int form = 0; form < 3; form++) {
+		struct node *doc = node_new_map(), *m = doc;
+		struct buf want = BUF_INIT, got = BUF_INIT;
+		struct node *v = node_new_str(s);
+		v->quoted = q; /* not quoted: a number or a bool as node_map_int, node_map_bool */
+		if (form > 0) {
+			struct node *seq = node_map_add(doc, "list", node_new_seq());
+			m = node_seq_add(seq, node_new_map());
+			buf_puts(&got, "list:\n");
+		}
+		if (form != 1) {
+			node_map_int(m, "k0", 1);
+			ck_assert_int_eq(node_emit_entry(&got, form > 0, 1, "k0", "1", 0), 0);
+		}
+		node_map_add(m, "key", v);
+		ck_assert_int_eq(node_emit_entry(&got, form > 0, form == 1, "key", s, q), 0);
+		ck_assert_int_eq(node_emit(doc, &want), 0);
+		ck_assert_str_eq(buf_str(&got), buf_str(&want));
+		node_free(doc);
+		buf_release(&want);
+		buf_release(&got);
+	}
+}
+END_TEST
+
+START_TEST(emit_entry_wide_and_invalid)
+{
+	struct buf wide = BUF_INIT, want = BUF_INIT, got = BUF_INIT;
+	for (int i = 0; i < 3000; i++)
+		buf_puts(&wide, "a ");
+	buf_puts(&wide, "end");
+	struct node *doc = node_new_map();
+	node_map_str(doc, "key", buf_str(&wide));
+	ck_assert_int_eq(node_emit(doc, &want), 0);
+	ck_assert_int_eq(node_emit_entry(&got, 0, 0, "key", buf_str(&wide), 1), 0);
+	ck_assert_str_eq(buf_str(&got), buf_str(&want));
+	node_free(doc);
+	buf_clear(&got);
+	buf_puts(&got, "kept\n");
+	ck_assert_int_eq(node_emit_entry(&got, 0, 0, "key", "bad \xff byte", 1), -1);
+	ck_assert_str_eq(buf_str(&got), "kept\n");
+	buf_release(&wide);
+	buf_release(&want);
+	buf_release(&got);
+}
+END_TEST
+
 static Suite *node_suite(void)
 {
 	Suite *s = suite_create("node");
@@ -1124,6 +1229,9 @@ static Suite *node_suite(void)
 	tcase_add_loop_test(tc, emit_quoting, 0, (int)(sizeof(quoting) / sizeof(quoting[0])));
 	tcase_add_test(tc, emit_round_trip);
 	tcase_add_test(tc, build_and_clone);
+	tcase_add_loop_test(tc, emit_entry_as_in_document, 0,
+		(int)(sizeof(entries) / sizeof(entries[0])));
+	tcase_add_test(tc, emit_entry_wide_and_invalid);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("read");
