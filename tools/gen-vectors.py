@@ -33,6 +33,8 @@ MD_END = "<!-- END generated -->"
 CHAIN_LABEL = b"umpire/chain/v1"
 TURN_LABEL = b"umpire/turn/v1"
 DIE_LABEL = b"umpire/die/v1"
+SALT_LABEL = b"umpire/salt/v1"
+SEALED_LABEL = b"umpire/sealed/v1"
 ZERO32 = bytes(32)
 
 
@@ -77,6 +79,14 @@ def orders_digest(players):
     return sha256(data)
 
 
+def orders_digest_hashes(players):
+    """Sealed turns: D_t of (id, file hash or None); the salted hashes stand for SHA256(file)."""
+    data = b""
+    for pid, h in sorted(players, key=lambda p: p[0].encode("ascii")):
+        data += pid.encode("ascii") + b"\x00" + (h if h is not None else ZERO32)
+    return sha256(data)
+
+
 def turn_message(t, digest, beacon):
     return TURN_LABEL + be32(t) + digest + beacon
 
@@ -101,6 +111,16 @@ def reveals_text(entries):
     text whose SHA-256 is B_t under entropy players."""
     return " ".join("%s %s %s" % (p, "nonce" if n is not None else "committed",
                                   (n if n is not None else c).hex()) for p, c, n in entries)
+
+
+def salt(secret, t, player):
+    """Sealed turns: the salt of player's order file of turn t."""
+    return hmac256(secret, SALT_LABEL + be32(t) + player.encode("ascii"))
+
+
+def sealed_hash(salt_, content):
+    """Sealed turns: the salted commitment D_t takes in place of SHA256(file)."""
+    return sha256(SEALED_LABEL + salt_ + content)
 
 
 def die_message(j, a):
@@ -211,6 +231,27 @@ def build():
         })
     out["orders_digest"] = dlist
 
+    # Sealed turns: the "some-missing" files of turn 3, each salted from the chain's secret.
+    t3 = 3
+    sealed_players = []
+    for pid, content in dict((n, p) for n, _, p in DIGESTS)["some-missing"]:
+        if content is None:
+            sealed_players.append((pid, None, None, None))
+            continue
+        s_ = salt(SECRET, t3, pid)
+        sealed_players.append((pid, content, s_, sealed_hash(s_, content)))
+    sd = orders_digest_hashes([(pid, h) for pid, _, _, h in sealed_players])
+    out["sealed"] = [{
+        "secret_hex": hexs(SECRET), "t": t3, "digest_of": "some-missing",
+        "labels": {"salt_hex": hexs(SALT_LABEL), "sealed_hex": hexs(SEALED_LABEL)},
+        "players": [{"id": pid, "file_hex": hexs(c) if c is not None else None,
+                     "salt_hex": hexs(s_) if s_ is not None else None,
+                     "sealed_sha256_hex": hexs(h) if h is not None else hexs(ZERO32)}
+                    for pid, c, s_, h in sealed_players],
+        "digest_hex": hexs(sd),
+    }]
+    digests["sealed"] = sd
+
     seeds = []
     for length, t, dname in ((8, 3, "some-missing"), (4096, 1, "none")):
         k = keys[length][t]
@@ -245,14 +286,15 @@ def build():
         "beacon_hex": hexs(sha256(text.encode())),
     }]
     k = keys[8][3]
-    for label, beacon in (("beacon value-1", sha256(b"value-1")),
-                          ("reveals", sha256(text.encode()))):
+    for dname, label, beacon in (("some-missing", "beacon value-1", sha256(b"value-1")),
+                                 ("some-missing", "reveals", sha256(text.encode())),
+                                 ("sealed", "beacon value-1", sha256(b"value-1"))):
         seeds.append({
-            "chain_length": 8, "t": 3, "key_hex": hexs(k), "digest": "some-missing",
-            "digest_hex": hexs(digests["some-missing"]), "beacon": label,
+            "chain_length": 8, "t": 3, "key_hex": hexs(k), "digest": dname,
+            "digest_hex": hexs(digests[dname]), "beacon": label,
             "beacon_hex": hexs(beacon),
-            "message_hex": hexs(turn_message(3, digests["some-missing"], beacon)),
-            "seed_hex": hexs(turn_seed(k, 3, digests["some-missing"], beacon)),
+            "message_hex": hexs(turn_message(3, digests[dname], beacon)),
+            "seed_hex": hexs(turn_seed(k, 3, digests[dname], beacon)),
         })
     out["turn_seed"] = seeds
     dice_seed = turn_seed(keys[8][3], 3, digests["some-missing"], ZERO32)
@@ -334,6 +376,14 @@ def c_fair(v):
         L.append("\t{ \"%s\", digest_%d_players, %d, \"%s\" }," % (
             d["name"], i, len(d["players"]), d["digest_hex"]))
     L.append("};")
+    sv = v["sealed"][0]
+    L.append("static const struct sealed_vec sealed_vecs[] = {")
+    for p in sv["players"]:
+        if p["file_hex"] is not None:
+            L.append("\t{ %d, \"%s\", \"%s\", \"%s\", \"%s\" }," % (
+                sv["t"], p["id"], p["file_hex"], p["salt_hex"], p["sealed_sha256_hex"]))
+    L.append("};")
+    L.append("static const char sealed_digest[] = \"%s\";" % sv["digest_hex"])
     L.append("static const struct seed_vec seed_vecs[] = {")
     for s in v["turn_seed"]:
         L.append("\t{ %d, \"%s\", \"%s\", \"%s\"," % (s["t"], s["key_hex"], s["digest_hex"],
@@ -430,6 +480,18 @@ def md(v):
         L.append("| %d | %d | `%s` | `%s` (`%s`) | `%s` (%s) | `%s` |" % (
             t["chain_length"], t["t"], t["key_hex"], t["digest_hex"], t["digest"],
             t["beacon_hex"], t.get("beacon", "zeros"), t["seed_hex"]))
+    L.append("")
+    L.append("### Sealed turns")
+    L.append("")
+    sv = v["sealed"][0]
+    L.append("The `%s` files of turn t = %d, salted from the secret S above;"
+             " D = `%s`." % (sv["digest_of"], sv["t"], sv["digest_hex"]))
+    L.append("")
+    L.append("| id | salt | SHA256 used (salted) |")
+    L.append("|---|---|---|")
+    for p in sv["players"]:
+        L.append("| `%s` | %s | `%s` |" % (p["id"], "`%s`" % p["salt_hex"] if p["salt_hex"]
+                                           else "(no file)", p["sealed_sha256_hex"]))
     L.append("")
     L.append("### Beacon rounds")
     L.append("")

@@ -261,7 +261,7 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 	json_object_set_new(o, "for", json_string(dr->purpose));
 	if (!e->json)
 		printf("for      \"%s\"\n", dr->purpose);
-	if (campaign_load_state(c, prev, &last, &state) < 0) {
+	if (turn_load_whole_state(c, t - 1, &last, &state) < 0) {
 		error_set(ERROR_INPUT, "the state after turn %d cannot be loaded", t - 1);
 	} else if (audit_resolve(&at, c, state, tag, ex, AUDIT_EXPORT) == 0) {
 		size_t k;
@@ -288,11 +288,18 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 		json_object_set_new(o, "events", events);
 		failed = 0;
 	}
+	/* A sealed turn before the reveal: what the die decided is withheld, not wrong. */
+	int withheld = c->visibility == CAMPAIGN_SEALED && !repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	if (failed) {
-		json_object_set_new(o, "error", json_string(error_last()->message));
+		json_object_set_new(o, withheld ? "withheld" : "error",
+			json_string(error_last()->message));
 		if (!e->json)
-			printf("decided  cannot re-resolve the turn: %s\n", cmd_message());
-		e->ok = 0;
+			printf("decided  %s: %s\n",
+				withheld ? "withheld until the reveal" :
+					   "cannot re-resolve the turn",
+				cmd_message());
+		if (!withheld)
+			e->ok = 0;
 	}
 	json_object_set_new(e->root, "decided", o);
 	audit_turn_release(&at);
@@ -383,6 +390,14 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 		fo[i].has_file = r == 0;
 		if (r == 0)
 			fair_sha256(fo[i].sha256, bytes.data ? bytes.data : "", bytes.len);
+		/* Sealed: no file is committed; D_t takes the salted hash the export shows
+		 * (`umpire verify` opens it with the revealed file and salt). */
+		if (c->visibility == CAMPAIGN_SEALED && r != 0 && o->has_file) {
+			r = 0;
+			fo[i].has_file = 1;
+			memcpy(fo[i].sha256, o->sha256, FAIR_HASH_BYTES);
+			snprintf(fpath, sizeof fpath, "(sealed: the salted hash)");
+		}
 		int same = r == 0 ? o->has_file &&
 					    memcmp(fo[i].sha256, o->sha256, FAIR_HASH_BYTES) == 0 :
 				    !o->has_file;

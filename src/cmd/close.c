@@ -12,6 +12,7 @@
 #include "core/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
+#include "core/reveal.h"
 #include "core/banned.h"
 
 static const char close_help[] =
@@ -180,11 +181,16 @@ int cmd_close(int argc, char **argv)
 }
 
 static const char reveal_help[] =
-	"usage: umpire reveal DIR FILE...\n\n"
+	"usage: umpire reveal DIR FILE...\n"
+	"       umpire reveal DIR\n\n"
 	"Takes the players' reveals for the closed turn of a campaign with entropy players. A\n"
 	"reveal file holds campaign, turn, player and nonce (64 hex digits); the nonce must hash\n"
 	"to the entropy the player's order file committed to. Accepted nonces wait in\n"
-	".umpire/reveals/ for 'umpire turn'.\n";
+	".umpire/reveals/ for 'umpire turn'.\n\n"
+	"With no FILE, on a sealed campaign (visibility: sealed): the reveal of the game's end.\n"
+	"One commit \"Reveal\", tagged 'reveal', publishes under reveal/turn-NNNN/ every order\n"
+	"file, the whole state after each turn and every salt the sealed turns withheld; from\n"
+	"then on 'umpire verify' re-runs every turn in full from a clone, and no turn follows.\n";
 
 /* One reveal file against the pending close: checked, then kept. EXIT_OK or the code. */
 static int take_reveal(struct campaign *c, const struct close_record *r, const char *path)
@@ -238,15 +244,41 @@ done:
 	return code;
 }
 
+/* `umpire reveal DIR`: the reveal commit of a sealed campaign. */
+static int reveal_sealed(const char *dir)
+{
+	struct campaign *c = NULL;
+	char id[41];
+	int last = -1, code = EXIT_OK;
+
+	if (campaign_open(&c, dir, CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	int rc = reveal_commit(c, turn_now(), &last, id);
+	if (rc < 0)
+		code = cmd_error("umpire");
+	else if (rc == 1)
+		printf("campaign '%s' was revealed already: commit %s (tag " LAYOUT_REVEAL_TAG
+		       ")\n",
+			c->id, id);
+	else
+		printf("Revealed turns 0 to %d of '%s': every order file, whole state and salt; tag " LAYOUT_REVEAL_TAG
+		       ", commit %s\n'umpire verify' now re-runs every turn from a clone\n",
+			last, c->id, id);
+	campaign_close(c);
+	return code;
+}
+
 int cmd_reveal(int argc, char **argv)
 {
 	int code = cmd_options_help_only(argc, argv, reveal_help);
 	if (code != EXIT_OK)
 		return code < 0 ? EXIT_OK : code;
-	if (argc - optind < 2) {
+	if (argc - optind < 1) {
 		fputs(reveal_help, stderr);
 		return EXIT_USAGE;
 	}
+	if (argc - optind == 1)
+		return reveal_sealed(argv[optind]);
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

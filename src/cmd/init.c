@@ -17,7 +17,8 @@
 static const char init_help[] =
 	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n"
 	"                        [--entropy beacon|players|none] [--beacon SOURCE]\n"
-	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n\n"
+	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n"
+	"                        [--visibility sealed|open]\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
 	"\"Setup\" and tagged turn-0000, plus the private, git-ignored .umpire/ (journal.sqlite,\n"
@@ -36,7 +37,10 @@ static const char init_help[] =
 	"                       than the default, also --beacon-genesis and --beacon-period\n"
 	"  --beacon-genesis T   when the beacon's round 1 was out (UTC seconds since 1970)\n"
 	"  --beacon-period S    seconds between two rounds\n"
-	"  --beacon-delay S     a close names the first round at least S seconds later (600)\n";
+	"  --beacon-delay S     a close names the first round at least S seconds later (600)\n"
+	"  --visibility MODE    sealed (default): order files and private state are withheld,\n"
+	"                       each player gets his own view, 'umpire reveal DIR' publishes\n"
+	"                       everything at the end; open: everything is committed each turn\n";
 
 /* A whole number of seconds from 0 to 2^40 for option name; -1 when not one (told). */
 static long long want_seconds(const char *name, const char *arg)
@@ -164,6 +168,7 @@ int cmd_init(int argc, char **argv)
 		{ "beacon-genesis", required_argument, NULL, 'g' },
 		{ "beacon-period", required_argument, NULL, 'p' },
 		{ "beacon-delay", required_argument, NULL, 'd' },
+		{ "visibility", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,6 +179,7 @@ int cmd_init(int argc, char **argv)
 
 	memset(&spec, 0, sizeof(spec));
 	spec.entropy = CAMPAIGN_ENTROPY_BEACON;
+	spec.visibility = CAMPAIGN_SEALED;
 	spec.beacon_genesis = spec.beacon_period = spec.beacon_delay = -1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -193,6 +199,15 @@ int cmd_init(int argc, char **argv)
 		case 'd':
 			if ((rc = entropy_option(ch, optarg, &spec)) != EXIT_OK)
 				return rc;
+			break;
+		case 'v':
+			spec.visibility = campaign_visibility_parse(optarg);
+			if (spec.visibility < 0) {
+				fprintf(stderr,
+					"umpire init: --visibility '%s' (sealed or open expected)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'l': {
 			char *end;
@@ -264,6 +279,8 @@ int cmd_init(int argc, char **argv)
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
 	printf("%s\n", how[c->entropy]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	struct buf camp = BUF_INIT;
 	uint8_t h[FAIR_HASH_BYTES];
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

@@ -109,7 +109,7 @@ int cmd_replay(int argc, char **argv)
 	if (!c->journal)
 		last = last_tagged_turn(c);
 	if ((c->journal && journal_last_turn(c->journal, &last) < 0) ||
-		campaign_load_state(c, tag, &t0, &state) < 0) {
+		turn_load_whole_state(c, 0, &t0, &state) < 0) {
 		rc = cmd_error("umpire");
 		goto done;
 	}

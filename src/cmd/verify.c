@@ -24,7 +24,7 @@
 #define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
 
 static const char verify_help[] =
-	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n\n"
+	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]... [--view DIR]...\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -40,7 +40,10 @@ static const char verify_help[] =
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
 	"                    chain rebuilt) passes every other check, not these\n"
 	"  --receipt FILE    a receipt 'umpire close' gave: its close commit must be the\n"
-	"                    history's, with the same file hash and D_t\n\n"
+	"                    history's, with the same file hash and D_t\n"
+	"  --view DIR        sealed: a player's outbox of one turn (salt.yaml, orders.yaml,\n"
+	"                    state.yaml): his salted hash is the export's, his file opens it,\n"
+	"                    and after the reveal his state.yaml is his view of the revealed state\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -58,8 +61,12 @@ struct verify {
 	const char *pin_setup;      /* --setup HEX: SHA-256 of the Setup's campaign.yaml, or NULL */
 	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
 	int closes;                 /* entropy beacon or players: a close commit before each turn */
+	int sealed;                 /* visibility sealed and no reveal yet: fairness only */
+	int revealed;               /* sealed and revealed: main's tip is the reveal commit */
 	const char **receipts;      /* --receipt FILE..., NULL-terminated */
 	size_t n_receipts;
+	const char **views; /* --view DIR...: a player's outbox of one turn (sealed) */
+	size_t n_views;
 };
 
 /* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
@@ -294,6 +301,9 @@ static int check_unchanged(struct verify *v, int t, const char *tag)
 		return 0;
 	layout_orders_dir(path, t);
 	if (same_dir_at_main(v, t, tag, path) < 0)
+		return -1;
+	layout_public_report_path(path, t);
+	if (same_at_main(v, t, tag, path) < 0)
 		return -1;
 	layout_reports_dir(path, t);
 	return same_dir_at_main(v, t, tag, path);
@@ -625,6 +635,219 @@ done:
 	return rc;
 }
 
+/* A sealed turn's commit, rebuilt from its own blobs of the files a sealed turn commits
+ * (public state, export, public report) and the message the export's summary gives: the id
+ * must be the tag's, so the commit holds those files and nothing else (no order file). */
+static int check_sealed_commit(struct verify *v, int t, const char *tag, const char *parent,
+	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct journal_record *ex)
+{
+	struct layout_entry *paths = NULL;
+	size_t n = layout_sealed_turn_files(&paths, t);
+	struct file *files = xcalloc(n, sizeof(*files));
+	struct buf msg = BUF_INIT, b = BUF_INIT;
+	char rebuilt[41];
+	long long when;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		buf_clear(&b);
+		if (repo_read(v->c->repo, tag, paths[i].path, &b) != 0)
+			rc = error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t,
+				paths[i].path, tag);
+		files[i].path = xstrdup(paths[i].path);
+		files[i].data = xmalloc(b.len + 1);
+		memcpy(files[i].data, b.data ? b.data : "", b.len);
+		files[i].len = b.len;
+	}
+	layout_commit_message(&msg, t, ex->summary, head, v->c->commitment);
+	if (rc == 0 && (repo_commit_time(v->c->repo, tag, &when) != 0 ||
+			       repo_rebuild_id(v->c->repo, parent, files, n, buf_str(&msg), when,
+				       rebuilt) < 0))
+		rc = error_set(ERROR_INPUT, "turn %d: cannot rebuild the commit of %s: %s", t, tag,
+			error_last()->message);
+	else if (rc == 0 && strcmp(rebuilt, tag_id) != 0)
+		rc = error_set(ERROR_INPUT,
+			"turn %d: %s is commit %s, but a sealed turn's files rebuild to %s: the commit holds other files (an order file?) or another message",
+			t, tag, tag_id, rebuilt);
+	file_list_free(files, n);
+	free(paths);
+	buf_release(&msg);
+	buf_release(&b);
+	return rc;
+}
+
+/* The close fixed the same salted hashes and D_t the export shows. */
+static int check_close_export(struct verify *v, int t, const struct journal_record *ex)
+{
+	struct close_record r;
+	char id[41];
+	int rc = turn_read_close(v->c, t, &r, id);
+
+	if (rc < 0)
+		return error_set(ERROR_INPUT, "%s", error_last()->message);
+	rc = memcmp(r.digest, ex->orders_digest, FAIR_HASH_BYTES) == 0 ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < ex->n_orders; i++) {
+		const struct journal_order *o = &ex->orders[i];
+		const struct close_order *co = close_find(&r, o->player);
+		if (o->has_file != (co != NULL) ||
+			(co && memcmp(co->sha256, o->sha256, FAIR_HASH_BYTES) != 0))
+			rc = -1;
+	}
+	close_release(&r);
+	if (rc < 0)
+		error_set(ERROR_INPUT,
+			"turn %d: the export's order hashes or D_t differ from what close-%04d fixed",
+			t, t);
+	return rc;
+}
+
+/* A sealed turn before the reveal: what the clone can prove without the withheld files. */
+static int verify_sealed_turn(struct verify *v, int t)
+{
+	struct journal_record *ex = NULL;
+	struct buf bytes = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX], parent[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], tag_id[41];
+	uint8_t head[FAIR_HASH_BYTES];
+	int rc = -1;
+
+	layout_tag(tag, t);
+	layout_entry_path(path, t);
+	if (v->closes)
+		layout_close_tag(parent, t);
+	else
+		layout_tag(parent, t - 1);
+	if (check_tag_exists(v, t, tag) < 0 || read_turn_export(v, t, tag, path, &bytes, &ex) < 0)
+		goto done;
+	if ((v->closes && (check_close(v, t) < 0 || check_close_export(v, t, ex) < 0)) ||
+		audit_fairness(v->c, ex, path) < 0 ||
+		check_trailers(v, t, tag, path, &bytes, head) ||
+		check_position(v, t, tag, tag_id) ||
+		check_sealed_commit(v, t, tag, parent, tag_id, head, ex) ||
+		check_unchanged(v, t, tag))
+		goto done;
+	v->dice += ex->n_dice;
+	say(v, "turn %d: ok: %skey, salted digest, %sseed, %zu %s, chain, commit, history; sealed: not re-resolved until the reveal\n",
+		t, v->closes ? "close, " : "",
+		v->c->entropy == CAMPAIGN_ENTROPY_BEACON  ? "beacon round, " :
+		v->c->entropy == CAMPAIGN_ENTROPY_PLAYERS ? "reveals, " :
+							    "",
+		ex->n_dice, ex->n_dice == 1 ? "die" : "dice");
+	rc = 0;
+done:
+	journal_record_free(ex);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* reveal/turn-NNNN/path at the reveal. */
+static int read_revealed(struct verify *v, int t, const char *name, struct buf *out)
+{
+	char dir[LAYOUT_PATH_MAX];
+	char *path;
+	int rc;
+
+	layout_reveal_dir(dir, t);
+	path = xasprintf("%s/%s", dir, name);
+	rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, path, out);
+	if (rc != 0)
+		rc = error_set(ERROR_INPUT, "turn %d: the reveal has no %s", t, path);
+	free(path);
+	return rc;
+}
+
+/* The whole state the re-resolved turn left is the one the reveal publishes for it. */
+static int check_revealed_state(struct verify *v, int t, const void *state)
+{
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	int rc = read_revealed(v, t, LAYOUT_STATE, &got);
+
+	if (rc == 0 && campaign_emit_whole_state(v->c, t, state, &want) < 0)
+		rc = error_set(ERROR_INTERNAL, "internal error: cannot emit the state of turn %d",
+			t);
+	else if (rc == 0 && (want.len != got.len || memcmp(want.data, got.data, got.len) != 0))
+		rc = error_set(ERROR_INPUT,
+			"turn %d: the whole state the reveal publishes differs from the one the turn re-resolves to",
+			t);
+	buf_release(&want);
+	buf_release(&got);
+	return rc;
+}
+
+/* The reveal commit: main's tip, on the last turn, holding exactly reveal/turn-NNNN/ of every
+ * turn (state.yaml, and after the setup salts.yaml and the order files) and the message
+ * layout_reveal_message gives: rebuilt, its id must be the tag's. */
+static int check_reveal_commit(struct verify *v, int last)
+{
+	struct file *files = NULL;
+	struct buf b = BUF_INIT, msg = BUF_INIT;
+	char dir[LAYOUT_PATH_MAX], prev[LAYOUT_TAG_MAX], id[41], rebuilt[41];
+	char **names = NULL;
+	size_t n = 0;
+	long long when;
+	int rc = 0;
+
+	for (int t = 0; t <= last && rc == 0; t++) {
+		static const char *const kept[] = { LAYOUT_STATE, "salts.yaml" };
+		layout_reveal_dir(dir, t);
+		for (int k = 0; k < (t ? 2 : 1) && rc == 0; k++) {
+			buf_clear(&b);
+			char *path = xasprintf("%s/%s", dir, kept[k]);
+			rc = read_revealed(v, t, kept[k], &b);
+			file_list_add(&files, &n, path, b.data ? b.data : "", b.len);
+			free(path);
+		}
+		char *odir = xasprintf("%s/orders", dir);
+		if (rc == 0 && t > 0 && repo_list(v->c->repo, LAYOUT_REVEAL_TAG, odir, &names) == 0)
+			for (size_t i = 0; names[i] && rc == 0; i++) {
+				char *path = xasprintf("%s/%s", odir, names[i]);
+				buf_clear(&b);
+				rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, path, &b);
+				file_list_add(&files, &n, path, b.data ? b.data : "", b.len);
+				free(path);
+			}
+		repo_names_free(names);
+		names = NULL;
+		free(odir);
+	}
+	layout_tag(prev, last);
+	file_list_sort(files, n);
+	layout_reveal_message(&msg, last, v->c->commitment);
+	if (rc == 0 && (repo_commit_id(v->c->repo, LAYOUT_REVEAL_TAG, id) != 0 ||
+			       repo_commit_time(v->c->repo, LAYOUT_REVEAL_TAG, &when) != 0 ||
+			       repo_rebuild_id(v->c->repo, prev, files, n, buf_str(&msg), when,
+				       rebuilt) < 0))
+		rc = error_set(ERROR_INPUT, "reveal: cannot rebuild the reveal commit: %s",
+			error_last()->message);
+	else if (rc == 0 && strcmp(id, rebuilt) != 0)
+		rc = error_set(ERROR_INPUT,
+			"reveal: tag " LAYOUT_REVEAL_TAG
+			" is commit %s, but the reveal rebuilds to %s: it holds other files, another message or another parent",
+			id, rebuilt);
+	if (rc == 0)
+		say(v, "reveal: ok: %zu files, every one used by the turns re-resolved\n", n);
+	file_list_free(files, n);
+	buf_release(&b);
+	buf_release(&msg);
+	return rc;
+}
+
+/* Sealed: a tag `reveal` must be main's tip; it is then left out of the turns' positions. */
+static int find_reveal(struct verify *v)
+{
+	char id[41];
+
+	if (v->c->visibility != CAMPAIGN_SEALED ||
+		repo_commit_id(v->c->repo, LAYOUT_REVEAL_TAG, id) != 0)
+		return 0;
+	if (strcmp(id, v->chain[v->n_chain - 1]) != 0)
+		return error_set(ERROR_INPUT,
+			"reveal: tag " LAYOUT_REVEAL_TAG " is commit %s, not main's tip %s", id,
+			v->chain[v->n_chain - 1]);
+	v->revealed = 1;
+	v->n_chain--;
+	return 0;
+}
+
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
 static int verify_turn(struct verify *v, int t)
 {
@@ -644,7 +867,7 @@ static int verify_turn(struct verify *v, int t)
 		goto done;
 	/* Each turn starts from the committed state of the one before, which the previous
 	 * iteration proved to be what that turn produced: exactly what `umpire turn` loads. */
-	if (campaign_load_state(v->c, prev, &last, &state) < 0) {
+	if (turn_load_whole_state(v->c, t - 1, &last, &state) < 0) {
 		error_set(ERROR_INPUT, "turn %d: the committed state.yaml of %s cannot be loaded",
 			t, prev);
 		goto done;
@@ -663,7 +886,9 @@ static int verify_turn(struct verify *v, int t)
 		audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
-		check_commit_id(v, t, tag, parent, tag_id, head, &at) || check_unchanged(v, t, tag))
+		check_commit_id(v, t, tag, parent, tag_id, head, &at) ||
+		check_unchanged(v, t, tag) ||
+		(v->revealed && check_revealed_state(v, t, state) < 0))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;
@@ -806,12 +1031,125 @@ out:
 	return rc;
 }
 
+/* A view's salt.yaml: campaign, turn, the one entry's player, salt and salted hash. */
+static int read_view_salt(const char *path, const struct campaign *c, int *turn, char **player,
+	int *sent, uint8_t salt[FAIR_HASH_BYTES], uint8_t h[FAIR_HASH_BYTES])
+{
+	struct buf bytes = BUF_INIT;
+	struct node *root = NULL;
+	struct diag d;
+	const struct node *v, *e;
+	const char *s, *cid = NULL, *sa = NULL, *hh = NULL;
+	long long t = 0;
+	int rc = -1;
+
+	diag_init(&d);
+	if (file_read(path, 64 * 1024, &bytes) < 0 ||
+		node_parse(&root, path, bytes.data, bytes.len, NULL, &d) < 0 ||
+		node_want_str(node_get(root, "campaign"), "campaign", 64, &cid, &d) < 0 ||
+		node_want_int(node_get(root, "turn"), "turn", 1, TURN_MAX, &t, &d) < 0 ||
+		node_want_str(node_get(root, "player"), "player", 64, &s, &d) < 0 ||
+		!(v = node_get(root, "salts")) || v->kind != NODE_SEQ || v->n > 1 ||
+		(v->n == 1 &&
+			(node_want_str(node_get((e = v->items[0]), "salt"), "salt", 64, &sa, &d) <
+					0 ||
+				node_want_str(node_get(e, "sha256"), "sha256", 64, &hh, &d) < 0 ||
+				hex_decode(salt, FAIR_HASH_BYTES, sa) < 0 ||
+				hex_decode(h, FAIR_HASH_BYTES, hh) < 0)))
+		error_set(ERROR_INPUT,
+			"view: %s is not a player's salt.yaml (campaign, turn, player, at most one salt expected)",
+			path);
+	else if (strcmp(cid, c->id) != 0)
+		error_set(ERROR_INPUT, "view: %s is for campaign '%s', not '%s'", path, cid, c->id);
+	else {
+		*turn = (int)t;
+		*player = xstrdup(s);
+		*sent = v->n == 1;
+		rc = 0;
+	}
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* --view DIR: a player's outbox of one sealed turn against the clone. His salted hash is the
+ * one the export (and so D_t) holds; his own file, when DIR has it (orders.yaml), opens it;
+ * after the reveal his view of the state is the rule system's view of the revealed whole
+ * state. */
+static int check_view(struct verify *v, const char *dir)
+{
+	char *spath = xasprintf("%s/salt.yaml", dir), *opath = xasprintf("%s/orders.yaml", dir);
+	char *vpath = xasprintf("%s/" LAYOUT_STATE, dir), *player = NULL;
+	struct buf ex_bytes = BUF_INIT, file = BUF_INIT, want = BUF_INIT;
+	struct journal_record *ex = NULL;
+	uint8_t salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES], got[FAIR_HASH_BYTES];
+	char tag[LAYOUT_TAG_MAX], epath[LAYOUT_PATH_MAX];
+	void *whole = NULL;
+	int turn = 0, n = 0, rc = -1, opened = 0, sent = 0;
+	const char *state_note = "his view of the state is checked after the reveal";
+
+	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h) < 0)
+		goto done;
+	layout_tag(tag, turn);
+	layout_export_path(epath, turn);
+	if (read_turn_export(v, turn, tag, epath, &ex_bytes, &ex) < 0)
+		goto done;
+	const struct journal_order *o = journal_record_order(ex, player);
+	if (!o || o->has_file != sent || (sent && memcmp(o->sha256, h, FAIR_HASH_BYTES) != 0)) {
+		error_set(ERROR_INPUT,
+			"view %s: %s's salted hash for turn %d is not the one %s holds", dir,
+			player, turn, epath);
+		goto done;
+	}
+	if (file_read(opath, ORDER_FILE_MAX_BYTES, &file) == 0) {
+		fair_sealed_hash(got, salt, file.data ? file.data : "", file.len);
+		if (memcmp(got, h, FAIR_HASH_BYTES) != 0) {
+			error_set(ERROR_INPUT,
+				"view %s: the salt does not open the commitment with orders.yaml: not the file %s sent for turn %d",
+				dir, player, turn);
+			goto done;
+		}
+		opened = 1;
+	}
+	if (v->revealed) {
+		buf_clear(&file);
+		if (turn_load_whole_state(v->c, turn, &n, &whole) < 0 ||
+			campaign_emit_state(v->c, turn, whole, player, &want) < 0 ||
+			file_read(vpath, 64 * 1024 * 1024, &file) < 0 || file.len != want.len ||
+			memcmp(file.data, want.data, want.len) != 0) {
+			error_set(ERROR_INPUT,
+				"view %s: %s is not %s's view of the whole state the reveal publishes for turn %d",
+				dir, vpath, player, turn);
+			goto done;
+		}
+		state_note = "his view of the state is the revealed state's";
+	}
+	say(v, "view %s: ok: %s's orders for turn %d are the ones committed (%s in %s)%s; %s\n",
+		dir, player, turn, sent ? "salted hash" : "none sent", epath,
+		opened ? ", his file opens it" : "", state_note);
+	rc = 0;
+done:
+	if (whole)
+		v->c->rules->state_free(whole);
+	journal_record_free(ex);
+	buf_release(&ex_bytes);
+	buf_release(&file);
+	buf_release(&want);
+	free(player);
+	free(spath);
+	free(opath);
+	free(vpath);
+	return rc;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
-	if (read_history(v) < 0 || check_remembered(v) < 0)
+	if (read_history(v) < 0 || check_remembered(v) < 0 || find_reveal(v) < 0)
 		return -1;
 	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
+	v->sealed = v->c->visibility == CAMPAIGN_SEALED && !v->revealed;
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main ? v->last_tag : on_main;
@@ -819,7 +1157,7 @@ static int verify_turns(struct verify *v, int *last)
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);
-		res = verify_turn(v, t);
+		res = v->sealed ? verify_sealed_turn(v, t) : verify_turn(v, t);
 	}
 	/* A turn closed and not yet resolved: its close alone. */
 	if (res == 0 && v->closes && after % 2 == 1 && (size_t)*last == after / 2) {
@@ -830,6 +1168,10 @@ static int verify_turns(struct verify *v, int *last)
 	}
 	if (v->progress)
 		fputs("\r\033[K", stderr);
+	if (res == 0 && v->revealed)
+		res = check_reveal_commit(v, *last);
+	if (v->revealed)
+		v->n_chain++; /* the head to remember is the reveal */
 	if (res == 0 && v->c->journal && v->last_journal > *last)
 		res = error_set(ERROR_INPUT,
 			"journal: the journal has turn %d, but git ends at turn %d: extra journal "
@@ -866,6 +1208,8 @@ static int verify_campaign(struct verify *v)
 	int bad = verify_turns(v, &last);
 	for (size_t i = 0; bad == 0 && i < v->n_receipts; i++)
 		bad = check_receipt(v, v->receipts[i]);
+	for (size_t i = 0; bad == 0 && i < v->n_views; i++)
+		bad = check_view(v, v->views[i]);
 	if (bad < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			return cmd_error("umpire");
@@ -876,11 +1220,18 @@ static int verify_campaign(struct verify *v)
 		fprintf(stderr,
 			"umpire: note: cannot remember the head verified (%s): a later rewrite of this history will not be caught here\n",
 			error_last()->message);
-	say(v,
-		"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
-		"every die follows from its seed, every turn re-resolves to its commit%s\n",
-		v->c->id, last, last == 1 ? "" : "s", v->dice,
-		v->c->journal ? ", and the SQLite journal matches git" : "");
+	if (v->sealed)
+		say(v,
+			"verify: ok: campaign %s (sealed, not yet revealed): %d turn%s, %zu dice: every key chains to the commitment, "
+			"every D_t follows from the salted hashes, every die from its seed, every commit holds only the public files\n"
+			"not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')\n",
+			v->c->id, last, last == 1 ? "" : "s", v->dice);
+	else
+		say(v,
+			"verify: ok: campaign %s: %d turn%s, %zu dice: every key chains to the commitment, "
+			"every die follows from its seed, every turn re-resolves to its commit%s\n",
+			v->c->id, last, last == 1 ? "" : "s", v->dice,
+			v->c->journal ? ", and the SQLite journal matches git" : "");
 	if (v->c->entropy == CAMPAIGN_ENTROPY_NONE)
 		say(v, "note: entropy none: the umpire knew every turn key before the orders "
 		       "arrived and could have chosen among outcomes\n");
@@ -901,21 +1252,28 @@ int cmd_verify(int argc, char **argv)
 		{ "commitment", required_argument, NULL, 'c' },
 		{ "setup", required_argument, NULL, 's' },
 		{ "receipt", required_argument, NULL, 'r' },
+		{ "view", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pins[2] = { NULL, NULL };
 	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0;
+	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
+	size_t n_receipts = 0, n_views = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
 			free(receipts);
+			free(views);
 			return EXIT_OK;
 		}
 		if (ch == 'r') {
 			receipts[n_receipts++] = optarg;
+			continue;
+		}
+		if (ch == 'v') {
+			views[n_views++] = optarg;
 			continue;
 		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
@@ -925,6 +1283,7 @@ int cmd_verify(int argc, char **argv)
 					ch == 'c' ? "commitment" : "setup");
 			fputs(verify_help, stderr);
 			free(receipts);
+			free(views);
 			return EXIT_USAGE;
 		}
 		pins[ch == 's'] = optarg;
@@ -932,6 +1291,7 @@ int cmd_verify(int argc, char **argv)
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
 		free(receipts);
+		free(views);
 		return EXIT_USAGE;
 	}
 	const char *dir = argv[optind];
@@ -946,13 +1306,17 @@ int cmd_verify(int argc, char **argv)
 	v.pin_setup = pins[1];
 	v.receipts = receipts;
 	v.n_receipts = n_receipts;
+	v.views = views;
+	v.n_views = n_views;
 	if (campaign_open(&v.c, dir, flags) < 0) {
 		free(receipts);
+		free(views);
 		return cmd_error("umpire");
 	}
 	v.progress = isatty(STDERR_FILENO);
 	int rc = verify_campaign(&v);
 	free(receipts);
+	free(views);
 	free(v.chain);
 	campaign_close(v.c);
 	return rc;

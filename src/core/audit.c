@@ -632,9 +632,9 @@ static int compare_order(const struct turn *tn, const struct journal_order *o, u
 	if (!f)
 		return error_set(ERROR_INPUT, "turn %d: %s holds orders of %s that git does not", t,
 			source, o->player);
-	if (memcmp(f->sha256, o->sha256, FAIR_HASH_BYTES) != 0 ||
+	if (memcmp(f->digest_hash, o->sha256, FAIR_HASH_BYTES) != 0 ||
 		(o->bytes && (f->len != o->len || memcmp(f->bytes, o->bytes, o->len) != 0))) {
-		hex32(hex, f->sha256);
+		hex32(hex, f->digest_hash);
 		hex32(want, o->sha256);
 		return error_set(ERROR_INPUT,
 			"turn %d: order file %s differs from the one %s records (sha256 %s "
@@ -844,7 +844,12 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 	layout_export_path(path, t);
 	if (rc == 0)
 		rc = same_committed(c, rev, path, &tn->out.journal_yaml, t);
-	for (size_t i = 0; rc == 0 && i < tn->out.n_reports; i++) {
+	int sealed = c->visibility == CAMPAIGN_SEALED;
+	if (rc == 0 && sealed) {
+		layout_public_report_path(path, t);
+		rc = same_committed(c, rev, path, &tn->out.public_report, t);
+	}
+	for (size_t i = 0; rc == 0 && !sealed && i < tn->out.n_reports; i++) {
 		layout_report_path(path, t, c->players[i]);
 		rc = same_committed(c, rev, path, &tn->out.reports[i], t);
 	}
@@ -857,7 +862,7 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 		int known = 0;
 		char want[LAYOUT_PATH_MAX], got[2 * LAYOUT_PATH_MAX];
 		snprintf(got, sizeof(got), "%s/%s", path, names[i]);
-		for (size_t k = 0; k < c->n_players && !known; k++) {
+		for (size_t k = 0; k < c->n_players && !known && !sealed; k++) {
 			layout_report_path(want, t, c->players[k]);
 			known = strcmp(want, got) == 0;
 		}

@@ -40,6 +40,17 @@ extern const char *const campaign_entropy_names[];
 /* Parses an entropy name; -1 when unknown. */
 int campaign_entropy_parse(const char *name);
 
+/* Who sees what (`visibility:`; docs/fairness.md, "Sealed turns"). */
+enum campaign_visibility {
+	CAMPAIGN_OPEN,   /* order files and the whole state committed: everyone sees all */
+	CAMPAIGN_SEALED, /* order files and private state withheld until the reveal; the public
+	                  * commit holds salted commitments to them */
+};
+/* The names of enum campaign_visibility, as campaign.yaml spells them. */
+extern const char *const campaign_visibility_names[];
+/* Parses a visibility name; -1 when unknown. */
+int campaign_visibility_parse(const char *name);
+
 /* drand's quicknet chain: the default beacon (docs/fairness.md, "The beacon"). */
 #define CAMPAIGN_DRAND_QUICKNET \
 	"drand quicknet (https://api.drand.sh/" \
@@ -66,7 +77,11 @@ struct campaign {
 	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
 	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
 	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
+<<<<<<< HEAD
 	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
+=======
+	int visibility;            /* `visibility:` enum campaign_visibility */
+>>>>>>> main
 	struct rules_campaign rc;  /* the view handed to the rule system */
 	struct repo *repo;         /* always open */
 	struct journal *journal;   /* NULL unless opened */
@@ -101,6 +116,7 @@ struct campaign_spec {
 	int entropy;           /* enum campaign_entropy */
 	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
 	long long beacon_genesis, beacon_period, beacon_delay; /* seconds (beacon only) */
+	int visibility;                                        /* enum campaign_visibility */
 	long long when; /* the setup's commit time, seconds */
 };
 
@@ -125,10 +141,25 @@ int campaign_parse_players(struct campaign *c, const struct node *players, struc
  * state's diagnostics are in the message). */
 int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **state);
 
+/* campaign_load_state from bytes already read (a sealed campaign's private state); rev names
+ * where they came from in messages. Returns 0 / -1. */
+int campaign_parse_state(struct campaign *c, const char *rev, const struct buf *bytes, int *turn,
+	void **state);
+
 /* Emits the canonical state.yaml bytes for state after `turn` onto out, as player may know it
  * (the rule system's state_view hook); player NULL is the public view, what state.yaml holds.
  * A rule system without state_view shows everyone the whole state (state_emit). */
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
+	struct buf *out);
+
+/* The whole state after `turn` as state.yaml bytes (state_emit, whatever state_view hides):
+ * what a sealed campaign keeps privately and publishes at the reveal. Appends to out. */
+int campaign_emit_whole_state(const struct campaign *c, int turn, const void *state,
+	struct buf *out);
+
+/* The state.yaml a turn commits: the whole state when the campaign is open, the public view
+ * (state_view, player NULL) when sealed. Appends to out. */
+int campaign_emit_committed_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out);
 
 /* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes

@@ -249,7 +249,7 @@ int close_receipt_parse(struct close_receipt *out, const char *name, const struc
 	struct diag *d)
 {
 	static const char *const keys[] = { "campaign", "turn", "player", "orders_sha256",
-		"orders_digest", "close_commit", "randomness", NULL };
+		"orders_digest", "close_commit", "randomness", "salt", NULL };
 	struct node *root = NULL;
 	size_t before = diag_count(d);
 	const char *s;

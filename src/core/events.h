@@ -24,6 +24,8 @@ struct events {
 	size_t n, cap;
 	const struct dice *dice; /* when set: first_die = dice_count(dice) at each event, i.e.
 	                          * the event was recorded after dice 0 .. first_die-1 (audit) */
+	int sealed; /* visibility sealed: every event is public (the export, every report), so a
+	             * rule system records none that tells a private choice */
 };
 
 /* "event" or "void": the kind as the journal and its exports spell it. */

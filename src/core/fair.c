@@ -15,6 +15,8 @@
 static const char chain_label[] = "umpire/chain/v1";
 static const char turn_label[] = "umpire/turn/v1";
 static const char die_label[] = "umpire/die/v1";
+static const char salt_label[] = "umpire/salt/v1";
+static const char sealed_label[] = "umpire/sealed/v1";
 
 int fair_init(void)
 {
@@ -213,4 +215,32 @@ void fair_secret_lock(void *p, size_t n)
 void fair_secret_unlock(void *p, size_t n)
 {
 	sodium_munlock(p, n); /* wipes, then unlocks */
+}
+
+void fair_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player)
+{
+	size_t ll = sizeof(salt_label) - 1, pl = strlen(player);
+	unsigned char *m = xmalloc(ll + 4 + pl);
+
+	memcpy(m, salt_label, ll);
+	m[ll] = (unsigned char)(t >> 24);
+	m[ll + 1] = (unsigned char)(t >> 16);
+	m[ll + 2] = (unsigned char)(t >> 8);
+	m[ll + 3] = (unsigned char)t;
+	memcpy(m + ll + 4, player, pl);
+	fair_hmac(out, secret, m, ll + 4 + pl);
+	free(m);
+}
+
+void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len)
+{
+	crypto_hash_sha256_state st;
+
+	crypto_hash_sha256_init(&st);
+	crypto_hash_sha256_update(&st, (const unsigned char *)sealed_label,
+		sizeof(sealed_label) - 1);
+	crypto_hash_sha256_update(&st, salt, 32);
+	if (len)
+		crypto_hash_sha256_update(&st, data, len);
+	crypto_hash_sha256_final(&st, out);
 }

@@ -48,6 +48,13 @@ void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const ui
  * gives 1 + (x mod n). *attempts (may be NULL) receives the number of blocks used (>= 1). */
 uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *attempts);
 
+/* Sealed turns (docs/fairness.md, "Sealed turns"): the salt of player's order file of turn
+ * t, salt = HMAC(S, "umpire/salt/v1" || be32(t) || player). */
+void fair_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player);
+/* The salted commitment to an order file, SHA256("umpire/sealed/v1" || salt || bytes): what a
+ * sealed campaign publishes and D_t takes in place of SHA256(bytes). */
+void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len);
+
 /* Wipes n bytes at p (a secret, a key not yet revealed) in a way the compiler cannot drop. */
 void fair_wipe(void *p, size_t n);
 /* Keeps n bytes at p (the umpire's secret) out of swap, best effort; fair_secret_unlock wipes

@@ -173,3 +173,41 @@ char *layout_trailer(const char *message, const char *key)
 	}
 	return found;
 }
+
+void layout_public_report_path(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS ".md", turn);
+}
+
+size_t layout_sealed_turn_files(struct layout_entry **out, int turn)
+{
+	struct layout_entry *v = xcalloc(3, sizeof(*v));
+	size_t n = 0;
+
+	v[n].kind = LAYOUT_KIND_STATE;
+	snprintf(v[n++].path, LAYOUT_PATH_MAX, "%s", LAYOUT_STATE);
+	v[n].kind = LAYOUT_KIND_EXPORT;
+	layout_export_path(v[n++].path, turn);
+	v[n].kind = LAYOUT_KIND_PUBLIC_REPORT;
+	layout_public_report_path(v[n++].path, turn);
+	qsort(v, n, sizeof(*v), cmp_entry);
+	*out = v;
+	return n;
+}
+
+void layout_reveal_dir(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reveal/" LAYOUT_TAG_PREFIX TURN_DIGITS, turn);
+}
+
+void layout_reveal_message(struct buf *msg, int last, const uint8_t commitment[32])
+{
+	char commit[65];
+
+	hex_encode(commit, commitment, 32);
+	buf_printf(msg,
+		LAYOUT_REVEAL_SUBJECT
+		"\n\nEvery order file, whole state and salt of turns 0 to %d, "
+		"withheld while the campaign was sealed.\n\nTurn: %d\nCommitment: %s\n",
+		last, last, commit);
+}

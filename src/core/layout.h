@@ -50,10 +50,11 @@ void layout_close_message(struct buf *msg, int turn, const char *what, const uin
 
 /* What a committed file of a turn is. */
 enum layout_kind {
-	LAYOUT_KIND_STATE,  /* state.yaml */
-	LAYOUT_KIND_EXPORT, /* journal/turn-NNNN.yaml */
-	LAYOUT_KIND_ORDERS, /* an order file as received */
-	LAYOUT_KIND_REPORT, /* a player's report */
+	LAYOUT_KIND_STATE,         /* state.yaml */
+	LAYOUT_KIND_EXPORT,        /* journal/turn-NNNN.yaml */
+	LAYOUT_KIND_ORDERS,        /* an order file as received */
+	LAYOUT_KIND_REPORT,        /* a player's report */
+	LAYOUT_KIND_PUBLIC_REPORT, /* sealed: the one report everybody may read */
 };
 
 /* One file a turn commits. */
@@ -68,6 +69,21 @@ struct layout_entry {
  * campaign player. *out is malloc'd (free it); returns the count. */
 size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
 	size_t n_senders, const char *const *players, size_t n_players);
+/* The files a sealed turn t (>= 1) commits, sorted by path: state.yaml (the public view), the
+ * journal export and the public report; no order file, no player's report. */
+size_t layout_sealed_turn_files(struct layout_entry **out, int turn);
+/* reports/turn-NNNN.md: a sealed turn's public report (outside reports/turn-NNNN/, whose
+ * names are player ids). */
+void layout_public_report_path(char out[LAYOUT_PATH_MAX], int turn);
+
+/* The reveal (tag `reveal`, docs/fairness.md "Sealed turns"): what a sealed campaign
+ * withheld, published at the end. reveal/turn-NNNN: one directory per turn (0: the setup). */
+#define LAYOUT_REVEAL_TAG "reveal"
+#define LAYOUT_REVEAL_SUBJECT "Reveal"
+void layout_reveal_dir(char out[LAYOUT_PATH_MAX], int turn);
+/* The reveal commit's message: "Reveal", a line on what it holds, then the trailers Turn (the
+ * last turn revealed) and Commitment (hex). Appends to msg. */
+void layout_reveal_message(struct buf *msg, int last, const uint8_t commitment[32]);
 
 /* The commit message of turn t (0: "Setup"; else "Turn N: summary"), then the trailers
  * Turn, Journal-Head and Commitment (hex) that tie the commit to the journal hash chain and

@@ -70,7 +70,8 @@ static int put_export_head(struct buf *b, const struct turn *t)
 	put_seq(b, "orders", n_ids);
 	for (size_t i = 0; i < n_ids; i++) {
 		const struct order_file *f = turn_find_file(in, ids[i]);
-		hex32(hex, f ? f->sha256 : zero);
+		/* Sealed: the salted commitment, under the same key (docs/formats.md). */
+		hex32(hex, f ? f->digest_hash : zero);
 		rc |= put_str(b, 1, 1, "player", ids[i]) |
 		      node_emit_entry(b, 1, 0, "received", f ? "true" : "false", 0) |
 		      put_str(b, 1, 0, "sha256", hex);
@@ -131,6 +132,33 @@ int render_export(struct buf *b, const struct turn *t)
 	return 0;
 }
 
+void render_salts(struct buf *b, const struct turn *t, const char *player)
+{
+	struct node *root = node_new_map();
+	char hex[65];
+
+	node_map_str(root, "campaign", t->c->id);
+	node_map_int(root, "turn", t->in.turn);
+	if (player)
+		node_map_str(root, "player", player);
+	struct node *v = node_map_add(root, "salts", node_new_seq());
+	for (size_t i = 0; i < t->in.n_files; i++) {
+		const struct order_file *f = &t->in.files[i];
+		if (player && strcmp(f->player, player) != 0)
+			continue;
+		struct node *e = node_seq_add(v, node_new_map());
+		node_map_str(e, "player", f->player);
+		hex32(hex, f->salt);
+		node_map_str(e, "salt", hex);
+		hex32(hex, f->digest_hash);
+		node_map_str(e, "sha256", hex);
+	}
+	buf_printf(b, "# umpire salts: turn %d of campaign %s (docs/fairness.md, Sealed turns)\n",
+		t->in.turn, t->c->id);
+	node_emit(root, b);
+	node_free(root);
+}
+
 /* reports/turn-NNNN/<player>.md: what the player needs to read after a turn. */
 /* Where the turn's randomness came from, in words a player can check (docs/fairness.md,
  * "Closed turns"); with entropy none, plainly that the umpire could have chosen. */
@@ -183,7 +211,7 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 			continue;
 		buf_puts(b, n++ ? ", " : "");
 		escape_markdown(b, c->players[i]);
-		mine |= strcmp(c->players[i], player) == 0;
+		mine |= player && strcmp(c->players[i], player) == 0;
 	}
 	buf_puts(b, n ? ".\n" : "nobody.\n");
 	if (!mine)
@@ -203,12 +231,15 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 	const struct turn_output *out = &t->out;
 	char hex[65];
 
-	buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
+	if (player)
+		buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
+	else
+		buf_printf(b, "# %s, turn %d: public report\n\n", c->id, in->turn);
 	escape_markdown(b, out->summary);
 	buf_puts(b, "\n\n");
 	buf_puts(b, "## Orders received\n\n");
 	for (size_t i = 0; i < in->n_files; i++) {
-		hex32(hex, in->files[i].sha256);
+		hex32(hex, in->files[i].digest_hash);
 		buf_puts(b, "- ");
 		escape_markdown(b, in->files[i].player);
 		buf_printf(b, ": sha256 `%s`\n", hex);
@@ -271,7 +302,9 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 	hex32(hex, out->seed);
 	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n",
 		hex);
-	if (c->rules->report) {
+	/* The public report (player NULL) shows the rule system's view only when it declares
+	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */
+	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {
 		struct buf sit = BUF_INIT;
 		c->rules->report(&c->rc, t->state, player, &sit);
 		if (sit.len) {

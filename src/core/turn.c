@@ -27,6 +27,7 @@ static int step_seed(struct turn *t);
 static int step_rulings(struct turn *t);
 static int step_resolve(struct turn *t);
 static int step_render(struct turn *t);
+static int step_seal(struct turn *t);
 static int step_build(struct turn *t);
 static int step_journal(struct turn *t);
 static int step_publish(struct turn *t);
@@ -53,6 +54,10 @@ static const struct turn_step steps[] = {
 		step_rulings },
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
 	{ "render", "state.yaml, the journal export and each player's report", step_render },
+	{ "seal",
+		"sealed: the whole state, the withheld files and salts into .umpire/sealed/, each "
+		"player's report, view and salt into his outbox (before the journal)",
+		step_seal },
 	{ "build", "the git objects of the turn's commit, no ref moved", step_build },
 	{ "journal", "one journal transaction: every row, the files and the commit id",
 		step_journal },
@@ -173,10 +178,14 @@ void turn_release(struct turn *t)
 	buf_release(&out->journal_yaml);
 	for (size_t i = 0; i < out->n_reports; i++)
 		buf_release(&out->reports[i]);
+	buf_release(&out->public_report);
 	free(out->reports);
 	diag_release(&t->diag);
 	journal_record_free(t->last);
 	close_release(&t->close);
+	for (size_t i = 0; i < t->n_salts; i++)
+		free(t->salts[i].player);
+	free(t->salts);
 	free_record_parts(&t->rec);
 	if (t->owns_state && t->state)
 		t->c->rules->state_free(t->state);
@@ -376,12 +385,23 @@ static int recover_git(struct turn *t)
 	return 0;
 }
 
+/* The SHA-256 of a journaled order file's bytes: its sha256 column when open, computed from
+ * the bytes the journal keeps when sealed (the column holds the salted commitment). */
+static const uint8_t *raw_sha256(const struct journal_order *o, uint8_t h[FAIR_HASH_BYTES])
+{
+	if (!o->bytes)
+		return o->sha256;
+	fair_sha256(h, o->bytes, o->len);
+	return h;
+}
+
 /* 1 if the files given are byte for byte the order files of the journal's last turn: a
  * re-run of a command that already went through (say, after a crash was recovered). */
 static int same_as_last(const struct turn *t)
 {
 	const struct journal_record *r = t->last;
 	unsigned char used[CAMPAIGN_MAX_PLAYERS + 1] = { 0 };
+	uint8_t h[FAIR_HASH_BYTES];
 	size_t with_bytes = 0;
 
 	if (!r || r->turn < 1 || t->in.n_files == 0 || r->n_orders > sizeof(used))
@@ -396,7 +416,7 @@ static int same_as_last(const struct turn *t)
 		size_t i;
 		for (i = 0; i < r->n_orders; i++)
 			if (!used[i] && r->orders[i].has_file &&
-				memcmp(r->orders[i].sha256, t->in.files[k].sha256,
+				memcmp(raw_sha256(&r->orders[i], h), t->in.files[k].sha256,
 					FAIR_HASH_BYTES) == 0)
 				break;
 		if (i == r->n_orders)
@@ -408,6 +428,11 @@ static int same_as_last(const struct turn *t)
 
 static int step_recover(struct turn *t)
 {
+	if (t->c->visibility == CAMPAIGN_SEALED && repo_has(t->c->repo, LAYOUT_REVEAL_TAG))
+		return error_set(ERROR_INPUT,
+			"campaign '%s' was revealed (tag " LAYOUT_REVEAL_TAG
+			"): the game is over, no turn follows",
+			t->c->id);
 	if (recover_git(t) < 0)
 		return -1;
 	if (same_as_last(t)) {
@@ -426,6 +451,66 @@ static int step_recover(struct turn *t)
 
 /* --- load -------------------------------------------------------------------------------- */
 
+/* A sealed campaign's state.yaml is the public view: the rules carry on from the whole state
+ * the umpire kept (.umpire/sealed/turn-NNNN/state.yaml). `check` on a copy without it (a
+ * player's clone) checks against the public view. */
+static int load_sealed_state(struct turn *t, int last)
+{
+	char *dir = turn_private_dir(t->c, "sealed", last);
+	char *path = xasprintf("%s/" LAYOUT_STATE, dir);
+	struct buf bytes = BUF_INIT;
+	void *whole = NULL;
+	int n = -1, rc = 0;
+
+	if (file_read(path, 64 * 1024 * 1024, &bytes) < 0) {
+		if (!(t->flags & TURN_CHECK_ONLY))
+			rc = error_prefix("sealed campaign: cannot read the state the umpire kept");
+	} else if (campaign_parse_state(t->c, path, &bytes, &n, &whole) < 0) {
+		rc = -1;
+	} else if (n != last) {
+		rc = error_set(ERROR_INPUT, "%s is the state after turn %d, not %d", path, n, last);
+		t->c->rules->state_free(whole);
+	} else {
+		t->c->rules->state_free(t->state);
+		t->state = whole;
+	}
+	buf_release(&bytes);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state)
+{
+	char tag[LAYOUT_TAG_MAX], dir[LAYOUT_PATH_MAX];
+	struct buf bytes = BUF_INIT;
+	int rc;
+
+	layout_tag(tag, n);
+	if (c->visibility != CAMPAIGN_SEALED)
+		return campaign_load_state(c, tag, turn, state);
+	*state = NULL;
+	layout_reveal_dir(dir, n);
+	char *path = xasprintf("%s/" LAYOUT_STATE, dir);
+	char *kept = turn_private_dir(c, "sealed", n);
+	char *kept_path = xasprintf("%s/" LAYOUT_STATE, kept);
+	if (repo_has(c->repo, LAYOUT_REVEAL_TAG))
+		rc = repo_read(c->repo, LAYOUT_REVEAL_TAG, path, &bytes) == 0 ?
+			     campaign_parse_state(c, LAYOUT_REVEAL_TAG, &bytes, turn, state) :
+			     error_set(ERROR_INPUT, "the reveal has no %s", path);
+	else
+		rc = file_read(kept_path, 64 * 1024 * 1024, &bytes) == 0 ?
+			     campaign_parse_state(c, kept_path, &bytes, turn, state) :
+			     error_set(ERROR_INPUT,
+				     "turn %d of a sealed campaign: its whole state is withheld until the reveal (umpire reveal DIR)",
+				     n);
+	free(path);
+	free(kept);
+	free(kept_path);
+	buf_release(&bytes);
+	return rc;
+}
+
 static int step_load(struct turn *t)
 {
 	struct campaign *c = t->c;
@@ -435,6 +520,8 @@ static int step_load(struct turn *t)
 	if (campaign_load_state(c, "HEAD", &last, &t->state) < 0)
 		return -1;
 	t->owns_state = 1;
+	if (c->visibility == CAMPAIGN_SEALED && load_sealed_state(t, last) < 0)
+		return -1;
 	t->in.turn = last + 1;
 	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, t->in.turn, &why))
 		return error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
@@ -575,6 +662,55 @@ static int step_closed(struct turn *t)
 
 /* --- orders ------------------------------------------------------------------------------ */
 
+/* The salt the reveal published for player's file of this turn, or NULL. */
+static const uint8_t *revealed_salt(const struct turn *t, const char *player)
+{
+	for (size_t i = 0; i < t->n_salts; i++)
+		if (strcmp(t->salts[i].player, player) == 0)
+			return t->salts[i].salt;
+	return NULL;
+}
+
+/* reveal/turn-NNNN/salts.yaml at the reveal: each file's salt, into t->salts. */
+static int read_revealed_salts(struct turn *t, const char *path)
+{
+	struct buf bytes = BUF_INIT;
+	struct node *root = NULL;
+	struct diag d;
+	const char *s;
+	int rc = -1;
+
+	diag_init(&d);
+	if (repo_read(t->c->repo, LAYOUT_REVEAL_TAG, path, &bytes) != 0) {
+		error_set(ERROR_INPUT, "turn %d: the reveal has no %s", t->in.turn, path);
+		goto done;
+	}
+	const struct node *v;
+	if (node_parse(&root, path, bytes.data, bytes.len, NULL, &d) < 0 ||
+		!(v = node_get(root, "salts")) || v->kind != NODE_SEQ ||
+		v->n > CAMPAIGN_MAX_PLAYERS + 1)
+		goto bad;
+	t->salts = xcalloc(v->n + 1, sizeof(*t->salts));
+	for (size_t i = 0; i < v->n; i++) {
+		struct turn_salt *ts = &t->salts[t->n_salts++];
+		if (node_want_str(node_get(v->items[i], "player"), "player", 64, &s, &d) < 0)
+			goto bad;
+		ts->player = xstrdup(s);
+		if (node_want_str(node_get(v->items[i], "salt"), "salt", 64, &s, &d) < 0 ||
+			hex_decode(ts->salt, FAIR_HASH_BYTES, s) < 0)
+			goto bad;
+	}
+	rc = 0;
+	goto done;
+bad:
+	error_set(ERROR_INPUT, "turn %d: %s at the reveal is not a salts file", t->in.turn, path);
+done:
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	return rc;
+}
+
 /* A committed order file against the record: hash, and bytes where the record keeps them,
  * so an edited file is named as such even when it no longer parses. */
 static int committed_file_matches(const struct turn *t, const char *path, const char *player,
@@ -585,7 +721,11 @@ static int committed_file_matches(const struct turn *t, const char *path, const 
 	char hex[65], want[65], kept_hex[65];
 	int tn = t->in.turn;
 
-	fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
+	const uint8_t *salt = revealed_salt(t, player);
+	if (salt)
+		fair_sealed_hash(h, salt, bytes->data ? bytes->data : "", bytes->len);
+	else
+		fair_sha256(h, bytes->data ? bytes->data : "", bytes->len);
 	hex_encode(hex, h, FAIR_HASH_BYTES);
 	if (!o || !o->has_file)
 		return error_set(ERROR_INPUT, "turn %d: git holds %s, which %s never received", tn,
@@ -618,8 +758,25 @@ static int read_committed_orders(struct turn *t)
 	char **names = NULL;
 	int rc = -1;
 
+	const char *rev = t->rev;
 	layout_orders_dir(dir, t->in.turn);
-	if (repo_list(t->c->repo, t->rev, dir, &names) < 0) {
+	if (t->c->visibility == CAMPAIGN_SEALED) {
+		/* Withheld until the reveal: the files and their salts are there. */
+		char rdir[LAYOUT_PATH_MAX];
+		layout_reveal_dir(rdir, t->in.turn);
+		snprintf(path, sizeof path, "%s/salts.yaml", rdir);
+		snprintf(dir, sizeof dir, "%.200s/orders", rdir);
+		rev = LAYOUT_REVEAL_TAG;
+		if (!repo_has(t->c->repo, rev)) {
+			error_set(ERROR_INPUT,
+				"turn %d is sealed and the campaign not yet revealed: its order files are withheld (umpire reveal DIR publishes them)",
+				t->in.turn);
+			goto done;
+		}
+		if (read_revealed_salts(t, path) < 0)
+			goto done;
+	}
+	if (repo_list(t->c->repo, rev, dir, &names) < 0) {
 		error_prefix("turn %d", t->in.turn);
 		goto done;
 	}
@@ -632,7 +789,7 @@ static int read_committed_orders(struct turn *t)
 				t->in.turn, path);
 			goto done;
 		}
-		int r = repo_read(t->c->repo, t->rev, path, &bytes);
+		int r = repo_read(t->c->repo, rev, path, &bytes);
 		if (r == 0)
 			r = committed_file_matches(t, path, player, &bytes);
 		else
@@ -687,6 +844,44 @@ static int check_complete(struct turn *t)
 	return rc;
 }
 
+/* Each file's hash as D_t takes it: its SHA-256 when open; when sealed, the salted commitment
+ * with the salt derived from the umpire's secret (docs/fairness.md, "Sealed turns"). */
+static int seal_files(struct turn *t)
+{
+	uint8_t secret[FAIR_HASH_BYTES];
+	int rc = 0;
+
+	for (size_t i = 0; i < t->in.n_files; i++)
+		memcpy(t->in.files[i].digest_hash, t->in.files[i].sha256, FAIR_HASH_BYTES);
+	if (t->c->visibility != CAMPAIGN_SEALED || t->in.n_files == 0)
+		return 0;
+	if (t->source == TURN_RECORDED) {
+		for (size_t i = 0; i < t->in.n_files; i++) {
+			struct order_file *f = &t->in.files[i];
+			const uint8_t *salt = revealed_salt(t, f->player);
+			if (!salt)
+				return error_set(ERROR_INPUT,
+					"turn %d: the reveal has no salt for %s's file", t->in.turn,
+					f->player);
+			memcpy(f->salt, salt, FAIR_HASH_BYTES);
+			fair_sealed_hash(f->digest_hash, salt, f->bytes, f->len);
+		}
+		return 0;
+	}
+	fair_secret_lock(secret, sizeof secret);
+	rc = campaign_read_secret(t->c, secret);
+	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
+		struct order_file *f = &t->in.files[i];
+		fair_salt(f->salt, secret, (uint32_t)t->in.turn, f->player);
+		fair_sealed_hash(f->digest_hash, f->salt, f->bytes, f->len);
+	}
+	fair_secret_unlock(secret, sizeof secret);
+	if (rc < 0)
+		return error_prefix("turn %d is sealed: its salts come from the secret",
+			t->in.turn);
+	return 0;
+}
+
 static int step_orders(struct turn *t)
 {
 	if (t->source == TURN_RECORDED && read_committed_orders(t) < 0)
@@ -713,6 +908,8 @@ static int step_orders(struct turn *t)
 		qsort(t->in.files, t->in.n_files, sizeof(*t->in.files), cmp_order_file);
 	if (t->flags & TURN_CHECK_ONLY)
 		return 0;
+	if (seal_files(t) < 0)
+		return -1;
 	return check_complete(t);
 }
 
@@ -730,7 +927,7 @@ static void orders_digest(const struct turn *t, uint8_t digest[FAIR_HASH_BYTES])
 		fo[i].player = ids[i];
 		fo[i].has_file = f != NULL;
 		if (f)
-			memcpy(fo[i].sha256, f->sha256, FAIR_HASH_BYTES);
+			memcpy(fo[i].sha256, f->digest_hash, FAIR_HASH_BYTES);
 	}
 	fair_orders_digest(digest, fo, n_ids);
 	free(fo);
@@ -753,7 +950,7 @@ static void make_close(struct turn *t, struct close_record *r)
 		const struct order_file *f = &t->in.files[i];
 		struct close_order *o = &r->orders[r->n_orders++];
 		o->player = xstrdup(f->player);
-		memcpy(o->sha256, f->sha256, FAIR_HASH_BYTES);
+		memcpy(o->sha256, f->digest_hash, FAIR_HASH_BYTES);
 		o->has_entropy = f->has_entropy;
 		memcpy(o->entropy, f->entropy, FAIR_HASH_BYTES);
 	}
@@ -867,7 +1064,16 @@ static int step_close(struct turn *t)
 
 void turn_receipt(const struct turn *t, const char *player, struct buf *out)
 {
+	const struct order_file *f = turn_find_file(&t->in, player);
+	char hex[65];
+
 	close_receipt(out, &t->close, t->c, player, t->close_commit);
+	/* Sealed: the receipt (his alone) carries his salt, so he checks orders_sha256 against
+	 * his own file at once (docs/fairness.md, "Sealed turns"). */
+	if (t->c->visibility == CAMPAIGN_SEALED && f) {
+		hex_encode(hex, f->salt, FAIR_HASH_BYTES);
+		buf_printf(out, "salt: %s\n", hex);
+	}
 }
 
 /* --- randomness -------------------------------------------------------------------------- */
@@ -1027,6 +1233,7 @@ static int step_seed(struct turn *t)
 		dice_reuse_checked(&out->dice, t->record->dice, t->record->n_dice);
 	/* Every event records how many dice had been drawn: what ties a die to its event. */
 	out->events.dice = &out->dice;
+	out->events.sealed = t->c->visibility == CAMPAIGN_SEALED;
 	return 0;
 }
 
@@ -1134,7 +1341,7 @@ static int step_render(struct turn *t)
 	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
 
-	if (campaign_emit_state(c, t->in.turn, t->state, NULL, &out->state_yaml) < 0)
+	if (campaign_emit_committed_state(c, t->in.turn, t->state, &out->state_yaml) < 0)
 		return error_set(ERROR_INTERNAL,
 			"internal error: cannot emit the state after turn %d", t->in.turn);
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
@@ -1145,7 +1352,79 @@ static int step_render(struct turn *t)
 	out->n_reports = c->n_players;
 	for (size_t i = 0; i < c->n_players; i++)
 		render_report(&out->reports[i], t, c->players[i]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_report(&out->public_report, t, NULL);
 	return 0;
+}
+
+/* --- seal ------------------------------------------------------------------------------- */
+
+/* dir/name durably, dir made first (file_write_durable makes only the last level). */
+static int write_private(const char *dir, const char *name, const void *data, size_t len)
+{
+	if (file_mkdir_p(dir, 0700) < 0 || file_write_durable(dir, name, data, len) < 0)
+		return error_prefix("cannot write %s/%s", dir, name);
+	return 0;
+}
+
+/* .umpire/outbox/PLAYER/turn-NNNN/: his report, his view of the state, his salt. */
+static int write_outbox(struct turn *t, size_t k)
+{
+	const char *p = t->c->players[k];
+	char *dir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_TAG_PREFIX "%04d", t->c->dir, p,
+		t->in.turn);
+	struct buf view = BUF_INIT, salt = BUF_INIT;
+	int rc = campaign_emit_state(t->c, t->in.turn, t->state, p, &view);
+
+	render_salts(&salt, t, p);
+	if (rc == 0)
+		rc = write_private(dir, "report.md", t->out.reports[k].data, t->out.reports[k].len);
+	if (rc == 0)
+		rc = write_private(dir, LAYOUT_STATE, view.data, view.len);
+	if (rc == 0)
+		rc = write_private(dir, "salt.yaml", salt.data, salt.len);
+	/* His own file back, so his outbox alone checks against the clone (verify --view). */
+	const struct order_file *f = turn_find_file(&t->in, p);
+	if (rc == 0 && f)
+		rc = write_private(dir, "orders.yaml", f->bytes, f->len);
+	buf_release(&view);
+	buf_release(&salt);
+	free(dir);
+	return rc;
+}
+
+/* Sealed: what the commit withholds, kept where the next turn and the reveal find it
+ * (.umpire/sealed/turn-NNNN/: state.yaml whole, salts.yaml, orders/PLAYER.yaml) and what each
+ * player is sent. Written before the journal: a journaled turn always has them, and a turn
+ * re-run after a crash writes the same bytes again. */
+static int step_seal(struct turn *t)
+{
+	char *dir = turn_private_dir(t->c, "sealed", t->in.turn);
+	char *odir = xasprintf("%s/orders", dir);
+	struct buf whole = BUF_INIT, salts = BUF_INIT;
+	int rc = 0;
+
+	if (t->c->visibility != CAMPAIGN_SEALED)
+		goto done;
+	rc = campaign_emit_whole_state(t->c, t->in.turn, t->state, &whole);
+	render_salts(&salts, t, NULL);
+	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
+		char *name = xasprintf("%s.yaml", t->in.files[i].player);
+		rc = write_private(odir, name, t->in.files[i].bytes, t->in.files[i].len);
+		free(name);
+	}
+	if (rc == 0)
+		rc = write_private(dir, "salts.yaml", salts.data, salts.len);
+	if (rc == 0)
+		rc = write_private(dir, LAYOUT_STATE, whole.data, whole.len);
+	for (size_t k = 0; rc == 0 && k < t->c->n_players; k++)
+		rc = write_outbox(t, k);
+done:
+	buf_release(&whole);
+	buf_release(&salts);
+	free(odir);
+	free(dir);
+	return rc;
 }
 
 /* --- build, journal, publish ------------------------------------------------------------- */
@@ -1160,8 +1439,10 @@ size_t turn_files(const struct turn *t, struct file **out)
 
 	for (size_t i = 0; i < in->n_files; i++)
 		senders[i] = in->files[i].player;
-	size_t n = layout_turn_files(&paths, in->turn, senders, in->n_files,
-		(const char *const *)t->c->players, t->c->n_players);
+	size_t n = t->c->visibility == CAMPAIGN_SEALED ?
+			   layout_sealed_turn_files(&paths, in->turn) :
+			   layout_turn_files(&paths, in->turn, senders, in->n_files,
+				   (const char *const *)t->c->players, t->c->n_players);
 	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct buf *b = NULL;
@@ -1175,6 +1456,9 @@ size_t turn_files(const struct turn *t, struct file **out)
 			break;
 		case LAYOUT_KIND_ORDERS:
 			f = turn_find_file(in, paths[i].player);
+			break;
+		case LAYOUT_KIND_PUBLIC_REPORT:
+			b = &out_->public_report;
 			break;
 		case LAYOUT_KIND_REPORT:
 			for (size_t k = 0; k < t->c->n_players; k++)
@@ -1212,7 +1496,7 @@ static void make_record(struct turn *t)
 		struct journal_order *o = &r->orders[r->n_orders++];
 		o->player = in->files[i].player;
 		o->has_file = 1;
-		memcpy(o->sha256, in->files[i].sha256, FAIR_HASH_BYTES);
+		memcpy(o->sha256, in->files[i].digest_hash, FAIR_HASH_BYTES);
 		o->bytes = in->files[i].bytes;
 		o->len = in->files[i].len;
 	}

@@ -35,9 +35,12 @@ struct order_file {
 	char *player;         /* the `player:` of the file, once parsed; NULL before */
 	unsigned char *bytes; /* raw bytes as received */
 	size_t len;           /* bytes */
-	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256(bytes) */
-	void *orders;                    /* rules->orders_parse result (players) */
-	struct ruling *rulings;          /* the umpire's file: dice rulings */
+	uint8_t sha256[FAIR_HASH_BYTES];      /* SHA256(bytes) */
+	uint8_t digest_hash[FAIR_HASH_BYTES]; /* the hash D_t, the close and the export take:
+	                                       * sha256 (open), the salted commitment (sealed) */
+	uint8_t salt[FAIR_HASH_BYTES];        /* sealed: the file's salt (fair_salt) */
+	void *orders;                         /* rules->orders_parse result (players) */
+	struct ruling *rulings;               /* the umpire's file: dice rulings */
 	size_t n_rulings;
 	struct adjustment *adjustments; /* the umpire's file: adjustments, in file order */
 	size_t n_adjustments;
@@ -45,6 +48,12 @@ struct order_file {
 	uint8_t entropy[FAIR_HASH_BYTES];
 	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
 	                 * only such a file may say `player: umpire`, and it must */
+};
+
+/* One revealed salt of a sealed turn (reveal/turn-NNNN/salts.yaml). */
+struct turn_salt {
+	char *player;                  /* whose file */
+	uint8_t salt[FAIR_HASH_BYTES]; /* the salt revealed */
 };
 
 /* What a turn takes in. */
@@ -67,8 +76,9 @@ struct turn_output {
 	char *summary;                                          /* one line */
 	struct buf state_yaml;                                  /* new state.yaml bytes */
 	uint8_t state_sha256[FAIR_HASH_BYTES];
-	struct buf journal_yaml; /* journal/turn-NNNN.yaml bytes */
-	struct buf *reports;     /* one per campaign player, campaign order */
+	struct buf journal_yaml;  /* journal/turn-NNNN.yaml bytes */
+	struct buf *reports;      /* one per campaign player, campaign order (sealed: private) */
+	struct buf public_report; /* sealed: the report everybody may read (committed) */
 	size_t n_reports;
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
@@ -119,6 +129,8 @@ struct turn {
 	struct close_record close;   /* closed: journal/turn-NNNN.close.yaml */
 	char close_commit[41];       /* closed: the close commit's id */
 	long long round_override;    /* `close --beacon-round R`: the round to name; 0 none */
+	struct turn_salt *salts;     /* TURN_RECORDED, sealed: the salts the reveal published */
+	size_t n_salts;
 };
 
 /* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order
@@ -147,6 +159,11 @@ int turn_read_close(struct campaign *c, int n, struct close_record *r, char comm
 /* Where `close` keeps the closed files and `reveal` the players' nonces of turn n:
  * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
 char *turn_private_dir(const struct campaign *c, const char *what, int n);
+
+/* The whole state after turn n: state.yaml at tag turn-NNNN when open; when sealed, the
+ * reveal's reveal/turn-NNNN/state.yaml, or before the reveal the one the umpire kept
+ * (.umpire/sealed/). *turn gets its `turn`; free *state with c->rules->state_free. 0 / -1. */
+int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state);
 
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);

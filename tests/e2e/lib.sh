@@ -82,7 +82,7 @@ new_campaign() {
     _name=$1 _dir=$2; shift 2
     # shellcheck disable=SC2046
     "$BIN" init "$_dir" --scenario "$ROOT/campaigns/$_name/scenario.yaml" \
-        --secret-file "$ROOT/campaigns/$_name/demo.secret" \
+        --secret-file "$ROOT/campaigns/$_name/demo.secret" --visibility open \
         $(cat "$ROOT/campaigns/$_name/demo.init" 2>/dev/null || true) "$@" >/dev/null
 }
 # play NAME DIR [LAST]: plays the shipped turns of NAME up to LAST (default all) as the demo

@@ -28,7 +28,7 @@ expect 73 "$BIN" init "$TMP/c" --scenario "$ROOT/campaigns/harbour-raid/scenario
 has "$TMP/err" "exists and is not an empty directory"
 
 # A fair campaign: OS randomness, fair: true, its own commitment.
-expect 0 "$BIN" init "$TMP/fair" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml"
+expect 0 "$BIN" init --visibility open "$TMP/fair" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml"
 grep -q "fair: true" "$TMP/fair/campaign.yaml" || die "an OS-random campaign is not marked fair"
 [ "$(grep commitment "$TMP/fair/campaign.yaml")" != "$(grep commitment "$TMP/c/campaign.yaml")" ] ||
     die "two campaigns share a commitment"

@@ -200,7 +200,7 @@ git -C "$d" reset -q --soft "$new"
 git -C "$d" tag -f turn-0000 "$new" >/dev/null
 }
 P="$TMP/pin"
-expect 0 "$BIN" init --entropy none "$P" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+expect 0 "$BIN" init --visibility open --entropy none "$P" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret"
 commitment=$(sed -n 's/^commitment \([0-9a-f]*\) .*/\1/p' "$TMP/out")
 setup=$(sed -n 's/^setup \([0-9a-f]*\) (SHA-256 of campaign.yaml): announce it.*/\1/p' "$TMP/out")

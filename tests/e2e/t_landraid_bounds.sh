@@ -15,7 +15,7 @@ scen="$TMP/many.yaml"
     printf '    - {id: d1, side: defender, square: Z26}\n'
 } >"$scen"
 printf '%064d\n' 7 >"$TMP/secret"
-expect 0 "$BIN" init --entropy none "$TMP/c" --scenario "$scen" --secret-file "$TMP/secret"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/c" --scenario "$scen" --secret-file "$TMP/secret"
 has "$TMP/c/state.yaml" "attacker: 101"
 printf 'campaign: many-officers\nturn: 1\nplayer: attacker\norders: []\n' >"$TMP/a1.yaml"
 expect 0 "$BIN" turn "$TMP/c" "$TMP/a1.yaml"

@@ -146,7 +146,7 @@ for v in 0 100 -0 +0 00 101 -1; do
     rm -rf "$TMP/opt"
     case $v in
     0|100) side "max-shoot-actions (0..100)" "'$v' accepted"
-        expect 0 "$BIN" init --entropy none "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
+        expect 0 "$BIN" init --visibility open --entropy none "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
         grep -q "max-shoot-actions: $v\$" "$TMP/opt/campaign.yaml" || die "max-shoot-actions $v not kept" ;;
     *) side "max-shoot-actions (0..100)" "'$v' refused"
         expect 65 "$BIN" init "$TMP/opt" --scenario "$TMP/opt.yaml" --secret-file "$HR/demo.secret"
@@ -258,7 +258,7 @@ expect 0 "$BIN" log "$B" --turn 1
 # --- SOURCE_DATE_EPOCH (turn_now): 0 is honoured, garbage falls back to the clock -----------
 Z="$TMP/z"
 side "SOURCE_DATE_EPOCH" "0 (the lowest valid value): commit times, journal times are 0"
-env SOURCE_DATE_EPOCH=0 "$BIN" init --entropy none "$Z" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" >/dev/null
+env SOURCE_DATE_EPOCH=0 "$BIN" init --visibility open --entropy none "$Z" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" >/dev/null
 expect 0 env SOURCE_DATE_EPOCH=0 "$BIN" turn "$Z" "$A1"
 [ "$(git -C "$Z" log --format='%ct %at' | sort -u)" = "0 0" ] || die "SOURCE_DATE_EPOCH=0 not honoured: $(git -C "$Z" log --format='%ct %at')"
 [ "$(sqlite3 "$Z/.umpire/journal.sqlite" 'SELECT group_concat(processed_at) FROM turns')" = "0,0" ] ||
@@ -286,11 +286,11 @@ for n in 0 -1 1000001 1x ""; do
     [ ! -e "$TMP/cl" ] || die "a refused init created the campaign"
 done
 side "--chain-length (1..1000000)" "1000000 accepted, its turn 1 processed"
-expect 0 "$BIN" init --entropy none "$TMP/clmax" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1000000
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/clmax" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1000000
 has "$TMP/out" "chain of 1000000 turn keys"
 expect 0 "$BIN" turn "$TMP/clmax" "$A1"
 side "--chain-length (1..1000000)" "1 accepted; turn 1 is the last turn, turn 2 is beyond the chain"
-expect 0 "$BIN" init --entropy none "$TMP/cl1" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/cl1" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --chain-length 1
 expect 0 "$BIN" turn "$TMP/cl1" "$A1"
 cbefore=$(fingerprint "$TMP/cl1")
 expect 65 "$BIN" turn "$TMP/cl1" "$A2"; has "$TMP/err" "turn 2 is beyond the key chain (1 turns)"
@@ -333,7 +333,7 @@ expect 65 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$H
 has "$TMP/err" "beacon is 201 bytes long (at most 200 expected)"
 side "init --beacon SOURCE (200 bytes)" "at the limit: accepted"
 # shellcheck disable=SC2086
-expect 0 "$BIN" init "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 200)" $BC
+expect 0 "$BIN" init --visibility open "$TMP/bc" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --beacon "$(rep s 200)" $BC
 # Closed at the campaign's start: the round named is the first 600 s (beacon_delay) later,
 # round 21 of a 30-second beacon whose round 1 was out then.
 expect 0 "$BIN" close "$TMP/bc" "$A1"
@@ -389,7 +389,7 @@ hasnt "$TMP/err" "scenario.yaml:2:5:"
 expect 65 "$BIN" init "$TMP/p" --scenario "$TMP/p17.yaml" --secret-file "$HR/demo.secret"
 hasnt "$TMP/err" "p17.yaml:6:1:"
 side "campaign id (64 bytes)" "at the limit: accepted, order files name it"
-expect 0 "$BIN" init --entropy none "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "$id64"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/id" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --id "$id64"
 sed "s/^campaign: harbour-raid\$/campaign: $id64/" "$A1" > "$TMP/id.yaml"
 expect 0 "$BIN" turn "$TMP/id" "$TMP/id.yaml"; has "$TMP/out" "Turn 1:"
 side "order-file campaign (64 bytes)" "one over: refused as too long"
@@ -408,7 +408,7 @@ side "scenario size (1 MiB)" "one over: refused"
 expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s1m1.yaml" --secret-file "$HR/demo.secret"
 has "$TMP/err" "s1m1.yaml:1:1: error: file is larger than 1048576 bytes"
 side "scenario size (1 MiB)" "at the limit: accepted"
-expect 0 "$BIN" init --entropy none "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
 h=$(head -c 64 "$HR/demo.secret")
 for s in "$(echo "$h" | cut -c 2-)" "${h}0"; do
     printf '%s\n' "$s" > "$TMP/secret"

@@ -34,7 +34,7 @@ game:
        morale: 4, reduced: {firepower: 2, range: 4, movement: 4, morale: 3}}
 YAML
 C="$TMP/c"
-"$BIN" init --entropy none "$C" --scenario "$TMP/scenario.yaml" \
+"$BIN" init --entropy none --visibility open "$C" --scenario "$TMP/scenario.yaml" \
     --secret-file "$ROOT/campaigns/betio-seawall/demo.secret" >/dev/null 2>&1
 orders() { printf 'campaign: melee-ruling\nturn: %s\nplayer: %s\norders: %s\n' "$1" "$2" "$3"; }
 orders 1 usmc '[{activate: "0102", move: ["0202"], melee: true}]' > "$TMP/u1.yaml"

@@ -9,7 +9,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 V="$ROOT/tools/umpire-verify"
 C="$TMP/c"
-"$BIN" init "$C" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+"$BIN" init --visibility open "$C" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --entropy none >/dev/null
 play harbour-raid "$C" 3  # the shipped orders follow the beacon demo's game, not this one
 turns=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
@@ -138,7 +138,7 @@ has "$TMP/out" "flow collections are not supported"
 # that round is out.
 H="$ROOT/campaigns/harbour-raid"
 B="$TMP/b"
-"$BIN" init "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" >/dev/null
+"$BIN" init --visibility open "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" >/dev/null
 for t in 1 2 3; do
     n=$(printf %04d "$t")
     SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$B" "$H/orders/turn-$n"/*.yaml \
@@ -287,7 +287,7 @@ has "$TMP/out" "but the close (tag close-0002) named round"
 # Closed turns, entropy players: each order file commits to a nonce (umpire nonce); turn 1's
 # nonce is revealed (umpire reveal), turn 2's is not, and its commitment stands in.
 P="$TMP/p"
-"$BIN" init "$P" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+"$BIN" init --visibility open "$P" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
     --entropy players >/dev/null
 for t in 1 2; do
     n=$(printf %04d "$t")

@@ -1,4 +1,4 @@
-# The README's worked turn, run: init with the default entropy (beacon), check, close at
+# The README's worked turn, run: init with the default entropy (beacon) and visibility (sealed), check, close at
 # 01:00 UTC, then the turn once the round is out, with the README's made-up beacon value.
 # Every console line the README shows (elided ones, with "…", by their start) is printed.
 . "$ROOT/tests/e2e/lib.sh"
@@ -10,7 +10,7 @@ cp "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" .
 env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml >> out.txt
 env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour \
     --beacon 3d5e6f8e5a42a1f2c7a54c1e23b0a7f9d0c1b2a3e4f5a6b7c8d9e0f1a2b3c4d5 >> out.txt
-cat harbour/reports/turn-0001/attacker.md >> out.txt
+cat harbour/.umpire/outbox/attacker/turn-0001/report.md >> out.txt
 # The README's console and report blocks of "A worked turn", less prompts, comments of the
 # shell, the bad.yaml example (t_bad_input) and the markdown table's separator.
 awk '/^```/ { fence = !fence } /^## A worked turn/ { on = 1; next } /^## / && !fence { on = 0 }

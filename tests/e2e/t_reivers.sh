@@ -123,7 +123,7 @@ game:
     - {id: cessford, group: k, role: heidman, at: [200, 10]}
     - {id: wedderburn, group: h, role: heidman, mounted: true, at: [100, 200]}
 YAML
-expect 0 "$BIN" init --entropy none "$TMP/f" --scenario "$TMP/three.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/f" --scenario "$TMP/three.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
 expect 0 "$BIN" turn "$TMP/f" --allow-missing
 has "$TMP/f/journal/turn-0001.yaml" "the deck of cards [3/3]"
 

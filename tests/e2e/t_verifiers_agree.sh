@@ -30,7 +30,7 @@ done
 H="$ROOT/campaigns/harbour-raid"
 for entropy in beacon players; do
     D="$TMP/closed-$entropy"
-    "$BIN" init "$D" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+    "$BIN" init --visibility open "$D" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
         --entropy "$entropy" >/dev/null
     for t in 1 2 3; do
         f=$(ls "$H/orders/turn-000$t"/*.yaml); pl=$(basename "$f" .yaml)

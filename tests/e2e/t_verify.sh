@@ -201,7 +201,7 @@ has "$TMP/out" "verify: FAILED: turn $N: $last is commit $(git -C "$TMP/extra" r
 has "$TMP/out" ": the commit holds other files, another message or another parent"
 
 # A campaign with a public beacon: B_t = SHA256(beacon_value) is checked every turn.
-"$BIN" init "$TMP/bc" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+"$BIN" init --visibility open "$TMP/bc" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --beacon "drand, first round after the deadline" \
     --beacon-genesis 1767225600 --beacon-period 30 >/dev/null
 for t in 1 2; do

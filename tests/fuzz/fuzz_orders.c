@@ -61,6 +61,9 @@ static struct campaign *mid_game(const char *name)
 	char line[256];
 	while (ls && fgets(line, sizeof(line), ls)) {
 		line[strcspn(line, "\n")] = '\0';
+		size_t n = strlen(line);
+		if (n < 5 || strcmp(line + n - 5, ".yaml") != 0)
+			continue; /* beacon.txt: the demo's beacon value, not an order file */
 		char *f = xasprintf("%s/%s", path, line);
 		/* umpire.yaml is the umpire's rulings, given as such (as --rulings does). */
 		if (strcmp(line, "umpire.yaml") == 0)

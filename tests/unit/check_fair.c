@@ -29,6 +29,12 @@ struct digest_vec {
 	const char *digest;
 };
 
+/* A sealed turn's order file: its salt from the secret and its salted commitment. */
+struct sealed_vec {
+	uint32_t t;
+	const char *id, *file, *salt, *sealed; /* file: raw bytes in hex */
+};
+
 struct seed_vec {
 	uint32_t t;
 	const char *key, *digest, *beacon, *seed;
@@ -76,6 +82,11 @@ static const struct digest_vec digest_vecs[] = {
 	{ "none", digest_1_players, 3, "299914143f1e0b780477d6d37c438248aa10683cd5f1ed57076de4c3cc1a291f" },
 	{ "byte-order", digest_2_players, 5, "2a1a8b14be4e61cf4ed880c057a81c3fed4c945ba360fdcce314458b0051c152" },
 };
+static const struct sealed_vec sealed_vecs[] = {
+	{ 3, "attacker", "63616d706169676e3a20686172626f75722d726169640a7475726e3a20330a706c617965723a2061747461636b65720a6f72646572733a0a20202d20756e69743a20626c6f6f640a202020206d6f76653a205b63342c2064345d0a", "344406dc30b50c30a384326cb6d175a2b5a49b9c862e2aa169d8feb88bc0f3f9", "56b10ec31e3badcb5d0e34e50d8018dcc6f9744e761074683ef065558085f846" },
+	{ 3, "umpire", "63616d706169676e3a20686172626f75722d726169640a7475726e3a20330a706c617965723a20756d706972650a726f6c6c3a205b5d0a", "59a01917200876d9569700dc007279afc3549a5a14fffb4784304cddd0ee95a1", "794d1357636899750fc2f46101c6c239996b8004ec5db72ea7c598b485d9a90f" },
+};
+static const char sealed_digest[] = "c521d300987f5a7f7ca027152a029f7ac0f1a5e14610654c62a3b60d1f82451e";
 static const struct seed_vec seed_vecs[] = {
 	{ 3, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055", "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70", "0000000000000000000000000000000000000000000000000000000000000000",
 		"6bfcc64af2360d19b08044f4b0ec2dfdee616b382b9d4f1c266d96a08b5320a8" },
@@ -85,6 +96,8 @@ static const struct seed_vec seed_vecs[] = {
 		"6a6a44e698e0c2c82bc01181833676c6457663434995703a61133bd00ee29c9b" },
 	{ 3, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055", "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70", "10cb6f971242f2aa83d04c81a3882c66641611d89bb639acb605ba2b078e0aaa",
 		"af073f1a0929003e1550c6f7a5c3add5e442717f536bc4e561276b21140a105d" },
+	{ 3, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055", "c521d300987f5a7f7ca027152a029f7ac0f1a5e14610654c62a3b60d1f82451e", "eff9eb68b7eaa494bc421f36109b0c996249389c6926dd47c8ccd5bfb9067c3e",
+		"5b7d862cdc50f4b9619834cf11028a5fabb9bb3882783392d26ad2e9724bb15d" },
 };
 static const char dice_seed[] = "6bfcc64af2360d19b08044f4b0ec2dfdee616b382b9d4f1c266d96a08b5320a8";
 static const struct die_vec die_vecs[] = {
@@ -280,6 +293,40 @@ static void load_orders(struct fair_order *o, const struct digest_vec *v)
 		}
 	}
 }
+
+/* Sealed turns: salt = HMAC(S, "umpire/salt/v1" || be32(t) || id), the commitment
+ * SHA256("umpire/sealed/v1" || salt || file), and D_t over the commitments (the player without
+ * a file, defender, still counts with zeros). */
+START_TEST(test_sealed)
+{
+	uint8_t secret[32], salt[32], h[32], d[32];
+	struct fair_order o[3];
+	unsigned char file[512];
+
+	unhex(secret, 32, vec_secret);
+	memset(o, 0, sizeof o);
+	o[0].player = "defender";
+	for (size_t i = 0; i < N_OF(sealed_vecs); i++) {
+		const struct sealed_vec *v = &sealed_vecs[i];
+		size_t n = strlen(v->file) / 2;
+		ck_assert_uint_le(n, sizeof file);
+		unhex(file, n, v->file);
+		fair_salt(salt, secret, v->t, v->id);
+		ck_hex(salt, v->salt);
+		fair_sealed_hash(h, salt, file, n);
+		ck_hex(h, v->sealed);
+		o[i + 1].player = v->id;
+		o[i + 1].has_file = 1;
+		memcpy(o[i + 1].sha256, h, 32);
+		/* another turn, another salt */
+		fair_salt(h, secret, v->t + 1, v->id);
+		ck_assert_int_ne(memcmp(h, salt, 32), 0);
+	}
+	ck_assert_uint_eq(N_OF(sealed_vecs), 2);
+	fair_orders_digest(d, o, 3);
+	ck_hex(d, sealed_digest);
+}
+END_TEST
 
 START_TEST(test_orders_digest)
 {
@@ -522,6 +569,7 @@ static Suite *fair_suite(void)
 	tcase_add_test(tc, test_turn_key_past_chain);
 	tcase_add_test(tc, test_key_check);
 	tcase_add_test(tc, test_orders_digest);
+	tcase_add_test(tc, test_sealed);
 	tcase_add_test(tc, test_orders_digest_order_independent);
 	tcase_add_test(tc, test_orders_digest_binds);
 	tcase_add_test(tc, test_turn_seed);

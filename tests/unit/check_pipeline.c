@@ -28,6 +28,7 @@ static const char *const want_steps[] = {
 	"rulings",
 	"resolve",
 	"render",
+	"seal",
 	"build",
 	"journal",
 	"publish",

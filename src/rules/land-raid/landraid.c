@@ -165,6 +165,19 @@ static struct node *lr_state_emit(const struct rules_campaign *c, const void *st
 	return landraid_state_emit(state);
 }
 
+/* Standing orders are private to their side; everything else on the table is public. */
+static struct node *lr_state_view(const struct rules_campaign *c, const void *state,
+	const char *player)
+{
+	int side = -1;
+
+	(void)c;
+	for (int i = 0; player && i < LR_SIDES; i++)
+		if (strcmp(player, landraid_side_names[i]) == 0)
+			side = i;
+	return landraid_state_emit_view(state, side);
+}
+
 static void lr_state_free(void *state)
 {
 	landraid_state_free(state);
@@ -283,7 +296,9 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 	/* Standing orders first: the events' choices of this turn come from them. */
 	if (o && o->standing_set) {
 		landraid_standing_apply(s, o);
-		standing_event(&x, o->standing_set);
+		/* Sealed: which standing orders changed is the side's secret. */
+		if (!t->events->sealed)
+			standing_event(&x, o->standing_set);
 	}
 	landraid_events(&x); /* §17 step 1 */
 	if (x.error)
@@ -354,7 +369,7 @@ const struct rule_system rules_land_raid = {
 	.name = "land-raid",
 	.title = "Land Raid (Peter Pig, Pieces of Eight)",
 	.revision = 2,
-	.flags = RULES_ALTERNATE | RULES_GRID,
+	.flags = RULES_ALTERNATE | RULES_GRID | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = 2,
 	.help = help,
@@ -370,4 +385,5 @@ const struct rule_system rules_land_raid = {
 	.orders_free = lr_orders_free,
 	.resolve = lr_resolve,
 	.report = lr_report,
+	.state_view = lr_state_view,
 };

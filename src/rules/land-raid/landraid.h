@@ -226,6 +226,10 @@ void landraid_mark_casualty(struct landraid_state *s, int sq, const struct landr
 int landraid_state_parse(struct landraid_state **out, const struct rules_campaign *c,
 	const struct node *game, struct diag *d);
 struct node *landraid_state_emit(const struct landraid_state *s);
+/* The state as one side may know it: side_view LR_SIDES the whole state, a side its own
+ * standing orders only, -1 (the public) none: standing orders are private (issue "Hidden
+ * information"; docs/rules/land-raid.md). Caller frees. */
+struct node *landraid_state_emit_view(const struct landraid_state *s, int side_view);
 /* Standing orders as a tree (for state and for tests). */
 struct node *landraid_standing_emit(const struct landraid_state *s,
 	const struct landraid_standing *st);

@@ -773,6 +773,11 @@ done:
 
 struct node *landraid_state_emit(const struct landraid_state *s)
 {
+	return landraid_state_emit_view(s, LR_SIDES);
+}
+
+struct node *landraid_state_emit_view(const struct landraid_state *s, int side_view)
+{
 	struct node *g = node_new_map();
 	node_map_str(g, "first", landraid_side_names[s->first]);
 	node_map_int(g, "columns", s->cols);
@@ -832,9 +837,12 @@ struct node *landraid_state_emit(const struct landraid_state *s)
 	node_map_int(dev, "battle-hardened", s->deviation.battle_hardened);
 	node_map_str(dev, "tie", landraid_side_names[s->deviation.tie]);
 	node_map_int(g, "next-new-base", s->next_new);
+	if (side_view < 0)
+		return g;
 	struct node *st = node_map_add(g, "standing", node_new_map());
 	for (int side = 0; side < LR_SIDES; side++)
-		node_map_add(st, landraid_side_names[side],
-			landraid_standing_emit(s, &s->standing[side]));
+		if (side_view == LR_SIDES || side_view == side)
+			node_map_add(st, landraid_side_names[side],
+				landraid_standing_emit(s, &s->standing[side]));
 	return g;
 }

@@ -205,6 +205,10 @@ void nhis_options_free(void *opts);
 int nhis_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
 	struct diag *d);
 struct node *nhis_state_emit(const struct rules_campaign *c, const void *state);
+/* The state as one side may know it: side_view 2 the whole state, 0 or 1 that side's own
+ * opportunity-fire orders only, -1 (the public) none: standing orders are private (docs/
+ * fairness.md "Sealed turns"). Caller frees. */
+struct node *nhis_state_emit_view(const struct rules_campaign *c, const void *state, int side_view);
 void nhis_state_free(void *state);
 /* 1 if nationality is in list. */
 int nhis_nation_in(const char list[][NHIS_NATION_LEN + 1], int n, const char *nationality);

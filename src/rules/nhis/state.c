@@ -757,6 +757,11 @@ static void emit_values(struct node *m, const struct nhis_unit *u, const struct 
 
 struct node *nhis_state_emit(const struct rules_campaign *c, const void *state)
 {
+	return nhis_state_emit_view(c, state, 2);
+}
+
+struct node *nhis_state_emit_view(const struct rules_campaign *c, const void *state, int side_view)
+{
 	const struct nhis_state *s = state;
 	(void)c;
 	struct node *g = node_new_map();
@@ -790,7 +795,7 @@ struct node *nhis_state_emit(const struct rules_campaign *c, const void *state)
 		struct node *e = node_seq_add(sides, node_new_map());
 		node_map_str(e, "player", s->side[i].player);
 		node_map_str(e, "nationality", s->side[i].nationality);
-		if (s->side[i].n_opp)
+		if (s->side[i].n_opp && (side_view == 2 || side_view == i))
 			node_map_add(e, "opportunity",
 				nhis_opportunity_emit(s, s->side[i].opp, s->side[i].n_opp));
 	}

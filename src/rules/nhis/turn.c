@@ -551,12 +551,25 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 	}
 }
 
+/* Opportunity-fire orders are private to their side; the rest of the map is public. */
+static struct node *nhis_state_view(const struct rules_campaign *c, const void *state,
+	const char *player)
+{
+	const struct nhis_state *s = state;
+	int side = -1;
+
+	for (int i = 0; player && i < 2; i++)
+		if (strcmp(player, s->side[i].player) == 0)
+			side = i;
+	return nhis_state_emit_view(c, state, side);
+}
+
 const struct rule_system rules_nhis = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "nhis",
 	.title = "No Honor in Surrender (Lock 'n Load Publishing)",
 	.revision = 2,
-	.flags = RULES_SIMULTANEOUS | RULES_GRID,
+	.flags = RULES_SIMULTANEOUS | RULES_GRID | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = 2,
 	.help = "Hex map, hexes named CCRR (column, row). Both players send orders every turn;\n"
@@ -591,6 +604,7 @@ const struct rule_system rules_nhis = {
 	.orders_free = nhis_orders_free,
 	.resolve = nhis_resolve,
 	.report = nhis_report,
+	.state_view = nhis_state_view,
 	.adjust_check = nhis_adjust_check,
 	.adjust_apply = nhis_adjust_apply,
 };
