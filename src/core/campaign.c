@@ -22,13 +22,10 @@ static const char *const campaign_keys[] = {
 	"players",
 	"options",
 	"fairness",
-<<<<<<< HEAD
 	"schedule",
 	"publish",
 	"mail",
-=======
 	"visibility",
->>>>>>> main
 	NULL,
 };
 static const char *const player_keys[] = { "id", "name", "email", "ssh_key", NULL };

@@ -77,11 +77,8 @@ struct campaign {
 	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
 	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
 	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
-<<<<<<< HEAD
 	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
-=======
 	int visibility;            /* `visibility:` enum campaign_visibility */
->>>>>>> main
 	struct rules_campaign rc;  /* the view handed to the rule system */
 	struct repo *repo;         /* always open */
 	struct journal *journal;   /* NULL unless opened */

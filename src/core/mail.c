@@ -313,14 +313,16 @@ int mail_build(struct buf *out, const struct mail_out *m)
 		free(ref);
 	}
 	GMimeObject *body = text_part(m->body);
-	if (m->attachment_name) {
+	if (m->n_attachments) {
 		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
-		GMimeObject *att = attachment_part(m->attachment_name, m->attachment,
-			m->attachment_len);
 		g_mime_multipart_add(mp, body);
-		g_mime_multipart_add(mp, att);
 		g_object_unref(body);
-		g_object_unref(att);
+		for (size_t i = 0; i < m->n_attachments && i < MAIL_MAX_ATTACHMENTS; i++) {
+			const struct mail_attachment *a = &m->attachments[i];
+			GMimeObject *att = attachment_part(a->name, a->data, a->len);
+			g_mime_multipart_add(mp, att);
+			g_object_unref(att);
+		}
 		body = GMIME_OBJECT(mp);
 	}
 	g_mime_message_set_mime_part(msg, body);

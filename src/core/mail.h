@@ -36,18 +36,26 @@ struct mail_in {
 int mail_parse(struct mail_in *out, const void *bytes, size_t len);
 void mail_in_release(struct mail_in *m);
 
+#define MAIL_MAX_ATTACHMENTS 4
+
+/* A text file attached to a message. */
+struct mail_attachment {
+	const char *name; /* its file name */
+	const void *data; /* UTF-8 text */
+	size_t len;
+};
+
 /* A message to send. */
 struct mail_out {
-	const char *from;            /* the umpire's address */
-	const char *to;              /* the recipient's */
-	const char *subject;         /* UTF-8 */
-	const char *in_reply_to;     /* Message-ID (without <>) answered, or NULL */
-	const char *message_id;      /* this message's id, without <> */
-	long long date;              /* UTC seconds */
-	const char *body;            /* UTF-8 text */
-	const char *attachment_name; /* a text attachment's file name, or NULL */
-	const void *attachment;
-	size_t attachment_len;
+	const char *from;        /* the umpire's address */
+	const char *to;          /* the recipient's */
+	const char *subject;     /* UTF-8 */
+	const char *in_reply_to; /* Message-ID (without <>) answered, or NULL */
+	const char *message_id;  /* this message's id, without <> */
+	long long date;          /* UTC seconds */
+	const char *body;        /* UTF-8 text */
+	struct mail_attachment attachments[MAIL_MAX_ATTACHMENTS]; /* text files attached */
+	size_t n_attachments;
 };
 
 /* Renders m as an RFC 5322 message (MIME, 7-bit clean, CRLF line ends) onto out. 0 / -1. */

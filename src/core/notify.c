@@ -7,6 +7,7 @@
 #include "core/notify.h"
 #include "core/campaign.h"
 #include "core/close.h"
+#include "core/file.h"
 #include "core/inbox.h"
 #include "core/layout.h"
 #include "core/mail.h"
@@ -20,9 +21,8 @@ struct notice {
 	int turn;            /* the turn it is about */
 	const char *subject; /* UTF-8 */
 	const char *body;    /* UTF-8 */
-	const char *attachment_name;
-	const void *attachment;
-	size_t attachment_len;
+	struct mail_attachment attachments[MAIL_MAX_ATTACHMENTS];
+	size_t n_attachments;
 };
 
 /* Queues n to player i (who has an address) as KIND-NNNN-PLAYER. 0 / -1. */
@@ -41,10 +41,9 @@ static int queue_notice(const struct campaign *c, size_t i, const struct notice 
 		.message_id = id,
 		.date = now,
 		.body = n->body,
-		.attachment_name = n->attachment_name,
-		.attachment = n->attachment,
-		.attachment_len = n->attachment_len,
+		.n_attachments = n->n_attachments,
 	};
+	memcpy(m.attachments, n->attachments, sizeof(m.attachments));
 	int rc = mail_build(&msg, &m);
 	if (rc == 0)
 		rc = outbox_queue(c, name, &msg);
@@ -79,8 +78,8 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 		buf_append(&body, receipt.data, receipt.len);
 		snprintf(file, sizeof(file), "receipt-%04d.yaml", turn);
 		char *subject = xasprintf("[%s] turn %d closed: your receipt", c->id, turn);
-		struct notice nt = { "receipt", turn, subject, buf_str(&body), file, receipt.data,
-			receipt.len };
+		struct notice nt = { "receipt", turn, subject, buf_str(&body),
+			{ { file, receipt.data, receipt.len } }, 1 };
 		rc = queue_notice(c, i, &nt, now);
 		*n += rc == 0;
 		free(subject);
@@ -91,38 +90,85 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 	return rc;
 }
 
-int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
+/* Sealed: player i's private files of turn (.umpire/outbox/PLAYER/turn-NNNN, written by the
+ * turn): his report as the body, it and his view, salt and own orders attached under their
+ * names, so saving them into a folder gives `umpire verify --view` its input. 0 / -1. */
+static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long now)
+{
+	static const char *const names[] = { "report.md", "state.yaml", "salt.yaml",
+		"orders.yaml" };
+	struct buf files[4] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	struct notice nt = { "report", turn, NULL, NULL, { { 0 } }, 0 };
+	char *pdir;
+	int rc = 0;
+
+	pdir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_TAG_PREFIX "%04d", c->dir, c->players[i],
+		turn);
+	for (size_t k = 0; k < 4; k++) {
+		char *path = xasprintf("%s/%s", pdir, names[k]);
+		if (file_read(path, REPO_MAX_OBJECT_BYTES, &files[k]) == 0)
+			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ names[k],
+				files[k].data, files[k].len };
+		else if (k == 0)
+			rc = ERROR_NOTFOUND;
+		free(path);
+	}
+	error_clear();
+	if (rc == 0) {
+		char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
+		nt.subject = subject;
+		nt.body = buf_str(&files[0]);
+		rc = queue_notice(c, i, &nt, now);
+		free(subject);
+	}
+	for (size_t k = 0; k < 4; k++)
+		buf_release(&files[k]);
+	free(pdir);
+	return rc;
+}
+
+/* Open: player i's committed report of turn, the body and an attachment. 0, ERROR_NOTFOUND
+ * when he has none, -1. */
+static int queue_open_report(struct campaign *c, size_t i, int turn, long long now)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64];
+	struct buf report = BUF_INIT;
+	int rc;
+
+	layout_tag(tag, turn);
+	layout_report_path(path, turn, c->players[i]);
+	rc = repo_read(c->repo, tag, path, &report);
+	if (rc == 0) {
+		snprintf(file, sizeof(file), "turn-%04d-%s.md", turn, c->players[i]);
+		char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
+		struct notice nt = { "report", turn, subject, buf_str(&report),
+			{ { file, report.data, report.len } }, 1 };
+		rc = queue_notice(c, i, &nt, now);
+		free(subject);
+	}
+	buf_release(&report);
+	return rc;
+}
+
+int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
+{
+	char tag[LAYOUT_TAG_MAX];
 	int rc = 0;
 
 	*n = 0;
 	layout_tag(tag, turn);
 	if (!repo_has(c->repo, tag))
 		return ERROR_NOTFOUND;
-	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+	for (size_t i = 0; i < c->n_players && rc >= 0; i++) {
 		if (!has_address(c, i))
 			continue;
-		struct buf report = BUF_INIT;
-		layout_report_path(path, turn, c->players[i]);
-		rc = repo_read(c->repo, tag, path, &report);
-		if (rc == ERROR_NOTFOUND) {
+		rc = c->visibility == CAMPAIGN_SEALED ? queue_sealed_report(c, i, turn, now) :
+							queue_open_report(c, i, turn, now);
+		*n += rc == 0;
+		if (rc == ERROR_NOTFOUND)
 			rc = 0;
-			buf_release(&report);
-			continue;
-		}
-		if (rc == 0) {
-			snprintf(file, sizeof(file), "turn-%04d-%s.md", turn, c->players[i]);
-			char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
-			struct notice nt = { "report", turn, subject, buf_str(&report), file,
-				report.data, report.len };
-			rc = queue_notice(c, i, &nt, now);
-			*n += rc == 0;
-			free(subject);
-		}
-		buf_release(&report);
 	}
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
@@ -147,7 +193,7 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 			c->players[i], turn, c->id, dl >= 0 ? "The deadline is " : "",
 			dl >= 0 ? when : "", dl >= 0 ? ".\n" : "",
 			c->pbem.mail.from ? c->pbem.mail.from : "the umpire");
-		struct notice nt = { "remind", turn, subject, body, NULL, NULL, 0 };
+		struct notice nt = { "remind", turn, subject, body, { { 0 } }, 0 };
 		rc = queue_notice(c, i, &nt, now);
 		*n += rc == 0;
 		free(subject);

@@ -214,7 +214,6 @@ PY
 done
 [ "$(ls receipt-*.yaml | wc -l)" -eq 2 ] || die "two receipts by mail"
 has receipt-blood.yaml "player: armstrong"
-has receipt-blood.yaml "$(sha256sum < "$SRC/orders/turn-0001/armstrong.yaml" | cut -d' ' -f1)"
 git clone -q remote-b.git clone-b
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 # Once the round is out, the beacon command gives its value: run resolves the turn, mails the
@@ -228,6 +227,22 @@ git -C b log -1 --format=%B | grep -q "^Turn 1: " || die "turn 1 not resolved"
 git -C clone-b pull -q
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 grep -q "made-up value of round" b/journal/turn-0001.yaml || die "the beacon value is not journaled"
+# Sealed (the default): each player's report mail carries his report, view, salt and own
+# orders under their names; saved into a folder they are what verify --view checks.
+for f in smtp/*.eml; do
+    grep -q "turn 1: your report" $f && grep -q "^To: blood@example.org" $f || continue
+    mkdir -p view-blood
+    $PY - $f view-blood <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+names = [a.get_filename() for a in m.iter_attachments()]
+assert names == ["report.md", "state.yaml", "salt.yaml", "orders.yaml"], names
+for a in m.iter_attachments():
+    open(sys.argv[2] + "/" + a.get_filename(), "w").write(a.get_content())
+PY
+done
+[ -f view-blood/salt.yaml ] || die "no sealed report mail to blood"
+expect 0 "$BIN" verify clone-b --view view-blood
 
 # A campaign that requires signatures refuses unsigned orders from the player's address.
 sed 's/^  tls: none$/  tls: none\n  require_signature: true/' scenario.yaml > scenario-r.yaml

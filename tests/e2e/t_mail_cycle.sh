@@ -1,5 +1,5 @@
 # t_mail_cycle.sh — the Land Raid example (harbour-raid) played from first mail to final
-# report by mail and `umpire run` alone, with the demo's entropy (demo.init): each turn the
+# report by mail and `umpire run` alone, as the demo plays it (open, demo.init): each turn the
 # due player mails his shipped order file; `umpire run` (as cron would, at the demo's clock)
 # takes it and, once every due player has sent, resolves the turn (entropy none) or closes it
 # and mails the receipt, and an hour later asks the beacon command for the round the close
@@ -28,7 +28,7 @@ mail:
   tls: none
 YAML
 # shellcheck disable=SC2046
-"$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" \
+"$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --visibility open \
     $(cat "$SRC/demo.init" 2>/dev/null || true) >/dev/null
 # Played as the demo plays it (demo.init): with entropy beacon each turn is closed, then
 # resolved with the demo's value once its round is out, for the turns whose value is
@@ -97,21 +97,24 @@ SOURCE_DATE_EPOCH=$((base + (turns + 1) * 86400 - 7200)) expect 0 "$BIN" run c -
 grep -q "turn $((turns + 1)): \(waiting for orders\|the game is over\)" "$TMP/out" || die "turn $((turns + 1))"
 [ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a run without orders moved main"
 
-# Same dice, keys, digests and seeds as the demo; same states and reports at every tag.
+# Same dice, keys, digests and seeds as the demo; same states and players' files.
 "$BIN" log demo > demo.log
 "$BIN" log c > mail.log
 cmp demo.log mail.log || { diff demo.log mail.log | head; die "the mail-driven game differs from the demo"; }
 for t in $(git -C demo tag -l 'turn-*' | grep -v '^turn-0000$'); do
-    for p in state.yaml orders; do
-        [ "$(git -C demo rev-parse "$t:$p")" = "$(git -C c rev-parse "$t:$p")" ] || die "$t: $p differs"
-    done
+    [ "$(git -C demo rev-parse "$t:state.yaml")" = "$(git -C c rev-parse "$t:state.yaml")" ] ||
+        die "$t: state.yaml differs"
 done
-# The reports too, but for the close commit they name.
+# Every committed file but campaign.yaml (the addresses) and, with closes, the reports (they
+# name the close commit); and each player's private files (sealed: .umpire/outbox/PLAYER).
+skip='campaign.yaml'
+[ $beacon -eq 0 ] || skip='campaign.yaml\|reports/'
+git -C demo ls-tree -r HEAD | grep -v "	\($skip\)" > demo.tree
+git -C c ls-tree -r HEAD | grep -v "	\($skip\)" > mail.tree
+cmp demo.tree mail.tree || { diff demo.tree mail.tree | head; die "the committed files differ"; }
 for p in attacker defender; do
-    r=reports/turn-$(printf %04d "$turns")/$p.md
-    git -C demo show "HEAD:$r" | sed 's/commit `[0-9a-f]*`/commit C/' > demo.md
-    git -C c show "HEAD:$r" | sed 's/commit `[0-9a-f]*`/commit C/' > mail.md
-    cmp demo.md mail.md || die "$r differs"
+    [ ! -d "demo/.umpire/outbox/$p" ] ||
+        diff -r "demo/.umpire/outbox/$p" "c/.umpire/outbox/$p" >/dev/null || die "$p's outbox differs"
 done
 
 # What reached the SMTP server, message by message: per turn one acceptance and one
@@ -130,6 +133,11 @@ for n in range(1, turns + 1):
     assert any(s == "[harbour-raid] turn %d: orders accepted" % n for s in subjects), n
     assert sum(s == "[harbour-raid] turn %d: your orders are missing" % n for s in subjects) == 1, n
     reports = [r for r, s in msgs if s == "[harbour-raid] turn %d: your report" % n]
+    for path in glob.glob(sys.argv[1] + "/*.eml"):
+        m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+        if m["Subject"] == "[harbour-raid] turn %d: your report" % n:
+            names = [a.get_filename() for a in m.iter_attachments()]
+            assert names and names[0] in ("report.md", "turn-%04d-attacker.md" % n, "turn-%04d-defender.md" % n), names
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
     receipts = sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects)
     assert receipts == beacon, (n, receipts)

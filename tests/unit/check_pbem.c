@@ -176,9 +176,8 @@ START_TEST(mail_build_and_envelope)
 		.message_id = "umpire.1@example.org",
 		.date = 1767225600,
 		.body = "caf\xc3\xa9\ncampaign: c\n",
-		.attachment_name = "r.md",
-		.attachment = "# report\n",
-		.attachment_len = 9 };
+		.attachments = { { "r.md", "# report\n", 9 } },
+		.n_attachments = 1 };
 
 	ck_assert_int_eq(mail_build(&out, &o), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\r\nIn-Reply-To: <x@y>\r\n"));
