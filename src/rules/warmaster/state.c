@@ -484,7 +484,7 @@ static int parse_unit_state(struct wm_state *s, struct wm_unit *u, const struct 
 	struct diag *d)
 {
 	const struct node *n;
-	int e, rc = 0;
+	int e = 0, rc = 0;
 	if (want_int_key(m, "stands", 0, u->max_stands, u->max_stands, &u->stands, d) < 0 ||
 		want_int_key(m, "penalty", 0, 12, 0, &u->penalty, d) < 0 ||
 		want_bool_key(m, "confused", &u->confused, d) < 0 ||
