@@ -25,7 +25,7 @@ static const struct command commands[] = {
 	{ "close", cmd_close,
 		"close DIR ORDERS... [--allow-missing]  fix a turn's inputs; receipts for the players" },
 	{ "reveal", cmd_reveal,
-		"reveal DIR FILE...           take the players' nonces (entropy players)" },
+		"reveal DIR [FILE...]         players' nonces (entropy players); no FILE: the sealed reveal" },
 	{ "nonce", cmd_nonce,
 		"nonce                        a nonce and its hash, for a player's orders" },
 	{ "turn", cmd_turn,
