@@ -30,3 +30,13 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     [ "$(ls "$g"/journal | wc -l)" -eq $((turns + closes)) ] || die "$name: golden journal count (an export, and a close per closed turn)"
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
+
+# docs/fairness.md shows verify's output on the betio-seawall demo: every line it shows is
+# what verify prints on the umpire's copy.
+expect 0 "$BIN" verify "$TMP/a-betio-seawall"
+awk '/here the betio-seawall demo/ { f = 1; next } f && /^```/ { n++; next } f && n == 1' \
+    "$ROOT/docs/fairness.md" | grep -v '^…$' > "$TMP/doc-verify"
+[ "$(wc -l < "$TMP/doc-verify")" -ge 3 ] || die "no verify sample found in docs/fairness.md"
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$TMP/out" || { cat "$TMP/out" >&2; die "docs/fairness.md shows a verify line verify does not print: $line"; }
+done < "$TMP/doc-verify"
