@@ -9,6 +9,7 @@
 #include "core/campaign.h"
 #include "core/error.h"
 #include "core/node.h"
+#include "core/turn.h"
 #include "core/banned.h"
 
 long long close_round_at(const struct campaign *c, long long round)
@@ -139,26 +140,46 @@ static void parse_beacon(struct close_record *r, const struct node *b, struct di
 		node_want_int(n, "round_at", 0, (long long)1 << 50, &r->round_at, d);
 }
 
+/* The head the close file, the receipt and the reveal file share: one YAML map with only
+ * keys, its `campaign` (an identifier; *campaign points into the document) and its `turn`
+ * (1 to TURN_MAX; *turn, 0 when wrong). Returns the document (node_free it), or NULL when it
+ * does not parse or is not such a map; every problem goes to d. */
+static struct node *read_head(const char *name, const struct buf *bytes, const char *what,
+	const char *const *keys, const char **campaign, int *turn, struct diag *d)
+{
+	struct node *root = NULL;
+	long long v;
+
+	*campaign = NULL;
+	*turn = 0;
+	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+		return NULL;
+	if (node_check_map(root, what, keys, d) < 0) {
+		node_free(root);
+		return NULL;
+	}
+	if (node_want_id(node_need(root, "campaign", d), "campaign", campaign, d) < 0)
+		*campaign = NULL;
+	const struct node *n = node_need(root, "turn", d);
+	if (n && node_want_int(n, "turn", 1, TURN_MAX, &v, d) == 0)
+		*turn = (int)v;
+	return root;
+}
+
 int close_parse(struct close_record *r, const char *name, const struct buf *bytes, struct diag *d)
 {
 	static const char *const keys[] = { "campaign", "turn", "closed_at", "closed_at_utc",
 		"entropy", "orders_digest", "orders", "missing", "beacon", NULL };
-	struct node *root = NULL;
 	size_t before = diag_count(d);
 	const char *s;
-	long long v;
 
 	memset(r, 0, sizeof(*r));
-	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+	struct node *root = read_head(name, bytes, "a close file", keys, &s, &r->turn, d);
+	if (!root)
 		return -1;
-	if (node_check_map(root, "a close file", keys, d) < 0)
-		goto done;
-	if (node_want_id(node_need(root, "campaign", d), "campaign", &s, d) == 0)
+	if (s)
 		r->campaign = xstrdup(s);
-	const struct node *n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0)
-		r->turn = (int)v;
-	n = node_need(root, "closed_at", d);
+	const struct node *n = node_need(root, "closed_at", d);
 	if (n)
 		node_want_int(n, "closed_at", 0, (long long)1 << 50, &r->closed_at, d);
 	n = node_need(root, "entropy", d);
@@ -178,7 +199,6 @@ int close_parse(struct close_record *r, const char *name, const struct buf *byte
 	}
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
 		parse_beacon(r, node_need(root, "beacon", d), d);
-done:
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }
@@ -250,24 +270,18 @@ int close_receipt_parse(struct close_receipt *out, const char *name, const struc
 {
 	static const char *const keys[] = { "campaign", "turn", "player", "orders_sha256",
 		"orders_digest", "close_commit", "randomness", "salt", NULL };
-	struct node *root = NULL;
 	size_t before = diag_count(d);
 	const char *s;
-	long long v;
 
 	memset(out, 0, sizeof(*out));
-	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+	struct node *root = read_head(name, bytes, "a receipt", keys, &s, &out->turn, d);
+	if (!root)
 		return -1;
-	if (node_check_map(root, "a receipt", keys, d) < 0)
-		goto done;
-	if (node_want_id(node_need(root, "campaign", d), "campaign", &s, d) == 0)
+	if (s)
 		out->campaign = xstrdup(s);
 	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
 		out->player = xstrdup(s);
-	const struct node *n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0)
-		out->turn = (int)v;
-	n = node_need(root, "orders_sha256", d);
+	const struct node *n = node_need(root, "orders_sha256", d);
 	if (n && !(n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0))
 		want_hash(n, "orders_sha256", out->orders_sha256, d);
 	want_hash(node_need(root, "orders_digest", d), "orders_digest", out->digest, d);
@@ -279,7 +293,6 @@ int close_receipt_parse(struct close_receipt *out, const char *name, const struc
 		else
 			out->close_commit = xstrdup(s);
 	}
-done:
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }
@@ -358,30 +371,27 @@ int close_reveal_file_parse(const char *name, const struct buf *bytes, const cha
 	int turn, char **player, uint8_t nonce[FAIR_HASH_BYTES], struct diag *d)
 {
 	static const char *const keys[] = { "campaign", "turn", "player", "nonce", NULL };
-	struct node *root = NULL;
 	size_t before = diag_count(d);
 	const char *s;
-	long long v;
+	int t;
 
 	*player = NULL;
-	if (node_parse(&root, name, bytes->data ? bytes->data : "", bytes->len, NULL, d) < 0)
+	struct node *root = read_head(name, bytes, "a reveal", keys, &s, &t, d);
+	if (!root)
 		return -1;
-	if (node_check_map(root, "a reveal", keys, d) < 0)
-		goto done;
-	const struct node *n = node_need(root, "campaign", d);
-	if (n && node_want_id(n, "campaign", &s, d) == 0 && strcmp(s, campaign) != 0)
-		node_error(d, n, "campaign '%s' (this is campaign '%s')", s, campaign);
-	n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, 999999, &v, d) == 0 && v != turn)
-		node_error(d, n, "turn %lld (turn %d is the closed turn awaiting reveals)", v,
-			turn);
+	if (s && strcmp(s, campaign) != 0)
+		node_error(d, node_get(root, "campaign"), "campaign '%s' (this is campaign '%s')",
+			s, campaign);
+	if (t && t != turn)
+		node_error(d, node_get(root, "turn"),
+			"turn %d (turn %d is the closed turn awaiting reveals)", t, turn);
+	const struct node *n;
 	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
 		*player = xstrdup(s);
 	n = node_need(root, "nonce", d);
 	if (n && node_want_str(n, "nonce", 64, &s, d) == 0 &&
 		(strlen(s) != 64 || hex_decode(nonce, FAIR_HASH_BYTES, s) < 0))
 		node_error(d, n, "nonce is not 64 hex digits (umpire nonce prints one)");
-done:
 	node_free(root);
 	if (diag_count(d) != before) {
 		free(*player);

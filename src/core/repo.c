@@ -1229,33 +1229,51 @@ int repo_commit_time(struct repo *r, const char *rev, long long *out)
 	return 0;
 }
 
-int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
+/* The tree entry of path at rev, every tree on the way sized from its header before it is
+ * read (a crafted clone's oversized tree is refused, as everywhere). 0 with *entry (free it);
+ * ERROR_NOTFOUND with the message set (no such revision, or no such path); -1 otherwise, the
+ * libgit2 code in *grc for the caller's message. */
+static int entry_at(struct repo *r, const char *rev, const char *path, git_tree_entry **entry,
+	int *grc)
 {
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
+	int ret = -1;
+
+	*entry = NULL;
+	*grc = resolve_commit(&commit, r->git, rev);
+	if (*grc == ERROR_NOTFOUND) {
+		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
+			rev);
+		return ERROR_NOTFOUND;
+	}
+	if (*grc < 0 || (*grc = commit_tree_checked(&tree, r->git, commit)) < 0)
+		goto done;
+	*grc = entry_bypath_checked(entry, r->git, tree, path);
+	if (*grc == GIT_ENOTFOUND) {
+		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
+		ret = ERROR_NOTFOUND;
+	} else if (*grc == 0) {
+		ret = 0;
+	}
+done:
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
+{
 	git_tree_entry *entry = NULL;
 	git_blob *blob = NULL;
 	const char *why = NULL; /* our reason, when libgit2 has none */
-	int ret = -1, rc;
+	int rc, ret;
 
 	buf_clear(out);
-	rc = resolve_commit(&commit, r->git, rev);
-	if (rc == ERROR_NOTFOUND) {
-		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
-			rev);
-		ret = ERROR_NOTFOUND;
+	ret = entry_at(r, rev, path, &entry, &rc);
+	if (ret != 0)
 		goto done;
-	}
-	if (rc < 0 || (rc = commit_tree_checked(&tree, r->git, commit)) < 0)
-		goto done;
-	rc = entry_bypath_checked(&entry, r->git, tree, path);
-	if (rc == GIT_ENOTFOUND) {
-		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
-		ret = ERROR_NOTFOUND;
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
+	ret = -1;
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
 		why = "not a file";
 		goto done;
@@ -1272,80 +1290,42 @@ done:
 			path, rev, why ? why : git_msg());
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
 	return ret;
 }
 
 int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41])
 {
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
 	git_tree_entry *entry = NULL;
-	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+	int rc, ret = entry_at(r, rev, path, &entry, &rc);
 
 	hex[0] = '\0';
-	if (rc == ERROR_NOTFOUND) {
-		error_set(ERROR_MISSING, "repo: no revision '%s'", rev);
-		return ERROR_NOTFOUND;
-	}
-	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
-		goto done;
-	rc = git_tree_entry_bypath(&entry, tree, path);
-	if (rc == GIT_ENOTFOUND) {
-		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
-		ret = ERROR_NOTFOUND;
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
-		error_set(ERROR_OS, "repo: '%s' at '%s' is not a file", path, rev);
-		ret = -2;
-		goto done;
-	}
-	git_oid_tostr(hex, 41, git_tree_entry_id(entry));
-	ret = 0;
-done:
 	if (ret == -1)
-		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
+		error_set(fail_class(rc), "repo: cannot read '%s' at '%s': %s", path, rev,
+			git_msg());
+	else if (ret == 0 && git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+		ret = error_set(ERROR_OS, "repo: '%s' at '%s' is not a file", path, rev);
+	else if (ret == 0)
+		git_oid_tostr(hex, 41, git_tree_entry_id(entry));
 	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return ret < -1 ? -1 : ret;
+	return ret;
 }
 
 int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
 {
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
 	git_tree_entry *entry = NULL;
 	git_oid want;
-	int ret = -1, rc = resolve_commit(&commit, r->git, rev);
+	int rc, ret = entry_at(r, rev, path, &entry, &rc);
 
-	if (rc == ERROR_NOTFOUND) {
-		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
-			rev);
-		return ERROR_NOTFOUND;
+	if (ret == 0) {
+		rc = git_odb_hash(&want, bytes, len, GIT_OBJECT_BLOB);
+		ret = rc < 0 ? -1 :
+			       git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+				       git_oid_equal(&want, git_tree_entry_id(entry));
 	}
-	if (rc < 0 || git_commit_tree(&tree, commit) < 0)
-		goto done;
-	rc = git_tree_entry_bypath(&entry, tree, path);
-	if (rc == GIT_ENOTFOUND) {
-		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
-		ret = ERROR_NOTFOUND;
-		goto done;
-	}
-	if (rc < 0 || git_odb_hash(&want, bytes, len, GIT_OBJECT_BLOB) < 0)
-		goto done;
-	ret = git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
-	      git_oid_equal(&want, git_tree_entry_id(entry));
-done:
 	if (ret == -1)
-		error_set(ERROR_OS, "repo: cannot read '%s' at '%s': %s", path, rev, git_msg());
+		error_set(fail_class(rc), "repo: cannot read '%s' at '%s': %s", path, rev,
+			git_msg());
 	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
 	return ret;
 }
 

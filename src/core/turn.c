@@ -426,6 +426,22 @@ static int same_as_last(const struct turn *t)
 	return 1;
 }
 
+/* The journal's last turn run again (`with` says how it was recognised): nothing to do with
+ * its own beacon value, refused with another, both shown. */
+static int rerun(struct turn *t, const char *with)
+{
+	const struct journal_record *r = t->last;
+
+	if (t->in.beacon_value && r->beacon_value &&
+		strcmp(t->in.beacon_value, r->beacon_value) != 0)
+		return error_set(ERROR_INPUT,
+			"turn %d was processed%s beacon value %s (round %s); this run gives %s: a turn's randomness cannot change",
+			r->turn, with, r->beacon_value, r->beacon_round ? r->beacon_round : "?",
+			t->in.beacon_value);
+	t->status |= TURN_ALREADY_DONE;
+	return 1;
+}
+
 static int step_recover(struct turn *t)
 {
 	if (t->c->visibility == CAMPAIGN_SEALED && repo_has(t->c->repo, LAYOUT_REVEAL_TAG))
@@ -435,18 +451,7 @@ static int step_recover(struct turn *t)
 			t->c->id);
 	if (recover_git(t) < 0)
 		return -1;
-	if (same_as_last(t)) {
-		const struct journal_record *r = t->last;
-		if (t->in.beacon_value && r->beacon_value &&
-			strcmp(t->in.beacon_value, r->beacon_value) != 0)
-			return error_set(ERROR_INPUT,
-				"turn %d was processed with these order files and beacon value %s (round %s); this run gives %s: a turn's randomness cannot change",
-				r->turn, r->beacon_value, r->beacon_round ? r->beacon_round : "?",
-				t->in.beacon_value);
-		t->status |= TURN_ALREADY_DONE;
-		return 1;
-	}
-	return 0;
+	return same_as_last(t) ? rerun(t, " with these order files and") : 0;
 }
 
 /* --- load -------------------------------------------------------------------------------- */
@@ -605,24 +610,11 @@ static int add_kept_files(struct turn *t)
  * re-run of that turn. The same beacon value: nothing to do; another: refused. */
 static int rerun_of_last(struct turn *t)
 {
-	const struct journal_record *r = t->last;
-	int n = t->in.turn;
-
-	if (!r || r->turn < 1 ||
-		(t->in.beacon_value && r->beacon_value &&
-			t->c->entropy == CAMPAIGN_ENTROPY_BEACON &&
-			strcmp(t->in.beacon_value, r->beacon_value) != 0)) {
-		if (r && r->turn >= 1 && t->in.beacon_value)
-			return error_set(ERROR_INPUT,
-				"turn %d was processed with beacon value %s (round %s); this run gives %s: a turn's randomness cannot change",
-				r->turn, r->beacon_value, r->beacon_round ? r->beacon_round : "?",
-				t->in.beacon_value);
+	if (!t->last || t->last->turn < 1)
 		return error_set(ERROR_INPUT,
 			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
-			n, t->c->id, campaign_entropy_names[t->c->entropy]);
-	}
-	t->status |= TURN_ALREADY_DONE;
-	return 1;
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+	return rerun(t, " with");
 }
 
 static int step_closed(struct turn *t)
