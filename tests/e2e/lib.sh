@@ -93,8 +93,9 @@ play() {
 
 # demo_shows NAME DIR: every line `TURN TEXT` of campaigns/NAME/demo-shows.txt holds: TEXT (a
 # fixed string) is in turn TURN's journal export or one of its reports in the played campaign
-# DIR. That file says what each demo turn is there to show; tools/demo-tune reads the same
-# file when it chooses a demo's beacon values.
+# DIR (a sealed campaign's player reports: in .umpire/outbox/PLAYER/turn-NNNN/). That file
+# says what each demo turn is there to show; tools/demo-tune reads the same file when it
+# chooses a demo's beacon values.
 demo_shows() {
     _f="$ROOT/campaigns/$1/demo-shows.txt"
     [ -f "$_f" ] || die "no $_f"
@@ -102,7 +103,10 @@ demo_shows() {
         _t=$(printf '%s\n' "$_line" | cut -d' ' -f1)
         _text=$(printf '%s\n' "$_line" | cut -d' ' -f2-)
         _n=$(printf '%04d' "$_t")
-        cat "$2/journal/turn-$_n.yaml" "$2/reports/turn-$_n"/*.md 2>/dev/null |
+        # open campaigns commit reports/turn-NNNN/PLAYER.md; sealed ones the public
+        # reports/turn-NNNN.md, and each player's report goes to his outbox
+        cat "$2/journal/turn-$_n.yaml" "$2/reports/turn-$_n"/*.md "$2/reports/turn-$_n.md" \
+            "$2/.umpire/outbox"/*/"turn-$_n"/report.md 2>/dev/null |
             grep -qF -- "$_text" || die "$1 turn $_t does not show '$_text' (campaigns/$1/demo-shows.txt)"
     done
 }
