@@ -104,9 +104,10 @@ expect 0 at $((D0 + 86400 + 3600)) "$BIN" turn "$C" --beacon value-2
 expect 0 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
 
 # entropy players: order files commit to nonces; reveals after the close; a wrong nonce is
-# refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in.
+# refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in
+# (an open campaign: the replay and the clone's verify re-run the turn).
 P="$TMP/p"
-new_campaign betio-seawall "$P" --entropy players
+new_campaign betio-seawall "$P" --entropy players --visibility open
 expect 0 "$BIN" nonce; n1=$(sed -n 's/^nonce: //p' "$TMP/out"); e1=$(sed -n 's/^entropy: //p' "$TMP/out")
 expect 0 "$BIN" nonce; n2=$(sed -n 's/^nonce: //p' "$TMP/out"); e2=$(sed -n 's/^entropy: //p' "$TMP/out")
 [ "$(printf %s "$n1" | xxd -r -p | sha256sum | cut -c1-64)" = "$e1" ] || die "umpire nonce: entropy is not SHA-256 of the nonce"
