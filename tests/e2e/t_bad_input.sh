@@ -56,8 +56,8 @@ shows_source "$TMP/err" "orders for campaign 'nope'"; shows_source "$TMP/err" "o
 sed 's/move: B2/move: Z9/' "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" > bad.yaml
 expect 65 "$BIN" check "$C" bad.yaml
 head -n 3 "$TMP/err" > "$TMP/got"
-printf '%s\n' "bad.yaml:13:15: error: move 'Z9' is not a square of the 6x4 grid (A1 to F4 expected)" \
-    "   13 |       - move: Z9" "      |               ^" | cmp -s - "$TMP/got" ||
+printf '%s\n' "bad.yaml:12:15: error: move 'Z9' is not a square of the 6x4 grid (A1 to F4 expected)" \
+    "   12 |       - move: Z9" "      |               ^" | cmp -s - "$TMP/got" ||
     { cat "$TMP/err" >&2; die "the README's bad.yaml example is not what check prints"; }
 
 # What is echoed from a file is escaped: an ANSI sequence in an order file reaches the
