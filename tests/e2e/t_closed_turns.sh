@@ -12,7 +12,7 @@ HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
 D0=1767225600 # lib.sh's SOURCE_DATE_EPOCH: the campaigns' setup time
 C="$TMP/c"
-new_campaign harbour-raid "$C" --entropy beacon
+new_campaign harbour-raid "$C" --entropy beacon --visibility open
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
 # Rulings the umpire varies before the close: the turn cannot be resolved unclosed, so no
@@ -83,7 +83,7 @@ has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for t
 # and force-pushes: a fresh clone verifies on its own, but not with the receipt, and the
 # player's clone, fetched, fails on the head it remembers.
 R="$TMP/rerun"
-new_campaign harbour-raid "$R" --entropy beacon
+new_campaign harbour-raid "$R" --entropy beacon --visibility open
 { cat "$A1"; echo "# a comment"; } > "$TMP/a1b.yaml"
 at $((D0 + 100)) "$BIN" close "$R" "$TMP/a1b.yaml" --rulings "$TMP/rulings1.yaml" >/dev/null
 at $((D0 + 800)) "$BIN" turn "$R" --beacon value-1 >/dev/null
@@ -138,7 +138,7 @@ expect 0 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest
 
 # entropy none: said in campaign.yaml, and by verify.
 N="$TMP/n"
-new_campaign harbour-raid "$N" --entropy none
+new_campaign harbour-raid "$N" --entropy none --visibility open
 has "$N/campaign.yaml" "warning: \"entropy none: the umpire knows each turn key before the orders arrive and could choose among outcomes (trusted umpire only)\""
 expect 65 "$BIN" close "$N" "$A1"; has "$TMP/err" "campaign 'harbour-raid' has entropy none: its turns are not closed"
 expect 0 "$BIN" turn "$N" "$A1"

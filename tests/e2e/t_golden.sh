@@ -1,7 +1,8 @@
 # Determinism: every shipped campaign played twice from its demo secret gives byte-identical
 # state.yaml, journal exports, reports and commit ids, equal to the golden files in
 # tests/golden/<campaign>/ (regenerate with tools/update-golden after a deliberate change);
-# one commit and tag per turn, a clean work tree, and replay passes.
+# one commit and tag per turn, a clean work tree, and replay passes (a sealed campaign's once
+# revealed).
 . "$ROOT/tests/e2e/lib.sh"
 for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     name=$(basename "$(dirname "$scen")")

@@ -9,7 +9,7 @@ HR="$ROOT/campaigns/harbour-raid"
 C="$TMP/c"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
-# Sealed is the default; turns 1-2 closed with a beacon, 3-4 in the same campaign's way.
+# Sealed is the default; turns 1-4 closed, each resolved with the demo's beacon value.
 expect 0 "$BIN" init "$C" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret"
 has "$TMP/out" "visibility sealed: order files and private state stay in .umpire/"
 grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "campaign.yaml does not say visibility: sealed"
@@ -18,7 +18,7 @@ for n in 1 2 3 4; do
     f=$(ls "$HR"/orders/turn-000$n/*.yaml)
     mkdir "$TMP/receipts-$n"
     at $T "$BIN" close "$C" $f --receipts "$TMP/receipts-$n" >/dev/null
-    at $((T + 700)) "$BIN" turn "$C" --beacon "value-$n" >/dev/null
+    at $((T + 700)) "$BIN" turn "$C" --beacon "$(cat "$HR/orders/turn-000$n/beacon.txt")" >/dev/null
     T=$((T + 3600))
 done
 
@@ -174,7 +174,7 @@ T=1767229200
 for n in 1 2 3 4; do
     f=$(ls "$HR"/orders/turn-000$n/*.yaml)
     at $T "$BIN" close "$O" $f >/dev/null
-    at $((T + 700)) "$BIN" turn "$O" --beacon "value-$n" >/dev/null
+    at $((T + 700)) "$BIN" turn "$O" --beacon "$(cat "$HR/orders/turn-000$n/beacon.txt")" >/dev/null
     T=$((T + 3600))
 done
 git clone -q "$O" "$TMP/open-clone"
