@@ -11,6 +11,7 @@ env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml >> out.txt
 env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour \
     --beacon 3d5e6f8e5a42a1f2c7a54c1e23b0a7f9d0c1b2a3e4f5a6b7c8d9e0f1a2b3c4d5 >> out.txt
 cat harbour/.umpire/outbox/attacker/turn-0001/report.md >> out.txt
+"$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
 # The README's console and report blocks of "A worked turn", less prompts, comments of the
 # shell, the bad.yaml example (t_bad_input) and the markdown table's separator.
 awk '/^```/ { fence = !fence } /^## A worked turn/ { on = 1; next } /^## / && !fence { on = 0 }
