@@ -810,6 +810,38 @@ static int same_hash(int t, const char *what, const uint8_t got[FAIR_HASH_BYTES]
 	return error_set(ERROR_INPUT, "turn %d: %s %s %s, %s says %s", t, what, a, how, source, b);
 }
 
+/* Sealed, after the reveal: each player's report and view, re-rendered and salted with the
+ * revealed view salts, give the commitments the export (r) holds. An export record only: the
+ * SQLite journal keeps no views. */
+static int compare_views(const struct turn *tn, const struct campaign *c,
+	const struct journal_record *r, const char *source)
+{
+	char got[65], want[65];
+
+	if (!tn->out.views || r->n_views == 0)
+		return 0;
+	for (size_t k = 0; k < c->n_players; k++) {
+		const struct turn_view *v = &tn->out.views[k];
+		for (size_t i = 0; i < r->n_views; i++) {
+			const struct journal_view *jv = &r->views[i];
+			int item = memcmp(v->report_sha256, jv->report_sha256, FAIR_HASH_BYTES) ?
+					   0 :
+				   memcmp(v->state_sha256, jv->state_sha256, FAIR_HASH_BYTES) ? 1 :
+												-1;
+			if (strcmp(jv->player, c->players[k]) != 0 || item < 0)
+				continue;
+			hex_encode(got, item ? v->state_sha256 : v->report_sha256, FAIR_HASH_BYTES);
+			hex_encode(want, item ? jv->state_sha256 : jv->report_sha256,
+				FAIR_HASH_BYTES);
+			return error_set(ERROR_INPUT,
+				"turn %d: %s's %s, re-rendered and salted with the revealed salt, hashes to %s; %s holds %s (the reveal's %s salt, or the turn, differs)",
+				tn->in.turn, c->players[k], item ? "view of the state" : "report",
+				got, source, want, item ? "state" : "report");
+		}
+	}
+	return 0;
+}
+
 static int compare_record(const struct turn *tn, const struct campaign *c,
 	const struct journal_record *r, unsigned flags, int fairness)
 {
@@ -835,7 +867,7 @@ static int compare_record(const struct turn *tn, const struct campaign *c,
 		return error_set(ERROR_INPUT,
 			"turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
 			tn->out.summary, source, r->summary ? r->summary : "");
-	return 0;
+	return compare_views(tn, c, r, source);
 }
 
 int audit_compare(const struct audit_turn *at, const struct campaign *c,

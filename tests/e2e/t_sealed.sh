@@ -230,6 +230,8 @@ tamper t-salt reveal/turn-0003/salts.yaml 's/salt: ./salt: 0/'
 has "$TMP/out" "turn 3: order file reveal/turn-0003/orders/attacker.yaml differs"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
 has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
+tamper t-view reveal/turn-0003/salts.yaml '/state_salt/s/: ./: 0/'
+has "$TMP/out" "turn 3: attacker's view of the state, re-rendered and salted with the revealed salt, hashes to"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
 
