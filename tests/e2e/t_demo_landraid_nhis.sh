@@ -20,7 +20,7 @@ done
 R="$TMP/h/reports/turn-0003/attacker.md"
 has "$R" "Key: a square is named by its column letter and row number (C2: column C, row 2)"
 has "$R" "A:3+O = 3 attacker bases and an officer"
-sed -n '/^## Land Raid: the table/,/^Key:/p' "$R" | grep '^    |' > "$TMP/cells"
+sed -n '/^### Land Raid: the table/,/^Key:/p' "$R" | grep '^    |' > "$TMP/cells"
 [ -s "$TMP/cells" ] || die "no map in $R"
 grep -q 'A:[0-9]' "$TMP/cells" || die "the map shows no attacker bases"
 tr '|' '\n' < "$TMP/cells" | tr ' ' '\n' | grep -E '^[A-Z][0-9]+' && die "a map cell reads as a square's name"
@@ -29,7 +29,7 @@ tr '|' '\n' < "$TMP/cells" | tr ' ' '\n' | grep -E '^[A-Z][0-9]+' && die "a map 
 R="$TMP/b/reports/turn-0002/usmc.md"
 has "$R" "A hex is named by its column and row, CCRR (0304: column 03, row 04)"
 has "$R" "*N = N units of usmc, +N = N of ija"
-sed -n '/^## Map/,/^## Units/p' "$R" | sed -n '/^```$/,/^```$/p' | awk 'NR % 2 == 0 && NR > 3' > "$TMP/units-lines"
+sed -n '/^### Map/,/^### Units/p' "$R" | sed -n '/^```$/,/^```$/p' | awk 'NR % 2 == 0 && NR > 3' > "$TMP/units-lines"
 for side in usmc ija; do
     mark='*'; [ "$side" = usmc ] || mark='+'
     on_map=$(grep -o "[$mark][0-9]" "$TMP/units-lines" | cut -c2 | awk '{ n += $1 } END { print n + 0 }')

@@ -57,7 +57,7 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 	struct buf *out)
 {
 	char t[3][48];
-	buf_puts(out, "## Land Raid: the table\n\n");
+	buf_puts(out, "### Land Raid: the table\n\n");
 	buf_printf(out,
 		"Loot carried off by the attacker: **%d** (lost to deviation: %d). "
 		"Game length: %d turns per player.\n\n",

@@ -541,7 +541,7 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 	(void)c;
 	(void)player;
 	buf_printf(out,
-		"## Map\n\nA hex is named by its column and row, CCRR (0304: column 03, row 04). "
+		"### Map\n\nA hex is named by its column and row, CCRR (0304: column 03, row 04). "
 		"Each hex: terrain (. open, B building, H huts, R rough, L lava "
 		"rock, T trees, G tall grass, b brush, s beach, p paddy), hill level, = road, "
 		"feature (f foxhole, k bunker, c cave, w wreck); on the line below it, the units "
@@ -563,7 +563,7 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 		buf_puts(out, "\n");
 		units_line(s, row, out);
 	}
-	buf_puts(out, "```\n\n## Units\n\n| unit | player | type | hex | step | status |\n"
+	buf_puts(out, "```\n\n### Units\n\n| unit | player | type | hex | step | status |\n"
 		      "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_units; i++) {
 		const struct nhis_unit *u = &s->units[i];
