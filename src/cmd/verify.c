@@ -1119,7 +1119,7 @@ static int check_view_items(const char *dir, const char *player, int turn, const
 {
 	const struct journal_view *jv = NULL;
 	struct buf b = BUF_INIT;
-	uint8_t got[FAIR_HASH_BYTES];
+	uint8_t got[FAIR_HASH_BYTES] = { 0 };
 	int rc = 0;
 
 	for (size_t i = 0; i < ex->n_views; i++)
