@@ -124,6 +124,14 @@ has "$TMP/out" "report.md does not open the commitment"
 # The independent verifier computes the same D_t from the salted hashes.
 expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
 has "$TMP/out" "verdict: ok: 4 turns"
+# Every view of every turn verifies, in both verifiers.
+views=$(for d in "$O"/*/turn-*; do printf -- '--view %s ' "$d"; done)
+# shellcheck disable=SC2086
+expect 0 "$BIN" verify "$TMP/clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "not 8 views (2 players, 4 turns) verified"
+# shellcheck disable=SC2086
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "tools/umpire-verify: not 8 views verified"
 # ... and checks a player's outbox the same way, his report and view included.
 expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
 has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
@@ -254,6 +262,10 @@ grep -q 'opportunity:' "$N/.umpire/outbox/usmc/turn-0001/state.yaml" ||
     die "the usmc's view lacks his opportunity-fire orders"
 expect 0 "$BIN" verify "$TMP/betio-clone"
 has "$TMP/out" "not checked yet"
+views=$(for d in "$N"/.umpire/outbox/*/turn-*; do printf -- '--view %s ' "$d"; done)
+# shellcheck disable=SC2086
+expect 0 "$BIN" verify "$TMP/betio-clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 4 ] || die "not 4 NHiS views verified"
 expect 0 at $T "$BIN" reveal "$N"
 git -C "$TMP/betio-clone" pull -q --tags
 expect 0 "$BIN" verify "$TMP/betio-clone"
