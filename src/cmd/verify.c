@@ -756,6 +756,45 @@ static int read_revealed(struct verify *v, int t, const char *name, struct buf *
 	return rc;
 }
 
+/* The reveal's salts.yaml lists, beside each player's view salts, the commitments they open:
+ * they must be the export's views (the re-resolution proved the salts open those). */
+static int check_revealed_views(struct verify *v, int t, const struct journal_record *ex)
+{
+	struct buf b = BUF_INIT;
+	struct node *root = NULL;
+	const struct node *w;
+	struct diag d;
+	int rc = read_revealed(v, t, "salts.yaml", &b), same = 0;
+
+	diag_init(&d);
+	if (rc == 0 && node_parse(&root, "salts.yaml", b.data, b.len, NULL, &d) == 0 &&
+		(w = node_get(root, "views")) && w->kind == NODE_SEQ && w->n == ex->n_views) {
+		same = 1;
+		for (size_t i = 0; same && i < w->n; i++) {
+			const char *p = NULL, *rh = NULL, *sh = NULL;
+			char want_r[65], want_s[65];
+			hex_encode(want_r, ex->views[i].report_sha256, FAIR_HASH_BYTES);
+			hex_encode(want_s, ex->views[i].state_sha256, FAIR_HASH_BYTES);
+			same = node_want_str(node_get(w->items[i], "player"), "player", 64, &p,
+				       &d) == 0 &&
+			       node_want_str(node_get(w->items[i], "report_sha256"),
+				       "report_sha256", 64, &rh, &d) == 0 &&
+			       node_want_str(node_get(w->items[i], "state_sha256"), "state_sha256",
+				       64, &sh, &d) == 0 &&
+			       strcmp(p, ex->views[i].player) == 0 && strcmp(rh, want_r) == 0 &&
+			       strcmp(sh, want_s) == 0;
+		}
+	}
+	if (rc == 0 && !same)
+		rc = error_set(ERROR_INPUT,
+			"turn %d: the reveal's salts.yaml lists other report and view commitments than the export's views",
+			t);
+	node_free(root);
+	diag_release(&d);
+	buf_release(&b);
+	return rc;
+}
+
 /* The whole state the re-resolved turn left is the one the reveal publishes for it. */
 static int check_revealed_state(struct verify *v, int t, const void *state)
 {
@@ -889,7 +928,8 @@ static int verify_turn(struct verify *v, int t)
 		check_position(v, t, tag, tag_id) ||
 		check_commit_id(v, t, tag, parent, tag_id, head, &at) ||
 		check_unchanged(v, t, tag) ||
-		(v->revealed && check_revealed_state(v, t, state) < 0))
+		(v->revealed && (check_revealed_state(v, t, state) < 0 ||
+					check_revealed_views(v, t, ex) < 0)))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;

@@ -240,6 +240,10 @@ expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
 has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
 tamper t-view reveal/turn-0003/salts.yaml '/state_salt/s/: ./: 0/'
 has "$TMP/out" "turn 3: attacker's view of the state, re-rendered and salted with the revealed salt, hashes to"
+tamper t-viewhash reveal/turn-0003/salts.yaml '0,/report_sha256: ./s//report_sha256: 0/'
+has "$TMP/out" "turn 3: the reveal's salts.yaml lists other report and view commitments than the export's views"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-viewhash"
+has "$TMP/out" "turn 3: reveal: reveal/turn-0003/salts.yaml lists other report and view commitments than journal/turn-0003.yaml's views"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
 
