@@ -756,6 +756,28 @@ static int read_revealed(struct verify *v, int t, const char *name, struct buf *
 	return rc;
 }
 
+/* Whether the views of a salts file (w) list jv's player with jv's two commitments. */
+static int lists_view(const struct node *w, const struct journal_view *jv, struct diag *d)
+{
+	char want_r[65], want_s[65];
+
+	hex_encode(want_r, jv->report_sha256, FAIR_HASH_BYTES);
+	hex_encode(want_s, jv->state_sha256, FAIR_HASH_BYTES);
+	for (size_t k = 0; k < w->n; k++) {
+		const struct node *e = w->items[k];
+		const char *p = NULL, *rh = NULL, *sh = NULL;
+		if (node_want_str(node_get(e, "player"), "player", 64, &p, d) < 0 ||
+			strcmp(p, jv->player) != 0)
+			continue;
+		return node_want_str(node_get(e, "report_sha256"), "report_sha256", 64, &rh, d) ==
+			       0 &&
+		       node_want_str(node_get(e, "state_sha256"), "state_sha256", 64, &sh, d) ==
+			       0 &&
+		       strcmp(rh, want_r) == 0 && strcmp(sh, want_s) == 0;
+	}
+	return 0;
+}
+
 /* The reveal's salts.yaml lists, beside each player's view salts, the commitments they open:
  * they must be the export's views (the re-resolution proved the salts open those). */
 static int check_revealed_views(struct verify *v, int t, const struct journal_record *ex)
@@ -770,20 +792,8 @@ static int check_revealed_views(struct verify *v, int t, const struct journal_re
 	if (rc == 0 && node_parse(&root, "salts.yaml", b.data, b.len, NULL, &d) == 0 &&
 		(w = node_get(root, "views")) && w->kind == NODE_SEQ && w->n == ex->n_views) {
 		same = 1;
-		for (size_t i = 0; same && i < w->n; i++) {
-			const char *p = NULL, *rh = NULL, *sh = NULL;
-			char want_r[65], want_s[65];
-			hex_encode(want_r, ex->views[i].report_sha256, FAIR_HASH_BYTES);
-			hex_encode(want_s, ex->views[i].state_sha256, FAIR_HASH_BYTES);
-			same = node_want_str(node_get(w->items[i], "player"), "player", 64, &p,
-				       &d) == 0 &&
-			       node_want_str(node_get(w->items[i], "report_sha256"),
-				       "report_sha256", 64, &rh, &d) == 0 &&
-			       node_want_str(node_get(w->items[i], "state_sha256"), "state_sha256",
-				       64, &sh, &d) == 0 &&
-			       strcmp(p, ex->views[i].player) == 0 && strcmp(rh, want_r) == 0 &&
-			       strcmp(sh, want_s) == 0;
-		}
+		for (size_t i = 0; same && i < ex->n_views; i++)
+			same = lists_view(w, &ex->views[i], &d);
 	}
 	if (rc == 0 && !same)
 		rc = error_set(ERROR_INPUT,
