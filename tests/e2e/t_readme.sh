@@ -14,6 +14,7 @@ env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour \
 git -C harbour ls-tree -r --name-only turn-0001 >> out.txt
 ls harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
 cat harbour/.umpire/outbox/attacker/turn-0001/report.md >> out.txt
+"$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
 "$BIN" reveal harbour >> out.txt
 git -C harbour ls-tree -r --name-only reveal reveal >> out.txt
 # The README's console and report blocks of "A worked turn", less prompts, comments of the
