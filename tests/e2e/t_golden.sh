@@ -28,6 +28,8 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
         cmp "$f" "$a/journal/$(basename "$f")" || die "$name: $(basename "$f") differs from the golden file"
     done
     [ "$(ls "$g"/journal | wc -l)" -eq $((turns + closes)) ] || die "$name: golden journal count (an export, and a close per closed turn)"
+    # a sealed demo is revealed first, as at the end of its game (tools/demo)
+    ! grep -qx 'visibility: sealed' "$a/campaign.yaml" || expect 0 "$BIN" reveal "$a"
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
 
