@@ -433,6 +433,15 @@ START_TEST(test_command_sequence)
 	ck_assert_int_eq(voids, 1); /* the Hero gives no orders */
 	harness_release(&h);
 	wm_state_free(s);
+	/* sealed: the Hero's orders were never tried, so nothing says he had any */
+	s = make(small);
+	harness_init(&h, s, dice, N_OF(dice));
+	h.ev.sealed = 1;
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "the General failed"));
+	ck_assert(!events_have(&h.ev, "gives no orders"));
+	harness_release(&h);
+	wm_state_free(s);
 }
 END_TEST
 
