@@ -401,14 +401,14 @@ expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "'$id64' is not a pla
 umpire_file 2 | sed "s/^player: umpire\$/player: ${id64}i/" > "$TMP/pl.yaml"
 expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "player is 'iiii"; has "$TMP/err" "(an identifier of 1 to 64"
 
-# --- init's scenario (1 MiB) and secret file (64 hex digits) --------------------------------
-pad_to "$HR/scenario.yaml" 1048576 > "$TMP/s1m.yaml"; size_is "$TMP/s1m.yaml" 1048576
-pad_to "$HR/scenario.yaml" 1048577 > "$TMP/s1m1.yaml"
-side "scenario size (1 MiB)" "one over: refused"
-expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s1m1.yaml" --secret-file "$HR/demo.secret"
-has "$TMP/err" "s1m1.yaml:1:1: error: file is larger than 1048576 bytes"
-side "scenario size (1 MiB)" "at the limit: accepted"
-expect 0 "$BIN" init --visibility open --entropy none "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
+# --- init's scenario (SCENARIO_MAX_BYTES, 4 MiB) and secret file (64 hex digits) -------------
+pad_to "$HR/scenario.yaml" 4194304 > "$TMP/s4m.yaml"; size_is "$TMP/s4m.yaml" 4194304
+pad_to "$HR/scenario.yaml" 4194305 > "$TMP/s4m1.yaml"
+side "scenario size (SCENARIO_MAX_BYTES, 4 MiB)" "one over: refused"
+expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s4m1.yaml" --secret-file "$HR/demo.secret"
+has "$TMP/err" "s4m1.yaml:1:1: error: file is larger than 4194304 bytes"
+side "scenario size (SCENARIO_MAX_BYTES, 4 MiB)" "at the limit: accepted"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/s" --scenario "$TMP/s4m.yaml" --secret-file "$HR/demo.secret"
 h=$(head -c 64 "$HR/demo.secret")
 for s in "$(echo "$h" | cut -c 2-)" "${h}0"; do
     printf '%s\n' "$s" > "$TMP/secret"

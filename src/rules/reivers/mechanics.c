@@ -12,7 +12,7 @@
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 /* §Wounds: a wounded figure is -1 to all later die rolls. */
@@ -274,7 +274,7 @@ void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p,
 static void kill(struct rv_state *s, int f, struct events *e)
 {
 	struct rv_figure *fg = &s->fig[f];
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	fg->dead = 1;
 	events_add(e, PH, "%s is killed", fg->id);
 	if (g < 0)
@@ -306,7 +306,7 @@ void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e)
 		return;
 	}
 	/* A wound is a casualty for the morale test; a hole in the sleeve is not. */
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	if (g >= 0 && !(fg->role == RV_HEIDMAN && fg->hits == 1))
 		s->group[g].unchecked++;
 	events_add(e, PH, "%s takes %s", fg->id,

@@ -40,14 +40,13 @@ static int want_figure(const struct node *n, const struct rv_state *s, int *out,
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_mounted(const struct rv_state *s, int g)
 {
 	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && s->fig[i].mounted &&
-			strcmp(s->fig[i].group, s->group[g].id) == 0)
+		if (!s->fig[i].dead && s->fig[i].mounted && s->fig[i].gi == g)
 			return 1;
 	return 0;
 }

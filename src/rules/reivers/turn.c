@@ -24,7 +24,7 @@ struct ctx {
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_alive(const struct rv_state *s, int g)
@@ -421,7 +421,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
 	int lead = group_anchor(s, g, x->t->turn);
-	int dg = rv_group_find(s, s->fig[tgt].side, s->fig[tgt].group);
+	int dg = s->fig[tgt].gi;
 	struct table_pt w[2] = { s->fig[lead].at, s->fig[tgt].at };
 	if (s->fig[lead].mounted && rv_obstacles_crossed(s, w[0], w[1]) > 0) {
 		void_order(x, o, "%s",
