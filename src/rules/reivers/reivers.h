@@ -15,12 +15,12 @@
 #define RV_MAX_FIGURES 10000 /* figures, and groups, in a scenario: 12 sides of 800 */
 #define RV_MAX_ANIMALS 100
 #define RV_MAX_FEATURES 64
-#define RV_MAX_POINTS 64  /* vertices of one terrain polygon or obstacle line */
-#define RV_MAX_PATH 16    /* waypoints of one ordered path */
-#define RV_MAX_PLACE 25   /* figures placed by one order */
+#define RV_MAX_POINTS 64   /* vertices of one terrain polygon or obstacle line */
+#define RV_MAX_PATH 16     /* waypoints of one ordered path */
+#define RV_MAX_PLACE 25    /* figures placed by one order */
 #define RV_MAX_ORDERS 1000 /* orders in one file (one a group) */
-#define RV_MAX_MELEES 64  /* melees going on at once */
-#define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
+#define RV_MAX_MELEES 64   /* melees going on at once */
+#define RV_COORD_MAX 2400  /* 240": the largest table side, in tenths */
 #define RV_ID_LEN 64
 #define RV_MAX_RULED 100 /* umpire's rulings on sight and cover in one turn (core: 100 items) */
 
