@@ -32,7 +32,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	static const int base[] = { 7, 8, 9, 10 };
 	const struct rv_group *gr = &s->group[g];
 	int lead = rv_group_leader(s, g), cls = -1;
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g) && (int)s->fig[i].cls > cls &&
 			(lead < 0 || (int)i == lead))
 			cls = (int)s->fig[i].cls;
@@ -43,7 +43,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	if (h >= 0 && s->fig[h].dead)
 		t -= 2;
 	int at = lead >= 0 ? lead : -1;
-	for (size_t i = 0; at < 0 && i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); at < 0 && i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			at = (int)i;
 	if (at >= 0 && rv_melee_cover(s, s->fig[at].at) != RV_NO_MCOVER)

@@ -164,7 +164,21 @@ struct rv_state {
 	 * 0 empty; mask + 1 slots), filled as the state is read: look-ups in O(1). */
 	uint32_t *fig_ix, *group_ix;
 	size_t fig_mask, group_mask;
+	/* Each group's figures in index order: g_first[group], then f_next[figure]; SIZE_MAX
+	 * ends a list. Set when the state is read (a figure never changes group). */
+	size_t *g_first, *f_next;
 };
+
+/* The figures of group g in index order:
+ * for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)). */
+static inline size_t rv_first(const struct rv_state *s, int g)
+{
+	return g >= 0 && (size_t)g < s->n_group ? s->g_first[g] : SIZE_MAX;
+}
+static inline size_t rv_next(const struct rv_state *s, size_t i)
+{
+	return s->f_next[i];
+}
 
 enum rv_action {
 	RV_NONE,

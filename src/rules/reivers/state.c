@@ -165,7 +165,7 @@ int rv_animal_find(const struct rv_state *s, const char *id)
 
 int rv_group_leader(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE && s->fig[i].gi == g)
 			return (int)i;
 	return -1;
@@ -549,6 +549,19 @@ static int parse_table(const struct node *game, struct rv_state *s, struct diag 
 	return 0;
 }
 
+/* The lists of each group's figures (rv_first, rv_next), in index order. */
+static void link_groups(struct rv_state *s, size_t n_group, size_t n_fig)
+{
+	s->g_first = xcalloc(n_group, sizeof(*s->g_first));
+	s->f_next = xcalloc(n_fig, sizeof(*s->f_next));
+	for (size_t g = 0; g < n_group; g++)
+		s->g_first[g] = SIZE_MAX;
+	for (size_t i = s->n_fig; i-- > 0;) {
+		s->f_next[i] = s->g_first[s->fig[i].gi];
+		s->g_first[s->fig[i].gi] = i;
+	}
+}
+
 /* Every side has a heidman, every group a leader or the heidman (or is marked leaderless). */
 static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 	const struct node *game, struct diag *d)
@@ -608,6 +621,8 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 		parse_list(game, "animals", RV_MAX_ANIMALS, 0, parse_animal, c, s, d) < 0 ||
 		parse_list(game, "melees", RV_MAX_MELEES, 0, one_melee, c, s, d) < 0)
 		rc = -1;
+	if (rc == 0)
+		link_groups(s, n_group, n_fig);
 	if (rc == 0 && bad == 0 && check_sides(c, s, game, d) < 0)
 		rc = -1;
 	if (rc < 0 || bad < 0) {
@@ -745,5 +760,7 @@ void rv_state_free(void *state)
 	free(s->group);
 	free(s->fig_ix);
 	free(s->group_ix);
+	free(s->g_first);
+	free(s->f_next);
 	free(s);
 }
