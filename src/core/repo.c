@@ -4,6 +4,7 @@
  * runs the git program. */
 #include "core/repo.h"
 #include "core/durable.h"
+#include "core/gittls.h"
 #include "core/error.h"
 #include "core/layout.h"
 
@@ -1577,7 +1578,7 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	int rc = -1;
 
 	*n_tags = 0;
-	if (remote_bare_if_absent(url) < 0 || repo_tags(r, "", &tags) < 0)
+	if (remote_bare_if_absent(url) < 0 || repo_tags(r, "", &tags) < 0 || gittls_load(url) < 0)
 		goto done;
 	if (git_remote_create_anonymous(&remote, r->git, url) < 0) {
 		error_set(ERROR_OS, "repo: cannot use remote '%s': %s", url, git_msg());
