@@ -44,10 +44,13 @@ rulings() {
     printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n' "$1"
     awk -v n="$2" -v s="$3" 'BEGIN { for (i = 1; i <= n; i++) printf "  - {roll: 100d%d, for: \"bench ruling %d\"}\n", s, i }'
 }
-# new_campaign DIR TURNS: betio-seawall with the game length set to TURNS
+# new_campaign DIR TURNS: betio-seawall with the game length set to TURNS; one-step turns
+# (entropy none) and open visibility, as the figures before closed and sealed turns were taken
 new_campaign() {
-    sed "s/^  turns: 8\$/  turns: $2/" "$BS/scenario.yaml" > "$T/scen-$2.yaml"
-    "$BIN" init "$1" --scenario "$T/scen-$2.yaml" --secret-file "$BS/demo.secret" >/dev/null
+    sed "s/^  turns: [0-9]*\$/  turns: $2/" "$BS/scenario.yaml" > "$T/scen-$2.yaml"
+    grep -q "^  turns: $2\$" "$T/scen-$2.yaml" || { echo "bench: no game length in $BS/scenario.yaml" >&2; exit 1; }
+    "$BIN" init "$1" --scenario "$T/scen-$2.yaml" --secret-file "$BS/demo.secret" \
+        --entropy none --visibility open >/dev/null
 }
 dice_in() { sqlite3 "$1/.umpire/journal.sqlite" "SELECT count(*) FROM dice"; }
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <openssl/evp.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -1311,6 +1312,24 @@ int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41]
 	return ret;
 }
 
+/* The blob id of bytes, as git_odb_hash gives it: SHA-1 of "blob LEN\0" and the bytes, by
+ * OpenSSL (SHA-NI where the CPU has it: 3-4 times libgit2's collision-detecting SHA-1, which
+ * replay and verify spent a sixth of their time in; for bytes umpire rendered itself a
+ * collision is no concern, since matching a committed id needs a second preimage). 0 / -1. */
+static int blob_id(git_oid *out, const void *bytes, size_t len)
+{
+	char head[32];
+	unsigned int n = 0;
+	int hn = snprintf(head, sizeof(head), "blob %zu", len);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int ok = ctx && hn > 0 && EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1 &&
+		 EVP_DigestUpdate(ctx, head, (size_t)hn + 1) == 1 &&
+		 EVP_DigestUpdate(ctx, bytes, len) == 1 &&
+		 EVP_DigestFinal_ex(ctx, out->id, &n) == 1 && n == GIT_OID_RAWSZ;
+	EVP_MD_CTX_free(ctx);
+	return ok ? 0 : git_odb_hash(out, bytes, len, GIT_OBJECT_BLOB);
+}
+
 int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
 {
 	git_tree_entry *entry = NULL;
@@ -1318,7 +1337,7 @@ int repo_same_file(struct repo *r, const char *rev, const char *path, const void
 	int rc, ret = entry_at(r, rev, path, &entry, &rc);
 
 	if (ret == 0) {
-		rc = git_odb_hash(&want, bytes, len, GIT_OBJECT_BLOB);
+		rc = blob_id(&want, bytes, len);
 		ret = rc < 0 ? -1 :
 			       git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
 				       git_oid_equal(&want, git_tree_entry_id(entry));
