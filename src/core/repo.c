@@ -646,21 +646,51 @@ done:
  * files, exactly their bytes (no content filters), the trees of parent's tree (none: empty)
  * with the files added or replaced, touching only the directories that hold them, and the
  * commit object on top, with no ref moved. 0 ok, REPO_CRAFTED or -1 (git_msg()). */
+/* The blob id of bytes, as git_odb_hash gives it: SHA-1 of "blob LEN\0" and the bytes, by
+ * OpenSSL (SHA-NI where the CPU has it: 3-4 times libgit2's collision-detecting SHA-1, which
+ * replay and verify spent a sixth of their time in; for bytes umpire rendered itself a
+ * collision is no concern, since matching a committed id needs a second preimage). 0 / -1. */
+static int blob_id(git_oid *out, const void *bytes, size_t len)
+{
+	char head[32];
+	unsigned int n = 0;
+	int hn = snprintf(head, sizeof(head), "blob %zu", len);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int ok = ctx && hn > 0 && EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1 &&
+		 EVP_DigestUpdate(ctx, head, (size_t)hn + 1) == 1 &&
+		 EVP_DigestUpdate(ctx, bytes, len) == 1 &&
+		 EVP_DigestFinal_ex(ctx, out->id, &n) == 1 && n == GIT_OID_RAWSZ;
+	EVP_MD_CTX_free(ctx);
+	return ok ? 0 : git_odb_hash(out, bytes, len, GIT_OBJECT_BLOB);
+}
+
+/* The id of files[i] as a blob of git: when reuse and the repository already holds a blob
+ * of that id (verify's rebuild on a clone: every file is committed there), nothing is
+ * written; else it is written (libgit2 hashes it again, with collision detection). */
+static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct file *f, int reuse)
+{
+	if (reuse && odb && blob_id(out, f->data, f->len) == 0 && git_odb_exists(odb, out))
+		return 0;
+	return git_blob_create_from_buffer(out, git, f->data, f->len);
+}
+
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
-	const struct file *files, size_t n, const char *message, long long when)
+	const struct file *files, size_t n, const char *message, long long when, int reuse)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_signature *sig = NULL;
+	git_odb *odb = NULL;
 	struct buf text = BUF_INIT;
 	struct tree_file *sorted = xcalloc(n ? n : 1, sizeof(*sorted));
 	git_oid tree_id;
 	int ret = -1;
 
+	if (reuse && git_repository_odb(&odb, git) < 0)
+		goto done;
 	for (size_t i = 0; i < n; i++) {
 		sorted[i].path = files[i].path;
 		sorted[i].order = i;
-		if (git_blob_create_from_buffer(&sorted[i].blob, git, files[i].data, files[i].len) <
-			0)
+		if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
 			goto done;
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
@@ -686,6 +716,7 @@ done:
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_tree_free(parent_tree);
+	git_odb_free(odb);
 	free(sorted);
 	buf_release(&text);
 	return ret;
@@ -722,7 +753,7 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
-	if ((rc = make_commit(&commit_id, r->git, parent, files, n, message, when)) < 0)
+	if ((rc = make_commit(&commit_id, r->git, parent, files, n, message, when, 0)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	durable_point("git objects");
@@ -1064,7 +1095,7 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
-	if (rc < 0 || (rc = make_commit(&commit_id, mem, parent, files, n, message, when)) < 0)
+	if (rc < 0 || (rc = make_commit(&commit_id, mem, parent, files, n, message, when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
@@ -1310,24 +1341,6 @@ int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41]
 		git_oid_tostr(hex, 41, git_tree_entry_id(entry));
 	git_tree_entry_free(entry);
 	return ret;
-}
-
-/* The blob id of bytes, as git_odb_hash gives it: SHA-1 of "blob LEN\0" and the bytes, by
- * OpenSSL (SHA-NI where the CPU has it: 3-4 times libgit2's collision-detecting SHA-1, which
- * replay and verify spent a sixth of their time in; for bytes umpire rendered itself a
- * collision is no concern, since matching a committed id needs a second preimage). 0 / -1. */
-static int blob_id(git_oid *out, const void *bytes, size_t len)
-{
-	char head[32];
-	unsigned int n = 0;
-	int hn = snprintf(head, sizeof(head), "blob %zu", len);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	int ok = ctx && hn > 0 && EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1 &&
-		 EVP_DigestUpdate(ctx, head, (size_t)hn + 1) == 1 &&
-		 EVP_DigestUpdate(ctx, bytes, len) == 1 &&
-		 EVP_DigestFinal_ex(ctx, out->id, &n) == 1 && n == GIT_OID_RAWSZ;
-	EVP_MD_CTX_free(ctx);
-	return ok ? 0 : git_odb_hash(out, bytes, len, GIT_OBJECT_BLOB);
 }
 
 int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
