@@ -735,6 +735,77 @@ static int paths_ok(const struct file *files, size_t n, struct buf *msg)
 	return 0;
 }
 
+/* Inserts into pb the tree tree_id, when the mempack holds it (this commit wrote it), and
+ * below it every tree and blob the mempack holds: a tree it lacks was committed before, and
+ * so is everything below it. Only the directories the commit changed are walked. 0 / -1. */
+static int insert_written(git_packbuilder *pb, git_repository *mem, git_odb_backend *written,
+	const git_oid *tree_id)
+{
+	git_tree *tree = NULL;
+	int rc = 0;
+
+	if (!written->exists(written, tree_id))
+		return 0;
+	if (git_tree_lookup(&tree, mem, tree_id) < 0 ||
+		git_packbuilder_insert(pb, tree_id, NULL) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && tree && i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const git_oid *id = git_tree_entry_id(e);
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+			rc = insert_written(pb, mem, written, id);
+		else if (written->exists(written, id))
+			rc = git_packbuilder_insert(pb, id, NULL);
+	}
+	git_tree_free(tree);
+	return rc;
+}
+
+/* Writes the objects of one commit as one pack (the pack, its index and their directory
+ * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
+ * fan-out directory). make_commit writes through a second handle on the repository whose
+ * new objects land in memory (a mempack); the commit and what it wrote there are packed by
+ * libgit2's packbuilder into the repository, and r's handle is told to look again. 0 / -1
+ * (libgit2's message). */
+static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *parent_id,
+	const struct file *files, size_t n, const char *message, long long when)
+{
+	git_repository *mem = NULL;
+	git_odb *odb = NULL, *main_odb = NULL;
+	git_odb_backend *written = NULL;
+	git_commit *parent = NULL, *commit = NULL;
+	git_packbuilder *pb = NULL;
+	int rc = -1;
+
+	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
+		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&written) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, written, 1000) < 0) {
+		written->free(written);
+		goto done;
+	}
+	if ((parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
+		make_commit(out, mem, parent, files, n, message, when, 0) < 0 ||
+		git_commit_lookup(&commit, mem, out) < 0 || git_packbuilder_new(&pb, mem) < 0)
+		goto done;
+	git_packbuilder_set_threads(pb, 1); /* the same pack on every machine */
+	if (git_packbuilder_insert(pb, out, NULL) < 0 ||
+		insert_written(pb, mem, written, git_commit_tree_id(commit)) < 0 ||
+		git_packbuilder_write(pb, NULL, 0, NULL, NULL) < 0)
+		goto done;
+	if (git_repository_odb(&main_odb, r->git) < 0 || git_odb_refresh(main_odb) < 0)
+		goto done;
+	rc = 0;
+done:
+	git_packbuilder_free(pb);
+	git_commit_free(commit);
+	git_commit_free(parent);
+	git_odb_free(main_odb);
+	git_odb_free(odb);
+	git_repository_free(mem);
+	return rc;
+}
+
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
@@ -753,7 +824,8 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
-	if ((rc = make_commit(&commit_id, r->git, parent, files, n, message, when, 0)) < 0)
+	if ((rc = make_commit_packed(&commit_id, r, parent ? &parent_id : NULL, files, n, message,
+		     when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	durable_point("git objects");
@@ -1208,16 +1280,106 @@ done:
 	return ret;
 }
 
+/* The objects of the pack whose index is idx, appended to l; 0 / -1. */
+static int pack_objects(const char *idx, struct oid_list *l)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+	int ret = -1;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, pack, 1) < 0) {
+		pack->free(pack);
+		goto done;
+	}
+	ret = git_odb_foreach(odb, collect_oid, l) < 0 ? -1 : 0;
+done:
+	git_odb_free(odb);
+	return ret;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The small packs (fewer than REPO_SMALL_PACK objects: each turn writes one) in name order:
+ * their index paths in *idx (NULL-terminated; free with repo_names_free), their objects
+ * appended to l. 0 / -1. */
+static int list_small_packs(struct repo *r, struct oid_list *l, char ***idx)
+{
+	char *dir = xasprintf("%sobjects/pack", r->gitdir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0, cap = 8;
+	int ret = 0;
+
+	*idx = xcalloc(cap, sizeof(**idx));
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".idx") != 0)
+			continue;
+		if (n + 2 > cap)
+			*idx = xrealloc(*idx, (cap *= 2) * sizeof(**idx));
+		(*idx)[n++] = xasprintf("%s/%s", dir, e->d_name);
+		(*idx)[n] = NULL;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	qsort(*idx, n, sizeof(**idx), str_cmp);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct oid_list one = { 0 };
+		if (pack_objects((*idx)[i], &one) < 0)
+			ret = -1;
+		if (ret == 0 && one.n < REPO_SMALL_PACK) {
+			for (size_t k = 0; k < one.n; k++)
+				collect_oid(&one.v[k], l);
+			(*idx)[kept++] = (*idx)[i];
+		} else {
+			free((*idx)[i]);
+		}
+		free(one.v);
+	}
+	(*idx)[kept] = NULL;
+	return ret;
+}
+
+/* Removes the packs whose indexes are idx (each index first: a pack without one is not
+ * read) but the one named keep, then fsyncs the pack directory. */
+static void remove_packs(struct repo *r, char **idx, const char *keep)
+{
+	for (size_t i = 0; idx[i]; i++) {
+		size_t len = strlen(idx[i]);
+		if (keep && strstr(idx[i], keep))
+			continue;
+		char *pack = xasprintf("%.*s.pack", (int)(len - 4), idx[i]);
+		if (unlink(idx[i]) == 0)
+			unlink(pack);
+		free(pack);
+	}
+	char *dir = xasprintf("%sobjects/pack", r->gitdir);
+	fsync_dir(dir);
+	free(dir);
+}
+
 int repo_pack_loose(struct repo *r, size_t min_loose)
 {
 	struct oid_list loose = { 0 };
 	git_packbuilder *pb = NULL;
 	git_odb *odb = NULL;
+	char **small = NULL;
 	int ret = -1;
 
 	if (list_loose(r, &loose) < 0)
 		goto git_error;
-	if (loose.n < min_loose || loose.n == 0) {
+	size_t n_loose = loose.n;
+	if (list_small_packs(r, &loose, &small) < 0)
+		goto git_error;
+	/* nothing to gain: no loose object and at most one small pack */
+	if (loose.n < min_loose || loose.n == 0 || (n_loose == 0 && (!small[0] || !small[1]))) {
 		ret = 0;
 		goto done;
 	}
@@ -1233,8 +1395,10 @@ int repo_pack_loose(struct repo *r, size_t min_loose)
 		goto git_error;
 	if (pack_holds(r, git_packbuilder_name(pb), &loose) < 0)
 		goto done;
-	if (remove_loose(r, &loose) < 0 || git_repository_odb(&odb, r->git) < 0 ||
-		git_odb_refresh(odb) < 0)
+	if (remove_loose(r, &loose) < 0)
+		goto done;
+	remove_packs(r, small, git_packbuilder_name(pb));
+	if (git_repository_odb(&odb, r->git) < 0 || git_odb_refresh(odb) < 0)
 		goto done;
 	ret = (int)loose.n;
 	goto done;
@@ -1244,6 +1408,7 @@ done:
 	git_odb_free(odb);
 	git_packbuilder_free(pb);
 	free(loose.v);
+	repo_names_free(small);
 	return ret;
 }
 
