@@ -1365,6 +1365,17 @@ static void remove_packs(struct repo *r, char **idx, const char *keep)
 	free(dir);
 }
 
+/* The loose refs (a tag a turn and a close) into packed-refs, as git pack-refs does: every
+ * packbuilder write lists the tags (git_tag_foreach), and a turn's pack would otherwise
+ * open a file per turn played. 0 / -1. */
+static int compress_refs(struct repo *r)
+{
+	git_refdb *db = NULL;
+	int rc = git_repository_refdb(&db, r->git) < 0 || git_refdb_compress(db) < 0 ? -1 : 0;
+	git_refdb_free(db);
+	return rc;
+}
+
 int repo_pack_loose(struct repo *r, size_t min_loose)
 {
 	struct oid_list loose = { 0 };
@@ -1398,7 +1409,8 @@ int repo_pack_loose(struct repo *r, size_t min_loose)
 	if (remove_loose(r, &loose) < 0)
 		goto done;
 	remove_packs(r, small, git_packbuilder_name(pb));
-	if (git_repository_odb(&odb, r->git) < 0 || git_odb_refresh(odb) < 0)
+	if (git_repository_odb(&odb, r->git) < 0 || git_odb_refresh(odb) < 0 ||
+		compress_refs(r) < 0)
 		goto done;
 	ret = (int)loose.n;
 	goto done;
