@@ -22,6 +22,7 @@
 
 #include <git2.h>
 #include <openssl/evp.h>
+#include <zlib.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -735,10 +736,28 @@ static int paths_ok(const struct file *files, size_t n, struct buf *msg)
 	return 0;
 }
 
-/* Inserts into pb the tree tree_id, when the mempack holds it (this commit wrote it), and
- * below it every tree and blob the mempack holds: a tree it lacks was committed before, and
- * so is everything below it. Only the directories the commit changed are walked. 0 / -1. */
-static int insert_written(git_packbuilder *pb, git_repository *mem, git_odb_backend *written,
+/* The ids of the loose objects, collected by git_odb_foreach on a loose-only database. */
+struct oid_list {
+	git_oid *v;
+	size_t n, cap;
+};
+
+static int collect_oid(const git_oid *id, void *payload)
+{
+	struct oid_list *l = payload;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	git_oid_cpy(&l->v[l->n++], id);
+	return 0;
+}
+
+/* Appends to l the tree tree_id, when the mempack holds it (this commit wrote it), and below
+ * it every tree and blob the mempack holds: a tree it lacks was committed before, and so is
+ * everything below it. Only the directories the commit changed are walked. 0 / -1. */
+static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend *written,
 	const git_oid *tree_id)
 {
 	git_tree *tree = NULL;
@@ -746,27 +765,74 @@ static int insert_written(git_packbuilder *pb, git_repository *mem, git_odb_back
 
 	if (!written->exists(written, tree_id))
 		return 0;
-	if (git_tree_lookup(&tree, mem, tree_id) < 0 ||
-		git_packbuilder_insert(pb, tree_id, NULL) < 0)
-		rc = -1;
-	for (size_t i = 0; rc == 0 && tree && i < git_tree_entrycount(tree); i++) {
+	if (git_tree_lookup(&tree, mem, tree_id) < 0)
+		return -1;
+	collect_oid(tree_id, l);
+	for (size_t i = 0; rc == 0 && i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const git_oid *id = git_tree_entry_id(e);
 		if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			rc = insert_written(pb, mem, written, id);
+			rc = list_written(l, mem, written, id);
 		else if (written->exists(written, id))
-			rc = git_packbuilder_insert(pb, id, NULL);
+			collect_oid(id, l);
 	}
 	git_tree_free(tree);
+	return rc;
+}
+
+/* Appends one object to a pack stream (git's pack format, version 2, no deltas): the type
+ * and size header, then the zlib-deflated bytes. 0 / -1. */
+static int pack_entry(struct buf *pack, git_object_t type, const void *data, size_t len)
+{
+	unsigned char head[16];
+	size_t n = 0, left = len >> 4;
+	head[n++] = (unsigned char)(((unsigned)type << 4) | (len & 0x0f) | (left ? 0x80 : 0));
+	for (; left; left >>= 7)
+		head[n++] = (unsigned char)((left & 0x7f) | (left >> 7 ? 0x80 : 0));
+	buf_append(pack, head, n);
+	uLongf room = compressBound((uLong)len);
+	Bytef *z = xmalloc(room);
+	int rc = compress(z, &room, data, (uLong)len) == Z_OK ? 0 : -1;
+	if (rc == 0)
+		buf_append(pack, z, room);
+	free(z);
+	return rc;
+}
+
+/* The pack of the objects ids (read from the mempack written), with its header and its
+ * SHA-1 trailer, in *pack. 0 / -1. */
+static int pack_stream(struct buf *pack, git_odb_backend *written, const struct oid_list *ids)
+{
+	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
+	unsigned char sum[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	int rc = 0;
+
+	for (int i = 0; i < 4; i++)
+		head[8 + i] = (unsigned char)(ids->n >> (24 - 8 * i));
+	buf_append(pack, head, sizeof(head));
+	for (size_t i = 0; rc == 0 && i < ids->n; i++) {
+		void *data = NULL;
+		size_t len = 0;
+		git_object_t type;
+		rc = written->read(&data, &len, &type, written, &ids->v[i]) < 0 ?
+			     -1 :
+			     pack_entry(pack, type, data, len);
+		git_odb_backend_data_free(written, data);
+	}
+	if (rc == 0 && EVP_Digest(pack->data, pack->len, sum, &n, EVP_sha1(), NULL) != 1)
+		rc = -1;
+	if (rc == 0)
+		buf_append(pack, sum, n);
 	return rc;
 }
 
 /* Writes the objects of one commit as one pack (the pack, its index and their directory
  * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
  * fan-out directory). make_commit writes through a second handle on the repository whose
- * new objects land in memory (a mempack); the commit and what it wrote there are packed by
- * libgit2's packbuilder into the repository, and r's handle is told to look again. 0 / -1
- * (libgit2's message). */
+ * new objects land in memory (a mempack); the commit and what it wrote there go, undeltified
+ * and in that order, to libgit2's pack writer (its indexer checks every object and writes the
+ * index); then r's handle is told to look again. 0 / -1 (libgit2's message). */
 static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *parent_id,
 	const struct file *files, size_t n, const char *message, long long when)
 {
@@ -774,7 +840,10 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	git_odb *odb = NULL, *main_odb = NULL;
 	git_odb_backend *written = NULL;
 	git_commit *parent = NULL, *commit = NULL;
-	git_packbuilder *pb = NULL;
+	git_odb_writepack *wp = NULL;
+	git_indexer_progress stats;
+	struct oid_list ids = { 0 };
+	struct buf pack = BUF_INIT;
 	int rc = -1;
 
 	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
@@ -786,18 +855,32 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	}
 	if ((parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
 		make_commit(out, mem, parent, files, n, message, when, 0) < 0 ||
-		git_commit_lookup(&commit, mem, out) < 0 || git_packbuilder_new(&pb, mem) < 0)
+		git_commit_lookup(&commit, mem, out) < 0)
 		goto done;
-	git_packbuilder_set_threads(pb, 1); /* the same pack on every machine */
-	if (git_packbuilder_insert(pb, out, NULL) < 0 ||
-		insert_written(pb, mem, written, git_commit_tree_id(commit)) < 0 ||
-		git_packbuilder_write(pb, NULL, 0, NULL, NULL) < 0)
+	/* built again (finishing a turn): the commit and all below it are there already */
+	if (!written->exists(written, out)) {
+		rc = 0;
+		goto done;
+	}
+	collect_oid(out, &ids);
+	if (list_written(&ids, mem, written, git_commit_tree_id(commit)) < 0)
+		goto done;
+	if (pack_stream(&pack, written, &ids) < 0) {
+		git_error_set_str(GIT_ERROR_ZLIB, "cannot compress the turn's objects");
+		goto done;
+	}
+	memset(&stats, 0, sizeof(stats));
+	if (git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
+		wp->append(wp, pack.data, pack.len, &stats) < 0 || wp->commit(wp, &stats) < 0)
 		goto done;
 	if (git_repository_odb(&main_odb, r->git) < 0 || git_odb_refresh(main_odb) < 0)
 		goto done;
 	rc = 0;
 done:
-	git_packbuilder_free(pb);
+	if (wp)
+		wp->free(wp);
+	buf_release(&pack);
+	free(ids.v);
 	git_commit_free(commit);
 	git_commit_free(parent);
 	git_odb_free(main_odb);
@@ -1183,24 +1266,6 @@ done:
 	git_repository_free(mem);
 	buf_release(&msg);
 	return ret;
-}
-
-/* The ids of the loose objects, collected by git_odb_foreach on a loose-only database. */
-struct oid_list {
-	git_oid *v;
-	size_t n, cap;
-};
-
-static int collect_oid(const git_oid *id, void *payload)
-{
-	struct oid_list *l = payload;
-
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 256;
-		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
-	git_oid_cpy(&l->v[l->n++], id);
-	return 0;
 }
 
 static int list_loose(struct repo *r, struct oid_list *out)
