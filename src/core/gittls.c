@@ -4,9 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <git2.h>
-
-#include "core/error.h"
 #include "core/gittls.h"
 #include "core/banned.h"
 
@@ -14,7 +11,7 @@
 int mbedtls_x509_crt_parse_file(void *chain, const char *path);
 int mbedtls_x509_crt_parse_path(void *chain, const char *path);
 
-static int loading;                          /* 1 after gittls_load: pass to mbedTLS */
+static int loading;                          /* 1 after gittls_wanted: pass to mbedTLS */
 static char cert_file[4096], cert_dir[4096]; /* what git_libgit2_init asked for */
 
 typedef int (*crt_loader)(void *chain, const char *path);
@@ -42,19 +39,13 @@ int mbedtls_x509_crt_parse_path(void *chain, const char *path)
 	return pass("mbedtls_x509_crt_parse_path", chain, path, cert_dir, sizeof(cert_dir));
 }
 
-int gittls_load(const char *url)
+int gittls_wanted(const char *url, const char **file, const char **dir)
 {
 	const char *scheme = strstr(url, "://");
 	if (loading || !scheme || strncmp(url, "file://", 7) == 0)
 		return 0;
 	loading = 1;
-	if (!cert_file[0] && !cert_dir[0])
-		return 0; /* libgit2 asked for none (or is not built with mbedTLS) */
-	if (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, cert_file[0] ? cert_file : NULL,
-		    cert_dir[0] ? cert_dir : NULL) < 0) {
-		const git_error *e = git_error_last();
-		return error_set(ERROR_OS, "repo: cannot load the TLS certificates: %s",
-			e && e->message ? e->message : "unknown libgit2 error");
-	}
-	return 0;
+	*file = cert_file[0] ? cert_file : NULL;
+	*dir = cert_dir[0] ? cert_dir : NULL;
+	return *file || *dir; /* none: libgit2 asked for none (or is not built with mbedTLS) */
 }

@@ -1844,6 +1844,17 @@ static int push_refspecs(git_remote *remote, char **refspecs, size_t n, const ch
 	return rc;
 }
 
+/* The certificates libgit2 trusts, loaded before the first connection to a network remote
+ * (src/core/gittls.h). 0 / -1. */
+static int tls_load(const char *url)
+{
+	const char *file, *dir;
+	if (gittls_wanted(url, &file, &dir) &&
+		git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, dir) < 0)
+		return error_set(ERROR_OS, "repo: cannot load the TLS certificates: %s", git_msg());
+	return 0;
+}
+
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 {
 	git_remote *remote = NULL;
@@ -1852,7 +1863,7 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	int rc = -1;
 
 	*n_tags = 0;
-	if (remote_bare_if_absent(url) < 0 || repo_tags(r, "", &tags) < 0 || gittls_load(url) < 0)
+	if (remote_bare_if_absent(url) < 0 || repo_tags(r, "", &tags) < 0 || tls_load(url) < 0)
 		goto done;
 	if (git_remote_create_anonymous(&remote, r->git, url) < 0) {
 		error_set(ERROR_OS, "repo: cannot use remote '%s': %s", url, git_msg());
