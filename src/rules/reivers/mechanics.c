@@ -12,7 +12,7 @@
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 /* §Wounds: a wounded figure is -1 to all later die rolls. */
@@ -32,7 +32,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	static const int base[] = { 7, 8, 9, 10 };
 	const struct rv_group *gr = &s->group[g];
 	int lead = rv_group_leader(s, g), cls = -1;
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g) && (int)s->fig[i].cls > cls &&
 			(lead < 0 || (int)i == lead))
 			cls = (int)s->fig[i].cls;
@@ -43,7 +43,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	if (h >= 0 && s->fig[h].dead)
 		t -= 2;
 	int at = lead >= 0 ? lead : -1;
-	for (size_t i = 0; at < 0 && i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); at < 0 && i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			at = (int)i;
 	if (at >= 0 && rv_melee_cover(s, s->fig[at].at) != RV_NO_MCOVER)
@@ -274,7 +274,7 @@ void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p,
 static void kill(struct rv_state *s, int f, struct events *e)
 {
 	struct rv_figure *fg = &s->fig[f];
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	fg->dead = 1;
 	events_add(e, PH, "%s is killed", fg->id);
 	if (g < 0)
@@ -306,7 +306,7 @@ void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e)
 		return;
 	}
 	/* A wound is a casualty for the morale test; a hole in the sleeve is not. */
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	if (g >= 0 && !(fg->role == RV_HEIDMAN && fg->hits == 1))
 		s->group[g].unchecked++;
 	events_add(e, PH, "%s takes %s", fg->id,

@@ -40,14 +40,13 @@ static int want_figure(const struct node *n, const struct rv_state *s, int *out,
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_mounted(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && s->fig[i].mounted &&
-			strcmp(s->fig[i].group, s->group[g].id) == 0)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
+		if (!s->fig[i].dead && s->fig[i].mounted && s->fig[i].gi == g)
 			return 1;
 	return 0;
 }
@@ -57,7 +56,7 @@ static int group_mounted(const struct rv_state *s, int g)
 static int check_anchor(const struct rv_state *s, int g)
 {
 	int lead = rv_group_leader(s, g);
-	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); lead < 0 && i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			lead = (int)i;
 	return lead;
@@ -264,7 +263,7 @@ static void warn_shot(const struct node *n, const struct rv_state *s, const stru
 	const struct rv_figure *t = &s->fig[o->target];
 	int missile = 0, loaded = 0, sight = 0, reach = 0;
 	int64_t best = -1, near = -1;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i)) {
 		const struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, o->group) || f->weapon == RV_HAND)
 			continue;
@@ -341,7 +340,7 @@ static void warn_herd(const struct node *n, const struct rv_state *s, const stru
 {
 	for (size_t k = 0; k < o->n_animals; k++) {
 		int touch = 0;
-		for (size_t i = 0; i < s->n_fig; i++)
+		for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i))
 			touch |= !s->fig[i].dead && in_group(s, (int)i, o->group) &&
 				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
 					 RV_CONTACT);
@@ -359,7 +358,7 @@ static void warn_horses(const struct node *n, const struct rv_state *s, const st
 	struct diag *d)
 {
 	int able = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i)) {
 		const struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, o->group))
 			continue;

@@ -12,14 +12,15 @@
 #include "rules/lib/table.h"
 
 #define RV_MAX_SIDES 16
-#define RV_MAX_FIGURES 200
+#define RV_MAX_FIGURES 10000 /* figures, and groups, in a scenario: 12 sides of 800 */
 #define RV_MAX_ANIMALS 100
 #define RV_MAX_FEATURES 64
-#define RV_MAX_POINTS 64  /* vertices of one terrain polygon or obstacle line */
-#define RV_MAX_PATH 16    /* waypoints of one ordered path */
-#define RV_MAX_ORDERS 64  /* orders in one file */
-#define RV_MAX_MELEES 64  /* melees going on at once */
-#define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
+#define RV_MAX_POINTS 64   /* vertices of one terrain polygon or obstacle line */
+#define RV_MAX_PATH 16     /* waypoints of one ordered path */
+#define RV_MAX_PLACE 25    /* figures placed by one order */
+#define RV_MAX_ORDERS 1000 /* orders in one file (one a group) */
+#define RV_MAX_MELEES 64   /* melees going on at once */
+#define RV_COORD_MAX 2400  /* 240": the largest table side, in tenths */
 #define RV_ID_LEN 64
 #define RV_MAX_RULED 100 /* umpire's rulings on sight and cover in one turn (core: 100 items) */
 
@@ -86,6 +87,7 @@ struct rv_figure {
 	char id[RV_ID_LEN + 1];
 	int side; /* index into the campaign's players */
 	char group[RV_ID_LEN + 1];
+	int gi; /* rv_state.group index of group, set when the state is read */
 	enum rv_role role;
 	enum rv_class cls;
 	int mounted;
@@ -158,7 +160,25 @@ struct rv_state {
 	int heidman[RV_MAX_SIDES];           /* figure index of each side's heidman, -1 none */
 	struct rv_ruled ruled[RV_MAX_RULED]; /* this turn's rulings; never in state.yaml */
 	size_t n_ruled;
+	/* Hash indexes of the figures' and the groups' ids (open addressing, slot = index + 1,
+	 * 0 empty; mask + 1 slots), filled as the state is read: look-ups in O(1). */
+	uint32_t *fig_ix, *group_ix;
+	size_t fig_mask, group_mask;
+	/* Each group's figures in index order: g_first[group], then f_next[figure]; SIZE_MAX
+	 * ends a list. Set when the state is read (a figure never changes group). */
+	size_t *g_first, *f_next;
 };
+
+/* The figures of group g in index order:
+ * for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)). */
+static inline size_t rv_first(const struct rv_state *s, int g)
+{
+	return g >= 0 && (size_t)g < s->n_group ? s->g_first[g] : SIZE_MAX;
+}
+static inline size_t rv_next(const struct rv_state *s, size_t i)
+{
+	return s->f_next[i];
+}
 
 enum rv_action {
 	RV_NONE,
@@ -184,7 +204,7 @@ struct rv_order {
 	enum rv_action action;
 	struct table_pt path[RV_MAX_PATH];
 	size_t n_path;
-	struct rv_place place[RV_MAX_FIGURES / 8];
+	struct rv_place place[RV_MAX_PLACE];
 	size_t n_place;
 	int target;     /* fire/charge: figure index; -1 none */
 	int animals[8]; /* herd */

@@ -13,7 +13,7 @@
 /* 1 if figure f is in another side's hidden group (left off side's report). */
 static int unseen(const struct rv_state *s, int f, int side)
 {
-	int g = rv_group_find(s, s->fig[f].side, s->fig[f].group);
+	int g = s->fig[f].gi;
 	return s->fig[f].side != side && g >= 0 && s->group[g].hidden;
 }
 

@@ -105,19 +105,53 @@ void rv_options_free(void *opts)
 
 /* ---- lookups ---- */
 
+/* FNV-1a of an id: where its look-up starts in an index (ids only, never pointers). */
+static size_t id_hash(const char *id)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* An index with room for N ids (at most half full). */
+static uint32_t *index_new(size_t n, size_t *mask)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	*mask = cap - 1;
+	return xcalloc(cap, sizeof(uint32_t));
+}
+
+static void index_add(uint32_t *ix, size_t mask, const char *id, size_t i)
+{
+	size_t k = id_hash(id) & mask;
+	while (ix[k])
+		k = (k + 1) & mask;
+	ix[k] = (uint32_t)i + 1;
+}
+
 int rv_figure_find(const struct rv_state *s, const char *id)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (strcmp(s->fig[i].id, id) == 0)
-			return (int)i;
+	if (!s->fig_ix)
+		return -1;
+	for (size_t k = id_hash(id) & s->fig_mask; s->fig_ix[k]; k = (k + 1) & s->fig_mask)
+		if (strcmp(s->fig[s->fig_ix[k] - 1].id, id) == 0)
+			return (int)s->fig_ix[k] - 1;
 	return -1;
 }
 
+/* Group ids are unique (parse_group), so the one with ID is the group or there is none. */
 int rv_group_find(const struct rv_state *s, int side, const char *id)
 {
-	for (size_t i = 0; i < s->n_group; i++)
-		if (strcmp(s->group[i].id, id) == 0 && (side < 0 || s->group[i].side == side))
-			return (int)i;
+	if (!s->group_ix)
+		return -1;
+	for (size_t k = id_hash(id) & s->group_mask; s->group_ix[k]; k = (k + 1) & s->group_mask) {
+		const struct rv_group *g = &s->group[s->group_ix[k] - 1];
+		if (strcmp(g->id, id) == 0)
+			return side < 0 || g->side == side ? (int)s->group_ix[k] - 1 : -1;
+	}
 	return -1;
 }
 
@@ -131,9 +165,8 @@ int rv_animal_find(const struct rv_state *s, const char *id)
 
 int rv_group_leader(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE &&
-			strcmp(s->fig[i].group, s->group[g].id) == 0)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
+		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE && s->fig[i].gi == g)
 			return (int)i;
 	return -1;
 }
@@ -299,6 +332,7 @@ static int parse_group(const struct node *n, const struct rules_campaign *c, str
 		opt_bool(n, "hidden", &g->hidden, d) < 0)
 		bad = -1;
 	g->morale = (enum rv_morale)m;
+	index_add(s->group_ix, s->group_mask, g->id, s->n_group);
 	s->n_group++;
 	return bad;
 }
@@ -364,6 +398,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 		return -1;
 	}
 	f->side = s->group[g].side;
+	f->gi = g;
 	const struct node *at = node_need(n, "at", d), *hn = node_get(n, "horse");
 	if (figure_fields(n, f, d) < 0 || !at || rv_want_pt(at, s, &f->at, d) < 0 ||
 		(hn && want_id(n, "horse", f->horse, d) < 0))
@@ -380,6 +415,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 		}
 		s->heidman[f->side] = (int)s->n_fig;
 	}
+	index_add(s->fig_ix, s->fig_mask, f->id, s->n_fig);
 	s->n_fig++;
 	return bad;
 }
@@ -451,6 +487,15 @@ static int parse_melee(const struct node *n, struct rv_state *s, struct diag *d)
 }
 
 /* Parses the list at key with one(), bounded by max. */
+/* Room for the items of the list KEY of GAME: its length, at most MAX (parse_list refuses a
+ * longer one before any item is read), at least 1. */
+static size_t list_room(const struct node *game, const char *key, size_t max)
+{
+	const struct node *l = game ? node_get(game, key) : NULL;
+	size_t n = l && l->kind == NODE_SEQ ? l->n : 0;
+	return n < 1 ? 1 : n > max ? max : n;
+}
+
 static int parse_list(const struct node *game, const char *key, size_t max, int need,
 	int (*one)(const struct node *, const struct rules_campaign *, struct rv_state *,
 		struct diag *),
@@ -504,6 +549,19 @@ static int parse_table(const struct node *game, struct rv_state *s, struct diag 
 	return 0;
 }
 
+/* The lists of each group's figures (rv_first, rv_next), in index order. */
+static void link_groups(struct rv_state *s, size_t n_group, size_t n_fig)
+{
+	s->g_first = xcalloc(n_group, sizeof(*s->g_first));
+	s->f_next = xcalloc(n_fig, sizeof(*s->f_next));
+	for (size_t g = 0; g < n_group; g++)
+		s->g_first[g] = SIZE_MAX;
+	for (size_t i = s->n_fig; i-- > 0;) {
+		s->f_next[i] = s->g_first[s->fig[i].gi];
+		s->g_first[s->fig[i].gi] = i;
+	}
+}
+
 /* Every side has a heidman, every group a leader or the heidman (or is marked leaderless). */
 static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 	const struct node *game, struct diag *d)
@@ -519,8 +577,7 @@ static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 		if (rv_group_leader(s, (int)g) < 0 && !s->group[g].leader_killed) {
 			int alive = 0;
 			for (size_t f = 0; f < s->n_fig; f++)
-				alive |= !s->fig[f].dead &&
-					 strcmp(s->fig[f].group, s->group[g].id) == 0;
+				alive |= !s->fig[f].dead && s->fig[f].gi == (int)g;
 			if (alive) {
 				node_error(d, game,
 					"group '%s' has no leader (a figure with role "
@@ -541,9 +598,13 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 	int rc = 0, bad = 0;
 	*out = NULL;
 	s->feat = xcalloc(RV_MAX_FEATURES, sizeof(*s->feat));
-	s->fig = xcalloc(RV_MAX_FIGURES, sizeof(*s->fig));
+	size_t n_fig = list_room(game, "figures", RV_MAX_FIGURES),
+	       n_group = list_room(game, "groups", RV_MAX_FIGURES);
+	s->fig = xcalloc(n_fig, sizeof(*s->fig));
+	s->fig_ix = index_new(n_fig, &s->fig_mask);
 	s->animal = xcalloc(RV_MAX_ANIMALS, sizeof(*s->animal));
-	s->group = xcalloc(RV_MAX_FIGURES, sizeof(*s->group));
+	s->group = xcalloc(n_group, sizeof(*s->group));
+	s->group_ix = index_new(n_group, &s->group_mask);
 	s->n_sides = (int)c->n_players;
 	for (int i = 0; i < RV_MAX_SIDES; i++)
 		s->heidman[i] = -1;
@@ -560,6 +621,8 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 		parse_list(game, "animals", RV_MAX_ANIMALS, 0, parse_animal, c, s, d) < 0 ||
 		parse_list(game, "melees", RV_MAX_MELEES, 0, one_melee, c, s, d) < 0)
 		rc = -1;
+	if (rc == 0)
+		link_groups(s, n_group, n_fig);
 	if (rc == 0 && bad == 0 && check_sides(c, s, game, d) < 0)
 		rc = -1;
 	if (rc < 0 || bad < 0) {
@@ -695,5 +758,9 @@ void rv_state_free(void *state)
 	free(s->fig);
 	free(s->animal);
 	free(s->group);
+	free(s->fig_ix);
+	free(s->group_ix);
+	free(s->g_first);
+	free(s->f_next);
 	free(s);
 }

@@ -24,12 +24,12 @@ struct ctx {
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_alive(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			return 1;
 	return 0;
@@ -42,7 +42,7 @@ static int group_anchor(const struct rv_state *s, int g, int turn)
 	int l = rv_group_leader(s, g);
 	if (l >= 0 && s->fig[l].stunned_until < turn)
 		return l;
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g) && s->fig[i].stunned_until < turn)
 			return (int)i;
 	return l >= 0 ? l : -1;
@@ -63,7 +63,7 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 {
 	struct rv_state *s = x->s;
 	struct table_pt to = s->fig[lead].at;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if ((int)i == lead || f->dead || !in_group(s, (int)i, g) ||
 			f->stunned_until >= x->t->turn)
@@ -160,7 +160,7 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 	struct rv_state *s = x->s;
 	int fired = 0, firearm = 0, turn = x->t->turn;
 	struct table_pt where = { 0, 0 };
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->stunned_until >= turn ||
 			f->weapon == RV_HAND || f->reload > 0 || s->fig[o->target].dead)
@@ -198,7 +198,7 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 static void do_load(struct ctx *x, int g)
 {
 	struct rv_state *s = x->s;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->reload == 0 ||
 			f->loaded_turn == x->t->turn || f->stunned_until >= x->t->turn)
@@ -213,7 +213,7 @@ static void do_load(struct ctx *x, int g)
 static void do_aim(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->weapon == RV_HAND || f->reload > 0 ||
 			f->stunned_until >= x->t->turn)
@@ -236,7 +236,7 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 				s->animal[o->animals[k]].id);
 			return;
 		}
-		for (size_t i = 0; i < s->n_fig; i++)
+		for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 			touch |= !s->fig[i].dead && in_group(s, (int)i, g) &&
 				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
 					 RV_CONTACT);
@@ -273,7 +273,7 @@ static void do_dismount(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	int any = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !f->mounted || !in_group(s, (int)i, g) ||
 			f->stunned_until >= x->t->turn)
@@ -294,7 +294,7 @@ static void do_remount(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	int any = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		if (!in_group(s, (int)i, g))
 			continue;
 		char own[RV_ID_LEN + 1];
@@ -421,7 +421,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
 	int lead = group_anchor(s, g, x->t->turn);
-	int dg = rv_group_find(s, s->fig[tgt].side, s->fig[tgt].group);
+	int dg = s->fig[tgt].gi;
 	struct table_pt w[2] = { s->fig[lead].at, s->fig[tgt].at };
 	if (s->fig[lead].mounted && rv_obstacles_crossed(s, w[0], w[1]) > 0) {
 		void_order(x, o, "%s",
@@ -445,7 +445,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	m->attackers[1] = m->attackers[2] = -1;
 	m->defender = tgt;
 	m->started = turn;
-	for (size_t i = 0, k = 1; i < s->n_fig && k < 3; i++)
+	for (size_t i = rv_first(s, g), k = 1; i < s->n_fig && k < 3; i = rv_next(s, i))
 		if ((int)i != lead && !s->fig[i].dead && in_group(s, (int)i, g) &&
 			s->fig[i].stunned_until < turn &&
 			table_within(s->fig[i].at, s->fig[tgt].at, RV_GROUP_RADIUS)) {
