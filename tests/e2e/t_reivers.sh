@@ -85,7 +85,7 @@ orders:
 YAML
 expect 65 "$BIN" check "$TMP/d" --rulings "$TMP/rulings.yaml"
 has "$TMP/err" "rulings.yaml:13:12: error: no cover grade 'hard' (none, part or whole expected)"
-has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los or cover expected"
+has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los, cover or range expected"
 has "$TMP/err" "rulings.yaml:20:11: error: no figure 'nobody' (a figure of the scenario)"
 grep -c "error:" "$TMP/err" | grep -qx 3 || die "the los ruling on two figures in play should pass"
 # ... and the core checks each kind's keys.
