@@ -1,7 +1,8 @@
 # Determinism: every shipped campaign played twice from its demo secret gives byte-identical
 # state.yaml, journal exports, reports and commit ids, equal to the golden files in
 # tests/golden/<campaign>/ (regenerate with tools/update-golden after a deliberate change);
-# one commit and tag per turn, a clean work tree, and replay passes.
+# one commit and tag per turn, a clean work tree, and replay passes (a sealed campaign's after
+# its reveal).
 . "$ROOT/tests/e2e/lib.sh"
 for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     name=$(basename "$(dirname "$scen")")
@@ -28,6 +29,8 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
         cmp "$f" "$a/journal/$(basename "$f")" || die "$name: $(basename "$f") differs from the golden file"
     done
     [ "$(ls "$g"/journal | wc -l)" -eq $((turns + closes)) ] || die "$name: golden journal count (an export, and a close per closed turn)"
+    # A sealed campaign is revealed first, as at the end of its game (tools/demo).
+    ! grep -q '^visibility: sealed$' "$a/campaign.yaml" || expect 0 "$BIN" reveal "$a"
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
 

@@ -7,22 +7,22 @@
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
 new_campaign bewcastle-fray "$C"; play bewcastle-fray "$C"
-# What each turn is there to show: campaigns/bewcastle-fray/demo-shows.txt. A line after a
-# "# needs tuning:" comment needs dice today's demo beacons do not give; it is skipped here
-# until issue 11's per-turn demo beacons are chosen to give it (then drop the filter).
-mkdir -p "$TMP/root/campaigns/bewcastle-fray"
-awk '/^# needs tuning:/ { skip = 1; next }
-     skip && !/^[[:space:]]*(#|$)/ { skip = 0; next }
-     { print }' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" \
-    > "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt"
-[ "$(grep -c . "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt")" -ge 60 ] || die "demo-shows.txt filtered to nothing"
-(ROOT="$TMP/root"; demo_shows bewcastle-fray "$C")
-expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
+# What each turn is there to show, every line: campaigns/bewcastle-fray/demo-shows.txt (the
+# campaign is sealed: the public reports and the players' outbox reports are read too).
+grep -q '^26 a tie, fought on$' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" || die "the tie is not asked for"
+demo_shows bewcastle-fray "$C"
 git clone -q "$C" "$TMP/clone"
 expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
+expect 0 "$BIN" reveal "$C"
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
+git clone -q "$C" "$TMP/clone2"
+expect 0 "$BIN" verify "$TMP/clone2"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
+for p in armstrong forster; do
+    expect 0 "$BIN" verify "$TMP/clone2" --view "$C/.umpire/outbox/$p/turn-0027"
+done
 
-# The report: a map with its key, and the figures.
-R=$(ls "$C"/reports/turn-0027/*armstrong*)
+# The report (a player's, from his outbox): a map with its key, and the figures.
+R="$C/.umpire/outbox/armstrong/turn-0027/report.md"
 has "$R" "## The table (48\" x 36\")"
 has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"
