@@ -1137,6 +1137,25 @@ START_TEST(test_hidden_reveal)
 }
 END_TEST
 
+/* A broken group retreats from the nearest enemy it can see: the hidden lurker 7" off is
+ * passed over for k-heid across the table (rally roll 10 against poltroon 7: fails by 3). */
+START_TEST(test_hidden_retreat)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [240, 170]}, "
+					  "{id: runner, group: sx, role: leader, class: poltroon, "
+					  "at: [240, 100]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].morale = RV_BROKEN;
+	const int dice[] = { 3, 2, 10, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, "[]\n", dice, 5, &h, NULL);
+	ck_assert(has(&h.ev, "sx retreats from k-heid"));
+	ck_assert_int_eq(s->group[rv_group_find(s, -1, "kc")].hidden, 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 /* Another side's hidden figure is refused as a target exactly as an unknown one is; the
  * heidman's group may not be hidden. */
 START_TEST(test_hidden_checks)
@@ -1504,6 +1523,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_hidden_views);
 	tcase_add_loop_test(t, test_hidden_reveal, 0, 6);
 	tcase_add_test(t, test_hidden_checks);
+	tcase_add_test(t, test_hidden_retreat);
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);
