@@ -125,9 +125,19 @@ static int parse_place(const struct node *n, const struct rv_state *s, struct rv
 	return 0;
 }
 
+/* An enemy figure in play that side may see: another side's hidden figure is refused as an
+ * unknown one is, word for word, so that the check tells nothing of it (§Sequence of Play). */
 static int want_enemy(const struct node *n, const struct rv_state *s, int side, int *out,
 	struct diag *d)
 {
+	const char *id;
+	if (node_want_id(n, "figure", &id, d) < 0)
+		return -1;
+	*out = rv_figure_find(s, id);
+	if (*out >= 0 && rv_hidden_from(s, *out, side)) {
+		node_error(d, n, "no figure '%s' (a figure of the scenario)", id);
+		return -1;
+	}
 	if (want_figure(n, s, out, d) < 0)
 		return -1;
 	if (s->fig[*out].side == side) {

@@ -9,6 +9,7 @@
 #include "core/banned.h"
 
 const char *const rv_class_names[] = { "poltroon", "regular", "veteran", "fyrebrande", NULL };
+const char *const rv_band_names[] = { "beyond", "long", "close", NULL };
 const char *const rv_role_names[] = { "figure", "leader", "heidman", NULL };
 const char *const rv_weapon_names[] = { "hand", "dagg", "hackbutt", "caliver", "latch", "longbow",
 	NULL };
@@ -38,12 +39,13 @@ void rv_options_default(struct rv_options *o)
 {
 	o->spook_first = RV_FIRST_GAME;
 	o->herd_die = 10;
+	o->spot_range = RV_SPOT_RANGE;
 }
 
 int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "spook-first", "herd-die", "spook-test",
-		"remount-horses", NULL };
+		"remount-horses", "spot-range", NULL };
 	static const char *const remount_names[] = { "any", "own", NULL };
 	static const char *const die_names[] = { "d10", "d6", NULL };
 	struct rv_options *o = xcalloc(1, sizeof(*o));
@@ -79,6 +81,13 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 		else
 			o->herd_die = e == 0 ? 10 : 6;
 	}
+	if ((n = node_get(opts, "spot-range"))) {
+		long long v;
+		if (node_want_int(n, "spot-range", 0, RV_COORD_MAX / RV_INCH, &v, d) < 0)
+			rc = -1;
+		else
+			o->spot_range = (int)v * RV_INCH;
+	}
 	return rc < 0 || bad < 0 ? -1 : 0;
 }
 
@@ -95,6 +104,7 @@ struct node *rv_options_emit(const void *opts)
 	node_map_str(m, "spook-test", spook_test_names[o->spook_each]);
 	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
 	node_map_str(m, "remount-horses", o->remount_own ? "own" : "any");
+	node_map_int(m, "spot-range", o->spot_range / RV_INCH);
 	return m;
 }
 
@@ -153,6 +163,12 @@ int rv_group_find(const struct rv_state *s, int side, const char *id)
 			return side < 0 || g->side == side ? (int)s->group_ix[k] - 1 : -1;
 	}
 	return -1;
+}
+
+int rv_hidden_from(const struct rv_state *s, int f, int side)
+{
+	int g = s->fig[f].gi;
+	return s->fig[f].side != side && g >= 0 && s->group[g].hidden;
 }
 
 int rv_animal_find(const struct rv_state *s, const char *id)
@@ -573,6 +589,16 @@ static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 				c->players[i]);
 			rc = -1;
 		}
+	for (size_t i = 0; i < c->n_players; i++) {
+		int h = s->heidman[i], g = h >= 0 ? rv_group_find(s, (int)i, s->fig[h].group) : -1;
+		if (g >= 0 && s->group[g].hidden) {
+			node_error(d, game,
+				"group '%s' holds the heidman and is hidden (the heidman's group is "
+				"never hidden: his rallying and naming of leaders are seen)",
+				s->group[g].id);
+			rc = -1;
+		}
+	}
 	for (size_t g = 0; g < s->n_group; g++)
 		if (rv_group_leader(s, (int)g) < 0 && !s->group[g].leader_killed) {
 			int alive = 0;
@@ -722,9 +748,11 @@ static struct node *melee_node(const struct rv_state *s, const struct rv_melee *
 	return m;
 }
 
-struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
+/* The state as side may know it (side -1: every side, the public view; all: the whole
+ * state): another side's hidden groups and their figures are left out. */
+static struct node *emit(const struct rules_campaign *c, const struct rv_state *s, int side,
+	int all)
 {
-	const struct rv_state *s = state;
 	struct node *m = node_new_map(), *t, *l;
 	t = node_map_add(m, "table", node_new_map());
 	node_map_int(t, "width", s->width);
@@ -736,10 +764,12 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 		node_seq_add(l, feature_node(&s->feat[i]));
 	l = node_map_add(m, "groups", node_new_seq());
 	for (size_t i = 0; i < s->n_group; i++)
-		node_seq_add(l, group_node(c, &s->group[i]));
+		if (all || !s->group[i].hidden || s->group[i].side == side)
+			node_seq_add(l, group_node(c, &s->group[i]));
 	l = node_map_add(m, "figures", node_new_seq());
 	for (size_t i = 0; i < s->n_fig; i++)
-		node_seq_add(l, figure_node(&s->fig[i]));
+		if (all || !rv_hidden_from(s, (int)i, side))
+			node_seq_add(l, figure_node(&s->fig[i]));
 	l = node_map_add(m, "animals", node_new_seq());
 	for (size_t i = 0; i < s->n_animal; i++)
 		node_seq_add(l, animal_node(c, &s->animal[i]));
@@ -747,6 +777,20 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 	for (size_t i = 0; i < s->n_melee; i++)
 		node_seq_add(l, melee_node(s, &s->melee[i]));
 	return m;
+}
+
+struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
+{
+	return emit(c, state, -1, 1);
+}
+
+struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player)
+{
+	int side = -1;
+	for (size_t i = 0; player && i < c->n_players; i++)
+		if (strcmp(c->players[i], player) == 0)
+			side = (int)i;
+	return emit(c, state, side, 0);
 }
 
 void rv_state_free(void *state)
