@@ -546,9 +546,12 @@ static void spot(struct ctx *x)
 {
 	struct rv_state *s = x->s;
 	int turn = x->t->turn;
-	for (size_t h = 0; h < s->n_fig && x->o->spot_range > 0; h++) {
+	size_t hidden = 0;
+	for (size_t g = 0; g < s->n_group; g++)
+		hidden += s->group[g].hidden != 0;
+	for (size_t h = 0; h < s->n_fig && hidden && x->o->spot_range > 0; h++) {
 		const struct rv_figure *hf = &s->fig[h];
-		int g = rv_group_find(s, hf->side, hf->group);
+		int g = hf->gi;
 		if (hf->dead || g < 0 || !s->group[g].hidden)
 			continue;
 		for (size_t e = 0; e < s->n_fig; e++) {
