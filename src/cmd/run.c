@@ -37,7 +37,8 @@ static const char run_help[] =
 	"  3. mail: the receipts of a closed turn, the reports of the last turn, reminders to\n"
 	"     the missing once the deadline is schedule.remind away\n"
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
-	"  5. send: the outbox over SMTP when a server is set (umpire send)\n"
+	"  5. send: the outbox over SMTP when a server is set, or to the sendmail program\n"
+	"     with mail.transport: sendmail (umpire send)\n"
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
@@ -225,7 +226,8 @@ static int run_publish_send(struct campaign *c)
 	struct outbox_report rep;
 	if (outbox_pending(c) == 0)
 		return EXIT_OK;
-	if (!c->pbem.mail.smtp && !getenv("UMPIRE_SMTP_URL")) {
+	if (c->pbem.mail.transport == PBEM_TRANSPORT_SMTP && !c->pbem.mail.smtp &&
+		!getenv("UMPIRE_SMTP_URL")) {
 		printf("send: no SMTP server set: %zu messages wait in the outbox\n",
 			outbox_pending(c));
 		return EXIT_OK;

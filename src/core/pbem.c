@@ -17,7 +17,9 @@ const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
 	"remind", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
-static const char *const mail_keys[] = { "from", "smtp", "user", "tls", "require_signature", NULL };
+const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
+static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
+	"require_signature", NULL };
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
  * days_from_civil): integer only, no time zone, no locale. */
@@ -215,6 +217,16 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_error(d, node_get(n, "smtp"),
 			"smtp '%s' (smtp://HOST:PORT or smtps://HOST:PORT expected)", m->smtp);
 	m->user = want_dup(n, "user", 200, d);
+	const struct node *tr = node_get(n, "transport");
+	if (tr && node_want_enum(tr, "transport", pbem_transport_names, &v, d) == 0)
+		m->transport = (enum pbem_transport)v;
+	m->sendmail = want_dup(n, "sendmail", 1000, d);
+	/* An absolute path: run without a shell or a PATH search, so the campaign names
+	 * exactly one program. */
+	if (m->sendmail && m->sendmail[0] != '/')
+		node_error(d, node_get(n, "sendmail"),
+			"sendmail '%s' (an absolute path like /usr/sbin/sendmail expected)",
+			m->sendmail);
 	const struct node *t = node_get(n, "tls");
 	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
 		m->tls = (enum pbem_tls)v;
@@ -259,6 +271,7 @@ void pbem_release(struct pbem *p)
 	free(p->mail.from);
 	free(p->mail.smtp);
 	free(p->mail.user);
+	free(p->mail.sendmail);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -52,10 +52,18 @@ enum pbem_tls {
 	PBEM_TLS_NONE,     /* plain SMTP: only for a relay on the same host */
 };
 extern const char *const pbem_tls_names[];
+/* How `umpire send` hands a message on (`mail.transport`). */
+enum pbem_transport {
+	PBEM_TRANSPORT_SMTP,     /* libcurl's SMTP to mail.smtp (the default) */
+	PBEM_TRANSPORT_SENDMAIL, /* the local program mail.sendmail, `-oi -f FROM -- TO` */
+};
+extern const char *const pbem_transport_names[];
 struct pbem_mail {
 	char *from; /* the umpire's address: replies come from it; NULL: mail not set up */
-	char *smtp; /* smtp://host:port or smtps://host:port; NULL: none */
-	char *user; /* SMTP login, or NULL (the password never is here) */
+	enum pbem_transport transport;
+	char *sendmail; /* mail.sendmail: the program's absolute path; NULL: /usr/sbin/sendmail */
+	char *smtp;     /* smtp://host:port or smtps://host:port; NULL: none */
+	char *user;     /* SMTP login, or NULL (the password never is here) */
 	enum pbem_tls tls;
 	int require_signature; /* orders by mail must be signed (ssh-keygen -Y sign) */
 };

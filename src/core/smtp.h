@@ -14,6 +14,8 @@ struct smtp_settings {
 	const char *netrc;    /* a netrc file with the login for the host, or NULL */
 	int starttls;         /* 1: smtp:// must upgrade with STARTTLS; 0: plain */
 	long timeout;         /* seconds for the whole exchange */
+	const char *sendmail; /* mail.transport sendmail: this program instead (sendmail.h); the
+	                       * fields above then unused */
 };
 
 /* Sends message (len bytes, an RFC 5322 message with CRLF line ends) from `from` to `to`.
