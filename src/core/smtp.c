@@ -1,5 +1,6 @@
-/* smtp.c — one message over SMTP with libcurl (smtp.h): the envelope, the upload, TLS and
- * the login are libcurl's; this file only maps its result to core's error convention. */
+/* smtp.c — libcurl's uses (smtp.h): one message over SMTP (the envelope, the upload, TLS and
+ * the login are libcurl's) and one bounded HTTP(S) GET; this file only maps libcurl's results
+ * to core's error convention. */
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,5 +97,62 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	curl_easy_cleanup(curl);
 	free(from_path);
 	free(to_path);
+	return ret;
+}
+
+/* Where a GET's body goes: appended to out up to max bytes. */
+struct download {
+	struct buf *out;
+	size_t max, got;
+	int too_big;
+};
+
+static size_t write_body(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct download *d = arg;
+	size_t n = size * nmemb;
+
+	if (n > d->max - d->got) {
+		d->too_big = 1;
+		return 0; /* libcurl stops with CURLE_WRITE_ERROR */
+	}
+	buf_append(d->out, data, n);
+	d->got += n;
+	return n;
+}
+
+int http_get(const char *url, size_t max, long timeout, struct buf *out, long *status)
+{
+	struct download d = { out, max, 0, 0 };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	int ret = -1;
+
+	*status = 0;
+	smtp_init();
+	CURL *curl = curl_easy_init();
+	if (!curl)
+		return error_set(ERROR_OS, "cannot start libcurl");
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &d);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	CURLcode rc = curl_easy_perform(curl);
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	if (rc != CURLE_OK)
+		error_set(ERROR_OS, "cannot fetch %s: %s", url,
+			d.too_big ? "the answer is too long" :
+			errbuf[0] ? errbuf :
+				    curl_easy_strerror(rc));
+	else if (*status == 404)
+		error_set(ERROR_MISSING, "cannot fetch %s: HTTP 404 (not there yet?)", url);
+	else if (*status < 200 || *status > 299)
+		error_set(ERROR_OS, "cannot fetch %s: HTTP %ld", url, *status);
+	else
+		ret = 0;
+	curl_easy_cleanup(curl);
 	return ret;
 }

@@ -171,6 +171,7 @@ void turn_release(struct turn *t)
 	free(in->missing);
 	free(in->beacon_value);
 	free(in->beacon_round);
+	free(in->beacon_signature);
 	dice_release(&out->dice);
 	events_release(&out->events);
 	free(out->summary);
@@ -263,6 +264,13 @@ void turn_set_beacon(struct turn *t, const char *value, const char *round)
 	free(t->in.beacon_round);
 	t->in.beacon_value = v;
 	t->in.beacon_round = r;
+}
+
+void turn_set_beacon_signature(struct turn *t, const char *signature)
+{
+	char *s = signature ? xstrdup(signature) : NULL;
+	free(t->in.beacon_signature);
+	t->in.beacon_signature = s;
 }
 
 const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
@@ -1077,8 +1085,10 @@ static int beacon_randomness(struct turn *t)
 	char round[32];
 
 	snprintf(round, sizeof round, "%lld", t->close.round);
-	if (t->source == TURN_RECORDED)
+	if (t->source == TURN_RECORDED) {
 		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
+		turn_set_beacon_signature(t, t->record->beacon_signature);
+	}
 	if (!t->in.beacon_value)
 		return error_set(ERROR_INPUT,
 			"turn %d takes the value of beacon round %s (%s): --beacon VALUE required",
@@ -1090,6 +1100,10 @@ static int beacon_randomness(struct turn *t)
 		return error_set(ERROR_INPUT,
 			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
 			t->in.turn, round, t->close.round_at, t->when);
+	if (t->in.beacon_signature &&
+		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
+		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,
+			error_last()->message);
 	turn_set_beacon(t, t->in.beacon_value, round);
 	return 0;
 }
@@ -1483,6 +1497,7 @@ static void make_record(struct turn *t)
 	r->processed_at = t->when;
 	r->beacon_value = in->beacon_value;
 	r->beacon_round = in->beacon_round;
+	r->beacon_signature = in->beacon_signature;
 	r->orders = xcalloc(in->n_files + in->n_missing + 1, sizeof(*r->orders));
 	for (size_t i = 0; i < in->n_files; i++) {
 		struct journal_order *o = &r->orders[r->n_orders++];

@@ -63,8 +63,9 @@ struct turn_input {
 	size_t n_files;
 	char **missing; /* due players without a file (--allow-missing) */
 	size_t n_missing;
-	char *beacon_value; /* public beacon value (B_t = SHA256 of it); NULL: none */
-	char *beacon_round; /* the round the umpire announced; NULL: none */
+	char *beacon_value;     /* public beacon value (B_t = SHA256 of it); NULL: none */
+	char *beacon_round;     /* the round the umpire announced; NULL: none */
+	char *beacon_signature; /* the source's signature of the round (hex), journaled; NULL */
 };
 
 /* What a turn gives out. */
@@ -167,6 +168,9 @@ int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state);
 
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
+/* Sets the beacon round's signature (hex, copied; NULL: none), checked against the value when
+ * the turn takes its randomness (fair_beacon_signature_check) and journaled with it. */
+void turn_set_beacon_signature(struct turn *t, const char *signature);
 
 /* Runs the steps from `first` to `last` (names of the table, inclusive) in order. Returns
  * 0 when every step ran; 1 when a step found there is nothing more to do (t->status says
