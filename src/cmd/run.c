@@ -36,7 +36,9 @@ static const char run_help[] =
 	"     the turn (as umpire turn DIR --beacon VALUE); with --beacon-fetch, fetches the round\n"
 	"     from the beacon itself (drand's HTTP API at the campaign beacon's URL, or URL: as\n"
 	"     umpire turn DIR --beacon-fetch) and journals its signature too; without either,\n"
-	"     or with entropy players, the umpire resolves the turn by hand\n"
+	"     the umpire resolves the turn by hand; entropy players: once every committed\n"
+	"     player's nonce is in (reveal files by mail, or umpire reveal), or schedule.reveal\n"
+	"     after the close (the missing ones' commitments standing in), resolves the turn\n"
 	"  3. mail: the receipts of a closed turn, the reports of the last turn, reminders to\n"
 	"     the missing once the deadline is schedule.remind away\n"
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
@@ -190,6 +192,41 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 	return code;
 }
 
+/* A closed turn with entropy players: resolved once every committed player's nonce is in
+ * (by mail or umpire reveal), or, with a schedule, once schedule.reveal has passed since the
+ * close, the missing ones' commitments standing in. EXIT_OK (also when waiting) or the code. */
+static int run_players_turn(struct campaign *c, int turn, long long now)
+{
+	struct close_record r;
+	struct buf who = BUF_INIT;
+	char commit[41], until[32];
+	int code = EXIT_OK;
+
+	if (turn_read_close(c, turn, &r, commit) < 0)
+		return cmd_error("umpire run");
+	size_t missing = turn_reveals_missing(c, &r, &who);
+	long long end = c->pbem.schedule.set ? r.closed_at + c->pbem.schedule.reveal : -1;
+	if (missing && (end < 0 || now < end)) {
+		if (end >= 0)
+			pbem_format_utc(until, sizeof(until), end);
+		printf("turn %d: closed; waiting for the nonces of %s (%s)\n", turn, buf_str(&who),
+			end >= 0 ? until : "no schedule: umpire turn DIR --allow-missing to go on");
+	} else {
+		struct turn t;
+		turn_init(&t, c, TURN_LIVE, missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
+		t.when = now;
+		if (turn_run(&t, "recover", "publish") < 0)
+			code = cmd_turn_error(&t);
+		else
+			printf("turn %d: %s%s%s\n", turn, t.out.summary ? t.out.summary : "done",
+				missing ? "; no reveal from " : "", missing ? buf_str(&who) : "");
+		turn_release(&t);
+	}
+	close_release(&r);
+	buf_release(&who);
+	return code;
+}
+
 /* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code. */
 static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now,
 	const struct beacon_how *how)
@@ -199,11 +236,8 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 
 	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
 		return run_beacon_turn(c, s->turn, now, how);
-	if (s->closed) {
-		printf("turn %d: closed; waiting for the players' nonces (umpire reveal, then umpire turn)\n",
-			s->turn);
-		return EXIT_OK;
-	}
+	if (s->closed)
+		return run_players_turn(c, s->turn, now);
 	if (!ready(c, s, now, &allow_missing)) {
 		printf("turn %d: %s\n", s->turn,
 			s->game_over ? "the game is over" : "waiting for orders");

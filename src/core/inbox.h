@@ -30,6 +30,7 @@ struct inbox_item {
 	enum inbox_verdict verdict; /* what happened */
 	char *player;               /* ACCEPTED: whose orders; else NULL */
 	char *detail;               /* one line: the hash, or why refused */
+	int reveal;                 /* the file was a reveal (entropy players), not orders */
 };
 
 struct inbox_report {

@@ -15,7 +15,7 @@ const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", NULL };
+	"remind", "reveal", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
@@ -183,12 +183,14 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	s->set = 1;
 	s->every = 7 * 86400;
 	s->remind = -1;
+	s->reveal = 86400;
 	if (!node_need(n, "first_deadline", d))
 		return;
 	want_time(n, "first_deadline", 1, &s->first_deadline, d);
 	want_time(n, "every", 0, &s->every, d);
 	want_time(n, "grace", 0, &s->grace, d);
 	want_time(n, "remind", 0, &s->remind, d);
+	want_time(n, "reveal", 0, &s->reveal, d);
 	if (s->every < 60)
 		node_error(d, node_get(n, "every"), "every is under a minute");
 	const struct node *m = node_get(n, "missing");

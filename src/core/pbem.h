@@ -37,6 +37,8 @@ struct pbem_schedule {
 	long long every;           /* seconds between two turns' deadlines */
 	long long grace;           /* seconds after a deadline a turn still waits for orders */
 	long long remind;          /* `umpire run` reminds the missing this long before; -1 never */
+	long long reveal;          /* entropy players: reveals awaited this long after a close
+	                            * (default 1d); then `umpire run` resolves without the rest */
 	enum pbem_missing missing; /* what a missing player gets */
 };
 

@@ -1120,6 +1120,48 @@ static int kept_nonce(const struct buf *bytes, uint8_t nonce[FAIR_HASH_BYTES])
 	return hex_decode(nonce, FAIR_HASH_BYTES, hex);
 }
 
+int turn_keep_reveal(const struct campaign *c, int turn, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES])
+{
+	char hex[2 * FAIR_HASH_BYTES + 1];
+	char *dir = turn_private_dir(c, "reveals", turn);
+
+	hex_encode(hex, nonce, FAIR_HASH_BYTES);
+	hex[2 * FAIR_HASH_BYTES] = '\n';
+	int rc = file_write_durable(dir, player, hex, sizeof(hex));
+	free(dir);
+	return rc;
+}
+
+size_t turn_reveals_missing(const struct campaign *c, const struct close_record *r, struct buf *who)
+{
+	char *dir = turn_private_dir(c, "reveals", r->turn);
+	struct buf bytes = BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct close_order *o = &r->orders[i];
+		char *path = xasprintf("%s/%s", dir, o->player);
+		uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+		int ok = 0;
+		buf_clear(&bytes);
+		if (o->has_entropy && file_read(path, 200, &bytes) == 0 &&
+			kept_nonce(&bytes, nonce) == 0) {
+			fair_sha256(h, nonce, FAIR_HASH_BYTES);
+			ok = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
+		}
+		if (o->has_entropy && !ok) {
+			buf_printf(who, "%s%s", n ? ", " : "", o->player);
+			n++;
+		}
+		free(path);
+	}
+	error_clear();
+	buf_release(&bytes);
+	free(dir);
+	return n;
+}
+
 /* entropy players, live: each committed player's nonce from .umpire/reveals/turn-NNNN/. */
 static int read_reveals(struct turn *t, struct close_reveal *rv)
 {

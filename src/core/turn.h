@@ -160,6 +160,15 @@ int turn_read_close(struct campaign *c, int n, struct close_record *r, char comm
 /* Where `close` keeps the closed files and `reveal` the players' nonces of turn n:
  * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
 char *turn_private_dir(const struct campaign *c, const char *what, int n);
+/* Keeps player's nonce for turn, already checked against the close (close_reveal_check), in
+ * .umpire/reveals/turn-NNNN/PLAYER (64 hex digits and a line break), durably: what `umpire
+ * turn` reads under entropy players. Keeping it again is harmless. Returns 0 / -1. */
+int turn_keep_reveal(const struct campaign *c, int turn, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES]);
+/* How many players of close r committed to entropy and have no kept nonce that matches it;
+ * their ids are appended to who, comma-separated (close order). */
+size_t turn_reveals_missing(const struct campaign *c, const struct close_record *r,
+	struct buf *who);
 
 /* The whole state after turn n: state.yaml at tag turn-NNNN when open; when sealed, the
  * reveal's reveal/turn-NNNN/state.yaml, or before the reveal the one the umpire kept
