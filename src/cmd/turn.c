@@ -44,6 +44,25 @@ static const char turn_help[] =
 	"player without a file once the deadline and grace are over needs no --allow-missing.\n"
 	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
+/* --beacon-fetch: the round the close named, from the beacon, set on t with its signature.
+ * EXIT_OK, EXIT_TEMPFAIL when the round is not out yet, or the exit code. */
+static int fetch_beacon(struct campaign *c, struct turn *t, const char *url)
+{
+	struct beacon_round fetched;
+	char round[32];
+	int turn, rc = cmd_fetch_beacon(c, url, t->when, &turn, &fetched);
+
+	if (rc != 0)
+		return rc > 0 ? EXIT_TEMPFAIL : cmd_error("umpire turn: beacon");
+	snprintf(round, sizeof(round), "%lld", fetched.round);
+	turn_set_beacon(t, fetched.randomness, round);
+	turn_set_beacon_signature(t, fetched.signature);
+	fprintf(stderr, "umpire: beacon round %s: randomness %s (SHA256 of its signature)\n", round,
+		fetched.randomness);
+	beacon_round_release(&fetched);
+	return EXIT_OK;
+}
+
 int cmd_turn(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -130,29 +149,16 @@ int cmd_turn(int argc, char **argv)
 	}
 
 	struct turn t;
-	struct beacon_round fetched = { 0 };
-	char fetched_round[32];
-	int fetch_turn;
 	turn_init(&t, c, TURN_LIVE, allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
 	t.when = turn_now();
-	if (fetch) {
-		int f = cmd_fetch_beacon(c, url, t.when, &fetch_turn, &fetched);
-		if (f != 0) {
-			turn_release(&t);
-			campaign_close(c);
-			return f > 0 ? EXIT_TEMPFAIL : cmd_error("umpire turn: beacon");
-		}
-		snprintf(fetched_round, sizeof(fetched_round), "%lld", fetched.round);
-		beacon_value = fetched.randomness;
-		beacon_round = fetched_round;
-		signature = fetched.signature;
-		fprintf(stderr,
-			"umpire: beacon round %s: randomness %s (SHA256 of its signature)\n",
-			beacon_round, beacon_value);
-	}
 	turn_set_beacon(&t, beacon_value, beacon_round);
 	turn_set_beacon_signature(&t, signature);
-	beacon_round_release(&fetched);
+	int f = fetch ? fetch_beacon(c, &t, url) : EXIT_OK;
+	if (f != EXIT_OK) {
+		turn_release(&t);
+		campaign_close(c);
+		return f;
+	}
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
 	if (rulings)
