@@ -1,10 +1,12 @@
 /* sendmail.c — one message handed to a local sendmail program (sendmail.h): posix_spawn with
  * a pipe on its standard input; the program's own messages go to umpire's standard error. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/sendmail.h"
@@ -13,8 +15,30 @@
 
 extern char **environ;
 
-/* Writes message to fd with CRLF turned into LF. 0, or -1 with errno (EPIPE when the
- * program stopped reading). */
+/* Writes all of data to fd, waiting at most SENDMAIL_TIMEOUT seconds whenever the program
+ * stops reading. 0, or -1 with errno (EPIPE: it stopped reading; ETIMEDOUT). */
+static int write_all(int fd, const char *data, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		struct pollfd p = { fd, POLLOUT, 0 };
+		int ready = poll(&p, 1, SENDMAIL_TIMEOUT * 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0)
+			errno = ETIMEDOUT;
+		if (ready <= 0)
+			return -1;
+		ssize_t w = write(fd, data + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes message to fd with CRLF turned into LF. 0, or -1 with errno. */
 static int write_lf(int fd, const char *m, size_t len)
 {
 	size_t i = 0;
@@ -23,19 +47,35 @@ static int write_lf(int fd, const char *m, size_t len)
 		while (i + n < len &&
 			!(m[i + n] == '\r' && i + n + 1 < len && m[i + n + 1] == '\n'))
 			n++;
-		for (size_t off = 0; off < n;) {
-			ssize_t w = write(fd, m + i + off, n - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				return -1;
-			off += (size_t)w;
-		}
+		if (write_all(fd, m + i, n) < 0)
+			return -1;
 		i += n;
 		if (i < len)
 			i++; /* the \r of a CRLF: the \n goes with the next run */
 	}
 	return 0;
+}
+
+/* Waits for pid, at most SENDMAIL_TIMEOUT seconds (then kills it): its wait status, or -1
+ * with errno (ETIMEDOUT when it had to be killed). */
+static int wait_bounded(pid_t pid)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	int status;
+
+	for (long waited = 0; waited < SENDMAIL_TIMEOUT * 20L; waited++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	errno = ETIMEDOUT;
+	return -1;
 }
 
 /* Feeds message to the running program on fd, with SIGPIPE blocked so a program that exits
@@ -84,10 +124,12 @@ int sendmail_send(const char *program, const char *from, const char *to, const v
 	if (feed(fds[1], message, len) < 0)
 		werr = errno;
 	close(fds[1]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error_set(ERROR_OS, "sendmail: cannot wait for '%s': %s", program,
-				strerror(errno));
+	/* A program that does not read or does not end is killed: a cron pass must end. */
+	if (werr == ETIMEDOUT)
+		kill(pid, SIGKILL);
+	if ((status = wait_bounded(pid)) < 0)
+		return error_set(ERROR_OS, "sendmail: '%s' %s", program,
+			errno == ETIMEDOUT ? "took too long and was killed" : strerror(errno));
 	if (WIFSIGNALED(status))
 		return error_set(ERROR_OS, "sendmail: '%s' was killed by signal %d", program,
 			WTERMSIG(status));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "core/beacon.h"
 #include "core/buf.h"
 #include "core/campaign.h"
 #include "core/close.h"
@@ -206,6 +207,28 @@ START_TEST(close_file_round_trip)
 }
 END_TEST
 
+/* The URL a round is fetched from: the default quicknet source's own URL, a template with
+ * ROUND, a chain's base URL (with or without a trailing slash), and no URL at all. */
+START_TEST(beacon_urls)
+{
+	char *t = beacon_source_url(CAMPAIGN_DRAND_QUICKNET);
+	char *u = beacon_round_url(t, 657413);
+	ck_assert_str_eq(u,
+		"https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/657413");
+	free(u);
+	free(t);
+	u = beacon_round_url("http://127.0.0.1:8080/chain/", 7);
+	ck_assert_str_eq(u, "http://127.0.0.1:8080/chain/public/7");
+	free(u);
+	u = beacon_round_url("https://relay.example/r/ROUND.json", 12);
+	ck_assert_str_eq(u, "https://relay.example/r/12.json");
+	free(u);
+	ck_assert_ptr_null(beacon_round_url("ftp://relay.example/ROUND", 1));
+	ck_assert_ptr_null(beacon_source_url("a 30-second beacon"));
+	ck_assert_ptr_null(beacon_source_url("see httpd docs"));
+}
+END_TEST
+
 static Suite *close_suite(void)
 {
 	Suite *s = suite_create("close");
@@ -214,6 +237,7 @@ static Suite *close_suite(void)
 	tcase_add_test(tc, reveals_text_matches_vectors);
 	tcase_add_test(tc, reveals_tampered_refused);
 	tcase_add_test(tc, close_file_round_trip);
+	tcase_add_test(tc, beacon_urls);
 	suite_add_tcase(s, tc);
 	return s;
 }
