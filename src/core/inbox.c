@@ -624,6 +624,25 @@ static int players_status(struct campaign *c, struct inbox_status *out, const vo
 	return 0;
 }
 
+/* Closed under entropy players: whose nonce is still missing, and until when run waits. */
+static int reveals_status(struct campaign *c, struct inbox_status *out)
+{
+	struct close_record r;
+	struct buf who = BUF_INIT;
+	char commit[41];
+
+	if (turn_read_close(c, out->turn, &r, commit) < 0)
+		return -1;
+	out->reveals = 1;
+	out->n_unrevealed = turn_reveals_missing(c, &r, &who);
+	out->unrevealed = xstrdup(buf_str(&who));
+	if (c->pbem.schedule.set)
+		out->reveal_end = r.closed_at + c->pbem.schedule.reveal;
+	close_release(&r);
+	buf_release(&who);
+	return 0;
+}
+
 int inbox_status(struct campaign *c, struct inbox_status *out)
 {
 	char tag[LAYOUT_TAG_MAX];
@@ -641,7 +660,10 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;
 	out->pending_mail = outbox_pending(c);
+	out->reveal_end = -1;
 	int rc = players_status(c, out, state);
+	if (rc == 0 && out->closed && c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
+		rc = reveals_status(c, out);
 	c->rules->state_free(state);
 	return rc;
 }
@@ -649,6 +671,7 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 void inbox_status_release(struct inbox_status *s)
 {
 	free(s->players);
+	free(s->unrevealed);
 	memset(s, 0, sizeof(*s));
 }
 

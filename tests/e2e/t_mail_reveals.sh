@@ -80,6 +80,16 @@ s = json.load(open(sys.argv[1]))
 u = [p for p in s["players"] if p["id"] == "usmc"][0]
 assert u["sent_at"] == "2026-01-01T20:41:00Z", u
 PYC
+# status: who has not revealed, until when run waits
+expect 0 at 1767300490 "$BIN" status c
+has "$TMP/out" "reveals: waiting for the nonces of ija until 2026-01-02T08:43:00Z"
+expect 0 at 1767300490 "$BIN" status c --json
+$PY - "$TMP/out" <<'PYC'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["closed"] is True and s["unrevealed"] == ["ija"], s
+assert s["reveal_end"] == "2026-01-02T08:43:00Z", s
+PYC
 # one still missing: run waits
 expect 0 at 1767300500 "$BIN" run c --maildir md
 has "$TMP/out" "turn 1: closed; waiting for the nonces of ija (2026-01-02T08:43:00Z)"
