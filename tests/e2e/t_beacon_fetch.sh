@@ -89,6 +89,8 @@ git clone -q c clone
 expect 0 "$BIN" verify clone
 expect 0 python3 "$ROOT/tools/umpire-verify" clone
 has "$TMP/out" "beacon (round 657413: $RAND; SHA256 of its signature)"
+expect 0 "$BIN" audit clone 1:0
+has "$TMP/out" "signature $SIG: value = SHA256(signature): ok"
 git clone -q c bad
 sed -i "s/^beacon_signature: b7/beacon_signature: b8/" bad/journal/turn-0001.yaml
 git -C bad commit -q --amend -a --no-edit
