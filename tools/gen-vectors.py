@@ -35,6 +35,7 @@ TURN_LABEL = b"umpire/turn/v1"
 DIE_LABEL = b"umpire/die/v1"
 SALT_LABEL = b"umpire/salt/v1"
 SEALED_LABEL = b"umpire/sealed/v1"
+VIEW_SALT_LABEL = b"umpire/view-salt/v1"
 ZERO32 = bytes(32)
 
 
@@ -121,6 +122,18 @@ def salt(secret, t, player):
 def sealed_hash(salt_, content):
     """Sealed turns: the salted commitment D_t takes in place of SHA256(file)."""
     return sha256(SEALED_LABEL + salt_ + content)
+
+
+def view_salt(secret, t, player, item):
+    """Sealed turns: the salt of an item ("report", "state") of player's view of turn t."""
+    return hmac256(secret, VIEW_SALT_LABEL + be32(t) + player.encode("ascii") + b"\0"
+                   + item.encode("ascii"))
+
+
+# Sealed turns: a player's report and view of the state, as the views vectors commit them.
+VIEW_ITEMS = (("attacker", "report", b"# raid, turn 3: report for attacker\n"),
+              ("attacker", "state", b"turn: 3\nstanding:\n  attacker:\n    withdraw: true\n"),
+              ("defender", "report", b"# raid, turn 3: report for defender\n"))
 
 
 def die_message(j, a):
@@ -251,6 +264,14 @@ def build():
         "digest_hex": hexs(sd),
     }]
     digests["sealed"] = sd
+    out["views"] = [{
+        "secret_hex": hexs(SECRET), "t": t3,
+        "labels": {"view_salt_hex": hexs(VIEW_SALT_LABEL), "sealed_hex": hexs(SEALED_LABEL)},
+        "items": [{"player": pid, "item": item, "content_hex": hexs(content),
+                   "salt_hex": hexs(view_salt(SECRET, t3, pid, item)),
+                   "sha256_hex": hexs(sealed_hash(view_salt(SECRET, t3, pid, item), content))}
+                  for pid, item, content in VIEW_ITEMS],
+    }]
 
     seeds = []
     for length, t, dname in ((8, 3, "some-missing"), (4096, 1, "none")):
@@ -395,6 +416,13 @@ def c_fair(v):
                 sv["t"], p["id"], p["file_hex"], p["salt_hex"], p["sealed_sha256_hex"]))
     L.append("};")
     L.append("static const char sealed_digest[] = \"%s\";" % sv["digest_hex"])
+    vv = v["views"][0]
+    L.append("static const struct view_vec view_vecs[] = {")
+    for i in vv["items"]:
+        L.append("\t{ %d, \"%s\", \"%s\", \"%s\"," % (vv["t"], i["player"], i["item"],
+                                                    i["content_hex"]))
+        L.append("\t\t\"%s\", \"%s\" }," % (i["salt_hex"], i["sha256_hex"]))
+    L.append("};")
     L.append("static const struct seed_vec seed_vecs[] = {")
     for s in v["turn_seed"]:
         L.append("\t{ %d, \"%s\", \"%s\", \"%s\"," % (s["t"], s["key_hex"], s["digest_hex"],
@@ -508,6 +536,20 @@ def md(v):
     for p in sv["players"]:
         L.append("| `%s` | %s | `%s` |" % (p["id"], "`%s`" % p["salt_hex"] if p["salt_hex"]
                                            else "(no file)", p["sealed_sha256_hex"]))
+    L.append("")
+    L.append("### Sealed views")
+    L.append("")
+    vv = v["views"][0]
+    L.append("A player's report and view of the state of turn t = %d, salted from the secret S"
+             " above: salt = HMAC(S, \"umpire/view-salt/v1\" || be32(t) || player || 0x00 ||"
+             " item), SHA256 = SHA256(\"umpire/sealed/v1\" || salt || content)." % vv["t"])
+    L.append("")
+    L.append("| player | item | content | salt | SHA256 (salted) |")
+    L.append("|---|---|---|---|---|")
+    for i in vv["items"]:
+        L.append("| `%s` | `%s` | %s | `%s` | `%s` |" % (
+            i["player"], i["item"], md_bytes(bytes.fromhex(i["content_hex"])), i["salt_hex"],
+            i["sha256_hex"]))
     L.append("")
     L.append("### Beacon rounds")
     L.append("")

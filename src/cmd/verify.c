@@ -42,8 +42,9 @@ static const char verify_help[] =
 	"  --receipt FILE    a receipt 'umpire close' gave: its close commit must be the\n"
 	"                    history's, with the same file hash and D_t\n"
 	"  --view DIR        sealed: a player's outbox of one turn (salt.yaml, orders.yaml,\n"
-	"                    state.yaml): his salted hash is the export's, his file opens it,\n"
-	"                    and after the reveal his state.yaml is his view of the revealed state\n\n"
+	"                    report.md, state.yaml): his salted hash is the export's, his file\n"
+	"                    opens it, his report and view open the export's commitments, and\n"
+	"                    after the reveal his state.yaml is his view of the revealed state\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -755,6 +756,55 @@ static int read_revealed(struct verify *v, int t, const char *name, struct buf *
 	return rc;
 }
 
+/* Whether the views of a salts file (w) list jv's player with jv's two commitments. */
+static int lists_view(const struct node *w, const struct journal_view *jv, struct diag *d)
+{
+	char want_r[65], want_s[65];
+
+	hex_encode(want_r, jv->report_sha256, FAIR_HASH_BYTES);
+	hex_encode(want_s, jv->state_sha256, FAIR_HASH_BYTES);
+	for (size_t k = 0; k < w->n; k++) {
+		const struct node *e = w->items[k];
+		const char *p = NULL, *rh = NULL, *sh = NULL;
+		if (node_want_str(node_get(e, "player"), "player", 64, &p, d) < 0 ||
+			strcmp(p, jv->player) != 0)
+			continue;
+		return node_want_str(node_get(e, "report_sha256"), "report_sha256", 64, &rh, d) ==
+			       0 &&
+		       node_want_str(node_get(e, "state_sha256"), "state_sha256", 64, &sh, d) ==
+			       0 &&
+		       strcmp(rh, want_r) == 0 && strcmp(sh, want_s) == 0;
+	}
+	return 0;
+}
+
+/* The reveal's salts.yaml lists, beside each player's view salts, the commitments they open:
+ * they must be the export's views (the re-resolution proved the salts open those). */
+static int check_revealed_views(struct verify *v, int t, const struct journal_record *ex)
+{
+	struct buf b = BUF_INIT;
+	struct node *root = NULL;
+	const struct node *w;
+	struct diag d;
+	int rc = read_revealed(v, t, "salts.yaml", &b), same = 0;
+
+	diag_init(&d);
+	if (rc == 0 && node_parse(&root, "salts.yaml", b.data, b.len, NULL, &d) == 0 &&
+		(w = node_get(root, "views")) && w->kind == NODE_SEQ && w->n == ex->n_views) {
+		same = 1;
+		for (size_t i = 0; same && i < ex->n_views; i++)
+			same = lists_view(w, &ex->views[i], &d);
+	}
+	if (rc == 0 && !same)
+		rc = error_set(ERROR_INPUT,
+			"turn %d: the reveal's salts.yaml lists other report and view commitments than the export's views",
+			t);
+	node_free(root);
+	diag_release(&d);
+	buf_release(&b);
+	return rc;
+}
+
 /* The whole state the re-resolved turn left is the one the reveal publishes for it. */
 static int check_revealed_state(struct verify *v, int t, const void *state)
 {
@@ -888,7 +938,8 @@ static int verify_turn(struct verify *v, int t)
 		check_position(v, t, tag, tag_id) ||
 		check_commit_id(v, t, tag, parent, tag_id, head, &at) ||
 		check_unchanged(v, t, tag) ||
-		(v->revealed && check_revealed_state(v, t, state) < 0))
+		(v->revealed && (check_revealed_state(v, t, state) < 0 ||
+					check_revealed_views(v, t, ex) < 0)))
 		goto done;
 	if (v->c->journal && check_journal(v, t, tag, tag_id, head, &at, ex, NULL))
 		goto done;
@@ -1031,9 +1082,46 @@ out:
 	return rc;
 }
 
-/* A view's salt.yaml: campaign, turn, the one entry's player, salt and salted hash. */
+/* An item of a player's view (report.md, state.yaml): its salt and salted commitment. */
+struct view_item {
+	const char *file;  /* its name in the outbox */
+	const char *label; /* its key prefix in salt.yaml and the export ("report", "state") */
+	uint8_t salt[FAIR_HASH_BYTES];
+	uint8_t sha256[FAIR_HASH_BYTES];
+};
+
+/* The views entry of a player's salt.yaml: the salts and commitments of his report and view
+ * of the state (items[0] report, items[1] state). 0, or -1 when it is not one. */
+static int read_view_items(const struct node *root, struct view_item items[2], struct diag *d)
+{
+	const struct node *v = node_get(root, "views"), *e;
+	const char *s;
+
+	if (!v || v->kind != NODE_SEQ || v->n != 1)
+		return -1;
+	e = v->items[0];
+	for (int i = 0; i < 2; i++) {
+		char *ks = xasprintf("%s_salt", items[i].label);
+		char *kh = xasprintf("%s_sha256", items[i].label);
+		int rc = node_want_str(node_get(e, ks), ks, 64, &s, d) < 0 ||
+					 hex_decode(items[i].salt, FAIR_HASH_BYTES, s) < 0 ||
+					 node_want_str(node_get(e, kh), kh, 64, &s, d) < 0 ||
+					 hex_decode(items[i].sha256, FAIR_HASH_BYTES, s) < 0 ?
+				 -1 :
+				 0;
+		free(ks);
+		free(kh);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A view's salt.yaml: campaign, turn, the one entry's player, salt and salted hash, and the
+ * salts and commitments of his report and view (items). */
 static int read_view_salt(const char *path, const struct campaign *c, int *turn, char **player,
-	int *sent, uint8_t salt[FAIR_HASH_BYTES], uint8_t h[FAIR_HASH_BYTES])
+	int *sent, uint8_t salt[FAIR_HASH_BYTES], uint8_t h[FAIR_HASH_BYTES],
+	struct view_item items[2])
 {
 	struct buf bytes = BUF_INIT;
 	struct node *root = NULL;
@@ -1055,9 +1143,10 @@ static int read_view_salt(const char *path, const struct campaign *c, int *turn,
 					0 ||
 				node_want_str(node_get(e, "sha256"), "sha256", 64, &hh, &d) < 0 ||
 				hex_decode(salt, FAIR_HASH_BYTES, sa) < 0 ||
-				hex_decode(h, FAIR_HASH_BYTES, hh) < 0)))
+				hex_decode(h, FAIR_HASH_BYTES, hh) < 0)) ||
+		read_view_items(root, items, &d) < 0)
 		error_set(ERROR_INPUT,
-			"view: %s is not a player's salt.yaml (campaign, turn, player, at most one salt expected)",
+			"view: %s is not a player's salt.yaml (campaign, turn, player, at most one salt, his views entry expected)",
 			path);
 	else if (strcmp(cid, c->id) != 0)
 		error_set(ERROR_INPUT, "view: %s is for campaign '%s', not '%s'", path, cid, c->id);
@@ -1073,23 +1162,84 @@ static int read_view_salt(const char *path, const struct campaign *c, int *turn,
 	return rc;
 }
 
+/* His report and view of the state (items) in dir open the commitments the export ex holds
+ * for player: the salt.yaml's, which must be the export's. */
+static int check_view_items(const char *dir, const char *player, int turn, const char *epath,
+	const struct journal_record *ex, struct view_item items[2])
+{
+	const struct journal_view *jv = NULL;
+	struct buf b = BUF_INIT;
+	uint8_t got[FAIR_HASH_BYTES] = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < ex->n_views; i++)
+		if (strcmp(ex->views[i].player, player) == 0)
+			jv = &ex->views[i];
+	if (!jv)
+		return error_set(ERROR_INPUT, "view %s: %s lists no view of %s for turn %d", dir,
+			epath, player, turn);
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		const uint8_t *want = i == 0 ? jv->report_sha256 : jv->state_sha256;
+		char *path = xasprintf("%s/%s", dir, items[i].file);
+		buf_clear(&b);
+		if (memcmp(want, items[i].sha256, FAIR_HASH_BYTES) != 0)
+			rc = error_set(ERROR_INPUT,
+				"view %s: the salted hash of %s's %s for turn %d is not the one %s holds",
+				dir, player, items[i].file, turn, epath);
+		else if (file_read(path, 64 * 1024 * 1024, &b) < 0)
+			rc = error_prefix("view %s", dir);
+		if (rc == 0)
+			fair_sealed_hash(got, items[i].salt, b.data ? b.data : "", b.len);
+		if (rc == 0 && memcmp(got, want, FAIR_HASH_BYTES) != 0)
+			rc = error_set(ERROR_INPUT,
+				"view %s: %s does not open the commitment %s holds for %s's %s of turn %d: not the one the umpire committed to",
+				dir, path, epath, player, items[i].label, turn);
+		free(path);
+	}
+	buf_release(&b);
+	return rc;
+}
+
+/* After the reveal: his view of the state in vpath is the rule system's view for player of
+ * the revealed whole state of turn. */
+static int check_view_revealed(struct verify *v, const char *dir, const char *vpath,
+	const char *player, int turn)
+{
+	struct buf want = BUF_INIT, file = BUF_INIT;
+	void *whole = NULL;
+	int n = 0, rc = 0;
+
+	if (turn_load_whole_state(v->c, turn, &n, &whole) < 0 ||
+		campaign_emit_state(v->c, turn, whole, player, &want) < 0 ||
+		file_read(vpath, 64 * 1024 * 1024, &file) < 0 || file.len != want.len ||
+		memcmp(file.data, want.data, want.len) != 0)
+		rc = error_set(ERROR_INPUT,
+			"view %s: %s is not %s's view of the whole state the reveal publishes for turn %d",
+			dir, vpath, player, turn);
+	if (whole)
+		v->c->rules->state_free(whole);
+	buf_release(&want);
+	buf_release(&file);
+	return rc;
+}
+
 /* --view DIR: a player's outbox of one sealed turn against the clone. His salted hash is the
  * one the export (and so D_t) holds; his own file, when DIR has it (orders.yaml), opens it;
- * after the reveal his view of the state is the rule system's view of the revealed whole
- * state. */
+ * his report and view of the state open the commitments the export holds for them; after the
+ * reveal his view of the state is also the rule system's view of the revealed whole state. */
 static int check_view(struct verify *v, const char *dir)
 {
 	char *spath = xasprintf("%s/salt.yaml", dir), *opath = xasprintf("%s/orders.yaml", dir);
 	char *vpath = xasprintf("%s/" LAYOUT_STATE, dir), *player = NULL;
-	struct buf ex_bytes = BUF_INIT, file = BUF_INIT, want = BUF_INIT;
+	struct buf ex_bytes = BUF_INIT, file = BUF_INIT;
 	struct journal_record *ex = NULL;
+	struct view_item items[2] = { { "report.md", "report", { 0 }, { 0 } },
+		{ LAYOUT_STATE, "state", { 0 }, { 0 } } };
 	uint8_t salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES], got[FAIR_HASH_BYTES];
 	char tag[LAYOUT_TAG_MAX], epath[LAYOUT_PATH_MAX];
-	void *whole = NULL;
-	int turn = 0, n = 0, rc = -1, opened = 0, sent = 0;
-	const char *state_note = "his view of the state is checked after the reveal";
+	int turn = 0, rc = -1, opened = 0, sent = 0;
 
-	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h) < 0)
+	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h, items) < 0)
 		goto done;
 	layout_tag(tag, turn);
 	layout_export_path(epath, turn);
@@ -1112,30 +1262,18 @@ static int check_view(struct verify *v, const char *dir)
 		}
 		opened = 1;
 	}
-	if (v->revealed) {
-		buf_clear(&file);
-		if (turn_load_whole_state(v->c, turn, &n, &whole) < 0 ||
-			campaign_emit_state(v->c, turn, whole, player, &want) < 0 ||
-			file_read(vpath, 64 * 1024 * 1024, &file) < 0 || file.len != want.len ||
-			memcmp(file.data, want.data, want.len) != 0) {
-			error_set(ERROR_INPUT,
-				"view %s: %s is not %s's view of the whole state the reveal publishes for turn %d",
-				dir, vpath, player, turn);
-			goto done;
-		}
-		state_note = "his view of the state is the revealed state's";
-	}
-	say(v, "view %s: ok: %s's orders for turn %d are the ones committed (%s in %s)%s; %s\n",
+	if (check_view_items(dir, player, turn, epath, ex, items) < 0 ||
+		(v->revealed && check_view_revealed(v, dir, vpath, player, turn) < 0))
+		goto done;
+	say(v, "view %s: ok: %s's orders for turn %d are the ones committed (%s in %s)%s; his report and view of the state open the commitments there%s\n",
 		dir, player, turn, sent ? "salted hash" : "none sent", epath,
-		opened ? ", his file opens it" : "", state_note);
+		opened ? ", his file opens it" : "",
+		v->revealed ? ", and his view is the revealed state's" : "");
 	rc = 0;
 done:
-	if (whole)
-		v->c->rules->state_free(whole);
 	journal_record_free(ex);
 	buf_release(&ex_bytes);
 	buf_release(&file);
-	buf_release(&want);
 	free(player);
 	free(spath);
 	free(opath);

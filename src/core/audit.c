@@ -33,6 +33,7 @@ static const char *const export_keys[] = {
 	"dice",
 	"events",
 	"void_orders",
+	"views",
 	"state_sha256",
 	"summary",
 	NULL,
@@ -41,6 +42,7 @@ static const char *const export_order_keys[] = { "player", "received", "sha256",
 static const char *const export_die_keys[] = { "index", "sides", "value", "for", NULL };
 static const char *const export_event_keys[] = { "phase", "text", NULL };
 static const char *const export_void_keys[] = { "phase", "player", "order", "reason", NULL };
+static const char *const export_view_keys[] = { "player", "report_sha256", "state_sha256", NULL };
 
 /* --- reading a journal export ------------------------------------------------------------ */
 
@@ -178,6 +180,45 @@ static void parse_export_orders(struct journal_record *r, const struct campaign 
 	}
 	if (c && diag_count(d) == before)
 		check_export_players(r, c, orders, d);
+}
+
+/* views: a sealed turn's commitments to each player's report and view, every player once, by
+ * id; an open campaign's export has none (docs/formats.md). */
+static void parse_export_views(struct journal_record *r, const struct campaign *c,
+	const struct node *root, struct diag *d)
+{
+	const struct node *views = node_get(root, "views");
+	size_t n_ids, at = 0;
+	const char **ids;
+
+	if (c && !views && c->visibility == CAMPAIGN_SEALED)
+		node_error(d, root,
+			"a sealed turn's export has no views (each player's commitments)");
+	if (c && views && c->visibility != CAMPAIGN_SEALED)
+		node_error(d, views, "views in the export of an open campaign");
+	if (!views || node_check_seq(views, "views", CAMPAIGN_MAX_PLAYERS, d) < 0)
+		return;
+	r->views = xcalloc(views->n + 1, sizeof(*r->views));
+	for (size_t i = 0; i < views->n; i++) {
+		const struct node *e = views->items[i];
+		struct journal_view *jv = &r->views[r->n_views];
+		if (node_check_map(e, "view entry", export_view_keys, d) < 0)
+			continue;
+		jv->player = dup_str(node_need(e, "player", d), "player", d);
+		r->n_views++;
+		want_hash(node_need(e, "report_sha256", d), "report_sha256", jv->report_sha256, d);
+		want_hash(node_need(e, "state_sha256", d), "state_sha256", jv->state_sha256, d);
+	}
+	if (!c)
+		return;
+	ids = campaign_ids(c, &n_ids);
+	int same = r->n_views == c->n_players;
+	for (size_t i = 0; same && i < n_ids; i++)
+		if (strcmp(ids[i], UMPIRE_PLAYER) != 0)
+			same = r->views[at].player && strcmp(r->views[at++].player, ids[i]) == 0;
+	if (!same)
+		node_error(d, views, "views does not list every player once, sorted by id");
+	free(ids);
 }
 
 static void parse_export_dice(struct journal_record *r, const struct node *dice, struct diag *d)
@@ -375,6 +416,7 @@ static int parse_export_fast(struct journal_record *r, const struct campaign *c,
 			is_dice_at(root, line)) {
 			parse_export_head(r, c, root, &d);
 			parse_export_orders(r, c, node_need(root, "orders", &d), &d);
+			parse_export_views(r, c, root, &d);
 			parse_export_events(r, node_need(root, "events", &d),
 				node_need(root, "void_orders", &d), &d);
 			rc = diag_count(&d) ? -1 : 0;
@@ -410,6 +452,7 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 		node_check_map(root, "journal export", export_keys, d) == 0) {
 		parse_export_head(r, c, root, d);
 		parse_export_orders(r, c, node_need(root, "orders", d), d);
+		parse_export_views(r, c, root, d);
 		parse_export_dice(r, node_need(root, "dice", d), d);
 		parse_export_events(r, node_need(root, "events", d),
 			node_need(root, "void_orders", d), d);
@@ -776,6 +819,38 @@ static int same_hash(int t, const char *what, const uint8_t got[FAIR_HASH_BYTES]
 	return error_set(ERROR_INPUT, "turn %d: %s %s %s, %s says %s", t, what, a, how, source, b);
 }
 
+/* Sealed, after the reveal: each player's report and view, re-rendered and salted with the
+ * revealed view salts, give the commitments the export (r) holds. An export record only: the
+ * SQLite journal keeps no views. */
+static int compare_views(const struct turn *tn, const struct campaign *c,
+	const struct journal_record *r, const char *source)
+{
+	char got[65], want[65];
+
+	if (!tn->out.views || r->n_views == 0)
+		return 0;
+	for (size_t k = 0; k < c->n_players; k++) {
+		const struct turn_view *v = &tn->out.views[k];
+		for (size_t i = 0; i < r->n_views; i++) {
+			const struct journal_view *jv = &r->views[i];
+			int item = memcmp(v->report_sha256, jv->report_sha256, FAIR_HASH_BYTES) ?
+					   0 :
+				   memcmp(v->state_sha256, jv->state_sha256, FAIR_HASH_BYTES) ? 1 :
+												-1;
+			if (strcmp(jv->player, c->players[k]) != 0 || item < 0)
+				continue;
+			hex_encode(got, item ? v->state_sha256 : v->report_sha256, FAIR_HASH_BYTES);
+			hex_encode(want, item ? jv->state_sha256 : jv->report_sha256,
+				FAIR_HASH_BYTES);
+			return error_set(ERROR_INPUT,
+				"turn %d: %s's %s, re-rendered and salted with the revealed salt, hashes to %s; %s holds %s (the reveal's %s salt, or the turn, differs)",
+				tn->in.turn, c->players[k], item ? "view of the state" : "report",
+				got, source, want, item ? "state" : "report");
+		}
+	}
+	return 0;
+}
+
 static int compare_record(const struct turn *tn, const struct campaign *c,
 	const struct journal_record *r, unsigned flags, int fairness)
 {
@@ -801,7 +876,7 @@ static int compare_record(const struct turn *tn, const struct campaign *c,
 		return error_set(ERROR_INPUT,
 			"turn %d: summary differs: re-resolved \"%s\", %s has \"%s\"", t,
 			tn->out.summary, source, r->summary ? r->summary : "");
-	return 0;
+	return compare_views(tn, c, r, source);
 }
 
 int audit_compare(const struct audit_turn *at, const struct campaign *c,

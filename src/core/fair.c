@@ -18,6 +18,7 @@ static const char turn_label[] = "umpire/turn/v1";
 static const char die_label[] = "umpire/die/v1";
 static const char salt_label[] = "umpire/salt/v1";
 static const char sealed_label[] = "umpire/sealed/v1";
+static const char view_salt_label[] = "umpire/view-salt/v1";
 
 int fair_init(void)
 {
@@ -230,6 +231,24 @@ void fair_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char
 	m[ll + 3] = (unsigned char)t;
 	memcpy(m + ll + 4, player, pl);
 	fair_hmac(out, secret, m, ll + 4 + pl);
+	free(m);
+}
+
+void fair_view_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player,
+	const char *item)
+{
+	size_t ll = sizeof(view_salt_label) - 1, pl = strlen(player), il = strlen(item);
+	unsigned char *m = xmalloc(ll + 4 + pl + 1 + il);
+
+	memcpy(m, view_salt_label, ll);
+	m[ll] = (unsigned char)(t >> 24);
+	m[ll + 1] = (unsigned char)(t >> 16);
+	m[ll + 2] = (unsigned char)(t >> 8);
+	m[ll + 3] = (unsigned char)t;
+	memcpy(m + ll + 4, player, pl);
+	m[ll + 4 + pl] = 0; /* ids never hold a NUL: player and item stay apart */
+	memcpy(m + ll + 5 + pl, item, il);
+	fair_hmac(out, secret, m, ll + 5 + pl + il);
 	free(m);
 }
 

@@ -51,6 +51,11 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 /* Sealed turns (docs/fairness.md, "Sealed turns"): the salt of player's order file of turn
  * t, salt = HMAC(S, "umpire/salt/v1" || be32(t) || player). */
 void fair_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player);
+/* Sealed turns: the salt of an item of player's private view of turn t (item "report": his
+ * report, "state": his view of the state), salt = HMAC(S, "umpire/view-salt/v1" || be32(t) ||
+ * player || 0x00 || item). Its commitment is fair_sealed_hash, as for an order file. */
+void fair_view_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player,
+	const char *item);
 /* The salted commitment to an order file, SHA256("umpire/sealed/v1" || salt || bytes): what a
  * sealed campaign publishes and D_t takes in place of SHA256(bytes). */
 void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len);

@@ -200,3 +200,22 @@ done:
 	free(path);
 	return rc;
 }
+
+int file_remove_durable(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int dfd = -1, rc = 1;
+
+	if (unlink(path) < 0) {
+		rc = errno == ENOENT ? 0 : fail_keep_errno(ERROR_OS, "cannot remove", path);
+		goto done;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0)
+		rc = fail_keep_errno(ERROR_OS, "cannot sync directory", dir);
+done:
+	if (dfd >= 0)
+		close(dfd);
+	free(path);
+	return rc;
+}

@@ -38,5 +38,8 @@ int file_mkdir_p(const char *dir, mode_t mode);
 /* Writes dir/name durably: dir made (0700) if need be, a temporary file in dir, fsync,
  * rename over name, fsync dir. A crash leaves the old file or the new one. 0 / -1. */
 int file_write_durable(const char *dir, const char *name, const void *data, size_t len);
+/* Removes dir/name, if it is there, and syncs dir: a file a crashed run wrote that the rerun
+ * must not leave behind. Returns 1 removed, 0 it was not there, -1 (error.h). */
+int file_remove_durable(const char *dir, const char *name);
 
 #endif

@@ -888,6 +888,9 @@ void journal_record_free(struct journal_record *r)
 	}
 	free(r->events);
 	file_list_free(r->files, r->n_files);
+	for (i = 0; i < r->n_views; i++)
+		free(r->views[i].player);
+	free(r->views);
 	free(r);
 }
 

@@ -26,6 +26,14 @@ struct journal_order {
 	size_t len;
 };
 
+/* Sealed turns: a player's salted commitments to his report and to his view of the state, as
+ * a sealed turn's journal export lists them (docs/fairness.md, "Sealed turns"). */
+struct journal_view {
+	char *player;                           /* player id */
+	uint8_t report_sha256[FAIR_HASH_BYTES]; /* SHA256("umpire/sealed/v1" || salt || report) */
+	uint8_t state_sha256[FAIR_HASH_BYTES];  /* the same over his view of the state */
+};
+
 /* One turn as appended or read back. Hashes are bytes here; hex only in SQLite and YAML.
  * Everything is owned by the record when it comes from journal_read (free with
  * journal_record_free); when appending, the caller owns it. */
@@ -52,6 +60,8 @@ struct journal_record {
 	size_t n_events; /* first_die is not stored: 0 when read */
 	struct file *files;
 	size_t n_files;
+	struct journal_view *views; /* a sealed turn's export (audit_parse_export); not in SQLite */
+	size_t n_views;
 };
 
 /* Opens (create=1: creates, applies the schema; fails if it exists) the journal at path.

@@ -87,6 +87,32 @@ static int put_export_head(struct buf *b, const struct turn *t)
 	return rc | put_hash(b, "seed", out->seed);
 }
 
+/* Sealed: `views`, each player's salted commitments to his report and his view of the state,
+ * by id (docs/fairness.md, "Sealed turns"). */
+static int put_views(struct buf *b, const struct turn *t)
+{
+	const struct campaign *c = t->c;
+	size_t n_ids;
+	const char **ids = campaign_ids(c, &n_ids);
+	char hex[65];
+	int rc = 0;
+
+	put_seq(b, "views", c->n_players);
+	for (size_t i = 0; i < n_ids; i++)
+		for (size_t k = 0; k < c->n_players; k++) {
+			const struct turn_view *v = &t->out.views[k];
+			if (strcmp(c->players[k], ids[i]) != 0)
+				continue;
+			rc |= put_str(b, 1, 1, "player", ids[i]);
+			hex32(hex, v->report_sha256);
+			rc |= put_str(b, 1, 0, "report_sha256", hex);
+			hex32(hex, v->state_sha256);
+			rc |= put_str(b, 1, 0, "state_sha256", hex);
+		}
+	free(ids);
+	return rc;
+}
+
 /* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. Written
  * entry by entry, each exactly as node_emit writes the same tree (check_node compares them):
  * a turn of 10,000 dice builds no tree of 40,000 nodes. */
@@ -124,6 +150,8 @@ int render_export(struct buf *b, const struct turn *t)
 			      put_int(b, 1, 0, "order", (long long)e->order_index) |
 			      put_str(b, 1, 0, "reason", e->text);
 	}
+	if (t->out.views)
+		rc |= put_views(b, t);
 	rc |= put_hash(b, "state_sha256", out->state_sha256) |
 	      put_str(b, 0, 0, "summary", out->summary);
 	if (rc != 0) {
@@ -155,6 +183,22 @@ void render_salts(struct buf *b, const struct turn *t, const char *player)
 		node_map_str(e, "salt", hex);
 		hex32(hex, f->digest_hash);
 		node_map_str(e, "sha256", hex);
+	}
+	struct node *w = node_map_add(root, "views", node_new_seq());
+	for (size_t k = 0; t->out.views && k < t->c->n_players; k++) {
+		const struct turn_view *tv = &t->out.views[k];
+		if (player && strcmp(t->c->players[k], player) != 0)
+			continue;
+		struct node *e = node_seq_add(w, node_new_map());
+		node_map_str(e, "player", t->c->players[k]);
+		hex32(hex, tv->report_salt);
+		node_map_str(e, "report_salt", hex);
+		hex32(hex, tv->report_sha256);
+		node_map_str(e, "report_sha256", hex);
+		hex32(hex, tv->state_salt);
+		node_map_str(e, "state_salt", hex);
+		hex32(hex, tv->state_sha256);
+		node_map_str(e, "state_sha256", hex);
 	}
 	buf_printf(b, "# umpire salts: turn %d of campaign %s (docs/fairness.md, Sealed turns)\n",
 		t->in.turn, t->c->id);

@@ -6,7 +6,8 @@
 #include "core/turn.h"
 
 /* Appends journal/turn-NNNN.yaml of turn t to b: key, every order file's hash, digest,
- * beacon, seed, every die and event, the state hash and the summary. Returns 0 / -1. */
+ * beacon, seed, every die and event, when sealed each player's view commitments (`views`),
+ * the state hash and the summary. Returns 0 / -1. */
 int render_export(struct buf *b, const struct turn *t);
 /* Appends the Markdown report of turn t for player to b; player NULL: a sealed turn's public
  * report (the rule system's Situation only when it sets RULES_PRIVATE). */
@@ -14,7 +15,8 @@ void render_report(struct buf *b, const struct turn *t, const char *player);
 
 /* Appends a sealed turn's salts file to b: campaign, turn (and player, when given) and, per
  * order file (player's only, or every one when player is NULL), its player, salt and salted
- * commitment (`sha256`, as the export shows it). */
+ * commitment (`sha256`, as the export shows it); then `views`, per player (his only, or every
+ * one), the salts and commitments of his report and his view of the state. */
 void render_salts(struct buf *b, const struct turn *t, const char *player);
 
 #endif

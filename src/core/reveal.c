@@ -36,42 +36,33 @@ static int add_kept(struct file **files, size_t *n, const char *dir, int turn, c
 	return rc;
 }
 
-static int cmp_name(const void *a, const void *b)
+/* Every withheld order file of a turn (orders/PLAYER.yaml): exactly the files the journal
+ * received, each the bytes it journaled (a file a crashed run left, or one changed since, is
+ * never published: the reveal stops and names it). */
+static int add_kept_orders(struct campaign *c, struct file **files, size_t *n, const char *dir,
+	int turn)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	struct journal_record *r = NULL;
+	int rc = journal_read(c->journal, turn, &r);
 
-/* Every withheld order file of a turn (orders/PLAYER.yaml), in name order. */
-static int add_kept_orders(struct file **files, size_t *n, const char *dir, int turn)
-{
-	char *odir = xasprintf("%s/orders", dir);
-	char **names = NULL;
-	size_t k = 0;
-	int rc = 0;
-	DIR *d = opendir(odir);
-
-	if (!d) {
-		/* A turn nobody sent orders for kept no directory. */
-		if (errno != ENOENT)
-			rc = error_set(ERROR_OS, "cannot read %s: %s", odir, strerror(errno));
-		free(odir);
-		return rc;
+	if (rc != 0)
+		return rc < 0 ? rc : error_set(ERROR_INPUT, "turn %d is not in the journal", turn);
+	for (size_t i = 0; rc == 0 && i < r->n_orders; i++) {
+		const struct journal_order *o = &r->orders[i];
+		if (!o->has_file)
+			continue;
+		char *name = xasprintf("orders/%s.yaml", o->player);
+		size_t before = *n;
+		rc = add_kept(files, n, dir, turn, name);
+		if (rc == 0 && o->bytes &&
+			((*files)[before].len != o->len ||
+				memcmp((*files)[before].data, o->bytes, o->len) != 0))
+			rc = error_set(ERROR_INPUT,
+				"cannot reveal turn %d: %s/%s is not the file the journal received from %s",
+				turn, dir, name, o->player);
+		free(name);
 	}
-	for (struct dirent *e; (e = readdir(d));)
-		if (e->d_name[0] != '.' && k < CAMPAIGN_MAX_PLAYERS + 1) {
-			names = xrealloc(names, (k + 1) * sizeof(*names));
-			names[k++] = xasprintf("orders/%s", e->d_name);
-		}
-	closedir(d);
-	if (k)
-		qsort(names, k, sizeof(*names), cmp_name);
-	for (size_t i = 0; i < k; i++) {
-		if (rc == 0)
-			rc = add_kept(files, n, dir, turn, names[i]);
-		free(names[i]);
-	}
-	free(names);
-	free(odir);
+	journal_record_free(r);
 	return rc;
 }
 
@@ -85,7 +76,7 @@ static int collect(struct campaign *c, int last, struct file **files, size_t *n)
 		if (rc == 0 && t > 0)
 			rc = add_kept(files, n, dir, t, "salts.yaml");
 		if (rc == 0 && t > 0)
-			rc = add_kept_orders(files, n, dir, t);
+			rc = add_kept_orders(c, files, n, dir, t);
 		free(dir);
 	}
 	return rc;

@@ -3,6 +3,8 @@
  * umpire's rulings and the rule system's phases, render the files, build the commit, journal
  * it, publish it. Commands run slices of the table (turn_run); the journal is the point of
  * no return (docs/design.md, crash safety). */
+#include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/turn.h"
+#include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
@@ -181,6 +184,9 @@ void turn_release(struct turn *t)
 		buf_release(&out->reports[i]);
 	buf_release(&out->public_report);
 	free(out->reports);
+	for (size_t i = 0; out->views && i < t->c->n_players; i++)
+		buf_release(&out->views[i].state);
+	free(out->views);
 	diag_release(&t->diag);
 	journal_record_free(t->last);
 	close_release(&t->close);
@@ -671,7 +677,45 @@ static const uint8_t *revealed_salt(const struct turn *t, const char *player)
 	return NULL;
 }
 
-/* reveal/turn-NNNN/salts.yaml at the reveal: each file's salt, into t->salts. */
+/* Sealed: t->out.views, one per campaign player, made on first use. */
+static struct turn_view *views_of(struct turn *t)
+{
+	if (!t->out.views)
+		t->out.views = xcalloc(t->c->n_players + 1, sizeof(*t->out.views));
+	return t->out.views;
+}
+
+/* The `views` of reveal/turn-NNNN/salts.yaml: each player's report and state salts, into
+ * t->out.views. 0, or -1 when an entry is not one (d says why) or names no player. */
+static int read_view_salts(struct turn *t, const struct node *v, struct diag *d)
+{
+	struct turn_view *views = views_of(t);
+	const char *p, *rs, *ss;
+
+	if (!v)
+		return 0; /* seal_files names the player without salts */
+	if (v->kind != NODE_SEQ || v->n > t->c->n_players)
+		return -1;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct node *e = v->items[i];
+		size_t k = 0;
+		if (node_want_str(node_get(e, "player"), "player", 64, &p, d) < 0 ||
+			node_want_str(node_get(e, "report_salt"), "report_salt", 64, &rs, d) < 0 ||
+			node_want_str(node_get(e, "state_salt"), "state_salt", 64, &ss, d) < 0)
+			return -1;
+		while (k < t->c->n_players && strcmp(t->c->players[k], p) != 0)
+			k++;
+		if (k == t->c->n_players ||
+			hex_decode(views[k].report_salt, FAIR_HASH_BYTES, rs) < 0 ||
+			hex_decode(views[k].state_salt, FAIR_HASH_BYTES, ss) < 0)
+			return -1;
+		views[k].salted = 1;
+	}
+	return 0;
+}
+
+/* reveal/turn-NNNN/salts.yaml at the reveal: each file's salt, into t->salts; each player's
+ * view salts, into t->out.views. */
 static int read_revealed_salts(struct turn *t, const char *path)
 {
 	struct buf bytes = BUF_INIT;
@@ -700,6 +744,8 @@ static int read_revealed_salts(struct turn *t, const char *path)
 			hex_decode(ts->salt, FAIR_HASH_BYTES, s) < 0)
 			goto bad;
 	}
+	if (read_view_salts(t, node_get(root, "views"), &d) < 0)
+		goto bad;
 	rc = 0;
 	goto done;
 bad:
@@ -853,9 +899,15 @@ static int seal_files(struct turn *t)
 
 	for (size_t i = 0; i < t->in.n_files; i++)
 		memcpy(t->in.files[i].digest_hash, t->in.files[i].sha256, FAIR_HASH_BYTES);
-	if (t->c->visibility != CAMPAIGN_SEALED || t->in.n_files == 0)
+	if (t->c->visibility != CAMPAIGN_SEALED)
 		return 0;
+	struct turn_view *views = views_of(t);
 	if (t->source == TURN_RECORDED) {
+		for (size_t k = 0; k < t->c->n_players; k++)
+			if (!views[k].salted)
+				return error_set(ERROR_INPUT,
+					"turn %d: the reveal has no view salts for %s", t->in.turn,
+					t->c->players[k]);
 		for (size_t i = 0; i < t->in.n_files; i++) {
 			struct order_file *f = &t->in.files[i];
 			const uint8_t *salt = revealed_salt(t, f->player);
@@ -874,6 +926,12 @@ static int seal_files(struct turn *t)
 		struct order_file *f = &t->in.files[i];
 		fair_salt(f->salt, secret, (uint32_t)t->in.turn, f->player);
 		fair_sealed_hash(f->digest_hash, f->salt, f->bytes, f->len);
+	}
+	for (size_t k = 0; rc == 0 && k < t->c->n_players; k++) {
+		const char *p = t->c->players[k];
+		fair_view_salt(views[k].report_salt, secret, (uint32_t)t->in.turn, p, "report");
+		fair_view_salt(views[k].state_salt, secret, (uint32_t)t->in.turn, p, "state");
+		views[k].salted = 1;
 	}
 	fair_secret_unlock(secret, sizeof secret);
 	if (rc < 0)
@@ -1384,6 +1442,28 @@ static int step_resolve(struct turn *t)
 
 /* --- render ------------------------------------------------------------------------------ */
 
+/* Sealed: each player's view of the state, and the salted commitments to it and to his
+ * report that the export publishes (salts from seal_files). */
+static int render_views(struct turn *t)
+{
+	struct turn_output *out = &t->out;
+
+	for (size_t k = 0; k < t->c->n_players; k++) {
+		struct turn_view *v = &views_of(t)[k];
+		buf_clear(&v->state);
+		if (campaign_emit_state(t->c, t->in.turn, t->state, t->c->players[k], &v->state) <
+			0)
+			return error_set(ERROR_INTERNAL,
+				"internal error: cannot emit %s's view of the state after turn %d",
+				t->c->players[k], t->in.turn);
+		assert(v->salted);
+		fair_sealed_hash(v->report_sha256, v->report_salt, out->reports[k].data,
+			out->reports[k].len);
+		fair_sealed_hash(v->state_sha256, v->state_salt, v->state.data, v->state.len);
+	}
+	return 0;
+}
+
 static int step_render(struct turn *t)
 {
 	struct campaign *c = t->c;
@@ -1393,26 +1473,74 @@ static int step_render(struct turn *t)
 		return error_set(ERROR_INTERNAL,
 			"internal error: cannot emit the state after turn %d", t->in.turn);
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
-	if (render_export(&out->journal_yaml, t) < 0)
-		return error_set(ERROR_INTERNAL,
-			"internal error: cannot emit the journal export of turn %d", t->in.turn);
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
 	for (size_t i = 0; i < c->n_players; i++)
 		render_report(&out->reports[i], t, c->players[i]);
-	if (c->visibility == CAMPAIGN_SEALED)
+	if (c->visibility == CAMPAIGN_SEALED) {
 		render_report(&out->public_report, t, NULL);
+		if (render_views(t) < 0)
+			return -1;
+	}
+	/* Last: a sealed export commits to each player's report and view. */
+	if (render_export(&out->journal_yaml, t) < 0)
+		return error_set(ERROR_INTERNAL,
+			"internal error: cannot emit the journal export of turn %d", t->in.turn);
 	return 0;
 }
 
 /* --- seal ------------------------------------------------------------------------------- */
 
-/* dir/name durably, dir made first (file_write_durable makes only the last level). */
-static int write_private(const char *dir, const char *name, const void *data, size_t len)
+/* dir/name durably, dir made first (file_write_durable makes only the last level); what names
+ * the durable point (the crash-point test's). */
+static int write_private(const char *what, const char *dir, const char *name, const void *data,
+	size_t len)
 {
 	if (file_mkdir_p(dir, 0700) < 0 || file_write_durable(dir, name, data, len) < 0)
 		return error_prefix("cannot write %s/%s", dir, name);
+	durable_point(what);
 	return 0;
+}
+
+/* A file of the turn's private directories that this run does not write (a run that crashed
+ * before the journal was given other files), removed: nothing stale reaches a player or the
+ * reveal. */
+static int remove_private(const char *what, const char *dir, const char *name)
+{
+	int rc = file_remove_durable(dir, name);
+	if (rc < 0)
+		return error_prefix("cannot remove a stale file");
+	if (rc > 0)
+		durable_point(what);
+	return 0;
+}
+
+/* .umpire/sealed/turn-NNNN/orders/: every PLAYER.yaml not among this run's files removed. */
+static int remove_stale_orders(struct turn *t, const char *odir)
+{
+	DIR *d = opendir(odir);
+	char **stale = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!d)
+		return 0; /* none yet */
+	for (struct dirent *e; (e = readdir(d)) && n < CAMPAIGN_MAX_PLAYERS + 1;) {
+		char *player = e->d_name[0] == '.' ? NULL : layout_order_player(e->d_name);
+		if (player && !turn_find_file(&t->in, player)) {
+			stale = xrealloc(stale, (n + 1) * sizeof(*stale));
+			stale[n++] = xstrdup(e->d_name);
+		}
+		free(player);
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = remove_private("seal: stale file removed", odir, stale[i]);
+		free(stale[i]);
+	}
+	free(stale);
+	return rc;
 }
 
 /* .umpire/outbox/PLAYER/turn-NNNN/: his report, his view of the state, his salt. */
@@ -1421,21 +1549,24 @@ static int write_outbox(struct turn *t, size_t k)
 	const char *p = t->c->players[k];
 	char *dir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_TAG_PREFIX "%04d", t->c->dir, p,
 		t->in.turn);
-	struct buf view = BUF_INIT, salt = BUF_INIT;
-	int rc = campaign_emit_state(t->c, t->in.turn, t->state, p, &view);
+	const struct buf *view = &t->out.views[k].state;
+	struct buf salt = BUF_INIT;
+	int rc = 0;
 
 	render_salts(&salt, t, p);
 	if (rc == 0)
-		rc = write_private(dir, "report.md", t->out.reports[k].data, t->out.reports[k].len);
+		rc = write_private("seal: outbox report", dir, "report.md", t->out.reports[k].data,
+			t->out.reports[k].len);
 	if (rc == 0)
-		rc = write_private(dir, LAYOUT_STATE, view.data, view.len);
+		rc = write_private("seal: outbox view", dir, LAYOUT_STATE, view->data, view->len);
 	if (rc == 0)
-		rc = write_private(dir, "salt.yaml", salt.data, salt.len);
+		rc = write_private("seal: outbox salt", dir, "salt.yaml", salt.data, salt.len);
 	/* His own file back, so his outbox alone checks against the clone (verify --view). */
 	const struct order_file *f = turn_find_file(&t->in, p);
 	if (rc == 0 && f)
-		rc = write_private(dir, "orders.yaml", f->bytes, f->len);
-	buf_release(&view);
+		rc = write_private("seal: outbox orders", dir, "orders.yaml", f->bytes, f->len);
+	else if (rc == 0)
+		rc = remove_private("seal: stale file removed", dir, "orders.yaml");
 	buf_release(&salt);
 	free(dir);
 	return rc;
@@ -1456,15 +1587,17 @@ static int step_seal(struct turn *t)
 		goto done;
 	rc = campaign_emit_whole_state(t->c, t->in.turn, t->state, &whole);
 	render_salts(&salts, t, NULL);
+	rc = rc == 0 ? remove_stale_orders(t, odir) : rc;
 	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
 		char *name = xasprintf("%s.yaml", t->in.files[i].player);
-		rc = write_private(odir, name, t->in.files[i].bytes, t->in.files[i].len);
+		rc = write_private("seal: withheld order file", odir, name, t->in.files[i].bytes,
+			t->in.files[i].len);
 		free(name);
 	}
 	if (rc == 0)
-		rc = write_private(dir, "salts.yaml", salts.data, salts.len);
+		rc = write_private("seal: salts", dir, "salts.yaml", salts.data, salts.len);
 	if (rc == 0)
-		rc = write_private(dir, LAYOUT_STATE, whole.data, whole.len);
+		rc = write_private("seal: whole state", dir, LAYOUT_STATE, whole.data, whole.len);
 	for (size_t k = 0; rc == 0 && k < t->c->n_players; k++)
 		rc = write_outbox(t, k);
 done:

@@ -56,6 +56,17 @@ struct turn_salt {
 	uint8_t salt[FAIR_HASH_BYTES]; /* the salt revealed */
 };
 
+/* Sealed: one player's private view of a turn and its salted commitments, which the export
+ * publishes (docs/fairness.md, "Sealed turns"): what `verify --view` opens before the reveal. */
+struct turn_view {
+	int salted;                           /* the salts are set (derived, or revealed) */
+	uint8_t report_salt[FAIR_HASH_BYTES]; /* fair_view_salt(S, t, player, "report") */
+	uint8_t state_salt[FAIR_HASH_BYTES];  /* fair_view_salt(S, t, player, "state") */
+	struct buf state;                     /* his view of the state (his outbox's state.yaml) */
+	uint8_t report_sha256[FAIR_HASH_BYTES]; /* fair_sealed_hash(report_salt, his report) */
+	uint8_t state_sha256[FAIR_HASH_BYTES];  /* fair_sealed_hash(state_salt, state) */
+};
+
 /* What a turn takes in. */
 struct turn_input {
 	int turn;                 /* the turn being processed */
@@ -81,6 +92,7 @@ struct turn_output {
 	struct buf *reports;      /* one per campaign player, campaign order (sealed: private) */
 	struct buf public_report; /* sealed: the report everybody may read (committed) */
 	size_t n_reports;
+	struct turn_view *views;  /* sealed: one per campaign player, campaign order; else NULL */
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
 };

@@ -5,7 +5,9 @@
 # verdict that fails on loaded dice.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign harbour-raid "$C"; play harbour-raid "$C"
+# open, one step a turn: the order files are in the commits, B_t is zero; the turns whose
+# orders stay valid under those dice (the demo itself plays sealed, with a beacon)
+new_campaign harbour-raid "$C" --entropy none --visibility open; play harbour-raid "$C" 3
 N=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 [ "$N" -ge 2 ] || die "harbour-raid played $N turns (2 or more expected)"
 
@@ -201,7 +203,7 @@ expect 0 "$BIN" stats "$TMP/cl" --sides 6; has "$TMP/out" "turns, $total dice (d
 # An umpire ruling and a turn with a missing player: audit ties the ruling's die to its event,
 # stats counts it as the umpire's, verify and replay re-resolve both.
 U="$TMP/u"
-new_campaign harbour-raid "$U" --entropy none
+new_campaign harbour-raid "$U" --entropy none --visibility open
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: 3d6kh2+1\n    for: storm at sea\n' > "$TMP/u1.yaml"
 "$BIN" turn "$U" --allow-missing --rulings "$TMP/u1.yaml" >/dev/null
 has "$U/journal/turn-0001.yaml" "received: false"

@@ -56,8 +56,8 @@ shows_source "$TMP/err" "orders for campaign 'nope'"; shows_source "$TMP/err" "o
 sed 's/move: B2/move: Z9/' "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" > bad.yaml
 expect 65 "$BIN" check "$C" bad.yaml
 head -n 3 "$TMP/err" > "$TMP/got"
-printf '%s\n' "bad.yaml:13:15: error: move 'Z9' is not a square of the 6x4 grid (A1 to F4 expected)" \
-    "   13 |       - move: Z9" "      |               ^" | cmp -s - "$TMP/got" ||
+printf '%s\n' "bad.yaml:12:15: error: move 'Z9' is not a square of the 6x4 grid (A1 to F4 expected)" \
+    "   12 |       - move: Z9" "      |               ^" | cmp -s - "$TMP/got" ||
     { cat "$TMP/err" >&2; die "the README's bad.yaml example is not what check prints"; }
 
 # What is echoed from a file is escaped: an ANSI sequence in an order file reaches the
@@ -69,9 +69,9 @@ has "$TMP/err" "player: \\x1b[2J\\x1b[31m$me"
 if grep -q "$esc" "$TMP/err"; then die "an escape character from an order file reached stderr"; fi
 # A tab and UTF-8 before the column: the caret line repeats the tab and counts characters.
 sed 's/drag: \[b1, b2, b3\]/drag: [b1, "b\xc3\xa9",\tb9]/' "$good" | mk wide
-bad wide "wide.yaml:14:26: error: no base 'b9' on the table"
-grep -F -A2 "wide.yaml:14:26:" "$TMP/err" | tail -n 2 > "$TMP/got"
-printf '   14 |         drag: [b1, "b\303\251",\tb9]\n      | %24s\t^\n' "" | cmp -s - "$TMP/got" ||
+bad wide "wide.yaml:13:26: error: no base 'b9' on the table"
+grep -F -A2 "wide.yaml:13:26:" "$TMP/err" | tail -n 2 > "$TMP/got"
+printf '   13 |         drag: [b1, "b\303\251",\tb9]\n      | %24s\t^\n' "" | cmp -s - "$TMP/got" ||
     { cat "$TMP/err" >&2; die "the caret is not under 'b9' after a tab and UTF-8"; }
 
 # Two files for one player.

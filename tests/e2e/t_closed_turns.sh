@@ -12,7 +12,7 @@ HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
 D0=1767225600 # lib.sh's SOURCE_DATE_EPOCH: the campaigns' setup time
 C="$TMP/c"
-new_campaign harbour-raid "$C" --entropy beacon
+new_campaign harbour-raid "$C" --entropy beacon --visibility open
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
 # Rulings the umpire varies before the close: the turn cannot be resolved unclosed, so no
@@ -83,7 +83,7 @@ has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for t
 # and force-pushes: a fresh clone verifies on its own, but not with the receipt, and the
 # player's clone, fetched, fails on the head it remembers.
 R="$TMP/rerun"
-new_campaign harbour-raid "$R" --entropy beacon
+new_campaign harbour-raid "$R" --entropy beacon --visibility open
 { cat "$A1"; echo "# a comment"; } > "$TMP/a1b.yaml"
 at $((D0 + 100)) "$BIN" close "$R" "$TMP/a1b.yaml" --rulings "$TMP/rulings1.yaml" >/dev/null
 at $((D0 + 800)) "$BIN" turn "$R" --beacon value-1 >/dev/null
@@ -104,9 +104,10 @@ expect 0 at $((D0 + 86400 + 3600)) "$BIN" turn "$C" --beacon value-2
 expect 0 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
 
 # entropy players: order files commit to nonces; reveals after the close; a wrong nonce is
-# refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in.
+# refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in
+# (an open campaign: the replay and the clone's verify re-run the turn).
 P="$TMP/p"
-new_campaign betio-seawall "$P" --entropy players
+new_campaign betio-seawall "$P" --entropy players --visibility open
 expect 0 "$BIN" nonce; n1=$(sed -n 's/^nonce: //p' "$TMP/out"); e1=$(sed -n 's/^entropy: //p' "$TMP/out")
 expect 0 "$BIN" nonce; n2=$(sed -n 's/^nonce: //p' "$TMP/out"); e2=$(sed -n 's/^entropy: //p' "$TMP/out")
 [ "$(printf %s "$n1" | xxd -r -p | sha256sum | cut -c1-64)" = "$e1" ] || die "umpire nonce: entropy is not SHA-256 of the nonce"
@@ -137,7 +138,7 @@ expect 0 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest
 
 # entropy none: said in campaign.yaml, and by verify.
 N="$TMP/n"
-new_campaign harbour-raid "$N" --entropy none
+new_campaign harbour-raid "$N" --entropy none --visibility open
 has "$N/campaign.yaml" "warning: \"entropy none: the umpire knows each turn key before the orders arrive and could choose among outcomes (trusted umpire only)\""
 expect 65 "$BIN" close "$N" "$A1"; has "$TMP/err" "campaign 'harbour-raid' has entropy none: its turns are not closed"
 expect 0 "$BIN" turn "$N" "$A1"

@@ -101,3 +101,83 @@ while :; do
     [ $point -le 50 ] || die "more than 50 close crash points: the close never completes"
 done
 [ $point -gt 3 ] || die "only $((point - 1)) close crash points"
+
+# A sealed turn crashed at each durable point, the seal step's included (the withheld files,
+# salts and whole state in .umpire/sealed/, each player's report, view, salt and file in his
+# outbox): the rerun of the same turn gives the history, journal, kept files and outboxes of a
+# turn that never crashed.
+sealed_campaign() { new_campaign harbour-raid "$1" --entropy none --visibility sealed; }
+sealed_campaign "$TMP/sref"; play harbour-raid "$TMP/sref" 2
+dump "$TMP/sref" > "$TMP/sref.sql"
+point=1 seal_points=0
+while :; do
+    C="$TMP/sc$point"
+    sealed_campaign "$C"; play harbour-raid "$C" 1
+    set +e
+    # shellcheck disable=SC2086
+    UMPIRE_CRASH_AFTER=$point "$BIN" turn "$C" $files2 >/dev/null 2>"$TMP/crash"; rc=$?
+    set -e
+    if [ $rc -ne 99 ]; then
+        [ $rc -eq 0 ] || die "sealed N=$point: exit $rc"
+        break
+    fi
+    what=$(sed 's/.*(\(.*\))/\1/' "$TMP/crash")
+    case $what in seal:*) seal_points=$((seal_points + 1)) ;; esac
+    # shellcheck disable=SC2086
+    expect 0 "$BIN" turn "$C" $files2
+    [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/sref" rev-parse HEAD)" ] || die "sealed N=$point ($what): history differs"
+    [ "$(git -C "$C" tag | tr '\n' ' ')" = "$(git -C "$TMP/sref" tag | tr '\n' ' ')" ] || die "sealed N=$point: tags differ"
+    [ -z "$(git -C "$C" status --porcelain)" ] || die "sealed N=$point: work tree not clean"
+    dump "$C" | cmp -s - "$TMP/sref.sql" || die "sealed N=$point ($what): journal differs"
+    diff -r "$TMP/sref/.umpire/sealed" "$C/.umpire/sealed" || die "sealed N=$point ($what): .umpire/sealed differs"
+    diff -r "$TMP/sref/.umpire/outbox" "$C/.umpire/outbox" || die "sealed N=$point ($what): the outbox differs"
+    echo "sealed crash point $point ($what): recovered"
+    rm -rf "$C"
+    point=$((point + 1))
+    [ $point -le 200 ] || die "more than 200 sealed crash points: the run never completes"
+done
+[ $seal_points -ge 8 ] || die "only $seal_points crash points in the seal step"
+echo "sealed crash points covered: $((point - 1)) ($seal_points in seal), all recovered"
+
+# A sealed turn that crashed in seal after keeping the umpire's rulings file, rerun without it
+# (the journal, not the crashed run, decides what the turn had): the stale file is removed, so
+# neither the reveal nor a player's outbox holds a file the turn never received.
+cat > "$TMP/rulings2.yaml" <<'YAML'
+campaign: harbour-raid
+turn: 2
+player: umpire
+orders:
+  - roll: 1d6
+    for: "weather 2"
+YAML
+C="$TMP/stale"
+sealed_campaign "$C"; play harbour-raid "$C" 1
+point=1
+while :; do
+    rm -rf "$C.try"; cp -a "$C" "$C.try"
+    set +e
+    # shellcheck disable=SC2086
+    UMPIRE_CRASH_AFTER=$point "$BIN" turn "$C.try" $files2 --rulings "$TMP/rulings2.yaml" >/dev/null 2>"$TMP/crash"; rc=$?
+    set -e
+    [ $rc -eq 99 ] || die "the turn with rulings never crashed in seal"
+    [ -f "$C.try/.umpire/sealed/turn-0002/orders/umpire.yaml" ] && break
+    point=$((point + 1))
+done
+has "$TMP/crash" "seal: withheld order file"
+# shellcheck disable=SC2086
+expect 0 "$BIN" turn "$C.try" $files2
+[ "$(git -C "$C.try" rev-parse HEAD)" = "$(git -C "$TMP/sref" rev-parse HEAD)" ] || die "stale: history differs from a turn without rulings"
+[ -f "$C.try/.umpire/sealed/turn-0002/orders/umpire.yaml" ] && die "the stale rulings file is still kept"
+diff -r "$TMP/sref/.umpire/sealed" "$C.try/.umpire/sealed" || die "stale: .umpire/sealed differs"
+expect 0 "$BIN" reveal "$C.try"
+git -C "$C.try" ls-tree -r --name-only reveal | grep -q 'orders/umpire.yaml' && die "the reveal published a stale file"
+expect 0 "$BIN" verify "$C.try"
+
+# A kept file changed after its turn was journaled: the reveal refuses and names it.
+C="$TMP/changed"
+sealed_campaign "$C"; play harbour-raid "$C" 2
+echo "# changed later" >> "$C/.umpire/sealed/turn-0002/orders/defender.yaml"
+expect 65 "$BIN" reveal "$C"
+has "$TMP/err" "cannot reveal turn 2: $C/.umpire/sealed/turn-0002/orders/defender.yaml is not the file the journal received from defender"
+git -C "$C" rev-parse -q --verify reveal >/dev/null && die "a refused reveal was tagged"
+true

@@ -17,6 +17,9 @@ d = [d for d in v["orders_digest"] if d["name"] == "some-missing"][0]
 for p in d["players"]:
     if p["file_hex"] is not None:
         open("%s/%s.yaml" % (sys.argv[2], p["id"]), "wb").write(bytes.fromhex(p["file_hex"]))
+# The report the sealed-report example opens: the views vector's attacker report.
+r = [i for i in v["views"][0]["items"] if (i["player"], i["item"]) == ("attacker", "report")][0]
+open("%s/../../report.md" % sys.argv[2], "wb").write(bytes.fromhex(r["content_hex"]))
 PY
 n=0
 for b in "$TMP"/block*.sh; do
@@ -27,4 +30,4 @@ for b in "$TMP"/block*.sh; do
         grep -q -- "$want" "$TMP/got" || { cat "$b" "$TMP/got" >&2; die "$(basename "$b") does not print $want"; }
     done
 done
-[ "$n" -ge 6 ] || die "only $n sh blocks found in Checking by hand"
+[ "$n" -ge 7 ] || die "only $n sh blocks found in Checking by hand"

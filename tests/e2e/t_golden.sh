@@ -1,7 +1,8 @@
 # Determinism: every shipped campaign played twice from its demo secret gives byte-identical
 # state.yaml, journal exports, reports and commit ids, equal to the golden files in
 # tests/golden/<campaign>/ (regenerate with tools/update-golden after a deliberate change);
-# one commit and tag per turn, a clean work tree, and replay passes.
+# one commit and tag per turn, a clean work tree, and replay passes (a sealed campaign's once
+# revealed).
 . "$ROOT/tests/e2e/lib.sh"
 for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     name=$(basename "$(dirname "$scen")")
@@ -28,6 +29,14 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
         cmp "$f" "$a/journal/$(basename "$f")" || die "$name: $(basename "$f") differs from the golden file"
     done
     [ "$(ls "$g"/journal | wc -l)" -eq $((turns + closes)) ] || die "$name: golden journal count (an export, and a close per closed turn)"
+    # A sealed campaign is revealed at its end, as tools/demo does: both runs the same.
+    if grep -q '^visibility: sealed$' "$a/campaign.yaml"; then
+        expect 0 "$BIN" reveal "$a"
+        (umask 077; LC_ALL=C.UTF-8 TZ=Pacific/Auckland; export LC_ALL TZ
+         "$BIN" reveal "$b" >/dev/null)
+        [ "$(git -C "$a" rev-parse HEAD)" = "$(git -C "$b" rev-parse HEAD)" ] || die "$name: reveal commit ids differ"
+        diff -r -x .git -x .umpire "$a" "$b" || die "$name: the two reveals differ"
+    fi
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
 

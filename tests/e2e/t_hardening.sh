@@ -5,7 +5,7 @@
 # instead of failing.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign harbour-raid "$C" --entropy none
+new_campaign harbour-raid "$C" --entropy none --visibility open
 files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
 attacker="$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml"
 
@@ -165,7 +165,7 @@ has "$TMP/out" "is larger than the limit of 32 MiB (a crafted repository?)"
 # Text reaches each sink escaped for it: a ruling's purpose with an ESC sequence (YAML's "\e"
 # escape, so no raw control byte is in the file), HTML and a javascript: link.
 E="$TMP/esc"
-new_campaign harbour-raid "$E" --entropy none
+new_campaign harbour-raid "$E" --entropy none --visibility open
 printf 'campaign: harbour-raid\nturn: 1\nplayer: umpire\norders:\n  - roll: d6\n    for: "\\e[2J<script>x</script> [go](javascript:alert(1)) | cell"\n' >"$TMP/r.yaml"
 expect 0 "$BIN" turn "$E" --allow-missing --rulings "$TMP/r.yaml"
 report=$(ls "$E"/reports/turn-0001/*.md | head -n 1)

@@ -92,3 +92,45 @@ orders:
 YAML
 expect 65 "$BIN" check "$L" --rulings "$TMP/lr.yaml"
 has "$TMP/err" "lr.yaml:7:13: error: rule system 'land-raid' takes no adjustments (a 'roll'/'for' ruling expected)"
+
+# Sealed (docs/rules/hm-events.md, "Sealed campaigns"): each side's standing orders (`keep`,
+# `choose`) are its own; an opponent's clone holds no byte of them, nor a word of which side
+# changed them or whether a choice came from them; each player's outbox holds his own view and
+# verifies; after the reveal every turn re-resolves from a clone. (The demo's files are played
+# in one step each: the salted D_t gives other dice, so turn 4's `play-held` has nothing to
+# play; three turns are enough.)
+S="$TMP/sealed"
+expect 0 "$BIN" init "$S" --visibility sealed --entropy none \
+    --scenario "$ROOT/campaigns/aspenbach-1809/scenario.yaml" --secret-file "$ROOT/campaigns/aspenbach-1809/demo.secret"
+play aspenbach-1809 "$S" 3
+git clone -q "$S" "$TMP/sealed-clone"
+git -C "$TMP/sealed-clone" gc -q
+git -C "$TMP/sealed-clone" cat-file --batch-all-objects --batch > "$TMP/sealed-objects"
+grep -q 'anxious: \[1st-ligne\]' "$ROOT/campaigns/aspenbach-1809/orders/turn-0001/austrians.yaml" ||
+    die "the austrians' first file no longer has the standing orders this test looks for"
+for key in standing keep choose; do
+    grep -qaE -- "(^| )$key:" "$TMP/sealed-objects" && die "the sealed clone holds '$key:'"
+done
+for text in "anxious: [1st-ligne]" "standing orders of" "chosen by default"; do
+    grep -qaF -- "$text" "$TMP/sealed-objects" && die "the sealed clone holds '$text'"
+done
+has "$S/reports/turn-0001.md" "Binding french (attacker) this turn (read \"your\" as theirs):"
+has "$S/reports/turn-0001.md" "#### austrians (defender): army morale"
+O="$S/.umpire/outbox"
+has "$O/austrians/turn-0001/state.yaml" "anxious:"
+grep -q 'anxious:' "$O/french/turn-0001/state.yaml" && die "the french view holds the austrians' standing orders"
+has "$O/austrians/turn-0001/report.md" "report for austrians"
+for p in french austrians; do
+    for n in 1 2 3; do
+        expect 0 "$BIN" verify "$TMP/sealed-clone" --view "$O/$p/turn-000$n"
+        has "$TMP/out" "his report and view of the state open the commitments there"
+    done
+done
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/sealed-clone" --view "$O/austrians/turn-0001"
+has "$TMP/out" "view $O/austrians/turn-0001: ok"
+expect 0 "$BIN" reveal "$S"
+git -C "$TMP/sealed-clone" pull -q --tags
+expect 0 "$BIN" verify "$TMP/sealed-clone"
+has "$TMP/out" "verify: ok: campaign aspenbach-1809: 3 turns"
+expect 0 "$BIN" verify "$TMP/sealed-clone" --view "$O/austrians/turn-0003"
+has "$TMP/out" "and his view is the revealed state's"

@@ -2,7 +2,7 @@
 # next run, which says so, and the result is identical to a run that never crashed.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign harbour-raid "$C" --entropy none
+new_campaign harbour-raid "$C" --entropy none --visibility open
 files1=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0001/*.yaml | sort)
 files2=$(ls "$ROOT"/campaigns/harbour-raid/orders/turn-0002/*.yaml | sort)
 
@@ -24,7 +24,7 @@ has "$TMP/out" "Turn 1 was already processed"
 # shellcheck disable=SC2086
 expect 0 "$BIN" turn "$C" $files2
 
-new_campaign harbour-raid "$TMP/ref" --entropy none; play harbour-raid "$TMP/ref" 2
+new_campaign harbour-raid "$TMP/ref" --entropy none --visibility open; play harbour-raid "$TMP/ref" 2
 [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse HEAD)" ] || die "recovered history differs"
 [ -z "$(git -C "$C" status --porcelain)" ] || die "work tree not clean after recovery"
 expect 0 "$BIN" replay "$C"
@@ -34,7 +34,7 @@ expect 0 "$BIN" replay "$C"
 # holding .umpire/lock, removes those older than its own run and says so. One made after the
 # run began (a git command run by hand meanwhile) is left, and the error names it.
 C="$TMP/stale"
-new_campaign harbour-raid "$C" --entropy none
+new_campaign harbour-raid "$C" --entropy none --visibility open
 # shellcheck disable=SC2086
 UMPIRE_CRASH_AFTER=2 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
 for l in refs/heads/main.lock refs/tags/turn-0001.lock index.lock; do

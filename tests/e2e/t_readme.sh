@@ -1,5 +1,6 @@
 # The README's worked turn, run: init with the default entropy (beacon) and visibility (sealed), check, close at
-# 01:00 UTC, then the turn once the round is out, with the README's made-up beacon value.
+# 01:00 UTC, then the turn once the round is out, with the demo's made-up beacon value for
+# turn 1; what the players' clones and the attacker's outbox hold; the reveal.
 # Every console line the README shows (elided ones, with "…", by their start) is printed.
 . "$ROOT/tests/e2e/lib.sh"
 cd "$TMP"
@@ -9,8 +10,13 @@ cp "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" .
 "$BIN" check harbour attacker.yaml >> out.txt
 env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml >> out.txt
 env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour \
-    --beacon 3d5e6f8e5a42a1f2c7a54c1e23b0a7f9d0c1b2a3e4f5a6b7c8d9e0f1a2b3c4d5 >> out.txt
+    --beacon "$(cat "$ROOT/campaigns/harbour-raid/orders/turn-0001/beacon.txt")" >> out.txt
+git -C harbour ls-tree -r --name-only turn-0001 >> out.txt
+ls harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
 cat harbour/.umpire/outbox/attacker/turn-0001/report.md >> out.txt
+"$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
+"$BIN" reveal harbour >> out.txt
+git -C harbour ls-tree -r --name-only reveal reveal >> out.txt
 # The README's console and report blocks of "A worked turn", less prompts, comments of the
 # shell, the bad.yaml example (t_bad_input) and the markdown table's separator.
 awk '/^```/ { fence = !fence } /^## A worked turn/ { on = 1; next } /^## / && !fence { on = 0 }

@@ -2,7 +2,8 @@
 # append-only triggers), an event text changed, and a committed order file changed.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign harbour-raid "$C"; play harbour-raid "$C" 4
+# open: the order files are committed each turn (the demo itself plays sealed)
+new_campaign harbour-raid "$C" --visibility open; play harbour-raid "$C" 4
 expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 4 turns identical"
 
 # The journal refuses edits while its triggers stand.

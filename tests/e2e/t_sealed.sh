@@ -9,7 +9,7 @@ HR="$ROOT/campaigns/harbour-raid"
 C="$TMP/c"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
-# Sealed is the default; turns 1-2 closed with a beacon, 3-4 in the same campaign's way.
+# Sealed is the default; turns 1-4 closed, each resolved with the demo's beacon value.
 expect 0 "$BIN" init "$C" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret"
 has "$TMP/out" "visibility sealed: order files and private state stay in .umpire/"
 grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "campaign.yaml does not say visibility: sealed"
@@ -18,7 +18,7 @@ for n in 1 2 3 4; do
     f=$(ls "$HR"/orders/turn-000$n/*.yaml)
     mkdir "$TMP/receipts-$n"
     at $T "$BIN" close "$C" $f --receipts "$TMP/receipts-$n" >/dev/null
-    at $((T + 700)) "$BIN" turn "$C" --beacon "value-$n" >/dev/null
+    at $((T + 700)) "$BIN" turn "$C" --beacon "$(cat "$HR/orders/turn-000$n/beacon.txt")" >/dev/null
     T=$((T + 3600))
 done
 
@@ -91,17 +91,55 @@ has "$TMP/out" "receipt $R2: ok: defender's orders for turn 2 are the ones close
 # Each player's view against the clone (verify --view): his salted hash is the export's, his
 # own file opens it; another file does not; a turn he sent nothing is checked as such.
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0002"
-has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his view of the state is checked after the reveal"
+has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/attacker/turn-0002"
 has "$TMP/out" "attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml)"
 cp -r "$O/defender/turn-0002" "$TMP/view2"
 sed -i '1i # a note added later' "$TMP/view2/orders.yaml"
 expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view2"
 has "$TMP/out" "the salt does not open the commitment with orders.yaml"
+# His report and his view of the state are committed too (salted, in the export's views):
+# a report or view edited, or one the umpire sent him other than the one committed, fails.
+git -C "$C" show turn-0002:journal/turn-0002.yaml > "$TMP/export2"
+has "$TMP/export2" "views:"
+rs=$(sed -n 's/^  report_salt: //p' "$O/defender/turn-0002/salt.yaml")
+rh=$(sed -n 's/^  report_sha256: //p' "$O/defender/turn-0002/salt.yaml")
+got=$({ printf 'umpire/sealed/v1'; printf %s "$rs" | xxd -r -p; cat "$O/defender/turn-0002/report.md"; } |
+    sha256sum | cut -c1-64)
+[ -n "$rs" ] && [ "$got" = "$rh" ] || die "the defender's report salt does not open his report's commitment"
+grep -qx "  report_sha256: $rh" "$TMP/export2" || die "the export does not hold the defender's report commitment"
+cp -r "$O/defender/turn-0002" "$TMP/view3"
+echo "You won." >> "$TMP/view3/report.md"
+expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view3"
+has "$TMP/out" "view $TMP/view3: $TMP/view3/report.md does not open the commitment journal/turn-0002.yaml holds for defender's report of turn 2"
+cp "$O/defender/turn-0002/report.md" "$TMP/view3/"
+sed -i 's/^\( *\)morale-removal:/\1fall-back: []\n\1morale-removal:/' "$TMP/view3/state.yaml"
+expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view3"
+has "$TMP/out" "does not open the commitment journal/turn-0002.yaml holds for defender's state of turn 2"
+cp "$O/attacker/turn-0002/report.md" "$TMP/view3/"
+cp "$O/defender/turn-0002/state.yaml" "$TMP/view3/"
+expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view3"
+has "$TMP/out" "report.md does not open the commitment"
 
 # The independent verifier computes the same D_t from the salted hashes.
 expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
 has "$TMP/out" "verdict: ok: 4 turns"
+# Every view of every turn verifies, in both verifiers.
+views=$(for d in "$O"/*/turn-*; do printf -- '--view %s ' "$d"; done)
+# shellcheck disable=SC2086
+expect 0 "$BIN" verify "$TMP/clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "not 8 views (2 players, 4 turns) verified"
+# shellcheck disable=SC2086
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "tools/umpire-verify: not 8 views verified"
+# ... and checks a player's outbox the same way, his report and view included.
+expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
+has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
+has "$TMP/out" "view $O/attacker/turn-0002: ok: attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml); his report and view"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view3"
+has "$TMP/out" "report.md does not open the commitment journal/turn-0002.yaml holds for defender's report of turn 2"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view2"
+has "$TMP/out" "the salt does not open the commitment with orders.yaml"
 
 # A sealed commit that also holds an order file is caught.
 git clone -q "$C" "$TMP/leaky"
@@ -160,11 +198,11 @@ expect 0 "$BIN" replay "$C"
 has "$TMP/out" "replay: 4 turns identical"
 # After the reveal a player's view of the state is checked too.
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0004"
-has "$TMP/out" "his file opens it; his view of the state is the revealed state's"
+has "$TMP/out" "his file opens it; his report and view of the state open the commitments there, and his view is the revealed state's"
 cp -r "$O/defender/turn-0004" "$TMP/view4"
 sed -i "s/withdraw: true/withdraw: false/" "$TMP/view4/state.yaml"
 expect 65 "$BIN" verify "$TMP/clone" --view "$TMP/view4"
-has "$TMP/out" "is not defender's view of the whole state the reveal publishes for turn 4"
+has "$TMP/out" "view4/state.yaml does not open the commitment journal/turn-0004.yaml holds for defender's state of turn 4"
 
 # The same inputs in an open campaign: verify says the same, turn by turn (the dice differ:
 # D_t takes the salted hashes when sealed).
@@ -174,7 +212,7 @@ T=1767229200
 for n in 1 2 3 4; do
     f=$(ls "$HR"/orders/turn-000$n/*.yaml)
     at $T "$BIN" close "$O" $f >/dev/null
-    at $((T + 700)) "$BIN" turn "$O" --beacon "value-$n" >/dev/null
+    at $((T + 700)) "$BIN" turn "$O" --beacon "$(cat "$HR/orders/turn-000$n/beacon.txt")" >/dev/null
     T=$((T + 3600))
 done
 git clone -q "$O" "$TMP/open-clone"
@@ -200,6 +238,12 @@ tamper t-salt reveal/turn-0003/salts.yaml 's/salt: ./salt: 0/'
 has "$TMP/out" "turn 3: order file reveal/turn-0003/orders/attacker.yaml differs"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
 has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
+tamper t-view reveal/turn-0003/salts.yaml '/state_salt/s/: ./: 0/'
+has "$TMP/out" "turn 3: attacker's view of the state, re-rendered and salted with the revealed salt, hashes to"
+tamper t-viewhash reveal/turn-0003/salts.yaml '0,/report_sha256: ./s//report_sha256: 0/'
+has "$TMP/out" "turn 3: the reveal's salts.yaml lists other report and view commitments than the export's views"
+expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-viewhash"
+has "$TMP/out" "turn 3: reveal: reveal/turn-0003/salts.yaml lists other report and view commitments than journal/turn-0003.yaml's views"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/'
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"
 
@@ -222,6 +266,10 @@ grep -q 'opportunity:' "$N/.umpire/outbox/usmc/turn-0001/state.yaml" ||
     die "the usmc's view lacks his opportunity-fire orders"
 expect 0 "$BIN" verify "$TMP/betio-clone"
 has "$TMP/out" "not checked yet"
+views=$(for d in "$N"/.umpire/outbox/*/turn-*; do printf -- '--view %s ' "$d"; done)
+# shellcheck disable=SC2086
+expect 0 "$BIN" verify "$TMP/betio-clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 4 ] || die "not 4 NHiS views verified"
 expect 0 at $T "$BIN" reveal "$N"
 git -C "$TMP/betio-clone" pull -q --tags
 expect 0 "$BIN" verify "$TMP/betio-clone"

@@ -36,6 +36,12 @@ struct sealed_vec {
 	const char *id, *file, *salt, *sealed; /* file: raw bytes in hex */
 };
 
+/* A sealed turn's view item (report, state): its salt from the secret and its commitment. */
+struct view_vec {
+	uint32_t t;
+	const char *player, *item, *content, *salt, *sealed; /* content: raw bytes in hex */
+};
+
 struct seed_vec {
 	uint32_t t;
 	const char *key, *digest, *beacon, *seed;
@@ -88,6 +94,14 @@ static const struct sealed_vec sealed_vecs[] = {
 	{ 3, "umpire", "63616d706169676e3a20686172626f75722d726169640a7475726e3a20330a706c617965723a20756d706972650a726f6c6c3a205b5d0a", "59a01917200876d9569700dc007279afc3549a5a14fffb4784304cddd0ee95a1", "794d1357636899750fc2f46101c6c239996b8004ec5db72ea7c598b485d9a90f" },
 };
 static const char sealed_digest[] = "c521d300987f5a7f7ca027152a029f7ac0f1a5e14610654c62a3b60d1f82451e";
+static const struct view_vec view_vecs[] = {
+	{ 3, "attacker", "report", "2320726169642c207475726e20333a207265706f727420666f722061747461636b65720a",
+		"aade40f1e135677b4a99fd46a0cdc3f71d7f3e7de07fd7326ccca2bf467b68d9", "3d8b2d9c38e6565b5ed394fbe0ea84b5b5124ee03d2e18cbae672f3fe1355fa2" },
+	{ 3, "attacker", "state", "7475726e3a20330a7374616e64696e673a0a202061747461636b65723a0a2020202077697468647261773a20747275650a",
+		"a6c27266013be976bf6b10de9e798c7f169f619b986457646741cf2bb594c58e", "47e326db2c125cb794a8d9eb27c91cd6d6c71465f919108880bac56e0aaf7abb" },
+	{ 3, "defender", "report", "2320726169642c207475726e20333a207265706f727420666f7220646566656e6465720a",
+		"08e1ca0001cd666e1202d4515dcabfc671648e9223820511f91b43c7e7189aa1", "d019aac22a16485aad4eaa585cb66f6f2e3fe16f2293e9aa1f5861e714ce6dac" },
+};
 static const struct seed_vec seed_vecs[] = {
 	{ 3, "7a701e75457c1757d19f4019ae802f4f40106708b792891a582c4b53483aa055", "59d4bb5a39d62e357e80342f2fb36e1ff2778cd48db7407ac41bcb36da779d70", "0000000000000000000000000000000000000000000000000000000000000000",
 		"6bfcc64af2360d19b08044f4b0ec2dfdee616b382b9d4f1c266d96a08b5320a8" },
@@ -326,6 +340,36 @@ START_TEST(test_sealed)
 	ck_assert_uint_eq(N_OF(sealed_vecs), 2);
 	fair_orders_digest(d, o, 3);
 	ck_hex(d, sealed_digest);
+}
+END_TEST
+
+/* Sealed views: salt = HMAC(S, "umpire/view-salt/v1" || be32(t) || player || 0x00 || item),
+ * the commitment SHA256("umpire/sealed/v1" || salt || content); each item and each turn its
+ * own salt, none an order file's. */
+START_TEST(test_sealed_views)
+{
+	uint8_t secret[32], salt[32], h[32];
+	unsigned char content[512];
+
+	unhex(secret, 32, vec_secret);
+	for (size_t i = 0; i < N_OF(view_vecs); i++) {
+		const struct view_vec *v = &view_vecs[i];
+		size_t n = strlen(v->content) / 2;
+		ck_assert_uint_le(n, sizeof content);
+		unhex(content, n, v->content);
+		fair_view_salt(salt, secret, v->t, v->player, v->item);
+		ck_hex(salt, v->salt);
+		fair_sealed_hash(h, salt, content, n);
+		ck_hex(h, v->sealed);
+		fair_view_salt(h, secret, v->t + 1, v->player, v->item);
+		ck_assert_int_ne(memcmp(h, salt, 32), 0);
+		fair_view_salt(h, secret, v->t, v->player,
+			strcmp(v->item, "state") ? "state" : "report");
+		ck_assert_int_ne(memcmp(h, salt, 32), 0);
+		fair_salt(h, secret, v->t, v->player);
+		ck_assert_int_ne(memcmp(h, salt, 32), 0);
+	}
+	ck_assert_uint_eq(N_OF(view_vecs), 3);
 }
 END_TEST
 
@@ -599,6 +643,7 @@ static Suite *fair_suite(void)
 	tcase_add_test(tc, test_key_check);
 	tcase_add_test(tc, test_orders_digest);
 	tcase_add_test(tc, test_sealed);
+	tcase_add_test(tc, test_sealed_views);
 	tcase_add_test(tc, test_orders_digest_order_independent);
 	tcase_add_test(tc, test_orders_digest_binds);
 	tcase_add_test(tc, test_turn_seed);

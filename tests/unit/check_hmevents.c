@@ -824,6 +824,60 @@ START_TEST(test_standing_orders_in_force)
 }
 END_TEST
 
+/* Sealed (docs/rules/hm-events.md, "Sealed campaigns"): a side's standing orders are in its
+ * own view only, the public view has none; the rest of the state is the same for all. */
+START_TEST(test_state_view)
+{
+	struct hm_state *s = make(FRENCH_UNITS, ", standing: {keep: [valiant-charge]}",
+		AUSTRIAN_UNITS, ", standing: {choose: {anxious: [a-inf1]}}");
+	struct node *views[3] = { hm_state_view(&camp, s, "french"),
+		hm_state_view(&camp, s, "austrians"), hm_state_view(&camp, s, NULL) };
+	struct buf b[3] = { BUF_INIT, BUF_INIT, BUF_INIT };
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(node_emit(views[i], &b[i]), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b[0]), "valiant-charge"));
+	ck_assert_ptr_null(strstr(buf_str(&b[0]), "anxious"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b[1]), "anxious"));
+	ck_assert_ptr_null(strstr(buf_str(&b[1]), "valiant-charge"));
+	ck_assert_ptr_null(strstr(buf_str(&b[2]), "standing"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b[2]), "a-inf1"));
+	for (int i = 0; i < 3; i++) {
+		node_free(views[i]);
+		buf_release(&b[i]);
+	}
+	hm_state_free(s);
+}
+END_TEST
+
+/* Sealed: a default choice is told as the chooser's (whether his standing orders named the
+ * unit is his secret), and no event says a side sent standing orders; open, both are told. */
+START_TEST(test_sealed_events)
+{
+	struct hm_state *s = make_std();
+	struct hm_orders fr = { .has_standing = 1 };
+	struct rules_orders ro[1] = { { "french", &fr } };
+	struct rules_turn t = { 0 };
+	const int script[] = { 1, 2, 3 }; /* Hesitant on the Austrians, the French choose */
+	struct harness h;
+	harness_init(&h, script, 3);
+	h.ev.sealed = _i;
+	t.turn = 1;
+	t.orders = ro;
+	t.n_orders = 1;
+	t.dice = &h.dice;
+	t.events = &h.ev;
+	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
+	only_effect(s, 1, 3, "a-inf1");
+	ck_assert_int_eq(s->effects[0].chosen_by, _i ? HM_BY_ATTACKER : HM_BY_DEFAULT);
+	ck_assert_int_eq(events_have(&h.ev, "(chosen by default)"), !_i);
+	ck_assert_int_eq(events_have(&h.ev, "(chosen by the attacker)"), _i);
+	ck_assert_int_eq(events_have(&h.ev, "standing orders of french"), !_i);
+	buf_release(&t.summary);
+	harness_release(&h);
+	hm_state_free(s);
+}
+END_TEST
+
 static Suite *hm_suite(void)
 {
 	Suite *s = suite_create("hm-events");
@@ -865,6 +919,8 @@ static Suite *hm_suite(void)
 	tcase_add_test(t, test_adjust_check);
 	tcase_add_loop_test(t, test_resolve_order, 0, 2);
 	tcase_add_test(t, test_standing_orders_in_force);
+	tcase_add_test(t, test_state_view);
+	tcase_add_loop_test(t, test_sealed_events, 0, 2);
 	suite_add_tcase(s, t);
 	t = tcase_create("statistics");
 	tcase_set_timeout(t, 120);

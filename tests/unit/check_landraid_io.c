@@ -827,7 +827,7 @@ START_TEST(resolve_whole_turn)
 	rules_land_raid.report(&camp, st, "defender", &r);
 	ck_assert_ptr_nonnull(strstr(buf_str(&r), "important  |"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&r), "| blood | attacker | commander |"));
-	ck_assert_ptr_nonnull(strstr(buf_str(&r), "A2+C"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&r), "A:2+C"));
 	buf_release(&r);
 	buf_release(&t.summary);
 	rules_land_raid.orders_free(orders);

@@ -176,6 +176,11 @@ static void unit_event(struct hm_state *s, int turn, int e, int side, struct eve
 	enum hm_chooser by;
 	int i = hm_choose(s, e, side, chooser, &by);
 
+	/* Sealed: whether the chooser's standing orders named the unit is his own business; on
+	 * the table he simply names it (docs/rules/hm-events.md, "Sealed campaigns"). */
+	if (ev->sealed && by == HM_BY_DEFAULT)
+		by = chooser_of(s, chooser);
+
 	if (i < 0) {
 		events_add(ev, "events", "event %d %s for %s (%s): impossible, %s", e, x->title,
 			s->side[side].player, hm_role(s, side),

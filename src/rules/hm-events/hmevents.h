@@ -107,6 +107,10 @@ void hm_options_free(void *opts);
 int hm_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
 	struct diag *d);
 struct node *hm_state_emit(const struct rules_campaign *c, const void *state);
+/* The state as player may know it (NULL: the public view): a side's standing orders (`keep`,
+ * `choose`) are private to it, everything else is on the table (docs/rules/hm-events.md,
+ * "Sealed campaigns"). A new tree. */
+struct node *hm_state_view(const struct rules_campaign *c, const void *state, const char *player);
 void hm_state_free(void *state);
 /* The index of the unit called id, or -1. */
 int hm_unit_find(const struct hm_state *s, const char *id);

@@ -272,8 +272,10 @@ int hm_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 		s->side[side].standing = ord->standing;
 		memset(&ord->standing, 0, sizeof(ord->standing));
 		ord->has_standing = 0;
-		events_add(t->events, "orders", "standing orders of %s in force",
-			s->side[side].player);
+		/* Sealed: that a side changed its standing orders is its secret. */
+		if (!t->events->sealed)
+			events_add(t->events, "orders", "standing orders of %s in force",
+				s->side[side].player);
 	}
 	if (!o->held_after_roll)
 		play_held_events(o, s, t);
@@ -332,11 +334,30 @@ static void report_army(const struct hm_options *o, const struct hm_state *s, in
 	}
 }
 
+/* The public report (a sealed campaign's): what binds each side, then both armies. */
+static void report_public(const struct hm_options *o, const struct hm_state *s, struct buf *out)
+{
+	buf_puts(out, "### Random events\n");
+	for (int i = 0; i < 2; i++) {
+		int side = i == 0 ? s->attacker : 1 - s->attacker;
+		char *title = xasprintf("Binding %s (%s) this turn (read \"your\" as theirs):",
+			s->side[side].player, hm_role(s, side));
+		report_effects(s, side, title, out);
+		free(title);
+	}
+	report_army(o, s, s->attacker, out);
+	report_army(o, s, 1 - s->attacker, out);
+}
+
 void hm_report(const struct rules_campaign *c, const void *state, const char *player,
 	struct buf *out)
 {
 	const struct hm_state *s = state;
-	int me = hm_side_find(s, player);
+	int me = player ? hm_side_find(s, player) : -1;
+	if (!player) {
+		report_public(c->options, s, out);
+		return;
+	}
 	if (me < 0)
 		return;
 	buf_puts(out, "### Random events\n");
@@ -352,7 +373,7 @@ const struct rule_system rules_hm_events = {
 	.name = "hm-events",
 	.title = "Horse-and-musket random events (blog table, November 2012)",
 	.revision = 1,
-	.flags = RULES_SIMULTANEOUS,
+	.flags = RULES_SIMULTANEOUS | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = 2,
 	.help = "The random events of a horse-and-musket game over a model of two armies that the\n"
@@ -374,6 +395,7 @@ const struct rule_system rules_hm_events = {
 	.options_free = hm_options_free,
 	.state_parse = hm_state_parse,
 	.state_emit = hm_state_emit,
+	.state_view = hm_state_view,
 	.state_free = hm_state_free,
 	.player_due = hm_player_due,
 	.orders_parse = hm_orders_parse,

@@ -445,7 +445,8 @@ static struct node *emit_unit(const struct hm_unit *u)
 	return m;
 }
 
-static struct node *emit_side(const struct hm_state *s, int i)
+/* Side i; with_standing 0 leaves its standing orders out (another's view, the public's). */
+static struct node *emit_side(const struct hm_state *s, int i, int with_standing)
 {
 	const struct hm_side *sd = &s->side[i];
 	struct node *m = node_new_map();
@@ -456,7 +457,8 @@ static struct node *emit_side(const struct hm_state *s, int i)
 	if (sd->held)
 		node_map_int(m, "held-since", sd->held_since);
 	node_map_bool(m, "rally-to-the-flag-used", sd->rally_used);
-	node_map_add(m, "standing", hm_standing_emit(&sd->standing));
+	if (with_standing)
+		node_map_add(m, "standing", hm_standing_emit(&sd->standing));
 	struct node *units = node_map_add(m, "units", node_new_seq());
 	for (size_t k = 0; k < s->n_units; k++)
 		if (s->units[k].side == i)
@@ -464,15 +466,14 @@ static struct node *emit_side(const struct hm_state *s, int i)
 	return m;
 }
 
-struct node *hm_state_emit(const struct rules_campaign *c, const void *state)
+/* The state with the standing orders of side `standing` (-1 none, 2 both). */
+static struct node *emit_state(const struct hm_state *s, int standing)
 {
-	const struct hm_state *s = state;
 	struct node *m = node_new_map();
-	(void)c;
 	node_map_str(m, "attacker", s->side[s->attacker].player);
 	struct node *sides = node_map_add(m, "sides", node_new_seq());
 	for (int i = 0; i < 2; i++)
-		node_seq_add(sides, emit_side(s, i));
+		node_seq_add(sides, emit_side(s, i, standing == 2 || standing == i));
 	struct node *effects = node_map_add(m, "effects", node_new_seq());
 	for (size_t k = 0; k < s->n_effects; k++) {
 		const struct hm_effect *f = &s->effects[k];
@@ -487,6 +488,19 @@ struct node *hm_state_emit(const struct rules_campaign *c, const void *state)
 		node_map_int(e, "until", f->until);
 	}
 	return m;
+}
+
+struct node *hm_state_emit(const struct rules_campaign *c, const void *state)
+{
+	(void)c;
+	return emit_state(state, 2);
+}
+
+struct node *hm_state_view(const struct rules_campaign *c, const void *state, const char *player)
+{
+	const struct hm_state *s = state;
+	(void)c;
+	return emit_state(s, player ? hm_side_find(s, player) : -1);
 }
 
 void hm_state_free(void *state)

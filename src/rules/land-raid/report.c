@@ -18,7 +18,9 @@ static const char *const kind_short[] = {
 	"garrison",
 };
 
-/* "A3+O" : side letter, non-officer bases, O per officer, C for the commander. */
+/* "A:3+O": side letter, a colon, non-officer bases, O per officer, C for the commander. The
+ * colon keeps a square's bases apart from a square's name (A3): issue 15, "maps label squares
+ * and units distinctly". */
 static void side_text(const struct landraid_state *s, int sq, int side, char *out, size_t len)
 {
 	int n = landraid_count(s, sq, side, LR_NON_OFFICERS);
@@ -28,7 +30,7 @@ static void side_text(const struct landraid_state *s, int sq, int side, char *ou
 	out[0] = '\0';
 	if (!n && !off && !com)
 		return;
-	k += (size_t)snprintf(out + k, len - k, "%c%d", side == LR_ATTACKER ? 'A' : 'D', n);
+	k += (size_t)snprintf(out + k, len - k, "%c:%d", side == LR_ATTACKER ? 'A' : 'D', n);
 	if (com && k < len)
 		k += (size_t)snprintf(out + k, len - k, "+C");
 	for (int i = 0; i < off && k + 2 < len; i++)
@@ -55,7 +57,7 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 	struct buf *out)
 {
 	char t[3][48];
-	buf_puts(out, "## Land Raid: the table\n\n");
+	buf_puts(out, "### Land Raid: the table\n\n");
 	buf_printf(out,
 		"Loot carried off by the attacker: **%d** (lost to deviation: %d). "
 		"Game length: %d turns per player.\n\n",
@@ -88,12 +90,12 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 					t[2][0] = '\0';
 					if (s->cas[LR_ATTACKER][sq])
 						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k,
-							"xA%d ", s->cas[LR_ATTACKER][sq]);
+							"xA:%d ", s->cas[LR_ATTACKER][sq]);
 					if (s->cas[LR_DEFENDER][sq] && k < sizeof(t[2]))
 						k += (size_t)snprintf(t[2] + k, sizeof(t[2]) - k,
-							"xD%d ", s->cas[LR_DEFENDER][sq]);
+							"xD:%d ", s->cas[LR_DEFENDER][sq]);
 					if (s->plunder[sq] && k < sizeof(t[2]))
-						snprintf(t[2] + k, sizeof(t[2]) - k, "P%d",
+						snprintf(t[2] + k, sizeof(t[2]) - k, "P:%d",
 							s->plunder[sq]);
 					cell(out, t[2]);
 				}
@@ -103,8 +105,12 @@ void landraid_report(const struct landraid_state *s, const struct landraid_optio
 		rule_line(out, s);
 	}
 	buf_puts(out, "```\n\n");
-	buf_puts(out, "Key: A3+O = 3 attacker bases and an officer (C = the commander), D = "
-		      "defender; xA2 = 2 attacker casualty markers; P1 = 1 plunder marker.\n\n");
+	buf_puts(out,
+		"Key: a square is named by its column letter and row number (C2: column C, "
+		"row 2); in a square, its kind, then what stands on it, always with a colon: "
+		"A:3+O = 3 attacker bases and an officer (C = the commander), D:1 = 1 defender "
+		"base; xA:2 = 2 attacker casualty markers (xD: the defender's); P:1 = 1 plunder "
+		"marker.\n\n");
 	buf_puts(out, "| base | side | role | quality | square |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_bases; i++) {
 		const struct landraid_base *b = s->bases[i];

@@ -510,17 +510,45 @@ static const char feature_code[NHIS_FEATURE_COUNT] = {
 	[NHIS_WRECK] = 'w',
 };
 
+/* The units line under a map row: per hex, each side's units there (not eliminated) as its
+ * mark and a count, "*2+1"; marks are symbols, never a terrain letter or a hex number. */
+static const char side_mark[2] = { '*', '+' };
+
+static void units_line(const struct nhis_state *s, int row, struct buf *out)
+{
+	buf_puts(out, "     ");
+	for (int col = 1; col <= s->map.cols; col++) {
+		char cell[8] = "";
+		size_t k = 0;
+		for (int side = 0; side < 2; side++) {
+			int n = 0;
+			for (size_t i = 0; i < s->n_units; i++)
+				n += !s->units[i].eliminated && s->units[i].side == side &&
+				     s->units[i].hex == col * 100 + row;
+			if (n && k < sizeof(cell))
+				k += (size_t)snprintf(cell + k, sizeof(cell) - k, "%c%d",
+					side_mark[side], n > 9 ? 9 : n);
+		}
+		buf_printf(out, " %-4.4s", cell);
+	}
+	buf_puts(out, "\n");
+}
+
 static void nhis_report(const struct rules_campaign *c, const void *state, const char *player,
 	struct buf *out)
 {
 	const struct nhis_state *s = state;
 	(void)c;
 	(void)player;
-	buf_puts(out,
-		"## Map\n\nEach hex: terrain (. open, B building, H huts, R rough, L lava "
+	buf_printf(out,
+		"### Map\n\nA hex is named by its column and row, CCRR (0304: column 03, row 04). "
+		"Each hex: terrain (. open, B building, H huts, R rough, L lava "
 		"rock, T trees, G tall grass, b brush, s beach, p paddy), hill level, = road, "
-		"feature (f foxhole, k bunker, c cave, w wreck). Even columns sit half a hex lower.\n"
-		"\n```\n     ");
+		"feature (f foxhole, k bunker, c cave, w wreck); on the line below it, the units "
+		"there: *N = N units of %s, +N = N of %s (9 for nine or more). Even columns sit "
+		"half a hex lower.\n"
+		"\n```\n     ",
+		s->side[0].player, s->side[1].player);
 	for (int col = 1; col <= s->map.cols; col++)
 		buf_printf(out, " %02d  ", col);
 	buf_puts(out, "\n");
@@ -533,8 +561,9 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 				h->road ? '=' : ' ', feature_code[h->feature]);
 		}
 		buf_puts(out, "\n");
+		units_line(s, row, out);
 	}
-	buf_puts(out, "```\n\n## Units\n\n| unit | player | type | hex | step | status |\n"
+	buf_puts(out, "```\n\n### Units\n\n| unit | player | type | hex | step | status |\n"
 		      "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_units; i++) {
 		const struct nhis_unit *u = &s->units[i];
