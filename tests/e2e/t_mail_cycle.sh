@@ -106,16 +106,26 @@ for t in $(git -C demo tag -l 'turn-*' | grep -v '^turn-0000$'); do
         die "$t: state.yaml differs"
 done
 # Every committed file but campaign.yaml (the addresses) and, with closes, the reports (they
-# name the close commit); and each player's private files (sealed: .umpire/outbox/PLAYER).
+# name the close commit) and the exports, whose sealed `views` commit to those reports; and
+# each player's private files (sealed: .umpire/outbox/PLAYER).
 skip='campaign.yaml'
-[ $beacon -eq 0 ] || skip='campaign.yaml\|reports/'
+[ $beacon -eq 0 ] || skip='campaign.yaml\|reports/\|journal/turn-[0-9]*\.yaml'
 git -C demo ls-tree -r HEAD | grep -v "	\($skip\)" > demo.tree
 git -C c ls-tree -r HEAD | grep -v "	\($skip\)" > mail.tree
 cmp demo.tree mail.tree || { diff demo.tree mail.tree | head; die "the committed files differ"; }
+# The exports: identical but for the `views` block (the reports' and views' salted hashes).
+for e in demo/journal/turn-*.yaml; do
+    for d in demo c; do
+        awk '/^views:/ { v = 1; next } v && /^[^- ]/ { v = 0 } !v' "$d/${e#demo/}" > "$d.export"
+    done
+    cmp -s demo.export c.export || { diff demo.export c.export | head; die "${e#demo/} differs"; }
+done
 # With closes a player's report names the close commit too: compared without that commit id.
 for p in attacker defender; do
     [ -d "demo/.umpire/outbox/$p" ] || continue
-    diff -r -x report.md "demo/.umpire/outbox/$p" "c/.umpire/outbox/$p" >/dev/null || die "$p's outbox differs"
+    # (his salt.yaml holds his report's salted hash, which names that commit too)
+    diff -r -x report.md -I '^  report_sha256: ' "demo/.umpire/outbox/$p" "c/.umpire/outbox/$p" >/dev/null ||
+        die "$p's outbox differs"
     for r in "demo/.umpire/outbox/$p"/turn-*/report.md; do
         for d in demo c; do
             sed 's/^Closed in commit `[0-9a-f]*`/Closed in commit `C`/' "$d/${r#demo/}" > "$d.report"
