@@ -13,11 +13,13 @@ endif
 BUILD    := build/$(VARIANT)
 
 CC       ?= cc
-PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl
+PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl libcrypto zlib
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libcurl's headers only: src/core/smtp.c opens it when a mail goes (dlopen), so its 17
+# libraries are not mapped and relocated at every start.
+LDLIBS   += $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)) 2>/dev/null)
 TEST_LDLIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(VARIANT),debug)

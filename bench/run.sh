@@ -6,6 +6,8 @@
 #      10,000+ dice) against its floor: libyaml loading the same files, SQLite inserting the
 #      same rows in one WAL/FULL transaction, one libgit2 commit of the same files
 #      (bench/floor.c turn)
+#   2b. the 10,000-order turn: 12 Border Reivers sides of 800 orders (bench/big-reivers.sh)
+#      against its floor (the same, with the state before the turn also loaded by libyaml)
 #   3. turn 10, 100 and BENCH_TURNS (1000) of one long synthetic campaign (each turn one
 #      umpire ruling of 100d6, the players' orders missing): wall, CPU, peak RSS, fsyncs
 #   4. verify's cost per turn at 99 and BENCH_TURNS-1 turns
@@ -42,10 +44,13 @@ rulings() {
     printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n' "$1"
     awk -v n="$2" -v s="$3" 'BEGIN { for (i = 1; i <= n; i++) printf "  - {roll: 100d%d, for: \"bench ruling %d\"}\n", s, i }'
 }
-# new_campaign DIR TURNS: betio-seawall with the game length set to TURNS
+# new_campaign DIR TURNS: betio-seawall with the game length set to TURNS; one-step turns
+# (entropy none) and open visibility, as the figures before closed and sealed turns were taken
 new_campaign() {
-    sed "s/^  turns: 8\$/  turns: $2/" "$BS/scenario.yaml" > "$T/scen-$2.yaml"
-    "$BIN" init "$1" --scenario "$T/scen-$2.yaml" --secret-file "$BS/demo.secret" >/dev/null
+    sed "s/^  turns: [0-9]*\$/  turns: $2/" "$BS/scenario.yaml" > "$T/scen-$2.yaml"
+    grep -q "^  turns: $2\$" "$T/scen-$2.yaml" || { echo "bench: no game length in $BS/scenario.yaml" >&2; exit 1; }
+    "$BIN" init "$1" --scenario "$T/scen-$2.yaml" --secret-file "$BS/demo.secret" \
+        --entropy none --visibility open >/dev/null
 }
 dice_in() { sqlite3 "$1/.umpire/journal.sqlite" "SELECT count(*) FROM dice"; }
 
@@ -73,6 +78,28 @@ for r in $(seq "$RUNS"); do
 done
 big=$(col 1 "$T/bigt"); floor=$(median < "$T/floor")
 row "largest turn ($(sqlite3 "$T/big/.umpire/journal.sqlite" 'SELECT count(*) FROM dice') dice) vs floor" "${big} s vs ${floor} s" "$(ratio "$big" "$floor")" "<= 3, < 1 s"
+
+# --- 2b. the 10,000-order turn vs its floor ------------------------------------------------
+# bench/big-reivers.sh: 12 Border Reivers sides of 800 one-figure groups, every group ordered
+# (9,600 orders). Its floor also loads the state before the turn (a 9,600-figure state.yaml is
+# most of what must be parsed).
+sh bench/big-reivers.sh "$T/huge-src"
+"$BIN" init "$T/huge0" --scenario "$T/huge-src/scenario.yaml" --entropy none --visibility open \
+    --secret-file "$BS/demo.secret" >/dev/null
+cp "$T/huge0/state.yaml" "$T/huge-state.yaml"
+huge_orders=$(ls "$T"/huge-src/orders/*.yaml)
+: > "$T/huget"; : > "$T/hfloor"
+for r in $(seq "$RUNS"); do
+    rm -rf "$T/huge"; cp -a "$T/huge0" "$T/huge"; sync
+    # shellcheck disable=SC2086
+    timed "$T/huget" "$BIN" turn "$T/huge" $huge_orders
+    # shellcheck disable=SC2086
+    "$FLOOR" turn "$T/huge/.umpire/journal.sqlite" 1 $huge_orders "$T/huge-state.yaml" | awk '/^floor_s/ { print $2 }' >> "$T/hfloor"
+done
+huge=$(col 1 "$T/huget"); hfloor=$(median < "$T/hfloor")
+n_orders=$(cat $huge_orders | grep -c '^  - {group:')
+row "$n_orders-order turn (12 sides) vs floor" "${huge} s vs ${hfloor} s" "$(ratio "$huge" "$hfloor")" "<= 3, < 1 s"
+row "$n_orders-order turn: cpu / peak RSS" "$(cpu "$T/huget") s / $(col 4 "$T/huget") KB" "" ""
 
 # --- 3. a long campaign: turns 10, 100, N ---------------------------------------------------
 # One play-through; each of turn 10, 100 and N is the median of it and its neighbours (the

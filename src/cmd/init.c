@@ -246,7 +246,7 @@ int cmd_init(int argc, char **argv)
 	struct diag d;
 
 	diag_init(&d);
-	rc = read_file(scenario_path, 1024 * 1024, &scen);
+	rc = read_file(scenario_path, SCENARIO_MAX_BYTES, &scen);
 	if (rc != EXIT_OK)
 		goto done;
 	spec.scenario = scen.data ? scen.data : "";

@@ -68,7 +68,7 @@ static int replay_turn(struct campaign *c, void *state, int t)
 
 	memset(&at, 0, sizeof(at));
 	layout_tag(tag, t);
-	if (c->journal ? journal_read(c->journal, t, &r) < 0 : read_export(c, t, &r) < 0) {
+	if (c->journal ? journal_read_turn(c->journal, t, 0, &r) < 0 : read_export(c, t, &r) < 0) {
 		fprintf(stderr, "replay: turn %d: cannot read it from the %s: %s\n", t,
 			c->journal ? "journal" : "journal export", cmd_message());
 		goto done;

@@ -1,7 +1,7 @@
 /* adjust.h — the umpire's adjustments: corrections to the rule system's model of the armies
  * that the umpire's file carries beside its dice rulings (add or remove DISR, break or remove a
  * unit, change army morale, add a unit, set a unit's status; rule a line of sight or a cover
- * between two units for the turn, when the table disagrees with the map). The vocabulary is the core's, so
+ * between two units for the turn, when the table disagrees with the map, or a range band). The vocabulary is the core's, so
  * any rule system may accept it; orders.c checks the shape, the rule system's adjust_check hook
  * the meaning, and the `rulings` step applies them through adjust_apply (docs/formats.md). */
 #ifndef UMPIRE_ADJUST_H
@@ -25,6 +25,8 @@ enum adjust_kind {
 	                  * or blocked (0) for this turn, whatever the rule system computes */
 	ADJUST_COVER,    /* from, to, grade: the cover of unit `to` against unit `from` ruled to be
 	                  * the rule system's grade word for this turn */
+	ADJUST_RANGE,    /* from, to, band: the range of unit `to` from unit `from` ruled to be the
+	                  * rule system's band word (e.g. close, long, beyond) for this turn */
 	ADJUST_KIND_COUNT
 };
 
@@ -44,9 +46,10 @@ struct adjustment {
 	                      * (hm-events: the DISR at which it breaks); 0 when not given */
 	char *status;          /* STATUS: the rule system's status word */
 	int value;             /* STATUS: set (1) or cleared (0); LOS: clear (1) or blocked (0) */
-	char *from;            /* LOS, COVER: unit id (the one who sees or shoots) */
-	char *to;              /* LOS, COVER: unit id (the one seen or shot at) */
+	char *from;            /* LOS, COVER, RANGE: unit id (the one who sees or shoots) */
+	char *to;              /* LOS, COVER, RANGE: unit id (the one seen or shot at) */
 	char *grade;           /* COVER: the rule system's cover word */
+	char *band;            /* RANGE: the rule system's range band word */
 	char *reason;          /* why: journaled with the adjustment */
 	const struct node *at; /* the list item, for diagnostics: valid during adjust_check only */
 };

@@ -471,8 +471,8 @@ int campaign_parse_state(struct campaign *c, const char *rev, const struct buf *
 
 	diag_init(&d);
 	*state = NULL;
-	struct node_limits lim = { .max_bytes = 16 * 1024 * 1024,
-		.max_nodes = 1000000,
+	struct node_limits lim = { .max_bytes = STATE_MAX_BYTES,
+		.max_nodes = STATE_MAX_NODES,
 		.max_depth = 32 };
 	if (node_parse(&root, "state.yaml", bytes->data, bytes->len, &lim, &d) < 0 ||
 		node_check_map(root, "state", state_keys, &d) < 0)

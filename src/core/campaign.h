@@ -19,6 +19,10 @@
 #define ORDER_FILE_MAX_BYTES (1024 * 1024) /* an order file; 800 orders of ~1 KB fit */
 #define ORDER_FILE_MAX_NODES 200000        /* YAML nodes in one order file (~20 an order) */
 #define CAMPAIGN_MAX_PLAYERS 16
+#define SCENARIO_MAX_BYTES (4 * 1024 * 1024) /* a scenario: 12 sides of 800 figures fit */
+#define SCENARIO_MAX_NODES 1000000           /* YAML nodes in a scenario */
+#define STATE_MAX_BYTES (16 * 1024 * 1024)   /* a committed state.yaml */
+#define STATE_MAX_NODES 1000000              /* YAML nodes in a state.yaml */
 
 enum campaign_open_flags {
 	CAMPAIGN_LOCK = 1 << 0,           /* take the exclusive lock (.umpire/lock): turn, init */

@@ -33,11 +33,25 @@ static const char *markdown_escape(char c, char prev)
 	}
 }
 
+/* 1 if s is printable ASCII with nothing Markdown or diag_escape would change. */
+static int markdown_plain(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e || *p == '&' || *p == '<' || *p == '>' || *p == '|' ||
+			*p == '`' || (*p == '(' && p > (const unsigned char *)s && p[-1] == ']'))
+			return 0;
+	return 1;
+}
+
 void escape_markdown(struct buf *out, const char *s)
 {
 	struct buf t = BUF_INIT;
 	size_t from = 0;
 
+	if (s && markdown_plain(s)) {
+		buf_puts(out, s);
+		return;
+	}
 	diag_escape(&t, s ? s : "");
 	/* Runs of characters written as they are go out in one piece. */
 	for (size_t i = 0; i < t.len; i++) {

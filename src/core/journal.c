@@ -819,6 +819,11 @@ static int read_rows(sqlite3 *db, int turn, const char *sql, read_row_fn row,
 
 int journal_read(struct journal *j, int turn, struct journal_record **out)
 {
+	return journal_read_turn(j, turn, 1, out);
+}
+
+int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out)
+{
 	sqlite3 *db = j->db;
 	struct journal_record *r = xcalloc(1, sizeof(*r));
 	int ret;
@@ -844,7 +849,7 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 			"SELECT phase, kind, player, order_index, text FROM events"
 			" WHERE turn = ?1 ORDER BY seq",
 			event_row, r);
-	if (ret == 0)
+	if (ret == 0 && files)
 		ret = read_rows(db, turn,
 			"SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path", file_row, r);
 	exec_sql(db, "COMMIT");

@@ -83,6 +83,9 @@ int journal_last_turn(struct journal *j, int *out);
 /* Reads turn back in full. *out owned by caller. Returns 0, ERROR_NOTFOUND when no such
  * turn, -1. */
 int journal_read(struct journal *j, int turn, struct journal_record **out);
+/* Like journal_read, without the committed files (files, n_files stay empty) when files is
+ * 0: replay compares what it renders with git, and the files are most of a turn's bytes. */
+int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
 /* The order row of player in r, or NULL. */
 const struct journal_order *journal_record_order(const struct journal_record *r,

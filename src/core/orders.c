@@ -56,13 +56,14 @@ const char *const adjust_kind_names[] = {
 	"status",
 	"los",
 	"cover",
+	"range",
 	NULL,
 };
 
 /* The keys each kind of adjustment takes besides `adjust` and `reason`, and which of them it
  * needs (a bit per key of adjust_keys). */
 static const char *const adjust_keys[] = { "adjust", "reason", "unit", "side", "by", "name", "type",
-	"strength", "status", "value", "from", "to", "grade", NULL };
+	"strength", "status", "value", "from", "to", "grade", "band", NULL };
 enum {
 	K_UNIT = 1 << 2,
 	K_SIDE = 1 << 3,
@@ -74,7 +75,8 @@ enum {
 	K_VALUE = 1 << 9,
 	K_FROM = 1 << 10,
 	K_TO = 1 << 11,
-	K_GRADE = 1 << 12
+	K_GRADE = 1 << 12,
+	K_BAND = 1 << 13
 };
 static const struct {
 	unsigned takes, needs;
@@ -88,6 +90,7 @@ static const struct {
 	[ADJUST_STATUS] = { K_UNIT | K_STATUS | K_VALUE, K_UNIT | K_STATUS | K_VALUE },
 	[ADJUST_LOS] = { K_FROM | K_TO | K_VALUE, K_FROM | K_TO | K_VALUE },
 	[ADJUST_COVER] = { K_FROM | K_TO | K_GRADE, K_FROM | K_TO | K_GRADE },
+	[ADJUST_RANGE] = { K_FROM | K_TO | K_BAND, K_FROM | K_TO | K_BAND },
 };
 
 void adjustment_release(struct adjustment *a)
@@ -100,6 +103,7 @@ void adjustment_release(struct adjustment *a)
 	free(a->from);
 	free(a->to);
 	free(a->grade);
+	free(a->band);
 	free(a->reason);
 	memset(a, 0, sizeof(*a));
 }
@@ -192,6 +196,9 @@ static int read_adjust_fields(const struct turn *t, const struct node *o, struct
 		rc = -1;
 	if ((n = node_get(o, "grade")) &&
 		(node_want_id(n, "grade", &s, d) < 0 || !(a->grade = xstrdup(s))))
+		rc = -1;
+	if ((n = node_get(o, "band")) &&
+		(node_want_id(n, "band", &s, d) < 0 || !(a->band = xstrdup(s))))
 		rc = -1;
 	return rc;
 }

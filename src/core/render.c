@@ -36,8 +36,16 @@ static int put_str(struct buf *b, int item, int first, const char *key, const ch
 static int put_int(struct buf *b, int item, int first, const char *key, long long v)
 {
 	char d[24];
-	snprintf(d, sizeof(d), "%lld", v);
-	return node_emit_entry(b, item, first, key, d, 0);
+	size_t n = sizeof(d) - 1;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	d[n] = '\0';
+	do {
+		d[--n] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--n] = '-';
+	return node_emit_entry(b, item, first, key, d + n, 0);
 }
 
 static int put_hash(struct buf *b, const char *key, const uint8_t h[32])

@@ -87,6 +87,11 @@ void repo_names_free(char **names);
  * (0: fewer than min_loose), -1 on failure (the repository is unchanged but for a possible
  * stray pack). */
 int repo_pack_loose(struct repo *r, size_t min_loose);
+/* repo_pack_loose also moves the loose refs into packed-refs (as git pack-refs does).
+ * Packs with fewer objects than this are merged by repo_pack_loose with the loose objects:
+ * repo_build writes each turn's objects as one small pack (a few fsyncs instead of two an
+ * object), and the merge keeps their number, and the look-ups through them, bounded. */
+#define REPO_SMALL_PACK 1000
 
 /* 1 if rev resolves to a commit, else 0. */
 int repo_has(struct repo *r, const char *rev);

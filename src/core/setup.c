@@ -223,7 +223,9 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	const uint8_t commitment[FAIR_HASH_BYTES], struct buf *campaign_yaml,
 	struct buf *state_yaml, struct buf *whole_yaml, struct diag *d)
 {
-	struct node_limits lim = { .max_bytes = 1024 * 1024, .max_nodes = 200000, .max_depth = 32 };
+	struct node_limits lim = { .max_bytes = SCENARIO_MAX_BYTES,
+		.max_nodes = SCENARIO_MAX_NODES,
+		.max_depth = 32 };
 	struct node *root = NULL;
 	void *state = NULL;
 	int rc = -1;

@@ -1,7 +1,12 @@
 /* smtp.c — libcurl's uses (smtp.h): one message over SMTP (the envelope, the upload, TLS and
- * the login are libcurl's) and one bounded HTTP(S) GET; this file only maps libcurl's results
- * to core's error convention. */
+ * the login are libcurl's) and one bounded HTTP(S) GET (the beacon's round); this file only
+ * maps libcurl's results to core's error convention.
+ * libcurl is opened when the first message goes (dlopen), not linked: with its TLS, HTTP/2,
+ * LDAP and Kerberos libraries it is 17 of the 57 shared libraries every umpire process
+ * would otherwise map and relocate at start-up (about 5 ms a process). */
+#define CURL_DISABLE_TYPECHECK /* curl_easy_setopt is called through a pointer */
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +33,56 @@ static size_t read_message(char *out, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-static void smtp_init(void)
+/* The libcurl functions used here, from the shared library opened by curl_open. */
+static struct {
+	CURLcode (*global_init)(long flags);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+	CURLcode (*easy_perform)(CURL *curl);
+	CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+	void (*easy_cleanup)(CURL *curl);
+	const char *(*easy_strerror)(CURLcode code);
+	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+	void (*slist_free_all)(struct curl_slist *list);
+} lc;
+
+/* *fn = the function name of library h; 0, or -1 when it has none. */
+static int sym(void *h, const char *name, void *fn, size_t size)
+{
+	void *p = dlsym(h, name);
+	if (!p)
+		return -1;
+	memcpy(fn, &p, size);
+	return 0;
+}
+
+/* Opens libcurl (its ABI 4, the only one since 2006) and initialises it, once a process.
+ * 0 / -1 (message set). */
+static int curl_open(void)
 {
 	static int done;
-	if (!done) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		done = 1;
-	}
+	static const char *const names[] = { "libcurl.so.4", "libcurl-gnutls.so.4" };
+	void *h = NULL;
+	if (done)
+		return 0;
+	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
+		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return error_set(ERROR_OS, "smtp: cannot load libcurl (libcurl.so.4): %s",
+			dlerror());
+	if (sym(h, "curl_global_init", &lc.global_init, sizeof(lc.global_init)) < 0 ||
+		sym(h, "curl_easy_init", &lc.easy_init, sizeof(lc.easy_init)) < 0 ||
+		sym(h, "curl_easy_setopt", &lc.easy_setopt, sizeof(lc.easy_setopt)) < 0 ||
+		sym(h, "curl_easy_perform", &lc.easy_perform, sizeof(lc.easy_perform)) < 0 ||
+		sym(h, "curl_easy_getinfo", &lc.easy_getinfo, sizeof(lc.easy_getinfo)) < 0 ||
+		sym(h, "curl_easy_cleanup", &lc.easy_cleanup, sizeof(lc.easy_cleanup)) < 0 ||
+		sym(h, "curl_easy_strerror", &lc.easy_strerror, sizeof(lc.easy_strerror)) < 0 ||
+		sym(h, "curl_slist_append", &lc.slist_append, sizeof(lc.slist_append)) < 0 ||
+		sym(h, "curl_slist_free_all", &lc.slist_free_all, sizeof(lc.slist_free_all)) < 0)
+		return error_set(ERROR_OS, "smtp: libcurl lacks a function umpire uses");
+	lc.global_init(CURL_GLOBAL_DEFAULT);
+	done = 1;
+	return 0;
 }
 
 /* 1 if address can go into an SMTP command as <address>: no controls, spaces or brackets
@@ -60,41 +108,42 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	if (!envelope_ok(from) || !envelope_ok(to))
 		return error_set(ERROR_INPUT,
 			"smtp: refused envelope address (from '%.60s', to '%.60s')", from, to);
-	smtp_init();
-	CURL *curl = curl_easy_init();
+	if (curl_open() < 0)
+		return -1;
+	CURL *curl = lc.easy_init();
 	if (!curl)
 		return error_set(ERROR_OS, "cannot start libcurl");
 	char *from_path = xasprintf("<%s>", from), *to_path = xasprintf("<%s>", to);
-	rcpt = curl_slist_append(rcpt, to_path);
-	curl_easy_setopt(curl, CURLOPT_URL, s->url);
-	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from_path);
-	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
-	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
-	curl_easy_setopt(curl, CURLOPT_READDATA, &u);
-	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT, s->timeout > 0 ? s->timeout : 60L);
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	rcpt = lc.slist_append(rcpt, to_path);
+	lc.easy_setopt(curl, CURLOPT_URL, s->url);
+	lc.easy_setopt(curl, CURLOPT_MAIL_FROM, from_path);
+	lc.easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
+	lc.easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
+	lc.easy_setopt(curl, CURLOPT_READDATA, &u);
+	lc.easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	lc.easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
+	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(curl, CURLOPT_TIMEOUT, s->timeout > 0 ? s->timeout : 60L);
+	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	if (s->starttls)
-		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+		lc.easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 	if (s->user)
-		curl_easy_setopt(curl, CURLOPT_USERNAME, s->user);
+		lc.easy_setopt(curl, CURLOPT_USERNAME, s->user);
 	if (s->password)
-		curl_easy_setopt(curl, CURLOPT_PASSWORD, s->password);
+		lc.easy_setopt(curl, CURLOPT_PASSWORD, s->password);
 	if (s->netrc) {
-		curl_easy_setopt(curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-		curl_easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
+		lc.easy_setopt(curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		lc.easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
 	}
-	CURLcode rc = curl_easy_perform(curl);
+	CURLcode rc = lc.easy_perform(curl);
 	if (rc == CURLE_OK)
 		ret = 0;
 	else
 		error_set(ERROR_OS, "smtp: cannot send to %s through %s: %s", to, s->url,
-			errbuf[0] ? errbuf : curl_easy_strerror(rc));
-	curl_slist_free_all(rcpt);
-	curl_easy_cleanup(curl);
+			errbuf[0] ? errbuf : lc.easy_strerror(rc));
+	lc.slist_free_all(rcpt);
+	lc.easy_cleanup(curl);
 	free(from_path);
 	free(to_path);
 	return ret;
@@ -128,31 +177,32 @@ int http_get(const char *url, size_t max, long timeout, struct buf *out, long *s
 	int ret = -1;
 
 	*status = 0;
-	smtp_init();
-	CURL *curl = curl_easy_init();
+	if (curl_open() < 0)
+		return -1;
+	CURL *curl = lc.easy_init();
 	if (!curl)
 		return error_set(ERROR_OS, "cannot start libcurl");
-	curl_easy_setopt(curl, CURLOPT_URL, url);
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
-	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &d);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
-	CURLcode rc = curl_easy_perform(curl);
-	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	lc.easy_setopt(curl, CURLOPT_URL, url);
+	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+	lc.easy_setopt(curl, CURLOPT_WRITEDATA, &d);
+	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
+	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	CURLcode rc = lc.easy_perform(curl);
+	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
 	if (rc != CURLE_OK)
 		error_set(ERROR_OS, "cannot fetch %s: %s", url,
 			d.too_big ? "the answer is too long" :
 			errbuf[0] ? errbuf :
-				    curl_easy_strerror(rc));
+				    lc.easy_strerror(rc));
 	else if (*status == 404)
 		error_set(ERROR_MISSING, "cannot fetch %s: HTTP 404 (not there yet?)", url);
 	else if (*status < 200 || *status > 299)
 		error_set(ERROR_OS, "cannot fetch %s: HTTP %ld", url, *status);
 	else
 		ret = 0;
-	curl_easy_cleanup(curl);
+	lc.easy_cleanup(curl);
 	return ret;
 }

@@ -403,14 +403,14 @@ expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "'$id64' is not a pla
 umpire_file 2 | sed "s/^player: umpire\$/player: ${id64}i/" > "$TMP/pl.yaml"
 expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "player is 'iiii"; has "$TMP/err" "(an identifier of 1 to 64"
 
-# --- init's scenario (1 MiB) and secret file (64 hex digits) --------------------------------
-pad_to "$HR/scenario.yaml" 1048576 > "$TMP/s1m.yaml"; size_is "$TMP/s1m.yaml" 1048576
-pad_to "$HR/scenario.yaml" 1048577 > "$TMP/s1m1.yaml"
-side "scenario size (1 MiB)" "one over: refused"
-expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s1m1.yaml" --secret-file "$HR/demo.secret"
-has "$TMP/err" "s1m1.yaml:1:1: error: file is larger than 1048576 bytes"
-side "scenario size (1 MiB)" "at the limit: accepted"
-expect 0 "$BIN" init --visibility open --entropy none "$TMP/s" --scenario "$TMP/s1m.yaml" --secret-file "$HR/demo.secret"
+# --- init's scenario (SCENARIO_MAX_BYTES, 4 MiB) and secret file (64 hex digits) -------------
+pad_to "$HR/scenario.yaml" 4194304 > "$TMP/s4m.yaml"; size_is "$TMP/s4m.yaml" 4194304
+pad_to "$HR/scenario.yaml" 4194305 > "$TMP/s4m1.yaml"
+side "scenario size (SCENARIO_MAX_BYTES, 4 MiB)" "one over: refused"
+expect 65 "$BIN" init "$TMP/s" --scenario "$TMP/s4m1.yaml" --secret-file "$HR/demo.secret"
+has "$TMP/err" "s4m1.yaml:1:1: error: file is larger than 4194304 bytes"
+side "scenario size (SCENARIO_MAX_BYTES, 4 MiB)" "at the limit: accepted"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/s" --scenario "$TMP/s4m.yaml" --secret-file "$HR/demo.secret"
 h=$(head -c 64 "$HR/demo.secret")
 for s in "$(echo "$h" | cut -c 2-)" "${h}0"; do
     printf '%s\n' "$s" > "$TMP/secret"
@@ -418,3 +418,28 @@ for s in "$(echo "$h" | cut -c 2-)" "${h}0"; do
     expect 65 "$BIN" init "$TMP/k" --scenario "$HR/scenario.yaml" --secret-file "$TMP/secret"
     has "$TMP/err" "not a secret (64 hex digits expected)"
 done
+
+# --- a 10,000-order turn (issue 17): 12 Border Reivers sides of 800 orders each --------------
+# bench/big-reivers.sh: 9,600 one-figure groups (RV_MAX_FIGURES 10,000), each ordered.
+sh "$ROOT/bench/big-reivers.sh" "$TMP/big"
+side "12 sides x 800 orders (9,600)" "at 12 x 800: every file checks"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/bigc" --scenario "$TMP/big/scenario.yaml" --secret-file "$HR/demo.secret"
+expect 0 "$BIN" check "$TMP/bigc" "$TMP"/big/orders/*.yaml
+[ "$(grep -c ': ok: orders of p' "$TMP/out")" -eq 12 ] || die "not 12 files accepted"
+# RV_MAX_ORDERS (1,000 orders in one file): two sides of 1,001 groups
+sh "$ROOT/bench/big-reivers.sh" "$TMP/wide" 2 1001
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/widec" --scenario "$TMP/wide/scenario.yaml" --secret-file "$HR/demo.secret"
+head -n 1004 "$TMP/wide/orders/p01.yaml" > "$TMP/o1000.yaml"
+side "RV_MAX_ORDERS (1000)" "at the limit: accepted"
+expect 0 "$BIN" check "$TMP/widec" "$TMP/o1000.yaml"
+side "RV_MAX_ORDERS (1000)" "one over: refused"
+expect 65 "$BIN" check "$TMP/widec" "$TMP/wide/orders/p01.yaml"
+has "$TMP/err" "too many items in orders: 1001 (at most 1000 expected)"
+# RV_MAX_FIGURES (10,000 figures and groups): 10 sides of 1,000, then one group more
+sh "$ROOT/bench/big-reivers.sh" "$TMP/full" 10 1000
+side "RV_MAX_FIGURES (10000)" "at the limit: accepted"
+expect 0 "$BIN" init --visibility open --entropy none "$TMP/fullc" --scenario "$TMP/full/scenario.yaml" --secret-file "$HR/demo.secret"
+sed 's/^  figures:$/    - {id: one-more, side: p01}\n  figures:/' "$TMP/full/scenario.yaml" > "$TMP/over.yaml"
+side "RV_MAX_FIGURES (10000)" "one over: refused"
+expect 65 "$BIN" init "$TMP/overc" --scenario "$TMP/over.yaml" --secret-file "$HR/demo.secret"
+has "$TMP/err" "too many items in groups: 10001 (at most 10000 expected)"

@@ -7,22 +7,22 @@
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
 new_campaign bewcastle-fray "$C"; play bewcastle-fray "$C"
-# What each turn is there to show: campaigns/bewcastle-fray/demo-shows.txt. A line after a
-# "# needs tuning:" comment needs dice today's demo beacons do not give; it is skipped here
-# until issue 11's per-turn demo beacons are chosen to give it (then drop the filter).
-mkdir -p "$TMP/root/campaigns/bewcastle-fray"
-awk '/^# needs tuning:/ { skip = 1; next }
-     skip && !/^[[:space:]]*(#|$)/ { skip = 0; next }
-     { print }' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" \
-    > "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt"
-[ "$(grep -c . "$TMP/root/campaigns/bewcastle-fray/demo-shows.txt")" -ge 60 ] || die "demo-shows.txt filtered to nothing"
-(ROOT="$TMP/root"; demo_shows bewcastle-fray "$C")
-expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
+# What each turn is there to show, every line: campaigns/bewcastle-fray/demo-shows.txt (the
+# campaign is sealed: the public reports and the players' outbox reports are read too).
+grep -q '^26 a tie, fought on$' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" || die "the tie is not asked for"
+demo_shows bewcastle-fray "$C"
 git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
+expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray (sealed, not yet revealed): 27 turns"
+expect 0 "$BIN" reveal "$C"
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
+git clone -q "$C" "$TMP/clone2"
+expect 0 "$BIN" verify "$TMP/clone2"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
+for p in armstrong forster; do
+    expect 0 "$BIN" verify "$TMP/clone2" --view "$C/.umpire/outbox/$p/turn-0027"
+done
 
-# The report: a map with its key, and the figures.
-R=$(ls "$C"/reports/turn-0027/*armstrong*)
+# The report (a player's, from his outbox): a map with its key, and the figures.
+R="$C/.umpire/outbox/armstrong/turn-0027/report.md"
 has "$R" "## The table (48\" x 36\")"
 has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"
@@ -56,8 +56,8 @@ forster.yaml:8:10: warning: 'kinmont-willie' is out of range now: 28.2" from the
 EOF
 cmp "$TMP/want" "$TMP/err" || die "the warning is not as docs/rules/reivers.md shows it"
 
-# The umpire's rulings file: reivers takes los and cover, refuses what it does not model, a
-# grade it does not know and a figure not in play, each at its place.
+# The umpire's rulings file: reivers takes los, cover and range, refuses what it does not
+# model, a grade or band it does not know and a figure not in play, each at its place.
 cat > "$TMP/rulings.yaml" <<'YAML'
 campaign: bewcastle-fray
 turn: 1
@@ -82,12 +82,23 @@ orders:
     to: tam-forster
     value: true
     reason: "who?"
+  - adjust: range
+    from: kinmont-willie
+    to: tam-forster
+    band: point-blank
+    reason: "a band reivers does not know"
+  - adjust: range
+    from: kinmont-willie
+    to: tam-forster
+    band: long
+    reason: "the tape says 20 inches"
 YAML
 expect 65 "$BIN" check "$TMP/d" --rulings "$TMP/rulings.yaml"
 has "$TMP/err" "rulings.yaml:13:12: error: no cover grade 'hard' (none, part or whole expected)"
-has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los or cover expected"
+has "$TMP/err" "rulings.yaml:15:13: error: reivers takes no 'adjust: morale' (los, cover or range expected"
 has "$TMP/err" "rulings.yaml:20:11: error: no figure 'nobody' (a figure of the scenario)"
-grep -c "error:" "$TMP/err" | grep -qx 3 || die "the los ruling on two figures in play should pass"
+has "$TMP/err" "rulings.yaml:27:11: error: no range band 'point-blank' (close, long or beyond expected)"
+grep -c "error:" "$TMP/err" | grep -qx 4 || die "the los and range rulings on two figures in play should pass"
 # ... and the core checks each kind's keys.
 cat > "$TMP/shape.yaml" <<'YAML'
 campaign: bewcastle-fray
@@ -126,6 +137,51 @@ YAML
 expect 0 "$BIN" init --visibility open --entropy none "$TMP/f" --scenario "$TMP/three.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
 expect 0 "$BIN" turn "$TMP/f" --allow-missing
 has "$TMP/f/journal/turn-0001.yaml" "the deck of cards [3/3]"
+
+# Hidden groups in a sealed campaign (docs/rules/reivers.md "Hidden groups"): the woodsmen lie
+# still in Kershope wood for two turns, nobody within 6" of them. The Armstrongs' clone holds
+# no byte of them (every object, packs included): not their group, their names, their places;
+# the public state and report and the Armstrongs' outbox leave them out, the Forsters' hold
+# them; an Armstrong order at one of them is refused as if he did not exist. verify passes
+# before the reveal and after it, with both sides' views.
+S="$TMP/sealed"
+expect 0 "$BIN" init "$S" --visibility sealed --entropy none --scenario "$ROOT/campaigns/bewcastle-fray/scenario.yaml" --secret-file "$ROOT/campaigns/bewcastle-fray/demo.secret"
+for n in 1 2; do
+    printf 'campaign: bewcastle-fray\nturn: %s\nplayer: armstrong\norders:\n  - group: riders\n    move: [[%s, 100]]\n' \
+        $n $((70 + 10 * n)) > "$TMP/a$n.yaml"
+    printf 'campaign: bewcastle-fray\nturn: %s\nplayer: forster\norders:\n  - group: herdsmen\n    move: [[300, %s]]\n' \
+        $n $((70 - 5 * n)) > "$TMP/f$n.yaml"
+    expect 0 "$BIN" turn "$S" "$TMP/a$n.yaml" "$TMP/f$n.yaml"
+done
+git clone -q "$S" "$TMP/sclone"
+git -C "$TMP/sclone" gc -q
+git -C "$TMP/sclone" cat-file --batch-all-objects --batch > "$TMP/objects"
+for word in woodsmen rowie gib-forster; do
+    if grep -qaF "$word" "$TMP/objects"; then die "the sealed clone holds '$word'"; fi
+done
+tr -d ' \n' < "$TMP/objects" > "$TMP/flat"
+for at in -150-240 150,240] -140-230 140,230]; do
+    if grep -qaF -- "$at" "$TMP/flat"; then die "the sealed clone holds the place $at"; fi
+done
+has "$TMP/flat" "-295-"   # the search can see a place: Tam's, in the public state
+O="$S/.umpire/outbox"
+has "$O/forster/turn-0002/state.yaml" "id: rowie-forster"
+has "$O/forster/turn-0002/report.md" "| rowie-forster | forster | woodsmen |"
+for f in state.yaml report.md; do
+    if grep -qF rowie "$O/armstrong/turn-0002/$f"; then die "the Armstrongs' $f holds the woodsmen"; fi
+done
+has "$O/armstrong/turn-0002/report.md" "| tam-forster | forster | herdsmen |"
+printf 'campaign: bewcastle-fray\nturn: 3\nplayer: armstrong\norders:\n  - group: mangerton\n    fire: rowie-forster\n' > "$TMP/a3.yaml"
+expect 65 "$BIN" check "$S" "$TMP/a3.yaml"
+has "$TMP/err" "a3.yaml:6:11: error: no figure 'rowie-forster' (a figure of the scenario)"
+expect 0 "$BIN" verify "$TMP/sclone"
+expect 0 "$BIN" reveal "$S"
+git -C "$TMP/sclone" fetch -q --tags origin
+git -C "$TMP/sclone" merge -q --ff-only origin/main
+for p in armstrong forster; do
+    expect 0 "$BIN" verify "$TMP/sclone" --view "$O/$p/turn-0002"
+    has "$TMP/out" "and his view is the revealed state's"
+done
 
 expect 0 "$BIN" rules reivers
 has "$TMP/out" "herd: [ANIMAL, ...]"

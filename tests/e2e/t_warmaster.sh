@@ -1,10 +1,13 @@
-# Warmaster end to end: the karak-gate example plays, replays and verifies from a plain clone;
-# sides alternate (a file for the side not due is refused); order files with mistakes are
-# refused with file:line:column, the source line and a caret; `umpire rules warmaster` lists
-# the options.
+# Warmaster end to end: the karak-gate example plays as the demo does (sealed, closed turns with
+# the demo's beacon values) and every line of its demo-shows.txt holds; an opponent's clone holds
+# none of a side's private parts (its standing choices, its order files), each player's view
+# verifies; after the reveal it replays and verifies from a plain clone; sides alternate (a file
+# for the side not due is refused); order files with mistakes are refused with
+# file:line:column, the source line and a caret; `umpire rules warmaster` lists the options.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign karak-gate "$C" --entropy none
+new_campaign karak-gate "$C"
+grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "karak-gate is not sealed (demo.init)"
 
 # turn 1 is the Orcs': the Dwarfs' file is refused
 mkdir -p "$TMP/o"
@@ -45,35 +48,50 @@ has "$TMP/err" "orcs.yaml:16:28: error: unknown initiative 'flee' (expected one 
 expect 0 "$BIN" check "$C" "$ROOT/campaigns/karak-gate/orders/turn-0001/orcs.yaml"
 play karak-gate "$C"
 N=$(ls -d "$ROOT/campaigns/karak-gate"/orders/turn-* | wc -l)
-expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: $N turns identical"
-git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign karak-gate: $N turns"
+# every line of demo-shows.txt holds in its turn (journal export, public report, outboxes)
+demo_shows karak-gate "$C"
 
-# the journal shows every table the example exercises (the lines that hold with today's dice;
-# campaigns/karak-gate/demo-shows.txt says what each turn is there to show)
-cat "$C"/journal/turn-*.yaml > "$TMP/all"
-for what in "uses its initiative to charge" "uses its initiative to evade" "homes back" \
-    ": passed" ": failed" "the General failed" \
-    "is driven back" "and confused (a 6)" "is destroyed" "draw: " \
-    "pursues" "retreats" "in the flank or rear" \
-    "Warmaster Orders: " "Warmaster armour save: " "(blunder)" \
-    "joins" "(character)" "is slain with" "shoots at its charger" "no moving through units" \
-    "dw-slayers uses its initiative to charge" "Warmaster magic: orc-shaman casts" \
-    "it works" "anti-magic" "the line runs from" "cannot cast Waaagh"; do
-    has "$TMP/all" "$what"
+# The opponent's clone: no side's standing choices (win, draw, initiative) and no comment of an
+# order file, in any object; the public state names none; each side's own view holds its own.
+git clone -q "$C" "$TMP/clone"
+git -C "$TMP/clone" gc -q
+git -C "$TMP/clone" cat-file --batch-all-objects --batch > "$TMP/objects"
+for key in win draw initiative standing; do
+    grep -qaE -- "^ *(- )?$key:" "$TMP/objects" && die "the clone holds '$key:'"
 done
-# demo_shows karak-gate "$C" is skipped until the lead re-tunes the demo beacon values
-# (issue 11): the lines after "# luck" in demo-shows.txt (gateway breached, flame cannon 3,
-# tower damaged, the Giant going wild, boiling oil, Waaagh!, blunder 1) do not hold with
-# today's dice.
-# Until then every line not marked luck holds in its own turn's journal export.
-awk '/^# luck/ { skip = 1; next } /^[[:space:]]*(#|$)/ { next }
-     { if (skip) { skip = 0; next } print }' "$ROOT/campaigns/karak-gate/demo-shows.txt" > "$TMP/shows"
-[ -s "$TMP/shows" ] || die "no demo-shows lines"
-while IFS= read -r line; do
-    t=$(printf '%04d' "${line%% *}")
-    grep -qF -- "${line#* }" "$C/journal/turn-$t.yaml" || die "karak-gate turn $t does not show '${line#* }'"
-done < "$TMP/shows"
+for f in "$ROOT"/campaigns/karak-gate/orders/turn-*/*.yaml; do
+    sed -n 's/^ *# *//p; s/.* # *//p' "$f" | awk 'length($0) >= 16' > "$TMP/comments"
+    [ -s "$TMP/comments" ] || die "no comments in $f to look for"
+    while IFS= read -r line; do
+        if grep -qF -- "$line" "$TMP/objects"; then die "the clone holds a comment of $f: $line"; fi
+    done < "$TMP/comments"
+done
+O="$C/.umpire/outbox"
+has "$O/orcs/turn-0009/state.yaml" "win: pursue"
+sed -n '/^  - player: dwarfs/,/^  - /p' "$O/orcs/turn-0009/state.yaml" | grep -q 'win:' &&
+    die "the Orcs' view holds the Dwarfs' standing choices"
+has "$O/dwarfs/turn-0010/report.md" "## Your standing orders"
+has "$O/dwarfs/turn-0010/report.md" "win: stand; draw: stand"
+grep -q "Your standing orders" "$C/reports/turn-0010.md" && die "the public report shows standing orders"
+expect 0 "$BIN" verify "$TMP/clone" --view "$O/dwarfs/turn-0010"
+has "$TMP/out" "dwarfs's orders for turn 10 are the ones committed"
+expect 0 "$BIN" verify "$TMP/clone"
+has "$TMP/out" "sealed: not re-resolved until the reveal"
+
+# the reveal: then replay, verify from a plain clone, and each view against the whole state
+expect 0 "$BIN" reveal "$C"
+expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: $N turns identical"
+git clone -q "$C" "$TMP/clone2"
+expect 0 "$BIN" verify "$TMP/clone2"; has "$TMP/out" "verify: ok: campaign karak-gate: $N turns"
+expect 0 "$BIN" verify "$TMP/clone2" --view "$O/orcs/turn-0009"
+has "$TMP/out" "and his view is the revealed state's"
+cp -r "$O/orcs/turn-0009" "$TMP/view9"
+sed -i 's/win: pursue/win: stand/' "$TMP/view9/state.yaml"
+expect 65 "$BIN" verify "$TMP/clone2" --view "$TMP/view9"
+
+# shooting arcs and the closest target (docs/rules/warmaster.md, Shooting) in the demo
+cat "$C"/journal/turn-*.yaml > "$TMP/all"
+has "$TMP/all" "the closest enemy it can see"
 
 expect 0 "$BIN" rules warmaster
 has "$TMP/out" "blunder-4-5 (half-pace|no-move)"

@@ -48,6 +48,14 @@ START_TEST(test_markdown)
 	want("AT&T", "AT&amp;T");
 	want("x\n# heading", "x\\x0a# heading");
 	want("\033]8;;http://x\033\\", "\\x1b]8;;http://x\\x1b\\");
+	/* plain printable ASCII is copied whole (the fast path): each special character, and a
+	 * '(' only after ']', sends the text through the escaping */
+	want("(x) a]b ]c( \\ ~", "(x) a]b ]c( \\ ~");
+	want("(x) a](b", "(x) a]\\(b");
+	want("(at the start)", "(at the start)");
+	want("]", "]");
+	want("x\x7f", "x\\x7f");
+	want("", "");
 }
 END_TEST
 

@@ -34,7 +34,8 @@ static struct rv_state *make_full(const char *figs, const char *extra, struct di
 	struct buf b = BUF_INIT;
 	buf_printf(&b,
 		"table: {width: 480, height: 360}\n%s"
-		"groups: [{id: sa, side: scott}, {id: kb, side: kerr}, {id: sx, side: scott}]\n"
+		"groups: [{id: sa, side: scott}, {id: kb, side: kerr}, {id: sx, side: scott}, "
+		"{id: kc, side: kerr, hidden: true}]\n"
 		"figures: [%s]\n%s",
 		terrain, figs, extra ? extra : "");
 	struct node *n = NULL;
@@ -897,7 +898,7 @@ START_TEST(test_hold)
 {
 	struct rv_state *s = make(
 		HEIDMEN "{id: lurker, group: sx, role: leader, weapon: longbow, "
-			"at: [240, 100]}, {id: enemy, group: kb, at: [240, 150]}");
+			"at: [240, 100]}, {id: enemy, group: kb, at: [240, 170]}");
 	int g = rv_group_find(s, -1, "sx");
 	s->group[g].hidden = 1;
 	const int dice[] = { 3, 2, 9 };
@@ -927,7 +928,8 @@ static void rule(struct rv_state *s, enum adjust_kind k, const char *from, const
 		.index = 1,
 		.from = (char *)from,
 		.to = (char *)to,
-		.grade = (char *)grade,
+		.grade = k == ADJUST_COVER ? (char *)grade : NULL,
+		.band = k == ADJUST_RANGE ? (char *)grade : NULL,
 		.value = value,
 		.reason = (char *)"the table disagrees" };
 	struct diag d;
@@ -990,12 +992,219 @@ START_TEST(test_umpire_rulings)
 }
 END_TEST
 
+/* An umpire's ruling on range (docs/rules/reivers.md), at the edges of the longbow's bands
+ * (close 12", long 24"): measured, 12.0" is close (+1: 8 hits) and 12.1" long (8 misses), 24.0"
+ * a shot and 24.1" none; ruled, 24.1" is long (a shot), 12.1" close (+1), 12.0" beyond (no
+ * shot); a ruling from the target to the shooter leaves the shooter's range measured. The
+ * ruling lapses at the end of the turn. */
+START_TEST(test_range_ruling)
+{
+	static const int dist[] = { 120, 121, 240, 241, 241, 121, 120, 241 };
+	static const char *const band[] = { NULL, NULL, NULL, NULL, "long", "close", "beyond",
+		"long" };
+	static const char *const shows[] = {
+		"archer fires longbow at k-heid: rolls 8 +1 close = 9: hit",
+		"archer fires longbow at k-heid: rolls 8 = 8: miss",
+		"archer fires longbow at k-heid: rolls 8 = 8: miss",
+		"archer has no shot at k-heid (beyond long range)",
+		"archer fires longbow at k-heid (long range by the umpire's ruling): rolls 8 = 8: miss",
+		"archer fires longbow at k-heid (close range by the umpire's ruling): rolls 8 +1 close "
+		"= 9: hit",
+		"archer has no shot at k-heid (beyond long range, by the umpire's ruling)",
+		"archer has no shot at k-heid (beyond long range)",
+	};
+	struct rv_state *s = make(HEIDMEN "{id: archer, group: sx, role: leader, weapon: longbow, "
+					  "at: [20, 250]}");
+	int k = fig(s, "k-heid"), a = fig(s, "archer");
+	s->fig[k].at = (struct table_pt){ 20 + dist[_i], 250 };
+	struct buf what = BUF_INIT;
+	if (band[_i] && _i < 7)
+		rule(s, ADJUST_RANGE, "archer", "k-heid", band[_i], 0, &what);
+	if (_i == 7)
+		rule(s, ADJUST_RANGE, "k-heid", "archer", band[_i], 0, &what);
+	if (_i == 4)
+		ck_assert_str_eq(buf_str(&what),
+			"the range of k-heid from archer is long this turn");
+	if (_i == 6)
+		ck_assert_str_eq(buf_str(&what),
+			"the range of k-heid from archer is beyond long range this turn");
+	ck_assert_int_eq(rv_fig_range(s, a, k, NULL), band[_i] && _i < 7 ?
+							      (_i == 4        ? RV_LONG :
+								      _i == 5 ? RV_CLOSE :
+										RV_BEYOND) :
+						      dist[_i] <= 120 ? RV_CLOSE :
+						      dist[_i] <= 240 ? RV_LONG :
+									RV_BEYOND);
+	int shot = _i != 3 && _i != 6 && _i != 7;
+	const int dice[] = { 3, 2, 8 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, fire: k-heid}\n", dice, shot ? 3 : 2, &h, NULL);
+	ck_assert_msg(has(&h.ev, shows[_i]), "case %d", _i);
+	ck_assert_int_eq((int)s->n_ruled, 0);
+	ck_assert_int_eq(rv_fig_range(s, a, k, NULL), dist[_i] <= 120 ? RV_CLOSE :
+						      dist[_i] <= 240 ? RV_LONG :
+									RV_BEYOND);
+	h_release(&h);
+	buf_release(&what);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Hidden groups (docs/rules/reivers.md, §Sequence of Play): the public view and another side's
+ * leave out the hidden group and its figures (and still parse); its own side's holds them. */
+START_TEST(test_hidden_views)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [150, 150]}");
+	static const char *const who[] = { NULL, "scott", "kerr" };
+	for (int i = 0; i < 3; i++) {
+		struct node *v = rv_state_view(&camp, s, who[i]);
+		struct buf b = BUF_INIT, r = BUF_INIT;
+		ck_assert_int_eq(node_emit(v, &b), 0);
+		if (i < 2) {
+			ck_assert_ptr_null(strstr(buf_str(&b), "lurker"));
+			ck_assert_ptr_null(strstr(buf_str(&b), "kc"));
+			ck_assert_ptr_null(strstr(buf_str(&b), "150"));
+		} else
+			ck_assert_ptr_nonnull(strstr(buf_str(&b), "id: lurker"));
+		ck_assert_ptr_nonnull(strstr(buf_str(&b), "id: k-heid"));
+		struct diag d;
+		void *p = NULL;
+		diag_init(&d);
+		ck_assert_int_eq(rv_state_parse(&p, &camp, v, &d), 0);
+		rv_report(&camp, s, who[i], &r);
+		ck_assert_int_eq(strstr(buf_str(&r), "lurker") != NULL, i == 2);
+		rv_state_free(p);
+		diag_release(&d);
+		node_free(v);
+		buf_release(&b);
+		buf_release(&r);
+	}
+	rv_state_free(s);
+}
+END_TEST
+
+/* A hidden group is revealed when it acts or is seen: lying still with the enemy 6.1" off
+ * it stays hidden and no event names it; at 6.0" in sight it is seen at once; at 6.0" with
+ * the sight ruled blocked, or by a stunned enemy, it is not; an order on its card reveals it;
+ * option spot-range 0: never seen. */
+START_TEST(test_hidden_reveal)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [240, 100]}");
+	int k = fig(s, "lurker"), g = rv_group_find(s, -1, "kc");
+	s->fig[fig(s, "s-heid")].at = (struct table_pt){ 240, _i == 0 ? 161 : 160 };
+	struct buf what = BUF_INIT;
+	if (_i == 2) /* the umpire may not name a hidden figure: the ruling set by hand */
+		s->ruled[s->n_ruled++] = (struct rv_ruled){ RV_RULE_LOS, fig(s, "s-heid"), k, 0 };
+	if (_i == 3)
+		s->fig[fig(s, "s-heid")].stunned_until = 1;
+	if (_i == 5)
+		opts.spot_range = 0;
+	const int deck[] = { 3, 2 };
+	struct harness h;
+	if (_i == 4) {
+		struct diag d;
+		struct node *root = NULL;
+		void *o = NULL;
+		const char *y = "- {group: kc, load: true}\n";
+		diag_init(&d);
+		s->fig[fig(s, "s-heid")].at = (struct table_pt){ 0, 350 };
+		ck_assert_int_eq(node_parse(&root, "o.yaml", y, strlen(y), NULL, &d), 0);
+		ck_assert_int_eq(rv_orders_parse(&o, &camp, s, 1, "kerr", root, NULL, &d), 0);
+		h_init(&h, deck, 2);
+		struct rules_orders ro[2] = { { "kerr", o }, { "scott", NULL } };
+		struct rules_turn t = { 1, ro, 2, &h.dice, &h.ev, BUF_INIT, BUF_INIT };
+		ck_assert_int_eq(rv_resolve(&camp, s, &t), 0);
+		buf_release(&t.summary);
+		buf_release(&t.why);
+		rv_orders_free(o);
+		node_free(root);
+		diag_release(&d);
+	} else
+		play_turn(s, 1, "[]\n", deck, 2, &h, NULL);
+	int seen = _i == 1 || _i == 4;
+	ck_assert_int_eq(s->group[g].hidden, !seen);
+	for (size_t i = 0; !seen && i < h.ev.n; i++)
+		ck_assert_msg(!strstr(h.ev.v[i].text, "lurker") && !strstr(h.ev.v[i].text, "kc"),
+			"case %d: %s", _i, h.ev.v[i].text);
+	if (_i == 1)
+		ck_assert(has(&h.ev, "kc is revealed: s-heid sees lurker"));
+	if (_i == 4)
+		ck_assert(has(&h.ev, "kc is revealed: it acts on its card"));
+	ck_assert_int_eq(s->fig[k].at.x, 240);
+	h_release(&h);
+	buf_release(&what);
+	rv_state_free(s);
+}
+END_TEST
+
+/* A broken group retreats from the nearest enemy it can see: the hidden lurker 7" off is
+ * passed over for k-heid across the table (rally roll 10 against poltroon 7: fails by 3). */
+START_TEST(test_hidden_retreat)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [240, 170]}, "
+					  "{id: runner, group: sx, role: leader, class: poltroon, "
+					  "at: [240, 100]}");
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].morale = RV_BROKEN;
+	const int dice[] = { 3, 2, 10, 3, 3 };
+	struct harness h;
+	play_turn(s, 1, "[]\n", dice, 5, &h, NULL);
+	ck_assert(has(&h.ev, "sx retreats from k-heid"));
+	ck_assert_int_eq(s->group[rv_group_find(s, -1, "kc")].hidden, 1);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* Another side's hidden figure is refused as a target exactly as an unknown one is; the
+ * heidman's group may not be hidden. */
+START_TEST(test_hidden_checks)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [240, 100]}, "
+					  "{id: archer, group: sx, role: leader, weapon: longbow, "
+					  "at: [240, 50]}");
+	static const char *const y[] = { "- {group: sx, fire: lurker}\n",
+		"- {group: sx, fire: nobody}\n" };
+	struct buf out[2] = { BUF_INIT, BUF_INIT };
+	for (int i = 0; i < 2; i++) {
+		struct diag d;
+		struct node *root = NULL;
+		void *o = NULL;
+		diag_init(&d);
+		ck_assert_int_eq(node_parse(&root, "o.yaml", y[i], strlen(y[i]), NULL, &d), 0);
+		ck_assert_int_eq(rv_orders_parse(&o, &camp, s, 1, "scott", root, NULL, &d), -1);
+		diag_format(&d, &out[i], DIAG_BRIEF);
+		node_free(root);
+		diag_release(&d);
+	}
+	ck_assert_str_eq(buf_str(&out[0]),
+		"o.yaml:1:21: error: no figure 'lurker' (a figure of the scenario)\n");
+	ck_assert_int_eq((int)out[0].len, (int)out[1].len - (int)strlen("nobody") + 6);
+	buf_release(&out[0]);
+	buf_release(&out[1]);
+	rv_state_free(s);
+	struct diag d;
+	diag_init(&d);
+	s = make_full("{id: s-heid, group: sa, role: heidman, at: [0, 350]}, "
+		      "{id: k-heid, group: kc, role: heidman, at: [470, 350]}",
+		NULL, &d);
+	ck_assert_ptr_null(s);
+	struct buf b = BUF_INIT;
+	diag_format(&d, &b, DIAG_BRIEF);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "group 'kc' holds the heidman and is hidden"));
+	buf_release(&b);
+	diag_release(&d);
+}
+END_TEST
+
 /* The rulings reivers refuses: a kind it does not take, an unknown or dead figure, one figure
  * twice, a cover grade it does not know; each at its key. */
 START_TEST(test_umpire_rulings_refused)
 {
 	struct rv_state *s = make(HEIDMEN "{id: gone, group: sx, dead: true, at: [150, 50]}, "
-					  "{id: sx-2, group: sx, role: leader, at: [160, 50]}");
+					  "{id: sx-2, group: sx, role: leader, at: [160, 50]}, "
+					  "{id: k-2, group: kb, at: [100, 50]}, "
+					  "{id: lurker, group: kc, role: leader, at: [100, 60]}");
 	struct adjustment v[] = {
 		{ .kind = ADJUST_DISR, .unit = (char *)"s-heid", .by = 1 },
 		{ .kind = ADJUST_LOS, .from = (char *)"nobody", .to = (char *)"k-heid" },
@@ -1008,6 +1217,14 @@ START_TEST(test_umpire_rulings_refused)
 			.from = (char *)"k-heid",
 			.to = (char *)"sx-2",
 			.grade = (char *)"hard" },
+		{ .kind = ADJUST_RANGE,
+			.from = (char *)"k-heid",
+			.to = (char *)"sx-2",
+			.band = (char *)"point-blank" },
+		{ .kind = ADJUST_RANGE,
+			.from = (char *)"k-heid",
+			.to = (char *)"lurker",
+			.band = (char *)"close" },
 	};
 	struct diag d;
 	diag_init(&d);
@@ -1015,12 +1232,15 @@ START_TEST(test_umpire_rulings_refused)
 	struct buf b = BUF_INIT;
 	diag_format(&d, &b, DIAG_BRIEF);
 	ck_assert_str_eq(buf_str(&b),
-		"<input>:1:1: error: reivers takes no 'adjust: disr' (los or cover expected: the "
-		"umpire rules a line of sight or a cover for the turn)\n"
+		"<input>:1:1: error: reivers takes no 'adjust: disr' (los, cover or range expected: "
+		"the umpire rules a line of sight, a cover or a range for the turn)\n"
 		"<input>:1:1: error: no figure 'nobody' (a figure of the scenario)\n"
 		"<input>:1:1: error: figure 'gone' is dead (a figure in play)\n"
 		"<input>:1:1: error: 'from' and 'to' are both 'k-heid' (two figures expected)\n"
-		"<input>:1:1: error: no cover grade 'hard' (none, part or whole expected)\n");
+		"<input>:1:1: error: no cover grade 'hard' (none, part or whole expected)\n"
+		"<input>:1:1: error: no range band 'point-blank' (close, long or beyond expected)\n"
+		"<input>:1:1: error: figure 'lurker' is hidden (a figure every side sees: the "
+		"journal would tell where he lies)\n");
 	buf_release(&b);
 	diag_release(&d);
 	rv_state_free(s);
@@ -1299,6 +1519,11 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_loose_horse_names);
 	tcase_add_loop_test(t, test_umpire_rulings, 0, 5);
 	tcase_add_test(t, test_umpire_rulings_refused);
+	tcase_add_loop_test(t, test_range_ruling, 0, 8);
+	tcase_add_test(t, test_hidden_views);
+	tcase_add_loop_test(t, test_hidden_reveal, 0, 6);
+	tcase_add_test(t, test_hidden_checks);
+	tcase_add_test(t, test_hidden_retreat);
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);

@@ -47,6 +47,8 @@ static const char *const armies =
 	"      - {name: Champion, role: hero, command: 8, attacks: 2}\n"
 	"      - {name: Bow, type: infantry, attacks: 1, shoot: 1, range: 300, hits: 2, stands: 2}\n"
 	"      - {name: Smith, role: hero, command: 8, anti-magic: true}\n"
+	"      - {name: Wolves, type: cavalry, attacks: 2, shoot: 1, range: 150, hits: 3, "
+	"stands: 3, all-round: true}\n"
 	"    spells: [{name: Stomp, kind: attacks, cast: 6, range: 500, attacks: 6}, {name: Fist, "
 	"kind: line, cast: 5, range: 300, attacks: 3}, {name: Yell, kind: drive-back, cast: 5, "
 	"range: 600, step: 50}, {name: Rage, kind: bonus, cast: 4, range: 300, bonus: 1, exclude: "
@@ -195,21 +197,46 @@ START_TEST(test_state_round_trip)
 }
 END_TEST
 
+/* Sealed views: each side's standing choices (win, draw) are its own; the public view holds
+ * none, a side's view its own only, the whole state both. */
+START_TEST(test_state_views)
+{
+	struct wm_state *s = make(small);
+	const char *want[] = { "sides:\n- player: red\n  army: A\n- player: blue\n  army: A\n",
+		"sides:\n- player: red\n  army: A\n  win: pursue\n  draw: fall-back\n- player: "
+		"blue\n  army: A\n",
+		"sides:\n- player: red\n  army: A\n- player: blue\n  army: A\n  win: stand\n  draw: "
+		"fall-back\n",
+		"sides:\n- player: red\n  army: A\n  win: pursue\n  draw: fall-back\n- player: "
+		"blue\n  army: A\n  win: stand\n  draw: fall-back\n" };
+	const int who[] = { WM_VIEW_PUBLIC, 0, 1, WM_VIEW_ALL };
+	for (size_t i = 0; i < N_OF(who); i++) {
+		struct node *v = wm_state_emit_view(s, who[i]);
+		struct buf a = BUF_INIT;
+		ck_assert_int_eq(node_emit(v, &a), 0);
+		ck_assert_msg(strstr(a.data, want[i]), "view %zu:\n%s", i, a.data);
+		node_free(v);
+		buf_release(&a);
+	}
+	wm_state_free(s);
+}
+END_TEST
+
 struct err_case {
 	const char *rest, *want;
 };
 static const struct err_case err_cases[] = {
 	{ "units: [{id: x, player: red, name: Nope, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:23:36: error: no unit 'Nope' in the A army list" },
+		"game.yaml:24:36: error: no unit 'Nope' in the A army list" },
 	{ "units: [{id: x, player: green, name: Big, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:23:25: error: player 'green' is not a side of the game" },
+		"game.yaml:24:25: error: player 'green' is not a side of the game" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [0, 0]]}]\n",
 		"error: front has one point twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 0]]}, {id: x, player: "
 	  "red, name: Big, front: [[0, 50], [40, 50]]}]\n",
 		"error: id 'x' is used twice" },
 	{ "units: [{id: x, player: red, name: Big, front: [[0, 0], [40, 3000]]}]\n",
-		"game.yaml:23:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
+		"game.yaml:24:62: error: front is '3000' (an integer from 0 to 2000 expected)" },
 	{ "units: [{id: a, player: red, name: Big, front: [[0, 0], [40, 0]], brigade: z}, {id: "
 	  "b, player: red, name: Big, front: [[0, 50], [40, 50]], brigade: z}, {id: c, player: "
 	  "red, name: Big, front: [[0, 100], [40, 100]], brigade: z}, {id: d, player: red, name: "
@@ -224,7 +251,7 @@ static const struct err_case err_cases[] = {
 		"error: engaged is not an enemy unit" },
 	{ "characters: [{id: c, player: red, name: Hero, at: [0, 0], with: y}]\n"
 	  "units: [{id: y, player: blue, name: Big, front: [[0, 0], [40, 0]]}]\n",
-		"game.yaml:23:65: error: with is not a unit of the character's side on the table" },
+		"game.yaml:24:65: error: with is not a unit of the character's side on the table" },
 };
 
 START_TEST(test_state_errors)
@@ -404,6 +431,15 @@ START_TEST(test_command_sequence)
 	for (size_t i = 0; i < h.ev.n; i++)
 		voids += h.ev.v[i].kind == EVENT_VOID;
 	ck_assert_int_eq(voids, 1); /* the Hero gives no orders */
+	harness_release(&h);
+	wm_state_free(s);
+	/* sealed: the Hero's orders were never tried, so nothing says he had any */
+	s = make(small);
+	harness_init(&h, s, dice, N_OF(dice));
+	h.ev.sealed = 1;
+	wm_command_phase(&h.x, &o);
+	ck_assert(events_have(&h.ev, "the General failed"));
+	ck_assert(!events_have(&h.ev, "gives no orders"));
 	harness_release(&h);
 	wm_state_free(s);
 }
@@ -1974,12 +2010,166 @@ START_TEST(test_character_displaced)
 }
 END_TEST
 
+/* ---- shooting arcs and the closest target -------------------------------------------- */
+
+/* A shot at `target` by `shooter` through the Shooting phase (closest target, arcs). */
+static void shoot_once(struct harness *h, const char *shooter, const char *target)
+{
+	struct wm_entry e = { 1, -1, NULL, 0, 0, { 0, 0 }, 0, -1, -1, -1, -1, 0, { 0, 0 } };
+	struct wm_orders o = { &e, 1, { 0 }, 0, WM_PURSUE, 0 };
+	e.shooter = wm_unit_find(h->x.s, shooter);
+	e.target = wm_unit_find(h->x.s, target);
+	if (e.target < 0)
+		e.structure = wm_structure_find(h->x.s, target);
+	wm_shooting_phase(&h->x, &o);
+}
+
+/* w (Bow, 2 attacks) faces up the table with its front edge on y = 500; b beside it. */
+static struct wm_state *arc_state(int b_front_y)
+{
+	char u[512];
+	snprintf(u, sizeof(u),
+		"units:\n"
+		"  - {id: w, player: red, name: Bow, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: b, player: blue, name: Foot, front: [[620, %d], [700, %d]]}\n",
+		b_front_y, b_front_y);
+	return make(u);
+}
+
+/* WMR Line of sight: a target must lie in part strictly in front of the line through the
+ * front edge; one whose nearest corner is on that line (exact, integer mm) is not seen, one a
+ * millimetre further is; a unit with all-round vision sees it anyway. */
+START_TEST(test_shooting_arc)
+{
+	struct wm_state *s = arc_state(500); /* b's footprint: y 480-500 */
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	shoot_once(&h, "w", "b");
+	ck_assert(events_have(&h.ev, "w cannot shoot at b: not in its arc"));
+	harness_release(&h);
+	static const int miss[] = { 3, 3 };
+	unit(s, "w")->all_round = 1;
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "b");
+	ck_assert(events_have(&h.ev, "w: 2 attacks on b, 0 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+	s = arc_state(501); /* y 481-501: one millimetre ahead of the line */
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "b");
+	ck_assert(events_have(&h.ev, "w: 2 attacks on b, 0 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+	/* the list entry's all-round: true reaches the unit */
+	s = make("units: [{id: v, player: red, name: Wolves, front: [[460, 500], [580, 500]]}]\n");
+	ck_assert_int_eq(unit(s, "v")->all_round, 1);
+	wm_state_free(s);
+}
+END_TEST
+
+/* c1 is 150 mm from w straight ahead; c2 ahead and to the right at (dx 90, dy c2y - 500). */
+static struct wm_state *closest_state(int c2_front_y)
+{
+	char u[768];
+	snprintf(u, sizeof(u),
+		"structures: [{id: gate, kind: gateway, at: [500, 900]}]\n"
+		"units:\n"
+		"  - {id: w, player: red, name: Bow, front: [[460, 500], [540, 500]]}\n"
+		"  - {id: g, player: red, name: Gun, front: [[460, 300], [540, 300]]}\n"
+		"  - {id: c1, player: blue, name: Foot, front: [[540, 650], [460, 650]]}\n"
+		"  - {id: c2, player: blue, name: Foot, front: [[710, %d], [630, %d]]}\n",
+		c2_front_y, c2_front_y);
+	return make(u);
+}
+
+/* WMR Shooting, Targets: a unit shoots at the closest enemy unit it can see; of two equally
+ * close (exact squared distances: 150 mm both) the player's choice stands; else the shot
+ * goes to the closest. A unit in combat is no target; a structure may be shot at whatever
+ * is closer (WMR Siege and fortresses). */
+START_TEST(test_closest_target)
+{
+	static const int miss[] = { 3, 3 };
+	struct harness h;
+	struct wm_state *s = closest_state(620); /* c2: 90^2 + 120^2 = 150^2 */
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "c2");
+	ck_assert(events_have(&h.ev, "w: 2 attacks on c2, 0 hits"));
+	ck_assert(!events_have(&h.ev, "the closest enemy"));
+	harness_release(&h);
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "c1");
+	ck_assert(events_have(&h.ev, "w: 2 attacks on c1, 0 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+	s = closest_state(621); /* c2 a millimetre further: c1 is the closest */
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "c2");
+	ck_assert(events_have(&h.ev, "w shoots at the closest enemy it can see, c1, not c2"));
+	ck_assert(events_have(&h.ev, "w: 2 attacks on c1, 0 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+	s = closest_state(619); /* a millimetre nearer: c2 is */
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "c1");
+	ck_assert(events_have(&h.ev, "w: 2 attacks on c2, 0 hits"));
+	harness_release(&h);
+	/* c2 in combat: ignored; the order at it goes to c1 */
+	unit(s, "c2")->engaged = wm_unit_find(s, "g") + 1;
+	unit(s, "g")->engaged = wm_unit_find(s, "c2") + 1;
+	harness_init(&h, s, miss, N_OF(miss));
+	shoot_once(&h, "w", "c2");
+	ck_assert(events_have(&h.ev, "w cannot shoot at c2 (the target is in combat): it shoots "
+				     "at the closest enemy it can see, c1"));
+	ck_assert(events_have(&h.ev, "w: 2 attacks on c1, 0 hits"));
+	harness_release(&h);
+	unit(s, "c2")->engaged = unit(s, "g")->engaged = 0;
+	/* the gun shoots at the gateway, not at c1 or c2 (4 attacks, 6 to hit) */
+	static const int gun[] = { 5, 5, 5, 5 };
+	harness_init(&h, s, gun, N_OF(gun));
+	shoot_once(&h, "g", "gate");
+	ck_assert(events_have(&h.ev, "g shoots at gate: no hit"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* WMR Q&A Line of Sight: a unit charged from behind its front edge line, before and after the
+ * charge move, does not shoot at its charger; one with all-round vision does. */
+START_TEST(test_charger_arc)
+{
+	static const char *const rear =
+		"units:\n"
+		"  - {id: f, player: red, name: Foot, front: [[540, 700], [460, 700]]}\n"
+		"  - {id: w, player: blue, name: Bow, front: [[540, 600], [460, 600]]}\n";
+	struct wm_state *s = make(rear);
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_charge(&h.x, unit(s, "f"), unit(s, "w"));
+	ck_assert(events_have(&h.ev, "f charges w in the flank or rear"));
+	ck_assert(events_have(&h.ev, "w cannot shoot at its charger f: not in its arc"));
+	harness_release(&h);
+	wm_state_free(s);
+	s = make(rear);
+	unit(s, "w")->all_round = 1;
+	static const int miss[] = { 3, 3 };
+	harness_init(&h, s, miss, N_OF(miss));
+	wm_charge(&h.x, unit(s, "f"), unit(s, "w"));
+	ck_assert(events_have(&h.ev, "w shoots at its charger f"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
 	TCase *tc = tcase_create("core");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_state_round_trip);
+	tcase_add_test(tc, test_state_views);
+	tcase_add_test(tc, test_shooting_arc);
+	tcase_add_test(tc, test_closest_target);
+	tcase_add_test(tc, test_charger_arc);
 	tcase_add_loop_test(tc, test_state_errors, 0, (int)N_OF(err_cases));
 	tcase_add_test(tc, test_army_list_errors);
 	tcase_add_test(tc, test_order_distance);

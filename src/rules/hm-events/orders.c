@@ -88,9 +88,9 @@ static int check_one(const struct hm_state *s, const struct adjustment *a, struc
 	int u = a->unit ? hm_unit_find(s, a->unit) : -1;
 	int side = a->side ? hm_side_find(s, a->side) : -1, t;
 
-	if (a->kind == ADJUST_LOS || a->kind == ADJUST_COVER) {
+	if (a->kind == ADJUST_LOS || a->kind == ADJUST_COVER || a->kind == ADJUST_RANGE) {
 		node_error(d, at(a, "adjust"),
-			"hm-events models no line of sight or cover ('adjust: %s' refused; disr, "
+			"hm-events models no line of sight, cover or range ('adjust: %s' refused; disr, "
 			"break, remove, morale, add-unit or status expected)",
 			adjust_kind_names[a->kind]);
 		return -1;

@@ -56,12 +56,12 @@ enum rv_cover rv_fire_cover(const struct rv_state *s, struct table_pt a, struct 
 
 /* The ruling of kind los on the pair f, t (either way for a line of sight), or NULL. The last
  * one given wins: adjust.c replaces a ruling on the same pair. */
-static const struct rv_ruled *ruling(const struct rv_state *s, int los, int f, int t)
+static const struct rv_ruled *ruling(const struct rv_state *s, enum rv_rule kind, int f, int t)
 {
 	for (size_t i = 0; i < s->n_ruled; i++) {
 		const struct rv_ruled *r = &s->ruled[i];
-		if (r->los == los &&
-			((r->from == f && r->to == t) || (los && r->from == t && r->to == f)))
+		if (r->kind == kind && ((r->from == f && r->to == t) ||
+					       (kind == RV_RULE_LOS && r->from == t && r->to == f)))
 			return r;
 	}
 	return NULL;
@@ -69,7 +69,7 @@ static const struct rv_ruled *ruling(const struct rv_state *s, int los, int f, i
 
 int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled)
 {
-	const struct rv_ruled *r = ruling(s, 1, f, t);
+	const struct rv_ruled *r = ruling(s, RV_RULE_LOS, f, t);
 	if (ruled)
 		*ruled = r != NULL;
 	return r ? r->value : rv_los(s, s->fig[f].at, s->fig[t].at);
@@ -77,10 +77,23 @@ int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled)
 
 enum rv_cover rv_fig_cover(const struct rv_state *s, int f, int t, int *ruled)
 {
-	const struct rv_ruled *r = ruling(s, 0, f, t);
+	const struct rv_ruled *r = ruling(s, RV_RULE_COVER, f, t);
 	if (ruled)
 		*ruled = r != NULL;
 	return r ? (enum rv_cover)r->value : rv_fire_cover(s, s->fig[f].at, s->fig[t].at);
+}
+
+enum rv_band rv_fig_range(const struct rv_state *s, int f, int t, int *ruled)
+{
+	const struct rv_ruled *r = ruling(s, RV_RULE_RANGE, f, t);
+	const struct rv_weapon_row *w = &rv_weapons[s->fig[f].weapon];
+	if (ruled)
+		*ruled = r != NULL;
+	if (r)
+		return (enum rv_band)r->value;
+	return table_within(s->fig[f].at, s->fig[t].at, w->close) ? RV_CLOSE :
+	       table_within(s->fig[f].at, s->fig[t].at, w->range) ? RV_LONG :
+								    RV_BEYOND;
 }
 
 enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p)

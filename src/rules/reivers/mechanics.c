@@ -12,7 +12,7 @@
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 /* §Wounds: a wounded figure is -1 to all later die rolls. */
@@ -32,7 +32,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	static const int base[] = { 7, 8, 9, 10 };
 	const struct rv_group *gr = &s->group[g];
 	int lead = rv_group_leader(s, g), cls = -1;
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g) && (int)s->fig[i].cls > cls &&
 			(lead < 0 || (int)i == lead))
 			cls = (int)s->fig[i].cls;
@@ -43,7 +43,7 @@ int rv_morale_target(const struct rv_state *s, int g)
 	if (h >= 0 && s->fig[h].dead)
 		t -= 2;
 	int at = lead >= 0 ? lead : -1;
-	for (size_t i = 0; at < 0 && i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); at < 0 && i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			at = (int)i;
 	if (at >= 0 && rv_melee_cover(s, s->fig[at].at) != RV_NO_MCOVER)
@@ -122,15 +122,17 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 			tg->dead ? "the target is dead" : "no loaded missile weapon");
 		return 0;
 	}
-	int ruled_los, ruled_cover, los = rv_fig_los(s, f, t, &ruled_los);
-	if (!table_within(fg->at, tg->at, w->range) || !los) {
+	int ruled_los, ruled_cover, ruled_range, los = rv_fig_los(s, f, t, &ruled_los);
+	enum rv_band band = rv_fig_range(s, f, t, &ruled_range);
+	if (band == RV_BEYOND || !los) {
 		events_add(e, PH, "%s has no shot at %s (%s%s)", fg->id, tg->id,
 			los ? "beyond long range" : "no line of sight",
-			!los && ruled_los ? ", by the umpire's ruling" : "");
+			(!los && ruled_los) || (los && ruled_range) ? ", by the umpire's ruling" :
+								      "");
 		return 0;
 	}
 	int aim = fg->aim_turn == turn - 1 && fg->aim_turn > 0;
-	int close = table_within(fg->at, tg->at, w->close);
+	int close = band == RV_CLOSE;
 	int cover = (int)rv_fig_cover(s, f, t, &ruled_cover);
 	int pen = wounded(fg);
 	int r = (int)dice_roll(d, 10,
@@ -140,10 +142,13 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 	int total = r + aim + close - cover - pen;
 	fg->reload = w->reload;
 	fg->aim_turn = 0;
-	events_add(e, PH, "%s fires %s at %s%s: rolls %d%s%s%s%s%s = %d: %s", fg->id,
+	events_add(e, PH, "%s fires %s at %s%s%s: rolls %d%s%s%s%s%s = %d: %s", fg->id,
 		rv_weapon_names[fg->weapon], tg->id,
-		ruled_los ? " (sight by the umpire's ruling)" : "", r, aim ? " +1 aim" : "",
-		close ? " +1 close" : "",
+		ruled_los ? " (sight by the umpire's ruling)" : "",
+		!ruled_range ? "" :
+		close        ? " (close range by the umpire's ruling)" :
+			       " (long range by the umpire's ruling)",
+		r, aim ? " +1 aim" : "", close ? " +1 close" : "",
 		cover == 2 ? " -2 whole cover" :
 		cover      ? " -1 part cover" :
 			     "",
@@ -233,6 +238,14 @@ void rv_remount(struct rv_state *s, int f, int a, struct events *e)
 		an->owner >= 0 && an->owner != fg->side ? " (a horse lifted from the enemy)" : "");
 }
 
+void rv_reveal(struct rv_state *s, int g, struct events *e, const char *how)
+{
+	if (g < 0 || !s->group[g].hidden)
+		return;
+	s->group[g].hidden = 0;
+	events_add(e, "cards", "%s is revealed: %s", s->group[g].id, how);
+}
+
 void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p, int turn,
 	struct dice *d, struct events *e)
 {
@@ -241,6 +254,8 @@ void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p,
 		struct rv_figure *fg = &s->fig[i];
 		if (fg->dead || !fg->mounted || !table_within(fg->at, p, RV_SPOOK_RANGE))
 			continue;
+		rv_reveal(s, rv_group_find(s, fg->side, fg->group), e,
+			"its horses are within 9\" of the discharge");
 		int first = o->spook_first == RV_FIRST_HORSE ? !fg->horse_spooked : !s->discharged;
 		int need = first ? 7 : 4;
 		int r = (int)dice_roll(d, 10,
@@ -274,7 +289,7 @@ void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p,
 static void kill(struct rv_state *s, int f, struct events *e)
 {
 	struct rv_figure *fg = &s->fig[f];
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	fg->dead = 1;
 	events_add(e, PH, "%s is killed", fg->id);
 	if (g < 0)
@@ -306,7 +321,7 @@ void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e)
 		return;
 	}
 	/* A wound is a casualty for the morale test; a hole in the sleeve is not. */
-	int g = rv_group_find(s, fg->side, fg->group);
+	int g = fg->gi;
 	if (g >= 0 && !(fg->role == RV_HEIDMAN && fg->hits == 1))
 		s->group[g].unchecked++;
 	events_add(e, PH, "%s takes %s", fg->id,

@@ -40,14 +40,13 @@ static int want_figure(const struct node *n, const struct rv_state *s, int *out,
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_mounted(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && s->fig[i].mounted &&
-			strcmp(s->fig[i].group, s->group[g].id) == 0)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
+		if (!s->fig[i].dead && s->fig[i].mounted && s->fig[i].gi == g)
 			return 1;
 	return 0;
 }
@@ -57,7 +56,7 @@ static int group_mounted(const struct rv_state *s, int g)
 static int check_anchor(const struct rv_state *s, int g)
 {
 	int lead = rv_group_leader(s, g);
-	for (size_t i = 0; lead < 0 && i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); lead < 0 && i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			lead = (int)i;
 	return lead;
@@ -126,9 +125,19 @@ static int parse_place(const struct node *n, const struct rv_state *s, struct rv
 	return 0;
 }
 
+/* An enemy figure in play that side may see: another side's hidden figure is refused as an
+ * unknown one is, word for word, so that the check tells nothing of it (§Sequence of Play). */
 static int want_enemy(const struct node *n, const struct rv_state *s, int side, int *out,
 	struct diag *d)
 {
+	const char *id;
+	if (node_want_id(n, "figure", &id, d) < 0)
+		return -1;
+	*out = rv_figure_find(s, id);
+	if (*out >= 0 && rv_hidden_from(s, *out, side)) {
+		node_error(d, n, "no figure '%s' (a figure of the scenario)", id);
+		return -1;
+	}
 	if (want_figure(n, s, out, d) < 0)
 		return -1;
 	if (s->fig[*out].side == side) {
@@ -264,7 +273,7 @@ static void warn_shot(const struct node *n, const struct rv_state *s, const stru
 	const struct rv_figure *t = &s->fig[o->target];
 	int missile = 0, loaded = 0, sight = 0, reach = 0;
 	int64_t best = -1, near = -1;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i)) {
 		const struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, o->group) || f->weapon == RV_HAND)
 			continue;
@@ -341,7 +350,7 @@ static void warn_herd(const struct node *n, const struct rv_state *s, const stru
 {
 	for (size_t k = 0; k < o->n_animals; k++) {
 		int touch = 0;
-		for (size_t i = 0; i < s->n_fig; i++)
+		for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i))
 			touch |= !s->fig[i].dead && in_group(s, (int)i, o->group) &&
 				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
 					 RV_CONTACT);
@@ -359,7 +368,7 @@ static void warn_horses(const struct node *n, const struct rv_state *s, const st
 	struct diag *d)
 {
 	int able = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, o->group); i < s->n_fig; i = rv_next(s, i)) {
 		const struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, o->group))
 			continue;

@@ -12,14 +12,15 @@
 #include "rules/lib/table.h"
 
 #define RV_MAX_SIDES 16
-#define RV_MAX_FIGURES 200
+#define RV_MAX_FIGURES 10000 /* figures, and groups, in a scenario: 12 sides of 800 */
 #define RV_MAX_ANIMALS 100
 #define RV_MAX_FEATURES 64
-#define RV_MAX_POINTS 64  /* vertices of one terrain polygon or obstacle line */
-#define RV_MAX_PATH 16    /* waypoints of one ordered path */
-#define RV_MAX_ORDERS 64  /* orders in one file */
-#define RV_MAX_MELEES 64  /* melees going on at once */
-#define RV_COORD_MAX 2400 /* 240": the largest table side, in tenths */
+#define RV_MAX_POINTS 64   /* vertices of one terrain polygon or obstacle line */
+#define RV_MAX_PATH 16     /* waypoints of one ordered path */
+#define RV_MAX_PLACE 25    /* figures placed by one order */
+#define RV_MAX_ORDERS 1000 /* orders in one file (one a group) */
+#define RV_MAX_MELEES 64   /* melees going on at once */
+#define RV_COORD_MAX 2400  /* 240": the largest table side, in tenths */
 #define RV_ID_LEN 64
 #define RV_MAX_RULED 100 /* umpire's rulings on sight and cover in one turn (core: 100 items) */
 
@@ -28,6 +29,7 @@
 #define RV_GROUP_RADIUS 60  /* the group within 6" of its leader (§Movement) */
 #define RV_OBSTACLE_COST 30 /* a fence or wall costs 3" (§Movement) */
 #define RV_SPOOK_RANGE 90   /* horses within 9" of a discharge (§Firing) */
+#define RV_SPOT_RANGE 60    /* a hidden figure is seen within 6" (option spot-range) */
 
 enum rv_class { RV_POLTROON, RV_REGULAR, RV_VETERAN, RV_FYREBRANDE };
 enum rv_role { RV_FIGURE, RV_LEADER, RV_HEIDMAN };
@@ -68,6 +70,8 @@ struct rv_options {
 	int herd_die;                    /* herd-die: 10 (default) or 6 */
 	int spook_each;                  /* spook-test: 0 volley (default), 1 discharge */
 	int remount_own; /* remount-horses: 0 any loose horse (default), 1 own side's */
+	int spot_range;  /* spot-range: an enemy within it in sight reveals a hidden group,
+	                  * tenths (default 6"; 0: never seen, only acting reveals) */
 };
 
 /* A terrain area or a linear feature. */
@@ -86,6 +90,7 @@ struct rv_figure {
 	char id[RV_ID_LEN + 1];
 	int side; /* index into the campaign's players */
 	char group[RV_ID_LEN + 1];
+	int gi; /* rv_state.group index of group, set when the state is read */
 	enum rv_role role;
 	enum rv_class cls;
 	int mounted;
@@ -133,11 +138,16 @@ struct rv_melee {
 
 /* An umpire's ruling on a fact of the table for the turn being played (core/adjust.h,
  * docs/rules/reivers.md): it holds from its adjustment to the end of that turn's resolve. */
+enum rv_rule { RV_RULE_COVER, RV_RULE_LOS, RV_RULE_RANGE };
+/* A range band (§Firing): beyond long range (no shot), long range, close range (+1). */
+enum rv_band { RV_BEYOND, RV_LONG, RV_CLOSE };
+extern const char *const rv_band_names[];
 struct rv_ruled {
-	int los;   /* 1: the line of sight between from and to (either way); 0: to's cover */
-	int from;  /* figure index: the one who sees or shoots */
-	int to;    /* figure index: the one seen or shot at */
-	int value; /* los: 1 clear, 0 blocked; cover: enum rv_cover */
+	enum rv_rule kind; /* LOS: the line of sight between from and to (either way); COVER:
+	                    * to's cover against from; RANGE: to's range band from from */
+	int from;          /* figure index: the one who sees or shoots */
+	int to;            /* figure index: the one seen or shot at */
+	int value;         /* LOS: 1 clear, 0 blocked; COVER: enum rv_cover; RANGE: enum rv_band */
 };
 
 struct rv_state {
@@ -158,7 +168,25 @@ struct rv_state {
 	int heidman[RV_MAX_SIDES];           /* figure index of each side's heidman, -1 none */
 	struct rv_ruled ruled[RV_MAX_RULED]; /* this turn's rulings; never in state.yaml */
 	size_t n_ruled;
+	/* Hash indexes of the figures' and the groups' ids (open addressing, slot = index + 1,
+	 * 0 empty; mask + 1 slots), filled as the state is read: look-ups in O(1). */
+	uint32_t *fig_ix, *group_ix;
+	size_t fig_mask, group_mask;
+	/* Each group's figures in index order: g_first[group], then f_next[figure]; SIZE_MAX
+	 * ends a list. Set when the state is read (a figure never changes group). */
+	size_t *g_first, *f_next;
 };
+
+/* The figures of group g in index order:
+ * for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)). */
+static inline size_t rv_first(const struct rv_state *s, int g)
+{
+	return g >= 0 && (size_t)g < s->n_group ? s->g_first[g] : SIZE_MAX;
+}
+static inline size_t rv_next(const struct rv_state *s, size_t i)
+{
+	return s->f_next[i];
+}
 
 enum rv_action {
 	RV_NONE,
@@ -184,7 +212,7 @@ struct rv_order {
 	enum rv_action action;
 	struct table_pt path[RV_MAX_PATH];
 	size_t n_path;
-	struct rv_place place[RV_MAX_FIGURES / 8];
+	struct rv_place place[RV_MAX_PLACE];
 	size_t n_place;
 	int target;     /* fire/charge: figure index; -1 none */
 	int animals[8]; /* herd */
@@ -209,6 +237,10 @@ void rv_options_free(void *opts);
 int rv_state_parse(void **out, const struct rules_campaign *c, const struct node *game,
 	struct diag *d);
 struct node *rv_state_emit(const struct rules_campaign *c, const void *state);
+/* Border Reivers §Sequence of Play (hidden groups, docs/rules/reivers.md): the state as player
+ * may know it (NULL: the public view, what a sealed campaign's state.yaml holds): the whole
+ * state but another side's hidden groups and their figures. Caller frees. */
+struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player);
 void rv_state_free(void *state);
 /* Parses a point [x, y] in tenths within the table. Returns 0 or -1 (reported). */
 int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *out,
@@ -216,6 +248,9 @@ int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *
 int rv_figure_find(const struct rv_state *s, const char *id);
 int rv_group_find(const struct rv_state *s, int side, const char *id);
 int rv_animal_find(const struct rv_state *s, const char *id);
+/* 1 if figure f is in a hidden group of a side other than side (-1: any side's), which side
+ * may not see (§Sequence of Play, hidden groups). */
+int rv_hidden_from(const struct rv_state *s, int f, int side);
 /* The group's leader (alive), or -1. */
 int rv_group_leader(const struct rv_state *s, int g);
 
@@ -232,6 +267,11 @@ int rv_fig_los(const struct rv_state *s, int f, int t, int *ruled);
 /* Cover of figure t shot at by figure f: an umpire's ruling for the turn on the pair if there
  * is one, else rv_fire_cover. *ruled (may be NULL) is set to 1 when a ruling decided. */
 enum rv_cover rv_fig_cover(const struct rv_state *s, int f, int t, int *ruled);
+/* Border Reivers §Firing: the range band of figure t from figure f with f's weapon (close:
+ * within its close range, long: within its long range, else beyond): an umpire's ruling for
+ * the turn on the pair (from f to t only) if there is one, else the measured distance. *ruled
+ * (may be NULL) is set to 1 when a ruling decided. */
+enum rv_band rv_fig_range(const struct rv_state *s, int f, int t, int *ruled);
 /* Melee cover of a figure at p: the best of the areas holding it and obstacles within 1". */
 enum rv_mcover rv_melee_cover(const struct rv_state *s, struct table_pt p);
 /* 1 if p lies within 1" of a road. */
@@ -262,7 +302,11 @@ int rv_move_roll(const struct rv_state *s, int f, struct dice *d);
  * otherwise (miss, ricochet, no shot). */
 int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int turn, struct dice *d,
 	struct events *e);
-/* Border Reivers §Firing: the horses within 9" of a discharge at p roll to spook. */
+/* Border Reivers §Sequence of Play (hidden groups, docs/rules/reivers.md): group g, if
+ * hidden, is revealed to every side; how says why (an event "G is revealed: how"). */
+void rv_reveal(struct rv_state *s, int g, struct events *e, const char *how);
+/* Border Reivers §Firing: the horses within 9" of a discharge at p roll to spook (a hidden
+ * group whose horses roll is revealed first). */
 void rv_spook(struct rv_state *s, const struct rv_options *o, struct table_pt p, int turn,
 	struct dice *d, struct events *e);
 /* Border Reivers §Wounds: one unsaved hit on figure f; stun: the attacker chose to stun. */

@@ -1,6 +1,6 @@
 /* report.c — a side's Markdown view of the Border Reivers table: a character map (one cell
  * per 2") with terrain, figures and animals, then each figure's state. Another side's hidden
- * groups are left off (state.yaml still holds them: docs/rules/reivers.md). */
+ * groups are left off, and every hidden group off the public report (player NULL). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +13,7 @@
 /* 1 if figure f is in another side's hidden group (left off side's report). */
 static int unseen(const struct rv_state *s, int f, int side)
 {
-	int g = rv_group_find(s, s->fig[f].side, s->fig[f].group);
-	return s->fig[f].side != side && g >= 0 && s->group[g].hidden;
+	return rv_hidden_from(s, f, side);
 }
 
 static char terrain_char(const struct rv_state *s, struct table_pt p)
@@ -81,7 +80,7 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 {
 	const struct rv_state *s = state;
 	int side = -1;
-	for (size_t i = 0; i < c->n_players; i++)
+	for (size_t i = 0; player && i < c->n_players; i++)
 		if (strcmp(c->players[i], player) == 0)
 			side = (int)i;
 	buf_printf(out, "## The table (%d\" x %d\")\n\n", s->width / RV_INCH, s->height / RV_INCH);

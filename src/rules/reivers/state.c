@@ -9,6 +9,7 @@
 #include "core/banned.h"
 
 const char *const rv_class_names[] = { "poltroon", "regular", "veteran", "fyrebrande", NULL };
+const char *const rv_band_names[] = { "beyond", "long", "close", NULL };
 const char *const rv_role_names[] = { "figure", "leader", "heidman", NULL };
 const char *const rv_weapon_names[] = { "hand", "dagg", "hackbutt", "caliver", "latch", "longbow",
 	NULL };
@@ -38,12 +39,13 @@ void rv_options_default(struct rv_options *o)
 {
 	o->spook_first = RV_FIRST_GAME;
 	o->herd_die = 10;
+	o->spot_range = RV_SPOT_RANGE;
 }
 
 int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "spook-first", "herd-die", "spook-test",
-		"remount-horses", NULL };
+		"remount-horses", "spot-range", NULL };
 	static const char *const remount_names[] = { "any", "own", NULL };
 	static const char *const die_names[] = { "d10", "d6", NULL };
 	struct rv_options *o = xcalloc(1, sizeof(*o));
@@ -79,6 +81,13 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 		else
 			o->herd_die = e == 0 ? 10 : 6;
 	}
+	if ((n = node_get(opts, "spot-range"))) {
+		long long v;
+		if (node_want_int(n, "spot-range", 0, RV_COORD_MAX / RV_INCH, &v, d) < 0)
+			rc = -1;
+		else
+			o->spot_range = (int)v * RV_INCH;
+	}
 	return rc < 0 || bad < 0 ? -1 : 0;
 }
 
@@ -95,6 +104,7 @@ struct node *rv_options_emit(const void *opts)
 	node_map_str(m, "spook-test", spook_test_names[o->spook_each]);
 	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
 	node_map_str(m, "remount-horses", o->remount_own ? "own" : "any");
+	node_map_int(m, "spot-range", o->spot_range / RV_INCH);
 	return m;
 }
 
@@ -105,20 +115,60 @@ void rv_options_free(void *opts)
 
 /* ---- lookups ---- */
 
+/* FNV-1a of an id: where its look-up starts in an index (ids only, never pointers). */
+static size_t id_hash(const char *id)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* An index with room for N ids (at most half full). */
+static uint32_t *index_new(size_t n, size_t *mask)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	*mask = cap - 1;
+	return xcalloc(cap, sizeof(uint32_t));
+}
+
+static void index_add(uint32_t *ix, size_t mask, const char *id, size_t i)
+{
+	size_t k = id_hash(id) & mask;
+	while (ix[k])
+		k = (k + 1) & mask;
+	ix[k] = (uint32_t)i + 1;
+}
+
 int rv_figure_find(const struct rv_state *s, const char *id)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (strcmp(s->fig[i].id, id) == 0)
-			return (int)i;
+	if (!s->fig_ix)
+		return -1;
+	for (size_t k = id_hash(id) & s->fig_mask; s->fig_ix[k]; k = (k + 1) & s->fig_mask)
+		if (strcmp(s->fig[s->fig_ix[k] - 1].id, id) == 0)
+			return (int)s->fig_ix[k] - 1;
 	return -1;
 }
 
+/* Group ids are unique (parse_group), so the one with ID is the group or there is none. */
 int rv_group_find(const struct rv_state *s, int side, const char *id)
 {
-	for (size_t i = 0; i < s->n_group; i++)
-		if (strcmp(s->group[i].id, id) == 0 && (side < 0 || s->group[i].side == side))
-			return (int)i;
+	if (!s->group_ix)
+		return -1;
+	for (size_t k = id_hash(id) & s->group_mask; s->group_ix[k]; k = (k + 1) & s->group_mask) {
+		const struct rv_group *g = &s->group[s->group_ix[k] - 1];
+		if (strcmp(g->id, id) == 0)
+			return side < 0 || g->side == side ? (int)s->group_ix[k] - 1 : -1;
+	}
 	return -1;
+}
+
+int rv_hidden_from(const struct rv_state *s, int f, int side)
+{
+	int g = s->fig[f].gi;
+	return s->fig[f].side != side && g >= 0 && s->group[g].hidden;
 }
 
 int rv_animal_find(const struct rv_state *s, const char *id)
@@ -131,9 +181,8 @@ int rv_animal_find(const struct rv_state *s, const char *id)
 
 int rv_group_leader(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE &&
-			strcmp(s->fig[i].group, s->group[g].id) == 0)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
+		if (!s->fig[i].dead && s->fig[i].role != RV_FIGURE && s->fig[i].gi == g)
 			return (int)i;
 	return -1;
 }
@@ -299,6 +348,7 @@ static int parse_group(const struct node *n, const struct rules_campaign *c, str
 		opt_bool(n, "hidden", &g->hidden, d) < 0)
 		bad = -1;
 	g->morale = (enum rv_morale)m;
+	index_add(s->group_ix, s->group_mask, g->id, s->n_group);
 	s->n_group++;
 	return bad;
 }
@@ -364,6 +414,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 		return -1;
 	}
 	f->side = s->group[g].side;
+	f->gi = g;
 	const struct node *at = node_need(n, "at", d), *hn = node_get(n, "horse");
 	if (figure_fields(n, f, d) < 0 || !at || rv_want_pt(at, s, &f->at, d) < 0 ||
 		(hn && want_id(n, "horse", f->horse, d) < 0))
@@ -380,6 +431,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 		}
 		s->heidman[f->side] = (int)s->n_fig;
 	}
+	index_add(s->fig_ix, s->fig_mask, f->id, s->n_fig);
 	s->n_fig++;
 	return bad;
 }
@@ -451,6 +503,15 @@ static int parse_melee(const struct node *n, struct rv_state *s, struct diag *d)
 }
 
 /* Parses the list at key with one(), bounded by max. */
+/* Room for the items of the list KEY of GAME: its length, at most MAX (parse_list refuses a
+ * longer one before any item is read), at least 1. */
+static size_t list_room(const struct node *game, const char *key, size_t max)
+{
+	const struct node *l = game ? node_get(game, key) : NULL;
+	size_t n = l && l->kind == NODE_SEQ ? l->n : 0;
+	return n < 1 ? 1 : n > max ? max : n;
+}
+
 static int parse_list(const struct node *game, const char *key, size_t max, int need,
 	int (*one)(const struct node *, const struct rules_campaign *, struct rv_state *,
 		struct diag *),
@@ -504,6 +565,19 @@ static int parse_table(const struct node *game, struct rv_state *s, struct diag 
 	return 0;
 }
 
+/* The lists of each group's figures (rv_first, rv_next), in index order. */
+static void link_groups(struct rv_state *s, size_t n_group, size_t n_fig)
+{
+	s->g_first = xcalloc(n_group, sizeof(*s->g_first));
+	s->f_next = xcalloc(n_fig, sizeof(*s->f_next));
+	for (size_t g = 0; g < n_group; g++)
+		s->g_first[g] = SIZE_MAX;
+	for (size_t i = s->n_fig; i-- > 0;) {
+		s->f_next[i] = s->g_first[s->fig[i].gi];
+		s->g_first[s->fig[i].gi] = i;
+	}
+}
+
 /* Every side has a heidman, every group a leader or the heidman (or is marked leaderless). */
 static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 	const struct node *game, struct diag *d)
@@ -515,12 +589,21 @@ static int check_sides(const struct rules_campaign *c, const struct rv_state *s,
 				c->players[i]);
 			rc = -1;
 		}
+	for (size_t i = 0; i < c->n_players; i++) {
+		int h = s->heidman[i], g = h >= 0 ? rv_group_find(s, (int)i, s->fig[h].group) : -1;
+		if (g >= 0 && s->group[g].hidden) {
+			node_error(d, game,
+				"group '%s' holds the heidman and is hidden (the heidman's group is "
+				"never hidden: his rallying and naming of leaders are seen)",
+				s->group[g].id);
+			rc = -1;
+		}
+	}
 	for (size_t g = 0; g < s->n_group; g++)
 		if (rv_group_leader(s, (int)g) < 0 && !s->group[g].leader_killed) {
 			int alive = 0;
 			for (size_t f = 0; f < s->n_fig; f++)
-				alive |= !s->fig[f].dead &&
-					 strcmp(s->fig[f].group, s->group[g].id) == 0;
+				alive |= !s->fig[f].dead && s->fig[f].gi == (int)g;
 			if (alive) {
 				node_error(d, game,
 					"group '%s' has no leader (a figure with role "
@@ -541,9 +624,13 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 	int rc = 0, bad = 0;
 	*out = NULL;
 	s->feat = xcalloc(RV_MAX_FEATURES, sizeof(*s->feat));
-	s->fig = xcalloc(RV_MAX_FIGURES, sizeof(*s->fig));
+	size_t n_fig = list_room(game, "figures", RV_MAX_FIGURES),
+	       n_group = list_room(game, "groups", RV_MAX_FIGURES);
+	s->fig = xcalloc(n_fig, sizeof(*s->fig));
+	s->fig_ix = index_new(n_fig, &s->fig_mask);
 	s->animal = xcalloc(RV_MAX_ANIMALS, sizeof(*s->animal));
-	s->group = xcalloc(RV_MAX_FIGURES, sizeof(*s->group));
+	s->group = xcalloc(n_group, sizeof(*s->group));
+	s->group_ix = index_new(n_group, &s->group_mask);
 	s->n_sides = (int)c->n_players;
 	for (int i = 0; i < RV_MAX_SIDES; i++)
 		s->heidman[i] = -1;
@@ -560,6 +647,8 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 		parse_list(game, "animals", RV_MAX_ANIMALS, 0, parse_animal, c, s, d) < 0 ||
 		parse_list(game, "melees", RV_MAX_MELEES, 0, one_melee, c, s, d) < 0)
 		rc = -1;
+	if (rc == 0)
+		link_groups(s, n_group, n_fig);
 	if (rc == 0 && bad == 0 && check_sides(c, s, game, d) < 0)
 		rc = -1;
 	if (rc < 0 || bad < 0) {
@@ -659,9 +748,11 @@ static struct node *melee_node(const struct rv_state *s, const struct rv_melee *
 	return m;
 }
 
-struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
+/* The state as side may know it (side -1: every side, the public view; all: the whole
+ * state): another side's hidden groups and their figures are left out. */
+static struct node *emit(const struct rules_campaign *c, const struct rv_state *s, int side,
+	int all)
 {
-	const struct rv_state *s = state;
 	struct node *m = node_new_map(), *t, *l;
 	t = node_map_add(m, "table", node_new_map());
 	node_map_int(t, "width", s->width);
@@ -673,10 +764,12 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 		node_seq_add(l, feature_node(&s->feat[i]));
 	l = node_map_add(m, "groups", node_new_seq());
 	for (size_t i = 0; i < s->n_group; i++)
-		node_seq_add(l, group_node(c, &s->group[i]));
+		if (all || !s->group[i].hidden || s->group[i].side == side)
+			node_seq_add(l, group_node(c, &s->group[i]));
 	l = node_map_add(m, "figures", node_new_seq());
 	for (size_t i = 0; i < s->n_fig; i++)
-		node_seq_add(l, figure_node(&s->fig[i]));
+		if (all || !rv_hidden_from(s, (int)i, side))
+			node_seq_add(l, figure_node(&s->fig[i]));
 	l = node_map_add(m, "animals", node_new_seq());
 	for (size_t i = 0; i < s->n_animal; i++)
 		node_seq_add(l, animal_node(c, &s->animal[i]));
@@ -684,6 +777,20 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 	for (size_t i = 0; i < s->n_melee; i++)
 		node_seq_add(l, melee_node(s, &s->melee[i]));
 	return m;
+}
+
+struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
+{
+	return emit(c, state, -1, 1);
+}
+
+struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player)
+{
+	int side = -1;
+	for (size_t i = 0; player && i < c->n_players; i++)
+		if (strcmp(c->players[i], player) == 0)
+			side = (int)i;
+	return emit(c, state, side, 0);
 }
 
 void rv_state_free(void *state)
@@ -695,5 +802,9 @@ void rv_state_free(void *state)
 	free(s->fig);
 	free(s->animal);
 	free(s->group);
+	free(s->fig_ix);
+	free(s->group_ix);
+	free(s->g_first);
+	free(s->f_next);
 	free(s);
 }

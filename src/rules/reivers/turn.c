@@ -24,12 +24,12 @@ struct ctx {
 
 static int in_group(const struct rv_state *s, int f, int g)
 {
-	return strcmp(s->fig[f].group, s->group[g].id) == 0;
+	return s->fig[f].gi == g;
 }
 
 static int group_alive(const struct rv_state *s, int g)
 {
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g))
 			return 1;
 	return 0;
@@ -42,7 +42,7 @@ static int group_anchor(const struct rv_state *s, int g, int turn)
 	int l = rv_group_leader(s, g);
 	if (l >= 0 && s->fig[l].stunned_until < turn)
 		return l;
-	for (size_t i = 0; i < s->n_fig; i++)
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 		if (!s->fig[i].dead && in_group(s, (int)i, g) && s->fig[i].stunned_until < turn)
 			return (int)i;
 	return l >= 0 ? l : -1;
@@ -63,7 +63,7 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 {
 	struct rv_state *s = x->s;
 	struct table_pt to = s->fig[lead].at;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if ((int)i == lead || f->dead || !in_group(s, (int)i, g) ||
 			f->stunned_until >= x->t->turn)
@@ -120,6 +120,7 @@ static void retreat(struct ctx *x, int g)
 	int lead = group_anchor(s, g, x->t->turn), near = -1;
 	for (size_t i = 0; i < s->n_fig; i++)
 		if (!s->fig[i].dead && s->fig[i].side != s->group[g].side &&
+			!rv_hidden_from(s, (int)i, s->group[g].side) &&
 			(near < 0 || table_dist2(s->fig[i].at, s->fig[lead].at) <
 					     table_dist2(s->fig[near].at, s->fig[lead].at)))
 			near = (int)i;
@@ -160,19 +161,21 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 	struct rv_state *s = x->s;
 	int fired = 0, firearm = 0, turn = x->t->turn;
 	struct table_pt where = { 0, 0 };
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->stunned_until >= turn ||
 			f->weapon == RV_HAND || f->reload > 0 || s->fig[o->target].dead)
 			continue;
 		struct table_pt at = f->at;
-		int ruled, los = rv_fig_los(s, (int)i, o->target, &ruled);
-		if (!table_within(f->at, s->fig[o->target].at, rv_weapons[f->weapon].range) ||
-			!los) {
+		int ruled, ruled_range, los = rv_fig_los(s, (int)i, o->target, &ruled);
+		enum rv_band band = rv_fig_range(s, (int)i, o->target, &ruled_range);
+		if (band == RV_BEYOND || !los) {
 			events_add(x->t->events, "action", "%s has no shot at %s (%s%s)", f->id,
 				s->fig[o->target].id,
 				los ? "beyond long range" : "no line of sight",
-				!los && ruled ? ", by the umpire's ruling" : "");
+				(!los && ruled) || (los && ruled_range) ?
+					", by the umpire's ruling" :
+					"");
 			continue;
 		}
 		/* One spook test per volley, from its first firearm, or per discharge (option
@@ -198,7 +201,7 @@ static void do_fire(struct ctx *x, int g, const struct rv_order *o)
 static void do_load(struct ctx *x, int g)
 {
 	struct rv_state *s = x->s;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->reload == 0 ||
 			f->loaded_turn == x->t->turn || f->stunned_until >= x->t->turn)
@@ -213,7 +216,7 @@ static void do_load(struct ctx *x, int g)
 static void do_aim(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !in_group(s, (int)i, g) || f->weapon == RV_HAND || f->reload > 0 ||
 			f->stunned_until >= x->t->turn)
@@ -236,7 +239,7 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 				s->animal[o->animals[k]].id);
 			return;
 		}
-		for (size_t i = 0; i < s->n_fig; i++)
+		for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i))
 			touch |= !s->fig[i].dead && in_group(s, (int)i, g) &&
 				 table_within(s->fig[i].at, s->animal[o->animals[k]].at,
 					 RV_CONTACT);
@@ -273,7 +276,7 @@ static void do_dismount(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	int any = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		struct rv_figure *f = &s->fig[i];
 		if (f->dead || !f->mounted || !in_group(s, (int)i, g) ||
 			f->stunned_until >= x->t->turn)
@@ -294,7 +297,7 @@ static void do_remount(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	int any = 0;
-	for (size_t i = 0; i < s->n_fig; i++) {
+	for (size_t i = rv_first(s, g); i < s->n_fig; i = rv_next(s, i)) {
 		if (!in_group(s, (int)i, g))
 			continue;
 		char own[RV_ID_LEN + 1];
@@ -421,7 +424,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
 		return;
 	int lead = group_anchor(s, g, x->t->turn);
-	int dg = rv_group_find(s, s->fig[tgt].side, s->fig[tgt].group);
+	int dg = s->fig[tgt].gi;
 	struct table_pt w[2] = { s->fig[lead].at, s->fig[tgt].at };
 	if (s->fig[lead].mounted && rv_obstacles_crossed(s, w[0], w[1]) > 0) {
 		void_order(x, o, "%s",
@@ -445,7 +448,7 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	m->attackers[1] = m->attackers[2] = -1;
 	m->defender = tgt;
 	m->started = turn;
-	for (size_t i = 0, k = 1; i < s->n_fig && k < 3; i++)
+	for (size_t i = rv_first(s, g), k = 1; i < s->n_fig && k < 3; i = rv_next(s, i))
 		if ((int)i != lead && !s->fig[i].dead && in_group(s, (int)i, g) &&
 			s->fig[i].stunned_until < turn &&
 			table_within(s->fig[i].at, s->fig[tgt].at, RV_GROUP_RADIUS)) {
@@ -505,6 +508,10 @@ static void activate(struct ctx *x, int g, const struct rv_order *o)
 {
 	struct rv_state *s = x->s;
 	struct rv_group *gr = &s->group[g];
+	if (gr->hidden && !o)
+		return; /* lying hidden: nothing it does is seen, nothing is due */
+	if (gr->hidden && !o->hold)
+		rv_reveal(s, g, x->t->events, "it acts on its card");
 	if (!group_alive(s, g)) {
 		if (o)
 			void_order(x, o, "%s", "no figure of the group is left");
@@ -530,6 +537,33 @@ static const struct rv_order *order_of(const struct ctx *x, int g)
 		if (os->v[i].group == g)
 			return &os->v[i];
 	return NULL;
+}
+
+/* §Sequence of Play, hidden groups (docs/rules/reivers.md): a hidden group is seen, and so
+ * revealed, when a figure of another side able to act (alive, not stunned, not hidden
+ * itself) stands within spot-range of one of its figures with a line of sight to him. */
+static void spot(struct ctx *x)
+{
+	struct rv_state *s = x->s;
+	int turn = x->t->turn;
+	for (size_t h = 0; h < s->n_fig && x->o->spot_range > 0; h++) {
+		const struct rv_figure *hf = &s->fig[h];
+		int g = rv_group_find(s, hf->side, hf->group);
+		if (hf->dead || g < 0 || !s->group[g].hidden)
+			continue;
+		for (size_t e = 0; e < s->n_fig; e++) {
+			const struct rv_figure *ef = &s->fig[e];
+			if (ef->dead || ef->side == hf->side || ef->stunned_until >= turn ||
+				rv_hidden_from(s, (int)e, hf->side) ||
+				!table_within(ef->at, hf->at, x->o->spot_range) ||
+				!rv_fig_los(s, (int)e, (int)h, NULL))
+				continue;
+			char how[2 * RV_ID_LEN + 40];
+			snprintf(how, sizeof(how), "%s sees %s", ef->id, hf->id);
+			rv_reveal(s, g, x->t->events, how);
+			break;
+		}
+	}
 }
 
 /* The animal card: spooked animals gallop and settle. */
@@ -559,6 +593,7 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 	}
 	for (size_t i = 0; i < m; i++)
 		perm[i] = i;
+	spot(x);
 	dice_shuffle(t->dice, perm, m, "Border Reivers §Sequence of Play: the deck of cards");
 	buf_puts(&t->summary, "cards");
 	for (size_t k = 0; k < m; k++) {
@@ -573,8 +608,10 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 		}
 		for (size_t g = 0; g < s->n_group; g++) {
 			const struct rv_order *o = order_of(x, (int)g);
-			if (s->group[g].side == side && !(o && o->hold))
+			if (s->group[g].side == side && !(o && o->hold)) {
 				activate(x, (int)g, o);
+				spot(x);
+			}
 		}
 	}
 	for (size_t g = 0; g < s->n_group; g++) {
@@ -583,9 +620,10 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 			events_add(t->events, "cards", "%s acts from hiding", s->group[g].id);
 			s->group[g].hidden = 0;
 			activate(x, (int)g, o);
+			spot(x);
 		}
 	}
-	s->n_ruled = 0; /* the umpire's rulings on sight and cover hold for this turn only */
+	s->n_ruled = 0; /* the umpire's rulings on sight, cover and range hold for this turn only */
 	drop_caught_horses(s);
 	free(x);
 	return 0;
@@ -619,8 +657,8 @@ const struct rule_system rules_reivers = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "reivers",
 	.title = "Border Reivers skirmish",
-	.revision = 1,
-	.flags = RULES_SIMULTANEOUS | RULES_MEASURED,
+	.revision = 2,
+	.flags = RULES_SIMULTANEOUS | RULES_MEASURED | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = RV_MAX_SIDES,
 	.help = "A measured table in tenths of an inch ([x, y], 10 = 1\"). Every side sends orders\n"
@@ -640,10 +678,11 @@ const struct rule_system rules_reivers = {
 		"  appoint: {group: ID, leader: FIGURE}  the heidman names a new leader\n"
 		"standing:\n"
 		"  stun: true              your attackers stun rather than wound in melee\n"
-		"umpire adjustments: los (from, to, value: true clear / false blocked) and cover\n"
-		"  (from, to, grade: none|part|whole), figures' ids, for this turn only.\n"
+		"umpire adjustments: los (from, to, value: true clear / false blocked), cover\n"
+		"  (from, to, grade: none|part|whole) and range (from, to, band:\n"
+		"  close|long|beyond), figures' ids, for this turn only.\n"
 		"options: spook-first (game|horse), spook-test (volley|discharge), herd-die (d10|d6),\n"
-		"  remount-horses (any|own).\n"
+		"  remount-horses (any|own), spot-range (inches: a hidden group is seen within it).\n"
 		"See docs/rules/reivers.md.",
 	.options_parse = rv_options_parse,
 	.options_emit = rv_options_emit,
@@ -657,6 +696,7 @@ const struct rule_system rules_reivers = {
 	.orders_free = rv_orders_free,
 	.resolve = rv_resolve,
 	.report = rv_report,
+	.state_view = rv_state_view,
 	.adjust_check = rv_adjust_check,
 	.adjust_apply = rv_adjust_apply,
 };

@@ -43,15 +43,17 @@ static void disengage(struct wm_ctx *x, struct wm_unit *u)
 	}
 }
 
-/* Engages u with t from where u stands now (flank or rear from the geometry). */
-static void engage(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, int flank)
+/* Engages u with t from where u stands now (flank or rear from the geometry); *before is u's
+ * footprint before its charge move. */
+static void engage(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t, int flank,
+	const struct table_rect *before)
 {
 	u->charged = flank ? 2 : 1;
 	u->engaged = (int)(t - x->s->units) + 1;
 	t->engaged = (int)(u - x->s->units) + 1;
 	events_add(x->ev, x->phase, "%s charges %s%s", u->id, t->id,
 		flank ? " in the flank or rear" : " in front");
-	wm_shoot_at_charger(x, t, u);
+	wm_shoot_at_charger(x, t, u, before);
 }
 
 /* 1 if u lies in t's flank or rear arc (Warmaster Combat: fighting to side or rear). */
@@ -69,7 +71,7 @@ void wm_charge(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 	int flank = flank_of(u, t);
 	if (table_rect_nearest(&p, &ru, &rt) == 0)
 		wm_translate(u, vsub(p, wm_front_centre(u)));
-	engage(x, u, t, flank);
+	engage(x, u, t, flank, &ru);
 }
 
 /* The units an order moves: the unit, or the brigade's units of side still on the table. */
@@ -481,7 +483,9 @@ static void orders(struct wm_ctx *x, const struct wm_orders *o)
 								"");
 				general_failed |= c->role == WM_GENERAL;
 			}
-		if (general_failed && stop && e->n_orders && c->role != WM_GENERAL)
+		/* Sealed: orders never tried are never declared across the table. */
+		if (general_failed && stop && e->n_orders && c->role != WM_GENERAL &&
+			!x->ev->sealed)
 			events_void(x->ev, x->phase, player, e->index,
 				"%s gives no orders: the General has failed", c->id);
 		if (e->has_move)
@@ -561,8 +565,9 @@ static int walk(struct wm_ctx *x, struct wm_unit *u, struct table_pt dir, int64_
 	}
 	struct wm_unit *t = &s->units[hit];
 	int flank = flank_of(u, t);
+	struct table_rect before = wm_rect(u);
 	wm_translate(u, vsub(table_frac_point(a, b, best), a));
-	engage(x, u, t, flank);
+	engage(x, u, t, flank, &before);
 	return 1;
 }
 

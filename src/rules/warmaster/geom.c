@@ -290,3 +290,28 @@ struct table_pt wm_move_blocked(const struct wm_state *s, const int *v, size_t n
 	}
 	return t;
 }
+
+/* How far p lies ahead of the line through u's front edge, times the edge's length (the
+ * cross product of fl->fr and fl->p; the unit faces to its left): positive strictly in
+ * front, 0 on the line. */
+static int64_t ahead(const struct wm_unit *u, struct table_pt p)
+{
+	struct table_pt e = { u->fr.x - u->fl.x, u->fr.y - u->fl.y };
+	struct table_pt v = { p.x - u->fl.x, p.y - u->fl.y };
+	return table_cross(e, v);
+}
+
+int wm_in_arc_pt(const struct wm_unit *u, struct table_pt p)
+{
+	return u->all_round || ahead(u, p) > 0;
+}
+
+int wm_in_arc(const struct wm_unit *u, const struct table_rect *r)
+{
+	if (u->all_round)
+		return 1;
+	for (int k = 0; k < 4; k++)
+		if (ahead(u, r->c[k]) > 0)
+			return 1;
+	return 0;
+}

@@ -158,10 +158,19 @@ static int shot_attacks(struct wm_ctx *x, struct wm_unit *u)
 	return u->shoot * u->stands * (u->overload ? 2 : 1);
 }
 
-void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u)
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u,
+	const struct table_rect *before)
 {
+	struct table_rect after = wm_rect(u);
 	if (!t->shoot || t->destroyed || t->confused || t->no_shoot || u->destroyed)
 		return;
+	/* WMR Q&A Line of Sight: the charger must be ahead of the front edge at some point of its
+	 * move; a straight move between two footprints behind the line stays behind it. */
+	if (!wm_in_arc(t, before) && !wm_in_arc(t, &after)) {
+		events_add(x->ev, x->phase, "%s cannot shoot at its charger %s: not in its arc",
+			t->id, u->id);
+		return;
+	}
 	int attacks = shot_attacks(x, t);
 	events_add(x->ev, x->phase, "%s shoots at its charger %s", t->id, u->id);
 	t->charge_shot += wm_attack_ap(x, u, attacks, t->id, t->armour_piercing);
@@ -292,11 +301,9 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		six ? " and confused (a 6)" : "");
 }
 
-/* Why u cannot make this shot (NULL: it can). */
-static const char *cannot_shoot(const struct wm_state *s, const struct wm_unit *u,
-	const struct wm_unit *t, const struct wm_structure *st)
+/* Why u cannot shoot at all this phase (NULL: it can). */
+static const char *shooter_barred(const struct wm_unit *u)
 {
-	struct table_rect r = wm_rect(u);
 	if (u->destroyed)
 		return "destroyed";
 	if (u->engaged)
@@ -305,6 +312,17 @@ static const char *cannot_shoot(const struct wm_state *s, const struct wm_unit *
 		return "confused";
 	if (u->no_shoot)
 		return "cannot shoot this turn";
+	return NULL;
+}
+
+/* Why u cannot make this shot (NULL: it can). */
+static const char *cannot_shoot(const struct wm_state *s, const struct wm_unit *u,
+	const struct wm_unit *t, const struct wm_structure *st)
+{
+	struct table_rect r = wm_rect(u);
+	const char *why = shooter_barred(u);
+	if (why)
+		return why;
 	if (st) {
 		if (u->type != WM_ARTILLERY)
 			return "only artillery can attack buildings";
@@ -312,6 +330,8 @@ static const char *cannot_shoot(const struct wm_state *s, const struct wm_unit *
 			return "already breached";
 		if (!table_rect_within_pt(&r, st->at, u->range))
 			return "out of range";
+		if (!wm_in_arc_pt(u, st->at))
+			return "not in its arc (in front of its front edge)";
 		return wm_visible(s, wm_centre(u), st->at) ? NULL : "not visible";
 	}
 	if (t->destroyed)
@@ -320,7 +340,35 @@ static const char *cannot_shoot(const struct wm_state *s, const struct wm_unit *
 		return "the target is in combat";
 	if (wm_unit_dist(u, t) > u->range)
 		return "out of range";
+	struct table_rect rt = wm_rect(t);
+	if (!wm_in_arc(u, &rt))
+		return "not in its arc (in front of its front edge)";
 	return wm_visible(s, wm_centre(u), wm_centre(t)) ? NULL : "not visible";
+}
+
+/* The closest enemy unit u may shoot at (Warmaster Revolution, Shooting, Targets: the
+ * closest visible enemy unit not in combat, in range), by the exact squared distance between
+ * footprints; of equally close ones the order's target t if it is one, else the first in the
+ * scenario's order. -1: none. */
+static int closest_target(const struct wm_state *s, const struct wm_unit *u,
+	const struct wm_unit *t)
+{
+	struct table_rect ru = wm_rect(u);
+	struct table_d2 best = { 0 };
+	int hit = -1;
+	for (size_t i = 0; i < s->n_units; i++) {
+		const struct wm_unit *v = &s->units[i];
+		if (v->side == u->side || cannot_shoot(s, u, v, NULL))
+			continue;
+		struct table_rect rv = wm_rect(v);
+		struct table_d2 d2 = table_rect_d2(&ru, &rv);
+		int c = hit < 0 ? -1 : table_d2_cmp(d2, best);
+		if (c < 0 || (c == 0 && v == t)) {
+			best = d2;
+			hit = (int)i;
+		}
+	}
+	return hit;
 }
 
 void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
@@ -343,6 +391,20 @@ void wm_shooting_phase(struct wm_ctx *x, const struct wm_orders *o)
 		struct wm_unit *t = e->target >= 0 ? &s->units[e->target] : NULL;
 		struct wm_structure *st = e->structure >= 0 ? &s->structures[e->structure] : NULL;
 		const char *why = cannot_shoot(s, u, t, st);
+		int c = t && !shooter_barred(u) ? closest_target(s, u, t) : -1;
+		if (c >= 0 && &s->units[c] != t) {
+			if (why)
+				events_add(x->ev, x->phase,
+					"%s cannot shoot at %s (%s): it shoots at the closest enemy "
+					"it can see, %s",
+					u->id, t->id, why, s->units[c].id);
+			else
+				events_add(x->ev, x->phase,
+					"%s shoots at the closest enemy it can see, %s, not %s",
+					u->id, s->units[c].id, t->id);
+			t = &s->units[c];
+			why = NULL;
+		}
 		if (why)
 			events_void(x->ev, x->phase, s->side[x->active].player, e->index,
 				"%s cannot shoot at %s: %s", u->id, st ? st->id : t->id, why);

@@ -248,7 +248,7 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 	static const char *const keys[] = { "name", "type", "role", "special", "attacks", "shoot",
 		"range", "hits", "armour", "stands", "pace", "terror", "no-drive-back", "defended",
 		"stand", "command", "order-range", "anti-magic", "armour-piercing", "slayer",
-		NULL };
+		"all-round", NULL };
 	const struct node *n;
 	const char *name;
 	int rc = 0, e;
@@ -291,7 +291,8 @@ static int parse_profile(const struct node *m, struct wm_profile *p, struct diag
 		want_bool_key(m, "no-drive-back", &p->no_drive_back, d) < 0 ||
 		want_bool_key(m, "defended", &p->defended, d) < 0 ||
 		want_bool_key(m, "armour-piercing", &p->armour_piercing, d) < 0 ||
-		want_bool_key(m, "slayer", &p->slayer, d) < 0)
+		want_bool_key(m, "slayer", &p->slayer, d) < 0 ||
+		want_bool_key(m, "all-round", &p->all_round, d) < 0)
 		rc = -1;
 	p->stand_w = 40;
 	p->stand_d = p->type == WM_INFANTRY ? 20 : 30;
@@ -546,6 +547,7 @@ static int parse_unit(struct wm_state *s, const struct node *m, struct diag *d)
 	u->defended = p->defended;
 	u->armour_piercing = p->armour_piercing;
 	u->slayer = p->slayer;
+	u->all_round = p->all_round;
 	u->stand_w = p->stand_w;
 	u->stand_d = p->stand_d;
 	s->n_units++;
@@ -878,6 +880,8 @@ static struct node *profile_emit(const struct wm_profile *p)
 		node_map_bool(m, "armour-piercing", 1);
 	if (p->slayer)
 		node_map_bool(m, "slayer", 1);
+	if (p->all_round)
+		node_map_bool(m, "all-round", 1);
 	struct node *sz = node_map_add(m, "stand", node_new_seq());
 	node_seq_add(sz, node_new_int(p->stand_w));
 	node_seq_add(sz, node_new_int(p->stand_d));
@@ -965,8 +969,12 @@ static void emit_terrain(const struct wm_state *s, struct node *g)
 
 struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 {
-	const struct wm_state *s = state;
 	(void)c;
+	return wm_state_emit_view(state, WM_VIEW_ALL);
+}
+
+struct node *wm_state_emit_view(const struct wm_state *s, int side)
+{
 	struct node *g = node_new_map(), *t = node_map_add(g, "table", node_new_map()), *l;
 	node_map_int(t, "width", s->width);
 	node_map_int(t, "depth", s->depth);
@@ -990,6 +998,8 @@ struct node *wm_state_emit(const struct rules_campaign *c, const void *state)
 		struct node *m = node_seq_add(l, node_new_map());
 		node_map_str(m, "player", s->side[i].player);
 		node_map_str(m, "army", s->armies[s->side[i].army].name);
+		if (side != WM_VIEW_ALL && side != (int)i)
+			continue; /* a side's standing choices are its own */
 		node_map_str(m, "win", wm_after_names[s->side[i].win]);
 		node_map_str(m, "draw", draw_choice_names[s->side[i].draw_stand]);
 	}

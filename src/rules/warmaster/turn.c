@@ -86,8 +86,12 @@ static void wm_report(const struct rules_campaign *c, const void *state, const c
 	struct buf *out)
 {
 	const struct wm_state *s = state;
+	int side = player ? wm_side_of(s, player) : -1;
 	(void)c;
-	(void)player;
+	if (side >= 0)
+		buf_printf(out, "## Your standing orders\n\nwin: %s; draw: %s\n\n",
+			wm_after_names[s->side[side].win],
+			s->side[side].draw_stand ? "stand" : "fall-back");
 	buf_puts(out, "## Units\n\n| unit | side | stands | front centre | position | state |\n"
 		      "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_units; i++) {
@@ -122,12 +126,22 @@ static void wm_report(const struct rules_campaign *c, const void *state, const c
 						    "intact");
 }
 
+/* Each side's standing choices (win, draw) are private to it; its order files (initiative,
+ * the orders it plans) the core withholds in a sealed campaign. */
+static struct node *wm_state_view(const struct rules_campaign *c, const void *state,
+	const char *player)
+{
+	const struct wm_state *s = state;
+	(void)c;
+	return wm_state_emit_view(s, player ? wm_side_of(s, player) : WM_VIEW_PUBLIC);
+}
+
 const struct rule_system rules_warmaster = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "warmaster",
 	.title = "Warmaster (Games Workshop 2000; quick-reference sheet, WMR army lists)",
-	.revision = 1,
-	.flags = RULES_ALTERNATE | RULES_MEASURED,
+	.revision = 2,
+	.flags = RULES_ALTERNATE | RULES_MEASURED | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = WM_MAX_SIDES,
 	.help = "Tabletop in integer millimetres. Sides take player turns in campaign order: "
@@ -158,4 +172,5 @@ const struct rule_system rules_warmaster = {
 	.orders_free = wm_orders_free,
 	.resolve = wm_resolve,
 	.report = wm_report,
+	.state_view = wm_state_view,
 };

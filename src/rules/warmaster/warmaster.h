@@ -130,8 +130,9 @@ struct wm_unit {
 	int no_drive_back;      /* never driven back by shooting */
 	int defended;           /* always counts as defended (Steam Tank) */
 	int armour_piercing;    /* its shots count armour one worse (WMR handguns, Gyrocopter) */
-	int slayer; /* WMR Troll Slayers: charge on initiative, no terror, +1 v monsters,
+	int slayer;    /* WMR Troll Slayers: charge on initiative, no terror, +1 v monsters,
 				 * must pursue */
+	int all_round; /* WMR 360-degree vision: sees and shoots out of any edge, not only the front */
 	struct table_pt fl, fr; /* front edge, left and right corners */
 	int stand_w, stand_d;   /* one stand's width and depth, mm */
 	enum wm_formation formation;
@@ -187,11 +188,12 @@ struct wm_profile {
 	int attacks, shoot, range, hits, armour, stands, pace;
 	int terror, no_drive_back, defended;
 	int armour_piercing, slayer; /* army special rules (WMR) */
-	int stand_w, stand_d;        /* mm */
-	enum wm_role role;           /* characters */
-	int command;                 /* characters */
-	int order_range;             /* characters: mm, 0 the whole table */
-	int anti_magic;              /* characters: may anti-magic enemy spells */
+	int all_round;        /* WMR 360-degree vision (Wolf Riders, Gyrocopter, Steam Tank) */
+	int stand_w, stand_d; /* mm */
+	enum wm_role role;    /* characters */
+	int command;          /* characters */
+	int order_range;      /* characters: mm, 0 the whole table */
+	int anti_magic;       /* characters: may anti-magic enemy spells */
 };
 
 /* One spell of an army list (WMR army lists, carried as data). */
@@ -304,6 +306,11 @@ int wm_state_parse(void **out, const struct rules_campaign *c, const struct node
 	struct diag *d);
 /* The state in canonical order (caller frees); wm_state_parse reads it back unchanged. */
 struct node *wm_state_emit(const struct rules_campaign *c, const void *state);
+enum { WM_VIEW_ALL = -2, WM_VIEW_PUBLIC = -1 };
+/* The state as side may know it (caller frees): every side's standing choices (`win`,
+ * `draw`) with WM_VIEW_ALL, only side's own with a side index, none with WM_VIEW_PUBLIC (the
+ * sealed campaign's public state.yaml). Everything else on the table is public. */
+struct node *wm_state_emit_view(const struct wm_state *s, int side);
 void wm_state_free(void *state);
 /* Index of the unit / character / structure called id, or -1. */
 int wm_unit_find(const struct wm_state *s, const char *id);
@@ -336,6 +343,12 @@ enum wm_position wm_position_of(const struct wm_state *s, const struct wm_unit *
 int wm_in_dense(const struct wm_state *s, const struct wm_unit *u);
 /* 1 if the sight line between two points is not blocked by a dense area. */
 int wm_visible(const struct wm_state *s, struct table_pt a, struct table_pt b);
+/* 1 if u can see r for shooting (WMR Line of sight: some part of r strictly in front of the
+ * line through u's front edge, exact in integer mm; a target only touching that line is not
+ * seen), or u has all-round vision (WMR 360-degree vision). */
+int wm_in_arc(const struct wm_unit *u, const struct table_rect *r);
+/* The same for a point p (a structure). */
+int wm_in_arc_pt(const struct wm_unit *u, struct table_pt p);
 /* 1 if an enemy of u's side is within 20 cm of u. */
 int wm_enemy_near(const struct wm_state *s, const struct wm_unit *u);
 /* The closest enemy unit to u (visible only if visible), or -1. */
@@ -467,8 +480,11 @@ void wm_giant_wild(struct wm_ctx *x, struct wm_unit *u);
 /* Shooting at a charging enemy (WMR Shooting): target t, just charged by u, shoots at it with
  * its ordinary shooting attacks; no drive back; the hits count for t in the first combat round
  * (t->charge_shot). Nothing when t cannot shoot (no shooting attacks, confused, destroyed,
- * barred from shooting this turn). */
-void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u);
+ * barred from shooting this turn), or when u's footprint, before (*before) and after its
+ * straight charge move, lies wholly behind t's front edge line (WMR Q&A Line of Sight; an
+ * event says so) unless t sees all round. */
+void wm_shoot_at_charger(struct wm_ctx *x, struct wm_unit *t, struct wm_unit *u,
+	const struct table_rect *before);
 /* Characters with units (WMR Generals, Wizards & Heroes, Joining a unit): a lone character
  * an enemy unit stands on is displaced and joins the nearest friendly unit within 30 cm, or
  * is slain; a joined character stands at its unit's centre and moves with it; one whose
