@@ -29,7 +29,11 @@ CREATE TABLE turns (
 	journal_head TEXT NOT NULL       -- SHA256(previous head || this entry's canonical bytes)
 		CHECK (length(journal_head) = 64 AND journal_head NOT GLOB '*[^0-9a-f]*'),
 	commit_id TEXT                   -- the git commit this turn must become (40 hex)
-		CHECK (commit_id IS NULL OR (length(commit_id) = 40 AND commit_id NOT GLOB '*[^0-9a-f]*'))
+		CHECK (commit_id IS NULL OR (length(commit_id) = 40 AND commit_id NOT GLOB '*[^0-9a-f]*')),
+	beacon_signature TEXT CHECK (beacon_signature IS NULL -- the round's signature (drand:
+		-- beacon_value = SHA256 of it); last: ALTER TABLE adds it to older journals
+		OR (length(beacon_signature) BETWEEN 2 AND 1024 AND length(beacon_signature) % 2 = 0
+			AND beacon_signature NOT GLOB '*[^0-9a-f]*'))
 ) STRICT;
 
 CREATE TABLE orders (

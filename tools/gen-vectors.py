@@ -306,6 +306,17 @@ def build():
         "text": text,
         "beacon_hex": hexs(sha256(text.encode())),
     }]
+    # drand's rule: a round's randomness is SHA-256 of its signature (quicknet's round 657413
+    # as drand published it); B_t is then SHA-256 of the randomness as text.
+    sig = bytes.fromhex("b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be"
+                        "41076862b98fad56e91a6b85b89cd97b")
+    rand = hexs(sha256(sig))
+    assert rand == "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587", \
+        "drand's published randomness of quicknet round 657413"
+    out["beacon_signatures"] = [{
+        "beacon": "drand quicknet", "round": 657413, "signature_hex": hexs(sig),
+        "randomness": rand, "beacon_hex": hexs(sha256(rand.encode())),
+    }]
     k = keys[8][3]
     for dname, label, beacon in (("some-missing", "beacon value-1", sha256(b"value-1")),
                                  ("some-missing", "reveals", sha256(text.encode())),
@@ -451,6 +462,11 @@ def c_close(v):
     L.append("};")
     L.append("static const char reveals_text[] = \"%s\";" % rv["text"])
     L.append("static const char reveals_beacon[] = \"%s\";" % rv["beacon_hex"])
+    L.append("static const struct signature_vec signature_vecs[] = {")
+    for s in v["beacon_signatures"]:
+        L.append("\t{ %dLL, \"%s\", \"%s\", \"%s\" }," % (
+            s["round"], s["signature_hex"], s["randomness"], s["beacon_hex"]))
+    L.append("};")
     L.append(END)
     return "\n".join(L)
 
@@ -556,6 +572,14 @@ def md(v):
     L.append("Reveals text: `%s`" % rv["text"])
     L.append("")
     L.append("B_t = SHA256(text) = `%s`" % rv["beacon_hex"])
+    L.append("")
+    L.append("### Beacon signatures")
+    L.append("")
+    L.append("| beacon | round | signature | randomness = SHA256(signature) | B_t = SHA256(randomness) |")
+    L.append("|---|---|---|---|---|")
+    for s in v["beacon_signatures"]:
+        L.append("| %s | %d | `%s` | `%s` | `%s` |" % (s["beacon"], s["round"], s["signature_hex"],
+                 s["randomness"], s["beacon_hex"]))
     L.append("")
     L.append("### Dice")
     L.append("")

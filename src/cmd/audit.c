@@ -462,6 +462,18 @@ static void explain_seed(struct explain *e, const struct journal_record *ex,
 		else
 			printf("beacon   none: B_%d = 32 zero bytes: %s\n", t, okstr(same));
 	}
+	if (ex->beacon_signature && ex->beacon_value) {
+		/* drand's rule (docs/fairness.md, "The beacon's signature"): hashing only. */
+		int sig_ok = fair_beacon_signature_check(ex->beacon_value, ex->beacon_signature) ==
+			     0;
+		json_t *so_sig = json_object();
+		json_object_set_new(so_sig, "signature", json_string(ex->beacon_signature));
+		check(e, so_sig, sig_ok);
+		json_object_set_new(bo, "signature", so_sig);
+		if (!e->json)
+			printf("         signature %s: value = SHA256(signature): %s\n",
+				ex->beacon_signature, okstr(sig_ok));
+	}
 	fair_turn_seed(seed, ex->key, (uint32_t)t, digest, beacon);
 	same = memcmp(seed, ex->seed, FAIR_HASH_BYTES) == 0;
 	hex_encode(hex, seed, FAIR_HASH_BYTES);

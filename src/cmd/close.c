@@ -198,8 +198,8 @@ static int take_reveal(struct campaign *c, const struct close_record *r, const c
 	struct buf bytes = BUF_INIT;
 	struct diag d;
 	char *player = NULL;
-	uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
-	char hex[65], want[65];
+	uint8_t nonce[FAIR_HASH_BYTES];
+	struct buf why = BUF_INIT;
 	int code = EXIT_OK;
 
 	diag_init(&d);
@@ -212,35 +212,20 @@ static int take_reveal(struct campaign *c, const struct close_record *r, const c
 		code = EXIT_DATAERR;
 		goto done;
 	}
-	const struct close_order *o = close_find(r, player);
-	fair_sha256(h, nonce, FAIR_HASH_BYTES);
-	hex_encode(hex, h, FAIR_HASH_BYTES);
-	if (!o || !o->has_entropy) {
-		fprintf(stderr, "%s: error: %s committed to no entropy in the close of turn %d\n",
-			path, player, r->turn);
+	if (close_reveal_check(r, player, nonce, &why) != 0) {
+		fprintf(stderr, "%s: error: %s\n", path, buf_str(&why));
 		code = EXIT_DATAERR;
 		goto done;
 	}
-	hex_encode(want, o->entropy, FAIR_HASH_BYTES);
-	if (strcmp(hex, want) != 0) {
-		fprintf(stderr,
-			"%s: error: the nonce does not match %s's committed entropy (its SHA-256 is %s, the close holds %s)\n",
-			path, player, hex, want);
-		code = EXIT_DATAERR;
-		goto done;
-	}
-	char *dir = turn_private_dir(c, "reveals", r->turn);
-	hex_encode(hex, nonce, FAIR_HASH_BYTES);
-	hex[64] = '\n';
-	if (file_write_durable(dir, player, hex, 65) < 0)
+	if (turn_keep_reveal(c, r->turn, player, nonce) < 0)
 		code = cmd_error("umpire reveal");
 	else
 		printf("%s: ok: %s's nonce for turn %d matches the close\n", path, player, r->turn);
-	free(dir);
 done:
 	free(player);
 	diag_release(&d);
 	buf_release(&bytes);
+	buf_release(&why);
 	return code;
 }
 

@@ -67,6 +67,15 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s);
  * (umpire publish), telling so on stderr; EXIT_OK (also when not set) or the exit code. */
 int cmd_publish_auto(struct campaign *c);
 
+struct beacon_round;
+/* The beacon round the close of the campaign's open turn named, fetched (core/beacon.h) from
+ * url (a template, or a drand chain's base URL) or, when url is NULL, from the URL in the
+ * campaign's beacon source; *turn gets the turn. At time now a round not yet out is not
+ * fetched. Returns 0 with out filled; 1 when the round is not out yet (by the clock, or the
+ * beacon answered 404; said on stdout); -1 with core's error set. */
+int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *turn,
+	struct beacon_round *out);
+
 /* Parses a --turn value (0..999999) or prints a usage error; returns 0 / -1. */
 int cmd_parse_turn(const char *s, int *out);
 

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/beacon.h"
 #include "core/campaign.h"
+#include "core/close.h"
+#include "core/inbox.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/turn.h"
@@ -101,4 +104,41 @@ int cmd_turn_error(const struct turn *t)
 		return cmd_exit_code();
 	}
 	return cmd_error("umpire");
+}
+
+int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *turn,
+	struct beacon_round *out)
+{
+	struct close_record r;
+	char commit[41];
+	char *source = url ? NULL : beacon_source_url(c->beacon);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON)
+		return error_set(ERROR_INPUT, "campaign '%s' has entropy %s: no beacon to fetch",
+			c->id, campaign_entropy_names[c->entropy]);
+	if (!url && !source)
+		return error_set(ERROR_INPUT,
+			"the campaign's beacon '%s' names no URL to fetch from (--beacon-url URL)",
+			c->beacon ? c->beacon : "");
+	if (inbox_open_turn(c, turn) < 0 || turn_read_close(c, *turn, &r, commit) < 0) {
+		free(source);
+		return -1;
+	}
+	if (now < r.round_at) {
+		printf("turn %d: beacon round %lld is out at %lld, not yet\n", *turn, r.round,
+			r.round_at);
+		rc = 1;
+	} else {
+		rc = beacon_fetch(url ? url : source, r.round, out);
+		if (rc == ERROR_NOTFOUND) {
+			printf("turn %d: the beacon has no round %lld yet (%s)\n", *turn, r.round,
+				cmd_message());
+			rc = 1;
+		}
+	}
+	close_release(&r);
+	free(source);
+	return rc;
 }

@@ -61,7 +61,8 @@ int cmd_inbox(int argc, char **argv)
 		const struct inbox_item *it = &rep.items[i];
 		printf("%s: %s", it->name, verdict_names[it->verdict]);
 		if (it->player)
-			printf(": orders of %s for turn %d", it->player, rep.turn);
+			printf(": %s of %s for turn %d", it->reveal ? "nonce" : "orders",
+				it->player, rep.turn);
 		printf(" (%s)\n", it->detail);
 	}
 	if (rc < 0)

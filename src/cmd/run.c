@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/inbox.h"
@@ -23,7 +24,7 @@
 extern char **environ;
 
 static const char run_help[] =
-	"usage: umpire run DIR --maildir PATH [--beacon-command CMD]\n\n"
+	"usage: umpire run DIR --maildir PATH [--beacon-command CMD | --beacon-fetch [--beacon-url URL]]\n\n"
 	"One pass of a game by mail for the campaign in DIR, safe to run from cron every few\n"
 	"minutes (every step does only what is not done yet):\n"
 	"  1. inbox: the new mail in the Maildir PATH (umpire inbox)\n"
@@ -32,12 +33,17 @@ static const char run_help[] =
 	"     beacon or players closes it (umpire close --inbox) and waits for the randomness;\n"
 	"     once the beacon round the close named is out, with --beacon-command, runs\n"
 	"     'CMD ROUND' (sh -c), takes its first output line as the round's value and resolves\n"
-	"     the turn (as umpire turn DIR --beacon VALUE); without it, or with entropy players,\n"
-	"     the umpire resolves the turn by hand\n"
+	"     the turn (as umpire turn DIR --beacon VALUE); with --beacon-fetch, fetches the round\n"
+	"     from the beacon itself (drand's HTTP API at the campaign beacon's URL, or URL: as\n"
+	"     umpire turn DIR --beacon-fetch) and journals its signature too; without either,\n"
+	"     the umpire resolves the turn by hand; entropy players: once every committed\n"
+	"     player's nonce is in (reveal files by mail, or umpire reveal), or schedule.reveal\n"
+	"     after the close (the missing ones' commitments standing in), resolves the turn\n"
 	"  3. mail: the receipts of a closed turn, the reports of the last turn, reminders to\n"
 	"     the missing once the deadline is schedule.remind away\n"
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
-	"  5. send: the outbox over SMTP when a server is set (umpire send)\n"
+	"  5. send: the outbox over SMTP when a server is set, or to the sendmail program\n"
+	"     with mail.transport: sendmail (umpire send)\n"
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
@@ -117,27 +123,63 @@ static int beacon_value(const char *cmd, long long round, struct buf *value)
 	return 0;
 }
 
-/* A closed turn with entropy beacon: resolved once its round is out and the command gives
- * the round's value. EXIT_OK (also when still waiting) or the exit code. */
-static int run_beacon_turn(struct campaign *c, int turn, long long now, const char *cmd)
+/* Where run takes the beacon's value from (--beacon-command, --beacon-fetch). */
+struct beacon_how {
+	const char *cmd; /* --beacon-command CMD, or NULL */
+	int fetch;       /* --beacon-fetch */
+	const char *url; /* --beacon-url, or NULL: the campaign beacon's */
+};
+
+/* The value (and with a fetch the signature) of round: 0, or 1 when none yet (said). */
+static int run_beacon_value(struct campaign *c, const struct beacon_how *how, int turn,
+	long long round, long long now, struct buf *value, struct buf *signature)
+{
+	struct beacon_round fetched;
+	int fetch_turn;
+
+	if (how->cmd && beacon_value(how->cmd, round, value) == 0)
+		return 0;
+	if (how->cmd) {
+		printf("turn %d: closed; no value yet for beacon round %lld\n", turn, round);
+		return 1;
+	}
+	int rc = cmd_fetch_beacon(c, how->url, now, &fetch_turn, &fetched);
+	if (rc < 0) /* a wrong answer is not fatal to the pass: told, tried again next run */
+		printf("turn %d: closed; beacon round %lld not taken: %s\n", turn, round,
+			cmd_message());
+	if (rc != 0)
+		return 1;
+	buf_puts(value, fetched.randomness);
+	buf_puts(signature, fetched.signature);
+	printf("turn %d: beacon round %lld fetched: randomness %s\n", turn, round,
+		fetched.randomness);
+	beacon_round_release(&fetched);
+	return 0;
+}
+
+/* A closed turn with entropy beacon: resolved once its round is out and the command or the
+ * fetch gives the round's value. EXIT_OK (also when still waiting) or the exit code. */
+static int run_beacon_turn(struct campaign *c, int turn, long long now,
+	const struct beacon_how *how)
 {
 	struct close_record r;
 	char commit[41];
-	struct buf value = BUF_INIT;
+	struct buf value = BUF_INIT, signature = BUF_INIT;
 	int code = EXIT_OK;
 
 	if (turn_read_close(c, turn, &r, commit) < 0)
 		return cmd_error("umpire run");
-	if (now < r.round_at || !cmd) {
+	if (now < r.round_at || (!how->cmd && !how->fetch)) {
 		printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
-			cmd ? "" : " (umpire turn DIR --beacon VALUE, or --beacon-command)");
-	} else if (beacon_value(cmd, r.round, &value) < 0) {
-		printf("turn %d: closed; no value yet for beacon round %lld\n", turn, r.round);
-	} else {
+			how->cmd || how->fetch ?
+				"" :
+				" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
+	} else if (run_beacon_value(c, how, turn, r.round, now, &value, &signature) == 0) {
 		struct turn t;
 		turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
 		t.when = now;
 		turn_set_beacon(&t, buf_str(&value), NULL);
+		turn_set_beacon_signature(&t, signature.len ? buf_str(&signature) : NULL);
 		if (turn_run(&t, "recover", "publish") < 0)
 			code = cmd_turn_error(&t);
 		else
@@ -146,23 +188,56 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now, const ch
 	}
 	close_release(&r);
 	buf_release(&value);
+	buf_release(&signature);
+	return code;
+}
+
+/* A closed turn with entropy players: resolved once every committed player's nonce is in
+ * (by mail or umpire reveal), or, with a schedule, once schedule.reveal has passed since the
+ * close, the missing ones' commitments standing in. EXIT_OK (also when waiting) or the code. */
+static int run_players_turn(struct campaign *c, int turn, long long now)
+{
+	struct close_record r;
+	struct buf who = BUF_INIT;
+	char commit[41], until[32];
+	int code = EXIT_OK;
+
+	if (turn_read_close(c, turn, &r, commit) < 0)
+		return cmd_error("umpire run");
+	size_t missing = turn_reveals_missing(c, &r, &who);
+	long long end = c->pbem.schedule.set ? r.closed_at + c->pbem.schedule.reveal : -1;
+	if (missing && (end < 0 || now < end)) {
+		if (end >= 0)
+			pbem_format_utc(until, sizeof(until), end);
+		printf("turn %d: closed; waiting for the nonces of %s (%s)\n", turn, buf_str(&who),
+			end >= 0 ? until : "no schedule: umpire turn DIR --allow-missing to go on");
+	} else {
+		struct turn t;
+		turn_init(&t, c, TURN_LIVE, missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
+		t.when = now;
+		if (turn_run(&t, "recover", "publish") < 0)
+			code = cmd_turn_error(&t);
+		else
+			printf("turn %d: %s%s%s\n", turn, t.out.summary ? t.out.summary : "done",
+				missing ? "; no reveal from " : "", missing ? buf_str(&who) : "");
+		turn_release(&t);
+	}
+	close_release(&r);
+	buf_release(&who);
 	return code;
 }
 
 /* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code. */
 static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now,
-	const char *beacon_cmd)
+	const struct beacon_how *how)
 {
 	int allow_missing, closing = c->entropy != CAMPAIGN_ENTROPY_NONE;
 	size_t n;
 
 	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
-		return run_beacon_turn(c, s->turn, now, beacon_cmd);
-	if (s->closed) {
-		printf("turn %d: closed; waiting for the players' nonces (umpire reveal, then umpire turn)\n",
-			s->turn);
-		return EXIT_OK;
-	}
+		return run_beacon_turn(c, s->turn, now, how);
+	if (s->closed)
+		return run_players_turn(c, s->turn, now);
 	if (!ready(c, s, now, &allow_missing)) {
 		printf("turn %d: %s\n", s->turn,
 			s->game_over ? "the game is over" : "waiting for orders");
@@ -225,7 +300,8 @@ static int run_publish_send(struct campaign *c)
 	struct outbox_report rep;
 	if (outbox_pending(c) == 0)
 		return EXIT_OK;
-	if (!c->pbem.mail.smtp && !getenv("UMPIRE_SMTP_URL")) {
+	if (c->pbem.mail.transport == PBEM_TRANSPORT_SMTP && !c->pbem.mail.smtp &&
+		!getenv("UMPIRE_SMTP_URL")) {
 		printf("send: no SMTP server set: %zu messages wait in the outbox\n",
 			outbox_pending(c));
 		return EXIT_OK;
@@ -252,10 +328,13 @@ int cmd_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "maildir", required_argument, NULL, 'm' },
 		{ "beacon-command", required_argument, NULL, 'b' },
+		{ "beacon-fetch", no_argument, NULL, 'f' },
+		{ "beacon-url", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *maildir = NULL, *beacon_cmd = NULL;
+	const char *maildir = NULL;
+	struct beacon_how how = { NULL, 0, NULL };
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -263,8 +342,10 @@ int cmd_run(int argc, char **argv)
 			fputs(run_help, stdout);
 			return EXIT_OK;
 		}
-		if (ch == 'b') {
-			beacon_cmd = optarg;
+		if (ch == 'b' || ch == 'f' || ch == 'U') {
+			how.cmd = ch == 'b' ? optarg : how.cmd;
+			how.fetch |= ch == 'f';
+			how.url = ch == 'U' ? optarg : how.url;
 			continue;
 		}
 		if (ch != 'm') {
@@ -273,7 +354,7 @@ int cmd_run(int argc, char **argv)
 		}
 		maildir = optarg;
 	}
-	if (argc - optind != 1 || !maildir) {
+	if (argc - optind != 1 || !maildir || (how.cmd && how.fetch) || (how.url && !how.fetch)) {
 		fputs(run_help, stderr);
 		return EXIT_USAGE;
 	}
@@ -286,7 +367,7 @@ int cmd_run(int argc, char **argv)
 	if (code == EXIT_OK && inbox_status(c, &s) < 0)
 		code = cmd_error("umpire run: status");
 	if (code == EXIT_OK)
-		code = run_close_or_turn(c, &s, now, beacon_cmd);
+		code = run_close_or_turn(c, &s, now, &how);
 	inbox_status_release(&s);
 	if (code == EXIT_OK)
 		code = run_mail(c, now);

@@ -1,6 +1,7 @@
-/* send.c — `umpire send`: the outbox over SMTP. The server and login come from campaign.yaml
- * (mail.smtp, mail.user) or the environment; the password only from the environment or a
- * netrc file readable by its owner alone, never from the campaign. */
+/* send.c — `umpire send`: the outbox over SMTP, or handed to a local sendmail program. The
+ * server and login come from campaign.yaml (mail.smtp, mail.user) or the environment; the
+ * password only from the environment or a netrc file readable by its owner alone, never from
+ * the campaign. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/outbox.h"
+#include "core/sendmail.h"
 #include "core/banned.h"
 
 static const char send_help[] =
@@ -24,7 +26,10 @@ static const char send_help[] =
 	"  UMPIRE_SMTP_USER      the login\n"
 	"  UMPIRE_SMTP_PASSWORD  the password (never kept in the campaign)\n"
 	"  UMPIRE_SMTP_NETRC     a netrc file with the login and password for the server's host;\n"
-	"                        refused unless only its owner may read it (chmod 600)\n";
+	"                        refused unless only its owner may read it (chmod 600)\n\n"
+	"With mail.transport: sendmail, each message goes instead to the program mail.sendmail\n"
+	"(default /usr/sbin/sendmail) as 'PROGRAM -oi -f FROM -- TO' on its standard input, and\n"
+	"counts as sent once it exits 0; the SMTP settings are then unused.\n";
 
 int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 {
@@ -32,6 +37,10 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 	struct stat st;
 
 	memset(s, 0, sizeof(*s));
+	if (c->pbem.mail.transport == PBEM_TRANSPORT_SENDMAIL) {
+		s->sendmail = c->pbem.mail.sendmail ? c->pbem.mail.sendmail : SENDMAIL_DEFAULT;
+		return EXIT_OK;
+	}
 	s->url = (v = getenv("UMPIRE_SMTP_URL")) && *v ? v : c->pbem.mail.smtp;
 	s->user = (v = getenv("UMPIRE_SMTP_USER")) && *v ? v : c->pbem.mail.user;
 	s->password = (v = getenv("UMPIRE_SMTP_PASSWORD")) && *v ? v : NULL;

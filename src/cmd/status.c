@@ -17,7 +17,9 @@ static const char status_help[] =
 	"The open turn of the campaign in DIR: its deadline and grace (schedule: in\n"
 	"campaign.yaml), whether it is closed, and for each player whether he is due, has sent\n"
 	"orders by mail (when the accepted mail arrived, the SHA-256 of his current file) or is\n"
-	"missing; then the messages waiting in the outbox. --json prints one JSON object.\n"
+	"missing; a turn closed under entropy players, whose nonces are still to come and until\n"
+	"when umpire run waits for them; then the messages waiting in the outbox. --json prints\n"
+	"one JSON object.\n"
 	"The time compared with the deadline is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 static json_t *utc_or_null(long long t)
@@ -78,6 +80,17 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 	json_object_set_new(o, "sent", lists[1]);
 	json_object_set_new(o, "missing", lists[2]);
 	json_object_set_new(o, "outbox", json_integer((json_int_t)s->pending_mail));
+	if (s->reveals) {
+		json_t *who = json_array();
+		for (const char *p = s->unrevealed; *p;) {
+			size_t n = strcspn(p, ",");
+			json_array_append_new(who, json_stringn(p, n));
+			p += n;
+			p += strspn(p, ", ");
+		}
+		json_object_set_new(o, "unrevealed", who);
+		json_object_set_new(o, "reveal_end", utc_or_null(s->reveal_end));
+	}
 	char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (text)
 		printf("%s\n", text);
@@ -108,6 +121,13 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 		} else {
 			printf("%s\n", p->due ? "missing" : "-");
 		}
+	}
+	if (s->reveals && s->n_unrevealed) {
+		pbem_format_utc(when, sizeof(when), s->reveal_end);
+		printf("reveals: waiting for the nonces of %s%s%s\n", s->unrevealed,
+			s->reveal_end >= 0 ? " until " : "", s->reveal_end >= 0 ? when : "");
+	} else if (s->reveals) {
+		printf("reveals: every committed nonce is in\n");
 	}
 	printf("outbox: %zu message%s waiting\n", s->pending_mail, s->pending_mail == 1 ? "" : "s");
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/beacon.h"
 #include "core/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
@@ -12,7 +13,8 @@
 
 static const char turn_help[] =
 	"usage: umpire turn DIR [ORDERS...] [--rulings FILE] [--allow-missing] [--inbox]\n"
-	"                   [--beacon VALUE [--beacon-round R]]\n\n"
+	"                   [--beacon VALUE [--beacon-round R] [--beacon-signature SIG]]\n"
+	"                   [--beacon-fetch [--beacon-url URL]]\n\n"
 	"Processes the next turn of the campaign in DIR. With entropy beacon or players the turn\n"
 	"was closed first (umpire close): it is resolved from exactly the closed files (those\n"
 	"the close kept when none are given; any other is refused) and the randomness the close\n"
@@ -29,10 +31,37 @@ static const char turn_help[] =
 	"  --beacon VALUE    entropy beacon: the value of the round the close named (required);\n"
 	"                    B_t = SHA256(VALUE)\n"
 	"  --beacon-round R  the round it came from: must be the close's\n"
+	"  --beacon-signature SIG  the round's signature as the beacon published it (hex):\n"
+	"                    checked to hash to VALUE (drand: randomness = SHA256(signature))\n"
+	"                    and journaled with it, so players can check it against the source\n"
+	"  --beacon-fetch    entropy beacon: fetch the round the close named from the beacon\n"
+	"                    (drand's HTTP API: its randomness and signature, checked as above)\n"
+	"  --beacon-url URL  where to fetch from instead of the campaign's beacon: a URL with\n"
+	"                    ROUND in it, or a drand chain's base URL (.../CHAINHASH), which\n"
+	"                    gets /public/ROUND\n"
 	"  --inbox           entropy none: also the orders 'umpire inbox' kept for the turn\n\n"
 	"With entropy none and a schedule in campaign.yaml whose missing is no-orders, a due\n"
 	"player without a file once the deadline and grace are over needs no --allow-missing.\n"
 	"The commit time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
+
+/* --beacon-fetch: the round the close named, from the beacon, set on t with its signature.
+ * EXIT_OK, EXIT_TEMPFAIL when the round is not out yet, or the exit code. */
+static int fetch_beacon(struct campaign *c, struct turn *t, const char *url)
+{
+	struct beacon_round fetched;
+	char round[32];
+	int turn, rc = cmd_fetch_beacon(c, url, t->when, &turn, &fetched);
+
+	if (rc != 0)
+		return rc > 0 ? EXIT_TEMPFAIL : cmd_error("umpire turn: beacon");
+	snprintf(round, sizeof(round), "%lld", fetched.round);
+	turn_set_beacon(t, fetched.randomness, round);
+	turn_set_beacon_signature(t, fetched.signature);
+	fprintf(stderr, "umpire: beacon round %s: randomness %s (SHA256 of its signature)\n", round,
+		fetched.randomness);
+	beacon_round_release(&fetched);
+	return EXIT_OK;
+}
 
 int cmd_turn(int argc, char **argv)
 {
@@ -41,12 +70,16 @@ int cmd_turn(int argc, char **argv)
 		{ "rulings", required_argument, NULL, 'u' },
 		{ "beacon", required_argument, NULL, 'b' },
 		{ "beacon-round", required_argument, NULL, 'r' },
+		{ "beacon-signature", required_argument, NULL, 's' },
+		{ "beacon-fetch", no_argument, NULL, 'f' },
+		{ "beacon-url", required_argument, NULL, 'U' },
 		{ "inbox", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, allow_missing = 0, inbox = 0;
+	int ch, allow_missing = 0, inbox = 0, fetch = 0;
 	const char *beacon_value = NULL, *beacon_round = NULL, *rulings = NULL;
+	const char *signature = NULL, *url = NULL;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -60,6 +93,15 @@ int cmd_turn(int argc, char **argv)
 			break;
 		case 'r':
 			beacon_round = optarg;
+			break;
+		case 's':
+			signature = optarg;
+			break;
+		case 'f':
+			fetch = 1;
+			break;
+		case 'U':
+			url = optarg;
 			break;
 		case 'u':
 			if (rulings) {
@@ -76,7 +118,11 @@ int cmd_turn(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind < 1) {
+	if (argc - optind < 1 || (fetch && (beacon_value || beacon_round || signature)) ||
+		(signature && !beacon_value) || (url && !fetch)) {
+		if (argc - optind >= 1)
+			fprintf(stderr,
+				"umpire: --beacon-signature goes with --beacon; --beacon-url with --beacon-fetch, which takes no --beacon*\n");
 		fputs(turn_help, stderr);
 		return EXIT_USAGE;
 	}
@@ -88,7 +134,7 @@ int cmd_turn(int argc, char **argv)
 		fprintf(stderr,
 			"umpire: removed git lock file '%s': left by an umpire run that was killed (it predates this run, which holds the campaign lock)\n",
 			c->stale_locks[i]);
-	if (c->entropy != CAMPAIGN_ENTROPY_BEACON && (beacon_value || beacon_round)) {
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON && (beacon_value || beacon_round || fetch)) {
 		fprintf(stderr, "umpire: campaign '%s' has entropy %s: --beacon not accepted\n",
 			c->id, campaign_entropy_names[c->entropy]);
 		campaign_close(c);
@@ -106,6 +152,13 @@ int cmd_turn(int argc, char **argv)
 	turn_init(&t, c, TURN_LIVE, allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
 	t.when = turn_now();
 	turn_set_beacon(&t, beacon_value, beacon_round);
+	turn_set_beacon_signature(&t, signature);
+	int f = fetch ? fetch_beacon(c, &t, url) : EXIT_OK;
+	if (f != EXIT_OK) {
+		turn_release(&t);
+		campaign_close(c);
+		return f;
+	}
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
 	if (rulings)

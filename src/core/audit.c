@@ -28,6 +28,7 @@ static const char *const export_keys[] = {
 	"beacon",
 	"beacon_value",
 	"beacon_round",
+	"beacon_signature",
 	"seed",
 	"dice",
 	"events",
@@ -146,6 +147,8 @@ static void parse_export_head(struct journal_record *r, const struct campaign *c
 		r->beacon_value = dup_str(n, "beacon_value", d);
 	if ((n = node_get(root, "beacon_round")))
 		r->beacon_round = dup_str(n, "beacon_round", d);
+	if ((n = node_get(root, "beacon_signature")))
+		r->beacon_signature = dup_str(n, "beacon_signature", d);
 }
 
 /* orders: one entry per player plus umpire, received or not (an absent file's hash is zeros). */
@@ -590,6 +593,12 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 					  "without a beacon value, B_t",
 			hex, source, want);
 	}
+	if (r->beacon_signature && !r->beacon_value)
+		return error_set(ERROR_INPUT, "turn %d: %s has a beacon signature but no value", t,
+			source);
+	if (r->beacon_signature &&
+		fair_beacon_signature_check(r->beacon_value, r->beacon_signature) < 0)
+		return error_set(ERROR_INPUT, "turn %d: %s: %s", t, source, error_last()->message);
 	return 0;
 }
 

@@ -400,3 +400,26 @@ int close_reveal_file_parse(const char *name, const struct buf *bytes, const cha
 	}
 	return 0;
 }
+
+int close_reveal_check(const struct close_record *r, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES], struct buf *why)
+{
+	const struct close_order *o = close_find(r, player);
+	uint8_t h[FAIR_HASH_BYTES];
+	char hex[65], want[65];
+
+	if (!o || !o->has_entropy) {
+		buf_printf(why, "%s committed to no entropy in the close of turn %d", player,
+			r->turn);
+		return 1;
+	}
+	fair_sha256(h, nonce, FAIR_HASH_BYTES);
+	if (memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0)
+		return 0;
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	hex_encode(want, o->entropy, FAIR_HASH_BYTES);
+	buf_printf(why,
+		"the nonce does not match %s's committed entropy (its SHA-256 is %s, the close holds %s)",
+		player, hex, want);
+	return 1;
+}

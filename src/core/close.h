@@ -89,6 +89,12 @@ char *close_reveals_text(const struct close_record *r, const struct close_reveal
 int close_reveals_parse(const struct close_record *r, const char *text,
 	struct close_reveal *reveals);
 
+/* Checks player's revealed nonce against the entropy his order file committed to in r.
+ * Returns 0 when SHA256(nonce) is that commitment; 1 when not, or when player committed to
+ * none (why says so, one line); docs/fairness.md, "Closed turns", step 3. */
+int close_reveal_check(const struct close_record *r, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES], struct buf *why);
+
 /* A reveal file (`campaign`, `turn`, `player`, `nonce`: 64 hex digits) into *out. Returns
  * 0 / -1 with problems into d. */
 int close_reveal_file_parse(const char *name, const struct buf *bytes, const char *campaign,

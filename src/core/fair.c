@@ -9,6 +9,7 @@
 #include <sodium.h>
 
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/fair.h"
 #include "core/banned.h"
 
@@ -262,4 +263,26 @@ void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data,
 	if (len)
 		crypto_hash_sha256_update(&st, data, len);
 	crypto_hash_sha256_final(&st, out);
+}
+
+int fair_beacon_signature_check(const char *value, const char *signature)
+{
+	size_t n = strlen(signature);
+	unsigned char bytes[FAIR_SIGNATURE_HEX_MAX / 2];
+	uint8_t hash[32];
+	char hex[65];
+
+	if (n < 2 || n > FAIR_SIGNATURE_HEX_MAX || n % 2 ||
+		strspn(signature, "0123456789abcdef") != n ||
+		hex_decode(bytes, n / 2, signature) < 0)
+		return error_set(ERROR_INPUT,
+			"beacon signature '%.80s%s' (lower-case hex, an even number of digits, at most %d, expected)",
+			signature, n > 80 ? "..." : "", FAIR_SIGNATURE_HEX_MAX);
+	crypto_hash_sha256(hash, bytes, n / 2);
+	hex_encode(hex, hash, 32);
+	if (strcmp(hex, value) != 0)
+		return error_set(ERROR_INPUT,
+			"beacon value %s is not SHA256 of the signature (%s): the signature is not that round's",
+			value, hex);
+	return 0;
 }

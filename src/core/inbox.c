@@ -2,7 +2,9 @@
  * does, the accepted ones kept as the players' current orders, every one journaled and
  * answered through the outbox before it leaves new/. Order of the durable steps, so a crash
  * anywhere is finished by running again: the order file, the reply, the journal row, then
- * the move to cur/ (a message whose Message-ID the journal holds is only moved). */
+ * the move to cur/ (a message whose Message-ID the journal holds is only moved). Under entropy
+ * players, a mail whose file has a `nonce:` after the close is a player's reveal: checked as
+ * `umpire reveal` checks it and kept the same way, through the same steps. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 
 #include "core/inbox.h"
 #include "core/campaign.h"
+#include "core/close.h"
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -125,7 +128,9 @@ struct intake {
 	int player;        /* the sender's player index, -1 */
 	int signed_by_key; /* the orders carry a good signature by the player's ssh_key */
 	struct buf why;    /* refused: every problem, for the reply */
-	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's */
+	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's (a reveal: the reveal file's) */
+	int is_reveal;                   /* the file is a reveal (it has `nonce:`) */
+	uint8_t nonce[FAIR_HASH_BYTES];  /* a reveal accepted: its nonce */
 };
 
 /* The scalar under the top-level key of the order text (a new string), or NULL: when the
@@ -232,6 +237,58 @@ static int check_orders(struct intake *in)
 	return rc;
 }
 
+/* A reveal after the close (entropy players): the file parsed as `umpire reveal` parses it,
+ * its player the sender's, its nonce the one his orders committed to. 0 accepted (in->nonce),
+ * 1 refused (in->why), -1 failure. */
+static int judge_reveal(struct intake *in)
+{
+	struct campaign *c = in->c;
+	struct close_record r;
+	struct diag d;
+	struct buf bytes = BUF_INIT, why = BUF_INIT;
+	char commit[41], *player = NULL;
+	int rc = 1;
+
+	fair_sha256(in->sha256, in->m.orders, in->m.orders_len);
+	if (c->entropy != CAMPAIGN_ENTROPY_PLAYERS || !in->closed) {
+		buf_printf(&in->why,
+			"the file has a nonce, but campaign '%s' takes reveals only after a close under entropy players (turn %d is %s, entropy %s)\n",
+			c->id, in->turn, in->closed ? "closed" : "open",
+			campaign_entropy_names[c->entropy]);
+		return 1;
+	}
+	if (turn_read_close(c, in->turn, &r, commit) < 0)
+		return -1;
+	diag_init(&d);
+	buf_append(&bytes, in->m.orders, in->m.orders_len);
+	if (close_reveal_file_parse(in->m.orders_name, &bytes, c->id, in->turn, &player, in->nonce,
+		    &d) < 0)
+		diag_format(&d, &in->why, 0);
+	else if (strcmp(player, c->players[in->player]) != 0)
+		buf_printf(&in->why,
+			"the reveal is for player '%s', but it comes from the address of player '%s'\n",
+			player, c->players[in->player]);
+	else if (close_reveal_check(&r, player, in->nonce, &why) != 0)
+		buf_printf(&in->why, "%s\n", buf_str(&why));
+	else
+		rc = 0;
+	free(player);
+	diag_release(&d);
+	buf_release(&bytes);
+	buf_release(&why);
+	close_release(&r);
+	return rc;
+}
+
+/* 1 when the mail's file is a reveal: a top-level `nonce:` (order files have none). */
+static int reveal_file(struct intake *in)
+{
+	char *nonce = peek(&in->m, "nonce");
+	in->is_reveal = nonce != NULL;
+	free(nonce);
+	return in->is_reveal;
+}
+
 /* Decides: 0 accepted, 1 refused (in->why), -1 failure. */
 static int judge(struct intake *in)
 {
@@ -257,6 +314,8 @@ static int judge(struct intake *in)
 			c->id);
 		return 1;
 	}
+	if (reveal_file(in))
+		return judge_reveal(in);
 	if (in->closed) {
 		buf_printf(&in->why,
 			"turn %d of campaign '%s' is closed: its orders are fixed (send turn %d's once turn %d's report is out)\n",
@@ -273,6 +332,17 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 	char hex[65], when[32], deadline[32];
 
 	pbem_format_utc(when, sizeof(when), in->arrived);
+	if (accepted && in->is_reveal) {
+		hex_encode(hex, in->nonce, FAIR_HASH_BYTES);
+		buf_printf(b,
+			"Your nonce is in: its SHA-256 is the entropy your orders for turn %d\n"
+			"committed to. The turn is resolved once every reveal is in, or when the time\n"
+			"for reveals is over.\n\n",
+			in->turn);
+		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nnonce: %s\nreceived: %s\n",
+			c->id, in->turn, c->players[in->player], hex, when);
+		return;
+	}
 	if (accepted) {
 		hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
 		buf_printf(b,
@@ -286,8 +356,8 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 			buf_printf(b, "signature: good (ssh_key of %s)\n", c->players[in->player]);
 	} else {
 		buf_printf(b,
-			"Your mail of %s to campaign '%s' was not taken as orders for turn %d:\n\n",
-			when, c->id, in->turn);
+			"Your mail of %s to campaign '%s' was not taken as %s for turn %d:\n\n",
+			when, c->id, in->is_reveal ? "a reveal" : "orders", in->turn);
 		buf_append(b, in->why.data, in->why.len);
 		buf_puts(b, "\nNothing was changed: fix the file and send it again.\n");
 	}
@@ -313,8 +383,8 @@ static int queue_reply(const struct intake *in, int accepted)
 	snprintf(name, sizeof(name), "reply-%010lld-%.24s", in->arrived, hex);
 	snprintf(id, sizeof(id), "umpire.reply.%.24s@%.100s", hex, domain);
 	reply_body(&body, in, accepted);
-	char *subject = xasprintf("[%s] turn %d: orders %s", c->id, in->turn,
-		accepted ? "accepted" : "refused");
+	char *subject = xasprintf("[%s] turn %d: %s %s", c->id, in->turn,
+		in->is_reveal ? "reveal" : "orders", accepted ? "accepted" : "refused");
 	struct mail_out out = {
 		.from = from,
 		.to = in->m.from,
@@ -347,7 +417,8 @@ static int store_orders(const struct intake *in)
 static int record(struct intake *in, int accepted, int has_file)
 {
 	const char *nl = in->why.data ? strchr(in->why.data, '\n') : NULL;
-	char *reason = accepted ? xstrdup("") :
+	/* An accepted reveal says so: '' is an accepted order file (status reads it). */
+	char *reason = accepted ? xstrdup(in->is_reveal ? "reveal" : "") :
 				  xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 200,
 					  in->why.data ? in->why.data : "no sender");
 	struct journal_submission s = {
@@ -373,7 +444,7 @@ static void item_add(struct inbox_report *rep, const char *name, enum inbox_verd
 {
 	rep->items = xrealloc(rep->items, (rep->n_items + 1) * sizeof(*rep->items));
 	rep->items[rep->n_items++] = (struct inbox_item){ xstrdup(name), v,
-		player ? xstrdup(player) : NULL, detail };
+		player ? xstrdup(player) : NULL, detail, 0 };
 }
 
 /* Reads the message and decides nothing yet: duplicates and other campaigns' mail are told
@@ -430,7 +501,9 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 	v = judge(in);
 	if (v < 0)
 		return -1;
-	if (v == 0 && store_orders(in) < 0)
+	if (v == 0 && (in->is_reveal ? turn_keep_reveal(in->c, in->turn, in->c->players[in->player],
+					       in->nonce) :
+				       store_orders(in)) < 0)
 		return -1;
 	durable_point("inbox orders");
 	if (queue_reply(in, v == 0) < 0)
@@ -445,8 +518,10 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 	const char *nl = strchr(buf_str(&in->why), '\n');
 	item_add(rep, name, v == 0 ? INBOX_ACCEPTED : INBOX_REFUSED,
 		v == 0 ? in->c->players[in->player] : NULL,
-		v == 0 ? xasprintf("orders_sha256 %s", hex) :
-			 xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why)));
+		v != 0 ? xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why)) :
+		in->is_reveal ? xstrdup("the nonce matches the close") :
+				xasprintf("orders_sha256 %s", hex));
+	rep->items[rep->n_items - 1].reveal = in->is_reveal;
 	return 0;
 }
 
@@ -506,7 +581,8 @@ static const struct journal_submission *last_accepted(const struct journal_submi
 {
 	const struct journal_submission *last = NULL;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].accepted && v[i].player && strcmp(v[i].player, player) == 0)
+		if (v[i].accepted && !v[i].reason[0] && v[i].player &&
+			strcmp(v[i].player, player) == 0)
 			last = &v[i];
 	return last;
 }
@@ -548,6 +624,25 @@ static int players_status(struct campaign *c, struct inbox_status *out, const vo
 	return 0;
 }
 
+/* Closed under entropy players: whose nonce is still missing, and until when run waits. */
+static int reveals_status(struct campaign *c, struct inbox_status *out)
+{
+	struct close_record r;
+	struct buf who = BUF_INIT;
+	char commit[41];
+
+	if (turn_read_close(c, out->turn, &r, commit) < 0)
+		return -1;
+	out->reveals = 1;
+	out->n_unrevealed = turn_reveals_missing(c, &r, &who);
+	out->unrevealed = xstrdup(buf_str(&who));
+	if (c->pbem.schedule.set)
+		out->reveal_end = r.closed_at + c->pbem.schedule.reveal;
+	close_release(&r);
+	buf_release(&who);
+	return 0;
+}
+
 int inbox_status(struct campaign *c, struct inbox_status *out)
 {
 	char tag[LAYOUT_TAG_MAX];
@@ -565,7 +660,10 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;
 	out->pending_mail = outbox_pending(c);
+	out->reveal_end = -1;
 	int rc = players_status(c, out, state);
+	if (rc == 0 && out->closed && c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
+		rc = reveals_status(c, out);
 	c->rules->state_free(state);
 	return rc;
 }
@@ -573,6 +671,7 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 void inbox_status_release(struct inbox_status *s)
 {
 	free(s->players);
+	free(s->unrevealed);
 	memset(s, 0, sizeof(*s));
 }
 

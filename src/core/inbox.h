@@ -30,6 +30,7 @@ struct inbox_item {
 	enum inbox_verdict verdict; /* what happened */
 	char *player;               /* ACCEPTED: whose orders; else NULL */
 	char *detail;               /* one line: the hash, or why refused */
+	int reveal;                 /* the file was a reveal (entropy players), not orders */
 };
 
 struct inbox_report {
@@ -79,7 +80,11 @@ struct inbox_status {
 	int game_over;                       /* the game has ended: no turn is open */
 	struct inbox_player_status *players; /* campaign order */
 	size_t n_players;
-	size_t pending_mail; /* replies and reports in the outbox not yet sent */
+	size_t pending_mail;  /* replies and reports in the outbox not yet sent */
+	int reveals;          /* closed under entropy players: the fields below are set */
+	size_t n_unrevealed;  /* committed players whose nonce is not in yet */
+	char *unrevealed;     /* their ids, ", "-separated ("" when none) */
+	long long reveal_end; /* when umpire run stops waiting for them; -1 without a schedule */
 };
 
 /* Reads the status of c's open turn (c opened with CAMPAIGN_JOURNAL). Release with

@@ -245,6 +245,58 @@ static int migrate_submissions(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
+/* The column ALTER TABLE gives journals made before the beacon's signature was kept: the
+ * DDL's own definition, from "beacon_signature TEXT" to the table's end. */
+static char *ddl_signature_column(void)
+{
+	const char *start = strstr(journal_ddl, "\tbeacon_signature TEXT");
+	const char *end = start ? strstr(start, "\n) STRICT;") : NULL;
+	return end ? xasprintf("%.*s", (int)(end - start - 1), start + 1) : NULL;
+}
+
+/* 1 when turns has the beacon_signature column, 0 when not, -1 on error. */
+static int has_signature_column(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int have = -1;
+
+	if (sqlite3_prepare_v2(db,
+		    "SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'",
+		    -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW)
+		have = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return have;
+}
+
+/* Journals made before the beacon's signature was kept lack turns.beacon_signature: the
+ * migration adds it (NULL in every old row: no signature was given), schema_version stays 1
+ * (docs/journal.md). 0 ok, -1 with msg. */
+static int migrate_signature(sqlite3 *db, struct buf *msg)
+{
+	int have = has_signature_column(db);
+	if (have < 0) {
+		buf_puts(msg, sqlite3_errmsg(db));
+		return -1;
+	}
+	if (have)
+		return 0;
+	char *col = ddl_signature_column();
+	if (!col) {
+		buf_puts(msg, "internal error: the DDL has no beacon_signature column");
+		return -1;
+	}
+	char *sql = xasprintf("ALTER TABLE turns ADD COLUMN %s", col);
+	int ok = exec_sql(db, sql) == SQLITE_OK;
+	free(sql);
+	free(col);
+	if (!ok) {
+		buf_printf(msg, "cannot add the beacon_signature column: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
 int journal_open(struct journal **out, const char *path, int create)
 {
 	struct buf msg = BUF_INIT;
@@ -272,7 +324,7 @@ int journal_open(struct journal **out, const char *path, int create)
 	if (create && apply_schema(db, &msg) != 0)
 		goto done;
 	if (check_schema(db, &msg) != 0 || migrate_dense_triggers(db, &msg) != 0 ||
-		migrate_submissions(db, &msg) != 0)
+		migrate_submissions(db, &msg) != 0 || migrate_signature(db, &msg) != 0)
 		goto done;
 
 	struct journal *j = xcalloc(1, sizeof(*j));
@@ -436,6 +488,7 @@ static int append_turn_row(struct append *a, const struct journal_record *r)
 	bind_text_or_null(st, 10, r->beacon_round);
 	bind_hash(st, 11, r->journal_head, 1);
 	bind_text_or_null(st, 12, r->commit_id[0] ? r->commit_id : NULL);
+	bind_text_or_null(st, 13, r->beacon_signature);
 	return insert_row(st);
 }
 
@@ -519,8 +572,8 @@ int journal_append(struct journal *j, const struct journal_record *r)
 {
 	static const char *const sql[] = {
 		"INSERT INTO turns (turn, key, orders_digest, beacon, seed, state_sha256, summary,"
-		" processed_at, beacon_value, beacon_round, journal_head, commit_id)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+		" processed_at, beacon_value, beacon_round, journal_head, commit_id, beacon_signature)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 		"INSERT INTO orders (turn, player, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
 		"INSERT INTO dice (turn, idx, sides, value, purpose) VALUES (?1, ?2, ?3, ?4, ?5)",
 		"INSERT INTO events (turn, seq, phase, kind, player, order_index, text)"
@@ -658,10 +711,15 @@ static int read_failed(sqlite3 *db, sqlite3_stmt *st, int turn, int damaged)
 static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
 {
 	sqlite3_stmt *st = NULL;
+	/* A journal opened read-only is not migrated: without the column, no signature. */
 	int rc = prepare_turn(db,
-		"SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
-		" processed_at, beacon_value, beacon_round, journal_head, commit_id FROM turns"
-		" WHERE turn = ?1",
+		has_signature_column(db) > 0 ?
+			"SELECT key, orders_digest, beacon, seed, state_sha256, summary, processed_at,"
+			" beacon_value, beacon_round, journal_head, commit_id, beacon_signature"
+			" FROM turns WHERE turn = ?1" :
+			"SELECT key, orders_digest, beacon, seed, state_sha256, summary, processed_at,"
+			" beacon_value, beacon_round, journal_head, commit_id, NULL"
+			" FROM turns WHERE turn = ?1",
 		turn, &st);
 
 	if (rc == SQLITE_OK)
@@ -682,6 +740,7 @@ static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
 	r->processed_at = sqlite3_column_int64(st, 6);
 	r->beacon_value = column_strdup(st, 7);
 	r->beacon_round = column_strdup(st, 8);
+	r->beacon_signature = column_strdup(st, 11);
 	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
 		snprintf(r->commit_id, sizeof(r->commit_id), "%s",
 			(const char *)sqlite3_column_text(st, 10));
@@ -818,6 +877,7 @@ void journal_record_free(struct journal_record *r)
 	free(r->summary);
 	free(r->beacon_value);
 	free(r->beacon_round);
+	free(r->beacon_signature);
 	for (i = 0; i < r->n_orders; i++) {
 		free(r->orders[i].player);
 		free(r->orders[i].bytes);

@@ -46,8 +46,10 @@ struct journal_record {
 	uint8_t state_sha256[FAIR_HASH_BYTES];  /* SHA256 of state.yaml after the turn */
 	char *summary;                          /* one line ("Setup" for turn 0) */
 	long long processed_at;                 /* seconds since the epoch (commit time) */
-	char *beacon_value; /* public beacon value mixed into B_t; NULL if none */
-	char *beacon_round; /* the announced round of that value; NULL if none */
+	char *beacon_value;     /* public beacon value mixed into B_t; NULL if none */
+	char *beacon_round;     /* the announced round of that value; NULL if none */
+	char *beacon_signature; /* the source's signature of that round (hex; drand: value =
+	                         * SHA256(signature)); NULL if none given */
 	uint8_t journal_head[FAIR_HASH_BYTES]; /* SHA256(previous head || entry bytes) */
 	char commit_id[41]; /* hex id of the git commit this turn becomes; "" unknown */
 	struct journal_order *orders;

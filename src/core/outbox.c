@@ -14,6 +14,7 @@
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/mail.h"
+#include "core/sendmail.h"
 #include "core/banned.h"
 
 int outbox_queue(const struct campaign *c, const char *name, const struct buf *message)
@@ -105,7 +106,8 @@ static int send_one(const struct campaign *c, const struct smtp_settings *s, con
 
 	if (file_read(path, MAIL_MAX_BYTES, &msg) < 0 ||
 		mail_envelope(msg.data, msg.len, &from, &item->to) < 0 ||
-		smtp_send(s, from, item->to, msg.data, msg.len) < 0) {
+		(s->sendmail ? sendmail_send(s->sendmail, from, item->to, msg.data, msg.len) :
+			       smtp_send(s, from, item->to, msg.data, msg.len)) < 0) {
 		item->reason = xstrdup(error_last()->message);
 	} else {
 		durable_point("outbox sent");

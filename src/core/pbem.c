@@ -15,9 +15,11 @@ const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", NULL };
+	"remind", "reveal", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
-static const char *const mail_keys[] = { "from", "smtp", "user", "tls", "require_signature", NULL };
+const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
+static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
+	"require_signature", NULL };
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
  * days_from_civil): integer only, no time zone, no locale. */
@@ -181,12 +183,14 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	s->set = 1;
 	s->every = 7 * 86400;
 	s->remind = -1;
+	s->reveal = 86400;
 	if (!node_need(n, "first_deadline", d))
 		return;
 	want_time(n, "first_deadline", 1, &s->first_deadline, d);
 	want_time(n, "every", 0, &s->every, d);
 	want_time(n, "grace", 0, &s->grace, d);
 	want_time(n, "remind", 0, &s->remind, d);
+	want_time(n, "reveal", 0, &s->reveal, d);
 	if (s->every < 60)
 		node_error(d, node_get(n, "every"), "every is under a minute");
 	const struct node *m = node_get(n, "missing");
@@ -215,6 +219,16 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_error(d, node_get(n, "smtp"),
 			"smtp '%s' (smtp://HOST:PORT or smtps://HOST:PORT expected)", m->smtp);
 	m->user = want_dup(n, "user", 200, d);
+	const struct node *tr = node_get(n, "transport");
+	if (tr && node_want_enum(tr, "transport", pbem_transport_names, &v, d) == 0)
+		m->transport = (enum pbem_transport)v;
+	m->sendmail = want_dup(n, "sendmail", 1000, d);
+	/* An absolute path: run without a shell or a PATH search, so the campaign names
+	 * exactly one program. */
+	if (m->sendmail && m->sendmail[0] != '/')
+		node_error(d, node_get(n, "sendmail"),
+			"sendmail '%s' (an absolute path like /usr/sbin/sendmail expected)",
+			m->sendmail);
 	const struct node *t = node_get(n, "tls");
 	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
 		m->tls = (enum pbem_tls)v;
@@ -259,6 +273,7 @@ void pbem_release(struct pbem *p)
 	free(p->mail.from);
 	free(p->mail.smtp);
 	free(p->mail.user);
+	free(p->mail.sendmail);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -37,6 +37,8 @@ struct pbem_schedule {
 	long long every;           /* seconds between two turns' deadlines */
 	long long grace;           /* seconds after a deadline a turn still waits for orders */
 	long long remind;          /* `umpire run` reminds the missing this long before; -1 never */
+	long long reveal;          /* entropy players: reveals awaited this long after a close
+	                            * (default 1d); then `umpire run` resolves without the rest */
 	enum pbem_missing missing; /* what a missing player gets */
 };
 
@@ -52,10 +54,18 @@ enum pbem_tls {
 	PBEM_TLS_NONE,     /* plain SMTP: only for a relay on the same host */
 };
 extern const char *const pbem_tls_names[];
+/* How `umpire send` hands a message on (`mail.transport`). */
+enum pbem_transport {
+	PBEM_TRANSPORT_SMTP,     /* libcurl's SMTP to mail.smtp (the default) */
+	PBEM_TRANSPORT_SENDMAIL, /* the local program mail.sendmail, `-oi -f FROM -- TO` */
+};
+extern const char *const pbem_transport_names[];
 struct pbem_mail {
 	char *from; /* the umpire's address: replies come from it; NULL: mail not set up */
-	char *smtp; /* smtp://host:port or smtps://host:port; NULL: none */
-	char *user; /* SMTP login, or NULL (the password never is here) */
+	enum pbem_transport transport;
+	char *sendmail; /* mail.sendmail: the program's absolute path; NULL: /usr/sbin/sendmail */
+	char *smtp;     /* smtp://host:port or smtps://host:port; NULL: none */
+	char *user;     /* SMTP login, or NULL (the password never is here) */
 	enum pbem_tls tls;
 	int require_signature; /* orders by mail must be signed (ssh-keygen -Y sign) */
 };

@@ -88,6 +88,9 @@ static int put_export_head(struct buf *b, const struct turn *t)
 	if (in->beacon_value)
 		rc |= put_str(b, 0, 0, "beacon_value", in->beacon_value) |
 		      put_str(b, 0, 0, "beacon_round", in->beacon_round ? in->beacon_round : "");
+	/* Only when given: exports of turns without one stay as they were, byte for byte. */
+	if (in->beacon_value && in->beacon_signature)
+		rc |= put_str(b, 0, 0, "beacon_signature", in->beacon_signature);
 	free(ids);
 	return rc | put_hash(b, "seed", out->seed);
 }

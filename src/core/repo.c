@@ -1871,19 +1871,19 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	}
 	while (tags[n])
 		n++;
-	specs = xcalloc(n + 1, sizeof(*specs));
+	specs = xcalloc(n + 2, sizeof(*specs));
 	for (size_t i = 0; i < n; i++)
 		specs[i] = xasprintf("refs/tags/%s:refs/tags/%s", tags[i], tags[i]);
-	/* The tags first: a player who fetches between the two pushes finds every tag his
-	 * main names (verify fails on a turn without its tag), never the other way round. */
-	if ((n && push_refspecs(remote, specs, n, url) < 0))
-		goto done;
-	char *main_spec = xstrdup(LAYOUT_BRANCH ":" LAYOUT_BRANCH);
-	rc = push_refspecs(remote, &main_spec, 1, url);
-	free(main_spec);
-	*n_tags = n;
+	/* One push, one connection, one pack: libgit2 1.5 cannot ask for an atomic push, so the
+	 * remote updates the references one by one in this order. The tags first and main
+	 * last: a push cut short leaves new tags on commits the remote already holds and main
+	 * where it was, never main ahead of its tags (docs/formats.md, "Publishing"). */
+	specs[n] = xstrdup(LAYOUT_BRANCH ":" LAYOUT_BRANCH);
+	rc = push_refspecs(remote, specs, n + 1, url);
+	if (rc == 0)
+		*n_tags = n;
 done:
-	for (size_t i = 0; specs && i < n; i++)
+	for (size_t i = 0; specs && i < n + 1; i++)
 		free(specs[i]);
 	free(specs);
 	repo_names_free(tags);

@@ -121,10 +121,13 @@ int repo_is_clean(struct repo *r);
  * Returns 0 / -1 (ERROR_OS: a read-only clone, say). */
 int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);
 
-/* Pushes every tag, then main, to url (a path or any URL libgit2 can push to), without
- * forcing: a remote whose main is not an ancestor of ours refuses (class ERROR_INPUT, its
- * reason in the message). A local path that does not exist is first made a bare repository
- * whose HEAD is main. *n_tags gets the number of tags pushed. Idempotent. Returns 0 / -1. */
+/* Pushes every tag and main to url (a path or any URL libgit2 can push to) in one push: one
+ * connection, one pack, the references updated by the remote in order, tags first and main
+ * last (not atomically: a remote may refuse one and take the others; the next push adds what
+ * is missing). Never forces: a remote whose main is not an ancestor of ours refuses (class
+ * ERROR_INPUT, every refused reference and its reason in the message). A local path that
+ * does not exist is first made a bare repository whose HEAD is main. *n_tags gets the number
+ * of tags pushed. Idempotent. Returns 0 / -1. */
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags);
 
 #endif

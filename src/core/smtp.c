@@ -1,5 +1,6 @@
-/* smtp.c — one message over SMTP with libcurl (smtp.h): the envelope, the upload, TLS and
- * the login are libcurl's; this file only maps its result to core's error convention.
+/* smtp.c — libcurl's uses (smtp.h): one message over SMTP (the envelope, the upload, TLS and
+ * the login are libcurl's) and one bounded HTTP(S) GET (the beacon's round); this file only
+ * maps libcurl's results to core's error convention.
  * libcurl is opened when the first message goes (dlopen), not linked: with its TLS, HTTP/2,
  * LDAP and Kerberos libraries it is 17 of the 57 shared libraries every umpire process
  * would otherwise map and relocate at start-up (about 5 ms a process). */
@@ -38,6 +39,7 @@ static struct {
 	CURL *(*easy_init)(void);
 	CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
 	CURLcode (*easy_perform)(CURL *curl);
+	CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
 	void (*easy_cleanup)(CURL *curl);
 	const char *(*easy_strerror)(CURLcode code);
 	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
@@ -72,6 +74,7 @@ static int curl_open(void)
 		sym(h, "curl_easy_init", &lc.easy_init, sizeof(lc.easy_init)) < 0 ||
 		sym(h, "curl_easy_setopt", &lc.easy_setopt, sizeof(lc.easy_setopt)) < 0 ||
 		sym(h, "curl_easy_perform", &lc.easy_perform, sizeof(lc.easy_perform)) < 0 ||
+		sym(h, "curl_easy_getinfo", &lc.easy_getinfo, sizeof(lc.easy_getinfo)) < 0 ||
 		sym(h, "curl_easy_cleanup", &lc.easy_cleanup, sizeof(lc.easy_cleanup)) < 0 ||
 		sym(h, "curl_easy_strerror", &lc.easy_strerror, sizeof(lc.easy_strerror)) < 0 ||
 		sym(h, "curl_slist_append", &lc.slist_append, sizeof(lc.slist_append)) < 0 ||
@@ -143,5 +146,63 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	lc.easy_cleanup(curl);
 	free(from_path);
 	free(to_path);
+	return ret;
+}
+
+/* Where a GET's body goes: appended to out up to max bytes. */
+struct download {
+	struct buf *out;
+	size_t max, got;
+	int too_big;
+};
+
+static size_t write_body(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct download *d = arg;
+	size_t n = size * nmemb;
+
+	if (n > d->max - d->got) {
+		d->too_big = 1;
+		return 0; /* libcurl stops with CURLE_WRITE_ERROR */
+	}
+	buf_append(d->out, data, n);
+	d->got += n;
+	return n;
+}
+
+int http_get(const char *url, size_t max, long timeout, struct buf *out, long *status)
+{
+	struct download d = { out, max, 0, 0 };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	int ret = -1;
+
+	*status = 0;
+	if (curl_open() < 0)
+		return -1;
+	CURL *curl = lc.easy_init();
+	if (!curl)
+		return error_set(ERROR_OS, "cannot start libcurl");
+	lc.easy_setopt(curl, CURLOPT_URL, url);
+	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+	lc.easy_setopt(curl, CURLOPT_WRITEDATA, &d);
+	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
+	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	CURLcode rc = lc.easy_perform(curl);
+	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	if (rc != CURLE_OK)
+		error_set(ERROR_OS, "cannot fetch %s: %s", url,
+			d.too_big ? "the answer is too long" :
+			errbuf[0] ? errbuf :
+				    lc.easy_strerror(rc));
+	else if (*status == 404)
+		error_set(ERROR_MISSING, "cannot fetch %s: HTTP 404 (not there yet?)", url);
+	else if (*status < 200 || *status > 299)
+		error_set(ERROR_OS, "cannot fetch %s: HTTP %ld", url, *status);
+	else
+		ret = 0;
+	lc.easy_cleanup(curl);
 	return ret;
 }

@@ -174,6 +174,7 @@ void turn_release(struct turn *t)
 	free(in->missing);
 	free(in->beacon_value);
 	free(in->beacon_round);
+	free(in->beacon_signature);
 	dice_release(&out->dice);
 	events_release(&out->events);
 	free(out->summary);
@@ -269,6 +270,13 @@ void turn_set_beacon(struct turn *t, const char *value, const char *round)
 	free(t->in.beacon_round);
 	t->in.beacon_value = v;
 	t->in.beacon_round = r;
+}
+
+void turn_set_beacon_signature(struct turn *t, const char *signature)
+{
+	char *s = signature ? xstrdup(signature) : NULL;
+	free(t->in.beacon_signature);
+	t->in.beacon_signature = s;
 }
 
 const struct order_file *turn_find_file(const struct turn_input *in, const char *player)
@@ -1135,8 +1143,10 @@ static int beacon_randomness(struct turn *t)
 	char round[32];
 
 	snprintf(round, sizeof round, "%lld", t->close.round);
-	if (t->source == TURN_RECORDED)
+	if (t->source == TURN_RECORDED) {
 		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
+		turn_set_beacon_signature(t, t->record->beacon_signature);
+	}
 	if (!t->in.beacon_value)
 		return error_set(ERROR_INPUT,
 			"turn %d takes the value of beacon round %s (%s): --beacon VALUE required",
@@ -1148,6 +1158,10 @@ static int beacon_randomness(struct turn *t)
 		return error_set(ERROR_INPUT,
 			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
 			t->in.turn, round, t->close.round_at, t->when);
+	if (t->in.beacon_signature &&
+		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
+		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,
+			error_last()->message);
 	turn_set_beacon(t, t->in.beacon_value, round);
 	return 0;
 }
@@ -1162,6 +1176,48 @@ static int kept_nonce(const struct buf *bytes, uint8_t nonce[FAIR_HASH_BYTES])
 	memcpy(hex, bytes->data, 2 * FAIR_HASH_BYTES);
 	hex[2 * FAIR_HASH_BYTES] = '\0';
 	return hex_decode(nonce, FAIR_HASH_BYTES, hex);
+}
+
+int turn_keep_reveal(const struct campaign *c, int turn, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES])
+{
+	char hex[2 * FAIR_HASH_BYTES + 1];
+	char *dir = turn_private_dir(c, "reveals", turn);
+
+	hex_encode(hex, nonce, FAIR_HASH_BYTES);
+	hex[2 * FAIR_HASH_BYTES] = '\n';
+	int rc = file_write_durable(dir, player, hex, sizeof(hex));
+	free(dir);
+	return rc;
+}
+
+size_t turn_reveals_missing(const struct campaign *c, const struct close_record *r, struct buf *who)
+{
+	char *dir = turn_private_dir(c, "reveals", r->turn);
+	struct buf bytes = BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct close_order *o = &r->orders[i];
+		char *path = xasprintf("%s/%s", dir, o->player);
+		uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+		int ok = 0;
+		buf_clear(&bytes);
+		if (o->has_entropy && file_read(path, 200, &bytes) == 0 &&
+			kept_nonce(&bytes, nonce) == 0) {
+			fair_sha256(h, nonce, FAIR_HASH_BYTES);
+			ok = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
+		}
+		if (o->has_entropy && !ok) {
+			buf_printf(who, "%s%s", n ? ", " : "", o->player);
+			n++;
+		}
+		free(path);
+	}
+	error_clear();
+	buf_release(&bytes);
+	free(dir);
+	return n;
 }
 
 /* entropy players, live: each committed player's nonce from .umpire/reveals/turn-NNNN/. */
@@ -1616,6 +1672,7 @@ static void make_record(struct turn *t)
 	r->processed_at = t->when;
 	r->beacon_value = in->beacon_value;
 	r->beacon_round = in->beacon_round;
+	r->beacon_signature = in->beacon_signature;
 	r->orders = xcalloc(in->n_files + in->n_missing + 1, sizeof(*r->orders));
 	for (size_t i = 0; i < in->n_files; i++) {
 		struct journal_order *o = &r->orders[r->n_orders++];

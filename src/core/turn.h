@@ -74,8 +74,9 @@ struct turn_input {
 	size_t n_files;
 	char **missing; /* due players without a file (--allow-missing) */
 	size_t n_missing;
-	char *beacon_value; /* public beacon value (B_t = SHA256 of it); NULL: none */
-	char *beacon_round; /* the round the umpire announced; NULL: none */
+	char *beacon_value;     /* public beacon value (B_t = SHA256 of it); NULL: none */
+	char *beacon_round;     /* the round the umpire announced; NULL: none */
+	char *beacon_signature; /* the source's signature of the round (hex), journaled; NULL */
 };
 
 /* What a turn gives out. */
@@ -171,6 +172,15 @@ int turn_read_close(struct campaign *c, int n, struct close_record *r, char comm
 /* Where `close` keeps the closed files and `reveal` the players' nonces of turn n:
  * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
 char *turn_private_dir(const struct campaign *c, const char *what, int n);
+/* Keeps player's nonce for turn, already checked against the close (close_reveal_check), in
+ * .umpire/reveals/turn-NNNN/PLAYER (64 hex digits and a line break), durably: what `umpire
+ * turn` reads under entropy players. Keeping it again is harmless. Returns 0 / -1. */
+int turn_keep_reveal(const struct campaign *c, int turn, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES]);
+/* How many players of close r committed to entropy and have no kept nonce that matches it;
+ * their ids are appended to who, comma-separated (close order). */
+size_t turn_reveals_missing(const struct campaign *c, const struct close_record *r,
+	struct buf *who);
 
 /* The whole state after turn n: state.yaml at tag turn-NNNN when open; when sealed, the
  * reveal's reveal/turn-NNNN/state.yaml, or before the reveal the one the umpire kept
@@ -179,6 +189,9 @@ int turn_load_whole_state(struct campaign *c, int n, int *turn, void **state);
 
 /* Sets the public beacon value and its round (copied; round may be NULL). */
 void turn_set_beacon(struct turn *t, const char *value, const char *round);
+/* Sets the beacon round's signature (hex, copied; NULL: none), checked against the value when
+ * the turn takes its randomness (fair_beacon_signature_check) and journaled with it. */
+void turn_set_beacon_signature(struct turn *t, const char *signature);
 
 /* Runs the steps from `first` to `last` (names of the table, inclusive) in order. Returns
  * 0 when every step ran; 1 when a step found there is nothing more to do (t->status says

@@ -62,6 +62,16 @@ json.dump(v, open(sys.argv[2], "w"))
 EOF
 expect 65 python3 "$V" --vectors "$TMP/bad-vectors.json"
 has "$TMP/out" "vector dice d"; has "$TMP/out" "j=3 value failed"
+# drand's rule on the signature vector: a signature one digit off no longer gives the randomness
+python3 - "$ROOT/tests/vectors/fairness.json" "$TMP/bad-sig.json" <<'EOF'
+import json, sys
+v = json.load(open(sys.argv[1]))
+s = v["beacon_signatures"][0]
+s["signature_hex"] = ("0" if s["signature_hex"][0] != "0" else "1") + s["signature_hex"][1:]
+json.dump(v, open(sys.argv[2], "w"))
+EOF
+expect 65 python3 "$V" --vectors "$TMP/bad-sig.json"
+has "$TMP/out" "vector beacon_signatures round 657413 randomness failed"
 
 # A die value changed in the journal export, committed, tag moved.
 clone die

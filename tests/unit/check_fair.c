@@ -7,6 +7,7 @@
 
 #include "testutil.h"
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/fair.h"
 
 struct chain_vec {
@@ -602,6 +603,34 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* drand's rule on quicknet's round 657413 (randomness and signature as drand published them):
+ * the randomness is SHA-256 of the signature; one bit off either way fails, and so does a
+ * signature that is no lower-case hex of even length. */
+START_TEST(test_beacon_signature)
+{
+	static const char value[] =
+		"fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587";
+	static const char sig[] = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be"
+				  "41076862b98fad56e91a6b85b89cd97b";
+	char other[sizeof(sig)];
+
+	ck_assert_int_eq(fair_beacon_signature_check(value, sig), 0);
+	ck_assert_int_eq(fair_beacon_signature_check(
+				 "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3586",
+				 sig),
+		-1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "is not SHA256 of the signature"));
+	memcpy(other, sig, sizeof(sig));
+	other[0] = 'c';
+	ck_assert_int_eq(fair_beacon_signature_check(value, other), -1);
+	other[0] = 'B';
+	ck_assert_int_eq(fair_beacon_signature_check(value, other), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "lower-case hex"));
+	ck_assert_int_eq(fair_beacon_signature_check(value, "b71"), -1);
+	ck_assert_int_eq(fair_beacon_signature_check(value, ""), -1);
+}
+END_TEST
+
 static Suite *fair_suite(void)
 {
 	Suite *s = suite_create("fair");
@@ -619,6 +648,7 @@ static Suite *fair_suite(void)
 	tcase_add_test(tc, test_orders_digest_binds);
 	tcase_add_test(tc, test_turn_seed);
 	tcase_add_test(tc, test_dice_vectors);
+	tcase_add_test(tc, test_beacon_signature);
 	tcase_add_test(tc, test_rejection);
 	tcase_add_test(tc, test_power_of_two_never_rejects);
 	tcase_add_test(tc, test_random);

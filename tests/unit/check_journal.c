@@ -440,10 +440,10 @@ static const char *const forbidden[] = {
 	"DELETE FROM turns WHERE turn = 1;",
 	"INSERT OR REPLACE INTO turns VALUES (1, NULL, NULL, NULL, NULL,"
 	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'forged', 0,"
-	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL);",
+	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL, NULL);",
 	"INSERT INTO turns VALUES (3, NULL, NULL, NULL, NULL,"
 	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'gap', 0,"
-	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL);",
+	" NULL, NULL, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL, NULL);",
 	"INSERT OR REPLACE INTO orders VALUES (1, 'attacker', NULL, NULL);",
 	"UPDATE orders SET bytes = x'00';",
 	"DELETE FROM orders;",

@@ -1,0 +1,144 @@
+/* sendmail.c — one message handed to a local sendmail program (sendmail.h): posix_spawn with
+ * a pipe on its standard input; the program's own messages go to umpire's standard error. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sendmail.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+extern char **environ;
+
+/* Writes all of data to fd, waiting at most SENDMAIL_TIMEOUT seconds whenever the program
+ * stops reading. 0, or -1 with errno (EPIPE: it stopped reading; ETIMEDOUT). */
+static int write_all(int fd, const char *data, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		struct pollfd p = { fd, POLLOUT, 0 };
+		int ready = poll(&p, 1, SENDMAIL_TIMEOUT * 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0)
+			errno = ETIMEDOUT;
+		if (ready <= 0)
+			return -1;
+		ssize_t w = write(fd, data + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes message to fd with CRLF turned into LF. 0, or -1 with errno. */
+static int write_lf(int fd, const char *m, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t n = 0;
+		while (i + n < len &&
+			!(m[i + n] == '\r' && i + n + 1 < len && m[i + n + 1] == '\n'))
+			n++;
+		if (write_all(fd, m + i, n) < 0)
+			return -1;
+		i += n;
+		if (i < len)
+			i++; /* the \r of a CRLF: the \n goes with the next run */
+	}
+	return 0;
+}
+
+/* Waits for pid, at most SENDMAIL_TIMEOUT seconds (then kills it): its wait status, or -1
+ * with errno (ETIMEDOUT when it had to be killed). */
+static int wait_bounded(pid_t pid)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	int status;
+
+	for (long waited = 0; waited < SENDMAIL_TIMEOUT * 20L; waited++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+/* Feeds message to the running program on fd, with SIGPIPE blocked so a program that exits
+ * early makes write fail with EPIPE instead of killing umpire. 0 / -1 (errno). */
+static int feed(int fd, const char *message, size_t len)
+{
+	sigset_t pipe_set, old;
+	struct timespec zero = { 0, 0 };
+	int rc, saved;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	rc = write_lf(fd, message, len);
+	saved = errno;
+	/* A SIGPIPE raised while blocked stays pending: take it before unblocking. */
+	if (rc < 0 && saved == EPIPE && !sigismember(&old, SIGPIPE))
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return rc;
+}
+
+int sendmail_send(const char *program, const char *from, const char *to, const void *message,
+	size_t len)
+{
+	char *argv[] = { (char *)program, "-oi", "-f", (char *)from, "--", (char *)to, NULL };
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = 0, werr = 0;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return error_set(ERROR_OS, "sendmail: cannot make a pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	int rc = posix_spawn(&pid, program, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[0]);
+	if (rc != 0) {
+		close(fds[1]);
+		return error_set(ERROR_OS, "sendmail: cannot run '%s': %s", program, strerror(rc));
+	}
+	if (feed(fds[1], message, len) < 0)
+		werr = errno;
+	close(fds[1]);
+	/* A program that does not read or does not end is killed: a cron pass must end. */
+	if (werr == ETIMEDOUT)
+		kill(pid, SIGKILL);
+	if ((status = wait_bounded(pid)) < 0)
+		return error_set(ERROR_OS, "sendmail: '%s' %s", program,
+			errno == ETIMEDOUT ? "took too long and was killed" : strerror(errno));
+	if (WIFSIGNALED(status))
+		return error_set(ERROR_OS, "sendmail: '%s' was killed by signal %d", program,
+			WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0)
+		return error_set(ERROR_OS, "sendmail: '%s' exited %d%s", program,
+			WEXITSTATUS(status),
+			WEXITSTATUS(status) == 75 ? " (a temporary failure)" : "");
+	if (werr)
+		return error_set(ERROR_OS, "sendmail: '%s' did not read the whole message: %s",
+			program, strerror(werr));
+	return 0;
+}
