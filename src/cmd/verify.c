@@ -1281,6 +1281,40 @@ done:
 	return rc;
 }
 
+/* Tags past main's end that lead back to it (first parents, a bounded walk): a publish that
+ * pushed the tags and has not moved main yet (docs/formats.md, Publishing), or a main moved
+ * back with nothing built on it yet. In a player's clone (no journal) main is verified alone,
+ * and the player told both; the remembered head (refs/umpire/verified) still catches a main
+ * moved back behind what he has verified. 1 when so, 0 when not (the tags are then checked
+ * against main as usual). */
+static int tags_ahead_of_main(struct verify *v, int on_main)
+{
+	char id[41], tag[LAYOUT_TAG_MAX], rev[64];
+	const char *tip = v->chain[v->n_chain - 1];
+
+	if (v->last_tag <= on_main || v->c->journal) /* the umpire's own copy is never so */
+		return 0;
+	layout_tag(tag, v->last_tag);
+	if (repo_commit_id(v->c->repo, tag, id) != 0)
+		return 0;
+	for (int steps = 2 * (v->last_tag - on_main) + 2; steps > 0; steps--) {
+		if (strcmp(id, tip) == 0) {
+			say(v,
+				"note: tags turn-%04d to %s are ahead of main, which ends at turn %d "
+				"(commit %s) and leads to them: a publish that has not finished (the "
+				"tags went first; the umpire's next 'umpire publish' moves main), or "
+				"main moved back; verified up to main's end, fetch again later\n",
+				on_main + 1, tag, on_main, tip);
+			return 1;
+		}
+		snprintf(rev, sizeof(rev), "%s^1", id);
+		if (repo_commit_id(v->c->repo, rev, id) != 0)
+			break;
+	}
+	error_clear();
+	return 0;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
@@ -1290,7 +1324,7 @@ static int verify_turns(struct verify *v, int *last)
 	v->sealed = v->c->visibility == CAMPAIGN_SEALED && !v->revealed;
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
-	*last = v->last_tag > on_main ? v->last_tag : on_main;
+	*last = v->last_tag > on_main && !tags_ahead_of_main(v, on_main) ? v->last_tag : on_main;
 	int res = verify_setup(v);
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)

@@ -150,10 +150,21 @@ git -C "$TMP/moved" reset -q --hard HEAD~1
 expect 65 "$BIN" verify "$TMP/moved"
 has "$TMP/out" "verify: FAILED: turn $N: tag $last is commit "
 has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
+# A player's clone of it holds tags past main's end that lead back to it: a publish not
+# finished (tags first) or a main moved back, which a fresh clone cannot tell apart (the
+# umpire's journal does, above). It verifies main alone and says both, in both verifiers.
 clone moved-clone "$TMP/moved"
 git -C "$TMP/moved-clone" fetch -q --tags
-expect 65 "$BIN" verify "$TMP/moved-clone"
-has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
+expect 0 "$BIN" verify "$TMP/moved-clone"
+has "$TMP/out" "note: tags turn-$(printf %04d "$N") to $last are ahead of main, which ends at turn $((N - 1)) (commit $(git -C "$TMP/moved" rev-parse main)) and leads to them"
+has "$TMP/out" "verify: ok: campaign harbour-raid: $((N - 1)) turns"
+# A clone that verified turn N before is not fooled: its remembered head left main.
+clone seen
+expect 0 "$BIN" verify "$TMP/seen"
+git -C "$TMP/seen" fetch -q "$TMP/moved" +main:refs/remotes/origin/main
+git -C "$TMP/seen" reset -q --hard origin/main
+expect 65 "$BIN" verify "$TMP/seen"
+has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main)"
 
 # A rewritten history: an old commit amended (same files, trailers and message) and re-tagged.
 for where in copy clone; do
