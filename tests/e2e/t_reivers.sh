@@ -23,9 +23,16 @@ done
 
 # The report (a player's, from his outbox): a map with its key, and the figures.
 R="$C/.umpire/outbox/armstrong/turn-0027/report.md"
-has "$R" "## The table (48\" x 36\")"
+has "$R" "### The table (48\" x 36\")"
 has "$R" "Key: o yours, x enemy"
 has "$R" "| kinmont-willie | armstrong | mangerton |"
+# The public report's map shows each side by its number, named in the key.
+R="$C/reports/turn-0027.md"
+has "$R" "### The table (48\" x 36\")"
+has "$R" "Key: 1 armstrong, 2 forster, c cattle"
+sed -n '/^### The table/,/^Key:/p' "$R" | sed -n '/^```$/,/^```$/p' | grep -v '^```$' > "$TMP/pmap"
+grep -q '[12]' "$TMP/pmap" || die "no figure on the public map"
+! grep -q '[ox]' "$TMP/pmap" || die "the public map marks figures as yours or the enemy's"
 
 # A horse path through a wall is an error at the point, with the line and a caret.
 new_campaign bewcastle-fray "$TMP/d" --entropy none

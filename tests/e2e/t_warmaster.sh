@@ -70,7 +70,7 @@ O="$C/.umpire/outbox"
 has "$O/orcs/turn-0009/state.yaml" "win: pursue"
 sed -n '/^  - player: dwarfs/,/^  - /p' "$O/orcs/turn-0009/state.yaml" | grep -q 'win:' &&
     die "the Orcs' view holds the Dwarfs' standing choices"
-has "$O/dwarfs/turn-0010/report.md" "## Your standing orders"
+has "$O/dwarfs/turn-0010/report.md" "### Your standing orders"
 has "$O/dwarfs/turn-0010/report.md" "win: stand; draw: stand"
 grep -q "Your standing orders" "$C/reports/turn-0010.md" && die "the public report shows standing orders"
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/dwarfs/turn-0010"

@@ -1416,7 +1416,7 @@ START_TEST(test_report_hides)
 	ck_assert_ptr_nonnull(strstr(buf_str(&own), "| lurker | scott | sx |"));
 	ck_assert_ptr_null(strstr(buf_str(&other), "lurker"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&other), "| s-heid | scott | sa |"));
-	ck_assert_ptr_nonnull(strstr(buf_str(&own), "## The table (48\" x 36\")"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&own), "### The table (48\" x 36\")"));
 	buf_release(&own);
 	buf_release(&other);
 	rv_state_free(s);

@@ -48,7 +48,17 @@ static void put(char *grid, int cols, int rows, struct table_pt p, char c)
 	grid[row * (cols + 1) + col] = c;
 }
 
-static void map(const struct rv_state *s, int side, struct buf *out)
+/* A figure of side fig on the map of side's report: o his own, x an enemy's; in the public
+ * report (side -1) its side's number, 1 to 9, then * (the key names them). */
+static char fig_char(int fig, int side)
+{
+	if (side >= 0)
+		return fig == side ? 'o' : 'x';
+	return fig < 9 ? (char)('1' + fig) : '*';
+}
+
+static void map(const struct rules_campaign *camp, const struct rv_state *s, int side,
+	struct buf *out)
 {
 	int cols = s->width / CELL + 1, rows = s->height / CELL + 1;
 	if (cols > MAP_MAX || rows > MAP_MAX)
@@ -66,12 +76,15 @@ static void map(const struct rv_state *s, int side, struct buf *out)
 		put(grid, cols, rows, s->animal[i].at, s->animal[i].kind == RV_HORSE ? 'h' : 'c');
 	for (size_t i = 0; i < s->n_fig; i++)
 		if (!s->fig[i].dead && !unseen(s, (int)i, side))
-			put(grid, cols, rows, s->fig[i].at, s->fig[i].side == side ? 'o' : 'x');
-	buf_printf(out,
-		"```\n%s```\n\nKey: o yours, x enemy, c cattle or sheep, h horse, "
-		"T woods, ~ water, # building, : rough, = road, W wall, F fence; "
-		"one character is 2\", up is up the table.\n\n",
-		grid);
+			put(grid, cols, rows, s->fig[i].at, fig_char(s->fig[i].side, side));
+	buf_printf(out, "```\n%s```\n\nKey: ", grid);
+	if (side >= 0)
+		buf_puts(out, "o yours, x enemy, ");
+	else /* the public report: each side by its number */
+		for (size_t k = 0; k < camp->n_players; k++)
+			buf_printf(out, "%c %s, ", fig_char((int)k, -1), camp->players[k]);
+	buf_puts(out, "c cattle or sheep, h horse, T woods, ~ water, # building, : rough, "
+		      "= road, W wall, F fence; one character is 2\", up is up the table.\n\n");
 	free(grid);
 }
 
@@ -83,10 +96,10 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 	for (size_t i = 0; player && i < c->n_players; i++)
 		if (strcmp(c->players[i], player) == 0)
 			side = (int)i;
-	buf_printf(out, "## The table (%d\" x %d\")\n\n", s->width / RV_INCH, s->height / RV_INCH);
-	map(s, side, out);
+	buf_printf(out, "### The table (%d\" x %d\")\n\n", s->width / RV_INCH, s->height / RV_INCH);
+	map(c, s, side, out);
 	buf_puts(out,
-		"## Figures\n\n| figure | side | group | at | state |\n|---|---|---|---|---|\n");
+		"### Figures\n\n| figure | side | group | at | state |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_fig; i++) {
 		const struct rv_figure *f = &s->fig[i];
 		if (unseen(s, (int)i, side))

@@ -89,10 +89,10 @@ static void wm_report(const struct rules_campaign *c, const void *state, const c
 	int side = player ? wm_side_of(s, player) : -1;
 	(void)c;
 	if (side >= 0)
-		buf_printf(out, "## Your standing orders\n\nwin: %s; draw: %s\n\n",
+		buf_printf(out, "### Your standing orders\n\nwin: %s; draw: %s\n\n",
 			wm_after_names[s->side[side].win],
 			s->side[side].draw_stand ? "stand" : "fall-back");
-	buf_puts(out, "## Units\n\n| unit | side | stands | front centre | position | state |\n"
+	buf_puts(out, "### Units\n\n| unit | side | stands | front centre | position | state |\n"
 		      "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_units; i++) {
 		const struct wm_unit *u = &s->units[i];
