@@ -237,11 +237,8 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_want_bool(r, "require_signature", &m->require_signature, d);
 }
 
-int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d)
+void pbem_parse_contacts(struct pbem *p, const struct node *players, struct diag *d)
 {
-	size_t before = diag_count(d);
-
-	memset(p, 0, sizeof(*p));
 	if (players && players->kind == NODE_SEQ) {
 		p->contacts = xcalloc(players->n + 1, sizeof(*p->contacts));
 		p->n_contacts = players->n;
@@ -249,6 +246,14 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 			if (players->items[i]->kind == NODE_MAP)
 				parse_contact(&p->contacts[i], players->items[i], d);
 	}
+}
+
+int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d)
+{
+	size_t before = diag_count(d);
+
+	memset(p, 0, sizeof(*p));
+	pbem_parse_contacts(p, players, d);
 	parse_schedule(&p->schedule, node_get(root, "schedule"), d);
 	const struct node *pub = node_get(root, "publish");
 	if (pub && node_check_map(pub, "publish", publish_keys, d) == 0) {
@@ -258,6 +263,50 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 			node_want_bool(a, "auto", &p->publish.autopush, d);
 	}
 	parse_mail(&p->mail, node_get(root, "mail"), d);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+/* Replaces the addresses of player i with those of n (`ADDRESS`, `[ADDRESS, ...]` or `[]`). */
+static void replace_emails(struct pbem_contact *ct, const struct node *n, struct diag *d)
+{
+	for (size_t k = 0; k < ct->n_emails; k++)
+		free(ct->emails[k]);
+	ct->n_emails = 0;
+	if (n->kind == NODE_SEQ) {
+		for (size_t i = 0; i < n->n; i++)
+			parse_email(ct, n->items[i], d);
+	} else {
+		parse_email(ct, n, d);
+	}
+}
+
+int pbem_parse_addresses(struct pbem *p, const char *const *players, const char *file,
+	const struct buf *bytes, struct diag *d)
+{
+	static const char *const keys[] = { "addresses", NULL };
+	struct node_limits lim = { .max_bytes = 256 * 1024 };
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+
+	if (node_parse(&root, file, bytes->data ? bytes->data : "", bytes->len, &lim, d) < 0)
+		return -1;
+	const struct node *a = NULL;
+	if (node_check_map(root, "addresses file", keys, d) == 0)
+		a = node_need(root, "addresses", d);
+	if (a && a->kind != NODE_MAP)
+		node_error(d, a, "addresses is not a map (PLAYER: ADDRESS lines expected)");
+	for (size_t i = 0; a && a->kind == NODE_MAP && i < a->n; i++) {
+		size_t k = 0;
+		while (k < p->n_contacts && strcmp(players[k], a->keys[i]->scalar) != 0)
+			k++;
+		if (k == p->n_contacts)
+			node_error(d, a->keys[i],
+				"no player '%s' in the campaign (a player id expected)",
+				a->keys[i]->scalar);
+		else
+			replace_emails(&p->contacts[k], a->items[i], d);
+	}
+	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }
 

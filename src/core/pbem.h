@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include "core/diag.h"
 #include "core/node.h"
+#include "core/buf.h"
 
 #define PBEM_MAX_EMAILS 4      /* addresses of one player */
 #define PBEM_ADDRESS_MAX 254   /* bytes of one address (RFC 5321's path limit) */
@@ -85,6 +86,18 @@ struct pbem {
  * Returns 0 / -1. */
 int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d);
 void pbem_release(struct pbem *p);
+/* Reads the players' `email` of the sequence players into p->contacts (allocated here, one per
+ * item; p must have none yet), checking each address; problems go to d at the nodes. */
+void pbem_parse_contacts(struct pbem *p, const struct node *players, struct diag *d);
+
+/* Reads the umpire's private addresses file (`.umpire/addresses.yaml`, docs/formats.md
+ * "Play by email"): `addresses:` maps a player id to an address, a list of them, or [] (no
+ * mail). Each player it names gets exactly those addresses, replacing any campaign.yaml gave
+ * (a campaign made before the file existed); the others keep theirs. players holds the
+ * campaign's p->n_contacts ids in order; file names bytes in diagnostics. Problems go to d.
+ * Returns 0 / -1. */
+int pbem_parse_addresses(struct pbem *p, const char *const *players, const char *file,
+	const struct buf *bytes, struct diag *d);
 
 /* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule. */
 long long pbem_deadline(const struct pbem *p, int turn);
