@@ -366,9 +366,9 @@ static int read_addresses(struct campaign *c, unsigned flags)
 
 	diag_init(&d);
 	if (file_read(path, 256 * 1024, &bytes) < 0) {
-		if (errno != ENOENT && !(flags & CAMPAIGN_READ_LOCK))
-			rc = error_set(ERROR_OS, "cannot read the players' addresses '%s': %s",
-				path, strerror(errno));
+		int absent = error_last()->klass == ERROR_MISSING && errno == ENOENT;
+		if (!absent && !(flags & CAMPAIGN_READ_LOCK))
+			rc = error_prefix("the players' addresses '%s'", path);
 		else
 			error_clear();
 	} else if (pbem_parse_addresses(&c->pbem, (const char *const *)c->players, path, &bytes,

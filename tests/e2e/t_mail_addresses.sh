@@ -50,6 +50,11 @@ has "$TMP/err" "c/.umpire/addresses.yaml:6:13: error: 'governor' is not an email
 sed -i 's/^  defender: governor$/  defendr: governor@example.org/' c/.umpire/addresses.yaml
 expect 65 "$BIN" status c
 has "$TMP/err" "c/.umpire/addresses.yaml:6:3: error: no player 'defendr' in the campaign (a player id expected)"
+rm c/.umpire/addresses.yaml
+mkdir c/.umpire/addresses.yaml
+expect 65 "$BIN" status c
+has "$TMP/err" "the players' addresses 'c/.umpire/addresses.yaml': file is not a regular file"
+rmdir c/.umpire/addresses.yaml
 cp good.yaml c/.umpire/addresses.yaml
 expect 0 "$BIN" status c
 
