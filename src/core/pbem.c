@@ -9,6 +9,7 @@
 
 #include "core/pbem.h"
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/banned.h"
 
 const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
@@ -308,6 +309,51 @@ int pbem_parse_addresses(struct pbem *p, const char *const *players, const char 
 	}
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
+}
+
+int pbem_set_addresses(struct pbem *p, size_t player, const char *const *addresses, size_t n)
+{
+	if (n > PBEM_MAX_EMAILS)
+		return error_set(ERROR_INPUT, "%zu addresses (at most %d for one player)", n,
+			PBEM_MAX_EMAILS);
+	for (size_t i = 0; i < n; i++)
+		if (!address_ok(addresses[i]))
+			return error_set(ERROR_INPUT,
+				"'%.100s' is not an email address (local@domain expected)",
+				addresses[i]);
+	struct pbem_contact *ct = &p->contacts[player];
+	for (size_t k = 0; k < ct->n_emails; k++)
+		free(ct->emails[k]);
+	ct->n_emails = 0;
+	for (size_t i = 0; i < n; i++)
+		ct->emails[ct->n_emails++] = lower_dup(addresses[i]);
+	return 0;
+}
+
+int pbem_emit_addresses(const struct pbem *p, const char *const *players, struct buf *out)
+{
+	struct node *top = node_new_map();
+	struct node *a = node_map_add(top, "addresses", node_new_map());
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n_contacts; i++) {
+		const struct pbem_contact *ct = &p->contacts[i];
+		struct node *seq = ct->n_emails == 1 ? NULL :
+						       node_map_add(a, players[i], node_new_seq());
+		for (size_t k = 0; k < ct->n_emails; k++) {
+			struct node *e = node_new_str(ct->emails[k]);
+			e->quoted = 0; /* plain when YAML allows it, as init writes them */
+			if (seq)
+				node_seq_add(seq, e);
+			else
+				node_map_add(a, players[i], e);
+		}
+	}
+	buf_puts(out, PBEM_ADDRESSES_HEADER);
+	if (node_emit(top, out) < 0)
+		rc = error_set(ERROR_INTERNAL, "internal error: cannot emit the addresses");
+	node_free(top);
+	return rc;
 }
 
 void pbem_release(struct pbem *p)

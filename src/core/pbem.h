@@ -98,6 +98,16 @@ void pbem_parse_contacts(struct pbem *p, const struct node *players, struct diag
  * Returns 0 / -1. */
 int pbem_parse_addresses(struct pbem *p, const char *const *players, const char *file,
 	const struct buf *bytes, struct diag *d);
+/* The first line of .umpire/addresses.yaml. */
+#define PBEM_ADDRESSES_HEADER \
+	"# the players' mail addresses: private to the umpire, never committed (docs/formats.md)\n"
+/* Makes addresses[0..n-1] (n <= PBEM_MAX_EMAILS; 0: no mail) the addresses of player (an index
+ * of p->contacts), checked and kept lower case. Returns 0, or -1 (ERROR_INPUT: a bad address,
+ * too many) leaving p as it was. */
+int pbem_set_addresses(struct pbem *p, size_t player, const char *const *addresses, size_t n);
+/* Appends to out the whole addresses file for p: every player (ids in players, in order) with
+ * his addresses: one as a scalar, several as a list, none as []. Returns 0 / -1. */
+int pbem_emit_addresses(const struct pbem *p, const char *const *players, struct buf *out);
 
 /* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule. */
 long long pbem_deadline(const struct pbem *p, int turn);

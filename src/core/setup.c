@@ -116,9 +116,7 @@ static void build_addresses(struct buf *out, const struct node *players)
 			node_map_add(a, node_get(players->items[i], "id")->scalar, node_clone(e));
 	}
 	if (a->n) {
-		buf_puts(out,
-			"# the players' mail addresses: private to the umpire, never committed "
-			"(docs/formats.md)\n");
+		buf_puts(out, PBEM_ADDRESSES_HEADER);
 		node_emit(top, out);
 	}
 	node_free(top);

@@ -1,8 +1,9 @@
 # t_mail_addresses.sh — the players' addresses are private to the umpire: `umpire init` keeps
 # them in .umpire/addresses.yaml (0600, never committed) and campaign.yaml holds none (the SSH
 # keys stay: players check signatures with them); the umpire changes an address by editing that
-# file (README "Running a game by email"), a bad edit is pointed at; a campaign made before the
-# file (addresses in campaign.yaml) still takes its players' mail.
+# file by hand or with `umpire players DIR --set` (README "Running a game by email"), a bad edit
+# is pointed at; a campaign made before the file (addresses in campaign.yaml) still takes its
+# players' mail.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
@@ -58,6 +59,37 @@ rmdir c/.umpire/addresses.yaml
 cp good.yaml c/.umpire/addresses.yaml
 expect 0 "$BIN" status c
 
+# `umpire players` lists them, and --set changes one player's (the file rewritten whole, 0600).
+expect 0 "$BIN" players c
+cat > want.out <<'OUT'
+attacker         blood@new.example.org, peter.blood@example.net
+defender         governor@example.org; signs with an SSH key
+OUT
+cmp "$TMP/out" want.out || { diff want.out "$TMP/out"; die "umpire players"; }
+expect 0 "$BIN" players c --set attacker blood@example.org Peter.Blood@Example.net
+cat > want.yaml <<'YAML'
+# the players' mail addresses: private to the umpire, never committed (docs/formats.md)
+addresses:
+  attacker:
+  - blood@example.org
+  - peter.blood@example.net
+  defender: governor@example.org
+YAML
+cmp c/.umpire/addresses.yaml want.yaml || { diff want.yaml c/.umpire/addresses.yaml; die "--set"; }
+[ "$(stat -c %a c/.umpire/addresses.yaml)" = 600 ] || die "addresses.yaml is not 0600 after --set"
+$PY "$ROOT/tests/e2e/mail/deliver.py" md blood@example.org "$orders" m5 1767225780
+expect 0 "$BIN" inbox c --maildir md
+has "$TMP/out" "accepted: orders of attacker for turn 1"
+expect 0 "$BIN" players c --set defender
+has "$TMP/out" "defender         (no address); signs with an SSH key"
+has c/.umpire/addresses.yaml "  defender: []"
+expect 64 "$BIN" players c --set nobody a@example.org
+has "$TMP/err" "no player 'nobody' in campaign 'harbour-raid' (one of: attacker defender)"
+expect 65 "$BIN" players c --set defender governor
+has "$TMP/err" "'governor' is not an email address (local@domain expected)"
+has c/.umpire/addresses.yaml "  defender: []"
+expect 0 "$BIN" players c --set defender governor@example.org
+
 # The players' clone verifies without the file.
 git clone -q c clone
 expect 0 "$BIN" verify clone
@@ -76,3 +108,10 @@ git -C old tag -f turn-0000 >/dev/null
 $PY "$ROOT/tests/e2e/mail/deliver.py" md2 blood@example.org "$orders" m4 1767225600
 expect 0 "$BIN" inbox old --maildir md2
 has "$TMP/out" "accepted: orders of attacker for turn 1"
+expect 0 "$BIN" players old
+has "$TMP/out" "attacker         blood@example.org"
+has "$TMP/out" "defender         (no address); signs with an SSH key"
+# Its umpire sets an address: the file names every player, the attacker keeps his.
+expect 0 "$BIN" players old --set defender governor@example.org
+has old/.umpire/addresses.yaml "  attacker: blood@example.org"
+has old/.umpire/addresses.yaml "  defender: governor@example.org"
