@@ -39,6 +39,8 @@ static const struct command commands[] = {
 		"publish DIR [REMOTE]         push main and every tag to the players' remote" },
 	{ "remind", cmd_remind,
 		"remind DIR                   queue reminders to the players still missing" },
+	{ "players", cmd_players,
+		"players DIR [--set PLAYER ADDRESS...]  the players' addresses (private to the umpire)" },
 	{ "run", cmd_run,
 		"run DIR --maildir PATH       inbox, close or turn when due, reports, publish, send (cron)" },
 	{ "replay", cmd_replay, "replay DIR                   re-resolve every turn and compare" },

@@ -38,6 +38,7 @@ int cmd_send(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_remind(int argc, char **argv);
+int cmd_players(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help

@@ -12,6 +12,8 @@
 
 #include "core/campaign.h"
 #include "core/fair.h"
+#include "core/file.h"
+#include "core/layout.h"
 #include "core/banned.h"
 
 static const char *const campaign_keys[] = {
@@ -352,6 +354,35 @@ static void diag_text(struct buf *out, const struct diag *d)
 		out->data[--out->len] = '\0';
 }
 
+/* The players' addresses from .umpire/addresses.yaml over those of campaign.yaml (docs/formats.md
+ * "Play by email"). No file: campaign.yaml's (a campaign made before the file, or one without
+ * mail). A reader (verify, replay) that may not read it needs no address: it goes on. 0 / -1. */
+static int read_addresses(struct campaign *c, unsigned flags)
+{
+	char *path = xasprintf("%s/.umpire/" LAYOUT_ADDRESSES, c->dir);
+	struct buf bytes = BUF_INIT, text = BUF_INIT;
+	struct diag d;
+	int rc = 0;
+
+	diag_init(&d);
+	if (file_read(path, 256 * 1024, &bytes) < 0) {
+		int absent = error_last()->klass == ERROR_MISSING && errno == ENOENT;
+		if (!absent && !(flags & CAMPAIGN_READ_LOCK))
+			rc = error_prefix("the players' addresses '%s'", path);
+		else
+			error_clear();
+	} else if (pbem_parse_addresses(&c->pbem, (const char *const *)c->players, path, &bytes,
+			   &d) < 0) {
+		diag_text(&text, &d);
+		rc = error_set(ERROR_INPUT, "%s", buf_str(&text));
+	}
+	diag_release(&d);
+	buf_release(&text);
+	buf_release(&bytes);
+	free(path);
+	return rc;
+}
+
 int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 {
 	struct campaign *c = xcalloc(1, sizeof(*c));
@@ -385,6 +416,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		buf_release(&text);
 		goto done;
 	}
+	if ((rc = read_addresses(c, flags)) < 0)
+		goto done;
 	if (c->rules_revision != c->rules->revision) {
 		rc = error_set(ERROR_INPUT,
 			"campaign '%s' was played with %s revision %d, this umpire has %d (use the umpire that played it)",

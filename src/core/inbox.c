@@ -304,7 +304,7 @@ static int judge(struct intake *in)
 			return rc;
 	} else if (in->player < 0) {
 		buf_printf(&in->why,
-			"%s is not the address of a player of campaign '%s' (orders are taken only from the players' addresses in campaign.yaml, or signed)\n",
+			"%s is not the address of a player of campaign '%s' (orders are taken only from the addresses the umpire has for the players, or signed)\n",
 			in->m.from, c->id);
 		return 1;
 	} else if (c->pbem.mail.require_signature) {

@@ -18,6 +18,9 @@
 #define LAYOUT_TAG_MAX 16                    /* "turn-NNNNNN" and its NUL fit */
 #define LAYOUT_PATH_MAX 256                  /* any committed path and its NUL fit */
 
+/* In .umpire/: the players' mail addresses, private to the umpire, never committed. */
+#define LAYOUT_ADDRESSES "addresses.yaml"
+
 /* The tag of turn t (0 = setup): "turn-0003". */
 void layout_tag(char out[LAYOUT_TAG_MAX], int turn);
 /* Parses a tag name made by layout_tag; 0 with *turn set, or -1 when name is not one. */

@@ -9,6 +9,7 @@
 
 #include "core/pbem.h"
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/banned.h"
 
 const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
@@ -237,11 +238,8 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_want_bool(r, "require_signature", &m->require_signature, d);
 }
 
-int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d)
+void pbem_parse_contacts(struct pbem *p, const struct node *players, struct diag *d)
 {
-	size_t before = diag_count(d);
-
-	memset(p, 0, sizeof(*p));
 	if (players && players->kind == NODE_SEQ) {
 		p->contacts = xcalloc(players->n + 1, sizeof(*p->contacts));
 		p->n_contacts = players->n;
@@ -249,6 +247,14 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 			if (players->items[i]->kind == NODE_MAP)
 				parse_contact(&p->contacts[i], players->items[i], d);
 	}
+}
+
+int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d)
+{
+	size_t before = diag_count(d);
+
+	memset(p, 0, sizeof(*p));
+	pbem_parse_contacts(p, players, d);
 	parse_schedule(&p->schedule, node_get(root, "schedule"), d);
 	const struct node *pub = node_get(root, "publish");
 	if (pub && node_check_map(pub, "publish", publish_keys, d) == 0) {
@@ -259,6 +265,95 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 	}
 	parse_mail(&p->mail, node_get(root, "mail"), d);
 	return diag_count(d) == before ? 0 : -1;
+}
+
+/* Replaces the addresses of player i with those of n (`ADDRESS`, `[ADDRESS, ...]` or `[]`). */
+static void replace_emails(struct pbem_contact *ct, const struct node *n, struct diag *d)
+{
+	for (size_t k = 0; k < ct->n_emails; k++)
+		free(ct->emails[k]);
+	ct->n_emails = 0;
+	if (n->kind == NODE_SEQ) {
+		for (size_t i = 0; i < n->n; i++)
+			parse_email(ct, n->items[i], d);
+	} else {
+		parse_email(ct, n, d);
+	}
+}
+
+int pbem_parse_addresses(struct pbem *p, const char *const *players, const char *file,
+	const struct buf *bytes, struct diag *d)
+{
+	static const char *const keys[] = { "addresses", NULL };
+	struct node_limits lim = { .max_bytes = 256 * 1024 };
+	struct node *root = NULL;
+	size_t before = diag_count(d);
+
+	if (node_parse(&root, file, bytes->data ? bytes->data : "", bytes->len, &lim, d) < 0)
+		return -1;
+	const struct node *a = NULL;
+	if (node_check_map(root, "addresses file", keys, d) == 0)
+		a = node_need(root, "addresses", d);
+	if (a && a->kind != NODE_MAP)
+		node_error(d, a, "addresses is not a map (PLAYER: ADDRESS lines expected)");
+	for (size_t i = 0; a && a->kind == NODE_MAP && i < a->n; i++) {
+		size_t k = 0;
+		while (k < p->n_contacts && strcmp(players[k], a->keys[i]->scalar) != 0)
+			k++;
+		if (k == p->n_contacts)
+			node_error(d, a->keys[i],
+				"no player '%s' in the campaign (a player id expected)",
+				a->keys[i]->scalar);
+		else
+			replace_emails(&p->contacts[k], a->items[i], d);
+	}
+	node_free(root);
+	return diag_count(d) == before ? 0 : -1;
+}
+
+int pbem_set_addresses(struct pbem *p, size_t player, const char *const *addresses, size_t n)
+{
+	if (n > PBEM_MAX_EMAILS)
+		return error_set(ERROR_INPUT, "%zu addresses (at most %d for one player)", n,
+			PBEM_MAX_EMAILS);
+	for (size_t i = 0; i < n; i++)
+		if (!address_ok(addresses[i]))
+			return error_set(ERROR_INPUT,
+				"'%.100s' is not an email address (local@domain expected)",
+				addresses[i]);
+	struct pbem_contact *ct = &p->contacts[player];
+	for (size_t k = 0; k < ct->n_emails; k++)
+		free(ct->emails[k]);
+	ct->n_emails = 0;
+	for (size_t i = 0; i < n; i++)
+		ct->emails[ct->n_emails++] = lower_dup(addresses[i]);
+	return 0;
+}
+
+int pbem_emit_addresses(const struct pbem *p, const char *const *players, struct buf *out)
+{
+	struct node *top = node_new_map();
+	struct node *a = node_map_add(top, "addresses", node_new_map());
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n_contacts; i++) {
+		const struct pbem_contact *ct = &p->contacts[i];
+		struct node *seq = ct->n_emails == 1 ? NULL :
+						       node_map_add(a, players[i], node_new_seq());
+		for (size_t k = 0; k < ct->n_emails; k++) {
+			struct node *e = node_new_str(ct->emails[k]);
+			e->quoted = 0; /* plain when YAML allows it, as init writes them */
+			if (seq)
+				node_seq_add(seq, e);
+			else
+				node_map_add(a, players[i], e);
+		}
+	}
+	buf_puts(out, PBEM_ADDRESSES_HEADER);
+	if (node_emit(top, out) < 0)
+		rc = error_set(ERROR_INTERNAL, "internal error: cannot emit the addresses");
+	node_free(top);
+	return rc;
 }
 
 void pbem_release(struct pbem *p)

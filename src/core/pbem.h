@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include "core/diag.h"
 #include "core/node.h"
+#include "core/buf.h"
 
 #define PBEM_MAX_EMAILS 4      /* addresses of one player */
 #define PBEM_ADDRESS_MAX 254   /* bytes of one address (RFC 5321's path limit) */
@@ -85,6 +86,28 @@ struct pbem {
  * Returns 0 / -1. */
 int pbem_parse(struct pbem *p, const struct node *root, const struct node *players, struct diag *d);
 void pbem_release(struct pbem *p);
+/* Reads the players' `email` of the sequence players into p->contacts (allocated here, one per
+ * item; p must have none yet), checking each address; problems go to d at the nodes. */
+void pbem_parse_contacts(struct pbem *p, const struct node *players, struct diag *d);
+
+/* Reads the umpire's private addresses file (`.umpire/addresses.yaml`, docs/formats.md
+ * "Play by email"): `addresses:` maps a player id to an address, a list of them, or [] (no
+ * mail). Each player it names gets exactly those addresses, replacing any campaign.yaml gave
+ * (a campaign made before the file existed); the others keep theirs. players holds the
+ * campaign's p->n_contacts ids in order; file names bytes in diagnostics. Problems go to d.
+ * Returns 0 / -1. */
+int pbem_parse_addresses(struct pbem *p, const char *const *players, const char *file,
+	const struct buf *bytes, struct diag *d);
+/* The first line of .umpire/addresses.yaml. */
+#define PBEM_ADDRESSES_HEADER \
+	"# the players' mail addresses: private to the umpire, never committed (docs/formats.md)\n"
+/* Makes addresses[0..n-1] (n <= PBEM_MAX_EMAILS; 0: no mail) the addresses of player (an index
+ * of p->contacts), checked and kept lower case. Returns 0, or -1 (ERROR_INPUT: a bad address,
+ * too many) leaving p as it was. */
+int pbem_set_addresses(struct pbem *p, size_t player, const char *const *addresses, size_t n);
+/* Appends to out the whole addresses file for p: every player (ids in players, in order) with
+ * his addresses: one as a scalar, several as a list, none as []. Returns 0 / -1. */
+int pbem_emit_addresses(const struct pbem *p, const char *const *players, struct buf *out);
 
 /* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule. */
 long long pbem_deadline(const struct pbem *p, int turn);

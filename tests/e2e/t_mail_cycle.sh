@@ -6,7 +6,8 @@
 # named (the demo's value) and resolves it (entropy beacon); it mails the reports, publishes
 # to a bare remote a clone verifies, and sends everything to a real SMTP server on 127.0.0.1.
 # The dice, keys, digests, beacons and seeds end identical to the demo's (tools/demo-play);
-# the commits differ because campaign.yaml holds the players' addresses.
+# campaign.yaml is the demo's plus the schedule, publish and mail blocks the scenario adds (the
+# players' addresses stay in the umpire's .umpire/addresses.yaml): the commits differ by them.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
@@ -97,6 +98,13 @@ SOURCE_DATE_EPOCH=$((base + (turns + 1) * 86400 - 7200)) expect 0 "$BIN" run c -
 grep -q "turn $((turns + 1)): \(waiting for orders\|the game is over\)" "$TMP/out" || die "turn $((turns + 1))"
 [ "$(git -C c rev-parse HEAD)" = "$head" ] || die "a run without orders moved main"
 
+# campaign.yaml: the demo's, then the scenario's schedule, publish and mail blocks; no address.
+n=$(wc -l < demo/campaign.yaml)
+head -n "$n" c/campaign.yaml | cmp -s - demo/campaign.yaml ||
+    { diff demo/campaign.yaml c/campaign.yaml | head; die "campaign.yaml is not the demo's"; }
+[ "$(sed -n "$((n + 1)),\$p" c/campaign.yaml | grep -v '^  ' | tr '\n' ' ')" = "schedule: publish: mail: " ] ||
+    die "campaign.yaml adds more than schedule, publish and mail"
+
 # Same dice, keys, digests and seeds as the demo; same states and players' files.
 "$BIN" log demo > demo.log
 "$BIN" log c > mail.log
@@ -105,7 +113,7 @@ for t in $(git -C demo tag -l 'turn-*' | grep -v '^turn-0000$'); do
     [ "$(git -C demo rev-parse "$t:state.yaml")" = "$(git -C c rev-parse "$t:state.yaml")" ] ||
         die "$t: state.yaml differs"
 done
-# Every committed file but campaign.yaml (the addresses) and, with closes, the reports (they
+# Every committed file but campaign.yaml (those blocks) and, with closes, the reports (they
 # name the close commit) and the exports, whose sealed `views` commit to those reports; and
 # each player's private files (sealed: .umpire/outbox/PLAYER).
 skip='campaign.yaml'
@@ -169,3 +177,21 @@ expect 0 "$BIN" verify clone
 # The independent verifier reads a campaign.yaml with addresses, schedule and mail settings.
 expect 0 python3 "$ROOT/tools/umpire-verify" clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the remote's main"
+
+# The players' addresses are published nowhere: no object of the clone (every loose and packed
+# one, whatever ref reaches it) nor of the umpire's own repository holds one; the umpire's
+# private .umpire/addresses.yaml (0600) does.
+for r in clone c; do
+    git -C $r cat-file --batch-all-objects --batch > objects.$r
+    [ -s objects.$r ] || die "$r: no objects read"
+    if grep -a -i 'blood@example\.org\|governor@example\.org' objects.$r > found.$r; then
+        head -3 found.$r >&2; die "$r: a committed object holds a player's address"
+    fi
+done
+grep -q '^  attacker: blood@example.org$' c/.umpire/addresses.yaml ||
+    die "the umpire's .umpire/addresses.yaml lacks the attacker's address"
+grep -q '^  defender: governor@example.org$' c/.umpire/addresses.yaml ||
+    die "the umpire's .umpire/addresses.yaml lacks the defender's address"
+[ "$(stat -c %a c/.umpire/addresses.yaml)" = 600 ] || die "addresses.yaml is not 0600"
+git -C c ls-files --error-unmatch .umpire/addresses.yaml 2>/dev/null && die "addresses.yaml is tracked"
+true

@@ -101,6 +101,50 @@ START_TEST(deadlines_and_addresses)
 }
 END_TEST
 
+static int parse_addresses(struct pbem *p, const char *yaml)
+{
+	static const char *const ids[] = { "a", "b", "c", NULL };
+	struct buf b = BUF_INIT;
+	struct diag d;
+	diag_init(&d);
+	buf_puts(&b, yaml);
+	int rc = pbem_parse_addresses(p, ids, ".umpire/addresses.yaml", &b, &d);
+	ck_assert_int_eq(rc<0, diag_count(&d)> 0);
+	buf_release(&b);
+	diag_release(&d);
+	return rc;
+}
+
+/* .umpire/addresses.yaml over campaign.yaml: each player it names gets exactly its addresses,
+ * the others keep campaign.yaml's (a campaign made before the file). */
+START_TEST(private_addresses)
+{
+	struct pbem p;
+	parse_settings(&p,
+		"players:\n  - id: a\n    email: old@example.org\n  - id: b\n"
+		"    email: b@example.org\n  - id: c\n",
+		0);
+	ck_assert_int_eq(
+		parse_addresses(&p,
+			"addresses:\n  a: [New@Example.org, n2@example.org]\n  c: c@example.org\n"),
+		0);
+	ck_assert_int_eq(pbem_player_of(&p, "old@example.org"), -1);
+	ck_assert_int_eq(pbem_player_of(&p, "new@example.org"), 0);
+	ck_assert_int_eq(pbem_player_of(&p, "n2@example.org"), 0);
+	ck_assert_int_eq(pbem_player_of(&p, "b@example.org"), 1);
+	ck_assert_int_eq(pbem_player_of(&p, "c@example.org"), 2);
+	ck_assert_str_eq(p.contacts[0].emails[0], "new@example.org");
+	ck_assert_int_eq(parse_addresses(&p, "addresses:\n  b: []\n"), 0); /* no mail */
+	ck_assert_int_eq(p.contacts[1].n_emails, 0);
+	ck_assert_int_eq(pbem_player_of(&p, "b@example.org"), -1);
+	ck_assert_int_eq(parse_addresses(&p, "addresses:\n  z: z@example.org\n"), -1);
+	ck_assert_int_eq(parse_addresses(&p, "addresses:\n  a: not-an-address\n"), -1);
+	ck_assert_int_eq(parse_addresses(&p, "addresses: a@example.org\n"), -1);
+	ck_assert_int_eq(parse_addresses(&p, "players:\n  a: a@example.org\n"), -1);
+	pbem_release(&p);
+}
+END_TEST
+
 static void parse_mail(struct mail_in *m, const char *text)
 {
 	ck_assert_int_eq(mail_parse(m, text, strlen(text)), 0);
@@ -203,6 +247,7 @@ static Suite *pbem_suite(void)
 	tcase_add_test(tc, utc_dates);
 	tcase_add_test(tc, durations);
 	tcase_add_test(tc, deadlines_and_addresses);
+	tcase_add_test(tc, private_addresses);
 	tcase_add_test(tc, mail_body_and_attachment);
 	tcase_add_test(tc, mail_build_and_envelope);
 	suite_add_tcase(s, tc);
