@@ -207,6 +207,39 @@ static char *want_dup(const struct node *map, const char *key, size_t max, struc
 	return n && node_want_str(n, key, max, &s, d) == 0 ? xstrdup(s) : NULL;
 }
 
+/* 1 if url carries a secret in its authority: a password (`user:pass@`), or any user part of
+ * a non-ssh URL (`https://TOKEN@host/...`). campaign.yaml is published: a credential helper,
+ * netrc or UMPIRE_SMTP_PASSWORD keeps secrets instead. ssh's `ssh://git@host/` is a user only. */
+static int url_has_credentials(const char *url)
+{
+	const char *scheme_end = strstr(url, "://");
+	if (!scheme_end)
+		return 0; /* a path or scp-like git@host:path: no password there */
+	const char *auth = scheme_end + 3;
+	size_t len = strcspn(auth, "/?#");
+	const char *at = memchr(auth, '@', len);
+	if (!at)
+		return 0;
+	int ssh = (size_t)(scheme_end - url) == 3 && strncmp(url, "ssh", 3) == 0;
+	return !ssh || memchr(auth, ':', (size_t)(at - auth)) != NULL;
+}
+
+/* url from key of map, refused when it carries credentials (campaign.yaml is public). */
+static char *want_url(const struct node *map, const char *key, struct diag *d)
+{
+	char *url = want_dup(map, key, 1000, d);
+	if (url && url_has_credentials(url)) {
+		node_error(d, node_get(map, key),
+			"'%s' holds credentials, and campaign.yaml is published to every player (a URL "
+			"without them expected: a credential helper, netrc or UMPIRE_SMTP_PASSWORD "
+			"keeps them)",
+			url);
+		free(url);
+		url = NULL;
+	}
+	return url;
+}
+
 static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d)
 {
 	int v;
@@ -215,7 +248,7 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 	m->from = want_dup(n, "from", PBEM_ADDRESS_MAX, d);
 	if (m->from && !address_ok(m->from))
 		node_error(d, node_get(n, "from"), "'%s' is not an email address", m->from);
-	m->smtp = want_dup(n, "smtp", 1000, d);
+	m->smtp = want_url(n, "smtp", d);
 	if (m->smtp && strncmp(m->smtp, "smtp://", 7) != 0 && strncmp(m->smtp, "smtps://", 8) != 0)
 		node_error(d, node_get(n, "smtp"),
 			"smtp '%s' (smtp://HOST:PORT or smtps://HOST:PORT expected)", m->smtp);
@@ -258,7 +291,7 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 	parse_schedule(&p->schedule, node_get(root, "schedule"), d);
 	const struct node *pub = node_get(root, "publish");
 	if (pub && node_check_map(pub, "publish", publish_keys, d) == 0) {
-		p->publish.remote = want_dup(pub, "remote", 1000, d);
+		p->publish.remote = want_url(pub, "remote", d);
 		const struct node *a = node_get(pub, "auto");
 		if (a)
 			node_want_bool(a, "auto", &p->publish.autopush, d);

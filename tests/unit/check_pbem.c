@@ -101,6 +101,35 @@ START_TEST(deadlines_and_addresses)
 }
 END_TEST
 
+/* campaign.yaml is published: a remote or SMTP URL carrying a password or token is refused;
+ * ssh's user (git@) and scp-like remotes are no secret. */
+START_TEST(no_credentials_in_urls)
+{
+	static const struct {
+		const char *yaml;
+		int rc;
+	} cases[] = {
+		{ "publish:\n  remote: https://github.com/group/raid.git\n", 0 },
+		{ "publish:\n  remote: https://ghp_TOKEN@github.com/group/raid.git\n", -1 },
+		{ "publish:\n  remote: https://gm:secret@git.example.org/raid.git\n", -1 },
+		{ "publish:\n  remote: ssh://git@git.example.org/raid.git\n", 0 },
+		{ "publish:\n  remote: ssh://git:secret@git.example.org/raid.git\n", -1 },
+		{ "publish:\n  remote: git@github.com:group/raid.git\n", 0 },
+		{ "publish:\n  remote: /srv/git/raid.git\n", 0 },
+		{ "publish:\n  remote: https://github.com/group/r@id.git\n", 0 },
+		{ "mail:\n  from: gm@example.org\n  smtp: smtps://mail.example.org:465\n", 0 },
+		{ "mail:\n  from: gm@example.org\n  smtp: smtps://gm:pw@mail.example.org\n", -1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pbem p;
+		char yaml[512];
+		snprintf(yaml, sizeof(yaml), "players:\n  - id: a\n%s", cases[i].yaml);
+		parse_settings(&p, yaml, cases[i].rc);
+		pbem_release(&p);
+	}
+}
+END_TEST
+
 static int parse_addresses(struct pbem *p, const char *yaml)
 {
 	static const char *const ids[] = { "a", "b", "c", NULL };
@@ -248,6 +277,7 @@ static Suite *pbem_suite(void)
 	tcase_add_test(tc, durations);
 	tcase_add_test(tc, deadlines_and_addresses);
 	tcase_add_test(tc, private_addresses);
+	tcase_add_test(tc, no_credentials_in_urls);
 	tcase_add_test(tc, mail_body_and_attachment);
 	tcase_add_test(tc, mail_build_and_envelope);
 	suite_add_tcase(s, tc);
