@@ -12,9 +12,10 @@ static const char publish_help[] =
 	"Pushes every tag (turn-NNNN, close-NNNN), then main, of the campaign in DIR to REMOTE,\n"
 	"or to publish.remote of campaign.yaml: a path or URL of a git repository the players\n"
 	"clone (a bare repository whose HEAD is main; a local path that does not exist is made\n"
-	"one), in one push: tags first, main last. Never forces: a remote whose main went\n"
-	"elsewhere refuses. Not atomic (a remote may refuse one reference and take the others,\n"
-	"each refusal named): running it again adds what is missing.\n";
+	"one): every tag in one push, then main once the remote took every tag. Never forces:\n"
+	"a remote whose main went elsewhere refuses. Not atomic (a remote may refuse one tag\n"
+	"and take the others, each refusal named; main then stays where it was): running it\n"
+	"again adds what is missing.\n";
 
 int cmd_publish_auto(struct campaign *c)
 {

@@ -1874,12 +1874,15 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	specs = xcalloc(n + 2, sizeof(*specs));
 	for (size_t i = 0; i < n; i++)
 		specs[i] = xasprintf("refs/tags/%s:refs/tags/%s", tags[i], tags[i]);
-	/* One push, one connection, one pack: libgit2 1.5 cannot ask for an atomic push, so the
-	 * remote updates the references one by one in this order. The tags first and main
-	 * last: a push cut short leaves new tags on commits the remote already holds and main
-	 * where it was, never main ahead of its tags (docs/formats.md, "Publishing"). */
+	/* libgit2 1.5 cannot ask for an atomic push, so the remote updates the references one
+	 * by one. Two pushes: every tag (with every object, in one pack), then main only once
+	 * the remote has taken every tag. A refused tag or a push cut short leaves tags ahead
+	 * of main, never main ahead of a tag the remote lacks: a player's verify then checks
+	 * main and says the publish is not finished (docs/formats.md, "Publishing"). */
 	specs[n] = xstrdup(LAYOUT_BRANCH ":" LAYOUT_BRANCH);
-	rc = push_refspecs(remote, specs, n + 1, url);
+	rc = n ? push_refspecs(remote, specs, n, url) : 0;
+	if (rc == 0)
+		rc = push_refspecs(remote, specs + n, 1, url);
 	if (rc == 0)
 		*n_tags = n;
 done:
