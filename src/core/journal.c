@@ -269,6 +269,16 @@ static int has_signature_column(sqlite3 *db)
 	return have;
 }
 
+/* A journal owning *db (taken: *db is NULL after) and a copy of path. */
+static struct journal *journal_wrap(sqlite3 **db, const char *path)
+{
+	struct journal *j = xcalloc(1, sizeof(*j));
+	j->db = *db;
+	j->path = xstrdup(path);
+	*db = NULL;
+	return j;
+}
+
 /* Journals made before the beacon's signature was kept lack turns.beacon_signature: the
  * migration adds it (NULL in every old row: no signature was given), schema_version stays 1
  * (docs/journal.md). 0 ok, -1 with msg. */
@@ -327,11 +337,7 @@ int journal_open(struct journal **out, const char *path, int create)
 		migrate_submissions(db, &msg) != 0 || migrate_signature(db, &msg) != 0)
 		goto done;
 
-	struct journal *j = xcalloc(1, sizeof(*j));
-	j->db = db;
-	j->path = xstrdup(path);
-	db = NULL;
-	*out = j;
+	*out = journal_wrap(&db, path);
 	ret = 0;
 done:
 	if (ret != 0) {
@@ -398,11 +404,7 @@ int journal_open_read(struct journal **out, const char *path)
 		if (r < 0)
 			goto done;
 	}
-	struct journal *j = xcalloc(1, sizeof(*j));
-	j->db = db;
-	j->path = xstrdup(path);
-	db = NULL;
-	*out = j;
+	*out = journal_wrap(&db, path);
 	ret = 0;
 done:
 	if (ret != 0) {
