@@ -249,7 +249,7 @@ void close_receipt(struct buf *out, const struct close_record *r, const struct c
 	} else {
 		node_map_str(root, "randomness",
 			o && o->has_entropy ?
-				"the players' nonces: send yours with umpire reveal (your entropy: is in this file's hash)" :
+				"the players' nonces: send the umpire your reveal file (nonce: ...), by mail or for umpire reveal; your entropy: is in this file's hash" :
 				"the players' nonces, revealed after this close");
 	}
 	if (o)

@@ -123,6 +123,8 @@ has "$TMP/err" "no 'entropy:' (this campaign's players commit to a nonce"
 # shellcheck disable=SC2046
 expect 0 "$BIN" close "$P" $(ls "$TMP"/p-*.yaml | sort)
 has "$TMP/out" "randomness: the players' nonces (umpire reveal DIR FILE..., then umpire turn DIR)"
+# each receipt tells its player how to send his nonce (by mail, or by hand to umpire reveal)
+has "$TMP/out" "randomness: \"the players' nonces: send the umpire your reveal file (nonce: ...), by mail or for umpire reveal; your entropy: is in this file's hash\""
 printf 'campaign: betio-seawall\nturn: 1\nplayer: usmc\nnonce: %s\n' "$n2" > "$TMP/bad-reveal.yaml"
 expect 65 "$BIN" reveal "$P" "$TMP/bad-reveal.yaml"
 has "$TMP/err" "error: the nonce does not match usmc's committed entropy (its SHA-256 is $e2, the close holds $e1)"
