@@ -1283,6 +1283,31 @@ START_TEST(test_dismount_remount)
 }
 END_TEST
 
+/* A rider killed leaves his horse loose where he fell, to be caught or herded; a man on foot
+ * killed leaves none (docs/rules/reivers.md, "Horses and their riders"). */
+START_TEST(test_killed_rider_horse)
+{
+	struct rv_state *s = make(HEIDMEN "{id: r, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: rider, group: sx, mounted: true, horse: bay, "
+					  "at: [250, 130]}, {id: foot, group: sx, at: [240, 120]}");
+	struct events ev;
+	events_init(&ev);
+	rv_hit(s, fig(s, "foot"), 0, 1, &ev);
+	ck_assert_int_eq((int)s->n_animal, 0);
+	rv_hit(s, fig(s, "rider"), 0, 1, &ev);
+	ck_assert_int_eq(s->fig[fig(s, "rider")].dead, 1);
+	ck_assert(has(&ev, "rider's horse bay stands loose"));
+	ck_assert_int_eq((int)s->n_animal, 1);
+	ck_assert_str_eq(s->animal[0].id, "bay");
+	ck_assert_int_eq(s->animal[0].kind, RV_HORSE);
+	ck_assert_int_eq(s->animal[0].spooked, 0);
+	ck_assert_int_eq(s->animal[0].at.x, 250);
+	ck_assert_int_eq(s->animal[0].at.y, 130);
+	events_release(&ev);
+	rv_state_free(s);
+}
+END_TEST
+
 /* Remounting: the horse within 1" (0: 1.0" is caught, 1: 1.1" is not), standing still (2: a
  * spooked horse is not), the rider able to act (3: stunned, not); another side's horse is
  * lifted (4) unless the option remount-horses: own (5); his own horse before a nearer one (6). */
@@ -1515,6 +1540,7 @@ static Suite *reivers_suite(void)
 	tcase_add_loop_test(t, test_morale_effects, 0, 3);
 	tcase_add_test(t, test_hold);
 	tcase_add_test(t, test_dismount_remount);
+	tcase_add_test(t, test_killed_rider_horse);
 	tcase_add_loop_test(t, test_remount_conditions, 0, 7);
 	tcase_add_test(t, test_loose_horse_names);
 	tcase_add_loop_test(t, test_umpire_rulings, 0, 5);

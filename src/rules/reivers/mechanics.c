@@ -292,6 +292,13 @@ static void kill(struct rv_state *s, int f, struct events *e)
 	int g = fg->gi;
 	fg->dead = 1;
 	events_add(e, PH, "%s is killed", fg->id);
+	/* His horse stands loose where he fell, to be caught or herded (docs/rules/reivers.md,
+	 * "Horses and their riders"). */
+	if (fg->mounted) {
+		int a = rv_horse_loose(s, f, 0);
+		if (a >= 0)
+			events_add(e, PH, "%s's horse %s stands loose", fg->id, s->animal[a].id);
+	}
 	if (g < 0)
 		return;
 	s->group[g].lost++;
