@@ -1100,6 +1100,129 @@ int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char *
 	return rc;
 }
 
+/* The record of which commit's tree the index was last written to hold: .git/umpire-index,
+ * "COMMIT CHECKSUM\n", the commit id and the index file's checksum (its trailer) as written.
+ * Never required: a missing, torn or stale record only costs the slow path. */
+#define INDEX_RECORD "umpire-index"
+
+/* Whether the index, as read from disk, is the one recorded as holding the tree of commit
+ * parent (its checksum unchanged since). */
+static int index_holds(const struct repo *r, git_index *index, const git_oid *parent)
+{
+	char *path = xasprintf("%s" INDEX_RECORD, r->gitdir);
+	char line[128], want[2 * GIT_OID_HEXSZ + 3];
+	FILE *f = fopen(path, "r");
+	int ok = 0;
+
+	free(path);
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof line, f)) {
+		char c[GIT_OID_HEXSZ + 1], k[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(c, sizeof c, parent);
+		git_oid_tostr(k, sizeof k, git_index_checksum(index));
+		snprintf(want, sizeof want, "%s %s\n", c, k);
+		ok = strcmp(line, want) == 0;
+	}
+	fclose(f);
+	return ok;
+}
+
+/* Records that the index just written holds the tree of commit id, with the checksum read
+ * from the file's trailer (git_index_checksum is the one read, not the one written). Best
+ * effort: a record not written only makes the next publish take the slow path. */
+static void index_record(const struct repo *r, const git_oid *id)
+{
+	char *path = xasprintf("%s" INDEX_RECORD, r->gitdir);
+	char *ipath = xasprintf("%sindex", r->gitdir);
+	char c[GIT_OID_HEXSZ + 1], k[GIT_OID_HEXSZ + 1];
+	unsigned char raw[GIT_OID_RAWSZ];
+	git_oid sum;
+	FILE *in = fopen(ipath, "rb"), *f = NULL;
+
+	(void)unlink(path);
+	if (in && fseek(in, -(long)GIT_OID_RAWSZ, SEEK_END) == 0 &&
+		fread(raw, 1, sizeof raw, in) == sizeof raw && git_oid_fromraw(&sum, raw) == 0 &&
+		(f = fopen(path, "w"))) {
+		git_oid_tostr(c, sizeof c, id);
+		git_oid_tostr(k, sizeof k, &sum);
+		int bad = fprintf(f, "%s %s\n", c, k) < 0;
+		if (fclose(f) != 0 || bad)
+			(void)unlink(path);
+	}
+	if (in)
+		fclose(in);
+	free(ipath);
+	free(path);
+}
+
+/* Whether path is one of files. */
+static int in_files(const char *path, const struct file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(files[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether every difference between trees a (NULL: empty) and b, under dir ("" or "x/y/"),
+ * is the addition or change of a blob at one of files' paths. Descends only into
+ * subtrees whose ids differ. 1 yes, 0 no (or unknown). */
+static int diff_is_files(git_repository *git, const git_tree *a, const git_tree *b, const char *dir,
+	const struct file *files, size_t n, int depth)
+{
+	int ok = depth < 16;
+
+	for (size_t i = 0; ok && a && i < git_tree_entrycount(a); i++)
+		ok = git_tree_entry_byname(b, git_tree_entry_name(git_tree_entry_byindex(a, i))) !=
+		     NULL;
+	for (size_t i = 0; ok && i < git_tree_entrycount(b); i++) {
+		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
+		const git_tree_entry *ea = a ? git_tree_entry_byname(a, git_tree_entry_name(eb)) :
+					       NULL;
+		if (ea && git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb) &&
+			git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)))
+			continue;
+		char *path = xasprintf("%s%s", dir, git_tree_entry_name(eb));
+		if (git_tree_entry_type(eb) == GIT_OBJECT_TREE) {
+			git_tree *sa = NULL, *sb = NULL;
+			char *sub = xasprintf("%s/", path);
+			ok = (!ea || (git_tree_entry_type(ea) == GIT_OBJECT_TREE &&
+					     git_tree_lookup(&sa, git, git_tree_entry_id(ea)) ==
+						     0)) &&
+			     git_tree_lookup(&sb, git, git_tree_entry_id(eb)) == 0 &&
+			     diff_is_files(git, sa, sb, sub, files, n, depth + 1);
+			free(sub);
+			git_tree_free(sa);
+			git_tree_free(sb);
+		} else {
+			ok = (!ea || git_tree_entry_type(ea) == GIT_OBJECT_BLOB) &&
+			     in_files(path, files, n);
+		}
+		free(path);
+	}
+	return ok;
+}
+
+/* Whether tree is exactly parent_tree with files written over it: every file's blob is in
+ * tree at its path and every difference between the two trees is the addition or change of
+ * one of files. Reads only the directories that differ. 1 yes, 0 no (or unknown). */
+static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_tree *tree,
+	const struct file *files, size_t n)
+{
+	git_oid blob;
+	int ok = 1;
+
+	for (size_t i = 0; ok && i < n; i++) {
+		git_tree_entry *e = NULL;
+		ok = git_tree_entry_bypath(&e, tree, files[i].path) == 0 &&
+		     git_odb_hash(&blob, files[i].data, files[i].len, GIT_OBJECT_BLOB) == 0 &&
+		     git_oid_equal(&blob, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+	}
+	return ok && diff_is_files(git, parent_tree, tree, "", files, n, 0);
+}
+
 /* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
  * sees them unchanged). 0 ok, -1 libgit2 error. */
 static int index_add_files(git_index *index, const struct file *files, size_t n)
@@ -1110,28 +1233,32 @@ static int index_add_files(git_index *index, const struct file *files, size_t n)
 	return 0;
 }
 
-/* Makes index hold exactly tree, the commit's, whose files are the parent's plus these. An
- * index that held the parent's tree needs only these paths added: its cached subtree ids (the
- * TREE extension) let git_index_write_tree confirm the result while rewriting only the
- * directories the paths invalidated. Any other index (a stale one, a crash before this
- * point, staged changes) is read anew from the whole tree. 0 ok, -1 libgit2 error. */
-static int index_to_tree(git_index *index, git_tree *tree, const struct file *files, size_t n)
+/* Makes index hold exactly the tree of commit, whose files are its parent's plus these. An
+ * index recorded (INDEX_RECORD) as holding the parent's tree, or this commit's, unchanged
+ * since, needs only these paths added, once the two trees are shown to differ by these files
+ * alone; no whole-tree read, so the cost does not grow with the campaign's history. Any other
+ * index (a stale one, a crash before this point, staged changes) is read anew from the whole
+ * tree. 0 ok, -1 libgit2 error. */
+static int index_to_tree(const struct repo *r, git_index *index, git_commit *commit, git_tree *tree,
+	const struct file *files, size_t n)
 {
-	git_oid got;
+	git_tree *parent_tree = NULL;
 	int same = 0;
 
-	if (git_index_read(index, 0) == 0 && index_add_files(index, files, n) == 0) {
-		/* Strict object creation would look up every entry of each rewritten directory
-		 * (thousands at turn 1,000); an id equal to the commit's tree, built strictly, is
-		 * proof enough that every object exists. */
-		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
-		same = git_index_write_tree(&got, index) == 0 &&
-		       git_oid_equal(&got, git_tree_id(tree));
-		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
+	if (git_index_read(index, 0) < 0)
+		return -1;
+	if (index_holds(r, index, git_commit_id(commit)))
+		same = 1;
+	else if (git_commit_parentcount(commit) > 0 &&
+		 index_holds(r, index, git_commit_parent_id(commit, 0))) {
+		git_commit *parent = NULL;
+		same = git_commit_parent(&parent, commit, 0) == 0 &&
+		       git_commit_tree(&parent_tree, parent) == 0 &&
+		       tree_is_parent_plus(git_commit_owner(commit), parent_tree, tree, files, n);
+		git_tree_free(parent_tree);
+		git_commit_free(parent);
 	}
-	if (same)
-		return 0;
-	if (git_index_read_tree(index, tree) < 0)
+	if (!same && git_index_read_tree(index, tree) < 0)
 		return -1;
 	return index_add_files(index, files, n);
 }
@@ -1193,9 +1320,10 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 			goto done;
 		durable_point("work tree file");
 	}
-	if (git_repository_index(&index, r->git) < 0 || index_to_tree(index, tree, files, n) < 0 ||
-		git_index_write(index) < 0)
+	if (git_repository_index(&index, r->git) < 0 ||
+		index_to_tree(r, index, commit, tree, files, n) < 0 || git_index_write(index) < 0)
 		goto git_error;
+	index_record(r, &id);
 	durable_point("index");
 
 	if (move_main(r, &id, commit_hex, &msg) < 0)
