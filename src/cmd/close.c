@@ -275,7 +275,7 @@ int cmd_reveal(int argc, char **argv)
 				 c->id, campaign_entropy_names[c->entropy]) :
 			 journal_last_turn(c->journal, &last);
 	if (rc == 0)
-		rc = turn_read_close(c, last + 1, &r, commit);
+		rc = turn_read_close(c, last + 1, &r, commit, NULL);
 	if (rc == ERROR_NOTFOUND)
 		rc = error_set(ERROR_INPUT, "turn %d is not closed: there is nothing to reveal yet",
 			last + 1);

@@ -122,7 +122,7 @@ int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *tu
 		return error_set(ERROR_INPUT,
 			"the campaign's beacon '%s' names no URL to fetch from (--beacon-url URL)",
 			c->beacon ? c->beacon : "");
-	if (inbox_open_turn(c, turn) < 0 || turn_read_close(c, *turn, &r, commit) < 0) {
+	if (inbox_open_turn(c, turn) < 0 || turn_read_close(c, *turn, &r, commit, NULL) < 0) {
 		free(source);
 		return -1;
 	}

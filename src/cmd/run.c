@@ -167,7 +167,7 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 	struct buf value = BUF_INIT, signature = BUF_INIT;
 	int code = EXIT_OK;
 
-	if (turn_read_close(c, turn, &r, commit) < 0)
+	if (turn_read_close(c, turn, &r, commit, NULL) < 0)
 		return cmd_error("umpire run");
 	if (now < r.round_at || (!how->cmd && !how->fetch)) {
 		printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
@@ -202,7 +202,7 @@ static int run_players_turn(struct campaign *c, int turn, long long now)
 	char commit[41], until[32];
 	int code = EXIT_OK;
 
-	if (turn_read_close(c, turn, &r, commit) < 0)
+	if (turn_read_close(c, turn, &r, commit, NULL) < 0)
 		return cmd_error("umpire run");
 	size_t missing = turn_reveals_missing(c, &r, &who);
 	long long end = c->pbem.schedule.set ? r.closed_at + c->pbem.schedule.reveal : -1;

@@ -578,7 +578,7 @@ static int check_close_round(const struct verify *v, int t, const char *path,
  * gives; the file is unchanged at main. What it fixed against the turn itself (digest,
  * hashes, round, reveals) is checked by the pipeline's closed, close and randomness steps
  * when audit_resolve re-runs the turn. */
-static int check_close(struct verify *v, int t)
+static int check_close(struct verify *v, int t, struct close_record *keep)
 {
 	char tag[LAYOUT_TAG_MAX], prev[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], id[41];
 	char rebuilt[41], what[160];
@@ -591,7 +591,7 @@ static int check_close(struct verify *v, int t)
 	layout_close_tag(tag, t);
 	layout_tag(prev, t - 1);
 	layout_close_path(path, t);
-	rc = turn_read_close(v->c, t, &r, id);
+	rc = turn_read_close(v->c, t, &r, id, &bytes);
 	if (rc == ERROR_NOTFOUND)
 		return error_set(ERROR_INPUT,
 			"turn %d: there is no tag %s: a campaign with entropy %s closes every turn before its randomness",
@@ -607,8 +607,7 @@ static int check_close(struct verify *v, int t)
 		goto done;
 	}
 	close_render(&canon, &r, v->c);
-	if (repo_read(v->c->repo, tag, path, &bytes) < 0 || canon.len != bytes.len ||
-		memcmp(canon.data, bytes.data, bytes.len) != 0) {
+	if (canon.len != bytes.len || memcmp(canon.data, bytes.data, bytes.len) != 0) {
 		error_set(ERROR_INPUT, "turn %d: %s at %s is not in the form umpire close writes",
 			t, path, tag);
 		goto done;
@@ -629,7 +628,10 @@ static int check_close(struct verify *v, int t)
 	else
 		rc = same_at_main(v, t, tag, path);
 done:
-	close_release(&r);
+	if (rc == 0 && keep)
+		*keep = r; /* the caller's now */
+	else
+		close_release(&r);
 	buf_release(&msg);
 	buf_release(&bytes);
 	buf_release(&canon);
@@ -677,24 +679,18 @@ static int check_sealed_commit(struct verify *v, int t, const char *tag, const c
 	return rc;
 }
 
-/* The close fixed the same salted hashes and D_t the export shows. */
-static int check_close_export(struct verify *v, int t, const struct journal_record *ex)
+/* The close r (checked by check_close) fixed the same salted hashes and D_t the export
+ * shows. */
+static int check_close_export(int t, const struct close_record *r, const struct journal_record *ex)
 {
-	struct close_record r;
-	char id[41];
-	int rc = turn_read_close(v->c, t, &r, id);
-
-	if (rc < 0)
-		return error_set(ERROR_INPUT, "%s", error_last()->message);
-	rc = memcmp(r.digest, ex->orders_digest, FAIR_HASH_BYTES) == 0 ? 0 : -1;
+	int rc = memcmp(r->digest, ex->orders_digest, FAIR_HASH_BYTES) == 0 ? 0 : -1;
 	for (size_t i = 0; rc == 0 && i < ex->n_orders; i++) {
 		const struct journal_order *o = &ex->orders[i];
-		const struct close_order *co = close_find(&r, o->player);
+		const struct close_order *co = close_find(r, o->player);
 		if (o->has_file != (co != NULL) ||
 			(co && memcmp(co->sha256, o->sha256, FAIR_HASH_BYTES) != 0))
 			rc = -1;
 	}
-	close_release(&r);
 	if (rc < 0)
 		error_set(ERROR_INPUT,
 			"turn %d: the export's order hashes or D_t differ from what close-%04d fixed",
@@ -709,6 +705,7 @@ static int verify_sealed_turn(struct verify *v, int t)
 	struct buf bytes = BUF_INIT;
 	char tag[LAYOUT_TAG_MAX], parent[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], tag_id[41];
 	uint8_t head[FAIR_HASH_BYTES];
+	struct close_record close = { 0 };
 	int rc = -1;
 
 	layout_tag(tag, t);
@@ -719,7 +716,8 @@ static int verify_sealed_turn(struct verify *v, int t)
 		layout_tag(parent, t - 1);
 	if (check_tag_exists(v, t, tag) < 0 || read_turn_export(v, t, tag, path, &bytes, &ex) < 0)
 		goto done;
-	if ((v->closes && (check_close(v, t) < 0 || check_close_export(v, t, ex) < 0)) ||
+	if ((v->closes &&
+		    (check_close(v, t, &close) < 0 || check_close_export(t, &close, ex) < 0)) ||
 		audit_fairness(v->c, ex, path) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
@@ -735,6 +733,7 @@ static int verify_sealed_turn(struct verify *v, int t)
 		ex->n_dice, ex->n_dice == 1 ? "die" : "dice");
 	rc = 0;
 done:
+	close_release(&close);
 	journal_record_free(ex);
 	buf_release(&bytes);
 	return rc;
@@ -932,7 +931,7 @@ static int verify_turn(struct verify *v, int t)
 		layout_close_tag(parent, t);
 	else
 		memcpy(parent, prev, sizeof parent);
-	if ((v->closes && check_close(v, t) < 0) ||
+	if ((v->closes && check_close(v, t, NULL) < 0) ||
 		audit_resolve(&at, v->c, state, tag, ex, AUDIT_EXPORT) < 0 ||
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
@@ -1049,7 +1048,7 @@ static int check_receipt(struct verify *v, const char *path)
 			rc_.campaign, v->c->id);
 		goto done;
 	}
-	int got = turn_read_close(v->c, rc_.turn, &r, id);
+	int got = turn_read_close(v->c, rc_.turn, &r, id, NULL);
 	if (got != 0) {
 		error_set(ERROR_INPUT,
 			"receipt %s: turn %d was closed in commit %s, but the history has no close-%04d: the history was rewritten",
@@ -1333,7 +1332,7 @@ static int verify_turns(struct verify *v, int *last)
 	}
 	/* A turn closed and not yet resolved: its close alone. */
 	if (res == 0 && v->closes && after % 2 == 1 && (size_t)*last == after / 2) {
-		res = check_close(v, *last + 1);
+		res = check_close(v, *last + 1, NULL);
 		if (res == 0)
 			say(v, "turn %d: ok: closed (close-%04d), awaiting its randomness\n",
 				*last + 1, *last + 1);

@@ -257,7 +257,7 @@ static int judge_reveal(struct intake *in)
 			campaign_entropy_names[c->entropy]);
 		return 1;
 	}
-	if (turn_read_close(c, in->turn, &r, commit) < 0)
+	if (turn_read_close(c, in->turn, &r, commit, NULL) < 0)
 		return -1;
 	diag_init(&d);
 	buf_append(&bytes, in->m.orders, in->m.orders_len);
@@ -631,7 +631,7 @@ static int reveals_status(struct campaign *c, struct inbox_status *out)
 	struct buf who = BUF_INIT;
 	char commit[41];
 
-	if (turn_read_close(c, out->turn, &r, commit) < 0)
+	if (turn_read_close(c, out->turn, &r, commit, NULL) < 0)
 		return -1;
 	out->reveals = 1;
 	out->n_unrevealed = turn_reveals_missing(c, &r, &who);

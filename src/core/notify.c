@@ -60,7 +60,7 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 {
 	struct close_record r;
 	char commit[41], file[64];
-	int rc = turn_read_close(c, turn, &r, commit);
+	int rc = turn_read_close(c, turn, &r, commit, NULL);
 
 	*n = 0;
 	if (rc != 0)

@@ -1446,21 +1446,34 @@ static int remove_loose(struct repo *r, const struct oid_list *l)
 	return 0;
 }
 
+/* An object database reading the one pack whose index is idx, alone; NULL on failure. */
+static git_odb *one_pack_odb(const char *idx)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+
+	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0) {
+		git_odb_free(odb);
+		return NULL;
+	}
+	if (git_odb_add_backend(odb, pack, 1) < 0) {
+		pack->free(pack);
+		git_odb_free(odb);
+		return NULL;
+	}
+	return odb;
+}
+
 /* Checks the pack just written (by its name) holds every object of l, reading that pack
  * alone. 0 yes, -1 no or unreadable. */
 static int pack_holds(struct repo *r, const char *name, const struct oid_list *l)
 {
 	char *idx = xasprintf("%sobjects/pack/pack-%s.idx", r->gitdir, name ? name : "");
-	git_odb *odb = NULL;
-	git_odb_backend *pack = NULL;
+	git_odb *odb = one_pack_odb(idx);
 	int ret = -1;
 
-	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0)
+	if (!odb)
 		goto done;
-	if (git_odb_add_backend(odb, pack, 1) < 0) {
-		pack->free(pack);
-		goto done;
-	}
 	for (size_t i = 0; i < l->n; i++)
 		if (!git_odb_exists(odb, &l->v[i]))
 			goto done;
@@ -1476,18 +1489,9 @@ done:
 /* The objects of the pack whose index is idx, appended to l; 0 / -1. */
 static int pack_objects(const char *idx, struct oid_list *l)
 {
-	git_odb *odb = NULL;
-	git_odb_backend *pack = NULL;
-	int ret = -1;
+	git_odb *odb = one_pack_odb(idx);
+	int ret = odb && git_odb_foreach(odb, collect_oid, l) >= 0 ? 0 : -1;
 
-	if (git_odb_new(&odb) < 0 || git_odb_backend_one_pack(&pack, idx) < 0)
-		goto done;
-	if (git_odb_add_backend(odb, pack, 1) < 0) {
-		pack->free(pack);
-		goto done;
-	}
-	ret = git_odb_foreach(odb, collect_oid, l) < 0 ? -1 : 0;
-done:
 	git_odb_free(odb);
 	return ret;
 }

@@ -559,7 +559,8 @@ char *turn_private_dir(const struct campaign *c, const char *what, int n)
 	return xasprintf("%s/.umpire/%s/" LAYOUT_TAG_PREFIX "%04d", c->dir, what, n);
 }
 
-int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41])
+int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41],
+	struct buf *keep)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
 	struct buf bytes = BUF_INIT;
@@ -592,7 +593,11 @@ int turn_read_close(struct campaign *c, int n, struct close_record *r, char comm
 	if (rc < 0)
 		close_release(r);
 	diag_release(&d);
-	buf_release(&bytes);
+	if (rc == 0 && keep) {
+		buf_release(keep);
+		*keep = bytes;
+	} else
+		buf_release(&bytes);
 	return rc;
 }
 
@@ -644,7 +649,7 @@ static int step_closed(struct turn *t)
 	}
 	if (t->flags & TURN_CHECK_ONLY)
 		return 0;
-	rc = turn_read_close(t->c, t->in.turn, &t->close, t->close_commit);
+	rc = turn_read_close(t->c, t->in.turn, &t->close, t->close_commit, NULL);
 	if (rc < 0 && rc != ERROR_NOTFOUND)
 		return -1;
 	t->closed = rc == 0;

@@ -166,9 +166,11 @@ void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, s
 /* The receipt of player's file for the closed turn t (close_receipt). Appends to out. */
 void turn_receipt(const struct turn *t, const char *player, struct buf *out);
 /* Reads the close of turn n committed at tag close-NNNN into r (release with close_release)
- * and its commit id into commit_id. Returns 0, ERROR_NOTFOUND when the turn was not
- * closed, -1 otherwise. */
-int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41]);
+ * and its commit id into commit_id; the file's bytes into bytes too, unless NULL (owned by
+ * the caller, who releases them). Returns 0, ERROR_NOTFOUND when the turn was not closed,
+ * -1 otherwise. */
+int turn_read_close(struct campaign *c, int n, struct close_record *r, char commit_id[41],
+	struct buf *bytes);
 /* Where `close` keeps the closed files and `reveal` the players' nonces of turn n:
  * .umpire/closed/turn-NNNN and .umpire/reveals/turn-NNNN. A new string. */
 char *turn_private_dir(const struct campaign *c, const char *what, int n);
