@@ -1,7 +1,9 @@
 /* bench/floor.c — the in-process half of `make bench` (bench/run.sh is the other):
  *
  *   floor dice N            the dice service (dice_roll, fair source) against raw libsodium
- *                           HMAC-SHA256 of the same message, N each, alternated; medians
+ *                           HMAC-SHA256 of the same message and against raw OpenSSL
+ *                           HMAC-SHA256 (EVP_MAC, which the service uses), N each,
+ *                           alternated; medians
  *   floor turn JOURNAL T FILE...
  *                           the floor of turn T: what no referee can avoid for it — libyaml
  *                           loading the same order files, SQLite inserting the same rows
@@ -10,7 +12,7 @@
  *                           the same files (fsync on) into a fresh repository; prints the
  *                           median seconds of 5 runs
  *
- * Public libraries only (libyaml, SQLite, libgit2, libsodium) plus the project's own dice
+ * Public libraries only (libyaml, SQLite, libgit2, libsodium, OpenSSL) plus the project's own dice
  * service. Timing is CLOCK_MONOTONIC; nothing here is a test (speed is never asserted). */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,8 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
 #include <sodium.h>
 #include <sqlite3.h>
 #include <yaml.h>
@@ -88,17 +92,53 @@ static double time_raw_hmac(long n)
 	return now() - t0;
 }
 
+/* The same HMAC through OpenSSL's EVP_MAC, keyed for every message as crypto_auth_hmacsha256
+ * is (one context reused, as any caller would). */
+static double time_raw_openssl(long n)
+{
+	static uint8_t seed[32] = { 7 };
+	uint8_t msg[25] = "umpire/die/v1", out[32];
+	volatile uint8_t sink = 0;
+	char digest[] = "SHA256";
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+		OSSL_PARAM_construct_end(),
+	};
+	EVP_MAC *mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
+	EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	size_t len;
+	double t0 = now();
+
+	if (!ctx)
+		die("OpenSSL HMAC");
+	for (long i = 0; i < n; i++) {
+		msg[20] = (uint8_t)i;
+		if (EVP_MAC_init(ctx, seed, sizeof seed, params) != 1 ||
+			EVP_MAC_update(ctx, msg, sizeof msg) != 1 ||
+			EVP_MAC_final(ctx, out, &len, sizeof out) != 1)
+			die("OpenSSL HMAC");
+		sink ^= out[0];
+	}
+	(void)sink;
+	double t = now() - t0;
+	EVP_MAC_CTX_free(ctx);
+	EVP_MAC_free(mac);
+	return t;
+}
+
 static int bench_dice(long n)
 {
-	double svc[RUNS], raw[RUNS];
+	double svc[RUNS], raw[RUNS], ossl[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
 		svc[r] = time_service(n);
 		raw[r] = time_raw_hmac(n);
+		ossl[r] = time_raw_openssl(n);
 	}
-	double s = median(svc, RUNS), h = median(raw, RUNS);
-	printf("dice_service_per_s %.0f\nraw_hmac_per_s %.0f\nservice_vs_raw %.3f\n", n / s, n / h,
-		h / s);
+	double s = median(svc, RUNS), h = median(raw, RUNS), o = median(ossl, RUNS);
+	printf("dice_service_per_s %.0f\nraw_hmac_per_s %.0f\nservice_vs_raw %.3f\n"
+	       "raw_openssl_hmac_per_s %.0f\nservice_vs_openssl %.3f\n",
+		n / s, n / h, h / s, n / o, o / s);
 	return 0;
 }
 

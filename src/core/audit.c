@@ -608,30 +608,38 @@ static int check_dice(const struct journal_record *r, const uint8_t seed[FAIR_HA
 {
 	int t = r->turn;
 	struct fair_die_key key;
+	int rc = 0;
 
 	fair_die_key_init(&key, seed);
 	for (size_t i = 0; i < r->n_dice; i++) {
 		const struct die_record *dr = &r->dice[i];
-		if (dr->index != i)
-			return error_set(ERROR_INPUT,
+		if (dr->index != i) {
+			rc = error_set(ERROR_INPUT,
 				"turn %d: die %zu: %s numbers it %" PRIu64
 				" (dice are numbered 0, 1, 2 "
 				"... in the order drawn)",
 				t, i, source, dr->index);
-		if (dr->sides < 2)
-			return error_set(ERROR_INPUT,
+			break;
+		}
+		if (dr->sides < 2) {
+			rc = error_set(ERROR_INPUT,
 				"turn %d: die %zu: %s gives it %" PRIu64 " sides", t, i, source,
 				dr->sides);
+			break;
+		}
 		uint64_t v = fair_die_keyed(&key, i, dr->sides, NULL);
-		if (v != dr->value)
-			return error_set(ERROR_INPUT,
+		if (v != dr->value) {
+			rc = error_set(ERROR_INPUT,
 				"turn %d: die %zu differs from the seed: %s has d%" PRIu64
 				" = %" PRIu64 ", fair_die(s_t, %zu, %" PRIu64 ") = %" PRIu64
 				" (for \"%s\")",
 				t, i, source, dr->sides, dr->value, i, dr->sides, v,
 				dr->purpose ? dr->purpose : "");
+			break;
+		}
 	}
-	return 0;
+	fair_die_key_release(&key);
+	return rc;
 }
 
 int audit_fairness(const struct campaign *c, const struct journal_record *r, const char *source)

@@ -63,6 +63,7 @@ void dice_release(struct dice *d)
 	d->v = NULL;
 	d->n = 0;
 	d->cap = 0;
+	fair_die_key_release(&d->key);
 }
 
 size_t dice_count(const struct dice *d)

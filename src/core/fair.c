@@ -1,11 +1,15 @@
 /* fair.c — the fairness derivation of docs/fairness.md: hash chain, orders digest, turn seed
- * and die function. The only file that includes <sodium.h>: every hash, HMAC and random byte
- * comes from libsodium, so nothing here is hand-written cryptography. */
+ * and die function. The only file that includes <sodium.h>: libsodium computes every hash,
+ * HMAC and random byte except the die's HMAC, which OpenSSL's EVP_MAC "HMAC" with SHA-256
+ * computes (it uses the CPU's SHA instructions, libsodium's portable C does not; the bytes
+ * are the same). Nothing here is hand-written cryptography. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
 #include <sodium.h>
 
 #include "core/buf.h"
@@ -149,25 +153,77 @@ void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const ui
 	fair_hmac(out, key, msg, sizeof msg);
 }
 
-_Static_assert(sizeof(crypto_auth_hmacsha256_state) <= FAIR_DIE_KEY_BYTES,
-	"struct fair_die_key too small for libsodium's HMAC state");
+/* An OpenSSL failure (allocation, or the default provider missing) must not yield a die: the
+ * die would be wrong, so the process stops with the reason. */
+static void die_key_fatal(const char *what) __attribute__((noreturn));
+static void die_key_fatal(const char *what)
+{
+	fprintf(stderr, "umpire: fair_die: OpenSSL HMAC-SHA256 failed in %s\n", what);
+	abort();
+}
+
+/* OpenSSL's HMAC implementation, fetched once for the process (never freed: OpenSSL releases
+ * it at exit). */
+static EVP_MAC *hmac_mac(void)
+{
+	static EVP_MAC *mac;
+
+	if (!mac)
+		mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
+	if (!mac)
+		die_key_fatal("EVP_MAC_fetch");
+	return mac;
+}
 
 void fair_die_key_init(struct fair_die_key *k, const uint8_t seed[32])
 {
-	crypto_auth_hmacsha256_init((crypto_auth_hmacsha256_state *)k->state, seed, 32);
+	char digest[] = "SHA256";
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+		OSSL_PARAM_construct_end(),
+	};
+
+	k->ctx = EVP_MAC_CTX_new(hmac_mac());
+	if (!k->ctx)
+		die_key_fatal("EVP_MAC_CTX_new");
+	if (EVP_MAC_init(k->ctx, seed, 32, params) != 1)
+		die_key_fatal("EVP_MAC_init");
+}
+
+void fair_die_key_release(struct fair_die_key *k)
+{
+	EVP_MAC_CTX_free(k->ctx); /* frees the key copy cleansed */
+	k->ctx = NULL;
 }
 
 uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *attempts)
 {
 	struct fair_die_key k;
+	uint64_t v;
 
 	fair_die_key_init(&k, seed);
-	return fair_die_keyed(&k, j, n, attempts);
+	v = fair_die_keyed(&k, j, n, attempts);
+	fair_die_key_release(&k);
+	return v;
+}
+
+/* HMAC(s, msg) into block[32] with k's key: EVP_MAC_init with no key restarts from the key's
+ * pads hashed at fair_die_key_init (the cheapest restart measured: no allocation). */
+static void die_block(const struct fair_die_key *k, const uint8_t *msg, size_t len,
+	uint8_t block[32])
+{
+	size_t out = 0;
+
+	if (EVP_MAC_init(k->ctx, NULL, 0, NULL) != 1)
+		die_key_fatal("EVP_MAC_init");
+	if (EVP_MAC_update(k->ctx, msg, len) != 1)
+		die_key_fatal("EVP_MAC_update");
+	if (EVP_MAC_final(k->ctx, block, &out, 32) != 1 || out != 32)
+		die_key_fatal("EVP_MAC_final");
 }
 
 uint64_t fair_die_keyed(const struct fair_die_key *k, uint64_t j, uint64_t n, uint32_t *attempts)
 {
-	const crypto_auth_hmacsha256_state *keyed = (const crypto_auth_hmacsha256_state *)k->state;
 	uint8_t msg[sizeof die_label - 1 + 8 + 4];
 	uint8_t block[32];
 	/* 2^64 mod n, computed as (2^64 - n) mod n in 64 bits; 0 means n divides 2^64 and
@@ -184,9 +240,7 @@ uint64_t fair_die_keyed(const struct fair_die_key *k, uint64_t j, uint64_t n, ui
 		uint64_t x = 0;
 
 		put_be32(msg + sizeof die_label - 1 + 8, a);
-		crypto_auth_hmacsha256_state st = *keyed; /* the key's pads already hashed */
-		crypto_auth_hmacsha256_update(&st, msg, sizeof msg);
-		crypto_auth_hmacsha256_final(&st, block);
+		die_block(k, msg, sizeof msg, block);
 		for (int i = 0; i < 8; i++)
 			x = (x << 8) | block[i];
 		if (rem == 0 || x < limit) {

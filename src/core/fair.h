@@ -1,6 +1,7 @@
 /* fair.h — the fairness derivation of docs/fairness.md: the hash chain of turn keys from
  * the umpire's secret, the orders digest, the turn seed and the die function. Pure
- * functions of their inputs; libsodium does all hashing (no hand-written crypto).
+ * functions of their inputs; libsodium does the hashing, OpenSSL the die's HMAC (no
+ * hand-written crypto).
  * Notation: HMAC = HMAC-SHA256, || concatenation, be32/be64 big-endian. */
 #ifndef UMPIRE_FAIR_H
 #define UMPIRE_FAIR_H
@@ -77,14 +78,17 @@ void fair_secret_lock(void *p, size_t n);
 void fair_secret_unlock(void *p, size_t n);
 
 /* The HMAC key state of one seed s, set up once (the key's inner and outer pad blocks hashed),
- * so each die of the turn costs two SHA-256 blocks instead of four. Opaque: libsodium's
- * crypto_auth_hmacsha256_state, which only fair.c sees. */
-#define FAIR_DIE_KEY_BYTES 256
+ * so each die of the turn costs two SHA-256 blocks instead of four. Opaque: an OpenSSL
+ * EVP_MAC_CTX (HMAC with SHA-256), which only fair.c sees. One key is used by one thread at a
+ * time (each die restarts the context). */
 struct fair_die_key {
-	_Alignas(64) unsigned char state[FAIR_DIE_KEY_BYTES];
+	struct evp_mac_ctx_st *ctx;
 };
-/* Sets k up for seed s (k is the caller's; nothing to free). */
+/* Sets k up for seed s; fair_die_key_release frees it. OpenSSL failing (out of memory) aborts
+ * with a message: no die may come from a half-made key. */
 void fair_die_key_init(struct fair_die_key *k, const uint8_t seed[32]);
+/* Frees what fair_die_key_init allocated; k may be released twice or be all zeros. */
+void fair_die_key_release(struct fair_die_key *k);
 /* fair_die(s, j, n, attempts) for the seed k was set up with: the same value, bit for bit. */
 uint64_t fair_die_keyed(const struct fair_die_key *k, uint64_t j, uint64_t n, uint32_t *attempts);
 
