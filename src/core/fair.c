@@ -1,8 +1,9 @@
 /* fair.c — the fairness derivation of docs/fairness.md: hash chain, orders digest, turn seed
- * and die function. The only file that includes <sodium.h>: libsodium computes every hash,
- * HMAC and random byte except the die's HMAC, which OpenSSL's EVP_MAC "HMAC" with SHA-256
- * computes (it uses the CPU's SHA instructions, libsodium's portable C does not; the bytes
- * are the same). Nothing here is hand-written cryptography. */
+ * and die function. OpenSSL computes every SHA-256 (EVP_Digest) and HMAC-SHA256 (EVP_MAC
+ * "HMAC"): it uses the CPU's SHA instructions, which libsodium's portable C does not (the
+ * bytes are the same). The only file that includes <sodium.h>: libsodium gives the random
+ * bytes, wiping, locking and the constant-time compare. Nothing here is hand-written
+ * cryptography. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,21 +31,117 @@ int fair_init(void)
 	return sodium_init() < 0 ? -1 : 0;
 }
 
+/* An OpenSSL failure (allocation, or the default provider missing) must not yield a hash or a
+ * die: either would be wrong, so the process stops with the reason. */
+static void ossl_fatal(const char *what) __attribute__((noreturn));
+static void ossl_fatal(const char *what)
+{
+	fprintf(stderr, "umpire: fair: OpenSSL SHA-256 failed in %s\n", what);
+	abort();
+}
+
+/* OpenSSL's HMAC implementation, fetched once for the process (never freed: OpenSSL releases
+ * it at exit). */
+static EVP_MAC *hmac_mac(void)
+{
+	static EVP_MAC *mac;
+
+	if (!mac)
+		mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
+	if (!mac)
+		ossl_fatal("EVP_MAC_fetch");
+	return mac;
+}
+
+/* OpenSSL's SHA-256, fetched once for the process, like hmac_mac. */
+static EVP_MD *sha256_md(void)
+{
+	static EVP_MD *md;
+
+	if (!md)
+		md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (!md)
+		ossl_fatal("EVP_MD_fetch");
+	return md;
+}
+
+/* A SHA-256 fed in pieces: sha_begin, sha_add..., sha_end (which frees it). */
+static EVP_MD_CTX *sha_begin(void)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	if (!ctx || EVP_DigestInit_ex2(ctx, sha256_md(), NULL) != 1)
+		ossl_fatal("EVP_DigestInit_ex2");
+	return ctx;
+}
+
+static void sha_add(EVP_MD_CTX *ctx, const void *data, size_t len)
+{
+	if (len && EVP_DigestUpdate(ctx, data, len) != 1)
+		ossl_fatal("EVP_DigestUpdate");
+}
+
+static void sha_end(EVP_MD_CTX *ctx, uint8_t out[32])
+{
+	unsigned int n = 0;
+
+	if (EVP_DigestFinal_ex(ctx, out, &n) != 1 || n != 32)
+		ossl_fatal("EVP_DigestFinal_ex");
+	EVP_MD_CTX_free(ctx);
+}
+
 void fair_sha256(uint8_t out[32], const void *data, size_t len)
 {
-	crypto_hash_sha256(out, data, len);
+	unsigned int n = 0;
+
+	if (EVP_Digest(data, len, out, &n, sha256_md(), NULL) != 1 || n != 32)
+		ossl_fatal("EVP_Digest");
+}
+
+void fair_sha256_concat(uint8_t out[32], const void *a, size_t alen, const void *b, size_t blen)
+{
+	EVP_MD_CTX *ctx = sha_begin();
+
+	sha_add(ctx, a, alen);
+	sha_add(ctx, b, blen);
+	sha_end(ctx, out);
+}
+
+/* The key is 32 bytes, as the spec fixes; the context (a copy of the key inside) is freed
+ * cleansed. */
+static EVP_MAC_CTX *hmac_begin(const uint8_t key[32])
+{
+	char digest[] = "SHA256";
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+		OSSL_PARAM_construct_end(),
+	};
+	EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(hmac_mac());
+
+	if (!ctx)
+		ossl_fatal("EVP_MAC_CTX_new");
+	if (EVP_MAC_init(ctx, key, 32, params) != 1)
+		ossl_fatal("EVP_MAC_init");
+	return ctx;
+}
+
+/* HMAC(ctx's key, data) into out; ctx stays keyed (EVP_MAC_init restarts it). */
+static void hmac_once(EVP_MAC_CTX *ctx, const void *data, size_t len, uint8_t out[32])
+{
+	size_t n = 0;
+
+	if (len && EVP_MAC_update(ctx, data, len) != 1)
+		ossl_fatal("EVP_MAC_update");
+	if (EVP_MAC_final(ctx, out, &n, 32) != 1 || n != 32)
+		ossl_fatal("EVP_MAC_final");
 }
 
 void fair_hmac(uint8_t out[32], const uint8_t key[32], const void *data, size_t len)
 {
-	crypto_auth_hmacsha256_state st;
+	EVP_MAC_CTX *ctx = hmac_begin(key);
 
-	/* The _init form with an explicit 32-byte key length: crypto_auth_hmacsha256() would
-	 * do the same, but this states the key length the spec fixes. */
-	crypto_auth_hmacsha256_init(&st, key, 32);
-	crypto_auth_hmacsha256_update(&st, data, len);
-	crypto_auth_hmacsha256_final(&st, out);
-	sodium_memzero(&st, sizeof st);
+	hmac_once(ctx, data, len, out);
+	EVP_MAC_CTX_free(ctx);
 }
 
 void fair_random(uint8_t *out, size_t n)
@@ -117,7 +214,7 @@ void fair_orders_digest(uint8_t out[32], const struct fair_order *orders, size_t
 	static const uint8_t zero[32];
 	static const uint8_t nul = 0;
 	const struct fair_order **sorted = NULL;
-	crypto_hash_sha256_state st;
+	EVP_MD_CTX *st;
 
 	if (n > 0) {
 		sorted = xmalloc(n * sizeof *sorted);
@@ -125,15 +222,15 @@ void fair_orders_digest(uint8_t out[32], const struct fair_order *orders, size_t
 			sorted[i] = &orders[i];
 		qsort(sorted, n, sizeof *sorted, order_cmp);
 	}
-	crypto_hash_sha256_init(&st);
+	st = sha_begin();
 	for (size_t i = 0; i < n; i++) {
 		const struct fair_order *o = sorted[i];
 
-		crypto_hash_sha256_update(&st, (const unsigned char *)o->player, strlen(o->player));
-		crypto_hash_sha256_update(&st, &nul, 1);
-		crypto_hash_sha256_update(&st, o->has_file ? o->sha256 : zero, 32);
+		sha_add(st, o->player, strlen(o->player));
+		sha_add(st, &nul, 1);
+		sha_add(st, o->has_file ? o->sha256 : zero, 32);
 	}
-	crypto_hash_sha256_final(&st, out);
+	sha_end(st, out);
 	free(sorted);
 }
 
@@ -153,41 +250,9 @@ void fair_turn_seed(uint8_t out[32], const uint8_t key[32], uint32_t t, const ui
 	fair_hmac(out, key, msg, sizeof msg);
 }
 
-/* An OpenSSL failure (allocation, or the default provider missing) must not yield a die: the
- * die would be wrong, so the process stops with the reason. */
-static void die_key_fatal(const char *what) __attribute__((noreturn));
-static void die_key_fatal(const char *what)
-{
-	fprintf(stderr, "umpire: fair_die: OpenSSL HMAC-SHA256 failed in %s\n", what);
-	abort();
-}
-
-/* OpenSSL's HMAC implementation, fetched once for the process (never freed: OpenSSL releases
- * it at exit). */
-static EVP_MAC *hmac_mac(void)
-{
-	static EVP_MAC *mac;
-
-	if (!mac)
-		mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
-	if (!mac)
-		die_key_fatal("EVP_MAC_fetch");
-	return mac;
-}
-
 void fair_die_key_init(struct fair_die_key *k, const uint8_t seed[32])
 {
-	char digest[] = "SHA256";
-	OSSL_PARAM params[] = {
-		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-		OSSL_PARAM_construct_end(),
-	};
-
-	k->ctx = EVP_MAC_CTX_new(hmac_mac());
-	if (!k->ctx)
-		die_key_fatal("EVP_MAC_CTX_new");
-	if (EVP_MAC_init(k->ctx, seed, 32, params) != 1)
-		die_key_fatal("EVP_MAC_init");
+	k->ctx = hmac_begin(seed);
 }
 
 void fair_die_key_release(struct fair_die_key *k)
@@ -212,14 +277,9 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 static void die_block(const struct fair_die_key *k, const uint8_t *msg, size_t len,
 	uint8_t block[32])
 {
-	size_t out = 0;
-
 	if (EVP_MAC_init(k->ctx, NULL, 0, NULL) != 1)
-		die_key_fatal("EVP_MAC_init");
-	if (EVP_MAC_update(k->ctx, msg, len) != 1)
-		die_key_fatal("EVP_MAC_update");
-	if (EVP_MAC_final(k->ctx, block, &out, 32) != 1 || out != 32)
-		die_key_fatal("EVP_MAC_final");
+		ossl_fatal("EVP_MAC_init");
+	hmac_once(k->ctx, msg, len, block);
 }
 
 uint64_t fair_die_keyed(const struct fair_die_key *k, uint64_t j, uint64_t n, uint32_t *attempts)
@@ -308,15 +368,12 @@ void fair_view_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const
 
 void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len)
 {
-	crypto_hash_sha256_state st;
+	EVP_MD_CTX *st = sha_begin();
 
-	crypto_hash_sha256_init(&st);
-	crypto_hash_sha256_update(&st, (const unsigned char *)sealed_label,
-		sizeof(sealed_label) - 1);
-	crypto_hash_sha256_update(&st, salt, 32);
-	if (len)
-		crypto_hash_sha256_update(&st, data, len);
-	crypto_hash_sha256_final(&st, out);
+	sha_add(st, sealed_label, sizeof(sealed_label) - 1);
+	sha_add(st, salt, 32);
+	sha_add(st, data, len);
+	sha_end(st, out);
 }
 
 int fair_beacon_signature_check(const char *value, const char *signature)
@@ -332,7 +389,7 @@ int fair_beacon_signature_check(const char *value, const char *signature)
 		return error_set(ERROR_INPUT,
 			"beacon signature '%.80s%s' (lower-case hex, an even number of digits, at most %d, expected)",
 			signature, n > 80 ? "..." : "", FAIR_SIGNATURE_HEX_MAX);
-	crypto_hash_sha256(hash, bytes, n / 2);
+	fair_sha256(hash, bytes, n / 2);
 	hex_encode(hex, hash, 32);
 	if (strcmp(hex, value) != 0)
 		return error_set(ERROR_INPUT,

@@ -1,6 +1,6 @@
 /* fair.h — the fairness derivation of docs/fairness.md: the hash chain of turn keys from
  * the umpire's secret, the orders digest, the turn seed and the die function. Pure
- * functions of their inputs; libsodium does the hashing, OpenSSL the die's HMAC (no
+ * functions of their inputs; OpenSSL does all hashing, libsodium the random bytes (no
  * hand-written crypto).
  * Notation: HMAC = HMAC-SHA256, || concatenation, be32/be64 big-endian. */
 #ifndef UMPIRE_FAIR_H
@@ -12,11 +12,14 @@
 #define FAIR_HASH_BYTES 32
 #define FAIR_DEFAULT_CHAIN_LENGTH 4096u
 
-/* Initialises libsodium; call once before anything below. Returns 0 or -1. */
+/* Initialises libsodium (random bytes); call once before anything below. Returns 0 or -1. */
 int fair_init(void);
 
-/* SHA256(data). */
+/* SHA256(data). Every hash here aborts with a message if OpenSSL fails (out of memory): no
+ * hash may come out wrong. */
 void fair_sha256(uint8_t out[32], const void *data, size_t len);
+/* SHA256(a || b), without copying them together. */
+void fair_sha256_concat(uint8_t out[32], const void *a, size_t alen, const void *b, size_t blen);
 /* HMAC-SHA256 keyed by key (32 bytes) over data. */
 void fair_hmac(uint8_t out[32], const uint8_t key[32], const void *data, size_t len);
 /* Fills out with n bytes from the OS CSPRNG. */

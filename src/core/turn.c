@@ -127,12 +127,7 @@ void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value)
 void turn_chain_head(uint8_t out[FAIR_HASH_BYTES], const uint8_t prev[FAIR_HASH_BYTES],
 	const void *entry, size_t len)
 {
-	unsigned char *buf = xmalloc(FAIR_HASH_BYTES + len);
-	memcpy(buf, prev, FAIR_HASH_BYTES);
-	if (len)
-		memcpy(buf + FAIR_HASH_BYTES, entry, len);
-	fair_sha256(out, buf, FAIR_HASH_BYTES + len);
-	free(buf);
+	fair_sha256_concat(out, prev, FAIR_HASH_BYTES, entry, len);
 }
 
 void turn_init(struct turn *t, struct campaign *c, enum turn_source source, unsigned flags,
