@@ -45,6 +45,11 @@ int cmd_run(int argc, char **argv);
  * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */
 int cmd_options_help_only(int argc, char **argv, const char *help);
 
+/* For a command that re-resolves turn after turn (replay, verify): keeps freed heap memory
+ * in the process instead of handing it back to the kernel after each turn and faulting it in
+ * again for the next (glibc's trim and mmap thresholds raised). Changes no output. */
+void cmd_keep_heap(void);
+
 /* The exit code for core's last failure (error_last()'s class). */
 int cmd_exit_code(void);
 /* Prints core's last failure as "who: message" on stderr (who: "umpire", "replay") and

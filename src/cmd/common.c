@@ -3,6 +3,7 @@
  * place that maps error classes to exit codes). */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,15 @@
 #include "core/escape.h"
 #include "core/turn.h"
 #include "core/banned.h"
+
+void cmd_keep_heap(void)
+{
+	/* A turn of 10,000 dice allocates and frees some megabytes; with glibc's defaults the
+	 * freed top of the heap and the large buffers go back to the kernel and come back as
+	 * page faults, a tenth of a dense replay's CPU. Best effort: a refused value is ignored. */
+	(void)mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+	(void)mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+}
 
 int cmd_options_help_only(int argc, char **argv, const char *help)
 {

@@ -100,6 +100,7 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
+	cmd_keep_heap();
 	if (campaign_open(&c, argv[optind], CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL_IF_ANY) < 0)
 		return cmd_error("umpire");
 	void *state = NULL;

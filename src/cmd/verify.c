@@ -1432,6 +1432,7 @@ int cmd_verify(int argc, char **argv)
 	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_receipts = 0, n_views = 0;
 	int ch;
+	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);

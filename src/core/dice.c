@@ -75,11 +75,9 @@ size_t dice_count(const struct dice *d)
  * (the suffix, which tells dice of one call apart, is kept), cut on a UTF-8 character
  * boundary (purposes carry "§"), control characters (newlines) turned into spaces so that
  * each die stays one line in the journal and in reports. */
-static char *make_purpose(const char *base, const char *suffix)
+static char *make_purpose(const char *base, size_t blen, const char *suffix, size_t slen)
 {
-	size_t slen = strlen(suffix);
 	size_t room = slen < DICE_MAX_PURPOSE ? DICE_MAX_PURPOSE - slen : 0;
-	size_t blen = strlen(base);
 	char *p;
 
 	if (blen > room) {
@@ -99,8 +97,10 @@ static char *make_purpose(const char *base, const char *suffix)
 	return p;
 }
 
-/* Draws die number d->n with `sides` faces from d's source and records it. */
-static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, const char *suffix)
+/* Draws die number d->n with `sides` faces from d's source and records it; blen and slen are
+ * strlen(base) and strlen(suffix). */
+static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_t blen,
+	const char *suffix, size_t slen)
 {
 	struct die_record *r;
 	uint64_t value;
@@ -141,7 +141,7 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, const
 	r->index = d->n;
 	r->sides = sides;
 	r->value = value;
-	r->purpose = make_purpose(base, suffix);
+	r->purpose = make_purpose(base, blen, suffix, slen);
 	d->n++;
 	return value;
 }
@@ -155,28 +155,53 @@ uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&base, fmt, ap);
 	va_end(ap);
-	v = roll_one(d, sides, buf_str(&base), "");
+	v = roll_one(d, sides, buf_str(&base), strlen(buf_str(&base)), "", 0);
 	buf_release(&base);
 	return v;
 }
 
-/* The dice of one call told apart in the journal: " [i/count]", i from 1. */
-static void count_suffix(char *out, size_t outlen, size_t i, size_t count)
+/* Decimal digits of v at p; returns how many (at most 20). */
+static size_t put_decimal(char *p, uint64_t v)
 {
-	snprintf(out, outlen, " [%zu/%zu]", i + 1, count);
+	char tmp[20];
+	size_t n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (size_t i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* The dice of one call told apart in the journal: " [i/count]", i from 1, into out (at
+ * least 46 bytes); returns its length. Written by hand: a dense turn formats one per die. */
+static size_t count_suffix(char *out, size_t i, size_t count)
+{
+	size_t n = 0;
+
+	out[n++] = ' ';
+	out[n++] = '[';
+	n += put_decimal(out + n, i + 1);
+	out[n++] = '/';
+	n += put_decimal(out + n, count);
+	out[n++] = ']';
+	out[n] = '\0';
+	return n;
 }
 
 static int roll_many(struct dice *d, int count, int sides, int *out, const char *base)
 {
 	char suffix[64];
+	size_t blen = strlen(base);
 	int sum = 0;
 
 	assert(count >= 0);
 	for (int i = 0; i < count; i++) {
 		int v;
+		size_t slen = count_suffix(suffix, (size_t)i, (size_t)count);
 
-		count_suffix(suffix, sizeof suffix, (size_t)i, (size_t)count);
-		v = (int)roll_one(d, sides < 2 ? 0 : (uint64_t)sides, base, suffix);
+		v = (int)roll_one(d, sides < 2 ? 0 : (uint64_t)sides, base, blen, suffix, slen);
 		if (out)
 			out[i] = v;
 		sum += v;
@@ -207,15 +232,16 @@ void dice_shuffle(struct dice *d, size_t *perm, size_t m, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&base, fmt, ap);
 	va_end(ap);
+	size_t blen = strlen(buf_str(&base));
 	for (size_t i = 0; i < m; i++)
 		perm[i] = i;
 	/* Fisher–Yates from the top down, as docs/fairness.md fixes it: the order of the dice
 	 * is part of the result, so a verifier must draw them in this same order */
 	for (size_t i = m > 0 ? m - 1 : 0; i >= 1; i--) {
-		size_t r, t;
+		size_t slen = count_suffix(suffix, m - 1 - i, m - 1);
+		size_t r = (size_t)roll_one(d, (uint64_t)i + 1, buf_str(&base), blen, suffix, slen);
+		size_t t;
 
-		count_suffix(suffix, sizeof suffix, m - 1 - i, m - 1);
-		r = (size_t)roll_one(d, (uint64_t)i + 1, buf_str(&base), suffix);
 		t = perm[i];
 		perm[i] = perm[r - 1];
 		perm[r - 1] = t;
