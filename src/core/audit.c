@@ -318,13 +318,15 @@ static int fast_u64(const char *s, size_t len, uint64_t min, uint64_t *out)
 static char *fast_purpose(const char *s, size_t len, struct buf *tmp)
 {
 	int quoted = len >= 2 && s[0] == '"' && s[len - 1] == '"';
-	char *str = quoted ? xasprintf("%.*s", (int)len - 2, s + 1) :
-			     xasprintf("%.*s", (int)len, s);
+	size_t n = quoted ? len - 2 : len;
+	char *str = xmalloc(n + 1);
 
+	/* copied, not formatted: one per die of a dense turn */
+	memcpy(str, quoted ? s + 1 : s, n);
+	str[n] = '\0';
 	buf_clear(tmp);
-	if (memchr(str, '\0', quoted ? len - 2 : len) ||
-		node_emit_entry(tmp, 1, 0, "for", str, 1) < 0 || tmp->len != len + 8 ||
-		memcmp(tmp->data + 7, s, len) != 0) {
+	if (memchr(str, '\0', n) || node_emit_entry(tmp, 1, 0, "for", str, 1) < 0 ||
+		tmp->len != len + 8 || memcmp(tmp->data + 7, s, len) != 0) {
 		free(str);
 		return NULL;
 	}
