@@ -313,8 +313,21 @@ static int fast_u64(const char *s, size_t len, uint64_t min, uint64_t *out)
 	return 0;
 }
 
-/* The string a `for:` value (len bytes at s) is, when it is exactly what render_export
- * writes for that string (so libyaml reads it back as that string); else NULL. */
+/* Whether the n bytes at s, between double quotes, are a YAML double-quoted scalar that reads
+ * back as exactly those bytes: printable ASCII with nothing to escape ('"', '\\') and no
+ * break or tab for libyaml to fold. */
+static int plain_quoted(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
+			return 0;
+	return 1;
+}
+
+/* The string a `for:` value (len bytes at s) is, when libyaml reads it back as that string:
+ * a plain double-quoted one (plain_quoted), or exactly what render_export writes for the
+ * string; else NULL (the caller then parses the export as YAML). Either way the string is the
+ * one libyaml reads, so the record is the same. */
 static char *fast_purpose(const char *s, size_t len, struct buf *tmp)
 {
 	int quoted = len >= 2 && s[0] == '"' && s[len - 1] == '"';
@@ -324,6 +337,8 @@ static char *fast_purpose(const char *s, size_t len, struct buf *tmp)
 	/* copied, not formatted: one per die of a dense turn */
 	memcpy(str, quoted ? s + 1 : s, n);
 	str[n] = '\0';
+	if (quoted && plain_quoted(str, n))
+		return str;
 	buf_clear(tmp);
 	if (memchr(str, '\0', n) || node_emit_entry(tmp, 1, 0, "for", str, 1) < 0 ||
 		tmp->len != len + 8 || memcmp(tmp->data + 7, s, len) != 0) {

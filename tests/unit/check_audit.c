@@ -324,6 +324,44 @@ START_TEST(test_parse_export_forms)
 }
 END_TEST
 
+/* A die's purpose in each form a double-quoted YAML string takes: read as libyaml reads it,
+ * whether the fast path takes it whole (printable ASCII, nothing escaped) or not. */
+START_TEST(test_parse_export_purposes)
+{
+	static const struct {
+		const char *yaml, *want;
+	} cases[] = {
+		{ "\"umpire ruling 1: big (2d6) [1/2]\"", "umpire ruling 1: big (2d6) [1/2]" },
+		{ "\" two  spaces # not a comment \"", " two  spaces # not a comment " },
+		{ "\"say \\\"hi\\\"\"", "say \"hi\"" },
+		{ "\"a\\tb \\\\ c\"", "a\tb \\ c" },
+		{ "\"Land Raid \xc2\xa7" "22 Shooting\"", "Land Raid \xc2\xa7" "22 Shooting" },
+		{ "\"folded\n    line\"", "folded line" },
+		{ "\"\"", "" },
+		{ "plain words", "plain words" },
+	};
+	static const char from[] = "\"umpire ruling 1: big\"";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct buf b = BUF_INIT;
+		struct journal_record *r = NULL;
+		struct diag d;
+		const char *at = strstr(good_export, from);
+		ck_assert_ptr_nonnull(at);
+		buf_append(&b, good_export, (size_t)(at - good_export));
+		buf_puts(&b, cases[i].yaml);
+		buf_puts(&b, at + strlen(from));
+		diag_init(&d);
+		ck_assert_msg(audit_parse_export(&r, NULL, "x.yaml", b.data, b.len, &d) == 0,
+			"case %zu: %s", i, d.n ? d.v[0].message : "");
+		ck_assert_uint_eq(r->n_dice, 1);
+		ck_assert_str_eq(r->dice[0].purpose, cases[i].want);
+		journal_record_free(r);
+		diag_release(&d);
+		buf_release(&b);
+	}
+}
+END_TEST
+
 /* A tampered export is a diagnostic, never a crash or a silent default. */
 START_TEST(test_parse_export_broken)
 {
@@ -374,6 +412,7 @@ static Suite *audit_suite(void)
 	tcase_add_test(tc, test_fairness_names_the_tamper);
 	tcase_add_test(tc, test_parse_export);
 	tcase_add_test(tc, test_parse_export_forms);
+	tcase_add_test(tc, test_parse_export_purposes);
 	tcase_add_test(tc, test_parse_export_broken);
 	suite_add_tcase(s, tc);
 	return s;
