@@ -36,7 +36,7 @@ int fair_init(void)
 static void ossl_fatal(const char *what) __attribute__((noreturn));
 static void ossl_fatal(const char *what)
 {
-	fprintf(stderr, "umpire: fair: OpenSSL SHA-256 failed in %s\n", what);
+	fprintf(stderr, "umpire: fair: OpenSSL SHA-256 or HMAC-SHA256 failed in %s\n", what);
 	abort();
 }
 
@@ -273,7 +273,8 @@ uint64_t fair_die(const uint8_t seed[32], uint64_t j, uint64_t n, uint32_t *atte
 }
 
 /* HMAC(s, msg) into block[32] with k's key: EVP_MAC_init with no key restarts from the key's
- * pads hashed at fair_die_key_init (the cheapest restart measured: no allocation). */
+ * pads hashed at fair_die_key_init (measured the cheapest way: EVP_MAC_CTX_dup of a keyed
+ * context per die costs twice as much, keying again per die more still). */
 static void die_block(const struct fair_die_key *k, const uint8_t *msg, size_t len,
 	uint8_t block[32])
 {
