@@ -148,14 +148,25 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_
 
 uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 {
+	/* Formatted once into the stack when it fits (rule systems draw most dice one at a
+	 * time, each with a short purpose), into a buffer otherwise. */
+	char stack[512];
 	struct buf base = BUF_INIT;
-	va_list ap;
+	const char *text = stack;
+	va_list ap, again;
 	uint64_t v;
+	int n;
 
 	va_start(ap, fmt);
-	buf_vprintf(&base, fmt, ap);
+	va_copy(again, ap);
+	n = vsnprintf(stack, sizeof stack, fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof stack) {
+		buf_vprintf(&base, fmt, again); /* aborts on a bad format, as everywhere */
+		text = buf_str(&base);
+	}
+	va_end(again);
 	va_end(ap);
-	v = roll_one(d, sides, buf_str(&base), strlen(buf_str(&base)), "", 0);
+	v = roll_one(d, sides, text, strlen(text), "", 0);
 	buf_release(&base);
 	return v;
 }

@@ -279,6 +279,30 @@ START_TEST(test_max_per_turn)
 }
 END_TEST
 
+/* A purpose of any length is formatted whole, then cut to DICE_MAX_PURPOSE bytes: around the
+ * 512 bytes dice_roll formats on the stack, and far past them. */
+START_TEST(test_purpose_any_length)
+{
+	static const size_t lens[] = { 1, 399, 400, 401, 510, 511, 512, 513, 2000 };
+	static const int script[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	char big[2001];
+	struct dice d;
+
+	dice_init_script(&d, script, N_OF(script));
+	for (size_t i = 0; i < N_OF(lens); i++) {
+		size_t want = lens[i] < DICE_MAX_PURPOSE ? lens[i] : DICE_MAX_PURPOSE;
+
+		for (size_t k = 0; k < lens[i]; k++)
+			big[k] = (char)('a' + k % 26);
+		big[lens[i]] = '\0';
+		dice_roll(&d, 6, "%s", big);
+		ck_assert_uint_eq(strlen(d.v[i].purpose), want);
+		ck_assert_int_eq(memcmp(d.v[i].purpose, big, want), 0);
+	}
+	dice_release(&d);
+}
+END_TEST
+
 START_TEST(test_purpose_cleaned)
 {
 	static const int script[] = { 1, 1, 1, 1, 1 };
@@ -579,6 +603,7 @@ static Suite *dice_suite(void)
 	tcase_add_loop_test(tr, test_script_aborts, 0, N_OF(abort_cases));
 	tcase_add_test(tr, test_max_per_turn);
 	tcase_add_test(tr, test_purpose_cleaned);
+	tcase_add_test(tr, test_purpose_any_length);
 	tcase_add_test(tr, test_roll_many);
 	tcase_add_test(tr, test_reuse_checked);
 	tcase_add_test(tr, test_fair_source);
