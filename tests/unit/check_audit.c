@@ -335,7 +335,10 @@ START_TEST(test_parse_export_purposes)
 		{ "\" two  spaces # not a comment \"", " two  spaces # not a comment " },
 		{ "\"say \\\"hi\\\"\"", "say \"hi\"" },
 		{ "\"a\\tb \\\\ c\"", "a\tb \\ c" },
-		{ "\"Land Raid \xc2\xa7" "22 Shooting\"", "Land Raid \xc2\xa7" "22 Shooting" },
+		{ "\"Land Raid \xc2\xa7"
+		  "22 Shooting\"",
+			"Land Raid \xc2\xa7"
+			"22 Shooting" },
 		{ "\"folded\n    line\"", "folded line" },
 		{ "\"\"", "" },
 		{ "plain words", "plain words" },
