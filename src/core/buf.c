@@ -73,6 +73,11 @@ static void buf_grow(struct buf *b, size_t extra)
 	b->cap = cap;
 }
 
+void buf_reserve(struct buf *b, size_t extra)
+{
+	buf_grow(b, extra);
+}
+
 void buf_append(struct buf *b, const void *data, size_t n)
 {
 	buf_grow(b, n);

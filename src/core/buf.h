@@ -19,6 +19,9 @@ struct buf {
 
 /* Appends n bytes (may contain NUL bytes). */
 void buf_append(struct buf *b, const void *data, size_t n);
+/* Makes room for extra more bytes (and the NUL) without changing the contents: a caller
+ * writing into data + len itself then adds to len and puts the NUL back. */
+void buf_reserve(struct buf *b, size_t extra);
 /* Appends a C string. */
 void buf_puts(struct buf *b, const char *s);
 /* Appends printf-formatted text. */
