@@ -19,7 +19,8 @@ enum {
 	NODE_DEFAULT_MAX_SCALAR = 4096,
 	NODE_SHOW_MAX = 20, /* bytes of an offending value quoted in a message: a short excerpt */
 	NODE_ID_MAX = 64,
-	NODE_EMIT_WIDTH = 4096, /* wide enough that long strings are never folded */
+	NODE_FAST_EMIT_DEPTH = 64, /* nesting node_emit writes without libyaml */
+	NODE_EMIT_WIDTH = 4096,    /* wide enough that long strings are never folded */
 };
 
 /* --- allocation ------------------------------------------------------------------- */
@@ -740,14 +741,119 @@ static int emit_node(yaml_emitter_t *em, const struct node *n)
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
 }
 
-int node_emit(const struct node *n, struct buf *out)
+/* The bytes of s as emit_node writes a scalar that fits on its line: printable ASCII
+ * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted) or for
+ * an integer or a bool (not quoted), double-quoted otherwise. Returns -1 when s is none of
+ * these, for libyaml to write. */
+static int simple_scalar(struct buf *out, const char *s, int quoted)
+{
+	size_t len = 0;
+	for (; s[len]; len++)
+		if (s[len] < 0x20 || s[len] > 0x7e || s[len] == '"' || s[len] == '\\')
+			return -1;
+	if (!quoted) {
+		size_t i = s[0] == '-';
+		int digits = len > i;
+		for (; i < len; i++)
+			digits = digits && s[i] >= '0' && s[i] <= '9';
+		if (!digits && strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
+			return -1;
+		buf_append(out, s, len);
+		return 0;
+	}
+	if (plain_safe(s)) {
+		buf_append(out, s, len);
+		return 0;
+	}
+	buf_puts(out, "\"");
+	buf_append(out, s, len);
+	buf_puts(out, "\"");
+	return 0;
+}
+
+/* --- emitting without libyaml, for the documents it would write the same ---------------- */
+
+static void put_indent(struct buf *out, int indent)
+{
+	static const char spaces[] = "                                ";
+	for (; indent > 0; indent -= (int)(sizeof(spaces) - 1))
+		buf_append(out, spaces,
+			indent < (int)sizeof(spaces) - 1 ? (size_t)indent : sizeof(spaces) - 1);
+}
+
+static int fast_block(struct buf *out, const struct node *n, int indent, int inline_first,
+	size_t line, int depth);
+
+/* The rest of a line after "key:" or "- " (sep: what goes before a value on that line):
+ * a scalar, an empty collection, or a collection on the lines below. -1 where libyaml might
+ * write otherwise. */
+static int fast_value(struct buf *out, const struct node *v, int indent, const char *sep,
+	size_t line, int depth)
+{
+	if (v->kind == NODE_SCALAR) {
+		buf_puts(out, sep);
+		if (simple_scalar(out, v->scalar, v->quoted) < 0 ||
+			out->len - line >= NODE_EMIT_WIDTH)
+			return -1;
+		buf_puts(out, "\n");
+		return 0;
+	}
+	if (v->n == 0) {
+		buf_puts(out, sep);
+		buf_puts(out, v->kind == NODE_MAP ? "{}\n" : "[]\n");
+		return 0;
+	}
+	return fast_block(out, v, indent, 0, line, depth + 1);
+}
+
+/* A block mapping or sequence at indent as libyaml writes it (indent 2; a sequence that is
+ * a mapping's value is not indented further); when inline_first, its first entry continues
+ * the line "- " began at line. 0, or -1 for anything outside that simple form. */
+static int fast_block(struct buf *out, const struct node *n, int indent, int inline_first,
+	size_t line, int depth)
+{
+	if (depth > NODE_FAST_EMIT_DEPTH)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		if (i > 0 || !inline_first) {
+			line = out->len;
+			put_indent(out, indent);
+		}
+		if (n->kind == NODE_SEQ) {
+			const struct node *v = n->items[i];
+			buf_puts(out, "- ");
+			if (v->kind != NODE_SCALAR && v->n) {
+				if (fast_block(out, v, indent + 2, 1, line, depth + 1) < 0)
+					return -1;
+			} else if (fast_value(out, v, indent, "", line, depth) < 0) {
+				return -1;
+			}
+			continue;
+		}
+		const struct node *k = n->keys[i], *v = n->items[i];
+		if (k->kind != NODE_SCALAR || !plain_safe(k->scalar) ||
+			simple_scalar(out, k->scalar, 1) < 0)
+			return -1;
+		buf_puts(out, ":");
+		if (v->kind != NODE_SCALAR && v->n) {
+			buf_puts(out, "\n");
+			if (fast_block(out, v, v->kind == NODE_MAP ? indent + 2 : indent, 0, 0,
+				    depth + 1) < 0)
+				return -1;
+		} else if (fast_value(out, v, indent, " ", line, depth) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* n as libyaml's emitter writes it, appended to out (left as it was on failure). 0 / -1. */
+static int emit_libyaml(const struct node *n, struct buf *out)
 {
 	yaml_emitter_t em;
 	yaml_event_t ev;
 	int rc = -1;
 	struct buf tmp = BUF_INIT;
-	if (!n)
-		return -1;
 	if (!yaml_emitter_initialize(&em)) {
 		fprintf(stderr, "umpire: out of memory (libyaml)\n");
 		abort();
@@ -782,34 +888,21 @@ done:
 	return rc;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable ASCII
- * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted) or for
- * an integer or a bool (not quoted), double-quoted otherwise. Returns -1 when s is none of
- * these, for libyaml to write. */
-static int simple_scalar(struct buf *out, const char *s, int quoted)
+int node_emit(const struct node *n, struct buf *out)
 {
-	size_t len = 0;
-	for (; s[len]; len++)
-		if (s[len] < 0x20 || s[len] > 0x7e || s[len] == '"' || s[len] == '\\')
-			return -1;
-	if (!quoted) {
-		size_t i = s[0] == '-';
-		int digits = len > i;
-		for (; i < len; i++)
-			digits = digits && s[i] >= '0' && s[i] <= '9';
-		if (!digits && strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
-			return -1;
-		buf_append(out, s, len);
-		return 0;
+	if (!n)
+		return -1;
+	/* Most documents (states, exports) are block collections of short scalars: written
+	 * directly, as libyaml would write them; libyaml writes anything else. */
+	if (n->kind != NODE_SCALAR && n->n) {
+		size_t at = out->len;
+		if (fast_block(out, n, 0, 0, at, 0) == 0)
+			return 0;
+		out->len = at;
+		if (out->data)
+			out->data[at] = '\0';
 	}
-	if (plain_safe(s)) {
-		buf_append(out, s, len);
-		return 0;
-	}
-	buf_puts(out, "\"");
-	buf_append(out, s, len);
-	buf_puts(out, "\"");
-	return 0;
+	return emit_libyaml(n, out);
 }
 
 int node_emit_entry(struct buf *out, int item, int first, const char *key, const char *value,
