@@ -103,16 +103,21 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
+	/* Formatted once into the room there is (at least 128 bytes made): again only when
+	 * the text turns out longer. */
+	buf_grow(b, 128);
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap2);
 	va_end(ap2);
 	if (n < 0) {
 		/* Only an invalid format or wide-character conversion fails; that is a bug. */
 		fprintf(stderr, "umpire: bad format string '%s'\n", fmt);
 		abort();
 	}
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= b->cap - b->len) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 
