@@ -794,7 +794,8 @@ static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend
 struct pack_obj {
 	git_oid id;        /* its id */
 	git_object_t type; /* commit, tree or blob */
-	void *data;        /* its bytes, read from the mempack (git_odb_backend_data_free) */
+	const void *data;  /* its bytes: a file's, or read from the mempack (when read) */
+	int read;          /* data was read from the mempack (git_odb_backend_data_free) */
 	size_t len;        /* their length */
 	size_t base;       /* the object it is a delta against (earlier in the pack), or itself */
 	struct buf delta;  /* that delta (git's format), when base is another object */
@@ -1066,10 +1067,75 @@ done:
 	return rc;
 }
 
+/* The blobs of a commit's files by id (sorted), to pack from the files' own bytes. */
+struct file_blobs {
+	git_oid *id;             /* files[i]'s blob id, in files' order */
+	size_t *order;           /* indices into id, by id */
+	const struct file *file; /* the files */
+	size_t n;                /* how many */
+};
+
+static int file_blob_cmp(size_t a, size_t b, const void *ctx)
+{
+	const struct file_blobs *fb = ctx;
+	return git_oid_cmp(&fb->id[a], &fb->id[b]);
+}
+
+/* The file whose blob is id, or NULL. */
+static const struct file *file_blob(const struct file_blobs *fb, const git_oid *id)
+{
+	size_t lo = 0, hi = fb->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = git_oid_cmp(&fb->id[fb->order[mid]], id);
+		if (c == 0)
+			return &fb->file[fb->order[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Puts the blobs of files that the repository lacks into the mempack written under the ids
+ * blob_id gives (OpenSSL's SHA-1), so that make_commit (reuse) finds them there and libgit2
+ * does not hash their bytes again with its collision-detecting SHA-1; fb indexes them by id
+ * (file_blobs_release). 0 / -1. */
+static int mempack_blobs(struct file_blobs *fb, git_odb *odb, git_odb_backend *written,
+	const struct file *files, size_t n)
+{
+	size_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+
+	fb->id = xcalloc(n ? n : 1, sizeof(*fb->id));
+	fb->order = xcalloc(n ? n : 1, sizeof(*fb->order));
+	fb->file = files;
+	fb->n = n;
+	for (size_t i = 0; i < n; i++) {
+		fb->order[i] = i;
+		if (blob_id(&fb->id[i], files[i].data, files[i].len) < 0 ||
+			(!git_odb_exists(odb, &fb->id[i]) &&
+				written->write(written, &fb->id[i], files[i].data, files[i].len,
+					GIT_OBJECT_BLOB) < 0)) {
+			free(tmp);
+			return -1;
+		}
+	}
+	index_sort(fb->order, tmp, n, file_blob_cmp, fb);
+	free(tmp);
+	return 0;
+}
+
+static void file_blobs_release(struct file_blobs *fb)
+{
+	free(fb->id);
+	free(fb->order);
+}
+
 /* The objects of ids (the commit, then what it wrote, a tree before what is below it), each
  * once, read from the mempack written into objs; their bases picked. 0 / -1. */
 static int pack_objs(struct pack_obj **out, size_t *n_out, git_odb_backend *written,
-	const struct oid_list *ids)
+	const struct file_blobs *fb, const struct oid_list *ids)
 {
 	struct pack_obj *objs = xcalloc(ids->n ? ids->n : 1, sizeof(*objs));
 	size_t *order = xcalloc(ids->n ? ids->n : 1, sizeof(*order));
@@ -1093,7 +1159,17 @@ static int pack_objs(struct pack_obj **out, size_t *n_out, git_odb_backend *writ
 		git_oid_cpy(&id, &objs[i].id);
 		memset(o, 0, sizeof(*o));
 		git_oid_cpy(&o->id, &id);
-		rc = written->read(&o->data, &o->len, &o->type, written, &o->id) < 0 ? -1 : 0;
+		const struct file *f = file_blob(fb, &id);
+		if (f) { /* a file's blob: its bytes, not a copy from the mempack */
+			o->data = f->data;
+			o->len = f->len;
+			o->type = GIT_OBJECT_BLOB;
+			continue;
+		}
+		void *data = NULL;
+		rc = written->read(&data, &o->len, &o->type, written, &o->id) < 0 ? -1 : 0;
+		o->data = data;
+		o->read = 1;
 	}
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		pick_base(objs, i);
@@ -1107,26 +1183,11 @@ static int pack_objs(struct pack_obj **out, size_t *n_out, git_odb_backend *writ
 static void pack_objs_free(struct pack_obj *objs, size_t n, git_odb_backend *written)
 {
 	for (size_t i = 0; i < n; i++) {
-		git_odb_backend_data_free(written, objs[i].data);
+		if (objs[i].read)
+			git_odb_backend_data_free(written, (void *)objs[i].data);
 		buf_release(&objs[i].delta);
 	}
 	free(objs);
-}
-
-/* Puts the blobs of files that the repository lacks into the mempack written under the ids
- * blob_id gives (OpenSSL's SHA-1), so that make_commit (reuse) finds them there and libgit2
- * does not hash their bytes again with its collision-detecting SHA-1. 0 / -1. */
-static int mempack_blobs(git_odb *odb, git_odb_backend *written, const struct file *files, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		git_oid id;
-		if (blob_id(&id, files[i].data, files[i].len) < 0)
-			return -1;
-		if (!git_odb_exists(odb, &id) && written->write(written, &id, files[i].data,
-							 files[i].len, GIT_OBJECT_BLOB) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* Writes the pack of the objects ids (read from the mempack written) and its index into r.
@@ -1136,7 +1197,8 @@ static int mempack_blobs(git_odb *odb, git_odb_backend *written, const struct fi
  * right type and records their hash). The objects are libgit2's own (made by make_commit,
  * each id computed from its bytes), and after the write the repository's handle must find
  * every one of them through the new index (r's odb refreshed), or the commit fails. */
-static int pack_commit_objects(struct repo *r, git_odb_backend *written, const struct oid_list *ids)
+static int pack_commit_objects(struct repo *r, git_odb_backend *written,
+	const struct file_blobs *fb, const struct oid_list *ids)
 {
 	struct pack_obj *objs = NULL;
 	struct buf pack = BUF_INIT, idx = BUF_INIT;
@@ -1145,7 +1207,7 @@ static int pack_commit_objects(struct repo *r, git_odb_backend *written, const s
 	size_t n = 0;
 	int rc = -1;
 
-	if (pack_objs(&objs, &n, written, ids) < 0)
+	if (pack_objs(&objs, &n, written, fb, ids) < 0)
 		goto done;
 	if (pack_stream(&pack, objs, n, sum) < 0 || pack_index(&idx, objs, n, sum) < 0) {
 		git_error_set_str(GIT_ERROR_ZLIB, "cannot compress the turn's objects");
@@ -1184,6 +1246,7 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	git_odb_backend *written = NULL;
 	git_commit *parent = NULL, *commit = NULL;
 	struct oid_list ids = { 0 };
+	struct file_blobs fb = { 0 };
 	int rc = -1;
 
 	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
@@ -1193,7 +1256,7 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 		written->free(written);
 		goto done;
 	}
-	if (mempack_blobs(odb, written, files, n) < 0 ||
+	if (mempack_blobs(&fb, odb, written, files, n) < 0 ||
 		(parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
 		make_commit(out, mem, parent, files, n, message, when, 1) < 0 ||
 		git_commit_lookup(&commit, mem, out) < 0)
@@ -1206,8 +1269,9 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	collect_oid(out, &ids);
 	if (list_written(&ids, mem, written, git_commit_tree_id(commit)) < 0)
 		goto done;
-	rc = pack_commit_objects(r, written, &ids);
+	rc = pack_commit_objects(r, written, &fb, &ids);
 done:
+	file_blobs_release(&fb);
 	free(ids.v);
 	git_commit_free(commit);
 	git_commit_free(parent);
