@@ -44,6 +44,19 @@ static struct node *node_alloc(enum node_kind kind)
 	return n;
 }
 
+/* A scalar node of the len bytes at s, the text in the node's own allocation (right after
+ * it, where node_free looks): one allocation a scalar, half as many for a big state. */
+static struct node *scalar_alloc(const char *s, size_t len)
+{
+	struct node *n = xmalloc(sizeof(*n) + len + 1);
+	memset(n, 0, sizeof(*n));
+	n->kind = NODE_SCALAR;
+	n->scalar = (char *)(n + 1);
+	memcpy(n->scalar, s, len);
+	n->scalar[len] = '\0';
+	return n;
+}
+
 /* Appends one entry (and key, for maps) growing the arrays at the implied capacity. */
 static void coll_push(struct node *c, struct node *key, struct node *value)
 {
@@ -69,7 +82,8 @@ void node_free(struct node *n)
 	}
 	free(n->keys);
 	free(n->items);
-	free(n->scalar);
+	if (n->scalar != (char *)(n + 1)) /* else in n's allocation (scalar_alloc) */
+		free(n->scalar);
 	/* A parsed root carries its file name in the same allocation (see new_root). */
 	free(n);
 }
@@ -86,24 +100,28 @@ struct node *node_new_seq(void)
 
 struct node *node_new_str(const char *s)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xstrdup(s);
+	struct node *n = scalar_alloc(s, strlen(s));
 	n->quoted = 1;
 	return n;
 }
 
 struct node *node_new_int(long long v)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xasprintf("%lld", v);
-	return n;
+	char d[24];
+	size_t at = sizeof(d);
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		d[--at] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--at] = '-';
+	return scalar_alloc(d + at, sizeof(d) - at);
 }
 
 struct node *node_new_bool(int v)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xstrdup(v ? "true" : "false");
-	return n;
+	return scalar_alloc(v ? "true" : "false", v ? 4 : 5);
 }
 
 struct node *node_map_add(struct node *map, const char *key, struct node *value)
@@ -315,6 +333,23 @@ static struct node *parse_new(struct parser *p, enum node_kind kind, yaml_mark_t
 	return n;
 }
 
+/* parse_new for a scalar of the len bytes at s (below the root: in one allocation). */
+static struct node *parse_new_scalar(struct parser *p, const char *s, size_t len, yaml_mark_t mark)
+{
+	if (!p->root && p->depth == 0) {
+		struct node *n = parse_new(p, NODE_SCALAR, mark);
+		n->scalar = xmalloc(len + 1);
+		memcpy(n->scalar, s, len);
+		n->scalar[len] = '\0';
+		return n;
+	}
+	struct node *n = scalar_alloc(s, len);
+	n->file = p->file;
+	n->line = (int)mark.line + 1;
+	n->column = (int)mark.column + 1;
+	return n;
+}
+
 /* Hands a new node to the collection on top of the stack (or makes it the root). */
 static void attach(struct parser *p, struct node *n)
 {
@@ -505,10 +540,7 @@ static int parse_event(struct parser *p, yaml_event_t *ev)
 		if (memchr(ev->data.scalar.value, '\0', len))
 			perr(p, ev->start_mark,
 				"value contains a NUL character (text without NUL expected)");
-		n = parse_new(p, NODE_SCALAR, ev->start_mark);
-		n->scalar = xmalloc(len + 1);
-		memcpy(n->scalar, ev->data.scalar.value, len);
-		n->scalar[len] = '\0';
+		n = parse_new_scalar(p, (const char *)ev->data.scalar.value, len, ev->start_mark);
 		n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 		attach(p, n);
 		return 0;
