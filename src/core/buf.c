@@ -92,6 +92,20 @@ void buf_puts(struct buf *b, const char *s)
 	buf_append(b, s, strlen(s));
 }
 
+void buf_put_int(struct buf *b, long long v)
+{
+	char d[24];
+	size_t at = sizeof(d);
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		d[--at] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--at] = '-';
+	buf_append(b, d + at, sizeof(d) - at);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -695,7 +695,7 @@ static int plain_safe(const char *s)
 	size_t len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
 		return 0;
-	for (size_t i = 0; words[i]; i++)
+	for (size_t i = 0; len <= 5 && words[i]; i++) /* none is longer than "false" */
 		if (ascii_lower_eq(s, words[i]))
 			return 0;
 	unsigned char c0 = (unsigned char)s[0];
@@ -703,8 +703,10 @@ static int plain_safe(const char *s)
 		    c0 == '_' || c0 == '/' || c0 >= 0x80))
 		return 0;
 	int numeric_chars = 1; /* only [0-9_.:eE+-] after a leading digit: a number */
+	int ascii = 1;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		ascii &= c < 0x80;
 		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (c >= '0' && c <= '9');
 		if (!alnum && c != '_' && c != '-' && c != '.' && c != '/' && c != ' ' && c < 0x80)
@@ -714,7 +716,7 @@ static int plain_safe(const char *s)
 			numeric_chars = 0;
 	}
 	/* Non-ASCII: refuse the code points YAML treats as breaks, spaces or marks. */
-	for (size_t i = 0; i + 1 < len; i++) {
+	for (size_t i = 0; !ascii && i + 1 < len; i++) {
 		const unsigned char *u = (const unsigned char *)s + i;
 		if (u[0] == 0xc2 && (u[1] < 0xa1)) /* C1 controls, NEL, no-break space */
 			return 0;
