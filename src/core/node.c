@@ -775,16 +775,59 @@ static int emit_node(yaml_emitter_t *em, const struct node *n)
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable ASCII
- * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted) or for
- * an integer or a bool (not quoted), double-quoted otherwise. Returns -1 when s is none of
- * these, for libyaml to write. */
+/* 1 if the len bytes at p are UTF-8 that libyaml's emitter (unicode on) writes as they are
+ * inside double quotes: well formed, and each character outside ASCII printable by its
+ * IS_PRINTABLE (U+00A0 to U+FFFD, no surrogate, no U+FEFF, U+FFFE, U+FFFF; nothing past
+ * U+FFFF) and not a break (U+2028, U+2029). Else 0: libyaml decides. */
+static int utf8_as_is(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned c = p[i], n, cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else {
+			return 0;
+		}
+		if (i + n >= len)
+			return 0;
+		for (unsigned k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i + k] & 0x3f);
+		}
+		if (cp < 0xa0 || (n == 2 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
+			cp == 0x2028 || cp == 0x2029 || cp == 0xfeff || cp >= 0xfffe)
+			return 0;
+		i += n + 1;
+	}
+	return 1;
+}
+
+/* The bytes of s as emit_node writes a scalar that fits on its line: printable text
+ * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted, ASCII) or
+ * for an integer or a bool (not quoted), double-quoted otherwise (UTF-8 as utf8_as_is
+ * allows). Returns -1 when s is none of these, for libyaml to write. */
 static int simple_scalar(struct buf *out, const char *s, int quoted)
 {
 	size_t len = 0;
-	for (; s[len]; len++)
-		if (s[len] < 0x20 || s[len] > 0x7e || s[len] == '"' || s[len] == '\\')
+	int ascii = 1;
+	for (; s[len]; len++) {
+		unsigned char c = (unsigned char)s[len];
+		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
 			return -1;
+		ascii &= c < 0x80;
+	}
+	/* Outside ASCII only inside double quotes (libyaml chooses how to write a plain one). */
+	if (!ascii && (!quoted || plain_safe(s) || !utf8_as_is((const unsigned char *)s, len)))
+		return -1;
 	if (!quoted) {
 		size_t i = s[0] == '-';
 		int digits = len > i;
@@ -795,7 +838,7 @@ static int simple_scalar(struct buf *out, const char *s, int quoted)
 		buf_append(out, s, len);
 		return 0;
 	}
-	if (plain_safe(s)) {
+	if (ascii && plain_safe(s)) {
 		buf_append(out, s, len);
 		return 0;
 	}

@@ -690,6 +690,36 @@ START_TEST(emit_direct_as_libyaml)
 }
 END_TEST
 
+/* Text outside ASCII: inside double quotes written as it is where libyaml does (these are
+ * libyaml's bytes), escaped where it escapes (past U+FFFF, a line separator, a BOM); a
+ * plain one is left to libyaml. */
+START_TEST(emit_utf8_as_libyaml)
+{
+	static const struct {
+		const char *value, *want;
+	} cases[] = {
+		{ "x: \u00e9 \u00a7", "k: \"x: \u00e9 \u00a7\"\n" },
+		{ "nbsp: \u00a0", "k: \"nbsp: \u00a0\"\n" },
+		{ "emoji: \U0001F600", "k: \"emoji: \\U0001F600\"\n" },
+		{ "ls: \u2028", "k: \"ls: \\L\"\n" },
+		{ "bom: \xef\xbb\xbf", "k: \"bom: \\uFEFF\"\n" },
+		{ "\u00e9", "k: \u00e9\n" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct node *m = node_new_map();
+		node_map_str(m, "k", cases[i].value);
+		char *got = emit(m);
+		ck_assert_str_eq(got, cases[i].want);
+		struct buf entry = BUF_INIT;
+		ck_assert_int_eq(node_emit_entry(&entry, 0, 1, "k", cases[i].value, 1), 0);
+		ck_assert_str_eq(buf_str(&entry), cases[i].want);
+		buf_release(&entry);
+		free(got);
+		node_free(m);
+	}
+}
+END_TEST
+
 START_TEST(emit_appends)
 {
 	struct buf b = BUF_INIT;
@@ -1307,6 +1337,7 @@ static Suite *node_suite(void)
 	tc = tcase_create("emit");
 	tcase_add_test(tc, emit_golden);
 	tcase_add_test(tc, emit_direct_as_libyaml);
+	tcase_add_test(tc, emit_utf8_as_libyaml);
 	tcase_add_test(tc, emit_appends);
 	tcase_add_test(tc, emit_root_scalar);
 	tcase_add_test(tc, emit_invalid_utf8_fails);
