@@ -6,7 +6,6 @@
 #include "core/durable.h"
 #include "core/gittls.h"
 #include "core/error.h"
-#include "core/file.h"
 #include "core/layout.h"
 
 #include <errno.h>
@@ -1037,11 +1036,49 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 	return 0;
 }
 
+/* Writes dir/name durably, read-only as libgit2's indexer leaves packs (0444): a temporary
+ * file in dir (tmp_pack_*, which git and libgit2 ignore), fsync, rename over, fsync dir.
+ * 0, or -1 with libgit2's error set. */
+static int pack_file_write(const char *dir, const char *name, const struct buf *b)
+{
+	char *tmp = xasprintf("%s/tmp_pack_XXXXXX", dir), *path = xasprintf("%s/%s", dir, name);
+	const char *p = b->data;
+	size_t left = b->len;
+	int fd = mkstemp(tmp), ret = -1;
+
+	if (fd < 0)
+		goto done;
+	while (left > 0) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto done;
+		p += n;
+		left -= (size_t)n;
+	}
+	if (fchmod(fd, 0444) != 0 || fsync(fd) != 0)
+		goto done;
+	ret = close(fd);
+	fd = -1;
+	if (ret == 0)
+		ret = rename(tmp, path) == 0 && fsync_dir(dir) == 0 ? 0 : -1;
+done:
+	if (ret != 0)
+		git_error_set(GIT_ERROR_OS, "cannot write '%s': %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
 /* Writes pack and its index durably into objects/pack/ as git names them (pack-SUM.pack,
- * then pack-SUM.idx: a reader finds a pack by its index, so the pack is whole before its
- * index appears), each through a synced temporary file renamed over and a synced directory.
- * A crash between the two leaves a pack nobody reads, which the rerun writes again (the same
- * bytes, the same name). 0 / -1 (libgit2's error set). */
+ * then pack-SUM.idx: a reader finds a pack by its index, so the pack is whole and its name
+ * synced before its index appears). A crash between the two leaves a pack nobody reads,
+ * which the rerun writes again (the same bytes, the same name). 0 / -1 (libgit2's error). */
 static int pack_write(struct repo *r, const struct buf *pack, const struct buf *idx,
 	const unsigned char packsum[20])
 {
@@ -1051,17 +1088,13 @@ static int pack_write(struct repo *r, const struct buf *pack, const struct buf *
 
 	hex_encode(hex, packsum, 20);
 	name = xasprintf("pack-%s.pack", hex);
-	if (file_write_durable(dir, name, pack->data, pack->len) < 0)
+	if (pack_file_write(dir, name, pack) < 0)
 		goto done;
 	durable_point("git pack");
 	free(name);
 	name = xasprintf("pack-%s.idx", hex);
-	if (file_write_durable(dir, name, idx->data, idx->len) < 0)
-		goto done;
-	rc = 0;
+	rc = pack_file_write(dir, name, idx);
 done:
-	if (rc < 0)
-		git_error_set_str(GIT_ERROR_OS, error_last()->message);
 	free(name);
 	free(dir);
 	return rc;
