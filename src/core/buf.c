@@ -73,6 +73,11 @@ static void buf_grow(struct buf *b, size_t extra)
 	b->cap = cap;
 }
 
+void buf_reserve(struct buf *b, size_t extra)
+{
+	buf_grow(b, extra);
+}
+
 void buf_append(struct buf *b, const void *data, size_t n)
 {
 	buf_grow(b, n);
@@ -87,6 +92,20 @@ void buf_puts(struct buf *b, const char *s)
 	buf_append(b, s, strlen(s));
 }
 
+void buf_put_int(struct buf *b, long long v)
+{
+	char d[24];
+	size_t at = sizeof(d);
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		d[--at] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--at] = '-';
+	buf_append(b, d + at, sizeof(d) - at);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -98,16 +117,21 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
+	/* Formatted once into the room there is (at least 128 bytes made): again only when
+	 * the text turns out longer. */
+	buf_grow(b, 128);
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap2);
 	va_end(ap2);
 	if (n < 0) {
 		/* Only an invalid format or wide-character conversion fails; that is a bug. */
 		fprintf(stderr, "umpire: bad format string '%s'\n", fmt);
 		abort();
 	}
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= b->cap - b->len) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

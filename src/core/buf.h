@@ -19,8 +19,13 @@ struct buf {
 
 /* Appends n bytes (may contain NUL bytes). */
 void buf_append(struct buf *b, const void *data, size_t n);
+/* Makes room for extra more bytes (and the NUL) without changing the contents: a caller
+ * writing into data + len itself then adds to len and puts the NUL back. */
+void buf_reserve(struct buf *b, size_t extra);
 /* Appends a C string. */
 void buf_puts(struct buf *b, const char *s);
+/* Appends v in decimal, as "%lld" would (no printf: for tables of thousands of rows). */
+void buf_put_int(struct buf *b, long long v);
 /* Appends printf-formatted text. */
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);

@@ -33,23 +33,40 @@ static const char *markdown_escape(char c, char prev)
 	}
 }
 
-/* 1 if s is printable ASCII with nothing Markdown or diag_escape would change. */
-static int markdown_plain(const char *s)
+/* The length of s when it is printable ASCII with nothing Markdown or diag_escape would
+ * change, else -1 (one pass: escape_markdown appends s by that length). */
+static long markdown_plain(const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p > 0x7e || *p == '&' || *p == '<' || *p == '>' || *p == '|' ||
-			*p == '`' || (*p == '(' && p > (const unsigned char *)s && p[-1] == ']'))
-			return 0;
-	return 1;
+	const unsigned char *p = (const unsigned char *)s;
+	for (; *p; p++) {
+		if (*p < 0x20 || *p > 0x7e)
+			return -1;
+		switch (*p) {
+		case '&':
+		case '<':
+		case '>':
+		case '|':
+		case '`':
+			return -1;
+		case '(':
+			if (p > (const unsigned char *)s && p[-1] == ']')
+				return -1;
+			break;
+		default:
+			break;
+		}
+	}
+	return (long)(p - (const unsigned char *)s);
 }
 
 void escape_markdown(struct buf *out, const char *s)
 {
 	struct buf t = BUF_INIT;
 	size_t from = 0;
+	long plain = s ? markdown_plain(s) : -1;
 
-	if (s && markdown_plain(s)) {
-		buf_puts(out, s);
+	if (plain >= 0) {
+		buf_append(out, s, (size_t)plain);
 		return;
 	}
 	diag_escape(&t, s ? s : "");

@@ -19,7 +19,8 @@ enum {
 	NODE_DEFAULT_MAX_SCALAR = 4096,
 	NODE_SHOW_MAX = 20, /* bytes of an offending value quoted in a message: a short excerpt */
 	NODE_ID_MAX = 64,
-	NODE_EMIT_WIDTH = 4096, /* wide enough that long strings are never folded */
+	NODE_FAST_EMIT_DEPTH = 64, /* nesting node_emit writes without libyaml */
+	NODE_EMIT_WIDTH = 4096,    /* wide enough that long strings are never folded */
 };
 
 /* --- allocation ------------------------------------------------------------------- */
@@ -40,6 +41,19 @@ static struct node *node_alloc(enum node_kind kind)
 {
 	struct node *n = xcalloc(1, sizeof(*n));
 	n->kind = kind;
+	return n;
+}
+
+/* A scalar node of the len bytes at s, the text in the node's own allocation (right after
+ * it, where node_free looks): one allocation a scalar, half as many for a big state. */
+static struct node *scalar_alloc(const char *s, size_t len)
+{
+	struct node *n = xmalloc(sizeof(*n) + len + 1);
+	memset(n, 0, sizeof(*n));
+	n->kind = NODE_SCALAR;
+	n->scalar = (char *)(n + 1);
+	memcpy(n->scalar, s, len);
+	n->scalar[len] = '\0';
 	return n;
 }
 
@@ -68,7 +82,8 @@ void node_free(struct node *n)
 	}
 	free(n->keys);
 	free(n->items);
-	free(n->scalar);
+	if (n->scalar != (char *)(n + 1)) /* else in n's allocation (scalar_alloc) */
+		free(n->scalar);
 	/* A parsed root carries its file name in the same allocation (see new_root). */
 	free(n);
 }
@@ -85,24 +100,28 @@ struct node *node_new_seq(void)
 
 struct node *node_new_str(const char *s)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xstrdup(s);
+	struct node *n = scalar_alloc(s, strlen(s));
 	n->quoted = 1;
 	return n;
 }
 
 struct node *node_new_int(long long v)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xasprintf("%lld", v);
-	return n;
+	char d[24];
+	size_t at = sizeof(d);
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		d[--at] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--at] = '-';
+	return scalar_alloc(d + at, sizeof(d) - at);
 }
 
 struct node *node_new_bool(int v)
 {
-	struct node *n = node_alloc(NODE_SCALAR);
-	n->scalar = xstrdup(v ? "true" : "false");
-	return n;
+	return scalar_alloc(v ? "true" : "false", v ? 4 : 5);
 }
 
 struct node *node_map_add(struct node *map, const char *key, struct node *value)
@@ -314,6 +333,23 @@ static struct node *parse_new(struct parser *p, enum node_kind kind, yaml_mark_t
 	return n;
 }
 
+/* parse_new for a scalar of the len bytes at s (below the root: in one allocation). */
+static struct node *parse_new_scalar(struct parser *p, const char *s, size_t len, yaml_mark_t mark)
+{
+	if (!p->root && p->depth == 0) {
+		struct node *n = parse_new(p, NODE_SCALAR, mark);
+		n->scalar = xmalloc(len + 1);
+		memcpy(n->scalar, s, len);
+		n->scalar[len] = '\0';
+		return n;
+	}
+	struct node *n = scalar_alloc(s, len);
+	n->file = p->file;
+	n->line = (int)mark.line + 1;
+	n->column = (int)mark.column + 1;
+	return n;
+}
+
 /* Hands a new node to the collection on top of the stack (or makes it the root). */
 static void attach(struct parser *p, struct node *n)
 {
@@ -504,10 +540,7 @@ static int parse_event(struct parser *p, yaml_event_t *ev)
 		if (memchr(ev->data.scalar.value, '\0', len))
 			perr(p, ev->start_mark,
 				"value contains a NUL character (text without NUL expected)");
-		n = parse_new(p, NODE_SCALAR, ev->start_mark);
-		n->scalar = xmalloc(len + 1);
-		memcpy(n->scalar, ev->data.scalar.value, len);
-		n->scalar[len] = '\0';
+		n = parse_new_scalar(p, (const char *)ev->data.scalar.value, len, ev->start_mark);
 		n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 		attach(p, n);
 		return 0;
@@ -662,7 +695,7 @@ static int plain_safe(const char *s)
 	size_t len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
 		return 0;
-	for (size_t i = 0; words[i]; i++)
+	for (size_t i = 0; len <= 5 && words[i]; i++) /* none is longer than "false" */
 		if (ascii_lower_eq(s, words[i]))
 			return 0;
 	unsigned char c0 = (unsigned char)s[0];
@@ -670,8 +703,10 @@ static int plain_safe(const char *s)
 		    c0 == '_' || c0 == '/' || c0 >= 0x80))
 		return 0;
 	int numeric_chars = 1; /* only [0-9_.:eE+-] after a leading digit: a number */
+	int ascii = 1;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		ascii &= c < 0x80;
 		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (c >= '0' && c <= '9');
 		if (!alnum && c != '_' && c != '-' && c != '.' && c != '/' && c != ' ' && c < 0x80)
@@ -681,7 +716,7 @@ static int plain_safe(const char *s)
 			numeric_chars = 0;
 	}
 	/* Non-ASCII: refuse the code points YAML treats as breaks, spaces or marks. */
-	for (size_t i = 0; i + 1 < len; i++) {
+	for (size_t i = 0; !ascii && i + 1 < len; i++) {
 		const unsigned char *u = (const unsigned char *)s + i;
 		if (u[0] == 0xc2 && (u[1] < 0xa1)) /* C1 controls, NEL, no-break space */
 			return 0;
@@ -740,14 +775,162 @@ static int emit_node(yaml_emitter_t *em, const struct node *n)
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
 }
 
-int node_emit(const struct node *n, struct buf *out)
+/* 1 if the len bytes at p are UTF-8 that libyaml's emitter (unicode on) writes as they are
+ * inside double quotes: well formed, and each character outside ASCII printable by its
+ * IS_PRINTABLE (U+00A0 to U+FFFD, no surrogate, no U+FEFF, U+FFFE, U+FFFF; nothing past
+ * U+FFFF) and not a break (U+2028, U+2029). Else 0: libyaml decides. */
+static int utf8_as_is(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned c = p[i], n, cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else {
+			return 0;
+		}
+		if (i + n >= len)
+			return 0;
+		for (unsigned k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i + k] & 0x3f);
+		}
+		if (cp < 0xa0 || (n == 2 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
+			cp == 0x2028 || cp == 0x2029 || cp == 0xfeff || cp >= 0xfffe)
+			return 0;
+		i += n + 1;
+	}
+	return 1;
+}
+
+/* The bytes of s as emit_node writes a scalar that fits on its line: printable text
+ * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted, ASCII) or
+ * for an integer or a bool (not quoted), double-quoted otherwise (UTF-8 as utf8_as_is
+ * allows). Returns -1 when s is none of these, for libyaml to write. */
+static int simple_scalar(struct buf *out, const char *s, int quoted)
+{
+	size_t len = 0;
+	int ascii = 1;
+	for (; s[len]; len++) {
+		unsigned char c = (unsigned char)s[len];
+		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+			return -1;
+		ascii &= c < 0x80;
+	}
+	/* Outside ASCII only inside double quotes (libyaml chooses how to write a plain one). */
+	if (!ascii && (!quoted || plain_safe(s) || !utf8_as_is((const unsigned char *)s, len)))
+		return -1;
+	if (!quoted) {
+		size_t i = s[0] == '-';
+		int digits = len > i;
+		for (; i < len; i++)
+			digits = digits && s[i] >= '0' && s[i] <= '9';
+		if (!digits && strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
+			return -1;
+		buf_append(out, s, len);
+		return 0;
+	}
+	if (ascii && plain_safe(s)) {
+		buf_append(out, s, len);
+		return 0;
+	}
+	buf_puts(out, "\"");
+	buf_append(out, s, len);
+	buf_puts(out, "\"");
+	return 0;
+}
+
+/* --- emitting without libyaml, for the documents it would write the same ---------------- */
+
+static void put_indent(struct buf *out, int indent)
+{
+	static const char spaces[] = "                                ";
+	for (; indent > 0; indent -= (int)(sizeof(spaces) - 1))
+		buf_append(out, spaces,
+			indent < (int)sizeof(spaces) - 1 ? (size_t)indent : sizeof(spaces) - 1);
+}
+
+static int fast_block(struct buf *out, const struct node *n, int indent, int inline_first,
+	size_t line, int depth);
+
+/* The rest of a line after "key:" or "- " (sep: what goes before a value on that line):
+ * a scalar, an empty collection, or a collection on the lines below. -1 where libyaml might
+ * write otherwise. */
+static int fast_value(struct buf *out, const struct node *v, int indent, const char *sep,
+	size_t line, int depth)
+{
+	if (v->kind == NODE_SCALAR) {
+		buf_puts(out, sep);
+		if (simple_scalar(out, v->scalar, v->quoted) < 0 ||
+			out->len - line >= NODE_EMIT_WIDTH)
+			return -1;
+		buf_puts(out, "\n");
+		return 0;
+	}
+	if (v->n == 0) {
+		buf_puts(out, sep);
+		buf_puts(out, v->kind == NODE_MAP ? "{}\n" : "[]\n");
+		return 0;
+	}
+	return fast_block(out, v, indent, 0, line, depth + 1);
+}
+
+/* A block mapping or sequence at indent as libyaml writes it (indent 2; a sequence that is
+ * a mapping's value is not indented further); when inline_first, its first entry continues
+ * the line "- " began at line. 0, or -1 for anything outside that simple form. */
+static int fast_block(struct buf *out, const struct node *n, int indent, int inline_first,
+	size_t line, int depth)
+{
+	if (depth > NODE_FAST_EMIT_DEPTH)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		if (i > 0 || !inline_first) {
+			line = out->len;
+			put_indent(out, indent);
+		}
+		if (n->kind == NODE_SEQ) {
+			const struct node *v = n->items[i];
+			buf_puts(out, "- ");
+			if (v->kind != NODE_SCALAR && v->n) {
+				if (fast_block(out, v, indent + 2, 1, line, depth + 1) < 0)
+					return -1;
+			} else if (fast_value(out, v, indent, "", line, depth) < 0) {
+				return -1;
+			}
+			continue;
+		}
+		const struct node *k = n->keys[i], *v = n->items[i];
+		if (k->kind != NODE_SCALAR || !plain_safe(k->scalar) ||
+			simple_scalar(out, k->scalar, 1) < 0)
+			return -1;
+		buf_puts(out, ":");
+		if (v->kind != NODE_SCALAR && v->n) {
+			buf_puts(out, "\n");
+			if (fast_block(out, v, v->kind == NODE_MAP ? indent + 2 : indent, 0, 0,
+				    depth + 1) < 0)
+				return -1;
+		} else if (fast_value(out, v, indent, " ", line, depth) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* n as libyaml's emitter writes it, appended to out (left as it was on failure). 0 / -1. */
+static int emit_libyaml(const struct node *n, struct buf *out)
 {
 	yaml_emitter_t em;
 	yaml_event_t ev;
 	int rc = -1;
 	struct buf tmp = BUF_INIT;
-	if (!n)
-		return -1;
 	if (!yaml_emitter_initialize(&em)) {
 		fprintf(stderr, "umpire: out of memory (libyaml)\n");
 		abort();
@@ -782,34 +965,21 @@ done:
 	return rc;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable ASCII
- * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted) or for
- * an integer or a bool (not quoted), double-quoted otherwise. Returns -1 when s is none of
- * these, for libyaml to write. */
-static int simple_scalar(struct buf *out, const char *s, int quoted)
+int node_emit(const struct node *n, struct buf *out)
 {
-	size_t len = 0;
-	for (; s[len]; len++)
-		if (s[len] < 0x20 || s[len] > 0x7e || s[len] == '"' || s[len] == '\\')
-			return -1;
-	if (!quoted) {
-		size_t i = s[0] == '-';
-		int digits = len > i;
-		for (; i < len; i++)
-			digits = digits && s[i] >= '0' && s[i] <= '9';
-		if (!digits && strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
-			return -1;
-		buf_append(out, s, len);
-		return 0;
+	if (!n)
+		return -1;
+	/* Most documents (states, exports) are block collections of short scalars: written
+	 * directly, as libyaml would write them; libyaml writes anything else. */
+	if (n->kind != NODE_SCALAR && n->n) {
+		size_t at = out->len;
+		if (fast_block(out, n, 0, 0, at, 0) == 0)
+			return 0;
+		out->len = at;
+		if (out->data)
+			out->data[at] = '\0';
 	}
-	if (plain_safe(s)) {
-		buf_append(out, s, len);
-		return 0;
-	}
-	buf_puts(out, "\"");
-	buf_append(out, s, len);
-	buf_puts(out, "\"");
-	return 0;
+	return emit_libyaml(n, out);
 }
 
 int node_emit_entry(struct buf *out, int item, int first, const char *key, const char *value,

@@ -279,19 +279,12 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	buf_puts(b, "orders:\n```\n");
 }
 
-void render_report(struct buf *b, const struct turn *t, const char *player)
+void render_report_common(struct buf *b, const struct turn *t)
 {
-	const struct campaign *c = t->c;
 	const struct turn_input *in = &t->in;
 	const struct turn_output *out = &t->out;
 	char hex[65];
 
-	if (player)
-		buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
-	else
-		buf_printf(b, "# %s, turn %d: public report\n\n", c->id, in->turn);
-	escape_markdown(b, out->summary);
-	buf_puts(b, "\n\n");
 	buf_puts(b, "## Orders received\n\n");
 	for (size_t i = 0; i < in->n_files; i++) {
 		hex32(hex, in->files[i].digest_hash);
@@ -357,6 +350,22 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 	hex32(hex, out->seed);
 	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n",
 		hex);
+}
+
+void render_report_from(struct buf *b, const struct turn *t, const char *player,
+	const struct buf *common)
+{
+	const struct campaign *c = t->c;
+	const struct turn_input *in = &t->in;
+	const struct turn_output *out = &t->out;
+
+	if (player)
+		buf_printf(b, "# %s, turn %d: report for %s\n\n", c->id, in->turn, player);
+	else
+		buf_printf(b, "# %s, turn %d: public report\n\n", c->id, in->turn);
+	escape_markdown(b, out->summary);
+	buf_puts(b, "\n\n");
+	buf_append(b, common->data, common->len);
 	/* The public report (player NULL) shows the rule system's view only when it declares
 	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */
 	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {
@@ -369,4 +378,13 @@ void render_report(struct buf *b, const struct turn *t, const char *player)
 		buf_release(&sit);
 	}
 	render_next(b, t, player);
+}
+
+void render_report(struct buf *b, const struct turn *t, const char *player)
+{
+	struct buf common = BUF_INIT;
+
+	render_report_common(&common, t);
+	render_report_from(b, t, player, &common);
+	buf_release(&common);
 }

@@ -12,6 +12,13 @@ int render_export(struct buf *b, const struct turn *t);
 /* Appends the Markdown report of turn t for player to b; player NULL: a sealed turn's public
  * report (the rule system's Situation only when it sets RULES_PRIVATE). */
 void render_report(struct buf *b, const struct turn *t, const char *player);
+/* The part of every report of turn t that is the same for all readers (orders received to
+ * the turn seed), appended to common: render_report_from puts it into each player's report,
+ * so a turn of 10,000 dice renders its dice table once, not once a player. */
+void render_report_common(struct buf *common, const struct turn *t);
+/* render_report with that common part (render_report_common's, of the same turn). */
+void render_report_from(struct buf *b, const struct turn *t, const char *player,
+	const struct buf *common);
 
 /* Appends a sealed turn's salts file to b: campaign, turn (and player, when given) and, per
  * order file (player's only, or every one when player is NULL), its player, salt and salted

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -780,70 +781,505 @@ static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend
 	return rc;
 }
 
-/* Appends one object to a pack stream (git's pack format, version 2, no deltas): the type
- * and size header, then the zlib-deflated bytes. 0 / -1. */
-static int pack_entry(struct buf *pack, git_object_t type, const void *data, size_t len)
+/* Pack entries of a turn: zlib's fastest level. A turn's objects are text that the next
+ * repo_pack_loose (every TURN_PACK_EVERY turns) deltifies and recompresses with libgit2's
+ * packbuilder anyway, so the few per cent level 6 saves would live only until then, at three
+ * to four times the CPU. */
+#define PACK_ZLIB_LEVEL Z_BEST_SPEED
+#define PACK_DELTA_MIN 4096 /* bytes: a smaller blob is stored whole */
+#define PACK_DELTA_TRIES 4  /* earlier whole blobs tried as a blob's delta base */
+
+/* One object of a turn's pack. */
+struct pack_obj {
+	git_oid id;        /* its id */
+	git_object_t type; /* commit, tree or blob */
+	const void *data;  /* its bytes: a file's, or read from the mempack (when read) */
+	int read;          /* data was read from the mempack (git_odb_backend_data_free) */
+	size_t len;        /* their length */
+	size_t base;       /* the object it is a delta against (earlier in the pack), or itself */
+	struct buf delta;  /* that delta (git's format), when base is another object */
+	size_t offset;     /* where its entry starts in the pack */
+	uint32_t crc;      /* CRC-32 of its entry, which the pack's index records */
+};
+
+/* A size in a delta's header: 7 bits a byte, least significant first. */
+static void delta_size(struct buf *d, size_t v)
 {
-	unsigned char head[16];
-	size_t n = 0, left = len >> 4;
-	head[n++] = (unsigned char)(((unsigned)type << 4) | (len & 0x0f) | (left ? 0x80 : 0));
+	do {
+		unsigned char c = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		c |= v ? 0x80 : 0;
+		buf_append(d, &c, 1);
+	} while (v);
+}
+
+/* Delta instructions copying len bytes at off in the base (0x10000 at most each: the size
+ * git's own delta writer keeps to). */
+static void delta_copy(struct buf *d, size_t off, size_t len)
+{
+	while (len > 0) {
+		size_t n = len < 0x10000 ? len : 0x10000, sz = n == 0x10000 ? 0 : n;
+		unsigned char op[8] = { 0x80 };
+		size_t k = 1;
+		for (unsigned i = 0; i < 4; i++)
+			if ((off >> (8 * i)) & 0xff) {
+				op[0] |= (unsigned char)(1u << i);
+				op[k++] = (unsigned char)(off >> (8 * i));
+			}
+		for (unsigned i = 0; i < 3; i++)
+			if ((sz >> (8 * i)) & 0xff) {
+				op[0] |= (unsigned char)(0x10u << i);
+				op[k++] = (unsigned char)(sz >> (8 * i));
+			}
+		buf_append(d, op, k);
+		off += n;
+		len -= n;
+	}
+}
+
+/* Delta instructions inserting len bytes at p (127 at most each). */
+static void delta_insert(struct buf *d, const char *p, size_t len)
+{
+	while (len > 0) {
+		unsigned char n = (unsigned char)(len < 127 ? len : 127);
+		buf_append(d, &n, 1);
+		buf_append(d, p, n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* The length of the line at p (its '\n' included; the rest when there is none). */
+static size_t line_len(const char *p, size_t left)
+{
+	const char *nl = memchr(p, '\n', left);
+	return nl ? (size_t)(nl - p) + 1 : left;
+}
+
+/* A delta (git's pack format) that makes target from base, line by line in step: each line
+ * equal to the base's line at the same place is copied, any other inserted. Files a turn
+ * renders per player (a report each) differ in a few lines at the same places. 0 with the
+ * delta in *d, or -1 (d emptied) when it would exceed limit bytes. */
+static int line_delta(struct buf *d, const char *base, size_t blen, const char *target, size_t tlen,
+	size_t limit)
+{
+	size_t bp = 0, tp = 0, cs = 0, cl = 0;
+
+	delta_size(d, blen);
+	delta_size(d, tlen);
+	while (tp < tlen && d->len <= limit) {
+		size_t tl = line_len(target + tp, tlen - tp);
+		size_t bl = bp < blen ? line_len(base + bp, blen - bp) : 0;
+		if (bl == tl && memcmp(base + bp, target + tp, tl) == 0) {
+			if (cl && cs + cl == bp) {
+				cl += tl;
+			} else {
+				delta_copy(d, cs, cl);
+				cs = bp;
+				cl = tl;
+			}
+		} else {
+			delta_copy(d, cs, cl);
+			cl = 0;
+			delta_insert(d, target + tp, tl);
+		}
+		bp += bl;
+		tp += tl;
+	}
+	delta_copy(d, cs, cl);
+	if (d->len <= limit)
+		return 0;
+	buf_clear(d);
+	return -1;
+}
+
+/* Picks objs[i]'s delta base among the last whole blobs before it of about its size, when a
+ * delta against one is under a quarter of its size; else it stays whole (base i). */
+static void pick_base(struct pack_obj *objs, size_t i)
+{
+	struct pack_obj *o = &objs[i];
+	int tries = 0;
+
+	o->base = i;
+	if (o->type != GIT_OBJECT_BLOB || o->len < PACK_DELTA_MIN)
+		return;
+	for (size_t j = i; j-- > 0 && tries < PACK_DELTA_TRIES;) {
+		const struct pack_obj *b = &objs[j];
+		if (b->type != GIT_OBJECT_BLOB || b->base != j || b->len < PACK_DELTA_MIN ||
+			b->len > UINT32_MAX || b->len / 8 * 7 > o->len || o->len / 8 * 7 > b->len)
+			continue;
+		tries++;
+		if (line_delta(&o->delta, b->data, b->len, o->data, o->len, o->len / 4) == 0) {
+			o->base = j;
+			return;
+		}
+	}
+}
+
+/* Appends objs[i]'s entry to a pack stream (git's pack format, version 2): the type and size
+ * header, for a delta the distance back to its base's entry, then the zlib-deflated bytes
+ * (the object's, or its delta's); records its offset and CRC-32. 0 / -1. */
+static int pack_entry(struct buf *pack, struct pack_obj *objs, size_t i)
+{
+	struct pack_obj *o = &objs[i];
+	int delta = o->base != i;
+	const void *data = delta ? (const void *)o->delta.data : o->data;
+	size_t len = delta ? o->delta.len : o->len, left = len >> 4, n = 0;
+	unsigned type = delta ? 6u /* OFS_DELTA */ : (unsigned)o->type;
+	unsigned char head[32];
+
+	o->offset = pack->len;
+	head[n++] = (unsigned char)((type << 4) | (len & 0x0f) | (left ? 0x80 : 0));
 	for (; left; left >>= 7)
 		head[n++] = (unsigned char)((left & 0x7f) | (left >> 7 ? 0x80 : 0));
+	if (delta) { /* git's offset encoding: big-endian 7-bit groups, each but the last +1 */
+		unsigned char ofs[16];
+		size_t back = o->offset - objs[o->base].offset, k = sizeof(ofs) - 1;
+		ofs[k] = (unsigned char)(back & 0x7f);
+		while (back >>= 7)
+			ofs[--k] = (unsigned char)(0x80 | (--back & 0x7f));
+		memcpy(head + n, ofs + k, sizeof(ofs) - k);
+		n += sizeof(ofs) - k;
+	}
 	buf_append(pack, head, n);
 	uLongf room = compressBound((uLong)len);
-	Bytef *z = xmalloc(room);
-	int rc = compress(z, &room, data, (uLong)len) == Z_OK ? 0 : -1;
-	if (rc == 0)
-		buf_append(pack, z, room);
-	free(z);
+	buf_reserve(pack, room);
+	int rc = compress2((Bytef *)pack->data + pack->len, &room, data, (uLong)len,
+			 PACK_ZLIB_LEVEL) == Z_OK ?
+			 0 :
+			 -1;
+	if (rc == 0) {
+		pack->len += room;
+		pack->data[pack->len] = '\0';
+		o->crc = (uint32_t)crc32(0, (const Bytef *)pack->data + o->offset,
+			(uInt)(pack->len - o->offset));
+	}
 	return rc;
 }
 
-/* The pack of the objects ids (read from the mempack written), with its header and its
- * SHA-1 trailer, in *pack. 0 / -1. */
-static int pack_stream(struct buf *pack, git_odb_backend *written, const struct oid_list *ids)
+/* The pack of objs (in that order: a delta's base comes before it), with its header and its
+ * SHA-1 trailer (also in sum), in *pack. 0 / -1. */
+static int pack_stream(struct buf *pack, struct pack_obj *objs, size_t n, unsigned char sum[20])
 {
 	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
-	unsigned char sum[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
-	int rc = 0;
+	unsigned int sn = 0;
 
 	for (int i = 0; i < 4; i++)
-		head[8 + i] = (unsigned char)(ids->n >> (24 - 8 * i));
+		head[8 + i] = (unsigned char)(n >> (24 - 8 * i));
 	buf_append(pack, head, sizeof(head));
-	for (size_t i = 0; rc == 0 && i < ids->n; i++) {
-		void *data = NULL;
-		size_t len = 0;
-		git_object_t type;
-		rc = written->read(&data, &len, &type, written, &ids->v[i]) < 0 ?
-			     -1 :
-			     pack_entry(pack, type, data, len);
-		git_odb_backend_data_free(written, data);
+	for (size_t i = 0; i < n; i++)
+		if (pack_entry(pack, objs, i) < 0)
+			return -1;
+	if (EVP_Digest(pack->data, pack->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
+		return -1;
+	buf_append(pack, sum, 20);
+	return 0;
+}
+
+static void put_be32(struct buf *b, uint32_t v)
+{
+	unsigned char c[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16),
+		(unsigned char)(v >> 8), (unsigned char)v };
+	buf_append(b, c, 4);
+}
+
+static int obj_id_cmp(size_t a, size_t b, const void *ctx)
+{
+	const struct pack_obj *objs = ctx;
+	return git_oid_cmp(&objs[a].id, &objs[b].id);
+}
+
+/* The pack's index (git's .idx, version 2) in *idx: the fan-out table, the ids sorted, their
+ * CRC-32s and offsets in that order (offsets past 2 GiB in the 8-byte table), the pack's
+ * checksum and the index's own. What libgit2's indexer would write for the same pack, without
+ * inflating and hashing every object again: the ids and offsets are the ones the pack was
+ * written from. 0 / -1. */
+static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
+	const unsigned char packsum[20])
+{
+	static const unsigned char head[8] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order)), *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+	unsigned char sum[EVP_MAX_MD_SIZE];
+	unsigned int sn = 0;
+	uint32_t large = 0;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	index_sort(order, tmp, n, obj_id_cmp, objs);
+	buf_append(idx, head, sizeof(head));
+	for (unsigned first = 0, k = 0; first < 256; first++) {
+		while (k < n && objs[order[k]].id.id[0] <= first)
+			k++;
+		put_be32(idx, (uint32_t)k);
 	}
-	if (rc == 0 && EVP_Digest(pack->data, pack->len, sum, &n, EVP_sha1(), NULL) != 1)
-		rc = -1;
-	if (rc == 0)
-		buf_append(pack, sum, n);
+	for (size_t k = 0; k < n; k++)
+		buf_append(idx, objs[order[k]].id.id, GIT_OID_RAWSZ);
+	for (size_t k = 0; k < n; k++)
+		put_be32(idx, objs[order[k]].crc);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t off = objs[order[k]].offset;
+		put_be32(idx, off < 0x80000000u ? (uint32_t)off : 0x80000000u | large++);
+	}
+	for (size_t k = 0; k < n; k++) {
+		uint64_t off = objs[order[k]].offset;
+		if (off >= 0x80000000u) {
+			put_be32(idx, (uint32_t)(off >> 32));
+			put_be32(idx, (uint32_t)off);
+		}
+	}
+	buf_append(idx, packsum, 20);
+	free(order);
+	free(tmp);
+	if (EVP_Digest(idx->data, idx->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
+		return -1;
+	buf_append(idx, sum, 20);
+	return 0;
+}
+
+/* Writes dir/name durably, read-only as libgit2's indexer leaves packs (0444): a temporary
+ * file in dir (tmp_pack_*, which git and libgit2 ignore), fsync, rename over, fsync dir.
+ * 0, or -1 with libgit2's error set. */
+static int pack_file_write(const char *dir, const char *name, const struct buf *b)
+{
+	char *tmp = xasprintf("%s/tmp_pack_XXXXXX", dir), *path = xasprintf("%s/%s", dir, name);
+	const char *p = b->data;
+	size_t left = b->len;
+	int fd = mkstemp(tmp), ret = -1;
+
+	if (fd < 0)
+		goto done;
+	while (left > 0) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto done;
+		p += n;
+		left -= (size_t)n;
+	}
+	if (fchmod(fd, 0444) != 0 || fsync(fd) != 0)
+		goto done;
+	ret = close(fd);
+	fd = -1;
+	if (ret == 0)
+		ret = rename(tmp, path) == 0 && fsync_dir(dir) == 0 ? 0 : -1;
+done:
+	if (ret != 0)
+		git_error_set(GIT_ERROR_OS, "cannot write '%s': %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+/* Writes pack and its index durably into objects/pack/ as git names them (pack-SUM.pack,
+ * then pack-SUM.idx: a reader finds a pack by its index, so the pack is whole and its name
+ * synced before its index appears). A crash between the two leaves a pack nobody reads,
+ * which the rerun writes again (the same bytes, the same name). 0 / -1 (libgit2's error). */
+static int pack_write(struct repo *r, const struct buf *pack, const struct buf *idx,
+	const unsigned char packsum[20])
+{
+	char hex[41];
+	char *dir = xasprintf("%sobjects/pack", r->gitdir), *name = NULL;
+	int rc = -1;
+
+	hex_encode(hex, packsum, 20);
+	name = xasprintf("pack-%s.pack", hex);
+	if (pack_file_write(dir, name, pack) < 0)
+		goto done;
+	durable_point("git pack");
+	free(name);
+	name = xasprintf("pack-%s.idx", hex);
+	rc = pack_file_write(dir, name, idx);
+done:
+	free(name);
+	free(dir);
+	return rc;
+}
+
+/* The blobs of a commit's files by id (sorted), to pack from the files' own bytes. */
+struct file_blobs {
+	git_oid *id;             /* files[i]'s blob id, in files' order */
+	size_t *order;           /* indices into id, by id */
+	const struct file *file; /* the files */
+	size_t n;                /* how many */
+};
+
+static int file_blob_cmp(size_t a, size_t b, const void *ctx)
+{
+	const struct file_blobs *fb = ctx;
+	return git_oid_cmp(&fb->id[a], &fb->id[b]);
+}
+
+/* The file whose blob is id, or NULL. */
+static const struct file *file_blob(const struct file_blobs *fb, const git_oid *id)
+{
+	size_t lo = 0, hi = fb->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = git_oid_cmp(&fb->id[fb->order[mid]], id);
+		if (c == 0)
+			return &fb->file[fb->order[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Puts the blobs of files that the repository lacks into the mempack written under the ids
+ * blob_id gives (OpenSSL's SHA-1), so that make_commit (reuse) finds them there and libgit2
+ * does not hash their bytes again with its collision-detecting SHA-1; fb indexes them by id
+ * (file_blobs_release). 0 / -1. */
+static int mempack_blobs(struct file_blobs *fb, git_odb *odb, git_odb_backend *written,
+	const struct file *files, size_t n)
+{
+	size_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+
+	fb->id = xcalloc(n ? n : 1, sizeof(*fb->id));
+	fb->order = xcalloc(n ? n : 1, sizeof(*fb->order));
+	fb->file = files;
+	fb->n = n;
+	for (size_t i = 0; i < n; i++) {
+		fb->order[i] = i;
+		if (blob_id(&fb->id[i], files[i].data, files[i].len) < 0 ||
+			(!git_odb_exists(odb, &fb->id[i]) &&
+				written->write(written, &fb->id[i], files[i].data, files[i].len,
+					GIT_OBJECT_BLOB) < 0)) {
+			free(tmp);
+			return -1;
+		}
+	}
+	index_sort(fb->order, tmp, n, file_blob_cmp, fb);
+	free(tmp);
+	return 0;
+}
+
+static void file_blobs_release(struct file_blobs *fb)
+{
+	free(fb->id);
+	free(fb->order);
+}
+
+/* The objects of ids (the commit, then what it wrote, a tree before what is below it), each
+ * once, read from the mempack written into objs; their bases picked. 0 / -1. */
+static int pack_objs(struct pack_obj **out, size_t *n_out, git_odb_backend *written,
+	const struct file_blobs *fb, const struct oid_list *ids)
+{
+	struct pack_obj *objs = xcalloc(ids->n ? ids->n : 1, sizeof(*objs));
+	size_t *order = xcalloc(ids->n ? ids->n : 1, sizeof(*order));
+	size_t *tmp = xcalloc(ids->n ? ids->n : 1, sizeof(*tmp)), n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < ids->n; i++) {
+		git_oid_cpy(&objs[i].id, &ids->v[i]);
+		order[i] = i;
+	}
+	/* An object met twice (two files of the same bytes) is packed once, first where met. */
+	index_sort(order, tmp, ids->n, obj_id_cmp, objs);
+	for (size_t k = 1; k < ids->n; k++)
+		if (git_oid_equal(&objs[order[k]].id, &objs[order[k - 1]].id))
+			objs[order[k]].len = SIZE_MAX;
+	for (size_t i = 0; rc == 0 && i < ids->n; i++) {
+		if (objs[i].len == SIZE_MAX)
+			continue;
+		struct pack_obj *o = &objs[n++];
+		git_oid id;
+		git_oid_cpy(&id, &objs[i].id);
+		memset(o, 0, sizeof(*o));
+		git_oid_cpy(&o->id, &id);
+		const struct file *f = file_blob(fb, &id);
+		if (f) { /* a file's blob: its bytes, not a copy from the mempack */
+			o->data = f->data;
+			o->len = f->len;
+			o->type = GIT_OBJECT_BLOB;
+			continue;
+		}
+		void *data = NULL;
+		rc = written->read(&data, &o->len, &o->type, written, &o->id) < 0 ? -1 : 0;
+		o->data = data;
+		o->read = 1;
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		pick_base(objs, i);
+	free(order);
+	free(tmp);
+	*out = objs;
+	*n_out = n;
+	return rc;
+}
+
+static void pack_objs_free(struct pack_obj *objs, size_t n, git_odb_backend *written)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (objs[i].read)
+			git_odb_backend_data_free(written, (void *)objs[i].data);
+		buf_release(&objs[i].delta);
+	}
+	free(objs);
+}
+
+/* Writes the pack of the objects ids (read from the mempack written) and its index into r.
+ * The index is written here, not by libgit2's indexer, which would inflate every object
+ * again, hash it again and resolve every delta, to learn ids, offsets and CRC-32s the pack
+ * was just written from: it checks nothing an object came with (it takes any bytes of the
+ * right type and records their hash). The objects are libgit2's own (made by make_commit,
+ * each id computed from its bytes), and after the write the repository's handle must find
+ * every one of them through the new index (r's odb refreshed), or the commit fails. */
+static int pack_commit_objects(struct repo *r, git_odb_backend *written,
+	const struct file_blobs *fb, const struct oid_list *ids)
+{
+	struct pack_obj *objs = NULL;
+	struct buf pack = BUF_INIT, idx = BUF_INIT;
+	unsigned char sum[20];
+	git_odb *main_odb = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (pack_objs(&objs, &n, written, fb, ids) < 0)
+		goto done;
+	if (pack_stream(&pack, objs, n, sum) < 0 || pack_index(&idx, objs, n, sum) < 0) {
+		git_error_set_str(GIT_ERROR_ZLIB, "cannot compress the turn's objects");
+		goto done;
+	}
+	if (pack_write(r, &pack, &idx, sum) < 0)
+		goto done;
+	if (git_repository_odb(&main_odb, r->git) < 0 || git_odb_refresh(main_odb) < 0)
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		if (!git_odb_exists(main_odb, &objs[i].id)) {
+			git_error_set_str(GIT_ERROR_ODB, "the turn's new pack lacks an object");
+			goto done;
+		}
+	rc = 0;
+done:
+	pack_objs_free(objs, n, written);
+	buf_release(&pack);
+	buf_release(&idx);
+	git_odb_free(main_odb);
 	return rc;
 }
 
 /* Writes the objects of one commit as one pack (the pack, its index and their directory
  * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
  * fan-out directory). make_commit writes through a second handle on the repository whose
- * new objects land in memory (a mempack); the commit and what it wrote there go, undeltified
- * and in that order, to libgit2's pack writer (its indexer checks every object and writes the
- * index); then r's handle is told to look again. 0 / -1 (libgit2's message). */
+ * new objects land in memory (a mempack); the commit and what it wrote there go, in that
+ * order, into the pack (blobs much like an earlier one of the commit as deltas against it),
+ * with the index written beside it (pack_commit_objects); then r's handle is told to look
+ * again. 0 / -1 (libgit2's message). */
 static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *parent_id,
 	const struct file *files, size_t n, const char *message, long long when)
 {
 	git_repository *mem = NULL;
-	git_odb *odb = NULL, *main_odb = NULL;
+	git_odb *odb = NULL;
 	git_odb_backend *written = NULL;
 	git_commit *parent = NULL, *commit = NULL;
-	git_odb_writepack *wp = NULL;
-	git_indexer_progress stats;
 	struct oid_list ids = { 0 };
-	struct buf pack = BUF_INIT;
+	struct file_blobs fb = { 0 };
 	int rc = -1;
 
 	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
@@ -853,8 +1289,9 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 		written->free(written);
 		goto done;
 	}
-	if ((parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
-		make_commit(out, mem, parent, files, n, message, when, 0) < 0 ||
+	if (mempack_blobs(&fb, odb, written, files, n) < 0 ||
+		(parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
+		make_commit(out, mem, parent, files, n, message, when, 1) < 0 ||
 		git_commit_lookup(&commit, mem, out) < 0)
 		goto done;
 	/* built again (finishing a turn): the commit and all below it are there already */
@@ -865,25 +1302,12 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	collect_oid(out, &ids);
 	if (list_written(&ids, mem, written, git_commit_tree_id(commit)) < 0)
 		goto done;
-	if (pack_stream(&pack, written, &ids) < 0) {
-		git_error_set_str(GIT_ERROR_ZLIB, "cannot compress the turn's objects");
-		goto done;
-	}
-	memset(&stats, 0, sizeof(stats));
-	if (git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
-		wp->append(wp, pack.data, pack.len, &stats) < 0 || wp->commit(wp, &stats) < 0)
-		goto done;
-	if (git_repository_odb(&main_odb, r->git) < 0 || git_odb_refresh(main_odb) < 0)
-		goto done;
-	rc = 0;
+	rc = pack_commit_objects(r, written, &fb, &ids);
 done:
-	if (wp)
-		wp->free(wp);
-	buf_release(&pack);
+	file_blobs_release(&fb);
 	free(ids.v);
 	git_commit_free(commit);
 	git_commit_free(parent);
-	git_odb_free(main_odb);
 	git_odb_free(odb);
 	git_repository_free(mem);
 	return rc;

@@ -1475,10 +1475,14 @@ static int step_render(struct turn *t)
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
+	struct buf common = BUF_INIT;
+	render_report_common(&common, t);
 	for (size_t i = 0; i < c->n_players; i++)
-		render_report(&out->reports[i], t, c->players[i]);
+		render_report_from(&out->reports[i], t, c->players[i], &common);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_report_from(&out->public_report, t, NULL, &common);
+	buf_release(&common);
 	if (c->visibility == CAMPAIGN_SEALED) {
-		render_report(&out->public_report, t, NULL);
 		if (render_views(t) < 0)
 			return -1;
 	}

@@ -13,9 +13,9 @@ flock "$C/.umpire/lock" sh -c "\"$BIN\" turn \"$C\" $files1 >\"$TMP/out\" 2>\"$T
 has "$TMP/err" "is locked by another umpire run"
 [ "$(fingerprint "$C")" = "$before" ] || die "a locked run changed the campaign"
 
-# Crash after the journal commit, before git.
+# Crash after the journal commit, before git (durable points: git pack, git objects, journal).
 # shellcheck disable=SC2086
-UMPIRE_CRASH_AFTER=2 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
+UMPIRE_CRASH_AFTER=3 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
 [ "$(git -C "$C" tag | wc -l)" -eq 1 ] || die "git advanced despite the crash"
 # shellcheck disable=SC2086
 expect 0 "$BIN" turn "$C" $files1
@@ -36,7 +36,7 @@ expect 0 "$BIN" replay "$C"
 C="$TMP/stale"
 new_campaign harbour-raid "$C" --entropy none --visibility open
 # shellcheck disable=SC2086
-UMPIRE_CRASH_AFTER=2 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
+UMPIRE_CRASH_AFTER=3 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
 for l in refs/heads/main.lock refs/tags/turn-0001.lock index.lock; do
     : >"$C/.git/$l"; touch -d '-1 minute' "$C/.git/$l"
 done
@@ -49,7 +49,7 @@ has "$TMP/err" "recovered turn 1"
 [ -z "$(find "$C/.git" -name '*.lock')" ] || die "lock files left: $(find "$C/.git" -name '*.lock')"
 [ "$(git -C "$C" rev-parse HEAD)" = "$(git -C "$TMP/ref" rev-parse turn-0001)" ] || die "history after clearing locks differs"
 # shellcheck disable=SC2086
-UMPIRE_CRASH_AFTER=2 "$BIN" turn "$C" $files2 >/dev/null 2>&1 && die "no simulated crash"
+UMPIRE_CRASH_AFTER=3 "$BIN" turn "$C" $files2 >/dev/null 2>&1 && die "no simulated crash"
 : >"$C/.git/refs/heads/main.lock"; touch -d '+1 hour' "$C/.git/refs/heads/main.lock"
 # shellcheck disable=SC2086
 expect 74 "$BIN" turn "$C" $files2

@@ -1,4 +1,5 @@
 /* check_buf.c — the byte buffer, the x-allocators, hex encoding and the event list. */
+#include <limits.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -131,6 +132,35 @@ static int mod3_cmp(size_t a, size_t b, const void *ctx)
 	return val[a] % 3 - val[b] % 3;
 }
 
+/* buf_put_int writes what "%lld" does, at both ends of the range; buf_printf gives the same
+ * text whether it fits the room at hand or needs a second pass (longer than 128 bytes). */
+START_TEST(put_int_and_long_printf)
+{
+	struct buf b = BUF_INIT, want = BUF_INIT;
+	const long long v[] = { 0, 7, -1, 10, -10, 1234567890123LL, LLONG_MAX, LLONG_MIN };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		buf_put_int(&b, v[i]);
+		buf_puts(&b, " ");
+		buf_printf(&want, "%lld ", v[i]);
+	}
+	ck_assert_str_eq(buf_str(&b), buf_str(&want));
+	ck_assert_str_eq(buf_str(&b), "0 7 -1 10 -10 1234567890123 9223372036854775807 "
+				      "-9223372036854775808 ");
+	char wide[400];
+	memset(wide, 'w', sizeof(wide) - 1);
+	wide[sizeof(wide) - 1] = '\0';
+	for (int round = 0; round < 3; round++) {
+		size_t at = b.len;
+		buf_printf(&b, "<%s|%d>", wide + round * 150, round);
+		ck_assert_uint_eq(b.len - at, strlen(wide + round * 150) + 4);
+		ck_assert_int_eq(b.data[b.len - 3], '|');
+		ck_assert_int_eq(b.data[b.len], '\0');
+	}
+	buf_release(&b);
+	buf_release(&want);
+}
+END_TEST
+
 START_TEST(index_sort_stable)
 {
 	const int val[] = { 5, 3, 4, 0, 2, 1, 8, 6, 7 };
@@ -157,6 +187,7 @@ static Suite *buf_suite(void)
 	tcase_add_test(tc, hex);
 	tcase_add_test(tc, events);
 	tcase_add_test(tc, index_sort_stable);
+	tcase_add_test(tc, put_int_and_long_printf);
 	suite_add_tcase(s, tc);
 	return s;
 }

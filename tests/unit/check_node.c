@@ -607,6 +607,119 @@ START_TEST(emit_golden)
 }
 END_TEST
 
+/* node_emit writes block collections of short scalars itself and anything else through
+ * libyaml: both give these bytes (libyaml's, indent 2, a mapping's sequence not indented),
+ * with the tree written directly and, with one key libyaml must decide ("y"), by libyaml. */
+START_TEST(emit_direct_as_libyaml)
+{
+	for (int through_libyaml = 0; through_libyaml < 2; through_libyaml++) {
+		struct node *root = node_new_map();
+		struct node *a = node_map_add(root, "a", node_new_seq());
+		struct node *s = node_seq_add(a, node_new_seq());
+		node_seq_add(s, node_new_str("x"));
+		node_seq_add(s, node_new_str("0101"));
+		node_seq_add(a, node_new_seq());
+		node_seq_add(a, node_new_map());
+		s = node_seq_add(a, node_new_seq());
+		struct node *deep = node_seq_add(s, node_new_seq());
+		node_seq_add(deep, node_new_str("deep"));
+		node_seq_add(deep, node_new_int(-2));
+		struct node *m = node_seq_add(s, node_new_map());
+		node_map_str(m, "k", "a b");
+		struct node *ms = node_map_add(m, "m", node_new_seq());
+		node_seq_add(ms, node_new_int(1));
+		node_seq_add(node_seq_add(ms, node_new_seq()), node_new_bool(1));
+		node_map_add(m, "e", node_new_map());
+		node_map_add(m, "o", node_new_seq());
+		struct node *c = node_map_add(root, "c", node_new_map());
+		struct node *d = node_map_add(c, "d", node_new_map());
+		struct node *e = node_map_add(d, "e", node_new_seq());
+		struct node *f = node_seq_add(e, node_new_map());
+		node_map_str(f, "f", "");
+		node_map_str(node_map_add(f, "h", node_new_map()), "i", "yes");
+		node_seq_add(node_map_add(f, "l", node_new_seq()), node_new_str("m"));
+		node_map_str(c, through_libyaml ? "y" : "z", "-");
+		char *got = emit(root);
+		ck_assert_str_eq(got, through_libyaml ? "a:\n"
+							"- - x\n"
+							"  - \"0101\"\n"
+							"- []\n"
+							"- {}\n"
+							"- - - deep\n"
+							"    - -2\n"
+							"  - k: a b\n"
+							"    m:\n"
+							"    - 1\n"
+							"    - - true\n"
+							"    e: {}\n"
+							"    o: []\n"
+							"c:\n"
+							"  d:\n"
+							"    e:\n"
+							"    - f: \"\"\n"
+							"      h:\n"
+							"        i: \"yes\"\n"
+							"      l:\n"
+							"      - m\n"
+							"  \"y\": \"-\"\n" :
+							"a:\n"
+							"- - x\n"
+							"  - \"0101\"\n"
+							"- []\n"
+							"- {}\n"
+							"- - - deep\n"
+							"    - -2\n"
+							"  - k: a b\n"
+							"    m:\n"
+							"    - 1\n"
+							"    - - true\n"
+							"    e: {}\n"
+							"    o: []\n"
+							"c:\n"
+							"  d:\n"
+							"    e:\n"
+							"    - f: \"\"\n"
+							"      h:\n"
+							"        i: \"yes\"\n"
+							"      l:\n"
+							"      - m\n"
+							"  z: \"-\"\n");
+		free(got);
+		node_free(root);
+	}
+}
+END_TEST
+
+/* Text outside ASCII: inside double quotes written as it is where libyaml does (these are
+ * libyaml's bytes), escaped where it escapes (past U+FFFF, a line separator, a BOM); a
+ * plain one is left to libyaml. */
+START_TEST(emit_utf8_as_libyaml)
+{
+	static const struct {
+		const char *value, *want;
+	} cases[] = {
+		{ "x: \u00e9 \u00a7", "k: \"x: \u00e9 \u00a7\"\n" },
+		{ "nbsp: \u00a0", "k: \"nbsp: \u00a0\"\n" },
+		{ "emoji: \U0001F600", "k: \"emoji: \\U0001F600\"\n" },
+		{ "ls: \u2028", "k: \"ls: \\L\"\n" },
+		{ "bom: \xef\xbb\xbf", "k: \"bom: \\uFEFF\"\n" },
+		{ "\u00e9", "k: \u00e9\n" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct node *m = node_new_map();
+		node_map_str(m, "k", cases[i].value);
+		char *got = emit(m);
+		ck_assert_str_eq(got, cases[i].want);
+		struct buf entry = BUF_INIT;
+		ck_assert_int_eq(node_emit_entry(&entry, 0, 1, "k", cases[i].value, 1), 0);
+		ck_assert_str_eq(buf_str(&entry), cases[i].want);
+		buf_release(&entry);
+		free(got);
+		node_free(m);
+	}
+}
+END_TEST
+
 START_TEST(emit_appends)
 {
 	struct buf b = BUF_INIT;
@@ -1223,6 +1336,8 @@ static Suite *node_suite(void)
 
 	tc = tcase_create("emit");
 	tcase_add_test(tc, emit_golden);
+	tcase_add_test(tc, emit_direct_as_libyaml);
+	tcase_add_test(tc, emit_utf8_as_libyaml);
 	tcase_add_test(tc, emit_appends);
 	tcase_add_test(tc, emit_root_scalar);
 	tcase_add_test(tc, emit_invalid_utf8_fails);

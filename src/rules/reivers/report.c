@@ -104,12 +104,22 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 		const struct rv_figure *f = &s->fig[i];
 		if (unseen(s, (int)i, side))
 			continue;
-		buf_printf(out, "| %s | %s | %s | [%d, %d] | %s%s%s |\n", f->id,
-			c->players[f->side], f->group, f->at.x, f->at.y,
-			f->dead ? "dead" :
-			f->hits ? "hit" :
-				  "sound",
-			f->mounted ? ", mounted" : "", f->reload ? ", unloaded" : "");
+		/* "| id | side | group | [x, y] | state |", a row a figure: no printf per row */
+		buf_puts(out, "| ");
+		buf_puts(out, f->id);
+		buf_puts(out, " | ");
+		buf_puts(out, c->players[f->side]);
+		buf_puts(out, " | ");
+		buf_puts(out, f->group);
+		buf_puts(out, " | [");
+		buf_put_int(out, f->at.x);
+		buf_puts(out, ", ");
+		buf_put_int(out, f->at.y);
+		buf_puts(out, "] | ");
+		buf_puts(out, f->dead ? "dead" : f->hits ? "hit" : "sound");
+		buf_puts(out, f->mounted ? ", mounted" : "");
+		buf_puts(out, f->reload ? ", unloaded" : "");
+		buf_puts(out, " |\n");
 		if (f->stunned_until > 0)
 			buf_printf(out, "|  |  |  |  | stunned to turn %d |\n", f->stunned_until);
 	}

@@ -20,6 +20,8 @@ struct ctx {
 	struct table_pt shots[MAX_SHOTS];              /* firing this turn (§Herding -4) */
 	size_t n_shots;
 	unsigned char fought[RV_MAX_MELEES]; /* melee already fought this turn */
+	const struct rv_order **order;       /* by group: its side's order for it, or NULL */
+	int none_hidden; /* no group hidden: a turn only reveals, so spotting is over */
 };
 
 static int in_group(const struct rv_state *s, int f, int g)
@@ -532,11 +534,24 @@ static void activate(struct ctx *x, int g, const struct rv_order *o)
 
 static const struct rv_order *order_of(const struct ctx *x, int g)
 {
-	const struct rv_orders *os = x->by_side[x->s->group[g].side];
-	for (size_t i = 0; os && i < os->n; i++)
-		if (os->v[i].group == g)
-			return &os->v[i];
-	return NULL;
+	return x->order[g];
+}
+
+/* x->order: each group's order, the first for it in its own side's order file (a turn of
+ * 9,600 orders looks each up once, not by a scan of its side's orders). */
+static void index_orders(struct ctx *x)
+{
+	const struct rv_state *s = x->s;
+	x->order = xcalloc(s->n_group ? s->n_group : 1, sizeof(*x->order));
+	for (size_t side = 0; side < RV_MAX_SIDES; side++) {
+		const struct rv_orders *os = x->by_side[side];
+		for (size_t i = 0; os && i < os->n; i++) {
+			int g = os->v[i].group;
+			if (g >= 0 && (size_t)g < s->n_group && s->group[g].side == (int)side &&
+				!x->order[g])
+				x->order[g] = &os->v[i];
+		}
+	}
 }
 
 /* §Sequence of Play, hidden groups (docs/rules/reivers.md): a hidden group is seen, and so
@@ -547,8 +562,12 @@ static void spot(struct ctx *x)
 	struct rv_state *s = x->s;
 	int turn = x->t->turn;
 	size_t hidden = 0;
+	if (x->none_hidden)
+		return;
 	for (size_t g = 0; g < s->n_group; g++)
 		hidden += s->group[g].hidden != 0;
+	/* Nothing in a turn hides a group (setup and the state do): none now, none later. */
+	x->none_hidden = hidden == 0;
 	for (size_t h = 0; h < s->n_fig && hidden && x->o->spot_range > 0; h++) {
 		const struct rv_figure *hf = &s->fig[h];
 		int g = hf->gi;
@@ -594,6 +613,7 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 		if (o)
 			x->by_side[o->side] = o;
 	}
+	index_orders(x);
 	for (size_t i = 0; i < m; i++)
 		perm[i] = i;
 	spot(x);
@@ -628,6 +648,7 @@ int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 	}
 	s->n_ruled = 0; /* the umpire's rulings on sight, cover and range hold for this turn only */
 	drop_caught_horses(s);
+	free(x->order);
 	free(x);
 	return 0;
 }
