@@ -302,7 +302,10 @@ P="$TMP/p"
 for t in 1 2; do
     n=$(printf %04d "$t")
     f=$(ls "$H/orders/turn-$n"/*.yaml); pl=$(basename "$f" .yaml)
-    "$BIN" nonce >"$TMP/nonce-$t"
+    # a fixed nonce per turn (not `umpire nonce`'s random one): turn 1's dice, and so whether
+    # the shipped turn-2 orders are still legal, must not change from run to run
+    nh=$(printf "%064d" 0 | tr 0 "$t")
+    printf 'nonce: %s\nentropy: %s\n' "$nh" "$(printf %s "$nh" | xxd -r -p | sha256sum | cut -c1-64)" >"$TMP/nonce-$t"
     cp "$f" "$TMP/$pl-$t.yaml"; grep '^entropy: ' "$TMP/nonce-$t" >>"$TMP/$pl-$t.yaml"
     SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$P" "$TMP/$pl-$t.yaml" >/dev/null
     if [ "$t" -eq 1 ]; then
