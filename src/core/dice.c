@@ -55,10 +55,38 @@ void dice_init_script(struct dice *d, const int *values, size_t n)
 	d->script_len = values ? n : 0;
 }
 
+/* Purposes are written once and freed with the service: a dense turn draws thousands of
+ * dice, so they share blocks rather than take an allocation each. */
+#define DICE_BLOCK_BYTES 65536
+
+struct dice_block {
+	struct dice_block *next; /* the block filled before */
+	char text[DICE_BLOCK_BYTES];
+};
+
+/* n bytes (at most DICE_MAX_PURPOSE + 1) for a purpose, owned by d. */
+static char *purpose_space(struct dice *d, size_t n)
+{
+	assert(n <= DICE_MAX_PURPOSE + 1);
+	if (!d->blocks || DICE_BLOCK_BYTES - d->block_used < n) {
+		struct dice_block *b = xmalloc(sizeof(*b));
+		b->next = d->blocks;
+		d->blocks = b;
+		d->block_used = 0;
+	}
+	char *p = d->blocks->text + d->block_used;
+	d->block_used += n;
+	return p;
+}
+
 void dice_release(struct dice *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		free(d->v[i].purpose);
+	while (d->blocks) {
+		struct dice_block *next = d->blocks->next;
+		free(d->blocks);
+		d->blocks = next;
+	}
+	d->block_used = 0;
 	free(d->v);
 	d->v = NULL;
 	d->n = 0;
@@ -75,7 +103,8 @@ size_t dice_count(const struct dice *d)
  * (the suffix, which tells dice of one call apart, is kept), cut on a UTF-8 character
  * boundary (purposes carry "§"), control characters (newlines) turned into spaces so that
  * each die stays one line in the journal and in reports. */
-static char *make_purpose(const char *base, size_t blen, const char *suffix, size_t slen)
+static char *make_purpose(struct dice *d, const char *base, size_t blen, const char *suffix,
+	size_t slen)
 {
 	size_t room = slen < DICE_MAX_PURPOSE ? DICE_MAX_PURPOSE - slen : 0;
 	char *p;
@@ -87,7 +116,7 @@ static char *make_purpose(const char *base, size_t blen, const char *suffix, siz
 	}
 	if (slen > DICE_MAX_PURPOSE)
 		slen = DICE_MAX_PURPOSE;
-	p = xmalloc(blen + slen + 1);
+	p = purpose_space(d, blen + slen + 1);
 	memcpy(p, base, blen);
 	memcpy(p + blen, suffix, slen);
 	p[blen + slen] = '\0';
@@ -141,7 +170,7 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_
 	r->index = d->n;
 	r->sides = sides;
 	r->value = value;
-	r->purpose = make_purpose(base, blen, suffix, slen);
+	r->purpose = make_purpose(d, base, blen, suffix, slen);
 	d->n++;
 	return value;
 }

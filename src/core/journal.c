@@ -28,7 +28,19 @@ static const char journal_ddl[] =
 #define JOURNAL_BUSY_TIMEOUT_MS 10000
 
 /* The statements reading a turn back (journal_read_turn), prepared once per connection. */
-enum read_stmt { R_BEGIN, R_COMMIT, R_TURN, R_ORDERS, R_DICE, R_EVENTS, R_FILES, R_HEAD, R_COUNT };
+enum read_stmt {
+	R_BEGIN,
+	R_COMMIT,
+	R_TURN,
+	R_ORDERS,
+	R_DICE,
+	R_DICE_SPAN,
+	R_DICE_RUN,
+	R_EVENTS,
+	R_FILES,
+	R_HEAD,
+	R_COUNT
+};
 
 struct journal {
 	sqlite3 *db;                 /* the open connection */
@@ -690,6 +702,10 @@ static const char *const read_sql[R_COUNT] = {
 	[R_COMMIT] = "COMMIT",
 	[R_ORDERS] = "SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player",
 	[R_DICE] = "SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx",
+	[R_DICE_SPAN] = "SELECT (SELECT rowid FROM dice WHERE turn = ?1 AND idx = 0),"
+			" (SELECT MIN(idx) FROM dice WHERE turn = ?1),"
+			" (SELECT MAX(idx) FROM dice WHERE turn = ?1)",
+	[R_DICE_RUN] = "SELECT idx, sides, value, purpose, turn FROM dice WHERE rowid >= ?1",
 	[R_EVENTS] = "SELECT phase, kind, player, order_index, text FROM events"
 		     " WHERE turn = ?1 ORDER BY seq",
 	[R_FILES] = "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
@@ -885,6 +901,79 @@ static int read_rows(struct journal *j, int turn, enum read_stmt which, read_row
 	return ret;
 }
 
+/* Where turn's dice lie: *first the rowid of die 0, *n = MAX(idx) + 1. Returns 1 when the
+ * turn has dice numbered from 0, 0 when it has none (*n = 0) or they do not start at 0 (*n =
+ * SIZE_MAX), -1 on a SQLite failure. */
+static int dice_span(struct journal *j, int turn, sqlite3_int64 *first, size_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_DICE_SPAN, turn, &st), ret = 0;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW)
+		return read_failed(j->db, st, turn, 0);
+	*n = sqlite3_column_type(st, 2) == SQLITE_NULL ? 0 : SIZE_MAX;
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL && sqlite3_column_int64(st, 1) == 0 &&
+		sqlite3_column_int64(st, 2) < DICE_MAX_PER_TURN) {
+		*first = sqlite3_column_int64(st, 0);
+		*n = (size_t)sqlite3_column_int64(st, 2) + 1;
+		ret = 1;
+	}
+	sqlite3_reset(st);
+	return ret;
+}
+
+/* Reads the n dice of turn from rowid first on, in rowid order: 1 when those rows are exactly
+ * dice 0 .. n-1 of the turn in order, which (turn, idx) being the primary key makes them all;
+ * 0, with nothing read, when they are not; -1 on a SQLite failure. */
+static int read_dice_run(struct journal *j, int turn, sqlite3_int64 first, size_t n,
+	struct journal_record *r)
+{
+	struct read_rows rr = { 0, BUF_INIT, NULL };
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_DICE_RUN, turn, &st), ret = 1;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 1, first);
+	while (rc == SQLITE_OK && r->n_dice < n && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 4) != turn ||
+			sqlite3_column_int64(st, 0) != (sqlite3_int64)r->n_dice)
+			break;
+		die_row(st, r, &rr);
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = read_failed(j->db, st, turn, 0);
+	else if (r->n_dice < n)
+		ret = 0;
+	sqlite3_reset(st);
+	if (ret == 1)
+		take_purposes(r, &rr);
+	else
+		r->n_dice = 0;
+	buf_release(&rr.purposes);
+	free(rr.offset);
+	return ret;
+}
+
+/* The dice of turn in index order. A turn's rows are appended in one transaction, so they
+ * lie in rowid order: read so when they do (no index look-up per die), else by the index. */
+static int read_dice(struct journal *j, int turn, struct journal_record *r)
+{
+	sqlite3_int64 first = 0;
+	size_t n = 0;
+	int rc = dice_span(j, turn, &first, &n);
+
+	if (rc == 1)
+		rc = read_dice_run(j, turn, first, n, r);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 || n == 0)
+		return 0;
+	return read_rows(j, turn, R_DICE, die_row, r);
+}
+
 int journal_read(struct journal *j, int turn, struct journal_record **out)
 {
 	return journal_read_turn(j, turn, 1, out);
@@ -919,7 +1008,7 @@ int journal_read_turn(struct journal *j, int turn, int files, struct journal_rec
 	if (ret == 0)
 		ret = read_rows(j, turn, R_ORDERS, order_row, r);
 	if (ret == 0)
-		ret = read_rows(j, turn, R_DICE, die_row, r);
+		ret = read_dice(j, turn, r);
 	if (ret == 0)
 		ret = read_rows(j, turn, R_EVENTS, event_row, r);
 	if (ret == 0 && files)
