@@ -705,7 +705,8 @@ static const char *const read_sql[R_COUNT] = {
 	[R_DICE_SPAN] = "SELECT (SELECT rowid FROM dice WHERE turn = ?1 AND idx = 0),"
 			" (SELECT MIN(idx) FROM dice WHERE turn = ?1),"
 			" (SELECT MAX(idx) FROM dice WHERE turn = ?1)",
-	[R_DICE_RUN] = "SELECT idx, sides, value, purpose, turn FROM dice WHERE rowid >= ?1",
+	[R_DICE_RUN] = "SELECT sides, value, purpose FROM dice"
+		       " WHERE rowid >= ?2 AND rowid < ?3 AND +turn = ?1 AND +idx = rowid - ?2",
 	[R_EVENTS] = "SELECT phase, kind, player, order_index, text FROM events"
 		     " WHERE turn = ?1 ORDER BY seq",
 	[R_FILES] = "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
@@ -824,23 +825,29 @@ static int order_row(sqlite3_stmt *st, struct journal_record *r, struct read_row
 	return 0;
 }
 
-/* A dense turn holds thousands of dice: their purposes go into one block, not one
- * allocation each. */
-static int die_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
+/* Die `index` of r from st's columns col (sides), col + 1 (value), col + 2 (purpose). A dense
+ * turn holds thousands of dice: their purposes go into one block, not one allocation each. */
+static void add_die(struct journal_record *r, struct read_rows *rr, uint64_t index,
+	sqlite3_stmt *st, int col)
 {
 	size_t cap = rr->cap;
 	GROW(r->dice, r->n_dice, rr->cap);
 	if (rr->cap != cap)
 		rr->offset = xrealloc(rr->offset, rr->cap * sizeof(*rr->offset));
 	struct die_record *d = &r->dice[r->n_dice];
-	d->index = (uint64_t)sqlite3_column_int64(st, 0);
-	d->sides = (uint64_t)sqlite3_column_int64(st, 1);
-	d->value = (uint64_t)sqlite3_column_int64(st, 2);
+	d->index = index;
+	d->sides = (uint64_t)sqlite3_column_int64(st, col);
+	d->value = (uint64_t)sqlite3_column_int64(st, col + 1);
 	d->purpose = NULL;
-	const unsigned char *p = sqlite3_column_text(st, 3);
+	const unsigned char *p = sqlite3_column_text(st, col + 2);
 	rr->offset[r->n_dice++] = p ? rr->purposes.len + 1 : 0;
 	if (p)
-		buf_append(&rr->purposes, p, (size_t)sqlite3_column_bytes(st, 3) + 1);
+		buf_append(&rr->purposes, p, (size_t)sqlite3_column_bytes(st, col + 2) + 1);
+}
+
+static int die_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
+{
+	add_die(r, rr, (uint64_t)sqlite3_column_int64(st, 0), st, 1);
 	return 0;
 }
 
@@ -924,9 +931,9 @@ static int dice_span(struct journal *j, int turn, sqlite3_int64 *first, size_t *
 	return ret;
 }
 
-/* Reads the n dice of turn from rowid first on, in rowid order: 1 when those rows are exactly
- * dice 0 .. n-1 of the turn in order, which (turn, idx) being the primary key makes them all;
- * 0, with nothing read, when they are not; -1 on a SQLite failure. */
+/* Reads the n dice of turn from rowid first on: 1 when the rows first .. first + n - 1 are
+ * dice 0 .. n-1 of the turn, in order (then, (turn, idx) being the primary key, they are all
+ * of them); 0, with nothing read, when they are not; -1 on a SQLite failure. */
 static int read_dice_run(struct journal *j, int turn, sqlite3_int64 first, size_t n,
 	struct journal_record *r)
 {
@@ -935,17 +942,17 @@ static int read_dice_run(struct journal *j, int turn, sqlite3_int64 first, size_
 	int rc = read_stmt(j, R_DICE_RUN, turn, &st), ret = 1;
 
 	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(st, 1, first);
-	while (rc == SQLITE_OK && r->n_dice < n && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int64(st, 4) != turn ||
-			sqlite3_column_int64(st, 0) != (sqlite3_int64)r->n_dice)
-			break;
-		die_row(st, r, &rr);
+		rc = sqlite3_bind_int64(st, 2, first);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 3, first + (sqlite3_int64)n);
+	/* Only rows at rowid first + idx are selected: n of them means every one. */
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		add_die(r, &rr, r->n_dice, st, 0);
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE)
 		ret = read_failed(j->db, st, turn, 0);
-	else if (r->n_dice < n)
+	else if (r->n_dice != n)
 		ret = 0;
 	sqlite3_reset(st);
 	if (ret == 1)
