@@ -326,37 +326,38 @@ static int plain_quoted(const char *s, size_t n)
 
 /* The string a `for:` value (len bytes at s) is, when libyaml reads it back as that string:
  * a plain double-quoted one (plain_quoted), or exactly what render_export writes for the
- * string; else NULL (the caller then parses the export as YAML). Either way the string is the
- * one libyaml reads, so the record is the same. */
-static char *fast_purpose(const char *s, size_t len, struct buf *tmp)
+ * string; else -1 (the caller then parses the export as YAML). Either way the string is the
+ * one libyaml reads, so the record is the same. It is appended to pool, NUL-terminated, and
+ * its offset there returned. */
+static long fast_purpose(const char *s, size_t len, struct buf *pool, struct buf *tmp)
 {
 	int quoted = len >= 2 && s[0] == '"' && s[len - 1] == '"';
-	size_t n = quoted ? len - 2 : len;
-	char *str = xmalloc(n + 1);
+	size_t n = quoted ? len - 2 : len, at = pool->len;
 
 	/* copied, not formatted: one per die of a dense turn */
-	memcpy(str, quoted ? s + 1 : s, n);
-	str[n] = '\0';
+	buf_append(pool, quoted ? s + 1 : s, n);
+	buf_append(pool, "", 1);
+	const char *str = pool->data + at;
 	if (quoted && plain_quoted(str, n))
-		return str;
+		return (long)at;
 	buf_clear(tmp);
 	if (memchr(str, '\0', n) || node_emit_entry(tmp, 1, 0, "for", str, 1) < 0 ||
-		tmp->len != len + 8 || memcmp(tmp->data + 7, s, len) != 0) {
-		free(str);
-		return NULL;
-	}
-	return str;
+		tmp->len != len + 8 || memcmp(tmp->data + 7, s, len) != 0)
+		return -1;
+	return (long)at;
 }
 
 /* The dice of an export written as render_export writes them, read line by line from
- * [*at, end) (just after "dice:\n") into r, *at left at the line after the last die.
- * Returns 0, or -1 when any line is not in that form (the caller then parses the whole
- * export as YAML, which names what is wrong). */
+ * [*at, end) (just after "dice:\n") into r (their purposes in one block, r->purposes),
+ * *at left at the line after the last die. Returns 0, or -1 with no dice in r when any line
+ * is not in that form (the caller then parses the whole export as YAML, which names what is
+ * wrong). */
 static int fast_dice(struct journal_record *r, const char **at, const char *end, size_t max_scalar)
 {
-	struct buf tmp = BUF_INIT;
-	size_t cap = 0, len;
+	struct buf tmp = BUF_INIT, pool = BUF_INIT;
+	size_t cap = 0, len, *offset = NULL;
 	const char *p = *at, *s;
+	long off = -1;
 	int rc = 0;
 
 	while (rc == 0 && (size_t)(end - p) > 9 && memcmp(p, "- index: ", 9) == 0) {
@@ -373,7 +374,7 @@ static int fast_dice(struct journal_record *r, const char **at, const char *end,
 				     fast_u64(s, len, 1, &dr.value) == 0 &&
 				     (s = take_line(&p, end, "  for: ", &len)) &&
 				     len <= max_scalar &&
-				     (dr.purpose = fast_purpose(s, len, &tmp)) ?
+				     (off = fast_purpose(s, len, &pool, &tmp)) >= 0 ?
 			     0 :
 			     -1;
 		if (rc < 0)
@@ -381,9 +382,20 @@ static int fast_dice(struct journal_record *r, const char **at, const char *end,
 		if (r->n_dice == cap) {
 			cap = cap ? 2 * cap : 64;
 			r->dice = xrealloc(r->dice, (cap + 1) * sizeof(*r->dice));
+			offset = xrealloc(offset, cap * sizeof(*offset));
 		}
+		offset[r->n_dice] = (size_t)off;
 		r->dice[r->n_dice++] = dr;
 	}
+	if (rc == 0 && r->n_dice > 0) {
+		r->purposes = buf_detach(&pool);
+		for (size_t i = 0; i < r->n_dice; i++)
+			r->dice[i].purpose = r->purposes + offset[i];
+	} else {
+		r->n_dice = 0;
+	}
+	free(offset);
+	buf_release(&pool);
 	buf_release(&tmp);
 	*at = p;
 	return rc;

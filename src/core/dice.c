@@ -55,10 +55,38 @@ void dice_init_script(struct dice *d, const int *values, size_t n)
 	d->script_len = values ? n : 0;
 }
 
+/* Purposes are written once and freed with the service: a dense turn draws thousands of
+ * dice, so they share blocks rather than take an allocation each. */
+#define DICE_BLOCK_BYTES 65536
+
+struct dice_block {
+	struct dice_block *next; /* the block filled before */
+	char text[DICE_BLOCK_BYTES];
+};
+
+/* n bytes (at most DICE_MAX_PURPOSE + 1) for a purpose, owned by d. */
+static char *purpose_space(struct dice *d, size_t n)
+{
+	assert(n <= DICE_MAX_PURPOSE + 1);
+	if (!d->blocks || DICE_BLOCK_BYTES - d->block_used < n) {
+		struct dice_block *b = xmalloc(sizeof(*b));
+		b->next = d->blocks;
+		d->blocks = b;
+		d->block_used = 0;
+	}
+	char *p = d->blocks->text + d->block_used;
+	d->block_used += n;
+	return p;
+}
+
 void dice_release(struct dice *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		free(d->v[i].purpose);
+	while (d->blocks) {
+		struct dice_block *next = d->blocks->next;
+		free(d->blocks);
+		d->blocks = next;
+	}
+	d->block_used = 0;
 	free(d->v);
 	d->v = NULL;
 	d->n = 0;
@@ -71,11 +99,23 @@ size_t dice_count(const struct dice *d)
 	return d->n;
 }
 
+/* Whether the n bytes at s hold a control character (a purpose's are turned into spaces). */
+static int has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* The recorded purpose: base truncated so that base + suffix fit DICE_MAX_PURPOSE bytes
  * (the suffix, which tells dice of one call apart, is kept), cut on a UTF-8 character
  * boundary (purposes carry "§"), control characters (newlines) turned into spaces so that
- * each die stays one line in the journal and in reports. */
-static char *make_purpose(const char *base, size_t blen, const char *suffix, size_t slen)
+ * each die stays one line in the journal and in reports. clean: base and suffix hold no
+ * control character (has_control), which the callers drawing many dice with one base find
+ * out once. */
+static char *make_purpose(struct dice *d, const char *base, size_t blen, int clean,
+	const char *suffix, size_t slen)
 {
 	size_t room = slen < DICE_MAX_PURPOSE ? DICE_MAX_PURPOSE - slen : 0;
 	char *p;
@@ -87,19 +127,19 @@ static char *make_purpose(const char *base, size_t blen, const char *suffix, siz
 	}
 	if (slen > DICE_MAX_PURPOSE)
 		slen = DICE_MAX_PURPOSE;
-	p = xmalloc(blen + slen + 1);
+	p = purpose_space(d, blen + slen + 1);
 	memcpy(p, base, blen);
 	memcpy(p + blen, suffix, slen);
 	p[blen + slen] = '\0';
-	for (char *q = p; *q; q++)
+	for (char *q = p; !clean && *q; q++)
 		if ((unsigned char)*q < 0x20 || *q == 0x7f)
 			*q = ' ';
 	return p;
 }
 
 /* Draws die number d->n with `sides` faces from d's source and records it; blen and slen are
- * strlen(base) and strlen(suffix). */
-static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_t blen,
+ * strlen(base) and strlen(suffix), clean as make_purpose takes it. */
+static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_t blen, int clean,
 	const char *suffix, size_t slen)
 {
 	struct die_record *r;
@@ -141,7 +181,7 @@ static uint64_t roll_one(struct dice *d, uint64_t sides, const char *base, size_
 	r->index = d->n;
 	r->sides = sides;
 	r->value = value;
-	r->purpose = make_purpose(base, blen, suffix, slen);
+	r->purpose = make_purpose(d, base, blen, clean, suffix, slen);
 	d->n++;
 	return value;
 }
@@ -166,7 +206,8 @@ uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 	}
 	va_end(again);
 	va_end(ap);
-	v = roll_one(d, sides, text, strlen(text), "", 0);
+	size_t len = strlen(text);
+	v = roll_one(d, sides, text, len, !has_control(text, len), "", 0);
 	buf_release(&base);
 	return v;
 }
@@ -205,14 +246,15 @@ static int roll_many(struct dice *d, int count, int sides, int *out, const char 
 {
 	char suffix[64];
 	size_t blen = strlen(base);
-	int sum = 0;
+	int sum = 0, clean = !has_control(base, blen);
 
 	assert(count >= 0);
 	for (int i = 0; i < count; i++) {
 		int v;
 		size_t slen = count_suffix(suffix, (size_t)i, (size_t)count);
 
-		v = (int)roll_one(d, sides < 2 ? 0 : (uint64_t)sides, base, blen, suffix, slen);
+		v = (int)roll_one(d, sides < 2 ? 0 : (uint64_t)sides, base, blen, clean, suffix,
+			slen);
 		if (out)
 			out[i] = v;
 		sum += v;
@@ -244,13 +286,15 @@ void dice_shuffle(struct dice *d, size_t *perm, size_t m, const char *fmt, ...)
 	buf_vprintf(&base, fmt, ap);
 	va_end(ap);
 	size_t blen = strlen(buf_str(&base));
+	int clean = !has_control(buf_str(&base), blen);
 	for (size_t i = 0; i < m; i++)
 		perm[i] = i;
 	/* Fisher–Yates from the top down, as docs/fairness.md fixes it: the order of the dice
 	 * is part of the result, so a verifier must draw them in this same order */
 	for (size_t i = m > 0 ? m - 1 : 0; i >= 1; i--) {
 		size_t slen = count_suffix(suffix, m - 1 - i, m - 1);
-		size_t r = (size_t)roll_one(d, (uint64_t)i + 1, buf_str(&base), blen, suffix, slen);
+		size_t r = (size_t)roll_one(d, (uint64_t)i + 1, buf_str(&base), blen, clean, suffix,
+			slen);
 		size_t t;
 
 		t = perm[i];

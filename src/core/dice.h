@@ -20,6 +20,8 @@ struct die_record {
 	char *purpose;  /* "Land Raid §22 Shooting: ...": rule, unit, modifiers */
 };
 
+struct dice_block; /* purposes are kept in blocks of a few pages (dice.c) */
+
 struct dice {
 	uint8_t seed[32];               /* s_t (fair source) */
 	struct fair_die_key key;        /* s_t's HMAC key state, set up once per turn */
@@ -30,6 +32,8 @@ struct dice {
 	size_t n_known;                 /* how many */
 	struct die_record *v;           /* every die drawn so far */
 	size_t n, cap;
+	struct dice_block *blocks; /* the purposes of v, newest block first (freed together) */
+	size_t block_used;         /* bytes taken in the newest block */
 };
 
 /* A dice service drawing from seed s_t by fair_die. */

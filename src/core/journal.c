@@ -27,9 +27,25 @@ static const char journal_ddl[] =
 /* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
 #define JOURNAL_BUSY_TIMEOUT_MS 10000
 
+/* The statements reading a turn back (journal_read_turn), prepared once per connection. */
+enum read_stmt {
+	R_BEGIN,
+	R_COMMIT,
+	R_TURN,
+	R_ORDERS,
+	R_DICE,
+	R_DICE_SPAN,
+	R_DICE_RUN,
+	R_EVENTS,
+	R_FILES,
+	R_HEAD,
+	R_COUNT
+};
+
 struct journal {
-	sqlite3 *db; /* the open connection */
-	char *path;  /* as given to journal_open, for messages */
+	sqlite3 *db;                 /* the open connection */
+	char *path;                  /* as given to journal_open, for messages */
+	sqlite3_stmt *read[R_COUNT]; /* NULL until first used; finalized by journal_close */
 };
 
 /* Runs SQL text that binds nothing (pragmas, transaction control, the DDL). */
@@ -419,6 +435,8 @@ void journal_close(struct journal *j)
 {
 	if (!j)
 		return;
+	for (int i = 0; i < R_COUNT; i++)
+		sqlite3_finalize(j->read[i]);
 	sqlite3_close(j->db);
 	free(j->path);
 	free(j);
@@ -678,12 +696,53 @@ static unsigned char *column_bytes(sqlite3_stmt *st, int col, size_t *len)
 	return p;
 }
 
-/* Prepares sql and binds the turn as ?1. */
-static int prepare_turn(sqlite3 *db, const char *sql, int turn, sqlite3_stmt **st)
-{
-	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+/* The text of each read statement; R_TURN's depends on the journal (read_stmt). */
+static const char *const read_sql[R_COUNT] = {
+	[R_BEGIN] = "BEGIN",
+	[R_COMMIT] = "COMMIT",
+	[R_ORDERS] = "SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player",
+	[R_DICE] = "SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx",
+	[R_DICE_SPAN] = "SELECT (SELECT rowid FROM dice WHERE turn = ?1 AND idx = 0),"
+			" (SELECT MIN(idx) FROM dice WHERE turn = ?1),"
+			" (SELECT MAX(idx) FROM dice WHERE turn = ?1)",
+	[R_DICE_RUN] = "SELECT sides, value, purpose FROM dice"
+		       " WHERE rowid >= ?2 AND rowid < ?3 AND +turn = ?1 AND +idx = rowid - ?2",
+	[R_EVENTS] = "SELECT phase, kind, player, order_index, text FROM events"
+		     " WHERE turn = ?1 ORDER BY seq",
+	[R_FILES] = "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
+	[R_HEAD] = "SELECT journal_head FROM turns WHERE turn = ?1",
+};
 
-	if (rc == SQLITE_OK)
+/* j's statement `which` into *st, prepared on first use and kept for the connection (replay
+ * and verify read every turn through the same few statements), the turn bound as ?1 when it
+ * takes one. The caller resets it after use. Returns SQLITE_OK or SQLite's error code (the
+ * message in sqlite3_errmsg). */
+static int read_stmt(struct journal *j, enum read_stmt which, int turn, sqlite3_stmt **st)
+{
+	int rc = SQLITE_OK;
+
+	*st = j->read[which];
+	if (!*st) {
+		/* A journal opened read-only is not migrated: without the column, no signature. */
+		const char *sql =
+			which != R_TURN ?
+				read_sql[which] :
+			has_signature_column(j->db) > 0 ?
+				"SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
+				" processed_at, beacon_value, beacon_round, journal_head, commit_id,"
+				" beacon_signature FROM turns WHERE turn = ?1" :
+				"SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
+				" processed_at, beacon_value, beacon_round, journal_head, commit_id,"
+				" NULL FROM turns WHERE turn = ?1";
+		rc = sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+		if (rc != SQLITE_OK) {
+			sqlite3_finalize(*st);
+			*st = NULL;
+			return rc;
+		}
+		j->read[which] = *st;
+	}
+	if (sqlite3_bind_parameter_count(*st) > 0)
 		rc = sqlite3_bind_int(*st, 1, turn);
 	return rc;
 }
@@ -697,7 +756,8 @@ static int prepare_turn(sqlite3 *db, const char *sql, int turn, sqlite3_stmt **s
 	} while (0)
 
 /* The readers of journal_read, one per table: each fills its part of r and returns 0, or sets
- * the error and returns -1 (a SQLite failure, or a hash that is not 64 hex digits). */
+ * the error and returns -1 (a SQLite failure, or a hash that is not 64 hex digits). st (may be
+ * NULL) is reset, ready for the next turn. */
 static int read_failed(sqlite3 *db, sqlite3_stmt *st, int turn, int damaged)
 {
 	if (damaged)
@@ -705,39 +765,30 @@ static int read_failed(sqlite3 *db, sqlite3_stmt *st, int turn, int damaged)
 			turn);
 	else
 		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return -1;
 }
 
 /* The turns row; ERROR_NOTFOUND when the journal has no such turn. */
-static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
+static int read_turn_row(struct journal *j, int turn, struct journal_record *r)
 {
 	sqlite3_stmt *st = NULL;
-	/* A journal opened read-only is not migrated: without the column, no signature. */
-	int rc = prepare_turn(db,
-		has_signature_column(db) > 0 ?
-			"SELECT key, orders_digest, beacon, seed, state_sha256, summary, processed_at,"
-			" beacon_value, beacon_round, journal_head, commit_id, beacon_signature"
-			" FROM turns WHERE turn = ?1" :
-			"SELECT key, orders_digest, beacon, seed, state_sha256, summary, processed_at,"
-			" beacon_value, beacon_round, journal_head, commit_id, NULL"
-			" FROM turns WHERE turn = ?1",
-		turn, &st);
+	int rc = read_stmt(j, R_TURN, turn, &st);
 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+		sqlite3_reset(st);
 		error_set(ERROR_MISSING, "journal: there is no turn %d", turn);
 		return ERROR_NOTFOUND;
 	}
 	if (rc != SQLITE_ROW)
-		return read_failed(db, st, turn, 0);
+		return read_failed(j->db, st, turn, 0);
 	r->turn = turn;
 	if (column_hash(r->key, st, 0) < 0 || column_hash(r->orders_digest, st, 1) < 0 ||
 		column_hash(r->beacon, st, 2) < 0 || column_hash(r->seed, st, 3) < 0 ||
 		column_hash(r->state_sha256, st, 4) < 0 || column_hash(r->journal_head, st, 9) < 0)
-		return read_failed(db, st, turn, 1);
+		return read_failed(j->db, st, turn, 1);
 	r->summary = column_strdup(st, 5);
 	r->processed_at = sqlite3_column_int64(st, 6);
 	r->beacon_value = column_strdup(st, 7);
@@ -746,16 +797,24 @@ static int read_turn_row(sqlite3 *db, int turn, struct journal_record *r)
 	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
 		snprintf(r->commit_id, sizeof(r->commit_id), "%s",
 			(const char *)sqlite3_column_text(st, 10));
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return 0;
 }
 
-/* One row of a table into r: 0, or -1 for a hash that is not 64 hex digits. */
-typedef int (*read_row_fn)(sqlite3_stmt *st, struct journal_record *r, size_t *cap);
+/* What the row readers share while one table is read: the array's capacity, and the dice
+ * purposes as one block (offsets into it; pointers once every row is in). */
+struct read_rows {
+	size_t cap;
+	struct buf purposes;
+	size_t *offset; /* die i's purpose at purposes.data + offset[i] - 1; 0: NULL */
+};
 
-static int order_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+/* One row of a table into r: 0, or -1 for a hash that is not 64 hex digits. */
+typedef int (*read_row_fn)(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr);
+
+static int order_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
 {
-	GROW(r->orders, r->n_orders, *cap);
+	GROW(r->orders, r->n_orders, rr->cap);
 	struct journal_order *o = &r->orders[r->n_orders++];
 	memset(o, 0, sizeof(*o));
 	o->player = column_strdup(st, 0);
@@ -766,21 +825,36 @@ static int order_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
 	return 0;
 }
 
-static int die_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+/* Die `index` of r from st's columns col (sides), col + 1 (value), col + 2 (purpose). A dense
+ * turn holds thousands of dice: their purposes go into one block, not one allocation each. */
+static void add_die(struct journal_record *r, struct read_rows *rr, uint64_t index,
+	sqlite3_stmt *st, int col)
 {
-	GROW(r->dice, r->n_dice, *cap);
-	struct die_record *d = &r->dice[r->n_dice++];
-	d->index = (uint64_t)sqlite3_column_int64(st, 0);
-	d->sides = (uint64_t)sqlite3_column_int64(st, 1);
-	d->value = (uint64_t)sqlite3_column_int64(st, 2);
-	d->purpose = column_strdup(st, 3);
+	size_t cap = rr->cap;
+	GROW(r->dice, r->n_dice, rr->cap);
+	if (rr->cap != cap)
+		rr->offset = xrealloc(rr->offset, rr->cap * sizeof(*rr->offset));
+	struct die_record *d = &r->dice[r->n_dice];
+	d->index = index;
+	d->sides = (uint64_t)sqlite3_column_int64(st, col);
+	d->value = (uint64_t)sqlite3_column_int64(st, col + 1);
+	d->purpose = NULL;
+	const unsigned char *p = sqlite3_column_text(st, col + 2);
+	rr->offset[r->n_dice++] = p ? rr->purposes.len + 1 : 0;
+	if (p)
+		buf_append(&rr->purposes, p, (size_t)sqlite3_column_bytes(st, col + 2) + 1);
+}
+
+static int die_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
+{
+	add_die(r, rr, (uint64_t)sqlite3_column_int64(st, 0), st, 1);
 	return 0;
 }
 
-static int event_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+static int event_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
 {
 	const unsigned char *kind = sqlite3_column_text(st, 1);
-	GROW(r->events, r->n_events, *cap);
+	GROW(r->events, r->n_events, rr->cap);
 	struct event *e = &r->events[r->n_events++];
 	memset(e, 0, sizeof(*e));
 	e->phase = column_strdup(st, 0);
@@ -791,32 +865,120 @@ static int event_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
 	return 0;
 }
 
-static int file_row(sqlite3_stmt *st, struct journal_record *r, size_t *cap)
+static int file_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
 {
-	GROW(r->files, r->n_files, *cap);
+	GROW(r->files, r->n_files, rr->cap);
 	struct file *f = &r->files[r->n_files++];
 	f->path = column_strdup(st, 0);
 	f->data = column_bytes(st, 1, &f->len);
 	return 0;
 }
 
-/* Every row sql selects for turn (bound as ?1), each through row into r. */
-static int read_rows(sqlite3 *db, int turn, const char *sql, read_row_fn row,
+/* The dice purposes read (die_row) into r: one block r owns, each purpose pointing into it. */
+static void take_purposes(struct journal_record *r, struct read_rows *rr)
+{
+	if (!rr->offset)
+		return;
+	r->purposes = buf_detach(&rr->purposes);
+	for (size_t i = 0; i < r->n_dice; i++)
+		r->dice[i].purpose = rr->offset[i] ? r->purposes + rr->offset[i] - 1 : NULL;
+}
+
+/* Every row statement `which` selects for turn, each through row into r. */
+static int read_rows(struct journal *j, int turn, enum read_stmt which, read_row_fn row,
 	struct journal_record *r)
 {
+	struct read_rows rr = { 0, BUF_INIT, NULL };
 	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int rc = prepare_turn(db, sql, turn, &st);
+	int rc = read_stmt(j, which, turn, &st), ret = 0;
 
 	if (rc != SQLITE_OK)
-		return read_failed(db, st, turn, 0);
+		return read_failed(j->db, st, turn, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (row(st, r, &cap) < 0)
-			return read_failed(db, st, turn, 1);
+		if (row(st, r, &rr) < 0)
+			break;
+	if (rc == SQLITE_ROW)
+		ret = read_failed(j->db, st, turn, 1);
+	else if (rc != SQLITE_DONE)
+		ret = read_failed(j->db, st, turn, 0);
+	sqlite3_reset(st);
+	take_purposes(r, &rr);
+	buf_release(&rr.purposes);
+	free(rr.offset);
+	return ret;
+}
+
+/* Where turn's dice lie: *first the rowid of die 0, *n = MAX(idx) + 1. Returns 1 when the
+ * turn has dice numbered from 0, 0 when it has none (*n = 0) or they do not start at 0 (*n =
+ * SIZE_MAX), -1 on a SQLite failure. */
+static int dice_span(struct journal *j, int turn, sqlite3_int64 *first, size_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_DICE_SPAN, turn, &st), ret = 0;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW)
+		return read_failed(j->db, st, turn, 0);
+	*n = sqlite3_column_type(st, 2) == SQLITE_NULL ? 0 : SIZE_MAX;
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL && sqlite3_column_int64(st, 1) == 0 &&
+		sqlite3_column_int64(st, 2) < DICE_MAX_PER_TURN) {
+		*first = sqlite3_column_int64(st, 0);
+		*n = (size_t)sqlite3_column_int64(st, 2) + 1;
+		ret = 1;
+	}
+	sqlite3_reset(st);
+	return ret;
+}
+
+/* Reads the n dice of turn from rowid first on: 1 when the rows first .. first + n - 1 are
+ * dice 0 .. n-1 of the turn, in order (then, (turn, idx) being the primary key, they are all
+ * of them); 0, with nothing read, when they are not; -1 on a SQLite failure. */
+static int read_dice_run(struct journal *j, int turn, sqlite3_int64 first, size_t n,
+	struct journal_record *r)
+{
+	struct read_rows rr = { 0, BUF_INIT, NULL };
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_DICE_RUN, turn, &st), ret = 1;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 2, first);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 3, first + (sqlite3_int64)n);
+	/* Only rows at rowid first + idx are selected: n of them means every one. */
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		add_die(r, &rr, r->n_dice, st, 0);
+		rc = SQLITE_OK;
+	}
 	if (rc != SQLITE_DONE)
-		return read_failed(db, st, turn, 0);
-	sqlite3_finalize(st);
-	return 0;
+		ret = read_failed(j->db, st, turn, 0);
+	else if (r->n_dice != n)
+		ret = 0;
+	sqlite3_reset(st);
+	if (ret == 1)
+		take_purposes(r, &rr);
+	else
+		r->n_dice = 0;
+	buf_release(&rr.purposes);
+	free(rr.offset);
+	return ret;
+}
+
+/* The dice of turn in index order. A turn's rows are appended in one transaction, so they
+ * lie in rowid order: read so when they do (no index look-up per die), else by the index. */
+static int read_dice(struct journal *j, int turn, struct journal_record *r)
+{
+	sqlite3_int64 first = 0;
+	size_t n = 0;
+	int rc = dice_span(j, turn, &first, &n);
+
+	if (rc == 1)
+		rc = read_dice_run(j, turn, first, n, r);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 || n == 0)
+		return 0;
+	return read_rows(j, turn, R_DICE, die_row, r);
 }
 
 int journal_read(struct journal *j, int turn, struct journal_record **out)
@@ -824,37 +986,41 @@ int journal_read(struct journal *j, int turn, struct journal_record **out)
 	return journal_read_turn(j, turn, 1, out);
 }
 
+/* Runs BEGIN or COMMIT through its kept statement. */
+static int read_transaction(struct journal *j, enum read_stmt which)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, which, 0, &st);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out)
 {
-	sqlite3 *db = j->db;
 	struct journal_record *r = xcalloc(1, sizeof(*r));
 	int ret;
 
 	*out = NULL;
 	/* One read transaction: every table seen at the same snapshot. */
-	if (exec_sql(db, "BEGIN") != SQLITE_OK) {
-		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn, sqlite3_errmsg(db));
+	if (read_transaction(j, R_BEGIN) != SQLITE_OK) {
+		error_set(ERROR_OS, "journal: cannot read turn %d: %s", turn,
+			sqlite3_errmsg(j->db));
 		journal_record_free(r);
 		return -1;
 	}
-	ret = read_turn_row(db, turn, r);
+	ret = read_turn_row(j, turn, r);
 	if (ret == 0)
-		ret = read_rows(db, turn,
-			"SELECT player, sha256, bytes FROM orders WHERE turn = ?1 ORDER BY player",
-			order_row, r);
+		ret = read_rows(j, turn, R_ORDERS, order_row, r);
 	if (ret == 0)
-		ret = read_rows(db, turn,
-			"SELECT idx, sides, value, purpose FROM dice WHERE turn = ?1 ORDER BY idx",
-			die_row, r);
+		ret = read_dice(j, turn, r);
 	if (ret == 0)
-		ret = read_rows(db, turn,
-			"SELECT phase, kind, player, order_index, text FROM events"
-			" WHERE turn = ?1 ORDER BY seq",
-			event_row, r);
+		ret = read_rows(j, turn, R_EVENTS, event_row, r);
 	if (ret == 0 && files)
-		ret = read_rows(db, turn,
-			"SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path", file_row, r);
-	exec_sql(db, "COMMIT");
+		ret = read_rows(j, turn, R_FILES, file_row, r);
+	read_transaction(j, R_COMMIT);
 	if (ret == 0)
 		*out = r;
 	else
@@ -885,8 +1051,9 @@ void journal_record_free(struct journal_record *r)
 		free(r->orders[i].bytes);
 	}
 	free(r->orders);
-	for (i = 0; i < r->n_dice; i++)
+	for (i = 0; !r->purposes && i < r->n_dice; i++)
 		free(r->dice[i].purpose);
+	free(r->purposes);
 	free(r->dice);
 	for (i = 0; i < r->n_events; i++) {
 		free(r->events[i].phase);
@@ -928,7 +1095,7 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
-	int rc = prepare_turn(j->db, "SELECT journal_head FROM turns WHERE turn = ?1", turn, &st);
+	int rc = read_stmt(j, R_HEAD, turn, &st);
 
 	memset(head, 0, FAIR_HASH_BYTES);
 	if (rc == SQLITE_OK) {
@@ -943,7 +1110,7 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 	if (ret == -1)
 		error_set(ERROR_OS, "journal: cannot read the head of turn %d: %s", turn,
 			sqlite3_errmsg(j->db));
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return ret;
 }
 

@@ -56,6 +56,8 @@ struct journal_record {
 	size_t n_orders;
 	struct die_record *dice;
 	size_t n_dice;
+	char *purposes; /* read back: every dice purpose in one block (journal_record_free frees
+	                 * it, not each purpose); NULL: each purpose is its own allocation */
 	struct event *events;
 	size_t n_events; /* first_die is not stored: 0 when read */
 	struct file *files;

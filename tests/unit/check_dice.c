@@ -333,6 +333,20 @@ START_TEST(test_purpose_cleaned)
 	ck_assert_uint_eq(strlen(p), DICE_MAX_PURPOSE);
 	ck_assert_str_eq(p + DICE_MAX_PURPOSE - 6, " [2/2]");
 	dice_release(&d);
+
+	/* many dice of one purpose: each cleaned (the check is made once per call) */
+	static const int three[] = { 1, 1, 1, 1, 1, 1 };
+	size_t perm[3];
+	dice_init_script(&d, three, N_OF(three));
+	dice_roll_many(&d, 2, 6, NULL, "two\nlines");
+	dice_shuffle(&d, perm, 3, "tab\there");
+	dice_roll_many(&d, 1, 6, NULL, "clean");
+	ck_assert_str_eq(d.v[0].purpose, "two lines [1/2]");
+	ck_assert_str_eq(d.v[1].purpose, "two lines [2/2]");
+	ck_assert_str_eq(d.v[2].purpose, "tab here [1/2]");
+	ck_assert_str_eq(d.v[3].purpose, "tab here [2/2]");
+	ck_assert_str_eq(d.v[4].purpose, "clean [1/1]");
+	dice_release(&d);
 }
 END_TEST
 

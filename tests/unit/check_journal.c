@@ -597,6 +597,55 @@ START_TEST(test_open_errors)
 	buf_release(&err);
 }
 END_TEST
+/* Dice rows out of rowid order (a journal rewritten through the shell, triggers dropped):
+ * read back in index order all the same, on a connection that read the turn before; and a
+ * turn whose dice do not start at 0 gives exactly the rows it holds, in index order. */
+START_TEST(test_dice_read_in_index_order)
+{
+	struct buf out = BUF_INIT;
+	struct journal_record r0, r1, *g = NULL;
+	struct journal *j = open_new("order.sqlite");
+	char *path = test_path("order.sqlite");
+
+	record0(&r0);
+	record1(&r1);
+	append_ok(j, &r0);
+	append_ok(j, &r1);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	assert_record1(g);
+	journal_record_free(g);
+	ck_assert_int_eq(
+		sqlite_cli(path,
+			"DROP TRIGGER dice_no_delete; DROP TRIGGER dice_dense;\n"
+			"CREATE TEMP TABLE d AS SELECT * FROM dice WHERE turn = 1;\n"
+			"DELETE FROM dice WHERE turn = 1;\n"
+			"INSERT INTO dice SELECT * FROM d ORDER BY idx DESC;\n"
+			"SELECT group_concat(idx) FROM (SELECT idx FROM dice ORDER BY rowid);\n",
+			&out),
+		0);
+	ck_assert_str_eq(buf_str(&out), "2,1,0\n"); /* die 0 is the last row now */
+	for (int k = 0; k < 2; k++) {
+		ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+		assert_record1(g);
+		journal_record_free(g);
+		ck_assert_int_eq(journal_read(j, 0, &g), 0);
+		ck_assert_uint_eq(g->n_dice, 0);
+		journal_record_free(g);
+	}
+	ck_assert_int_eq(sqlite_cli(path, "DELETE FROM dice WHERE turn = 1 AND idx = 0;", &out), 0);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(g->n_dice, 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_uint_eq(g->dice[i].index, i + 1);
+		ck_assert_uint_eq(g->dice[i].sides, dice1[i + 1].sides);
+		ck_assert_str_eq(g->dice[i].purpose, dice1[i + 1].purpose);
+	}
+	journal_record_free(g);
+	journal_close(j);
+	free(path);
+	buf_release(&out);
+}
+END_TEST
 
 static Suite *journal_suite(void)
 {
@@ -611,6 +660,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_sqlite_shell_cannot_rewrite);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_old_dense_triggers_migrated);
+	tcase_add_test(tc, test_dice_read_in_index_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
