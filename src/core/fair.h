@@ -1,8 +1,7 @@
 /* fair.h — the fairness derivation of docs/fairness.md: the hash chain of turn keys from
  * the umpire's secret, the orders digest, the turn seed and the die function. Pure
  * functions of their inputs; OpenSSL does all hashing, libsodium the random bytes (no
- * hand-written crypto but the dice's RFC 2104 HMAC over OpenSSL's SHA-256, checked against
- * OpenSSL's HMAC per seed: fair_die_key_init).
+ * hand-written crypto).
  * Notation: HMAC = HMAC-SHA256, || concatenation, be32/be64 big-endian. */
 #ifndef UMPIRE_FAIR_H
 #define UMPIRE_FAIR_H
