@@ -80,16 +80,15 @@ void fair_wipe(void *p, size_t n);
 void fair_secret_lock(void *p, size_t n);
 void fair_secret_unlock(void *p, size_t n);
 
-/* The HMAC key state of one seed s, set up once (the key's inner and outer pad blocks hashed,
- * RFC 2104), so each die of the turn costs two SHA-256 blocks instead of four. Opaque: two
- * OpenSSL SHA-256 states, which only fair.c sees; copied per die, never changed, so a key may
- * be shared. */
+/* The HMAC key state of one seed s, set up once (the key's inner and outer pad blocks hashed),
+ * so each die of the turn costs two SHA-256 blocks instead of four. Opaque: an OpenSSL
+ * EVP_MAC_CTX (HMAC with SHA-256), which only fair.c sees. One key is used by one thread at a
+ * time (each die restarts the context). */
 struct fair_die_key {
-	struct fair_die_state *st;
+	struct evp_mac_ctx_st *ctx;
 };
-/* Sets k up for seed s; fair_die_key_release frees it. The key state is checked against
- * OpenSSL's own HMAC-SHA256 (EVP_MAC) of a probe message; OpenSSL failing (out of memory, no
- * provider) or disagreeing aborts with a message: no die may come from a half-made key. */
+/* Sets k up for seed s; fair_die_key_release frees it. OpenSSL failing (out of memory) aborts
+ * with a message: no die may come from a half-made key. */
 void fair_die_key_init(struct fair_die_key *k, const uint8_t seed[32]);
 /* Frees what fair_die_key_init allocated; k may be released twice or be all zeros. */
 void fair_die_key_release(struct fair_die_key *k);

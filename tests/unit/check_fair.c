@@ -530,48 +530,6 @@ START_TEST(test_rejection)
 }
 END_TEST
 
-/* The dice's HMAC key state (fair_die_key_init) against OpenSSL's HMAC (fair_hmac, EVP_MAC)
- * block by block: every die of a run of indices and side counts, rejected blocks included
- * (n = 2^63 + 1 rejects about half), from a key reused across dice and seeds. */
-START_TEST(test_die_key_is_hmac)
-{
-	static const uint64_t sides[] = { 2, 6, 7, 1000003, (1ull << 63) + 1, UINT64_MAX };
-	uint32_t rejected = 0;
-
-	for (int s = 0; s < 3; s++) {
-		uint8_t seed[32];
-		struct fair_die_key k;
-		for (int i = 0; i < 32; i++)
-			seed[i] = (uint8_t)(s * 97 + i * 31);
-		fair_die_key_init(&k, seed);
-		for (uint64_t j = 0; j < 300; j++) {
-			uint64_t n = sides[j % N_OF(sides)], limit = 0 - ((0 - n) % n), x = 0;
-			uint32_t a = 0, attempts = 0;
-			for (;; a++) {
-				uint8_t msg[13 + 8 + 4], block[32];
-				memcpy(msg, "umpire/die/v1", 13);
-				for (int b = 0; b < 8; b++)
-					msg[13 + b] = (uint8_t)(j >> (56 - 8 * b));
-				for (int b = 0; b < 4; b++)
-					msg[21 + b] = (uint8_t)(a >> (24 - 8 * b));
-				fair_hmac(block, seed, msg, sizeof msg);
-				x = 0;
-				for (int b = 0; b < 8; b++)
-					x = x << 8 | block[b];
-				if (limit == 0 || x < limit)
-					break;
-			}
-			rejected += a;
-			ck_assert_uint_eq(fair_die_keyed(&k, j, n, &attempts), 1 + x % n);
-			ck_assert_uint_eq(attempts, a + 1);
-		}
-		fair_die_key_release(&k);
-		fair_die_key_release(&k); /* twice is allowed */
-	}
-	ck_assert_uint_gt(rejected, 50);
-}
-END_TEST
-
 /* With n = 3·2^62, x mod n without rejection gives 1..2^62 twice the weight (1/2 instead
  * of 1/3): 6000 dice tell the two apart by over 20 standard deviations. */
 START_TEST(test_no_modulo_bias)
@@ -697,7 +655,6 @@ static Suite *fair_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ts, setup, NULL);
 	tcase_add_test(ts, test_no_modulo_bias);
-	tcase_add_test(ts, test_die_key_is_hmac);
 	tcase_add_test(ts, test_rejection_rate);
 	suite_add_tcase(s, ts);
 	return s;
