@@ -37,6 +37,11 @@ struct repo {
 	git_repository *git; /* the open repository */
 	char *workdir;       /* its work tree, with a trailing '/' */
 	char *gitdir;        /* its .git directory, with a trailing '/' */
+	/* The commit repo_build last built in this process, on which parent and from which
+	 * paths ("path\n" each, in the caller's order; NULL: none): its tree is known to be the
+	 * parent's with those paths written over it, which publish need not check again. */
+	git_oid built, built_parent;
+	char *built_paths;
 };
 
 /* libgit2's message for the last failure on this thread, kept verbatim. */
@@ -189,6 +194,7 @@ void repo_free(struct repo *r)
 {
 	if (!r)
 		return;
+	free(r->built_paths);
 	git_repository_free(r->git);
 	free(r->workdir);
 	free(r->gitdir);
@@ -889,6 +895,18 @@ done:
 	return rc;
 }
 
+/* The paths of files, "path\n" each in their order; the caller frees it. */
+static char *paths_list(const struct file *files, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s\n", files[i].path);
+	char *s = xstrdup(buf_str(&b));
+	buf_release(&b);
+	return s;
+}
+
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
@@ -911,6 +929,11 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		     when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
+	free(r->built_paths);
+	r->built_paths = parent ? paths_list(files, n) : NULL;
+	r->built = commit_id;
+	if (parent)
+		r->built_parent = parent_id;
 	durable_point("git objects");
 	ret = 0;
 	goto done;
@@ -1216,11 +1239,38 @@ static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_t
 	for (size_t i = 0; ok && i < n; i++) {
 		git_tree_entry *e = NULL;
 		ok = git_tree_entry_bypath(&e, tree, files[i].path) == 0 &&
-		     git_odb_hash(&blob, files[i].data, files[i].len, GIT_OBJECT_BLOB) == 0 &&
+		     blob_id(&blob, files[i].data, files[i].len) == 0 &&
 		     git_oid_equal(&blob, git_tree_entry_id(e));
 		git_tree_entry_free(e);
 	}
 	return ok && diff_is_files(git, parent_tree, tree, "", files, n, 0);
+}
+
+/* Whether commit is the one repo_build built in this process on its parent from the paths of
+ * files, and tree (the commit's) holds each file's bytes at its path: then the tree is the
+ * parent's with files written over it (build_tree touches no other path), with no tree
+ * compared. 1 yes, 0 no. */
+static int built_here(const struct repo *r, git_commit *commit, const struct file *files, size_t n)
+{
+	if (!r->built_paths || !git_oid_equal(&r->built, git_commit_id(commit)) ||
+		!git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0)))
+		return 0;
+	char *paths = paths_list(files, n);
+	int same = strcmp(paths, r->built_paths) == 0;
+	free(paths);
+	git_tree *tree = NULL;
+	if (same && git_commit_tree(&tree, commit) < 0)
+		return 0;
+	for (size_t i = 0; same && i < n; i++) {
+		git_tree_entry *e = NULL;
+		git_oid blob;
+		same = git_tree_entry_bypath(&e, tree, files[i].path) == 0 &&
+		       blob_id(&blob, files[i].data, files[i].len) == 0 &&
+		       git_oid_equal(&blob, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+	}
+	git_tree_free(tree);
+	return same;
 }
 
 /* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
@@ -1252,9 +1302,11 @@ static int index_to_tree(const struct repo *r, git_index *index, git_commit *com
 	else if (git_commit_parentcount(commit) > 0 &&
 		 index_holds(r, index, git_commit_parent_id(commit, 0))) {
 		git_commit *parent = NULL;
-		same = git_commit_parent(&parent, commit, 0) == 0 &&
-		       git_commit_tree(&parent_tree, parent) == 0 &&
-		       tree_is_parent_plus(git_commit_owner(commit), parent_tree, tree, files, n);
+		same = built_here(r, commit, files, n) ||
+		       (git_commit_parent(&parent, commit, 0) == 0 &&
+			       git_commit_tree(&parent_tree, parent) == 0 &&
+			       tree_is_parent_plus(git_commit_owner(commit), parent_tree, tree,
+				       files, n));
 		git_tree_free(parent_tree);
 		git_commit_free(parent);
 	}
