@@ -1300,6 +1300,41 @@ static size_t dir_tree_ids(git_tree *root, const char *path, git_oid *ids)
 	return n;
 }
 
+/* The ids of the trees on path's way below the tree root (its directories), read as git's
+ * bytes from odb (no tree parsed into libgit2's objects and kept in its cache), into ids (at
+ * most 8), how many in *n. 0 ok, -1 a tree unread or not as git writes it (dir_tree_ids
+ * then). */
+static int raw_dir_tree_ids(git_odb *odb, const git_oid *root, const char *path, git_oid *ids,
+	size_t *n)
+{
+	git_oid cur = *root;
+	int rc = 0;
+
+	*n = 0;
+	for (const char *p = path, *slash; rc == 0 && (slash = strchr(p, '/')) && *n < 8;
+		p = slash + 1) {
+		git_odb_object *obj = NULL;
+		struct raw_entry *v = NULL;
+		size_t count = 0;
+		rc = git_odb_read(&obj, odb, &cur) == 0 &&
+				     raw_entries(git_odb_object_data(obj), git_odb_object_size(obj),
+					     &v, &count) == 0 ?
+			     0 :
+			     -1;
+		const struct raw_entry *e = rc == 0 ? raw_find(v, count, p, (size_t)(slash - p)) :
+						      NULL;
+		if (e && e->is_tree) {
+			git_oid_fromraw(&cur, e->id);
+			ids[(*n)++] = cur;
+		}
+		free(v);
+		git_odb_object_free(obj);
+		if (!e || !e->is_tree)
+			break;
+	}
+	return rc;
+}
+
 int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n)
 {
 	struct buf msg = BUF_INIT;
@@ -1323,11 +1358,13 @@ int repo_objects_stored(struct repo *r, const char *commit_hex, const struct fil
 	if (stored(odb, git_tree_id(tree), GIT_OBJECT_TREE, "tree", &msg) < 0)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = dir_tree_ids(tree, files[i].path, ids);
+		size_t k = 0;
+		if (raw_dir_tree_ids(odb, git_tree_id(tree), files[i].path, ids, &k) < 0)
+			k = dir_tree_ids(tree, files[i].path, ids);
 		for (size_t j = 0; j < k; j++)
 			if (stored(odb, &ids[j], GIT_OBJECT_TREE, "tree", &msg) < 0)
 				goto done;
-		if (git_odb_hash(&id, files[i].data, files[i].len, GIT_OBJECT_BLOB) < 0 ||
+		if (blob_id(&id, files[i].data, files[i].len) < 0 ||
 			stored(odb, &id, GIT_OBJECT_BLOB, files[i].path, &msg) < 0)
 			goto done;
 	}
