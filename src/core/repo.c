@@ -578,7 +578,8 @@ static int tree_file_cmp(const void *a, const void *b)
 }
 
 static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
-	const struct tree_file *files, size_t n);
+	const struct tree_file *files, size_t n, int reuse);
+static int object_id(git_oid *out, git_object_t type, const void *bytes, size_t len);
 
 /* A tree entry while a tree is spliced: its mode (git's canonical octal text), name and id,
  * pointing into the tree's bytes or the files being written. */
@@ -692,10 +693,11 @@ static const struct raw_entry *raw_find(const struct raw_entry *old, size_t n_ol
  * directly in it (the last of equal paths), a tree per subdirectory, spliced from old's entry
  * of that name (splice_tree). ids holds the subtrees' ids. 0 ok, 1 not spliced. */
 static int splice_tree(git_oid *out, git_repository *git, const git_oid *base,
-	const struct tree_file *files, size_t n);
+	const struct tree_file *files, size_t n, int reuse);
 
 static int spliced_entries(struct raw_entry *add, size_t *n_add, git_oid *ids, git_repository *git,
-	const struct raw_entry *old, size_t n_old, const struct tree_file *files, size_t n)
+	const struct raw_entry *old, size_t n_old, const struct tree_file *files, size_t n,
+	int reuse)
 {
 	size_t i = 0, k = 0;
 
@@ -722,7 +724,8 @@ static int spliced_entries(struct raw_entry *add, size_t *n_add, git_oid *ids, g
 		git_oid base;
 		if (e && e->is_tree)
 			git_oid_fromraw(&base, e->id);
-		int rc = splice_tree(&ids[k], git, e && e->is_tree ? &base : NULL, below, j - i);
+		int rc = splice_tree(&ids[k], git, e && e->is_tree ? &base : NULL, below, j - i,
+			reuse);
 		free(below);
 		if (rc != 0)
 			return 1;
@@ -775,11 +778,12 @@ static void spliced_bytes(struct buf *raw, const struct raw_entry *old, size_t n
 /* Writes the tree that is base (NULL: none) with files (sorted by path, below it) written
  * over it, as the tree builder would write it (build_tree), by splicing git's tree bytes: the
  * directory's entries are neither parsed into objects nor hashed into a map, which at turn
- * 1,000 (journal/, orders/, reports/: an entry a turn each) was a tenth of a turn. 0 ok, 1
+ * 1,000 (journal/, orders/, reports/: an entry a turn each) was a tenth of a turn. With reuse
+ * (verify's rebuild on a clone), a tree the store holds already is not written. 0 ok, 1
  * not spliced (a tree not as git writes it, a file and a directory of one name, anything
  * unusual: the tree builder then, which says what is wrong), -1 (git_msg()). */
 static int splice_tree(git_oid *out, git_repository *git, const git_oid *base,
-	const struct tree_file *files, size_t n)
+	const struct tree_file *files, size_t n, int reuse)
 {
 	git_odb *odb = NULL;
 	git_odb_object *obj = NULL;
@@ -796,11 +800,17 @@ static int splice_tree(git_oid *out, git_repository *git, const git_oid *base,
 			    raw_entries(git_odb_object_data(obj), git_odb_object_size(obj), &old,
 				    &n_old) < 0))
 		goto done;
-	if (spliced_entries(add, &n_add, ids, git, old, n_old, files, n) != 0)
+	if (spliced_entries(add, &n_add, ids, git, old, n_old, files, n, reuse) != 0)
 		goto done;
 	spliced_bytes(&raw, old, n_old, add, n_add);
-	rc = git_odb_write(out, odb, raw.data ? raw.data : "", raw.len, GIT_OBJECT_TREE) < 0 ? -1 :
-											       0;
+	/* verify's rebuild on a clone (reuse): a tree already there is not hashed again by
+	 * libgit2 (collision-detecting SHA-1, a sixth of verify at turn 1,000) nor written */
+	const void *bytes = raw.data ? raw.data : "";
+	if (reuse && object_id(out, GIT_OBJECT_TREE, bytes, raw.len) == 0 &&
+		git_odb_exists(odb, out))
+		rc = 0;
+	else
+		rc = git_odb_write(out, odb, bytes, raw.len, GIT_OBJECT_TREE) < 0 ? -1 : 0;
 done:
 	buf_release(&raw);
 	free(ids);
@@ -815,7 +825,7 @@ done:
  * entry of that name (a tree; anything else is replaced) plus files, whose paths all start
  * with "name/". 0 ok, REPO_CRAFTED or -1 (git_msg()). */
 static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_tree *base,
-	const struct tree_file *files, size_t n, size_t name_len)
+	const struct tree_file *files, size_t n, size_t name_len, int reuse)
 {
 	char *name = xasprintf("%.*s", (int)name_len, files[0].path);
 	struct tree_file *below = xcalloc(n, sizeof(*below));
@@ -829,11 +839,11 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 		below[i].path = files[i].path + name_len + 1;
 	}
 	int is_tree = e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
-	ret = splice_tree(&id, git, is_tree ? git_tree_entry_id(e) : NULL, below, n);
+	ret = splice_tree(&id, git, is_tree ? git_tree_entry_id(e) : NULL, below, n, reuse);
 	if (ret == 1) {
 		ret = is_tree ? tree_lookup_checked(&sub, git, git_tree_entry_id(e)) : 0;
 		if (ret == 0)
-			ret = build_tree(&id, git, sub, below, n);
+			ret = build_tree(&id, git, sub, below, n, reuse);
 	}
 	if (ret == 0 && git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
 		ret = -1;
@@ -847,9 +857,10 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 /* Writes the tree that is base (NULL: empty) with files (sorted by path) added or replaced,
  * rewriting only the subtrees that hold one of them: a turn's commit costs the directories it
  * touches, not the whole history's tree. The ids equal those of an index built from base
- * plus the files (git's tree format is canonical). 0 ok, REPO_CRAFTED or -1 (git_msg()). */
+ * plus the files (git's tree format is canonical). With reuse, a tree the store holds already
+ * is not written (splice_tree). 0 ok, REPO_CRAFTED or -1 (git_msg()). */
 static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
-	const struct tree_file *files, size_t n)
+	const struct tree_file *files, size_t n, int reuse)
 {
 	git_treebuilder *bld = NULL;
 	int ret = -1;
@@ -873,7 +884,7 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 		size_t len = (size_t)(slash - files[i].path), j = i + 1;
 		while (j < n && strncmp(files[j].path, files[i].path, len + 1) == 0)
 			j++;
-		if ((ret = insert_subtree(bld, git, base, files + i, j - i, len)) < 0)
+		if ((ret = insert_subtree(bld, git, base, files + i, j - i, len, reuse)) < 0)
 			goto done;
 		i = j;
 	}
@@ -887,22 +898,29 @@ done:
  * files, exactly their bytes (no content filters), the trees of parent's tree (none: empty)
  * with the files added or replaced, touching only the directories that hold them, and the
  * commit object on top, with no ref moved. 0 ok, REPO_CRAFTED or -1 (git_msg()). */
-/* The blob id of bytes, as git_odb_hash gives it: SHA-1 of "blob LEN\0" and the bytes, by
+/* The id of an object of type with these bytes, as git_odb_hash gives it: SHA-1 of
+ * "TYPE LEN\0" and the bytes, by
  * OpenSSL (SHA-NI where the CPU has it: 3-4 times libgit2's collision-detecting SHA-1, which
  * replay and verify spent a sixth of their time in; for bytes umpire rendered itself a
  * collision is no concern, since matching a committed id needs a second preimage). 0 / -1. */
-static int blob_id(git_oid *out, const void *bytes, size_t len)
+static int object_id(git_oid *out, git_object_t type, const void *bytes, size_t len)
 {
 	char head[32];
 	unsigned int n = 0;
-	int hn = snprintf(head, sizeof(head), "blob %zu", len);
+	int hn = snprintf(head, sizeof(head), "%s %zu", git_object_type2string(type), len);
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int ok = ctx && hn > 0 && EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1 &&
 		 EVP_DigestUpdate(ctx, head, (size_t)hn + 1) == 1 &&
 		 EVP_DigestUpdate(ctx, bytes, len) == 1 &&
 		 EVP_DigestFinal_ex(ctx, out->id, &n) == 1 && n == GIT_OID_RAWSZ;
 	EVP_MD_CTX_free(ctx);
-	return ok ? 0 : git_odb_hash(out, bytes, len, GIT_OBJECT_BLOB);
+	return ok ? 0 : git_odb_hash(out, bytes, len, type);
+}
+
+/* The blob id of bytes (object_id). 0 / -1. */
+static int blob_id(git_oid *out, const void *bytes, size_t len)
+{
+	return object_id(out, GIT_OBJECT_BLOB, bytes, len);
 }
 
 /* The id of files[i] as a blob of git: when reuse and the repository already holds a blob
@@ -938,7 +956,7 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 	/* The parent's trees may come from a crafted clone (verify rebuilds on one). */
 	if (parent && (ret = commit_tree_checked(&parent_tree, git, parent)) < 0)
 		goto done;
-	if ((ret = build_tree(&tree_id, git, parent_tree, sorted, n)) < 0)
+	if ((ret = build_tree(&tree_id, git, parent_tree, sorted, n, reuse)) < 0)
 		goto done;
 	ret = -1;
 	if (git_tree_lookup(&tree, git, &tree_id) < 0 ||
