@@ -1899,8 +1899,9 @@ static void index_put_spliced(struct index_out *o, const struct index_map *m,
 
 /* The fast path of the index for a commit built in this process on parent from files
  * (built_here): the index on disk, recorded as holding the parent's tree, with files' entries
- * merged in, is written as libgit2 writes it (index.lock created exclusively, fsynced, renamed
- * over the index, the directory fsynced), no entry parsed beyond its length and path. 1
+ * merged in, is written as libgit2 writes it (index.lock created exclusively, renamed over the
+ * index; not fsynced, as libgit2 does not: the index is a cache of the commit's tree, and a
+ * torn one is read anew from it), no entry parsed beyond its length and path. 1
  * written, 0 not (the index untouched; libgit2's path then). */
 static int index_splice(const struct repo *r, const git_oid *parent, const struct file *files,
 	size_t n)
@@ -1928,14 +1929,12 @@ static int index_splice(const struct repo *r, const git_oid *parent, const struc
 		o.ok = o.fd >= 0 && o.sha && EVP_DigestInit_ex(o.sha, EVP_sha1(), NULL) == 1;
 		if (o.ok)
 			index_put_spliced(&o, &m, sorted, n, &added);
-		ok = o.ok && fsync(o.fd) == 0;
+		ok = o.ok;
 		if (o.fd >= 0 && close(o.fd) != 0)
 			ok = 0;
 		ok = ok && rename(lock, path) == 0;
 		if (!ok && o.fd >= 0)
 			(void)unlink(lock);
-		/* not synced: libgit2's path writes the index again, and says why it cannot */
-		ok = ok && fsync_dir(r->gitdir) == 0;
 		EVP_MD_CTX_free(o.sha);
 	}
 	buf_release(&added);
