@@ -1341,13 +1341,14 @@ static int raw_dir_tree_ids(git_odb *odb, const git_oid *root, const char *path,
 			     -1;
 		const struct raw_entry *e = rc == 0 ? raw_find(v, count, p, (size_t)(slash - p)) :
 						      NULL;
-		if (e && e->is_tree) {
+		int down = e && e->is_tree;
+		if (down) {
 			git_oid_fromraw(&cur, e->id);
 			ids[(*n)++] = cur;
 		}
 		free(v);
 		git_odb_object_free(obj);
-		if (!e || !e->is_tree)
+		if (!down)
 			break;
 	}
 	return rc;
