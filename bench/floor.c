@@ -11,6 +11,11 @@
  *                           transaction with bound parameters, and one libgit2 commit of
  *                           the same files (fsync on) into a fresh repository; prints the
  *                           median seconds of 5 runs
+ *   floor run CMD ARG...    runs CMD once (fork/exec, its stdout and stderr to /dev/null) and
+ *                           prints "wall user sys maxrss_kb": wall in seconds from
+ *                           CLOCK_MONOTONIC (ns resolution), user and sys CPU seconds and peak
+ *                           RSS from wait4's rusage (us resolution), where /usr/bin/time
+ *                           rounds to 10 ms; exits 1 if CMD fails
  *
  * Public libraries only (libyaml, SQLite, libgit2, libsodium, OpenSSL) plus the project's own dice
  * service. Timing is CLOCK_MONOTONIC; nothing here is a test (speed is never asserted). */
@@ -19,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -335,14 +343,50 @@ static int bench_turn(const char *journal, int turn, char **paths, int n_paths)
 	return 0;
 }
 
+/* --- one command, timed precisely ----------------------------------------------------- */
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static int bench_run(char **argv)
+{
+	double start = now();
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+
+	if (wait4(pid, &status, 0, &ru) != pid)
+		die("wait4");
+	double wall = now() - start;
+
+	printf("%.6f %.6f %.6f %ld\n", wall, tv_s(ru.ru_utime), tv_s(ru.ru_stime), ru.ru_maxrss);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (sodium_init() < 0)
 		die("sodium");
 	if (argc == 3 && strcmp(argv[1], "dice") == 0)
 		return bench_dice(atol(argv[2]));
+	if (argc >= 3 && strcmp(argv[1], "run") == 0)
+		return bench_run(argv + 2);
 	if (argc >= 4 && strcmp(argv[1], "turn") == 0)
 		return bench_turn(argv[2], atoi(argv[3]), argv + 4, argc - 4);
-	fprintf(stderr, "usage: floor dice N | floor turn JOURNAL TURN FILE...\n");
+	fprintf(stderr,
+		"usage: floor dice N | floor turn JOURNAL TURN FILE... | floor run CMD ARG...\n");
 	return 64;
 }
