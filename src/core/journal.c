@@ -340,7 +340,7 @@ int journal_open(struct journal **out, const char *path, int create)
 		close(fd);
 		made = 1;
 	}
-	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		buf_puts(&msg, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		goto done;
@@ -386,8 +386,8 @@ static char *immutable_uri(const char *path)
 /* A read-only connection to path checked to be an umpire journal; 0 or -1 with msg. */
 static int open_read_only(sqlite3 **db, const char *path, int uri, struct buf *msg)
 {
-	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0),
-		NULL);
+	int rc = sqlite3_open_v2(path, db,
+		SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
 
 	if (rc != SQLITE_OK) {
 		buf_puts(msg, *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
