@@ -17,10 +17,13 @@ PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl lib
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libcurl's headers only: src/core/smtp.c opens it when a mail goes (dlopen), so its 17
-# libraries are not mapped and relocated at every start.
-LDLIBS   += $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)) 2>/dev/null)
+# libcurl's, GMime's and GSL's headers only: src/core/smtp.c opens libcurl when a mail goes,
+# src/core/mail.c GMime (with GLib) when a mail is read or written, src/cmd/stats.c GSL when
+# it prints a report (dlopen), so their 33 libraries are not mapped and relocated at every start.
+LDLIBS   += $(shell pkg-config --libs $(filter-out libcurl gmime-3.0 gsl,$(PKGS)) 2>/dev/null)
 TEST_LDLIBS := $(shell pkg-config --libs check 2>/dev/null)
+# The fuzz targets check what mail.c hands back with GLib's UTF-8 validator.
+FUZZ_LDLIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
 
 ifeq ($(VARIANT),debug)
   CFLAGS += -O0 -g3
@@ -104,11 +107,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.c tests/unit/testutil.h $(L
 ifeq ($(VARIANT),fuzz)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< tests/fuzz/common.c $(LIB) $(LDLIBS) $(LDFLAGS)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< tests/fuzz/common.c $(LIB) $(LDLIBS) $(FUZZ_LDLIBS) $(LDFLAGS)
 else
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(FUZZ_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/driver.c tests/fuzz/common.c $(LIB) $(LDLIBS) $(LDFLAGS)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/driver.c tests/fuzz/common.c $(LIB) $(LDLIBS) $(FUZZ_LDLIBS) $(LDFLAGS)
 endif
 
 # Every fuzz target over its committed corpus (tests/fuzz/corpus/TARGET/): a regression run.

@@ -1,7 +1,10 @@
 /* stats.c — `umpire stats`: how often each face came up over the whole campaign, per die
  * size, from the committed journal exports (so a clone will do), with Pearson's chi-square
  * test of fairness (p-value from GSL's chi-square distribution). Filters by player, die size
- * and purpose text. A statistic, not a proof: verify is the proof. */
+ * and purpose text. A statistic, not a proof: verify is the proof.
+ * GSL is opened when a report is printed (dlopen), not linked: its two libraries would
+ * otherwise be mapped and relocated by every umpire process for this command's one function. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,6 +16,7 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/error.h"
 #include "core/layout.h"
 #include "core/banned.h"
 
@@ -101,6 +105,28 @@ static void count_turn(struct stats *s, const struct journal_record *r)
 	}
 }
 
+/* GSL's upper tail of the chi-square distribution, from the library chisq_open loads. */
+static __typeof__(gsl_cdf_chisq_Q) *chisq_q;
+
+/* Opens GSL (the ABI of the headers compiled against first) and finds gsl_cdf_chisq_Q, once
+ * a process. 0 / -1 (message set, naming the library). */
+static int chisq_open(void)
+{
+	static const char *const names[] = { "libgsl.so.27", "libgsl.so.28", "libgsl.so.25" };
+	void *h = NULL, *f;
+	if (chisq_q)
+		return 0;
+	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
+		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return error_set(ERROR_OS, "stats: cannot load GSL (%s): %s", names[0], dlerror());
+	f = dlsym(h, "gsl_cdf_chisq_Q");
+	if (!f)
+		return error_set(ERROR_OS, "stats: GSL lacks gsl_cdf_chisq_Q");
+	memcpy(&chisq_q, &f, sizeof(chisq_q));
+	return 0;
+}
+
 /* Prints one die size; returns 1 tested and consistent, 0 not tested, -1 tested and not. */
 static int report_group(const struct group *g, double *p_out)
 {
@@ -120,7 +146,7 @@ static int report_group(const struct group *g, double *p_out)
 			term);
 	}
 	double df = (double)(g->sides - 1);
-	double p = gsl_cdf_chisq_Q(chi2, df);
+	double p = chisq_q(chi2, df);
 	*p_out = p;
 	printf("  chi-square = %.3f with %.0f degrees of freedom: p = %.4g\n", chi2, df, p);
 	if (expected < STATS_MIN_EXPECTED) {
@@ -262,7 +288,9 @@ int cmd_stats(int argc, char **argv)
 		rc = EXIT_USAGE;
 	} else {
 		rc = count_campaign(&s, c);
-		if (rc == EXIT_OK)
+		if (rc == EXIT_OK && chisq_open() < 0)
+			rc = cmd_error("umpire");
+		else if (rc == EXIT_OK)
 			print_report(&s, c);
 	}
 	for (size_t i = 0; i < s.n_g; i++)

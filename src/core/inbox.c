@@ -458,8 +458,8 @@ static int intake_read(struct intake *in, const char *path)
 		return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
 	fair_sha256(in->mail_sha256, in->raw.data, in->raw.len);
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
-	if (mail_parse(&in->m, in->raw.data, in->raw.len) < 0)
-		return INBOX_UNREADABLE;
+	if (mail_parse(&in->m, in->raw.data, in->raw.len) < 0) /* or GMime cannot be loaded */
+		return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
 	in->message_id = in->m.message_id ? xstrdup(in->m.message_id) : xasprintf("sha256:%s", hex);
 	if (journal_submission_seen(in->c->journal, in->message_id, &seen) < 0)
 		return -1;

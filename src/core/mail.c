@@ -1,7 +1,12 @@
 /* mail.c — players' mail in, umpire's mail out, through GMime 3 (mail.h): the MIME tree,
  * transfer encodings (quoted-printable, base64), charsets and headers are GMime's work; this
- * file only chooses which part holds the orders and what a reply holds. */
+ * file only chooses which part holds the orders and what a reply holds.
+ * GMime is opened when the first message is parsed or built (dlopen), not linked: with GLib,
+ * GObject, GIO, GPGME and their own dependencies it is 14 of the 40 shared libraries every
+ * umpire process would otherwise map and relocate at start-up. Its headers are still compiled
+ * against, so every function called through the table below has GMime's own prototype. */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <gmime/gmime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +16,121 @@
 #include "core/error.h"
 #include "core/banned.h"
 
-static void mail_init(void)
+/* Every GMime, GObject and GLib function this file calls, each resolved by name from the
+ * library gmime_open loads (GLib's come from GMime's dependencies through the same handle).
+ * GObject's type-check macros (GMIME_IS_PART...) would call g_type_check_instance_is_a and a
+ * get_type function behind the table's back: is_part and is_mailbox call them through it, and
+ * the cast macros are plain C casts (each object's type is known where it is cast). */
+#define GMIME_FUNCTIONS(X) \
+	X(g_mime_init) \
+	X(g_mime_content_type_get_media_subtype) \
+	X(g_mime_content_type_get_parameter) \
+	X(g_mime_content_type_is_type) \
+	X(g_mime_data_wrapper_new_with_stream) \
+	X(g_mime_data_wrapper_write_to_stream) \
+	X(g_mime_filter_charset_new) \
+	X(g_mime_format_options_free) \
+	X(g_mime_format_options_new) \
+	X(g_mime_format_options_set_newline_format) \
+	X(g_mime_message_add_mailbox) \
+	X(g_mime_message_foreach) \
+	X(g_mime_message_get_addresses) \
+	X(g_mime_message_get_from) \
+	X(g_mime_message_get_message_id) \
+	X(g_mime_message_get_subject) \
+	X(g_mime_message_new) \
+	X(g_mime_message_set_date) \
+	X(g_mime_message_set_message_id) \
+	X(g_mime_message_set_mime_part) \
+	X(g_mime_message_set_subject) \
+	X(g_mime_multipart_add) \
+	X(g_mime_multipart_new_with_subtype) \
+	X(g_mime_object_encode) \
+	X(g_mime_object_get_content_type) \
+	X(g_mime_object_set_content_type_parameter) \
+	X(g_mime_object_set_disposition) \
+	X(g_mime_object_set_header) \
+	X(g_mime_object_to_string) \
+	X(g_mime_parser_construct_message) \
+	X(g_mime_parser_new_with_stream) \
+	X(g_mime_part_get_content) \
+	X(g_mime_part_get_filename) \
+	X(g_mime_part_get_type) \
+	X(g_mime_part_is_attachment) \
+	X(g_mime_part_new_with_type) \
+	X(g_mime_part_set_content) \
+	X(g_mime_part_set_filename) \
+	X(g_mime_stream_filter_add) \
+	X(g_mime_stream_filter_new) \
+	X(g_mime_stream_flush) \
+	X(g_mime_stream_mem_get_byte_array) \
+	X(g_mime_stream_mem_new) \
+	X(g_mime_stream_mem_new_with_buffer) \
+	X(g_mime_text_part_new_with_subtype) \
+	X(g_mime_text_part_set_text) \
+	X(internet_address_list_get_address) \
+	X(internet_address_list_length) \
+	X(internet_address_mailbox_get_addr) \
+	X(internet_address_mailbox_get_type) \
+	X(g_type_check_instance_is_a) \
+	X(g_object_unref) \
+	X(g_date_time_new_from_unix_utc) \
+	X(g_date_time_unref) \
+	X(g_utf8_validate) \
+	X(g_free)
+
+/* The functions of GMIME_FUNCTIONS, from the shared library opened by gmime_open. */
+static struct {
+#define GMIME_FIELD(f) __typeof__(f) *f;
+	GMIME_FUNCTIONS(GMIME_FIELD)
+#undef GMIME_FIELD
+} gm;
+
+/* *fn = the function name of library h; 0, or -1 when it has none. */
+static int sym(void *h, const char *name, void *fn, size_t size)
+{
+	void *p = dlsym(h, name);
+	if (!p)
+		return -1;
+	memcpy(fn, &p, size);
+	return 0;
+}
+
+/* Opens GMime 3 (its ABI 0, with GLib 2 behind it), resolves GMIME_FUNCTIONS and initialises
+ * it, once a process. 0 / -1 (message set: the library or the function missing). */
+static int gmime_open(void)
 {
 	static int done;
-	if (!done) {
-		g_mime_init();
-		done = 1;
-	}
+	static const char name[] = "libgmime-3.0.so.0";
+	const char *missing = NULL;
+	if (done)
+		return 0;
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return error_set(ERROR_OS, "mail: cannot load GMime (%s): %s", name, dlerror());
+#define GMIME_RESOLVE(f) \
+	if (!missing && sym(h, #f, &gm.f, sizeof(gm.f)) < 0) \
+		missing = #f;
+	GMIME_FUNCTIONS(GMIME_RESOLVE)
+#undef GMIME_RESOLVE
+	if (missing)
+		return error_set(ERROR_OS, "mail: %s lacks %s, which umpire uses", name, missing);
+	gm.g_mime_init();
+	done = 1;
+	return 0;
+}
+
+/* 1 if o is a GMimePart (GMIME_IS_PART). */
+static int is_part(GMimeObject *o)
+{
+	return o && gm.g_type_check_instance_is_a((GTypeInstance *)o, gm.g_mime_part_get_type());
+}
+
+/* 1 if ia is a mailbox, no group (INTERNET_ADDRESS_IS_MAILBOX). */
+static int is_mailbox(InternetAddress *ia)
+{
+	return ia && gm.g_type_check_instance_is_a((GTypeInstance *)ia,
+			     gm.internet_address_mailbox_get_type());
 }
 
 /* What the walk over a message's parts found. */
@@ -44,13 +157,13 @@ static void scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	struct scan *s = data;
 	(void)parent;
 
-	if (!GMIME_IS_PART(part) || ++s->n_parts > MAIL_MAX_PARTS)
+	if (!is_part(part) || ++s->n_parts > MAIL_MAX_PARTS)
 		return;
-	GMimeContentType *ct = g_mime_object_get_content_type(part);
-	GMimePart *p = GMIME_PART(part);
-	const char *sub = ct ? g_mime_content_type_get_media_subtype(ct) : NULL;
+	GMimeContentType *ct = gm.g_mime_object_get_content_type(part);
+	GMimePart *p = (GMimePart *)part;
+	const char *sub = ct ? gm.g_mime_content_type_get_media_subtype(ct) : NULL;
 	int yaml_type = sub && (strcasecmp(sub, "yaml") == 0 || strcasecmp(sub, "x-yaml") == 0);
-	const char *fname = g_mime_part_get_filename(p);
+	const char *fname = gm.g_mime_part_get_filename(p);
 	size_t flen = fname ? strlen(fname) : 0;
 	if (flen > 4 && strcasecmp(fname + flen - 4, ".sig") == 0) {
 		if (!s->n_sig++)
@@ -59,11 +172,11 @@ static void scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		if (s->n_yaml < 2)
 			s->yaml[s->n_yaml] = p;
 		s->n_yaml++;
-	} else if (ct && g_mime_content_type_is_type(ct, "text", "plain") &&
-		   !g_mime_part_is_attachment(p)) {
+	} else if (ct && gm.g_mime_content_type_is_type(ct, "text", "plain") &&
+		   !gm.g_mime_part_is_attachment(p)) {
 		if (!s->text)
 			s->text = p;
-	} else if (ct && g_mime_content_type_is_type(ct, "text", "html")) {
+	} else if (ct && gm.g_mime_content_type_is_type(ct, "text", "html")) {
 		s->n_html++;
 	}
 }
@@ -79,29 +192,30 @@ static int utf8_charset(const char *cs)
  * or out->problem. */
 static void part_text(struct mail_in *out, GMimePart *p)
 {
-	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(p));
-	const char *cs = ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
-	GMimeDataWrapper *w = g_mime_part_get_content(p);
-	GMimeStream *mem = g_mime_stream_mem_new();
-	GMimeStream *f = g_mime_stream_filter_new(mem);
+	GMimeContentType *ct = gm.g_mime_object_get_content_type((GMimeObject *)p);
+	const char *cs = ct ? gm.g_mime_content_type_get_parameter(ct, "charset") : NULL;
+	GMimeDataWrapper *w = gm.g_mime_part_get_content(p);
+	GMimeStream *mem = gm.g_mime_stream_mem_new();
+	GMimeStream *f = gm.g_mime_stream_filter_new(mem);
 
 	if (!utf8_charset(cs)) {
-		GMimeFilter *conv = g_mime_filter_charset_new(cs, "UTF-8");
+		GMimeFilter *conv = gm.g_mime_filter_charset_new(cs, "UTF-8");
 		if (!conv) {
 			out->problem = xasprintf(
 				"the orders are in charset '%.60s', which umpire cannot convert (send them as UTF-8)",
 				cs);
 			goto done;
 		}
-		g_mime_stream_filter_add(GMIME_STREAM_FILTER(f), conv);
-		g_object_unref(conv);
+		gm.g_mime_stream_filter_add((GMimeStreamFilter *)f, conv);
+		gm.g_object_unref(conv);
 	}
-	if (!w || g_mime_data_wrapper_write_to_stream(w, f) < 0 || g_mime_stream_flush(f) < 0) {
+	if (!w || gm.g_mime_data_wrapper_write_to_stream(w, f) < 0 ||
+		gm.g_mime_stream_flush(f) < 0) {
 		out->problem = xstrdup("the orders' part cannot be decoded");
 		goto done;
 	}
-	GByteArray *a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	if (a->len && (!g_utf8_validate((const char *)a->data, (gssize)a->len, NULL) ||
+	GByteArray *a = gm.g_mime_stream_mem_get_byte_array((GMimeStreamMem *)mem);
+	if (a->len && (!gm.g_utf8_validate((const char *)a->data, (gssize)a->len, NULL) ||
 			      memchr(a->data, '\0', a->len))) {
 		out->problem = xasprintf(
 			"the orders are not valid %s text (send them as UTF-8, charset declared)",
@@ -114,8 +228,8 @@ static void part_text(struct mail_in *out, GMimePart *p)
 	out->orders[a->len] = '\0';
 	out->orders_len = a->len;
 done:
-	g_object_unref(f);
-	g_object_unref(mem);
+	gm.g_object_unref(f);
+	gm.g_object_unref(mem);
 }
 
 /* Start of the line at p (text begins at base). */
@@ -162,12 +276,12 @@ static int body_orders(struct mail_in *out)
 /* The signature attachment's bytes, transfer encoding undone, into out->signature. */
 static void part_signature(struct mail_in *out, GMimePart *p)
 {
-	GMimeDataWrapper *w = g_mime_part_get_content(p);
-	GMimeStream *mem = g_mime_stream_mem_new();
+	GMimeDataWrapper *w = gm.g_mime_part_get_content(p);
+	GMimeStream *mem = gm.g_mime_stream_mem_new();
 	GByteArray *a = NULL;
 
-	if (w && g_mime_data_wrapper_write_to_stream(w, mem) >= 0)
-		a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	if (w && gm.g_mime_data_wrapper_write_to_stream(w, mem) >= 0)
+		a = gm.g_mime_stream_mem_get_byte_array((GMimeStreamMem *)mem);
 	if (!a || a->len == 0 || a->len > 16384 || memchr(a->data, '\0', a->len))
 		out->problem = xstrdup("the attached signature (.sig) cannot be read");
 	else {
@@ -176,7 +290,7 @@ static void part_signature(struct mail_in *out, GMimePart *p)
 		out->signature[a->len] = '\0';
 		out->signature_len = a->len;
 	}
-	g_object_unref(mem);
+	gm.g_object_unref(mem);
 }
 
 static void choose_orders(struct mail_in *out, struct scan *s)
@@ -185,7 +299,7 @@ static void choose_orders(struct mail_in *out, struct scan *s)
 		out->problem = xasprintf("%zu order files attached (one per mail expected)",
 			s->n_yaml);
 	} else if (s->n_yaml == 1) {
-		const char *name = g_mime_part_get_filename(s->yaml[0]);
+		const char *name = gm.g_mime_part_get_filename(s->yaml[0]);
 		out->orders_name = xstrdup(name && *name ? name : "attachment");
 		part_text(out, s->yaml[0]);
 		if (s->n_sig > 1 && !out->problem)
@@ -228,34 +342,35 @@ int mail_parse(struct mail_in *out, const void *bytes, size_t len)
 	if (len > MAIL_MAX_BYTES)
 		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
 			MAIL_MAX_BYTES);
-	mail_init();
-	GMimeStream *stream = g_mime_stream_mem_new_with_buffer(bytes, len);
-	GMimeParser *parser = g_mime_parser_new_with_stream(stream);
-	GMimeMessage *msg = g_mime_parser_construct_message(parser, NULL);
-	g_object_unref(parser);
-	g_object_unref(stream);
+	if (gmime_open() < 0)
+		return -1;
+	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
+	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
+	gm.g_object_unref(parser);
+	gm.g_object_unref(stream);
 	if (!msg)
 		return error_set(ERROR_INPUT, "not a mail message");
 
-	InternetAddressList *from = g_mime_message_get_from(msg);
-	InternetAddress *ia = from && internet_address_list_length(from) > 0 ?
-				      internet_address_list_get_address(from, 0) :
+	InternetAddressList *from = gm.g_mime_message_get_from(msg);
+	InternetAddress *ia = from && gm.internet_address_list_length(from) > 0 ?
+				      gm.internet_address_list_get_address(from, 0) :
 				      NULL;
-	if (ia && INTERNET_ADDRESS_IS_MAILBOX(ia)) {
-		const char *a = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+	if (ia && is_mailbox(ia)) {
+		const char *a = gm.internet_address_mailbox_get_addr((InternetAddressMailbox *)ia);
 		if (a && *a && strlen(a) < 255)
 			out->from = lower_dup(a);
 	}
-	const char *id = g_mime_message_get_message_id(msg);
+	const char *id = gm.g_mime_message_get_message_id(msg);
 	if (id && *id && strlen(id) < 500)
 		out->message_id = xstrdup(id);
-	const char *subj = g_mime_message_get_subject(msg);
-	out->subject = xstrdup(subj && g_utf8_validate(subj, -1, NULL) ? subj : "");
+	const char *subj = gm.g_mime_message_get_subject(msg);
+	out->subject = xstrdup(subj && gm.g_utf8_validate(subj, -1, NULL) ? subj : "");
 
 	struct scan s = { 0 };
-	g_mime_message_foreach(msg, scan_part, &s);
+	gm.g_mime_message_foreach(msg, scan_part, &s);
 	choose_orders(out, &s);
-	g_object_unref(msg);
+	gm.g_object_unref(msg);
 	return 0;
 }
 
@@ -273,99 +388,101 @@ void mail_in_release(struct mail_in *m)
 
 static GMimeObject *text_part(const char *text)
 {
-	GMimeTextPart *tp = g_mime_text_part_new_with_subtype("plain");
-	g_mime_text_part_set_text(tp, text);
-	return GMIME_OBJECT(tp);
+	GMimeTextPart *tp = gm.g_mime_text_part_new_with_subtype("plain");
+	gm.g_mime_text_part_set_text(tp, text);
+	return (GMimeObject *)tp;
 }
 
 static GMimeObject *attachment_part(const char *name, const void *data, size_t len)
 {
-	GMimePart *p = g_mime_part_new_with_type("text", "plain");
-	GMimeStream *s = g_mime_stream_mem_new_with_buffer(data, len);
-	GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(s,
+	GMimePart *p = gm.g_mime_part_new_with_type("text", "plain");
+	GMimeStream *s = gm.g_mime_stream_mem_new_with_buffer(data, len);
+	GMimeDataWrapper *w = gm.g_mime_data_wrapper_new_with_stream(s,
 		GMIME_CONTENT_ENCODING_DEFAULT);
 
-	g_mime_object_set_content_type_parameter(GMIME_OBJECT(p), "charset", "utf-8");
-	g_mime_part_set_content(p, w);
-	g_mime_object_set_disposition(GMIME_OBJECT(p), "attachment");
-	g_mime_part_set_filename(p, name);
-	g_object_unref(w);
-	g_object_unref(s);
-	return GMIME_OBJECT(p);
+	gm.g_mime_object_set_content_type_parameter((GMimeObject *)p, "charset", "utf-8");
+	gm.g_mime_part_set_content(p, w);
+	gm.g_mime_object_set_disposition((GMimeObject *)p, "attachment");
+	gm.g_mime_part_set_filename(p, name);
+	gm.g_object_unref(w);
+	gm.g_object_unref(s);
+	return (GMimeObject *)p;
 }
 
 int mail_build(struct buf *out, const struct mail_out *m)
 {
-	mail_init();
-	GMimeMessage *msg = g_mime_message_new(TRUE);
-	GDateTime *dt = g_date_time_new_from_unix_utc(m->date);
+	if (gmime_open() < 0)
+		return -1;
+	GMimeMessage *msg = gm.g_mime_message_new(TRUE);
+	GDateTime *dt = gm.g_date_time_new_from_unix_utc(m->date);
 
-	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, "umpire", m->from);
-	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, NULL, m->to);
-	g_mime_message_set_subject(msg, m->subject, "utf-8");
-	g_mime_message_set_date(msg, dt);
-	g_date_time_unref(dt);
-	g_mime_message_set_message_id(msg, m->message_id);
+	gm.g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, "umpire", m->from);
+	gm.g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, NULL, m->to);
+	gm.g_mime_message_set_subject(msg, m->subject, "utf-8");
+	gm.g_mime_message_set_date(msg, dt);
+	gm.g_date_time_unref(dt);
+	gm.g_mime_message_set_message_id(msg, m->message_id);
 	if (m->in_reply_to) {
 		char *ref = xasprintf("<%s>", m->in_reply_to);
-		g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", ref, NULL);
-		g_mime_object_set_header(GMIME_OBJECT(msg), "References", ref, NULL);
+		gm.g_mime_object_set_header((GMimeObject *)msg, "In-Reply-To", ref, NULL);
+		gm.g_mime_object_set_header((GMimeObject *)msg, "References", ref, NULL);
 		free(ref);
 	}
 	GMimeObject *body = text_part(m->body);
 	if (m->n_attachments) {
-		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
-		g_mime_multipart_add(mp, body);
-		g_object_unref(body);
+		GMimeMultipart *mp = gm.g_mime_multipart_new_with_subtype("mixed");
+		gm.g_mime_multipart_add(mp, body);
+		gm.g_object_unref(body);
 		for (size_t i = 0; i < m->n_attachments && i < MAIL_MAX_ATTACHMENTS; i++) {
 			const struct mail_attachment *a = &m->attachments[i];
 			GMimeObject *att = attachment_part(a->name, a->data, a->len);
-			g_mime_multipart_add(mp, att);
-			g_object_unref(att);
+			gm.g_mime_multipart_add(mp, att);
+			gm.g_object_unref(att);
 		}
-		body = GMIME_OBJECT(mp);
+		body = (GMimeObject *)mp;
 	}
-	g_mime_message_set_mime_part(msg, body);
-	g_object_unref(body);
-	g_mime_object_encode(GMIME_OBJECT(msg), GMIME_ENCODING_CONSTRAINT_7BIT);
+	gm.g_mime_message_set_mime_part(msg, body);
+	gm.g_object_unref(body);
+	gm.g_mime_object_encode((GMimeObject *)msg, GMIME_ENCODING_CONSTRAINT_7BIT);
 
-	GMimeFormatOptions *fo = g_mime_format_options_new();
-	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
-	char *text = g_mime_object_to_string(GMIME_OBJECT(msg), fo);
-	g_mime_format_options_free(fo);
-	g_object_unref(msg);
+	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
+	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
+	gm.g_mime_format_options_free(fo);
+	gm.g_object_unref(msg);
 	if (!text)
 		return error_set(ERROR_INTERNAL, "cannot render a mail message");
 	buf_puts(out, text);
-	g_free(text);
+	gm.g_free(text);
 	return 0;
 }
 
 /* The first mailbox address of list, a new string, or NULL. */
 static char *first_address(InternetAddressList *list)
 {
-	for (int i = 0; list && i < internet_address_list_length(list); i++) {
-		InternetAddress *ia = internet_address_list_get_address(list, i);
-		if (INTERNET_ADDRESS_IS_MAILBOX(ia))
+	for (int i = 0; list && i < gm.internet_address_list_length(list); i++) {
+		InternetAddress *ia = gm.internet_address_list_get_address(list, i);
+		if (is_mailbox(ia))
 			return xstrdup(
-				internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)));
+				gm.internet_address_mailbox_get_addr((InternetAddressMailbox *)ia));
 	}
 	return NULL;
 }
 
 int mail_envelope(const void *bytes, size_t len, char **from, char **to)
 {
-	mail_init();
-	GMimeStream *stream = g_mime_stream_mem_new_with_buffer(bytes, len);
-	GMimeParser *parser = g_mime_parser_new_with_stream(stream);
-	GMimeMessage *msg = g_mime_parser_construct_message(parser, NULL);
-	g_object_unref(parser);
-	g_object_unref(stream);
 	*from = *to = NULL;
+	if (gmime_open() < 0)
+		return -1;
+	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
+	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
+	gm.g_object_unref(parser);
+	gm.g_object_unref(stream);
 	if (msg) {
-		*from = first_address(g_mime_message_get_from(msg));
-		*to = first_address(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO));
-		g_object_unref(msg);
+		*from = first_address(gm.g_mime_message_get_from(msg));
+		*to = first_address(gm.g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO));
+		gm.g_object_unref(msg);
 	}
 	if (!*from || !*to) {
 		free(*from);
