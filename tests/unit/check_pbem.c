@@ -269,6 +269,41 @@ START_TEST(mail_build_and_envelope)
 }
 END_TEST
 
+/* The same message is the same bytes: the multipart boundary comes from the message's
+ * content (GMime's own is random), and another body gives another boundary. */
+START_TEST(mail_build_reproducible)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT, c = BUF_INIT;
+	struct mail_out o = { .from = "umpire@example.org",
+		.to = "p@example.org",
+		.subject = "[c] turn 1: report",
+		.message_id = "umpire.2@example.org",
+		.date = 1767225600,
+		.body = "your report is attached\n",
+		.attachments = { { "r.md", "# report\n", 9 } },
+		.n_attachments = 1 };
+
+	ck_assert_int_eq(mail_build(&a, &o), 0);
+	ck_assert_int_eq(mail_build(&b, &o), 0);
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert_mem_eq(a.data, b.data, a.len);
+	const char *bd = strstr(buf_str(&a), "boundary=\"=_umpire_");
+	char token[42];
+	ck_assert_ptr_nonnull(bd);
+	memcpy(token, bd + 10, 41); /* "=_umpire_" and 32 hex digits */
+	token[41] = '\0';
+	ck_assert_uint_eq(strspn(token + 9, "0123456789abcdef"), 32);
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), token + 0));
+	o.body = "your report is attached.\n";
+	ck_assert_int_eq(mail_build(&c, &o), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&c), "boundary=\"=_umpire_"));
+	ck_assert_ptr_null(strstr(buf_str(&c), token));
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&c);
+}
+END_TEST
+
 static Suite *pbem_suite(void)
 {
 	Suite *s = suite_create("pbem");
@@ -280,6 +315,7 @@ static Suite *pbem_suite(void)
 	tcase_add_test(tc, no_credentials_in_urls);
 	tcase_add_test(tc, mail_body_and_attachment);
 	tcase_add_test(tc, mail_build_and_envelope);
+	tcase_add_test(tc, mail_build_reproducible);
 	suite_add_tcase(s, tc);
 	return s;
 }
