@@ -4,7 +4,6 @@
  * and purpose text. A statistic, not a proof: verify is the proof.
  * GSL is opened when a report is printed (dlopen), not linked: its two libraries would
  * otherwise be mapped and relocated by every umpire process for this command's one function. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/dynlib.h"
 #include "core/error.h"
 #include "core/layout.h"
 #include "core/banned.h"
@@ -113,17 +113,13 @@ static __typeof__(gsl_cdf_chisq_Q) *chisq_q;
 static int chisq_open(void)
 {
 	static const char *const names[] = { "libgsl.so.27", "libgsl.so.28", "libgsl.so.25" };
-	void *h = NULL, *f;
 	if (chisq_q)
 		return 0;
-	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	void *h = dynlib_open("stats", "GSL", names, sizeof(names) / sizeof(names[0]));
 	if (!h)
-		return error_set(ERROR_OS, "stats: cannot load GSL (%s): %s", names[0], dlerror());
-	f = dlsym(h, "gsl_cdf_chisq_Q");
-	if (!f)
+		return -1;
+	if (dynlib_sym(h, "gsl_cdf_chisq_Q", &chisq_q, sizeof(chisq_q)) < 0)
 		return error_set(ERROR_OS, "stats: GSL lacks gsl_cdf_chisq_Q");
-	memcpy(&chisq_q, &f, sizeof(chisq_q));
 	return 0;
 }
 

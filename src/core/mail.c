@@ -6,7 +6,6 @@
  * umpire process would otherwise map and relocate at start-up. Its headers are still compiled
  * against, so every function called through the table below has GMime's own prototype. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <gmime/gmime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "core/mail.h"
 #include "core/buf.h"
+#include "core/dynlib.h"
 #include "core/error.h"
 #include "core/fair.h"
 #include "core/banned.h"
@@ -89,38 +89,41 @@ static struct {
 #undef GMIME_FIELD
 } gm;
 
-/* *fn = the function name of library h; 0, or -1 when it has none. */
-static int sym(void *h, const char *name, void *fn, size_t size)
-{
-	void *p = dlsym(h, name);
-	if (!p)
-		return -1;
-	memcpy(fn, &p, size);
-	return 0;
-}
-
 /* Opens GMime 3 (its ABI 0, with GLib 2 behind it), resolves GMIME_FUNCTIONS and initialises
  * it, once a process. 0 / -1 (message set: the library or the function missing). */
 static int gmime_open(void)
 {
 	static int done;
-	static const char name[] = "libgmime-3.0.so.0";
+	static const char *const name[] = { "libgmime-3.0.so.0" };
 	const char *missing = NULL;
 	if (done)
 		return 0;
-	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	void *h = dynlib_open("mail", "GMime", name, 1);
 	if (!h)
-		return error_set(ERROR_OS, "mail: cannot load GMime (%s): %s", name, dlerror());
+		return -1;
 #define GMIME_RESOLVE(f) \
-	if (!missing && sym(h, #f, &gm.f, sizeof(gm.f)) < 0) \
+	if (!missing && dynlib_sym(h, #f, &gm.f, sizeof(gm.f)) < 0) \
 		missing = #f;
 	GMIME_FUNCTIONS(GMIME_RESOLVE)
 #undef GMIME_RESOLVE
 	if (missing)
-		return error_set(ERROR_OS, "mail: %s lacks %s, which umpire uses", name, missing);
+		return error_set(ERROR_OS, "mail: %s lacks %s, which umpire uses", name[0],
+			missing);
 	gm.g_mime_init();
 	done = 1;
 	return 0;
+}
+
+/* The message in bytes, parsed by GMime (a new reference), or NULL when it is none. */
+static GMimeMessage *parse_message(const void *bytes, size_t len)
+{
+	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
+	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
+
+	gm.g_object_unref(parser);
+	gm.g_object_unref(stream);
+	return msg;
 }
 
 /* 1 if o is a GMimePart (GMIME_IS_PART). */
@@ -347,11 +350,7 @@ int mail_parse(struct mail_in *out, const void *bytes, size_t len)
 			MAIL_MAX_BYTES);
 	if (gmime_open() < 0)
 		return -1;
-	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
-	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
-	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
-	gm.g_object_unref(parser);
-	gm.g_object_unref(stream);
+	GMimeMessage *msg = parse_message(bytes, len);
 	if (!msg)
 		return error_set(ERROR_INPUT, "not a mail message");
 
@@ -507,11 +506,7 @@ int mail_envelope(const void *bytes, size_t len, char **from, char **to)
 	*from = *to = NULL;
 	if (gmime_open() < 0)
 		return -1;
-	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
-	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
-	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
-	gm.g_object_unref(parser);
-	gm.g_object_unref(stream);
+	GMimeMessage *msg = parse_message(bytes, len);
 	if (msg) {
 		*from = first_address(gm.g_mime_message_get_from(msg));
 		*to = first_address(gm.g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO));

@@ -6,12 +6,12 @@
  * would otherwise map and relocate at start-up (about 5 ms a process). */
 #define CURL_DISABLE_TYPECHECK /* curl_easy_setopt is called through a pointer */
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/smtp.h"
 #include "core/buf.h"
+#include "core/dynlib.h"
 #include "core/error.h"
 #include "core/banned.h"
 
@@ -46,39 +46,28 @@ static struct {
 	void (*slist_free_all)(struct curl_slist *list);
 } lc;
 
-/* *fn = the function name of library h; 0, or -1 when it has none. */
-static int sym(void *h, const char *name, void *fn, size_t size)
-{
-	void *p = dlsym(h, name);
-	if (!p)
-		return -1;
-	memcpy(fn, &p, size);
-	return 0;
-}
-
 /* Opens libcurl (its ABI 4, the only one since 2006) and initialises it, once a process.
  * 0 / -1 (message set). */
 static int curl_open(void)
 {
 	static int done;
 	static const char *const names[] = { "libcurl.so.4", "libcurl-gnutls.so.4" };
-	void *h = NULL;
 	if (done)
 		return 0;
-	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	void *h = dynlib_open("smtp", "libcurl", names, sizeof(names) / sizeof(names[0]));
 	if (!h)
-		return error_set(ERROR_OS, "smtp: cannot load libcurl (libcurl.so.4): %s",
-			dlerror());
-	if (sym(h, "curl_global_init", &lc.global_init, sizeof(lc.global_init)) < 0 ||
-		sym(h, "curl_easy_init", &lc.easy_init, sizeof(lc.easy_init)) < 0 ||
-		sym(h, "curl_easy_setopt", &lc.easy_setopt, sizeof(lc.easy_setopt)) < 0 ||
-		sym(h, "curl_easy_perform", &lc.easy_perform, sizeof(lc.easy_perform)) < 0 ||
-		sym(h, "curl_easy_getinfo", &lc.easy_getinfo, sizeof(lc.easy_getinfo)) < 0 ||
-		sym(h, "curl_easy_cleanup", &lc.easy_cleanup, sizeof(lc.easy_cleanup)) < 0 ||
-		sym(h, "curl_easy_strerror", &lc.easy_strerror, sizeof(lc.easy_strerror)) < 0 ||
-		sym(h, "curl_slist_append", &lc.slist_append, sizeof(lc.slist_append)) < 0 ||
-		sym(h, "curl_slist_free_all", &lc.slist_free_all, sizeof(lc.slist_free_all)) < 0)
+		return -1;
+	if (dynlib_sym(h, "curl_global_init", &lc.global_init, sizeof(lc.global_init)) < 0 ||
+		dynlib_sym(h, "curl_easy_init", &lc.easy_init, sizeof(lc.easy_init)) < 0 ||
+		dynlib_sym(h, "curl_easy_setopt", &lc.easy_setopt, sizeof(lc.easy_setopt)) < 0 ||
+		dynlib_sym(h, "curl_easy_perform", &lc.easy_perform, sizeof(lc.easy_perform)) < 0 ||
+		dynlib_sym(h, "curl_easy_getinfo", &lc.easy_getinfo, sizeof(lc.easy_getinfo)) < 0 ||
+		dynlib_sym(h, "curl_easy_cleanup", &lc.easy_cleanup, sizeof(lc.easy_cleanup)) < 0 ||
+		dynlib_sym(h, "curl_easy_strerror", &lc.easy_strerror, sizeof(lc.easy_strerror)) <
+			0 ||
+		dynlib_sym(h, "curl_slist_append", &lc.slist_append, sizeof(lc.slist_append)) < 0 ||
+		dynlib_sym(h, "curl_slist_free_all", &lc.slist_free_all,
+			sizeof(lc.slist_free_all)) < 0)
 		return error_set(ERROR_OS, "smtp: libcurl lacks a function umpire uses");
 	lc.global_init(CURL_GLOBAL_DEFAULT);
 	done = 1;
