@@ -411,31 +411,32 @@ static GMimeObject *attachment_part(const char *name, const void *data, size_t l
 	return (GMimeObject *)p;
 }
 
+/* Appends s (none: empty) and its NUL to b. */
+static void append_field(struct buf *b, const char *s)
+{
+	s = s ? s : "";
+	buf_append(b, s, strlen(s) + 1);
+}
+
 /* The multipart boundary of m: "=_umpire_" and 32 hex digits of SHA-256 over the message id,
  * body and attachments (each NUL-terminated, attachments by name and bytes). GMime would
  * draw one at random; this one makes the same message the same bytes (a resend after a
  * crash, a test's golden copy), and no part can hold it without holding its own hash. */
 static void mail_boundary(char out[10 + 32], const struct mail_out *m)
 {
-	static const char hex[] = "0123456789abcdef";
 	struct buf all = BUF_INIT;
 	uint8_t sum[32];
 
-	buf_append(&all, m->message_id ? m->message_id : "",
-		m->message_id ? strlen(m->message_id) + 1 : 1);
-	buf_append(&all, m->body ? m->body : "", m->body ? strlen(m->body) + 1 : 1);
+	append_field(&all, m->message_id);
+	append_field(&all, m->body);
 	for (size_t i = 0; i < m->n_attachments && i < MAIL_MAX_ATTACHMENTS; i++) {
-		buf_append(&all, m->attachments[i].name, strlen(m->attachments[i].name) + 1);
+		append_field(&all, m->attachments[i].name);
 		buf_append(&all, m->attachments[i].data, m->attachments[i].len);
 	}
 	fair_sha256(sum, all.data, all.len);
 	buf_release(&all);
 	memcpy(out, "=_umpire_", 9);
-	for (int i = 0; i < 16; i++) {
-		out[9 + 2 * i] = hex[sum[i] >> 4];
-		out[10 + 2 * i] = hex[sum[i] & 15];
-	}
-	out[9 + 32] = '\0';
+	hex_encode(out + 9, sum, 16); /* 32 digits and the NUL */
 }
 
 int mail_build(struct buf *out, const struct mail_out *m)

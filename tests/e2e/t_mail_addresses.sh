@@ -7,6 +7,14 @@
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
+# addresses_are SECOND WHEN: c/.umpire/addresses.yaml is exactly this file, with SECOND as the
+# attacker's second address, and 0600 (WHEN names the step in the failure)
+addresses_are() {
+    printf '%s\n' "# the players' mail addresses: private to the umpire, never committed (docs/formats.md)" \
+        'addresses:' '  attacker:' '  - blood@example.org' "  - $1" '  defender: governor@example.org' > want.yaml
+    cmp c/.umpire/addresses.yaml want.yaml || { diff want.yaml c/.umpire/addresses.yaml; die "addresses.yaml $2"; }
+    [ "$(stat -c %a c/.umpire/addresses.yaml)" = 600 ] || die "addresses.yaml is not 0600 $2"
+}
 ssh-keygen -q -t ed25519 -N '' -C defender -f defender.key
 sed -e 's/^  - id: attacker$/  - id: attacker\n    email: [blood@example.org, Peter.Blood@Example.net]/' \
     -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org\n    ssh_key: "KEY"/' \
@@ -16,16 +24,7 @@ expect 0 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret"
     --visibility open
 grep -qi '@example\.net\|blood@\|governor@\|email' c/campaign.yaml && die "campaign.yaml holds an address"
 grep -q "^  ssh_key: \"*$(cut -d' ' -f1,2 defender.key.pub)" c/campaign.yaml || die "campaign.yaml lacks the key"
-cat > want.yaml <<'YAML'
-# the players' mail addresses: private to the umpire, never committed (docs/formats.md)
-addresses:
-  attacker:
-  - blood@example.org
-  - Peter.Blood@Example.net
-  defender: governor@example.org
-YAML
-cmp c/.umpire/addresses.yaml want.yaml || { diff want.yaml c/.umpire/addresses.yaml; die "addresses.yaml"; }
-[ "$(stat -c %a c/.umpire/addresses.yaml)" = 600 ] || die "addresses.yaml is not 0600"
+addresses_are Peter.Blood@Example.net "after init"
 [ -z "$(git -C c status --porcelain --ignored=no)" ] || die "addresses.yaml shows in git status"
 python3 "$ROOT/tools/check-schemas.py" c >/dev/null || die "campaign.yaml does not match its schema"
 
@@ -67,16 +66,7 @@ defender         governor@example.org; signs with an SSH key
 OUT
 cmp "$TMP/out" want.out || { diff want.out "$TMP/out"; die "umpire players"; }
 expect 0 "$BIN" players c --set attacker blood@example.org Peter.Blood@Example.net
-cat > want.yaml <<'YAML'
-# the players' mail addresses: private to the umpire, never committed (docs/formats.md)
-addresses:
-  attacker:
-  - blood@example.org
-  - peter.blood@example.net
-  defender: governor@example.org
-YAML
-cmp c/.umpire/addresses.yaml want.yaml || { diff want.yaml c/.umpire/addresses.yaml; die "--set"; }
-[ "$(stat -c %a c/.umpire/addresses.yaml)" = 600 ] || die "addresses.yaml is not 0600 after --set"
+addresses_are peter.blood@example.net "after --set"
 $PY "$ROOT/tests/e2e/mail/deliver.py" md blood@example.org "$orders" m5 1767225780
 expect 0 "$BIN" inbox c --maildir md
 has "$TMP/out" "accepted: orders of attacker for turn 1"

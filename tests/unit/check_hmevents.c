@@ -788,7 +788,7 @@ START_TEST(test_resolve_order)
 	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
 	ck_assert_int_eq(s->side[0].held, 0);
 	ck_assert_uint_eq(s->n_effects, _i ? 1 : 2);
-	ck_assert_int_eq(s->effects[0].event, _i ? 19 : 19);
+	ck_assert_int_eq(s->effects[0].event, 19);
 	ck_assert_str_eq(buf_str(&t.summary), "random event 9 Valiant Charge");
 	buf_release(&t.summary);
 	harness_release(&h);

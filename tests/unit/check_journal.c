@@ -597,6 +597,7 @@ START_TEST(test_open_errors)
 	buf_release(&err);
 }
 END_TEST
+
 /* Dice rows out of rowid order (a journal rewritten through the shell, triggers dropped):
  * read back in index order all the same, on a connection that read the turn before; and a
  * turn whose dice do not start at 0 gives exactly the rows it holds, in index order. */
