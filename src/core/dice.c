@@ -215,14 +215,11 @@ uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 /* Decimal digits of v at p; returns how many (at most 20). */
 static size_t put_decimal(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
+	char d[DECIMAL_MAX];
+	const char *s = decimal_u64(d, v);
+	size_t n = (size_t)(d + DECIMAL_MAX - 1 - s);
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (size_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
+	memcpy(p, s, n);
 	return n;
 }
 

@@ -107,16 +107,10 @@ struct node *node_new_str(const char *s)
 
 struct node *node_new_int(long long v)
 {
-	char d[24];
-	size_t at = sizeof(d);
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		d[--at] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--at] = '-';
-	return scalar_alloc(d + at, sizeof(d) - at);
+	char d[DECIMAL_MAX];
+	const char *p = decimal_int(d, v);
+
+	return scalar_alloc(p, (size_t)(d + DECIMAL_MAX - 1 - p));
 }
 
 struct node *node_new_bool(int v)
