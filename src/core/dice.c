@@ -38,7 +38,6 @@ static void dice_fatal(const char *fmt, ...)
 void dice_init_fair(struct dice *d, const uint8_t seed[32])
 {
 	memset(d, 0, sizeof *d);
-	memcpy(d->seed, seed, sizeof d->seed);
 	fair_die_key_init(&d->key, seed);
 }
 
