@@ -222,20 +222,27 @@ static int migrate_dense_triggers(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
+/* The count sql (binding nothing) selects: >= 0, or -1 on a SQLite failure (the message in
+ * sqlite3_errmsg). */
+static int count_of(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* Journals made before the play-by-email record lack the submissions table: the migration
  * adds it and its triggers, the DDL's own text from "CREATE TABLE submissions" to the meta
  * row, in one transaction; schema_version stays 1 (docs/journal.md). 0 ok, -1 with msg. */
 static int migrate_submissions(sqlite3 *db, struct buf *msg)
 {
-	sqlite3_stmt *st = NULL;
-	int have = -1;
-
-	if (sqlite3_prepare_v2(db,
-		    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'",
-		    -1, &st, NULL) == SQLITE_OK &&
-		sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	int have = count_of(db,
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'");
 	if (have < 0) {
 		buf_puts(msg, sqlite3_errmsg(db));
 		return -1;
@@ -273,16 +280,9 @@ static char *ddl_signature_column(void)
 /* 1 when turns has the beacon_signature column, 0 when not, -1 on error. */
 static int has_signature_column(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int have = -1;
-
-	if (sqlite3_prepare_v2(db,
-		    "SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'",
-		    -1, &st, NULL) == SQLITE_OK &&
-		sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
-	return have;
+	int have = count_of(db,
+		"SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'");
+	return have < 0 ? -1 : have > 0;
 }
 
 /* A journal owning *db (taken: *db is NULL after) and a copy of path. */
