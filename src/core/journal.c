@@ -1169,12 +1169,6 @@ int journal_submission_seen(struct journal *j, const char *message_id, int *seen
 	return ret;
 }
 
-static char *column_dup(sqlite3_stmt *st, int col)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
-	return v ? xstrdup(v) : NULL;
-}
-
 int journal_submissions(struct journal *j, int turn, struct journal_submission **out, size_t *n)
 {
 	static const char sql[] =
@@ -1193,9 +1187,9 @@ int journal_submissions(struct journal *j, int turn, struct journal_submission *
 		struct journal_submission *s = &(*out)[(*n)++];
 		memset(s, 0, sizeof(*s));
 		s->turn = turn;
-		s->player = column_dup(st, 0);
-		s->sender = column_dup(st, 1);
-		s->message_id = column_dup(st, 2);
+		s->player = column_strdup(st, 0);
+		s->sender = column_strdup(st, 1);
+		s->message_id = column_strdup(st, 2);
 		const char *mh = (const char *)sqlite3_column_text(st, 3);
 		const char *h = (const char *)sqlite3_column_text(st, 4);
 		if (mh)
@@ -1205,7 +1199,7 @@ int journal_submissions(struct journal *j, int turn, struct journal_submission *
 		s->handled_at = sqlite3_column_int64(st, 6);
 		const char *v = (const char *)sqlite3_column_text(st, 7);
 		s->accepted = v && strcmp(v, "accepted") == 0;
-		s->reason = column_dup(st, 8);
+		s->reason = column_strdup(st, 8);
 	}
 	if (rc != SQLITE_DONE)
 		goto fail;
