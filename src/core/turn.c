@@ -1199,16 +1199,17 @@ size_t turn_reveals_missing(const struct campaign *c, const struct close_record 
 
 	for (size_t i = 0; i < r->n_orders; i++) {
 		const struct close_order *o = &r->orders[i];
+		if (!o->has_entropy)
+			continue;
 		char *path = xasprintf("%s/%s", dir, o->player);
 		uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
 		int ok = 0;
 		buf_clear(&bytes);
-		if (o->has_entropy && file_read(path, 200, &bytes) == 0 &&
-			kept_nonce(&bytes, nonce) == 0) {
+		if (file_read(path, 200, &bytes) == 0 && kept_nonce(&bytes, nonce) == 0) {
 			fair_sha256(h, nonce, FAIR_HASH_BYTES);
 			ok = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
 		}
-		if (o->has_entropy && !ok) {
+		if (!ok) {
 			buf_printf(who, "%s%s", n ? ", " : "", o->player);
 			n++;
 		}
