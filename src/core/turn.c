@@ -1483,10 +1483,8 @@ static int step_render(struct turn *t)
 	if (c->visibility == CAMPAIGN_SEALED)
 		render_report_from(&out->public_report, t, NULL, &common);
 	buf_release(&common);
-	if (c->visibility == CAMPAIGN_SEALED) {
-		if (render_views(t) < 0)
-			return -1;
-	}
+	if (c->visibility == CAMPAIGN_SEALED && render_views(t) < 0)
+		return -1;
 	/* Last: a sealed export commits to each player's report and view. */
 	if (render_export(&out->journal_yaml, t) < 0)
 		return error_set(ERROR_INTERNAL,
