@@ -1554,12 +1554,10 @@ static int write_outbox(struct turn *t, size_t k)
 		t->in.turn);
 	const struct buf *view = &t->out.views[k].state;
 	struct buf salt = BUF_INIT;
-	int rc = 0;
 
 	render_salts(&salt, t, p);
-	if (rc == 0)
-		rc = write_private("seal: outbox report", dir, "report.md", t->out.reports[k].data,
-			t->out.reports[k].len);
+	int rc = write_private("seal: outbox report", dir, "report.md", t->out.reports[k].data,
+		t->out.reports[k].len);
 	if (rc == 0)
 		rc = write_private("seal: outbox view", dir, LAYOUT_STATE, view->data, view->len);
 	if (rc == 0)
