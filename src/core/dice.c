@@ -98,11 +98,17 @@ size_t dice_count(const struct dice *d)
 	return d->n;
 }
 
-/* Whether the n bytes at s hold a control character (a purpose's are turned into spaces). */
+/* Whether c is a control character (a purpose's are turned into spaces). */
+static int is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* Whether the n bytes at s hold a control character. */
 static int has_control(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+		if (is_control(s[i]))
 			return 1;
 	return 0;
 }
@@ -131,7 +137,7 @@ static char *make_purpose(struct dice *d, const char *base, size_t blen, int cle
 	memcpy(p + blen, suffix, slen);
 	p[blen + slen] = '\0';
 	for (char *q = p; !clean && *q; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+		if (is_control(*q))
 			*q = ' ';
 	return p;
 }
