@@ -92,18 +92,41 @@ void buf_puts(struct buf *b, const char *s)
 	buf_append(b, s, strlen(s));
 }
 
+char *decimal_u64(char d[DECIMAL_MAX], uint64_t v)
+{
+	char *p = d + DECIMAL_MAX - 1;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
+
+char *decimal_int(char d[DECIMAL_MAX], long long v)
+{
+	char *p = decimal_u64(d, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
 void buf_put_int(struct buf *b, long long v)
 {
-	char d[24];
-	size_t at = sizeof(d);
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		d[--at] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--at] = '-';
-	buf_append(b, d + at, sizeof(d) - at);
+	char d[DECIMAL_MAX];
+	const char *p = decimal_int(d, v);
+
+	buf_append(b, p, (size_t)(d + DECIMAL_MAX - 1 - p));
+}
+
+void buf_put_u64(struct buf *b, uint64_t v)
+{
+	char d[DECIMAL_MAX];
+	const char *p = decimal_u64(d, v);
+
+	buf_append(b, p, (size_t)(d + DECIMAL_MAX - 1 - p));
 }
 
 void buf_printf(struct buf *b, const char *fmt, ...)

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf {
 	char *data; /* NUL-terminated; NULL until first append */
@@ -26,6 +27,16 @@ void buf_reserve(struct buf *b, size_t extra);
 void buf_puts(struct buf *b, const char *s);
 /* Appends v in decimal, as "%lld" would (no printf: for tables of thousands of rows). */
 void buf_put_int(struct buf *b, long long v);
+/* Appends v in decimal, as "%llu" would. */
+void buf_put_u64(struct buf *b, uint64_t v);
+
+/* Room for any 64-bit integer in decimal, sign and NUL included. */
+#define DECIMAL_MAX 24
+/* Writes v in decimal ("%llu", "%lld") at the end of d, NUL-terminated at d[DECIMAL_MAX - 1];
+ * returns where the digits start (inside d). No printf: for the hot paths that write one
+ * per die or per row. */
+char *decimal_u64(char d[DECIMAL_MAX], uint64_t v);
+char *decimal_int(char d[DECIMAL_MAX], long long v);
 /* Appends printf-formatted text. */
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);

@@ -38,7 +38,6 @@ static void dice_fatal(const char *fmt, ...)
 void dice_init_fair(struct dice *d, const uint8_t seed[32])
 {
 	memset(d, 0, sizeof *d);
-	memcpy(d->seed, seed, sizeof d->seed);
 	fair_die_key_init(&d->key, seed);
 }
 
@@ -99,11 +98,17 @@ size_t dice_count(const struct dice *d)
 	return d->n;
 }
 
-/* Whether the n bytes at s hold a control character (a purpose's are turned into spaces). */
+/* Whether c is a control character (a purpose's are turned into spaces). */
+static int is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* Whether the n bytes at s hold a control character. */
 static int has_control(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+		if (is_control(s[i]))
 			return 1;
 	return 0;
 }
@@ -132,7 +137,7 @@ static char *make_purpose(struct dice *d, const char *base, size_t blen, int cle
 	memcpy(p + blen, suffix, slen);
 	p[blen + slen] = '\0';
 	for (char *q = p; !clean && *q; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+		if (is_control(*q))
 			*q = ' ';
 	return p;
 }
@@ -215,14 +220,11 @@ uint64_t dice_roll(struct dice *d, uint64_t sides, const char *fmt, ...)
 /* Decimal digits of v at p; returns how many (at most 20). */
 static size_t put_decimal(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
+	char d[DECIMAL_MAX];
+	const char *s = decimal_u64(d, v);
+	size_t n = (size_t)(d + DECIMAL_MAX - 1 - s);
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (size_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
+	memcpy(p, s, n);
 	return n;
 }
 

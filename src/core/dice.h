@@ -23,7 +23,6 @@ struct die_record {
 struct dice_block; /* purposes are kept in blocks of a few pages (dice.c) */
 
 struct dice {
-	uint8_t seed[32];               /* s_t (fair source) */
 	struct fair_die_key key;        /* s_t's HMAC key state, set up once per turn */
 	const int *script;              /* scripted source: values to return in order (tests) */
 	size_t script_len;              /* number of scripted values */

@@ -334,37 +334,35 @@ void fair_secret_unlock(void *p, size_t n)
 	sodium_munlock(p, n); /* wipes, then unlocks */
 }
 
+/* HMAC(secret, label || be32(t) || player), then 0x00 || item when item is given: the salts of
+ * fair_salt and fair_view_salt. */
+static void salt_hmac(uint8_t out[32], const uint8_t secret[32], const char *label, uint32_t t,
+	const char *player, const char *item)
+{
+	size_t ll = strlen(label), pl = strlen(player), il = item ? strlen(item) : 0;
+	size_t len = ll + 4 + pl + (item ? 1 + il : 0);
+	unsigned char *m = xmalloc(len);
+
+	memcpy(m, label, ll);
+	put_be32(m + ll, t);
+	memcpy(m + ll + 4, player, pl);
+	if (item) {
+		m[ll + 4 + pl] = 0; /* ids never hold a NUL: player and item stay apart */
+		memcpy(m + ll + 5 + pl, item, il);
+	}
+	fair_hmac(out, secret, m, len);
+	free(m);
+}
+
 void fair_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player)
 {
-	size_t ll = sizeof(salt_label) - 1, pl = strlen(player);
-	unsigned char *m = xmalloc(ll + 4 + pl);
-
-	memcpy(m, salt_label, ll);
-	m[ll] = (unsigned char)(t >> 24);
-	m[ll + 1] = (unsigned char)(t >> 16);
-	m[ll + 2] = (unsigned char)(t >> 8);
-	m[ll + 3] = (unsigned char)t;
-	memcpy(m + ll + 4, player, pl);
-	fair_hmac(out, secret, m, ll + 4 + pl);
-	free(m);
+	salt_hmac(out, secret, salt_label, t, player, NULL);
 }
 
 void fair_view_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const char *player,
 	const char *item)
 {
-	size_t ll = sizeof(view_salt_label) - 1, pl = strlen(player), il = strlen(item);
-	unsigned char *m = xmalloc(ll + 4 + pl + 1 + il);
-
-	memcpy(m, view_salt_label, ll);
-	m[ll] = (unsigned char)(t >> 24);
-	m[ll + 1] = (unsigned char)(t >> 16);
-	m[ll + 2] = (unsigned char)(t >> 8);
-	m[ll + 3] = (unsigned char)t;
-	memcpy(m + ll + 4, player, pl);
-	m[ll + 4 + pl] = 0; /* ids never hold a NUL: player and item stay apart */
-	memcpy(m + ll + 5 + pl, item, il);
-	fair_hmac(out, secret, m, ll + 5 + pl + il);
-	free(m);
+	salt_hmac(out, secret, view_salt_label, t, player, item);
 }
 
 void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len)

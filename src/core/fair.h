@@ -64,7 +64,6 @@ void fair_view_salt(uint8_t out[32], const uint8_t secret[32], uint32_t t, const
  * sealed campaign publishes and D_t takes in place of SHA256(bytes). */
 void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data, size_t len);
 
-/* Wipes n bytes at p (a secret, a key not yet revealed) in a way the compiler cannot drop. */
 /* drand's rule for a round (docs/fairness.md, "The beacon's signature"): its randomness is
  * the SHA-256 of its signature. value is the round's randomness and signature the round's
  * signature, both hex; the signature must be lower-case hex of even length, at most
@@ -74,6 +73,7 @@ void fair_sealed_hash(uint8_t out[32], const uint8_t salt[32], const void *data,
 #define FAIR_SIGNATURE_HEX_MAX 1024
 int fair_beacon_signature_check(const char *value, const char *signature);
 
+/* Wipes n bytes at p (a secret, a key not yet revealed) in a way the compiler cannot drop. */
 void fair_wipe(void *p, size_t n);
 /* Keeps n bytes at p (the umpire's secret) out of swap, best effort; fair_secret_unlock wipes
  * them and releases the lock. */

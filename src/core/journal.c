@@ -222,20 +222,27 @@ static int migrate_dense_triggers(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
+/* The count sql (binding nothing) selects: >= 0, or -1 on a SQLite failure (the message in
+ * sqlite3_errmsg). */
+static int count_of(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* Journals made before the play-by-email record lack the submissions table: the migration
  * adds it and its triggers, the DDL's own text from "CREATE TABLE submissions" to the meta
  * row, in one transaction; schema_version stays 1 (docs/journal.md). 0 ok, -1 with msg. */
 static int migrate_submissions(sqlite3 *db, struct buf *msg)
 {
-	sqlite3_stmt *st = NULL;
-	int have = -1;
-
-	if (sqlite3_prepare_v2(db,
-		    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'",
-		    -1, &st, NULL) == SQLITE_OK &&
-		sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	int have = count_of(db,
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'");
 	if (have < 0) {
 		buf_puts(msg, sqlite3_errmsg(db));
 		return -1;
@@ -273,16 +280,9 @@ static char *ddl_signature_column(void)
 /* 1 when turns has the beacon_signature column, 0 when not, -1 on error. */
 static int has_signature_column(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int have = -1;
-
-	if (sqlite3_prepare_v2(db,
-		    "SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'",
-		    -1, &st, NULL) == SQLITE_OK &&
-		sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
-	return have;
+	int have = count_of(db,
+		"SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'");
+	return have < 0 ? -1 : have > 0;
 }
 
 /* A journal owning *db (taken: *db is NULL after) and a copy of path. */
@@ -1169,12 +1169,6 @@ int journal_submission_seen(struct journal *j, const char *message_id, int *seen
 	return ret;
 }
 
-static char *column_dup(sqlite3_stmt *st, int col)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
-	return v ? xstrdup(v) : NULL;
-}
-
 int journal_submissions(struct journal *j, int turn, struct journal_submission **out, size_t *n)
 {
 	static const char sql[] =
@@ -1193,9 +1187,9 @@ int journal_submissions(struct journal *j, int turn, struct journal_submission *
 		struct journal_submission *s = &(*out)[(*n)++];
 		memset(s, 0, sizeof(*s));
 		s->turn = turn;
-		s->player = column_dup(st, 0);
-		s->sender = column_dup(st, 1);
-		s->message_id = column_dup(st, 2);
+		s->player = column_strdup(st, 0);
+		s->sender = column_strdup(st, 1);
+		s->message_id = column_strdup(st, 2);
 		const char *mh = (const char *)sqlite3_column_text(st, 3);
 		const char *h = (const char *)sqlite3_column_text(st, 4);
 		if (mh)
@@ -1205,7 +1199,7 @@ int journal_submissions(struct journal *j, int turn, struct journal_submission *
 		s->handled_at = sqlite3_column_int64(st, 6);
 		const char *v = (const char *)sqlite3_column_text(st, 7);
 		s->accepted = v && strcmp(v, "accepted") == 0;
-		s->reason = column_dup(st, 8);
+		s->reason = column_strdup(st, 8);
 	}
 	if (rc != SQLITE_DONE)
 		goto fail;

@@ -107,16 +107,10 @@ struct node *node_new_str(const char *s)
 
 struct node *node_new_int(long long v)
 {
-	char d[24];
-	size_t at = sizeof(d);
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		d[--at] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--at] = '-';
-	return scalar_alloc(d + at, sizeof(d) - at);
+	char d[DECIMAL_MAX];
+	const char *p = decimal_int(d, v);
+
+	return scalar_alloc(p, (size_t)(d + DECIMAL_MAX - 1 - p));
 }
 
 struct node *node_new_bool(int v)
@@ -850,6 +844,16 @@ static int simple_scalar(struct buf *out, const char *s, int quoted)
 
 /* --- emitting without libyaml, for the documents it would write the same ---------------- */
 
+/* 1 if s is ASCII and plain_safe: a mapping key fast_block writes as it is (simple_scalar
+ * would write the same bytes; libyaml writes any other key). */
+static int plain_ascii(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p >= 0x80)
+			return 0;
+	return plain_safe(s);
+}
+
 static void put_indent(struct buf *out, int indent)
 {
 	static const char spaces[] = "                                ";
@@ -908,9 +912,9 @@ static int fast_block(struct buf *out, const struct node *n, int indent, int inl
 			continue;
 		}
 		const struct node *k = n->keys[i], *v = n->items[i];
-		if (k->kind != NODE_SCALAR || !plain_safe(k->scalar) ||
-			simple_scalar(out, k->scalar, 1) < 0)
+		if (k->kind != NODE_SCALAR || !plain_ascii(k->scalar))
 			return -1;
+		buf_puts(out, k->scalar);
 		buf_puts(out, ":");
 		if (v->kind != NODE_SCALAR && v->n) {
 			buf_puts(out, "\n");

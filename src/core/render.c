@@ -14,18 +14,6 @@ static void hex32(char out[65], const uint8_t in[32])
 	hex_encode(out, in, 32);
 }
 
-/* Appends v in decimal, as "%llu" would. */
-static void put_u64(struct buf *b, uint64_t v)
-{
-	char d[20];
-	size_t n = 0;
-	do {
-		d[sizeof(d) - ++n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	buf_append(b, d + sizeof(d) - n, n);
-}
-
 /* One entry of the export's mapping (item: of a sequence's item mapping; first: its first
  * key), as node_emit would write it in the whole document. */
 static int put_str(struct buf *b, int item, int first, const char *key, const char *s)
@@ -35,17 +23,9 @@ static int put_str(struct buf *b, int item, int first, const char *key, const ch
 
 static int put_int(struct buf *b, int item, int first, const char *key, long long v)
 {
-	char d[24];
-	size_t n = sizeof(d) - 1;
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	d[n] = '\0';
-	do {
-		d[--n] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--n] = '-';
-	return node_emit_entry(b, item, first, key, d + n, 0);
+	char d[DECIMAL_MAX];
+
+	return node_emit_entry(b, item, first, key, decimal_int(d, v), 0);
 }
 
 static int put_hash(struct buf *b, const char *key, const uint8_t h[32])
@@ -337,11 +317,11 @@ void render_report_common(struct buf *b, const struct turn *t)
 			const struct die_record *r = &out->dice.v[i];
 			/* "| index | dsides | value | ", a row per die: no printf per die. */
 			buf_puts(b, "| ");
-			put_u64(b, r->index);
+			buf_put_u64(b, r->index);
 			buf_puts(b, " | d");
-			put_u64(b, r->sides);
+			buf_put_u64(b, r->sides);
 			buf_puts(b, " | ");
-			put_u64(b, r->value);
+			buf_put_u64(b, r->value);
 			buf_puts(b, " | ");
 			escape_markdown(b, r->purpose);
 			buf_puts(b, " |\n");

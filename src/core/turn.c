@@ -1199,16 +1199,17 @@ size_t turn_reveals_missing(const struct campaign *c, const struct close_record 
 
 	for (size_t i = 0; i < r->n_orders; i++) {
 		const struct close_order *o = &r->orders[i];
+		if (!o->has_entropy)
+			continue;
 		char *path = xasprintf("%s/%s", dir, o->player);
 		uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
 		int ok = 0;
 		buf_clear(&bytes);
-		if (o->has_entropy && file_read(path, 200, &bytes) == 0 &&
-			kept_nonce(&bytes, nonce) == 0) {
+		if (file_read(path, 200, &bytes) == 0 && kept_nonce(&bytes, nonce) == 0) {
 			fair_sha256(h, nonce, FAIR_HASH_BYTES);
 			ok = memcmp(h, o->entropy, FAIR_HASH_BYTES) == 0;
 		}
-		if (o->has_entropy && !ok) {
+		if (!ok) {
 			buf_printf(who, "%s%s", n ? ", " : "", o->player);
 			n++;
 		}
@@ -1482,10 +1483,8 @@ static int step_render(struct turn *t)
 	if (c->visibility == CAMPAIGN_SEALED)
 		render_report_from(&out->public_report, t, NULL, &common);
 	buf_release(&common);
-	if (c->visibility == CAMPAIGN_SEALED) {
-		if (render_views(t) < 0)
-			return -1;
-	}
+	if (c->visibility == CAMPAIGN_SEALED && render_views(t) < 0)
+		return -1;
 	/* Last: a sealed export commits to each player's report and view. */
 	if (render_export(&out->journal_yaml, t) < 0)
 		return error_set(ERROR_INTERNAL,
@@ -1555,12 +1554,10 @@ static int write_outbox(struct turn *t, size_t k)
 		t->in.turn);
 	const struct buf *view = &t->out.views[k].state;
 	struct buf salt = BUF_INIT;
-	int rc = 0;
 
 	render_salts(&salt, t, p);
-	if (rc == 0)
-		rc = write_private("seal: outbox report", dir, "report.md", t->out.reports[k].data,
-			t->out.reports[k].len);
+	int rc = write_private("seal: outbox report", dir, "report.md", t->out.reports[k].data,
+		t->out.reports[k].len);
 	if (rc == 0)
 		rc = write_private("seal: outbox view", dir, LAYOUT_STATE, view->data, view->len);
 	if (rc == 0)

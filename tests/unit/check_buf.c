@@ -132,6 +132,20 @@ static int mod3_cmp(size_t a, size_t b, const void *ctx)
 	return val[a] % 3 - val[b] % 3;
 }
 
+/* buf_put_u64 writes what "%llu" does, 2^64 - 1 included. */
+START_TEST(put_u64)
+{
+	struct buf b = BUF_INIT;
+	const uint64_t v[] = { 0, 9, 10, 18446744073709551615ull };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		buf_put_u64(&b, v[i]);
+		buf_puts(&b, " ");
+	}
+	ck_assert_str_eq(buf_str(&b), "0 9 10 18446744073709551615 ");
+	buf_release(&b);
+}
+END_TEST
+
 /* buf_put_int writes what "%lld" does, at both ends of the range; buf_printf gives the same
  * text whether it fits the room at hand or needs a second pass (longer than 128 bytes). */
 START_TEST(put_int_and_long_printf)
@@ -188,6 +202,7 @@ static Suite *buf_suite(void)
 	tcase_add_test(tc, events);
 	tcase_add_test(tc, index_sort_stable);
 	tcase_add_test(tc, put_int_and_long_printf);
+	tcase_add_test(tc, put_u64);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,12 +10,6 @@
 #define CELL 20 /* tenths of an inch per map character */
 #define MAP_MAX 120
 
-/* 1 if figure f is in another side's hidden group (left off side's report). */
-static int unseen(const struct rv_state *s, int f, int side)
-{
-	return rv_hidden_from(s, f, side);
-}
-
 static char terrain_char(const struct rv_state *s, struct table_pt p)
 {
 	static const char area[] = { 'T', '~', '#', ':', '.' };
@@ -75,7 +69,7 @@ static void map(const struct rules_campaign *camp, const struct rv_state *s, int
 	for (size_t i = 0; i < s->n_animal; i++)
 		put(grid, cols, rows, s->animal[i].at, s->animal[i].kind == RV_HORSE ? 'h' : 'c');
 	for (size_t i = 0; i < s->n_fig; i++)
-		if (!s->fig[i].dead && !unseen(s, (int)i, side))
+		if (!s->fig[i].dead && !rv_hidden_from(s, (int)i, side))
 			put(grid, cols, rows, s->fig[i].at, fig_char(s->fig[i].side, side));
 	buf_printf(out, "```\n%s```\n\nKey: ", grid);
 	if (side >= 0)
@@ -102,7 +96,7 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 		"### Figures\n\n| figure | side | group | at | state |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->n_fig; i++) {
 		const struct rv_figure *f = &s->fig[i];
-		if (unseen(s, (int)i, side))
+		if (rv_hidden_from(s, (int)i, side))
 			continue;
 		/* "| id | side | group | [x, y] | state |", a row a figure: no printf per row */
 		buf_puts(out, "| ");

@@ -786,11 +786,7 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 
 struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player)
 {
-	int side = -1;
-	for (size_t i = 0; player && i < c->n_players; i++)
-		if (strcmp(c->players[i], player) == 0)
-			side = (int)i;
-	return emit(c, state, side, 0);
+	return emit(c, state, player ? side_of(c, player) : -1, 0);
 }
 
 void rv_state_free(void *state)
