@@ -359,12 +359,3 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	}
 	render_next(b, t, player);
 }
-
-void render_report(struct buf *b, const struct turn *t, const char *player)
-{
-	struct buf common = BUF_INIT;
-
-	render_report_common(&common, t);
-	render_report_from(b, t, player, &common);
-	buf_release(&common);
-}

@@ -9,14 +9,13 @@
  * beacon, seed, every die and event, when sealed each player's view commitments (`views`),
  * the state hash and the summary. Returns 0 / -1. */
 int render_export(struct buf *b, const struct turn *t);
-/* Appends the Markdown report of turn t for player to b; player NULL: a sealed turn's public
- * report (the rule system's Situation only when it sets RULES_PRIVATE). */
-void render_report(struct buf *b, const struct turn *t, const char *player);
 /* The part of every report of turn t that is the same for all readers (orders received to
  * the turn seed), appended to common: render_report_from puts it into each player's report,
  * so a turn of 10,000 dice renders its dice table once, not once a player. */
 void render_report_common(struct buf *common, const struct turn *t);
-/* render_report with that common part (render_report_common's, of the same turn). */
+/* Appends the Markdown report of turn t for player to b, with common (render_report_common's,
+ * of the same turn); player NULL: a sealed turn's public report (the rule system's Situation
+ * only when it sets RULES_PRIVATE). */
 void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	const struct buf *common);
 
