@@ -235,6 +235,23 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
+/* Writes all len bytes of data to fd, retrying after a signal. 0, or -1 with errno set. */
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* Writes path atomically: a temporary file, fsync, rename over, fsync the directory (when
  * sync_dir: the caller renaming several files into one directory fsyncs it after the last). A
  * crash leaves either the old file or the new one, never half of either. The temporary file
@@ -247,7 +264,6 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 	char *slash = strrchr(full, '/');
 	char *dir = xasprintf("%.*s", (int)(slash - full), full);
 	char *tmp = xasprintf("%sumpire-write-XXXXXX", r->gitdir);
-	const char *p = data;
 	int fd = -1, ret = -1;
 
 	if (make_parents(r->workdir, path, msg) != 0)
@@ -258,17 +274,8 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 			strerror(errno));
 		goto done;
 	}
-	if (fchmod(fd, 0644) != 0)
+	if (fchmod(fd, 0644) != 0 || write_all(fd, data, len) != 0)
 		goto io_error;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto io_error;
-		p += n;
-		len -= (size_t)n;
-	}
 	if (fsync(fd) != 0)
 		goto io_error;
 	if (close(fd) != 0) {
@@ -1339,21 +1346,10 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 static int pack_file_write(const char *dir, const char *name, const struct buf *b)
 {
 	char *tmp = xasprintf("%s/tmp_pack_XXXXXX", dir), *path = xasprintf("%s/%s", dir, name);
-	const char *p = b->data;
-	size_t left = b->len;
 	int fd = mkstemp(tmp), ret = -1;
 
-	if (fd < 0)
+	if (fd < 0 || write_all(fd, b->data, b->len) != 0)
 		goto done;
-	while (left > 0) {
-		ssize_t n = write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto done;
-		p += n;
-		left -= (size_t)n;
-	}
 	if (fchmod(fd, 0444) != 0 || fsync(fd) != 0)
 		goto done;
 	ret = close(fd);
