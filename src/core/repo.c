@@ -1085,6 +1085,20 @@ done:
 	return rc;
 }
 
+/* Big-endian 32-bit integers, as git's pack, pack index and index files store them. */
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
 /* Pack entries of a turn: zlib's fastest level. A turn's objects are text that the next
  * repo_pack_loose (every TURN_PACK_EVERY turns) deltifies and recompresses with libgit2's
  * packbuilder anyway, so the few per cent level 6 saves would live only until then, at three
@@ -1268,8 +1282,7 @@ static int pack_stream(struct buf *pack, struct pack_obj *objs, size_t n, unsign
 	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
 	unsigned int sn = 0;
 
-	for (int i = 0; i < 4; i++)
-		head[8 + i] = (unsigned char)(n >> (24 - 8 * i));
+	put_be32(head + 8, (uint32_t)n);
 	buf_append(pack, head, sizeof(head));
 	for (size_t i = 0; i < n; i++)
 		if (pack_entry(pack, objs, i) < 0)
@@ -1282,8 +1295,9 @@ static int pack_stream(struct buf *pack, struct pack_obj *objs, size_t n, unsign
 
 static void idx_put_be32(struct buf *b, uint32_t v)
 {
-	unsigned char c[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16),
-		(unsigned char)(v >> 8), (unsigned char)v };
+	unsigned char c[4];
+
+	put_be32(c, v);
 	buf_append(b, c, 4);
 }
 
@@ -2068,19 +2082,6 @@ static int index_to_tree(const struct repo *r, git_index *index, git_commit *com
 #define INDEX_SPLICE_MAX (64 << 20) /* bytes: a larger index takes libgit2's path */
 #define INDEX_ENTRY_FIXED 62        /* bytes of an index entry before its path */
 #define INDEX_NAME_MAX 0xfff        /* a path this long or longer: libgit2's path */
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
 
 /* The whole of file path in *out (the caller frees it), at most max bytes. 0 ok, -1 not. */
 static int slurp(const char *path, size_t max, unsigned char **out, size_t *len)
