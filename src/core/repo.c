@@ -1275,22 +1275,30 @@ static int pack_entry(struct buf *pack, struct pack_obj *objs, size_t i)
 	return rc;
 }
 
+/* Appends the SHA-1 of b's bytes to b, as git ends a pack and a pack index, and gives it in
+ * sum. 0 / -1. */
+static int sha1_trail(struct buf *b, unsigned char sum[20])
+{
+	unsigned int sn = 0;
+
+	if (EVP_Digest(b->data, b->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
+		return -1;
+	buf_append(b, sum, 20);
+	return 0;
+}
+
 /* The pack of objs (in that order: a delta's base comes before it), with its header and its
  * SHA-1 trailer (also in sum), in *pack. 0 / -1. */
 static int pack_stream(struct buf *pack, struct pack_obj *objs, size_t n, unsigned char sum[20])
 {
 	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
-	unsigned int sn = 0;
 
 	put_be32(head + 8, (uint32_t)n);
 	buf_append(pack, head, sizeof(head));
 	for (size_t i = 0; i < n; i++)
 		if (pack_entry(pack, objs, i) < 0)
 			return -1;
-	if (EVP_Digest(pack->data, pack->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
-		return -1;
-	buf_append(pack, sum, 20);
-	return 0;
+	return sha1_trail(pack, sum);
 }
 
 static void idx_put_be32(struct buf *b, uint32_t v)
@@ -1317,8 +1325,7 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 {
 	static const unsigned char head[8] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
 	size_t *order = xcalloc(n ? n : 1, sizeof(*order)), *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
-	unsigned char sum[EVP_MAX_MD_SIZE];
-	unsigned int sn = 0;
+	unsigned char sum[20];
 	uint32_t large = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -1348,10 +1355,7 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 	buf_append(idx, packsum, 20);
 	free(order);
 	free(tmp);
-	if (EVP_Digest(idx->data, idx->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
-		return -1;
-	buf_append(idx, sum, 20);
-	return 0;
+	return sha1_trail(idx, sum);
 }
 
 /* Writes dir/name durably, read-only as libgit2's indexer leaves packs (0444): a temporary
