@@ -697,6 +697,20 @@ static const struct raw_entry *raw_find(const struct raw_entry *old, size_t n_ol
 	return NULL;
 }
 
+/* The entries of tree id in odb, read as git's bytes (raw_entries) into *v (n of them),
+ * pointing into *obj; the caller frees both, also on failure. 0 ok, -1 unread (libgit2's
+ * error), 1 not as git writes it. */
+static int raw_tree_read(git_odb_object **obj, struct raw_entry **v, size_t *n, git_odb *odb,
+	const git_oid *id)
+{
+	*obj = NULL;
+	*v = NULL;
+	*n = 0;
+	if (git_odb_read(obj, odb, id) < 0)
+		return -1;
+	return raw_entries(git_odb_object_data(*obj), git_odb_object_size(*obj), v, n) < 0 ? 1 : 0;
+}
+
 /* The new entries of a spliced tree for files (sorted by path, below it): a blob per file
  * directly in it (the last of equal paths), a tree per subdirectory, spliced from old's entry
  * of that name (splice_tree). ids holds the subtrees' ids. 0 ok, 1 not spliced. */
@@ -804,9 +818,7 @@ static int splice_tree(git_oid *out, git_repository *git, const git_oid *base,
 	if (git_repository_odb(&odb, git) < 0)
 		goto done;
 	if (base && (object_checked(git, base, GIT_OBJECT_TREE, NULL) != 0 ||
-			    git_odb_read(&obj, odb, base) < 0 ||
-			    raw_entries(git_odb_object_data(obj), git_odb_object_size(obj), &old,
-				    &n_old) < 0))
+			    raw_tree_read(&obj, &old, &n_old, odb, base) != 0))
 		goto done;
 	if (spliced_entries(add, &n_add, ids, git, old, n_old, files, n, reuse) != 0)
 		goto done;
@@ -1062,14 +1074,14 @@ static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend
 
 	if (!written->exists(written, tree_id))
 		return 0;
-	if (git_repository_odb(&odb, mem) < 0 || git_odb_read(&obj, odb, tree_id) < 0)
+	if (git_repository_odb(&odb, mem) < 0 ||
+		(rc = raw_tree_read(&obj, &v, &n, odb, tree_id)) < 0)
 		goto done;
-	if (raw_entries(git_odb_object_data(obj), git_odb_object_size(obj), &v, &n) < 0) {
+	if (rc > 0) {
 		rc = list_written_parsed(l, mem, written, tree_id);
 		goto done;
 	}
 	collect_oid(tree_id, l);
-	rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		git_oid id;
 		git_oid_fromraw(&id, v[i].id);
@@ -1772,11 +1784,7 @@ static int raw_dir_tree_ids(git_odb *odb, const git_oid *root, const char *path,
 		git_odb_object *obj = NULL;
 		struct raw_entry *v = NULL;
 		size_t count = 0;
-		rc = git_odb_read(&obj, odb, &cur) == 0 &&
-				     raw_entries(git_odb_object_data(obj), git_odb_object_size(obj),
-					     &v, &count) == 0 ?
-			     0 :
-			     -1;
+		rc = raw_tree_read(&obj, &v, &count, odb, &cur) == 0 ? 0 : -1;
 		const struct raw_entry *e = rc == 0 ? raw_find(v, count, p, (size_t)(slash - p)) :
 						      NULL;
 		int down = e && e->is_tree;
