@@ -953,8 +953,12 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
 	return git_blob_create_from_buffer(out, git, f->data, f->len);
 }
 
+/* The commit of files (blobs: their blob ids when known, each in the store; NULL: blob_of)
+ * on parent, with message, at when (seconds since the epoch). 0, REPO_CRAFTED or -1
+ * (git_msg()). */
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
-	const struct file *files, size_t n, const char *message, long long when, int reuse)
+	const struct file *files, const git_oid *blobs, size_t n, const char *message,
+	long long when, int reuse)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_signature *sig = NULL;
@@ -969,7 +973,9 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 	for (size_t i = 0; i < n; i++) {
 		sorted[i].path = files[i].path;
 		sorted[i].order = i;
-		if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
+		if (blobs)
+			sorted[i].blob = blobs[i];
+		else if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
 			goto done;
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
@@ -1587,14 +1593,38 @@ done:
 	return rc;
 }
 
+/* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
+ * NULL when an id cannot be had. ids: the files' blob ids when known (NULL: hashed here). */
+static char *paths_list(const struct file *files, const git_oid *ids, size_t n)
+{
+	struct buf b = BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ids)
+			id = ids[i];
+		else if (blob_id(&id, files[i].data, files[i].len) < 0) {
+			buf_release(&b);
+			return NULL;
+		}
+		git_oid_tostr(hex, sizeof hex, &id);
+		buf_printf(&b, "%s %s\n", files[i].path, hex);
+	}
+	char *s = xstrdup(buf_str(&b));
+	buf_release(&b);
+	return s;
+}
+
 /* Writes the objects of one commit as one pack (the pack, its index and their directory
  * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
  * fan-out directory). make_commit writes through a second handle on the repository whose
  * new objects land in memory (a mempack); the commit and what it wrote there go, in that
  * order, into the pack (blobs much like an earlier one of the commit as deltas against it),
  * with the index written beside it (pack_commit_objects); then r's handle is told to look
- * again. 0 / -1 (libgit2's message). */
-static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *parent_id,
+ * again. When paths, *paths gets paths_list of files (the caller frees it), from the blob ids
+ * hashed once here for the mempack and the tree. 0 / -1 (libgit2's message). */
+static int make_commit_packed(git_oid *out, char **paths, struct repo *r, const git_oid *parent_id,
 	const struct file *files, size_t n, const char *message, long long when)
 {
 	git_repository *mem = NULL;
@@ -1614,7 +1644,7 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	}
 	if (mempack_blobs(&fb, odb, written, files, n) < 0 ||
 		(parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
-		make_commit(out, mem, parent, files, n, message, when, 1) < 0 ||
+		make_commit(out, mem, parent, files, fb.id, n, message, when, 1) < 0 ||
 		git_commit_lookup(&commit, mem, out) < 0)
 		goto done;
 	/* built again (finishing a turn): the commit and all below it are there already */
@@ -1627,6 +1657,8 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 		goto done;
 	rc = pack_commit_objects(r, written, &fb, &ids);
 done:
+	if (rc == 0 && paths)
+		*paths = paths_list(files, fb.id, n);
 	file_blobs_release(&fb);
 	free(ids.v);
 	git_commit_free(commit);
@@ -1636,33 +1668,13 @@ done:
 	return rc;
 }
 
-/* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
- * NULL when an id cannot be had. */
-static char *paths_list(const struct file *files, size_t n)
-{
-	struct buf b = BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-
-	for (size_t i = 0; i < n; i++) {
-		if (blob_id(&id, files[i].data, files[i].len) < 0) {
-			buf_release(&b);
-			return NULL;
-		}
-		git_oid_tostr(hex, sizeof hex, &id);
-		buf_printf(&b, "%s %s\n", files[i].path, hex);
-	}
-	char *s = xstrdup(buf_str(&b));
-	buf_release(&b);
-	return s;
-}
-
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
 	git_oid parent_id, commit_id;
+	char *paths = NULL;
 	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
@@ -1675,12 +1687,12 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
-	if ((rc = make_commit_packed(&commit_id, r, parent ? &parent_id : NULL, files, n, message,
-		     when)) < 0)
+	if ((rc = make_commit_packed(&commit_id, parent ? &paths : NULL, r,
+		     parent ? &parent_id : NULL, files, n, message, when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	free(r->built_paths);
-	r->built_paths = parent ? paths_list(files, n) : NULL;
+	r->built_paths = paths;
 	r->built = commit_id;
 	if (parent)
 		r->built_parent = parent_id;
@@ -2039,7 +2051,7 @@ static int built_here(const struct repo *r, git_commit *commit, const struct fil
 		!git_oid_equal(&r->built, git_commit_id(commit)) ||
 		!git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0)))
 		return 0;
-	char *paths = paths_list(files, n);
+	char *paths = paths_list(files, NULL, n);
 	int same = paths && strcmp(paths, r->built_paths) == 0;
 	free(paths);
 	return same;
@@ -2499,7 +2511,8 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
-	if (rc < 0 || (rc = make_commit(&commit_id, mem, parent, files, n, message, when, 1)) < 0)
+	if (rc < 0 ||
+		(rc = make_commit(&commit_id, mem, parent, files, NULL, n, message, when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
