@@ -244,7 +244,7 @@ static int write_all(int fd, const void *data, size_t len)
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n <= 0) /* 0: nothing written, which a retry would repeat */
 			return -1;
 		p += n;
 		len -= (size_t)n;
@@ -2295,19 +2295,8 @@ struct index_out {
 
 static void index_put(struct index_out *o, const void *data, size_t len)
 {
-	const char *p = data;
-
-	o->ok = o->ok && EVP_DigestUpdate(o->sha, data, len) == 1;
-	while (o->ok && len > 0) {
-		ssize_t w = write(o->fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		o->ok = w > 0;
-		if (o->ok) {
-			p += w;
-			len -= (size_t)w;
-		}
-	}
+	o->ok = o->ok && EVP_DigestUpdate(o->sha, data, len) == 1 &&
+		write_all(o->fd, data, len) == 0;
 }
 
 /* Writes into o the index m with files' entries (sorted by path, no two alike) merged in by
@@ -2340,7 +2329,7 @@ static void index_put_spliced(struct index_out *o, const struct index_map *m,
 	}
 	index_put(o, m->in + from, m->off_end - from);
 	o->ok = o->ok && EVP_DigestFinal_ex(o->sha, sum, &sn) == 1 && sn == GIT_OID_RAWSZ;
-	o->ok = o->ok && write(o->fd, sum, sizeof sum) == (ssize_t)sizeof sum;
+	o->ok = o->ok && write_all(o->fd, sum, sizeof sum) == 0;
 }
 
 /* The fast path of the index for a commit built in this process on parent from files
