@@ -2401,19 +2401,11 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	git_object *commit_obj = NULL;
 	git_oid id, tag_id;
 	int ret = -1, rc;
-	size_t i;
 
 	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0 ||
 		git_commit_tree(&tree, commit) < 0)
 		goto git_error;
-	for (i = 0; i < n; i++) {
-		if (!path_ok(files[i].path)) {
-			buf_printf(&msg, "invalid repository path '%s'",
-				files[i].path ? files[i].path : "");
-			goto done;
-		}
-	}
-	if (!head_is_main(r->git, &msg))
+	if (paths_ok(files, n, &msg) < 0 || !head_is_main(r->git, &msg))
 		goto done;
 	/* A tag that exists must already be this commit's (finishing an interrupted publish);
 	 * anything else is refused before the work tree is touched. */
@@ -2431,7 +2423,7 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 		goto git_error;
 	}
 
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		/* A directory is fsynced once, after the last of consecutive files renamed into it
 		 * (a turn's reports), and before the index records any of them. */
 		int last = i + 1 == n || !same_dir(files[i].path, files[i + 1].path);
