@@ -2044,14 +2044,19 @@ static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_t
 
 /* Whether commit is the one repo_build built in this process on its parent from these files
  * (the same paths and bytes, in the same order): then its tree is the parent's with files
- * written over it, with no tree read or compared. 1 yes, 0 no. */
-static int built_here(const struct repo *r, git_commit *commit, const struct file *files, size_t n)
+ * written over it, with no tree read or compared, and ids (n) holds the files' blob ids.
+ * 1 yes, 0 no. */
+static int built_here(const struct repo *r, git_commit *commit, const struct file *files,
+	git_oid *ids, size_t n)
 {
 	if (!r->built_paths || git_commit_parentcount(commit) != 1 ||
 		!git_oid_equal(&r->built, git_commit_id(commit)) ||
 		!git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0)))
 		return 0;
-	char *paths = paths_list(files, NULL, n);
+	for (size_t i = 0; i < n; i++)
+		if (blob_id(&ids[i], files[i].data, files[i].len) < 0)
+			return 0;
+	char *paths = paths_list(files, ids, n);
 	int same = paths && strcmp(paths, r->built_paths) == 0;
 	free(paths);
 	return same;
@@ -2170,19 +2175,18 @@ static size_t entry_len(const unsigned char *p, size_t left, size_t *name_len)
 }
 
 /* Appends the index entry of the work-tree file f, just written: its stat data, mode 100644
- * (what its tree entry says) and the id of its bytes. 0 ok, -1 (libgit2's path then). */
-static int entry_of(struct buf *out, const struct repo *r, const struct file *f)
+ * (what its tree entry says) and id, its blob id. 0 ok, -1 (libgit2's path then). */
+static int entry_of(struct buf *out, const struct repo *r, const struct file *f, const git_oid *id)
 {
 	unsigned char e[INDEX_ENTRY_FIXED];
 	char *full = xasprintf("%s%s", r->workdir, f->path);
 	size_t nl = strlen(f->path), len = (INDEX_ENTRY_FIXED + nl + 8) & ~(size_t)7;
 	struct stat st;
-	git_oid id;
 	int rc = lstat(full, &st);
 
 	free(full);
 	if (rc != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != f->len || nl == 0 ||
-		nl >= INDEX_NAME_MAX || blob_id(&id, f->data, f->len) < 0)
+		nl >= INDEX_NAME_MAX)
 		return -1;
 	uint32_t v[10] = { (uint32_t)st.st_ctim.tv_sec, (uint32_t)st.st_ctim.tv_nsec,
 		(uint32_t)st.st_mtim.tv_sec, (uint32_t)st.st_mtim.tv_nsec, (uint32_t)st.st_dev,
@@ -2190,7 +2194,7 @@ static int entry_of(struct buf *out, const struct repo *r, const struct file *f)
 		(uint32_t)st.st_size };
 	for (size_t i = 0; i < 10; i++)
 		put_be32(e + 4 * i, v[i]);
-	memcpy(e + 40, id.id, GIT_OID_RAWSZ);
+	memcpy(e + 40, id->id, GIT_OID_RAWSZ);
 	e[60] = (unsigned char)(nl >> 8);
 	e[61] = (unsigned char)nl;
 	buf_append(out, e, sizeof e);
@@ -2333,13 +2337,13 @@ static void index_put_spliced(struct index_out *o, const struct index_map *m,
 }
 
 /* The fast path of the index for a commit built in this process on parent from files
- * (built_here): the index on disk, recorded as holding the parent's tree, with files' entries
- * merged in, is written as libgit2 writes it (index.lock created exclusively, renamed over the
- * index; not fsynced, as libgit2 does not: the index is a cache of the commit's tree, and a
- * torn one is read anew from it), no entry parsed beyond its length and path. 1
- * written, 0 not (the index untouched; libgit2's path then). */
+ * (built_here, which gave ids, their blob ids): the index on disk, recorded as holding the
+ * parent's tree, with files' entries merged in, is written as libgit2 writes it (index.lock
+ * created exclusively, renamed over the index; not fsynced, as libgit2 does not: the index is
+ * a cache of the commit's tree, and a torn one is read anew from it), no entry parsed beyond
+ * its length and path. 1 written, 0 not (the index untouched; libgit2's path then). */
 static int index_splice(const struct repo *r, const git_oid *parent, const struct file *files,
-	size_t n)
+	const git_oid *ids, size_t n)
 {
 	char *path = xasprintf("%sindex", r->gitdir), *lock = xasprintf("%sindex.lock", r->gitdir);
 	const struct file **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
@@ -2357,7 +2361,8 @@ static int index_splice(const struct repo *r, const git_oid *parent, const struc
 	qsort(sorted, n, sizeof(*sorted), file_ptr_cmp);
 	for (size_t j = 0; ok && j < n; j++)
 		ok = (j == 0 || strcmp(sorted[j - 1]->path, sorted[j]->path) != 0) &&
-		     index_blob_only(&m, sorted[j]->path) && entry_of(&added, r, sorted[j]) == 0;
+		     index_blob_only(&m, sorted[j]->path) &&
+		     entry_of(&added, r, sorted[j], &ids[sorted[j] - files]) == 0;
 	if (ok) {
 		o.fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		o.sha = EVP_MD_CTX_new();
@@ -2399,7 +2404,7 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	git_tree *tree = NULL;
 	git_index *index = NULL;
 	git_object *commit_obj = NULL;
-	git_oid id, tag_id;
+	git_oid id, tag_id, *ids = NULL;
 	int ret = -1, rc;
 
 	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0 ||
@@ -2431,8 +2436,9 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 			goto done;
 		durable_point("work tree file");
 	}
-	if (!(git_commit_parentcount(commit) > 0 && built_here(r, commit, files, n) &&
-		    index_splice(r, git_commit_parent_id(commit, 0), files, n)) &&
+	ids = xcalloc(n ? n : 1, sizeof(*ids));
+	if (!(git_commit_parentcount(commit) > 0 && built_here(r, commit, files, ids, n) &&
+		    index_splice(r, git_commit_parent_id(commit, 0), files, ids, n)) &&
 		(git_repository_index(&index, r->git) < 0 ||
 			index_to_tree(r, index, commit, tree, files, n) < 0 ||
 			git_index_write(index) < 0))
@@ -2459,6 +2465,7 @@ done:
 			"(a git command run meanwhile holds that lock file: if none is running, remove the file)");
 	if (ret != 0)
 		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
+	free(ids);
 	git_object_free(commit_obj);
 	git_index_free(index);
 	git_tree_free(tree);
