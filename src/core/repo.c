@@ -1461,9 +1461,9 @@ static const struct file *file_blob(const struct file_blobs *fb, const git_oid *
 }
 
 /* Puts the blobs of files that the repository lacks into the mempack written under the ids
- * blob_id gives (OpenSSL's SHA-1), so that make_commit (reuse) finds them there and libgit2
- * does not hash their bytes again with its collision-detecting SHA-1; fb indexes them by id
- * (file_blobs_release). 0 / -1. */
+ * blob_id gives (OpenSSL's SHA-1), which make_commit then takes (libgit2 does not hash the
+ * bytes again with its collision-detecting SHA-1) and list_written finds there as this
+ * commit's; fb indexes them by id (file_blobs_release). 0 / -1. */
 static int mempack_blobs(struct file_blobs *fb, git_odb *odb, git_odb_backend *written,
 	const struct file *files, size_t n)
 {
