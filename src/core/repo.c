@@ -252,6 +252,33 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/* Writes data (len bytes) durably to path with mode: a temporary file made from tmp
+ * (mkstemp's template, on path's file system), fsync, rename over path, then an fsync of the
+ * directory sync_dir (NULL: none). 0; -2 when the temporary file cannot be made, -1 after
+ * that (the temporary file removed); errno says why. */
+static int write_renamed(char *tmp, const char *path, const void *data, size_t len, mode_t mode,
+	const char *sync_dir)
+{
+	int fd = mkstemp(tmp), err;
+
+	if (fd < 0)
+		return -2;
+	if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		err = errno;
+		goto fail;
+	}
+	return sync_dir && fsync_dir(sync_dir) != 0 ? -1 : 0;
+fail:
+	unlink(tmp);
+	errno = err;
+	return -1;
+}
+
 /* Writes path atomically: a temporary file, fsync, rename over, fsync the directory (when
  * sync_dir: the caller renaming several files into one directory fsyncs it after the last). A
  * crash leaves either the old file or the new one, never half of either. The temporary file
@@ -264,42 +291,20 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 	char *slash = strrchr(full, '/');
 	char *dir = xasprintf("%.*s", (int)(slash - full), full);
 	char *tmp = xasprintf("%sumpire-write-XXXXXX", r->gitdir);
-	int fd = -1, ret = -1;
+	int ret = -1;
 
-	if (make_parents(r->workdir, path, msg) != 0)
-		goto done;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
-			strerror(errno));
-		goto done;
+	if (make_parents(r->workdir, path, msg) == 0) {
+		ret = write_renamed(tmp, full, data, len, 0644, sync_dir ? dir : NULL);
+		if (ret == -2)
+			buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
+				strerror(errno));
+		else if (ret < 0)
+			buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
 	}
-	if (fchmod(fd, 0644) != 0 || write_all(fd, data, len) != 0)
-		goto io_error;
-	if (fsync(fd) != 0)
-		goto io_error;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto io_error;
-	}
-	fd = -1;
-	if (rename(tmp, full) != 0)
-		goto io_error;
-	if (sync_dir && fsync_dir(dir) != 0)
-		goto io_error;
-	ret = 0;
-	goto done;
-io_error:
-	buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
-done:
-	if (fd >= 0)
-		close(fd);
-	if (ret != 0)
-		unlink(tmp);
 	free(tmp);
 	free(dir);
 	free(full);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 /* What object_checked returns for an object over its type's limit or of the wrong type (a
@@ -1382,23 +1387,10 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 static int pack_file_write(const char *dir, const char *name, const struct buf *b)
 {
 	char *tmp = xasprintf("%s/tmp_pack_XXXXXX", dir), *path = xasprintf("%s/%s", dir, name);
-	int fd = mkstemp(tmp), ret = -1;
+	int ret = write_renamed(tmp, path, b->data, b->len, 0444, dir) == 0 ? 0 : -1;
 
-	if (fd < 0 || write_all(fd, b->data, b->len) != 0)
-		goto done;
-	if (fchmod(fd, 0444) != 0 || fsync(fd) != 0)
-		goto done;
-	ret = close(fd);
-	fd = -1;
-	if (ret == 0)
-		ret = rename(tmp, path) == 0 && fsync_dir(dir) == 0 ? 0 : -1;
-done:
 	if (ret != 0)
 		git_error_set(GIT_ERROR_OS, "cannot write '%s': %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (ret != 0)
-		unlink(tmp);
 	free(tmp);
 	free(path);
 	return ret;
