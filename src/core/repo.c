@@ -235,6 +235,50 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
+/* Writes all len bytes of data to fd, retrying after a signal. 0, or -1 with errno set. */
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) /* 0: nothing written, which a retry would repeat */
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes data (len bytes) durably to path with mode: a temporary file made from tmp
+ * (mkstemp's template, on path's file system), fsync, rename over path, then an fsync of the
+ * directory sync_dir (NULL: none). 0; -2 when the temporary file cannot be made, -1 after
+ * that (the temporary file removed); errno says why. */
+static int write_renamed(char *tmp, const char *path, const void *data, size_t len, mode_t mode,
+	const char *sync_dir)
+{
+	int fd = mkstemp(tmp), err;
+
+	if (fd < 0)
+		return -2;
+	if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		err = errno;
+		goto fail;
+	}
+	return sync_dir && fsync_dir(sync_dir) != 0 ? -1 : 0;
+fail:
+	unlink(tmp);
+	errno = err;
+	return -1;
+}
+
 /* Writes path atomically: a temporary file, fsync, rename over, fsync the directory (when
  * sync_dir: the caller renaming several files into one directory fsyncs it after the last). A
  * crash leaves either the old file or the new one, never half of either. The temporary file
@@ -247,52 +291,20 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 	char *slash = strrchr(full, '/');
 	char *dir = xasprintf("%.*s", (int)(slash - full), full);
 	char *tmp = xasprintf("%sumpire-write-XXXXXX", r->gitdir);
-	const char *p = data;
-	int fd = -1, ret = -1;
+	int ret = -1;
 
-	if (make_parents(r->workdir, path, msg) != 0)
-		goto done;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
-			strerror(errno));
-		goto done;
+	if (make_parents(r->workdir, path, msg) == 0) {
+		ret = write_renamed(tmp, full, data, len, 0644, sync_dir ? dir : NULL);
+		if (ret == -2)
+			buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
+				strerror(errno));
+		else if (ret < 0)
+			buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
 	}
-	if (fchmod(fd, 0644) != 0)
-		goto io_error;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto io_error;
-		p += n;
-		len -= (size_t)n;
-	}
-	if (fsync(fd) != 0)
-		goto io_error;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto io_error;
-	}
-	fd = -1;
-	if (rename(tmp, full) != 0)
-		goto io_error;
-	if (sync_dir && fsync_dir(dir) != 0)
-		goto io_error;
-	ret = 0;
-	goto done;
-io_error:
-	buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
-done:
-	if (fd >= 0)
-		close(fd);
-	if (ret != 0)
-		unlink(tmp);
 	free(tmp);
 	free(dir);
 	free(full);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 /* What object_checked returns for an object over its type's limit or of the wrong type (a
@@ -690,6 +702,20 @@ static const struct raw_entry *raw_find(const struct raw_entry *old, size_t n_ol
 	return NULL;
 }
 
+/* The entries of tree id in odb, read as git's bytes (raw_entries) into *v (n of them),
+ * pointing into *obj; the caller frees both, also on failure. 0 ok, -1 unread (libgit2's
+ * error), 1 not as git writes it. */
+static int raw_tree_read(git_odb_object **obj, struct raw_entry **v, size_t *n, git_odb *odb,
+	const git_oid *id)
+{
+	*obj = NULL;
+	*v = NULL;
+	*n = 0;
+	if (git_odb_read(obj, odb, id) < 0)
+		return -1;
+	return raw_entries(git_odb_object_data(*obj), git_odb_object_size(*obj), v, n) < 0 ? 1 : 0;
+}
+
 /* The new entries of a spliced tree for files (sorted by path, below it): a blob per file
  * directly in it (the last of equal paths), a tree per subdirectory, spliced from old's entry
  * of that name (splice_tree). ids holds the subtrees' ids. 0 ok, 1 not spliced. */
@@ -797,9 +823,7 @@ static int splice_tree(git_oid *out, git_repository *git, const git_oid *base,
 	if (git_repository_odb(&odb, git) < 0)
 		goto done;
 	if (base && (object_checked(git, base, GIT_OBJECT_TREE, NULL) != 0 ||
-			    git_odb_read(&obj, odb, base) < 0 ||
-			    raw_entries(git_odb_object_data(obj), git_odb_object_size(obj), &old,
-				    &n_old) < 0))
+			    raw_tree_read(&obj, &old, &n_old, odb, base) != 0))
 		goto done;
 	if (spliced_entries(add, &n_add, ids, git, old, n_old, files, n, reuse) != 0)
 		goto done;
@@ -934,8 +958,12 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
 	return git_blob_create_from_buffer(out, git, f->data, f->len);
 }
 
+/* The commit of files (blobs: their blob ids when known, each in the store; NULL: blob_of)
+ * on parent, with message, at when (seconds since the epoch). 0, REPO_CRAFTED or -1
+ * (git_msg()). */
 static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
-	const struct file *files, size_t n, const char *message, long long when, int reuse)
+	const struct file *files, const git_oid *blobs, size_t n, const char *message,
+	long long when, int reuse)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_signature *sig = NULL;
@@ -950,7 +978,9 @@ static int make_commit(git_oid *out, git_repository *git, git_commit *parent,
 	for (size_t i = 0; i < n; i++) {
 		sorted[i].path = files[i].path;
 		sorted[i].order = i;
-		if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
+		if (blobs)
+			sorted[i].blob = blobs[i];
+		else if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
 			goto done;
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
@@ -1055,14 +1085,14 @@ static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend
 
 	if (!written->exists(written, tree_id))
 		return 0;
-	if (git_repository_odb(&odb, mem) < 0 || git_odb_read(&obj, odb, tree_id) < 0)
+	if (git_repository_odb(&odb, mem) < 0 ||
+		(rc = raw_tree_read(&obj, &v, &n, odb, tree_id)) < 0)
 		goto done;
-	if (raw_entries(git_odb_object_data(obj), git_odb_object_size(obj), &v, &n) < 0) {
+	if (rc > 0) {
 		rc = list_written_parsed(l, mem, written, tree_id);
 		goto done;
 	}
 	collect_oid(tree_id, l);
-	rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		git_oid id;
 		git_oid_fromraw(&id, v[i].id);
@@ -1076,6 +1106,20 @@ done:
 	git_odb_object_free(obj);
 	git_odb_free(odb);
 	return rc;
+}
+
+/* Big-endian 32-bit integers, as git's pack, pack index and index files store them. */
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
 }
 
 /* Pack entries of a turn: zlib's fastest level. A turn's objects are text that the next
@@ -1254,29 +1298,37 @@ static int pack_entry(struct buf *pack, struct pack_obj *objs, size_t i)
 	return rc;
 }
 
+/* Appends the SHA-1 of b's bytes to b, as git ends a pack and a pack index, and gives it in
+ * sum. 0 / -1. */
+static int sha1_trail(struct buf *b, unsigned char sum[20])
+{
+	unsigned int sn = 0;
+
+	if (EVP_Digest(b->data, b->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
+		return -1;
+	buf_append(b, sum, 20);
+	return 0;
+}
+
 /* The pack of objs (in that order: a delta's base comes before it), with its header and its
  * SHA-1 trailer (also in sum), in *pack. 0 / -1. */
 static int pack_stream(struct buf *pack, struct pack_obj *objs, size_t n, unsigned char sum[20])
 {
 	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
-	unsigned int sn = 0;
 
-	for (int i = 0; i < 4; i++)
-		head[8 + i] = (unsigned char)(n >> (24 - 8 * i));
+	put_be32(head + 8, (uint32_t)n);
 	buf_append(pack, head, sizeof(head));
 	for (size_t i = 0; i < n; i++)
 		if (pack_entry(pack, objs, i) < 0)
 			return -1;
-	if (EVP_Digest(pack->data, pack->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
-		return -1;
-	buf_append(pack, sum, 20);
-	return 0;
+	return sha1_trail(pack, sum);
 }
 
 static void idx_put_be32(struct buf *b, uint32_t v)
 {
-	unsigned char c[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16),
-		(unsigned char)(v >> 8), (unsigned char)v };
+	unsigned char c[4];
+
+	put_be32(c, v);
 	buf_append(b, c, 4);
 }
 
@@ -1296,8 +1348,7 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 {
 	static const unsigned char head[8] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
 	size_t *order = xcalloc(n ? n : 1, sizeof(*order)), *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
-	unsigned char sum[EVP_MAX_MD_SIZE];
-	unsigned int sn = 0;
+	unsigned char sum[20];
 	uint32_t large = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -1327,10 +1378,7 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 	buf_append(idx, packsum, 20);
 	free(order);
 	free(tmp);
-	if (EVP_Digest(idx->data, idx->len, sum, &sn, EVP_sha1(), NULL) != 1 || sn != 20)
-		return -1;
-	buf_append(idx, sum, 20);
-	return 0;
+	return sha1_trail(idx, sum);
 }
 
 /* Writes dir/name durably, read-only as libgit2's indexer leaves packs (0444): a temporary
@@ -1339,34 +1387,10 @@ static int pack_index(struct buf *idx, const struct pack_obj *objs, size_t n,
 static int pack_file_write(const char *dir, const char *name, const struct buf *b)
 {
 	char *tmp = xasprintf("%s/tmp_pack_XXXXXX", dir), *path = xasprintf("%s/%s", dir, name);
-	const char *p = b->data;
-	size_t left = b->len;
-	int fd = mkstemp(tmp), ret = -1;
+	int ret = write_renamed(tmp, path, b->data, b->len, 0444, dir) == 0 ? 0 : -1;
 
-	if (fd < 0)
-		goto done;
-	while (left > 0) {
-		ssize_t n = write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto done;
-		p += n;
-		left -= (size_t)n;
-	}
-	if (fchmod(fd, 0444) != 0 || fsync(fd) != 0)
-		goto done;
-	ret = close(fd);
-	fd = -1;
-	if (ret == 0)
-		ret = rename(tmp, path) == 0 && fsync_dir(dir) == 0 ? 0 : -1;
-done:
 	if (ret != 0)
 		git_error_set(GIT_ERROR_OS, "cannot write '%s': %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (ret != 0)
-		unlink(tmp);
 	free(tmp);
 	free(path);
 	return ret;
@@ -1429,9 +1453,9 @@ static const struct file *file_blob(const struct file_blobs *fb, const git_oid *
 }
 
 /* Puts the blobs of files that the repository lacks into the mempack written under the ids
- * blob_id gives (OpenSSL's SHA-1), so that make_commit (reuse) finds them there and libgit2
- * does not hash their bytes again with its collision-detecting SHA-1; fb indexes them by id
- * (file_blobs_release). 0 / -1. */
+ * blob_id gives (OpenSSL's SHA-1), which make_commit then takes (libgit2 does not hash the
+ * bytes again with its collision-detecting SHA-1) and list_written finds there as this
+ * commit's; fb indexes them by id (file_blobs_release). 0 / -1. */
 static int mempack_blobs(struct file_blobs *fb, git_odb *odb, git_odb_backend *written,
 	const struct file *files, size_t n)
 {
@@ -1561,14 +1585,38 @@ done:
 	return rc;
 }
 
+/* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
+ * NULL when an id cannot be had. ids: the files' blob ids when known (NULL: hashed here). */
+static char *paths_list(const struct file *files, const git_oid *ids, size_t n)
+{
+	struct buf b = BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ids)
+			id = ids[i];
+		else if (blob_id(&id, files[i].data, files[i].len) < 0) {
+			buf_release(&b);
+			return NULL;
+		}
+		git_oid_tostr(hex, sizeof hex, &id);
+		buf_printf(&b, "%s %s\n", files[i].path, hex);
+	}
+	char *s = xstrdup(buf_str(&b));
+	buf_release(&b);
+	return s;
+}
+
 /* Writes the objects of one commit as one pack (the pack, its index and their directory
  * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
  * fan-out directory). make_commit writes through a second handle on the repository whose
  * new objects land in memory (a mempack); the commit and what it wrote there go, in that
  * order, into the pack (blobs much like an earlier one of the commit as deltas against it),
  * with the index written beside it (pack_commit_objects); then r's handle is told to look
- * again. 0 / -1 (libgit2's message). */
-static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *parent_id,
+ * again. When paths, *paths gets paths_list of files (the caller frees it), from the blob ids
+ * hashed once here for the mempack and the tree. 0 / -1 (libgit2's message). */
+static int make_commit_packed(git_oid *out, char **paths, struct repo *r, const git_oid *parent_id,
 	const struct file *files, size_t n, const char *message, long long when)
 {
 	git_repository *mem = NULL;
@@ -1588,7 +1636,7 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 	}
 	if (mempack_blobs(&fb, odb, written, files, n) < 0 ||
 		(parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
-		make_commit(out, mem, parent, files, n, message, when, 1) < 0 ||
+		make_commit(out, mem, parent, files, fb.id, n, message, when, 1) < 0 ||
 		git_commit_lookup(&commit, mem, out) < 0)
 		goto done;
 	/* built again (finishing a turn): the commit and all below it are there already */
@@ -1601,6 +1649,8 @@ static int make_commit_packed(git_oid *out, struct repo *r, const git_oid *paren
 		goto done;
 	rc = pack_commit_objects(r, written, &fb, &ids);
 done:
+	if (rc == 0 && paths)
+		*paths = paths_list(files, fb.id, n);
 	file_blobs_release(&fb);
 	free(ids.v);
 	git_commit_free(commit);
@@ -1610,33 +1660,13 @@ done:
 	return rc;
 }
 
-/* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
- * NULL when an id cannot be had. */
-static char *paths_list(const struct file *files, size_t n)
-{
-	struct buf b = BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-
-	for (size_t i = 0; i < n; i++) {
-		if (blob_id(&id, files[i].data, files[i].len) < 0) {
-			buf_release(&b);
-			return NULL;
-		}
-		git_oid_tostr(hex, sizeof hex, &id);
-		buf_printf(&b, "%s %s\n", files[i].path, hex);
-	}
-	char *s = xstrdup(buf_str(&b));
-	buf_release(&b);
-	return s;
-}
-
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
 	git_oid parent_id, commit_id;
+	char *paths = NULL;
 	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
@@ -1649,12 +1679,12 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
-	if ((rc = make_commit_packed(&commit_id, r, parent ? &parent_id : NULL, files, n, message,
-		     when)) < 0)
+	if ((rc = make_commit_packed(&commit_id, parent ? &paths : NULL, r,
+		     parent ? &parent_id : NULL, files, n, message, when)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	free(r->built_paths);
-	r->built_paths = parent ? paths_list(files, n) : NULL;
+	r->built_paths = paths;
 	r->built = commit_id;
 	if (parent)
 		r->built_parent = parent_id;
@@ -1758,11 +1788,7 @@ static int raw_dir_tree_ids(git_odb *odb, const git_oid *root, const char *path,
 		git_odb_object *obj = NULL;
 		struct raw_entry *v = NULL;
 		size_t count = 0;
-		rc = git_odb_read(&obj, odb, &cur) == 0 &&
-				     raw_entries(git_odb_object_data(obj), git_odb_object_size(obj),
-					     &v, &count) == 0 ?
-			     0 :
-			     -1;
+		rc = raw_tree_read(&obj, &v, &count, odb, &cur) == 0 ? 0 : -1;
 		const struct raw_entry *e = rc == 0 ? raw_find(v, count, p, (size_t)(slash - p)) :
 						      NULL;
 		int down = e && e->is_tree;
@@ -2010,14 +2036,19 @@ static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_t
 
 /* Whether commit is the one repo_build built in this process on its parent from these files
  * (the same paths and bytes, in the same order): then its tree is the parent's with files
- * written over it, with no tree read or compared. 1 yes, 0 no. */
-static int built_here(const struct repo *r, git_commit *commit, const struct file *files, size_t n)
+ * written over it, with no tree read or compared, and ids (n) holds the files' blob ids.
+ * 1 yes, 0 no. */
+static int built_here(const struct repo *r, git_commit *commit, const struct file *files,
+	git_oid *ids, size_t n)
 {
 	if (!r->built_paths || git_commit_parentcount(commit) != 1 ||
 		!git_oid_equal(&r->built, git_commit_id(commit)) ||
 		!git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0)))
 		return 0;
-	char *paths = paths_list(files, n);
+	for (size_t i = 0; i < n; i++)
+		if (blob_id(&ids[i], files[i].data, files[i].len) < 0)
+			return 0;
+	char *paths = paths_list(files, ids, n);
 	int same = paths && strcmp(paths, r->built_paths) == 0;
 	free(paths);
 	return same;
@@ -2072,19 +2103,6 @@ static int index_to_tree(const struct repo *r, git_index *index, git_commit *com
 #define INDEX_SPLICE_MAX (64 << 20) /* bytes: a larger index takes libgit2's path */
 #define INDEX_ENTRY_FIXED 62        /* bytes of an index entry before its path */
 #define INDEX_NAME_MAX 0xfff        /* a path this long or longer: libgit2's path */
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
 
 /* The whole of file path in *out (the caller frees it), at most max bytes. 0 ok, -1 not. */
 static int slurp(const char *path, size_t max, unsigned char **out, size_t *len)
@@ -2149,19 +2167,18 @@ static size_t entry_len(const unsigned char *p, size_t left, size_t *name_len)
 }
 
 /* Appends the index entry of the work-tree file f, just written: its stat data, mode 100644
- * (what its tree entry says) and the id of its bytes. 0 ok, -1 (libgit2's path then). */
-static int entry_of(struct buf *out, const struct repo *r, const struct file *f)
+ * (what its tree entry says) and id, its blob id. 0 ok, -1 (libgit2's path then). */
+static int entry_of(struct buf *out, const struct repo *r, const struct file *f, const git_oid *id)
 {
 	unsigned char e[INDEX_ENTRY_FIXED];
 	char *full = xasprintf("%s%s", r->workdir, f->path);
 	size_t nl = strlen(f->path), len = (INDEX_ENTRY_FIXED + nl + 8) & ~(size_t)7;
 	struct stat st;
-	git_oid id;
 	int rc = lstat(full, &st);
 
 	free(full);
 	if (rc != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != f->len || nl == 0 ||
-		nl >= INDEX_NAME_MAX || blob_id(&id, f->data, f->len) < 0)
+		nl >= INDEX_NAME_MAX)
 		return -1;
 	uint32_t v[10] = { (uint32_t)st.st_ctim.tv_sec, (uint32_t)st.st_ctim.tv_nsec,
 		(uint32_t)st.st_mtim.tv_sec, (uint32_t)st.st_mtim.tv_nsec, (uint32_t)st.st_dev,
@@ -2169,7 +2186,7 @@ static int entry_of(struct buf *out, const struct repo *r, const struct file *f)
 		(uint32_t)st.st_size };
 	for (size_t i = 0; i < 10; i++)
 		put_be32(e + 4 * i, v[i]);
-	memcpy(e + 40, id.id, GIT_OID_RAWSZ);
+	memcpy(e + 40, id->id, GIT_OID_RAWSZ);
 	e[60] = (unsigned char)(nl >> 8);
 	e[61] = (unsigned char)nl;
 	buf_append(out, e, sizeof e);
@@ -2274,19 +2291,8 @@ struct index_out {
 
 static void index_put(struct index_out *o, const void *data, size_t len)
 {
-	const char *p = data;
-
-	o->ok = o->ok && EVP_DigestUpdate(o->sha, data, len) == 1;
-	while (o->ok && len > 0) {
-		ssize_t w = write(o->fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		o->ok = w > 0;
-		if (o->ok) {
-			p += w;
-			len -= (size_t)w;
-		}
-	}
+	o->ok = o->ok && EVP_DigestUpdate(o->sha, data, len) == 1 &&
+		write_all(o->fd, data, len) == 0;
 }
 
 /* Writes into o the index m with files' entries (sorted by path, no two alike) merged in by
@@ -2319,17 +2325,17 @@ static void index_put_spliced(struct index_out *o, const struct index_map *m,
 	}
 	index_put(o, m->in + from, m->off_end - from);
 	o->ok = o->ok && EVP_DigestFinal_ex(o->sha, sum, &sn) == 1 && sn == GIT_OID_RAWSZ;
-	o->ok = o->ok && write(o->fd, sum, sizeof sum) == (ssize_t)sizeof sum;
+	o->ok = o->ok && write_all(o->fd, sum, sizeof sum) == 0;
 }
 
 /* The fast path of the index for a commit built in this process on parent from files
- * (built_here): the index on disk, recorded as holding the parent's tree, with files' entries
- * merged in, is written as libgit2 writes it (index.lock created exclusively, renamed over the
- * index; not fsynced, as libgit2 does not: the index is a cache of the commit's tree, and a
- * torn one is read anew from it), no entry parsed beyond its length and path. 1
- * written, 0 not (the index untouched; libgit2's path then). */
+ * (built_here, which gave ids, their blob ids): the index on disk, recorded as holding the
+ * parent's tree, with files' entries merged in, is written as libgit2 writes it (index.lock
+ * created exclusively, renamed over the index; not fsynced, as libgit2 does not: the index is
+ * a cache of the commit's tree, and a torn one is read anew from it), no entry parsed beyond
+ * its length and path. 1 written, 0 not (the index untouched; libgit2's path then). */
 static int index_splice(const struct repo *r, const git_oid *parent, const struct file *files,
-	size_t n)
+	const git_oid *ids, size_t n)
 {
 	char *path = xasprintf("%sindex", r->gitdir), *lock = xasprintf("%sindex.lock", r->gitdir);
 	const struct file **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
@@ -2347,7 +2353,8 @@ static int index_splice(const struct repo *r, const git_oid *parent, const struc
 	qsort(sorted, n, sizeof(*sorted), file_ptr_cmp);
 	for (size_t j = 0; ok && j < n; j++)
 		ok = (j == 0 || strcmp(sorted[j - 1]->path, sorted[j]->path) != 0) &&
-		     index_blob_only(&m, sorted[j]->path) && entry_of(&added, r, sorted[j]) == 0;
+		     index_blob_only(&m, sorted[j]->path) &&
+		     entry_of(&added, r, sorted[j], &ids[sorted[j] - files]) == 0;
 	if (ok) {
 		o.fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		o.sha = EVP_MD_CTX_new();
@@ -2389,21 +2396,13 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	git_tree *tree = NULL;
 	git_index *index = NULL;
 	git_object *commit_obj = NULL;
-	git_oid id, tag_id;
+	git_oid id, tag_id, *ids = NULL;
 	int ret = -1, rc;
-	size_t i;
 
 	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&commit, r->git, &id) < 0 ||
 		git_commit_tree(&tree, commit) < 0)
 		goto git_error;
-	for (i = 0; i < n; i++) {
-		if (!path_ok(files[i].path)) {
-			buf_printf(&msg, "invalid repository path '%s'",
-				files[i].path ? files[i].path : "");
-			goto done;
-		}
-	}
-	if (!head_is_main(r->git, &msg))
+	if (paths_ok(files, n, &msg) < 0 || !head_is_main(r->git, &msg))
 		goto done;
 	/* A tag that exists must already be this commit's (finishing an interrupted publish);
 	 * anything else is refused before the work tree is touched. */
@@ -2421,7 +2420,7 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 		goto git_error;
 	}
 
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		/* A directory is fsynced once, after the last of consecutive files renamed into it
 		 * (a turn's reports), and before the index records any of them. */
 		int last = i + 1 == n || !same_dir(files[i].path, files[i + 1].path);
@@ -2429,8 +2428,9 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 			goto done;
 		durable_point("work tree file");
 	}
-	if (!(git_commit_parentcount(commit) > 0 && built_here(r, commit, files, n) &&
-		    index_splice(r, git_commit_parent_id(commit, 0), files, n)) &&
+	ids = xcalloc(n ? n : 1, sizeof(*ids));
+	if (!(git_commit_parentcount(commit) > 0 && built_here(r, commit, files, ids, n) &&
+		    index_splice(r, git_commit_parent_id(commit, 0), files, ids, n)) &&
 		(git_repository_index(&index, r->git) < 0 ||
 			index_to_tree(r, index, commit, tree, files, n) < 0 ||
 			git_index_write(index) < 0))
@@ -2457,6 +2457,7 @@ done:
 			"(a git command run meanwhile holds that lock file: if none is running, remove the file)");
 	if (ret != 0)
 		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
+	free(ids);
 	git_object_free(commit_obj);
 	git_index_free(index);
 	git_tree_free(tree);
@@ -2490,7 +2491,8 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
-	if (rc < 0 || (rc = make_commit(&commit_id, mem, parent, files, n, message, when, 1)) < 0)
+	if (rc < 0 ||
+		(rc = make_commit(&commit_id, mem, parent, files, NULL, n, message, when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
