@@ -17,8 +17,8 @@ PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl lib
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libcurl's, GMime's and GSL's headers only: src/core/smtp.c opens libcurl when a mail goes,
-# src/core/mail.c GMime (with GLib) when a mail is read or written, src/cmd/stats.c GSL when
+# libcurl's, GMime's and GSL's headers only: src/core/net.c opens libcurl when a mail goes,
+# src/mail/mail.c GMime (with GLib) when a mail is read or written, src/cmd/stats.c GSL when
 # it prints a report (dlopen), so their 33 libraries are not mapped and relocated at every start.
 LDLIBS   += $(shell pkg-config --libs $(filter-out libcurl gmime-3.0 gsl,$(PKGS)) 2>/dev/null)
 TEST_LDLIBS := $(shell pkg-config --libs check 2>/dev/null)
@@ -54,7 +54,7 @@ else
   say = @printf '  %-5s %s\n' $(1) $(2);
 endif
 
-LIB_SRC  := $(sort $(wildcard src/core/*.c) $(wildcard src/rules/*.c) $(wildcard src/rules/*/*.c))
+LIB_SRC  := $(sort $(wildcard src/core/*.c) $(wildcard src/mail/*.c) $(wildcard src/rules/*.c) $(wildcard src/rules/*/*.c))
 CMD_SRC  := $(sort $(wildcard src/cmd/*.c)) src/main.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)

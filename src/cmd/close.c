@@ -9,7 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/close.h"
 #include "core/file.h"
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/reveal.h"

@@ -12,7 +12,7 @@
 #include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/close.h"
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/turn.h"

@@ -5,8 +5,8 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
-#include "core/inbox.h"
-#include "core/notify.h"
+#include "mail/inbox.h"
+#include "mail/notify.h"
 #include "core/turn.h"
 #include "core/banned.h"
 

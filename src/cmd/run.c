@@ -15,9 +15,9 @@
 #include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/close.h"
-#include "core/inbox.h"
-#include "core/notify.h"
-#include "core/outbox.h"
+#include "mail/inbox.h"
+#include "mail/notify.h"
+#include "mail/outbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 

@@ -10,8 +10,8 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
-#include "core/outbox.h"
-#include "core/sendmail.h"
+#include "mail/outbox.h"
+#include "mail/sendmail.h"
 #include "core/banned.h"
 
 static const char send_help[] =

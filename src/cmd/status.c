@@ -8,7 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 

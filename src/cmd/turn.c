@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "core/beacon.h"
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/banned.h"

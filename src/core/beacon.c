@@ -1,4 +1,4 @@
-/* beacon.c — a drand round fetched over HTTP(S) (beacon.h): libcurl's GET (smtp.c), jansson
+/* beacon.c — a drand round fetched over HTTP(S) (beacon.h): libcurl's GET (net.c), jansson
  * for the JSON, fair.c for the one hash that ties the randomness to the signature. */
 #include <jansson.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fair.h"
-#include "core/smtp.h"
+#include "core/net.h"
 #include "core/banned.h"
 
 static int is_http(const char *s)

@@ -1,5 +1,5 @@
 /* dynlib.h — a shared library opened on first use (dlopen) instead of linked: libcurl for
- * mail and the beacon (smtp.c), GMime with GLib for mail (mail.c), GSL for `umpire stats`.
+ * mail and the beacon (net.c), GMime with GLib for mail (mail.c), GSL for `umpire stats`.
  * Linked, each would be mapped and relocated by every umpire process at start-up. */
 #ifndef UMPIRE_DYNLIB_H
 #define UMPIRE_DYNLIB_H

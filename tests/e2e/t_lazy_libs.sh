@@ -1,5 +1,5 @@
 # GMime (with GLib), libcurl and GSL are opened when a mail is read or written, when one goes
-# and when `umpire stats` prints its test (dlopen: src/core/mail.c, smtp.c, src/cmd/stats.c),
+# and when `umpire stats` prints its test (dlopen: src/mail/mail.c, src/core/net.c, src/cmd/stats.c),
 # not linked: the binary does not list them, other commands never open them, `umpire inbox`
 # opens GMime and reads its mail, `umpire stats` opens GSL; when GMime cannot be loaded (here
 # its open fails: strace's fault injection) inbox stops with the library's name and leaves every

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mail.h"
+#include "mail/mail.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -3,7 +3,7 @@
  * the body, charsets, HTML only, signatures attached. */
 #include <string.h>
 
-#include "core/mail.h"
+#include "mail/mail.h"
 #include "core/node.h"
 #include "core/pbem.h"
 #include "testutil.h"

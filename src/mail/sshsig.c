@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/sshsig.h"
+#include "mail/sshsig.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/banned.h"

@@ -1,7 +1,7 @@
-/* smtp.h — libcurl's two uses: sending one message over SMTP (no SMTP by hand) and one HTTP(S)
- * GET (the beacon's round, beacon.h). smtp.c is the only file that includes <curl/curl.h>. */
-#ifndef UMPIRE_SMTP_H
-#define UMPIRE_SMTP_H
+/* net.h — libcurl's two uses: sending one message over SMTP (no SMTP by hand) and one HTTP(S)
+ * GET (the beacon's round, beacon.h). net.c is the only file that includes <curl/curl.h>. */
+#ifndef UMPIRE_NET_H
+#define UMPIRE_NET_H
 
 #include <stddef.h>
 

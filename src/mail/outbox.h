@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include "core/buf.h"
-#include "core/smtp.h"
+#include "core/net.h"
 
 struct campaign;
 

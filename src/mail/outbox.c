@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/outbox.h"
+#include "mail/outbox.h"
 #include "core/campaign.h"
 #include "core/durable.h"
 #include "core/file.h"
-#include "core/mail.h"
-#include "core/sendmail.h"
+#include "mail/mail.h"
+#include "mail/sendmail.h"
 #include "core/banned.h"
 
 int outbox_queue(const struct campaign *c, const char *name, const struct buf *message)

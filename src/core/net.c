@@ -1,4 +1,4 @@
-/* smtp.c — libcurl's uses (smtp.h): one message over SMTP (the envelope, the upload, TLS and
+/* net.c — libcurl's uses (net.h): one message over SMTP (the envelope, the upload, TLS and
  * the login are libcurl's) and one bounded HTTP(S) GET (the beacon's round); this file only
  * maps libcurl's results to core's error convention.
  * libcurl is opened when the first message goes (dlopen), not linked: with its TLS, HTTP/2,
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/smtp.h"
+#include "core/net.h"
 #include "core/buf.h"
 #include "core/dynlib.h"
 #include "core/error.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/mail.h"
+#include "mail/mail.h"
 #include "core/buf.h"
 #include "core/dynlib.h"
 #include "core/error.h"

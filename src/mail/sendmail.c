@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/sendmail.h"
+#include "mail/sendmail.h"
 #include "core/error.h"
 #include "core/banned.h"
 

@@ -14,15 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
-#include "core/mail.h"
-#include "core/outbox.h"
-#include "core/sshsig.h"
+#include "mail/mail.h"
+#include "mail/outbox.h"
+#include "mail/sshsig.h"
 #include "core/turn.h"
 #include "core/banned.h"
 

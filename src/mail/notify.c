@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/notify.h"
+#include "mail/notify.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/file.h"
-#include "core/inbox.h"
+#include "mail/inbox.h"
 #include "core/layout.h"
-#include "core/mail.h"
-#include "core/outbox.h"
+#include "mail/mail.h"
+#include "mail/outbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
