@@ -554,7 +554,7 @@ START_TEST(test_herd)
 	struct harness h;
 	opts.herd_die = v[_i].die;
 	h_init(&h, &v[_i].roll, 1);
-	ck_assert_int_eq(rv_herd_test(&opts, v[_i].n, v[_i].melee, v[_i].fire, &h.dice, &h.ev),
+	ck_assert_int_eq(rv_herd_test(&opts, v[_i].n, v[_i].melee, v[_i].fire, 0, &h.dice, &h.ev),
 		v[_i].ok);
 	ck_assert_int_eq((int)h.dice.v[0].sides, v[_i].die);
 	h_release(&h);
@@ -1333,10 +1333,11 @@ START_TEST(test_remount_conditions)
 		b->at.y = 109;
 	}
 	int caught = _i == 0 || _i == 4 || _i == 6;
-	const int deck[] = { 3, 2, 1, 1, 1 };
+	const int deck[] = { 3, 2 };
 	struct harness h;
-	/* the spooked horse runs on the animal card (2d6", d12) and settles */
-	play_turn(s, 1, "- {group: sx, remount: true}\n", deck, _i == 2 ? 5 : 2, &h, NULL);
+	/* the spooked horse galloped when it was spooked: the animal card settles it, no dice */
+	play_turn(s, 1, "- {group: sx, remount: true}\n", deck, 2, &h, NULL);
+	ck_assert_int_eq(s->animal[0].spooked, 0);
 	ck_assert_int_eq(s->fig[f].mounted, caught);
 	ck_assert_int_eq(void_has(&h.ev, "within 1\" of a loose horse standing still"), !caught);
 	ck_assert_int_eq((int)s->n_animal, _i == 6 ? 1 : !caught);
@@ -1498,6 +1499,206 @@ START_TEST(test_place_group)
 }
 END_TEST
 
+/* ---- issue 26: the sheet's readings ------------------------------------------------------ */
+
+/* §Morale "By 3+ Retreat max. move": a charging group failing its test by 3 retreats a full
+ * move at once (1: a poltroon rolls 10 against 7), as a defender does; by 2 it stays (0). */
+START_TEST(test_charge_fail_retreats)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: lead, group: sx, role: leader, class: poltroon, at: [240, 100]}, "
+			"{id: target, group: kb, at: [240, 130]}");
+	const int fail2[] = { 3, 2, 9 }, fail3[] = { 3, 2, 10, 2, 2 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, charge: target}\n", _i ? fail3 : fail2, _i ? 5 : 3, &h,
+		NULL);
+	int g = rv_group_find(s, -1, "sx");
+	ck_assert_int_eq(s->group[g].morale, _i ? RV_BROKEN : RV_SHAKEN);
+	ck_assert_int_eq(has(&h.ev, "sx retreats from target"), _i);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, _i ? 60 : 100); /* 4" straight away */
+	ck_assert_int_eq((int)s->n_melee, 0);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Wounds "-1 to all subsequent die rolls": a wounded leader's movement (foot, horse, road)
+ * is 1" less; a wounded herder needs 6 on the d10; a wounded rider is thrown on 4; a wounded
+ * target's armour rolls count 1 worse (shot: 2 metal items ricochet on 1, not 2; melee: 1
+ * item saves on 1, not 2). _i 0: unwounded, 1: wounded. */
+START_TEST(test_wound_penalty)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: foot, group: sx, role: leader, at: [240, 100]}, "
+			"{id: horse, group: sa, role: leader, mounted: true, at: [240, 110]}, "
+			"{id: road, group: kb, role: leader, at: [240, 305]}, "
+			"{id: shooter, group: sa, weapon: caliver, at: [50, 300]}, "
+			"{id: target, group: kc, role: leader, armour: [helmet, back-breast], "
+			"at: [60, 300]}");
+	int hit = _i;
+	s->fig[fig(s, "foot")].hits = hit;
+	s->fig[fig(s, "horse")].hits = hit;
+	s->fig[fig(s, "road")].hits = hit;
+	struct harness h;
+	const int dice[] = { 3, 4, 3, 4, 5, 5, 6, 1 };
+	h_init(&h, dice, N_OF(dice));
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "foot"), &h.dice), hit ? 60 : 70);
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "horse"), &h.dice), hit ? 110 : 120);
+	ck_assert_int_eq(rv_move_roll(s, fig(s, "road"), &h.dice), hit ? 100 : 110);
+	h_release(&h);
+	/* herding: 5 succeeds, wounded 5 - 1 = 4 fails; 6 - 1 = 5 succeeds */
+	const int five[] = { 5 }, six[] = { 6 };
+	h_init(&h, five, 1);
+	ck_assert_int_eq(rv_herd_test(&opts, 1, 0, 0, hit, &h.dice, &h.ev), !hit);
+	h_release(&h);
+	h_init(&h, six, 1);
+	ck_assert_int_eq(rv_herd_test(&opts, 1, 0, 0, hit, &h.dice, &h.ev), 1);
+	h_release(&h);
+	/* the thrown-rider roll: spooked (7, first discharge), 2d6 at 3 o'clock, throw roll 4 */
+	const int spook[] = { 7, 1, 1, 3, 4 };
+	h_init(&h, spook, N_OF(spook));
+	rv_spook(s, &opts, (struct table_pt){ 240, 150 }, 2, &h.dice, &h.ev);
+	ck_assert_int_eq(s->fig[fig(s, "horse")].mounted, !hit);
+	h_release(&h);
+	/* the shot: 10 hits; 2 metal items: the armour roll 2 ricochets, wounded 2 + 1 does not */
+	s->fig[fig(s, "target")].hits = hit;
+	const int shot[] = { 10, 2 };
+	h_init(&h, shot, 2);
+	rv_fire(s, &opts, fig(s, "shooter"), fig(s, "target"), 2, &h.dice, &h.ev);
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, hit);
+	h_release(&h);
+	/* melee: the wounded target's armour (helmet: 2) roll 2 + 1 fails */
+	s->fig[fig(s, "target")].dead = 0;
+	s->fig[fig(s, "target")].hits = hit;
+	s->fig[fig(s, "target")].armour[RV_BREAST] = 0;
+	s->fig[fig(s, "shooter")].at = (struct table_pt){ 60, 290 };
+	struct rv_melee m = melee_of(s, "shooter", NULL, NULL, "target", 1);
+	const int melee[] = { 9, 1, 2 };
+	h_init(&h, melee, 3);
+	ck_assert_int_eq(rv_melee_round(s, &m, 2, 0, &h.dice, &h.ev), 1);
+	ck_assert_int_eq(s->fig[fig(s, "target")].dead, hit);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Firing "spooked and gallop 2d6": a loose horse within 9" of a discharge gallops when it is
+ * spooked (7 on the first discharge) and the animal card only settles it: no second gallop
+ * (0); a horse that stays steady (8) does not run (1). */
+START_TEST(test_spook_gallops_once)
+{
+	struct rv_state *s = make(
+		HEIDMEN "{id: shooter, group: sx, role: leader, weapon: caliver, at: [240, 100]}, "
+			"{id: enemy, group: kb, at: [240, 150]}");
+	struct rv_animal_def *a = &s->animal[s->n_animal++];
+	*a = (struct rv_animal_def){ "nag", RV_HORSE, 0, -1, { 240, 110 }, 0 };
+	/* deck (scott, kerr, animals); the shot misses (1); the horse: 7 spooked, 3 + 4 at 3
+	 * o'clock, or 8 steady */
+	const int spooked[] = { 3, 2, 1, 7, 3, 4, 3 }, steady[] = { 3, 2, 1, 8 };
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, fire: enemy}\n", _i ? steady : spooked, _i ? 4 : 7, &h,
+		NULL);
+	ck_assert_int_eq(s->animal[0].at.x, _i ? 240 : 310);
+	ck_assert_int_eq(s->animal[0].at.y, 110);
+	ck_assert_int_eq(s->animal[0].spooked, 0);
+	ck_assert_int_eq(has(&h.ev, "nag settles"), !_i);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Melee "shield – front only": the defender's facing is the way he last moved (or given);
+ * the attacker below him at [240, 240]. Helmet and shield: 4 to no effect in front, the
+ * helmet's 2 alone otherwise; the armour roll is 3. 0: facing the attacker, 1: his back to
+ * him, 2: no facing (every way), 3: side-on (not in front), 4: facing set by a move. */
+START_TEST(test_shield_front)
+{
+	static const char *const facing[] = { ", facing: [0, -10]", ", facing: [0, 10]", "",
+		", facing: [10, 0]", "" };
+	static const int saved[] = { 1, 0, 1, 0, 0 };
+	char figs[600];
+	snprintf(figs, sizeof(figs),
+		HEIDMEN "{id: a, group: sa, at: [240, 240]}, "
+			"{id: def, group: kb, armour: [helmet, shield], at: [240, 250]%s}",
+		facing[_i]);
+	struct rv_state *s = make(figs);
+	int d = fig(s, "def");
+	if (_i == 4) { /* he walked up the table to [240, 250]: his back to the attacker */
+		s->fig[d].at = (struct table_pt){ 240, 200 };
+		struct table_pt from = s->fig[d].at;
+		s->fig[d].at = (struct table_pt){ 240, 250 };
+		rv_face(&s->fig[d], from);
+		ck_assert_int_eq(s->fig[d].face_dy, 50);
+	}
+	struct rv_melee m = melee_of(s, "a", NULL, NULL, "def", 2);
+	const int dice[] = { 9, 1, 3 };
+	struct harness h;
+	h_init(&h, dice, 3);
+	ck_assert_int_eq(rv_melee_round(s, &m, 2, 0, &h.dice, &h.ev), 1);
+	ck_assert_int_eq(s->fig[d].dead, !saved[_i]);
+	ck_assert_int_eq(has(&h.ev, "against 4: no effect"), saved[_i]);
+	ck_assert_int_eq(has(&h.ev, "against 2 (the shield is not to his front): no save"),
+		!saved[_i]);
+	h_release(&h);
+	/* the facing is state: it is written and read back */
+	struct node *n = rv_state_emit(&camp, s);
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	ck_assert_int_eq(strstr(buf_str(&b), "facing:") != NULL, _i != 2);
+	node_free(n);
+	buf_release(&b);
+	rv_state_free(s);
+}
+END_TEST
+
+/* A move sets the facing: the leader and his followers face the way they went. */
+START_TEST(test_facing_from_move)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lead, group: sx, role: leader, at: [240, 100]}, "
+					  "{id: foot, group: sx, at: [250, 100]}");
+	const int dice[] = { 3, 2, 1, 1 }; /* 2" up the table */
+	struct harness h;
+	play_turn(s, 1, "- {group: sx, move: [[240, 120]]}\n", dice, 4, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].face_dx, 0);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].face_dy, 20);
+	ck_assert_int_eq(s->fig[fig(s, "foot")].face_dy, 20);
+	ck_assert(rv_in_front(&s->fig[fig(s, "lead")], (struct table_pt){ 240, 121 }));
+	ck_assert(!rv_in_front(&s->fig[fig(s, "lead")], (struct table_pt){ 300, 120 }));
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Herding "-2 if melee within 6"" reads "this turn", as the firing -4 does: sa's heidman
+ * charges and kills victim (the melee is over) before sx herds a cow 4" away; a herd roll of
+ * 7 - 2 passes (0), 6 - 2 fails and the cow scatters (1). */
+START_TEST(test_herd_melee_this_turn)
+{
+	struct rv_state *s = make(HEIDMEN "{id: victim, group: kb, at: [240, 130]}, "
+					  "{id: herder, group: sx, role: leader, at: [280, 130]}");
+	s->fig[fig(s, "s-heid")].at = (struct table_pt){ 240, 100 };
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, { 280, 140 }, 0 };
+	s->n_animal = 1;
+	/* deck; sa 5 passes to charge, kb 5 to receive; 6" move; melee 6 + 2 against 1: killed;
+	 * the herd roll; then the drive (2") or the scatter (3" to 12 o'clock); kb's casualty
+	 * test on kerr's card (5) */
+	const int pass[] = { 3, 2, 5, 5, 3, 3, 6, 1, 7, 1, 1, 5 };
+	const int fail[] = { 3, 2, 5, 5, 3, 3, 6, 1, 6, 3, 12, 5 };
+	struct harness h;
+	play_turn(s, 1,
+		"- {group: sa, charge: victim}\n"
+		"- {group: sx, herd: [cow], path: [[280, 200]]}\n",
+		_i ? fail : pass, 12, &h, NULL);
+	ck_assert_int_eq(s->fig[fig(s, "victim")].dead, 1);
+	ck_assert_int_eq((int)s->n_melee, 0);
+	ck_assert(has(&h.ev, _i ? "rolls 6, 4 after modifiers" : "rolls 7, 5 after modifiers"));
+	ck_assert_int_eq(s->animal[0].owner, _i ? 1 : 0);
+	ck_assert_int_eq(s->animal[0].at.y, _i ? 170 : 160);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 static Suite *reivers_suite(void)
 {
 	Suite *su = suite_create("reivers");
@@ -1555,6 +1756,15 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_report_hides);
 	tcase_add_test(t, test_place_group);
 	tcase_add_loop_test(t, test_spook_test_option, 0, 2);
+	suite_add_tcase(su, t);
+	t = tcase_create("sheet");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_add_loop_test(t, test_charge_fail_retreats, 0, 2);
+	tcase_add_loop_test(t, test_wound_penalty, 0, 2);
+	tcase_add_loop_test(t, test_spook_gallops_once, 0, 2);
+	tcase_add_loop_test(t, test_shield_front, 0, 5);
+	tcase_add_test(t, test_facing_from_move);
+	tcase_add_loop_test(t, test_herd_melee_this_turn, 0, 2);
 	suite_add_tcase(su, t);
 	return su;
 }

@@ -15,8 +15,7 @@ static int in_group(const struct rv_state *s, int f, int g)
 	return s->fig[f].gi == g;
 }
 
-/* §Wounds: a wounded figure is -1 to all later die rolls. */
-static int wounded(const struct rv_figure *f)
+int rv_wounded(const struct rv_figure *f)
 {
 	return !f->dead &&
 	       ((f->role == RV_HEIDMAN && f->hits >= 2) || (f->role != RV_HEIDMAN && f->hits >= 1));
@@ -62,7 +61,7 @@ int rv_morale_test(struct rv_state *s, int g, int turn, struct dice *d, struct e
 	char who[160];
 	snprintf(who, sizeof(who), "morale of %s (%s, needs %d or less)", gr->id, why, target);
 	int roll = d10(d, "§Morale", who);
-	int pen = lead >= 0 && wounded(&s->fig[lead]);
+	int pen = lead >= 0 && rv_wounded(&s->fig[lead]);
 	int margin = roll + pen - target;
 	gr->unchecked = 0;
 	if (margin <= 0) {
@@ -86,8 +85,8 @@ int rv_move_roll(const struct rv_state *s, int f, struct dice *d)
 {
 	const struct rv_figure *fg = &s->fig[f];
 	int n = fg->mounted ? 3 : 2, road = rv_on_road(s, fg->at), v[4], sum = 0, low = 7;
-	dice_roll_many(d, n + road, 6, v, "Border Reivers §Movement: %s moves (%dd6%s)", fg->id, n,
-		road ? " + road d6, lowest dropped" : "");
+	dice_roll_many(d, n + road, 6, v, "Border Reivers §Movement: %s moves (%dd6%s%s)", fg->id,
+		n, road ? " + road d6, lowest dropped" : "", rv_wounded(fg) ? " -1 wounded" : "");
 	for (int i = 0; i < n + road; i++) {
 		sum += v[i];
 		if (v[i] < low)
@@ -95,6 +94,9 @@ int rv_move_roll(const struct rv_state *s, int f, struct dice *d)
 	}
 	if (road)
 		sum -= low;
+	/* §Wounds: a wounded figure's roll is 1 less (1", never below 0). */
+	if (rv_wounded(fg) && sum > 0)
+		sum--;
 	return sum * RV_INCH;
 }
 
@@ -104,11 +106,14 @@ static int ricochet(const struct rv_figure *t, struct dice *d, struct events *e)
 	int metal = t->armour[RV_HELMET] + t->armour[RV_BREAST] + t->armour[RV_PLATES];
 	if (metal == 0)
 		return 0;
-	int r = (int)dice_roll(d, 10, "Border Reivers §Firing: armour of %s (d10 <= %d ricochets)",
-		t->id, metal);
-	events_add(e, PH, "%s's armour: rolls %d against %d: %s", t->id, r, metal,
-		r <= metal ? "the shot ricochets" : "no save");
-	return r <= metal;
+	int pen = rv_wounded(t);
+	int r = (int)dice_roll(d, 10,
+		"Border Reivers §Firing: armour of %s (d10%s <= %d ricochets)", t->id,
+		pen ? " +1 wounded" : "", metal);
+	events_add(e, PH, "%s's armour: rolls %d%s against %d: %s", t->id, r,
+		pen ? " +1 wounded" : "", metal,
+		r + pen <= metal ? "the shot ricochets" : "no save");
+	return r + pen <= metal;
 }
 
 int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int turn, struct dice *d,
@@ -134,7 +139,7 @@ int rv_fire(struct rv_state *s, const struct rv_options *o, int f, int t, int tu
 	int aim = fg->aim_turn == turn - 1 && fg->aim_turn > 0;
 	int close = band == RV_CLOSE;
 	int cover = (int)rv_fig_cover(s, f, t, &ruled_cover);
-	int pen = wounded(fg);
+	int pen = rv_wounded(fg);
 	int r = (int)dice_roll(d, 10,
 		"Border Reivers §Firing: %s (%s) at %s (d10 %+d aim %+d close -%d cover -%d wound, "
 		"9 hits)",
@@ -169,13 +174,16 @@ static void gallop_rider(struct rv_state *s, int f, int turn, struct dice *d, st
 		fg->id);
 	int hour = (int)dice_roll(d, 12, "Border Reivers §Firing: %s's horse gallops (d12 clock)",
 		fg->id);
+	struct table_pt from = fg->at;
 	fg->at = rv_clock_step(s, fg->at, hour, dist * RV_INCH);
-	int thrown = (int)dice_roll(d, 10, "Border Reivers §Firing: is %s thrown (d10 <= 3)",
-		fg->id);
-	events_add(e, PH, "%s's horse bolts %d\" towards %d o'clock; throw roll %d: %s", fg->id,
-		dist, hour, thrown,
-		thrown <= 3 ? "thrown and stunned next turn" : "keeps his seat");
-	if (thrown <= 3) {
+	rv_face(fg, from);
+	int pen = rv_wounded(fg);
+	int thrown = (int)dice_roll(d, 10, "Border Reivers §Firing: is %s thrown (d10%s <= 3)",
+		fg->id, pen ? " -1 wounded" : "");
+	events_add(e, PH, "%s's horse bolts %d\" towards %d o'clock; throw roll %d%s: %s", fg->id,
+		dist, hour, thrown, pen ? " -1 wounded" : "",
+		thrown - pen <= 3 ? "thrown and stunned next turn" : "keeps his seat");
+	if (thrown - pen <= 3) {
 		fg->stunned_until = turn + 1;
 		rv_horse_loose(s, f, 1);
 	}
@@ -346,7 +354,7 @@ static int melee_mods(const struct rv_state *s, const int *figs, int n, int char
 		cav |= s->fig[figs[i]].mounted;
 		lead |= s->fig[figs[i]].role != RV_FIGURE;
 	}
-	int pen = wounded(&s->fig[figs[0]]);
+	int pen = rv_wounded(&s->fig[figs[0]]);
 	int cover = def ? (int)rv_melee_cover(s, s->fig[figs[0]].at) : 0;
 	mod = charging + cav + lead - (n - 1) + cover - pen;
 	snprintf(why, len, "%s%s%s%s%s%s", charging ? " +1 charging" : "", cav ? " +1 cavalry" : "",
@@ -359,19 +367,49 @@ static int melee_mods(const struct rv_state *s, const int *figs, int n, int char
 	return mod;
 }
 
-/* §Melee: the target's armour roll, d10 <= 2 per item (shield: front only). 1 if no effect. */
-static int melee_armour(const struct rv_figure *t, struct dice *d, struct events *e)
+void rv_face(struct rv_figure *f, struct table_pt from)
 {
-	int items = 0;
+	if (f->at.x == from.x && f->at.y == from.y)
+		return;
+	f->face_dx = f->at.x - from.x;
+	f->face_dy = f->at.y - from.y;
+}
+
+int rv_in_front(const struct rv_figure *f, struct table_pt p)
+{
+	if (f->face_dx == 0 && f->face_dy == 0)
+		return 1;
+	return (int64_t)(p.x - f->at.x) * f->face_dx + (int64_t)(p.y - f->at.y) * f->face_dy > 0;
+}
+
+/* §Melee: the target's armour roll, d10 <= 2 per item (shield: front only, so only when
+ * every attacker att[0..n-1] stands in front of him), the roll 1 worse for a wounded target
+ * (§Wounds). 1 if no effect. */
+static int melee_armour(const struct rv_state *s, const struct rv_figure *t, const int *att, int n,
+	struct dice *d, struct events *e)
+{
+	int items = 0, front = 1;
+	for (int i = 0; i < n; i++)
+		front &= rv_in_front(t, s->fig[att[i]].at);
 	for (int i = 0; i < RV_N_ARMOUR; i++)
-		items += t->armour[i];
-	if (items == 0)
+		items += t->armour[i] && (i != RV_SHIELD || front);
+	if (items == 0) {
+		if (t->armour[RV_SHIELD])
+			events_add(e, "melee", "%s's shield: the attack is not to his front",
+				t->id);
 		return 0;
-	int r = (int)dice_roll(d, 10, "Border Reivers §Melee: armour of %s (d10 <= %d no effect)",
-		t->id, 2 * items);
-	events_add(e, "melee", "%s's armour: rolls %d against %d: %s", t->id, r, 2 * items,
-		r <= 2 * items ? "no effect" : "no save");
-	return r <= 2 * items;
+	}
+	int pen = rv_wounded(t);
+	int r = (int)dice_roll(d, 10,
+		"Border Reivers §Melee: armour of %s (d10%s <= %d no effect%s)", t->id,
+		pen ? " +1 wounded" : "", 2 * items,
+		t->armour[RV_SHIELD] && !front ? "; the shield does not count, not to his front" :
+						 "");
+	events_add(e, "melee", "%s's armour: rolls %d%s against %d%s: %s", t->id, r,
+		pen ? " +1 wounded" : "", 2 * items,
+		t->armour[RV_SHIELD] && !front ? " (the shield is not to his front)" : "",
+		r + pen <= 2 * items ? "no effect" : "no save");
+	return r + pen <= 2 * items;
 }
 
 int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, struct dice *d,
@@ -409,18 +447,19 @@ int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, s
 		return 0;
 	if (ta < td)
 		return -1; /* the defender cannot wound the attacker */
-	if (!melee_armour(df, d, e))
+	if (!melee_armour(s, df, att, n, d, e))
 		rv_hit(s, m->defender, stun, turn, e);
 	return 1;
 }
 
-int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
-	struct events *e)
+int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, int wounded,
+	struct dice *d, struct events *e)
 {
 	int r = (int)dice_roll(d, (uint64_t)o->herd_die,
-		"Border Reivers §Herding: %d animal(s) (d%d -%d extra%s%s, 5 or better)", n,
-		o->herd_die, n - 1, melee6 ? " -2 melee" : "", fire12 ? " -4 firing" : "");
-	int total = r - (n - 1) - 2 * melee6 - 4 * fire12;
+		"Border Reivers §Herding: %d animal(s) (d%d -%d extra%s%s%s, 5 or better)", n,
+		o->herd_die, n - 1, melee6 ? " -2 melee" : "", fire12 ? " -4 firing" : "",
+		wounded ? " -1 wounded" : "");
+	int total = r - (n - 1) - 2 * melee6 - 4 * fire12 - (wounded != 0);
 	events_add(e, PH, "herding %d animal(s): rolls %d, %d after modifiers: %s", n, r, total,
 		total >= 5 ? "they move with the herders" : "they scatter");
 	return total >= 5;

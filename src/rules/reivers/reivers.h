@@ -106,6 +106,9 @@ struct rv_figure {
 	char horse[RV_ID_LEN + 1]; /* mounted: the id his horse takes when loose, if not
 	                            * "<id>-horse" (he caught another's); else empty */
 	struct table_pt at;
+	/* §Melee "shield – front only": the way he faces, the displacement of his last move
+	 * (tenths; 0, 0: never moved and not given, he faces every way) (docs/rules/reivers.md). */
+	int32_t face_dx, face_dy;
 };
 
 struct rv_animal_def {
@@ -316,9 +319,19 @@ void rv_hit(struct rv_state *s, int f, int stun, int turn, struct events *e);
 int rv_melee_round(struct rv_state *s, struct rv_melee *m, int turn, int stun, struct dice *d,
 	struct events *e);
 /* Border Reivers §Herding: group g's herd test for n animals (melee6, fire12: a melee within
- * 6", firing within 12" this turn). Returns 1 on success. */
-int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, struct dice *d,
-	struct events *e);
+ * 6", firing within 12" this turn; wounded: the herding leader is wounded, -1). Returns 1 on
+ * success. */
+int rv_herd_test(const struct rv_options *o, int n, int melee6, int fire12, int wounded,
+	struct dice *d, struct events *e);
+/* Border Reivers §Wounds: 1 if figure f is wounded (a leader hit once, a heidman twice): -1
+ * to all his later die rolls (docs/rules/reivers.md says how each roll counts it). */
+int rv_wounded(const struct rv_figure *f);
+/* Border Reivers §Melee (shield front only): figure f has moved from `from` to where he stands
+ * now; he faces that way (no move: his facing is kept). */
+void rv_face(struct rv_figure *f, struct table_pt from);
+/* 1 if point p lies in front of figure f: strictly ahead of the line through him square to
+ * his facing (a figure with no facing faces every way). */
+int rv_in_front(const struct rv_figure *f, struct table_pt p);
 /* Border Reivers §Firing (a rider thrown), Remounting (docs/rules/reivers.md): mounted figure f
  * is on foot and his horse stands loose at his place, an animal of kind horse owned by his
  * side, spooked or not, named as he rode it ("<id>-horse" unless he had caught another; made

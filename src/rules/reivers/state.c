@@ -371,6 +371,25 @@ static int parse_armour(const struct node *n, struct rv_figure *f, struct diag *
 	return 0;
 }
 
+/* §Melee, shield front only: an optional facing [dx, dy], a direction in tenths. */
+static int opt_facing(const struct node *map, struct rv_figure *f, struct diag *d)
+{
+	const struct node *n = node_get(map, "facing");
+	long long x, y;
+	if (!n)
+		return 0;
+	if (n->kind != NODE_SEQ || n->n != 2) {
+		node_error(d, n, "a facing is not [dx, dy] (a direction in tenths of an inch)");
+		return -1;
+	}
+	if (node_want_int(n->items[0], "dx", -RV_COORD_MAX, RV_COORD_MAX, &x, d) < 0 ||
+		node_want_int(n->items[1], "dy", -RV_COORD_MAX, RV_COORD_MAX, &y, d) < 0)
+		return -1;
+	f->face_dx = (int32_t)x;
+	f->face_dy = (int32_t)y;
+	return 0;
+}
+
 static int figure_fields(const struct node *n, struct rv_figure *f, struct diag *d)
 {
 	int r = 0, c = RV_REGULAR, w = 0;
@@ -383,7 +402,7 @@ static int figure_fields(const struct node *n, struct rv_figure *f, struct diag 
 		opt_int(n, "loaded-turn", 1000000, &f->loaded_turn, d) < 0 ||
 		opt_int(n, "hits", 3, &f->hits, d) < 0 || opt_bool(n, "dead", &f->dead, d) < 0 ||
 		opt_int(n, "stunned-until", 1000000, &f->stunned_until, d) < 0 ||
-		opt_int(n, "aim-turn", 1000000, &f->aim_turn, d) < 0)
+		opt_int(n, "aim-turn", 1000000, &f->aim_turn, d) < 0 || opt_facing(n, f, d) < 0)
 		return -1;
 	f->role = (enum rv_role)r;
 	f->cls = (enum rv_class)c;
@@ -396,7 +415,7 @@ static int parse_figure(const struct node *n, struct rv_state *s, struct diag *d
 {
 	static const char *const keys[] = { "id", "group", "role", "class", "mounted",
 		"horse-spooked", "weapon", "reload", "loaded-turn", "armour", "hits", "dead",
-		"stunned-until", "aim-turn", "horse", "at", NULL };
+		"stunned-until", "aim-turn", "horse", "at", "facing", NULL };
 	struct rv_figure *f = &s->fig[s->n_fig];
 	int bad = 0;
 	memset(f, 0, sizeof(*f));
@@ -721,6 +740,8 @@ static struct node *figure_node(const struct rv_figure *f)
 	if (f->horse[0])
 		node_map_str(m, "horse", f->horse);
 	node_map_add(m, "at", pt_node(f->at));
+	if (f->face_dx || f->face_dy)
+		node_map_add(m, "facing", pt_node((struct table_pt){ f->face_dx, f->face_dy }));
 	return m;
 }
 

@@ -19,6 +19,8 @@ struct ctx {
 	const struct rv_orders *by_side[RV_MAX_SIDES]; /* NULL: no orders */
 	struct table_pt shots[MAX_SHOTS];              /* firing this turn (§Herding -4) */
 	size_t n_shots;
+	struct table_pt melees[MAX_SHOTS]; /* melee fought or begun this turn (§Herding -2) */
+	size_t n_melees;
 	unsigned char fought[RV_MAX_MELEES]; /* melee already fought this turn */
 	const struct rv_order **order;       /* by group: its side's order for it, or NULL */
 	int none_hidden; /* no group hidden: a turn only reveals, so spotting is over */
@@ -87,7 +89,9 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 		 * stays with his leader instead. */
 		if (f->mounted && rv_obstacles_crossed(s, f->at, p) > 0)
 			p = to;
+		struct table_pt was = f->at;
 		f->at = p;
+		rv_face(f, was);
 	}
 }
 
@@ -109,6 +113,7 @@ static int move_group(struct ctx *x, int g, const struct table_pt *w, size_t n,
 	path[0] = from;
 	int done = rv_move_along(s, path, n, roll, &end);
 	s->fig[lead].at = end;
+	rv_face(&s->fig[lead], from);
 	place_group(x, g, lead, from, o);
 	events_add(x->t->events, "action", "%s rolls %d\" of movement and %s at [%d, %d]",
 		s->group[g].id, roll / RV_INCH, done ? "arrives" : "stops short", end.x, end.y);
@@ -151,6 +156,13 @@ static void retreat(struct ctx *x, int g)
 		return;
 	events_add(x->t->events, "action", "%s retreats from %s", s->group[g].id, s->fig[near].id);
 	move_group(x, g, w, 2, NULL);
+}
+
+/* §Herding -2: a melee at p (its defender's place) this turn. */
+static void note_melee(struct ctx *x, struct table_pt p)
+{
+	if (x->n_melees < MAX_SHOTS)
+		x->melees[x->n_melees++] = p;
 }
 
 static int in_cover(const struct rv_state *s, struct table_pt p)
@@ -251,12 +263,17 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 			return;
 		}
 	}
+	/* Both read "this turn" (docs/rules/reivers.md): a melee going on, or fought or begun
+	 * this turn and over since; any shot this turn. */
 	int melee6 = 0, fire12 = 0;
 	for (size_t m = 0; m < s->n_melee; m++)
 		melee6 |= table_within(s->fig[s->melee[m].defender].at, s->fig[lead].at, 60);
+	for (size_t k = 0; k < x->n_melees; k++)
+		melee6 |= table_within(x->melees[k], s->fig[lead].at, 60);
 	for (size_t k = 0; k < x->n_shots; k++)
 		fire12 |= table_within(x->shots[k], s->fig[lead].at, 120);
-	if (!rv_herd_test(x->o, (int)o->n_animals, melee6, fire12, x->t->dice, x->t->events)) {
+	if (!rv_herd_test(x->o, (int)o->n_animals, melee6, fire12, rv_wounded(&s->fig[lead]),
+		    x->t->dice, x->t->events)) {
 		for (size_t k = 0; k < o->n_animals; k++)
 			rv_animal_scatter(s, o->animals[k], 0, x->t->dice, x->t->events);
 		return;
@@ -422,9 +439,14 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 					s->fig[tgt].id);
 				return;
 			}
-	if (s->group[g].passed_turn != turn &&
-		rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge") > 0)
-		return;
+	/* §Morale: failing by 3+ the attacker retreats a full move at once, as a defender does. */
+	if (s->group[g].passed_turn != turn) {
+		int margin = rv_morale_test(s, g, turn, x->t->dice, x->t->events, "to charge");
+		if (margin >= 3)
+			retreat(x, g);
+		if (margin > 0)
+			return;
+	}
 	int lead = group_anchor(s, g, x->t->turn);
 	int dg = s->fig[tgt].gi;
 	struct table_pt w[2] = { s->fig[lead].at, s->fig[tgt].at };
@@ -450,12 +472,15 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	m->attackers[1] = m->attackers[2] = -1;
 	m->defender = tgt;
 	m->started = turn;
+	note_melee(x, s->fig[tgt].at);
 	for (size_t i = rv_first(s, g), k = 1; i < s->n_fig && k < 3; i = rv_next(s, i))
 		if ((int)i != lead && !s->fig[i].dead && in_group(s, (int)i, g) &&
 			s->fig[i].stunned_until < turn &&
 			table_within(s->fig[i].at, s->fig[tgt].at, RV_GROUP_RADIUS)) {
 			m->attackers[k++] = (int)i;
+			struct table_pt was = s->fig[i].at;
 			s->fig[i].at = contact_point(s->fig[i].at, s->fig[tgt].at);
+			rv_face(&s->fig[i], was);
 		}
 	events_add(x->t->events, "action", "%s charges into contact with %s", s->group[g].id,
 		s->fig[tgt].id);
@@ -475,6 +500,7 @@ static void melee_phase(struct ctx *x, int g)
 			continue;
 		}
 		const struct rv_orders *ao = x->by_side[s->fig[me->attackers[0]].side];
+		note_melee(x, s->fig[me->defender].at);
 		int r = rv_melee_round(s, me, x->t->turn, ao && ao->stun, x->t->dice, x->t->events);
 		if (r == 0) {
 			x->fought[m++] = 1;
@@ -588,14 +614,16 @@ static void spot(struct ctx *x)
 	}
 }
 
-/* The animal card: spooked animals gallop and settle. */
+/* The animal card: spooked animals settle. A spooked animal galloped once, when it was
+ * spooked (§Firing, "spooked and gallop 2d6 in random direction"): the card does not run it
+ * again (docs/rules/reivers.md). */
 static void animal_card(struct ctx *x)
 {
 	struct rv_state *s = x->s;
 	for (size_t i = 0; i < s->n_animal; i++)
 		if (s->animal[i].spooked && !s->animal[i].gone) {
-			rv_animal_scatter(s, (int)i, 1, x->t->dice, x->t->events);
 			s->animal[i].spooked = 0;
+			events_add(x->t->events, "action", "%s settles", s->animal[i].id);
 		}
 }
 
@@ -681,7 +709,7 @@ const struct rule_system rules_reivers = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "reivers",
 	.title = "Border Reivers skirmish",
-	.revision = 2,
+	.revision = 3,
 	.flags = RULES_SIMULTANEOUS | RULES_MEASURED | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = RV_MAX_SIDES,
