@@ -835,6 +835,56 @@ START_TEST(reach_with_budget)
 }
 END_TEST
 
+/* docs/geometry.md "The last unit": with TABLE_REACH_NEAREST a stop short of the waypoint is
+ * the corner of the exact stop's unit cell whose distance from the start is nearest the
+ * distance gone. 200 units toward (100, 200): the exact stop (89.44, 178.89); truncated
+ * (89, 178) is 199.01 units from the start, (89, 179) 199.905: the nearest. Toward (300, 300)
+ * the exact (141.42, 141.42): (141, 141) 199.40, (141, 142) and (142, 141) 200.11; of equals
+ * the one first in the order (x first). Then every waypoint of a 401 x 401 square around the
+ * start farther than 200: the stop rounds to 200, a corner of the exact stop's cell. */
+START_TEST(reach_last_unit)
+{
+	static const struct table_pt off[] = { { 0, 0 }, { 100, 200 } };
+	static const struct table_pt diag[] = { { 0, 0 }, { 300, 300 } };
+	struct table_reach r;
+	table_path_reach(&r, off, 2, NULL, 0, 0, 200 * 1024);
+	ck_pt(r.at, 89, 178);
+	ck_assert_int_eq(table_length_round(off[0], r.at), 199); /* the old rule's 199 */
+	table_path_reach(&r, off, 2, NULL, 0, TABLE_REACH_NEAREST, 200 * 1024);
+	ck_pt(r.at, 89, 179);
+	ck_assert_int_eq(table_length_round(off[0], r.at), 200);
+	table_path_reach(&r, diag, 2, NULL, 0, 0, 200 * 1024);
+	ck_pt(r.at, 141, 141);
+	table_path_reach(&r, diag, 2, NULL, 0, TABLE_REACH_NEAREST, 200 * 1024);
+	ck_pt(r.at, 142, 141);
+	ck_assert_int_eq(r.spent, 200 * 1024);
+	/* a waypoint reached exactly is the waypoint */
+	table_path_reach(&r, off, 2, NULL, 0, TABLE_REACH_NEAREST, 300 * 1024);
+	ck_assert_int_eq(r.complete, 1);
+	ck_pt(r.at, 100, 200);
+	int bad = 0;
+	for (int x = -200; x <= 200 && !bad; x++)
+		for (int y = -200; y <= 200; y++) {
+			struct table_pt w[2] = { { 1000, 1000 }, { 1000 + x * 3, 1000 + y * 3 } };
+			if ((int64_t)x * x + (int64_t)y * y <= 200 * 200 / 9 + 1)
+				continue;
+			table_path_reach(&r, w, 2, NULL, 0, TABLE_REACH_NEAREST, 200 * 1024);
+			int64_t len = table_length_round(w[0], r.at);
+			/* a corner of the exact stop's cell: off the line by less than its
+			 * diagonal, sqrt(2) */
+			int64_t cross = table_cross((struct table_pt){ w[1].x - w[0].x,
+							    w[1].y - w[0].y },
+				(struct table_pt){ r.at.x - w[0].x, r.at.y - w[0].y });
+			int64_t l2 = table_dist2(w[0], w[1]);
+			if (len != 200 || (__int128)cross * cross >= 2 * (__int128)l2) {
+				bad = 1;
+				ck_abort_msg("toward (%d, %d): stop (%d, %d), %lld", x * 3, y * 3,
+					r.at.x - 1000, r.at.y - 1000, (long long)len);
+			}
+		}
+}
+END_TEST
+
 /* ---- unit footprints ------------------------------------------------------------------------- */
 
 /* R: 40 wide, 20 deep, facing up the table; x 0..40, y 0..20. */
@@ -1133,6 +1183,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, cost_rounding);
 	tcase_add_test(tc, cost_at_the_bound);
 	tcase_add_test(tc, reach_with_budget);
+	tcase_add_test(tc, reach_last_unit);
 	tcase_add_test(tc, rect_make_rounding);
 	tcase_add_test(tc, rect_where_and_overlap);
 	tcase_add_test(tc, rect_distances);

@@ -2160,6 +2160,81 @@ START_TEST(test_charger_arc)
 }
 END_TEST
 
+/* ---- issue 26: the sheet's readings --------------------------------------------------------- */
+
+/* Giant Goes Wild 6, "double attack value for the first round of combat": the Giant's Attacks 8
+ * doubled to 16, then +2 charging in the open as a monster: 18 attacks (1); without the 6:
+ * 8 + 2 = 10 (0). The Foot strike back at 1 - 1 terrified = 0; a draw, both fall back. */
+START_TEST(test_giant_double_attack_value)
+{
+	struct wm_state *s = make("units:\n"
+				  "  - {id: g, player: red, name: Giant, front: [[480, 500], "
+				  "[520, 500]]}\n"
+				  "  - {id: e, player: blue, name: Foot, front: [[540, 520], "
+				  "[460, 520]]}\n");
+	struct wm_unit *g = unit(s, "g"), *e = unit(s, "e");
+	g->engaged = 2;
+	e->engaged = 1;
+	g->charged = 1;
+	g->double_first = _i;
+	int d[24];
+	size_t n = (_i ? 18 : 10) + 6;
+	for (size_t k = 0; k < n; k++)
+		d[k] = 1; /* every attack misses; each falls back 3 cm */
+	struct harness h;
+	harness_init(&h, s, d, n);
+	wm_combat_phase(&h.x);
+	ck_assert(events_have(&h.ev, _i ? "g 1 stands x (8 x 2 +2)" : "g 1 stands x (8 +2)"));
+	ck_assert(events_have(&h.ev, _i ? "g: 18 attacks on e" : "g: 10 attacks on e"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* docs/geometry.md "The last unit": a 200 mm pace toward a waypoint off the axes, (100, 200)
+ * from the front centre, moves 200 mm (the truncated stop was 199 mm). */
+START_TEST(test_move_last_mm)
+{
+	struct wm_state *s = make(
+		"characters: [{id: gen, player: red, name: General, at: [500, 450]}]\n"
+		"units:\n"
+		"  - {id: m, player: red, name: Foot, front: [[460, 500], [540, 500]]}\n");
+	struct wm_orders *o = one_order(s, "m", 0);
+	o->v[0].orders[0].path[0] = (struct table_pt){ 600, 700 };
+	struct harness h;
+	static const int d[] = { 1, 1 };
+	harness_init(&h, s, d, N_OF(d));
+	wm_command_phase(&h.x, o);
+	ck_assert(events_have(&h.ev, "m moves 200 mm to [589, 679]"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* Warmaster Combat, "Win: ... (if enemy is destroyed) advance (once only)": a destroys b (4
+ * attacks, 2 hits on 2 one-hit stands). Red's choice pursue: a advances 30 mm into the ground b
+ * held, its front centre to b's centre (0); stand: it stays (1); fall-back: 3D6 cm back (2). */
+START_TEST(test_advance_once)
+{
+	struct wm_state *s = duel_state();
+	struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+	static const enum wm_after c[] = { WM_PURSUE, WM_STAND, WM_FALL_BACK };
+	s->side[0].win = c[_i];
+	static const int d[] = { 4, 4, 3, 3, 3, 3, 1, 1, 1 };
+	struct harness h;
+	harness_init(&h, s, d, _i == 2 ? 9 : 6);
+	wm_combat_phase(&h.x);
+	ck_assert(b->destroyed);
+	ck_assert_int_eq(a->fl.y, _i == 0 ? 530 : _i == 1 ? 500 : 470);
+	ck_assert_int_eq(a->fl.x, 460);
+	ck_assert_int_eq(events_have(&h.ev, "a advances 30 mm (once only: its enemy is destroyed)"),
+		_i == 0);
+	ck_assert(!a->engaged);
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("warmaster");
@@ -2207,6 +2282,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_steam_tank_blunder);
 	tcase_add_test(tc, test_giant_failed_order);
 	tcase_add_test(tc, test_giant_edge_and_rush);
+	tcase_add_loop_test(tc, test_giant_double_attack_value, 0, 2);
+	tcase_add_test(tc, test_move_last_mm);
+	tcase_add_loop_test(tc, test_advance_once, 0, 3);
 	tcase_add_test(tc, test_support_and_terror);
 	tcase_add_test(tc, test_charge_reach);
 	tcase_add_test(tc, test_character_join);

@@ -825,6 +825,32 @@ static int reach_leg(struct table_reach *out, const struct run *runs, size_t n_r
 	return 0;
 }
 
+/* TABLE_REACH_NEAREST (docs/geometry.md, "The last unit"): of the corners of the unit cell
+ * holding the exact stop (the truncated point p, and p one unit further along the leg in x, in
+ * y, in both; never past b's coordinates), the one whose squared distance from a, in
+ * sub-units squared, is nearest along^2; of equals the one nearer a (the first in that order). */
+static struct table_pt nearest_corner(struct table_pt a, struct table_pt b, struct table_pt p,
+	int64_t along)
+{
+	int sx = b.x > a.x ? 1 : b.x < a.x ? -1 : 0, sy = b.y > a.y ? 1 : b.y < a.y ? -1 : 0;
+	struct table_pt best = p;
+	i128 want = (i128)along * along, best_err = -1;
+	for (int k = 0; k < 4; k++) {
+		struct table_pt q = { p.x + ((k & 1) ? sx : 0), p.y + ((k & 2) ? sy : 0) };
+		if ((sx > 0 && q.x > b.x) || (sx < 0 && q.x < b.x) || (sy > 0 && q.y > b.y) ||
+			(sy < 0 && q.y < b.y))
+			continue;
+		i128 d = (i128)table_dist2(a, q) << (2 * TABLE_SUB_SHIFT);
+		i128 err = d > want ? d - want : want - d;
+		if (best_err < 0 || err < best_err ||
+			(err == best_err && table_dist2(a, q) < table_dist2(a, best))) {
+			best = q;
+			best_err = err;
+		}
+	}
+	return best;
+}
+
 void table_path_reach(struct table_reach *out, const struct table_pt *w, size_t n,
 	const struct table_area *areas, size_t n_areas, unsigned flags, int64_t budget)
 {
@@ -841,6 +867,8 @@ void table_path_reach(struct table_reach *out, const struct table_pt *w, size_t 
 		if (stopped) {
 			out->complete = 0;
 			out->at = leg_point(w[i], w[i + 1], out->along);
+			if (flags & TABLE_REACH_NEAREST)
+				out->at = nearest_corner(w[i], w[i + 1], out->at, out->along);
 			return;
 		}
 		out->at = w[i + 1];

@@ -231,6 +231,10 @@ struct table_area {
 /* Movement flags. By default a piece of a leg running along an area's edge is outside it. */
 enum {
 	TABLE_MOVE_EDGE_IN = 1 << 0, /* a piece along an area's edge counts as inside it */
+	/* table_path_reach: a stop short of a waypoint is the lattice point of the unit cell
+	 * holding the exact stop whose distance from the leg's start is nearest the distance
+	 * gone (docs/geometry.md, "The last unit"), not the truncated point */
+	TABLE_REACH_NEAREST = 1 << 1,
 };
 /* The length of the path w[0..n-1] in sub-units: the sum of each leg's table_length_sub. */
 int64_t table_path_length(const struct table_pt *w, size_t n);
@@ -249,10 +253,13 @@ struct table_reach {
 	int64_t along;      /* sub-units along that leg */
 	int64_t spent;      /* cost in sub-units, <= budget */
 	struct table_pt at; /* the stopping point, each offset from w[leg] truncated
-	                                   towards w[leg] (never past the exact point) */
+	                                   towards w[leg] (never past the exact point); with
+	                                   TABLE_REACH_NEAREST the corner of that unit cell
+	                                   whose distance from w[leg] is nearest along */
 };
 /* Follows the path as table_path_cost prices it, with budget (sub-units of cost, >= 0). In a
- * run of multiplier num/den with m left, the figure goes floor(m * den / num) sub-units. */
+ * run of multiplier num/den with m left, the figure goes floor(m * den / num) sub-units.
+ * flags: TABLE_MOVE_EDGE_IN, TABLE_REACH_NEAREST (the rule for the last unit). */
 void table_path_reach(struct table_reach *out, const struct table_pt *w, size_t n,
 	const struct table_area *areas, size_t n_areas, unsigned flags, int64_t budget);
 

@@ -53,15 +53,18 @@ static int attacks_of(struct wm_ctx *x, const struct wm_unit *u, const struct wm
 	m.slayer = u->slayer && t->type == WM_MONSTER;
 	m.flank = hit_in_flank;
 	m.confused = u->confused;
-	int per = u->attacks + wm_combat_mod(&m) + u->spell_bonus;
+	/* Giant Goes Wild 6, "double attack value for the first round": the Attacks value is
+	 * doubled, then the per-stand modifiers are added (docs/rules/warmaster.md). */
+	int twice = round == 1 && u->double_first;
+	int per = u->attacks * (twice ? 2 : 1) + wm_combat_mod(&m) + u->spell_bonus;
 	if (per < 0)
 		per = 0;
-	int n = per * u->stands * (round == 1 && u->double_first ? 2 : 1);
+	int n = per * u->stands;
 	int bonus = wm_character_bonus(x->s, u);
 	if (bonus)
 		bonus += u->spell_bonus; /* the spell's bonus goes to joined characters too */
-	buf_printf(why, "%s %d stands x (%d %+d)%s", u->id, u->stands, u->attacks,
-		wm_combat_mod(&m) + u->spell_bonus, round == 1 && u->double_first ? " x 2" : "");
+	buf_printf(why, "%s %d stands x (%d%s %+d)", u->id, u->stands, u->attacks,
+		twice ? " x 2" : "", wm_combat_mod(&m) + u->spell_bonus);
 	if (bonus && u->stands)
 		buf_printf(why, " + %d (character)", bonus);
 	return n + (u->stands ? bonus : 0);
@@ -154,6 +157,34 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 	return sa > sb ? sa - sb : sb - sa;
 }
 
+/* Warmaster Combat, "Win: ... (if enemy is destroyed) advance (once only)": the winner whose
+ * side's choice is pursue (the sheet's advance takes its place: no enemy is left to pursue)
+ * moves straight from its front centre towards the centre of the ground the destroyed enemy
+ * held, at most its full pace, keeping its facing; once only: it fights no further round this
+ * phase. A side standing its ground stands; one falling back falls back 3D6 cm. */
+static void advance(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, enum wm_after c)
+{
+	if (c == WM_FALL_BACK) {
+		fall_back_3d6(x, w, l);
+		return;
+	}
+	struct table_pt f = wm_front_centre(w), t = wm_centre(l);
+	struct table_pt d = { t.x - f.x, t.y - f.y };
+	int64_t len = (int64_t)table_isqrt_round(
+		(uint64_t)((int64_t)d.x * d.x + (int64_t)d.y * d.y));
+	if (c == WM_STAND || w->no_fight || len == 0) {
+		events_add(x->ev, x->phase, "%s stands its ground (its enemy is destroyed)", w->id);
+		return;
+	}
+	if (len > w->pace) {
+		d = wm_scale(d, w->pace);
+		len = w->pace;
+	}
+	wm_translate(w, d);
+	events_add(x->ev, x->phase, "%s advances %lld mm (once only: its enemy is destroyed)",
+		w->id, (long long)len);
+}
+
 /* The winner's choice after a lost combat: returns 1 if it pursues into another round. */
 static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int diff, int round)
 {
@@ -161,7 +192,7 @@ static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int
 			  w->slayer       ? WM_PURSUE /* Troll Slayers must pursue (WMR) */ :
 					    x->s->side[w->side].win;
 	if (l->destroyed) {
-		events_add(x->ev, x->phase, "%s may advance once (its enemy is destroyed)", w->id);
+		advance(x, w, l, c);
 		return 0;
 	}
 	l->confused = 0;

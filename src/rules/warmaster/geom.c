@@ -211,7 +211,7 @@ static struct table_pt along_path(const struct wm_unit *u, const struct table_pt
 	w[0] = wm_front_centre(u);
 	for (size_t i = 0; i < n && i < WM_MAX_PATH; i++)
 		w[i + 1] = path[i];
-	table_path_reach(&r, w, n + 1, NULL, 0, 0, budget << TABLE_SUB_SHIFT);
+	table_path_reach(&r, w, n + 1, NULL, 0, TABLE_REACH_NEAREST, budget << TABLE_SUB_SHIFT);
 	return (struct table_pt){ r.at.x - w[0].x, r.at.y - w[0].y };
 }
 
