@@ -878,6 +878,107 @@ START_TEST(test_sealed_events)
 }
 END_TEST
 
+/* ---- issue 26 ------------------------------------------------------------------------------ */
+
+/* Emits s and parses it again, as the next turn reads the committed state: 0 if it parses. */
+static int reparse(const struct hm_state *s, struct hm_state **out)
+{
+	struct node *n = hm_state_emit(&camp, s);
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	node_free(n);
+	struct node *root = NULL;
+	struct diag d;
+	void *x = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&root, "state.yaml", b.data, b.len, NULL, &d), 0);
+	int rc = hm_state_parse(&x, &camp, root, &d);
+	if (rc < 0)
+		diag_print(&d, stderr);
+	diag_release(&d);
+	node_free(root);
+	buf_release(&b);
+	*out = x;
+	return rc;
+}
+
+/* docs/rules/hm-events.md "Orders": a unit the umpire removes is passed over by the standing
+ * orders that name it, both those committed before (0) and those sent with the turn of the
+ * removal (1, checked before the adjustment): the state written names only units of the model,
+ * so the next turn reads it; the rest of the list stays, in order. */
+START_TEST(test_removed_unit_passed_over)
+{
+	struct hm_state *s = make(FRENCH_UNITS,
+		_i ? "" : ", standing: {choose: {any: [a-art, a-inf1], anxious: [a-art]}}",
+		AUSTRIAN_UNITS, "");
+	struct hm_orders fr = { .has_standing = _i };
+	if (_i) {
+		struct node *st = yaml("{choose: {any: [a-art, a-inf1], anxious: [a-art]}}");
+		struct diag d;
+		diag_init(&d);
+		ck_assert_int_eq(hm_standing_parse(&fr.standing, s, st, &d), 0);
+		diag_release(&d);
+		node_free(st);
+	}
+	struct adjustment a = { .kind = ADJUST_REMOVE, .index = 1, .unit = (char *)"a-art" };
+	struct buf what = BUF_INIT;
+	ck_assert_int_eq(hm_adjust_apply(&camp, s, &a, &what), 0);
+	buf_release(&what);
+	struct rules_orders ro[1] = { { "french", &fr } };
+	struct rules_turn t = { 0 };
+	const int script[] = { 3 }; /* no event */
+	struct harness h;
+	harness_init(&h, script, 1);
+	t.turn = 1;
+	t.orders = ro;
+	t.n_orders = 1;
+	t.dice = &h.dice;
+	t.events = &h.ev;
+	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
+	buf_release(&t.summary);
+	harness_release(&h);
+	hm_standing_release(&fr.standing);
+	struct hm_state *next = NULL;
+	ck_assert_int_eq(reparse(s, &next), 0);
+	const struct hm_standing *st = &next->side[0].standing;
+	ck_assert_uint_eq(st->n_choose[0], 1);
+	ck_assert_str_eq(st->choose[0][0], "a-inf1");
+	ck_assert_uint_eq(st->n_choose[2], 0);
+	hm_state_free(next);
+	hm_state_free(s);
+}
+END_TEST
+
+/* Random Events: Rally to the Flag "is only performed once per game" (NOTES §002): with no
+ * option the French having rallied, the Austrians' rally has no effect and no die (0); the
+ * option once-per-player lets them (1: D6 4, +2). */
+START_TEST(test_rally_default_once_per_game)
+{
+	void *o = NULL;
+	struct diag d;
+	diag_init(&d);
+	struct node *n = yaml(_i ? "{rally-to-the-flag: once-per-player}" : "{}");
+	ck_assert_int_eq(hm_options_parse(&o, n, &d), 0);
+	node_free(n);
+	diag_release(&d);
+	struct node *e = hm_options_emit(o);
+	ck_assert_str_eq(node_get(e, "rally-to-the-flag")->scalar,
+		_i ? "once-per-player" : "once-per-game");
+	node_free(e);
+	struct hm_state *s = make(FRENCH_UNITS, ", rally-to-the-flag-used: true", AUSTRIAN_UNITS,
+		"");
+	struct harness h;
+	const int script[] = { 1, 2, 10, 4 };
+	harness_init(&h, script, _i ? 4 : 3);
+	hm_random_event(o, s, 1, &h.dice, &h.ev);
+	ck_assert_int_eq(s->side[1].morale, _i ? 11 : 9);
+	ck_assert_int_eq(s->side[1].rally_used, _i);
+	harness_release(&h);
+	hm_state_free(s);
+	hm_options_free(o);
+}
+END_TEST
+
 static Suite *hm_suite(void)
 {
 	Suite *s = suite_create("hm-events");
@@ -910,6 +1011,8 @@ static Suite *hm_suite(void)
 	tcase_add_checked_fixture(t, setup, NULL);
 	tcase_add_loop_test(t, test_rally_to_the_flag, 1, 7);
 	tcase_add_test(t, test_rally_per_game_option);
+	tcase_add_loop_test(t, test_rally_default_once_per_game, 0, 2);
+	tcase_add_loop_test(t, test_removed_unit_passed_over, 0, 2);
 	tcase_add_test(t, test_expiry);
 	suite_add_tcase(s, t);
 	t = tcase_create("files");

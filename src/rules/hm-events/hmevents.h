@@ -124,8 +124,12 @@ void hm_standing_release(struct hm_standing *st);
 int hm_standing_parse(struct hm_standing *st, const struct hm_state *s, const struct node *n,
 	struct diag *d);
 struct node *hm_standing_emit(const struct hm_standing *st);
-/* Removes unit i and every effect naming it. */
+/* Removes unit i, every effect naming it, and its id from both sides' standing choose lists
+ * (passed over: docs/rules/hm-events.md, "Orders"). */
 void hm_unit_remove(struct hm_state *s, size_t i);
+/* Drops from st's choose lists every unit id that is not in s's model (a unit removed since
+ * the orders were checked is passed over), keeping the order of the rest. */
+void hm_standing_prune(struct hm_standing *st, const struct hm_state *s);
 
 /* events.c — Random Events */
 /* "attacker" or "defender" for side index. */

@@ -271,6 +271,9 @@ int hm_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t
 		hm_standing_release(&s->side[side].standing);
 		s->side[side].standing = ord->standing;
 		memset(&ord->standing, 0, sizeof(ord->standing));
+		/* Checked against the model before this turn's adjustments: a unit the umpire
+		 * removed since is passed over (docs/rules/hm-events.md, "Orders"). */
+		hm_standing_prune(&s->side[side].standing, s);
 		ord->has_standing = 0;
 		/* Sealed: that a side changed its standing orders is its secret. */
 		if (!t->events->sealed)
@@ -372,7 +375,7 @@ const struct rule_system rules_hm_events = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "hm-events",
 	.title = "Horse-and-musket random events (blog table, November 2012)",
-	.revision = 1,
+	.revision = 2,
 	.flags = RULES_SIMULTANEOUS | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = 2,
@@ -386,7 +389,7 @@ const struct rule_system rules_hm_events = {
 		"  choose: {EVENT|any: [UNIT, ...]}  whom to name when an event needs a unit\n"
 		"umpire adjustments: disr, break, remove, morale, add-unit (strength = the DISR at\n"
 		"  which the unit breaks), status in-charge-range.\n"
-		"options: rally-to-the-flag (once-per-player|once-per-game), held-events\n"
+		"options: rally-to-the-flag (once-per-game|once-per-player), held-events\n"
 		"  (before-the-roll|after-the-roll), suppress-while-holding\n"
 		"  (beneficial-to-holder|any-gain-to-holder).\n"
 		"See docs/rules/hm-events.md.",

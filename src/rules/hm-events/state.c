@@ -19,6 +19,8 @@ static const char *const suppress_names[] = { "beneficial-to-holder", "any-gain-
 void hm_options_default(struct hm_options *o)
 {
 	memset(o, 0, sizeof(*o));
+	/* Random Events: Rally to the Flag "is only performed once per game" (NOTES §002). */
+	o->rally_per_game = 1;
 }
 
 static int want_option(const struct node *opts, const char *key, const char *const *names, int *out,
@@ -93,6 +95,22 @@ int hm_event_find(const char *name)
 	return 0;
 }
 
+void hm_standing_prune(struct hm_standing *st, const struct hm_state *s)
+{
+	for (int e = 0; e <= HM_EVENTS; e++) {
+		size_t k = 0;
+		for (size_t i = 0; i < st->n_choose[e]; i++) {
+			if (hm_unit_find(s, st->choose[e][i]) >= 0)
+				st->choose[e][k++] = st->choose[e][i];
+			else
+				free(st->choose[e][i]);
+		}
+		for (size_t i = k; i < st->n_choose[e]; i++)
+			st->choose[e][i] = NULL;
+		st->n_choose[e] = k;
+	}
+}
+
 void hm_unit_remove(struct hm_state *s, size_t i)
 {
 	const char *id = s->units[i].id;
@@ -108,6 +126,10 @@ void hm_unit_remove(struct hm_state *s, size_t i)
 	free(s->units[i].name);
 	memmove(&s->units[i], &s->units[i + 1], (s->n_units - i - 1) * sizeof(s->units[0]));
 	s->n_units--;
+	/* A standing order naming it passes it over from now on: it leaves the lists, so the
+	 * state written names no unit the model lacks (docs/rules/hm-events.md, "Orders"). */
+	for (int sd = 0; sd < 2; sd++)
+		hm_standing_prune(&s->side[sd].standing, s);
 }
 
 /* --- standing orders --------------------------------------------------------------------- */
