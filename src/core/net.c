@@ -86,6 +86,31 @@ static int envelope_ok(const char *address)
 	return 1;
 }
 
+char *smtp_url_with_ehlo(const char *url, const char *from)
+{
+	const char *auth = strstr(url, "://");
+	const char *at = strrchr(from, '@');
+	auth = auth ? auth + 3 : url;
+	const char *path = strchr(auth, '/');
+	if ((path && path[1]) || !at || !at[1])
+		return xstrdup(url);
+	return xasprintf("%.*s/%s", (int)(path ? (size_t)(path - url) : strlen(url)), url, at + 1);
+}
+
+int smtp_url_loopback(const char *url)
+{
+	const char *h = strstr(url, "://");
+	h = h ? h + 3 : url;
+	const char *at = strchr(h, '@');
+	if (at && at < h + strcspn(h, "/"))
+		h = at + 1;
+	size_t n = strcspn(h, ":/");
+	if (h[0] == '[')
+		return strncmp(h, "[::1]", 5) == 0;
+	return (n == 9 && strncmp(h, "localhost", 9) == 0) ||
+	       (n >= 4 && strncmp(h, "127.", 4) == 0);
+}
+
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
 	size_t len)
 {
@@ -103,8 +128,9 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	if (!curl)
 		return error_set(ERROR_OS, "cannot start libcurl");
 	char *from_path = xasprintf("<%s>", from), *to_path = xasprintf("<%s>", to);
+	char *url = smtp_url_with_ehlo(s->url, from);
 	rcpt = lc.slist_append(rcpt, to_path);
-	lc.easy_setopt(curl, CURLOPT_URL, s->url);
+	lc.easy_setopt(curl, CURLOPT_URL, url);
 	lc.easy_setopt(curl, CURLOPT_MAIL_FROM, from_path);
 	lc.easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
 	lc.easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
@@ -126,11 +152,16 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 		lc.easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
 	}
 	CURLcode rc = lc.easy_perform(curl);
+	long code = 0;
+	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
 	if (rc == CURLE_OK)
 		ret = 0;
-	else
-		error_set(ERROR_OS, "smtp: cannot send to %s through %s: %s", to, s->url,
-			errbuf[0] ? errbuf : lc.easy_strerror(rc));
+	else /* a 5xx answer is the server's final word (RFC 5321 4.2.1): ERROR_INPUT */
+		error_set(code >= 500 && code <= 599 ? ERROR_INPUT : ERROR_OS,
+			"smtp: cannot send to %s through %s: %s%s", to, s->url,
+			errbuf[0] ? errbuf : lc.easy_strerror(rc),
+			code >= 500 && code <= 599 ? " (a permanent refusal)" : "");
+	free(url);
 	lc.slist_free_all(rcpt);
 	lc.easy_cleanup(curl);
 	free(from_path);

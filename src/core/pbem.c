@@ -13,10 +13,11 @@
 #include "core/banned.h"
 
 const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
+const char *const pbem_close_names[] = { "all-sent", "deadline", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", "reveal", NULL };
+	"remind", "reveal", "close", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
@@ -198,6 +199,9 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	int v;
 	if (m && node_want_enum(m, "missing", pbem_missing_names, &v, d) == 0)
 		s->missing = (enum pbem_missing)v;
+	const struct node *cl = node_get(n, "close");
+	if (cl && node_want_enum(cl, "close", pbem_close_names, &v, d) == 0)
+		s->close = (enum pbem_close)v;
 }
 
 static char *want_dup(const struct node *map, const char *key, size_t max, struct diag *d)

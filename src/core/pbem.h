@@ -31,6 +31,13 @@ enum pbem_missing {
 };
 extern const char *const pbem_missing_names[];
 
+/* When a turn with all due players' orders in closes (`schedule.close`). */
+enum pbem_close {
+	PBEM_CLOSE_ALL_SENT, /* on the first pass once every due player has sent (the default) */
+	PBEM_CLOSE_DEADLINE, /* at the deadline: until then a later valid file replaces the last */
+};
+extern const char *const pbem_close_names[];
+
 /* `schedule:` — deadline of turn N = first_deadline + (N - 1) * every. */
 struct pbem_schedule {
 	int set;                   /* 0: no schedule (no deadlines) */
@@ -41,6 +48,7 @@ struct pbem_schedule {
 	long long reveal;          /* entropy players: reveals awaited this long after a close
 	                            * (default 1d); then `umpire run` resolves without the rest */
 	enum pbem_missing missing; /* what a missing player gets */
+	enum pbem_close close;     /* when a turn whose due players have all sent closes */
 };
 
 /* `publish:` — where `umpire publish` pushes main and the tags. */

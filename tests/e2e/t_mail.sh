@@ -184,7 +184,7 @@ ssh-keygen -q -Y sign -f other.key -n umpire-orders forster.yaml 2>/dev/null && 
 ssh-keygen -q -Y sign -f forster.key -n umpire-orders forster.yaml 2>/dev/null
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b1 1767300000
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb governor@example.org forster.yaml b2 1767300030 bad.sig
-expect 0 "$BIN" run b --maildir mdb
+expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "inbox: turn 1: 1 accepted, 1 refused"
 has "$TMP/out" "turn 1: waiting for orders"
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb someone@elsewhere.example forster.yaml b3 1767300060 forster.yaml.sig
@@ -195,10 +195,12 @@ has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
 has "$TMP/out" "send: 3 sent, 0 left for the next run"
 grep -l "orders refused" smtp/*.eml | xargs grep -l "not a good signature of this file by player 'forster'" >/dev/null \
     || die "the bad signature's reply"
-grep -l "To: someone@elsewhere.example" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
+# A signed mail from another address: the reply goes to forster's registered address.
+grep -l "To: governor@example.org" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
     || die "the good signature's reply"
+grep -l "To: someone@elsewhere.example" smtp/*.eml && die "a reply went to a signed mail's From"
 git -C b tag -l close-0001 | grep -q . || die "no close tag"
-expect 0 "$BIN" run b --maildir mdb
+expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "turn 1: closed; waiting for beacon round"
 grep -q "^send:" "$TMP/out" && die "receipts sent twice"
 for f in smtp/*.eml; do
