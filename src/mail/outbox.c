@@ -251,6 +251,14 @@ int outbox_drop(const struct campaign *c, const char *name)
 	if (!plain_name(name))
 		return error_set(ERROR_INPUT, "'%s' is no message name (NAME.eml expected)", name);
 	int rc = move_between(c, "failed", "dropped", name);
+	if (rc == 0) {
+		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
+		char *why = xasprintf("%s.reason", name);
+		if (file_remove_durable(dir, why) < 0)
+			error_clear();
+		free(dir);
+		free(why);
+	}
 	if (rc < 0 && error_last()->klass == ERROR_MISSING)
 		rc = move_between(c, "new", "dropped", name);
 	if (rc < 0 && error_last()->klass == ERROR_MISSING)

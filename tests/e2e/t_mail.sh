@@ -203,6 +203,17 @@ git -C b tag -l close-0001 | grep -q . || die "no close tag"
 expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "turn 1: closed; waiting for beacon round"
 grep -q "^send:" "$TMP/out" && die "receipts sent twice"
+# Turn 1's orders after its close: too late, and the reply does not claim he is due on turn 2.
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b4 1767300100
+# --beacon-fetch that cannot reach the beacon: the rest of the pass is done (the late
+# mail answered and sent), and the exit is 75 so cron and a monitor see it.
+SOURCE_DATE_EPOCH=$((1767225600 + 3600)) expect 75 "$BIN" run b --maildir mdb --beacon-fetch --beacon-url "http://127.0.0.1:1/{round}"
+has "$TMP/err" "beacon round"
+has "$TMP/err" "not taken"
+has "$TMP/out" "inbox: turn 1: 0 accepted, 1 refused"
+has "$TMP/out" "send: 1 sent, 0 left for the next run"
+grep -l "In-Reply-To: <b4@players.example>" smtp/*.eml | xargs grep -l "these came too late (turn 1's report will say whether you are due on turn 2)" >/dev/null ||
+    die "the late mail's reply"
 for f in smtp/*.eml; do
     grep -q "turn 1 closed: your receipt" $f || continue
     $PY - $f <<'PY'
