@@ -33,6 +33,27 @@ static size_t read_message(char *out, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* The server's last refusal (an SMTP reply line: "550 5.1.1 <x>: User unknown"), kept from
+ * libcurl's debug stream so a refusal carries the server's own words. */
+struct answer {
+	char line[300];
+};
+
+static int keep_answer(CURL *curl, curl_infotype type, char *data, size_t size, void *arg)
+{
+	struct answer *a = arg;
+	(void)curl;
+	if (type != CURLINFO_HEADER_IN || size < 4 || (data[0] != '4' && data[0] != '5'))
+		return 0; /* only a refusal's words (QUIT's "221 Bye" comes after them) */
+	size_t n = size < sizeof(a->line) - 1 ? size : sizeof(a->line) - 1;
+	while (n && (data[n - 1] == '\n' || data[n - 1] == '\r'))
+		n--;
+	for (size_t i = 0; i < n; i++) /* a stranger's server: printable ASCII only */
+		a->line[i] = data[i] >= ' ' && data[i] < 127 ? data[i] : '?';
+	a->line[n] = '\0';
+	return 0;
+}
+
 /* The libcurl functions used here, from the shared library opened by curl_open. */
 static struct {
 	CURLcode (*global_init)(long flags);
@@ -151,6 +172,10 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 		lc.easy_setopt(curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 		lc.easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
 	}
+	struct answer said = { "" };
+	lc.easy_setopt(curl, CURLOPT_DEBUGFUNCTION, keep_answer);
+	lc.easy_setopt(curl, CURLOPT_DEBUGDATA, &said);
+	lc.easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	CURLcode rc = lc.easy_perform(curl);
 	long code = 0;
 	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
@@ -158,9 +183,10 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 		ret = 0;
 	else /* a 5xx answer is the server's final word (RFC 5321 4.2.1): ERROR_INPUT */
 		error_set(code >= 500 && code <= 599 ? ERROR_INPUT : ERROR_OS,
-			"smtp: cannot send to %s through %s: %s%s", to, s->url,
+			"smtp: cannot send to %s through %s: %s%s%s%s", to, s->url,
 			errbuf[0] ? errbuf : lc.easy_strerror(rc),
-			code >= 500 && code <= 599 ? " (a permanent refusal)" : "");
+			said.line[0] && code ? " (the server: " : "", code ? said.line : "",
+			said.line[0] && code ? ")" : "");
 	free(url);
 	lc.slist_free_all(rcpt);
 	lc.easy_cleanup(curl);

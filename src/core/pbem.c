@@ -21,7 +21,8 @@ static const char *const schedule_keys[] = { "first_deadline", "every", "grace",
 static const char *const publish_keys[] = { "remote", "auto", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
-	"require_signature", NULL };
+	"require_signature", "reply_to", NULL };
+const char *const pbem_reply_to_names[] = { "registered", "sender", NULL };
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
  * days_from_civil): integer only, no time zone, no locale. */
@@ -270,6 +271,9 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 	const struct node *t = node_get(n, "tls");
 	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
 		m->tls = (enum pbem_tls)v;
+	const struct node *rt = node_get(n, "reply_to");
+	if (rt && node_want_enum(rt, "reply_to", pbem_reply_to_names, &v, d) == 0)
+		m->reply_to = (enum pbem_reply_to)v;
 	const struct node *r = node_get(n, "require_signature");
 	if (r)
 		node_want_bool(r, "require_signature", &m->require_signature, d);

@@ -69,6 +69,13 @@ enum pbem_transport {
 	PBEM_TRANSPORT_SENDMAIL, /* the local program mail.sendmail, `-oi -f FROM -- TO` */
 };
 extern const char *const pbem_transport_names[];
+/* Where a reply to a player's mail goes (`mail.reply_to`). */
+enum pbem_reply_to {
+	PBEM_REPLY_REGISTERED, /* his registered address: the From when it is one, else his first
+	                        * (a signed mail from elsewhere); a stranger's From (the default) */
+	PBEM_REPLY_SENDER,     /* the From of the mail, whatever it is */
+};
+extern const char *const pbem_reply_to_names[];
 struct pbem_mail {
 	char *from; /* the umpire's address: replies come from it; NULL: mail not set up */
 	enum pbem_transport transport;
@@ -77,6 +84,7 @@ struct pbem_mail {
 	char *user;     /* SMTP login, or NULL (the password never is here) */
 	enum pbem_tls tls;
 	int require_signature; /* orders by mail must be signed (ssh-keygen -Y sign) */
+	enum pbem_reply_to reply_to;
 };
 
 /* Everything above, as campaign_parse keeps it in struct campaign. */

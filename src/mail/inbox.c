@@ -269,6 +269,27 @@ static int check_signature(struct intake *in)
 	return rc == 1 ? 0 : rc == 0 ? 1 : -1;
 }
 
+/* The problems of orders taken from a mail's body, with the line numbers of the body as
+ * the player sees it: the same check run again on the orders behind as many empty lines as
+ * the body had before them (YAML reads them as nothing), so no message is rewritten. */
+static void body_diagnostics(const struct intake *in, struct buf *out)
+{
+	struct buf padded = BUF_INIT;
+	struct turn t;
+	for (size_t i = 1; i < in->m.orders_line; i++)
+		buf_puts(&padded, "\n");
+	buf_append(&padded, in->m.orders, in->m.orders_len);
+	turn_init(&t, in->c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	turn_add_order_bytes(&t, in->m.orders_name, padded.data, padded.len);
+	if (turn_run(&t, "load", "orders") < 0 && diag_count(&t.diag))
+		diag_format(&t.diag, out, 0);
+	else
+		buf_puts(out, "the orders in the body are refused\n");
+	error_clear();
+	turn_release(&t);
+	buf_release(&padded);
+}
+
 /* Checks the order file as `umpire check` does; 0 accepted (file's player is the sender's),
  * 1 refused (in->why says why), -1 failure of the campaign itself. */
 static int check_orders(struct intake *in)
@@ -281,7 +302,10 @@ static int check_orders(struct intake *in)
 	rc = turn_run(&t, "load", "orders");
 	if (rc < 0 && t.failed_step && strcmp(t.failed_step, "orders") == 0 &&
 		diag_count(&t.diag)) {
-		diag_format(&t.diag, &in->why, 0);
+		if (in->m.orders_line > 1)
+			body_diagnostics(in, &in->why);
+		else
+			diag_format(&t.diag, &in->why, 0);
 		rc = 1;
 	} else if (rc < 0) {
 		error_prefix("checking '%s'", in->m.orders_name);
@@ -489,7 +513,8 @@ static int queue_reply(const struct intake *in, int accepted)
 	/* A player's reply goes to his registered address, not to whatever From a signed
 	 * mail came from; a stranger's to his From. */
 	const char *to = in->m.from;
-	if (in->player >= 0 && c->pbem.contacts[in->player].n_emails &&
+	if (in->player >= 0 && c->pbem.mail.reply_to == PBEM_REPLY_REGISTERED &&
+		c->pbem.contacts[in->player].n_emails &&
 		pbem_player_of(&c->pbem, in->m.from) != in->player)
 		to = c->pbem.contacts[in->player].emails[0];
 	reply_body(&body, in, accepted);

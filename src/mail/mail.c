@@ -281,8 +281,9 @@ static int line_starts(const char *p, const char *word)
 static int body_orders(struct mail_in *out)
 {
 	const char *s = out->orders, *start = NULL;
+	size_t line = 1;
 
-	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL, line++) {
 		if (line_starts(p, "campaign:") ||
 			(line_starts(p, "---") &&
 				(p[3] == '\n' || p[3] == '\r' || p[3] == ' ' || !p[3]))) {
@@ -310,6 +311,7 @@ static int body_orders(struct mail_in *out)
 	free(out->orders);
 	out->orders_len = b.len;
 	out->orders = buf_detach(&b);
+	out->orders_line = line;
 	return 0;
 }
 

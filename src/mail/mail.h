@@ -19,9 +19,10 @@ struct mail_in {
 	char *subject;    /* UTF-8, or "" */
 	char *orders;     /* the order file's bytes, UTF-8, NUL-terminated; NULL when none */
 	size_t orders_len;
-	char *orders_name; /* the attachment's file name, or "message body" */
-	char *problem;     /* why no order file could be taken, or NULL: one line for the reply */
-	char *signature;   /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
+	char *orders_name;  /* the attachment's file name, or "message body" */
+	size_t orders_line; /* orders in the body: the body's line they start at (1-based); 0 */
+	char *problem;      /* why no order file could be taken, or NULL: one line for the reply */
+	char *signature;    /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
 	size_t signature_len;
 	char *automatic; /* why no program may answer it (RFC 3834: automatic, bulk or list mail,
 	                  * a bounce), or NULL */

@@ -199,6 +199,13 @@ grep -l "orders refused" smtp/*.eml | xargs grep -l "not a good signature of thi
 grep -l "To: governor@example.org" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
     || die "the good signature's reply"
 grep -l "To: someone@elsewhere.example" smtp/*.eml && die "a reply went to a signed mail's From"
+# mail.reply_to: sender answers the From, whatever it is.
+sed 's/^  tls: none$/  tls: none\n  reply_to: sender/' scenario.yaml > scenario-s.yaml
+expect 0 "$BIN" init s --scenario scenario-s.yaml --secret-file "$SRC/demo.secret" --entropy none
+$PY "$ROOT/tests/e2e/mail/deliver.py" mds someone@elsewhere.example forster.yaml s1 1767300060 forster.yaml.sig
+expect 0 "$BIN" inbox s --maildir mds
+has "$TMP/out" "accepted: orders of forster for turn 1"
+grep -l "^To: someone@elsewhere.example" s/.umpire/outbox/new/*.eml >/dev/null || die "reply_to: sender"
 git -C b tag -l close-0001 | grep -q . || die "no close tag"
 expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "turn 1: closed; waiting for beacon round"

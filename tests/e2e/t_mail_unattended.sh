@@ -44,14 +44,14 @@ has "$TMP/err" "UMPIRE_SMTP_TLS 'sometimes' (starttls or none expected)"
 # The first pass: no server yet (queued only); the mail in new/ all handled but one.
 $PY "$ROOT/tests/e2e/mail/hard-messages.py" md "$A1" "$F1" $T0
 SOURCE_DATE_EPOCH=$T0 expect 0 "$BIN" run c --maildir md
-has "$TMP/out" "inbox: turn 1: 1 accepted, 3 refused, 0 duplicate, 1 for other campaigns, 1 unreadable, 5 automatic (not answered)"
+has "$TMP/out" "inbox: turn 1: 1 accepted, 4 refused, 0 duplicate, 1 for other campaigns, 1 unreadable, 5 automatic (not answered)"
 grep -q CRITICAL "$TMP/err" && die "GMime complained about the empty file"
 [ "$(ls md/new)" = 11-foreign-new ] || { ls md/new; die "md/new"; }
-[ "$(ls md/cur | wc -l)" -eq 10 ] || die "md/cur"
-[ "$(ls c/.umpire/outbox/new | wc -l)" -eq 5 ] || die "four replies and the garbage queued"
+[ "$(ls md/cur | wc -l)" -eq 11 ] || die "md/cur"
+[ "$(ls c/.umpire/outbox/new | wc -l)" -eq 6 ] || die "five replies and the garbage queued"
 # The second pass sends them, dated then; the garbage moves aside with its reason, told once.
 SOURCE_DATE_EPOCH=$((T0 + 600)) UMPIRE_SMTP_URL=$URL expect 0 "$BIN" run c --maildir md
-has "$TMP/out" "send: 4 sent, 0 left for the next run, 1 refused for good"
+has "$TMP/out" "send: 5 sent, 0 left for the next run, 1 refused for good"
 has "$TMP/err" "zz-garbage.eml refused for good, moved to .umpire/outbox/failed (umpire outbox)"
 [ -f c/.umpire/outbox/failed/zz-garbage.eml.reason ] || die "no reason kept"
 COMMIT=$(sed -n 's/^  commitment: \([0-9a-f]\{12\}\).*/\1/p' c/campaign.yaml)
@@ -67,7 +67,7 @@ for p in sorted(glob.glob(out + "/*.eml")):
     assert open(p[:-4] + ".helo").read() == "example.org\n", p
     assert m["Message-ID"].endswith(".bewcastle-fray.%s@example.org>" % commit), m["Message-ID"]
     got[m["In-Reply-To"]] = (m["To"], m.get_body(("plain",)).get_content())
-assert sorted(got) == ["<early@players.example>", "<flowed@players.example>",
+assert sorted(got) == ["<body-error@players.example>", "<early@players.example>", "<flowed@players.example>",
                        "<oversize@players.example>", "<typo@players.example>"], sorted(got)
 to, body = got["<flowed@players.example>"]
 assert to == "blood@example.org" and "orders_sha256: " + arm in body, body
@@ -77,6 +77,9 @@ assert to == "blood@example.org" and "umpire takes mail of at most 4096 KiB" in 
 to, body = got["<early@players.example>"]
 assert to == "governor@example.org", to
 assert "these are orders for turn 2, which is not open yet: turn 1 is open (send them after turn 1's report" in body, body
+to, body = got["<body-error@players.example>"]
+assert "message body:9:1: error: unknown key 'bogus'" in body, body
+assert "    9 | bogus: 1" in body or " 9 | bogus: 1" in body, body
 to, body = got["<typo@players.example>"]
 assert "no campaign 'bewcastle-fry' takes orders at this address; the campaigns here are: bewcastle-fray" in body, body
 PY
@@ -92,13 +95,14 @@ has "$TMP/out" "mail: the reports of turn 1 queued for 2 players"
 has "$TMP/out" "send: 2 sent, 0 left for the next run, 1 refused for good"
 has "$TMP/err" "report-0001-forster.eml refused for good"
 has "$TMP/err" "550"
+has c/.umpire/outbox/failed/report-0001-forster.eml.reason "(the server: 550 5.1.1 <unknown@example.org>: Recipient address rejected: User unknown)"
 [ "$(grep -c 'refused for good' "$TMP/err")" -eq 1 ] || die "told more than once"
 expect 0 "$BIN" status c
 has "$TMP/out" "outbox: 2 messages refused for good by the server (umpire outbox c)"
 expect 0 "$BIN" outbox c
 has "$TMP/out" "report-0001-forster.eml: failed: smtp: cannot send to unknown@example.org"
 has "$TMP/out" "zz-garbage.eml: failed: "
-has "$TMP/out" "outbox: 0 waiting, 2 failed, 6 sent, 0 dropped"
+has "$TMP/out" "outbox: 0 waiting, 2 failed, 7 sent, 0 dropped"
 SOURCE_DATE_EPOCH=$((T0 + 1000)) UMPIRE_SMTP_URL=$URL expect 0 "$BIN" run c --maildir md
 [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] || { cat "$TMP/out" "$TMP/err"; die "a failure told twice"; }
 expect 0 "$BIN" outbox c --drop zz-garbage.eml
@@ -109,7 +113,7 @@ has "$TMP/out" "report-0001-forster.eml: waiting again"
 UMPIRE_SMTP_URL=$URL expect 0 "$BIN" send c
 has "$TMP/out" "report-0001-forster.eml: refused for good, moved to failed/"
 expect 0 "$BIN" outbox c
-has "$TMP/out" "outbox: 0 waiting, 1 failed, 6 sent, 1 dropped"
+has "$TMP/out" "outbox: 0 waiting, 1 failed, 7 sent, 1 dropped"
 # armstrong's report threads with his orders mail.
 f=$(grep -l "^To: blood@example.org" smtp/*.eml | xargs grep -l "turn 1: your report")
 has "$f" "In-Reply-To: <flowed@players.example>"

@@ -15,7 +15,9 @@ governor@example.org):
   09-flowed     armstrong's orders in a format=flowed body (RFC 3676: indented lines
                 space-stuffed, a long line broken softly), a blank line, a signature
   10-foreign-old  orders for campaign 'bewcastle-fry' (a typo), two hours old
-  11-foreign-new  orders for campaign 'elsewhere', just delivered"""
+  11-foreign-new  orders for campaign 'elsewhere', just delivered
+  12-body-error   forster's orders in the body after a greeting, with an unknown key on the
+                  body's line 9 (Message-ID <body-error@players.example>)"""
 import email.message
 import email.policy
 import os
@@ -100,3 +102,7 @@ deliver("foreign-old", new("blood@example.org", "orders", "typo",
         when - 7200)
 deliver("foreign-new", new("blood@example.org", "orders", "elsewhere",
                            arm.replace("campaign: bewcastle-fray", "campaign: elsewhere")))
+bad = fors.replace("turn: 1\n", "turn: 1\nbogus: 1\n")
+body = "Dear umpire,\n\nmy orders follow.\n\n" + bad
+assert body.split("\n").index("bogus: 1") == 8, body
+deliver("body-error", new("governor@example.org", "orders", "body-error", body))
