@@ -155,3 +155,7 @@ grep -l "The turn closes at its deadline, 2026-01-03T18:00:00Z." d/.umpire/outbo
 SOURCE_DATE_EPOCH=1767463200 expect 0 "$BIN" run d --maildir mdd
 git -C d rev-parse -q --verify turn-0001 >/dev/null || die "not resolved at the deadline"
 true
+# verify --view with a folder that is not there says so (issue 27 item 14).
+expect 66 "$BIN" verify c --view nowhere
+has "$TMP/err" "view: no such directory 'nowhere'"
+true
