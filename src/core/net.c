@@ -128,8 +128,10 @@ int smtp_url_loopback(const char *url)
 	size_t n = strcspn(h, ":/");
 	if (h[0] == '[')
 		return strncmp(h, "[::1]", 5) == 0;
-	return (n == 9 && strncmp(h, "localhost", 9) == 0) ||
-	       (n >= 4 && strncmp(h, "127.", 4) == 0);
+	if (n == 9 && strncmp(h, "localhost", 9) == 0)
+		return 1;
+	/* 127.x.y.z, digits and dots only (127.0.0.1.example.org is a name) */
+	return n >= 4 && strncmp(h, "127.", 4) == 0 && strspn(h, "0123456789.") == n;
 }
 
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,

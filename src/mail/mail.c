@@ -307,7 +307,7 @@ static int body_orders(struct mail_in *out)
 	}
 	/* The blank line(s) a mail program puts before "-- " are no part of the orders. */
 	while (b.len >= 2 && b.data[b.len - 1] == '\n' && b.data[b.len - 2] == '\n')
-		b.len--;
+		b.data[--b.len] = '\0';
 	free(out->orders);
 	out->orders_len = b.len;
 	out->orders = buf_detach(&b);
