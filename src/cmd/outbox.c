@@ -16,8 +16,8 @@ static const char outbox_help[] =
 	".umpire/outbox/new ('waiting': the next send tries it) and each the server refused for\n"
 	"good or that is no message ('failed', with the server's answer; umpire never tries it\n"
 	"again on its own). Then how many were sent and dropped.\n\n"
-	"  --retry NAME   puts the failed message NAME back with those waiting (after fixing the\n"
-	"                 player's address with 'umpire players --set', a new reply goes to it)\n"
+	"  --retry NAME   puts the failed message NAME back with those waiting, as it is (once\n"
+	"                 what the server refused is fixed on its side)\n"
 	"  --drop NAME    gives up a failed or waiting message: it moves to .umpire/outbox/dropped\n";
 
 static int list(const struct campaign *c)
