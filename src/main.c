@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	{ "inbox", cmd_inbox,
 		"inbox DIR --maildir PATH     take orders by mail: check, keep, reply (outbox)" },
 	{ "send", cmd_send, "send DIR                     send the outbox over SMTP" },
+	{ "outbox", cmd_outbox,
+		"outbox DIR [--retry|--drop NAME]  mail not gone: waiting, refused for good" },
 	{ "status", cmd_status,
 		"status DIR [--json]          the open turn: deadline, who has sent, who is missing" },
 	{ "publish", cmd_publish,

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/layout.h"
+#include "core/repo.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -50,6 +52,14 @@ int cmd_check(int argc, char **argv)
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], 0) < 0)
 		return cmd_error("umpire");
+	/* After the reveal no turn is open (a rule system's end is said by the pipeline). */
+	if (repo_has(c->repo, LAYOUT_REVEAL_TAG)) {
+		fprintf(stderr,
+			"umpire: the game of campaign '%s' is over (revealed: tag '%s'): no turn takes orders\n",
+			c->id, LAYOUT_REVEAL_TAG);
+		campaign_close(c);
+		return EXIT_DATAERR;
+	}
 
 	/* What `turn` runs up to its orders step, for the given files alone. */
 	struct turn t;

@@ -35,6 +35,7 @@ int cmd_audit(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_inbox(int argc, char **argv);
 int cmd_send(int argc, char **argv);
+int cmd_outbox(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_remind(int argc, char **argv);

@@ -15,17 +15,21 @@ static const char inbox_help[] =
 	"usage: umpire inbox DIR --maildir PATH\n\n"
 	"Reads the new mail in the Maildir PATH (new/) for the campaign in DIR. Each message's\n"
 	"order file (a .yaml attachment, or the body from its line 'campaign:' or '---') is\n"
-	"checked exactly as 'umpire check' does; the sender must be the player's address in\n"
-	"campaign.yaml. Accepted files become the player's current orders for the open turn\n"
+	"checked exactly as 'umpire check' does; the sender must be one of the player's\n"
+	"addresses (.umpire/addresses.yaml: 'umpire players DIR'), or the file signed with his\n"
+	"ssh_key. Accepted files become the player's current orders for the open turn\n"
 	"(.umpire/inbox/turn-NNNN/PLAYER.yaml; a later one replaces them until the close).\n"
 	"Every message gets a reply in the outbox (.umpire/outbox/new/; 'umpire send' sends\n"
 	"them), is recorded in the journal and is moved to cur/. Mail whose orders name another\n"
-	"campaign stays in new/. One line per message on stdout.\n\n"
+	"campaign stays in new/ (an hour, then one reply lists the campaigns sharing the\n"
+	"Maildir). Automatic mail (RFC 3834: vacation replies, bounces, bulk and list mail) is\n"
+	"moved to cur/ unanswered; once the game is over every file gets a reply saying so.\n"
+	"One line per message on stdout.\n\n"
 	"The time handled is $SOURCE_DATE_EPOCH when set, else the clock; a message's arrival\n"
 	"time is its Maildir file's modification time (its delivery).\n";
 
 static const char *const verdict_names[] = { "accepted", "refused", "duplicate", "other campaign",
-	"unreadable" };
+	"unreadable", "automatic (not answered)" };
 
 int cmd_inbox(int argc, char **argv)
 {

@@ -15,6 +15,7 @@
 #include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/close.h"
+#include "core/file.h"
 #include "mail/inbox.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
@@ -23,8 +24,12 @@
 
 extern char **environ;
 
+static int verbose;       /* --verbose: also what the pass waits for */
+static int beacon_failed; /* --beacon-fetch could not reach the beacon: exit 75 */
+
 static const char run_help[] =
-	"usage: umpire run DIR --maildir PATH [--beacon-command CMD | --beacon-fetch [--beacon-url URL]]\n\n"
+	"usage: umpire run DIR --maildir PATH [--beacon-command CMD | --beacon-fetch [--beacon-url URL]]\n"
+	"                  [--verbose]\n\n"
 	"One pass of a game by mail for the campaign in DIR, safe to run from cron every few\n"
 	"minutes (every step does only what is not done yet):\n"
 	"  1. inbox: the new mail in the Maildir PATH (umpire inbox)\n"
@@ -44,6 +49,13 @@ static const char run_help[] =
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
 	"  5. send: the outbox over SMTP when a server is set, or to the sendmail program\n"
 	"     with mail.transport: sendmail (umpire send)\n"
+	"Once the game is over (the rule system ends it, or after 'umpire reveal'), run takes no\n"
+	"more orders (each gets a reply saying so), mails every player once that the game is\n"
+	"over and how to verify it, and still sends.\n"
+	"A pass that does nothing prints nothing; each line says what this pass did (a message\n"
+	"refused for good by the server: on stderr, once). --verbose also says what it waits\n"
+	"for. Exit 0, or 75 when mail could not go or --beacon-fetch could not reach the beacon\n"
+	"(all else done: the next pass tries again).\n"
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
@@ -51,13 +63,16 @@ static const char run_help[] =
 static int run_inbox(struct campaign *c, const char *maildir, long long now)
 {
 	struct inbox_report rep;
-	size_t counts[5] = { 0 };
+	size_t counts[6] = { 0 };
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)
 		counts[rep.items[i].verdict]++;
-	printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable\n",
-		rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED], counts[INBOX_DUPLICATE],
-		counts[INBOX_FOREIGN], counts[INBOX_UNREADABLE]);
+	/* Mail left for another campaign is no news on every pass. */
+	if (rep.n_items > counts[INBOX_FOREIGN] || verbose)
+		printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable, %zu automatic (not answered)\n",
+			rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED],
+			counts[INBOX_DUPLICATE], counts[INBOX_FOREIGN], counts[INBOX_UNREADABLE],
+			counts[INBOX_AUTOMATIC]);
 	inbox_report_release(&rep);
 	return rc < 0 ? cmd_error("umpire run: inbox") : EXIT_OK;
 }
@@ -73,6 +88,10 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 		missing += s->players[i].due && !s->players[i].sent;
 	}
 	*allow_missing = missing > 0 && inbox_missing_allowed(c, s->turn, now);
+	/* schedule.close deadline: the orders in stay replaceable until the deadline. */
+	long long dl = pbem_deadline(&c->pbem, s->turn);
+	if (missing == 0 && dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE && now < dl)
+		return 0;
 	return !s->game_over && due > 0 && (missing == 0 || *allow_missing);
 }
 
@@ -140,13 +159,17 @@ static int run_beacon_value(struct campaign *c, const struct beacon_how *how, in
 	if (how->cmd && beacon_value(how->cmd, round, value) == 0)
 		return 0;
 	if (how->cmd) {
-		printf("turn %d: closed; no value yet for beacon round %lld\n", turn, round);
+		if (verbose)
+			printf("turn %d: closed; no value yet for beacon round %lld\n", turn,
+				round);
 		return 1;
 	}
 	int rc = cmd_fetch_beacon(c, how->url, now, &fetch_turn, &fetched);
-	if (rc < 0) /* a wrong answer is not fatal to the pass: told, tried again next run */
-		printf("turn %d: closed; beacon round %lld not taken: %s\n", turn, round,
-			cmd_message());
+	if (rc < 0) { /* not fatal to the pass: told, the rest done, exit 75, tried next run */
+		fprintf(stderr, "umpire run: turn %d: beacon round %lld not taken: %s\n", turn,
+			round, cmd_message());
+		beacon_failed = 1;
+	}
 	if (rc != 0)
 		return 1;
 	buf_puts(value, fetched.randomness);
@@ -170,10 +193,11 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 	if (turn_read_close(c, turn, &r, commit, NULL) < 0)
 		return cmd_error("umpire run");
 	if (now < r.round_at || (!how->cmd && !how->fetch)) {
-		printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
-			how->cmd || how->fetch ?
-				"" :
-				" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
+		if (verbose)
+			printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
+				how->cmd || how->fetch ?
+					"" :
+					" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
 	} else if (run_beacon_value(c, how, turn, r.round, now, &value, &signature) == 0) {
 		struct turn t;
 		turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
@@ -209,8 +233,11 @@ static int run_players_turn(struct campaign *c, int turn, long long now)
 	if (missing && (end < 0 || now < end)) {
 		if (end >= 0)
 			pbem_format_utc(until, sizeof(until), end);
-		printf("turn %d: closed; waiting for the nonces of %s (%s)\n", turn, buf_str(&who),
-			end >= 0 ? until : "no schedule: umpire turn DIR --allow-missing to go on");
+		if (verbose)
+			printf("turn %d: closed; waiting for the nonces of %s (%s)\n", turn,
+				buf_str(&who),
+				end >= 0 ? until :
+					   "no schedule: umpire turn DIR --allow-missing to go on");
 	} else {
 		struct turn t;
 		turn_init(&t, c, TURN_LIVE, missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
@@ -234,13 +261,18 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 	int allow_missing, closing = c->entropy != CAMPAIGN_ENTROPY_NONE;
 	size_t n;
 
+	if (s->game_over) {
+		if (verbose)
+			printf("turn %d: the game is over (%s)\n", s->turn, s->over);
+		return EXIT_OK;
+	}
 	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
 		return run_beacon_turn(c, s->turn, now, how);
 	if (s->closed)
 		return run_players_turn(c, s->turn, now);
 	if (!ready(c, s, now, &allow_missing)) {
-		printf("turn %d: %s\n", s->turn,
-			s->game_over ? "the game is over" : "waiting for orders");
+		if (verbose)
+			printf("turn %d: waiting for orders\n", s->turn);
 		return EXIT_OK;
 	}
 	struct turn t;
@@ -262,39 +294,89 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 	return code;
 }
 
+/* Prints what a notify step queued: the outbox's growth (a message queued again, or sent
+ * already, is no news). */
+static void said(const struct campaign *c, size_t before, const char *what, int turn)
+{
+	size_t now = outbox_pending(c);
+	if (now > before)
+		printf("mail: %s%s%.0d queued for %zu player%s\n", what, turn ? " " : "", turn,
+			now - before, now - before == 1 ? "" : "s");
+}
+
 /* Step 3. EXIT_OK or the exit code. */
 static int run_mail(struct campaign *c, long long now)
 {
 	struct inbox_status s;
-	size_t n = 0;
-	int rc;
+	size_t n = 0, before;
+	int rc = 0;
 
 	if (inbox_status(c, &s) < 0)
 		return cmd_error("umpire run: status");
-	if (s.turn > 1 && notify_reports(c, s.turn - 1, now, &n) == 0 && n)
-		printf("mail: the reports of turn %d queued for %zu players\n", s.turn - 1, n);
-	rc = s.closed ? notify_receipts(c, s.turn, now, &n) : 0;
-	if (s.closed && rc == 0 && n)
-		printf("mail: the receipts of turn %d queued for %zu players\n", s.turn, n);
+	before = outbox_pending(c);
+	if (s.turn > 1 && notify_reports(c, s.turn - 1, now, &n) == 0)
+		said(c, before, "the reports of turn", s.turn - 1);
+	before = outbox_pending(c);
+	rc = s.closed && !s.game_over ? notify_receipts(c, s.turn, now, &n) : 0;
+	if (s.closed && rc == 0)
+		said(c, before, "the receipts of turn", s.turn);
 	long long dl = pbem_deadline(&c->pbem, s.turn);
 	if (rc == 0 && !s.closed && !s.game_over && dl >= 0 && c->pbem.schedule.remind >= 0 &&
 		now >= dl - c->pbem.schedule.remind) {
+		before = outbox_pending(c);
 		rc = notify_reminders(c, s.turn, now, &n);
-		if (rc == 0 && n)
-			printf("mail: reminders for turn %d queued for %zu players\n", s.turn, n);
+		if (rc == 0)
+			said(c, before, "reminders for turn", s.turn);
+	}
+	/* The end: once for good (a sealed campaign: once revealed, so the mail names it). */
+	if (rc == 0 && s.game_over && (c->visibility != CAMPAIGN_SEALED || s.revealed)) {
+		before = outbox_pending(c);
+		rc = notify_game_end(c, s.over, now, &n);
+		if (rc == 0)
+			said(c, before, "the game's end", 0);
 	}
 	inbox_status_release(&s);
 	return rc < 0 ? cmd_error("umpire run: mail") : EXIT_OK;
 }
 
+/* What was last pushed to url: "URL HEAD TAGS" in .umpire/published, so an idle pass pushes
+ * (and says) nothing. A new string. */
+static char *publish_mark(struct campaign *c, const char *url)
+{
+	char head[41] = "none";
+	char **tags = NULL;
+	int n = repo_tags(c->repo, "", &tags);
+	if (repo_commit_id(c->repo, "HEAD", head) < 0)
+		error_clear();
+	if (n >= 0)
+		repo_names_free(tags);
+	return xasprintf("%s %s %d\n", url, head, n);
+}
+
 /* Steps 4 and 5. EXIT_OK or the exit code. */
-static int run_publish_send(struct campaign *c)
+static int run_publish_send(struct campaign *c, long long now)
 {
 	size_t n_tags;
 	if (c->pbem.publish.autopush && c->pbem.publish.remote) {
-		if (repo_push_all(c->repo, c->pbem.publish.remote, &n_tags) < 0)
+		char *mark = publish_mark(c, c->pbem.publish.remote);
+		char *path = xasprintf("%s/.umpire/published", c->dir);
+		char *dir = xasprintf("%s/.umpire", c->dir);
+		struct buf last = BUF_INIT;
+		int same = file_read(path, 4096, &last) == 0 && strcmp(buf_str(&last), mark) == 0;
+		error_clear();
+		int rc = same ? 0 : repo_push_all(c->repo, c->pbem.publish.remote, &n_tags);
+		if (!same && rc == 0) {
+			printf("publish: main and %zu tags to %s\n", n_tags,
+				c->pbem.publish.remote);
+			if (file_write_durable(dir, "published", mark, strlen(mark)) < 0)
+				error_clear(); /* only the next pass pushes again */
+		}
+		buf_release(&last);
+		free(mark);
+		free(path);
+		free(dir);
+		if (rc < 0)
 			return cmd_error("umpire run: publish");
-		printf("publish: main and %zu tags to %s\n", n_tags, c->pbem.publish.remote);
 	}
 	struct smtp_settings s;
 	struct outbox_report rep;
@@ -302,20 +384,25 @@ static int run_publish_send(struct campaign *c)
 		return EXIT_OK;
 	if (c->pbem.mail.transport == PBEM_TRANSPORT_SMTP && !c->pbem.mail.smtp &&
 		!getenv("UMPIRE_SMTP_URL")) {
-		printf("send: no SMTP server set: %zu messages wait in the outbox\n",
-			outbox_pending(c));
+		if (verbose)
+			printf("send: no SMTP server set: %zu messages wait in the outbox\n",
+				outbox_pending(c));
 		return EXIT_OK;
 	}
 	int code = cmd_smtp_settings(c, &s);
 	if (code != EXIT_OK)
 		return code;
-	if (outbox_send(c, &s, &rep) < 0)
+	if (outbox_send(c, &s, now, &rep) < 0)
 		code = cmd_error("umpire run: send");
-	printf("send: %zu sent, %zu left for the next run\n", rep.n_items - rep.n_failed,
-		rep.n_failed);
+	printf("send: %zu sent, %zu left for the next run%s%.0zu%s\n",
+		rep.n_items - rep.n_failed - rep.n_moved, rep.n_failed, rep.n_moved ? ", " : "",
+		rep.n_moved, rep.n_moved ? " refused for good" : "");
 	for (size_t i = 0; i < rep.n_items; i++)
 		if (!rep.items[i].sent)
-			fprintf(stderr, "umpire run: %s not sent: %s\n", rep.items[i].name,
+			fprintf(stderr, "umpire run: %s %s: %s\n", rep.items[i].name,
+				rep.items[i].failed ?
+					"refused for good, moved to .umpire/outbox/failed (umpire outbox)" :
+					"not sent",
 				rep.items[i].reason ? rep.items[i].reason : "?");
 	if (code == EXIT_OK && rep.n_failed)
 		code = EXIT_TEMPFAIL;
@@ -330,6 +417,7 @@ int cmd_run(int argc, char **argv)
 		{ "beacon-command", required_argument, NULL, 'b' },
 		{ "beacon-fetch", no_argument, NULL, 'f' },
 		{ "beacon-url", required_argument, NULL, 'U' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -341,6 +429,10 @@ int cmd_run(int argc, char **argv)
 		if (ch == 'h') {
 			fputs(run_help, stdout);
 			return EXIT_OK;
+		}
+		if (ch == 'v') {
+			verbose = 1;
+			continue;
 		}
 		if (ch == 'b' || ch == 'f' || ch == 'U') {
 			how.cmd = ch == 'b' ? optarg : how.cmd;
@@ -372,7 +464,9 @@ int cmd_run(int argc, char **argv)
 	if (code == EXIT_OK)
 		code = run_mail(c, now);
 	if (code == EXIT_OK)
-		code = run_publish_send(c);
+		code = run_publish_send(c, now);
+	if (code == EXIT_OK && beacon_failed)
+		code = EXIT_TEMPFAIL;
 	campaign_close(c);
 	return code;
 }

@@ -12,6 +12,7 @@
 #include "core/campaign.h"
 #include "mail/outbox.h"
 #include "mail/sendmail.h"
+#include "core/turn.h"
 #include "core/banned.h"
 
 static const char send_help[] =
@@ -20,9 +21,15 @@ static const char send_help[] =
 	"replies to orders, receipts, reports) over SMTP, each moved to .umpire/outbox/sent once\n"
 	"the server took it, so none is sent twice; one that fails stays and is tried again on\n"
 	"the next run. One line per message; exit 75 when any failed.\n\n"
+	"A message the server refuses for good (a 5xx answer), or that is no message, moves to\n"
+	".umpire/outbox/failed with the server's answer and is told once: 'umpire outbox DIR'\n"
+	"lists, retries or drops it. Each message is dated when it is sent.\n\n"
 	"The server is mail.smtp of campaign.yaml (smtp://HOST:PORT with STARTTLS required unless\n"
-	"mail.tls is none, or smtps://HOST:PORT), the login mail.user. The environment wins:\n"
+	"mail.tls is none, or smtps://HOST:PORT), the login mail.user. A server on the loopback\n"
+	"(127.0.0.1, ::1, localhost: a relay on this machine) gets plain SMTP. umpire greets the\n"
+	"server (EHLO) with the domain of mail.from. The environment wins:\n"
 	"  UMPIRE_SMTP_URL       the server\n"
+	"  UMPIRE_SMTP_TLS       starttls or none, instead of mail.tls\n"
 	"  UMPIRE_SMTP_USER      the login\n"
 	"  UMPIRE_SMTP_PASSWORD  the password (never kept in the campaign)\n"
 	"  UMPIRE_SMTP_NETRC     a netrc file with the login and password for the server's host;\n"
@@ -45,8 +52,20 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 	s->user = (v = getenv("UMPIRE_SMTP_USER")) && *v ? v : c->pbem.mail.user;
 	s->password = (v = getenv("UMPIRE_SMTP_PASSWORD")) && *v ? v : NULL;
 	s->netrc = (v = getenv("UMPIRE_SMTP_NETRC")) && *v ? v : NULL;
-	s->starttls = c->pbem.mail.tls == PBEM_TLS_STARTTLS && s->url &&
-		      strncmp(s->url, "smtp://", 7) == 0;
+	int tls = c->pbem.mail.tls == PBEM_TLS_STARTTLS;
+	if ((v = getenv("UMPIRE_SMTP_TLS")) && *v) {
+		if (strcmp(v, "none") != 0 && strcmp(v, "starttls") != 0) {
+			fprintf(stderr,
+				"umpire send: UMPIRE_SMTP_TLS '%s' (starttls or none expected)\n",
+				v);
+			return EXIT_USAGE;
+		}
+		tls = strcmp(v, "starttls") == 0;
+	}
+	/* A relay on this machine is reached without a network: plain SMTP, whatever
+	 * mail.tls says (a local Postfix has often no certificate, or a self-signed one). */
+	s->starttls = tls && s->url && strncmp(s->url, "smtp://", 7) == 0 &&
+		      !smtp_url_loopback(s->url);
 	s->timeout = 60;
 	if (!s->url) {
 		fprintf(stderr,
@@ -82,13 +101,15 @@ int cmd_send(int argc, char **argv)
 	struct outbox_report rep = { 0 };
 	int code = cmd_smtp_settings(c, &s);
 	if (code == EXIT_OK) {
-		rc = outbox_send(c, &s, &rep);
+		rc = outbox_send(c, &s, turn_now(), &rep);
 		for (size_t i = 0; i < rep.n_items; i++) {
 			const struct outbox_item *it = &rep.items[i];
 			if (it->sent)
 				printf("%s: sent to %s\n", it->name, it->to);
 			else
-				printf("%s: not sent (%s)\n", it->name,
+				printf("%s: %s (%s)\n", it->name,
+					it->failed ? "refused for good, moved to failed/" :
+						     "not sent",
 					it->reason ? it->reason : "?");
 		}
 		if (rc < 0)

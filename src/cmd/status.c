@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "mail/inbox.h"
+#include "mail/outbox.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -18,8 +19,10 @@ static const char status_help[] =
 	"campaign.yaml), whether it is closed, and for each player whether he is due, has sent\n"
 	"orders by mail (when the accepted mail arrived, the SHA-256 of his current file) or is\n"
 	"missing; a turn closed under entropy players, whose nonces are still to come and until\n"
-	"when umpire run waits for them; then the messages waiting in the outbox. --json prints\n"
-	"one JSON object.\n"
+	"when umpire run waits for them; then the messages waiting in the outbox and those the\n"
+	"server refused for good. Once the game is over (the rule system ends it, the key chain\n"
+	"is used up, or the campaign is revealed) it says so and why. --json prints one JSON\n"
+	"object.\n"
 	"The time compared with the deadline is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
 static json_t *utc_or_null(long long t)
@@ -54,6 +57,9 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 	json_object_set_new(o, "turn", json_integer(s->turn));
 	json_object_set_new(o, "phase", json_string(phase(s, now)));
 	json_object_set_new(o, "closed", json_boolean(s->closed));
+	json_object_set_new(o, "game_over", json_boolean(s->game_over));
+	json_object_set_new(o, "over", s->over ? json_string(s->over) : json_null());
+	json_object_set_new(o, "revealed", json_boolean(s->revealed));
 	json_object_set_new(o, "now", utc_or_null(now));
 	json_object_set_new(o, "deadline", utc_or_null(s->deadline));
 	json_object_set_new(o, "grace_end", utc_or_null(s->grace_end));
@@ -80,6 +86,8 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 	json_object_set_new(o, "sent", lists[1]);
 	json_object_set_new(o, "missing", lists[2]);
 	json_object_set_new(o, "outbox", json_integer((json_int_t)s->pending_mail));
+	json_object_set_new(o, "outbox_failed",
+		json_integer((json_int_t)outbox_count(c, "failed")));
 	if (s->reveals) {
 		json_t *who = json_array();
 		for (const char *p = s->unrevealed; *p;) {
@@ -102,7 +110,15 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 {
 	char when[32], hex[65];
 
-	printf("campaign %s, turn %d: %s\n", c->id, s->turn, phase(s, now));
+	if (s->game_over) {
+		printf("campaign %s: the game is over (%s) after turn %d\n", c->id, s->over,
+			s->turn - 1);
+		if (c->visibility == CAMPAIGN_SEALED && !s->revealed)
+			printf("sealed: 'umpire reveal %s' publishes what the turns withheld\n",
+				c->dir);
+	} else {
+		printf("campaign %s, turn %d: %s\n", c->id, s->turn, phase(s, now));
+	}
 	if (s->deadline >= 0) {
 		pbem_format_utc(when, sizeof(when), s->deadline);
 		printf("deadline %s", when);
@@ -130,6 +146,10 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 		printf("reveals: every committed nonce is in\n");
 	}
 	printf("outbox: %zu message%s waiting\n", s->pending_mail, s->pending_mail == 1 ? "" : "s");
+	size_t failed = outbox_count(c, "failed");
+	if (failed)
+		printf("outbox: %zu message%s refused for good by the server (umpire outbox %s)\n",
+			failed, failed == 1 ? "" : "s", c->dir);
 }
 
 int cmd_status(int argc, char **argv)

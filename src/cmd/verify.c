@@ -1237,7 +1237,12 @@ static int check_view(struct verify *v, const char *dir)
 	uint8_t salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES], got[FAIR_HASH_BYTES];
 	char tag[LAYOUT_TAG_MAX], epath[LAYOUT_PATH_MAX];
 	int turn = 0, rc = -1, opened = 0, sent = 0;
+	struct stat dst;
 
+	if (stat(dir, &dst) < 0 || !S_ISDIR(dst.st_mode)) {
+		error_set(ERROR_MISSING, "view: no such directory '%s'", dir);
+		goto done;
+	}
 	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h, items) < 0)
 		goto done;
 	layout_tag(tag, turn);

@@ -33,6 +33,27 @@ static size_t read_message(char *out, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* The server's last refusal (an SMTP reply line: "550 5.1.1 <x>: User unknown"), kept from
+ * libcurl's debug stream so a refusal carries the server's own words. */
+struct answer {
+	char line[300];
+};
+
+static int keep_answer(CURL *curl, curl_infotype type, char *data, size_t size, void *arg)
+{
+	struct answer *a = arg;
+	(void)curl;
+	if (type != CURLINFO_HEADER_IN || size < 4 || (data[0] != '4' && data[0] != '5'))
+		return 0; /* only a refusal's words (QUIT's "221 Bye" comes after them) */
+	size_t n = size < sizeof(a->line) - 1 ? size : sizeof(a->line) - 1;
+	while (n && (data[n - 1] == '\n' || data[n - 1] == '\r'))
+		n--;
+	for (size_t i = 0; i < n; i++) /* a stranger's server: printable ASCII only */
+		a->line[i] = data[i] >= ' ' && data[i] < 127 ? data[i] : '?';
+	a->line[n] = '\0';
+	return 0;
+}
+
 /* The libcurl functions used here, from the shared library opened by curl_open. */
 static struct {
 	CURLcode (*global_init)(long flags);
@@ -86,6 +107,33 @@ static int envelope_ok(const char *address)
 	return 1;
 }
 
+char *smtp_url_with_ehlo(const char *url, const char *from)
+{
+	const char *auth = strstr(url, "://");
+	const char *at = strrchr(from, '@');
+	auth = auth ? auth + 3 : url;
+	const char *path = strchr(auth, '/');
+	if ((path && path[1]) || !at || !at[1])
+		return xstrdup(url);
+	return xasprintf("%.*s/%s", (int)(path ? (size_t)(path - url) : strlen(url)), url, at + 1);
+}
+
+int smtp_url_loopback(const char *url)
+{
+	const char *h = strstr(url, "://");
+	h = h ? h + 3 : url;
+	const char *at = strchr(h, '@');
+	if (at && at < h + strcspn(h, "/"))
+		h = at + 1;
+	size_t n = strcspn(h, ":/");
+	if (h[0] == '[')
+		return strncmp(h, "[::1]", 5) == 0;
+	if (n == 9 && strncmp(h, "localhost", 9) == 0)
+		return 1;
+	/* 127.x.y.z, digits and dots only (127.0.0.1.example.org is a name) */
+	return n >= 4 && strncmp(h, "127.", 4) == 0 && strspn(h, "0123456789.") == n;
+}
+
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
 	size_t len)
 {
@@ -103,8 +151,9 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	if (!curl)
 		return error_set(ERROR_OS, "cannot start libcurl");
 	char *from_path = xasprintf("<%s>", from), *to_path = xasprintf("<%s>", to);
+	char *url = smtp_url_with_ehlo(s->url, from);
 	rcpt = lc.slist_append(rcpt, to_path);
-	lc.easy_setopt(curl, CURLOPT_URL, s->url);
+	lc.easy_setopt(curl, CURLOPT_URL, url);
 	lc.easy_setopt(curl, CURLOPT_MAIL_FROM, from_path);
 	lc.easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
 	lc.easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
@@ -125,12 +174,22 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 		lc.easy_setopt(curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 		lc.easy_setopt(curl, CURLOPT_NETRC_FILE, s->netrc);
 	}
+	struct answer said = { "" };
+	lc.easy_setopt(curl, CURLOPT_DEBUGFUNCTION, keep_answer);
+	lc.easy_setopt(curl, CURLOPT_DEBUGDATA, &said);
+	lc.easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	CURLcode rc = lc.easy_perform(curl);
+	long code = 0;
+	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
 	if (rc == CURLE_OK)
 		ret = 0;
-	else
-		error_set(ERROR_OS, "smtp: cannot send to %s through %s: %s", to, s->url,
-			errbuf[0] ? errbuf : lc.easy_strerror(rc));
+	else /* a 5xx answer is the server's final word (RFC 5321 4.2.1): ERROR_INPUT */
+		error_set(code >= 500 && code <= 599 ? ERROR_INPUT : ERROR_OS,
+			"smtp: cannot send to %s through %s: %s%s%s%s", to, s->url,
+			errbuf[0] ? errbuf : lc.easy_strerror(rc),
+			said.line[0] && code ? " (the server: " : "", code ? said.line : "",
+			said.line[0] && code ? ")" : "");
+	free(url);
 	lc.slist_free_all(rcpt);
 	lc.easy_cleanup(curl);
 	free(from_path);

@@ -18,10 +18,20 @@ struct smtp_settings {
 	                       * fields above then unused */
 };
 
-/* Sends message (len bytes, an RFC 5322 message with CRLF line ends) from `from` to `to`.
- * Returns 0, or -1 with the server's or libcurl's reason (class ERROR_OS). */
+/* Sends message (len bytes, an RFC 5322 message with CRLF line ends) from `from` to `to`,
+ * greeting the server (EHLO) with the domain of `from` (smtp_url_with_ehlo), not the host
+ * name. Returns 0, or -1 with the server's or libcurl's reason: class ERROR_INPUT when the
+ * server refused for good (a 5xx answer, or an address that cannot go into SMTP), ERROR_OS
+ * when trying again later may work. */
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
 	size_t len);
+
+/* url with the EHLO name libcurl takes from its path (smtp://HOST:PORT/DOMAIN): the domain
+ * of from, unless url has a path already. A new string. */
+char *smtp_url_with_ehlo(const char *url, const char *from);
+/* 1 if url's host is the loopback (127.0.0.0/8, ::1, localhost): a relay on this machine,
+ * which plain SMTP reaches without crossing a network. */
+int smtp_url_loopback(const char *url);
 
 struct buf;
 

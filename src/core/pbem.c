@@ -13,14 +13,16 @@
 #include "core/banned.h"
 
 const char *const pbem_missing_names[] = { "no-orders", "hold", NULL };
+const char *const pbem_close_names[] = { "all-sent", "deadline", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", "reveal", NULL };
+	"remind", "reveal", "close", NULL };
 static const char *const publish_keys[] = { "remote", "auto", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
-	"require_signature", NULL };
+	"require_signature", "reply_to", NULL };
+const char *const pbem_reply_to_names[] = { "registered", "sender", NULL };
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
  * days_from_civil): integer only, no time zone, no locale. */
@@ -198,6 +200,9 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	int v;
 	if (m && node_want_enum(m, "missing", pbem_missing_names, &v, d) == 0)
 		s->missing = (enum pbem_missing)v;
+	const struct node *cl = node_get(n, "close");
+	if (cl && node_want_enum(cl, "close", pbem_close_names, &v, d) == 0)
+		s->close = (enum pbem_close)v;
 }
 
 static char *want_dup(const struct node *map, const char *key, size_t max, struct diag *d)
@@ -266,6 +271,9 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 	const struct node *t = node_get(n, "tls");
 	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
 		m->tls = (enum pbem_tls)v;
+	const struct node *rt = node_get(n, "reply_to");
+	if (rt && node_want_enum(rt, "reply_to", pbem_reply_to_names, &v, d) == 0)
+		m->reply_to = (enum pbem_reply_to)v;
 	const struct node *r = node_get(n, "require_signature");
 	if (r)
 		node_want_bool(r, "require_signature", &m->require_signature, d);

@@ -31,6 +31,13 @@ enum pbem_missing {
 };
 extern const char *const pbem_missing_names[];
 
+/* When a turn with all due players' orders in closes (`schedule.close`). */
+enum pbem_close {
+	PBEM_CLOSE_ALL_SENT, /* on the first pass once every due player has sent (the default) */
+	PBEM_CLOSE_DEADLINE, /* at the deadline: until then a later valid file replaces the last */
+};
+extern const char *const pbem_close_names[];
+
 /* `schedule:` — deadline of turn N = first_deadline + (N - 1) * every. */
 struct pbem_schedule {
 	int set;                   /* 0: no schedule (no deadlines) */
@@ -41,6 +48,7 @@ struct pbem_schedule {
 	long long reveal;          /* entropy players: reveals awaited this long after a close
 	                            * (default 1d); then `umpire run` resolves without the rest */
 	enum pbem_missing missing; /* what a missing player gets */
+	enum pbem_close close;     /* when a turn whose due players have all sent closes */
 };
 
 /* `publish:` — where `umpire publish` pushes main and the tags. */
@@ -61,6 +69,13 @@ enum pbem_transport {
 	PBEM_TRANSPORT_SENDMAIL, /* the local program mail.sendmail, `-oi -f FROM -- TO` */
 };
 extern const char *const pbem_transport_names[];
+/* Where a reply to a player's mail goes (`mail.reply_to`). */
+enum pbem_reply_to {
+	PBEM_REPLY_REGISTERED, /* his registered address: the From when it is one, else his first
+	                        * (a signed mail from elsewhere); a stranger's From (the default) */
+	PBEM_REPLY_SENDER,     /* the From of the mail, whatever it is */
+};
+extern const char *const pbem_reply_to_names[];
 struct pbem_mail {
 	char *from; /* the umpire's address: replies come from it; NULL: mail not set up */
 	enum pbem_transport transport;
@@ -69,6 +84,7 @@ struct pbem_mail {
 	char *user;     /* SMTP login, or NULL (the password never is here) */
 	enum pbem_tls tls;
 	int require_signature; /* orders by mail must be signed (ssh-keygen -Y sign) */
+	enum pbem_reply_to reply_to;
 };
 
 /* Everything above, as campaign_parse keeps it in struct campaign. */

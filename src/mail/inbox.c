@@ -21,6 +21,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "mail/mail.h"
+#include "mail/notify.h"
 #include "mail/outbox.h"
 #include "mail/sshsig.h"
 #include "core/turn.h"
@@ -114,12 +115,78 @@ static int move_to_cur(const char *maildir, const char *name)
 	return rc;
 }
 
+int inbox_game_over(struct campaign *c, char **why)
+{
+	char tag[LAYOUT_TAG_MAX];
+	void *state = NULL;
+	const char *rule_why = NULL;
+	int last;
+
+	*why = NULL;
+	if (repo_has(c->repo, LAYOUT_REVEAL_TAG)) {
+		*why = xstrdup("the campaign is revealed (tag 'reveal')");
+		return 1;
+	}
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
+		return -1;
+	layout_close_tag(tag, last + 1);
+	if (!repo_has(c->repo, tag) && c->rules->game_over &&
+		c->rules->game_over(&c->rc, state, last + 1, &rule_why))
+		*why = xstrdup(rule_why ? rule_why : "the rule system says so");
+	else if ((uint32_t)(last + 1) > c->chain_length)
+		*why = xasprintf("turn %d is beyond the key chain", last + 1);
+	c->rules->state_free(state);
+	return *why != NULL;
+}
+
+/* The campaigns that take mail from maildir: one empty file per id in
+ * maildir/umpire-campaigns/ (Maildir readers ignore it), each added by its own inbox. */
+static void register_campaign(const struct campaign *c, const char *maildir)
+{
+	char *dir = xasprintf("%s/umpire-campaigns", maildir);
+	struct stat st;
+	char *path = xasprintf("%s/%s", dir, c->id);
+	if (lstat(path, &st) != 0 && file_mkdir_p(dir, 0700) == 0)
+		file_write_durable(dir, c->id, "", 0);
+	error_clear();
+	free(path);
+	free(dir);
+}
+
+/* The ids registered in maildir/umpire-campaigns, ", "-separated and sorted, onto out. */
+static void registered_campaigns(const char *maildir, struct buf *out)
+{
+	char *dir = xasprintf("%s/umpire-campaigns", maildir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0;
+	while (d && (e = readdir(d)) && n < 100) {
+		if (e->d_name[0] == '.')
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(out, "%s%s", i ? ", " : "", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	free(dir);
+}
+
 /* One message being handled. */
 struct intake {
 	struct campaign *c;
-	int turn;      /* the open turn */
-	int closed;    /* it has a close tag: no more orders */
-	long long now; /* handled at */
+	const char *maildir;
+	int turn;         /* the open turn */
+	int closed;       /* it has a close tag: no more orders */
+	const char *over; /* the game is over: why; NULL while it goes on */
+	long long now;    /* handled at */
 	struct mail_in m;
 	struct buf raw; /* the message as delivered */
 	uint8_t mail_sha256[FAIR_HASH_BYTES];
@@ -202,6 +269,27 @@ static int check_signature(struct intake *in)
 	return rc == 1 ? 0 : rc == 0 ? 1 : -1;
 }
 
+/* The problems of orders taken from a mail's body, with the line numbers of the body as
+ * the player sees it: the same check run again on the orders behind as many empty lines as
+ * the body had before them (YAML reads them as nothing), so no message is rewritten. */
+static void body_diagnostics(const struct intake *in, struct buf *out)
+{
+	struct buf padded = BUF_INIT;
+	struct turn t;
+	for (size_t i = 1; i < in->m.orders_line; i++)
+		buf_puts(&padded, "\n");
+	buf_append(&padded, in->m.orders, in->m.orders_len);
+	turn_init(&t, in->c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	turn_add_order_bytes(&t, in->m.orders_name, padded.data, padded.len);
+	if (turn_run(&t, "load", "orders") < 0 && diag_count(&t.diag))
+		diag_format(&t.diag, out, 0);
+	else
+		buf_puts(out, "the orders in the body are refused\n");
+	error_clear();
+	turn_release(&t);
+	buf_release(&padded);
+}
+
 /* Checks the order file as `umpire check` does; 0 accepted (file's player is the sender's),
  * 1 refused (in->why says why), -1 failure of the campaign itself. */
 static int check_orders(struct intake *in)
@@ -214,7 +302,10 @@ static int check_orders(struct intake *in)
 	rc = turn_run(&t, "load", "orders");
 	if (rc < 0 && t.failed_step && strcmp(t.failed_step, "orders") == 0 &&
 		diag_count(&t.diag)) {
-		diag_format(&t.diag, &in->why, 0);
+		if (in->m.orders_line > 1)
+			body_diagnostics(in, &in->why);
+		else
+			diag_format(&t.diag, &in->why, 0);
 		rc = 1;
 	} else if (rc < 0) {
 		error_prefix("checking '%s'", in->m.orders_name);
@@ -314,12 +405,34 @@ static int judge(struct intake *in)
 			c->id);
 		return 1;
 	}
+	if (in->over) {
+		buf_printf(&in->why,
+			"the game of campaign '%s' is over (%s): it takes no more orders; its last report and 'umpire verify' on a clone of the campaign tell the rest\n",
+			c->id, in->over);
+		return 1;
+	}
 	if (reveal_file(in))
 		return judge_reveal(in);
+	char *t = peek(&in->m, "turn"), *end = NULL;
+	long ft = t ? strtol(t, &end, 10) : 0;
+	int file_turn = t && end && !*end && *t && ft > 0 && ft < 100000 ? (int)ft : 0;
+	free(t);
+	if (file_turn > in->turn || (in->closed && file_turn == in->turn + 1)) {
+		buf_printf(&in->why,
+			"these are orders for turn %d, which is not open yet: turn %d is %s (send them after turn %d's report, if you are due on turn %d)\n",
+			file_turn, in->turn, in->closed ? "closed" : "open", file_turn - 1,
+			file_turn);
+		return 1;
+	}
 	if (in->closed) {
 		buf_printf(&in->why,
-			"turn %d of campaign '%s' is closed: its orders are fixed (send turn %d's once turn %d's report is out)\n",
-			in->turn, c->id, in->turn + 1, in->turn);
+			"turn %d of campaign '%s' is closed: its orders are fixed, and these came too late (turn %d's report will say whether you are due on turn %d)\n",
+			in->turn, c->id, in->turn, in->turn + 1);
+		return 1;
+	}
+	if (file_turn && file_turn < in->turn) {
+		buf_printf(&in->why, "this is turn %d's file; turn %d is open\n", file_turn,
+			in->turn);
 		return 1;
 	}
 	return check_orders(in);
@@ -345,10 +458,24 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 	}
 	if (accepted) {
 		hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
+		long long dl = pbem_deadline(&c->pbem, in->turn);
+		if (dl >= 0)
+			pbem_format_utc(deadline, sizeof(deadline), dl);
 		buf_printf(b,
 			"Your orders are accepted: they are your orders for turn %d until the turn\n"
-			"closes; a later valid file replaces them.\n\n",
+			"closes; a later valid file replaces them until then.\n",
 			in->turn);
+		if (dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE)
+			buf_printf(b, "The turn closes at its deadline, %s.\n", deadline);
+		else
+			buf_printf(b,
+				"The turn closes on the umpire's next pass once every due player's orders\n"
+				"are in%s%s%s.\n",
+				dl >= 0 ? ", or at the deadline (" : "", dl >= 0 ? deadline : "",
+				dl >= 0 ? ") and its grace" : "");
+		buf_puts(b,
+			"orders_sha256 is the SHA-256 of your file's bytes as kept (orders in the body:\n"
+			"from their first line to the signature line).\n\n");
 		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\norders_sha256: %s\n",
 			c->id, in->turn, c->players[in->player], in->m.orders_name, hex);
 		buf_printf(b, "received: %s\n", when);
@@ -375,21 +502,30 @@ static int queue_reply(const struct intake *in, int accepted)
 	char hex[65], id[200], name[64];
 	struct buf body = BUF_INIT, msg = BUF_INIT;
 	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
-	const char *domain = strchr(from, '@') + 1;
 	int rc;
 
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
 	/* Named by delivery time first, so replies go out in the order the mail came. */
 	snprintf(name, sizeof(name), "reply-%010lld-%.24s", in->arrived, hex);
-	snprintf(id, sizeof(id), "umpire.reply.%.24s@%.100s", hex, domain);
+	char what[40];
+	snprintf(what, sizeof(what), "reply.%.24s", hex);
+	notify_message_id(id, sizeof(id), c, what);
+	/* A player's reply goes to his registered address, not to whatever From a signed
+	 * mail came from; a stranger's to his From. */
+	const char *to = in->m.from;
+	if (in->player >= 0 && c->pbem.mail.reply_to == PBEM_REPLY_REGISTERED &&
+		c->pbem.contacts[in->player].n_emails &&
+		pbem_player_of(&c->pbem, in->m.from) != in->player)
+		to = c->pbem.contacts[in->player].emails[0];
 	reply_body(&body, in, accepted);
 	char *subject = xasprintf("[%s] turn %d: %s %s", c->id, in->turn,
 		in->is_reveal ? "reveal" : "orders", accepted ? "accepted" : "refused");
 	struct mail_out out = {
 		.from = from,
-		.to = in->m.from,
+		.to = to,
 		.subject = subject,
 		.in_reply_to = in->m.message_id,
+		.auto_reply = 1,
 		.message_id = id,
 		.date = in->now,
 		.body = buf_str(&body),
@@ -447,6 +583,28 @@ static void item_add(struct inbox_report *rep, const char *name, enum inbox_verd
 		player ? xstrdup(player) : NULL, detail, 0 };
 }
 
+/* The first MAIL_HEAD_BYTES of a message larger than MAIL_MAX_BYTES into out (its headers,
+ * enough to answer it); *size gets its whole size. 0 / -1. */
+static int read_head(const char *path, struct buf *out, long long *size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return error_set(ERROR_INPUT, "cannot read '%s'", path);
+	}
+	char *head = xmalloc(MAIL_HEAD_BYTES);
+	ssize_t n = read(fd, head, MAIL_HEAD_BYTES);
+	close(fd);
+	out->len = 0;
+	if (n > 0)
+		buf_append(out, head, (size_t)n);
+	free(head);
+	*size = (long long)st.st_size;
+	return n > 0 ? 0 : error_set(ERROR_INPUT, "cannot read '%s'", path);
+}
+
 /* Reads the message and decides nothing yet: duplicates and other campaigns' mail are told
  * apart here. Returns the verdict for those, -2 to go on, -1 failure. */
 static int intake_read(struct intake *in, const char *path)
@@ -454,12 +612,27 @@ static int intake_read(struct intake *in, const char *path)
 	char hex[65];
 	int seen;
 
-	if (file_read(path, MAIL_MAX_BYTES, &in->raw) < 0)
-		return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
+	long long size = 0;
+	if (file_read(path, MAIL_MAX_BYTES, &in->raw) < 0) {
+		if (error_last()->klass != ERROR_INPUT || read_head(path, &in->raw, &size) < 0)
+			return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
+	}
 	fair_sha256(in->mail_sha256, in->raw.data, in->raw.len);
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
+	if (in->raw.len == 0) /* an empty file: filed quietly */
+		return INBOX_UNREADABLE;
 	if (mail_parse(&in->m, in->raw.data, in->raw.len) < 0) /* or GMime cannot be loaded */
 		return error_last()->klass == ERROR_INPUT ? INBOX_UNREADABLE : -1;
+	if (size) { /* only its head was read: the answer is the limit */
+		free(in->m.orders);
+		in->m.orders = NULL;
+		free(in->m.problem);
+		in->m.problem = xasprintf(
+			"the mail is %lld KiB; umpire takes mail of at most %d KiB (send the order file alone, as text)",
+			size / 1024, MAIL_MAX_BYTES / 1024);
+	}
+	if (in->m.automatic) /* RFC 3834: never answered, whoever it seems to come from */
+		return INBOX_AUTOMATIC;
 	in->message_id = in->m.message_id ? xstrdup(in->m.message_id) : xasprintf("sha256:%s", hex);
 	if (journal_submission_seen(in->c->journal, in->message_id, &seen) < 0)
 		return -1;
@@ -484,21 +657,35 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 	free(path);
 	if (rc == -1)
 		return -1;
-	if (rc == INBOX_FOREIGN) {
+	if (rc == INBOX_FOREIGN && in->now - in->arrived < INBOX_UNCLAIMED_AFTER) {
 		item_add(rep, name, INBOX_FOREIGN, NULL,
 			xstrdup("orders for another campaign: left in new/"));
 		return 0;
 	}
-	if (rc == INBOX_DUPLICATE || rc == INBOX_UNREADABLE) {
+	if (rc == INBOX_DUPLICATE || rc == INBOX_UNREADABLE || rc == INBOX_AUTOMATIC) {
 		if (move_to_cur(maildir, name) < 0)
 			return -1;
 		item_add(rep, name, rc, NULL,
 			xstrdup(rc == INBOX_DUPLICATE ?
 					"already handled (same Message-ID)" :
+				rc == INBOX_AUTOMATIC ?
+					in->m.automatic :
 					"not a message with a sender: nobody to answer"));
 		return 0;
 	}
-	v = judge(in);
+	if (rc == INBOX_FOREIGN) { /* no campaign here took it in time: one answer, filed */
+		struct buf ids = BUF_INIT;
+		char *named = peek(&in->m, "campaign");
+		registered_campaigns(maildir, &ids);
+		buf_printf(&in->why,
+			"no campaign '%s' takes orders at this address; the campaigns here are: %s (fix the line 'campaign:' and send the file again)\n",
+			named ? named : "?", buf_str(&ids));
+		free(named);
+		buf_release(&ids);
+		v = 1;
+	} else {
+		v = judge(in);
+	}
 	if (v < 0)
 		return -1;
 	if (v == 0 && (in->is_reveal ? turn_keep_reveal(in->c, in->turn, in->c->players[in->player],
@@ -539,12 +726,22 @@ int inbox_run(struct campaign *c, const char *maildir, long long now, struct inb
 		return -1;
 	layout_close_tag(tag, rep->turn);
 	int closed = repo_has(c->repo, tag);
+	char *over = NULL;
+	if (n > 0 && inbox_game_over(c, &over) < 0) {
+		for (long i = 0; i < n; i++)
+			free(p[i].name);
+		free(p);
+		return -1;
+	}
+	register_campaign(c, maildir);
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct stat st;
 		char *path = xasprintf("%s/new/%s", maildir, p[i].name);
 		struct intake in = { .c = c,
+			.maildir = maildir,
 			.turn = rep->turn,
 			.closed = closed,
+			.over = over,
 			.now = now,
 			.arrived = p[i].mtime,
 			.player = -1 };
@@ -561,6 +758,7 @@ int inbox_run(struct campaign *c, const char *maildir, long long now, struct inb
 	for (long i = 0; i < n; i++)
 		free(p[i].name);
 	free(p);
+	free(over);
 	return rc;
 }
 
@@ -655,8 +853,14 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	out->turn = last + 1;
 	layout_close_tag(tag, out->turn);
 	out->closed = repo_has(c->repo, tag);
-	const char *why = NULL;
-	out->game_over = c->rules->game_over && c->rules->game_over(&c->rc, state, out->turn, &why);
+	char *over = NULL;
+	if (inbox_game_over(c, &over) < 0) {
+		c->rules->state_free(state);
+		return -1;
+	}
+	out->game_over = over != NULL;
+	out->over = over;
+	out->revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;
 	out->pending_mail = outbox_pending(c);
@@ -672,6 +876,7 @@ void inbox_status_release(struct inbox_status *s)
 {
 	free(s->players);
 	free(s->unrevealed);
+	free(s->over);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -14,6 +14,11 @@
 struct campaign;
 
 #define INBOX_MAX_MESSAGES 1000 /* messages handled in one run (the rest wait for the next) */
+#define INBOX_UNCLAIMED_AFTER \
+	3600                         /* seconds another campaign's mail may wait in new/: then
+                                    * the campaign that sees it answers with the campaigns here
+                                    * and files it */
+#define MAIL_HEAD_BYTES (256 * 1024) /* of a message over the limit, read to answer it */
 
 /* What happened to one message. */
 enum inbox_verdict {
@@ -22,6 +27,8 @@ enum inbox_verdict {
 	INBOX_DUPLICATE,  /* a Message-ID already handled: moved to cur/, nothing else */
 	INBOX_FOREIGN,    /* orders for another campaign: left in new/ for its inbox */
 	INBOX_UNREADABLE, /* no message, or no sender to answer: moved to cur/, recorded */
+	INBOX_AUTOMATIC,  /* automatic, bulk or list mail, or a bounce (RFC 3834): moved to cur/,
+	                   * never answered */
 };
 
 /* One message handled. */
@@ -42,10 +49,20 @@ struct inbox_report {
 /* Handles every message in maildir/new (oldest delivery first, then by name) for campaign
  * c (opened with CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) at time now (UTC seconds: when handled).
  * Accepted files go to .umpire/inbox/turn-NNNN/PLAYER.yaml, replies to .umpire/outbox/new/.
+ * Automatic mail (RFC 3834), an empty file and mail already handled are only moved to cur/;
+ * mail over MAIL_MAX_BYTES gets a reply saying the limit; after the game's end every file
+ * gets "the game is over"; mail for another campaign stays in new/ INBOX_UNCLAIMED_AFTER
+ * seconds, then gets one reply listing the campaigns that share the Maildir (each inbox
+ * registers its campaign in maildir/umpire-campaigns/) and is filed.
  * rep gets what happened (release with inbox_report_release). Returns 0, or -1 when the
  * campaign, the Maildir or a disk failed (messages not yet handled stay in new/). */
 int inbox_run(struct campaign *c, const char *maildir, long long now, struct inbox_report *rep);
 void inbox_report_release(struct inbox_report *rep);
+
+/* 1 when the game of c is over, with why (a new string) in *why: the campaign is revealed,
+ * the rule system ends it (its game_over) before the open turn, or the key chain is used up;
+ * 0 while it goes on (*why NULL); -1 when the state cannot be read. */
+int inbox_game_over(struct campaign *c, char **why);
 
 /* Where the accepted orders of turn are kept: .umpire/inbox/turn-NNNN (a new string). */
 char *inbox_turn_dir(const struct campaign *c, int turn);
@@ -78,6 +95,8 @@ struct inbox_status {
 	long long deadline;                  /* UTC seconds, -1 without a schedule */
 	long long grace_end;                 /* deadline + grace, -1 without */
 	int game_over;                       /* the game has ended: no turn is open */
+	char *over;                          /* game_over: why (inbox_game_over) */
+	int revealed;                        /* the campaign has its tag `reveal` */
 	struct inbox_player_status *players; /* campaign order */
 	size_t n_players;
 	size_t pending_mail;  /* replies and reports in the outbox not yet sent */

@@ -42,6 +42,7 @@
 	X(g_mime_message_get_subject) \
 	X(g_mime_message_new) \
 	X(g_mime_message_set_date) \
+	X(g_mime_object_remove_header) \
 	X(g_mime_message_set_message_id) \
 	X(g_mime_message_set_mime_part) \
 	X(g_mime_message_set_subject) \
@@ -50,6 +51,8 @@
 	X(g_mime_multipart_set_boundary) \
 	X(g_mime_object_encode) \
 	X(g_mime_object_get_content_type) \
+	X(g_mime_object_get_header) \
+	X(g_mime_message_get_mime_part) \
 	X(g_mime_object_set_content_type_parameter) \
 	X(g_mime_object_set_disposition) \
 	X(g_mime_object_set_header) \
@@ -117,6 +120,8 @@ static int gmime_open(void)
 /* The message in bytes, parsed by GMime (a new reference), or NULL when it is none. */
 static GMimeMessage *parse_message(const void *bytes, size_t len)
 {
+	if (len == 0) /* GMime prints a CRITICAL line for an empty stream */
+		return NULL;
 	GMimeStream *stream = gm.g_mime_stream_mem_new_with_buffer(bytes, len);
 	GMimeParser *parser = gm.g_mime_parser_new_with_stream(stream);
 	GMimeMessage *msg = gm.g_mime_parser_construct_message(parser, NULL);
@@ -238,6 +243,32 @@ done:
 	gm.g_object_unref(mem);
 }
 
+/* RFC 3676 (format=flowed): the text of in, soft line breaks (a line ending in a space)
+ * joined, the space then deleted with delsp=yes, and space-stuffing undone; the signature
+ * line "-- " is no soft break. GMime has no filter for it. A new string of *len bytes. */
+static char *unflow(const char *in, size_t n, int delsp, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n;) {
+		const char *p = in + i, *nl = memchr(p, '\n', n - i);
+		size_t l = nl ? (size_t)(nl - p) : n - i;
+		i += nl ? l + 1 : l;
+		if (l && p[l - 1] == '\r')
+			l--;
+		int sig = l == 3 && strncmp(p, "-- ", 3) == 0;
+		if (!sig && l && p[0] == ' ') { /* space-stuffed */
+			p++;
+			l--;
+		}
+		int soft = !sig && l && p[l - 1] == ' ' && (nl != NULL);
+		buf_append(&b, p, soft && delsp ? l - 1 : l);
+		if (!soft && nl)
+			buf_puts(&b, "\n");
+	}
+	*len = b.len;
+	return buf_detach(&b);
+}
+
 /* Start of the line at p (text begins at base). */
 static int line_starts(const char *p, const char *word)
 {
@@ -250,8 +281,9 @@ static int line_starts(const char *p, const char *word)
 static int body_orders(struct mail_in *out)
 {
 	const char *s = out->orders, *start = NULL;
+	size_t line = 1;
 
-	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL, line++) {
 		if (line_starts(p, "campaign:") ||
 			(line_starts(p, "---") &&
 				(p[3] == '\n' || p[3] == '\r' || p[3] == ' ' || !p[3]))) {
@@ -273,9 +305,13 @@ static int body_orders(struct mail_in *out)
 			buf_puts(&b, "\n");
 		p += nl ? n + 1 : n;
 	}
+	/* The blank line(s) a mail program puts before "-- " are no part of the orders. */
+	while (b.len >= 2 && b.data[b.len - 1] == '\n' && b.data[b.len - 2] == '\n')
+		b.data[--b.len] = '\0';
 	free(out->orders);
 	out->orders_len = b.len;
 	out->orders = buf_detach(&b);
+	out->orders_line = line;
 	return 0;
 }
 
@@ -319,6 +355,17 @@ static void choose_orders(struct mail_in *out, struct scan *s)
 	} else if (s->text) {
 		out->orders_name = xstrdup("message body");
 		part_text(out, s->text);
+		GMimeContentType *ct = gm.g_mime_object_get_content_type((GMimeObject *)s->text);
+		const char *fmt = ct ? gm.g_mime_content_type_get_parameter(ct, "format") : NULL;
+		const char *dsp = ct ? gm.g_mime_content_type_get_parameter(ct, "delsp") : NULL;
+		if (out->orders && fmt && strcasecmp(fmt, "flowed") == 0) {
+			size_t n;
+			char *t = unflow(out->orders, out->orders_len,
+				dsp && strcasecmp(dsp, "yes") == 0, &n);
+			free(out->orders);
+			out->orders = t;
+			out->orders_len = n;
+		}
 		if (out->orders && body_orders(out) < 0) {
 			free(out->orders);
 			out->orders = NULL;
@@ -340,6 +387,43 @@ static char *lower_dup(const char *s)
 	for (char *p = r; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	return r;
+}
+
+/* 1 if header h of o has a value that starts (after blanks) with word, any case. */
+static int header_is(GMimeObject *o, const char *h, const char *word)
+{
+	const char *v = gm.g_mime_object_get_header(o, h);
+	if (!v)
+		return 0;
+	v += strspn(v, " \t");
+	size_t n = strlen(word);
+	return strncasecmp(v, word, n) == 0 && !isalnum((unsigned char)v[n]) && v[n] != '-';
+}
+
+/* Why msg is mail no program should answer (RFC 3834 section 2, RFC 3464), a new string, or
+ * NULL: automatic (Auto-Submitted other than no), bulk or list mail, or a bounce. */
+static char *automatic(GMimeMessage *msg, const char *from)
+{
+	GMimeObject *o = (GMimeObject *)msg;
+	const char *v = gm.g_mime_object_get_header(o, "Auto-Submitted");
+	if (v && !header_is(o, "Auto-Submitted", "no"))
+		return xasprintf("automatic mail (Auto-Submitted: %.40s)", v + strspn(v, " \t"));
+	static const char *const prec[] = { "bulk", "list", "junk" };
+	for (size_t i = 0; i < 3; i++)
+		if (header_is(o, "Precedence", prec[i]))
+			return xasprintf("%s mail (Precedence: %s)", prec[i], prec[i]);
+	if (gm.g_mime_object_get_header(o, "List-Id"))
+		return xstrdup("list mail (List-Id)");
+	v = gm.g_mime_object_get_header(o, "Return-Path");
+	if (v && strspn(v, " \t<>") == strlen(v))
+		return xstrdup("a bounce (null return path)");
+	if (from && strncmp(from, "mailer-daemon@", 14) == 0)
+		return xstrdup("a bounce (from MAILER-DAEMON)");
+	GMimeObject *top = gm.g_mime_message_get_mime_part(msg);
+	GMimeContentType *ct = top ? gm.g_mime_object_get_content_type(top) : NULL;
+	if (ct && gm.g_mime_content_type_is_type(ct, "multipart", "report"))
+		return xstrdup("a bounce or report (multipart/report)");
+	return NULL;
 }
 
 int mail_parse(struct mail_in *out, const void *bytes, size_t len)
@@ -369,6 +453,7 @@ int mail_parse(struct mail_in *out, const void *bytes, size_t len)
 	const char *subj = gm.g_mime_message_get_subject(msg);
 	out->subject = xstrdup(subj && gm.g_utf8_validate(subj, -1, NULL) ? subj : "");
 
+	out->automatic = automatic(msg, out->from);
 	struct scan s = { 0 };
 	gm.g_mime_message_foreach(msg, scan_part, &s);
 	choose_orders(out, &s);
@@ -385,6 +470,7 @@ void mail_in_release(struct mail_in *m)
 	free(m->orders_name);
 	free(m->problem);
 	free(m->signature);
+	free(m->automatic);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -455,9 +541,22 @@ int mail_build(struct buf *out, const struct mail_out *m)
 	if (m->in_reply_to) {
 		char *ref = xasprintf("<%s>", m->in_reply_to);
 		gm.g_mime_object_set_header((GMimeObject *)msg, "In-Reply-To", ref, NULL);
-		gm.g_mime_object_set_header((GMimeObject *)msg, "References", ref, NULL);
 		free(ref);
 	}
+	if (m->in_reply_to || m->references) {
+		struct buf refs = BUF_INIT;
+		if (m->references)
+			buf_printf(&refs, "<%s>", m->references);
+		if (m->in_reply_to)
+			buf_printf(&refs, "%s<%s>", refs.len ? " " : "", m->in_reply_to);
+		gm.g_mime_object_set_header((GMimeObject *)msg, "References", buf_str(&refs), NULL);
+		buf_release(&refs);
+	}
+	/* RFC 3834: mail of a program, which no responder should answer (a reply, or
+	 * auto-generated), and no vacation notice either (Precedence: bulk, by custom). */
+	gm.g_mime_object_set_header((GMimeObject *)msg, "Auto-Submitted",
+		m->auto_reply ? "auto-replied" : "auto-generated", NULL);
+	gm.g_mime_object_set_header((GMimeObject *)msg, "Precedence", "bulk", NULL);
 	GMimeObject *body = text_part(m->body);
 	if (m->n_attachments) {
 		GMimeMultipart *mp = gm.g_mime_multipart_new_with_subtype("mixed");
@@ -519,5 +618,28 @@ int mail_envelope(const void *bytes, size_t len, char **from, char **to)
 		*from = *to = NULL;
 		return error_set(ERROR_INPUT, "the message has no From or no To address");
 	}
+	return 0;
+}
+
+int mail_set_date(struct buf *message, long long date)
+{
+	if (gmime_open() < 0)
+		return -1;
+	GMimeMessage *msg = parse_message(message->data, message->len);
+	if (!msg)
+		return error_set(ERROR_INPUT, "not a mail message");
+	GDateTime *dt = gm.g_date_time_new_from_unix_utc(date);
+	gm.g_mime_message_set_date(msg, dt);
+	gm.g_date_time_unref(dt);
+	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
+	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
+	gm.g_mime_format_options_free(fo);
+	gm.g_object_unref(msg);
+	if (!text)
+		return error_set(ERROR_INTERNAL, "cannot render a mail message");
+	message->len = 0;
+	buf_puts(message, text);
+	gm.g_free(text);
 	return 0;
 }

@@ -19,10 +19,13 @@ struct mail_in {
 	char *subject;    /* UTF-8, or "" */
 	char *orders;     /* the order file's bytes, UTF-8, NUL-terminated; NULL when none */
 	size_t orders_len;
-	char *orders_name; /* the attachment's file name, or "message body" */
-	char *problem;     /* why no order file could be taken, or NULL: one line for the reply */
-	char *signature;   /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
+	char *orders_name;  /* the attachment's file name, or "message body" */
+	size_t orders_line; /* orders in the body: the body's line they start at (1-based); 0 */
+	char *problem;      /* why no order file could be taken, or NULL: one line for the reply */
+	char *signature;    /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
 	size_t signature_len;
+	char *automatic; /* why no program may answer it (RFC 3834: automatic, bulk or list mail,
+	                  * a bounce), or NULL */
 };
 
 /* Parses a delivered message (len bytes, at most MAIL_MAX_BYTES) into out (release with
@@ -31,7 +34,9 @@ struct mail_in {
  * (its bytes exactly, converted to UTF-8 when another charset is declared), else the first
  * text/plain part from its first line `---` or `campaign:` up to a signature line "-- ".
  * An attachment named *.sig is the order file's SSH signature (kept as sent; with orders
- * in the body it is a problem: a signature signs a file).
+ * in the body it is a problem: a signature signs a file). A format=flowed body (RFC 3676)
+ * is unflowed first, and blank lines before the signature separator are dropped.
+ * out->automatic says when the message is one no program answers (RFC 3834).
  * Returns 0, or -1 when the bytes are no message at all (error_last()). */
 int mail_parse(struct mail_in *out, const void *bytes, size_t len);
 void mail_in_release(struct mail_in *m);
@@ -51,6 +56,9 @@ struct mail_out {
 	const char *to;          /* the recipient's */
 	const char *subject;     /* UTF-8 */
 	const char *in_reply_to; /* Message-ID (without <>) answered, or NULL */
+	const char *references;  /* the thread's first Message-ID (without <>), or NULL */
+	int auto_reply;          /* a reply to a player's mail (Auto-Submitted: auto-replied);
+	                          * 0: mail umpire writes on its own (auto-generated) */
 	const char *message_id;  /* this message's id, without <> */
 	long long date;          /* UTC seconds */
 	const char *body;        /* UTF-8 text */
@@ -58,8 +66,14 @@ struct mail_out {
 	size_t n_attachments;
 };
 
-/* Renders m as an RFC 5322 message (MIME, 7-bit clean, CRLF line ends) onto out. 0 / -1. */
+/* Renders m as an RFC 5322 message (MIME, 7-bit clean, CRLF line ends) onto out, with
+ * `Auto-Submitted:` (auto-replied or auto-generated) and `Precedence: bulk` (RFC 3834), and
+ * `References:` of the thread's first message and the one answered. 0 / -1. */
 int mail_build(struct buf *out, const struct mail_out *m);
+
+/* Sets the Date of the message in message (made by mail_build) to date (UTC seconds): the
+ * time it is sent, not queued. 0, or -1 (ERROR_INPUT: no message). */
+int mail_set_date(struct buf *message, long long date);
 
 /* The envelope of a message made by mail_build: its From and To addresses (new strings).
  * Returns 0 / -1. */

@@ -25,19 +25,55 @@ struct notice {
 	size_t n_attachments;
 };
 
-/* Queues n to player i (who has an address) as KIND-NNNN-PLAYER. 0 / -1. */
-static int queue_notice(const struct campaign *c, size_t i, const struct notice *n, long long now)
+void notify_message_id(char *out, size_t size, const struct campaign *c, const char *what)
 {
 	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
-	char name[128], id[300];
+	char hex[65];
+	hex_encode(hex, c->commitment, 32);
+	snprintf(out, size, "umpire.%.100s.%.64s.%.12s@%.100s", what, c->id, hex,
+		strchr(from, '@') + 1);
+}
+
+/* The Message-ID of player's last accepted orders mail of turn (a new string), or NULL. */
+static char *orders_mail(struct campaign *c, int turn, const char *player)
+{
+	struct journal_submission *subs = NULL;
+	size_t n = 0;
+	char *id = NULL;
+	if (journal_submissions(c->journal, turn, &subs, &n) < 0) {
+		error_clear();
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (subs[k].accepted && subs[k].player && strcmp(subs[k].player, player) == 0 &&
+			subs[k].message_id && strncmp(subs[k].message_id, "sha256:", 7) != 0) {
+			free(id);
+			id = xstrdup(subs[k].message_id);
+		}
+	journal_submissions_free(subs, n);
+	return id;
+}
+
+/* Queues n to player i (who has an address) as KIND-NNNN-PLAYER: in the thread of his
+ * orders mail of that turn when there is one, else in one thread per turn and player.
+ * 0 / -1. */
+static int queue_notice(struct campaign *c, size_t i, const struct notice *n, long long now)
+{
+	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	char name[128], id[400], root[400], what[160];
 	struct buf msg = BUF_INIT;
 
 	snprintf(name, sizeof(name), "%s-%04d-%s", n->kind, n->turn, c->players[i]);
-	snprintf(id, sizeof(id), "umpire.%s.%s@%s", name, c->id, strchr(from, '@') + 1);
+	notify_message_id(id, sizeof(id), c, name);
+	snprintf(what, sizeof(what), "turn-%04d-%s", n->turn, c->players[i]);
+	notify_message_id(root, sizeof(root), c, what);
+	char *orders = n->turn > 0 ? orders_mail(c, n->turn, c->players[i]) : NULL;
 	struct mail_out m = {
 		.from = from,
 		.to = c->pbem.contacts[i].emails[0],
 		.subject = n->subject,
+		.in_reply_to = orders,
+		.references = orders ? NULL : root,
 		.message_id = id,
 		.date = now,
 		.body = n->body,
@@ -48,6 +84,7 @@ static int queue_notice(const struct campaign *c, size_t i, const struct notice 
 	if (rc == 0)
 		rc = outbox_queue(c, name, &msg);
 	buf_release(&msg);
+	free(orders);
 	return rc;
 }
 
@@ -139,7 +176,7 @@ static int queue_open_report(struct campaign *c, size_t i, int turn, long long n
 	layout_report_path(path, turn, c->players[i]);
 	rc = repo_read(c->repo, tag, path, &report);
 	if (rc == 0) {
-		snprintf(file, sizeof(file), "turn-%04d-%s.md", turn, c->players[i]);
+		snprintf(file, sizeof(file), "report-%04d.md", turn);
 		char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
 		struct notice nt = { "report", turn, subject, buf_str(&report),
 			{ { file, report.data, report.len } }, 1 };
@@ -200,5 +237,51 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 		free(body);
 	}
 	inbox_status_release(&s);
+	return rc;
+}
+
+int notify_game_end(struct campaign *c, const char *why, long long now, size_t *n)
+{
+	char tag[LAYOUT_TAG_MAX];
+	int last, rc = 0;
+
+	*n = 0;
+	if (journal_last_turn(c->journal, &last) < 0)
+		return -1;
+	layout_tag(tag, last);
+	int revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
+	const char *remote = c->pbem.publish.remote;
+	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+		if (!has_address(c, i))
+			continue;
+		struct buf body = BUF_INIT;
+		buf_printf(&body, "The game of %s is over: %s.\n\n", c->id, why);
+		buf_printf(&body, "Its last turn is %d (tag %s).\n", last, tag);
+		if (c->visibility == CAMPAIGN_SEALED && revealed)
+			buf_printf(&body,
+				"Everything the sealed turns withheld (every order file, state and salt) is\n"
+				"published in the commit tagged '%s'.\n",
+				LAYOUT_REVEAL_TAG);
+		else if (c->visibility == CAMPAIGN_SEALED)
+			buf_printf(&body,
+				"What the sealed turns withheld is published once the umpire runs\n"
+				"'umpire reveal': the commit tagged '%s'.\n",
+				LAYOUT_REVEAL_TAG);
+		buf_printf(&body,
+			"\nTo verify the whole game yourself:\n\n"
+			"  git clone %s %s\n"
+			"  git -C %s fetch --tags\n"
+			"  umpire verify %s\n"
+			"  tools/umpire-verify %s    (the independent verifier, Python)\n\n"
+			"Both re-check every key, die and turn from the public history%s.\n",
+			remote ? remote : "REMOTE", c->id, c->id, c->id, c->id,
+			revealed ? ", and re-run every turn in full from the reveal" : "");
+		char *subject = xasprintf("[%s] the game is over", c->id);
+		struct notice nt = { "end", 0, subject, buf_str(&body), { { 0 } }, 0 };
+		rc = queue_notice(c, i, &nt, now);
+		*n += rc == 0;
+		free(subject);
+		buf_release(&body);
+	}
 	return rc;
 }

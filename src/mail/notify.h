@@ -23,4 +23,14 @@ int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
  * orders by mail, with the deadline. Returns 0 / -1. */
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n);
 
+/* The Message-ID (without <>) of umpire's message `what` of campaign c, into out:
+ * umpire.WHAT.CAMPAIGN.COMMITMENT12@DOMAIN (the first 12 hex digits of the campaign's
+ * commitment, so a later campaign of the same id has other ids; DOMAIN: mail.from's). */
+void notify_message_id(char *out, size_t size, const struct campaign *c, const char *what);
+
+/* Queues to every player with an address the mail that says the game of c is over (why), how
+ * its outcome is published (the last turn's tag; a sealed campaign's tag `reveal`) and how to
+ * verify it (end-PLAYER), once per player. Returns 0 / -1. */
+int notify_game_end(struct campaign *c, const char *why, long long now, size_t *n);
+
 #endif

@@ -19,16 +19,20 @@
 
 int outbox_queue(const struct campaign *c, const char *name, const struct buf *message)
 {
+	static const char *const done[] = { "sent", "failed", "dropped" };
 	char *file = xasprintf("%s.eml", name);
-	char *sent = xasprintf("%s/.umpire/outbox/sent/%s", c->dir, file);
 	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
 	struct stat st;
-	int rc = 0;
+	int rc = 0, seen = 0;
 
-	if (stat(sent, &st) != 0)
+	for (size_t i = 0; i < 3 && !seen; i++) {
+		char *path = xasprintf("%s/.umpire/outbox/%s/%s", c->dir, done[i], file);
+		seen = lstat(path, &st) == 0;
+		free(path);
+	}
+	if (!seen)
 		rc = file_write_durable(dir, file, message->data, message->len);
 	free(file);
-	free(sent);
 	free(dir);
 	return rc;
 }
@@ -63,7 +67,12 @@ static char **list_eml(const char *dir, size_t *n)
 
 size_t outbox_pending(const struct campaign *c)
 {
-	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
+	return outbox_count(c, "new");
+}
+
+size_t outbox_count(const struct campaign *c, const char *folder)
+{
+	char *dir = xasprintf("%s/.umpire/outbox/%s", c->dir, folder);
 	size_t n;
 	char **v = list_eml(dir, &n);
 	for (size_t i = 0; i < n; i++)
@@ -73,45 +82,72 @@ size_t outbox_pending(const struct campaign *c)
 	return n;
 }
 
-/* Renames new/name to sent/name and syncs both directories. 0 / -1. */
-static int move_sent(const struct campaign *c, const char *name)
+/* Renames .umpire/outbox/FROM/name to TO/name and syncs the target directory. 0 / -1. */
+static int move_between(const struct campaign *c, const char *from_dir, const char *to_dir,
+	const char *name)
 {
-	char *sent = xasprintf("%s/.umpire/outbox/sent", c->dir);
-	char *from = xasprintf("%s/.umpire/outbox/new/%s", c->dir, name);
-	char *to = xasprintf("%s/%s", sent, name);
-	int rc = file_mkdir_p(sent, 0700);
+	char *dst = xasprintf("%s/.umpire/outbox/%s", c->dir, to_dir);
+	char *from = xasprintf("%s/.umpire/outbox/%s/%s", c->dir, from_dir, name);
+	char *to = xasprintf("%s/%s", dst, name);
+	int rc = file_mkdir_p(dst, 0700);
 
 	if (rc == 0 && rename(from, to) < 0)
-		rc = error_set(ERROR_OS, "cannot move '%s' to '%s': %s", from, to, strerror(errno));
+		rc = error_set(errno == ENOENT ? ERROR_MISSING : ERROR_OS,
+			"cannot move '%s' to '%s': %s", from, to, strerror(errno));
 	if (rc == 0) {
-		int fd = open(sent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int fd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0 || fsync(fd) < 0)
-			rc = error_set(ERROR_OS, "cannot sync '%s': %s", sent, strerror(errno));
+			rc = error_set(ERROR_OS, "cannot sync '%s': %s", dst, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 	}
-	free(sent);
+	free(dst);
 	free(from);
 	free(to);
 	return rc;
 }
 
-/* Sends one queued message; 0 sent, 1 not sent (item->reason), -1 could not move it. */
+/* Moves new/name to failed/ with failed/name.reason (the server's answer), for good. */
+static int move_failed(const struct campaign *c, const char *name, const char *reason)
+{
+	char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
+	char *why = xasprintf("%s.reason", name);
+	char *text = xasprintf("%s\n", reason);
+	int rc = file_mkdir_p(dir, 0700);
+	if (rc == 0)
+		rc = file_write_durable(dir, why, text, strlen(text));
+	if (rc == 0)
+		rc = move_between(c, "new", "failed", name);
+	free(dir);
+	free(why);
+	free(text);
+	return rc;
+}
+
+/* Sends one queued message; 0 sent, 1 not sent (item->reason; item->failed when moved to
+ * failed/ for good), -1 could not move it. */
 static int send_one(const struct campaign *c, const struct smtp_settings *s, const char *dir,
-	struct outbox_item *item)
+	long long now, struct outbox_item *item)
 {
 	char *path = xasprintf("%s/%s", dir, item->name), *from = NULL;
 	struct buf msg = BUF_INIT;
 	int rc = 1;
 
-	if (file_read(path, MAIL_MAX_BYTES, &msg) < 0 ||
+	if (file_read(path, MAIL_MAX_BYTES, &msg) < 0 || mail_set_date(&msg, now) < 0 ||
 		mail_envelope(msg.data, msg.len, &from, &item->to) < 0 ||
 		(s->sendmail ? sendmail_send(s->sendmail, from, item->to, msg.data, msg.len) :
 			       smtp_send(s, from, item->to, msg.data, msg.len)) < 0) {
 		item->reason = xstrdup(error_last()->message);
+		/* What can never go (no message, a 5xx answer) stops jamming the queue. */
+		if (error_last()->klass == ERROR_INPUT) {
+			if (move_failed(c, item->name, item->reason) < 0)
+				rc = -1;
+			else
+				item->failed = 1;
+		}
 	} else {
 		durable_point("outbox sent");
-		rc = move_sent(c, item->name) < 0 ? -1 : 0;
+		rc = move_between(c, "new", "sent", item->name) < 0 ? -1 : 0;
 		item->sent = rc == 0;
 	}
 	free(path);
@@ -120,7 +156,8 @@ static int send_one(const struct campaign *c, const struct smtp_settings *s, con
 	return rc;
 }
 
-int outbox_send(const struct campaign *c, const struct smtp_settings *s, struct outbox_report *rep)
+int outbox_send(const struct campaign *c, const struct smtp_settings *s, long long now,
+	struct outbox_report *rep)
 {
 	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
 	size_t n;
@@ -137,8 +174,10 @@ int outbox_send(const struct campaign *c, const struct smtp_settings *s, struct 
 			rep->n_failed++;
 			continue;
 		}
-		int r = send_one(c, s, dir, it);
-		if (r != 0)
+		int r = send_one(c, s, dir, now, it);
+		if (r != 0 && it->failed)
+			rep->n_moved++;
+		else if (r != 0)
 			rep->n_failed++;
 		if (r < 0)
 			rc = -1;
@@ -157,4 +196,73 @@ void outbox_report_release(struct outbox_report *rep)
 	}
 	free(rep->items);
 	memset(rep, 0, sizeof(*rep));
+}
+
+int outbox_list(const struct campaign *c, const char *folder, char ***names, size_t *n)
+{
+	char *dir = xasprintf("%s/.umpire/outbox/%s", c->dir, folder);
+	*names = list_eml(dir, n);
+	free(dir);
+	return 0;
+}
+
+char *outbox_reason(const struct campaign *c, const char *name)
+{
+	char *path = xasprintf("%s/.umpire/outbox/failed/%s.reason", c->dir, name);
+	struct buf b = BUF_INIT;
+	char *r = NULL;
+	if (file_read(path, 4096, &b) == 0) {
+		r = xstrdup(buf_str(&b));
+		r[strcspn(r, "\n")] = '\0';
+	}
+	error_clear();
+	buf_release(&b);
+	free(path);
+	return r;
+}
+
+/* 1 if name is NAME.eml with no path in it. */
+static int plain_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && name[0] != '.' && !strchr(name, '/') && strcmp(name + n - 4, ".eml") == 0;
+}
+
+int outbox_retry(const struct campaign *c, const char *name)
+{
+	if (!plain_name(name))
+		return error_set(ERROR_INPUT, "'%s' is no message name (NAME.eml expected)", name);
+	int rc = move_between(c, "failed", "new", name);
+	if (rc == 0) {
+		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
+		char *why = xasprintf("%s.reason", name);
+		file_remove_durable(dir, why);
+		error_clear();
+		free(dir);
+		free(why);
+	} else if (error_last()->klass == ERROR_MISSING) {
+		rc = error_set(ERROR_MISSING, "no message '%s' in the outbox's failed/", name);
+	}
+	return rc;
+}
+
+int outbox_drop(const struct campaign *c, const char *name)
+{
+	if (!plain_name(name))
+		return error_set(ERROR_INPUT, "'%s' is no message name (NAME.eml expected)", name);
+	int rc = move_between(c, "failed", "dropped", name);
+	if (rc == 0) {
+		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
+		char *why = xasprintf("%s.reason", name);
+		if (file_remove_durable(dir, why) < 0)
+			error_clear();
+		free(dir);
+		free(why);
+	}
+	if (rc < 0 && error_last()->klass == ERROR_MISSING)
+		rc = move_between(c, "new", "dropped", name);
+	if (rc < 0 && error_last()->klass == ERROR_MISSING)
+		rc = error_set(ERROR_MISSING, "no message '%s' waiting or failed in the outbox",
+			name);
+	return rc;
 }

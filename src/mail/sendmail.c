@@ -133,9 +133,13 @@ int sendmail_send(const char *program, const char *from, const char *to, const v
 	if (WIFSIGNALED(status))
 		return error_set(ERROR_OS, "sendmail: '%s' was killed by signal %d", program,
 			WTERMSIG(status));
-	if (WEXITSTATUS(status) != 0)
-		return error_set(ERROR_OS, "sendmail: '%s' exited %d%s", program,
-			WEXITSTATUS(status),
+	int ex = WEXITSTATUS(status);
+	/* sysexits: a bad address or message (EX_USAGE, EX_DATAERR, EX_NOUSER, EX_NOHOST) is
+	 * final, ERROR_INPUT; anything else may go later. */
+	if (ex != 0)
+		return error_set(ex == 64 || ex == 65 || ex == 67 || ex == 68 ? ERROR_INPUT :
+										ERROR_OS,
+			"sendmail: '%s' exited %d%s", program, WEXITSTATUS(status),
 			WEXITSTATUS(status) == 75 ? " (a temporary failure)" : "");
 	if (werr)
 		return error_set(ERROR_OS, "sendmail: '%s' did not read the whole message: %s",

@@ -16,7 +16,7 @@
  * delivery. A program that stops reading for SENDMAIL_TIMEOUT seconds, or has not ended that
  * long after the message, is killed. Returns 0, or -1 (class ERROR_OS) when it cannot run, is
  * killed or exits non-zero (its exit code in the message: 75, EX_TEMPFAIL, means try again
- * later). */
+ * later; 64, 65, 67 and 68, a bad address or message, give class ERROR_INPUT: it never will). */
 int sendmail_send(const char *program, const char *from, const char *to, const void *message,
 	size_t len);
 

@@ -184,7 +184,7 @@ ssh-keygen -q -Y sign -f other.key -n umpire-orders forster.yaml 2>/dev/null && 
 ssh-keygen -q -Y sign -f forster.key -n umpire-orders forster.yaml 2>/dev/null
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b1 1767300000
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb governor@example.org forster.yaml b2 1767300030 bad.sig
-expect 0 "$BIN" run b --maildir mdb
+expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "inbox: turn 1: 1 accepted, 1 refused"
 has "$TMP/out" "turn 1: waiting for orders"
 $PY "$ROOT/tests/e2e/mail/deliver.py" mdb someone@elsewhere.example forster.yaml b3 1767300060 forster.yaml.sig
@@ -195,12 +195,32 @@ has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
 has "$TMP/out" "send: 3 sent, 0 left for the next run"
 grep -l "orders refused" smtp/*.eml | xargs grep -l "not a good signature of this file by player 'forster'" >/dev/null \
     || die "the bad signature's reply"
-grep -l "To: someone@elsewhere.example" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
+# A signed mail from another address: the reply goes to forster's registered address.
+grep -l "To: governor@example.org" smtp/*.eml | xargs grep -l "signature: good (ssh_key of forster)" >/dev/null \
     || die "the good signature's reply"
+grep -l "To: someone@elsewhere.example" smtp/*.eml && die "a reply went to a signed mail's From"
+# mail.reply_to: sender answers the From, whatever it is.
+sed 's/^  tls: none$/  tls: none\n  reply_to: sender/' scenario.yaml > scenario-s.yaml
+expect 0 "$BIN" init s --scenario scenario-s.yaml --secret-file "$SRC/demo.secret" --entropy none
+$PY "$ROOT/tests/e2e/mail/deliver.py" mds someone@elsewhere.example forster.yaml s1 1767300060 forster.yaml.sig
+expect 0 "$BIN" inbox s --maildir mds
+has "$TMP/out" "accepted: orders of forster for turn 1"
+grep -l "^To: someone@elsewhere.example" s/.umpire/outbox/new/*.eml >/dev/null || die "reply_to: sender"
 git -C b tag -l close-0001 | grep -q . || die "no close tag"
-expect 0 "$BIN" run b --maildir mdb
+expect 0 "$BIN" run b --maildir mdb --verbose
 has "$TMP/out" "turn 1: closed; waiting for beacon round"
 grep -q "^send:" "$TMP/out" && die "receipts sent twice"
+# Turn 1's orders after its close: too late, and the reply does not claim he is due on turn 2.
+$PY "$ROOT/tests/e2e/mail/deliver.py" mdb blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" b4 1767300100
+# --beacon-fetch that cannot reach the beacon: the rest of the pass is done (the late
+# mail answered and sent), and the exit is 75 so cron and a monitor see it.
+SOURCE_DATE_EPOCH=$((1767225600 + 3600)) expect 75 "$BIN" run b --maildir mdb --beacon-fetch --beacon-url "http://127.0.0.1:1/{round}"
+has "$TMP/err" "beacon round"
+has "$TMP/err" "not taken"
+has "$TMP/out" "inbox: turn 1: 0 accepted, 1 refused"
+has "$TMP/out" "send: 1 sent, 0 left for the next run"
+grep -l "In-Reply-To: <b4@players.example>" smtp/*.eml | xargs grep -l "these came too late (turn 1's report will say whether you are due on turn 2)" >/dev/null ||
+    die "the late mail's reply"
 for f in smtp/*.eml; do
     grep -q "turn 1 closed: your receipt" $f || continue
     $PY - $f <<'PY'

@@ -49,7 +49,7 @@ $DELIVER md shibasaki@ija.example ija.yaml o2 1767300120
 expect 0 at 1767300180 "$BIN" run c --maildir md
 has "$TMP/out" "inbox: turn 1: 2 accepted"
 has "$TMP/out" "turn 1: closed with 2 order files"
-expect 0 at 1767300200 "$BIN" run c --maildir md
+expect 0 at 1767300200 "$BIN" run c --maildir md --verbose
 has "$TMP/out" "turn 1: closed; waiting for the nonces of ija, usmc (2026-01-02T08:43:00Z)"
 cp -r c c2; cp -r md md2   # the same closed turn, for the deadline below
 
@@ -91,7 +91,7 @@ assert s["closed"] is True and s["unrevealed"] == ["ija"], s
 assert s["reveal_end"] == "2026-01-02T08:43:00Z", s
 PYC
 # one still missing: run waits
-expect 0 at 1767300500 "$BIN" run c --maildir md
+expect 0 at 1767300500 "$BIN" run c --maildir md --verbose
 has "$TMP/out" "turn 1: closed; waiting for the nonces of ija (2026-01-02T08:43:00Z)"
 # the last reveal: run resolves at once, B_t from both nonces
 $DELIVER md shibasaki@ija.example ija-reveal.yaml r4 1767300600
@@ -107,7 +107,7 @@ has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
 # The other copy: only usmc reveals; run waits until schedule.reveal (12h) after the close,
 # then resolves, ija's commitment standing in and journaled.
 $DELIVER md2 smith@usmc.example usmc-reveal.yaml r3 1767300420
-expect 0 at $((1767300180 + 43199)) "$BIN" run c2 --maildir md2
+expect 0 at $((1767300180 + 43199)) "$BIN" run c2 --maildir md2 --verbose
 has "$TMP/out" "turn 1: closed; waiting for the nonces of ija (2026-01-02T08:43:00Z)"
 expect 0 at $((1767300180 + 43200)) "$BIN" run c2 --maildir md2
 has "$TMP/out" "; no reveal from ija"

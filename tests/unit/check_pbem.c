@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mail/mail.h"
+#include "core/net.h"
 #include "core/node.h"
 #include "core/pbem.h"
 #include "testutil.h"
@@ -304,6 +305,125 @@ START_TEST(mail_build_reproducible)
 }
 END_TEST
 
+/* RFC 3834: what no program answers, each on both sides of the line. */
+START_TEST(mail_automatic)
+{
+	static const struct {
+		const char *headers; /* before the body */
+		const char *why;     /* a word of m.automatic, or NULL: a person's mail */
+	} cases[] = {
+		{ "Auto-Submitted: auto-replied (vacation)\n", "Auto-Submitted: auto-replied" },
+		{ "Auto-Submitted: auto-generated\n", "auto-generated" },
+		{ "Auto-Submitted: no\n", NULL },
+		{ "Auto-Submitted:  No ; comment\n", NULL },
+		{ "Precedence: bulk\n", "bulk" },
+		{ "Precedence: list\n", "list" },
+		{ "Precedence: junk\n", "junk" },
+		{ "Precedence: first-class\n", NULL },
+		{ "List-Id: <players.lists.example>\n", "List-Id" },
+		{ "Return-Path: <>\n", "null return path" },
+		{ "Return-Path: <a@example.org>\n", NULL },
+		{ "Content-Type: multipart/report; report-type=delivery-status; boundary=B\n",
+			"multipart/report" },
+	};
+	struct mail_in m;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *msg = xasprintf("From: a@example.org\n%s\ncampaign: c\n", cases[i].headers);
+		parse_mail(&m, msg);
+		if (cases[i].why)
+			ck_assert_msg(m.automatic && strstr(m.automatic, cases[i].why), "%s: %s",
+				cases[i].headers, m.automatic ? m.automatic : "(none)");
+		else
+			ck_assert_msg(!m.automatic, "%s: %s", cases[i].headers, m.automatic);
+		mail_in_release(&m);
+		free(msg);
+	}
+	parse_mail(&m, "From: MAILER-DAEMON@example.org\n\nreturned\n");
+	ck_assert_ptr_nonnull(strstr(m.automatic, "MAILER-DAEMON"));
+	mail_in_release(&m);
+}
+END_TEST
+
+/* RFC 3676: space-stuffing undone, soft breaks joined (delsp=yes drops their space), the
+ * signature line no soft break, blank lines before it no part of the orders; the body's line
+ * the orders start at. */
+START_TEST(mail_flowed)
+{
+	struct mail_in m;
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/plain; format=flowed\n\n"
+		       "Hi,\n\ncampaign: c\norders:\n   - move: [[1, \n2]]\n\n-- \nme\n");
+	ck_assert_str_eq(m.orders, "campaign: c\norders:\n  - move: [[1, 2]]\n");
+	ck_assert_uint_eq(m.orders_line, 3);
+	mail_in_release(&m);
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/plain; format=flowed; delsp=yes\n\n"
+		       "campaign: c\nturn: 1\nnote: ab \ncd\n");
+	ck_assert_str_eq(m.orders, "campaign: c\nturn: 1\nnote: abcd\n");
+	ck_assert_uint_eq(m.orders_line, 1);
+	mail_in_release(&m);
+	/* Without format=flowed a leading space and a trailing one stay. */
+	parse_mail(&m, "From: a@example.org\nContent-Type: text/plain\n\n"
+		       "campaign: c\n   - x \ny\n");
+	ck_assert_str_eq(m.orders, "campaign: c\n   - x \ny\n");
+	mail_in_release(&m);
+}
+END_TEST
+
+/* What umpire sends says it is automatic (RFC 3834), threads, and can be dated again. */
+START_TEST(mail_headers_out)
+{
+	struct buf out = BUF_INIT;
+	struct mail_out o = { .from = "umpire@example.org",
+		.to = "p@example.org",
+		.subject = "[c] turn 1: your report",
+		.in_reply_to = "orders@players.example",
+		.references = "umpire.turn-0001-p.c.0123456789ab@example.org",
+		.message_id = "umpire.report-0001-p.c.0123456789ab@example.org",
+		.date = 1767225600,
+		.body = "report\n" };
+	ck_assert_int_eq(mail_build(&out, &o), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "Auto-Submitted: auto-generated\r\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "Precedence: bulk\r\n"));
+	const char *refs = strstr(buf_str(&out), "References: ");
+	const char *root = "<umpire.turn-0001-p.c.0123456789ab@example.org>"; /* then folded */
+	ck_assert_msg(refs && strncmp(refs + 12, root, strlen(root)) == 0 &&
+			      strstr(refs, "<orders@players.example>"),
+		"%s", buf_str(&out));
+	ck_assert_int_eq(mail_set_date(&out, 1767229200), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "Date: Thu, 01 Jan 2026 01:00:00 +0000"));
+	ck_assert_ptr_null(strstr(buf_str(&out), "00:00:00 +0000"));
+	buf_release(&out);
+	o.auto_reply = 1;
+	ck_assert_int_eq(mail_build(&out, &o), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "Auto-Submitted: auto-replied\r\n"));
+	buf_release(&out);
+	ck_assert_int_eq(mail_set_date(&out, 1), -1); /* no message */
+}
+END_TEST
+
+/* EHLO from mail.from's domain (libcurl takes it from the URL's path); a loopback relay. */
+START_TEST(smtp_urls)
+{
+	char *u = smtp_url_with_ehlo("smtp://127.0.0.1:25", "umpire@example.org");
+	ck_assert_str_eq(u, "smtp://127.0.0.1:25/example.org");
+	free(u);
+	u = smtp_url_with_ehlo("smtps://mail.example.net:465/", "umpire@example.org");
+	ck_assert_str_eq(u, "smtps://mail.example.net:465/example.org");
+	free(u);
+	u = smtp_url_with_ehlo("smtp://mail.example.net/given.example", "umpire@example.org");
+	ck_assert_str_eq(u, "smtp://mail.example.net/given.example");
+	free(u);
+	ck_assert_int_eq(smtp_url_loopback("smtp://127.0.0.1:2525"), 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://127.1.2.3"), 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://localhost:25"), 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://[::1]:25"), 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://user@127.0.0.1:25"), 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://128.0.0.1:25"), 0);
+	ck_assert_int_eq(smtp_url_loopback("smtp://localhost.example.org:25"), 0);
+	ck_assert_int_eq(smtp_url_loopback("smtp://127.0.0.1.evil.example:25"), 1 - 1);
+	ck_assert_int_eq(smtp_url_loopback("smtp://[::2]:25"), 0);
+}
+END_TEST
+
 static Suite *pbem_suite(void)
 {
 	Suite *s = suite_create("pbem");
@@ -316,6 +436,10 @@ static Suite *pbem_suite(void)
 	tcase_add_test(tc, mail_body_and_attachment);
 	tcase_add_test(tc, mail_build_and_envelope);
 	tcase_add_test(tc, mail_build_reproducible);
+	tcase_add_test(tc, mail_automatic);
+	tcase_add_test(tc, mail_flowed);
+	tcase_add_test(tc, mail_headers_out);
+	tcase_add_test(tc, smtp_urls);
 	suite_add_tcase(s, tc);
 	return s;
 }

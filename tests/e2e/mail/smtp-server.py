@@ -2,7 +2,9 @@
 """smtp-server.py OUTDIR: a real SMTP server (Debian's python3-aiosmtpd) on 127.0.0.1 for the
 mail tests. Picks a free port and writes it to OUTDIR/port once it accepts connections; every
 message received is written whole to OUTDIR/NNN.eml with its envelope in OUTDIR/NNN.env (MAIL
-FROM, then each RCPT TO), numbered from 001 in the order received. Runs until killed."""
+FROM, then each RCPT TO) and the client's EHLO name in OUTDIR/NNN.helo, numbered from 001 in
+the order received. A recipient whose local part is `unknown` is refused for good (550), as a
+real server refuses a mailbox it does not have. Runs until killed."""
 import os
 import signal
 import socket
@@ -18,12 +20,20 @@ count = [0]
 
 
 class Keep:
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower().startswith("unknown@"):
+            return "550 5.1.1 <%s>: Recipient address rejected: User unknown" % address
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
         with lock:
             count[0] += 1
             base = os.path.join(out, "%03d" % count[0])
         with open(base + ".env.tmp", "w") as f:
             f.write(envelope.mail_from + "\n" + "".join(r + "\n" for r in envelope.rcpt_tos))
+        with open(base + ".helo", "w") as f:
+            f.write("%s\n" % session.host_name)
         with open(base + ".eml.tmp", "wb") as f:
             f.write(envelope.original_content)
         os.rename(base + ".env.tmp", base + ".env")
