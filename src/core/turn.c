@@ -17,6 +17,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
+#include "core/receipt.h"
 #include "core/render.h"
 #include "core/banned.h"
 
@@ -1123,15 +1124,11 @@ static int step_close(struct turn *t)
 void turn_receipt(const struct turn *t, const char *player, struct buf *out)
 {
 	const struct order_file *f = turn_find_file(&t->in, player);
-	char hex[65];
 
-	close_receipt(out, &t->close, t->c, player, t->close_commit);
-	/* Sealed: the receipt (his alone) carries his salt, so he checks orders_sha256 against
+	/* Sealed: the receipt (his alone) carries his salt, so he checks the commitment against
 	 * his own file at once (docs/fairness.md, "Sealed turns"). */
-	if (t->c->visibility == CAMPAIGN_SEALED && f) {
-		hex_encode(hex, f->salt, FAIR_HASH_BYTES);
-		buf_printf(out, "salt: %s\n", hex);
-	}
+	receipt_close(out, &t->close, t->c, player, f ? f->sha256 : NULL,
+		f && t->c->visibility == CAMPAIGN_SEALED ? f->salt : NULL, t->close_commit);
 }
 
 /* --- randomness -------------------------------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/campaign.h"
 #include "core/close.h"
+#include "core/receipt.h"
 #include "core/diag.h"
 #include "core/error.h"
 #include "core/fair.h"
@@ -186,25 +187,68 @@ START_TEST(close_file_round_trip)
 	close_render(&again, &back, &c);
 	ck_assert_str_eq(buf_str(&again), buf_str(&yaml));
 
-	/* the receipt of the attacker reads back with his hash and D_t */
+	/* the receipt of the attacker reads back with his hashes, D_t, the close's time and
+	 * round; open: his commitment is his file's SHA-256 */
 	struct buf receipt = BUF_INIT;
-	struct close_receipt cr;
-	close_receipt(&receipt, &r, &c, "attacker", "0123456789abcdef0123456789abcdef01234567");
-	ck_assert_int_eq(close_receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	struct receipt cr;
+	receipt_close(&receipt, &r, &c, "attacker", r.orders[0].sha256, NULL,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_find(buf_str(&receipt), receipt.len), 0);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.kind, RECEIPT_CLOSE);
 	ck_assert_str_eq(cr.player, "attacker");
 	ck_assert_int_eq(cr.turn, 3);
-	ck_assert_mem_eq(cr.orders_sha256, r.orders[0].sha256, FAIR_HASH_BYTES);
+	ck_assert_int_eq(cr.has_file, 1);
+	ck_assert_mem_eq(cr.file_sha256, r.orders[0].sha256, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.commitment, r.orders[0].sha256, FAIR_HASH_BYTES);
 	ck_assert_mem_eq(cr.digest, r.digest, FAIR_HASH_BYTES);
 	ck_assert_str_eq(cr.close_commit, "0123456789abcdef0123456789abcdef01234567");
-	close_receipt_release(&cr);
+	ck_assert_int_eq(cr.closed_at, r.closed_at);
+	ck_assert_int_eq(cr.round, 21);
+	ck_assert_int_eq(cr.round_at, 1767226200);
+	receipt_release(&cr);
 	/* a receipt with a close commit that is not an id is refused */
 	struct buf bad = BUF_INIT;
 	buf_puts(&bad, buf_str(&receipt));
 	char *p = strstr(bad.data, "close_commit: ") + 14;
 	*p = 'g';
-	ck_assert_int_eq(close_receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
-	close_receipt_release(&cr);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
 	buf_release(&bad);
+	/* open: a commitment other than the file's SHA-256 without a salt is refused */
+	buf_puts(&bad, buf_str(&receipt));
+	p = strstr(bad.data, "commitment: ") + 12;
+	*p = *p == '0' ? '1' : '0';
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
+	buf_release(&bad);
+	buf_release(&receipt);
+	/* sealed: the salt is on the receipt, the commitment is the close's salted hash */
+	uint8_t salt[FAIR_HASH_BYTES], raw[FAIR_HASH_BYTES];
+	memset(salt, 7, sizeof salt);
+	memset(raw, 9, sizeof raw);
+	receipt_close(&receipt, &r, &c, "attacker", raw, salt,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.has_salt, 1);
+	ck_assert_mem_eq(cr.salt, salt, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.file_sha256, raw, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.commitment, r.orders[0].sha256, FAIR_HASH_BYTES);
+	receipt_release(&cr);
+	buf_release(&receipt);
+	/* the defender sent nothing: none, and a commitment of none */
+	receipt_close(&receipt, &r, &c, "defender", NULL, NULL,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.has_file, 0);
+	receipt_release(&cr);
+	buf_release(&receipt);
+	/* a reveal receipt reads back with its nonce */
+	uint8_t nonce[FAIR_HASH_BYTES];
+	memset(nonce, 1, sizeof nonce);
+	receipt_reveal(&receipt, "raid", 3, "attacker", nonce);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.kind, RECEIPT_REVEAL);
+	ck_assert_mem_eq(cr.nonce, nonce, FAIR_HASH_BYTES);
+	receipt_release(&cr);
 	buf_release(&receipt);
 
 	diag_release(&d);
