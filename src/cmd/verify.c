@@ -562,25 +562,47 @@ static int read_turn_export(struct verify *v, int t, const char *tag, const char
 }
 
 /* entropy beacon: the round the close named is the campaign beacon's (round_at = genesis +
- * (round - 1) * period), and either the first one out beacon_delay after the close or one
- * out strictly after it (close --beacon-round): its value cannot have been known at the
- * close. */
+ * (round - 1) * period) and out strictly after the close (the one close_named_round gives,
+ * or a later one: close --beacon-round): its value cannot have been known at the close. */
 static int check_close_round(const struct verify *v, int t, const char *path,
 	const struct close_record *r)
 {
 	long long want = close_round_at(v->c, r->round);
-	long long first = close_first_round(v->c, r->closed_at + v->c->beacon_delay);
+	long long first = close_named_round(v->c, r->closed_at);
 
 	if (r->round_at != want)
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: beacon round %lld is out at %lld (genesis %lld, period %lld), not at %lld",
 			t, path, r->round, want, v->c->beacon_genesis, v->c->beacon_period,
 			r->round_at);
-	if (r->round != first && r->round_at <= r->closed_at)
+	if (r->round_at <= r->closed_at)
 		return error_set(ERROR_INPUT,
-			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first %lld seconds after it, expected)",
+			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first out %lld seconds and more after it, expected)",
 			t, path, r->round, r->round_at, r->closed_at, first, v->c->beacon_delay);
 	return 0;
+}
+
+/* A close later than its deadline plus grace plus this is flagged (docs/fairness.md, "Closed
+ * turns"): `umpire run` from cron closes at its first pass after them. */
+#define CLOSE_LATE_SLACK 3600
+
+/* Under a schedule whose missing is no-orders, turn t's close came no later than its
+ * deadline plus grace plus CLOSE_LATE_SLACK: a later one was made by hand, or redone. */
+static int check_close_late(const struct verify *v, int t, const struct close_record *r)
+{
+	const struct pbem_schedule *s = &v->c->pbem.schedule;
+	char at[32], dl[32];
+
+	if (!s->set || s->missing != PBEM_MISSING_NO_ORDERS)
+		return 0;
+	long long deadline = pbem_deadline(&v->c->pbem, t);
+	if (r->closed_at <= deadline + s->grace + CLOSE_LATE_SLACK)
+		return 0;
+	pbem_format_utc(at, sizeof at, r->closed_at);
+	pbem_format_utc(dl, sizeof dl, deadline);
+	return error_set(ERROR_INPUT,
+		"turn %d: closed at %s, more than %d s after its deadline %s plus grace %lld s: umpire run closes a turn at its first pass after them, so this close was made late by hand, or redone (a re-close, the first one's receipts held back)",
+		t, at, CLOSE_LATE_SLACK, dl, s->grace);
 }
 
 /* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
@@ -624,6 +646,12 @@ static int check_close(struct verify *v, int t, struct close_record *keep)
 	}
 	if (r.entropy == CAMPAIGN_ENTROPY_BEACON && check_close_round(v, t, path, &r) < 0)
 		goto done;
+	if (check_close_late(v, t, &r) < 0)
+		goto done;
+	if (close_check_entropy(&r) < 0) {
+		error_set(ERROR_INPUT, "%s (%s at %s)", error_last()->message, path, tag);
+		goto done;
+	}
 	close_summary(what, sizeof what, &r);
 	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
 	struct file f = { path, (unsigned char *)bytes.data, bytes.len };

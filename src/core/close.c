@@ -25,6 +25,24 @@ long long close_first_round(const struct campaign *c, long long at)
 	return (at - c->beacon_genesis + c->beacon_period - 1) / c->beacon_period + 1;
 }
 
+int close_check_entropy(const struct close_record *r)
+{
+	if (r->entropy != CAMPAIGN_ENTROPY_PLAYERS)
+		return 0;
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (r->orders[i].has_entropy)
+			return 0;
+	return error_set(ERROR_INPUT,
+		"turn %d: no order file of the close carries an entropy: commitment (entropy players): its reveals would be empty and B_t = SHA256(\"\") known before the close, so the umpire alone could choose among outcomes; a close needs at least one player's file with entropy:",
+		r->turn);
+}
+
+long long close_named_round(const struct campaign *c, long long closed_at)
+{
+	long long r = close_first_round(c, closed_at + c->beacon_delay);
+	return close_round_at(c, r) <= closed_at ? r + 1 : r;
+}
+
 /* "2026-01-01T00:10:00Z" for UTC seconds t. */
 static void utc(char out[32], long long t)
 {

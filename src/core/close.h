@@ -42,6 +42,17 @@ struct close_record {
 long long close_round_at(const struct campaign *c, long long round);
 /* The first round of the campaign's beacon out at `at` or later (>= 1). */
 long long close_first_round(const struct campaign *c, long long at);
+/* The round a close at closed_at names: the first one out at least fairness.beacon_delay
+ * seconds after it and strictly after it (with delay 0 at a round boundary, or at genesis,
+ * the round out at the close itself is public already: the next one). docs/fairness.md,
+ * "Closed turns". */
+long long close_named_round(const struct campaign *c, long long closed_at);
+
+/* Under entropy players, a close must hold at least one `entropy:` commitment: with none the
+ * reveals text is empty and B_t = SHA256("") is known before the close, so the umpire alone
+ * could try rulings against the dice (docs/fairness.md, "Closed turns"). Returns 0, or -1
+ * (ERROR_INPUT) saying so. */
+int close_check_entropy(const struct close_record *r);
 
 /* One line on what the close fixed, for its commit message (layout_close_message). */
 void close_summary(char *out, size_t size, const struct close_record *r);

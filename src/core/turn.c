@@ -1017,8 +1017,7 @@ static void make_close(struct turn *t, struct close_record *r)
 	for (size_t i = 0; i < t->in.n_missing; i++)
 		r->missing[r->n_missing++] = xstrdup(t->in.missing[i]);
 	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
-		r->round = t->round_override ? t->round_override :
-					       close_first_round(c, t->when + c->beacon_delay);
+		r->round = t->round_override ? t->round_override : close_named_round(c, t->when);
 		r->round_at = close_round_at(c, r->round);
 	}
 }
@@ -1098,6 +1097,8 @@ static int step_close(struct turn *t)
 		return 0;
 	if ((t->flags & TURN_CLOSING) && !t->closed) {
 		make_close(t, &t->close);
+		if (close_check_entropy(&t->close) < 0)
+			return -1;
 		if (t->round_override && t->close.round_at <= t->when)
 			return error_set(ERROR_INPUT,
 				"beacon round %lld is out at %lld, not after the close (%lld): its value may be known already (a later round expected)",

@@ -34,6 +34,8 @@ static const struct round_vec round_vecs[] = {
 	{ 1692803367LL, 3LL, 1767225700LL, 600LL, 24807646LL, 1767226302LL },
 	{ 1767225600LL, 30LL, 1767225600LL, 600LL, 21LL, 1767226200LL },
 	{ 1767225600LL, 30LL, 1700000000LL, 0LL, 1LL, 1767225600LL },
+	{ 1767225600LL, 30LL, 1767225600LL, 0LL, 2LL, 1767225630LL },
+	{ 1767225600LL, 30LL, 1767226200LL, 0LL, 22LL, 1767226230LL },
 };
 static const struct reveal_vec reveal_vecs[] = {
 	{ "ija", "75877bb41d393b5fb8455ce60ecd8dda001d06316496b14dfa7f895656eeca4a", NULL },
@@ -62,12 +64,16 @@ START_TEST(rounds_match_vectors)
 		memset(&c, 0, sizeof c);
 		c.beacon_genesis = v->genesis;
 		c.beacon_period = v->period;
-		long long r = close_first_round(&c, v->closed_at + v->delay);
+		c.beacon_delay = v->delay;
+		long long r = close_named_round(&c, v->closed_at);
 		ck_assert_int_eq(r, v->round);
 		ck_assert_int_eq(close_round_at(&c, r), v->round_at);
-		/* the first such round: the one before is out too early */
-		ck_assert(r == 1 || close_round_at(&c, r - 1) < v->closed_at + v->delay);
+		/* the first such round: out delay after the close and strictly after it; the one
+		 * before is out too early */
+		ck_assert(r == 1 || close_round_at(&c, r - 1) < v->closed_at + v->delay ||
+			  close_round_at(&c, r - 1) <= v->closed_at);
 		ck_assert(close_round_at(&c, r) >= v->closed_at + v->delay);
+		ck_assert(close_round_at(&c, r) > v->closed_at);
 	}
 }
 END_TEST
