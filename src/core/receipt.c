@@ -117,6 +117,21 @@ void receipt_hash_lines(struct buf *out, const uint8_t file_sha256[FAIR_HASH_BYT
 	}
 }
 
+int receipt_sealed_hashes(struct campaign *c, int turn, const char *player, const void *bytes,
+	size_t len, uint8_t salt[FAIR_HASH_BYTES], uint8_t commitment[FAIR_HASH_BYTES])
+{
+	uint8_t secret[32];
+
+	fair_secret_lock(secret, sizeof secret);
+	int rc = campaign_read_secret(c, secret);
+	if (rc == 0) {
+		fair_salt(salt, secret, (uint32_t)turn, player);
+		fair_sealed_hash(commitment, salt, bytes, len);
+	}
+	fair_secret_unlock(secret, sizeof secret);
+	return rc;
+}
+
 static int want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
 	struct diag *d)
 {

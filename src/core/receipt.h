@@ -53,6 +53,12 @@ void receipt_reveal(struct buf *out, const char *campaign, int turn, const char 
 void receipt_hash_lines(struct buf *out, const uint8_t file_sha256[FAIR_HASH_BYTES],
 	const uint8_t *salt, const uint8_t *commitment);
 
+/* Sealed: the salt of player's file of turn (from the umpire's secret, fair_salt) and the
+ * salted commitment to its bytes (len), which the close will hold. Returns 0 / -1 (the secret
+ * cannot be read). */
+int receipt_sealed_hashes(struct campaign *c, int turn, const char *player, const void *bytes,
+	size_t len, uint8_t salt[FAIR_HASH_BYTES], uint8_t commitment[FAIR_HASH_BYTES]);
+
 /* Parses a receipt's text (name for diagnostics) into out (release with receipt_release).
  * A close receipt's commitment is checked against its file_sha256 and salt. Returns 0, or -1
  * with the problems in d. */

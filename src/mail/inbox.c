@@ -351,7 +351,14 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 			in->turn);
 		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\n", c->id, in->turn,
 			c->players[in->player], in->m.orders_name);
-		receipt_hash_lines(b, in->sha256, NULL, NULL);
+		/* sealed: the salt and the commitment the close will hold, named as on the
+		 * receipt (without the secret, the raw hash alone) */
+		uint8_t salt[FAIR_HASH_BYTES], commitment[FAIR_HASH_BYTES];
+		int sealed = c->visibility == CAMPAIGN_SEALED &&
+			     receipt_sealed_hashes(in->c, in->turn, c->players[in->player],
+				     in->m.orders, in->m.orders_len, salt, commitment) == 0;
+		error_clear();
+		receipt_hash_lines(b, in->sha256, sealed ? salt : NULL, sealed ? commitment : NULL);
 		buf_printf(b, "received: %s\n", when);
 		if (in->signed_by_key)
 			buf_printf(b, "signature: good (ssh_key of %s)\n", c->players[in->player]);

@@ -87,13 +87,8 @@ static int close_receipt_of(struct campaign *c, const struct close_record *r, co
 		if (rc == 0) {
 			fair_sha256(sha, bytes.data, bytes.len);
 			if (sealed) {
-				uint8_t secret[32];
-				rc = campaign_read_secret(c, secret);
-				if (rc == 0)
-					fair_salt(salt, secret, (uint32_t)r->turn, player);
-				fair_wipe(secret, sizeof secret);
-				if (rc == 0)
-					fair_sealed_hash(h, salt, bytes.data, bytes.len);
+				rc = receipt_sealed_hashes(c, r->turn, player, bytes.data,
+					bytes.len, salt, h);
 			} else {
 				memcpy(h, sha, FAIR_HASH_BYTES);
 			}

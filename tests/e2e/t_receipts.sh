@@ -112,6 +112,11 @@ PYR
 # the acceptance named the same raw hash file_sha256
 A=$(newest "[harbour-raid] turn 1: orders accepted" blood@example.org)
 grep -q "^file_sha256: $(sha256sum < "$A1" | cut -c1-64)" "$A" || die "the acceptance does not name file_sha256"
+# sealed: and the same salt and commitment as the receipt
+for k in salt commitment; do
+    v=$(sed -n "s/^$k: //p" honest/attacker-1.eml | head -1 | tr -d '\r')
+    [ -n "$v" ] && grep -q "^$k: $v" "$A" || die "the acceptance does not give the receipt's $k"
+done
 git clone -q -b main honest/remote.git honest/clone
 both 0 honest/clone --receipt honest/attacker-1.eml
 has "$TMP/out.c" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
