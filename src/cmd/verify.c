@@ -1188,6 +1188,17 @@ static int check_close_receipt(struct verify *v, const struct given_receipt *g)
 	return rc;
 }
 
+/* 1 if text holds words as a run of whole space-separated words (a trailing space in words
+ * stands for the start of the next word). */
+static int has_word_run(const char *text, const char *words)
+{
+	size_t n = strlen(words);
+	for (const char *p = strstr(text, words); p; p = strstr(p + 1, words))
+		if ((p == text || p[-1] == ' ') && (words[n - 1] == ' ' || !p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
 /* A reveal receipt against the turn: the export's reveals text lists the player's nonce, not
  * his commitment standing in ("no reveal from P" while P holds the umpire's receipt). */
 static int check_reveal_receipt(struct verify *v, const struct given_receipt *g)
@@ -1212,20 +1223,20 @@ static int check_reveal_receipt(struct verify *v, const struct given_receipt *g)
 	if (got < 0)
 		return -1;
 	want = xasprintf("%s nonce %s", rr->player, hex);
+	char *standing = xasprintf("%s committed ", rr->player);
 	const char *bv = ex->beacon_value ? ex->beacon_value : "";
-	const char *hit = strstr(bv, want);
-	size_t n = strlen(want);
-	if (!hit || (hit != bv && hit[-1] != ' ') || (hit[n] && hit[n] != ' '))
+	if (!has_word_run(bv, want))
 		rc = error_set(ERROR_INPUT,
 			"receipt %s: the umpire took %s's nonce for turn %d (reveal receipt), but the turn's reveals %s: %s",
 			g->path, rr->player, rr->turn,
-			strstr(bv, rr->player) ?
+			has_word_run(bv, standing) ?
 				"stand his commitment in (\"no reveal from\" him)" :
 				"do not list it",
 			bv);
 	else
 		say(v, "receipt %s: ok: %s's nonce for turn %d is in the turn's reveals\n", g->path,
 			rr->player, rr->turn);
+	free(standing);
 	free(want);
 	journal_record_free(ex);
 	return rc;
