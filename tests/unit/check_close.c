@@ -97,6 +97,29 @@ static void reveal_close(struct close_record *r, struct close_reveal *rv)
 	}
 }
 
+/* entropy players: a close with at least one commitment passes, with none it is refused (its
+ * reveals text would be empty, B_t known before the close); beacon closes need none. */
+START_TEST(players_close_needs_a_commitment)
+{
+	struct close_record r;
+	struct close_reveal rv[N_OF(reveal_vecs)];
+
+	reveal_close(&r, rv);
+	ck_assert_int_eq(close_check_entropy(&r), 0);
+	r.orders[0].has_entropy = 0;
+	ck_assert_int_eq(close_check_entropy(&r), 0); /* one is enough */
+	r.orders[1].has_entropy = 0;
+	ck_assert_int_eq(close_check_entropy(&r), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "no order file of the close carries"));
+	r.n_orders = 0; /* nobody sent a file */
+	ck_assert_int_eq(close_check_entropy(&r), -1);
+	r.entropy = CAMPAIGN_ENTROPY_BEACON;
+	ck_assert_int_eq(close_check_entropy(&r), 0);
+	r.n_orders = N_OF(reveal_vecs);
+	close_release(&r);
+}
+END_TEST
+
 START_TEST(reveals_text_matches_vectors)
 {
 	struct close_record r;
@@ -312,6 +335,7 @@ static Suite *close_suite(void)
 	TCase *tc = tcase_create("close");
 	tcase_add_test(tc, rounds_match_vectors);
 	tcase_add_test(tc, reveals_text_matches_vectors);
+	tcase_add_test(tc, players_close_needs_a_commitment);
 	tcase_add_test(tc, reveals_tampered_refused);
 	tcase_add_test(tc, close_file_round_trip);
 	tcase_add_test(tc, beacon_urls);
