@@ -107,6 +107,13 @@ def round_at(genesis, period, r):
     return genesis + (r - 1) * period
 
 
+def named_round(genesis, period, closed_at, delay):
+    """The round a close names: the first out `delay` after it and strictly after it (with
+    delay 0 at a round boundary the round out at the close itself is public: the next)."""
+    r = first_round(genesis, period, closed_at + delay)
+    return r + 1 if round_at(genesis, period, r) <= closed_at else r
+
+
 def reveals_text(entries):
     """entries: [(player, commitment, nonce or None)] in the close's (player id) order. The
     text whose SHA-256 is B_t under entropy players."""
@@ -291,8 +298,10 @@ def build():
     for name, genesis, period, closed_at, delay in (
             ("drand quicknet", 1692803367, 3, 1767225700, 600),
             ("a 30-second beacon", 1767225600, 30, 1767225600, 600),
-            ("before genesis", 1767225600, 30, 1700000000, 0)):
-        r = first_round(genesis, period, closed_at + delay)
+            ("before genesis", 1767225600, 30, 1700000000, 0),
+            ("at genesis, delay 0", 1767225600, 30, 1767225600, 0),
+            ("at a round boundary, delay 0", 1767225600, 30, 1767226200, 0)):
+        r = named_round(genesis, period, closed_at, delay)
         rounds.append({"beacon": name, "genesis": genesis, "period": period,
                        "closed_at": closed_at, "delay": delay, "round": r,
                        "round_at": round_at(genesis, period, r)})

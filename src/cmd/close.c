@@ -10,6 +10,8 @@
 #include "core/close.h"
 #include "core/file.h"
 #include "mail/inbox.h"
+#include "mail/notify.h"
+#include "core/receipt.h"
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/reveal.h"
@@ -63,6 +65,31 @@ static int print_receipts(const struct turn *t, const char *outdir)
 		buf_release(&r);
 	}
 	return rc;
+}
+
+/* The receipts by mail, queued for every player with an address, and what is still to do:
+ * a close is the players' witness only once they hold its receipts and the close commit is
+ * public (docs/fairness.md, "Receipts"). EXIT_OK or the code. */
+static int print_to_send(struct campaign *c, const struct turn *t)
+{
+	size_t queued = 0, named = 0;
+	int rc = notify_receipts(c, t->in.turn, t->when, &queued);
+
+	if (rc < 0)
+		return cmd_error("umpire close: receipts");
+	for (size_t i = 0; i < c->n_players; i++)
+		named += in_close(&t->close, c->players[i]);
+	printf("\nto send:");
+	if (queued)
+		printf(" %zu receipt mail%s queued in the outbox ('umpire send' or 'umpire run' sends them);",
+			queued, queued == 1 ? "" : "s");
+	if (named > queued)
+		printf(" %zu receipt%s above to give by hand (no address);", named - queued,
+			named - queued == 1 ? "" : "s");
+	if (!c->pbem.publish.autopush || !c->pbem.publish.remote)
+		printf(" the close commit to publish ('umpire publish');");
+	printf(" at once, before beacon rounds or reveals come out\n");
+	return EXIT_OK;
 }
 
 static void print_closed(const struct turn *t)
@@ -174,6 +201,8 @@ int cmd_close(int argc, char **argv)
 		code = print_receipts(&t, outdir);
 		if (code == EXIT_OK)
 			code = cmd_publish_auto(c);
+		if (code == EXIT_OK)
+			code = print_to_send(c, &t);
 	}
 	turn_release(&t);
 	campaign_close(c);
@@ -217,10 +246,23 @@ static int take_reveal(struct campaign *c, const struct close_record *r, const c
 		code = EXIT_DATAERR;
 		goto done;
 	}
-	if (turn_keep_reveal(c, r->turn, player, nonce) < 0)
+	if (turn_keep_reveal(c, r->turn, player, nonce) < 0) {
 		code = cmd_error("umpire reveal");
-	else
+	} else {
+		struct buf receipt = BUF_INIT;
 		printf("%s: ok: %s's nonce for turn %d matches the close\n", path, player, r->turn);
+		receipt_reveal(&receipt, c->id, r->turn, player, nonce);
+		printf("\n%s", buf_str(&receipt));
+		buf_release(&receipt);
+		int q = notify_reveal_receipt(c, r->turn, player, nonce, turn_now());
+		if (q < 0)
+			code = cmd_error("umpire reveal");
+		else
+			printf("to send: %s\n",
+				q == 0 ?
+					"the receipt mail is queued in the outbox ('umpire send')" :
+					"give him this receipt by hand (no address)");
+	}
 done:
 	free(player);
 	diag_release(&d);

@@ -19,12 +19,15 @@
 #include "core/file.h"
 #include "core/fair.h"
 #include "core/layout.h"
+#include "core/receipt.h"
+#include "mail/mail.h"
 #include "core/banned.h"
 
 #define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
 
 static const char verify_help[] =
-	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]... [--view DIR]...\n\n"
+	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
+	"                     [--receipts-of PLAYER]... [--view DIR]...\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -39,8 +42,13 @@ static const char verify_help[] =
 	"  --setup HEX       the SHA-256 of the Setup's campaign.yaml 'umpire init' printed: a\n"
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
 	"                    chain rebuilt) passes every other check, not these\n"
-	"  --receipt FILE    a receipt 'umpire close' gave: its close commit must be the\n"
-	"                    history's, with the same file hash and D_t\n"
+	"  --receipt FILE    a receipt umpire gave, best the mail as saved (.eml): a close\n"
+	"                    receipt's close commit must be the history's, with the same\n"
+	"                    commitment and D_t, and the beacon round it names not yet out\n"
+	"                    when the topmost Received: header says the mail arrived; a\n"
+	"                    reveal receipt's nonce must be in the turn's reveals\n"
+	"  --receipts-of P   the --receipt files hold every close receipt player P got: each\n"
+	"                    close that names P (a file from him, or none) needs its receipt\n"
 	"  --view DIR        sealed: a player's outbox of one turn (salt.yaml, orders.yaml,\n"
 	"                    report.md, state.yaml): his salted hash is the export's, his file\n"
 	"                    opens it, his report and view open the export's commitments, and\n"
@@ -66,6 +74,8 @@ struct verify {
 	int revealed;               /* sealed and revealed: main's tip is the reveal commit */
 	const char **receipts;      /* --receipt FILE..., NULL-terminated */
 	size_t n_receipts;
+	const char **receipts_of; /* --receipts-of PLAYER...: his receipts are all given */
+	size_t n_receipts_of;
 	const char **views; /* --view DIR...: a player's outbox of one turn (sealed) */
 	size_t n_views;
 };
@@ -552,25 +562,47 @@ static int read_turn_export(struct verify *v, int t, const char *tag, const char
 }
 
 /* entropy beacon: the round the close named is the campaign beacon's (round_at = genesis +
- * (round - 1) * period), and either the first one out beacon_delay after the close or one
- * out strictly after it (close --beacon-round): its value cannot have been known at the
- * close. */
+ * (round - 1) * period) and out strictly after the close (the one close_named_round gives,
+ * or a later one: close --beacon-round): its value cannot have been known at the close. */
 static int check_close_round(const struct verify *v, int t, const char *path,
 	const struct close_record *r)
 {
 	long long want = close_round_at(v->c, r->round);
-	long long first = close_first_round(v->c, r->closed_at + v->c->beacon_delay);
+	long long first = close_named_round(v->c, r->closed_at);
 
 	if (r->round_at != want)
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: beacon round %lld is out at %lld (genesis %lld, period %lld), not at %lld",
 			t, path, r->round, want, v->c->beacon_genesis, v->c->beacon_period,
 			r->round_at);
-	if (r->round != first && r->round_at <= r->closed_at)
+	if (r->round_at <= r->closed_at)
 		return error_set(ERROR_INPUT,
-			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first %lld seconds after it, expected)",
+			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first out %lld seconds and more after it, expected)",
 			t, path, r->round, r->round_at, r->closed_at, first, v->c->beacon_delay);
 	return 0;
+}
+
+/* A close later than its deadline plus grace plus this is flagged (docs/fairness.md, "Closed
+ * turns"): `umpire run` from cron closes at its first pass after them. */
+#define CLOSE_LATE_SLACK 3600
+
+/* Under a schedule whose missing is no-orders, turn t's close came no later than its
+ * deadline plus grace plus CLOSE_LATE_SLACK: a later one was made by hand, or redone. */
+static int check_close_late(const struct verify *v, int t, const struct close_record *r)
+{
+	const struct pbem_schedule *s = &v->c->pbem.schedule;
+	char at[32], dl[32];
+
+	if (!s->set || s->missing != PBEM_MISSING_NO_ORDERS)
+		return 0;
+	long long deadline = pbem_deadline(&v->c->pbem, t);
+	if (r->closed_at <= deadline + s->grace + CLOSE_LATE_SLACK)
+		return 0;
+	pbem_format_utc(at, sizeof at, r->closed_at);
+	pbem_format_utc(dl, sizeof dl, deadline);
+	return error_set(ERROR_INPUT,
+		"turn %d: closed at %s, more than %d s after its deadline %s plus grace %lld s: umpire run closes a turn at its first pass after them, so this close was made late by hand, or redone (a re-close, the first one's receipts held back)",
+		t, at, CLOSE_LATE_SLACK, dl, s->grace);
 }
 
 /* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
@@ -614,6 +646,12 @@ static int check_close(struct verify *v, int t, struct close_record *keep)
 	}
 	if (r.entropy == CAMPAIGN_ENTROPY_BEACON && check_close_round(v, t, path, &r) < 0)
 		goto done;
+	if (check_close_late(v, t, &r) < 0)
+		goto done;
+	if (close_check_entropy(&r) < 0) {
+		error_set(ERROR_INPUT, "%s (%s at %s)", error_last()->message, path, tag);
+		goto done;
+	}
 	close_summary(what, sizeof what, &r);
 	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
 	struct file f = { path, (unsigned char *)bytes.data, bytes.len };
@@ -1021,63 +1059,254 @@ static int check_remembered(struct verify *v)
 		pinned, v->chain[v->n_chain - 1]);
 }
 
-/* Each --receipt against the history: its close commit is the close-NNNN on main, and the
- * close fixed the same file hash and D_t. */
-static int check_receipt(struct verify *v, const char *path)
+/* One --receipt, read: the receipt, and when given as the saved mail, when the player's own
+ * mail server received it (docs/fairness.md, "Receipts"). */
+struct given_receipt {
+	const char *path;
+	struct receipt r;
+	int mail;              /* a saved mail, not the bare receipt text */
+	long long received_at; /* its topmost Received: date; -1 none */
+};
+
+/* Reads path into g: a bare receipt (its first line "# umpire receipt"), or a saved mail
+ * (.eml) whose .yaml attachment or body holds one. 0, or -1 (ERROR_INPUT) naming the file. */
+static int read_receipt(struct given_receipt *g, const char *path)
 {
-	struct buf bytes = BUF_INIT;
-	struct close_receipt rc_;
-	struct close_record r;
+	struct buf bytes = BUF_INIT, text = BUF_INIT;
+	struct mail_saved m;
 	struct diag d;
-	char id[41], hex[65], want[65];
 	int rc = -1;
 
+	memset(g, 0, sizeof(*g));
+	memset(&m, 0, sizeof(m));
+	g->path = path;
+	g->received_at = -1;
 	diag_init(&d);
-	memset(&r, 0, sizeof r);
-	if (file_read(path, 64 * 1024, &bytes) < 0 ||
-		close_receipt_parse(&rc_, path, &bytes, &d) < 0) {
+	if (file_read(path, MAIL_MAX_BYTES, &bytes) < 0) {
+		error_set(ERROR_INPUT, "receipt %s: %s", path, error_last()->message);
+		goto out;
+	}
+	if (receipt_find(buf_str(&bytes), bytes.len) == 0) {
+		buf_append(&text, bytes.data, bytes.len);
+	} else {
+		long at;
+		if (mail_saved_parse(&m, bytes.data, bytes.len) < 0 ||
+			(at = receipt_find(m.text, m.text_len)) < 0) {
+			error_set(ERROR_INPUT,
+				"receipt %s: neither a receipt nor a mail holding one (a line '# umpire receipt' expected)",
+				path);
+			goto out;
+		}
+		g->mail = 1;
+		g->received_at = m.has_received ? m.received_at : -1;
+		if (m.has_received && m.received_at < 0) {
+			error_set(ERROR_INPUT,
+				"receipt %s: its topmost Received: header has no date umpire can read (RFC 5322, after the last ';')",
+				path);
+			goto out;
+		}
+		/* the receipt ends at a signature separator "-- " */
+		const char *p = m.text + at;
+		const char *sig = strstr(p, "\n-- \n");
+		buf_append(&text, p, sig ? (size_t)(sig - p) + 1 : strlen(p));
+	}
+	if (receipt_parse(&g->r, path, &text, &d) < 0) {
 		if (diag_count(&d))
 			error_set(ERROR_INPUT, "%s:%d:%d: %s", d.v[0].file, d.v[0].line,
 				d.v[0].column, d.v[0].message);
 		else
-			error_set(ERROR_INPUT, "%s", error_last()->message);
+			error_set(ERROR_INPUT, "receipt %s: %s", path, error_last()->message);
 		goto out;
 	}
-	if (strcmp(rc_.campaign, v->c->id) != 0) {
-		error_set(ERROR_INPUT, "receipt %s is for campaign '%s', not '%s'", path,
-			rc_.campaign, v->c->id);
-		goto done;
-	}
-	int got = turn_read_close(v->c, rc_.turn, &r, id, NULL);
-	if (got != 0) {
-		error_set(ERROR_INPUT,
-			"receipt %s: turn %d was closed in commit %s, but the history has no close-%04d: the history was rewritten",
-			path, rc_.turn, rc_.close_commit, rc_.turn);
-		goto done;
-	}
-	const struct close_order *o = close_find(&r, rc_.player);
-	uint8_t zero[FAIR_HASH_BYTES] = { 0 };
-	hex_encode(hex, rc_.orders_sha256, FAIR_HASH_BYTES);
-	hex_encode(want, o ? o->sha256 : zero, FAIR_HASH_BYTES);
-	if (strcmp(id, rc_.close_commit) != 0)
-		error_set(ERROR_INPUT,
-			"receipt %s: turn %d was closed in commit %s, but the history's close-%04d is commit %s: the history was rewritten",
-			path, rc_.turn, rc_.close_commit, rc_.turn, id);
-	else if (strcmp(hex, want) != 0 || memcmp(r.digest, rc_.digest, FAIR_HASH_BYTES) != 0)
-		error_set(ERROR_INPUT,
-			"receipt %s: %s's file for turn %d has sha256 %s on the receipt, %s in the close",
-			path, rc_.player, rc_.turn, hex, want);
-	else
-		rc = 0;
-	if (rc == 0)
-		say(v, "receipt %s: ok: %s's orders for turn %d are the ones closed in %s\n", path,
-			rc_.player, rc_.turn, id);
-done:
-	close_release(&r);
-	close_receipt_release(&rc_);
+	rc = 0;
 out:
+	mail_saved_release(&m);
 	diag_release(&d);
 	buf_release(&bytes);
+	buf_release(&text);
+	return rc;
+}
+
+static void utc_text(char out[32], long long t)
+{
+	pbem_format_utc(out, 32, t);
+}
+
+/* A close receipt against the history: its close commit is the close-NNNN on main, which
+ * fixed the same commitment for its player and the same D_t; given as the saved mail, the
+ * round the close names was not out yet when the player's mail server received it. */
+static int check_close_receipt(struct verify *v, const struct given_receipt *g)
+{
+	const struct receipt *rc_ = &g->r;
+	struct close_record r;
+	char id[41], hex[65], want[65], at[32], out[32];
+	int rc = -1;
+
+	memset(&r, 0, sizeof r);
+	int got = turn_read_close(v->c, rc_->turn, &r, id, NULL);
+	if (got != 0)
+		return error_set(ERROR_INPUT,
+			"receipt %s: turn %d was closed in commit %s, but the history has no close-%04d: the history was rewritten",
+			g->path, rc_->turn, rc_->close_commit, rc_->turn);
+	const struct close_order *o = close_find(&r, rc_->player);
+	uint8_t zero[FAIR_HASH_BYTES] = { 0 };
+	hex_encode(hex, rc_->has_file ? rc_->commitment : zero, FAIR_HASH_BYTES);
+	hex_encode(want, o ? o->sha256 : zero, FAIR_HASH_BYTES);
+	if (strcmp(id, rc_->close_commit) != 0)
+		error_set(ERROR_INPUT,
+			"receipt %s: turn %d was closed in commit %s, but the history's close-%04d is commit %s: the history was rewritten (a re-close)",
+			g->path, rc_->turn, rc_->close_commit, rc_->turn, id);
+	else if (strcmp(hex, want) != 0 || memcmp(r.digest, rc_->digest, FAIR_HASH_BYTES) != 0)
+		error_set(ERROR_INPUT,
+			"receipt %s: %s's file for turn %d has commitment %s on the receipt, %s in the close",
+			g->path, rc_->player, rc_->turn, hex, want);
+	else if (r.entropy == CAMPAIGN_ENTROPY_BEACON && g->received_at >= 0 &&
+		 r.round_at <= g->received_at) {
+		utc_text(at, r.round_at);
+		utc_text(out, g->received_at);
+		error_set(ERROR_INPUT,
+			"receipt %s: turn %d's close names beacon round %lld, out at %s, but this receipt reached your mail server at %s: the round's value was public before the close was receipted (a backdated close)",
+			g->path, rc_->turn, r.round, at, out);
+	} else
+		rc = 0;
+	if (rc == 0 && g->received_at >= 0 && r.entropy == CAMPAIGN_ENTROPY_BEACON) {
+		utc_text(out, g->received_at);
+		utc_text(at, r.round_at);
+		say(v, "receipt %s: ok: %s's orders for turn %d are the ones closed in %s; received %s, before beacon round %lld (out at %s)\n",
+			g->path, rc_->player, rc_->turn, id, out, r.round, at);
+	} else if (rc == 0) {
+		say(v, "receipt %s: ok: %s's orders for turn %d are the ones closed in %s\n",
+			g->path, rc_->player, rc_->turn, id);
+		if (g->mail && g->received_at < 0)
+			say(v, "note: receipt %s has no Received: header: when it arrived is not checked\n",
+				g->path);
+		else if (!g->mail && r.entropy == CAMPAIGN_ENTROPY_BEACON)
+			say(v, "note: receipt %s is the bare text, not the saved mail: when it arrived is not checked\n",
+				g->path);
+	}
+	close_release(&r);
+	return rc;
+}
+
+/* 1 if text holds words as a run of whole space-separated words (a trailing space in words
+ * stands for the start of the next word). */
+static int has_word_run(const char *text, const char *words)
+{
+	size_t n = strlen(words);
+	for (const char *p = strstr(text, words); p; p = strstr(p + 1, words))
+		if ((p == text || p[-1] == ' ') && (words[n - 1] == ' ' || !p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* A reveal receipt against the turn: the export's reveals text lists the player's nonce, not
+ * his commitment standing in ("no reveal from P" while P holds the umpire's receipt). */
+static int check_reveal_receipt(struct verify *v, const struct given_receipt *g)
+{
+	const struct receipt *rr = &g->r;
+	struct journal_record *ex = NULL;
+	struct buf bytes = BUF_INIT;
+	struct diag d;
+	char hex[65], *want;
+	int rc = 0;
+
+	hex_encode(hex, rr->nonce, FAIR_HASH_BYTES);
+	diag_init(&d);
+	int got = audit_read_export(&ex, v->c, rr->turn, &bytes, &d);
+	diag_release(&d);
+	buf_release(&bytes);
+	if (got == ERROR_NOTFOUND) {
+		say(v, "receipt %s: ok: %s's nonce for turn %d was taken; the turn is not resolved yet\n",
+			g->path, rr->player, rr->turn);
+		return 0;
+	}
+	if (got < 0)
+		return -1;
+	want = xasprintf("%s nonce %s", rr->player, hex);
+	char *standing = xasprintf("%s committed ", rr->player);
+	const char *bv = ex->beacon_value ? ex->beacon_value : "";
+	if (!has_word_run(bv, want))
+		rc = error_set(ERROR_INPUT,
+			"receipt %s: the umpire took %s's nonce for turn %d (reveal receipt), but the turn's reveals %s: %s",
+			g->path, rr->player, rr->turn,
+			has_word_run(bv, standing) ?
+				"stand his commitment in (\"no reveal from\" him)" :
+				"do not list it",
+			bv);
+	else
+		say(v, "receipt %s: ok: %s's nonce for turn %d is in the turn's reveals\n", g->path,
+			rr->player, rr->turn);
+	free(standing);
+	free(want);
+	journal_record_free(ex);
+	return rc;
+}
+
+/* 1 if close r fixed a file from player or closed him as sending none. */
+static int named_in_close(const struct close_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_missing; i++)
+		if (strcmp(r->missing[i], player) == 0)
+			return 1;
+	return close_find(r, player) != NULL;
+}
+
+/* --receipts-of P: every close that names P (a file from him, or none) has its close receipt
+ * among the files given: a close he never got a receipt of was made unseen. */
+static int check_receipts_complete(struct verify *v, const struct given_receipt *g, size_t n,
+	const char *player)
+{
+	struct close_record r;
+	char id[41];
+	int rc = 0;
+
+	for (int t = 1; rc == 0; t++) {
+		int got = turn_read_close(v->c, t, &r, id, NULL);
+		if (got == ERROR_NOTFOUND)
+			break;
+		if (got < 0)
+			return -1;
+		size_t i;
+		for (i = 0; i < n; i++)
+			if (g[i].r.kind == RECEIPT_CLOSE && g[i].r.turn == t &&
+				strcmp(g[i].r.player, player) == 0)
+				break;
+		if (i == n && named_in_close(&r, player))
+			rc = error_set(ERROR_INPUT,
+				"receipts of %s: turn %d's close (commit %s) names %s, but no receipt of it is given: a close he was never receipted (made or redone unseen), or a receipt left out",
+				player, t, id, player);
+		close_release(&r);
+	}
+	if (rc == 0)
+		say(v, "receipts of %s: ok: a receipt for every close that names him\n", player);
+	return rc;
+}
+
+/* Every --receipt against the history, then every --receipts-of. 0 / -1. */
+static int check_receipts(struct verify *v)
+{
+	struct given_receipt *g = xcalloc(v->n_receipts + 1, sizeof(*g));
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < v->n_receipts; i++) {
+		rc = read_receipt(&g[n], v->receipts[i]);
+		if (rc < 0)
+			break;
+		n++;
+		if (strcmp(g[n - 1].r.campaign, v->c->id) != 0)
+			rc = error_set(ERROR_INPUT, "receipt %s is for campaign '%s', not '%s'",
+				v->receipts[i], g[n - 1].r.campaign, v->c->id);
+		else if (g[n - 1].r.kind == RECEIPT_CLOSE)
+			rc = check_close_receipt(v, &g[n - 1]);
+		else
+			rc = check_reveal_receipt(v, &g[n - 1]);
+	}
+	for (size_t i = 0; rc == 0 && i < v->n_receipts_of; i++)
+		rc = check_receipts_complete(v, g, n, v->receipts_of[i]);
+	for (size_t i = 0; i < n; i++)
+		receipt_release(&g[i].r);
+	free(g);
 	return rc;
 }
 
@@ -1382,8 +1611,8 @@ static int verify_campaign(struct verify *v)
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal) < 0)
 		return cmd_error("umpire");
 	int bad = verify_turns(v, &last);
-	for (size_t i = 0; bad == 0 && i < v->n_receipts; i++)
-		bad = check_receipt(v, v->receipts[i]);
+	if (bad == 0)
+		bad = check_receipts(v);
 	for (size_t i = 0; bad == 0 && i < v->n_views; i++)
 		bad = check_view(v, v->views[i]);
 	if (bad < 0) {
@@ -1428,6 +1657,7 @@ int cmd_verify(int argc, char **argv)
 		{ "commitment", required_argument, NULL, 'c' },
 		{ "setup", required_argument, NULL, 's' },
 		{ "receipt", required_argument, NULL, 'r' },
+		{ "receipts-of", required_argument, NULL, 'R' },
 		{ "view", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1435,7 +1665,8 @@ int cmd_verify(int argc, char **argv)
 	const char *pins[2] = { NULL, NULL };
 	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0, n_views = 0;
+	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
+	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0;
 	int ch;
 	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1443,6 +1674,7 @@ int cmd_verify(int argc, char **argv)
 			fputs(verify_help, stdout);
 			free(receipts);
 			free(views);
+			free(receipts_of);
 			return EXIT_OK;
 		}
 		if (ch == 'r') {
@@ -1453,6 +1685,10 @@ int cmd_verify(int argc, char **argv)
 			views[n_views++] = optarg;
 			continue;
 		}
+		if (ch == 'R') {
+			receipts_of[n_receipts_of++] = optarg;
+			continue;
+		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
 			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
 			if (ch == 'c' || ch == 's')
@@ -1461,6 +1697,7 @@ int cmd_verify(int argc, char **argv)
 			fputs(verify_help, stderr);
 			free(receipts);
 			free(views);
+			free(receipts_of);
 			return EXIT_USAGE;
 		}
 		pins[ch == 's'] = optarg;
@@ -1469,6 +1706,7 @@ int cmd_verify(int argc, char **argv)
 		fputs(verify_help, stderr);
 		free(receipts);
 		free(views);
+		free(receipts_of);
 		return EXIT_USAGE;
 	}
 	const char *dir = argv[optind];
@@ -1485,15 +1723,19 @@ int cmd_verify(int argc, char **argv)
 	v.n_receipts = n_receipts;
 	v.views = views;
 	v.n_views = n_views;
+	v.receipts_of = receipts_of;
+	v.n_receipts_of = n_receipts_of;
 	if (campaign_open(&v.c, dir, flags) < 0) {
 		free(receipts);
 		free(views);
+		free(receipts_of);
 		return cmd_error("umpire");
 	}
 	v.progress = isatty(STDERR_FILENO);
 	int rc = verify_campaign(&v);
 	free(receipts);
 	free(views);
+	free(receipts_of);
 	free(v.chain);
 	campaign_close(v.c);
 	return rc;

@@ -25,6 +25,24 @@ long long close_first_round(const struct campaign *c, long long at)
 	return (at - c->beacon_genesis + c->beacon_period - 1) / c->beacon_period + 1;
 }
 
+int close_check_entropy(const struct close_record *r)
+{
+	if (r->entropy != CAMPAIGN_ENTROPY_PLAYERS)
+		return 0;
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (r->orders[i].has_entropy)
+			return 0;
+	return error_set(ERROR_INPUT,
+		"turn %d: no order file of the close carries an entropy: commitment (entropy players): its reveals would be empty and B_t = SHA256(\"\") known before the close, so the umpire alone could choose among outcomes; a close needs at least one player's file with entropy:",
+		r->turn);
+}
+
+long long close_named_round(const struct campaign *c, long long closed_at)
+{
+	long long r = close_first_round(c, closed_at + c->beacon_delay);
+	return close_round_at(c, r) <= closed_at ? r + 1 : r;
+}
+
 /* "2026-01-01T00:10:00Z" for UTC seconds t. */
 static void utc(char out[32], long long t)
 {
@@ -221,88 +239,6 @@ const struct close_order *close_find(const struct close_record *r, const char *p
 		if (strcmp(r->orders[i].player, player) == 0)
 			return &r->orders[i];
 	return NULL;
-}
-
-void close_receipt(struct buf *out, const struct close_record *r, const struct campaign *c,
-	const char *player, const char *commit_id)
-{
-	const struct close_order *o = close_find(r, player);
-	struct node *root = node_new_map();
-	char when[32];
-
-	node_map_str(root, "campaign", r->campaign);
-	node_map_int(root, "turn", r->turn);
-	node_map_str(root, "player", player);
-	if (o)
-		map_hex(root, "orders_sha256", o->sha256);
-	else
-		node_map_str(root, "orders_sha256", "none");
-	map_hex(root, "orders_digest", r->digest);
-	node_map_str(root, "close_commit", commit_id);
-	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
-		char *what;
-		utc(when, r->round_at);
-		what = xasprintf("%s round %lld, out at %s", c->beacon ? c->beacon : "the beacon",
-			r->round, when);
-		node_map_str(root, "randomness", what);
-		free(what);
-	} else {
-		node_map_str(root, "randomness",
-			o && o->has_entropy ?
-				"the players' nonces: send the umpire your reveal file (nonce: ...), by mail or for umpire reveal; your entropy: is in this file's hash" :
-				"the players' nonces, revealed after this close");
-	}
-	if (o)
-		buf_printf(out,
-			"# umpire receipt: %s's orders for turn %d are in and the turn is closed\n",
-			player, r->turn);
-	else
-		buf_printf(out, "# umpire receipt: turn %d is closed without orders from %s\n",
-			r->turn, player);
-	buf_puts(out,
-		"# keep it: 'umpire verify DIR --receipt FILE' checks it against the history\n");
-	(void)node_emit(root, out);
-	node_free(root);
-}
-
-int close_receipt_parse(struct close_receipt *out, const char *name, const struct buf *bytes,
-	struct diag *d)
-{
-	static const char *const keys[] = { "campaign", "turn", "player", "orders_sha256",
-		"orders_digest", "close_commit", "randomness", "salt", NULL };
-	size_t before = diag_count(d);
-	const char *s;
-
-	memset(out, 0, sizeof(*out));
-	struct node *root = read_head(name, bytes, "a receipt", keys, &s, &out->turn, d);
-	if (!root)
-		return -1;
-	if (s)
-		out->campaign = xstrdup(s);
-	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
-		out->player = xstrdup(s);
-	const struct node *n = node_need(root, "orders_sha256", d);
-	if (n && !(n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0))
-		want_hash(n, "orders_sha256", out->orders_sha256, d);
-	want_hash(node_need(root, "orders_digest", d), "orders_digest", out->digest, d);
-	n = node_need(root, "close_commit", d);
-	if (n && node_want_str(n, "close_commit", 64, &s, d) == 0) {
-		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
-			node_error(d, n,
-				"close_commit is not a commit id (40 hex digits expected)");
-		else
-			out->close_commit = xstrdup(s);
-	}
-	node_free(root);
-	return diag_count(d) == before ? 0 : -1;
-}
-
-void close_receipt_release(struct close_receipt *r)
-{
-	free(r->campaign);
-	free(r->player);
-	free(r->close_commit);
-	memset(r, 0, sizeof(*r));
 }
 
 char *close_reveals_text(const struct close_record *r, const struct close_reveal *reveals)

@@ -2,8 +2,8 @@
  * `umpire close` fixes the turn's inputs — every order file's SHA-256, the umpire's rulings,
  * who sent nothing, D_t — and names the randomness still to come (a beacon round, or the
  * players' committed nonces). It is committed as journal/turn-NNNN.close.yaml, tagged
- * close-NNNN, and told to each player as a receipt. This module owns the close file's and
- * the receipt's formats, the beacon's round arithmetic and the players' reveals text. */
+ * close-NNNN, and told to each player as a receipt (receipt.h). This module owns the close
+ * file's format, the beacon's round arithmetic and the players' reveals text. */
 #ifndef UMPIRE_CLOSE_H
 #define UMPIRE_CLOSE_H
 
@@ -42,6 +42,17 @@ struct close_record {
 long long close_round_at(const struct campaign *c, long long round);
 /* The first round of the campaign's beacon out at `at` or later (>= 1). */
 long long close_first_round(const struct campaign *c, long long at);
+/* The round a close at closed_at names: the first one out at least fairness.beacon_delay
+ * seconds after it and strictly after it (with delay 0 at a round boundary, or at genesis,
+ * the round out at the close itself is public already: the next one). docs/fairness.md,
+ * "Closed turns". */
+long long close_named_round(const struct campaign *c, long long closed_at);
+
+/* Under entropy players, a close must hold at least one `entropy:` commitment: with none the
+ * reveals text is empty and B_t = SHA256("") is known before the close, so the umpire alone
+ * could try rulings against the dice (docs/fairness.md, "Closed turns"). Returns 0, or -1
+ * (ERROR_INPUT) saying so. */
+int close_check_entropy(const struct close_record *r);
 
 /* One line on what the close fixed, for its commit message (layout_close_message). */
 void close_summary(char *out, size_t size, const struct close_record *r);
@@ -53,24 +64,6 @@ int close_parse(struct close_record *r, const char *name, const struct buf *byte
 void close_release(struct close_record *r);
 /* The order the close fixed for player, or NULL. */
 const struct close_order *close_find(const struct close_record *r, const char *player);
-
-/* The receipt of player's file (campaign, turn, player, the file's SHA-256, D_t, the close
- * commit, the randomness to come): a short YAML text to send the player at once. Appends to
- * out. */
-void close_receipt(struct buf *out, const struct close_record *r, const struct campaign *c,
-	const char *player, const char *commit_id);
-
-/* A receipt as read back: the fields `umpire verify --receipt` checks. */
-struct close_receipt {
-	char *campaign, *player, *close_commit;
-	int turn;
-	uint8_t orders_sha256[FAIR_HASH_BYTES], digest[FAIR_HASH_BYTES];
-};
-/* Parses a receipt (name for diagnostics) into out (release with close_receipt_release).
- * Returns 0 / -1, problems into d. */
-int close_receipt_parse(struct close_receipt *out, const char *name, const struct buf *bytes,
-	struct diag *d);
-void close_receipt_release(struct close_receipt *r);
 
 /* One player's reveal after a close, entropy players: the nonce whose SHA-256 his order file
  * committed to, or nothing (his commitment stands in). */

@@ -28,6 +28,12 @@ struct events {
 	             * rule system records none that tells a private choice */
 };
 
+/* What a sealed campaign's public texts (the export's void_orders, the public report, the
+ * other players' reports) say in place of a void order's reason, which names an order that
+ * was never carried out and so is withheld until the reveal (docs/fairness.md, "Sealed
+ * turns"); his own report keeps the full text, and so does the umpire's journal. */
+#define EVENTS_VOID_WITHHELD "withheld until the reveal (it names an order never carried out)"
+
 /* "event" or "void": the kind as the journal and its exports spell it. */
 const char *event_kind_name(enum event_kind kind);
 

@@ -101,6 +101,16 @@ static int put_views(struct buf *b, const struct turn *t)
 	return rc;
 }
 
+/* The reason of void order e as shown to player (NULL: everyone): in a sealed campaign only
+ * his own void orders' reasons, the others' withheld (EVENTS_VOID_WITHHELD). */
+static const char *void_reason(const struct turn *t, const struct event *e, const char *player)
+{
+	if (t->c->visibility != CAMPAIGN_SEALED ||
+		(player && e->player && strcmp(e->player, player) == 0))
+		return e->text;
+	return EVENTS_VOID_WITHHELD;
+}
+
 /* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. Written
  * entry by entry, each exactly as node_emit writes the same tree (check_node compares them):
  * a turn of 10,000 dice builds no tree of 40,000 nodes. */
@@ -136,7 +146,7 @@ int render_export(struct buf *b, const struct turn *t)
 			rc |= put_str(b, 1, 1, "phase", e->phase) |
 			      put_str(b, 1, 0, "player", e->player) |
 			      put_int(b, 1, 0, "order", (long long)e->order_index) |
-			      put_str(b, 1, 0, "reason", e->text);
+			      put_str(b, 1, 0, "reason", void_reason(t, e, NULL));
 	}
 	if (t->out.views)
 		rc |= put_views(b, t);
@@ -304,7 +314,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		buf_printf(b, " order %d [", e->order_index);
 		escape_markdown(b, e->phase);
 		buf_puts(b, "]: ");
-		escape_markdown(b, e->text);
+		escape_markdown(b, void_reason(t, e, NULL));
 		buf_puts(b, "\n");
 		shown++;
 	}
@@ -346,6 +356,20 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	escape_markdown(b, out->summary);
 	buf_puts(b, "\n\n");
 	buf_append(b, common->data, common->len);
+	/* Sealed: his own void orders in full (the shared part withholds every reason). */
+	size_t own = 0;
+	for (size_t i = 0; player && c->visibility == CAMPAIGN_SEALED && i < out->events.n; i++) {
+		const struct event *e = &out->events.v[i];
+		if (e->kind != EVENT_VOID || !e->player || strcmp(e->player, player) != 0)
+			continue;
+		if (!own++)
+			buf_puts(b, "\n## Your void orders\n\n");
+		buf_printf(b, "- order %d [", e->order_index);
+		escape_markdown(b, e->phase);
+		buf_puts(b, "]: ");
+		escape_markdown(b, e->text);
+		buf_puts(b, "\n");
+	}
 	/* The public report (player NULL) shows the rule system's view only when it declares
 	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */
 	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {

@@ -17,6 +17,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
+#include "core/receipt.h"
 #include "core/render.h"
 #include "core/banned.h"
 
@@ -1016,8 +1017,7 @@ static void make_close(struct turn *t, struct close_record *r)
 	for (size_t i = 0; i < t->in.n_missing; i++)
 		r->missing[r->n_missing++] = xstrdup(t->in.missing[i]);
 	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
-		r->round = t->round_override ? t->round_override :
-					       close_first_round(c, t->when + c->beacon_delay);
+		r->round = t->round_override ? t->round_override : close_named_round(c, t->when);
 		r->round_at = close_round_at(c, r->round);
 	}
 }
@@ -1097,6 +1097,8 @@ static int step_close(struct turn *t)
 		return 0;
 	if ((t->flags & TURN_CLOSING) && !t->closed) {
 		make_close(t, &t->close);
+		if (close_check_entropy(&t->close) < 0)
+			return -1;
 		if (t->round_override && t->close.round_at <= t->when)
 			return error_set(ERROR_INPUT,
 				"beacon round %lld is out at %lld, not after the close (%lld): its value may be known already (a later round expected)",
@@ -1123,15 +1125,11 @@ static int step_close(struct turn *t)
 void turn_receipt(const struct turn *t, const char *player, struct buf *out)
 {
 	const struct order_file *f = turn_find_file(&t->in, player);
-	char hex[65];
 
-	close_receipt(out, &t->close, t->c, player, t->close_commit);
-	/* Sealed: the receipt (his alone) carries his salt, so he checks orders_sha256 against
+	/* Sealed: the receipt (his alone) carries his salt, so he checks the commitment against
 	 * his own file at once (docs/fairness.md, "Sealed turns"). */
-	if (t->c->visibility == CAMPAIGN_SEALED && f) {
-		hex_encode(hex, f->salt, FAIR_HASH_BYTES);
-		buf_printf(out, "salt: %s\n", hex);
-	}
+	receipt_close(out, &t->close, t->c, player, f ? f->sha256 : NULL,
+		f && t->c->visibility == CAMPAIGN_SEALED ? f->salt : NULL, t->close_commit);
 }
 
 /* --- randomness -------------------------------------------------------------------------- */

@@ -163,7 +163,8 @@ int turn_add_rulings_file(struct turn *t, const char *path);
 /* Adds an order file's bytes (len, copied) under name, as turn_add_order_file does once it
  * has read them (the fuzz targets feed bytes this way). */
 void turn_add_order_bytes(struct turn *t, const char *name, const void *bytes, size_t len);
-/* The receipt of player's file for the closed turn t (close_receipt). Appends to out. */
+/* The receipt of player's file for the closed turn t (receipt_close: sealed, with his salt).
+ * Appends to out. */
 void turn_receipt(const struct turn *t, const char *player, struct buf *out);
 /* Reads the close of turn n committed at tag close-NNNN into r (release with close_release)
  * and its commit id into commit_id; the file's bytes into bytes too, unless NULL (owned by

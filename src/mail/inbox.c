@@ -20,6 +20,7 @@
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/receipt.h"
 #include "mail/mail.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
@@ -442,22 +443,21 @@ static int judge(struct intake *in)
 static void reply_body(struct buf *b, const struct intake *in, int accepted)
 {
 	const struct campaign *c = in->c;
-	char hex[65], when[32], deadline[32];
+	char when[32], deadline[32];
 
 	pbem_format_utc(when, sizeof(when), in->arrived);
 	if (accepted && in->is_reveal) {
-		hex_encode(hex, in->nonce, FAIR_HASH_BYTES);
 		buf_printf(b,
-			"Your nonce is in: its SHA-256 is the entropy your orders for turn %d\n"
-			"committed to. The turn is resolved once every reveal is in, or when the time\n"
-			"for reveals is over.\n\n",
-			in->turn);
-		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nnonce: %s\nreceived: %s\n",
-			c->id, in->turn, c->players[in->player], hex, when);
+			"Your nonce is in (received %s): its SHA-256 is the entropy your orders for\n"
+			"turn %d committed to. The turn is resolved once every reveal is in, or when\n"
+			"the time for reveals is over. This mail is your reveal receipt: keep it as it\n"
+			"came (.eml); 'umpire verify DIR --receipt FILE' fails should the turn journal\n"
+			"\"no reveal from %s\".\n\n",
+			when, in->turn, c->players[in->player]);
+		receipt_reveal(b, c->id, in->turn, c->players[in->player], in->nonce);
 		return;
 	}
 	if (accepted) {
-		hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
 		long long dl = pbem_deadline(&c->pbem, in->turn);
 		if (dl >= 0)
 			pbem_format_utc(deadline, sizeof(deadline), dl);
@@ -473,11 +473,17 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 				"are in%s%s%s.\n",
 				dl >= 0 ? ", or at the deadline (" : "", dl >= 0 ? deadline : "",
 				dl >= 0 ? ") and its grace" : "");
-		buf_puts(b,
-			"orders_sha256 is the SHA-256 of your file's bytes as kept (orders in the body:\n"
-			"from their first line to the signature line).\n\n");
-		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\norders_sha256: %s\n",
-			c->id, in->turn, c->players[in->player], in->m.orders_name, hex);
+		buf_puts(b, "\n");
+		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\n", c->id, in->turn,
+			c->players[in->player], in->m.orders_name);
+		/* sealed: the salt and the commitment the close will hold, named as on the
+		 * receipt (without the secret, the raw hash alone) */
+		uint8_t salt[FAIR_HASH_BYTES], commitment[FAIR_HASH_BYTES];
+		int sealed = c->visibility == CAMPAIGN_SEALED &&
+			     receipt_sealed_hashes(in->c, in->turn, c->players[in->player],
+				     in->m.orders, in->m.orders_len, salt, commitment) == 0;
+		error_clear();
+		receipt_hash_lines(b, in->sha256, sealed ? salt : NULL, sealed ? commitment : NULL);
 		buf_printf(b, "received: %s\n", when);
 		if (in->signed_by_key)
 			buf_printf(b, "signature: good (ssh_key of %s)\n", c->players[in->player]);

@@ -74,6 +74,7 @@
 	X(g_mime_stream_mem_new_with_buffer) \
 	X(g_mime_text_part_new_with_subtype) \
 	X(g_mime_text_part_set_text) \
+	X(g_mime_utils_header_decode_date) \
 	X(internet_address_list_get_address) \
 	X(internet_address_list_length) \
 	X(internet_address_mailbox_get_addr) \
@@ -81,6 +82,7 @@
 	X(g_type_check_instance_is_a) \
 	X(g_object_unref) \
 	X(g_date_time_new_from_unix_utc) \
+	X(g_date_time_to_unix) \
 	X(g_date_time_unref) \
 	X(g_utf8_validate) \
 	X(g_free)
@@ -642,4 +644,60 @@ int mail_set_date(struct buf *message, long long date)
 	buf_puts(message, text);
 	gm.g_free(text);
 	return 0;
+}
+
+/* The date of a Received: header's value: RFC 5322 date-time after its last ';'. UTC
+ * seconds, or -1 when there is none that GMime reads. */
+static long long received_date(const char *value)
+{
+	const char *semi = value ? strrchr(value, ';') : NULL;
+	if (!semi)
+		return -1;
+	GDateTime *dt = gm.g_mime_utils_header_decode_date(semi + 1);
+	if (!dt)
+		return -1;
+	long long t = (long long)gm.g_date_time_to_unix(dt);
+	gm.g_date_time_unref(dt);
+	return t;
+}
+
+int mail_saved_parse(struct mail_saved *out, const void *bytes, size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	out->received_at = -1;
+	if (len > MAIL_MAX_BYTES)
+		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
+			MAIL_MAX_BYTES);
+	if (gmime_open() < 0)
+		return -1;
+	GMimeMessage *msg = parse_message(bytes, len);
+	if (!msg)
+		return error_set(ERROR_INPUT, "not a mail message");
+	const char *rcv = gm.g_mime_object_get_header((GMimeObject *)msg, "Received");
+	out->has_received = rcv != NULL;
+	out->received_at = received_date(rcv);
+	out->to = first_address(gm.g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO));
+	struct scan s = { 0 };
+	struct mail_in in;
+	memset(&in, 0, sizeof in);
+	gm.g_mime_message_foreach(msg, scan_part, &s);
+	if (s.n_yaml >= 1)
+		part_text(&in, s.yaml[0]);
+	else if (s.text)
+		part_text(&in, s.text);
+	out->text = in.orders;
+	out->text_len = in.orders_len;
+	in.orders = NULL;
+	mail_in_release(&in);
+	gm.g_object_unref(msg);
+	if (!out->text)
+		return error_set(ERROR_INPUT, "the mail has no text part and no .yaml attachment");
+	return 0;
+}
+
+void mail_saved_release(struct mail_saved *m)
+{
+	free(m->to);
+	free(m->text);
+	memset(m, 0, sizeof(*m));
 }

@@ -79,4 +79,19 @@ int mail_set_date(struct buf *message, long long date);
  * Returns 0 / -1. */
 int mail_envelope(const void *bytes, size_t len, char **from, char **to);
 
+/* A mail as a player saved it (.eml): when his own mail server received it (the topmost
+ * Received: header, the RFC 5322 date after its last ';'), its To address, and its text: the
+ * first .yaml attachment, else the first text/plain part (transfer encoding undone, UTF-8). */
+struct mail_saved {
+	int has_received;      /* a Received: header is there */
+	long long received_at; /* its date, UTC seconds; -1 when none can be read */
+	char *to;              /* lower case, or NULL */
+	char *text;            /* NUL-terminated */
+	size_t text_len;
+};
+/* Parses a saved mail (at most MAIL_MAX_BYTES) into out (release with mail_saved_release).
+ * Returns 0, or -1 when it is no mail or has no text (error_last()). */
+int mail_saved_parse(struct mail_saved *out, const void *bytes, size_t len);
+void mail_saved_release(struct mail_saved *m);
+
 #endif

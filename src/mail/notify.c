@@ -7,7 +7,9 @@
 #include "mail/notify.h"
 #include "core/campaign.h"
 #include "core/close.h"
+#include "core/fair.h"
 #include "core/file.h"
+#include "core/receipt.h"
 #include "mail/inbox.h"
 #include "core/layout.h"
 #include "mail/mail.h"
@@ -93,6 +95,52 @@ static int has_address(const struct campaign *c, size_t i)
 	return i < c->pbem.n_contacts && c->pbem.contacts[i].n_emails > 0;
 }
 
+/* 1 if close r fixed a file from player or closed him as sending none. */
+static int in_close(const struct close_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_missing; i++)
+		if (strcmp(r->missing[i], player) == 0)
+			return 1;
+	return close_find(r, player) != NULL;
+}
+
+/* Player's receipt of close r: his file's raw SHA-256 from the closed file the umpire kept
+ * (.umpire/closed/turn-NNNN/PLAYER.yaml) and, sealed, its salt from the secret, checked to
+ * open the commitment the close holds. 0 / -1. */
+static int close_receipt_of(struct campaign *c, const struct close_record *r, const char *player,
+	const char *commit, struct buf *out)
+{
+	const struct close_order *o = close_find(r, player);
+	uint8_t sha[FAIR_HASH_BYTES], salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+	struct buf bytes = BUF_INIT;
+	int sealed = c->visibility == CAMPAIGN_SEALED, rc = 0;
+
+	if (o) {
+		char *dir = turn_private_dir(c, "closed", r->turn);
+		char *path = xasprintf("%s/%s.yaml", dir, player);
+		rc = file_read(path, REPO_MAX_OBJECT_BYTES, &bytes);
+		free(path);
+		free(dir);
+		if (rc == 0) {
+			fair_sha256(sha, bytes.data, bytes.len);
+			if (sealed) {
+				rc = receipt_sealed_hashes(c, r->turn, player, bytes.data,
+					bytes.len, salt, h);
+			} else {
+				memcpy(h, sha, FAIR_HASH_BYTES);
+			}
+			if (rc == 0 && memcmp(h, o->sha256, FAIR_HASH_BYTES) != 0)
+				rc = error_set(ERROR_INPUT,
+					"the closed file of %s for turn %d is not the one the close fixed",
+					player, r->turn);
+		}
+	}
+	if (rc == 0)
+		receipt_close(out, r, c, player, o ? sha : NULL, o && sealed ? salt : NULL, commit);
+	buf_release(&bytes);
+	return rc;
+}
+
 int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 {
 	struct close_record r;
@@ -103,14 +151,20 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 	if (rc != 0)
 		return rc;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
-		if (!has_address(c, i) || !close_find(&r, c->players[i]))
+		if (!has_address(c, i) || !in_close(&r, c->players[i]))
 			continue;
 		struct buf receipt = BUF_INIT, body = BUF_INIT;
-		close_receipt(&receipt, &r, c, c->players[i], commit);
+		rc = close_receipt_of(c, &r, c->players[i], commit, &receipt);
+		if (rc < 0) {
+			buf_release(&receipt);
+			break;
+		}
 		buf_printf(&body,
 			"Turn %d of %s is closed: its orders are fixed before any die is known.\n"
-			"Your receipt follows (also attached). Keep it: 'umpire verify DIR --receipt FILE'\n"
-			"on a clone of the campaign shows the turn was resolved with exactly your file.\n\n",
+			"Your receipt follows (also attached). Keep this mail as it came (save it as\n"
+			"a .eml file): 'umpire verify DIR --receipt FILE' on a clone of the campaign\n"
+			"shows the turn was resolved with exactly your file, and from the time your\n"
+			"mail server received it, that the close was made before its randomness.\n\n",
 			turn, c->id);
 		buf_append(&body, receipt.data, receipt.len);
 		snprintf(file, sizeof(file), "receipt-%04d.yaml", turn);
@@ -124,6 +178,35 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 		buf_release(&body);
 	}
 	close_release(&r);
+	return rc;
+}
+
+int notify_reveal_receipt(struct campaign *c, int turn, const char *player,
+	const uint8_t nonce[FAIR_HASH_BYTES], long long now)
+{
+	char file[64];
+	size_t i;
+
+	for (i = 0; i < c->n_players && strcmp(c->players[i], player) != 0; i++)
+		;
+	if (i == c->n_players || !has_address(c, i))
+		return 1;
+	struct buf receipt = BUF_INIT, body = BUF_INIT;
+	receipt_reveal(&receipt, c->id, turn, player, nonce);
+	buf_printf(&body,
+		"Your nonce for turn %d of %s is in: it matches the entropy your orders committed\n"
+		"to. Keep this mail as it came (.eml): should the turn journal \"no reveal from\n"
+		"%s\", 'umpire verify DIR --receipt FILE' shows it was dropped.\n\n",
+		turn, c->id, player);
+	buf_append(&body, receipt.data, receipt.len);
+	snprintf(file, sizeof(file), "reveal-receipt-%04d.yaml", turn);
+	char *subject = xasprintf("[%s] turn %d: your reveal receipt", c->id, turn);
+	struct notice nt = { "reveal-receipt", turn, subject, buf_str(&body),
+		{ { file, receipt.data, receipt.len } }, 1 };
+	int rc = queue_notice(c, i, &nt, now);
+	free(subject);
+	buf_release(&receipt);
+	buf_release(&body);
 	return rc;
 }
 

@@ -6,13 +6,20 @@
 #define UMPIRE_NOTIFY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct campaign;
 
-/* Queues to every player with an address the receipt of the close of turn (receipt-NNNN-
+/* Queues to every player with an address whom the close names (a file from him, or none) the
+ * receipt (receipt.h) of the close of turn (receipt-NNNN-
  * PLAYER), read back from tag close-NNNN. *n gets how many were queued. Returns 0,
  * ERROR_NOTFOUND when the turn is not closed, -1. */
 int notify_receipts(struct campaign *c, int turn, long long now, size_t *n);
+
+/* Queues player's reveal receipt of turn (reveal-receipt-NNNN-PLAYER; receipt.h), his nonce
+ * taken: the witness that he revealed. Returns 0, 1 when he has no address, -1. */
+int notify_reveal_receipt(struct campaign *c, int turn, const char *player, const uint8_t nonce[32],
+	long long now);
 
 /* Queues to every player with an address his report of turn (report-NNNN-PLAYER), read
  * from tag turn-NNNN: the report as the body and as an attachment. Returns 0,

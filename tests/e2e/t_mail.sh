@@ -140,9 +140,9 @@ body = m.get_body(("plain",)).get_content()
 assert sys.argv[2] in body, (sys.argv[2], body)
 PY
 }
-check_msg 001 blood@example.org accepted "orders_sha256: $(sqlite3 c/.umpire/journal.sqlite "SELECT sha256 FROM submissions WHERE seq = 1")"
-check_msg 002 governor@example.org accepted "orders_sha256: $f_sha"
-check_msg 003 peter.blood@example.net accepted "orders_sha256: $a_sha"
+check_msg 001 blood@example.org accepted "file_sha256: $(sqlite3 c/.umpire/journal.sqlite "SELECT sha256 FROM submissions WHERE seq = 1")"
+check_msg 002 governor@example.org accepted "file_sha256: $f_sha"
+check_msg 003 peter.blood@example.net accepted "file_sha256: $a_sha"
 check_msg 004 blood@example.org refused "the mail is HTML only"
 check_msg 005 mallory@evil.example refused "is not the address of a player"
 check_msg 006 governor@example.org refused "orders.yml:4:1: error: unknown key 'bogus'"

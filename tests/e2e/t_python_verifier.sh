@@ -279,11 +279,12 @@ has "$TMP/out" "verdict: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 w
 expect 65 "$BIN" verify "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/out" "the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003)"
 # A receipt whose file hash is not the one closed.
-sed "s/^orders_sha256: .*/orders_sha256: $(printf x | sha256sum | cut -c1-64)/" \
+x=$(printf x | sha256sum | cut -c1-64)
+sed -e "s/^file_sha256: .*/file_sha256: $x/" -e "s/^commitment: .*/commitment: $x/" \
     "$TMP/receipts-1/attacker.yaml" >"$TMP/bad-receipt.yaml"
 clone beacon2 "$B"
 expect 65 python3 "$V" "$TMP/beacon2" --receipt "$TMP/bad-receipt.yaml"
-has "$TMP/out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has sha256 $(printf x | sha256sum | cut -c1-64) on the receipt, "
+has "$TMP/out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has commitment $x on the receipt, "
 # The export's beacon round is not the round the close named (B_t left as it was).
 clone round2 "$B"
 git -C "$TMP/round2" reset -q --hard turn-0002; git -C "$TMP/round2" tag -d close-0003 >/dev/null

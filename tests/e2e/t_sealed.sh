@@ -26,10 +26,12 @@ done
 # at once, and verify --receipt accepts it.
 R2="$TMP/receipts-2/defender.yaml"
 salt=$(sed -n 's/^salt: //p' "$R2")
-want=$(sed -n 's/^orders_sha256: //p' "$R2")
+want=$(sed -n 's/^commitment: //p' "$R2")
+[ "$(sed -n 's/^file_sha256: //p' "$R2")" = "$(sha256sum < "$HR/orders/turn-0002/defender.yaml" | cut -c1-64)" ] ||
+    die "the receipt's file_sha256 is not the SHA-256 of his file"
 got=$({ printf 'umpire/sealed/v1'; printf %s "$salt" | xxd -r -p; cat "$HR/orders/turn-0002/defender.yaml"; } |
     sha256sum | cut -c1-64)
-[ -n "$salt" ] && [ "$got" = "$want" ] || die "the receipt's salt does not open its orders_sha256"
+[ -n "$salt" ] && [ "$got" = "$want" ] || die "the receipt's salt does not open its commitment"
 
 # The commits hold the public files only.
 git -C "$C" ls-tree -r --name-only turn-0004 > "$TMP/tree"

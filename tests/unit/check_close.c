@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/campaign.h"
 #include "core/close.h"
+#include "core/receipt.h"
 #include "core/diag.h"
 #include "core/error.h"
 #include "core/fair.h"
@@ -33,6 +34,8 @@ static const struct round_vec round_vecs[] = {
 	{ 1692803367LL, 3LL, 1767225700LL, 600LL, 24807646LL, 1767226302LL },
 	{ 1767225600LL, 30LL, 1767225600LL, 600LL, 21LL, 1767226200LL },
 	{ 1767225600LL, 30LL, 1700000000LL, 0LL, 1LL, 1767225600LL },
+	{ 1767225600LL, 30LL, 1767225600LL, 0LL, 2LL, 1767225630LL },
+	{ 1767225600LL, 30LL, 1767226200LL, 0LL, 22LL, 1767226230LL },
 };
 static const struct reveal_vec reveal_vecs[] = {
 	{ "ija", "75877bb41d393b5fb8455ce60ecd8dda001d06316496b14dfa7f895656eeca4a", NULL },
@@ -61,12 +64,16 @@ START_TEST(rounds_match_vectors)
 		memset(&c, 0, sizeof c);
 		c.beacon_genesis = v->genesis;
 		c.beacon_period = v->period;
-		long long r = close_first_round(&c, v->closed_at + v->delay);
+		c.beacon_delay = v->delay;
+		long long r = close_named_round(&c, v->closed_at);
 		ck_assert_int_eq(r, v->round);
 		ck_assert_int_eq(close_round_at(&c, r), v->round_at);
-		/* the first such round: the one before is out too early */
-		ck_assert(r == 1 || close_round_at(&c, r - 1) < v->closed_at + v->delay);
+		/* the first such round: out delay after the close and strictly after it; the one
+		 * before is out too early */
+		ck_assert(r == 1 || close_round_at(&c, r - 1) < v->closed_at + v->delay ||
+			  close_round_at(&c, r - 1) <= v->closed_at);
 		ck_assert(close_round_at(&c, r) >= v->closed_at + v->delay);
+		ck_assert(close_round_at(&c, r) > v->closed_at);
 	}
 }
 END_TEST
@@ -89,6 +96,29 @@ static void reveal_close(struct close_record *r, struct close_reveal *rv)
 			unhex(rv[i].nonce, reveal_vecs[i].nonce);
 	}
 }
+
+/* entropy players: a close with at least one commitment passes, with none it is refused (its
+ * reveals text would be empty, B_t known before the close); beacon closes need none. */
+START_TEST(players_close_needs_a_commitment)
+{
+	struct close_record r;
+	struct close_reveal rv[N_OF(reveal_vecs)];
+
+	reveal_close(&r, rv);
+	ck_assert_int_eq(close_check_entropy(&r), 0);
+	r.orders[0].has_entropy = 0;
+	ck_assert_int_eq(close_check_entropy(&r), 0); /* one is enough */
+	r.orders[1].has_entropy = 0;
+	ck_assert_int_eq(close_check_entropy(&r), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "no order file of the close carries"));
+	r.n_orders = 0; /* nobody sent a file */
+	ck_assert_int_eq(close_check_entropy(&r), -1);
+	r.entropy = CAMPAIGN_ENTROPY_BEACON;
+	ck_assert_int_eq(close_check_entropy(&r), 0);
+	r.n_orders = N_OF(reveal_vecs);
+	close_release(&r);
+}
+END_TEST
 
 START_TEST(reveals_text_matches_vectors)
 {
@@ -186,25 +216,68 @@ START_TEST(close_file_round_trip)
 	close_render(&again, &back, &c);
 	ck_assert_str_eq(buf_str(&again), buf_str(&yaml));
 
-	/* the receipt of the attacker reads back with his hash and D_t */
+	/* the receipt of the attacker reads back with his hashes, D_t, the close's time and
+	 * round; open: his commitment is his file's SHA-256 */
 	struct buf receipt = BUF_INIT;
-	struct close_receipt cr;
-	close_receipt(&receipt, &r, &c, "attacker", "0123456789abcdef0123456789abcdef01234567");
-	ck_assert_int_eq(close_receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	struct receipt cr;
+	receipt_close(&receipt, &r, &c, "attacker", r.orders[0].sha256, NULL,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_find(buf_str(&receipt), receipt.len), 0);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.kind, RECEIPT_CLOSE);
 	ck_assert_str_eq(cr.player, "attacker");
 	ck_assert_int_eq(cr.turn, 3);
-	ck_assert_mem_eq(cr.orders_sha256, r.orders[0].sha256, FAIR_HASH_BYTES);
+	ck_assert_int_eq(cr.has_file, 1);
+	ck_assert_mem_eq(cr.file_sha256, r.orders[0].sha256, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.commitment, r.orders[0].sha256, FAIR_HASH_BYTES);
 	ck_assert_mem_eq(cr.digest, r.digest, FAIR_HASH_BYTES);
 	ck_assert_str_eq(cr.close_commit, "0123456789abcdef0123456789abcdef01234567");
-	close_receipt_release(&cr);
+	ck_assert_int_eq(cr.closed_at, r.closed_at);
+	ck_assert_int_eq(cr.round, 21);
+	ck_assert_int_eq(cr.round_at, 1767226200);
+	receipt_release(&cr);
 	/* a receipt with a close commit that is not an id is refused */
 	struct buf bad = BUF_INIT;
 	buf_puts(&bad, buf_str(&receipt));
 	char *p = strstr(bad.data, "close_commit: ") + 14;
 	*p = 'g';
-	ck_assert_int_eq(close_receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
-	close_receipt_release(&cr);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
 	buf_release(&bad);
+	/* open: a commitment other than the file's SHA-256 without a salt is refused */
+	buf_puts(&bad, buf_str(&receipt));
+	p = strstr(bad.data, "commitment: ") + 12;
+	*p = *p == '0' ? '1' : '0';
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &bad, &d), -1);
+	buf_release(&bad);
+	buf_release(&receipt);
+	/* sealed: the salt is on the receipt, the commitment is the close's salted hash */
+	uint8_t salt[FAIR_HASH_BYTES], raw[FAIR_HASH_BYTES];
+	memset(salt, 7, sizeof salt);
+	memset(raw, 9, sizeof raw);
+	receipt_close(&receipt, &r, &c, "attacker", raw, salt,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.has_salt, 1);
+	ck_assert_mem_eq(cr.salt, salt, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.file_sha256, raw, FAIR_HASH_BYTES);
+	ck_assert_mem_eq(cr.commitment, r.orders[0].sha256, FAIR_HASH_BYTES);
+	receipt_release(&cr);
+	buf_release(&receipt);
+	/* the defender sent nothing: none, and a commitment of none */
+	receipt_close(&receipt, &r, &c, "defender", NULL, NULL,
+		"0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.has_file, 0);
+	receipt_release(&cr);
+	buf_release(&receipt);
+	/* a reveal receipt reads back with its nonce */
+	uint8_t nonce[FAIR_HASH_BYTES];
+	memset(nonce, 1, sizeof nonce);
+	receipt_reveal(&receipt, "raid", 3, "attacker", nonce);
+	ck_assert_int_eq(receipt_parse(&cr, "receipt.yaml", &receipt, &d), 0);
+	ck_assert_int_eq(cr.kind, RECEIPT_REVEAL);
+	ck_assert_mem_eq(cr.nonce, nonce, FAIR_HASH_BYTES);
+	receipt_release(&cr);
 	buf_release(&receipt);
 
 	diag_release(&d);
@@ -262,6 +335,7 @@ static Suite *close_suite(void)
 	TCase *tc = tcase_create("close");
 	tcase_add_test(tc, rounds_match_vectors);
 	tcase_add_test(tc, reveals_text_matches_vectors);
+	tcase_add_test(tc, players_close_needs_a_commitment);
 	tcase_add_test(tc, reveals_tampered_refused);
 	tcase_add_test(tc, close_file_round_trip);
 	tcase_add_test(tc, beacon_urls);

@@ -214,10 +214,14 @@ void landraid_officer_actions(struct landraid_ctx *c, const struct landraid_offi
 			continue;
 		}
 		if ((int)i >= allowed) {
+			/* Sealed: the die is public, the action it may never carry out is not
+			 * (docs/fairness.md, "Sealed turns"). */
 			int r = (int)dice_roll(c->dice, 6,
 				"Land Raid §17 Turn sequence: %s's extra "
-				"action %zu (%s), needs 3-6",
-				officer->id, i + 1, action_label(s, a, label, sizeof(label)));
+				"action %zu%s%s%s, needs 3-6",
+				officer->id, i + 1, c->ev->sealed ? "" : " (",
+				c->ev->sealed ? "" : action_label(s, a, label, sizeof(label)),
+				c->ev->sealed ? "" : ")");
 			if (r < 3) {
 				events_void(c->ev, phase, c->player, order_index,
 					"%s rolls %d for action "

@@ -4,7 +4,10 @@ mail tests. Picks a free port and writes it to OUTDIR/port once it accepts conne
 message received is written whole to OUTDIR/NNN.eml with its envelope in OUTDIR/NNN.env (MAIL
 FROM, then each RCPT TO) and the client's EHLO name in OUTDIR/NNN.helo, numbered from 001 in
 the order received. A recipient whose local part is `unknown` is refused for good (550), as a
-real server refuses a mailbox it does not have. Runs until killed."""
+real server refuses a mailbox it does not have. When OUTDIR/clock exists (seconds since the
+epoch: the test's clock), each message is kept as the recipient's mail server would deliver
+it, a Received: header on top dated by that clock. Runs until killed."""
+import email.utils
 import os
 import signal
 import socket
@@ -34,8 +37,14 @@ class Keep:
             f.write(envelope.mail_from + "\n" + "".join(r + "\n" for r in envelope.rcpt_tos))
         with open(base + ".helo", "w") as f:
             f.write("%s\n" % session.host_name)
+        data = envelope.original_content
+        clock = os.path.join(out, "clock")
+        if os.path.exists(clock):
+            when = email.utils.formatdate(int(open(clock).read().strip()), usegmt=True)
+            data = ("Received: from %s\r\n\tby 127.0.0.1 (aiosmtpd) for <%s>;\r\n\t%s\r\n"
+                    % (session.host_name or "localhost", envelope.rcpt_tos[0], when)).encode() + data
         with open(base + ".eml.tmp", "wb") as f:
-            f.write(envelope.original_content)
+            f.write(data)
         os.rename(base + ".env.tmp", base + ".env")
         os.rename(base + ".eml.tmp", base + ".eml")
         return "250 OK"
