@@ -70,7 +70,7 @@ for p in sorted(glob.glob(out + "/*.eml")):
 assert sorted(got) == ["<body-error@players.example>", "<early@players.example>", "<flowed@players.example>",
                        "<oversize@players.example>", "<typo@players.example>"], sorted(got)
 to, body = got["<flowed@players.example>"]
-assert to == "blood@example.org" and "orders_sha256: " + arm in body, body
+assert to == "blood@example.org" and "file_sha256: " + arm in body, body
 assert "The turn closes on the umpire's next pass once every due player's orders" in body, body
 to, body = got["<oversize@players.example>"]
 assert to == "blood@example.org" and "umpire takes mail of at most 4096 KiB" in body, body

@@ -87,7 +87,7 @@ $DELIVER honest/md blood@example.org "$A1" h1 $((base + 3600))
 clock $((base + 3700))
 expect 0 at $((base + 3660)) "$BIN" run honest/c --maildir honest/md
 has "$TMP/out" "turn 1: closed with 1 order files"
-has "$TMP/out" "mail: the receipts of turn 1 queued for 1 players"
+has "$TMP/out" "mail: the receipts of turn 1 queued for 1 player"
 has "$TMP/out" "publish: main and 2 tags to $TMP/honest/remote.git"
 has "$TMP/out" "send: "
 git -C honest/remote.git rev-parse -q --verify close-0001 >/dev/null || die "the close is not published in the pass that made it"
