@@ -251,12 +251,21 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	buf_puts(b, n ? ".\n" : "nobody.\n");
 	if (!mine)
 		return;
-	buf_printf(b, "\nYour next order file starts (its orders: `umpire rules %s`):\n\n",
+	buf_printf(b,
+		"\nYour next order file, to fill in (`umpire check` takes it as it is: no orders; "
+		"its orders: `umpire rules %s`):\n\n",
 		c->rules->name);
-	buf_printf(b, "```yaml\ncampaign: %s\nturn: %d\nplayer: %s\n", c->id, next, player);
+	buf_printf(b,
+		"```yaml\n# yaml-language-server: $schema=" RENDER_SCHEMA_ID_BASE
+		"%s-orders.schema.json\ncampaign: %s\nturn: %d\nplayer: %s\n",
+		c->rules->name, c->id, next, player);
 	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
 		buf_puts(b, "entropy: # the SHA-256 'umpire nonce' prints\n");
-	buf_puts(b, "orders:\n```\n");
+	if (c->rules->orders_template)
+		c->rules->orders_template(&c->rc, t->state, next, player, b);
+	else
+		buf_puts(b, "orders: []\n");
+	buf_puts(b, "```\n");
 }
 
 void render_report_common(struct buf *b, const struct turn *t)

@@ -723,4 +723,5 @@ const struct rule_system rules_reivers = {
 	.state_view = rv_state_view,
 	.adjust_check = rv_adjust_check,
 	.adjust_apply = rv_adjust_apply,
+	.orders_template = rv_orders_template,
 };

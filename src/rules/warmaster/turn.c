@@ -173,4 +173,5 @@ const struct rule_system rules_warmaster = {
 	.resolve = wm_resolve,
 	.report = wm_report,
 	.state_view = wm_state_view,
+	.orders_template = wm_orders_template,
 };
