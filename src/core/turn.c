@@ -18,6 +18,7 @@
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/render.h"
+#include "core/when.h"
 #include "core/banned.h"
 
 static int step_recover(struct turn *t);
@@ -1147,17 +1148,23 @@ static int beacon_randomness(struct turn *t)
 		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
 		turn_set_beacon_signature(t, t->record->beacon_signature);
 	}
-	if (!t->in.beacon_value)
+	if (!t->in.beacon_value) {
+		char at[WHEN_MAX];
+		when_describe(at, t->close.round_at, t->when);
 		return error_set(ERROR_INPUT,
-			"turn %d takes the value of beacon round %s (%s): --beacon VALUE required",
-			t->in.turn, round, t->c->beacon);
+			"turn %d takes the value of beacon round %s (%s), out at %s: run 'umpire turn %s --beacon-fetch' (or give the value: --beacon VALUE)",
+			t->in.turn, round, t->c->beacon, at, t->c->dir);
+	}
 	if (t->in.beacon_round && strcmp(t->in.beacon_round, round) != 0)
 		return error_set(ERROR_INPUT, "turn %d: the close named beacon round %s, not %s",
 			t->in.turn, round, t->in.beacon_round);
-	if (t->source == TURN_LIVE && t->when < t->close.round_at)
+	if (t->source == TURN_LIVE && t->when < t->close.round_at) {
+		char at[WHEN_MAX];
+		when_describe(at, t->close.round_at, t->when);
 		return error_set(ERROR_INPUT,
-			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
-			t->in.turn, round, t->close.round_at, t->when);
+			"turn %d: beacon round %s is out at %s: no value of it exists yet; run 'umpire turn %s --beacon-fetch' then",
+			t->in.turn, round, at, t->c->dir);
+	}
 	if (t->in.beacon_signature &&
 		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
 		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,

@@ -339,7 +339,7 @@ expect 0 "$BIN" init --visibility open "$TMP/bc" --scenario "$HR/scenario.yaml" 
 # Closed at the campaign's start: the round named is the first 600 s (beacon_delay) later,
 # round 21 of a 30-second beacon whose round 1 was out then.
 expect 0 "$BIN" close "$TMP/bc" "$A1"
-has "$TMP/out" "round 21, out at 1767226200"
+has "$TMP/out" "round 21, out at 2026-01-01 00:10:00 UTC, in 10 minutes"
 bcbefore=$(fingerprint "$TMP/bc")
 side "turn --beacon (1..1024 bytes), --beacon-round (200)" "0 bytes, 1025 bytes, a 201-byte round: refused"
 for args in "--beacon=" "--beacon=$(rep v 1025)" "--beacon=x --beacon-round=$(rep r 201)"; do
