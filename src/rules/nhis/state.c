@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/suggest.h"
 #include "core/banned.h"
 
 const char *const nhis_utype_names[] = {
@@ -317,7 +318,16 @@ int nhis_want_listed_unit(const struct nhis_state *s, int side, const struct nod
 		return -1;
 	int ui = nhis_unit_find(s, id);
 	if (ui < 0) {
-		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
+		const char **names = xcalloc(s->n_units + 1, sizeof(*names));
+		struct buf hint = BUF_INIT;
+		size_t k = 0;
+		for (size_t j = 0; j < s->n_units; j++)
+			if (s->units[j].side == side && !s->units[j].eliminated)
+				names[k++] = s->units[j].id;
+		suggest_append(&hint, id, names, k, 12);
+		node_error(d, un, "no unit '%s' (a unit id of the scenario)%s", id, buf_str(&hint));
+		buf_release(&hint);
+		free(names);
 		return -1;
 	}
 	if (s->units[ui].side != side) {
