@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/node.h"
 #include "core/turn.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 long long close_round_at(const struct campaign *c, long long round)
@@ -254,8 +255,8 @@ void close_receipt(struct buf *out, const struct close_record *r, const struct c
 	}
 	if (o)
 		buf_printf(out,
-			"# umpire receipt: %s's orders for turn %d are in and the turn is closed\n",
-			player, r->turn);
+			"# umpire receipt: %s%s orders for turn %d are in and the turn is closed\n",
+			player, words_possessive(player), r->turn);
 	else
 		buf_printf(out, "# umpire receipt: turn %d is closed without orders from %s\n",
 			r->turn, player);

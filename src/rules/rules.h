@@ -126,6 +126,12 @@ struct rule_system {
 	 * may know. Optional: NULL means `orders: []` alone. */
 	void (*orders_template)(const struct rules_campaign *c, const void *state, int turn,
 		const char *player, struct buf *out);
+
+	/* Appends to out, in Markdown, the game's result as the rule system's sheet or the
+	 * scenario scores it (loot, objectives held, casualties: a line per side, and who won
+	 * where the sheet says), for the report of the turn that ends the game. Optional: NULL
+	 * means the report says only that the game is over and why. */
+	void (*result)(const struct rules_campaign *c, const void *state, struct buf *out);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -46,3 +46,31 @@ expect 64 "$BIN" help chek
 has "$TMP/err" "unknown command 'chek'; did you mean 'check'?"
 expect 64 "$BIN" verfy
 has "$TMP/err" "unknown command 'verfy'; did you mean 'verify'?"
+
+# 4. The game's end says who won: the last report gives the result as the sheet scores it
+# (Land Raid: the loot), the sides' casualties otherwise, and the game turn by turn.
+# (both shipped campaigns play sealed: the public report and each player's.)
+new_campaign harbour-raid "$TMP/hr"; play harbour-raid "$TMP/hr"
+last="$TMP/hr/reports/turn-0012.md"
+has "$last" "The game is over: the game length is reached (option turns-per-player)."
+has "$last" "## Result"
+has "$last" "- loot (the raid's score, §24): the attacker carried off **4** (lost to deviation: 0)"
+has "$last" "## The game, turn by turn (12)"
+has "$last" "- Turn 1: the attacker's turn: event 6; 3 officers acted; lost: attacker 1, defender 0; loot 4 (total 4)"
+[ "$(grep -c '^- Turn [0-9]*: ' "$last")" -eq 12 ] || die "the last report does not list the 12 turns"
+has "$TMP/hr/.umpire/outbox/attacker/turn-0012/report.md" "## The game, turn by turn (12)"
+! grep -q '^## Result' "$TMP/hr/reports/turn-0011.md" || die "a result before the game's end"
+new_campaign karak-gate "$TMP/kg"; play karak-gate "$TMP/kg"
+has "$TMP/kg/reports/turn-0010.md" "- orcs: lost 19 of 23 stands; 7 of 9 units destroyed; 1 of 3 characters slain"
+
+# 7. Possessives of plural side names; Warmaster distances in mm, as its table is measured.
+has "$TMP/kg/reports/turn-0010.md" "- Turn 2: dwarfs' turn;"
+! grep -rq "dwarfs's\|orcs's" "$TMP/kg/reports" "$TMP/kg/journal" "$TMP/kg/.umpire/outbox" ||
+    die "a possessive 's after a plural side name"
+! grep -rqE "[0-9] cm\b" "$TMP/kg/reports" "$TMP/kg/journal" "$TMP/kg/.umpire/outbox" ||
+    die "a Warmaster distance in cm"
+AB="$ROOT/campaigns/aspenbach-1809"
+"$BIN" init "$TMP/ab" --scenario "$AB/scenario.yaml" --secret-file "$AB/demo.secret" > /dev/null
+expect 0 "$BIN" close "$TMP/ab" "$AB/orders/turn-0001/austrians.yaml" "$AB/orders/turn-0001/french.yaml" \
+    --rulings "$AB/orders/turn-0001/umpire.yaml"
+has "$TMP/out" "# umpire receipt: austrians' orders for turn 1 are in and the turn is closed"

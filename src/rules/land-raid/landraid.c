@@ -387,4 +387,5 @@ const struct rule_system rules_land_raid = {
 	.report = lr_report,
 	.state_view = lr_state_view,
 	.orders_template = landraid_orders_template,
+	.result = landraid_result,
 };

@@ -7,6 +7,7 @@
 
 #include "rules/nhis/nhis.h"
 #include "core/suggest.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 const char *const nhis_utype_names[] = {
@@ -331,8 +332,9 @@ int nhis_want_listed_unit(const struct nhis_state *s, int side, const struct nod
 		return -1;
 	}
 	if (s->units[ui].side != side) {
-		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
-			s->side[s->units[ui].side].player, s->side[side].player);
+		node_error(d, un, "unit '%s' belongs to %s (one of %s%s units)", id,
+			s->side[s->units[ui].side].player, s->side[side].player,
+			words_possessive(s->side[side].player));
 		return -1;
 	}
 	for (size_t j = 0; j < n_listed; j++)

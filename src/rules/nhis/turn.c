@@ -637,4 +637,5 @@ const struct rule_system rules_nhis = {
 	.adjust_check = nhis_adjust_check,
 	.adjust_apply = nhis_adjust_apply,
 	.orders_template = nhis_orders_template,
+	.result = nhis_result,
 };

@@ -8,6 +8,7 @@
 
 #include "rules/warmaster/warmaster.h"
 #include "core/suggest.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 void wm_orders_free(void *orders)
@@ -52,8 +53,9 @@ static int want_unit(const struct wm_state *s, int side, const struct node *n, i
 		return -1;
 	}
 	if (own && s->units[i].side != side) {
-		node_error(d, n, "unit '%s' belongs to %s (one of %s's units)", id,
-			s->side[s->units[i].side].player, s->side[side].player);
+		node_error(d, n, "unit '%s' belongs to %s (one of %s%s units)", id,
+			s->side[s->units[i].side].player, s->side[side].player,
+			words_possessive(s->side[side].player));
 		return -1;
 	}
 	if (!own && s->units[i].side == side) {
