@@ -51,3 +51,18 @@ bash -c '. "$1" && complete -p umpire > /dev/null &&
     die "the completion script does not load in bash"
 grep -qx 'replay' "$TMP/comp.txt" || { cat "$TMP/comp.txt"; die "'umpire rep<TAB>' is not replay"; }
 grep -qx -- '--beacon-fetch' "$TMP/comp.txt" || { cat "$TMP/comp.txt"; die "'turn --beacon-f<TAB>' is not --beacon-fetch"; }
+
+# tools/install-deps: `make demo` installs what building and running need, `make test` also
+# the test, fuzz and lint tool chains, which the run list leaves out.
+sh "$ROOT/tools/install-deps" run --list > "$TMP/run.txt"
+sh "$ROOT/tools/install-deps" test --list > "$TMP/test.txt"
+for p in build-essential pkg-config git libgit2-dev libsqlite3-dev libcurl4-openssl-dev; do
+    grep -qx "$p" "$TMP/run.txt" || die "install-deps run lacks $p"
+done
+for p in clang clang-format python3-aiosmtpd msmtp check python3-jsonschema man-db; do
+    ! grep -qx "$p" "$TMP/run.txt" || die "install-deps run installs $p, which only the tests need"
+    grep -qx "$p" "$TMP/test.txt" || die "install-deps test lacks $p"
+done
+while read -r p; do grep -qx "$p" "$TMP/test.txt" || die "install-deps test lacks run's $p"; done < "$TMP/run.txt"
+make -n -C "$ROOT" --no-print-directory demo 2>/dev/null | grep -q 'install-deps run' || die "make demo does not run install-deps run"
+make -n -C "$ROOT" --no-print-directory test 2>/dev/null | grep -q 'install-deps test' || die "make test does not run install-deps test"
