@@ -627,8 +627,8 @@ static int rerun_of_last(struct turn *t)
 {
 	if (!t->last || t->last->turn < 1)
 		return error_set(ERROR_INPUT,
-			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
-			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+			"turn %d is not closed (campaign '%s' has entropy %s): close it first (umpire close %s ORDERS...)",
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy], t->c->dir);
 	return rerun(t, " with");
 }
 
@@ -662,8 +662,8 @@ static int step_closed(struct turn *t)
 		return rerun_of_last(t);
 	if (!t->closed)
 		return error_set(ERROR_INPUT,
-			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
-			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+			"turn %d is not closed (campaign '%s' has entropy %s): close it first (umpire close %s ORDERS...)",
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy], t->c->dir);
 	return t->in.n_files == 0 ? add_kept_files(t) : 0;
 }
 

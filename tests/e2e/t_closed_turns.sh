@@ -27,7 +27,7 @@ orders:
 YAML
 sed 's/weather 1/weather 2/' "$TMP/rulings1.yaml" > "$TMP/rulings2.yaml"
 expect 65 "$BIN" turn "$C" "$A1" --rulings "$TMP/rulings1.yaml" --beacon x
-has "$TMP/err" "turn 1 is not closed (campaign 'harbour-raid' has entropy beacon): umpire close DIR ORDERS... first"
+has "$TMP/err" "turn 1 is not closed (campaign 'harbour-raid' has entropy beacon): close it first (umpire close $C ORDERS...)"
 expect 0 at $((D0 + 100)) "$BIN" close "$C" "$A1" --rulings "$TMP/rulings1.yaml" --receipts "$TMP/receipts"
 has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without; D_t "
 has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon-fetch' (or --beacon VALUE)"
