@@ -68,7 +68,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
-.PHONY: all deps test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
+.PHONY: all deps deps-test man completion test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
 all: $(BIN)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -78,8 +78,12 @@ build/umpire: $(BIN)
 	$(Q)ln -sf release/umpire $@
 endif
 
+# tools/install-deps run: what building and running need (make demo); test: also the test,
+# fuzz and lint tool chains (make test, make fuzz).
 deps:
-	@sh tools/install-deps
+	@sh tools/install-deps run
+deps-test:
+	@sh tools/install-deps test
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -121,7 +125,7 @@ fuzz-corpus: $(FUZZ_BIN)
 # The README's fuzz command: each target under libFuzzer for FUZZ_SECONDS (new inputs go to
 # build/fuzz/corpus/TARGET, crashes to build/fuzz/findings/); then the executions of each.
 FUZZ_SECONDS ?= 20
-fuzz: deps
+fuzz: deps-test
 	@$(MAKE) --no-print-directory VARIANT=fuzz fuzz-run
 fuzz-run: $(FUZZ_BIN)
 	@set -e; for t in $(FUZZ_NAMES); do \
@@ -135,7 +139,7 @@ fuzz-run: $(FUZZ_BIN)
 
 # The README's test command: installs what is missing, builds, runs every suite on the release
 # build, then the unit suites and the fuzz corpora under ASan+UBSan (build/san).
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
@@ -168,9 +172,32 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo $(BIN) build/demo
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
+# make install: under $(DESTDIR)$(PREFIX), the binary and tools/umpire-verify (bin/), the
+# man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
+# the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
+# finds relative to the binary) and the JSON Schemas (share/umpire/schemas).
+MANDIR   ?= $(PREFIX)/share/man
+DOCDIR   ?= $(PREFIX)/share/doc/umpire
+DATADIR  ?= $(PREFIX)/share/umpire
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+$(BUILD)/umpire.1: $(BIN) tools/gen-man
+	$(call say,GEN,$@)sh tools/gen-man $(BIN) > $@.tmp && mv $@.tmp $@
+$(BUILD)/umpire.bash: $(BIN) tools/gen-completion
+	$(call say,GEN,$@)sh tools/gen-completion $(BIN) > $@.tmp && mv $@.tmp $@
+man: $(BUILD)/umpire.1
+completion: $(BUILD)/umpire.bash
+
+install: $(BIN) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
+	install -m 0755 tools/umpire-verify $(DESTDIR)$(PREFIX)/bin/umpire-verify
+	install -m 0644 $(BUILD)/umpire.1 $(DESTDIR)$(MANDIR)/man1/umpire.1
+	install -m 0644 $(BUILD)/umpire.bash $(DESTDIR)$(BASHCOMPDIR)/umpire
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
+	install -m 0644 docs/rules/*.md $(DESTDIR)$(DOCDIR)/rules
+	install -m 0644 schemas/*.json schemas/journal.sql $(DESTDIR)$(DATADIR)/schemas
 
 clean:
 	rm -rf build

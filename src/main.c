@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/fair.h"
+#include "core/suggest.h"
 #include "core/banned.h"
 
 struct command {
@@ -67,9 +68,37 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  umpire %s\n", commands[i].synopsis);
 	fprintf(out,
-		"\n'umpire COMMAND --help' describes one command. Exit codes follow sysexits(3):\n"
+		"\n'umpire help COMMAND' (or 'umpire COMMAND --help') describes one command. Exit\n"
+		"codes follow sysexits(3):\n"
 		"0 ok, 64 usage, 65 bad input, 66 no such campaign/file, 70 internal error,\n"
 		"73 cannot create, 74 I/O error, 75 campaign locked.\n");
+}
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The command called name, or NULL. */
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Says name is no command, with a did-you-mean; EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+	const char *names[N_COMMANDS];
+	struct buf hint = BUF_INIT;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	if (suggest_closest(name, names, N_COMMANDS))
+		suggest_append(&hint, name, names, N_COMMANDS, 0);
+	fprintf(stderr, "umpire: unknown command '%s'%s (see 'umpire --help')\n", name,
+		buf_str(&hint));
+	buf_release(&hint);
+	return EXIT_USAGE;
 }
 
 /* campaign_open's note that it waits for a lock. */
@@ -100,6 +129,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2) {
+		/* `umpire help CMD` is `umpire CMD --help`. */
+		const struct command *cmd = find_command(argv[2]);
+		if (!cmd)
+			return unknown_command(argv[2]);
+		char *help_argv[] = { argv[2], "--help", NULL };
+		return cmd->fn(2, help_argv);
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 		strcmp(argv[1], "help") == 0) {
 		usage(stdout);
@@ -109,9 +146,8 @@ int main(int argc, char **argv)
 		printf("umpire 0.1\n");
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "umpire: unknown command '%s' (see 'umpire --help')\n", argv[1]);
-	return EXIT_USAGE;
+	const struct command *cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return cmd->fn(argc - 1, argv + 1);
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""check-schemas.py [CAMPAIGN_DIR...] — validates the shipped examples against schemas/:
-every campaigns/*/scenario.yaml against scenario.schema.json and <rules>-scenario.schema.json,
-every order file against <rules>-orders.schema.json (umpire-orders for player umpire), and the
-campaign.yaml of each CAMPAIGN_DIR given (e.g. an initialised demo) against campaign.schema.json
-and its close files (journal/*.close.yaml) against close.schema.json.
+"""check-schemas.py [CAMPAIGN_DIR | TEMPLATE.yaml]... — validates the shipped examples against
+schemas/: every campaigns/*/scenario.yaml against scenario.schema.json and
+<rules>-scenario.schema.json, every order file against <rules>-orders.schema.json
+(umpire-orders for player umpire), the campaign.yaml of each CAMPAIGN_DIR given (e.g. an
+initialised demo) against campaign.schema.json and its close files (journal/*.close.yaml)
+against close.schema.json, and each TEMPLATE.yaml (an order template from a report) against the
+schema its first line names (`# yaml-language-server: $schema=ID`, ID a schema's `$id`).
+Every schema's `$id` must be ID_BASE + its file name, where `make install` puts it.
 Uses Debian's python3-yaml and python3-jsonschema. Exit 1 on the first invalid file set."""
 import glob, json, os, sys
 import yaml
@@ -23,8 +26,16 @@ def check(path, sch):
         print(f"{path}: {'/'.join(map(str, e.path)) or '(root)'}: {e.message}")
     return not errs
 
+ID_BASE = "file:///usr/local/share/umpire/schemas/"
 ok = True
 count = 0
+by_id = {}
+for path in sorted(glob.glob(os.path.join(ROOT, "schemas", "*.schema.json"))):
+    sid = schema(os.path.basename(path)).get("$id")
+    if sid != ID_BASE + os.path.basename(path):
+        print(f"{path}: $id {sid!r}, not {ID_BASE + os.path.basename(path)!r}")
+        ok = False
+    by_id[sid] = os.path.basename(path)
 for scen in sorted(glob.glob(os.path.join(ROOT, "campaigns", "*", "scenario.yaml"))):
     with open(scen) as f:
         rules = yaml.safe_load(f)["rules"]
@@ -33,7 +44,17 @@ for scen in sorted(glob.glob(os.path.join(ROOT, "campaigns", "*", "scenario.yaml
     for order in sorted(glob.glob(os.path.join(os.path.dirname(scen), "orders", "*", "*.yaml"))):
         name = "umpire-orders.schema.json" if os.path.basename(order) == "umpire.yaml" else f"{rules}-orders.schema.json"
         ok &= check(order, schema(name)); count += 1
-for camp in sys.argv[1:]:
+templates = [a for a in sys.argv[1:] if a.endswith(".yaml")]
+for tpl in templates:
+    with open(tpl) as f:
+        first = f.readline().rstrip("\n")
+    prefix = "# yaml-language-server: $schema="
+    if not first.startswith(prefix) or first[len(prefix):] not in by_id:
+        print(f"{tpl}: first line {first!r} names no schema of schemas/")
+        ok = False
+        continue
+    ok &= check(tpl, schema(by_id[first[len(prefix):]])); count += 1
+for camp in [a for a in sys.argv[1:] if a not in templates]:
     ok &= check(os.path.join(camp, "campaign.yaml"), schema("campaign.schema.json")); count += 1
     for close in sorted(glob.glob(os.path.join(camp, "journal", "*.close.yaml"))):
         ok &= check(close, schema("close.schema.json")); count += 1

@@ -15,6 +15,7 @@
 #include "core/layout.h"
 #include "core/turn.h"
 #include "core/reveal.h"
+#include "core/when.h"
 #include "core/banned.h"
 
 static const char close_help[] =
@@ -100,10 +101,12 @@ static void print_closed(const struct turn *t)
 	hex_encode(hex, r->digest, FAIR_HASH_BYTES);
 	printf("Turn %d closed: %zu order files, %zu players without; D_t %s\n", r->turn,
 		r->n_orders, r->n_missing, hex);
-	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
-		printf("randomness: %s round %lld, out at %lld (umpire turn DIR --beacon VALUE once it is)\n",
-			t->c->beacon, r->round, r->round_at);
-	else
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
+		char at[WHEN_MAX];
+		when_describe(at, r->round_at, r->closed_at);
+		printf("randomness: %s round %lld, out at %s; then run 'umpire turn %s --beacon-fetch' (or --beacon VALUE)\n",
+			t->c->beacon, r->round, at, t->c->dir);
+	} else
 		printf("randomness: the players' nonces (umpire reveal DIR FILE..., then umpire turn DIR)\n");
 	printf("tag close-%04d, commit %s\n", r->turn, t->close_commit);
 }

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/turn.h"
+#include "core/when.h"
 #include "core/banned.h"
 
 void cmd_keep_heap(void)
@@ -132,13 +133,26 @@ int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *tu
 		return error_set(ERROR_INPUT,
 			"the campaign's beacon '%s' names no URL to fetch from (--beacon-url URL)",
 			c->beacon ? c->beacon : "");
-	if (inbox_open_turn(c, turn) < 0 || turn_read_close(c, *turn, &r, commit, NULL) < 0) {
+	if (inbox_open_turn(c, turn) < 0) {
+		free(source);
+		return -1;
+	}
+	rc = turn_read_close(c, *turn, &r, commit, NULL);
+	if (rc == ERROR_NOTFOUND) {
+		free(source);
+		return error_set(ERROR_INPUT,
+			"turn %d is not closed yet, so no beacon round is named for it: close it first (umpire close %s ORDERS...), then fetch the round the close names",
+			*turn, c->dir);
+	}
+	if (rc < 0) {
 		free(source);
 		return -1;
 	}
 	if (now < r.round_at) {
-		printf("turn %d: beacon round %lld is out at %lld, not yet\n", *turn, r.round,
-			r.round_at);
+		char at[WHEN_MAX];
+		when_describe(at, r.round_at, now);
+		printf("turn %d: beacon round %lld is out at %s, not yet; run 'umpire turn %s --beacon-fetch' then\n",
+			*turn, r.round, at, c->dir);
 		rc = 1;
 	} else {
 		rc = beacon_fetch(url ? url : source, r.round, out);

@@ -231,7 +231,19 @@ int cmd_init(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc || !scenario_path) {
-		fputs(init_help, stderr);
+		if (optind + 1 < argc)
+			fprintf(stderr, "umpire init: one DIR expected, not %d ('%s', '%s'%s)\n",
+				argc - optind, argv[optind], argv[optind + 1],
+				optind + 2 < argc ? ", ..." : "");
+		else
+			fprintf(stderr, "umpire init: missing %s%s%s\n",
+				optind == argc ? "DIR (the new campaign's directory)" : "",
+				optind == argc && !scenario_path ? " and " : "",
+				scenario_path ?
+					"" :
+					"--scenario FILE (the game to set up, e.g. campaigns/harbour-raid/scenario.yaml of umpire's examples)");
+		fprintf(stderr,
+			"usage: umpire init DIR --scenario FILE [OPTIONS]  ('umpire init --help' lists them)\n");
 		return EXIT_USAGE;
 	}
 	if ((rc = entropy_defaults(&spec)) != EXIT_OK)
@@ -275,7 +287,7 @@ int cmd_init(int argc, char **argv)
 			"");
 	static const char *const how[] = {
 		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
-		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names (umpire turn DIR --beacon VALUE)",
+		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon-fetch, or --beacon VALUE)",
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
 	printf("%s\n", how[c->entropy]);

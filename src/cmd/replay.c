@@ -23,7 +23,14 @@ static const char replay_help[] =
 	"uses, and compares every die, event, state and committed file with the journal and git.\n"
 	"On a clone, which has no journal, the journal exports committed at each tag are the\n"
 	"record. Exit 0 only if everything is identical; otherwise the first difference is named\n"
-	"and the exit code is 65.\n";
+	"and the exit code is 65.\n\n"
+	"What can be replayed where:\n"
+	"  the umpire's copy   every turn, at any time: in a sealed campaign the withheld order\n"
+	"                      files, whole states and salts are in .umpire/sealed/\n"
+	"  a clone, open       every turn: everything is committed\n"
+	"  a clone, sealed     nothing until the umpire's 'umpire reveal DIR' (the order files\n"
+	"                      and whole states are withheld); then every turn. Before it,\n"
+	"                      'umpire verify' checks what a clone can (keys, dice, digests)\n";
 
 /* A clone's record of turn t: the journal export committed at its tag. */
 static int read_export(struct campaign *c, int t, struct journal_record **r)

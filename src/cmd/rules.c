@@ -1,7 +1,11 @@
 /* rules.c — `umpire rules`: list the rule systems, or describe one: its order types,
  * standing orders and options with their defaults. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
@@ -11,6 +15,49 @@ static const char rules_help[] =
 	"usage: umpire rules [NAME]\n\n"
 	"Without NAME, lists the rule systems. With NAME, describes its order types, standing\n"
 	"orders and campaign options, and prints the default options as campaign.yaml holds them.\n";
+
+/* Where docs/rules/NAME.md is on this machine, found from the running binary: installed
+ * (PREFIX/bin/umpire, PREFIX/share/doc/umpire/rules/NAME.md) or in its source tree
+ * (build/VARIANT/umpire, docs/rules/NAME.md); NULL when neither is there. Caller frees. */
+static char *rules_doc(const char *name)
+{
+	static const char *const from_bin[] = { "../share/doc/umpire/rules", "../../docs/rules" };
+	char exe[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (size_t i = 0; i < sizeof(from_bin) / sizeof(from_bin[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s.md", exe, from_bin[i], name);
+		if (access(path, R_OK) == 0)
+			return realpath(path, NULL);
+	}
+	return NULL;
+}
+
+/* The rule system's help with its docs/rules/NAME.md reference made the path on this machine. */
+static void print_help(const struct rule_system *rs)
+{
+	char ref[128];
+	char *doc = rules_doc(rs->name);
+	const char *at;
+
+	snprintf(ref, sizeof(ref), "docs/rules/%s.md", rs->name);
+	if (!doc || !(at = strstr(rs->help, ref))) {
+		printf("\n\n%s\n", rs->help);
+		if (doc)
+			printf("(readings: %s)\n", doc);
+		free(doc);
+		return;
+	}
+	printf("\n\n%.*s%s%s\n", (int)(at - rs->help), rs->help, doc, at + strlen(ref));
+	free(doc);
+}
 
 int cmd_rules(int argc, char **argv)
 {
@@ -39,7 +86,7 @@ int cmd_rules(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		if (rs->flags & (1u << i))
 			printf("; %s", flag_names[i]);
-	printf("\n\n%s\n", rs->help);
+	print_help(rs);
 	void *options = NULL;
 	struct diag d;
 	diag_init(&d);

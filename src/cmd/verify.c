@@ -21,6 +21,7 @@
 #include "core/layout.h"
 #include "core/receipt.h"
 #include "mail/mail.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 #define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
@@ -1498,9 +1499,9 @@ static int check_view(struct verify *v, const char *dir)
 	if (check_view_items(dir, player, turn, epath, ex, items) < 0 ||
 		(v->revealed && check_view_revealed(v, dir, vpath, player, turn) < 0))
 		goto done;
-	say(v, "view %s: ok: %s's orders for turn %d are the ones committed (%s in %s)%s; his report and view of the state open the commitments there%s\n",
-		dir, player, turn, sent ? "salted hash" : "none sent", epath,
-		opened ? ", his file opens it" : "",
+	say(v, "view %s: ok: %s%s orders for turn %d are the ones committed (%s in %s)%s; his report and view of the state open the commitments there%s\n",
+		dir, player, words_possessive(player), turn, sent ? "salted hash" : "none sent",
+		epath, opened ? ", his file opens it" : "",
 		v->revealed ? ", and his view is the revealed state's" : "");
 	rc = 0;
 done:

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/node.h"
 #include "core/turn.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 long long close_round_at(const struct campaign *c, long long round)

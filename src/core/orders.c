@@ -437,9 +437,19 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	if (n && node_want_str(n, "campaign", 64, &s, d) == 0 && strcmp(s, c->id) != 0)
 		node_error(d, n, "orders for campaign '%s' (campaign '%s' expected)", s, c->id);
 	n = node_need(root, "turn", d);
-	if (n && node_want_int(n, "turn", 1, TURN_MAX, &n_turn, d) == 0 && n_turn != t->in.turn)
-		node_error(d, n, "orders for turn %lld (turn %d is the turn being processed)",
-			n_turn, t->in.turn);
+	/* Another turn's file (last turn's sent again, most often): that one error, since its
+	 * orders were written for another table and every one of them would be wrong here. */
+	if (n && node_want_int(n, "turn", 1, TURN_MAX, &n_turn, d) == 0 && n_turn != t->in.turn) {
+		if (n_turn < t->in.turn)
+			node_error(d, n,
+				"this is turn %lld's file; turn %d is open (a new file for turn %d: your last report ends with its template)",
+				n_turn, t->in.turn, t->in.turn);
+		else
+			node_error(d, n,
+				"this is turn %lld's file; turn %d is open (turn %d's orders come first)",
+				n_turn, t->in.turn, t->in.turn);
+		goto done;
+	}
 
 	const struct node *pn = node_need(root, "player", d);
 	const struct node *orders = node_need(root, "orders", d);

@@ -7,6 +7,9 @@
 
 #include "core/render.h"
 #include "core/escape.h"
+#include "core/error.h"
+#include "core/layout.h"
+#include "core/repo.h"
 #include "core/banned.h"
 
 static void hex32(char out[65], const uint8_t in[32])
@@ -235,6 +238,37 @@ static void render_randomness(struct buf *b, const struct turn *t)
 	}
 }
 
+/* The report of the turn that ends the game: the result as the rule system scores it, and
+ * the game turn by turn (each earlier turn's summary from its tag's commit subject, which a
+ * clone holds too, so verify and replay render the same). */
+static void render_game_end(struct buf *b, const struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct buf subject = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX];
+
+	if (c->rules->result) {
+		buf_puts(b, "\n## Result\n\n");
+		c->rules->result(&c->rc, t->state, b);
+	}
+	buf_printf(b, "\n## The game, turn by turn (%d)\n\n", t->in.turn);
+	for (int k = 1; k < t->in.turn; k++) {
+		layout_tag(tag, k);
+		buf_clear(&subject);
+		buf_puts(b, "- ");
+		if (repo_subject(c->repo, tag, &subject) == 0)
+			escape_markdown(b, buf_str(&subject));
+		else
+			buf_printf(b, "Turn %d: (no tag %s)", k, tag);
+		buf_puts(b, "\n");
+	}
+	error_clear();
+	buf_release(&subject);
+	buf_printf(b, "- Turn %d: ", t->in.turn);
+	escape_markdown(b, t->out.summary);
+	buf_puts(b, "\n");
+}
+
 /* What comes next: the game's end and why, or who is due next turn and, for player when he
  * is, the head of his next order file ('umpire rules NAME' lists the orders). */
 static void render_next(struct buf *b, const struct turn *t, const char *player)
@@ -248,6 +282,7 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 		buf_puts(b, "The game is over: ");
 		escape_markdown(b, why ? why : "the rule system says so");
 		buf_puts(b, ".\n");
+		render_game_end(b, t);
 		return;
 	}
 	buf_printf(b, "Turn %d: due: ", next);
@@ -261,12 +296,21 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	buf_puts(b, n ? ".\n" : "nobody.\n");
 	if (!mine)
 		return;
-	buf_printf(b, "\nYour next order file starts (its orders: `umpire rules %s`):\n\n",
+	buf_printf(b,
+		"\nYour next order file, to fill in (`umpire check` takes it as it is: no orders; "
+		"its orders: `umpire rules %s`):\n\n",
 		c->rules->name);
-	buf_printf(b, "```yaml\ncampaign: %s\nturn: %d\nplayer: %s\n", c->id, next, player);
+	buf_printf(b,
+		"```yaml\n# yaml-language-server: $schema=" RENDER_SCHEMA_ID_BASE
+		"%s-orders.schema.json\ncampaign: %s\nturn: %d\nplayer: %s\n",
+		c->rules->name, c->id, next, player);
 	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
 		buf_puts(b, "entropy: # the SHA-256 'umpire nonce' prints\n");
-	buf_puts(b, "orders:\n```\n");
+	if (c->rules->orders_template)
+		c->rules->orders_template(&c->rc, t->state, next, player, b);
+	else
+		buf_puts(b, "orders: []\n");
+	buf_puts(b, "```\n");
 }
 
 void render_report_common(struct buf *b, const struct turn *t)

@@ -3,6 +3,12 @@
 #ifndef UMPIRE_RENDER_H
 #define UMPIRE_RENDER_H
 
+/* Where the JSON Schemas say they live (their `$id`s): where `make install` puts them with the
+ * default PREFIX, so an editor told `# yaml-language-server: $schema=ID` (the first line of
+ * each report's order template) opens the installed file. A constant: reports are byte for
+ * byte the same on every machine. */
+#define RENDER_SCHEMA_ID_BASE "file:///usr/local/share/umpire/schemas/"
+
 #include "core/turn.h"
 
 /* Appends journal/turn-NNNN.yaml of turn t to b: key, every order file's hash, digest,

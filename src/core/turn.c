@@ -19,6 +19,7 @@
 #include "core/orders.h"
 #include "core/receipt.h"
 #include "core/render.h"
+#include "core/when.h"
 #include "core/banned.h"
 
 static int step_recover(struct turn *t);
@@ -627,8 +628,8 @@ static int rerun_of_last(struct turn *t)
 {
 	if (!t->last || t->last->turn < 1)
 		return error_set(ERROR_INPUT,
-			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
-			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+			"turn %d is not closed (campaign '%s' has entropy %s): close it first (umpire close %s ORDERS...)",
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy], t->c->dir);
 	return rerun(t, " with");
 }
 
@@ -662,8 +663,8 @@ static int step_closed(struct turn *t)
 		return rerun_of_last(t);
 	if (!t->closed)
 		return error_set(ERROR_INPUT,
-			"turn %d is not closed (campaign '%s' has entropy %s): umpire close DIR ORDERS... first",
-			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy]);
+			"turn %d is not closed (campaign '%s' has entropy %s): close it first (umpire close %s ORDERS...)",
+			t->in.turn, t->c->id, campaign_entropy_names[t->c->entropy], t->c->dir);
 	return t->in.n_files == 0 ? add_kept_files(t) : 0;
 }
 
@@ -717,7 +718,7 @@ static int read_view_salts(struct turn *t, const struct node *v, struct diag *d)
 
 /* reveal/turn-NNNN/salts.yaml at the reveal: each file's salt, into t->salts; each player's
  * view salts, into t->out.views. */
-static int read_revealed_salts(struct turn *t, const char *path)
+static int read_revealed_salts(struct turn *t, const char *path, int kept)
 {
 	struct buf bytes = BUF_INIT;
 	struct node *root = NULL;
@@ -726,8 +727,10 @@ static int read_revealed_salts(struct turn *t, const char *path)
 	int rc = -1;
 
 	diag_init(&d);
-	if (repo_read(t->c->repo, LAYOUT_REVEAL_TAG, path, &bytes) != 0) {
-		error_set(ERROR_INPUT, "turn %d: the reveal has no %s", t->in.turn, path);
+	if (kept ? file_read(path, ORDER_FILE_MAX_BYTES, &bytes) != 0 :
+		   repo_read(t->c->repo, LAYOUT_REVEAL_TAG, path, &bytes) != 0) {
+		error_set(ERROR_INPUT, "turn %d: %s has no %s", t->in.turn,
+			kept ? "the umpire's copy" : "the reveal", path);
 		goto done;
 	}
 	const struct node *v;
@@ -750,7 +753,8 @@ static int read_revealed_salts(struct turn *t, const char *path)
 	rc = 0;
 	goto done;
 bad:
-	error_set(ERROR_INPUT, "turn %d: %s at the reveal is not a salts file", t->in.turn, path);
+	error_set(ERROR_INPUT, "turn %d: %s%s is not a salts file", t->in.turn, path,
+		kept ? "" : " at the reveal");
 done:
 	node_free(root);
 	diag_release(&d);
@@ -797,6 +801,40 @@ static int committed_file_matches(const struct turn *t, const char *path, const 
 		tn, path, want, hex);
 }
 
+/* TURN_RECORDED, a sealed turn before the reveal on the umpire's copy: the files and salts
+ * the turn kept in .umpire/sealed/turn-NNNN/ (what `umpire reveal` will commit), each file
+ * the record says was received, checked against it as a revealed one is. */
+static int read_kept_orders(struct turn *t)
+{
+	char *dir = turn_private_dir(t->c, "sealed", t->in.turn);
+	char *path = xasprintf("%s/salts.yaml", dir);
+	struct buf bytes = BUF_INIT;
+	int rc = read_revealed_salts(t, path, 1);
+
+	for (size_t i = 0; rc == 0 && i < t->record->n_orders; i++) {
+		const struct journal_order *o = &t->record->orders[i];
+		if (!o->has_file)
+			continue;
+		free(path);
+		path = xasprintf("%s/orders/%s.yaml", dir, o->player);
+		buf_release(&bytes);
+		if (file_read(path, ORDER_FILE_MAX_BYTES, &bytes) != 0) {
+			rc = error_prefix("turn %d: the umpire's copy of %s's orders", t->in.turn,
+				o->player);
+			break;
+		}
+		if ((rc = committed_file_matches(t, path, o->player, &bytes)) < 0)
+			break;
+		turn_add_order_bytes(t, path, bytes.data, bytes.len);
+		if (strcmp(o->player, UMPIRE_PLAYER) == 0)
+			t->in.files[t->in.n_files - 1].is_rulings = 1;
+	}
+	buf_release(&bytes);
+	free(path);
+	free(dir);
+	return rc;
+}
+
 /* TURN_RECORDED: the order files committed at t->rev, checked against the record. */
 static int read_committed_orders(struct turn *t)
 {
@@ -815,12 +853,17 @@ static int read_committed_orders(struct turn *t)
 		snprintf(dir, sizeof dir, "%.200s/orders", rdir);
 		rev = LAYOUT_REVEAL_TAG;
 		if (!repo_has(t->c->repo, rev)) {
+			/* The umpire's own copy holds them in .umpire/sealed/ (the journal too). */
+			if (t->c->journal) {
+				rc = read_kept_orders(t);
+				goto done;
+			}
 			error_set(ERROR_INPUT,
-				"turn %d is sealed and the campaign not yet revealed: its order files are withheld (umpire reveal DIR publishes them)",
+				"turn %d is sealed and the campaign not yet revealed: its order files are withheld (umpire reveal DIR publishes them; the umpire's own copy replays it now)",
 				t->in.turn);
 			goto done;
 		}
-		if (read_revealed_salts(t, path) < 0)
+		if (read_revealed_salts(t, path, 0) < 0)
 			goto done;
 	}
 	if (repo_list(t->c->repo, rev, dir, &names) < 0) {
@@ -1145,17 +1188,23 @@ static int beacon_randomness(struct turn *t)
 		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
 		turn_set_beacon_signature(t, t->record->beacon_signature);
 	}
-	if (!t->in.beacon_value)
+	if (!t->in.beacon_value) {
+		char at[WHEN_MAX];
+		when_describe(at, t->close.round_at, t->when);
 		return error_set(ERROR_INPUT,
-			"turn %d takes the value of beacon round %s (%s): --beacon VALUE required",
-			t->in.turn, round, t->c->beacon);
+			"turn %d takes the value of beacon round %s (%s), out at %s: run 'umpire turn %s --beacon-fetch' (or give the value: --beacon VALUE)",
+			t->in.turn, round, t->c->beacon, at, t->c->dir);
+	}
 	if (t->in.beacon_round && strcmp(t->in.beacon_round, round) != 0)
 		return error_set(ERROR_INPUT, "turn %d: the close named beacon round %s, not %s",
 			t->in.turn, round, t->in.beacon_round);
-	if (t->source == TURN_LIVE && t->when < t->close.round_at)
+	if (t->source == TURN_LIVE && t->when < t->close.round_at) {
+		char at[WHEN_MAX];
+		when_describe(at, t->close.round_at, t->when);
 		return error_set(ERROR_INPUT,
-			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
-			t->in.turn, round, t->close.round_at, t->when);
+			"turn %d: beacon round %s is out at %s: no value of it exists yet; run 'umpire turn %s --beacon-fetch' then",
+			t->in.turn, round, at, t->c->dir);
+	}
 	if (t->in.beacon_signature &&
 		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
 		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,

@@ -117,6 +117,21 @@ struct rule_system {
 	 * did (one line, no reason: the core adds it) to what. Returns 0, or -1 on a bug. */
 	int (*adjust_apply)(const struct rules_campaign *c, void *state, const struct adjustment *a,
 		struct buf *what);
+
+	/* Appends the body of player's order file for turn `turn` as a template (YAML, after the
+	 * campaign, turn and player lines the core writes) to out: `orders: []`, then as comments
+	 * one entry per officer, group or unit he commands with its position and what it may do,
+	 * then `standing:` with his current standing orders. `umpire check` accepts it as it
+	 * stands (no orders) and once its entries are uncommented and filled in. Only what player
+	 * may know. Optional: NULL means `orders: []` alone. */
+	void (*orders_template)(const struct rules_campaign *c, const void *state, int turn,
+		const char *player, struct buf *out);
+
+	/* Appends to out, in Markdown, the game's result as the rule system's sheet or the
+	 * scenario scores it (loot, objectives held, casualties: a line per side, and who won
+	 * where the sheet says), for the report of the turn that ends the game. Optional: NULL
+	 * means the report says only that the game is over and why. */
+	void (*result)(const struct rules_campaign *c, const void *state, struct buf *out);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -32,12 +32,12 @@ URL="http://127.0.0.1:$(cat http/port)"
 at 1694770000 "$BIN" init c --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" \
     --visibility open --entropy beacon >/dev/null
 expect 0 at $((ROUND_AT - 600)) "$BIN" close c "$A1"
-has "$TMP/out" "round 657413, out at $ROUND_AT"
+has "$TMP/out" "round 657413, out at $(date -u -d "@$ROUND_AT" '+%F %T') UTC, in 10 minutes"
 cp -r c c-run   # the same closed campaign, for umpire run below
 
 # Before the round is out nothing is fetched.
 expect 75 at $((ROUND_AT - 1)) "$BIN" turn c --beacon-fetch --beacon-url "$URL/$CHAIN"
-has "$TMP/out" "turn 1: beacon round 657413 is out at $ROUND_AT, not yet"
+has "$TMP/out" "turn 1: beacon round 657413 is out at $(date -u -d "@$ROUND_AT" '+%F %T') UTC, in 1 second, not yet; run 'umpire turn c --beacon-fetch' then"
 [ ! -f http/requests ] || die "a round not yet out was fetched"
 # A relay without the round (404): not yet, try later (exit 75), nothing written.
 before=$(fingerprint c)

@@ -27,10 +27,10 @@ orders:
 YAML
 sed 's/weather 1/weather 2/' "$TMP/rulings1.yaml" > "$TMP/rulings2.yaml"
 expect 65 "$BIN" turn "$C" "$A1" --rulings "$TMP/rulings1.yaml" --beacon x
-has "$TMP/err" "turn 1 is not closed (campaign 'harbour-raid' has entropy beacon): umpire close DIR ORDERS... first"
+has "$TMP/err" "turn 1 is not closed (campaign 'harbour-raid' has entropy beacon): close it first (umpire close $C ORDERS...)"
 expect 0 at $((D0 + 100)) "$BIN" close "$C" "$A1" --rulings "$TMP/rulings1.yaml" --receipts "$TMP/receipts"
 has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without; D_t "
-has "$TMP/out" "round 24807646, out at 1767226302"
+has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon-fetch' (or --beacon VALUE)"
 has "$TMP/out" "# umpire receipt: attacker's orders for turn 1 are in and the turn is closed"
 has "$TMP/receipts/attacker.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
 [ ! -e "$TMP/receipts/defender.yaml" ] || die "a receipt for a player who was not due"
@@ -49,9 +49,9 @@ has "$TMP/out" "Turn 1 was already closed with these files; its receipts again:"
 # The randomness: required, not before its round is out, and the round the close named.
 expect 65 at $((D0 + 800)) "$BIN" turn "$C"
 has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (drand quicknet"
-has "$TMP/err" "): --beacon VALUE required"
+has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: run 'umpire turn $C --beacon-fetch' (or give the value: --beacon VALUE)"
 expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
-has "$TMP/err" "turn 1: beacon round 24807646 is out at 1767226302, after this run's clock (1767226300): no value of it exists yet"
+has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon-fetch' then"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" --beacon x --beacon-round 24807645
 has "$TMP/err" "turn 1: the close named beacon round 24807646, not 24807645"
 [ "$(fingerprint "$C")" = "$before" ] || die "a refused turn wrote something"

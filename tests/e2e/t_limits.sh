@@ -136,7 +136,7 @@ done
 printf 'campaign: harbour-raid\nturn: 999999\nplayer: umpire\norders: []\n' > "$TMP/int.yaml"
 side "order-file turn (1..999999)" "at the limit: an integer, then the wrong turn"
 expect 65 "$BIN" check "$D" --rulings "$TMP/int.yaml"
-has "$TMP/err" "orders for turn 999999 (turn 1 is the turn being processed)"
+has "$TMP/err" "this is turn 999999's file; turn 1 is open"
 printf 'campaign: harbour-raid\nturn:   1  \nplayer: umpire\norders: []\n' > "$TMP/int.yaml"
 side "integer syntax" "blanks around a plain scalar are YAML's, not the number's: accepted"
 expect 0 "$BIN" check "$D" --rulings "$TMP/int.yaml"
@@ -214,7 +214,7 @@ for sub in usmc ija; do
     side "re-run with the journaled files" "a subset ($sub.yaml only): an error, nothing written"
     expect 65 "$BIN" turn "$B" "$BS/orders/turn-0001/$sub.yaml"
     hasnt "$TMP/out" "already processed"
-    has "$TMP/err" "orders for turn 1 (turn 2 is the turn being processed)"
+    has "$TMP/err" "this is turn 1's file; turn 2 is open"
     unchanged "$B" "$bbefore"
 done
 side "re-run with the journaled files" "a superset (plus an umpire file): an error, nothing written"
@@ -339,7 +339,7 @@ expect 0 "$BIN" init --visibility open "$TMP/bc" --scenario "$HR/scenario.yaml" 
 # Closed at the campaign's start: the round named is the first 600 s (beacon_delay) later,
 # round 21 of a 30-second beacon whose round 1 was out then.
 expect 0 "$BIN" close "$TMP/bc" "$A1"
-has "$TMP/out" "round 21, out at 1767226200"
+has "$TMP/out" "round 21, out at 2026-01-01 00:10:00 UTC, in 10 minutes"
 bcbefore=$(fingerprint "$TMP/bc")
 side "turn --beacon (1..1024 bytes), --beacon-round (200)" "0 bytes, 1025 bytes, a 201-byte round: refused"
 for args in "--beacon=" "--beacon=$(rep v 1025)" "--beacon=x --beacon-round=$(rep r 201)"; do

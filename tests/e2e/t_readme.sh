@@ -1,33 +1,65 @@
-# The README's worked turn, run: init with the default entropy (beacon) and visibility (sealed), check, close at
-# 01:00 UTC, then the turn once the round is out, with the demo's made-up beacon value for
-# turn 1; what the players' clones and the attacker's outbox hold; the reveal.
-# Every console line the README shows (elided ones, with "…", by their start) is printed.
+# The README, run. "The first hour": every command of its console blocks, exactly as shown,
+# in a scrubbed environment (env -i: no HOME settings, no SOURCE_DATE_EPOCH, PATH with umpire
+# installed by `make install PREFIX=...`), from a copy of the source's campaigns/, to the
+# resolved offline turn and the refusal before the beacon round is out.
+# "A worked turn": init with the default entropy (beacon) and visibility (sealed), check,
+# close at 01:00 UTC, then the turn once the round is out, with the demo's made-up beacon
+# value for turn 1; what the players' clones and the attacker's outbox hold; the reveal.
+# Every output the README shows is checked line by line (tests/e2e/readme_check.py): in
+# order, adjacent, and every line left out marked by a `…` line.
 . "$ROOT/tests/e2e/lib.sh"
+py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 cd "$TMP"
-"$BIN" init harbour --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
-    --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" > out.txt
-cp "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" .
-"$BIN" check harbour attacker.yaml >> out.txt
-env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml >> out.txt
-env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour \
-    --beacon "$(cat "$ROOT/campaigns/harbour-raid/orders/turn-0001/beacon.txt")" >> out.txt
-git -C harbour ls-tree -r --name-only turn-0001 >> out.txt
-ls harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
-cat harbour/.umpire/outbox/attacker/turn-0001/report.md >> out.txt
-"$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001 >> out.txt
-"$BIN" reveal harbour >> out.txt
-git -C harbour ls-tree -r --name-only reveal reveal >> out.txt
-# The README's console and report blocks of "A worked turn", less prompts, comments of the
-# shell, the bad.yaml example (t_bad_input) and the markdown table's separator.
-awk '/^```/ { fence = !fence } /^## A worked turn/ { on = 1; next } /^## / && !fence { on = 0 }
-    on' "$ROOT/README.md" |
-    awk '/^```(console|markdown)$/ { inb = 1; next } /^```/ { inb = 0 } inb' |
-    grep -v '^\$ \|^bad\.yaml\|^ *[0-9]* |\|^ *| *^\|^…$\|^$' > want.txt
-[ -s want.txt ] || die "no console lines found in the README's worked turn"
-while IFS= read -r line; do
-    case "$line" in
-    *…*) pre=${line%%…*}; grep -qF -- "$pre" out.txt || die "README line not printed: $line" ;;
-    *) grep -qxF -- "$line" out.txt || grep -qxF -- "${line#- }" out.txt ||
-        grep -qF -- "$line" out.txt || die "README line not printed: $line" ;;
-    esac
-done < want.txt
+mkdir -p rec
+: > rec/index
+n=0
+# rec README-COMMAND CMD...: runs CMD (stdout and stderr, in order) for the README's command.
+rec() {
+    n=$((n + 1)); _key=$1; shift
+    "$@" > "$TMP/rec/$n" 2>&1 || true
+    printf '%s\t%s\n' "$_key" "$TMP/rec/$n" >> "$TMP/rec/index"
+}
+
+# --- The first hour -----------------------------------------------------------------------
+make -s -C "$ROOT" --no-print-directory install PREFIX="$TMP/prefix" > make.log 2>&1 ||
+    { cat make.log >&2; die "make install PREFIX=... failed"; }
+mkdir qs qs-home
+cp -r "$ROOT/campaigns" qs/
+awk '/^```/ { fence = !fence } /^## / && !fence { on = ($0 == "## The first hour"); next }
+    on && fence && /^\$ / { sub(/^\$ /, ""); print }' "$ROOT/README.md" > first-hour.txt
+[ "$(wc -l < first-hour.txt)" -ge 6 ] || die "no commands in the README's first hour"
+cd qs
+while IFS= read -r cmd; do
+    rec "$cmd" env -i HOME="$TMP/qs-home" PATH="$TMP/prefix/bin:/usr/bin:/bin" LC_ALL=C sh -c "$cmd"
+done < ../first-hour.txt
+cd "$TMP"
+git -C qs/try rev-parse -q --verify turn-0001 > /dev/null || die "the first hour's offline turn was not resolved"
+expect 0 "$py" "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" "## The first hour" rec/index
+
+# --- A worked turn --------------------------------------------------------------------------
+: > rec/index
+B="$ROOT/campaigns/harbour-raid"
+rec "umpire init harbour --scenario campaigns/harbour-raid/scenario.yaml" \
+    "$BIN" init harbour --scenario "$B/scenario.yaml" --secret-file "$B/demo.secret"
+cp "$B/orders/turn-0001/attacker.yaml" .
+rec "umpire check harbour attacker.yaml" "$BIN" check harbour attacker.yaml
+rec "sed 's/move: B2/move: Z9/' attacker.yaml > bad.yaml; umpire check harbour bad.yaml" \
+    sh -c "sed 's/move: B2/move: Z9/' attacker.yaml > bad.yaml; '$BIN' check harbour bad.yaml"
+rec "umpire close harbour attacker.yaml" env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml
+rec "umpire turn harbour --beacon $(cat "$B/orders/turn-0001/beacon.txt")" \
+    env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour --beacon "$(cat "$B/orders/turn-0001/beacon.txt")"
+rec "git -C harbour ls-tree -r --name-only turn-0001" git -C harbour ls-tree -r --name-only turn-0001
+rec "ls harbour/.umpire/outbox/attacker/turn-0001" ls harbour/.umpire/outbox/attacker/turn-0001
+rec "markdown:1" cat harbour/.umpire/outbox/attacker/turn-0001/report.md
+rec "umpire verify harbour --view harbour/.umpire/outbox/attacker/turn-0001" \
+    "$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001
+rec "umpire reveal harbour" "$BIN" reveal harbour
+rec "git -C harbour ls-tree -r --name-only reveal reveal" git -C harbour ls-tree -r --name-only reveal reveal
+expect 0 "$py" "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" "## A worked turn" rec/index
+
+# README facts: the campaigns it says play sealed are those whose demo.init seals them.
+said=$(tr "\n" " " < "$ROOT/README.md" | grep -o '([^)]*play sealed: their `demo.init`)' | grep -o '`[a-z0-9-]*`' |
+    grep -v demo.init | tr -d '`' | sort | tr '\n' ' ')
+real=$(grep -l -- '--visibility sealed' "$ROOT"/campaigns/*/demo.init | xargs -n1 dirname |
+    xargs -n1 basename | sort | tr '\n' ' ')
+[ "$said" = "$real" ] || die "README says '$said' play sealed; demo.init says '$real'"

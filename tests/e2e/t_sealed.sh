@@ -163,9 +163,21 @@ has "$TMP/out" "defender  sha256 $want  (sealed: the salted hash): ok"
 has "$TMP/out" "decided  withheld until the reveal"
 has "$TMP/out" "verdict: ok"
 
-# Before the reveal nothing can re-run a sealed turn, the umpire's replay included.
+# Before the reveal the umpire replays his own copy mid-game (he holds every order in
+# .umpire/sealed/); a clone cannot, and replay --help says so; a kept file changed is named.
+expect 0 "$BIN" replay "$C"
+has "$TMP/out" "replay: 4 turns identical"
+expect 65 "$BIN" replay "$TMP/clone"
+has "$TMP/err" "withheld until the reveal"
+expect 0 "$BIN" replay --help
+has "$TMP/out" "a clone, sealed     nothing until the umpire's 'umpire reveal DIR'"
+has "$TMP/out" "the umpire's copy   every turn, at any time"
+kept="$C/.umpire/sealed/turn-0001/orders/attacker.yaml"
+cp "$kept" "$TMP/kept.bak"
+sed 's/move: B2/move: B3/' "$TMP/kept.bak" > "$kept"
 expect 65 "$BIN" replay "$C"
-has "$TMP/err" "turn 1 is sealed and the campaign not yet revealed: its order files are withheld"
+has "$TMP/err" "replay: turn 1: order file $kept differs from the journal's copy"
+cp "$TMP/kept.bak" "$kept"
 
 # The reveal: one commit, tag reveal, with every withheld file, whole state and salt; then
 # verify re-runs every turn from a clone, as for an open campaign.

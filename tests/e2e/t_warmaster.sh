@@ -38,7 +38,7 @@ standing:
   initiative: {orc-wolves: flee}
 YAML
 expect 65 "$BIN" check "$C" "$TMP/o/orcs.yaml"
-has "$TMP/err" "orcs.yaml:7:15: error: unit 'dw-warriors' belongs to dwarfs (one of orcs's units)"
+has "$TMP/err" "orcs.yaml:7:15: error: unit 'dw-warriors' belongs to dwarfs (one of orcs' units)"
 shows_source "$TMP/err" "orcs.yaml:7:15:"
 has "$TMP/err" "orcs.yaml:10:17: error: unit 'orc-boyz' is one of yours (an enemy unit)"
 has "$TMP/err" "orcs.yaml:12:22: error: waypoint is '9000' (an integer from 0 to 900 expected)"
@@ -74,7 +74,7 @@ has "$O/dwarfs/turn-0010/report.md" "### Your standing orders"
 has "$O/dwarfs/turn-0010/report.md" "win: stand; draw: stand"
 grep -q "Your standing orders" "$C/reports/turn-0010.md" && die "the public report shows standing orders"
 expect 0 "$BIN" verify "$TMP/clone" --view "$O/dwarfs/turn-0010"
-has "$TMP/out" "dwarfs's orders for turn 10 are the ones committed"
+has "$TMP/out" "dwarfs' orders for turn 10 are the ones committed"
 expect 0 "$BIN" verify "$TMP/clone"
 has "$TMP/out" "sealed: not re-resolved until the reveal"
 

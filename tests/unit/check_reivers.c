@@ -688,7 +688,10 @@ START_TEST(test_orders)
 	ck_assert_str_eq(orders_error("- {group: sx, fire: s-heid}\n"),
 		"o.yaml:1:21: error: figure 's-heid' is on your own side (an enemy figure)\n");
 	ck_assert_str_eq(orders_error("- {group: kb, load: true}\n"),
-		"o.yaml:1:11: error: no group 'kb' of your side (one of your groups)\n");
+		"o.yaml:1:11: error: no group 'kb' of your side (one of your groups); one of: sa, sx\n");
+	/* A slip of the keyboard: the nearest of his groups. */
+	ck_assert_str_eq(orders_error("- {group: xs, load: true}\n"),
+		"o.yaml:1:11: error: no group 'xs' of your side (one of your groups); did you mean 'sx'?\n");
 	ck_assert(strstr(orders_error("- {group: sx, load: true, fire: foot}\n"),
 		"a second action 'fire'"));
 	ck_assert(strstr(orders_error("- {group: sx, load: true, hold: true}\n"),

@@ -991,8 +991,8 @@ START_TEST(test_combat_draw)
 	static const int d[] = { 3, 3, 3, 3, 3, 3, 1, 1, 1, 2, 2, 2 };
 	harness_init(&h, s, d, N_OF(d));
 	wm_combat_phase(&h.x);
-	ck_assert(events_have(&h.ev, "a falls back 3 cm"));
-	ck_assert(events_have(&h.ev, "b falls back 6 cm"));
+	ck_assert(events_have(&h.ev, "a falls back 30 mm"));
+	ck_assert(events_have(&h.ev, "b falls back 60 mm"));
 	ck_assert_int_eq(a->fl.y, 470);
 	ck_assert_int_eq(b->fl.y, 580);
 	harness_release(&h);
@@ -1726,7 +1726,7 @@ START_TEST(test_spell_drive_back)
 	static const int d[] = { 5, 3 }; /* b's centre (500, 710): the left edge is nearest */
 	harness_init(&h, s, d, N_OF(d));
 	wm_cast(&h.x, &e);
-	ck_assert(events_have(&h.ev, "b is driven back 15 cm by Yell"));
+	ck_assert(events_have(&h.ev, "b is driven back 150 mm by Yell"));
 	ck_assert_int_eq(b->fl.x, 390);
 	ck_assert(!b->confused);
 	harness_release(&h);
@@ -2003,7 +2003,7 @@ START_TEST(test_character_displaced)
 	s = displaced(811); /* 301 mm */
 	harness_init(&h, s, NULL, 0);
 	wm_characters_follow(&h.x);
-	ck_assert(events_have(&h.ev, "c is displaced by e with no friend within 30 cm: slain"));
+	ck_assert(events_have(&h.ev, "c is displaced by e with no friend within 300 mm: slain"));
 	ck_assert(s->chars[0].slain);
 	harness_release(&h);
 	wm_state_free(s);

@@ -114,6 +114,9 @@ struct node *hm_state_view(const struct rules_campaign *c, const void *state, co
 void hm_state_free(void *state);
 /* The index of the unit called id, or -1. */
 int hm_unit_find(const struct hm_state *s, const char *id);
+/* rules.h orders_template: player's next order file (template.c). */
+void hm_orders_template(const struct rules_campaign *c, const void *state, int turn,
+	const char *player, struct buf *out);
 /* The side index of player, or -1. */
 int hm_side_find(const struct hm_state *s, const char *player);
 /* The event called name (1..20), or 0. */

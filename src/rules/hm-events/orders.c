@@ -407,4 +407,5 @@ const struct rule_system rules_hm_events = {
 	.report = hm_report,
 	.adjust_check = hm_adjust_check,
 	.adjust_apply = hm_adjust_apply,
+	.orders_template = hm_orders_template,
 };

@@ -386,4 +386,6 @@ const struct rule_system rules_land_raid = {
 	.resolve = lr_resolve,
 	.report = lr_report,
 	.state_view = lr_state_view,
+	.orders_template = landraid_orders_template,
+	.result = landraid_result,
 };

@@ -276,6 +276,12 @@ struct landraid_orders {
 	struct landraid_standing standing; /* the values of the keys in standing_set */
 };
 
+/* rules.h result: how the game ended (result.c). */
+void landraid_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* rules.h orders_template: player's next order file, his officers and standing orders
+ * (template.c). */
+void landraid_orders_template(const struct rules_campaign *c, const void *state, int turn,
+	const char *player, struct buf *out);
 /* Checks and parses one player's orders and standing orders against state s (see
  * rules.h orders_parse). Caller frees *out with landraid_orders_free. */
 int landraid_orders_parse(struct landraid_orders **out, const struct landraid_state *s,

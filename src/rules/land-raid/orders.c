@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/land-raid/landraid.h"
+#include "core/suggest.h"
 #include "core/banned.h"
 
 const char *const landraid_response_names[] = { "all", "on-move", "on-shot", "none", NULL };
@@ -19,6 +20,24 @@ const char *const landraid_action_names[] = {
 	"gather",
 	NULL,
 };
+
+/* After "no base 'id'": a did-you-mean among side's bases on the table (officers only when
+ * officers is set; side -1: every side's), else the list of them (core/suggest.h). */
+static void suggest_bases(struct buf *out, const struct landraid_state *s, const char *id, int side,
+	int officers)
+{
+	const char **names = xcalloc(s->n_bases + 1, sizeof(*names));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_bases; i++) {
+		const struct landraid_base *b = s->bases[i];
+		if (b->sq >= 0 && (side < 0 || b->side == side) &&
+			(!officers || landraid_is_officer(b)))
+			names[n++] = b->id;
+	}
+	suggest_append(out, id, names, n, 12);
+	free(names);
+}
 
 static const char *const standing_keys[] = {
 	"response",
@@ -113,10 +132,13 @@ static int want_ids(const struct landraid_state *s, const struct node *n, const 
 		if (check_bases) {
 			const struct landraid_base *b = landraid_base_find(s, id);
 			if (!b) {
+				struct buf hint = BUF_INIT;
+				suggest_bases(&hint, s, id, side, 0);
 				node_error(d, x,
 					"no base '%s' on the table (a base id from the state "
-					"expected)",
-					id);
+					"expected)%s",
+					id, buf_str(&hint));
+				buf_release(&hint);
 				rc = -1;
 				continue;
 			}
@@ -727,7 +749,11 @@ static int want_officer(const struct node *on, struct sim *m, int side, const ch
 		return -1;
 	const struct landraid_base *ob = landraid_base_find(s, *id);
 	if (!ob) {
-		node_error(d, on, "no base '%s' on the table (one of your officers expected)", *id);
+		struct buf hint = BUF_INIT;
+		suggest_bases(&hint, s, *id, side, 1);
+		node_error(d, on, "no base '%s' on the table (one of your officers expected)%s",
+			*id, buf_str(&hint));
+		buf_release(&hint);
 		return -1;
 	}
 	if (ob->side != side) {

@@ -352,6 +352,11 @@ void nhis_rally_phase(struct nhis_ctx *x);
 int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
 	const char *player, const struct node *orders, const struct node *standing, struct diag *d);
 void nhis_orders_free(void *orders);
+/* rules.h result: how the game ended (result.c). */
+void nhis_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* rules.h orders_template: player's next order file (template.c). */
+void nhis_orders_template(const struct rules_campaign *c, const void *state, int turn,
+	const char *player, struct buf *out);
 /* The side index of player, or -1. */
 int nhis_side_of(const struct nhis_state *s, const char *player);
 /* 1 if any unit of side other than `side` (alive) is in hex. */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "core/suggest.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 const char *const nhis_utype_names[] = {
@@ -317,12 +319,22 @@ int nhis_want_listed_unit(const struct nhis_state *s, int side, const struct nod
 		return -1;
 	int ui = nhis_unit_find(s, id);
 	if (ui < 0) {
-		node_error(d, un, "no unit '%s' (a unit id of the scenario)", id);
+		const char **names = xcalloc(s->n_units + 1, sizeof(*names));
+		struct buf hint = BUF_INIT;
+		size_t k = 0;
+		for (size_t j = 0; j < s->n_units; j++)
+			if (s->units[j].side == side && !s->units[j].eliminated)
+				names[k++] = s->units[j].id;
+		suggest_append(&hint, id, names, k, 12);
+		node_error(d, un, "no unit '%s' (a unit id of the scenario)%s", id, buf_str(&hint));
+		buf_release(&hint);
+		free(names);
 		return -1;
 	}
 	if (s->units[ui].side != side) {
-		node_error(d, un, "unit '%s' belongs to %s (one of %s's units)", id,
-			s->side[s->units[ui].side].player, s->side[side].player);
+		node_error(d, un, "unit '%s' belongs to %s (one of %s%s units)", id,
+			s->side[s->units[ui].side].player, s->side[side].player,
+			words_possessive(s->side[side].player));
 		return -1;
 	}
 	for (size_t j = 0; j < n_listed; j++)

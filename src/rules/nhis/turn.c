@@ -636,4 +636,6 @@ const struct rule_system rules_nhis = {
 	.state_view = nhis_state_view,
 	.adjust_check = nhis_adjust_check,
 	.adjust_apply = nhis_adjust_apply,
+	.orders_template = nhis_orders_template,
+	.result = nhis_result,
 };

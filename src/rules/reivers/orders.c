@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/reivers/reivers.h"
+#include "core/suggest.h"
 #include "core/banned.h"
 
 const char *const rv_action_names[] = { "none", "move", "herd", "charge", "load", "fire", "aim",
@@ -20,6 +21,23 @@ void rv_orders_free(void *orders)
 		return;
 	free(o->v);
 	free(o);
+}
+
+/* "no group 'id' of your side", with a did-you-mean among side's groups (core/suggest.h). */
+static void no_group(struct diag *d, const struct node *g, const struct rv_state *s, int side,
+	const char *id)
+{
+	const char **names = xcalloc(s->n_group + 1, sizeof(*names));
+	struct buf hint = BUF_INIT;
+	size_t k = 0;
+
+	for (size_t j = 0; j < s->n_group; j++)
+		if (s->group[j].side == side)
+			names[k++] = s->group[j].id;
+	suggest_append(&hint, id, names, k, 12);
+	node_error(d, g, "no group '%s' of your side (one of your groups)%s", id, buf_str(&hint));
+	buf_release(&hint);
+	free(names);
 }
 
 static int want_figure(const struct node *n, const struct rv_state *s, int *out, struct diag *d)
@@ -188,7 +206,7 @@ static int parse_appoint(const struct node *n, const struct rv_state *s, int sid
 		!(l = node_need(n, "leader", d)) || node_want_id(g, "group", &id, d) < 0)
 		return -1;
 	if ((o->appoint_group = rv_group_find(s, side, id)) < 0) {
-		node_error(d, g, "no group '%s' of your side (one of your groups)", id);
+		no_group(d, g, s, side, id);
 		return -1;
 	}
 	if (want_figure(l, s, &o->appoint, d) < 0)
@@ -424,7 +442,7 @@ static int parse_order(const struct node *n, const struct rv_state *s, int side,
 		node_want_id(g, "group", &id, d) < 0)
 		return -1;
 	if ((o->group = rv_group_find(s, side, id)) < 0) {
-		node_error(d, g, "no group '%s' of your side (one of your groups)", id);
+		no_group(d, g, s, side, id);
 		return -1;
 	}
 	if (parse_action(n, s, side, o, d) < 0)

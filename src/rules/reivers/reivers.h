@@ -248,6 +248,11 @@ void rv_state_free(void *state);
 /* Parses a point [x, y] in tenths within the table. Returns 0 or -1 (reported). */
 int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *out,
 	struct diag *d);
+/* rules.h result: how the game ended (result.c). */
+void rv_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* rules.h orders_template: player's next order file (template.c). */
+void rv_orders_template(const struct rules_campaign *c, const void *state, int turn,
+	const char *player, struct buf *out);
 int rv_figure_find(const struct rv_state *s, const char *id);
 int rv_group_find(const struct rv_state *s, int side, const char *id);
 int rv_animal_find(const struct rv_state *s, const char *id);

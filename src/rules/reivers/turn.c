@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/reivers/reivers.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 #define MAX_SHOTS 256
@@ -461,8 +462,8 @@ static void do_charge(struct ctx *x, int g, const struct rv_order *o)
 	w[1] = contact_point(s->fig[lead].at, s->fig[tgt].at);
 	if (!move_group(x, g, w, 2, o) &&
 		!table_within(s->fig[lead].at, s->fig[tgt].at, RV_CONTACT)) {
-		events_add(x->t->events, "action", "%s's charge falls short of %s", s->group[g].id,
-			s->fig[tgt].id);
+		events_add(x->t->events, "action", "%s%s charge falls short of %s", s->group[g].id,
+			words_possessive(s->group[g].id), s->fig[tgt].id);
 		return;
 	}
 	if (s->n_melee == RV_MAX_MELEES)
@@ -751,4 +752,6 @@ const struct rule_system rules_reivers = {
 	.state_view = rv_state_view,
 	.adjust_check = rv_adjust_check,
 	.adjust_apply = rv_adjust_apply,
+	.orders_template = rv_orders_template,
+	.result = rv_result,
 };

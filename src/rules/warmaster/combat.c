@@ -94,7 +94,8 @@ static int boiling_oil(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *d)
 	if (a->stands < stands && !a->destroyed) {
 		wm_move_away(a, c, 10 * hits);
 		part(x, a, d);
-		events_add(x->ev, x->phase, "%s retreats %d cm from the boiling oil", a->id, hits);
+		events_add(x->ev, x->phase, "%s retreats %d mm from the boiling oil", a->id,
+			10 * hits);
 		return 1;
 	}
 	return a->destroyed;
@@ -103,9 +104,10 @@ static int boiling_oil(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *d)
 static int fall_back_3d6(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *from)
 {
 	int v[3];
-	int cm = dice_roll_many(x->dice, 3, 6, v, "Warmaster Combat: %s falls back 3D6 cm", u->id);
+	int cm = dice_roll_many(x->dice, 3, 6, v, "Warmaster Combat: %s falls back 3D6 x 10 mm",
+		u->id);
 	wm_move_away(u, wm_centre(from), 10 * cm);
-	events_add(x->ev, x->phase, "%s falls back %d cm", u->id, cm);
+	events_add(x->ev, x->phase, "%s falls back %d mm", u->id, 10 * cm);
 	return cm;
 }
 
@@ -197,7 +199,7 @@ static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int
 	}
 	l->confused = 0;
 	wm_move_away(l, wm_centre(w), 10 * diff);
-	events_add(x->ev, x->phase, "%s retreats %d cm", l->id, diff);
+	events_add(x->ev, x->phase, "%s retreats %d mm", l->id, 10 * diff);
 	if (c == WM_PURSUE && round < WM_MAX_ROUNDS && !w->no_fight) {
 		struct table_rect rw = wm_rect(w), rl = wm_rect(l);
 		struct table_pt p;

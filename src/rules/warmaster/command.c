@@ -305,7 +305,7 @@ static void displace(struct wm_ctx *x, struct wm_character *c, const struct wm_u
 	if (best < 0) {
 		c->slain = 1;
 		events_add(x->ev, x->phase,
-			"%s is displaced by %s with no friend within 30 cm: slain", c->id, e->id);
+			"%s is displaced by %s with no friend within 300 mm: slain", c->id, e->id);
 		return;
 	}
 	c->with = best + 1;
@@ -450,8 +450,9 @@ void wm_home_back(struct wm_ctx *x, struct wm_unit *u)
 	}
 	if (best < 0 || bd <= WM_NEAR)
 		return;
-	int d6 = (int)dice_roll(x->dice, 6, "Warmaster Home Back: %s, %lld mm from %s (10xD6 cm)",
-		u->id, (long long)bd, s->chars[best].id);
+	int d6 = (int)dice_roll(x->dice, 6,
+		"Warmaster Home Back: %s, %lld mm from %s (D6 x 100 mm)", u->id, (long long)bd,
+		s->chars[best].id);
 	int64_t len = 100 * d6 < bd ? 100 * d6 : bd;
 	wm_translate(u, wm_scale(vsub(s->chars[best].at, wm_centre(u)), len));
 	events_add(x->ev, x->phase, "%s homes back %lld mm toward %s", u->id, (long long)len,
@@ -603,7 +604,7 @@ static void rock(struct wm_ctx *x, struct wm_unit *u)
 	int r[5];
 	int range = 10 * dice_roll_many(x->dice, 5, 6, r,
 				 "Warmaster Giant Goes Wild: %s's rock "
-				 "at %s, %lld mm away (range 5D6 cm)",
+				 "at %s, %lld mm away (range 5D6 x 10 mm)",
 				 u->id, s->units[best].id, (long long)bd);
 	if (bd > range) {
 		events_add(x->ev, x->phase, "the rock falls short (%d mm)", range);

@@ -124,13 +124,13 @@ static void spell_line(struct wm_ctx *x, const struct wm_character *c, const str
  * confuses; a unit pushed off the table is lost. */
 static void spell_drive_back(struct wm_ctx *x, const struct wm_spell *sp, struct wm_unit *t)
 {
-	int d6 = (int)dice_roll(x->dice, 6, "Warmaster magic: %s drives %s back D6 x %d cm",
-		sp->name, t->id, sp->step / 10);
+	int d6 = (int)dice_roll(x->dice, 6, "Warmaster magic: %s drives %s back D6 x %d mm",
+		sp->name, t->id, sp->step);
 	struct table_pt dir = wm_to_edge(x->s, wm_centre(t));
 	wm_translate(t, wm_scale(dir, (int64_t)d6 * sp->step));
 	if (d6 == 6)
 		t->confused = 1;
-	events_add(x->ev, x->phase, "%s is driven back %d cm by %s%s", t->id, d6 * sp->step / 10,
+	events_add(x->ev, x->phase, "%s is driven back %d mm by %s%s", t->id, d6 * sp->step,
 		sp->name, d6 == 6 ? " and confused (a 6)" : "");
 	wm_off_table(x, t);
 }

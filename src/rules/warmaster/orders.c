@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "rules/warmaster/warmaster.h"
+#include "core/suggest.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 void wm_orders_free(void *orders)
@@ -37,12 +39,23 @@ static int want_unit(const struct wm_state *s, int side, const struct node *n, i
 		return -1;
 	int i = wm_unit_find(s, id);
 	if (i < 0) {
-		node_error(d, n, "no unit '%s' (a unit id of the game)", id);
+		/* Candidates: the units on the table that the entry may name, side's or the enemy's. */
+		const char **names = xcalloc(s->n_units + 1, sizeof(*names));
+		struct buf hint = BUF_INIT;
+		size_t k = 0;
+		for (size_t j = 0; j < s->n_units; j++)
+			if (!s->units[j].destroyed && (s->units[j].side == side) == !!own)
+				names[k++] = s->units[j].id;
+		suggest_append(&hint, id, names, k, 12);
+		node_error(d, n, "no unit '%s' (a unit id of the game)%s", id, buf_str(&hint));
+		buf_release(&hint);
+		free(names);
 		return -1;
 	}
 	if (own && s->units[i].side != side) {
-		node_error(d, n, "unit '%s' belongs to %s (one of %s's units)", id,
-			s->side[s->units[i].side].player, s->side[side].player);
+		node_error(d, n, "unit '%s' belongs to %s (one of %s%s units)", id,
+			s->side[s->units[i].side].player, s->side[side].player,
+			words_possessive(s->side[side].player));
 		return -1;
 	}
 	if (!own && s->units[i].side == side) {
@@ -141,8 +154,17 @@ static int parse_character_entry(const struct wm_state *s, int side, const struc
 		node_want_id(n, "character", &id, d) < 0)
 		return -1;
 	if ((e->character = wm_char_find(s, id)) < 0 || s->chars[e->character].side != side) {
-		node_error(d, n, "no character '%s' of %s (one of your characters)", id,
-			s->side[side].player);
+		const char **names = xcalloc(s->n_chars + 1, sizeof(*names));
+		struct buf hint = BUF_INIT;
+		size_t k = 0;
+		for (size_t j = 0; j < s->n_chars; j++)
+			if (s->chars[j].side == side && !s->chars[j].slain)
+				names[k++] = s->chars[j].id;
+		suggest_append(&hint, id, names, k, 12);
+		node_error(d, n, "no character '%s' of %s (one of your characters)%s", id,
+			s->side[side].player, buf_str(&hint));
+		buf_release(&hint);
+		free(names);
 		return -1;
 	}
 	if ((n = node_get(m, "move"))) {

@@ -281,15 +281,17 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		return;
 	if (n > WM_MAX_ENTRIES)
 		n = WM_MAX_ENTRIES;
-	int cm = dice_roll_many(x->dice, n, 6, v, "Warmaster Drive Backs: %s, %d hits, %s: %dD6 cm",
-		u->id, u->shot_hits, wm_position_names[p], n);
+	int cm = dice_roll_many(x->dice, n, 6, v,
+		"Warmaster Drive Backs: %s, %d hits, %s: %dD6 x 10 mm", u->id, u->shot_hits,
+		wm_position_names[p], n);
 	for (int i = 0; i < n; i++)
 		six |= v[i] == 6;
 	struct table_pt from = u->shot_by > 0 ? wm_centre(&x->s->units[u->shot_by - 1]) :
 						u->shot_from;
 	if (10 * cm > u->pace) {
 		events_add(x->ev, x->phase,
-			"%s is driven back %d cm, further than its pace: destroyed", u->id, cm);
+			"%s is driven back %d mm, further than its pace: destroyed", u->id,
+			10 * cm);
 		u->stands = 0;
 		u->destroyed = 1;
 		return;
@@ -297,7 +299,7 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 	wm_move_away(u, from, 10 * cm);
 	if (six)
 		u->confused = 1;
-	events_add(x->ev, x->phase, "%s is driven back %d cm%s", u->id, cm,
+	events_add(x->ev, x->phase, "%s is driven back %d mm%s", u->id, 10 * cm,
 		six ? " and confused (a 6)" : "");
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/warmaster/warmaster.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 static size_t alive(const struct wm_state *s, int side)
@@ -39,7 +40,8 @@ static int wm_resolve(const struct rules_campaign *c, void *state, struct rules_
 	wm_shooting_phase(&x, ord);
 	wm_combat_phase(&x);
 	wm_end_phase(&x);
-	buf_printf(&t->summary, "%s's turn;", s->side[x.active].player);
+	buf_printf(&t->summary, "%s%s turn;", s->side[x.active].player,
+		words_possessive(s->side[x.active].player));
 	for (size_t i = 0; i < s->n_sides; i++)
 		buf_printf(&t->summary, " %s %zu units%s", s->side[i].player, alive(s, (int)i),
 			i + 1 < s->n_sides ? "," : "");
@@ -173,4 +175,6 @@ const struct rule_system rules_warmaster = {
 	.resolve = wm_resolve,
 	.report = wm_report,
 	.state_view = wm_state_view,
+	.orders_template = wm_orders_template,
+	.result = wm_result,
 };

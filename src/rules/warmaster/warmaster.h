@@ -316,6 +316,11 @@ void wm_state_free(void *state);
 int wm_unit_find(const struct wm_state *s, const char *id);
 int wm_char_find(const struct wm_state *s, const char *id);
 int wm_structure_find(const struct wm_state *s, const char *id);
+/* rules.h result: how the game ended (result.c). */
+void wm_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* rules.h orders_template: player's next order file (template.c). */
+void wm_orders_template(const struct rules_campaign *c, const void *state, int turn,
+	const char *player, struct buf *out);
 /* Index of player's side, or -1. */
 int wm_side_of(const struct wm_state *s, const char *player);
 /* A point [x, y] in mm on the table into *out. */

@@ -1,0 +1,21 @@
+/* template.c — what the rule systems' order templates share: YAML shown as comments in a
+ * player's next order file. */
+#include <string.h>
+
+#include "rules/lib/template.h"
+#include "core/banned.h"
+
+void template_emit_commented(const struct node *n, struct buf *out)
+{
+	struct buf y = BUF_INIT;
+
+	node_emit(n, &y);
+	for (const char *p = buf_str(&y); *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		buf_puts(out, "# ");
+		buf_append(out, p, len);
+		p += len;
+	}
+	buf_release(&y);
+}
