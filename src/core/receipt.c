@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/node.h"
 #include "core/turn.h"
+#include "core/words.h"
 #include "core/banned.h"
 
 #define RECEIPT_MARK "# umpire receipt"
@@ -71,8 +72,8 @@ void receipt_close(struct buf *out, const struct close_record *r, const struct c
 	}
 	if (o)
 		buf_printf(out,
-			RECEIPT_MARK ": %s's orders for turn %d are in and the turn is closed\n",
-			player, r->turn);
+			RECEIPT_MARK ": %s%s orders for turn %d are in and the turn is closed\n",
+			player, words_possessive(player), r->turn);
 	else
 		buf_printf(out, RECEIPT_MARK ": turn %d is closed without orders from %s\n",
 			r->turn, player);
@@ -92,7 +93,8 @@ void receipt_reveal(struct buf *out, const char *campaign, int turn, const char 
 	node_map_int(root, "turn", turn);
 	node_map_str(root, "player", player);
 	map_hex(root, "nonce", nonce);
-	buf_printf(out, RECEIPT_MARK ": %s's nonce for turn %d is in\n", player, turn);
+	buf_printf(out, RECEIPT_MARK ": %s%s nonce for turn %d is in\n", player,
+		words_possessive(player), turn);
 	buf_printf(out,
 		"# keep it: should the turn say \"no reveal from %s\", 'umpire verify DIR --receipt FILE' fails\n",
 		player);
