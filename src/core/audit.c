@@ -426,7 +426,9 @@ static int parse_export_fast(struct journal_record *r, const struct campaign *c,
 	struct diag d;
 	int rc = -1, line = 1;
 
-	for (const char *p = bytes; p && !at; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
+	/* p < end before end - p - 1: an empty export has no line to look at (issue 25). */
+	for (const char *p = bytes; p && p < end && !at;
+		p = end - p > 1 ? memchr(p + 1, '\n', (size_t)(end - p - 1)) : NULL)
 		if ((size_t)(end - p) >= sizeof(open) - 1 && memcmp(p, open, sizeof(open) - 1) == 0)
 			at = p + sizeof(open) - 1;
 	if (!at || len > lim->max_bytes)
