@@ -170,7 +170,7 @@ int campaign_parse_players(struct campaign *c, const struct node *players, struc
 		const struct node *p = players->items[i];
 		if (node_check_map(p, "player", player_keys, d) < 0)
 			continue;
-		if (node_want_id(node_need(p, "id", d), "player id", &s, d) < 0)
+		if (node_want_player_id(node_need(p, "id", d), "player id", &s, d) < 0)
 			continue;
 		if (strcmp(s, UMPIRE_PLAYER) == 0) {
 			node_error(d, node_get(p, "id"),

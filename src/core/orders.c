@@ -444,7 +444,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	const struct node *pn = node_need(root, "player", d);
 	const struct node *orders = node_need(root, "orders", d);
 	const struct node *standing = node_get(root, "standing");
-	int player_ok = pn && node_want_id(pn, "player", &s, d) == 0 &&
+	int player_ok = pn && node_want_player_id(pn, "player", &s, d) == 0 &&
 			check_player(t, pn, s, d) == 0 && check_sender(f, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);

@@ -18,4 +18,18 @@ has "$TMP/out" "journal/turn-0003.yaml cannot be read: journal/turn-0003.yaml:1:
 expect 65 "$BIN" audit "$TMP/empty" 3:0
 has "$TMP/err" "journal/turn-0003.yaml:1:1: error: document is empty"
 expect 65 python3 "$V" "$TMP/empty"
+
+# 6. Player ids that are paths: refused by one pattern (docs/formats.md, Player ids) in the
+# scenario, in an order file and by `players --set`.
+for id in '..' '.' '.git' '-x'; do
+    sed "s/^  - id: defender\$/  - id: \"$id\"/" "$H/scenario.yaml" >"$TMP/ids.yaml"
+    expect 65 "$BIN" init "$TMP/ids" --scenario "$TMP/ids.yaml" --entropy none --visibility open
+    has "$TMP/err" "ids.yaml:15:9: error: player id is the quoted string '$id' (a player id: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or a digit expected)"
+    [ ! -e "$TMP/ids" ] || die "init made a campaign with player '$id'"
+    expect 64 "$BIN" players "$C" --set "$id" x@example.org
+    has "$TMP/err" "umpire players: '$id' is not a player id"
+done
+printf 'campaign: harbour-raid\nturn: 4\nplayer: .git\norders: []\n' >"$TMP/dotgit.yaml"
+expect 65 "$BIN" check "$C" "$TMP/dotgit.yaml"
+has "$TMP/err" "dotgit.yaml:3:9: error: player is '.git' (a player id: 1 to 64 letters"
 echo "hardening3: ok"
