@@ -346,6 +346,30 @@ static int journal_os_failure(const char *message)
 	       strstr(message, "unable to open database file");
 }
 
+/* The journal is this campaign's: its turn 0 is the commit tagged turn-0000 (a journal
+ * copied from another campaign is said as such, not as a journal behind the history). A
+ * campaign whose Setup is not tagged yet, or a journal without turn 0, is left to the
+ * recovery that knows those states. 0 / -1 (ERROR_INPUT). */
+static int check_journal_identity(struct campaign *c)
+{
+	char tag[LAYOUT_TAG_MAX], setup[41];
+	struct journal_record *r = NULL;
+	int last = -1, rc = 0;
+
+	layout_tag(tag, 0);
+	if (repo_commit_id(c->repo, tag, setup) != 0 || journal_last_turn(c->journal, &last) < 0 ||
+		last < 0)
+		return 0;
+	if (journal_read(c->journal, 0, &r) < 0)
+		return 0;
+	if (r->commit_id[0] && strcmp(r->commit_id, setup) != 0)
+		rc = error_set(ERROR_INPUT,
+			"the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit %s, this campaign's (tag %s) is %s (restore this campaign's journal from a backup)",
+			r->commit_id, tag, setup);
+	journal_record_free(r);
+	return rc;
+}
+
 /* The diagnostics of d as the text of an error message (no trailing newline). */
 static void diag_text(struct buf *out, const struct diag *d)
 {
@@ -441,10 +465,13 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 							    journal_open(&c->journal, path, 0);
 			/* A journal that cannot be read is "no campaign" to the user, unless the
 			 * disk failed (full, I/O): that is the OS's, exit 74, not 66. */
-			if (rc < 0 && !journal_os_failure(error_last()->message))
+			if (rc < 0 && error_last()->klass != ERROR_INPUT &&
+				!journal_os_failure(error_last()->message))
 				error_reclass(ERROR_MISSING);
 		}
 		free(path);
+		if (rc == 0 && c->journal)
+			rc = check_journal_identity(c);
 		if (rc < 0)
 			goto done;
 	}
@@ -599,6 +626,19 @@ int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 		text[--n] = '\0';
 	if (n != 64 || hex_decode(secret, 32, text) < 0) {
 		error_set(ERROR_MISSING, "'%s' does not hold 64 hex digits", path);
+		goto done;
+	}
+	/* Checked before anything is derived from it: a wrong secret would give other salts,
+	 * and a sealed turn's close would then seem to have changed its inputs. */
+	uint8_t commitment[32];
+	fair_commitment(commitment, secret, c->chain_length);
+	int same = memcmp(commitment, c->commitment, sizeof commitment) == 0;
+	fair_wipe(commitment, sizeof commitment);
+	if (!same) {
+		fair_wipe(secret, 32);
+		error_set(ERROR_INPUT,
+			"'%s' is not this campaign's secret: it does not lead to the commitment in campaign.yaml (fairness.commitment; the umpire's secret of another campaign?)",
+			path);
 		goto done;
 	}
 	rc = 0;

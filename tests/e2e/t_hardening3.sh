@@ -32,4 +32,37 @@ done
 printf 'campaign: harbour-raid\nturn: 4\nplayer: .git\norders: []\n' >"$TMP/dotgit.yaml"
 expect 65 "$BIN" check "$C" "$TMP/dotgit.yaml"
 has "$TMP/err" "dotgit.yaml:3:9: error: player is '.git' (a player id: 1 to 64 letters"
+
+# 10. Precise messages: a wrong secret (in a sealed campaign with a closed turn, where the
+# salts come from it first), another campaign's journal, a journal of another version.
+S="$TMP/sealed"
+"$BIN" init "$S" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon \
+    --visibility sealed >/dev/null
+cp "$H/orders/turn-0001/attacker.yaml" "$TMP/attacker-1.yaml"
+SOURCE_DATE_EPOCH=1767229200 expect 0 "$BIN" close "$S" "$TMP/attacker-1.yaml"
+export SOURCE_DATE_EPOCH=1767229900
+# another campaign, with a secret of its own
+"$BIN" init "$TMP/other" --scenario "$H/scenario.yaml" --entropy none --visibility open >/dev/null
+cp "$S/.umpire/secret" "$TMP/secret.bak"
+cp "$TMP/other/.umpire/secret" "$S/.umpire/secret"
+before=$(fingerprint "$S")
+expect 65 "$BIN" turn "$S" --beacon "demo value 1"
+has "$TMP/err" "/.umpire/secret' is not this campaign's secret: it does not lead to the commitment in campaign.yaml"
+grep -q "cannot change" "$TMP/err" && die "a wrong secret was told as changed inputs"
+cp "$TMP/secret.bak" "$S/.umpire/secret"
+cp "$S/.umpire/journal.sqlite" "$TMP/journal.bak"
+cp "$TMP/other/.umpire/journal.sqlite" "$S/.umpire/journal.sqlite"
+expect 65 "$BIN" turn "$S" --beacon "demo value 1"
+has "$TMP/err" "the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit $(git -C "$TMP/other" rev-parse turn-0000), this campaign's (tag turn-0000) is $(git -C "$S" rev-parse turn-0000)"
+expect 65 "$BIN" verify "$S"
+has "$TMP/err" "is another campaign's"
+cp "$TMP/journal.bak" "$S/.umpire/journal.sqlite"
+sqlite3 "$S/.umpire/journal.sqlite" "PRAGMA user_version = 99"
+for cmd in turn status verify; do
+    expect 65 "$BIN" $cmd "$S"
+    has "$TMP/err" "its user_version is 99; this umpire reads journals of user_version 0 and schema_version 1 only"
+done
+sqlite3 "$S/.umpire/journal.sqlite" "PRAGMA user_version = 0"
+[ "$(fingerprint "$S")" = "$before" ] || die "a refused run changed the campaign"
+expect 0 "$BIN" turn "$S" --beacon "demo value 1"
 echo "hardening3: ok"
