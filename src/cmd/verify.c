@@ -1466,6 +1466,12 @@ int cmd_verify(int argc, char **argv)
 		free(views);
 		return EXIT_USAGE;
 	}
+	int bad_input = cmd_check_input_files(receipts, n_receipts, 64 * 1024, "receipt");
+	if (bad_input != EXIT_OK) {
+		free(receipts);
+		free(views);
+		return bad_input;
+	}
 	const char *dir = argv[optind];
 	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
 	struct stat st;

@@ -89,6 +89,13 @@ int turn_run(struct turn *t, const char *first, const char *last)
 	if (a < 0 || b < 0 || a > b)
 		return error_set(ERROR_INTERNAL, "internal error: no pipeline slice '%s'..'%s'",
 			first, last);
+	/* A file that could not be taken in (too large, not a regular file, unreadable) is bad
+	 * input before anything else looks at the campaign: without it, the turn would be
+	 * judged on the files left, e.g. as one already processed (issue 25). */
+	if (t->source == TURN_LIVE && diag_count(&t->diag)) {
+		t->failed_step = "orders";
+		return error_set(ERROR_INPUT, "the order files have errors");
+	}
 	for (int i = a; i <= b; i++) {
 		int rc = steps[i].run(t);
 		if (rc < 0)

@@ -65,4 +65,28 @@ done
 sqlite3 "$S/.umpire/journal.sqlite" "PRAGMA user_version = 0"
 [ "$(fingerprint "$S")" = "$before" ] || die "a refused run changed the campaign"
 expect 0 "$BIN" turn "$S" --beacon "demo value 1"
+
+# 11. Oversize input is bad input (exit 65) before anything else looks at it: a 12 MB order
+# file for turn 3 of a beacon campaign after turn 2 was "already processed"; every command
+# that takes files refuses it alike, and nothing is written.
+Bc="$TMP/beacon"
+"$BIN" init "$Bc" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon \
+    --visibility open >/dev/null
+play harbour-raid "$Bc" 2
+{ printf 'campaign: harbour-raid\nturn: 3\nplayer: attacker\norders: []\n# '
+  head -c 12000000 /dev/zero | tr '\0' x; echo; } >"$TMP/huge.yaml"
+before=$(fingerprint "$Bc")
+for cmd in turn close check; do
+    expect 65 "$BIN" $cmd "$Bc" "$TMP/huge.yaml"
+    has "$TMP/err" "huge.yaml:1:1: error: order file is larger than 1048576 bytes (a smaller file expected)"
+    grep -q "already processed" "$TMP/out" && die "$cmd: an oversize file was 'already processed'"
+done
+expect 65 "$BIN" turn "$Bc" --rulings "$TMP/huge.yaml"
+has "$TMP/err" "huge.yaml:1:1: error: order file is larger than 1048576 bytes"
+expect 65 "$BIN" reveal "$Bc" "$TMP/huge.yaml"
+has "$TMP/err" "huge.yaml:1:1: error: reveal file is larger than 4096 bytes (a smaller file expected)"
+expect 65 "$BIN" verify "$Bc" --receipt "$TMP/huge.yaml"
+has "$TMP/err" "huge.yaml:1:1: error: receipt file is larger than 65536 bytes (a smaller file expected)"
+expect 65 "$BIN" init "$TMP/hugeinit" --scenario "$TMP/huge.yaml"
+[ "$(fingerprint "$Bc")" = "$before" ] || die "an oversize file changed the campaign"
 echo "hardening3: ok"
