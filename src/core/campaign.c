@@ -288,9 +288,13 @@ static int readers_lock(struct campaign *c, int shared)
 	char *path = xasprintf("%s/.umpire/readers", c->dir);
 	int rc = 0;
 
-	c->readers_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	c->readers_fd = file_open(path, O_RDWR | O_CREAT, 0600);
+	if (c->readers_fd < 0 && errno == ELOOP) {
+		free(path);
+		return -1;
+	}
 	if (c->readers_fd < 0 && shared)
-		c->readers_fd = open(path, O_RDONLY | O_CLOEXEC);
+		c->readers_fd = file_open(path, O_RDONLY, 0);
 	if (c->readers_fd < 0) {
 		if (!shared || (errno != ENOENT && errno != EROFS && errno != EACCES))
 			rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path,
@@ -315,8 +319,10 @@ static int campaign_lock(struct campaign *c)
 	struct stat st;
 	int rc = 0;
 
-	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (c->lock_fd < 0) {
+	c->lock_fd = file_open(path, O_RDWR | O_CREAT, 0600);
+	if (c->lock_fd < 0 && errno == ELOOP) {
+		rc = -1;
+	} else if (c->lock_fd < 0) {
 		rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path, strerror(errno));
 	} else if (flock(c->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK) {
@@ -344,6 +350,21 @@ static int journal_os_failure(const char *message)
 {
 	return strstr(message, "disk I/O error") || strstr(message, "disk is full") ||
 	       strstr(message, "unable to open database file");
+}
+
+/* The stale temporary files under .umpire/ where durable writes go (file_clear_stale_temps). */
+static int clear_stale_temps(struct campaign *c)
+{
+	static const char *const dirs[] = { "closed", "sealed", "outbox", "inbox", NULL };
+	size_t removed = 0;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && dirs[i]; i++) {
+		char *dir = xasprintf("%s/.umpire/%s", c->dir, dirs[i]);
+		rc = file_clear_stale_temps(dir, &c->locked_at, &removed);
+		free(dir);
+	}
+	return rc;
 }
 
 /* The journal is this campaign's: its turn 0 is the commit tagged turn-0000 (a journal
@@ -420,6 +441,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	c->dir = xstrdup(dir);
 	*out = NULL;
 
+	/* Nothing under the campaign is reached through a link (issue 25): file.h. */
+	file_guard(dir);
 	rc = repo_open(&c->repo, dir);
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "'%s' is not a campaign (no git repository there)", dir);
@@ -455,11 +478,25 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	if ((flags & CAMPAIGN_LOCK) &&
 		(rc = repo_clear_stale_locks(c->repo, &c->locked_at, &c->stale_locks)) < 0)
 		goto done;
+	/* ... and so is a temporary file of a durable write (.NAME.XXXXXX): nothing was lost
+	 * (the rename had not happened), so it goes quietly. */
+	if ((flags & CAMPAIGN_LOCK) && (rc = clear_stale_temps(c)) < 0)
+		goto done;
 	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
 		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
 		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
 		struct stat st;
+		/* SQLite opens by name: the name is first checked to be no link, nor any
+		 * directory on the way to it. */
+		int fd = file_open(path, O_RDONLY, 0);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == ELOOP) {
+			free(path);
+			rc = -1;
+			goto done;
+		}
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
 			rc = (flags & CAMPAIGN_READ_LOCK) ? journal_open_read(&c->journal, path) :
 							    journal_open(&c->journal, path, 0);
@@ -610,8 +647,11 @@ int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 	char text[80] = { 0 };
 	int rc = -1;
 	struct stat st;
-	FILE *f = fopen(path, "r");
+	int fd = file_open(path, O_RDONLY | O_NOCTTY, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
+	if (!f && errno == ELOOP)
+		goto done;
 	if (!f) {
 		error_set(ERROR_MISSING,
 			"cannot read the umpire's secret '%s': %s (only the umpire's own copy of a campaign can process turns)",

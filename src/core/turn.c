@@ -1528,13 +1528,13 @@ static int remove_private(const char *what, const char *dir, const char *name)
 /* .umpire/sealed/turn-NNNN/orders/: every PLAYER.yaml not among this run's files removed. */
 static int remove_stale_orders(struct turn *t, const char *odir)
 {
-	DIR *d = opendir(odir);
+	DIR *d = file_opendir(odir);
 	char **stale = NULL;
 	size_t n = 0;
 	int rc = 0;
 
 	if (!d)
-		return 0; /* none yet */
+		return errno == ENOENT ? 0 : -1; /* none yet, or a link */
 	for (struct dirent *e; (e = readdir(d)) && n < CAMPAIGN_MAX_PLAYERS + 1;) {
 		char *player = e->d_name[0] == '.' ? NULL : layout_order_player(e->d_name);
 		if (player && !turn_find_file(&t->in, player)) {

@@ -41,7 +41,7 @@ static int cmp_str(const void *a, const void *b)
 /* The *.eml names in dir, sorted; *n their count. NULL and 0 when dir is absent. */
 static char **list_eml(const char *dir, size_t *n)
 {
-	DIR *d = opendir(dir);
+	DIR *d = file_opendir(dir);
 	struct dirent *e;
 	char **v = NULL;
 
@@ -81,15 +81,8 @@ static int move_sent(const struct campaign *c, const char *name)
 	char *to = xasprintf("%s/%s", sent, name);
 	int rc = file_mkdir_p(sent, 0700);
 
-	if (rc == 0 && rename(from, to) < 0)
-		rc = error_set(ERROR_OS, "cannot move '%s' to '%s': %s", from, to, strerror(errno));
-	if (rc == 0) {
-		int fd = open(sent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 || fsync(fd) < 0)
-			rc = error_set(ERROR_OS, "cannot sync '%s': %s", sent, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
+	if (rc == 0)
+		rc = file_rename_durable(from, to);
 	free(sent);
 	free(from);
 	free(to);
