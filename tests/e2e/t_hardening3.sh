@@ -33,6 +33,26 @@ printf 'campaign: harbour-raid\nturn: 4\nplayer: .git\norders: []\n' >"$TMP/dotg
 expect 65 "$BIN" check "$C" "$TMP/dotgit.yaml"
 has "$TMP/err" "dotgit.yaml:3:9: error: player is '.git' (a player id: 1 to 64 letters"
 
+# 8. Temporary files of durable writes that a kill -9 left (.NAME.XXXXXX) under
+# .umpire/closed/, sealed/ and outbox/ are removed by the next run that takes the writer
+# lock, as stale git locks are; other files stay.
+K="$TMP/kill"
+"$BIN" init "$K" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon \
+    --visibility sealed >/dev/null
+SOURCE_DATE_EPOCH=1767229200 "$BIN" close "$K" "$H/orders/turn-0001/attacker.yaml" >/dev/null
+for d in closed/turn-0001 sealed/turn-0001/orders outbox/attacker/turn-0001 outbox/new; do
+    mkdir -p "$K/.umpire/$d"
+    printf 'half' >"$K/.umpire/$d/.attacker.yaml.Ab12Cd"
+    printf 'keep' >"$K/.umpire/$d/.keep"
+    touch -d '2026-01-01 00:00:00' "$K/.umpire/$d/.attacker.yaml.Ab12Cd"
+done
+expect 0 "$BIN" status "$K"
+[ -n "$(find "$K/.umpire" -name '.attacker.yaml.*')" ] || die "a reader removed temporary files"
+SOURCE_DATE_EPOCH=1767229900 expect 0 "$BIN" turn "$K" --beacon "demo value 1"
+left=$(find "$K/.umpire" -name '.*.??????' -type f)
+[ -z "$left" ] || die "temporary files left after the next run: $left"
+[ "$(find "$K/.umpire" -name .keep | wc -l)" -eq 4 ] || die "a file that is no temporary file was removed"
+
 # 10. Precise messages: a wrong secret (in a sealed campaign with a closed turn, where the
 # salts come from it first), another campaign's journal, a journal of another version.
 S="$TMP/sealed"
