@@ -367,26 +367,36 @@ static int clear_stale_temps(struct campaign *c)
 	return rc;
 }
 
-/* The journal is this campaign's: its turn 0 is the commit tagged turn-0000 (a journal
- * copied from another campaign is said as such, not as a journal behind the history). A
- * campaign whose Setup is not tagged yet, or a journal without turn 0, is left to the
- * recovery that knows those states. 0 / -1 (ERROR_INPUT). */
+/* The journal is this campaign's: the campaign.yaml its turn 0 committed holds this
+ * campaign's commitment (a journal copied from another campaign is said as such, not as a
+ * journal behind the history; a Setup rewritten in place is left to verify, which says so).
+ * A journal without turn 0 is left to the recovery that knows that state. 0 / -1
+ * (ERROR_INPUT). */
 static int check_journal_identity(struct campaign *c)
 {
-	char tag[LAYOUT_TAG_MAX], setup[41];
+	static const char key[] = "commitment: ";
 	struct journal_record *r = NULL;
+	char tag[LAYOUT_TAG_MAX], setup[41], hex[65];
 	int last = -1, rc = 0;
 
+	if (journal_last_turn(c->journal, &last) < 0 || last < 0 ||
+		journal_read(c->journal, 0, &r) < 0)
+		return 0;
+	const struct file *f = file_list_find(r->files, r->n_files, LAYOUT_CAMPAIGN);
+	const char *at = NULL;
+	for (size_t i = 0; f && !at && i + sizeof key - 1 <= f->len; i++)
+		if (memcmp(f->data + i, key, sizeof key - 1) == 0)
+			at = (const char *)f->data + i;
+	hex_encode(hex, c->commitment, sizeof c->commitment);
 	layout_tag(tag, 0);
-	if (repo_commit_id(c->repo, tag, setup) != 0 || journal_last_turn(c->journal, &last) < 0 ||
-		last < 0)
-		return 0;
-	if (journal_read(c->journal, 0, &r) < 0)
-		return 0;
-	if (r->commit_id[0] && strcmp(r->commit_id, setup) != 0)
+	if (at && (size_t)((const char *)f->data + f->len - at) >= sizeof key - 1 + 64 &&
+		memcmp(at + sizeof key - 1, hex, 64) != 0) {
+		if (repo_commit_id(c->repo, tag, setup) != 0)
+			snprintf(setup, sizeof setup, "(untagged)");
 		rc = error_set(ERROR_INPUT,
 			"the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit %s, this campaign's (tag %s) is %s (restore this campaign's journal from a backup)",
-			r->commit_id, tag, setup);
+			r->commit_id[0] ? r->commit_id : "(unknown)", tag, setup);
+	}
 	journal_record_free(r);
 	return rc;
 }
