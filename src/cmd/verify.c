@@ -1422,10 +1422,22 @@ static int tags_ahead_of_main(struct verify *v, int on_main)
 	return 0;
 }
 
+/* A clone whose git command line would show other objects than those committed (replace
+ * refs, grafts) is refused, as tools/umpire-verify refuses it (issue 25: the verifiers
+ * agree on every tamper). */
+static int check_no_replacements(struct verify *v)
+{
+	const char *what = NULL;
+	int rc = repo_has_replacements(v->c->repo, &what);
+
+	return rc == 1 ? error_set(ERROR_INPUT, "%s", what) : rc;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
-	if (read_history(v) < 0 || check_remembered(v) < 0 || find_reveal(v) < 0)
+	if (check_no_replacements(v) < 0 || read_history(v) < 0 || check_remembered(v) < 0 ||
+		find_reveal(v) < 0)
 		return -1;
 	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
 	v->sealed = v->c->visibility == CAMPAIGN_SEALED && !v->revealed;

@@ -3001,6 +3001,34 @@ int repo_tags(struct repo *r, const char *prefix, char ***names)
 	return 0;
 }
 
+static int count_ref(const char *name, void *payload)
+{
+	(void)name;
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+int repo_has_replacements(struct repo *r, const char **what)
+{
+	char *grafts = xasprintf("%sinfo/grafts", r->gitdir);
+	struct stat st;
+	size_t n = 0;
+	int rc = 0;
+
+	*what = NULL;
+	if (git_reference_foreach_glob(r->git, "refs/replace/*", count_ref, &n) < 0)
+		rc = error_set(ERROR_OS, "repo: cannot list replace refs: %s", git_msg());
+	else if (n) {
+		*what = "the clone has replace refs (refs/replace/): git would show other objects than those committed";
+		rc = 1;
+	} else if (lstat(grafts, &st) == 0) {
+		*what = "the clone has a grafts file (.git/info/grafts): git would show other parents";
+		rc = 1;
+	}
+	free(grafts);
+	return rc;
+}
+
 int repo_is_clean(struct repo *r)
 {
 	git_status_options so;
