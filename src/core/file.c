@@ -123,6 +123,16 @@ static size_t guarded_by(const char *path)
 	return best;
 }
 
+/* 1 if path lies strictly below a guarded root (a root itself is opened as found). */
+static int under_guard(const char *path)
+{
+	size_t root = guarded_by(path), end = strlen(path);
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	return root && root < end;
+}
+
 /* "'path' is a symbolic link ...": the refusal by name (ERROR_INPUT, errno ELOOP). */
 static int refuse_link(const char *path, size_t len)
 {
@@ -151,6 +161,9 @@ static int open_parent(const char *path, int whole, mode_t mode, const char **le
 			last--;
 		*leaf = path + last;
 	}
+	/* the root itself as the leaf: opened as the system finds it, as roots are */
+	if (!whole && root >= last)
+		root = 0;
 	if (!whole && last == 0) {
 		dfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		return dfd < 0 ? fail_keep_errno(ERROR_OS, "cannot open directory", ".") : dfd;
@@ -246,7 +259,7 @@ int file_open(const char *path, int flags, mode_t mode)
 
 	if (dfd < 0)
 		return -1;
-	fd = openat(dfd, leaf, flags | O_CLOEXEC | (guarded_by(path) ? O_NOFOLLOW : 0), mode);
+	fd = openat(dfd, leaf, flags | O_CLOEXEC | (under_guard(path) ? O_NOFOLLOW : 0), mode);
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
@@ -428,7 +441,7 @@ int file_write_durable(const char *dir, const char *name, const void *data, size
 
 	if (dfd < 0)
 		goto done;
-	if (guarded_by(path) && link_at(dfd, name)) {
+	if (under_guard(path) && link_at(dfd, name)) {
 		refuse_link(path, strlen(path));
 		goto done;
 	}
@@ -475,11 +488,11 @@ static int rename_at(const char *from, const char *to, int sync)
 	tdir = open_parent(to, 0, 0, &to_leaf);
 	if (tdir < 0)
 		goto done;
-	if (guarded_by(from) && link_at(fdir, from_leaf)) {
+	if (under_guard(from) && link_at(fdir, from_leaf)) {
 		refuse_link(from, strlen(from));
 		goto done;
 	}
-	if (guarded_by(to) && link_at(tdir, to_leaf)) {
+	if (under_guard(to) && link_at(tdir, to_leaf)) {
 		refuse_link(to, strlen(to));
 		goto done;
 	}
