@@ -224,8 +224,10 @@ static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES
 
 	hex_encode(secret_hex, secret, FAIR_HASH_BYTES);
 	secret_hex[64] = '\n';
-	file_guard(c->dir);
-	if (mkdir_p(c->dir, 0777) < 0 || mkdir(udir, 0700) < 0)
+	int made = mkdir_p(c->dir, 0777) == 0;
+	if (made)
+		file_guard(c->dir); /* once it exists, so its real path is guarded too (file.h) */
+	if (!made || mkdir(udir, 0700) < 0)
 		error_set(ERROR_CREATE, "cannot create '%s': %s", udir, strerror(errno));
 	else if (write_private(secret_file, secret_hex, 65) < 0)
 		error_set(ERROR_CREATE, "cannot write '%s': %s", secret_file, strerror(errno));
