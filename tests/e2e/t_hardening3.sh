@@ -109,4 +109,15 @@ expect 65 "$BIN" verify "$Bc" --receipt "$TMP/huge.yaml"
 has "$TMP/err" "huge.yaml:1:1: error: receipt file is larger than 65536 bytes (a smaller file expected)"
 expect 65 "$BIN" init "$TMP/hugeinit" --scenario "$TMP/huge.yaml"
 [ "$(fingerprint "$Bc")" = "$before" ] || die "an oversize file changed the campaign"
+
+# 3. The next close refuses a journal edited under the history (a die of the last turn
+# changed with the append-only triggers dropped), as the next turn does (t_sealed_tamper).
+cp -a "$Bc" "$TMP/edited"
+sqlite3 "$TMP/edited/.umpire/journal.sqlite" "DROP TRIGGER dice_no_update;
+    UPDATE dice SET value = value % sides + 1 WHERE turn = 2 AND idx = 0"
+printf 'campaign: harbour-raid\nturn: 3\nplayer: attacker\norders: []\n' >"$TMP/t3.yaml"
+before=$(fingerprint "$TMP/edited")
+SOURCE_DATE_EPOCH=1767400000 expect 65 "$BIN" close "$TMP/edited" "$TMP/t3.yaml"
+has "$TMP/err" "umpire: the journal no longer matches git (restore .umpire/journal.sqlite from a backup, or run 'umpire verify' to see more): turn 2: die 0: the journal has d6 = "
+[ "$(fingerprint "$TMP/edited")" = "$before" ] || die "a close went ahead on an edited journal"
 echo "hardening3: ok"
