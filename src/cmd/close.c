@@ -309,6 +309,10 @@ int cmd_reveal(int argc, char **argv)
 	}
 	if (argc - optind == 1)
 		return reveal_sealed(argv[optind]);
+	code = cmd_check_input_files((const char *const *)argv + optind + 1,
+		(size_t)(argc - optind - 1), 4096, "reveal");
+	if (code != EXIT_OK)
+		return code;
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

@@ -53,6 +53,11 @@ void cmd_keep_heap(void);
 
 /* The exit code for core's last failure (error_last()'s class). */
 int cmd_exit_code(void);
+/* Oversize and irregular input is refused before anything else looks at it (issue 25): each
+ * of paths[0..n-1] must be a regular file of at most max bytes. Prints "PATH:1:1: error: WHAT
+ * file is ..." on stderr for each that is not. EXIT_OK, or the exit code of the first that
+ * failed (65 too large or not a regular file, 66 cannot open). */
+int cmd_check_input_files(const char *const *paths, size_t n, size_t max, const char *what);
 /* Prints core's last failure as "who: message" on stderr (who: "umpire", "replay") and
  * returns its exit code. */
 int cmd_error(const char *who);

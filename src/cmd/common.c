@@ -15,6 +15,7 @@
 #include "mail/inbox.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/file.h"
 #include "core/turn.h"
 #include "core/when.h"
 #include "core/banned.h"
@@ -98,6 +99,30 @@ const char *cmd_message(void)
 		s = nl + 1;
 	}
 	return buf_str(&out);
+}
+
+int cmd_check_input_files(const char *const *paths, size_t n, size_t max, const char *what)
+{
+	struct buf b = BUF_INIT;
+	int code = EXIT_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		if (file_read(paths[i], max, &b) == 0)
+			continue;
+		struct buf where = BUF_INIT;
+		escape_terminal(&where, paths[i]);
+		if (error_last()->klass == ERROR_INPUT)
+			fprintf(stderr, "%s:1:1: error: %s %s\n", buf_str(&where), what,
+				cmd_message());
+		else
+			fprintf(stderr, "%s:1:1: error: cannot read %s file: %s\n", buf_str(&where),
+				what, cmd_message());
+		buf_release(&where);
+		if (code == EXIT_OK)
+			code = cmd_exit_code();
+	}
+	buf_release(&b);
+	return code;
 }
 
 int cmd_error(const char *who)

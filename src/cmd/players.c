@@ -10,6 +10,7 @@
 #include "core/campaign.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/node.h"
 #include "core/banned.h"
 
 static const char players_help[] =
@@ -37,6 +38,12 @@ static void list_players(const struct campaign *c)
 static int set_addresses(struct campaign *c, const char *player, char **addresses, size_t n)
 {
 	size_t i = 0;
+	if (!node_is_player_id(player)) {
+		fprintf(stderr,
+			"umpire players: '%s' is not a player id (1 to 64 letters, digits, '_', '.' or '-', starting with a letter or a digit)\n",
+			player);
+		return EXIT_USAGE;
+	}
 	while (i < c->n_players && strcmp(c->players[i], player) != 0)
 		i++;
 	if (i == c->n_players) {

@@ -737,6 +737,113 @@ static int check_close_export(int t, const struct close_record *r, const struct 
 	return rc;
 }
 
+/* A sealed turn's public files are bound by its export (issue 25): state.yaml by
+ * state_sha256, the public report by public_report_sha256, so neither can be edited and the
+ * commit rebuilt with the same trailers. */
+static int check_sealed_public(struct verify *v, int t, const char *tag,
+	const struct journal_record *ex)
+{
+	char path[LAYOUT_PATH_MAX], got_hex[65], want_hex[65];
+	struct buf b = BUF_INIT;
+	uint8_t got[FAIR_HASH_BYTES];
+	int rc = 0;
+
+	for (int k = 0; rc == 0 && k < 2; k++) {
+		const uint8_t *want = k ? ex->public_report_sha256 : ex->state_sha256;
+		if (k)
+			layout_public_report_path(path, t);
+		else
+			snprintf(path, sizeof path, "%s", LAYOUT_STATE);
+		if (k && !ex->has_public_report) {
+			rc = error_set(ERROR_INPUT,
+				"turn %d: the export has no public_report_sha256: %s is bound by nothing",
+				t, path);
+			break;
+		}
+		if (repo_read(v->c->repo, tag, path, &b) != 0) {
+			rc = error_set(ERROR_INPUT, "turn %d: %s is missing from %s", t, path, tag);
+			break;
+		}
+		fair_sha256(got, b.data ? b.data : "", b.len);
+		if (memcmp(got, want, FAIR_HASH_BYTES) != 0) {
+			hex_encode(got_hex, got, FAIR_HASH_BYTES);
+			hex_encode(want_hex, want, FAIR_HASH_BYTES);
+			rc = error_set(ERROR_INPUT,
+				"turn %d: %s at %s hashes to %s, the export says %s %s: it was edited",
+				t, path, tag, got_hex, k ? "public_report_sha256" : "state_sha256",
+				want_hex);
+		}
+	}
+	buf_release(&b);
+	return rc;
+}
+
+/* The umpire's own copy of a sealed turn before the reveal: the SQLite journal's rows against
+ * the export (audit_journal_export), its chain head against the trailer, its commit id
+ * against the tag, its files rows against the public files committed (issue 25). */
+static int check_sealed_journal(struct verify *v, int t, const char *tag, const char *tag_id,
+	const uint8_t head[FAIR_HASH_BYTES], const struct journal_record *ex)
+{
+	struct journal_record *jr = NULL;
+	struct layout_entry *paths = NULL;
+	size_t n = layout_sealed_turn_files(&paths, t);
+	struct buf got = BUF_INIT;
+	int rc = -1;
+
+	int r = journal_read(v->c->journal, t, &jr);
+	if (r == ERROR_NOTFOUND) {
+		error_set(ERROR_INPUT,
+			"turn %d: git has %s but the journal has no turn %d: the journal was truncated",
+			t, tag, t);
+		goto done;
+	}
+	if (r < 0) {
+		error_prefix("turn %d", t);
+		goto done;
+	}
+	if (audit_journal_export(jr, ex) < 0)
+		goto done;
+	if (memcmp(jr->journal_head, head, FAIR_HASH_BYTES) != 0) {
+		error_set(ERROR_INPUT,
+			"turn %d: the journal's head differs from the commit trailer", t);
+		goto done;
+	}
+	if (strcmp(jr->commit_id, tag_id) != 0) {
+		error_set(ERROR_INPUT,
+			"turn %d: tag %s is commit %s, but the journal says turn %d is commit %s: the history was rewritten",
+			t, tag, tag_id, t, jr->commit_id[0] ? jr->commit_id : "(none)");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct file *f = file_list_find(jr->files, jr->n_files, paths[i].path);
+		if (!f) {
+			error_set(ERROR_INPUT,
+				"turn %d: %s is committed at %s but the journal has no files row for it",
+				t, paths[i].path, tag);
+			goto done;
+		}
+		if (repo_read(v->c->repo, tag, f->path, &got) != 0 || got.len != f->len ||
+			(f->len && memcmp(got.data, f->data, f->len) != 0)) {
+			error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s differs from the blob committed at %s",
+				t, f->path, tag);
+			goto done;
+		}
+	}
+	if (jr->n_files != n) {
+		error_set(ERROR_INPUT,
+			"turn %d: the journal has %zu files rows, the turn wrote %zu files", t,
+			jr->n_files, n);
+		goto done;
+	}
+	rc = 0;
+done:
+	journal_record_free(jr);
+	free(paths);
+	buf_release(&got);
+	return rc;
+}
+
 /* A sealed turn before the reveal: what the clone can prove without the withheld files. */
 static int verify_sealed_turn(struct verify *v, int t)
 {
@@ -761,7 +868,8 @@ static int verify_sealed_turn(struct verify *v, int t)
 		check_trailers(v, t, tag, path, &bytes, head) ||
 		check_position(v, t, tag, tag_id) ||
 		check_sealed_commit(v, t, tag, parent, tag_id, head, ex) ||
-		check_unchanged(v, t, tag))
+		check_sealed_public(v, t, tag, ex) || check_unchanged(v, t, tag) ||
+		(v->c->journal && check_sealed_journal(v, t, tag, tag_id, head, ex)))
 		goto done;
 	v->dice += ex->n_dice;
 	say(v, "turn %d: ok: %skey, salted digest, %sseed, %zu %s, chain, commit, history; sealed: not re-resolved until the reveal\n",
@@ -1549,10 +1657,22 @@ static int tags_ahead_of_main(struct verify *v, int on_main)
 	return 0;
 }
 
+/* A clone whose git command line would show other objects than those committed (replace
+ * refs, grafts) is refused, as tools/umpire-verify refuses it (issue 25: the verifiers
+ * agree on every tamper). */
+static int check_no_replacements(struct verify *v)
+{
+	const char *what = NULL;
+	int rc = repo_has_replacements(v->c->repo, &what);
+
+	return rc == 1 ? error_set(ERROR_INPUT, "%s", what) : rc;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
-	if (read_history(v) < 0 || check_remembered(v) < 0 || find_reveal(v) < 0)
+	if (check_no_replacements(v) < 0 || read_history(v) < 0 || check_remembered(v) < 0 ||
+		find_reveal(v) < 0)
 		return -1;
 	v->closes = v->c->entropy != CAMPAIGN_ENTROPY_NONE;
 	v->sealed = v->c->visibility == CAMPAIGN_SEALED && !v->revealed;
@@ -1709,6 +1829,12 @@ int cmd_verify(int argc, char **argv)
 		free(views);
 		free(receipts_of);
 		return EXIT_USAGE;
+	}
+	int bad_input = cmd_check_input_files(receipts, n_receipts, 64 * 1024, "receipt");
+	if (bad_input != EXIT_OK) {
+		free(receipts);
+		free(views);
+		return bad_input;
 	}
 	const char *dir = argv[optind];
 	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);

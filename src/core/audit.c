@@ -34,6 +34,7 @@ static const char *const export_keys[] = {
 	"events",
 	"void_orders",
 	"views",
+	"public_report_sha256",
 	"state_sha256",
 	"summary",
 	NULL,
@@ -196,6 +197,15 @@ static void parse_export_views(struct journal_record *r, const struct campaign *
 			"a sealed turn's export has no views (each player's commitments)");
 	if (c && views && c->visibility != CAMPAIGN_SEALED)
 		node_error(d, views, "views in the export of an open campaign");
+	/* A sealed turn's public report, bound by its hash as the state is (issue 25). */
+	const struct node *pr = node_get(root, "public_report_sha256");
+	if (pr && want_hash(pr, "public_report_sha256", r->public_report_sha256, d) == 0)
+		r->has_public_report = 1;
+	if (c && !pr && c->visibility == CAMPAIGN_SEALED)
+		node_error(d, root,
+			"a sealed turn's export has no public_report_sha256 (the SHA-256 of reports/turn-NNNN.md)");
+	if (c && pr && c->visibility != CAMPAIGN_SEALED)
+		node_error(d, pr, "public_report_sha256 in the export of an open campaign");
 	if (!views || node_check_seq(views, "views", CAMPAIGN_MAX_PLAYERS, d) < 0)
 		return;
 	r->views = xcalloc(views->n + 1, sizeof(*r->views));
@@ -426,7 +436,9 @@ static int parse_export_fast(struct journal_record *r, const struct campaign *c,
 	struct diag d;
 	int rc = -1, line = 1;
 
-	for (const char *p = bytes; p && !at; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
+	/* p < end before end - p - 1: an empty export has no line to look at (issue 25). */
+	for (const char *p = bytes; p && p < end && !at;
+		p = end - p > 1 ? memchr(p + 1, '\n', (size_t)(end - p - 1)) : NULL)
 		if ((size_t)(end - p) >= sizeof(open) - 1 && memcmp(p, open, sizeof(open) - 1) == 0)
 			at = p + sizeof(open) - 1;
 	if (!at || len > lim->max_bytes)
@@ -511,6 +523,114 @@ int audit_read_export(struct journal_record **out, struct campaign *c, int turn,
 		rc = error_set(ERROR_INPUT, "%s cannot be read", path);
 	buf_release(&own);
 	return rc;
+}
+
+/* --- the journal against the export ----------------------------------------------------------- */
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The order of player in r, or NULL. */
+static const struct journal_order *order_of(const struct journal_record *r, const char *player)
+{
+	for (size_t i = 0; i < r->n_orders; i++)
+		if (r->orders[i].player && strcmp(r->orders[i].player, player) == 0)
+			return &r->orders[i];
+	return NULL;
+}
+
+/* The k-th event of kind in r (in order), or NULL. */
+static const struct event *nth_event(const struct journal_record *r, enum event_kind kind, size_t k)
+{
+	for (size_t i = 0; i < r->n_events; i++)
+		if (r->events[i].kind == kind && k-- == 0)
+			return &r->events[i];
+	return NULL;
+}
+
+static size_t count_events(const struct journal_record *r, enum event_kind kind)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		n += r->events[i].kind == kind;
+	return n;
+}
+
+/* Each order of a that has a file is one of b, with a file and the same hash. NULL, or the
+ * player for whom it is not so. */
+static const char *orders_within(const struct journal_record *a, const struct journal_record *b)
+{
+	for (size_t i = 0; i < a->n_orders; i++) {
+		const struct journal_order *o = &a->orders[i], *p;
+		if (!o->has_file)
+			continue;
+		p = order_of(b, o->player);
+		if (!p || !p->has_file || memcmp(o->sha256, p->sha256, FAIR_HASH_BYTES) != 0)
+			return o->player;
+	}
+	return NULL;
+}
+
+int audit_journal_export(const struct journal_record *jr, const struct journal_record *ex)
+{
+	char path[LAYOUT_PATH_MAX];
+	const char *what = NULL, *who;
+	int t = ex->turn;
+
+	layout_export_path(path, t);
+	if (memcmp(jr->key, ex->key, FAIR_HASH_BYTES) != 0)
+		what = "key";
+	else if (memcmp(jr->orders_digest, ex->orders_digest, FAIR_HASH_BYTES) != 0)
+		what = "orders digest D_t";
+	else if (memcmp(jr->beacon, ex->beacon, FAIR_HASH_BYTES) != 0 ||
+		 !same_str(jr->beacon_value, ex->beacon_value) ||
+		 !same_str(jr->beacon_round, ex->beacon_round))
+		what = "beacon";
+	else if (memcmp(jr->seed, ex->seed, FAIR_HASH_BYTES) != 0)
+		what = "seed";
+	else if (memcmp(jr->state_sha256, ex->state_sha256, FAIR_HASH_BYTES) != 0)
+		what = "state hash";
+	else if (!same_str(jr->summary, ex->summary))
+		what = "summary";
+	if (what)
+		return error_set(ERROR_INPUT, "turn %d: the journal's %s differs from %s's", t,
+			what, path);
+	/* sha256 is the file's hash when open, its salted commitment when sealed: both sides
+	 * keep the same one */
+	if ((who = orders_within(jr, ex)) || (who = orders_within(ex, jr)))
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's orders of %s differ from %s's (a file received or not, or its hash)",
+			t, who, path);
+	if (jr->n_dice != ex->n_dice)
+		return error_set(ERROR_INPUT, "turn %d: the journal has %zu dice, %s lists %zu", t,
+			jr->n_dice, path, ex->n_dice);
+	for (size_t i = 0; i < jr->n_dice; i++) {
+		const struct die_record *a = &jr->dice[i], *b = &ex->dice[i];
+		if (a->sides != b->sides || a->value != b->value ||
+			!same_str(a->purpose, b->purpose))
+			return error_set(ERROR_INPUT,
+				"turn %d: die %zu: the journal has d%llu = %llu, %s d%llu = %llu",
+				t, i, (unsigned long long)a->sides, (unsigned long long)a->value,
+				path, (unsigned long long)b->sides, (unsigned long long)b->value);
+	}
+	for (int k = 0; k < 2; k++) {
+		enum event_kind kind = k ? EVENT_VOID : EVENT_EVENT;
+		size_t n = count_events(jr, kind);
+		if (n != count_events(ex, kind))
+			return error_set(ERROR_INPUT,
+				"turn %d: the journal has %zu %s, %s lists %zu", t, n,
+				k ? "void orders" : "events", path, count_events(ex, kind));
+		for (size_t i = 0; i < n; i++) {
+			const struct event *a = nth_event(jr, kind, i), *b = nth_event(ex, kind, i);
+			if (!same_str(a->phase, b->phase) || !same_str(a->text, b->text))
+				return error_set(ERROR_INPUT,
+					"turn %d: the journal's %s %zu differs from %s's", t,
+					k ? "void order" : "event", i + 1, path);
+		}
+	}
+	return 0;
 }
 
 /* --- fairness ------------------------------------------------------------------------------ */

@@ -46,6 +46,15 @@ int audit_parse_export(struct journal_record **out, const struct campaign *c, co
 int audit_read_export(struct journal_record **out, struct campaign *c, int turn, struct buf *bytes,
 	struct diag *d);
 
+/* The SQLite journal's record jr of a turn against the journal export ex committed for it
+ * (audit_parse_export), without resolving anything: key, D_t, beacon (hash, value, round),
+ * seed, who sent a file and its hash (salted when sealed), every die (sides, value, purpose), every event
+ * and void order (phase, text, in order), the state hash and the summary. What verify checks
+ * on the umpire's copy of a sealed turn before the reveal, and what a turn checks of the
+ * turn it follows, so a journal edited under the history (its triggers dropped) is caught
+ * (issue 25). Returns 0, or -1 with the first difference in error_last() (ERROR_INPUT). */
+int audit_journal_export(const struct journal_record *jr, const struct journal_record *ex);
+
 /* The fairness of a record by docs/fairness.md, without resolving anything: the key chains
  * to c's commitment in r->turn steps; D_t from the recorded per-player hashes (every player
  * of c plus umpire, a player without a row or with sha256 "" as no file); B_t from the

@@ -170,7 +170,7 @@ int campaign_parse_players(struct campaign *c, const struct node *players, struc
 		const struct node *p = players->items[i];
 		if (node_check_map(p, "player", player_keys, d) < 0)
 			continue;
-		if (node_want_id(node_need(p, "id", d), "player id", &s, d) < 0)
+		if (node_want_player_id(node_need(p, "id", d), "player id", &s, d) < 0)
 			continue;
 		if (strcmp(s, UMPIRE_PLAYER) == 0) {
 			node_error(d, node_get(p, "id"),
@@ -288,9 +288,13 @@ static int readers_lock(struct campaign *c, int shared)
 	char *path = xasprintf("%s/.umpire/readers", c->dir);
 	int rc = 0;
 
-	c->readers_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	c->readers_fd = file_open(path, O_RDWR | O_CREAT, 0600);
+	if (c->readers_fd < 0 && errno == ELOOP) {
+		free(path);
+		return -1;
+	}
 	if (c->readers_fd < 0 && shared)
-		c->readers_fd = open(path, O_RDONLY | O_CLOEXEC);
+		c->readers_fd = file_open(path, O_RDONLY, 0);
 	if (c->readers_fd < 0) {
 		if (!shared || (errno != ENOENT && errno != EROFS && errno != EACCES))
 			rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path,
@@ -315,8 +319,10 @@ static int campaign_lock(struct campaign *c)
 	struct stat st;
 	int rc = 0;
 
-	c->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (c->lock_fd < 0) {
+	c->lock_fd = file_open(path, O_RDWR | O_CREAT, 0600);
+	if (c->lock_fd < 0 && errno == ELOOP) {
+		rc = -1;
+	} else if (c->lock_fd < 0) {
 		rc = error_set(ERROR_OS, "cannot open lock file '%s': %s", path, strerror(errno));
 	} else if (flock(c->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK) {
@@ -344,6 +350,55 @@ static int journal_os_failure(const char *message)
 {
 	return strstr(message, "disk I/O error") || strstr(message, "disk is full") ||
 	       strstr(message, "unable to open database file");
+}
+
+/* The stale temporary files under .umpire/ where durable writes go (file_clear_stale_temps). */
+static int clear_stale_temps(struct campaign *c)
+{
+	static const char *const dirs[] = { "closed", "sealed", "outbox", "inbox", NULL };
+	size_t removed = 0;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && dirs[i]; i++) {
+		char *dir = xasprintf("%s/.umpire/%s", c->dir, dirs[i]);
+		rc = file_clear_stale_temps(dir, &c->locked_at, &removed);
+		free(dir);
+	}
+	return rc;
+}
+
+/* The journal is this campaign's: the campaign.yaml its turn 0 committed holds this
+ * campaign's commitment (a journal copied from another campaign is said as such, not as a
+ * journal behind the history; a Setup rewritten in place is left to verify, which says so).
+ * A journal without turn 0 is left to the recovery that knows that state. 0 / -1
+ * (ERROR_INPUT). */
+static int check_journal_identity(struct campaign *c)
+{
+	static const char key[] = "commitment: ";
+	struct journal_record *r = NULL;
+	char tag[LAYOUT_TAG_MAX], setup[41], hex[65];
+	int last = -1, rc = 0;
+
+	if (journal_last_turn(c->journal, &last) < 0 || last < 0 ||
+		journal_read(c->journal, 0, &r) < 0)
+		return 0;
+	const struct file *f = file_list_find(r->files, r->n_files, LAYOUT_CAMPAIGN);
+	const char *at = NULL;
+	for (size_t i = 0; f && !at && i + sizeof key - 1 <= f->len; i++)
+		if (memcmp(f->data + i, key, sizeof key - 1) == 0)
+			at = (const char *)f->data + i;
+	hex_encode(hex, c->commitment, sizeof c->commitment);
+	layout_tag(tag, 0);
+	if (at && (size_t)((const char *)f->data + f->len - at) >= sizeof key - 1 + 64 &&
+		memcmp(at + sizeof key - 1, hex, 64) != 0) {
+		if (repo_commit_id(c->repo, tag, setup) != 0)
+			snprintf(setup, sizeof setup, "(untagged)");
+		rc = error_set(ERROR_INPUT,
+			"the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit %s, this campaign's (tag %s) is %s (restore this campaign's journal from a backup)",
+			r->commit_id[0] ? r->commit_id : "(unknown)", tag, setup);
+	}
+	journal_record_free(r);
+	return rc;
 }
 
 /* The diagnostics of d as the text of an error message (no trailing newline). */
@@ -396,6 +451,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	c->dir = xstrdup(dir);
 	*out = NULL;
 
+	/* Nothing under the campaign is reached through a link (issue 25): file.h. */
+	file_guard(dir);
 	rc = repo_open(&c->repo, dir);
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "'%s' is not a campaign (no git repository there)", dir);
@@ -431,20 +488,37 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	if ((flags & CAMPAIGN_LOCK) &&
 		(rc = repo_clear_stale_locks(c->repo, &c->locked_at, &c->stale_locks)) < 0)
 		goto done;
+	/* ... and so is a temporary file of a durable write (.NAME.XXXXXX): nothing was lost
+	 * (the rename had not happened), so it goes quietly. */
+	if ((flags & CAMPAIGN_LOCK) && (rc = clear_stale_temps(c)) < 0)
+		goto done;
 	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
 		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
 		char *path = xasprintf("%s/.umpire/journal.sqlite", dir);
 		struct stat st;
+		/* SQLite opens by name: the name is first checked to be no link, nor any
+		 * directory on the way to it. */
+		int fd = file_open(path, O_RDONLY, 0);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == ELOOP) {
+			free(path);
+			rc = -1;
+			goto done;
+		}
 		if (stat(path, &st) == 0 || (flags & CAMPAIGN_JOURNAL)) {
 			rc = (flags & CAMPAIGN_READ_LOCK) ? journal_open_read(&c->journal, path) :
 							    journal_open(&c->journal, path, 0);
 			/* A journal that cannot be read is "no campaign" to the user, unless the
 			 * disk failed (full, I/O): that is the OS's, exit 74, not 66. */
-			if (rc < 0 && !journal_os_failure(error_last()->message))
+			if (rc < 0 && error_last()->klass != ERROR_INPUT &&
+				!journal_os_failure(error_last()->message))
 				error_reclass(ERROR_MISSING);
 		}
 		free(path);
+		if (rc == 0 && c->journal)
+			rc = check_journal_identity(c);
 		if (rc < 0)
 			goto done;
 	}
@@ -583,8 +657,11 @@ int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 	char text[80] = { 0 };
 	int rc = -1;
 	struct stat st;
-	FILE *f = fopen(path, "r");
+	int fd = file_open(path, O_RDONLY | O_NOCTTY, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
+	if (!f && errno == ELOOP)
+		goto done;
 	if (!f) {
 		error_set(ERROR_MISSING,
 			"cannot read the umpire's secret '%s': %s (only the umpire's own copy of a campaign can process turns)",
@@ -599,6 +676,19 @@ int campaign_read_secret(struct campaign *c, uint8_t secret[32])
 		text[--n] = '\0';
 	if (n != 64 || hex_decode(secret, 32, text) < 0) {
 		error_set(ERROR_MISSING, "'%s' does not hold 64 hex digits", path);
+		goto done;
+	}
+	/* Checked before anything is derived from it: a wrong secret would give other salts,
+	 * and a sealed turn's close would then seem to have changed its inputs. */
+	uint8_t commitment[32];
+	fair_commitment(commitment, secret, c->chain_length);
+	int same = memcmp(commitment, c->commitment, sizeof commitment) == 0;
+	fair_wipe(commitment, sizeof commitment);
+	if (!same) {
+		fair_wipe(secret, 32);
+		error_set(ERROR_INPUT,
+			"'%s' is not this campaign's secret: it does not lead to the commitment in campaign.yaml (fairness.commitment; the umpire's secret of another campaign?)",
+			path);
 		goto done;
 	}
 	rc = 0;

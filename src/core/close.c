@@ -134,7 +134,7 @@ static void parse_orders(struct close_record *r, const struct node *seq, struct 
 		const struct node *o = seq->items[i];
 		struct close_order *co = &r->orders[r->n_orders];
 		if (node_check_map(o, "an order", keys, d) < 0 ||
-			node_want_id(node_need(o, "player", d), "player", &s, d) < 0)
+			node_want_player_id(node_need(o, "player", d), "player", &s, d) < 0)
 			continue;
 		co->player = xstrdup(s);
 		r->n_orders++;
@@ -213,7 +213,7 @@ int close_parse(struct close_record *r, const char *name, const struct buf *byte
 	if (n && node_check_seq(n, "missing", 1000, d) == 0) {
 		r->missing = xcalloc(n->n + 1, sizeof(char *));
 		for (size_t i = 0; i < n->n; i++)
-			if (node_want_id(n->items[i], "player", &s, d) == 0)
+			if (node_want_player_id(n->items[i], "player", &s, d) == 0)
 				r->missing[r->n_missing++] = xstrdup(s);
 	}
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
@@ -323,7 +323,7 @@ int close_reveal_file_parse(const char *name, const struct buf *bytes, const cha
 		node_error(d, node_get(root, "turn"),
 			"turn %d (turn %d is the closed turn awaiting reveals)", t, turn);
 	const struct node *n;
-	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
+	if (node_want_player_id(node_need(root, "player", d), "player", &s, d) == 0)
 		*player = xstrdup(s);
 	n = node_need(root, "nonce", d);
 	if (n && node_want_str(n, "nonce", 64, &s, d) == 0 &&

@@ -3,8 +3,10 @@
 #ifndef UMPIRE_FILE_H
 #define UMPIRE_FILE_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "core/buf.h"
 
 struct file {
@@ -12,6 +14,40 @@ struct file {
 	unsigned char *data; /* the exact bytes; may be NULL when len is 0 */
 	size_t len;          /* bytes */
 };
+
+/* No symbolic link is followed under a guarded root (issue 25): every function here opens a
+ * path below a root given to file_guard (the campaign directory, the Maildir) one component at
+ * a time under a directory fd, each with O_NOFOLLOW (openat, mkdirat, renameat, unlinkat),
+ * and refuses a link by name: class ERROR_INPUT, errno ELOOP, "'PATH' is a symbolic link:
+ * umpire never follows a link inside a campaign or a Maildir (...)". The root itself, and any
+ * path outside every root (an order file given on the command line), is opened as the system
+ * finds it: links there are the user's own choice. */
+
+/* Guards root (a copy is kept; a trailing '/' is ignored). Up to 8 roots per process. */
+void file_guard(const char *root);
+/* Forgets every guarded root (tests). */
+void file_unguard_all(void);
+/* Opens directory dir (O_RDONLY | O_DIRECTORY) as above; with mode, missing directories are
+ * made with it. Returns the fd (the caller closes it), or -1 (class ERROR_MISSING when it is
+ * not there, ERROR_INPUT for a link, else ERROR_OS; errno kept). */
+int file_open_dir(const char *dir, mode_t mode);
+/* opendir(dir) through file_open_dir: NULL on failure (error.h). closedir() it. */
+DIR *file_opendir(const char *dir);
+/* open(path, flags | O_CLOEXEC, mode) as above (O_NOFOLLOW on the last component under a
+ * root). Returns the fd or -1 (error.h; errno kept). */
+int file_open(const char *path, int flags, mode_t mode);
+/* 1 if path itself is a symbolic link (lstat), else 0. */
+int file_is_link(const char *path);
+/* rename(from, to), each as above (a link at either name refused), nothing synced. 0 / -1. */
+int file_rename(const char *from, const char *to);
+/* Renames from to to (each as above: a link at either name refused), then syncs both
+ * directories. 0 / -1 (ERROR_MISSING when from is gone, ERROR_INPUT for a link, ERROR_OS). */
+int file_rename_durable(const char *from, const char *to);
+/* Removes the temporary files file_write_durable names ".NAME.XXXXXX" under dir (and its
+ * subdirectories, 4 levels) older than before: those a run killed mid-write left. The caller
+ * holds the campaign's writer lock, so none is being written. *removed is increased by the
+ * count. A missing dir is nothing to do. 0 / -1. */
+int file_clear_stale_temps(const char *dir, const struct timespec *before, size_t *removed);
 
 /* Reads the file at path into out (cleared first), refusing one of more than max bytes
  * without reading past max + 1 (untrusted input is bounded before it is read). Returns 0, or
@@ -35,8 +71,10 @@ const struct file *file_list_find(const struct file *v, size_t n, const char *pa
 
 /* mkdir -p: dir and every directory above it (new ones with mode). 0 / -1 (ERROR_OS). */
 int file_mkdir_p(const char *dir, mode_t mode);
-/* Writes dir/name durably: dir made (0700) if need be, a temporary file in dir, fsync,
- * rename over name, fsync dir. A crash leaves the old file or the new one. 0 / -1. */
+/* Writes dir/name durably: dir made (0700) if need be, a temporary file ".name.XXXXXX" in
+ * dir, fsync, rename over name, fsync dir. A crash leaves the old file or the new one (and
+ * perhaps the temporary file: file_clear_stale_temps). A link at name under a guarded root
+ * is refused. 0 / -1. */
 int file_write_durable(const char *dir, const char *name, const void *data, size_t len);
 /* Removes dir/name, if it is there, and syncs dir: a file a crashed run wrote that the rerun
  * must not leave behind. Returns 1 removed, 0 it was not there, -1 (error.h). */

@@ -24,6 +24,8 @@ static const char journal_ddl[] =
 	;
 
 #define JOURNAL_SCHEMA_VERSION "1"
+/* SQLite's user_version of every umpire journal: never set, so 0. */
+#define JOURNAL_USER_VERSION 0
 /* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
 #define JOURNAL_BUSY_TIMEOUT_MS 10000
 
@@ -66,11 +68,34 @@ static void remove_db_files(const char *path)
 	free(shm);
 }
 
-/* Checks the connection sees an umpire journal of the schema this code writes. */
+/* Set by check_schema when the file is an umpire journal of another version: refused as bad
+ * input (exit 65), not as "no campaign". */
+static int other_version;
+
+/* Checks the connection sees an umpire journal of the schema this code writes: SQLite's
+ * user_version 0 (umpire never sets it; another value is another program's or a future
+ * format's) and meta's schema_version JOURNAL_SCHEMA_VERSION. */
 static int check_schema(sqlite3 *db, struct buf *msg)
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1, rc;
+
+	other_version = 0;
+	rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		buf_printf(msg, "not an umpire journal: %s", sqlite3_errmsg(db));
+		goto done;
+	}
+	long long uv = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (uv != JOURNAL_USER_VERSION) {
+		other_version = 1;
+		buf_printf(msg,
+			"its user_version is %lld; this umpire reads journals of user_version %d and schema_version %s only (written by another program or a newer umpire?)",
+			uv, JOURNAL_USER_VERSION, JOURNAL_SCHEMA_VERSION);
+		goto done;
+	}
 
 	rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &st,
 		NULL);
@@ -357,7 +382,8 @@ int journal_open(struct journal **out, const char *path, int create)
 	ret = 0;
 done:
 	if (ret != 0) {
-		error_set(ERROR_OS, "journal: cannot open '%s': %s", path, buf_str(&msg));
+		error_set(other_version ? ERROR_INPUT : ERROR_OS, "journal: cannot open '%s': %s",
+			path, buf_str(&msg));
 		sqlite3_close(db);
 		if (made)
 			remove_db_files(path);
@@ -424,7 +450,8 @@ int journal_open_read(struct journal **out, const char *path)
 	ret = 0;
 done:
 	if (ret != 0) {
-		error_set(ERROR_OS, "journal: cannot open '%s': %s", path, buf_str(&msg));
+		error_set(other_version ? ERROR_INPUT : ERROR_OS, "journal: cannot open '%s': %s",
+			path, buf_str(&msg));
 		sqlite3_close(db);
 	}
 	buf_release(&msg);

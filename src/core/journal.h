@@ -64,6 +64,9 @@ struct journal_record {
 	size_t n_files;
 	struct journal_view *views; /* a sealed turn's export (audit_parse_export); not in SQLite */
 	size_t n_views;
+	uint8_t public_report_sha256[FAIR_HASH_BYTES]; /* a sealed turn's export: SHA256 of
+	                                                * reports/turn-NNNN.md; not in SQLite */
+	int has_public_report;                         /* public_report_sha256 was given */
 };
 
 /* Opens (create=1: creates, applies the schema; fails if it exists) the journal at path.

@@ -1219,6 +1219,28 @@ int node_want_id(const struct node *n, const char *what, const char **out, struc
 	return 0;
 }
 
+int node_is_player_id(const char *s)
+{
+	char c = s[0];
+
+	return node_is_id(s) &&
+	       ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+}
+
+int node_want_player_id(const struct node *n, const char *what, const char **out, struct diag *d)
+{
+	static const char expected[] = "a player id: 1 to 64 letters, digits, '_', '.' or '-', "
+				       "starting with a letter or a digit";
+	if (want_scalar(n, what, expected, d) < 0)
+		return -1;
+	if (!node_is_player_id(n->scalar)) {
+		report_is(d, n, what, expected);
+		return -1;
+	}
+	*out = n->scalar;
+	return 0;
+}
+
 int node_want_bool(const struct node *n, const char *what, int *out, struct diag *d)
 {
 	if (n && n->kind == NODE_SCALAR && !n->quoted) {

@@ -99,6 +99,13 @@ int node_want_str(const struct node *n, const char *what, size_t max_len, const 
 /* 1 if s is an identifier: 1 to NODE_ID_MAX letters, digits, '_', '.' or '-'. */
 int node_is_id(const char *s);
 
+/* 1 if s is a player id (docs/formats.md, "Player ids"): an identifier (node_is_id) that
+ * starts with a letter or a digit, so never ".", "..", ".git", "-x" or any other name a
+ * path or a command line reads as something else. Player ids name folders and files. */
+int node_is_player_id(const char *s);
+/* A player id (node_is_player_id), else an error at n. */
+int node_want_player_id(const struct node *n, const char *what, const char **out, struct diag *d);
+
 /* An identifier: [A-Za-z0-9_.-]+, at most 64 bytes. */
 int node_want_id(const struct node *n, const char *what, const char **out, struct diag *d);
 /* true/false. */

@@ -425,6 +425,14 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 
 	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
 		.max_nodes = ORDER_FILE_MAX_NODES };
+	/* No line starts with "campaign:": not an order file, however broken, but any file
+	 * given as one (a key, a copy of a secret, one a link led to). Said so, and nothing of
+	 * it echoed (issue 25). */
+	if (!diag_text_has_line(f->bytes, f->len, "campaign:")) {
+		diag_add(d, f->path, 1, 1,
+			"not an order file: no line starts with 'campaign:' (an order file is YAML with the keys campaign, turn, player and orders, each at the start of a line; its contents are not shown)");
+		goto done;
+	}
 	if (diag_refuse_invisible(d, f->path, f->bytes, f->len) < 0)
 		goto done;
 	if (node_parse(&root, f->path, f->bytes, f->len, &lim, d) < 0)
@@ -454,7 +462,7 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	const struct node *pn = node_need(root, "player", d);
 	const struct node *orders = node_need(root, "orders", d);
 	const struct node *standing = node_get(root, "standing");
-	int player_ok = pn && node_want_id(pn, "player", &s, d) == 0 &&
+	int player_ok = pn && node_want_player_id(pn, "player", &s, d) == 0 &&
 			check_player(t, pn, s, d) == 0 && check_sender(f, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);
@@ -473,11 +481,6 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 		parse_player_orders(t, f->player, orders, standing, &f->orders, d);
 	}
 done:
-	/* No line starts with "campaign:": not an order file, however broken, but any file
-	 * given as one (a key, another campaign's secret, one a symlink led to): its errors echo
-	 * only short excerpts of it. */
-	if (!diag_text_has_line(f->bytes, f->len, "campaign:"))
-		diag_source_brief(d, f->path);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }

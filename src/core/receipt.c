@@ -226,7 +226,7 @@ int receipt_parse(struct receipt *out, const char *name, const struct buf *bytes
 	n = node_need(root, "turn", d);
 	if (n && node_want_int(n, "turn", 1, TURN_MAX, &v, d) == 0)
 		out->turn = (int)v;
-	if (node_want_id(node_need(root, "player", d), "player", &s, d) == 0)
+	if (node_want_player_id(node_need(root, "player", d), "player", &s, d) == 0)
 		out->player = xstrdup(s);
 	if (diag_count(d) == before && out->kind == RECEIPT_CLOSE)
 		parse_close_part(out, root, d);

@@ -151,8 +151,13 @@ int render_export(struct buf *b, const struct turn *t)
 			      put_int(b, 1, 0, "order", (long long)e->order_index) |
 			      put_str(b, 1, 0, "reason", void_reason(t, e, NULL));
 	}
-	if (t->out.views)
-		rc |= put_views(b, t);
+	if (t->out.views) {
+		/* Sealed: the public report is bound like the state (issue 25). */
+		uint8_t h[FAIR_HASH_BYTES];
+		fair_sha256(h, out->public_report.data ? out->public_report.data : "",
+			out->public_report.len);
+		rc |= put_views(b, t) | put_hash(b, "public_report_sha256", h);
+	}
 	rc |= put_hash(b, "state_sha256", out->state_sha256) |
 	      put_str(b, 0, 0, "summary", out->summary);
 	if (rc != 0) {

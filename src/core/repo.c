@@ -206,19 +206,17 @@ void repo_free(struct repo *r)
 static int make_parents(const char *workdir, const char *path, struct buf *msg)
 {
 	char *full = xasprintf("%s%s", workdir, path);
-	size_t skip = strlen(workdir);
-	int ret = -1;
+	char *slash = strrchr(full, '/');
+	int ret = 0;
 
-	for (char *s = full + skip; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		if (mkdir(full, 0755) != 0 && errno != EEXIST) {
-			buf_printf(msg, "cannot create directory '%s': %s", full, strerror(errno));
-			goto done;
+	/* file.h: no directory of the work tree is reached through a link */
+	if (slash && slash > full + strlen(workdir)) {
+		*slash = '\0';
+		if (file_mkdir_p(full, 0755) != 0) {
+			buf_puts(msg, error_last()->message);
+			ret = -1;
 		}
-		*s = '/';
 	}
-	ret = 0;
-done:
 	free(full);
 	return ret;
 }
@@ -268,7 +266,7 @@ static int write_renamed(char *tmp, const char *path, const void *data, size_t l
 		close(fd);
 		goto fail;
 	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
+	if (close(fd) != 0 || file_rename(tmp, path) != 0) {
 		err = errno;
 		goto fail;
 	}
@@ -298,6 +296,8 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 		if (ret == -2)
 			buf_printf(msg, "cannot create a temporary file for '%s': %s", path,
 				strerror(errno));
+		else if (ret < 0 && errno == ELOOP && error_last()->klass == ERROR_INPUT)
+			buf_puts(msg, error_last()->message); /* a link refused (file.h) */
 		else if (ret < 0)
 			buf_printf(msg, "cannot write '%s': %s", path, strerror(errno));
 	}
@@ -2456,7 +2456,11 @@ done:
 		buf_puts(&msg,
 			"(a git command run meanwhile holds that lock file: if none is running, remove the file)");
 	if (ret != 0)
-		error_set(ERROR_OS, "repo: cannot publish '%s': %s", tag, buf_str(&msg));
+		/* a link in the work tree is refused as bad input (file.h), not an I/O error */
+		error_set(strstr(buf_str(&msg), "' is a symbolic link: umpire never follows") ?
+				  ERROR_INPUT :
+				  ERROR_OS,
+			"repo: cannot publish '%s': %s", tag, buf_str(&msg));
 	free(ids);
 	git_object_free(commit_obj);
 	git_index_free(index);
@@ -2995,6 +2999,34 @@ int repo_tags(struct repo *r, const char *prefix, char ***names)
 	git_strarray_dispose(&tags);
 	*names = v;
 	return 0;
+}
+
+static int count_ref(const char *name, void *payload)
+{
+	(void)name;
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+int repo_has_replacements(struct repo *r, const char **what)
+{
+	char *grafts = xasprintf("%sinfo/grafts", r->gitdir);
+	struct stat st;
+	size_t n = 0;
+	int rc = 0;
+
+	*what = NULL;
+	if (git_reference_foreach_glob(r->git, "refs/replace/*", count_ref, &n) < 0)
+		rc = error_set(ERROR_OS, "repo: cannot list replace refs: %s", git_msg());
+	else if (n) {
+		*what = "the clone has replace refs (refs/replace/): git would show other objects than those committed";
+		rc = 1;
+	} else if (lstat(grafts, &st) == 0) {
+		*what = "the clone has a grafts file (.git/info/grafts): git would show other parents";
+		rc = 1;
+	}
+	free(grafts);
+	return rc;
 }
 
 int repo_is_clean(struct repo *r)

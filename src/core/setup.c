@@ -224,7 +224,10 @@ static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES
 
 	hex_encode(secret_hex, secret, FAIR_HASH_BYTES);
 	secret_hex[64] = '\n';
-	if (mkdir_p(c->dir, 0777) < 0 || mkdir(udir, 0700) < 0)
+	int made = mkdir_p(c->dir, 0777) == 0;
+	if (made)
+		file_guard(c->dir); /* once it exists, so its real path is guarded too (file.h) */
+	if (!made || mkdir(udir, 0700) < 0)
 		error_set(ERROR_CREATE, "cannot create '%s': %s", udir, strerror(errno));
 	else if (write_private(secret_file, secret_hex, 65) < 0)
 		error_set(ERROR_CREATE, "cannot write '%s': %s", secret_file, strerror(errno));
@@ -289,6 +292,13 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	void *state = NULL;
 	int rc = -1;
 
+	/* No line starts with "rules:": not a scenario, whatever file it is (a key, a copy of a
+	 * secret). Said so, and nothing of it echoed (issue 25). */
+	if (!diag_text_has_line(spec->scenario, spec->scenario_len, "rules:")) {
+		diag_add(d, spec->scenario_name, 1, 1,
+			"not a scenario: no line starts with 'rules:' (a scenario is YAML with the keys rules, players and game, each at the start of a line; its contents are not shown)");
+		goto done;
+	}
 	if (node_parse(&root, spec->scenario_name, spec->scenario, spec->scenario_len, &lim, d) <
 			0 ||
 		node_check_map(root, "scenario", scenario_keys, d) < 0 ||
@@ -307,10 +317,6 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	}
 	rc = 0;
 done:
-	/* No line starts with "rules:": any file given as the scenario, echoed only in short
-	 * excerpts (diag.h). */
-	if (rc < 0 && !diag_text_has_line(spec->scenario, spec->scenario_len, "rules:"))
-		diag_source_brief(d, spec->scenario_name);
 	if (rc < 0 && diag_count(d))
 		error_set(ERROR_INPUT, "the scenario has errors");
 	if (state)

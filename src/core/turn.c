@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/turn.h"
+#include "core/audit.h"
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -91,6 +92,13 @@ int turn_run(struct turn *t, const char *first, const char *last)
 	if (a < 0 || b < 0 || a > b)
 		return error_set(ERROR_INTERNAL, "internal error: no pipeline slice '%s'..'%s'",
 			first, last);
+	/* A file that could not be taken in (too large, not a regular file, unreadable) is bad
+	 * input before anything else looks at the campaign: without it, the turn would be
+	 * judged on the files left, e.g. as one already processed (issue 25). */
+	if (t->source == TURN_LIVE && diag_count(&t->diag)) {
+		t->failed_step = "orders";
+		return error_set(ERROR_INPUT, "the order files have errors");
+	}
 	for (int i = a; i <= b; i++) {
 		int rc = steps[i].run(t);
 		if (rc < 0)
@@ -358,6 +366,67 @@ done:
 	return rc;
 }
 
+/* The journal's last turn r against what git holds at its tag: its rows against the
+ * committed export (audit_journal_export), its files rows against the committed blobs, one
+ * for each file the turn commits. A journal edited under the history (its append-only
+ * triggers dropped) is refused before a turn is added on top of it (issue 25). 0 / -1. */
+static int check_last_turn(struct turn *t, const struct journal_record *r, const char *tag)
+{
+	struct campaign *c = t->c;
+	struct journal_record *ex = NULL;
+	struct layout_entry *paths = NULL;
+	struct buf got = BUF_INIT;
+	struct diag d;
+	size_t n = 0;
+	int rc = -1;
+
+	diag_init(&d);
+	if (audit_read_export(&ex, c, r->turn, NULL, &d) < 0) {
+		error_prefix("the journal's turn %d cannot be checked against git", r->turn);
+		goto done;
+	}
+	if (audit_journal_export(r, ex) < 0)
+		goto done;
+	if (c->visibility == CAMPAIGN_SEALED) {
+		n = layout_sealed_turn_files(&paths, r->turn);
+	} else {
+		const char **senders = xcalloc(r->n_orders + 1, sizeof(*senders));
+		size_t n_senders = 0;
+		for (size_t i = 0; i < r->n_orders; i++)
+			if (r->orders[i].has_file)
+				senders[n_senders++] = r->orders[i].player;
+		n = layout_turn_files(&paths, r->turn, senders, n_senders,
+			(const char *const *)c->players, c->n_players);
+		free(senders);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct file *f = file_list_find(r->files, r->n_files, paths[i].path);
+		if (!f || repo_read(c->repo, tag, f->path, &got) != 0 || got.len != f->len ||
+			(f->len && memcmp(got.data, f->data, f->len) != 0)) {
+			error_set(ERROR_INPUT, "turn %d: the journal's files row for %s %s",
+				r->turn, paths[i].path,
+				f ? "differs from the blob committed" : "is missing");
+			goto done;
+		}
+	}
+	if (r->n_files != n) {
+		error_set(ERROR_INPUT,
+			"turn %d: the journal has %zu files rows, the turn wrote %zu", r->turn,
+			r->n_files, n);
+		goto done;
+	}
+	rc = 0;
+done:
+	if (rc < 0 && error_last()->klass == ERROR_INPUT)
+		error_prefix(
+			"the journal no longer matches git (restore .umpire/journal.sqlite from a backup, or run 'umpire verify' to see more)");
+	journal_record_free(ex);
+	free(paths);
+	buf_release(&got);
+	diag_release(&d);
+	return rc;
+}
+
 /* Git level with the journal: a later tag than the journal knows means the journal lost
  * turns, a tag or main elsewhere than the journal says means a rewritten history; refuse
  * both rather than guess. A turn journaled but not published is finished. */
@@ -393,7 +462,7 @@ static int recover_git(struct turn *t)
 		return error_set(ERROR_INTERNAL,
 			"main is at %s, not at %s (turn %d): the branch was moved (reset it to %s)",
 			main_id[0] ? main_id : "nothing", r->commit_id, last, tag);
-	return 0;
+	return last > 0 ? check_last_turn(t, r, tag) : 0;
 }
 
 /* The SHA-256 of a journaled order file's bytes: its sha256 column when open, computed from
@@ -1568,13 +1637,13 @@ static int remove_private(const char *what, const char *dir, const char *name)
 /* .umpire/sealed/turn-NNNN/orders/: every PLAYER.yaml not among this run's files removed. */
 static int remove_stale_orders(struct turn *t, const char *odir)
 {
-	DIR *d = opendir(odir);
+	DIR *d = file_opendir(odir);
 	char **stale = NULL;
 	size_t n = 0;
 	int rc = 0;
 
 	if (!d)
-		return 0; /* none yet */
+		return errno == ENOENT ? 0 : -1; /* none yet, or a link */
 	for (struct dirent *e; (e = readdir(d)) && n < CAMPAIGN_MAX_PLAYERS + 1;) {
 		char *player = e->d_name[0] == '.' ? NULL : layout_order_player(e->d_name);
 		if (player && !turn_find_file(&t->in, player)) {

@@ -65,21 +65,45 @@ static int cmp_pending(const void *a, const void *b)
  * INBOX_MAX_MESSAGES. Returns the count, or -1. */
 static long list_new(const char *maildir, struct pending **out)
 {
-	char *dir = xasprintf("%s/new", maildir);
-	DIR *d = opendir(dir);
+	char *dir = xasprintf("%s/cur", maildir);
+	/* cur/ a link: refused before a message is handled, not after */
+	int cur = file_open_dir(dir, 0);
+	if (cur < 0 && errno == ELOOP) {
+		free(dir);
+		return -1;
+	}
+	if (cur >= 0)
+		close(cur);
+	free(dir);
+	dir = xasprintf("%s/new", maildir);
+	DIR *d = file_opendir(dir);
 	struct dirent *e;
 	size_t n = 0;
+	int link = 0;
 
 	*out = NULL;
+	if (!d && errno == ELOOP) {
+		free(dir);
+		return -1;
+	}
 	if (!d) {
 		error_set(ERROR_MISSING, "cannot open Maildir '%s': %s", dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
-	while ((e = readdir(d)) && n < INBOX_MAX_MESSAGES) {
+	while (!link && (e = readdir(d)) && n < INBOX_MAX_MESSAGES) {
 		struct stat st;
-		if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st, 0) < 0 ||
-			!S_ISREG(st.st_mode))
+		/* A link is never read nor moved: refused by name (file.h). */
+		if (e->d_name[0] == '.' ||
+			fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			error_set(ERROR_INPUT,
+				"'%s/%s' is a symbolic link: umpire never follows a link inside a campaign or a Maildir (replace it with the file itself)",
+				dir, e->d_name);
+			link = 1;
+		}
+		if (!S_ISREG(st.st_mode))
 			continue;
 		*out = xrealloc(*out, (n + 1) * sizeof(**out));
 		(*out)[n].name = xstrdup(e->d_name);
@@ -88,6 +112,13 @@ static long list_new(const char *maildir, struct pending **out)
 	}
 	closedir(d);
 	free(dir);
+	if (link) {
+		for (size_t i = 0; i < n; i++)
+			free((*out)[i].name);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
 	if (n)
 		qsort(*out, n, sizeof(**out), cmp_pending);
 	return (long)n;
@@ -98,21 +129,10 @@ static int move_to_cur(const char *maildir, const char *name)
 {
 	char *from = xasprintf("%s/new/%s", maildir, name);
 	char *to = xasprintf("%s/cur/%s%s", maildir, name, strchr(name, ':') ? "" : ":2,S");
-	char *cur = xasprintf("%s/cur", maildir);
-	int rc = 0;
+	int rc = file_rename_durable(from, to);
 
-	if (rename(from, to) < 0) {
-		rc = error_set(ERROR_OS, "cannot move '%s' to '%s': %s", from, to, strerror(errno));
-	} else {
-		int fd = open(cur, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 || fsync(fd) < 0)
-			rc = error_set(ERROR_OS, "cannot sync '%s': %s", cur, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
 	free(from);
 	free(to);
-	free(cur);
 	return rc;
 }
 
@@ -727,6 +747,7 @@ int inbox_run(struct campaign *c, const char *maildir, long long now, struct inb
 	memset(rep, 0, sizeof(*rep));
 	if (inbox_open_turn(c, &rep->turn) < 0)
 		return -1;
+	file_guard(maildir); /* nothing in the Maildir is reached through a link */
 	long n = list_new(maildir, &p);
 	if (n < 0)
 		return -1;
@@ -896,7 +917,11 @@ int inbox_add_to_turn(struct campaign *c, struct turn *t, size_t *n)
 	if (inbox_open_turn(c, &turn) < 0)
 		return -1;
 	char *dir = inbox_turn_dir(c, turn);
-	DIR *d = opendir(dir);
+	DIR *d = file_opendir(dir);
+	if (!d && errno == ELOOP) {
+		free(dir);
+		return -1;
+	}
 	while (d && (e = readdir(d)) && *n < CAMPAIGN_MAX_PLAYERS) {
 		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)

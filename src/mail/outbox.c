@@ -45,7 +45,7 @@ static int cmp_str(const void *a, const void *b)
 /* The *.eml names in dir, sorted; *n their count. NULL and 0 when dir is absent. */
 static char **list_eml(const char *dir, size_t *n)
 {
-	DIR *d = opendir(dir);
+	DIR *d = file_opendir(dir);
 	struct dirent *e;
 	char **v = NULL;
 
@@ -91,16 +91,8 @@ static int move_between(const struct campaign *c, const char *from_dir, const ch
 	char *to = xasprintf("%s/%s", dst, name);
 	int rc = file_mkdir_p(dst, 0700);
 
-	if (rc == 0 && rename(from, to) < 0)
-		rc = error_set(errno == ENOENT ? ERROR_MISSING : ERROR_OS,
-			"cannot move '%s' to '%s': %s", from, to, strerror(errno));
-	if (rc == 0) {
-		int fd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 || fsync(fd) < 0)
-			rc = error_set(ERROR_OS, "cannot sync '%s': %s", dst, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
+	if (rc == 0)
+		rc = file_rename_durable(from, to);
 	free(dst);
 	free(from);
 	free(to);

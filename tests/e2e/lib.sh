@@ -20,6 +20,14 @@ expect() {
     set +e; "$@" >"$TMP/out" 2>"$TMP/err"; _got=$?; set -e
     [ "$_got" -eq "$_want" ] || { cat "$TMP/out" "$TMP/err" >&2; die "'$*' exited $_got ($_want expected)"; }
 }
+# both_fail DIR [ARGS...]: a tamper both verifiers must refuse (issue 25): tools/umpire-verify
+# and `umpire verify` each exit 65 on DIR; $TMP/out and $TMP/err are then umpire verify's,
+# $TMP/py.out tools/umpire-verify's.
+both_fail() {
+    expect 65 python3 "$ROOT/tools/umpire-verify" "$@"
+    cp "$TMP/out" "$TMP/py.out"
+    expect 65 "$BIN" verify "$@"
+}
 # has FILE PATTERN: FILE ($TMP/err by default) contains the fixed string PATTERN.
 has() { grep -qF -- "$2" "$1" || { cat "$1" >&2; die "'$2' not found in $1"; }; }
 

@@ -401,7 +401,7 @@ side "order-file player (64 bytes)" "at the limit: an identifier, not a player; 
 umpire_file 2 | sed "s/^player: umpire\$/player: $id64/" > "$TMP/pl.yaml"
 expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "'$id64' is not a player of this campaign"
 umpire_file 2 | sed "s/^player: umpire\$/player: ${id64}i/" > "$TMP/pl.yaml"
-expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "player is 'iiii"; has "$TMP/err" "(an identifier of 1 to 64"
+expect 65 "$BIN" check "$D" "$TMP/pl.yaml"; has "$TMP/err" "player is 'iiii"; has "$TMP/err" "(a player id: 1 to 64 letters"
 
 # --- init's scenario (SCENARIO_MAX_BYTES, 4 MiB) and secret file (64 hex digits) -------------
 pad_to "$HR/scenario.yaml" 4194304 > "$TMP/s4m.yaml"; size_is "$TMP/s4m.yaml" 4194304

@@ -82,24 +82,24 @@ awk -v want="$idx" '
     { print }' "$C/$j1" >"$TMP/die/$j1"
 [ "$(diff "$C/$j1" "$TMP/die/$j1" | grep -c '^[<>]')" -eq 2 ] || die "the die was not changed"
 commit die turn-0001
-expect 65 python3 "$V" "$TMP/die"
-has "$TMP/out" "verdict: FAILED: turn 1: die $idx: $j1:"
-has "$TMP/out" "but the seed gives"
+both_fail "$TMP/die"
+has "$TMP/py.out" "verdict: FAILED: turn 1: die $idx: $j1:"
+has "$TMP/py.out" "but the seed gives"
 
 # The same change, tag left alone: HEAD no longer shows what the tag verified.
 clone head
 cp "$TMP/die/$j1" "$TMP/head/$j1"
 git -C "$TMP/head" -c user.name=m -c user.email=m@example.org commit -qam "edit" >/dev/null
-expect 65 python3 "$V" "$TMP/head"
-has "$TMP/out" "verdict: FAILED: turn 1: $j1 at HEAD differs from the file at tag turn-0001"
+both_fail "$TMP/head"
+has "$TMP/py.out" "verdict: FAILED: turn 1: $j1 at HEAD differs from the file at tag turn-0001"
 
 # A committed order file changed (one byte more), tag moved.
 clone orders
 of=$(cd "$TMP/orders" && find orders/turn-0001 -name '*.yaml' | sort | head -n 1)
 printf '# edited later\n' >>"$TMP/orders/$of"
 commit orders turn-0001
-expect 65 python3 "$V" "$TMP/orders"
-has "$TMP/out" "verdict: FAILED: turn 1: $of: SHA256 "
+both_fail "$TMP/orders"
+has "$TMP/py.out" "verdict: FAILED: turn 1: $of: SHA256 "
 
 # An order file added after the fact for a player who sent none is not in the digest.
 clone added
@@ -108,9 +108,9 @@ if [ -n "$absent" ]; then
     cp "$TMP/added/$of" "$TMP/added/orders/turn-0001/$absent.yaml"
     git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"
     commit added turn-0001
-    expect 65 python3 "$V" "$TMP/added"
-    has "$TMP/out" "verdict: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed,"
-    has "$TMP/out" "but the export says received: false"
+    both_fail "$TMP/added"
+    has "$TMP/py.out" "verdict: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed,"
+    has "$TMP/py.out" "but the export says received: false"
 fi
 
 # Turn 2's key replaced by turn 1's (a key that does hash to the commitment, once too few).
@@ -118,30 +118,30 @@ clone key
 k1=$(sed -n 's/^key: //p' "$C/$j1")
 sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" >"$TMP/key/journal/turn-0002.yaml"
 commit key turn-0002
-expect 65 python3 "$V" "$TMP/key"
-has "$TMP/out" "verdict: FAILED: turn 2: key: journal/turn-0002.yaml:"
-has "$TMP/out" "SHA256 applied t = 2 times to $k1 does not give the commitment"
+both_fail "$TMP/key"
+has "$TMP/py.out" "verdict: FAILED: turn 2: key: journal/turn-0002.yaml:"
+has "$TMP/py.out" "SHA256 applied t = 2 times to $k1 does not give the commitment"
 # ... and by a made-up key.
 clone key2
 k=$(printf 'forged' | sha256sum | cut -c1-64)
 sed "s/^key: .*/key: $k/" "$C/$j1" >"$TMP/key2/$j1"
 commit key2 turn-0001
-expect 65 python3 "$V" "$TMP/key2"
-has "$TMP/out" "verdict: FAILED: turn 1: key: $j1:"
+both_fail "$TMP/key2"
+has "$TMP/py.out" "verdict: FAILED: turn 1: key: $j1:"
 
 # A turn's tag deleted.
 clone gap
 git -C "$TMP/gap" tag -d turn-0001 >/dev/null
-expect 65 python3 "$V" "$TMP/gap"
-has "$TMP/out" "verdict: FAILED: turn 1: tag turn-0001 missing but turn-0002 exists"
+both_fail "$TMP/gap"
+has "$TMP/py.out" "verdict: FAILED: turn 1: tag turn-0001 missing but turn-0002 exists"
 
 # An export outside the canonical YAML subset is refused with file:line:column.
 clone yaml
 sed 's/^summary: .*/summary: {a: b}/' "$C/$j1" >"$TMP/yaml/$j1"
 commit yaml turn-0001
-expect 65 python3 "$V" "$TMP/yaml"
-has "$TMP/out" "verdict: FAILED: turn 1: $j1:"
-has "$TMP/out" "flow collections are not supported"
+both_fail "$TMP/yaml"
+has "$TMP/py.out" "verdict: FAILED: turn 1: $j1:"
+has "$TMP/py.out" "flow collections are not supported"
 
 # Closed turns, entropy beacon (the default): Setup, close-1, turn-1, close-2, turn-2 and a
 # pending close-3. Each close names the first drand round 600 s after it; the turn runs once
@@ -175,8 +175,8 @@ expect 0 "$BIN" verify "$TMP/beacon" --receipt "$TMP/receipts-3/attacker.yaml"
 # the remembered head is gone from main.
 git -C "$TMP/beacon" reset -q --hard turn-0002
 git -C "$TMP/beacon" tag -d close-0003 >/dev/null
-expect 65 python3 "$V" "$TMP/beacon"
-has "$TMP/out" "verdict: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+both_fail "$TMP/beacon"
+has "$TMP/py.out" "verdict: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
 expect 65 "$BIN" verify "$TMP/beacon"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
 
@@ -188,12 +188,12 @@ echo "# side" >"$TMP/merge/side.txt"; git -C "$TMP/merge" add side.txt
 git -C "$TMP/merge" commit -qm side
 git -C "$TMP/merge" checkout -q main
 git -C "$TMP/merge" merge -q --no-ff -m merge side
-expect 65 python3 "$V" "$TMP/merge"
-has "$TMP/out" "verdict: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
+both_fail "$TMP/merge"
+has "$TMP/py.out" "verdict: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
 clone moved "$B"
 git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
-expect 65 python3 "$V" "$TMP/moved"
-has "$TMP/out" "verdict: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
+both_fail "$TMP/moved"
+has "$TMP/py.out" "verdict: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
 
 # amend NAME TAG: the clone's changes replace the commit at main's tip, TAG moved onto it.
 amend() {
@@ -206,8 +206,8 @@ c3=journal/turn-0003.close.yaml
 clone close "$B"
 echo "# nothing to see here" >>"$TMP/close/$c3"
 amend close close-0003
-expect 65 python3 "$V" "$TMP/close"
-has "$TMP/out" "verdict: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
+both_fail "$TMP/close"
+has "$TMP/py.out" "verdict: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
 # forge NAME DIR TAG FILE: main of the clone NAME of DIR moved back to before TAG, whose file
 # becomes FILE, committed again as umpire would (its identity, the close time, its message
 # with the round FILE names) and tagged TAG.
@@ -229,8 +229,8 @@ git -C "$TMP/close1" reset -q --hard turn-0002; git -C "$TMP/close1" tag -d clos
 sed 's/^  sha256: .*/  sha256: 0000000000000000000000000000000000000000000000000000000000000001/' \
     "$B/journal/turn-0001.close.yaml" >"$TMP/close1/journal/turn-0001.close.yaml"
 amend close1 turn-0002
-expect 65 python3 "$V" "$TMP/close1"
-has "$TMP/out" "verdict: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
+both_fail "$TMP/close1"
+has "$TMP/py.out" "verdict: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
 # ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
 clone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
@@ -239,8 +239,8 @@ sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
     -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$ra" +%Y-%m-%dT%H:%M:%SZ)\"/" \
     "$B/$c3" >"$TMP/early-close"
 forge round "$B" close-0003 "$TMP/early-close"
-expect 65 python3 "$V" "$TMP/round"
-has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+both_fail "$TMP/round"
+has "$TMP/py.out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
 expect 65 "$BIN" verify "$TMP/round"
 has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
 # ... or a round_at that is not that round's.
@@ -249,8 +249,8 @@ sed -e "s/^  round_at: .*/  round_at: $((ra + 1))/" \
     -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$((ra + 1))" +%Y-%m-%dT%H:%M:%SZ)\"/" \
     "$TMP/early-close" >"$TMP/odd-close"
 forge round3 "$B" close-0003 "$TMP/odd-close"
-expect 65 python3 "$V" "$TMP/round3"
-has "$TMP/out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+both_fail "$TMP/round3"
+has "$TMP/py.out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
 expect 65 "$BIN" verify "$TMP/round3"
 has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
 # ... fixing other orders: the close rebuilds to another commit, and the receipt the player
@@ -259,8 +259,8 @@ clone reclose "$B"
 sed "s/^  sha256: .*/  sha256: $(printf 'other orders' | sha256sum | cut -c1-64)/" \
     "$B/$c3" >"$TMP/reclose/$c3"
 amend reclose close-0003
-expect 65 python3 "$V" "$TMP/reclose"
-has "$TMP/out" "verdict: FAILED: turn 3: close-0003 is commit $(git -C "$TMP/reclose" rev-parse close-0003), but the close rebuilds to "
+both_fail "$TMP/reclose"
+has "$TMP/py.out" "verdict: FAILED: turn 3: close-0003 is commit $(git -C "$TMP/reclose" rev-parse close-0003), but the close rebuilds to "
 clone reclose2 "$B"
 git -C "$TMP/reclose2" reset -q --hard turn-0002
 git -C "$TMP/reclose2" tag -d close-0003 >/dev/null
@@ -274,8 +274,8 @@ GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$at +
     GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
     GIT_COMMITTER_DATE="@$at +0000" git -C "$TMP/reclose2" commit -q -F "$TMP/msg"
 git -C "$TMP/reclose2" tag close-0003
-expect 65 python3 "$V" "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
-has "$TMP/out" "verdict: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 was closed in commit $(git -C "$B" rev-parse close-0003), but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten"
+both_fail "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
+has "$TMP/py.out" "verdict: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 was closed in commit $(git -C "$B" rev-parse close-0003), but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten"
 expect 65 "$BIN" verify "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/out" "the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003)"
 # A receipt whose file hash is not the one closed.
@@ -283,17 +283,17 @@ x=$(printf x | sha256sum | cut -c1-64)
 sed -e "s/^file_sha256: .*/file_sha256: $x/" -e "s/^commitment: .*/commitment: $x/" \
     "$TMP/receipts-1/attacker.yaml" >"$TMP/bad-receipt.yaml"
 clone beacon2 "$B"
-expect 65 python3 "$V" "$TMP/beacon2" --receipt "$TMP/bad-receipt.yaml"
-has "$TMP/out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has commitment $x on the receipt, "
+both_fail "$TMP/beacon2" --receipt "$TMP/bad-receipt.yaml"
+has "$TMP/py.out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has commitment $x on the receipt, "
 # The export's beacon round is not the round the close named (B_t left as it was).
 clone round2 "$B"
 git -C "$TMP/round2" reset -q --hard turn-0002; git -C "$TMP/round2" tag -d close-0003 >/dev/null
 sed "s/^beacon_round: .*/beacon_round: \"$((r1 + 1))\"/" "$B/journal/turn-0002.yaml" \
     >"$TMP/round2/journal/turn-0002.yaml"
 amend round2 turn-0002
-expect 65 python3 "$V" "$TMP/round2"
-has "$TMP/out" "verdict: FAILED: turn 2: beacon: journal/turn-0002.yaml:"
-has "$TMP/out" "but the close (tag close-0002) named round"
+both_fail "$TMP/round2"
+has "$TMP/py.out" "verdict: FAILED: turn 2: beacon: journal/turn-0002.yaml:"
+has "$TMP/py.out" "but the close (tag close-0002) named round"
 
 # Closed turns, entropy players: each order file commits to a nonce (umpire nonce); turn 1's
 # nonce is revealed (umpire reveal), turn 2's is not, and its commitment stands in.
@@ -332,8 +332,8 @@ v=$(sed -n 's/^beacon_value: //p' "$P/$j2" | sed 's/ committed / nonce /')
 sed -e "s/^beacon_value: .*/beacon_value: $v/" \
     -e "s/^beacon: .*/beacon: $(printf '%s' "$v" | sha256sum | cut -c1-64)/" "$P/$j2" >"$TMP/reveals/$j2"
 amend reveals turn-0002
-expect 65 python3 "$V" "$TMP/reveals"
-has "$TMP/out" "verdict: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+both_fail "$TMP/reveals"
+has "$TMP/py.out" "verdict: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 # An entropy commitment in the close that is not the order file's: close-2 and turn 2 made
 # again by hand, the close in exactly umpire's form (it rebuilds), the turn with its files.
 E="$TMP/entropy"
@@ -366,8 +366,8 @@ for f in campaign.yaml state.yaml "$(cd "$C" && ls reports/turn-0001/*.md | head
     clone top "$C"
     echo "# edited" >>"$TMP/top/$f"
     git -C "$TMP/top" -c user.name=mallory -c user.email=m@example.org commit -qam "tamper" >/dev/null
-    expect 65 python3 "$V" "$TMP/top"
-    has "$TMP/out" "verdict: FAILED: HEAD: $f differs from tag turn-$(printf %04d "$turns") (an untagged commit on top of the last turn)"
+    both_fail "$TMP/top"
+    has "$TMP/py.out" "verdict: FAILED: HEAD: $f differs from tag turn-$(printf %04d "$turns") (an untagged commit on top of the last turn)"
 done
 # git replace: the git command line would show the replacement, libgit2 the committed
 # object; the clone is refused rather than read either way.
@@ -375,13 +375,15 @@ clone repl "$C"
 sed 's/^ *value: .*/  value: 1/' "$C/$j1" >"$TMP/j1-replaced"
 git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse "turn-0001:$j1")" \
     "$(git -C "$TMP/repl" hash-object -w "$TMP/j1-replaced")"
-expect 65 python3 "$V" "$TMP/repl"
-has "$TMP/out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+both_fail "$TMP/repl"
+has "$TMP/py.out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+has "$TMP/out" "verify: FAILED: the clone has replace refs (refs/replace/)"
 # A grafts file, which git honours even then (libgit2 does not): refused too.
 clone graft "$C"
 git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
-expect 65 python3 "$V" "$TMP/graft"
-has "$TMP/out" "verdict: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
+both_fail "$TMP/graft"
+has "$TMP/py.out" "verdict: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
+has "$TMP/out" "verify: FAILED: the clone has a grafts file (.git/info/grafts)"
 
 # Usage and input errors.
 expect 64 python3 "$V"

@@ -1119,6 +1119,30 @@ START_TEST(want_str_and_id)
 }
 END_TEST
 
+/* Player ids (docs/formats.md, "Player ids"): both sides of the first-character rule and of
+ * the length limit. */
+START_TEST(player_ids)
+{
+	static const char *const good[] = { "a", "Z", "0", "attacker", "a.b", "a..b", "a-", "x_y",
+		"0123456789012345678901234567890123456789012345678901234567890123", NULL };
+	static const char *const bad[] = { "", ".", "..", ".git", "-x", "_x", "a/b", "a b", "é",
+		"01234567890123456789012345678901234567890123456789012345678901234", NULL };
+	for (size_t i = 0; good[i]; i++)
+		ck_assert_msg(node_is_player_id(good[i]), "'%s' refused", good[i]);
+	for (size_t i = 0; bad[i]; i++)
+		ck_assert_msg(!node_is_player_id(bad[i]), "'%s' accepted", bad[i]);
+
+	struct reader_case rc;
+	const char *s = NULL;
+	rc_open(&rc, "v: attacker\nd: ..\n");
+	ck_assert_int_eq(node_want_player_id(rc.v, "player", &s, &rc.d), 0);
+	ck_assert_str_eq(s, "attacker");
+	ck_assert_int_eq(node_want_player_id(node_get(rc.root, "d"), "player", &s, &rc.d), -1);
+	rc_close(&rc, "t.yaml:2:4: error: player is '..' (a player id: 1 to 64 letters, digits, "
+		      "'_', '.' or '-', starting with a letter or a digit expected)\n");
+}
+END_TEST
+
 START_TEST(want_bool)
 {
 	struct reader_case rc;
@@ -1336,6 +1360,7 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, check_seq);
 	tcase_add_test(tc, want_int);
 	tcase_add_test(tc, want_str_and_id);
+	tcase_add_test(tc, player_ids);
 	tcase_add_test(tc, want_bool);
 	tcase_add_test(tc, want_enum);
 	tcase_add_test(tc, error_at_node);
