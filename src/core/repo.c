@@ -667,13 +667,13 @@ static int blob_id(git_oid *out, const void *bytes, size_t len)
 	return git_odb_hash(out, bytes, len, GIT_OBJECT_BLOB);
 }
 
-/* The blob of f into out: when the repository holds it already (verify's rebuild on a clone:
- * every file is committed there; a report that did not change), nothing is written, so no
- * pack file's time is touched; else it is written into git's object database (whichever
- * backend takes writes). 0 / -1 (git_msg()). */
-static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct file *f)
+/* The blob of f into out, written into git's object database (whichever backend takes
+ * writes). With reuse (verify's rebuild on a clone, where every file is committed already),
+ * a blob the repository holds is looked up first, so no pack file's time is touched; a new
+ * turn's blobs are written at once (libgit2 hashes each once). 0 / -1 (git_msg()). */
+static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct file *f, int reuse)
 {
-	if (blob_id(out, f->data, f->len) == 0 && git_odb_exists(odb, out))
+	if (reuse && blob_id(out, f->data, f->len) == 0 && git_odb_exists(odb, out))
 		return 0;
 	return git_blob_create_from_buffer(out, git, f->data, f->len);
 }
@@ -682,9 +682,10 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
  * files, exactly their bytes (no content filters; their ids into blobs when not NULL), the
  * trees of parent's tree (none: empty) with the files added or replaced, touching only the
  * directories that hold them (build_tree), and the commit object on top, with message, at
- * when (seconds since the epoch), with no ref moved. 0, REPO_CRAFTED or -1 (git_msg()). */
+ * when (seconds since the epoch), with no ref moved; reuse as for blob_of. 0, REPO_CRAFTED or
+ * -1 (git_msg()). */
 static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_commit *parent,
-	const struct file *files, size_t n, const char *message, long long when)
+	const struct file *files, size_t n, const char *message, long long when, int reuse)
 {
 	git_tree *parent_tree = NULL, *tree = NULL;
 	git_signature *sig = NULL;
@@ -699,7 +700,7 @@ static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_co
 	for (size_t i = 0; i < n; i++) {
 		sorted[i].path = files[i].path;
 		sorted[i].order = i;
-		if (blob_of(&sorted[i].blob, git, odb, &files[i]) < 0)
+		if (blob_of(&sorted[i].blob, git, odb, &files[i], reuse) < 0)
 			goto done;
 		if (blobs)
 			blobs[i] = sorted[i].blob;
@@ -764,65 +765,6 @@ static int collect_oid(const git_oid *id, void *payload)
 	return 0;
 }
 
-/* Appends to l the tree tree_id, when the mempack holds it (this commit wrote it), and below
- * it every tree and blob the mempack holds: a tree it lacks was committed before, and so is
- * everything below it. Only the directories the commit changed are walked. 0 / -1. */
-static int list_written(struct oid_list *l, git_repository *mem, git_odb_backend *written,
-	const git_oid *tree_id)
-{
-	git_tree *tree = NULL;
-	int rc = 0;
-
-	if (!written->exists(written, tree_id))
-		return 0;
-	if (git_tree_lookup(&tree, mem, tree_id) < 0)
-		return -1;
-	collect_oid(tree_id, l);
-	for (size_t i = 0; rc == 0 && i < git_tree_entrycount(tree); i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-		const git_oid *id = git_tree_entry_id(e);
-		if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			rc = list_written(l, mem, written, id);
-		else if (written->exists(written, id))
-			collect_oid(id, l);
-	}
-	git_tree_free(tree);
-	return rc;
-}
-
-/* Writes the objects ids (the commit and what it wrote, read through mem, whose mempack holds
- * them) as one pack with its index into the repository's objects/pack/, by libgit2's
- * packbuilder (deltas among them; the pack and its index fsynced with their directory:
- * GIT_OPT_ENABLE_FSYNC_GITDIR); then r's handle must find every one of them (its odb
- * refreshed), or the commit fails. 0 / -1 (libgit2's message). */
-static int pack_commit_objects(struct repo *r, git_repository *mem, const struct oid_list *ids)
-{
-	git_packbuilder *pb = NULL;
-	git_odb *main_odb = NULL;
-	int rc = -1;
-
-	if (git_packbuilder_new(&pb, mem) < 0)
-		goto done;
-	git_packbuilder_set_threads(pb, 1); /* the same pack on every machine */
-	for (size_t i = 0; i < ids->n; i++)
-		if (git_packbuilder_insert(pb, &ids->v[i], NULL) < 0)
-			goto done;
-	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL) < 0)
-		goto done;
-	if (git_repository_odb(&main_odb, r->git) < 0 || git_odb_refresh(main_odb) < 0)
-		goto done;
-	for (size_t i = 0; i < ids->n; i++)
-		if (!git_odb_exists(main_odb, &ids->v[i])) {
-			git_error_set_str(GIT_ERROR_ODB, "the turn's new pack lacks an object");
-			goto done;
-		}
-	rc = 0;
-done:
-	git_packbuilder_free(pb);
-	git_odb_free(main_odb);
-	return rc;
-}
-
 /* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
  * NULL when an id cannot be had. ids: the files' blob ids when known (NULL: hashed here). */
 static char *paths_list(const struct file *files, const git_oid *ids, size_t n)
@@ -846,62 +788,12 @@ static char *paths_list(const struct file *files, const git_oid *ids, size_t n)
 	return s;
 }
 
-/* Writes the objects of one commit as one pack (the pack, its index and their directory
- * fsynced: a few fsyncs) instead of a loose file each (two fsyncs an object: the file and its
- * fan-out directory). make_commit writes through a second handle on the repository whose
- * new objects land in memory (a mempack); the commit and what it wrote there go into one
- * pack by libgit2's packbuilder (pack_commit_objects); then r's handle is told to look
- * again. When paths, *paths gets paths_list of files (the caller frees it). 0 / -1
- * (libgit2's message). */
-static int make_commit_packed(git_oid *out, char **paths, struct repo *r, const git_oid *parent_id,
-	const struct file *files, size_t n, const char *message, long long when)
-{
-	git_repository *mem = NULL;
-	git_odb *odb = NULL;
-	git_odb_backend *written = NULL;
-	git_commit *parent = NULL, *commit = NULL;
-	struct oid_list ids = { 0 };
-	git_oid *blobs = xcalloc(n ? n : 1, sizeof(*blobs));
-	int rc = -1;
-
-	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
-		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&written) < 0)
-		goto done;
-	if (git_odb_add_backend(odb, written, 1000) < 0) {
-		written->free(written);
-		goto done;
-	}
-	if ((parent_id && git_commit_lookup(&parent, mem, parent_id) < 0) ||
-		make_commit(out, blobs, mem, parent, files, n, message, when) < 0 ||
-		git_commit_lookup(&commit, mem, out) < 0)
-		goto done;
-	/* built again (finishing a turn): the commit and all below it are there already */
-	if (!written->exists(written, out)) {
-		rc = 0;
-		goto done;
-	}
-	collect_oid(out, &ids);
-	if (list_written(&ids, mem, written, git_commit_tree_id(commit)) < 0)
-		goto done;
-	rc = pack_commit_objects(r, mem, &ids);
-done:
-	if (rc == 0 && paths)
-		*paths = paths_list(files, blobs, n);
-	free(blobs);
-	free(ids.v);
-	git_commit_free(commit);
-	git_commit_free(parent);
-	git_odb_free(odb);
-	git_repository_free(mem);
-	return rc;
-}
-
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
-	git_oid parent_id, commit_id;
+	git_oid parent_id, commit_id, *blobs = NULL;
 	char *paths = NULL;
 	int ret = -1, rc = -1;
 
@@ -915,9 +807,13 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
-	if ((rc = make_commit_packed(&commit_id, parent ? &paths : NULL, r,
-		     parent ? &parent_id : NULL, files, n, message, when)) < 0)
+	/* Each object a loose file, fsynced by libgit2 (GIT_OPT_ENABLE_FSYNC_GITDIR) with its
+	 * fan-out directory; repo_pack_loose packs them every TURN_PACK_EVERY turns. */
+	blobs = xcalloc(n ? n : 1, sizeof(*blobs));
+	if ((rc = make_commit(&commit_id, blobs, r->git, parent, files, n, message, when, 0)) < 0)
 		goto git_error;
+	if (parent)
+		paths = paths_list(files, blobs, n);
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	free(r->built_paths);
 	r->built_paths = paths;
@@ -932,6 +828,7 @@ git_error:
 done:
 	if (ret != 0)
 		error_set(fail_class(rc), "repo: cannot build the commit: %s", buf_str(&msg));
+	free(blobs);
 	git_commit_free(parent);
 	buf_release(&msg);
 	return ret;
@@ -1035,8 +932,16 @@ int repo_objects_stored(struct repo *r, const char *commit_hex, const struct fil
 		for (size_t j = 0; j < k; j++)
 			if (stored(odb, &ids[j], GIT_OBJECT_TREE, "tree", &msg) < 0)
 				goto done;
-		if (blob_id(&id, files[i].data, files[i].len) < 0 ||
-			stored(odb, &id, GIT_OBJECT_BLOB, files[i].path, &msg) < 0)
+		/* the blob the commit's tree names at the path (repo_build made it from the
+		 * file's bytes): no file hashed again */
+		git_tree_entry *e = NULL;
+		if (git_tree_entry_bypath(&e, tree, files[i].path) < 0) {
+			buf_printf(&msg, "'%s' is not in its tree (%s)", files[i].path, git_msg());
+			goto done;
+		}
+		git_oid_cpy(&id, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+		if (stored(odb, &id, GIT_OBJECT_BLOB, files[i].path, &msg) < 0)
 			goto done;
 	}
 	rc = 0;
@@ -1258,13 +1163,53 @@ static int built_here(const struct repo *r, git_commit *commit, const struct fil
 	return same;
 }
 
-/* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
- * sees them unchanged). 0 ok, -1 libgit2 error. */
-static int index_add_files(git_index *index, const struct file *files, size_t n)
+/* The index entry of the work-tree file f, just written: its stat data, mode 100644 and the
+ * blob tree names at its path. 0 ok, -1 (not a regular file, not in tree). */
+static int index_entry_of(git_index_entry *e, const struct repo *r, git_tree *tree,
+	const struct file *f)
 {
-	for (size_t i = 0; i < n; i++)
-		if (git_index_add_bypath(index, files[i].path) < 0)
+	git_tree_entry *te = NULL;
+	struct stat st;
+	char *full = xasprintf("%s%s", r->workdir, f->path);
+	int ok = lstat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+		 git_tree_entry_bypath(&te, tree, f->path) == 0;
+
+	free(full);
+	memset(e, 0, sizeof(*e));
+	if (ok) {
+		e->ctime.seconds = (int32_t)st.st_ctim.tv_sec;
+		e->ctime.nanoseconds = (uint32_t)st.st_ctim.tv_nsec;
+		e->mtime.seconds = (int32_t)st.st_mtim.tv_sec;
+		e->mtime.nanoseconds = (uint32_t)st.st_mtim.tv_nsec;
+		e->dev = (uint32_t)st.st_dev;
+		e->ino = (uint32_t)st.st_ino;
+		e->mode = GIT_FILEMODE_BLOB;
+		e->uid = (uint32_t)st.st_uid;
+		e->gid = (uint32_t)st.st_gid;
+		e->file_size = (uint32_t)st.st_size;
+		e->path = f->path;
+		git_oid_cpy(&e->id, git_tree_entry_id(te));
+	}
+	git_tree_entry_free(te);
+	return ok ? 0 : -1;
+}
+
+/* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
+ * sees them unchanged). Known: each file's bytes were shown to be the blob tree names at its
+ * path, which is taken with the stat data of the file just written (index_entry_of); else
+ * libgit2 reads and hashes each file again. 0 ok, -1 libgit2 error. */
+static int index_add_files(const struct repo *r, git_index *index, git_tree *tree,
+	const struct file *files, size_t n, int known)
+{
+	for (size_t i = 0; i < n; i++) {
+		git_index_entry e;
+		if (known && index_entry_of(&e, r, tree, &files[i]) == 0) {
+			if (git_index_add(index, &e) < 0)
+				return -1;
+		} else if (git_index_add_bypath(index, files[i].path) < 0) {
 			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1279,7 +1224,7 @@ static int index_to_tree(const struct repo *r, git_index *index, git_commit *com
 	const struct file *files, size_t n)
 {
 	git_tree *parent_tree = NULL;
-	int same = 0;
+	int same = 0, known = 0;
 
 	if (git_index_read(index, 0) < 0)
 		return -1;
@@ -1288,17 +1233,17 @@ static int index_to_tree(const struct repo *r, git_index *index, git_commit *com
 	else if (git_commit_parentcount(commit) > 0 &&
 		 index_holds(r, index, git_commit_parent_id(commit, 0))) {
 		git_commit *parent = NULL;
-		same = built_here(r, commit, files, n) ||
-		       (git_commit_parent(&parent, commit, 0) == 0 &&
-			       git_commit_tree(&parent_tree, parent) == 0 &&
-			       tree_is_parent_plus(git_commit_owner(commit), parent_tree, tree,
-				       files, n));
+		same = known = built_here(r, commit, files, n) ||
+			       (git_commit_parent(&parent, commit, 0) == 0 &&
+				       git_commit_tree(&parent_tree, parent) == 0 &&
+				       tree_is_parent_plus(git_commit_owner(commit), parent_tree,
+					       tree, files, n));
 		git_tree_free(parent_tree);
 		git_commit_free(parent);
 	}
 	if (!same && git_index_read_tree(index, tree) < 0)
 		return -1;
-	return index_add_files(index, files, n);
+	return index_add_files(r, index, tree, files, n, known);
 }
 
 /* Whether repository paths a and b are in the same directory. */
@@ -1409,7 +1354,7 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		goto done;
 	}
 	if (rc < 0 ||
-		(rc = make_commit(&commit_id, NULL, mem, parent, files, n, message, when)) < 0)
+		(rc = make_commit(&commit_id, NULL, mem, parent, files, n, message, when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
