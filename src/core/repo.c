@@ -1,12 +1,10 @@
-/* repo.c — the campaign's git repository through libgit2: one commit per turn on main, a
- * lightweight tag per turn, reads of any file at any turn, and the reset that undoes a turn
- * whose journal transaction never committed. The only file that includes <git2.h>; it never
- * runs the git program. */
-#include "core/repo.h"
+/* repo.c — the campaign's git repository through libgit2: opening it, one commit per turn on
+ * main (built, then published: work tree, index, branch, tag), the rebuild verify compares,
+ * packing, stale locks. Reading is repo_read.c's, pushing repo_push.c's; none of them runs
+ * the git program or writes git's formats itself. */
+#include "core/repo_int.h"
 #include "core/durable.h"
-#include "core/gittls.h"
 #include "core/error.h"
-#include "core/layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,35 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 #include "core/banned.h"
 
-#define REPO_BRANCH "refs/heads/main"
 #define REPO_SIGNATURE_NAME "umpire"
 #define REPO_SIGNATURE_EMAIL "umpire@localhost"
 #define REPO_TREE_CACHE_LIMIT (4 << 20) /* bytes: the largest tree libgit2 keeps cached */
-
-struct repo {
-	git_repository *git; /* the open repository */
-	char *workdir;       /* its work tree, with a trailing '/' */
-	char *gitdir;        /* its .git directory, with a trailing '/' */
-	/* The commit repo_build last built in this process, on which parent and from which
-	 * files (NULL: none): its tree is known to be the parent's with the files written over
-	 * it, which publish need not check again. */
-	git_oid built, built_parent;
-	char *built_paths; /* paths_list of the files */
-};
-
-/* libgit2's message for the last failure on this thread, kept verbatim. */
-static const char *git_msg(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
 
 /* libgit2 wants one init per process; fsync of objects, refs and the index makes a commit
  * that returned survive a power cut, as the journal's synchronous=FULL does. */
@@ -132,7 +109,7 @@ int repo_init(struct repo **out, const char *dir)
 	ret = 0;
 	goto done;
 fail:
-	error_set(ERROR_OS, "repo: cannot create a repository in '%s': %s", dir, git_msg());
+	error_set(ERROR_OS, "repo: cannot create a repository in '%s': %s", dir, repo_git_msg());
 done:
 	git_config_free(cfg);
 	git_repository_free(git);
@@ -160,7 +137,7 @@ int repo_open(struct repo **out, const char *dir)
 
 	*out = NULL;
 	if (lib_init() != 0) {
-		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, git_msg());
+		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, repo_git_msg());
 		return -1;
 	}
 	/* NO_SEARCH: a campaign directory without .git must not find an enclosing repository. */
@@ -176,7 +153,7 @@ int repo_open(struct repo **out, const char *dir)
 		return ERROR_NOTFOUND;
 	}
 	if (rc < 0) {
-		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, git_msg());
+		error_set(ERROR_OS, "repo: cannot open '%s': %s", dir, repo_git_msg());
 		return -1;
 	}
 	if (git_repository_is_bare(git)) {
@@ -304,237 +281,6 @@ static int write_atomic(const struct repo *r, const char *path, const void *data
 	return ret < 0 ? -1 : 0;
 }
 
-/* What object_checked returns for an object over its type's limit or of the wrong type (a
- * crafted repository: class ERROR_INPUT), beside -1 for a libgit2 failure (ERROR_OS). Either
- * way git_msg() says what. */
-#define REPO_CRAFTED (-2)
-
-/* The largest object of a type read from a repository that may be a crafted clone. */
-static size_t object_limit(git_object_t type, const char **text)
-{
-	switch (type) {
-	case GIT_OBJECT_BLOB:
-		*text = REPO_MAX_OBJECT_TEXT;
-		return REPO_MAX_OBJECT_BYTES;
-	case GIT_OBJECT_TREE:
-		*text = REPO_MAX_TREE_TEXT;
-		return REPO_MAX_TREE_BYTES;
-	default: /* commits and annotated tags */
-		*text = REPO_MAX_COMMIT_TEXT;
-		return REPO_MAX_COMMIT_BYTES;
-	}
-}
-
-/* Reads id's header (its type and size: nothing inflated past the first bytes) and refuses
- * an object over its type's limit, or not of type want (GIT_OBJECT_ANY: any), before anything
- * reads it whole: a 2 MB clone can hold a commit, tree or blob that inflates to gigabytes.
- * *type gets its type (may be NULL). Returns 0, GIT_ENOTFOUND when absent, REPO_CRAFTED or -1
- * with the reason as libgit2's last error (git_msg()). */
-static int object_checked(git_repository *git, const git_oid *id, git_object_t want,
-	git_object_t *type)
-{
-	git_odb *odb = NULL;
-	git_object_t got = GIT_OBJECT_INVALID;
-	size_t len = 0, max;
-	const char *text, *kind;
-	char hex[GIT_OID_HEXSZ + 1], *msg;
-	int rc = git_repository_odb(&odb, git);
-
-	if (rc == 0)
-		rc = git_odb_read_header(&len, &got, odb, id);
-	git_odb_free(odb);
-	if (rc < 0)
-		return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
-	if (type)
-		*type = got;
-	max = object_limit(got, &text);
-	kind = git_object_type2string(got);
-	git_oid_tostr(hex, sizeof(hex), id);
-	if (want != GIT_OBJECT_ANY && got != want)
-		msg = xasprintf("object %s is a %s, a %s expected (a crafted repository?)", hex,
-			kind, git_object_type2string(want));
-	else if (len > max)
-		msg = xasprintf(
-			"the %s object %s is %zu bytes, over the limit of %s for a %s (a crafted repository?)",
-			kind, hex, len, text, kind);
-	else
-		return 0;
-	git_error_set_str(GIT_ERROR_INVALID, msg);
-	free(msg);
-	return REPO_CRAFTED;
-}
-
-/* The tree id names, header-checked first (object_checked) and holding at most
- * REPO_MAX_TREE_ENTRIES entries. Returns 0, or REPO_CRAFTED / -1 as object_checked (an absent
- * tree is -1: a commit or tree names it). */
-static int tree_lookup_checked(git_tree **out, git_repository *git, const git_oid *id)
-{
-	char hex[GIT_OID_HEXSZ + 1], *msg;
-	int rc = object_checked(git, id, GIT_OBJECT_TREE, NULL);
-
-	*out = NULL;
-	if (rc == GIT_ENOTFOUND) {
-		git_oid_tostr(hex, sizeof(hex), id);
-		msg = xasprintf("tree %s is missing from the object store", hex);
-		git_error_set_str(GIT_ERROR_ODB, msg);
-		free(msg);
-	}
-	if (rc < 0)
-		return rc == REPO_CRAFTED ? REPO_CRAFTED : -1;
-	if (git_tree_lookup(out, git, id) < 0)
-		return -1;
-	if (git_tree_entrycount(*out) > REPO_MAX_TREE_ENTRIES) {
-		git_oid_tostr(hex, sizeof(hex), id);
-		msg = xasprintf(
-			"tree %s has %zu entries, over the limit of %d (a crafted repository?)",
-			hex, git_tree_entrycount(*out), REPO_MAX_TREE_ENTRIES);
-		git_error_set_str(GIT_ERROR_INVALID, msg);
-		free(msg);
-		git_tree_free(*out);
-		*out = NULL;
-		return REPO_CRAFTED;
-	}
-	return 0;
-}
-
-/* The entry at path (relative, '/'-separated) below root, each tree on the way checked by
- * tree_lookup_checked before it is read: git_tree_entry_bypath would inflate them unchecked.
- * *out is the caller's (git_tree_entry_free). Returns 0, GIT_ENOTFOUND (no message),
- * REPO_CRAFTED or -1 (git_msg()). */
-static int entry_bypath_checked(git_tree_entry **out, git_repository *git, const git_tree *root,
-	const char *path)
-{
-	git_tree *sub = NULL;
-	const git_tree *tree = root;
-	const char *p = path;
-	int rc = 0;
-
-	*out = NULL;
-	for (;;) {
-		const char *slash = strchr(p, '/');
-		char *name = slash ? xasprintf("%.*s", (int)(slash - p), p) : xstrdup(p);
-		const git_tree_entry *e = git_tree_entry_byname(tree, name);
-		free(name);
-		if (!e || (slash && git_tree_entry_type(e) != GIT_OBJECT_TREE)) {
-			rc = GIT_ENOTFOUND;
-			break;
-		}
-		if (!slash || !slash[1]) {
-			rc = git_tree_entry_dup(out, e) < 0 ? -1 : 0;
-			break;
-		}
-		git_tree *next = NULL;
-		rc = tree_lookup_checked(&next, git, git_tree_entry_id(e));
-		git_tree_free(sub);
-		sub = next;
-		if (rc < 0)
-			break;
-		tree = sub;
-		p = slash + 1;
-	}
-	git_tree_free(sub);
-	return rc;
-}
-
-/* The commit's tree, checked (tree_lookup_checked). Returns as that does. */
-static int commit_tree_checked(git_tree **out, git_repository *git, const git_commit *commit)
-{
-	return tree_lookup_checked(out, git, git_commit_tree_id(commit));
-}
-
-/* The object id rev names, read from refs alone (no object inflated): a full hex id, or a
- * reference name as git resolves it ("HEAD", "main", "turn-0003", "refs/heads/main").
- * Returns 0, GIT_ENOTFOUND, or -1 (git_msg()). */
-static int rev_id(git_oid *out, git_repository *git, const char *rev)
-{
-	git_reference *ref = NULL, *direct = NULL;
-	int rc;
-
-	if (strlen(rev) == GIT_OID_HEXSZ && git_oid_fromstr(out, rev) == 0)
-		return 0;
-	rc = git_reference_dwim(&ref, git, rev);
-	if (rc == 0)
-		rc = git_reference_resolve(&direct, ref);
-	if (rc == 0)
-		git_oid_cpy(out, git_reference_target(direct));
-	git_reference_free(direct);
-	git_reference_free(ref);
-	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EINVALIDSPEC)
-		return GIT_ENOTFOUND;
-	return rc < 0 ? -1 : 0;
-}
-
-/* The commit id names, through annotated tags, each object header-checked before it is
- * read (object_checked). 0 found, ERROR_NOTFOUND no such object (no message), REPO_CRAFTED
- * or -1 (git_msg()). */
-static int peel_commit_checked(git_commit **out, git_repository *git, const git_oid *id)
-{
-	git_object_t type;
-	git_oid at = *id;
-	int rc = 0;
-
-	*out = NULL;
-	for (int depth = 0; rc == 0; depth++) {
-		rc = object_checked(git, &at, GIT_OBJECT_ANY, &type);
-		if (rc == 0 && type == GIT_OBJECT_COMMIT)
-			return git_commit_lookup(out, git, &at) < 0 ? -1 : 0;
-		if (rc == 0 && type == GIT_OBJECT_TAG && depth < 8) {
-			git_tag *tag = NULL;
-			if (git_tag_lookup(&tag, git, &at) < 0)
-				return -1;
-			git_oid_cpy(&at, git_tag_target_id(tag));
-			git_tag_free(tag);
-		} else if (rc == 0) {
-			git_error_set_str(GIT_ERROR_INVALID, "the revision names no commit");
-			return -1;
-		}
-	}
-	return rc == GIT_ENOTFOUND ? ERROR_NOTFOUND : rc;
-}
-
-/* The commit rev names: a full id or a reference name (rev_id), optionally followed by ^N,
- * its Nth parent (^0 the commit itself), as git reads them; nothing of git's revision syntax
- * beyond, so that every object on the way is header-checked. 0 found, ERROR_NOTFOUND no such
- * revision (no message), REPO_CRAFTED or -1 (git_msg()). */
-static int resolve_commit(git_commit **out, git_repository *git, const char *rev)
-{
-	const char *caret = strrchr(rev, '^');
-	size_t digits = caret ? strspn(caret + 1, "0123456789") : 0;
-	git_oid id;
-	int rc;
-
-	*out = NULL;
-	if (caret && digits > 0 && digits < 3 && caret[1 + digits] == '\0') {
-		unsigned nth = (unsigned)(caret[1] - '0');
-		git_commit *c = NULL;
-		char *base = xasprintf("%.*s", (int)(caret - rev), rev);
-
-		if (digits == 2)
-			nth = nth * 10 + (unsigned)(caret[2] - '0');
-		rc = resolve_commit(&c, git, base);
-		free(base);
-		if (rc != 0 || nth == 0) {
-			*out = c;
-			return rc;
-		}
-		rc = nth > git_commit_parentcount(c) ? ERROR_NOTFOUND : 0;
-		if (rc == 0)
-			git_oid_cpy(&id, git_commit_parent_id(c, nth - 1));
-		git_commit_free(c);
-		return rc == 0 ? peel_commit_checked(out, git, &id) : rc;
-	}
-	rc = rev_id(&id, git, rev);
-	if (rc < 0)
-		return rc == GIT_ENOTFOUND ? ERROR_NOTFOUND : rc;
-	return peel_commit_checked(out, git, &id);
-}
-
-/* The error class of a failure rc from the checked readers: a crafted object is bad input. */
-static enum error_class fail_class(int rc)
-{
-	return rc == REPO_CRAFTED ? ERROR_INPUT : ERROR_OS;
-}
-
 /* Refuses to commit unless HEAD is the symbolic ref to main: a checkout of something else
  * would make the work tree and the branch we advance disagree. */
 static int head_is_main(git_repository *git, struct buf *msg)
@@ -543,7 +289,7 @@ static int head_is_main(git_repository *git, struct buf *msg)
 	int ok;
 
 	if (git_reference_lookup(&head, git, "HEAD") < 0) {
-		buf_puts(msg, git_msg());
+		buf_puts(msg, repo_git_msg());
 		return 0;
 	}
 	ok = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
@@ -592,7 +338,7 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 
 /* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
  * entry of that name (a tree; anything else is replaced) plus files, whose paths all start
- * with "name/". 0 ok, REPO_CRAFTED or -1 (git_msg()). */
+ * with "name/". 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
 static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_tree *base,
 	const struct tree_file *files, size_t n, size_t name_len)
 {
@@ -609,7 +355,7 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 	}
 	int is_tree = e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
 	/* The subtree may come from a crafted clone (verify rebuilds on one). */
-	ret = is_tree ? tree_lookup_checked(&sub, git, git_tree_entry_id(e)) : 0;
+	ret = is_tree ? repo_tree_lookup_checked(&sub, git, git_tree_entry_id(e)) : 0;
 	if (ret == 0)
 		ret = build_tree(&id, git, sub, below, n);
 	if (ret == 0 && git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
@@ -625,7 +371,7 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
  * rewriting only the subtrees that hold one of them: a turn's commit costs the directories it
  * touches, not the whole history's tree. The ids equal those of an index built from base
  * plus the files (git's tree format is canonical; libgit2's tree builder writes the entries in
- * git's order, a file replacing the entry of its name). 0 ok, REPO_CRAFTED or -1 (git_msg()). */
+ * git's order, a file replacing the entry of its name). 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
 static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 	const struct tree_file *files, size_t n)
 {
@@ -670,7 +416,7 @@ static int blob_id(git_oid *out, const void *bytes, size_t len)
 /* The blob of f into out, written into git's object database (whichever backend takes
  * writes). With reuse (verify's rebuild on a clone, where every file is committed already),
  * a blob the repository holds is looked up first, so no pack file's time is touched; a new
- * turn's blobs are written at once (libgit2 hashes each once). 0 / -1 (git_msg()). */
+ * turn's blobs are written at once (libgit2 hashes each once). 0 / -1 (repo_git_msg()). */
 static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct file *f, int reuse)
 {
 	if (reuse && blob_id(out, f->data, f->len) == 0 && git_odb_exists(odb, out))
@@ -683,7 +429,7 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
  * trees of parent's tree (none: empty) with the files added or replaced, touching only the
  * directories that hold them (build_tree), and the commit object on top, with message, at
  * when (seconds since the epoch), with no ref moved; reuse as for blob_of. 0, REPO_CRAFTED or
- * -1 (git_msg()). */
+ * -1 (repo_git_msg()). */
 static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_commit *parent,
 	const struct file *files, size_t n, const char *message, long long when, int reuse)
 {
@@ -707,7 +453,7 @@ static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_co
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
 	/* The parent's trees may come from a crafted clone (verify rebuilds on one). */
-	if (parent && (ret = commit_tree_checked(&parent_tree, git, parent)) < 0)
+	if (parent && (ret = repo_commit_tree_checked(&parent_tree, git, parent)) < 0)
 		goto done;
 	if ((ret = build_tree(&tree_id, git, parent_tree, sorted, n)) < 0)
 		goto done;
@@ -803,7 +549,7 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	rc = git_reference_name_to_id(&parent_id, r->git, REPO_BRANCH);
 	if (rc < 0 && rc != GIT_ENOTFOUND)
 		goto git_error;
-	if (rc == 0 && (rc = object_checked(r->git, &parent_id, GIT_OBJECT_COMMIT, NULL)) < 0)
+	if (rc == 0 && (rc = repo_object_checked(r->git, &parent_id, GIT_OBJECT_COMMIT, NULL)) < 0)
 		goto git_error;
 	if (rc == 0 && (rc = git_commit_lookup(&parent, r->git, &parent_id)) < 0)
 		goto git_error;
@@ -824,10 +570,10 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	ret = 0;
 	goto done;
 git_error:
-	buf_puts(&msg, git_msg());
+	buf_puts(&msg, repo_git_msg());
 done:
 	if (ret != 0)
-		error_set(fail_class(rc), "repo: cannot build the commit: %s", buf_str(&msg));
+		error_set(repo_fail_class(rc), "repo: cannot build the commit: %s", buf_str(&msg));
 	free(blobs);
 	git_commit_free(parent);
 	buf_release(&msg);
@@ -867,7 +613,7 @@ static int move_main(struct repo *r, const git_oid *id, const char *commit_hex, 
 	durable_point("branch");
 	return 0;
 git_error:
-	buf_puts(msg, git_msg());
+	buf_puts(msg, repo_git_msg());
 	return -1;
 }
 
@@ -883,7 +629,7 @@ static int stored(git_odb *odb, const git_oid *id, git_object_t want, const char
 	if (git_odb_read_header(&len, &type, odb, id) == 0 && type == want)
 		return 0;
 	git_oid_tostr(hex, sizeof(hex), id);
-	buf_printf(msg, "%s %s is not in the object store (%s)", what, hex, git_msg());
+	buf_printf(msg, "%s %s is not in the object store (%s)", what, hex, repo_git_msg());
 	return -1;
 }
 
@@ -916,13 +662,13 @@ int repo_objects_stored(struct repo *r, const char *commit_hex, const struct fil
 	int rc = -1;
 
 	if (git_oid_fromstr(&id, commit_hex) < 0 || git_odb_open(&odb, dir) < 0) {
-		buf_puts(&msg, git_msg());
+		buf_puts(&msg, repo_git_msg());
 		goto done;
 	}
 	if (stored(odb, &id, GIT_OBJECT_COMMIT, "commit", &msg) < 0)
 		goto done;
 	if (git_commit_lookup(&commit, r->git, &id) < 0 || git_commit_tree(&tree, commit) < 0) {
-		buf_puts(&msg, git_msg());
+		buf_puts(&msg, repo_git_msg());
 		goto done;
 	}
 	if (stored(odb, git_tree_id(tree), GIT_OBJECT_TREE, "tree", &msg) < 0)
@@ -936,7 +682,8 @@ int repo_objects_stored(struct repo *r, const char *commit_hex, const struct fil
 		 * file's bytes): no file hashed again */
 		git_tree_entry *e = NULL;
 		if (git_tree_entry_bypath(&e, tree, files[i].path) < 0) {
-			buf_printf(&msg, "'%s' is not in its tree (%s)", files[i].path, git_msg());
+			buf_printf(&msg, "'%s' is not in its tree (%s)", files[i].path,
+				repo_git_msg());
 			goto done;
 		}
 		git_oid_cpy(&id, git_tree_entry_id(e));
@@ -1313,7 +1060,7 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	ret = 0;
 	goto done;
 git_error:
-	buf_puts(&msg, git_msg());
+	buf_puts(&msg, repo_git_msg());
 done:
 	if (ret != 0 && strstr(buf_str(&msg), ".lock' for writing"))
 		buf_puts(&msg,
@@ -1349,7 +1096,7 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&pack) < 0 ||
 		git_odb_add_backend(odb, pack, 1000) < 0)
 		goto git_error;
-	if ((rc = resolve_commit(&parent, mem, parent_rev)) == ERROR_NOTFOUND) {
+	if ((rc = repo_resolve_commit(&parent, mem, parent_rev)) == ERROR_NOTFOUND) {
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
@@ -1360,10 +1107,10 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 	ret = 0;
 	goto done;
 git_error:
-	buf_puts(&msg, git_msg());
+	buf_puts(&msg, repo_git_msg());
 done:
 	if (ret != 0)
-		error_set(fail_class(rc), "repo: cannot rebuild the commit after '%s': %s",
+		error_set(repo_fail_class(rc), "repo: cannot rebuild the commit after '%s': %s",
 			parent_rev, buf_str(&msg));
 	git_commit_free(parent);
 	git_odb_free(odb);
@@ -1588,275 +1335,13 @@ int repo_pack_loose(struct repo *r, size_t min_loose)
 	ret = (int)loose.n;
 	goto done;
 git_error:
-	error_set(ERROR_OS, "repo: cannot pack loose objects: %s", git_msg());
+	error_set(ERROR_OS, "repo: cannot pack loose objects: %s", repo_git_msg());
 done:
 	git_odb_free(odb);
 	git_packbuilder_free(pb);
 	free(loose.v);
 	repo_names_free(small);
 	return ret;
-}
-
-int repo_commit_time(struct repo *r, const char *rev, long long *out)
-{
-	git_commit *c = NULL;
-	int rc = resolve_commit(&c, r->git, rev);
-	if (rc == ERROR_NOTFOUND)
-		return error_set(ERROR_MISSING, "repo: no commit '%s'", rev), ERROR_NOTFOUND;
-	if (rc < 0) {
-		error_set(fail_class(rc), "repo: cannot read commit '%s': %s", rev, git_msg());
-		return -1;
-	}
-	*out = (long long)git_commit_time(c);
-	git_commit_free(c);
-	return 0;
-}
-
-/* The tree entry of path at rev, every tree on the way sized from its header before it is
- * read (a crafted clone's oversized tree is refused, as everywhere). 0 with *entry (free it);
- * ERROR_NOTFOUND with the message set (no such revision, or no such path); -1 otherwise, the
- * libgit2 code in *grc for the caller's message. */
-static int entry_at(struct repo *r, const char *rev, const char *path, git_tree_entry **entry,
-	int *grc)
-{
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-	int ret = -1;
-
-	*entry = NULL;
-	*grc = resolve_commit(&commit, r->git, rev);
-	if (*grc == ERROR_NOTFOUND) {
-		error_set(ERROR_MISSING, "repo: cannot read '%s' at '%s': no such revision", path,
-			rev);
-		return ERROR_NOTFOUND;
-	}
-	if (*grc < 0 || (*grc = commit_tree_checked(&tree, r->git, commit)) < 0)
-		goto done;
-	*grc = entry_bypath_checked(entry, r->git, tree, path);
-	if (*grc == GIT_ENOTFOUND) {
-		error_set(ERROR_MISSING, "repo: '%s' has no file '%s'", rev, path);
-		ret = ERROR_NOTFOUND;
-	} else if (*grc == 0) {
-		ret = 0;
-	}
-done:
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return ret;
-}
-
-int repo_read(struct repo *r, const char *rev, const char *path, struct buf *out)
-{
-	git_tree_entry *entry = NULL;
-	git_blob *blob = NULL;
-	const char *why = NULL; /* our reason, when libgit2 has none */
-	int rc, ret;
-
-	buf_clear(out);
-	ret = entry_at(r, rev, path, &entry, &rc);
-	if (ret != 0)
-		goto done;
-	ret = -1;
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
-		why = "not a file";
-		goto done;
-	}
-	/* The blob's size from its header before it is inflated whole. */
-	if ((rc = object_checked(r->git, git_tree_entry_id(entry), GIT_OBJECT_BLOB, NULL)) < 0 ||
-		(rc = git_blob_lookup(&blob, r->git, git_tree_entry_id(entry))) < 0)
-		goto done;
-	buf_append(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	ret = 0;
-done:
-	if (ret == -1)
-		error_set(why ? ERROR_OS : fail_class(rc), "repo: cannot read '%s' at '%s': %s",
-			path, rev, why ? why : git_msg());
-	git_blob_free(blob);
-	git_tree_entry_free(entry);
-	return ret;
-}
-
-int repo_file_id(struct repo *r, const char *rev, const char *path, char hex[41])
-{
-	git_tree_entry *entry = NULL;
-	int rc, ret = entry_at(r, rev, path, &entry, &rc);
-
-	hex[0] = '\0';
-	if (ret == -1)
-		error_set(fail_class(rc), "repo: cannot read '%s' at '%s': %s", path, rev,
-			git_msg());
-	else if (ret == 0 && git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
-		ret = error_set(ERROR_OS, "repo: '%s' at '%s' is not a file", path, rev);
-	else if (ret == 0)
-		git_oid_tostr(hex, 41, git_tree_entry_id(entry));
-	git_tree_entry_free(entry);
-	return ret;
-}
-
-int repo_same_file(struct repo *r, const char *rev, const char *path, const void *bytes, size_t len)
-{
-	git_tree_entry *entry = NULL;
-	git_oid want;
-	int rc, ret = entry_at(r, rev, path, &entry, &rc);
-
-	if (ret == 0) {
-		rc = blob_id(&want, bytes, len);
-		ret = rc < 0 ? -1 :
-			       git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
-				       git_oid_equal(&want, git_tree_entry_id(entry));
-	}
-	if (ret == -1)
-		error_set(fail_class(rc), "repo: cannot read '%s' at '%s': %s", path, rev,
-			git_msg());
-	git_tree_entry_free(entry);
-	return ret;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int repo_list(struct repo *r, const char *rev, const char *dir, char ***names)
-{
-	git_commit *commit = NULL;
-	git_tree *root = NULL, *sub = NULL;
-	git_tree_entry *entry = NULL;
-	const git_tree *tree = NULL;
-	char **v = NULL;
-	size_t n = 0, i, count;
-	int ret = -1, rc;
-
-	*names = NULL;
-	rc = resolve_commit(&commit, r->git, rev);
-	if (rc == ERROR_NOTFOUND) {
-		error_set(ERROR_OS, "repo: cannot list '%s' at '%s': no such revision",
-			dir ? dir : "", rev);
-		goto done;
-	}
-	if (rc < 0 || (rc = commit_tree_checked(&root, r->git, commit)) < 0)
-		goto git_error;
-	tree = root;
-	if (dir && *dir && strcmp(dir, ".") != 0) {
-		rc = entry_bypath_checked(&entry, r->git, root, dir);
-		if (rc < 0 && rc != GIT_ENOTFOUND)
-			goto git_error;
-		tree = NULL;
-		if (rc == 0 && git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
-			if ((rc = tree_lookup_checked(&sub, r->git, git_tree_entry_id(entry))) < 0)
-				goto git_error;
-			tree = sub;
-		}
-	}
-	count = tree ? git_tree_entrycount(tree) : 0;
-	v = xcalloc(count + 1, sizeof(*v));
-	for (i = 0; i < count; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-			v[n++] = xstrdup(git_tree_entry_name(e));
-	}
-	v[n] = NULL;
-	/* Git orders trees by name with directories as "name/"; files alone sort the same,
-	 * but the contract is byte order, so say it explicitly. */
-	qsort(v, n, sizeof(*v), name_cmp);
-	*names = v;
-	v = NULL;
-	ret = 0;
-	goto done;
-git_error:
-	error_set(fail_class(rc), "repo: cannot list '%s' at '%s': %s", dir ? dir : "", rev,
-		git_msg());
-done:
-	repo_names_free(v);
-	git_tree_entry_free(entry);
-	git_tree_free(sub);
-	git_tree_free(root);
-	git_commit_free(commit);
-	return ret;
-}
-
-void repo_names_free(char **names)
-{
-	if (!names)
-		return;
-	for (char **p = names; *p; p++)
-		free(*p);
-	free(names);
-}
-
-int repo_has(struct repo *r, const char *rev)
-{
-	git_commit *c = NULL;
-	int rc = resolve_commit(&c, r->git, rev);
-
-	git_commit_free(c);
-	/* A commit over the limit is there; whoever reads it is refused, with the reason. */
-	return rc == 0 || rc == REPO_CRAFTED;
-}
-
-int repo_commit_id(struct repo *r, const char *rev, char hex[41])
-{
-	git_commit *c = NULL;
-	int rc = resolve_commit(&c, r->git, rev);
-
-	hex[0] = '\0';
-	if (rc == ERROR_NOTFOUND)
-		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
-	else if (rc < 0)
-		error_set(fail_class(rc), "repo: cannot resolve '%s': %s", rev, git_msg());
-	if (rc == 0)
-		git_oid_tostr(hex, 41, git_commit_id(c));
-	git_commit_free(c);
-	return rc == REPO_CRAFTED ? -1 : rc;
-}
-
-int repo_subject(struct repo *r, const char *rev, struct buf *out)
-{
-	int rc = repo_message(r, rev, out);
-	if (rc == 0) {
-		out->len = strcspn(buf_str(out), "\n");
-		if (out->data)
-			out->data[out->len] = '\0';
-	}
-	return rc;
-}
-
-int repo_message(struct repo *r, const char *rev, struct buf *out)
-{
-	git_commit *c = NULL;
-	int rc = resolve_commit(&c, r->git, rev);
-
-	buf_clear(out);
-	if (rc == ERROR_NOTFOUND)
-		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
-	else if (rc < 0)
-		error_set(fail_class(rc), "repo: cannot resolve '%s': %s", rev, git_msg());
-	if (rc == 0)
-		buf_puts(out, git_commit_message(c));
-	git_commit_free(c);
-	return rc == REPO_CRAFTED ? -1 : rc;
-}
-
-int repo_tags(struct repo *r, const char *prefix, char ***names)
-{
-	git_strarray tags = { NULL, 0 };
-	char **v = NULL;
-	size_t n = 0, plen = strlen(prefix);
-
-	*names = NULL;
-	if (git_tag_list(&tags, r->git) < 0) {
-		error_set(ERROR_OS, "repo: cannot list tags: %s", git_msg());
-		return -1;
-	}
-	v = xcalloc(tags.count + 1, sizeof(*v));
-	for (size_t i = 0; i < tags.count; i++)
-		if (strncmp(tags.strings[i], prefix, plen) == 0)
-			v[n++] = xstrdup(tags.strings[i]);
-	v[n] = NULL;
-	qsort(v, n, sizeof(*v), name_cmp);
-	git_strarray_dispose(&tags);
-	*names = v;
-	return 0;
 }
 
 int repo_is_clean(struct repo *r)
@@ -1879,7 +1364,7 @@ int repo_is_clean(struct repo *r)
 done:
 	if (ret < 0)
 		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir,
-			git_msg());
+			repo_git_msg());
 	git_status_list_free(list);
 	git_index_free(index);
 	return ret;
@@ -1892,112 +1377,7 @@ int repo_set_ref(struct repo *r, const char *name, const char *commit_hex)
 
 	if (git_oid_fromstr(&id, commit_hex) < 0 ||
 		git_reference_create(&ref, r->git, name, &id, 1, "umpire verify") < 0)
-		return error_set(ERROR_OS, "repo: cannot set %s: %s", name, git_msg());
+		return error_set(ERROR_OS, "repo: cannot set %s: %s", name, repo_git_msg());
 	git_reference_free(ref);
 	return 0;
-}
-
-/* A remote's refusal of one reference, kept by the push callback. */
-struct push_refusal {
-	struct buf why; /* "ref: message" lines */
-};
-
-static int push_update(const char *refname, const char *status, void *data)
-{
-	struct push_refusal *p = data;
-	if (status)
-		buf_printf(&p->why, "%s%s: %s", p->why.len ? "; " : "", refname, status);
-	return 0;
-}
-
-/* Creates url as a bare repository whose HEAD is main when url is a local path that does
- * not exist yet, so a GM's first publish needs no git command. 0 / -1. */
-static int remote_bare_if_absent(const char *url)
-{
-	git_repository *bare = NULL;
-	git_repository_init_options o;
-	struct stat st;
-
-	if (strstr(url, "://") || strchr(url, ':') || stat(url, &st) == 0)
-		return 0;
-	git_repository_init_options_init(&o, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
-	o.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH;
-	o.initial_head = "main";
-	if (git_repository_init_ext(&bare, url, &o) < 0)
-		return error_set(ERROR_OS, "repo: cannot create the bare remote '%s': %s", url,
-			git_msg());
-	git_repository_free(bare);
-	return 0;
-}
-
-/* One push of refspecs (n) to remote. 0 / -1 (the remote's refusals in the message). */
-static int push_refspecs(git_remote *remote, char **refspecs, size_t n, const char *url)
-{
-	git_push_options po;
-	struct push_refusal refusal = { BUF_INIT };
-	git_strarray specs = { refspecs, n };
-	int rc = 0;
-
-	git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
-	po.callbacks.push_update_reference = push_update;
-	po.callbacks.payload = &refusal;
-	int err = git_remote_push(remote, &specs, &po);
-	if (err == GIT_ENONFASTFORWARD)
-		rc = error_set(ERROR_INPUT, "repo: '%s' refused the push: %s", url, git_msg());
-	else if (err < 0)
-		rc = error_set(ERROR_OS, "repo: cannot push to '%s': %s", url, git_msg());
-	else if (refusal.why.len)
-		rc = error_set(ERROR_INPUT, "repo: '%s' refused: %s", url, buf_str(&refusal.why));
-	buf_release(&refusal.why);
-	return rc;
-}
-
-/* The certificates libgit2 trusts, loaded before the first connection to a network remote
- * (src/core/gittls.h). 0 / -1. */
-static int tls_load(const char *url)
-{
-	const char *file, *dir;
-	if (gittls_wanted(url, &file, &dir) &&
-		git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, dir) < 0)
-		return error_set(ERROR_OS, "repo: cannot load the TLS certificates: %s", git_msg());
-	return 0;
-}
-
-int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
-{
-	git_remote *remote = NULL;
-	char **tags = NULL, **specs = NULL;
-	size_t n = 0;
-	int rc = -1;
-
-	*n_tags = 0;
-	if (remote_bare_if_absent(url) < 0 || repo_tags(r, "", &tags) < 0 || tls_load(url) < 0)
-		goto done;
-	if (git_remote_create_anonymous(&remote, r->git, url) < 0) {
-		error_set(ERROR_OS, "repo: cannot use remote '%s': %s", url, git_msg());
-		goto done;
-	}
-	while (tags[n])
-		n++;
-	specs = xcalloc(n + 2, sizeof(*specs));
-	for (size_t i = 0; i < n; i++)
-		specs[i] = xasprintf("refs/tags/%s:refs/tags/%s", tags[i], tags[i]);
-	/* libgit2 1.5 cannot ask for an atomic push, so the remote updates the references one
-	 * by one. Two pushes: every tag (with every object, in one pack), then main only once
-	 * the remote has taken every tag. A refused tag or a push cut short leaves tags ahead
-	 * of main, never main ahead of a tag the remote lacks: a player's verify then checks
-	 * main and says the publish is not finished (docs/formats.md, "Publishing"). */
-	specs[n] = xstrdup(LAYOUT_BRANCH ":" LAYOUT_BRANCH);
-	rc = n ? push_refspecs(remote, specs, n, url) : 0;
-	if (rc == 0)
-		rc = push_refspecs(remote, specs + n, 1, url);
-	if (rc == 0)
-		*n_tags = n;
-done:
-	for (size_t i = 0; specs && i < n + 1; i++)
-		free(specs[i]);
-	free(specs);
-	repo_names_free(tags);
-	git_remote_free(remote);
-	return rc;
 }
