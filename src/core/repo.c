@@ -210,7 +210,7 @@ static int fsync_dir(const char *dir)
 }
 
 /* Writes all len bytes of data to fd, retrying after a signal. 0, or -1 with errno set. */
-static int write_all(int fd, const void *data, size_t len)
+int repo_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -237,7 +237,7 @@ static int write_renamed(char *tmp, const char *path, const void *data, size_t l
 
 	if (fd < 0)
 		return -2;
-	if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+	if (fchmod(fd, mode) != 0 || repo_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
 		err = errno;
 		close(fd);
 		goto fail;

@@ -129,7 +129,14 @@ int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);
  * is missing). Never forces: a remote whose main is not an ancestor of ours refuses (class
  * ERROR_INPUT, every refused reference and its reason in the message). A local path that
  * does not exist is first made a bare repository whose HEAD is main. *n_tags gets the number
- * of tags pushed. Idempotent. Returns 0 / -1. */
+ * of tags pushed. Idempotent. The push runs in a child process, stopped when the remote
+ * keeps silent longer than PUSH_CONNECT_TIMEOUT seconds from each start of a connection until
+ * it answers, or PUSH_IDLE_TIMEOUT seconds between two answers (a remote whose hook sleeps):
+ * class ERROR_BUSY (exit 75); what the remote took stays, and pushing again adds the rest.
+ * $UMPIRE_PUSH_CONNECT_TIMEOUT and $UMPIRE_PUSH_IDLE_TIMEOUT (seconds, 1 to 3600) replace
+ * them. Returns 0 / -1. */
+#define PUSH_CONNECT_TIMEOUT 30 /* seconds */
+#define PUSH_IDLE_TIMEOUT 60    /* seconds: under a cron interval, over a slow pack */
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags);
 
 #endif

@@ -24,6 +24,9 @@ struct repo {
 /* libgit2's message for the last failure on this thread, kept verbatim; never NULL. */
 const char *repo_git_msg(void);
 
+/* Writes all len bytes of data to fd, retrying after a signal. 0, or -1 with errno set. */
+int repo_write_all(int fd, const void *data, size_t len);
+
 /* What repo_object_checked returns for an object over its type's limit or of the wrong type
  * (a crafted repository: class ERROR_INPUT), beside -1 for a libgit2 failure (ERROR_OS).
  * Either way repo_git_msg() says what. */
