@@ -432,7 +432,7 @@ START_TEST(test_turn_pack_deltas)
 				 "awk -F': ' '{ n += $2 } END { print n }'",
 				 dir),
 		0);
-	ck_assert_int_ge(atoi(buf_str(&out)), 2); /* two reports at least */
+	ck_assert_int_ge(strtol(buf_str(&out), NULL, 10), 2); /* two reports at least */
 	ck_assert_int_eq(test_run(&out,
 				 "cd '%s/.git/objects/pack' && stat -c %%a $(ls -t | head -2)",
 				 dir),
