@@ -449,17 +449,26 @@ int repo_has(struct repo *r, const char *rev)
 	return rc == 0 || rc == REPO_CRAFTED;
 }
 
-int repo_commit_id(struct repo *r, const char *rev, char hex[41])
+/* The commit rev names (repo_resolve_commit) into *c, the failure recorded: 0,
+ * ERROR_NOTFOUND (class ERROR_MISSING), REPO_CRAFTED or -1. */
+static int commit_at(git_commit **c, struct repo *r, const char *rev)
 {
-	git_commit *c = NULL;
-	int rc = repo_resolve_commit(&c, r->git, rev);
+	int rc = repo_resolve_commit(c, r->git, rev);
 
-	hex[0] = '\0';
 	if (rc == ERROR_NOTFOUND)
 		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
 	else if (rc < 0)
 		error_set(repo_fail_class(rc), "repo: cannot resolve '%s': %s", rev,
 			repo_git_msg());
+	return rc;
+}
+
+int repo_commit_id(struct repo *r, const char *rev, char hex[41])
+{
+	git_commit *c = NULL;
+	int rc = commit_at(&c, r, rev);
+
+	hex[0] = '\0';
 	if (rc == 0)
 		git_oid_tostr(hex, 41, git_commit_id(c));
 	git_commit_free(c);
@@ -480,14 +489,9 @@ int repo_subject(struct repo *r, const char *rev, struct buf *out)
 int repo_message(struct repo *r, const char *rev, struct buf *out)
 {
 	git_commit *c = NULL;
-	int rc = repo_resolve_commit(&c, r->git, rev);
+	int rc = commit_at(&c, r, rev);
 
 	buf_clear(out);
-	if (rc == ERROR_NOTFOUND)
-		error_set(ERROR_MISSING, "repo: no commit '%s'", rev);
-	else if (rc < 0)
-		error_set(repo_fail_class(rc), "repo: cannot resolve '%s': %s", rev,
-			repo_git_msg());
 	if (rc == 0)
 		buf_puts(out, git_commit_message(c));
 	git_commit_free(c);
