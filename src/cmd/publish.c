@@ -15,7 +15,9 @@ static const char publish_help[] =
 	"one): every tag in one push, then main once the remote took every tag. Never forces:\n"
 	"a remote whose main went elsewhere refuses. Not atomic (a remote may refuse one tag\n"
 	"and take the others, each refusal named; main then stays where it was): running it\n"
-	"again adds what is missing.\n";
+	"again adds what is missing. A remote silent for 30 s while connecting or 60 s while\n"
+	"pushing is given up (exit 75; $UMPIRE_PUSH_CONNECT_TIMEOUT and\n"
+	"$UMPIRE_PUSH_IDLE_TIMEOUT change them).\n";
 
 int cmd_publish_auto(struct campaign *c)
 {

@@ -32,7 +32,8 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	const char *tag);
 
 /* Confirms repo_build's objects are on disk: the commit, its tree, the trees on each file's
- * path and each file's blob, read (header) through a fresh object database, not libgit2's
+ * path and the blob the tree names at each file's path (no file hashed again), read (header)
+ * through a fresh object database, not libgit2's
  * cache. A full disk or exhausted inodes can make libgit2 report an object written that is
  * not; the journal must never name such a commit. Returns 0 / -1 (says which is missing). */
 int repo_objects_stored(struct repo *r, const char *commit_hex, const struct file *files, size_t n);
@@ -89,8 +90,9 @@ void repo_names_free(char **names);
 int repo_pack_loose(struct repo *r, size_t min_loose);
 /* repo_pack_loose also moves the loose refs into packed-refs (as git pack-refs does).
  * Packs with fewer objects than this are merged by repo_pack_loose with the loose objects:
- * repo_build writes each turn's objects as one small pack (a few fsyncs instead of two an
- * object), and the merge keeps their number, and the look-ups through them, bounded. */
+ * until issue 24 repo_build wrote each turn's objects as one small pack (repo_build now
+ * writes them loose, through libgit2), and the merge keeps their number, and the look-ups
+ * through them, bounded. */
 #define REPO_SMALL_PACK 1000
 
 /* 1 if rev resolves to a commit, else 0. */
@@ -133,7 +135,14 @@ int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);
  * is missing). Never forces: a remote whose main is not an ancestor of ours refuses (class
  * ERROR_INPUT, every refused reference and its reason in the message). A local path that
  * does not exist is first made a bare repository whose HEAD is main. *n_tags gets the number
- * of tags pushed. Idempotent. Returns 0 / -1. */
+ * of tags pushed. Idempotent. The push runs in a child process, stopped when the remote
+ * keeps silent longer than PUSH_CONNECT_TIMEOUT seconds from each start of a connection until
+ * it answers, or PUSH_IDLE_TIMEOUT seconds between two answers (a remote whose hook sleeps):
+ * class ERROR_BUSY (exit 75); what the remote took stays, and pushing again adds the rest.
+ * $UMPIRE_PUSH_CONNECT_TIMEOUT and $UMPIRE_PUSH_IDLE_TIMEOUT (seconds, 1 to 3600) replace
+ * them. Returns 0 / -1. */
+#define PUSH_CONNECT_TIMEOUT 30 /* seconds */
+#define PUSH_IDLE_TIMEOUT 60    /* seconds: under a cron interval, over a slow pack */
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags);
 
 #endif

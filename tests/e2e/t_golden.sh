@@ -1,5 +1,5 @@
 # Determinism: every shipped campaign played twice from its demo secret gives byte-identical
-# state.yaml, journal exports, reports and commit ids, equal to the golden files in
+# state.yaml, journal exports, reports and commit ids (every tag's and HEAD's), equal to the golden files in
 # tests/golden/<campaign>/ (regenerate with tools/update-golden after a deliberate change);
 # one commit and tag per turn, a clean work tree, and replay passes (a sealed campaign's once
 # revealed).
@@ -37,6 +37,12 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
         [ "$(git -C "$a" rev-parse HEAD)" = "$(git -C "$b" rev-parse HEAD)" ] || die "$name: reveal commit ids differ"
         diff -r -x .git -x .umpire "$a" "$b" || die "$name: the two reveals differ"
     fi
+    # The commit ids: every tag's and HEAD's, as tools/update-golden recorded them.
+    git -C "$a" for-each-ref --format='%(refname:short)' refs/tags | while read -r t; do
+        echo "$t $(git -C "$a" rev-parse "$t^{commit}")"
+    done > "$TMP/commits-$name"
+    echo "HEAD $(git -C "$a" rev-parse HEAD)" >> "$TMP/commits-$name"
+    diff "$g/commits" "$TMP/commits-$name" || die "$name: commit ids differ from the golden file"
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
 

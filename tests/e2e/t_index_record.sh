@@ -39,12 +39,11 @@ clean "turn 5 (index changed)"
 rm c/.git/umpire-index
 expect 0 "$BIN" turn c "$(empty 6)"
 clean "turn 6 (no record)"
-# after the whole-tree path, the record holds again: the index is spliced (git's format written
-# by umpire: the turn's entries merged into the file's, no extension kept)
+# after the whole-tree path, the record holds again: libgit2's index gets the turn's paths only
 expect 0 "$BIN" turn c "$(empty 7)"
 clean "turn 7 (record again)"
-# an index git rewrote in version 4 (prefix-compressed paths), recorded as holding HEAD: not
-# spliced (version 2 only) but read by libgit2
+# an index git rewrote in version 4 (prefix-compressed paths), recorded as holding HEAD: read
+# and written by libgit2 like any other
 git -C c update-index --index-version 4
 printf '%s %s\n' "$(git -C c rev-parse HEAD)" "$(tail -c 20 c/.git/index | od -An -tx1 | tr -d ' \n')" > c/.git/umpire-index
 expect 0 "$BIN" turn c "$(empty 8)"

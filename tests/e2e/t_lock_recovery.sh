@@ -13,7 +13,7 @@ flock "$C/.umpire/lock" sh -c "\"$BIN\" turn \"$C\" $files1 >\"$TMP/out\" 2>\"$T
 has "$TMP/err" "is locked by another umpire run"
 [ "$(fingerprint "$C")" = "$before" ] || die "a locked run changed the campaign"
 
-# Crash after the journal commit, before git (durable points: git pack, git objects, journal).
+# Crash after the journal commit, before git moves (durable points: git objects, journal, a work-tree file).
 # shellcheck disable=SC2086
 UMPIRE_CRASH_AFTER=3 "$BIN" turn "$C" $files1 >/dev/null 2>&1 && die "no simulated crash"
 [ "$(git -C "$C" tag | wc -l)" -eq 1 ] || die "git advanced despite the crash"

@@ -6,7 +6,9 @@
 # the ref and its reason; once the refusal is lifted the next publish adds the missing tag and
 # main, and a clone verifies. The state a crash between the two pushes leaves (new tags, main
 # where it was) is what a player's verify calls a publish not finished, and the next publish
-# repairs it (docs/formats.md, "Publishing").
+# repairs it (docs/formats.md, "Publishing"). A remote that keeps silent (a hook that sleeps,
+# a server that accepts and never answers) is given up after the idle or connect timeout
+# (exit 75, set to 1 s here), and the next publish converges.
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
 new_campaign harbour-raid c --entropy none
@@ -31,7 +33,8 @@ port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0
 git daemon --listen=127.0.0.1 --port="$port" --base-path="$TMP/srv" --export-all \
     --enable=receive-pack --reuseaddr --verbose --log-destination=stderr "$TMP/srv" 2> daemon.log &
 daemon=$!
-trap 'kill $daemon 2>/dev/null || true' EXIT
+silent=""
+trap 'kill $daemon $silent 2>/dev/null || true' EXIT
 URL="git://127.0.0.1:$port/remote.git"
 i=0; until git ls-remote "$URL" >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 git ls-remote "$URL" >/dev/null 2>&1 || die "git daemon did not start"
@@ -77,3 +80,54 @@ expect 0 "$BIN" publish c "$URL"
 [ "$(git --git-dir=srv/remote.git rev-parse main)" = "$(git -C c rev-parse main)" ] || die "main not finished"
 git -C clone3 pull -q --ff-only
 expect 0 "$BIN" verify clone3
+
+# A remote that keeps silent after the pack (issue 25, item 7): a pre-receive hook that sleeps
+# while the file slow exists. Past the idle timeout (60 s by default, 1 s here) publish stops
+# the push and exits 75; once the hook has run and the remote is done with that push, the
+# next publish converges and a clone verifies.
+expect 0 "$BIN" turn c "$HR/orders/turn-0004/"*.yaml
+cat > srv/remote.git/hooks/pre-receive <<'HOOK'
+#!/bin/sh
+cat >/dev/null
+i=0
+while [ -e "$GIT_DIR/slow" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+touch "$GIT_DIR/hook-ran"
+HOOK
+chmod +x srv/remote.git/hooks/pre-receive
+touch srv/remote.git/slow
+UMPIRE_PUSH_IDLE_TIMEOUT=1; export UMPIRE_PUSH_IDLE_TIMEOUT
+expect 75 "$BIN" publish c "$URL"
+unset UMPIRE_PUSH_IDLE_TIMEOUT
+has "$TMP/err" "did not answer for 1 s while pushing: the push was stopped"
+[ ! -e srv/remote.git/hook-ran ] || die "the hook finished before the timeout: nothing was timed out"
+rm srv/remote.git/slow
+# the remote finishes that push on its own: its hook runs, its receive-pack ends
+i=0; until [ -e srv/remote.git/hook-ran ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e srv/remote.git/hook-ran ] || die "the remote's hook never ran"
+# every connection the daemon took has ended (its log says "[PID] Disconnected" for each)
+open_conns() { echo $(( $(grep -c "Connection from" daemon.log) - $(grep -c "Disconnected" daemon.log) )); }
+i=0; until [ "$(open_conns)" -eq 0 ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+expect 0 "$BIN" publish c "$URL"
+[ "$(git --git-dir=srv/remote.git rev-parse main)" = "$(git -C c rev-parse main)" ] || die "main not pushed after the timeout"
+[ "$(git --git-dir=srv/remote.git rev-parse turn-0004)" = "$(git -C c rev-parse turn-0004)" ] || die "turn-0004 not pushed after the timeout"
+git clone -q "$URL" clone4
+expect 0 "$BIN" verify clone4
+
+# A server that accepts the connection and never answers: past the connect timeout (30 s by
+# default, 1 s here) publish exits 75.
+port2=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(4)
+open(sys.argv[2], "w").close()
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+' "$port2" listening &
+silent=$!
+i=0; until [ -e listening ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+UMPIRE_PUSH_CONNECT_TIMEOUT=1; export UMPIRE_PUSH_CONNECT_TIMEOUT
+expect 75 "$BIN" publish c "git://127.0.0.1:$port2/remote.git"
+unset UMPIRE_PUSH_CONNECT_TIMEOUT
+has "$TMP/err" "did not answer for 1 s while connecting: the push was stopped"

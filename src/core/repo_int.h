@@ -1,0 +1,52 @@
+/* repo_int.h — what the files of the repository module (repo.c: writing, repo_read.c:
+ * reading with size limits, repo_push.c: publishing) share, and no one else includes: the
+ * handle's insides and the checked readers. The only header that includes <git2.h>. */
+#ifndef UMPIRE_REPO_INT_H
+#define UMPIRE_REPO_INT_H
+
+#include <git2.h>
+#include "core/error.h"
+#include "core/repo.h"
+
+#define REPO_BRANCH "refs/heads/main"
+
+struct repo {
+	git_repository *git; /* the open repository */
+	char *workdir;       /* its work tree, with a trailing '/' */
+	char *gitdir;        /* its .git directory, with a trailing '/' */
+	/* The commit repo_build last built in this process, on which parent and from which
+	 * files (NULL: none): its tree is known to be the parent's with the files written over
+	 * it, which publish need not check again. */
+	git_oid built, built_parent;
+	char *built_paths; /* paths_list of the files */
+};
+
+/* libgit2's message for the last failure on this thread, kept verbatim; never NULL. */
+const char *repo_git_msg(void);
+
+/* Writes all len bytes of data to fd, retrying after a signal. 0, or -1 with errno set. */
+int repo_write_all(int fd, const void *data, size_t len);
+
+/* What repo_object_checked returns for an object over its type's limit or of the wrong type
+ * (a crafted repository: class ERROR_INPUT), beside -1 for a libgit2 failure (ERROR_OS).
+ * Either way repo_git_msg() says what. */
+#define REPO_CRAFTED (-2)
+
+/* Reads id's header (its type and size: nothing inflated past the first bytes) and refuses
+ * an object over its type's limit (REPO_MAX_*), or not of type want (GIT_OBJECT_ANY: any),
+ * before anything reads it whole. *type gets its type (may be NULL). Returns 0,
+ * GIT_ENOTFOUND when absent, REPO_CRAFTED or -1 (repo_git_msg()). */
+int repo_object_checked(git_repository *git, const git_oid *id, git_object_t want,
+	git_object_t *type);
+/* The tree id names, header-checked first and holding at most REPO_MAX_TREE_ENTRIES entries
+ * (*out the caller's). Returns 0, REPO_CRAFTED or -1 (an absent tree is -1). */
+int repo_tree_lookup_checked(git_tree **out, git_repository *git, const git_oid *id);
+/* The commit's tree, checked as repo_tree_lookup_checked. */
+int repo_commit_tree_checked(git_tree **out, git_repository *git, const git_commit *commit);
+/* The commit rev names (a full id or a reference name, optionally ^N), every object on the
+ * way header-checked. 0, ERROR_NOTFOUND (no message), REPO_CRAFTED or -1 (repo_git_msg()). */
+int repo_resolve_commit(git_commit **out, git_repository *git, const char *rev);
+/* The error class of a failure rc from the checked readers: a crafted object is bad input. */
+enum error_class repo_fail_class(int rc);
+
+#endif
