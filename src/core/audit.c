@@ -624,7 +624,11 @@ int audit_journal_export(const struct journal_record *jr, const struct journal_r
 				k ? "void orders" : "events", path, count_events(ex, kind));
 		for (size_t i = 0; i < n; i++) {
 			const struct event *a = nth_event(jr, kind, i), *b = nth_event(ex, kind, i);
-			if (!same_str(a->phase, b->phase) || !same_str(a->text, b->text))
+			/* a sealed turn's export withholds every void order's reason (events.h) */
+			int withheld = k && ex->has_public_report && b->text &&
+				       strcmp(b->text, EVENTS_VOID_WITHHELD) == 0;
+			if (!same_str(a->phase, b->phase) ||
+				(!withheld && !same_str(a->text, b->text)))
 				return error_set(ERROR_INPUT,
 					"turn %d: the journal's %s %zu differs from %s's", t,
 					k ? "void order" : "event", i + 1, path);
