@@ -13,7 +13,7 @@ endif
 BUILD    := build/$(VARIANT)
 
 CC       ?= cc
-PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl libcrypto zlib
+PKGS     := yaml-0.1 sqlite3 libgit2 libsodium jansson gsl gmime-3.0 libcurl libcrypto
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -25,7 +25,7 @@ enum error_class {
 	ERROR_MISSING,  /* no such campaign, file, turn or revision */
 	ERROR_OS,       /* the operating system or a library failed (I/O, disk full) */
 	ERROR_CREATE,   /* cannot create: the target exists or cannot be made */
-	ERROR_BUSY,     /* locked by another run */
+	ERROR_BUSY,     /* locked by another run, or a remote that did not answer in time */
 	ERROR_USAGE,    /* a request that cannot be honoured as asked (options) */
 };
 
