@@ -33,6 +33,7 @@ static int step_seed(struct turn *t);
 static int step_rulings(struct turn *t);
 static int step_resolve(struct turn *t);
 static int step_render(struct turn *t);
+static int step_reread(struct turn *t);
 static int step_seal(struct turn *t);
 static int step_build(struct turn *t);
 static int step_journal(struct turn *t);
@@ -60,6 +61,10 @@ static const struct turn_step steps[] = {
 		step_rulings },
 	{ "resolve", "the rule system's phases, every die from the dice service", step_resolve },
 	{ "render", "state.yaml, the journal export and each player's report", step_render },
+	{ "reread",
+		"the state as the next turn will load it, and each due player's orders on it; "
+		"refused, it is the rule system's bug",
+		step_reread },
 	{ "seal",
 		"sealed: the whole state, the withheld files and salts into .umpire/sealed/, each "
 		"player's report, view and salt into his outbox (before the journal)",
@@ -1606,6 +1611,106 @@ static int step_render(struct turn *t)
 		return error_set(ERROR_INTERNAL,
 			"internal error: cannot emit the journal export of turn %d", t->in.turn);
 	return 0;
+}
+
+/* --- reread ----------------------------------------------------------------------------- */
+
+/* One due player's orders for turn `next` through the rule system, as the next turn takes
+ * them: none sent (the standing orders the state carries stand), and the template his report
+ * gives him sent back as it stands (its `standing:` is the carried orders written out). */
+static void reread_orders(const struct campaign *c, const void *state, int next, const char *player,
+	struct diag *d)
+{
+	const struct rule_system *rs = c->rules;
+	struct node_limits lim = { .max_bytes = STATE_MAX_BYTES,
+		.max_nodes = STATE_MAX_NODES,
+		.max_depth = 32 };
+	struct node *none = node_new_seq(), *root = NULL;
+	struct buf text = BUF_INIT;
+	void *o = NULL;
+
+	int rc = rs->orders_parse(&o, &c->rc, state, next, player, none, NULL, d);
+	if (rc == 0 && o)
+		rs->orders_free(o);
+	o = NULL;
+	if (rc == 0 && rs->orders_template) {
+		rs->orders_template(&c->rc, state, next, player, &text);
+		const struct node *orders = NULL;
+		if (node_parse(&root, "the next turn's order template", text.data, text.len, &lim,
+			    d) == 0 &&
+			(orders = node_need(root, "orders", d)) &&
+			node_check_seq(orders, "orders", TURN_MAX_ORDERS, d) == 0 &&
+			rs->orders_parse(&o, &c->rc, state, next, player, orders,
+				node_get(root, "standing"), d) == 0 &&
+			o)
+			rs->orders_free(o);
+	}
+	node_free(root);
+	node_free(none);
+	buf_release(&text);
+}
+
+/* The project's rule (issue 26): no ruling, adjustment or resolution leaves a committed state
+ * the next turn refuses. Before anything is written, the state.yaml bytes just rendered (and,
+ * sealed, the whole state the umpire keeps) go back through step_load's parser, and each
+ * player due next through orders_parse; a refusal is the rule system's bug, exit 70. */
+static int step_reread(struct turn *t)
+{
+	struct campaign *c = t->c;
+	const int last = t->in.turn, next = last + 1;
+	struct buf whole = BUF_INIT, text = BUF_INIT;
+	void *pub = NULL, *state = NULL;
+	struct diag d;
+	const char *why = NULL;
+	int n = -1, m = -1, rc;
+
+	diag_init(&d);
+	rc = campaign_parse_state(c, "state.yaml, as rendered", &t->out.state_yaml, &n, &pub);
+	if (rc == 0 && c->visibility == CAMPAIGN_SEALED) {
+		/* load_sealed_state reads at most 64 MB of it. */
+		if (campaign_emit_whole_state(c, last, t->state, &whole) < 0 ||
+			whole.len > 64 * 1024 * 1024)
+			rc = error_set(ERROR_INTERNAL,
+				"the whole state cannot be emitted (%zu bytes)", whole.len);
+		else
+			rc = campaign_parse_state(c, "the whole state, as the umpire keeps it",
+				&whole, &m, &state);
+		if (rc == 0 && m != last)
+			rc = error_set(ERROR_INTERNAL, "the whole state says turn %d", m);
+	} else if (rc == 0) {
+		state = pub;
+		pub = NULL;
+	}
+	if (rc == 0 && n != last)
+		rc = error_set(ERROR_INTERNAL, "state.yaml says turn %d", n);
+	if (rc == 0 && !(c->rules->game_over && c->rules->game_over(&c->rc, state, next, &why))) {
+		for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+			if (!c->rules->player_due(&c->rc, state, next, c->players[i]))
+				continue;
+			reread_orders(c, state, next, c->players[i], &d);
+			if (diag_count(&d) == 0)
+				continue;
+			diag_format(&d, &text, 0);
+			while (text.len > 0 && text.data[text.len - 1] == '\n')
+				text.data[--text.len] = '\0';
+			rc = error_set(ERROR_INTERNAL,
+				"turn %d's orders of '%s' would be refused:\n%s", next,
+				c->players[i], buf_str(&text));
+		}
+	}
+	if (rc < 0)
+		rc = error_set(ERROR_INTERNAL,
+			"internal error: rule system '%s' (revision %d) left a state after turn %d "
+			"that the next turn would refuse; nothing written: %s",
+			c->rules->name, c->rules->revision, last, error_last()->message);
+	if (pub)
+		c->rules->state_free(pub);
+	if (state)
+		c->rules->state_free(state);
+	diag_release(&d);
+	buf_release(&whole);
+	buf_release(&text);
+	return rc;
 }
 
 /* --- seal ------------------------------------------------------------------------------- */

@@ -28,6 +28,7 @@ static const char *const want_steps[] = {
 	"rulings",
 	"resolve",
 	"render",
+	"reread",
 	"seal",
 	"build",
 	"journal",
@@ -279,8 +280,9 @@ static void write_all(const char *path, const void *data, size_t len)
 	fclose(f);
 }
 
-/* The shipped Land Raid campaign, created from its demo secret under the test root. */
-static struct campaign *make_campaign(const char *name)
+/* The shipped Land Raid campaign, created from its demo secret under the test root, open or
+ * sealed (enum campaign_visibility). */
+static struct campaign *make_campaign_as(const char *name, int visibility)
 {
 	struct campaign_spec spec;
 	struct campaign *c = NULL;
@@ -296,6 +298,7 @@ static struct campaign *make_campaign(const char *name)
 	spec.chain_length = 16;
 	spec.when = 1767225600;
 	spec.fair = 0;
+	spec.visibility = visibility;
 	memset(spec.secret, 7, sizeof(spec.secret));
 	diag_init(&d);
 	ck_assert_msg(campaign_create(&c, &spec, &d) == 0, "%s", error_last()->message);
@@ -303,6 +306,11 @@ static struct campaign *make_campaign(const char *name)
 	free(scen);
 	free((char *)spec.dir);
 	return c;
+}
+
+static struct campaign *make_campaign(const char *name)
+{
+	return make_campaign_as(name, CAMPAIGN_OPEN);
 }
 
 static const char *attacker1 = "campaigns/harbour-raid/orders/turn-0001/attacker.yaml";
@@ -489,6 +497,117 @@ START_TEST(test_order_file_size_edge)
 }
 END_TEST
 
+/* --- reread: a rule system's bug caught before anything is written (issue 26) ------------ */
+
+/* Land Raid with one bug put in: its state_emit writes a key its state_parse refuses
+ * (BUG_EMIT), or its orders_parse refuses the next turn's orders, the standing orders the
+ * state carries among them (BUG_NEXT_ORDERS). */
+enum { BUG_EMIT = 1, BUG_NEXT_ORDERS = 2 };
+static const struct rule_system *real_rules;
+static struct rule_system buggy_rules;
+
+static struct node *emit_extra_key(const struct rules_campaign *c, const void *state)
+{
+	struct node *g = real_rules->state_emit(c, state);
+	node_map_add(g, "bogus-key", node_new_int(1));
+	return g;
+}
+
+static int refuse_turn_2(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player, const struct node *orders, const struct node *standing, struct diag *d)
+{
+	if (turn == 2) {
+		*out = NULL;
+		diag_add(d, "standing", 1, 1, "standing order names base 'gone'");
+		return -1;
+	}
+	return real_rules->orders_parse(out, c, state, turn, player, orders, standing, d);
+}
+
+static int exists(struct campaign *c, const char *rel)
+{
+	struct stat st;
+	char *p = xasprintf("%s/%s", c->dir, rel);
+	int rc = lstat(p, &st) == 0;
+	free(p);
+	return rc;
+}
+
+/* Turn 1 with the bug: refused with exit 70's class at the reread step, the rule system and
+ * the parser's words named, and nothing written (no journal row, commit, tag, state.yaml
+ * change, sealed or outbox file); then without it the same turn plays. */
+static void refused_then_played(const char *name, int visibility, int bug, const char *says)
+{
+	struct campaign *c = make_campaign_as(name, visibility);
+	struct turn t;
+	long long before, after;
+	size_t len0, len1;
+	char *path = xasprintf("%s/state.yaml", c->dir);
+	char *state0 = read_all(path, &len0);
+
+	real_rules = c->rules;
+	buggy_rules = *c->rules;
+	if (bug == BUG_EMIT)
+		buggy_rules.state_emit = emit_extra_key;
+	else
+		buggy_rules.orders_parse = refuse_turn_2;
+	c->rules = &buggy_rules;
+	ck_assert_int_eq(journal_row_count(c->journal, &before), 0);
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	t.when = 1767225600;
+	ck_assert_int_eq(turn_add_order_file(&t, attacker1), 0);
+	ck_assert_int_eq(turn_run(&t, "recover", "publish"), -1);
+	ck_assert_int_eq(error_last()->klass, ERROR_INTERNAL);
+	ck_assert_str_eq(t.failed_step, "reread");
+	ck_assert_msg(strstr(error_last()->message, "rule system 'land-raid'") &&
+			      strstr(error_last()->message, "nothing written") &&
+			      strstr(error_last()->message, says),
+		"%s", error_last()->message);
+	turn_release(&t);
+	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
+	ck_assert_int_eq(after, before);
+	ck_assert_int_eq(repo_has(c->repo, "turn-0001"), 0);
+	ck_assert_int_eq(exists(c, ".umpire/sealed/turn-0001"), 0);
+	ck_assert_int_eq(exists(c, ".umpire/outbox"), 0);
+	ck_assert_int_eq(exists(c, "journal/turn-0001.yaml"), 0);
+	char *state1 = read_all(path, &len1);
+	ck_assert_uint_eq(len1, len0);
+	ck_assert_mem_eq(state1, state0, len0);
+	free(state1);
+
+	c->rules = real_rules;
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	t.when = 1767225600;
+	ck_assert_int_eq(turn_add_order_file(&t, attacker1), 0);
+	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
+	turn_release(&t);
+	ck_assert_int_eq(repo_has(c->repo, "turn-0001"), 1);
+	free(state0);
+	free(path);
+	campaign_close(c);
+}
+
+START_TEST(test_reread_state_emit_bug)
+{
+	refused_then_played("reread-open", CAMPAIGN_OPEN, BUG_EMIT, "bogus-key");
+}
+END_TEST
+
+/* Sealed: state.yaml is the public view (state_view, sound); the whole state the umpire
+ * keeps has the bug, and it is what the next turn loads. */
+START_TEST(test_reread_sealed_whole_state_bug)
+{
+	refused_then_played("reread-sealed", CAMPAIGN_SEALED, BUG_EMIT, "bogus-key");
+}
+END_TEST
+
+START_TEST(test_reread_next_orders_bug)
+{
+	refused_then_played("reread-orders", CAMPAIGN_OPEN, BUG_NEXT_ORDERS,
+		"standing order names base 'gone'");
+}
+END_TEST
+
 static Suite *pipeline_suite(void)
 {
 	Suite *s = suite_create("pipeline");
@@ -510,6 +629,9 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_turn_without_files);
 	tcase_add_test(tc, test_missing_object_not_journaled);
 	tcase_add_test(tc, test_order_file_not_regular);
+	tcase_add_test(tc, test_reread_state_emit_bug);
+	tcase_add_test(tc, test_reread_sealed_whole_state_bug);
+	tcase_add_test(tc, test_reread_next_orders_bug);
 	suite_add_tcase(s, tc);
 	return s;
 }
