@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,10 +51,13 @@ static const char verify_help[] =
 	"                    reveal receipt's nonce must be in the turn's reveals\n"
 	"  --receipts-of P   the --receipt files hold every close receipt player P got: each\n"
 	"                    close that names P (a file from him, or none) needs its receipt\n"
-	"  --view DIR        sealed: a player's outbox of one turn (salt.yaml, orders.yaml,\n"
-	"                    report.md, state.yaml): his salted hash is the export's, his file\n"
-	"                    opens it, his report and view open the export's commitments, and\n"
-	"                    after the reveal his state.yaml is his view of the revealed state\n\n"
+	"  --view DIR        sealed: a folder holding a player's report mail attachments of one\n"
+	"                    or more turns, saved side by side (salt-NNNN.yaml, orders-NNNN.yaml,\n"
+	"                    report-NNNN.md, view-NNNN.yaml), or his outbox of one turn\n"
+	"                    (salt.yaml, orders.yaml, report.md, state.yaml): for each turn his\n"
+	"                    salted hash is the export's, his file opens it, his report and view\n"
+	"                    open the export's commitments, and after the reveal his view is the\n"
+	"                    revealed state's\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -77,7 +81,7 @@ struct verify {
 	size_t n_receipts;
 	const char **receipts_of; /* --receipts-of PLAYER...: his receipts are all given */
 	size_t n_receipts_of;
-	const char **views; /* --view DIR...: a player's outbox of one turn (sealed) */
+	const char **views; /* --view DIR...: a player's files of one or more turns (sealed) */
 	size_t n_views;
 };
 
@@ -1421,7 +1425,7 @@ static int check_receipts(struct verify *v)
 
 /* An item of a player's view (report.md, state.yaml): its salt and salted commitment. */
 struct view_item {
-	const char *file;  /* its name in the outbox */
+	const char *file;  /* its name in the --view folder */
 	const char *label; /* its key prefix in salt.yaml and the export ("report", "state") */
 	uint8_t salt[FAIR_HASH_BYTES];
 	uint8_t sha256[FAIR_HASH_BYTES];
@@ -1560,29 +1564,54 @@ static int check_view_revealed(struct verify *v, const char *dir, const char *vp
 	return rc;
 }
 
-/* --view DIR: a player's outbox of one sealed turn against the clone. His salted hash is the
- * one the export (and so D_t) holds; his own file, when DIR has it (orders.yaml), opens it;
- * his report and view of the state open the commitments the export holds for them; after the
- * reveal his view of the state is also the rule system's view of the revealed whole state. */
-static int check_view(struct verify *v, const char *dir)
+/* The names of one turn's files in a --view folder: a report mail's attachments of turn
+ * (salt-NNNN.yaml ...: docs/formats.md, "Play by email"), or, turn 0, the unnumbered names of
+ * the outbox and of the mails sent before issue 27 (one turn, whichever salt.yaml says). */
+struct view_names {
+	int turn;
+	char salt[32], orders[32], report[32], state[32];
+};
+
+static void view_names(struct view_names *nm, int turn)
 {
-	char *spath = xasprintf("%s/salt.yaml", dir), *opath = xasprintf("%s/orders.yaml", dir);
-	char *vpath = xasprintf("%s/" LAYOUT_STATE, dir), *player = NULL;
+	nm->turn = turn;
+	if (turn == 0) {
+		snprintf(nm->salt, sizeof(nm->salt), "salt.yaml");
+		snprintf(nm->orders, sizeof(nm->orders), "orders.yaml");
+		snprintf(nm->report, sizeof(nm->report), "report.md");
+		snprintf(nm->state, sizeof(nm->state), "%s", LAYOUT_STATE);
+		return;
+	}
+	snprintf(nm->salt, sizeof(nm->salt), "salt-%04d.yaml", turn);
+	snprintf(nm->orders, sizeof(nm->orders), "orders-%04d.yaml", turn);
+	snprintf(nm->report, sizeof(nm->report), "report-%04d.md", turn);
+	snprintf(nm->state, sizeof(nm->state), "view-%04d.yaml", turn);
+}
+
+/* One turn of a --view folder (names nm) against the clone. His salted hash is the one the
+ * export (and so D_t) holds; his own file, when dir has it, opens it; his report and view of
+ * the state open the commitments the export holds for them; after the reveal his view of the
+ * state is also the rule system's view of the revealed whole state. */
+static int check_view_turn(struct verify *v, const char *dir, const struct view_names *nm)
+{
+	char *spath = xasprintf("%s/%s", dir, nm->salt),
+	     *opath = xasprintf("%s/%s", dir, nm->orders);
+	char *vpath = xasprintf("%s/%s", dir, nm->state), *player = NULL;
 	struct buf ex_bytes = BUF_INIT, file = BUF_INIT;
 	struct journal_record *ex = NULL;
-	struct view_item items[2] = { { "report.md", "report", { 0 }, { 0 } },
-		{ LAYOUT_STATE, "state", { 0 }, { 0 } } };
+	struct view_item items[2] = { { nm->report, "report", { 0 }, { 0 } },
+		{ nm->state, "state", { 0 }, { 0 } } };
 	uint8_t salt[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES], got[FAIR_HASH_BYTES];
 	char tag[LAYOUT_TAG_MAX], epath[LAYOUT_PATH_MAX];
 	int turn = 0, rc = -1, opened = 0, sent = 0;
-	struct stat dst;
 
-	if (stat(dir, &dst) < 0 || !S_ISDIR(dst.st_mode)) {
-		error_set(ERROR_MISSING, "view: no such directory '%s'", dir);
-		goto done;
-	}
 	if (read_view_salt(spath, v->c, &turn, &player, &sent, salt, h, items) < 0)
 		goto done;
+	if (nm->turn != 0 && turn != nm->turn) {
+		error_set(ERROR_INPUT, "view %s: %s is for turn %d, not %d", dir, spath, turn,
+			nm->turn);
+		goto done;
+	}
 	layout_tag(tag, turn);
 	layout_export_path(epath, turn);
 	if (read_turn_export(v, turn, tag, epath, &ex_bytes, &ex) < 0)
@@ -1598,8 +1627,8 @@ static int check_view(struct verify *v, const char *dir)
 		fair_sealed_hash(got, salt, file.data ? file.data : "", file.len);
 		if (memcmp(got, h, FAIR_HASH_BYTES) != 0) {
 			error_set(ERROR_INPUT,
-				"view %s: the salt does not open the commitment with orders.yaml: not the file %s sent for turn %d",
-				dir, player, turn);
+				"view %s: the salt does not open the commitment with %s: not the file %s sent for turn %d",
+				dir, nm->orders, player, turn);
 			goto done;
 		}
 		opened = 1;
@@ -1620,6 +1649,74 @@ done:
 	free(spath);
 	free(opath);
 	free(vpath);
+	return rc;
+}
+
+#define VIEW_MAX_TURNS 100000 /* salt-NNNN.yaml files read from one --view folder */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The turn of a report mail's salt attachment name (salt-NNNN.yaml, as notify names it), or 0. */
+static int view_salt_turn(const char *name)
+{
+	char want[32];
+	long t = 0;
+	size_t k = 5;
+
+	if (strncmp(name, "salt-", 5) != 0)
+		return 0;
+	for (; name[k] >= '0' && name[k] <= '9' && k < 12; k++)
+		t = t * 10 + (name[k] - '0');
+	if (t < 1 || t > TURN_MAX || strcmp(name + k, ".yaml") != 0)
+		return 0;
+	snprintf(want, sizeof(want), "salt-%04d.yaml", (int)t);
+	return strcmp(want, name) == 0 ? (int)t : 0;
+}
+
+/* --view DIR: a player's files of sealed turns against the clone, turn by turn: the
+ * unnumbered names of one turn (salt.yaml ...), then each turn whose salt-NNNN.yaml DIR
+ * holds, in turn order. */
+static int check_view(struct verify *v, const char *dir)
+{
+	struct view_names nm;
+	struct stat dst;
+	struct dirent *e;
+	DIR *d;
+	int *turns = NULL, rc = 0, old = 0;
+	size_t n = 0;
+
+	if (stat(dir, &dst) < 0 || !S_ISDIR(dst.st_mode))
+		return error_set(ERROR_MISSING, "view: no such directory '%s'", dir);
+	if (!(d = file_opendir(dir)))
+		return error_prefix("view %s", dir);
+	while ((e = readdir(d)) && n < VIEW_MAX_TURNS) {
+		int t = view_salt_turn(e->d_name);
+		old |= strcmp(e->d_name, "salt.yaml") == 0;
+		if (t == 0)
+			continue;
+		turns = xrealloc(turns, (n + 1) * sizeof(*turns));
+		turns[n++] = t;
+	}
+	closedir(d);
+	if (n)
+		qsort(turns, n, sizeof(*turns), cmp_int);
+	if (!old && n == 0)
+		rc = error_set(ERROR_MISSING,
+			"view %s: no salt-NNNN.yaml (a sealed report mail's attachments) nor salt.yaml (a player's outbox of one turn)",
+			dir);
+	if (rc == 0 && old) {
+		view_names(&nm, 0);
+		rc = check_view_turn(v, dir, &nm);
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		view_names(&nm, turns[i]);
+		rc = check_view_turn(v, dir, &nm);
+	}
+	free(turns);
 	return rc;
 }
 

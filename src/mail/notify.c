@@ -211,13 +211,17 @@ int notify_reveal_receipt(struct campaign *c, int turn, const char *player,
 }
 
 /* Sealed: player i's private files of turn (.umpire/outbox/PLAYER/turn-NNNN, written by the
- * turn): his report as the body, it and his view, salt and own orders attached under their
- * names, so saving them into a folder gives `umpire verify --view` its input. 0 / -1. */
+ * turn): his report as the body, it and his view, salt and own orders attached under names
+ * of the turn (report-NNNN.md, view-NNNN.yaml, salt-NNNN.yaml, orders-NNNN.yaml), so saving
+ * several turns' mails into one folder gives `umpire verify --view` its input. 0 / -1. */
 static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long now)
 {
 	static const char *const names[] = { "report.md", "state.yaml", "salt.yaml",
 		"orders.yaml" };
+	static const char *const sent[] = { "report-%04d.md", "view-%04d.yaml", "salt-%04d.yaml",
+		"orders-%04d.yaml" };
 	struct buf files[4] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	char as[4][32];
 	struct notice nt = { "report", turn, NULL, NULL, { { 0 } }, 0 };
 	char *pdir;
 	int rc = 0;
@@ -226,8 +230,9 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
 		turn);
 	for (size_t k = 0; k < 4; k++) {
 		char *path = xasprintf("%s/%s", pdir, names[k]);
+		snprintf(as[k], sizeof(as[k]), sent[k], turn);
 		if (file_read(path, REPO_MAX_OBJECT_BYTES, &files[k]) == 0)
-			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ names[k],
+			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ as[k],
 				files[k].data, files[k].len };
 		else if (k == 0)
 			rc = ERROR_NOTFOUND;

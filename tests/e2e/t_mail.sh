@@ -248,7 +248,7 @@ git -C clone-b pull -q
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 grep -q "made-up value of round" b/journal/turn-0001.yaml || die "the beacon value is not journaled"
 # Sealed (the default): each player's report mail carries his report, view, salt and own
-# orders under their names; saved into a folder they are what verify --view checks.
+# orders under names of the turn; saved into a folder they are what verify --view checks.
 for f in smtp/*.eml; do
     grep -q "turn 1: your report" $f && grep -q "^To: blood@example.org" $f || continue
     mkdir -p view-blood
@@ -256,12 +256,12 @@ for f in smtp/*.eml; do
 import email, email.policy, sys
 m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
 names = [a.get_filename() for a in m.iter_attachments()]
-assert names == ["report.md", "state.yaml", "salt.yaml", "orders.yaml"], names
+assert names == ["report-0001.md", "view-0001.yaml", "salt-0001.yaml", "orders-0001.yaml"], names
 for a in m.iter_attachments():
     open(sys.argv[2] + "/" + a.get_filename(), "w").write(a.get_content())
 PY
 done
-[ -f view-blood/salt.yaml ] || die "no sealed report mail to blood"
+[ -f view-blood/salt-0001.yaml ] || die "no sealed report mail to blood"
 expect 0 "$BIN" verify clone-b --view view-blood
 
 # A campaign that requires signatures refuses unsigned orders from the player's address.

@@ -166,7 +166,7 @@ for n in range(1, turns + 1):
         m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
         if m["Subject"] == "[harbour-raid] turn %d: your report" % n:
             names = [a.get_filename() for a in m.iter_attachments()]
-            assert names and names[0] in ("report.md", "turn-%04d-attacker.md" % n, "turn-%04d-defender.md" % n), names
+            assert names[:3] == ["report-%04d.md" % n, "view-%04d.yaml" % n, "salt-%04d.yaml" % n], names
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
     receipts = sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects)
     assert receipts == beacon, (n, receipts)
@@ -181,6 +181,40 @@ expect 0 "$BIN" verify clone
 # The independent verifier reads a campaign.yaml with addresses, schedule and mail settings.
 expect 0 python3 "$ROOT/tools/umpire-verify" clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the remote's main"
+
+# Sealed: the attacker saves his report mails' attachments of turns 1 and 2 side by side in
+# one folder (they are named per turn); both verifiers check both turns from it, and fail on
+# one edited file among them.
+for f in smtp/*.eml; do
+    $PY - "$f" view <<'PY'
+import email, email.policy, os, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+if m["To"] == "blood@example.org" and m["Subject"] in (
+        "[harbour-raid] turn 1: your report", "[harbour-raid] turn 2: your report"):
+    os.makedirs(sys.argv[2], exist_ok=True)
+    for a in m.iter_attachments():
+        assert not os.path.exists(sys.argv[2] + "/" + a.get_filename()), a.get_filename()
+        open(sys.argv[2] + "/" + a.get_filename(), "wb").write(a.get_payload(decode=True))
+PY
+done
+for n in 1 2; do
+    for f in report view salt; do
+        [ -f view/$f-000$n.* ] || die "turn $n's $f attachment not saved"
+    done
+done
+for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+    expect 0 $v clone --view view
+    has "$TMP/out" "view view: ok: attacker's orders for turn 1 are the ones committed"
+    has "$TMP/out" "view view: ok: attacker's orders for turn 2 are the ones committed"
+done
+cp -r view view-bad
+printf 'You won.\n' >> view-bad/report-0002.md
+for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+    expect 65 $v clone --view view-bad
+    has "$TMP/out" "view view-bad: ok: attacker's orders for turn 1 are the ones committed"
+    grep -q "view-bad/report-0002.md does not open the commitment journal/turn-0002.yaml holds for attacker's report of turn 2" "$TMP/out" "$TMP/err" ||
+        die "$v: the edited report of turn 2 passed"
+done
 
 # The players' addresses are published nowhere: no object of the clone (every loose and packed
 # one, whatever ref reaches it) nor of the umpire's own repository holds one; the umpire's

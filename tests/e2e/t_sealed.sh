@@ -142,6 +142,24 @@ expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view3"
 has "$TMP/out" "report.md does not open the commitment journal/turn-0002.yaml holds for defender's report of turn 2"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view2"
 has "$TMP/out" "the salt does not open the commitment with orders.yaml"
+# Under the names a report mail attaches them (per turn), several turns side by side in one
+# folder verify turn by turn in both verifiers; a salt saved under another turn's name fails.
+mkdir "$TMP/side" "$TMP/side2"
+for n in 2 4; do
+    for f in report.md:report-000$n.md state.yaml:view-000$n.yaml salt.yaml:salt-000$n.yaml \
+        orders.yaml:orders-000$n.yaml; do
+        cp "$O/defender/turn-000$n/${f%%:*}" "$TMP/side/${f#*:}"
+        [ $n = 4 ] && cp "$O/defender/turn-0002/${f%%:*}" "$TMP/side2/${f#*:}"
+    done
+done
+for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+    expect 0 $v "$TMP/clone" --view "$TMP/side"
+    has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it"
+    has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 4 are the ones committed (salted hash in journal/turn-0004.yaml), his file opens it"
+done
+both_fail "$TMP/clone" --view "$TMP/side2"
+has "$TMP/out" "view $TMP/side2: $TMP/side2/salt-0004.yaml is for turn 2, not 4"
+has "$TMP/py.out" "view $TMP/side2: $TMP/side2/salt-0004.yaml is for turn 2, not 4"
 
 # A sealed commit that also holds an order file is caught.
 git clone -q "$C" "$TMP/leaky"
