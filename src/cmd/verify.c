@@ -306,6 +306,9 @@ static int check_unchanged(struct verify *v, int t, const char *tag)
 	layout_public_report_path(path, t);
 	if (same_at_main(v, t, tag, path) < 0)
 		return -1;
+	layout_public_map_path(path, t);
+	if (same_at_main(v, t, tag, path) < 0)
+		return -1;
 	layout_reports_dir(path, t);
 	return same_dir_at_main(v, t, tag, path);
 }
@@ -645,7 +648,7 @@ static int check_sealed_commit(struct verify *v, int t, const char *tag, const c
 	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct journal_record *ex)
 {
 	struct layout_entry *paths = NULL;
-	size_t n = layout_sealed_turn_files(&paths, t);
+	size_t n = layout_sealed_turn_files(&paths, t, v->c->rules->draw_map != NULL);
 	struct file *files = xcalloc(n, sizeof(*files));
 	struct buf msg = BUF_INIT, b = BUF_INIT;
 	char rebuilt[41];

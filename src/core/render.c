@@ -7,6 +7,8 @@
 
 #include "core/render.h"
 #include "core/escape.h"
+#include "core/layout.h"
+#include "core/svg.h"
 #include "core/banned.h"
 
 static void hex32(char out[65], const uint8_t in[32])
@@ -345,6 +347,7 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 		buf_printf(b, "# %s, turn %d: public report\n\n", c->id, in->turn);
 	escape_markdown(b, out->summary);
 	buf_puts(b, "\n\n");
+	render_map_link(b, c, in->turn, player);
 	buf_append(b, common->data, common->len);
 	/* The public report (player NULL) shows the rule system's view only when it declares
 	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */
@@ -358,4 +361,99 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 		buf_release(&sit);
 	}
 	render_next(b, t, player);
+}
+
+/* --- maps (docs/formats.md "Maps") -------------------------------------------------------- */
+
+void render_map_link(struct buf *b, const struct campaign *c, int turn, const char *player)
+{
+	char link[LAYOUT_PATH_MAX];
+
+	if (!c->rules->draw_map) {
+		buf_printf(b, "No map: %s has no positions on a table.\n\n", c->rules->title);
+		return;
+	}
+	layout_map_link(link, turn, player, c->visibility == CAMPAIGN_SEALED);
+	buf_printf(b, "![Map of turn %d](%s)\n\n", turn, link);
+}
+
+void render_map(struct buf *out, const struct campaign *c, const void *state,
+	const struct rules_map *m, const char *player)
+{
+	size_t at = out->len;
+
+	c->rules->draw_map(&c->rc, state, m, player, out);
+	if (out->len - at <= SVG_MAX_BYTES)
+		return;
+	/* A runaway drawing: a small map that says so, not a turn refused. */
+	struct svg s;
+	out->len = at;
+	out->data[at] = '\0';
+	svg_begin(&s, out, 400, 60, 400, "map too large");
+	svg_text(&s, 10, 35, 16, "This map would exceed its size bound: see the report.", NULL);
+	svg_end(&s);
+}
+
+int render_keep_before(struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct diag d;
+	struct node *n;
+	int rc = 0;
+
+	if (!c->rules->draw_map)
+		return 0;
+	if (t->before)
+		c->rules->state_free(t->before);
+	t->before = NULL;
+	diag_init(&d);
+	n = c->rules->state_emit(&c->rc, t->state);
+	if (!n || c->rules->state_parse(&t->before, &c->rc, n, &d) < 0)
+		rc = error_set(ERROR_INTERNAL,
+			"internal error: cannot copy the state before turn %d for its maps",
+			t->in.turn);
+	node_free(n);
+	diag_release(&d);
+	return rc;
+}
+
+int render_maps(struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	struct rules_map m = { t->in.turn, t->before, &out->events };
+
+	if (!c->rules->draw_map)
+		return 0;
+	out->maps = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
+	for (size_t i = 0; i < c->n_players; i++)
+		render_map(&out->maps[i], c, t->state, &m, c->players[i]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_map(&out->public_map, c, t->state, &m, NULL);
+	return 0;
+}
+
+void render_briefing(struct buf *b, const struct campaign *c, const void *state, const char *player)
+{
+	struct turn t;
+
+	memset(&t, 0, sizeof(t));
+	t.c = (struct campaign *)c;
+	t.state = (void *)state;
+	if (player)
+		buf_printf(b, "# %s, turn 0: briefing for %s\n\n", c->id, player);
+	else
+		buf_printf(b, "# %s, turn 0: public briefing\n\n", c->id);
+	buf_puts(b, "The table before turn 1.\n\n");
+	render_map_link(b, c, 0, player);
+	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {
+		struct buf sit = BUF_INIT;
+		c->rules->report(&c->rc, state, player, &sit);
+		if (sit.len) {
+			buf_puts(b, "## Situation\n\n");
+			buf_append(b, sit.data, sit.len);
+		}
+		buf_release(&sit);
+	}
+	render_next(b, &t, player);
 }
