@@ -7,6 +7,7 @@
 
 #include "core/render.h"
 #include "core/escape.h"
+#include "core/file.h"
 #include "core/layout.h"
 #include "core/svg.h"
 #include "core/banned.h"
@@ -456,4 +457,45 @@ void render_briefing(struct buf *b, const struct campaign *c, const void *state,
 		buf_release(&sit);
 	}
 	render_next(b, &t, player);
+}
+
+/* One view's briefing (report and map) into files, under report_path and map_path. */
+static void add_briefing(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, const char *player, const char *report_path, const char *map_path)
+{
+	struct buf b = BUF_INIT;
+	struct rules_map m = { 0, NULL, NULL };
+
+	render_briefing(&b, c, state, player);
+	file_list_add(files, n, report_path, b.data, b.len);
+	if (c->rules->draw_map) {
+		buf_clear(&b);
+		render_map(&b, c, state, &m, player);
+		file_list_add(files, n, map_path, b.data, b.len);
+	}
+	buf_release(&b);
+}
+
+void render_briefing_files(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, int private_views)
+{
+	char rp[LAYOUT_PATH_MAX], mp[LAYOUT_PATH_MAX];
+	int sealed = c->visibility == CAMPAIGN_SEALED;
+
+	if (sealed && !private_views) {
+		layout_public_report_path(rp, 0);
+		layout_public_map_path(mp, 0);
+		add_briefing(files, n, c, state, NULL, rp, mp);
+		return;
+	}
+	for (size_t i = 0; i < c->n_players; i++) {
+		if (sealed) {
+			snprintf(rp, sizeof(rp), "%s/report.md", c->players[i]);
+			snprintf(mp, sizeof(mp), "%s/%s", c->players[i], LAYOUT_OUTBOX_MAP);
+		} else {
+			layout_report_path(rp, 0, c->players[i]);
+			layout_map_path(mp, 0, c->players[i]);
+		}
+		add_briefing(files, n, c, state, c->players[i], rp, mp);
+	}
 }

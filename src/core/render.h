@@ -39,6 +39,14 @@ int render_maps(struct turn *t);
 void render_briefing(struct buf *b, const struct campaign *c, const void *state,
 	const char *player);
 
+/* The turn-0 briefing's files, appended to *files (file_list_add), from the opening state:
+ * open, each player's report and map (reports/turn-0000/PLAYER.md, .svg), committed by the
+ * setup; sealed, the public report and map (reports/turn-0000.md, .svg) when private_views is
+ * 0, else each player's, as PLAYER/report.md and PLAYER/map.svg (his outbox's turn-0000/). */
+struct file;
+void render_briefing_files(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, int private_views);
+
 /* Appends a sealed turn's salts file to b: campaign, turn (and player, when given) and, per
  * order file (player's only, or every one when player is NULL), its player, salt and salted
  * commitment (`sha256`, as the export shows it); then `views`, per player (his only, or every

@@ -36,8 +36,7 @@ static int Y(const struct rv_state *s, const struct table_pt p)
 
 static void area(struct svg *g, const struct rv_state *s, const struct rv_feature_def *f)
 {
-	static const char *const fill[] = { "#8cc084", "#8ec5e8", "#9c6b4e", "#c9b88a",
-		"#f1ecd6" };
+	static const char *const fill[] = { "#8cc084", "#8ec5e8", "#9c6b4e", "#c9b88a", "#f1ecd6" };
 	struct svg_style st = { fill[f->kind], "#555555", 1, 0 };
 	int xy[2 * RV_MAX_POINTS];
 	for (size_t i = 0; i < f->n; i++)
@@ -114,9 +113,9 @@ static void groups(struct svg *g, const struct rv_state *s, int side)
 		char label[RV_ID_LEN + 24];
 		snprintf(label, sizeof(label), "%s%s%s", s->group[k].id,
 			s->group[k].hidden ? " (hidden)" : "",
-			s->group[k].morale == RV_BROKEN	       ? " broken" :
+			s->group[k].morale == RV_BROKEN ? " broken" :
 			s->group[k].morale == RV_SHAKEN ? " shaken" :
-								  "");
+							  "");
 		svg_text(g, x0 - 12, y0 - 15, 9, label, &txt);
 	}
 }
@@ -199,7 +198,8 @@ static void draw_turn(struct svg *g, const struct rv_state *s, const struct rv_s
 		if ((p = strstr(t, " fires ")) && (a = fig_at(s, t, (size_t)(p - t))) >= 0 &&
 			(b = fig_after(s, p, " at ")) >= 0 && seen(s, (size_t)a, side) &&
 			!rv_hidden_from(s, b, side)) {
-			struct svg_style sh = { NULL, colour(s->fig[a].side), 1, SVG_ARROW | SVG_DASHED };
+			struct svg_style sh = { NULL, colour(s->fig[a].side), 1,
+				SVG_ARROW | SVG_DASHED };
 			size_t n = strlen(t);
 			svg_line(g, X(s->fig[a].at), Y(s, s->fig[a].at), X(s->fig[b].at),
 				Y(s, s->fig[b].at), 6, &sh);
@@ -232,7 +232,10 @@ static void legend(struct svg *g, const struct rules_campaign *c, const struct r
 	static const char *const lname[] = { "road", "fence", "wall" };
 	static const char *const lcol[] = { "#c8a165", "#8b5a2b", "#555555" };
 	for (int k = 0; k < 3; k++) {
-		struct svg_style ls = { NULL, lcol[k], k == 0 ? 8 : k == 1 ? 2 : 4,
+		struct svg_style ls = { NULL, lcol[k],
+			k == 0 ? 8 :
+			k == 1 ? 2 :
+				 4,
 			k == 1 ? SVG_DASHED : 0 };
 		svg_line(g, x + 290 + k * 62, y - 4, x + 310 + k * 62, y - 4, 0, &ls);
 		svg_text(g, x + 314 + k * 62, y, 10, lname[k], &txt);
