@@ -46,11 +46,11 @@ def check_svg(path):
         for name in NUMBER_ATTRS:
             v = el.get(name)
             if v is not None and not re.fullmatch(r"-?\d+", v):
-                print(f"{path}: {el.tag} {name}=\"{v}\" is not an integer")
+                print(f"{path}: {el.tag.split('}')[-1]} {name}=\"{v}\" is not an integer")
                 return False
         pts = el.get("points")
         if pts is not None and not re.fullmatch(r"-?\d+,-?\d+( -?\d+,-?\d+)*", pts):
-            print(f"{path}: {el.tag} points=\"{pts}\" are not integer pairs")
+            print(f"{path}: {el.tag.split('}')[-1]} points=\"{pts}\" are not integer pairs")
             return False
     return True
 
