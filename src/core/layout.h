@@ -48,6 +48,9 @@ void layout_map_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
 void layout_public_map_path(char out[LAYOUT_PATH_MAX], int turn);
 /* A sealed player's map in his outbox (.umpire/outbox/PLAYER/turn-NNNN/), beside report.md. */
 #define LAYOUT_OUTBOX_MAP "map.svg"
+/* Sealed: a player's turn-0 briefing (report.md, map.svg) in .umpire/outbox/PLAYER/briefing/,
+ * apart from the turns' directories, which each hold a salt. */
+#define LAYOUT_OUTBOX_BRIEFING "briefing"
 /* The relative link from a report to its map: "PLAYER.svg" (open), LAYOUT_OUTBOX_MAP (a
  * sealed player's, in his outbox), "turn-NNNN.svg" (player NULL: the public report). */
 void layout_map_link(char out[LAYOUT_PATH_MAX], int turn, const char *player, int sealed);

@@ -42,7 +42,7 @@ void render_briefing(struct buf *b, const struct campaign *c, const void *state,
 /* The turn-0 briefing's files, appended to *files (file_list_add), from the opening state:
  * open, each player's report and map (reports/turn-0000/PLAYER.md, .svg), committed by the
  * setup; sealed, the public report and map (reports/turn-0000.md, .svg) when private_views is
- * 0, else each player's, as PLAYER/report.md and PLAYER/map.svg (his outbox's turn-0000/). */
+ * 0, else each player's, as PLAYER/report.md and PLAYER/map.svg (his outbox's briefing/). */
 struct file;
 void render_briefing_files(struct file **files, size_t *n, const struct campaign *c,
 	const void *state, int private_views);

@@ -278,14 +278,14 @@ static int keep_whole_state(struct campaign *c, const struct buf *whole)
 	return rc;
 }
 
-/* Sealed: each player's briefing into his outbox (.umpire/outbox/PLAYER/turn-0000/). */
+/* Sealed: each player's briefing into his outbox (.umpire/outbox/PLAYER/briefing/). */
 static int keep_briefings(struct campaign *c, const struct file *v, size_t n)
 {
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const char *slash = strchr(v[i].path, '/');
-		char *dir = xasprintf("%s/.umpire/outbox/%.*s/" LAYOUT_TAG_PREFIX "0000", c->dir,
+		char *dir = xasprintf("%s/.umpire/outbox/%.*s/" LAYOUT_OUTBOX_BRIEFING, c->dir,
 			(int)(slash - v[i].path), v[i].path);
 		if (file_mkdir_p(dir, 0700) < 0 ||
 			file_write_durable(dir, slash + 1, v[i].data, v[i].len) < 0)

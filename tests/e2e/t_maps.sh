@@ -21,8 +21,9 @@ for c in harbour-raid betio-seawall bewcastle-fray karak-gate; do
         git -C "$D/$c" show "$t:reports/$t.md" | grep -qF "](${t}.svg)" ||
             die "$c: the public report of turn $n does not link its map"
         for p in $players; do
-            [ -s "$D/$c/.umpire/outbox/$p/$t/map.svg" ] || die "$c: no map of turn $n for $p"
-            grep -qF '](map.svg)' "$D/$c/.umpire/outbox/$p/$t/report.md" ||
+            o="$D/$c/.umpire/outbox/$p/$t"; [ "$n" = 0 ] && o="$D/$c/.umpire/outbox/$p/briefing"
+            [ -s "$o/map.svg" ] || die "$c: no map of turn $n for $p"
+            grep -qF '](map.svg)' "$o/report.md" ||
                 die "$c: $p's report of turn $n does not link his map"
         done
     done
@@ -99,12 +100,12 @@ shot "$TMP/trunc.svg" "$TMP/trunc.png"
 # Armstrongs' riders show. Table tenths (x, y) are drawn at (40 + x, 40 + 360 - y), 2 px each.
 px() { echo $((2 * (40 + $1) - 12)) $((2 * (400 - $2) - 12)) $((2 * (40 + $1) + 12)) $((2 * (400 - $2) + 12)); }
 O="$D/bewcastle-fray/.umpire/outbox"
-grep -q 'woodsmen' "$O/forster/turn-0000/map.svg" || die "the forsters' map lacks their woodsmen"
-for f in "$O/armstrong/turn-0000/map.svg" "$D/bewcastle-fray/reports/turn-0000.svg"; do
+grep -q 'woodsmen' "$O/forster/briefing/map.svg" || die "the forsters' map lacks their woodsmen"
+for f in "$O/armstrong/briefing/map.svg" "$D/bewcastle-fray/reports/turn-0000.svg"; do
     if grep -qE 'woodsmen|rowie-forster|gib-forster' "$f"; then die "$f names the hidden woodsmen"; fi
 done
-shot "$O/forster/turn-0000/map.svg" "$TMP/rv-forster.png"
-shot "$O/armstrong/turn-0000/map.svg" "$TMP/rv-armstrong.png"
+shot "$O/forster/briefing/map.svg" "$TMP/rv-forster.png"
+shot "$O/armstrong/briefing/map.svg" "$TMP/rv-armstrong.png"
 shot "$D/bewcastle-fray/reports/turn-0000.svg" "$TMP/rv-public.png"
 for at in "150 240" "140 230"; do
     # shellcheck disable=SC2086
