@@ -133,4 +133,12 @@ for m in "$D/betio-seawall/reports/turn-0002.svg" "$D/karak-gate/reports/turn-00
     [ "$(count "$TMP/m.png" count $BLUE 0 0 "$1" "$2")" -gt 100 ] || die "$m: no blue side drawn"
     grep -q '<g class="legend">' "$m" || die "$m: no legend"
 done
+
+
+# The pictures the docs show are the demo's (tools/update-golden refreshes them).
+for pair in land-raid:harbour-raid/reports/turn-0001 nhis:betio-seawall/reports/turn-0002 \
+        reivers:bewcastle-fray/reports/turn-0003 warmaster:karak-gate/reports/turn-0002; do
+    cmp -s "$ROOT/docs/maps/${pair%%:*}.svg" "$D/${pair#*:}.svg" ||
+        die "docs/maps/${pair%%:*}.svg is not the demo's ${pair#*:}.svg: run tools/update-golden"
+done
 echo "maps: ok"

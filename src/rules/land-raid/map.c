@@ -177,9 +177,11 @@ static void draw_turn(struct svg *g, const struct landraid_state *s,
 			const char *h = strstr(p, ": ");
 			int hits = h ? (int)strtol(h + 2, NULL, 10) : 0;
 			struct svg_style sh = { NULL, "#222222", 2, SVG_ARROW | SVG_DASHED };
+			/* A response runs back along the shot it answers: set apart from it. */
+			int off = response ? 12 : 0;
 			if (from >= 0 && from != to)
-				svg_line(g, cx(s, from) + 20, cy(s, from), cx(s, to) + 20,
-					cy(s, to), 14, &sh);
+				svg_line(g, cx(s, from) + 20 + off, cy(s, from) + off,
+					cx(s, to) + 20 + off, cy(s, to) + off, 14, &sh);
 			hit_marks(g, cx(s, to) + 14, cy(s, to) + (response ? 40 : 10), hits);
 			if (!response)
 				last_target = to;
