@@ -106,7 +106,8 @@ static void groups(struct svg *g, const struct rv_state *s, int side)
 			y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
 			n++;
 		}
-		if (!n)
+		/* A group of one needs no outline (a big fray has thousands). */
+		if (!n || (n == 1 && !s->group[k].hidden && s->group[k].morale == RV_STEADY))
 			continue;
 		struct svg_style box = { NULL, colour(s->group[k].side), 1, SVG_DASHED };
 		svg_rect(g, x0 - 12, y0 - 12, x1 - x0 + 24, y1 - y0 + 24, &box);
