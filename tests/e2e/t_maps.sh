@@ -141,4 +141,26 @@ for pair in land-raid:harbour-raid/reports/turn-0001 nhis:betio-seawall/reports/
     cmp -s "$ROOT/docs/maps/${pair%%:*}.svg" "$D/${pair#*:}.svg" ||
         die "docs/maps/${pair%%:*}.svg is not the demo's ${pair#*:}.svg: run tools/update-golden"
 done
+# An open campaign commits each player's map beside his report, the briefing's too; verify
+# compares each with the one it renders, and notices a map changed after its turn.
+O2="$TMP/open"
+"$BIN" init "$O2" --scenario "$ROOT/campaigns/karak-gate/scenario.yaml" \
+    --secret-file "$ROOT/campaigns/karak-gate/demo.secret" --visibility open --entropy none >/dev/null
+for n in 1 2; do
+    # shellcheck disable=SC2046
+    "$BIN" turn "$O2" $(ls "$ROOT"/campaigns/karak-gate/orders/turn-000$n/*.yaml) >/dev/null
+done
+git -C "$O2" ls-tree -r --name-only turn-0002 > "$TMP/open.tree"
+for f in reports/turn-0000/orcs.svg reports/turn-0000/dwarfs.md reports/turn-0002/orcs.svg \
+        reports/turn-0002/dwarfs.svg; do
+    grep -qx "$f" "$TMP/open.tree" || die "the open campaign does not commit $f"
+done
+grep -qF '](dwarfs.svg)' "$O2/reports/turn-0002/dwarfs.md" || die "dwarfs' report does not link his map"
+expect 0 "$BIN" verify "$O2"
+sed 's/Warmaster, turn 1/Warmaster, turn one/' "$O2/reports/turn-0001/orcs.svg" > "$TMP/orcs.svg"
+cp "$TMP/orcs.svg" "$O2/reports/turn-0001/orcs.svg"
+git -C "$O2" -c user.name=x -c user.email=x@x commit -qam "a map retouched"
+expect 65 "$BIN" verify "$O2"
+has "$TMP/out" "turn 1: reports/turn-0001/orcs.svg at main differs from turn-0001: changed after the turn"
+
 echo "maps: ok"
