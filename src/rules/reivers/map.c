@@ -164,14 +164,23 @@ static int fig_after(const struct rv_state *s, const char *text, const char *mar
 static void draw_turn(struct svg *g, const struct rv_state *s, const struct rv_state *before,
 	const struct events *ev, int side)
 {
-	char bolted[RV_MAX_FIGURES / 8 + 1];
+	char bolted[RV_MAX_FIGURES / 8 + 1], retreated[RV_MAX_FIGURES / 8 + 1];
 
 	memset(bolted, 0, sizeof(bolted));
+	memset(retreated, 0, sizeof(retreated));
 	for (size_t i = 0; ev && i < ev->n; i++) {
 		const char *t = ev->v[i].text, *p = strstr(t, "'s horse bolts ");
 		int f = p ? fig_at(s, t, (size_t)(p - t)) : -1;
 		if (f >= 0)
 			bolted[f / 8] |= (char)(1 << (f % 8));
+		/* "G retreats from F": every figure of group G (of any side: ids are per side). */
+		p = strstr(t, " retreats from ");
+		for (size_t k = 0; p && k < s->n_group; k++)
+			if (strlen(s->group[k].id) == (size_t)(p - t) &&
+				strncmp(s->group[k].id, t, (size_t)(p - t)) == 0)
+				for (size_t j = rv_first(s, (int)k); j < s->n_fig;
+					j = rv_next(s, j))
+					retreated[j / 8] |= (char)(1 << (j % 8));
 	}
 	for (size_t i = 0; before && i < s->n_fig && i < before->n_fig; i++) {
 		const struct rv_figure *a = &before->fig[i], *b = &s->fig[i];
@@ -179,9 +188,9 @@ static void draw_turn(struct svg *g, const struct rv_state *s, const struct rv_s
 			rv_hidden_from(s, (int)i, side) ||
 			(a->at.x == b->at.x && a->at.y == b->at.y))
 			continue;
-		int bolt = (bolted[i / 8] >> (i % 8)) & 1;
+		int bolt = (bolted[i / 8] >> (i % 8)) & 1, back = (retreated[i / 8] >> (i % 8)) & 1;
 		struct svg_style mv = { NULL, bolt ? "#e67e22" : colour(b->side), 2,
-			SVG_ARROW | (bolt ? SVG_DASHED : 0) };
+			SVG_ARROW | (bolt || back ? SVG_DASHED : 0) };
 		svg_line(g, X(a->at), Y(before, a->at), X(b->at), Y(s, b->at), 8, &mv);
 	}
 	for (size_t i = 0; before && i < s->n_animal && i < before->n_animal; i++) {
@@ -278,6 +287,9 @@ static void legend(struct svg *g, const struct rules_campaign *c, const struct r
 		animal(g, x + 6 + k * 80, y - 4, &a);
 		svg_text(g, x + 16 + k * 80, y, 10, aname[k], &txt);
 	}
+	struct svg_style back = { NULL, "#444444", 2, SVG_ARROW | SVG_DASHED };
+	svg_line(g, x + 290, y - 4, x + 320, y - 4, 8, &back);
+	svg_text(g, x + 324, y, 10, "retreat", &txt);
 	y += 24;
 	struct svg_style mv = { NULL, "#444444", 2, SVG_ARROW };
 	struct svg_style bolt = { NULL, "#e67e22", 2, SVG_ARROW | SVG_DASHED };
