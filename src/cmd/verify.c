@@ -23,6 +23,7 @@
 #include "core/receipt.h"
 #include "mail/mail.h"
 #include "core/words.h"
+#include "core/render.h"
 #include "core/banned.h"
 
 #define VERIFIED_REF "refs/umpire/verified" /* the head this clone last verified */
@@ -313,12 +314,13 @@ static int check_unchanged(struct verify *v, int t, const char *tag)
 	layout_entry_path(path, t);
 	if (same_at_main(v, t, tag, path) < 0)
 		return -1;
-	if (t == 0)
-		return 0;
 	layout_orders_dir(path, t);
-	if (same_dir_at_main(v, t, tag, path) < 0)
+	if (t > 0 && same_dir_at_main(v, t, tag, path) < 0)
 		return -1;
 	layout_public_report_path(path, t);
+	if (same_at_main(v, t, tag, path) < 0)
+		return -1;
+	layout_public_map_path(path, t);
 	if (same_at_main(v, t, tag, path) < 0)
 		return -1;
 	layout_reports_dir(path, t);
@@ -465,6 +467,39 @@ done:
 	return rc;
 }
 
+/* The turn-0 briefing (reports and maps) as committed at tag, re-rendered from the committed
+ * opening state and compared byte for byte. A campaign set up before briefings has none. */
+static int check_briefing(struct verify *v, const char *tag)
+{
+	struct file *files = NULL;
+	struct buf got = BUF_INIT;
+	size_t n = 0;
+	void *state = NULL;
+	int turn, rc = 0;
+
+	if (campaign_load_state(v->c, tag, &turn, &state) < 0)
+		return error_prefix("turn 0");
+	render_briefing_files(&files, &n, v->c, state, 0);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		buf_clear(&got);
+		int r = repo_read(v->c->repo, tag, files[i].path, &got);
+		if (r == ERROR_NOTFOUND && i == 0)
+			break; /* no briefing at all: an older setup */
+		if (r != 0)
+			rc = error_set(ERROR_INPUT, "turn 0: %s is missing from %s", files[i].path,
+				tag);
+		else if (got.len != files[i].len || memcmp(got.data, files[i].data, got.len) != 0)
+			rc = error_set(ERROR_INPUT,
+				"turn 0: committed %s differs from the one the opening state renders "
+				"(the file was changed after the setup)",
+				files[i].path);
+	}
+	file_list_free(files, n);
+	buf_release(&got);
+	v->c->rules->state_free(state);
+	return rc;
+}
+
 static int verify_setup(struct verify *v)
 {
 	struct buf camp = BUF_INIT, state = BUF_INIT;
@@ -481,7 +516,7 @@ static int verify_setup(struct verify *v)
 		goto done;
 	}
 	if (check_unchanged(v, 0, tag) || check_trailers(v, 0, tag, LAYOUT_CAMPAIGN, &camp, head) ||
-		check_position(v, 0, tag, tag_id))
+		check_position(v, 0, tag, tag_id) || check_briefing(v, tag))
 		goto done;
 	if (v->c->journal && check_journal(v, 0, tag, tag_id, head, NULL, NULL, &state))
 		goto done;
@@ -688,7 +723,7 @@ static int check_sealed_commit(struct verify *v, int t, const char *tag, const c
 	const char *tag_id, const uint8_t head[FAIR_HASH_BYTES], const struct journal_record *ex)
 {
 	struct layout_entry *paths = NULL;
-	size_t n = layout_sealed_turn_files(&paths, t);
+	size_t n = layout_sealed_turn_files(&paths, t, v->c->rules->draw_map != NULL);
 	struct file *files = xcalloc(n, sizeof(*files));
 	struct buf msg = BUF_INIT, b = BUF_INIT;
 	char rebuilt[41];
@@ -790,7 +825,7 @@ static int check_sealed_journal(struct verify *v, int t, const char *tag, const 
 {
 	struct journal_record *jr = NULL;
 	struct layout_entry *paths = NULL;
-	size_t n = layout_sealed_turn_files(&paths, t);
+	size_t n = layout_sealed_turn_files(&paths, t, v->c->rules->draw_map != NULL);
 	struct buf got = BUF_INIT;
 	int rc = -1;
 

@@ -1096,9 +1096,17 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 		layout_public_report_path(path, t);
 		rc = same_committed(c, rev, path, &tn->out.public_report, t);
 	}
+	if (rc == 0 && sealed && tn->out.maps) {
+		layout_public_map_path(path, t);
+		rc = same_committed(c, rev, path, &tn->out.public_map, t);
+	}
 	for (size_t i = 0; rc == 0 && !sealed && i < tn->out.n_reports; i++) {
 		layout_report_path(path, t, c->players[i]);
 		rc = same_committed(c, rev, path, &tn->out.reports[i], t);
+		if (rc == 0 && tn->out.maps) {
+			layout_map_path(path, t, c->players[i]);
+			rc = same_committed(c, rev, path, &tn->out.maps[i], t);
+		}
 	}
 	if (rc != 0)
 		return -1;
@@ -1112,6 +1120,8 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 		for (size_t k = 0; k < c->n_players && !known && !sealed; k++) {
 			layout_report_path(want, t, c->players[k]);
 			known = strcmp(want, got) == 0;
+			layout_map_path(want, t, c->players[k]);
+			known |= tn->out.maps && strcmp(want, got) == 0;
 		}
 		if (!known)
 			rc = error_set(ERROR_INPUT,

@@ -106,6 +106,27 @@ void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player)
 		player);
 }
 
+void layout_map_path(char out[LAYOUT_PATH_MAX], int turn, const char *player)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS "/%s.svg", turn,
+		player);
+}
+
+void layout_public_map_path(char out[LAYOUT_PATH_MAX], int turn)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS ".svg", turn);
+}
+
+void layout_map_link(char out[LAYOUT_PATH_MAX], int turn, const char *player, int sealed)
+{
+	if (!player)
+		snprintf(out, LAYOUT_PATH_MAX, LAYOUT_TAG_PREFIX TURN_DIGITS ".svg", turn);
+	else if (sealed)
+		snprintf(out, LAYOUT_PATH_MAX, "%s", LAYOUT_OUTBOX_MAP);
+	else
+		snprintf(out, LAYOUT_PATH_MAX, "%s.svg", player);
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	return strcmp(((const struct layout_entry *)a)->path,
@@ -113,9 +134,9 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
-	size_t n_senders, const char *const *players, size_t n_players)
+	size_t n_senders, const char *const *players, size_t n_players, int maps)
 {
-	struct layout_entry *v = xcalloc(2 + n_senders + n_players, sizeof(*v));
+	struct layout_entry *v = xcalloc(2 + n_senders + 2 * n_players, sizeof(*v));
 	size_t n = 0;
 
 	v[n].kind = LAYOUT_KIND_STATE;
@@ -131,6 +152,11 @@ size_t layout_turn_files(struct layout_entry **out, int turn, const char *const 
 		v[n].kind = LAYOUT_KIND_REPORT;
 		v[n].player = players[i];
 		layout_report_path(v[n++].path, turn, players[i]);
+		if (!maps)
+			continue;
+		v[n].kind = LAYOUT_KIND_MAP;
+		v[n].player = players[i];
+		layout_map_path(v[n++].path, turn, players[i]);
 	}
 	qsort(v, n, sizeof(*v), cmp_entry);
 	*out = v;
@@ -179,9 +205,9 @@ void layout_public_report_path(char out[LAYOUT_PATH_MAX], int turn)
 	snprintf(out, LAYOUT_PATH_MAX, "reports/" LAYOUT_TAG_PREFIX TURN_DIGITS ".md", turn);
 }
 
-size_t layout_sealed_turn_files(struct layout_entry **out, int turn)
+size_t layout_sealed_turn_files(struct layout_entry **out, int turn, int maps)
 {
-	struct layout_entry *v = xcalloc(3, sizeof(*v));
+	struct layout_entry *v = xcalloc(4, sizeof(*v));
 	size_t n = 0;
 
 	v[n].kind = LAYOUT_KIND_STATE;
@@ -190,6 +216,10 @@ size_t layout_sealed_turn_files(struct layout_entry **out, int turn)
 	layout_export_path(v[n++].path, turn);
 	v[n].kind = LAYOUT_KIND_PUBLIC_REPORT;
 	layout_public_report_path(v[n++].path, turn);
+	if (maps) {
+		v[n].kind = LAYOUT_KIND_PUBLIC_MAP;
+		layout_public_map_path(v[n++].path, turn);
+	}
 	qsort(v, n, sizeof(*v), cmp_entry);
 	*out = v;
 	return n;

@@ -42,6 +42,19 @@ void layout_reports_dir(char out[LAYOUT_PATH_MAX], int turn);
 /* reports/turn-NNNN/PLAYER.md. */
 void layout_report_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
 
+/* reports/turn-NNNN/PLAYER.svg: the map beside player's report (docs/formats.md "Maps"). */
+void layout_map_path(char out[LAYOUT_PATH_MAX], int turn, const char *player);
+/* reports/turn-NNNN.svg: a sealed turn's public map, beside the public report. */
+void layout_public_map_path(char out[LAYOUT_PATH_MAX], int turn);
+/* A sealed player's map in his outbox (.umpire/outbox/PLAYER/turn-NNNN/), beside report.md. */
+#define LAYOUT_OUTBOX_MAP "map.svg"
+/* Sealed: a player's turn-0 briefing (report.md, map.svg) in .umpire/outbox/PLAYER/briefing/,
+ * apart from the turns' directories, which each hold a salt. */
+#define LAYOUT_OUTBOX_BRIEFING "briefing"
+/* The relative link from a report to its map: "PLAYER.svg" (open), LAYOUT_OUTBOX_MAP (a
+ * sealed player's, in his outbox), "turn-NNNN.svg" (player NULL: the public report). */
+void layout_map_link(char out[LAYOUT_PATH_MAX], int turn, const char *player, int sealed);
+
 /* Tag close-NNNN: turn's inputs fixed (docs/fairness.md, "Closed turns"). */
 void layout_close_tag(char out[LAYOUT_TAG_MAX], int turn);
 /* journal/turn-NNNN.close.yaml: what the close fixed. */
@@ -58,23 +71,27 @@ enum layout_kind {
 	LAYOUT_KIND_ORDERS,        /* an order file as received */
 	LAYOUT_KIND_REPORT,        /* a player's report */
 	LAYOUT_KIND_PUBLIC_REPORT, /* sealed: the one report everybody may read */
+	LAYOUT_KIND_MAP,           /* a player's map, beside his report */
+	LAYOUT_KIND_PUBLIC_MAP,    /* sealed: the public map, beside the public report */
 };
 
 /* One file a turn commits. */
 struct layout_entry {
 	enum layout_kind kind;      /* what it is */
-	const char *player;         /* ORDERS, REPORT: whose (points into the caller's list) */
+	const char *player;         /* ORDERS, REPORT, MAP: whose (points into the caller's list) */
 	char path[LAYOUT_PATH_MAX]; /* where */
 };
 
-/* The files turn t (>= 1) commits, sorted by path: state.yaml, the journal export, one order
+/* The files turn t commits, sorted by path: state.yaml, the journal export, one order
  * file per sender (the players who sent a file, the umpire included) and one report per
- * campaign player. *out is malloc'd (free it); returns the count. */
+ * campaign player, with his map when maps is 1 (the rule system draws maps). *out is malloc'd
+ * (free it); returns the count. */
 size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
-	size_t n_senders, const char *const *players, size_t n_players);
-/* The files a sealed turn t (>= 1) commits, sorted by path: state.yaml (the public view), the
- * journal export and the public report; no order file, no player's report. */
-size_t layout_sealed_turn_files(struct layout_entry **out, int turn);
+	size_t n_senders, const char *const *players, size_t n_players, int maps);
+/* The files a sealed turn t commits, sorted by path: state.yaml (the public view), the
+ * journal export and the public report, with the public map when maps is 1; no order file,
+ * no player's report or map. */
+size_t layout_sealed_turn_files(struct layout_entry **out, int turn, int maps);
 /* reports/turn-NNNN.md: a sealed turn's public report (outside reports/turn-NNNN/, whose
  * names are player ids). */
 void layout_public_report_path(char out[LAYOUT_PATH_MAX], int turn);

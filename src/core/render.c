@@ -8,8 +8,10 @@
 #include "core/render.h"
 #include "core/escape.h"
 #include "core/error.h"
+#include "core/file.h"
 #include "core/layout.h"
 #include "core/repo.h"
+#include "core/svg.h"
 #include "core/banned.h"
 
 static void hex32(char out[65], const uint8_t in[32])
@@ -404,6 +406,7 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 		buf_printf(b, "# %s, turn %d: public report\n\n", c->id, in->turn);
 	escape_markdown(b, out->summary);
 	buf_puts(b, "\n\n");
+	render_map_link(b, c, in->turn, player);
 	buf_append(b, common->data, common->len);
 	/* Sealed: his own void orders in full (the shared part withholds every reason). */
 	size_t own = 0;
@@ -431,4 +434,140 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 		buf_release(&sit);
 	}
 	render_next(b, t, player);
+}
+
+/* --- maps (docs/formats.md "Maps") -------------------------------------------------------- */
+
+void render_map_link(struct buf *b, const struct campaign *c, int turn, const char *player)
+{
+	char link[LAYOUT_PATH_MAX];
+
+	if (!c->rules->draw_map) {
+		buf_printf(b, "No map: %s has no positions on a table.\n\n", c->rules->title);
+		return;
+	}
+	layout_map_link(link, turn, player, c->visibility == CAMPAIGN_SEALED);
+	buf_printf(b, "![Map of turn %d](%s)\n\n", turn, link);
+}
+
+void render_map(struct buf *out, const struct campaign *c, const void *state,
+	const struct rules_map *m, const char *player)
+{
+	size_t at = out->len;
+
+	c->rules->draw_map(&c->rc, state, m, player, out);
+	if (out->len - at <= SVG_MAX_BYTES)
+		return;
+	/* A runaway drawing: a small map that says so, not a turn refused. */
+	struct svg s;
+	out->len = at;
+	out->data[at] = '\0';
+	svg_begin(&s, out, 400, 60, 400, "map too large");
+	svg_text(&s, 10, 35, 16, "This map would exceed its size bound: see the report.", NULL);
+	svg_end(&s);
+}
+
+int render_keep_before(struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct diag d;
+	struct node *n;
+	int rc = 0;
+
+	if (!c->rules->draw_map)
+		return 0;
+	if (t->before)
+		c->rules->state_free(t->before);
+	t->before = NULL;
+	diag_init(&d);
+	n = c->rules->state_emit(&c->rc, t->state);
+	if (!n || c->rules->state_parse(&t->before, &c->rc, n, &d) < 0)
+		rc = error_set(ERROR_INTERNAL,
+			"internal error: cannot copy the state before turn %d for its maps",
+			t->in.turn);
+	node_free(n);
+	diag_release(&d);
+	return rc;
+}
+
+int render_maps(struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	struct rules_map m = { t->in.turn, t->before, &out->events };
+
+	if (!c->rules->draw_map)
+		return 0;
+	out->maps = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
+	for (size_t i = 0; i < c->n_players; i++)
+		render_map(&out->maps[i], c, t->state, &m, c->players[i]);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_map(&out->public_map, c, t->state, &m, NULL);
+	return 0;
+}
+
+void render_briefing(struct buf *b, const struct campaign *c, const void *state, const char *player)
+{
+	struct turn t;
+
+	memset(&t, 0, sizeof(t));
+	t.c = (struct campaign *)c;
+	t.state = (void *)state;
+	if (player)
+		buf_printf(b, "# %s, turn 0: briefing for %s\n\n", c->id, player);
+	else
+		buf_printf(b, "# %s, turn 0: public briefing\n\n", c->id);
+	buf_puts(b, "The table before turn 1.\n\n");
+	render_map_link(b, c, 0, player);
+	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {
+		struct buf sit = BUF_INIT;
+		c->rules->report(&c->rc, state, player, &sit);
+		if (sit.len) {
+			buf_puts(b, "## Situation\n\n");
+			buf_append(b, sit.data, sit.len);
+		}
+		buf_release(&sit);
+	}
+	render_next(b, &t, player);
+}
+
+/* One view's briefing (report and map) into files, under report_path and map_path. */
+static void add_briefing(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, const char *player, const char *report_path, const char *map_path)
+{
+	struct buf b = BUF_INIT;
+	struct rules_map m = { 0, NULL, NULL };
+
+	render_briefing(&b, c, state, player);
+	file_list_add(files, n, report_path, b.data, b.len);
+	if (c->rules->draw_map) {
+		buf_clear(&b);
+		render_map(&b, c, state, &m, player);
+		file_list_add(files, n, map_path, b.data, b.len);
+	}
+	buf_release(&b);
+}
+
+void render_briefing_files(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, int private_views)
+{
+	char rp[LAYOUT_PATH_MAX], mp[LAYOUT_PATH_MAX];
+	int sealed = c->visibility == CAMPAIGN_SEALED;
+
+	if (sealed && !private_views) {
+		layout_public_report_path(rp, 0);
+		layout_public_map_path(mp, 0);
+		add_briefing(files, n, c, state, NULL, rp, mp);
+		return;
+	}
+	for (size_t i = 0; i < c->n_players; i++) {
+		if (sealed) {
+			snprintf(rp, sizeof(rp), "%s/report.md", c->players[i]);
+			snprintf(mp, sizeof(mp), "%s/%s", c->players[i], LAYOUT_OUTBOX_MAP);
+		} else {
+			layout_report_path(rp, 0, c->players[i]);
+			layout_map_path(mp, 0, c->players[i]);
+		}
+		add_briefing(files, n, c, state, c->players[i], rp, mp);
+	}
 }

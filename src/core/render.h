@@ -25,6 +25,34 @@ void render_report_common(struct buf *common, const struct turn *t);
 void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	const struct buf *common);
 
+/* Maps (docs/formats.md "Maps"). The line of a report that shows its map: an image with the
+ * relative link layout_map_link gives, or, when the rule system draws none, a line saying so.
+ * Appends to b. */
+void render_map_link(struct buf *b, const struct campaign *c, int turn, const char *player);
+/* Appends player's map (NULL: the public one) of state after the turn m describes: the rule
+ * system's draw_map, or a small map saying so when it would pass SVG_MAX_BYTES. The rule
+ * system must draw maps. */
+void render_map(struct buf *out, const struct campaign *c, const void *state,
+	const struct rules_map *m, const char *player);
+/* Keeps a copy of t's state as t->before (the turn's maps draw the moves from it): the
+ * `rulings` step's first act. Nothing when the rule system draws no map. Returns 0 / -1. */
+int render_keep_before(struct turn *t);
+/* Draws the turn's maps into t->out.maps (one per player) and, sealed, t->out.public_map;
+ * nothing when the rule system draws none (t->out.maps stays NULL). Returns 0 / -1. */
+int render_maps(struct turn *t);
+/* Appends the turn-0 briefing of player (NULL: the public one): the map of the opening
+ * position, the rule system's Situation and who is due on turn 1. */
+void render_briefing(struct buf *b, const struct campaign *c, const void *state,
+	const char *player);
+
+/* The turn-0 briefing's files, appended to *files (file_list_add), from the opening state:
+ * open, each player's report and map (reports/turn-0000/PLAYER.md, .svg), committed by the
+ * setup; sealed, the public report and map (reports/turn-0000.md, .svg) when private_views is
+ * 0, else each player's, as PLAYER/report.md and PLAYER/map.svg (his outbox's briefing/). */
+struct file;
+void render_briefing_files(struct file **files, size_t *n, const struct campaign *c,
+	const void *state, int private_views);
+
 /* Appends a sealed turn's salts file to b: campaign, turn (and player, when given) and, per
  * order file (player's only, or every one when player is NULL), its player, salt and salted
  * commitment (`sha256`, as the export shows it); then `views`, per player (his only, or every

@@ -14,6 +14,7 @@
 #include "core/campaign.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/render.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -280,10 +281,28 @@ static int keep_whole_state(struct campaign *c, const struct buf *whole)
 	return rc;
 }
 
+/* Sealed: each player's briefing into his outbox (.umpire/outbox/PLAYER/briefing/). */
+static int keep_briefings(struct campaign *c, const struct file *v, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *slash = strchr(v[i].path, '/');
+		char *dir = xasprintf("%s/.umpire/outbox/%.*s/" LAYOUT_OUTBOX_BRIEFING, c->dir,
+			(int)(slash - v[i].path), v[i].path);
+		if (file_mkdir_p(dir, 0700) < 0 ||
+			file_write_durable(dir, slash + 1, v[i].data, v[i].len) < 0)
+			rc = error_reclass(ERROR_CREATE);
+		free(dir);
+	}
+	return rc;
+}
+
 /* Everything checked and rendered before anything is created: a bad scenario writes nothing. */
 static int prepare(struct campaign *c, const struct campaign_spec *spec,
 	const uint8_t commitment[FAIR_HASH_BYTES], struct buf *campaign_yaml, struct buf *addresses,
-	struct buf *state_yaml, struct buf *whole_yaml, struct diag *d)
+	struct buf *state_yaml, struct buf *whole_yaml, struct file **brief, size_t *n_brief,
+	struct file **outbox, size_t *n_outbox, struct diag *d)
 {
 	struct node_limits lim = { .max_bytes = SCENARIO_MAX_BYTES,
 		.max_nodes = SCENARIO_MAX_NODES,
@@ -315,6 +334,10 @@ static int prepare(struct campaign *c, const struct campaign_spec *spec,
 		error_set(ERROR_INTERNAL, "internal error: cannot emit the initial state");
 		goto done;
 	}
+	/* The turn-0 briefing (docs/formats.md "Maps"): the table before turn 1. */
+	render_briefing_files(brief, n_brief, c, state, 0);
+	if (c->visibility == CAMPAIGN_SEALED)
+		render_briefing_files(outbox, n_outbox, c, state, 1);
 	rc = 0;
 done:
 	if (rc < 0 && diag_count(d))
@@ -333,6 +356,8 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 		   whole_yaml = BUF_INIT;
 	struct campaign *c = xcalloc(1, sizeof(*c));
 	uint8_t commitment[FAIR_HASH_BYTES], state_sha256[FAIR_HASH_BYTES];
+	struct file *files = NULL, *outbox = NULL;
+	size_t n_files = 0, n_outbox = 0;
 	int rc = -1;
 
 	*out = NULL;
@@ -340,8 +365,9 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 	c->readers_fd = -1;
 	c->dir = xstrdup(spec->dir);
 	fair_commitment(commitment, spec->secret, spec->chain_length);
-	if (prepare(c, spec, commitment, &campaign_yaml, &addresses, &state_yaml, &whole_yaml, d) <
-		0)
+	file_list_add(&files, &n_files, ".gitignore", gitignore, sizeof(gitignore) - 1);
+	if (prepare(c, spec, commitment, &campaign_yaml, &addresses, &state_yaml, &whole_yaml,
+		    &files, &n_files, &outbox, &n_outbox, d) < 0)
 		goto done;
 	if (!dir_usable(spec->dir)) {
 		error_set(ERROR_CREATE,
@@ -350,21 +376,20 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 		goto done;
 	}
 	if (create_files(c, spec->secret) < 0 || keep_addresses(c, &addresses) < 0 ||
-		keep_whole_state(c, &whole_yaml) < 0)
+		keep_whole_state(c, &whole_yaml) < 0 || keep_briefings(c, outbox, n_outbox) < 0)
 		goto done;
-	struct file files[3] = {
-		{ (char *)".gitignore", (unsigned char *)gitignore, sizeof(gitignore) - 1 },
-		{ (char *)LAYOUT_CAMPAIGN, (unsigned char *)campaign_yaml.data, campaign_yaml.len },
-		{ (char *)LAYOUT_STATE, (unsigned char *)state_yaml.data, state_yaml.len },
-	};
+	file_list_add(&files, &n_files, LAYOUT_CAMPAIGN, campaign_yaml.data, campaign_yaml.len);
+	file_list_add(&files, &n_files, LAYOUT_STATE, state_yaml.data, state_yaml.len);
 	fair_sha256(state_sha256, state_yaml.data, state_yaml.len);
-	if (turn_commit_setup(c, files, 3, state_sha256, spec->when) < 0)
+	if (turn_commit_setup(c, files, n_files, state_sha256, spec->when) < 0)
 		goto done;
 	*out = c;
 	c = NULL;
 	rc = 0;
 done:
 	campaign_close(c);
+	file_list_free(files, n_files);
+	file_list_free(outbox, n_outbox);
 	buf_release(&campaign_yaml);
 	buf_release(&addresses);
 	buf_release(&state_yaml);

@@ -194,6 +194,12 @@ void turn_release(struct turn *t)
 		buf_release(&out->reports[i]);
 	buf_release(&out->public_report);
 	free(out->reports);
+	for (size_t i = 0; out->maps && i < out->n_reports; i++)
+		buf_release(&out->maps[i]);
+	free(out->maps);
+	buf_release(&out->public_map);
+	if (t->before)
+		t->c->rules->state_free(t->before);
 	for (size_t i = 0; out->views && i < t->c->n_players; i++)
 		buf_release(&out->views[i].state);
 	free(out->views);
@@ -393,7 +399,7 @@ static int check_last_turn(struct turn *t, const struct journal_record *r, const
 	if (audit_journal_export(r, ex) < 0)
 		goto done;
 	if (c->visibility == CAMPAIGN_SEALED) {
-		n = layout_sealed_turn_files(&paths, r->turn);
+		n = layout_sealed_turn_files(&paths, r->turn, c->rules->draw_map != NULL);
 	} else {
 		const char **senders = xcalloc(r->n_orders + 1, sizeof(*senders));
 		size_t n_senders = 0;
@@ -401,7 +407,7 @@ static int check_last_turn(struct turn *t, const struct journal_record *r, const
 			if (r->orders[i].has_file)
 				senders[n_senders++] = r->orders[i].player;
 		n = layout_turn_files(&paths, r->turn, senders, n_senders,
-			(const char *const *)c->players, c->n_players);
+			(const char *const *)c->players, c->n_players, c->rules->draw_map != NULL);
 		free(senders);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1497,6 +1503,8 @@ static int step_rulings(struct turn *t)
 {
 	const struct order_file *uf = turn_find_file(&t->in, UMPIRE_PLAYER);
 
+	if (render_keep_before(t) < 0)
+		return -1;
 	for (size_t i = 0; uf && i < uf->n_rulings; i++) {
 		const struct ruling *r = &uf->rulings[i];
 		char *purpose = xasprintf("umpire ruling %zu: %s", i + 1, r->what);
@@ -1604,6 +1612,8 @@ static int step_render(struct turn *t)
 	if (c->visibility == CAMPAIGN_SEALED)
 		render_report_from(&out->public_report, t, NULL, &common);
 	buf_release(&common);
+	if (render_maps(t) < 0)
+		return -1;
 	if (c->visibility == CAMPAIGN_SEALED && render_views(t) < 0)
 		return -1;
 	/* Last: a sealed export commits to each player's report and view. */
@@ -1783,6 +1793,9 @@ static int write_outbox(struct turn *t, size_t k)
 		rc = write_private("seal: outbox view", dir, LAYOUT_STATE, view->data, view->len);
 	if (rc == 0)
 		rc = write_private("seal: outbox salt", dir, "salt.yaml", salt.data, salt.len);
+	if (rc == 0 && t->out.maps)
+		rc = write_private("seal: outbox map", dir, LAYOUT_OUTBOX_MAP, t->out.maps[k].data,
+			t->out.maps[k].len);
 	/* His own file back, so his outbox alone checks against the clone (verify --view). */
 	const struct order_file *f = turn_find_file(&t->in, p);
 	if (rc == 0 && f)
@@ -1842,10 +1855,11 @@ size_t turn_files(const struct turn *t, struct file **out)
 
 	for (size_t i = 0; i < in->n_files; i++)
 		senders[i] = in->files[i].player;
+	int maps = out_->maps != NULL;
 	size_t n = t->c->visibility == CAMPAIGN_SEALED ?
-			   layout_sealed_turn_files(&paths, in->turn) :
+			   layout_sealed_turn_files(&paths, in->turn, maps) :
 			   layout_turn_files(&paths, in->turn, senders, in->n_files,
-				   (const char *const *)t->c->players, t->c->n_players);
+				   (const char *const *)t->c->players, t->c->n_players, maps);
 	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct buf *b = NULL;
@@ -1864,9 +1878,14 @@ size_t turn_files(const struct turn *t, struct file **out)
 			b = &out_->public_report;
 			break;
 		case LAYOUT_KIND_REPORT:
+		case LAYOUT_KIND_MAP:
 			for (size_t k = 0; k < t->c->n_players; k++)
 				if (strcmp(t->c->players[k], paths[i].player) == 0)
-					b = &out_->reports[k];
+					b = paths[i].kind == LAYOUT_KIND_MAP ? &out_->maps[k] :
+									       &out_->reports[k];
+			break;
+		case LAYOUT_KIND_PUBLIC_MAP:
+			b = &out_->public_map;
 			break;
 		}
 		file_list_add(out, &n_files, paths[i].path, b ? (const void *)b->data : f->bytes,

@@ -92,6 +92,9 @@ struct turn_output {
 	struct buf *reports;      /* one per campaign player, campaign order (sealed: private) */
 	struct buf public_report; /* sealed: the report everybody may read (committed) */
 	size_t n_reports;
+	struct buf *maps;         /* one per campaign player, beside reports; NULL: the rule system
+	                        * draws none (docs/formats.md "Maps") */
+	struct buf public_map;    /* sealed: the public map (committed) */
 	struct turn_view *views;  /* sealed: one per campaign player, campaign order; else NULL */
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
@@ -129,6 +132,7 @@ struct turn {
 	const char *record_name;     /* TURN_RECORDED: how messages name the record */
 	long long when;              /* commit time, seconds (live turns) */
 	void *state;                 /* the state, mutated into the state after the turn */
+	void *before;                /* a copy of the state before the rulings, for the maps */
 	int owns_state;              /* 1: load made it, turn_release frees it */
 	struct turn_input in;        /* order files, missing players, beacon */
 	struct turn_output out;      /* seed, dice, events, rendered files */

@@ -212,23 +212,23 @@ int notify_reveal_receipt(struct campaign *c, int turn, const char *player,
 
 /* Sealed: player i's private files of turn (.umpire/outbox/PLAYER/turn-NNNN, written by the
  * turn): his report as the body, it and his view, salt and own orders attached under names
- * of the turn (report-NNNN.md, view-NNNN.yaml, salt-NNNN.yaml, orders-NNNN.yaml), so saving
+ * of the turn (report-NNNN.md, view-NNNN.yaml, salt-NNNN.yaml, orders-NNNN.yaml, map-NNNN.svg), so saving
  * several turns' mails into one folder gives `umpire verify --view` its input. 0 / -1. */
 static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long now)
 {
-	static const char *const names[] = { "report.md", "state.yaml", "salt.yaml",
-		"orders.yaml" };
+	static const char *const names[] = { "report.md", "state.yaml", "salt.yaml", "orders.yaml",
+		LAYOUT_OUTBOX_MAP };
 	static const char *const sent[] = { "report-%04d.md", "view-%04d.yaml", "salt-%04d.yaml",
-		"orders-%04d.yaml" };
-	struct buf files[4] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
-	char as[4][32];
+		"orders-%04d.yaml", "map-%04d.svg" };
+	struct buf files[5] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	char as[5][32];
 	struct notice nt = { "report", turn, NULL, NULL, { { 0 } }, 0 };
 	char *pdir;
 	int rc = 0;
 
 	pdir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_TAG_PREFIX "%04d", c->dir, c->players[i],
 		turn);
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < 5; k++) {
 		char *path = xasprintf("%s/%s", pdir, names[k]);
 		snprintf(as[k], sizeof(as[k]), sent[k], turn);
 		if (file_read(path, REPO_MAX_OBJECT_BYTES, &files[k]) == 0)
@@ -246,7 +246,7 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
 		rc = queue_notice(c, i, &nt, now);
 		free(subject);
 	}
-	for (size_t k = 0; k < 4; k++)
+	for (size_t k = 0; k < 5; k++)
 		buf_release(&files[k]);
 	free(pdir);
 	return rc;
@@ -256,8 +256,8 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
  * when he has none, -1. */
 static int queue_open_report(struct campaign *c, size_t i, int turn, long long now)
 {
-	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64];
-	struct buf report = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64], mapfile[64];
+	struct buf report = BUF_INIT, map = BUF_INIT;
 	int rc;
 
 	layout_tag(tag, turn);
@@ -268,10 +268,18 @@ static int queue_open_report(struct campaign *c, size_t i, int turn, long long n
 		char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
 		struct notice nt = { "report", turn, subject, buf_str(&report),
 			{ { file, report.data, report.len } }, 1 };
+		/* His map beside it, when the rule system draws one. */
+		layout_map_path(path, turn, c->players[i]);
+		snprintf(mapfile, sizeof(mapfile), "turn-%04d-%s.svg", turn, c->players[i]);
+		if (repo_read(c->repo, tag, path, &map) == 0)
+			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ mapfile,
+				map.data, map.len };
+		error_clear();
 		rc = queue_notice(c, i, &nt, now);
 		free(subject);
 	}
 	buf_release(&report);
+	buf_release(&map);
 	return rc;
 }
 

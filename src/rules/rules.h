@@ -13,6 +13,7 @@
 #include "core/dice.h"
 #include "core/events.h"
 #include "core/adjust.h"
+#include "core/svg.h"
 
 #define RULES_INTERFACE_VERSION 2
 
@@ -48,6 +49,13 @@ struct rules_turn {
 	struct events *events; /* record what happened here */
 	struct buf summary;    /* one line for the commit message; empty = default */
 	struct buf why;        /* when resolve fails: what went wrong (one line) */
+};
+
+/* What a map draws besides the table: the turn just resolved (rules.h draw_map). */
+struct rules_map {
+	int turn;                    /* the turn drawn; 0: the opening position (the briefing) */
+	const void *before;          /* the state before the turn's rulings and phases; NULL at 0 */
+	const struct events *events; /* what happened, in order; NULL at turn 0 */
 };
 
 struct rule_system {
@@ -105,6 +113,15 @@ struct rule_system {
 	 * see the whole state (state_emit). A rule system with RULES_PRIVATE must set it. */
 	struct node *(
 		*state_view)(const struct rules_campaign *c, const void *state, const char *player);
+
+	/* Draws the battlefield as player may know it (player NULL: the public view) after the
+	 * turn m describes, and the turn on it (moves, shots, fights), a legend, a scale bar and
+	 * the grid labels of the orders, as one SVG document appended to out (core/svg.h).
+	 * Only what that player may know, of the state before the turn too: a hidden group or
+	 * a standing order never shows on another's map. Integer coordinates only. Optional:
+	 * NULL means the rule system has no positions to draw (docs/formats.md "Maps"). */
+	void (*draw_map)(const struct rules_campaign *c, const void *state,
+		const struct rules_map *m, const char *player, struct buf *out);
 
 	/* The umpire's adjustments (core/adjust.h, docs/formats.md). Optional: NULL means the
 	 * rule system takes none and the umpire's file may hold rulings only.

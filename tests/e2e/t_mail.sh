@@ -248,7 +248,7 @@ git -C clone-b pull -q
 expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 grep -q "made-up value of round" b/journal/turn-0001.yaml || die "the beacon value is not journaled"
 # Sealed (the default): each player's report mail carries his report, view, salt and own
-# orders under names of the turn; saved into a folder they are what verify --view checks.
+# orders and his map under names of the turn; saved into a folder they are what verify --view checks.
 for f in smtp/*.eml; do
     grep -q "turn 1: your report" $f && grep -q "^To: blood@example.org" $f || continue
     mkdir -p view-blood
@@ -256,7 +256,7 @@ for f in smtp/*.eml; do
 import email, email.policy, sys
 m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
 names = [a.get_filename() for a in m.iter_attachments()]
-assert names == ["report-0001.md", "view-0001.yaml", "salt-0001.yaml", "orders-0001.yaml"], names
+assert names == ["report-0001.md", "view-0001.yaml", "salt-0001.yaml", "orders-0001.yaml", "map-0001.svg"], names
 for a in m.iter_attachments():
     open(sys.argv[2] + "/" + a.get_filename(), "w").write(a.get_content())
 PY

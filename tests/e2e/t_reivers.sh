@@ -171,10 +171,22 @@ for at in -150-240 150,240] -140-230 140,230]; do
     if grep -qaF -- "$at" "$TMP/flat"; then die "the sealed clone holds the place $at"; fi
 done
 has "$TMP/flat" "-295-"   # the search can see a place: Tam's, in the public state
+# The maps (docs/formats.md "Maps") draw a figure at (40 + x, 400 - y): the woodsmen's places
+# in no map of the clone or of the Armstrongs' outbox, in the Forsters' own.
+for at in 'cx="190"cy="160"' 'x="185"y="155"' 'cx="180"cy="170"'; do
+    if grep -qaF -- "$at" "$TMP/flat"; then die "a map in the sealed clone draws a woodsman ($at)"; fi
+    if tr -d ' \n' < "$S/.umpire/outbox/armstrong/turn-0002/map.svg" | grep -qF -- "$at"; then
+        die "the Armstrongs' map draws a woodsman ($at)"
+    fi
+done
+tr -d ' \n' < "$S/.umpire/outbox/forster/turn-0002/map.svg" | grep -qF 'x="185"y="155"' ||
+    die "the Forsters' map does not draw Rowie"
+# the search can see a figure on a map: Hutcheon, the Forsters' heidman at [330, 230]
+grep -qaF 'x="365"y="165"' "$TMP/flat" || die "no map in the clone draws Hutcheon"
 O="$S/.umpire/outbox"
 has "$O/forster/turn-0002/state.yaml" "id: rowie-forster"
 has "$O/forster/turn-0002/report.md" "| rowie-forster | forster | woodsmen |"
-for f in state.yaml report.md; do
+for f in state.yaml report.md map.svg; do
     if grep -qF rowie "$O/armstrong/turn-0002/$f"; then die "the Armstrongs' $f holds the woodsmen"; fi
 done
 has "$O/armstrong/turn-0002/report.md" "| tam-forster | forster | herdsmen |"

@@ -38,6 +38,8 @@ git -C "$C" ls-tree -r --name-only turn-0004 > "$TMP/tree"
 grep -q '^orders/' "$TMP/tree" && die "a sealed turn committed an order file"
 grep -q '^reports/turn-0001/' "$TMP/tree" && die "a sealed turn committed a player's report"
 has "$TMP/tree" "reports/turn-0004.md"
+has "$TMP/tree" "reports/turn-0004.svg"   # the public map beside it (docs/formats.md "Maps")
+grep -q '^reports/turn-0004/' "$TMP/tree" && die "a sealed turn committed a player's map"
 git -C "$C" show turn-0004:state.yaml > "$TMP/public-state"
 grep -q 'standing' "$TMP/public-state" && die "the public state.yaml holds standing orders"
 
@@ -68,8 +70,14 @@ done
 # Each player's outbox: his report, his view (his own standing orders, not the other's) and
 # his salt, which opens the commitment the public export shows for his file.
 O="$C/.umpire/outbox"
-for f in report.md state.yaml salt.yaml; do
+for f in report.md state.yaml salt.yaml map.svg; do
     [ -s "$O/defender/turn-0002/$f" ] || die "no $f in the defender's outbox of turn 2"
+done
+# His map holds no standing order, his or the other's (every word of the block's keys).
+for key in standing morale-removal fall-back officer-square response withdraw; do
+    for p in attacker defender; do
+        if grep -qF -- "$key" "$O/$p/turn-0002/map.svg"; then die "$p's map names '$key'"; fi
+    done
 done
 has "$O/defender/turn-0002/state.yaml" "morale-removal:"
 sed -n '/^  standing:/,$p' "$O/defender/turn-0002/state.yaml" | grep -q '^    attacker:' &&

@@ -123,7 +123,7 @@ START_TEST(test_layout)
 	static const char *const senders[] = { "umpire", "red" };
 	static const char *const players[] = { "red", "green", "blue" };
 	struct layout_entry *v = NULL;
-	size_t n = layout_turn_files(&v, 7, senders, 2, players, 3);
+	size_t n = layout_turn_files(&v, 7, senders, 2, players, 3, 0);
 	static const char *const want[] = {
 		"journal/turn-0007.yaml",
 		"orders/turn-0007/red.yaml",
@@ -139,6 +139,27 @@ START_TEST(test_layout)
 	ck_assert_int_eq(v[1].kind, LAYOUT_KIND_ORDERS);
 	ck_assert_str_eq(v[1].player, "red");
 	free(v);
+
+	/* With maps: each report has its map beside it; sealed, the public report its own. */
+	n = layout_turn_files(&v, 7, senders, 2, players, 3, 1);
+	ck_assert_uint_eq(n, 10);
+	ck_assert_str_eq(v[3].path, "reports/turn-0007/blue.md");
+	ck_assert_str_eq(v[4].path, "reports/turn-0007/blue.svg");
+	ck_assert_int_eq(v[4].kind, LAYOUT_KIND_MAP);
+	ck_assert_str_eq(v[4].player, "blue");
+	free(v);
+	n = layout_sealed_turn_files(&v, 7, 1);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(v[2].path, "reports/turn-0007.svg");
+	ck_assert_int_eq(v[2].kind, LAYOUT_KIND_PUBLIC_MAP);
+	free(v);
+	char link[LAYOUT_PATH_MAX];
+	layout_map_link(link, 7, "red", 0);
+	ck_assert_str_eq(link, "red.svg");
+	layout_map_link(link, 7, "red", 1);
+	ck_assert_str_eq(link, "map.svg");
+	layout_map_link(link, 7, NULL, 1);
+	ck_assert_str_eq(link, "turn-0007.svg");
 
 	struct buf msg = BUF_INIT;
 	uint8_t head[32], commitment[32];

@@ -178,6 +178,15 @@ static struct node *lr_state_view(const struct rules_campaign *c, const void *st
 	return landraid_state_emit_view(state, side);
 }
 
+/* Nothing on the table is private: every player and the public see the same map. */
+static void lr_draw_map(const struct rules_campaign *c, const void *state,
+	const struct rules_map *m, const char *player, struct buf *out)
+{
+	(void)c;
+	(void)player;
+	landraid_draw_map(state, m->before, m, out);
+}
+
 static void lr_state_free(void *state)
 {
 	landraid_state_free(state);
@@ -388,4 +397,5 @@ const struct rule_system rules_land_raid = {
 	.state_view = lr_state_view,
 	.orders_template = landraid_orders_template,
 	.result = landraid_result,
+	.draw_map = lr_draw_map,
 };

@@ -406,6 +406,12 @@ int landraid_plunder(struct landraid_ctx *c, struct landraid_base *officer,
 void landraid_report(const struct landraid_state *s, const struct landraid_options *o,
 	struct buf *out);
 
+/* --- map (map.c) ------------------------------------------------------------------ */
+
+/* The SVG map of s after the turn m describes (rules.h draw_map); before is m->before. */
+void landraid_draw_map(const struct landraid_state *s, const struct landraid_state *before,
+	const struct rules_map *m, struct buf *out);
+
 /* --- small helpers shared by the files --------------------------------------------- */
 
 void landraid_ids_release(struct landraid_ids *l);

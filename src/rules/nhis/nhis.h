@@ -271,6 +271,11 @@ int nhis_cover(const struct nhis_map *m, const struct nhis_options *o, int firer
  * Rough/Lava Rock, Trees, Brush, Tall Grass, Cave, Wreck). */
 int nhis_shift_terrain(const struct nhis_map *m, int target);
 
+/* ---- the SVG map (svgmap.c) ---- */
+
+/* The SVG map of s after the turn m describes (rules.h draw_map). */
+void nhis_draw_map(const struct nhis_state *s, const struct rules_map *m, struct buf *out);
+
 /* ---- fire (fire.c) ---- */
 
 /* The Fire Attack Table: the firepower of each column, and the result for a column index

@@ -581,6 +581,15 @@ static void nhis_report(const struct rules_campaign *c, const void *state, const
 }
 
 /* Opportunity-fire orders are private to their side; the rest of the map is public. */
+/* Positions are public: every player and the public see the same map. */
+static void nhis_map(const struct rules_campaign *c, const void *state, const struct rules_map *m,
+	const char *player, struct buf *out)
+{
+	(void)c;
+	(void)player;
+	nhis_draw_map(state, m, out);
+}
+
 static struct node *nhis_state_view(const struct rules_campaign *c, const void *state,
 	const char *player)
 {
@@ -634,6 +643,7 @@ const struct rule_system rules_nhis = {
 	.resolve = nhis_resolve,
 	.report = nhis_report,
 	.state_view = nhis_state_view,
+	.draw_map = nhis_map,
 	.adjust_check = nhis_adjust_check,
 	.adjust_apply = nhis_adjust_apply,
 	.orders_template = nhis_orders_template,

@@ -262,6 +262,12 @@ int rv_hidden_from(const struct rv_state *s, int f, int side);
 /* The group's leader (alive), or -1. */
 int rv_group_leader(const struct rv_state *s, int g);
 
+/* ---- map.c ---- */
+/* The SVG map of the table as player sees it (rules.h draw_map): another side's hidden
+ * groups never drawn, in the state or in m->before. */
+void rv_map(const struct rules_campaign *c, const void *state, const struct rules_map *m,
+	const char *player, struct buf *out);
+
 /* ---- geometry.c: the table (Border Reivers §Firing, §Movement, §Melee) ---- */
 /* 1 if a sight line from a to b exists: no area that blocks sight lies across it (areas that
  * hold a or b do not block: a figure in a wood sees out). */

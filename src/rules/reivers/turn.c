@@ -750,6 +750,7 @@ const struct rule_system rules_reivers = {
 	.resolve = rv_resolve,
 	.report = rv_report,
 	.state_view = rv_state_view,
+	.draw_map = rv_map,
 	.adjust_check = rv_adjust_check,
 	.adjust_apply = rv_adjust_apply,
 	.orders_template = rv_orders_template,

@@ -130,6 +130,15 @@ static void wm_report(const struct rules_campaign *c, const void *state, const c
 
 /* Each side's standing choices (win, draw) are private to it; its order files (initiative,
  * the orders it plans) the core withholds in a sealed campaign. */
+/* Positions are public: every player and the public see the same map. */
+static void wm_map(const struct rules_campaign *c, const void *state, const struct rules_map *m,
+	const char *player, struct buf *out)
+{
+	(void)c;
+	(void)player;
+	wm_draw_map(state, m, out);
+}
+
 static struct node *wm_state_view(const struct rules_campaign *c, const void *state,
 	const char *player)
 {
@@ -177,4 +186,5 @@ const struct rule_system rules_warmaster = {
 	.state_view = wm_state_view,
 	.orders_template = wm_orders_template,
 	.result = wm_result,
+	.draw_map = wm_map,
 };

@@ -329,6 +329,10 @@ int wm_want_pt(const struct wm_state *s, const struct node *n, const char *what,
 /* The full pace of a unit type, mm (the sheet's Moves). */
 int wm_type_pace(enum wm_utype t);
 
+/* ---- the SVG map (map.c) ---- */
+/* The SVG map of s after the turn m describes (rules.h draw_map): every view the same. */
+void wm_draw_map(const struct wm_state *s, const struct rules_map *m, struct buf *out);
+
 /* ---- geometry (geom.c) ---- */
 /* The unit's footprint from its front edge and formation (depth: one stand in line or
  * irregular, all stands in column). */

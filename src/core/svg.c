@@ -1,0 +1,277 @@
+/* svg.c — the SVG writer of the maps: each element written with its attributes in one fixed
+ * order, integer coordinates only, text escaped for XML. No floating point: arrowheads are
+ * placed with an integer square root, so every machine writes the same bytes. */
+#include <stdint.h>
+#include <string.h>
+
+#include "core/svg.h"
+#include "core/banned.h"
+
+static void put_int(struct buf *b, long long v)
+{
+	buf_put_int(b, v);
+}
+
+/* ` name="v"` */
+static void attr_int(struct buf *b, const char *name, long long v)
+{
+	buf_puts(b, " ");
+	buf_puts(b, name);
+	buf_puts(b, "=\"");
+	put_int(b, v);
+	buf_puts(b, "\"");
+}
+
+static void attr_str(struct buf *b, const char *name, const char *v)
+{
+	buf_puts(b, " ");
+	buf_puts(b, name);
+	buf_puts(b, "=\"");
+	svg_escape(b, v);
+	buf_puts(b, "\"");
+}
+
+/* fill, stroke, stroke-width, stroke-dasharray: always in this order. */
+static void paint(struct buf *b, const struct svg_style *st, int fill_ok)
+{
+	attr_str(b, "fill", fill_ok && st && st->fill ? st->fill : "none");
+	if (st && st->stroke) {
+		attr_str(b, "stroke", st->stroke);
+		attr_int(b, "stroke-width", st->width > 0 ? st->width : 1);
+		if (st->flags & SVG_DASHED)
+			attr_str(b, "stroke-dasharray",
+				st->width > 1 ? (st->width > 4 ? "16 10" : "8 5") : "4 3");
+	}
+}
+
+unsigned long long svg_isqrt(unsigned long long n)
+{
+	unsigned long long r = 0, bit = 1ULL << 62;
+
+	while (bit > n)
+		bit >>= 2;
+	while (bit) {
+		if (n >= r + bit) {
+			n -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/* A filled triangle of length head pointing from (x1, y1) to its tip (x2, y2). */
+static void arrowhead(struct svg *s, int x1, int y1, int x2, int y2, int head, const char *col)
+{
+	long long dx = (long long)x2 - x1, dy = (long long)y2 - y1;
+	long long len = (long long)svg_isqrt((unsigned long long)(dx * dx + dy * dy));
+
+	if (len == 0 || head <= 0 || !col)
+		return;
+	/* base centre head back along the line; half-width head/2 across it */
+	long long bx = x2 - dx * head / len, by = y2 - dy * head / len;
+	long long px = -dy * head / (2 * len), py = dx * head / (2 * len);
+	struct buf *b = s->out;
+	buf_puts(b, "<polygon points=\"");
+	put_int(b, x2);
+	buf_puts(b, ",");
+	put_int(b, y2);
+	buf_puts(b, " ");
+	put_int(b, bx + px);
+	buf_puts(b, ",");
+	put_int(b, by + py);
+	buf_puts(b, " ");
+	put_int(b, bx - px);
+	buf_puts(b, ",");
+	put_int(b, by - py);
+	buf_puts(b, "\"");
+	attr_str(b, "fill", col);
+	buf_puts(b, "/>\n");
+}
+
+void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title)
+{
+	s->out = out;
+	s->w = w > 0 ? w : 1;
+	s->h = h > 0 ? h : 1;
+	s->groups = 0;
+	buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+	attr_int(out, "width", px_w);
+	attr_int(out, "height", (long long)px_w * s->h / s->w);
+	buf_puts(out, " viewBox=\"0 0 ");
+	put_int(out, s->w);
+	buf_puts(out, " ");
+	put_int(out, s->h);
+	buf_puts(out, "\" font-family=\"sans-serif\">\n<title>");
+	svg_escape(out, title ? title : "");
+	buf_puts(out, "</title>\n");
+	struct svg_style bg = { "#ffffff", NULL, 0, 0 };
+	svg_rect(s, 0, 0, s->w, s->h, &bg);
+}
+
+void svg_end(struct svg *s)
+{
+	while (s->groups > 0)
+		svg_group_end(s);
+	buf_puts(s->out, "</svg>\n");
+}
+
+void svg_group(struct svg *s, const char *cls)
+{
+	buf_puts(s->out, "<g");
+	if (cls)
+		attr_str(s->out, "class", cls);
+	buf_puts(s->out, ">\n");
+	s->groups++;
+}
+
+void svg_group_end(struct svg *s)
+{
+	if (s->groups <= 0)
+		return;
+	buf_puts(s->out, "</g>\n");
+	s->groups--;
+}
+
+void svg_rect(struct svg *s, int x, int y, int w, int h, const struct svg_style *st)
+{
+	struct buf *b = s->out;
+	buf_puts(b, "<rect");
+	attr_int(b, "x", x);
+	attr_int(b, "y", y);
+	attr_int(b, "width", w);
+	attr_int(b, "height", h);
+	paint(b, st, 1);
+	buf_puts(b, "/>\n");
+}
+
+void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st)
+{
+	struct buf *b = s->out;
+	buf_puts(b, "<circle");
+	attr_int(b, "cx", cx);
+	attr_int(b, "cy", cy);
+	attr_int(b, "r", r);
+	paint(b, st, 1);
+	buf_puts(b, "/>\n");
+}
+
+void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const struct svg_style *st)
+{
+	int xy[4] = { x1, y1, x2, y2 };
+	svg_poly(s, xy, 2, 0, head, st);
+}
+
+void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
+	const struct svg_style *st)
+{
+	struct buf *b = s->out;
+
+	if (n < 2)
+		return;
+	buf_puts(b, closed ? "<polygon points=\"" : "<polyline points=\"");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, " ");
+		put_int(b, xy[2 * i]);
+		buf_puts(b, ",");
+		put_int(b, xy[2 * i + 1]);
+	}
+	buf_puts(b, "\"");
+	paint(b, st, closed);
+	if (!closed)
+		buf_puts(b, " stroke-linejoin=\"round\"");
+	buf_puts(b, "/>\n");
+	if (!closed && st && (st->flags & SVG_ARROW))
+		arrowhead(s, xy[2 * n - 4], xy[2 * n - 3], xy[2 * n - 2], xy[2 * n - 1], head,
+			st->stroke);
+}
+
+void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st)
+{
+	struct buf *b = s->out;
+	unsigned f = st ? st->flags : 0;
+	buf_puts(b, "<text");
+	attr_int(b, "x", x);
+	attr_int(b, "y", y);
+	attr_int(b, "font-size", size);
+	if (f & (SVG_MIDDLE | SVG_END))
+		attr_str(b, "text-anchor", f & SVG_MIDDLE ? "middle" : "end");
+	if (f & SVG_BOLD)
+		attr_str(b, "font-weight", "bold");
+	attr_str(b, "fill", st && st->fill ? st->fill : "#000000");
+	buf_puts(b, ">");
+	svg_escape(b, text ? text : "");
+	buf_puts(b, "</text>\n");
+}
+
+void svg_comment(struct svg *s, const char *text)
+{
+	buf_puts(s->out, "<!-- ");
+	for (const char *p = text; *p; p++)
+		buf_append(s->out, p[0] == '-' && p[1] == '-' ? "=" : p, 1);
+	buf_puts(s->out, " -->\n");
+}
+
+/* The length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = p[0] < 0x80           ? 1 :
+		   (p[0] & 0xe0) == 0xc0 ? 2 :
+		   (p[0] & 0xf0) == 0xe0 ? 3 :
+		   (p[0] & 0xf8) == 0xf0 ? 4 :
+					   0;
+	if (n == 0 || (n == 2 && p[0] < 0xc2) || (n == 4 && p[0] > 0xf4))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3) {
+		uint32_t c = (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 |
+			     (uint32_t)(p[2] & 0x3f);
+		if (c < 0x800 || (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+			return 0;
+	}
+	if (n == 4) {
+		uint32_t c = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12;
+		if (c < 0x10000 || c > 0x10ffff)
+			return 0;
+	}
+	return n;
+}
+
+void svg_escape(struct buf *out, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+			buf_puts(out, "?");
+			p++;
+			continue;
+		}
+		switch (*p) {
+		case '&':
+			buf_puts(out, "&amp;");
+			break;
+		case '<':
+			buf_puts(out, "&lt;");
+			break;
+		case '>':
+			buf_puts(out, "&gt;");
+			break;
+		case '"':
+			buf_puts(out, "&quot;");
+			break;
+		case '\'':
+			buf_puts(out, "&apos;");
+			break;
+		default:
+			buf_append(out, p, n);
+		}
+		p += n;
+	}
+}

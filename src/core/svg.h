@@ -1,0 +1,67 @@
+/* svg.h — a small writer of SVG maps (the pictures beside each report, docs/formats.md
+ * "Maps"): integer coordinates only, every attribute in a fixed order, text escaped for XML,
+ * one generic font family and no embedded font, so the same drawing is the same bytes on every
+ * machine. Rule systems draw their battlefield through it (rules.h draw_map). */
+#ifndef UMPIRE_SVG_H
+#define UMPIRE_SVG_H
+
+#include <stddef.h>
+#include "core/buf.h"
+
+/* A map is refused past this size (a runaway drawing, not a big battle). */
+#define SVG_MAX_BYTES (4 * 1024 * 1024)
+
+/* Flags of svg_style. */
+enum svg_flags {
+	SVG_DASHED = 1 << 0, /* a dashed stroke */
+	SVG_ARROW = 1 << 1,  /* lines and polylines: an arrowhead at the last point */
+	SVG_BOLD = 1 << 2,   /* text: bold */
+	SVG_MIDDLE = 1 << 3, /* text: anchored at its middle (default: its start) */
+	SVG_END = 1 << 4,    /* text: anchored at its end */
+};
+
+/* How a shape is painted. Colours are CSS names or "#rrggbb" (program text, never input). */
+struct svg_style {
+	const char *fill;   /* NULL: "none" */
+	const char *stroke; /* NULL: "none" */
+	int width;          /* stroke width in user units (ignored without stroke) */
+	unsigned flags;     /* enum svg_flags */
+};
+
+/* A drawing in progress: the caller's buffer and the user-unit size. */
+struct svg {
+	struct buf *out; /* appended to (not owned) */
+	int w, h;        /* the viewBox 0 0 w h */
+	int groups;      /* groups open */
+};
+
+/* Starts a drawing of w x h user units, shown px_w pixels wide (the height follows), with a
+ * <title> (escaped) and a white background. Appends to out. */
+void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title);
+/* Closes the open groups and the drawing. */
+void svg_end(struct svg *s);
+/* <g class="cls"> ... </g>: cls is program text ([a-z0-9-]), NULL none. */
+void svg_group(struct svg *s, const char *cls);
+void svg_group_end(struct svg *s);
+
+void svg_rect(struct svg *s, int x, int y, int w, int h, const struct svg_style *st);
+void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st);
+/* A line from (x1, y1) to (x2, y2); SVG_ARROW: an arrowhead of length head at (x2, y2). */
+void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const struct svg_style *st);
+/* n points xy[2i], xy[2i+1]: a polyline (closed 0; SVG_ARROW: a head of length head at the
+ * last point) or a polygon (closed 1). n >= 2. */
+void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
+	const struct svg_style *st);
+/* text (escaped for XML; invalid UTF-8 and control characters as '?') at (x, y), the
+ * baseline, size user units high, in the generic sans-serif family. */
+void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st);
+/* An XML comment (program text, no "--"). */
+void svg_comment(struct svg *s, const char *text);
+
+/* Appends text escaped for XML character data and attribute values (&, <, >, ", ' as
+ * entities; control characters and invalid UTF-8 as '?'). */
+void svg_escape(struct buf *out, const char *text);
+/* floor(sqrt(n)) for the lengths arrowheads need. */
+unsigned long long svg_isqrt(unsigned long long n);
+
+#endif

@@ -1,0 +1,118 @@
+/* check_svg.c — the SVG writer of the maps (core/svg.h): the exact bytes of each element (fixed
+ * attribute order, integers only), XML escaping of text (entities, control characters and
+ * invalid UTF-8), arrowheads placed by integer arithmetic, the integer square root. */
+#include <check.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/svg.h"
+#include "testutil.h"
+
+static void want_escape(const char *in, const char *out)
+{
+	struct buf b = BUF_INIT;
+
+	svg_escape(&b, in);
+	ck_assert_str_eq(buf_str(&b), out);
+	buf_release(&b);
+}
+
+START_TEST(test_escape)
+{
+	want_escape("dw-slayers", "dw-slayers");
+	want_escape("<a & 'b'> \"c\"", "&lt;a &amp; &apos;b&apos;&gt; &quot;c&quot;");
+	want_escape("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x8e\xb2",
+		"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x8e\xb2");
+	want_escape("tab\there\nnew\x7f", "tab?here?new?");
+	want_escape("\xff\xc3", "??");           /* invalid bytes, a truncated sequence */
+	want_escape("\xc0\xaf", "??");           /* an overlong '/' */
+	want_escape("\xed\xa0\x80", "???");      /* a UTF-16 surrogate */
+	want_escape("\xf4\x90\x80\x80", "????"); /* beyond U+10FFFF */
+}
+END_TEST
+
+START_TEST(test_elements)
+{
+	struct buf b = BUF_INIT;
+	struct svg s;
+	struct svg_style red = { "#c0392b", "#000000", 2, SVG_DASHED };
+	struct svg_style text = { "#000000", NULL, 0, SVG_MIDDLE | SVG_BOLD };
+	int tri[6] = { 0, 0, 10, 0, 5, -8 };
+
+	svg_begin(&s, &b, 200, 100, 400, "a & b");
+	svg_group(&s, "table");
+	svg_rect(&s, -5, 6, 7, 8, &red);
+	svg_circle(&s, 1, 2, 3, NULL);
+	svg_poly(&s, tri, 3, 1, 0, &red);
+	svg_text(&s, 10, 20, 12, "A1 <b>", &text);
+	svg_comment(&s, "x -- y");
+	svg_end(&s);
+	ck_assert_str_eq(buf_str(&b),
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"200\" "
+		"viewBox=\"0 0 200 100\" font-family=\"sans-serif\">\n"
+		"<title>a &amp; b</title>\n"
+		"<rect x=\"0\" y=\"0\" width=\"200\" height=\"100\" fill=\"#ffffff\"/>\n"
+		"<g class=\"table\">\n"
+		"<rect x=\"-5\" y=\"6\" width=\"7\" height=\"8\" fill=\"#c0392b\" stroke=\"#000000\" "
+		"stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
+		"<circle cx=\"1\" cy=\"2\" r=\"3\" fill=\"none\"/>\n"
+		"<polygon points=\"0,0 10,0 5,-8\" fill=\"#c0392b\" stroke=\"#000000\" "
+		"stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
+		"<text x=\"10\" y=\"20\" font-size=\"12\" text-anchor=\"middle\" "
+		"font-weight=\"bold\" fill=\"#000000\">A1 &lt;b&gt;</text>\n"
+		"<!-- x =- y -->\n"
+		"</g>\n"
+		"</svg>\n");
+	buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_arrow)
+{
+	struct buf b = BUF_INIT;
+	struct svg s = { &b, 100, 100, 0 };
+	struct svg_style st = { NULL, "#1f4e9c", 4, SVG_ARROW };
+
+	/* Along x, 100 long, a head of 20: its base 20 back, 10 to either side. */
+	svg_line(&s, 0, 50, 100, 50, 20, &st);
+	ck_assert_str_eq(buf_str(&b),
+		"<polyline points=\"0,50 100,50\" fill=\"none\" stroke=\"#1f4e9c\" "
+		"stroke-width=\"4\" stroke-linejoin=\"round\"/>\n"
+		"<polygon points=\"100,50 80,60 80,40\" fill=\"#1f4e9c\"/>\n");
+	buf_clear(&b);
+	/* A 3-4-5 diagonal of length 50, head 10: base at (32, 24), half-width 5 across. */
+	svg_line(&s, 0, 0, 40, 30, 10, &st);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "<polygon points=\"40,30 29,28 35,20\""));
+	buf_clear(&b);
+	/* A zero-length line has no head (no division by zero). */
+	svg_line(&s, 7, 7, 7, 7, 10, &st);
+	ck_assert_ptr_null(strstr(buf_str(&b), "<polygon"));
+	buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_isqrt)
+{
+	ck_assert_uint_eq(svg_isqrt(0), 0);
+	ck_assert_uint_eq(svg_isqrt(1), 1);
+	ck_assert_uint_eq(svg_isqrt(24), 4);
+	ck_assert_uint_eq(svg_isqrt(25), 5);
+	ck_assert_uint_eq(svg_isqrt(26), 5);
+	ck_assert_uint_eq(svg_isqrt(2500), 50);
+	ck_assert_uint_eq(svg_isqrt(18446744073709551615ULL), 4294967295ULL);
+}
+END_TEST
+
+static Suite *svg_suite(void)
+{
+	Suite *s = suite_create("svg");
+	TCase *tc = tcase_create("writer");
+	tcase_add_test(tc, test_escape);
+	tcase_add_test(tc, test_elements);
+	tcase_add_test(tc, test_arrow);
+	tcase_add_test(tc, test_isqrt);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(svg_suite)
