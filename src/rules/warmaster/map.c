@@ -281,7 +281,7 @@ static void legend(struct svg *g, const struct wm_state *s)
 	svg_rect(g, x, y - 8, 100, 5, &bar);
 	svg_rect(g, x, y - 14, 3, 16, &bar);
 	svg_rect(g, x + 97, y - 14, 3, 16, &bar);
-	svg_text(g, x + 110, y, 14, "10 cm (100 mm); edges in mm, as orders give them", &txt);
+	svg_text(g, x + 110, y, 14, "100 mm; edges in mm, as orders give them", &txt);
 	svg_group_end(g);
 }
 
