@@ -63,137 +63,219 @@ static int fetch_beacon(struct campaign *c, struct turn *t, const char *url)
 	return EXIT_OK;
 }
 
-int cmd_turn(int argc, char **argv)
+/* What the command line asked for. The strings point into argv. */
+struct turn_args {
+	const char *dir;          /* the campaign */
+	char **orders;            /* the order files named after DIR */
+	int n_orders;             /* how many */
+	const char *rulings;      /* --rulings FILE, or NULL */
+	int allow_missing;        /* --allow-missing */
+	int inbox;                /* --inbox */
+	int fetch;                /* --beacon-fetch */
+	const char *beacon_value; /* --beacon VALUE, or NULL */
+	const char *beacon_round; /* --beacon-round R, or NULL */
+	const char *signature;    /* --beacon-signature SIG, or NULL */
+	const char *url;          /* --beacon-url URL, or NULL */
+};
+
+static const struct option turn_options[] = {
+	{ "allow-missing", no_argument, NULL, 'm' },
+	{ "rulings", required_argument, NULL, 'u' },
+	{ "beacon", required_argument, NULL, 'b' },
+	{ "beacon-round", required_argument, NULL, 'r' },
+	{ "beacon-signature", required_argument, NULL, 's' },
+	{ "beacon-fetch", no_argument, NULL, 'f' },
+	{ "beacon-url", required_argument, NULL, 'U' },
+	{ "inbox", no_argument, NULL, 'i' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options into a, up to the operands (optind). 0 to go on, -1 when help was printed
+ * (exit 0), or EXIT_USAGE after saying why. */
+static int parse_options(struct turn_args *a, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "allow-missing", no_argument, NULL, 'm' },
-		{ "rulings", required_argument, NULL, 'u' },
-		{ "beacon", required_argument, NULL, 'b' },
-		{ "beacon-round", required_argument, NULL, 'r' },
-		{ "beacon-signature", required_argument, NULL, 's' },
-		{ "beacon-fetch", no_argument, NULL, 'f' },
-		{ "beacon-url", required_argument, NULL, 'U' },
-		{ "inbox", no_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch, allow_missing = 0, inbox = 0, fetch = 0;
-	const char *beacon_value = NULL, *beacon_round = NULL, *rulings = NULL;
-	const char *signature = NULL, *url = NULL;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", turn_options, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
-			allow_missing = 1;
+			a->allow_missing = 1;
 			break;
 		case 'i':
-			inbox = 1;
+			a->inbox = 1;
 			break;
 		case 'b':
-			beacon_value = optarg;
+			a->beacon_value = optarg;
 			break;
 		case 'r':
-			beacon_round = optarg;
+			a->beacon_round = optarg;
 			break;
 		case 's':
-			signature = optarg;
+			a->signature = optarg;
 			break;
 		case 'f':
-			fetch = 1;
+			a->fetch = 1;
 			break;
 		case 'U':
-			url = optarg;
+			a->url = optarg;
 			break;
 		case 'u':
-			if (rulings) {
+			if (a->rulings) {
 				fprintf(stderr, "umpire: one --rulings file at most\n");
 				return EXIT_USAGE;
 			}
-			rulings = optarg;
+			a->rulings = optarg;
 			break;
 		case 'h':
 			fputs(turn_help, stdout);
-			return EXIT_OK;
+			return -1;
 		default:
 			fputs(turn_help, stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind < 1 || (fetch && (beacon_value || beacon_round || signature)) ||
-		(signature && !beacon_value) || (url && !fetch)) {
+	return 0;
+}
+
+/* The whole command line into a: the options, then DIR and the order files, and the
+ * --beacon* options that go together. 0, -1 after --help, or EXIT_USAGE after saying why. */
+static int parse_args(struct turn_args *a, int argc, char **argv)
+{
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	rc = parse_options(a, argc, argv);
+	if (rc != 0)
+		return rc;
+	if (argc - optind < 1 ||
+		(a->fetch && (a->beacon_value || a->beacon_round || a->signature)) ||
+		(a->signature && !a->beacon_value) || (a->url && !a->fetch)) {
 		if (argc - optind >= 1)
 			fprintf(stderr,
 				"umpire: --beacon-signature goes with --beacon; --beacon-url with --beacon-fetch, which takes no --beacon*\n");
 		fputs(turn_help, stderr);
 		return EXIT_USAGE;
 	}
+	a->dir = argv[optind];
+	a->orders = argv + optind + 1;
+	a->n_orders = argc - optind - 1;
+	return 0;
+}
 
-	struct campaign *c = NULL;
-	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
-		return cmd_error("umpire");
+/* Git lock files the open removed: a killed run left them. */
+static void warn_stale_locks(const struct campaign *c)
+{
 	for (size_t i = 0; c->stale_locks && c->stale_locks[i]; i++)
 		fprintf(stderr,
 			"umpire: removed git lock file '%s': left by an umpire run that was killed (it predates this run, which holds the campaign lock)\n",
 			c->stale_locks[i]);
-	if (c->entropy != CAMPAIGN_ENTROPY_BEACON && (beacon_value || beacon_round || fetch)) {
+}
+
+/* The --beacon* options against the campaign: only with entropy beacon, and of sane length.
+ * EXIT_OK or EXIT_USAGE after saying why. */
+static int check_beacon_args(const struct campaign *c, const struct turn_args *a)
+{
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON &&
+		(a->beacon_value || a->beacon_round || a->fetch)) {
 		fprintf(stderr, "umpire: campaign '%s' has entropy %s: --beacon not accepted\n",
 			c->id, campaign_entropy_names[c->entropy]);
-		campaign_close(c);
 		return EXIT_USAGE;
 	}
-	if (beacon_value && (strlen(beacon_value) == 0 || strlen(beacon_value) > 1024 ||
-				    (beacon_round && strlen(beacon_round) > 200))) {
+	if (a->beacon_value && (strlen(a->beacon_value) == 0 || strlen(a->beacon_value) > 1024 ||
+				       (a->beacon_round && strlen(a->beacon_round) > 200))) {
 		fprintf(stderr,
 			"umpire: --beacon must be 1 to 1024 bytes, --beacon-round at most 200\n");
-		campaign_close(c);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
 
-	struct turn t;
-	turn_init(&t, c, TURN_LIVE, allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
-	t.when = turn_now();
-	turn_set_beacon(&t, beacon_value, beacon_round);
-	turn_set_beacon_signature(&t, signature);
-	int f = fetch ? fetch_beacon(c, &t, url) : EXIT_OK;
-	if (f != EXIT_OK) {
-		turn_release(&t);
-		campaign_close(c);
-		return f;
-	}
-	for (int i = optind + 1; i < argc; i++)
-		turn_add_order_file(&t, argv[i]);
-	if (rulings)
-		turn_add_rulings_file(&t, rulings);
+/* The beacon's randomness on t: as given (--beacon*) or fetched (--beacon-fetch).
+ * EXIT_OK or the exit code. */
+static int take_beacon(struct campaign *c, struct turn *t, const struct turn_args *a)
+{
+	turn_set_beacon(t, a->beacon_value, a->beacon_round);
+	turn_set_beacon_signature(t, a->signature);
+	return a->fetch ? fetch_beacon(c, t, a->url) : EXIT_OK;
+}
+
+/* The order files on t: those named, the rulings, with --inbox the inbox's; and whether a
+ * due player may be missing once the schedule's deadline has passed. EXIT_OK or the code. */
+static int take_orders(struct campaign *c, struct turn *t, const struct turn_args *a)
+{
 	size_t n_inbox = 0;
 	int next;
-	if (inbox && inbox_add_to_turn(c, &t, &n_inbox) < 0) {
-		turn_release(&t);
-		campaign_close(c);
+
+	for (int i = 0; i < a->n_orders; i++)
+		turn_add_order_file(t, a->orders[i]);
+	if (a->rulings)
+		turn_add_rulings_file(t, a->rulings);
+	if (a->inbox && inbox_add_to_turn(c, t, &n_inbox) < 0)
 		return cmd_error("umpire turn");
-	}
 	if (c->entropy == CAMPAIGN_ENTROPY_NONE && inbox_open_turn(c, &next) == 0 &&
-		inbox_missing_allowed(c, next, t.when))
-		t.flags |= TURN_ALLOW_MISSING;
-	int rc = turn_run(&t, "recover", "publish");
-	if (t.status & TURN_RECOVERED)
+		inbox_missing_allowed(c, next, t->when))
+		t->flags |= TURN_ALLOW_MISSING;
+	return EXIT_OK;
+}
+
+/* What the run did on the side: a recovered turn, a secret others can read. */
+static void warn_after_run(const struct campaign *c, const struct turn *t)
+{
+	if (t->status & TURN_RECOVERED)
 		fprintf(stderr,
 			"umpire: recovered turn %d: it was in the journal but not finished in git; committed and tagged " LAYOUT_TAG_PREFIX
 			"%04d\n",
-			t.recovered, t.recovered);
+			t->recovered, t->recovered);
 	if (c->secret_exposed)
 		fprintf(stderr,
 			"umpire: warning: %s/.umpire/secret can be read by its group or by others: whoever can read it can compute every die in advance (chmod 600 it)\n",
 			c->dir);
-	int code = EXIT_OK;
+}
+
+/* The outcome of turn_run (rc) on stdout, or why it failed; a new turn is then published
+ * where the campaign asks for it. The exit code. */
+static int report(struct campaign *c, const struct turn *t, int rc)
+{
 	if (rc < 0)
-		code = cmd_turn_error(&t);
-	else if (t.status & TURN_ALREADY_DONE)
+		return cmd_turn_error(t);
+	if (t->status & TURN_ALREADY_DONE) {
 		printf("Turn %d was already processed with these order files; nothing to do\n",
-			t.last->turn);
-	else
-		printf("Turn %d: %s\n", t.in.turn, t.out.summary);
-	if (code == EXIT_OK && !(t.status & TURN_ALREADY_DONE))
-		code = cmd_publish_auto(c);
+			t->last->turn);
+		return EXIT_OK;
+	}
+	printf("Turn %d: %s\n", t->in.turn, t->out.summary);
+	return cmd_publish_auto(c);
+}
+
+int cmd_turn(int argc, char **argv)
+{
+	struct turn_args a;
+	struct campaign *c = NULL;
+	struct turn t;
+	int code = parse_args(&a, argc, argv);
+
+	if (code != 0)
+		return code < 0 ? EXIT_OK : code;
+	if (campaign_open(&c, a.dir, CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+		return cmd_error("umpire");
+	warn_stale_locks(c);
+	code = check_beacon_args(c, &a);
+	if (code != EXIT_OK)
+		goto done;
+	turn_init(&t, c, TURN_LIVE, a.allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
+	t.when = turn_now();
+	code = take_beacon(c, &t, &a);
+	if (code == EXIT_OK)
+		code = take_orders(c, &t, &a);
+	if (code == EXIT_OK) {
+		int rc = turn_run(&t, "recover", "publish");
+
+		warn_after_run(c, &t);
+		code = report(c, &t, rc);
+	}
 	turn_release(&t);
+done:
 	campaign_close(c);
 	return code;
 }
