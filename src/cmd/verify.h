@@ -1,0 +1,96 @@
+/* verify.h — private to `umpire verify` (src/cmd/verify*.c): the state of one run and the
+ * checks one file of it calls in another. */
+#ifndef UMPIRE_CMD_VERIFY_H
+#define UMPIRE_CMD_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/fair.h"
+
+struct audit_turn;
+struct buf;
+struct campaign;
+struct close_record;
+struct journal_record;
+
+struct verify {
+	struct campaign *c;
+	char (*chain)[41]; /* main's commits, Setup first */
+	size_t n_chain;
+	int last_tag;               /* the highest turn-NNNN tag, -1 none */
+	int last_journal;           /* the journal's last turn; -1 empty or no journal */
+	uint8_t head[32];           /* the journal hash chain up to the turn being checked */
+	size_t dice;                /* dice checked in all turns */
+	const char *pin_commitment; /* --commitment HEX: what the umpire announced, or NULL */
+	const char *pin_setup;      /* --setup HEX: SHA-256 of the Setup's campaign.yaml, or NULL */
+	int progress;               /* stderr is a terminal: show "verifying turn t/n" */
+	int closes;                 /* entropy beacon or players: a close commit before each turn */
+	int sealed;                 /* visibility sealed and no reveal yet: fairness only */
+	int revealed;               /* sealed and revealed: main's tip is the reveal commit */
+	const char **receipts;      /* --receipt FILE..., NULL-terminated */
+	size_t n_receipts;
+	const char **receipts_of; /* --receipts-of PLAYER...: his receipts are all given */
+	size_t n_receipts_of;
+	const char **views; /* --view DIR...: a player's files of one or more turns (sealed) */
+	size_t n_views;
+};
+
+/* verify.c: the output, the history and a turn's own commit */
+void say(struct verify *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *ordinal(size_t n);
+/* The commit's trailers against the turn, the commitment and the recomputed chain head,
+ * which goes to head (and becomes v->head). */
+int check_trailers(struct verify *v, int t, const char *tag, const char *entry_path,
+	const struct buf *entry, uint8_t head[FAIR_HASH_BYTES]);
+/* Tag turn-t must be main's t-th commit after Setup. */
+int check_position(struct verify *v, int t, const char *tag, char tag_id[41]);
+/* path must be the same at main's tip as at tag: no later commit may change a turn. */
+int same_at_main(struct verify *v, int t, const char *tag, const char *path);
+/* The turn's files at main's tip are the ones of its tag. */
+int check_unchanged(struct verify *v, int t, const char *tag);
+/* Tag turn-t exists, or why it does not where it should. */
+int check_tag_exists(struct verify *v, int t, const char *tag);
+/* The committed export of turn t, parsed, its bytes in bytes. */
+int read_turn_export(struct verify *v, int t, const char *tag, const char *path, struct buf *bytes,
+	struct journal_record **ex);
+
+/* verify_journal.c */
+/* The SQLite journal's turn t against git: its rows against the re-resolved turn (and so
+ * against the export and the committed files), its chain head against the trailer, its
+ * commit id against the tag, its files rows against the committed blobs. */
+int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
+	const uint8_t head[FAIR_HASH_BYTES], const struct audit_turn *at,
+	const struct journal_record *ex, const struct buf *state_yaml);
+
+/* verify_sealed.c */
+/* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
+ * the close file in its canonical form on the turn before, with the message its content
+ * gives; the file is unchanged at main. What it fixed against the turn itself (digest,
+ * hashes, round, reveals) is checked by the pipeline's closed, close and randomness steps
+ * when audit_resolve re-runs the turn. */
+int check_close(struct verify *v, int t, struct close_record *keep);
+/* A sealed turn before the reveal: what the clone can prove without the withheld files. */
+int verify_sealed_turn(struct verify *v, int t);
+/* The reveal's salts.yaml lists, beside each player's view salts, the commitments they open:
+ * they must be the export's views (the re-resolution proved the salts open those). */
+int check_revealed_views(struct verify *v, int t, const struct journal_record *ex);
+/* The whole state the re-resolved turn left is the one the reveal publishes for it. */
+int check_revealed_state(struct verify *v, int t, const void *state);
+/* The reveal commit: main's tip, on the last turn, holding exactly reveal/turn-NNNN/ of every
+ * turn (state.yaml, and after the setup salts.yaml and the order files) and the message
+ * layout_reveal_message gives: rebuilt, its id must be the tag's. */
+int check_reveal_commit(struct verify *v, int last);
+/* Sealed: a tag `reveal` must be main's tip; it is then left out of the turns' positions. */
+int find_reveal(struct verify *v);
+
+/* verify_receipts.c */
+/* Every --receipt against the history, then every --receipts-of. 0 / -1. */
+int check_receipts(struct verify *v);
+
+/* verify_view.c */
+/* --view DIR: a player's files of sealed turns against the clone, turn by turn: the
+ * unnumbered names of one turn (salt.yaml ...), then each turn whose salt-NNNN.yaml DIR
+ * holds, in turn order. */
+int check_view(struct verify *v, const char *dir);
+
+#endif

@@ -1,0 +1,150 @@
+/* verify_journal.c — `umpire verify` on the umpire's own copy: each turn's SQLite journal
+ * row (its files, inputs and hashes) held against the git commit and export it made. */
+#include <string.h>
+
+#include "core/audit.h"
+#include "core/fair.h"
+#include "core/file.h"
+#include "core/layout.h"
+#include "cmd/verify.h"
+#include "core/banned.h"
+
+/* The journal's files rows are exactly the blobs of the tag's commit the turn wrote: each row
+ * is committed with its bytes, and each file of the turn (by the layout) has its row. */
+static int check_journal_files(struct verify *v, int t, const char *tag,
+	const struct journal_record *jr, const struct audit_turn *at)
+{
+	struct buf got = BUF_INIT;
+	struct file *files = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	for (size_t i = 0; i < jr->n_files; i++) {
+		const struct file *f = &jr->files[i];
+		if (repo_read(v->c->repo, tag, f->path, &got) != 0) {
+			error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s is not in the commit of %s", t,
+				f->path, tag);
+			goto done;
+		}
+		if (got.len != f->len || memcmp(got.data, f->data, f->len) != 0) {
+			error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s differs from the blob committed at %s",
+				t, f->path, tag);
+			goto done;
+		}
+	}
+	if (t == 0) {
+		static const char *const setup[] = { LAYOUT_CAMPAIGN, LAYOUT_STATE };
+		for (size_t k = 0; k < 2; k++)
+			if (!file_list_find(jr->files, jr->n_files, setup[k])) {
+				error_set(ERROR_INPUT,
+					"turn 0: the journal has no files row for %s", setup[k]);
+				goto done;
+			}
+	} else {
+		n = turn_files(&at->t, &files);
+		for (size_t k = 0; k < n; k++)
+			if (!file_list_find(jr->files, jr->n_files, files[k].path)) {
+				error_set(ERROR_INPUT,
+					"turn %d: %s is committed at %s but the journal has no files row for it",
+					t, files[k].path, tag);
+				goto done;
+			}
+		if (n != jr->n_files) {
+			error_set(ERROR_INPUT,
+				"turn %d: the journal has %zu files rows, the turn wrote %zu files",
+				t, jr->n_files, n);
+			goto done;
+		}
+	}
+	rc = 0;
+done:
+	file_list_free(files, n);
+	buf_release(&got);
+	return rc;
+}
+
+static int same_opt(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The journal's key and beacon against the export's; then the whole record against the
+ * re-resolved turn. */
+static int check_journal_inputs(const struct verify *v, int t, const char *tag,
+	const struct audit_turn *at, const struct journal_record *jr,
+	const struct journal_record *ex)
+{
+	const char *what = memcmp(jr->key, ex->key, FAIR_HASH_BYTES) != 0       ? "key" :
+			   memcmp(jr->beacon, ex->beacon, FAIR_HASH_BYTES) != 0 ? "beacon" :
+			   !same_opt(jr->beacon_value, ex->beacon_value)        ? "beacon value" :
+			   !same_opt(jr->beacon_round, ex->beacon_round)        ? "beacon round" :
+										  NULL;
+	char path[LAYOUT_PATH_MAX];
+
+	layout_export_path(path, t);
+	if (what)
+		return error_set(ERROR_INPUT, "turn %d: the journal's %s differs from %s's (at %s)",
+			t, what, path, tag);
+	return audit_compare(at, v->c, jr, 0);
+}
+
+/* The SQLite journal's turn t against git: its rows against the re-resolved turn (and so
+ * against the export and the committed files), its chain head against the trailer, its
+ * commit id against the tag, its files rows against the committed blobs. */
+int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
+	const uint8_t head[FAIR_HASH_BYTES], const struct audit_turn *at,
+	const struct journal_record *ex, const struct buf *state_yaml)
+{
+	struct journal_record *jr = NULL;
+	char hex[65], want[65];
+	int rc = -1;
+
+	int r = journal_read(v->c->journal, t, &jr);
+	if (r == ERROR_NOTFOUND) {
+		error_set(ERROR_INPUT,
+			"turn %d: git has %s but the journal has no turn %d: the journal was truncated "
+			"(it ends at turn %d)",
+			t, tag, t, v->last_journal);
+		goto done;
+	}
+	if (r < 0) {
+		error_prefix("turn %d", t);
+		goto done;
+	}
+	if (t > 0 && check_journal_inputs(v, t, tag, at, jr, ex) < 0)
+		goto done;
+	if (t == 0) {
+		uint8_t h[FAIR_HASH_BYTES];
+		fair_sha256(h, state_yaml->data ? state_yaml->data : "", state_yaml->len);
+		if (memcmp(h, jr->state_sha256, FAIR_HASH_BYTES) != 0) {
+			hex_encode(hex, jr->state_sha256, FAIR_HASH_BYTES);
+			hex_encode(want, h, FAIR_HASH_BYTES);
+			error_set(ERROR_INPUT,
+				"turn 0: the journal's state hash %s is not that of state.yaml at %s (%s)",
+				hex, tag, want);
+			goto done;
+		}
+	}
+	if (memcmp(jr->journal_head, head, FAIR_HASH_BYTES) != 0) {
+		hex_encode(hex, jr->journal_head, FAIR_HASH_BYTES);
+		hex_encode(want, head, FAIR_HASH_BYTES);
+		error_set(ERROR_INPUT,
+			"turn %d: the journal's head %s differs from the commit trailer "
+			"'Journal-Head: %s'",
+			t, hex, want);
+		goto done;
+	}
+	if (strcmp(jr->commit_id, tag_id) != 0) {
+		error_set(ERROR_INPUT,
+			"turn %d: tag %s is commit %s, but the journal says turn %d is commit %s: the "
+			"history was rewritten",
+			t, tag, tag_id, t, jr->commit_id[0] ? jr->commit_id : "(none)");
+		goto done;
+	}
+	rc = check_journal_files(v, t, tag, jr, at);
+done:
+	journal_record_free(jr);
+	return rc;
+}
