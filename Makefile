@@ -62,6 +62,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
 BIN      := $(BUILD)/umpire
+# The BLS helper (src/bls/, Go on Cloudflare's CIRCL as Debian packages it): built offline from
+# /usr/share/gocode, spawned by umpire (src/core/bls.c) and tools/umpire-verify.
+BLS      := $(BUILD)/umpire-bls
+GO_ENV   := GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE=$(CURDIR)/build/gocache \
+            GOTOOLCHAIN=local CGO_ENABLED=0
 
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
@@ -69,7 +74,7 @@ FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
 .PHONY: all deps test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
-all: $(BIN)
+all: $(BIN) $(BLS)
 
 # build/umpire is the release binary, whatever variant was built last.
 ifeq ($(VARIANT),release)
@@ -90,6 +95,10 @@ $(BUILD)/gen/journal_sql.h: schemas/journal.sql
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/obj/src/core/journal.o: $(BUILD)/gen/journal_sql.h
+
+$(BLS): $(wildcard src/bls/*.go)
+	@mkdir -p $(dir $@)
+	$(call say,GO,$@)$(GO_ENV) go build -trimpath -o $@ ./src/bls
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -139,7 +148,7 @@ test: deps
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
-unit: $(TEST_BIN)
+unit: $(TEST_BIN) $(BLS)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
 e2e: all
@@ -168,9 +177,10 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo $(BIN) build/demo
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: $(BIN) $(BLS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/umpire
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
+	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
 
 clean:
 	rm -rf build

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include "core/beacon.h"
 #include "core/turn.h"
 #include "core/durable.h"
 #include "core/file.h"
@@ -1158,10 +1159,10 @@ static int beacon_randomness(struct turn *t)
 		return error_set(ERROR_INPUT,
 			"turn %d: beacon round %s is out at %lld, after this run's clock (%lld): no value of it exists yet",
 			t->in.turn, round, t->close.round_at, t->when);
-	if (t->in.beacon_signature &&
-		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
-		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,
-			error_last()->message);
+	/* A recorded turn's round is checked with the rest of its fairness (audit_fairness). */
+	if (t->source == TURN_LIVE && beacon_check_round(t->c, t->in.turn, round,
+					      t->in.beacon_value, t->in.beacon_signature) < 0)
+		return -1;
 	turn_set_beacon(t, t->in.beacon_value, round);
 	return 0;
 }
