@@ -321,10 +321,16 @@ int cmd_init(int argc, char **argv)
 			"");
 	static const char *const how[] = {
 		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
-		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names (umpire turn DIR --beacon VALUE)",
+		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names (umpire turn DIR --beacon VALUE; this beacon has no key in campaign.yaml, so nobody checks its values but the players, by hand)",
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
-	printf("%s\n", how[c->entropy]);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
+		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the signed beacon round the close names (umpire turn DIR --beacon VALUE --beacon-signature SIG, or --beacon-fetch); beacon %s, chain %s, its signatures checked under key %s\n",
+			c->beacon, c->beacon_chain, c->beacon_key);
+	else
+		printf("%s\n", how[c->entropy]);
+	if (c->beacon_demo)
+		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	struct buf camp = BUF_INIT;
