@@ -46,6 +46,7 @@ static const char init_help[] =
 	"                       signature (drand quicknet's are built in)\n"
 	"  --demo-beacon        umpire's demo beacon (the shipped examples): signed rounds whose\n"
 	"                       secret key is published, so it proves nothing about fairness\n"
+	"                       (with --entropy players or none: no beacon, nothing to do)\n"
 	"  --visibility MODE    sealed (default): order files and private state are withheld,\n"
 	"                       each player gets his own view, 'umpire reveal DIR' publishes\n"
 	"                       everything at the end; open: everything is committed each turn\n";
@@ -112,12 +113,12 @@ static int entropy_defaults(struct campaign_spec *spec)
 	int named = spec->beacon != NULL;
 	if (spec->entropy != CAMPAIGN_ENTROPY_BEACON) {
 		if (named || spec->beacon_genesis >= 0 || spec->beacon_period >= 0 ||
-			spec->beacon_delay >= 0 || spec->beacon_chain || spec->beacon_key ||
-			spec->beacon_demo) {
+			spec->beacon_delay >= 0 || spec->beacon_chain || spec->beacon_key) {
 			fprintf(stderr,
 				"umpire init: --beacon options need --entropy beacon (the default)\n");
 			return EXIT_USAGE;
 		}
+		spec->beacon_demo = 0; /* which beacon, if the campaign took one */
 		return EXIT_OK;
 	}
 	if (!!spec->beacon_chain != !!spec->beacon_key) {
