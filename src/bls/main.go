@@ -73,8 +73,11 @@ func check(pk *bls.G2, round uint64, s string) string {
 	if err != nil || strings.ToLower(s) != s {
 		return "the signature is not lower-case hex"
 	}
-	if len(b) != bls.G1SizeCompressed || b[0]&0x80 == 0 {
+	if len(b) != bls.G1SizeCompressed {
 		return fmt.Sprintf("the signature is %d bytes, not the %d of a compressed G1 point", len(b), bls.G1SizeCompressed)
+	}
+	if b[0]&0x80 == 0 {
+		return "the signature is not in compressed form (its first bit is clear)"
 	}
 	var sig bls.G1
 	if err := sig.SetBytes(b); err != nil {
