@@ -326,8 +326,8 @@ int cmd_init(int argc, char **argv)
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
 	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
-		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the signed beacon round the close names (umpire turn DIR --beacon VALUE --beacon-signature SIG, or --beacon-fetch); beacon %s, chain %s, its signatures checked under key %s\n",
-			c->beacon, c->beacon_chain, c->beacon_key);
+		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names and its signature (umpire turn DIR --beacon VALUE --beacon-signature SIG, or --beacon-fetch), checked under the public key campaign.yaml names for chain %s\n",
+			c->beacon_chain);
 	else
 		printf("%s\n", how[c->entropy]);
 	if (c->beacon_demo)

@@ -183,3 +183,12 @@ expect 0 python3 "$ROOT/tools/umpire-verify" d
 has "$TMP/out" "note: demo beacon: every turn's round signature is checked, but the demo beacon's secret key is published"
 expect 0 "$BIN" audit d 1:0
 has "$TMP/out" "(umpire's demo beacon: its secret key is published, so this proves nothing about fairness)"
+
+# --- docs/fairness.md's check by hand with the helper ("The beacon's signature"): it prints
+# what the page's comments say.
+awk '/^### The beacon.s signature/ { on = 1; next } /^##/ { on = 0 }
+    on && /^```sh$/ { inb = 1; next } /^```/ { inb = 0 } on && inb' "$ROOT/docs/fairness.md" > by-hand.sh
+[ -s by-hand.sh ] || die "no sh block in The beacon's signature"
+PATH="$(dirname "$BLS"):$PATH" sh by-hand.sh > by-hand.out
+sed -n 's/^# //p' by-hand.sh > by-hand.want
+cmp -s by-hand.out by-hand.want || { diff by-hand.want by-hand.out >&2; die "the page's helper example prints otherwise"; }
