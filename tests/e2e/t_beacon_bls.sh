@@ -192,3 +192,11 @@ awk '/^### The beacon.s signature/ { on = 1; next } /^##/ { on = 0 }
 PATH="$(dirname "$BLS"):$PATH" sh by-hand.sh > by-hand.out
 sed -n 's/^# //p' by-hand.sh > by-hand.want
 cmp -s by-hand.out by-hand.want || { diff by-hand.want by-hand.out >&2; die "the page's helper example prints otherwise"; }
+
+# --- tools/umpire-verify --vectors checks the same file through the helper; one signature
+# byte changed in a valid round fails it.
+expect 0 python3 "$ROOT/tools/umpire-verify" --vectors "$V"
+has "$TMP/out" "drand-rounds.json: 17 vectors passed"
+sed 's/"signature": "b6b6a5/"signature": "b6b6a6/' "$V" > bad-rounds.json
+expect 65 python3 "$ROOT/tools/umpire-verify" --vectors bad-rounds.json
+has "$TMP/out" "vector round 2 of chain 52db9ba70e0cc0f6"

@@ -48,7 +48,7 @@ has "$TMP/out" "Turn 1 was already closed with these files; its receipts again:"
 
 # The randomness: required, not before its round is out, and the round the close named.
 expect 65 at $((D0 + 800)) "$BIN" turn "$C"
-has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (drand quicknet"
+has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (unsigned-demo-values-chosen-by-hand"
 has "$TMP/err" "): --beacon VALUE required"
 expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
 has "$TMP/err" "turn 1: beacon round 24807646 is out at 1767226302, after this run's clock (1767226300): no value of it exists yet"
@@ -60,7 +60,7 @@ expect 0 at $((D0 + 800)) "$BIN" turn "$C" --beacon value-1
 has "$C/journal/turn-0001.yaml" 'beacon_round: "24807646"'
 has "$C/journal/turn-0001.yaml" "beacon_value: value-1"
 has "$C/journal/turn-0001.yaml" "weather 1: d6 = "
-has "$C/reports/turn-0001/defender.md" "Closed in commit \`$(git -C "$C" rev-parse close-0001)\` (tag close-0001) before its randomness existed; beacon round 24807646 of drand quicknet"
+has "$C/reports/turn-0001/defender.md" "Closed in commit \`$(git -C "$C" rev-parse close-0001)\` (tag close-0001) before its randomness existed; beacon round 24807646 of unsigned-demo-values-chosen-by-hand"
 has "$C/reports/turn-0001/defender.md" ", value \`value-1\`: check it against the source."
 # A second value for the processed turn: refused, both shown; the same value: nothing to do.
 expect 65 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-2
