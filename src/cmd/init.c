@@ -13,6 +13,7 @@
 #include "core/fair.h"
 #include "core/turn.h"
 #include "core/beacon.h"
+#include "core/bls.h"
 #include "core/banned.h"
 
 static const char init_help[] =
@@ -156,6 +157,18 @@ static int entropy_defaults(struct campaign_spec *spec)
 					  spec->beacon_key, spec->beacon_demo) < 0) {
 		fprintf(stderr, "umpire init: %s\n", error_last()->message);
 		return EXIT_DATAERR;
+	}
+	/* A key named for another network must be a point of G2: asked of the helper with the
+	 * identity as signature, which it refuses (ERROR_INPUT) only once the key is taken. */
+	if (spec->beacon_chain && !beacon_chain_find(spec->beacon_chain)) {
+		int took = bls_verify_round(spec->beacon_key, 1, BLS_IDENTITY_SIGNATURE) == 0;
+		if (took || error_last()->klass != ERROR_INPUT) {
+			fprintf(stderr, "umpire init: --beacon-key: %s\n",
+				took ? "the helper took the identity point" : cmd_message());
+			return took                            ? EXIT_SOFTWARE :
+			       error_last()->klass == ERROR_OS ? EXIT_DATAERR :
+								 cmd_exit_code();
+		}
 	}
 	if (spec->beacon_delay < 0)
 		spec->beacon_delay = CAMPAIGN_BEACON_DELAY;

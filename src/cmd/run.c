@@ -32,8 +32,8 @@ static const char run_help[] =
 	"     missing: no-orders): entropy none resolves the turn from the kept orders; entropy\n"
 	"     beacon or players closes it (umpire close --inbox) and waits for the randomness;\n"
 	"     once the beacon round the close named is out, with --beacon-command, runs\n"
-	"     'CMD ROUND' (sh -c), takes the round's value and signature from its output (two\n"
-	"     words, on one line or two) and resolves the turn (as umpire turn DIR --beacon VALUE\n"
+	"     'CMD ROUND' (sh -c), takes the round's value from its first output line and its\n"
+	"     signature from the second, and resolves the turn (as umpire turn DIR --beacon VALUE\n"
 	"     --beacon-signature SIG); with --beacon-fetch, fetches the round\n"
 	"     from the beacon itself (drand's HTTP API at the campaign beacon's URL, or URL: as\n"
 	"     umpire turn DIR --beacon-fetch) and journals its signature too; without either,\n"
@@ -78,9 +78,9 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 }
 
 /* Runs `sh -c 'CMD "$1"' sh ROUND` and reads its output (at most 1100 bytes): the round's
- * value (at most 1024 bytes), then its signature, separated by a space or a line break (a
- * value alone leaves signature empty: the turn then refuses it if the beacon signs). 0, or
- * -1 when it cannot run, fails or prints nothing (told on stderr). */
+ * value on the first line (at most 1024 bytes), its signature on the second (none leaves
+ * signature empty: the turn then refuses the value if the beacon signs). 0, or -1 when it
+ * cannot run, fails or prints nothing (told on stderr). */
 static int beacon_value(const char *cmd, long long round, struct buf *value, struct buf *signature)
 {
 	char r[32], buf[1100];
@@ -115,10 +115,10 @@ static int beacon_value(const char *cmd, long long round, struct buf *value, str
 			;
 	free(script);
 	buf[n] = '\0';
-	char *v = buf + strspn(buf, " \t\r\n");
-	size_t vlen = strcspn(v, " \t\r\n");
-	char *sig = v + vlen + strspn(v + vlen, " \t\r\n");
-	sig[strcspn(sig, " \t\r\n")] = '\0';
+	char *v = buf;
+	size_t vlen = strcspn(v, "\r\n");
+	char *sig = v + vlen + strspn(v + vlen, "\r\n");
+	sig[strcspn(sig, "\r\n")] = '\0';
 	v[vlen] = '\0';
 	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !v[0] || vlen > 1024) {
 		fprintf(stderr, "umpire run: the beacon command gave no value for round %lld\n",

@@ -190,6 +190,8 @@ int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 		else if (strncmp(s, "bad: ", 5) == 0)
 			rc = error_set(ERROR_INPUT, "beacon round %lld: signature %.100s: %s",
 				round, signature, s + 5);
+		else if (strncmp(s, "umpire-bls: ", 12) == 0)
+			rc = error_set(ERROR_OS, "%s", s);
 		else
 			rc = error_set(ERROR_OS, "umpire-bls: %s", s);
 	}

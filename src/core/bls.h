@@ -12,6 +12,10 @@
 #define BLS_SIGNATURE_HEX 96   /* a compressed G1 point: 48 bytes */
 #define BLS_PUBLIC_KEY_HEX 192 /* a compressed G2 point: 96 bytes */
 #define BLS_TIMEOUT 60         /* seconds the helper may take for one answer */
+/* The identity point of G1, compressed: never a valid signature. */
+#define BLS_IDENTITY_SIGNATURE \
+	"c00000000000000000000000000000000000000000000000" \
+	"000000000000000000000000000000000000000000000000"
 
 /* A running helper checking rounds under one public key. */
 struct bls_verifier;

@@ -141,6 +141,12 @@ W=af8b6fc95693b058a3a59efe586eb31c2c352fe00cf40c62a427d87c34f7a235
 WK=81d320f220ee9c79e60e19dedc838c31e3ab919b15481e9feb52f643628c4f6a13fdc52129493875a818109d767272ca0541cbcdcea9335f2870d781b39b845ba8cbd44fdfe4967781cf72ca5917fc9398bcf97ca0548ed5a709016c4b1ff0f3
 W38=95c93585c513ebbcb4777ff15599b3140e5ec0295faa0e483f3deadd88fa6d43f0d3703e3a4ce106e8fd6c6987f32126
 W_AT=$((1687506816 + 37 * 3))
+# A key that is no point of G2 is refused at init, nothing written.
+expect 65 at 1687500000 "$BIN" init w --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" \
+    --beacon "drand walkthrough" --beacon-genesis 1687506816 --beacon-period 3 \
+    --beacon-chain "$W" --beacon-key "$(printf '8%0191d' 0)"
+has "$TMP/err" "umpire init: --beacon-key: umpire-bls: public key '8000"
+[ ! -e w ] || die "a refused key wrote something"
 expect 0 at 1687500000 "$BIN" init w --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" \
     --visibility open --beacon "drand walkthrough" --beacon-genesis 1687506816 --beacon-period 3 \
     --beacon-chain "$W" --beacon-key "$WK"
@@ -168,7 +174,7 @@ expect 0 at $((D0 + 86400)) "$BIN" close d "$A1"
 R=$(sed -n 's/^  round: //p' d/journal/turn-0001.close.yaml)
 [ "$R" -eq $((86400 / 3 + 200 + 1)) ] || die "the demo close named round $R"
 mkdir -p md/new md/cur md/tmp
-printf '#!/bin/sh\n"%s/tools/demo-beacon" "$1" | cut -d" " -f1\n' "$ROOT" > value-only; chmod +x value-only
+printf '#!/bin/sh\n"%s/tools/demo-beacon" "$1" | head -n 1\n' "$ROOT" > value-only; chmod +x value-only
 expect 65 env UMPIRE_BLS="$BLS" SOURCE_DATE_EPOCH=$((D0 + 86400 + 3600)) "$BIN" run d --maildir md --beacon-command "$PWD/value-only"
 has "$TMP/err" "turn 1: beacon round $R: no signature"
 expect 0 env UMPIRE_BLS="$BLS" SOURCE_DATE_EPOCH=$((D0 + 86400 + 3600)) "$BIN" run d --maildir md --beacon-command "$ROOT/tools/demo-beacon"
