@@ -180,9 +180,8 @@ int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 			round, signature, BLS_SIGNATURE_HEX);
 	char *req = xasprintf("%lld %s\n", round, signature);
 	if (send_all(v->fd, req, strlen(req)) < 0) {
-		rc = error_set(ERROR_OS, "cannot write to umpire-bls: %s", strerror(errno));
-		if (read_line(v, &line) < 0)
-			rc = -1; /* its own reason, when it gave one */
+		/* it stopped: its own reason when it gave one (a key it refused) */
+		rc = read_line(v, &line) == 0 ? error_set(ERROR_OS, "%s", buf_str(&line)) : -1;
 	} else if ((rc = read_line(v, &line)) == 0) {
 		const char *s = buf_str(&line);
 		if (strcmp(s, "ok") == 0)
