@@ -62,6 +62,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
 BIN      := $(BUILD)/umpire
+# The BLS helper (src/bls/, Go on Cloudflare's CIRCL as Debian packages it): built offline from
+# /usr/share/gocode, spawned by umpire (src/core/bls.c) and tools/umpire-verify.
+BLS      := $(BUILD)/umpire-bls
+GO_ENV   := GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE=$(CURDIR)/build/gocache \
+            GOTOOLCHAIN=local CGO_ENABLED=0
 
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
@@ -69,7 +74,7 @@ FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
 .PHONY: all deps deps-test man completion test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
-all: $(BIN)
+all: $(BIN) $(BLS)
 
 # build/umpire is the release binary, whatever variant was built last.
 ifeq ($(VARIANT),release)
@@ -94,6 +99,10 @@ $(BUILD)/gen/journal_sql.h: schemas/journal.sql
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/obj/src/core/journal.o: $(BUILD)/gen/journal_sql.h
+
+$(BLS): $(wildcard src/bls/*.go)
+	@mkdir -p $(dir $@)
+	$(call say,GO,$@)$(GO_ENV) go build -trimpath -o $@ ./src/bls
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -143,7 +152,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
-unit: $(TEST_BIN)
+unit: $(TEST_BIN) $(BLS)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
 e2e: all
@@ -172,7 +181,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo $(BIN) build/demo
 
-# make install: under $(DESTDIR)$(PREFIX), the binary and tools/umpire-verify (bin/), the
+# make install: under $(DESTDIR)$(PREFIX), the binary and tools/umpire-verify (bin/), the BLS
+# helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
 # finds relative to the binary) and the JSON Schemas (share/umpire/schemas).
@@ -188,10 +198,11 @@ $(BUILD)/umpire.bash: $(BIN) tools/gen-completion
 man: $(BUILD)/umpire.1
 completion: $(BUILD)/umpire.bash
 
-install: $(BIN) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/umpire $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
+	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
 	install -m 0755 tools/umpire-verify $(DESTDIR)$(PREFIX)/bin/umpire-verify
 	install -m 0644 $(BUILD)/umpire.1 $(DESTDIR)$(MANDIR)/man1/umpire.1
 	install -m 0644 $(BUILD)/umpire.bash $(DESTDIR)$(BASHCOMPDIR)/umpire

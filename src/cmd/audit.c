@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "core/beacon.h"
 #include "core/audit.h"
 #include "core/fair.h"
 #include "core/layout.h"
@@ -433,8 +434,33 @@ static void explain_orders(struct explain *e, struct campaign *c, const struct j
 			t, hex, okstr(same));
 }
 
+/* The round's BLS signature under the chain's key (docs/fairness.md, "The beacon's
+ * signature"), checked by the helper as every verifier does. */
+static void explain_signature(struct explain *e, struct campaign *c,
+	const struct journal_record *ex, json_t *bo)
+{
+	int bls_ok = beacon_check_round(c, ex->turn, ex->beacon_round, ex->beacon_value,
+			     ex->beacon_signature) == 0;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "chain", json_string(c->beacon_chain));
+	json_object_set_new(o, "public_key", json_string(c->beacon_key));
+	json_object_set_new(o, "demo", json_boolean(c->beacon_demo));
+	if (!bls_ok)
+		json_object_set_new(o, "error", json_string(cmd_message()));
+	check(e, o, bls_ok);
+	json_object_set_new(bo, "bls", o);
+	if (e->json)
+		return;
+	printf("         BLS (%s): e(signature, G2) = e(H(SHA256(be64(%s))), pk), pk = the public key of chain %s in campaign.yaml: %s\n",
+		BEACON_SCHEME, ex->beacon_round ? ex->beacon_round : "?", c->beacon_chain,
+		bls_ok ? "ok" : cmd_message());
+	if (c->beacon_demo)
+		printf("         (umpire's demo beacon: its secret key is published, so this proves nothing about fairness)\n");
+}
+
 /* The beacon B_t and the seed s_t. */
-static void explain_seed(struct explain *e, const struct journal_record *ex,
+static void explain_seed(struct explain *e, struct campaign *c, const struct journal_record *ex,
 	const uint8_t digest[FAIR_HASH_BYTES], uint8_t seed[FAIR_HASH_BYTES])
 {
 	uint8_t beacon[FAIR_HASH_BYTES];
@@ -474,6 +500,8 @@ static void explain_seed(struct explain *e, const struct journal_record *ex,
 			printf("         signature %s: value = SHA256(signature): %s\n",
 				ex->beacon_signature, okstr(sig_ok));
 	}
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
+		explain_signature(e, c, ex, bo);
 	fair_turn_seed(seed, ex->key, (uint32_t)t, digest, beacon);
 	same = memcmp(seed, ex->seed, FAIR_HASH_BYTES) == 0;
 	hex_encode(hex, seed, FAIR_HASH_BYTES);
@@ -579,7 +607,7 @@ static int audit_die(struct explain *e, const char *dir, const char *ref)
 			tag);
 	explain_key(e, c, ex);
 	explain_orders(e, c, ex, digest);
-	explain_seed(e, ex, digest, seed);
+	explain_seed(e, c, ex, digest, seed);
 	json_object_set_new(e->root, "die", explain_die(e, seed, j, dr->sides, t, dr, path));
 	if (c->journal)
 		explain_journal_row(e, c, t, j, dr);

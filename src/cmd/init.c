@@ -12,12 +12,15 @@
 #include "core/escape.h"
 #include "core/fair.h"
 #include "core/turn.h"
+#include "core/beacon.h"
+#include "core/bls.h"
 #include "core/banned.h"
 
 static const char init_help[] =
 	"usage: umpire init DIR --scenario FILE [--secret-file F] [--id ID] [--chain-length N]\n"
 	"                        [--entropy beacon|players|none] [--beacon SOURCE]\n"
 	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n"
+	"                        [--beacon-chain HASH --beacon-key KEY] [--demo-beacon]\n"
 	"                        [--visibility sealed|open]\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
@@ -38,6 +41,13 @@ static const char init_help[] =
 	"  --beacon-genesis T   when the beacon's round 1 was out (UTC seconds since 1970)\n"
 	"  --beacon-period S    seconds between two rounds\n"
 	"  --beacon-delay S     a close names the first round at least S seconds later (600)\n"
+	"  --beacon-chain HASH  with --beacon SOURCE, another drand network (scheme\n"
+	"  --beacon-key KEY     " BEACON_SCHEME "): its chain hash and public key,\n"
+	"                       recorded in campaign.yaml; every turn then needs the round's\n"
+	"                       signature (drand quicknet's are built in)\n"
+	"  --demo-beacon        umpire's demo beacon (the shipped examples): signed rounds whose\n"
+	"                       secret key is published, so it proves nothing about fairness\n"
+	"                       (with --entropy players or none: no beacon, nothing to do)\n"
 	"  --visibility MODE    sealed (default): order files and private state are withheld,\n"
 	"                       each player gets his own view, 'umpire reveal DIR' publishes\n"
 	"                       everything at the end; open: everything is committed each turn\n";
@@ -71,6 +81,15 @@ static int entropy_option(int ch, const char *arg, struct campaign_spec *spec)
 	case 'b':
 		spec->beacon = arg;
 		return EXIT_OK;
+	case 'c':
+		spec->beacon_chain = arg;
+		return EXIT_OK;
+	case 'K':
+		spec->beacon_key = arg;
+		return EXIT_OK;
+	case 'D':
+		spec->beacon_demo = 1;
+		return EXIT_OK;
 	case 'g':
 		v = spec->beacon_genesis = want_seconds("beacon-genesis", arg);
 		break;
@@ -95,26 +114,61 @@ static int entropy_defaults(struct campaign_spec *spec)
 	int named = spec->beacon != NULL;
 	if (spec->entropy != CAMPAIGN_ENTROPY_BEACON) {
 		if (named || spec->beacon_genesis >= 0 || spec->beacon_period >= 0 ||
-			spec->beacon_delay >= 0) {
+			spec->beacon_delay >= 0 || spec->beacon_chain || spec->beacon_key) {
 			fprintf(stderr,
 				"umpire init: --beacon options need --entropy beacon (the default)\n");
 			return EXIT_USAGE;
 		}
+		spec->beacon_demo = 0; /* which beacon, if the campaign took one */
 		return EXIT_OK;
 	}
+	if (!!spec->beacon_chain != !!spec->beacon_key) {
+		fprintf(stderr, "umpire init: --beacon-chain and --beacon-key go together\n");
+		return EXIT_USAGE;
+	}
+	if (!named && spec->beacon_chain) {
+		fprintf(stderr,
+			"umpire init: --beacon-chain and --beacon-key name another drand network: with --beacon SOURCE, --beacon-genesis and --beacon-period (drand quicknet's are built in)\n");
+		return EXIT_USAGE;
+	}
 	if (!named) {
+		const struct beacon_chain *chain = spec->beacon_demo ? &beacon_demo :
+								       &beacon_quicknet;
 		if (spec->beacon_genesis >= 0 || spec->beacon_period >= 0) {
 			fprintf(stderr,
-				"umpire init: --beacon-genesis and --beacon-period go with --beacon SOURCE (drand quicknet's are built in)\n");
+				"umpire init: --beacon-genesis and --beacon-period go with --beacon SOURCE (%s's are built in)\n",
+				chain->name);
 			return EXIT_USAGE;
 		}
-		spec->beacon = CAMPAIGN_DRAND_QUICKNET;
-		spec->beacon_genesis = CAMPAIGN_DRAND_QUICKNET_GENESIS;
-		spec->beacon_period = CAMPAIGN_DRAND_QUICKNET_PERIOD;
+		spec->beacon = chain->source;
+		spec->beacon_genesis = chain->genesis;
+		spec->beacon_period = chain->period;
+		spec->beacon_chain = chain->hash;
+		spec->beacon_key = chain->public_key;
+	} else if (spec->beacon_demo) {
+		fprintf(stderr, "umpire init: --demo-beacon takes no --beacon SOURCE\n");
+		return EXIT_USAGE;
 	} else if (spec->beacon_genesis < 0 || spec->beacon_period < 0) {
 		fprintf(stderr,
 			"umpire init: --beacon SOURCE needs --beacon-genesis and --beacon-period (when its round 1 was out, seconds between rounds)\n");
 		return EXIT_USAGE;
+	}
+	if (spec->beacon_chain && beacon_chain_check(spec->beacon_chain, BEACON_SCHEME,
+					  spec->beacon_key, spec->beacon_demo) < 0) {
+		fprintf(stderr, "umpire init: %s\n", error_last()->message);
+		return EXIT_DATAERR;
+	}
+	/* A key named for another network must be a point of G2: asked of the helper with the
+	 * identity as signature, which it refuses (ERROR_INPUT) only once the key is taken. */
+	if (spec->beacon_chain && !beacon_chain_find(spec->beacon_chain)) {
+		int took = bls_verify_round(spec->beacon_key, 1, BLS_IDENTITY_SIGNATURE) == 0;
+		if (took || error_last()->klass != ERROR_INPUT) {
+			fprintf(stderr, "umpire init: --beacon-key: %s\n",
+				took ? "the helper took the identity point" : cmd_message());
+			return took                            ? EXIT_SOFTWARE :
+			       error_last()->klass == ERROR_OS ? EXIT_DATAERR :
+								 cmd_exit_code();
+		}
 	}
 	if (spec->beacon_delay < 0)
 		spec->beacon_delay = CAMPAIGN_BEACON_DELAY;
@@ -168,6 +222,9 @@ int cmd_init(int argc, char **argv)
 		{ "beacon-genesis", required_argument, NULL, 'g' },
 		{ "beacon-period", required_argument, NULL, 'p' },
 		{ "beacon-delay", required_argument, NULL, 'd' },
+		{ "beacon-chain", required_argument, NULL, 'c' },
+		{ "beacon-key", required_argument, NULL, 'K' },
+		{ "demo-beacon", no_argument, NULL, 'D' },
 		{ "visibility", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -197,6 +254,9 @@ int cmd_init(int argc, char **argv)
 		case 'g':
 		case 'p':
 		case 'd':
+		case 'c':
+		case 'K':
+		case 'D':
 			if ((rc = entropy_option(ch, optarg, &spec)) != EXIT_OK)
 				return rc;
 			break;
@@ -287,10 +347,16 @@ int cmd_init(int argc, char **argv)
 			"");
 	static const char *const how[] = {
 		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
-		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon-fetch, or --beacon VALUE)",
+		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon VALUE; this beacon has no key in campaign.yaml, so nobody checks its values but the players, by hand)",
 		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
 	};
-	printf("%s\n", how[c->entropy]);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
+		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names and its signature (umpire turn DIR --beacon VALUE --beacon-signature SIG, or --beacon-fetch), checked under the public key campaign.yaml names for chain %s\n",
+			c->beacon_chain);
+	else
+		printf("%s\n", how[c->entropy]);
+	if (c->beacon_demo)
+		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	struct buf camp = BUF_INIT;

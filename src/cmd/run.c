@@ -37,8 +37,9 @@ static const char run_help[] =
 	"     missing: no-orders): entropy none resolves the turn from the kept orders; entropy\n"
 	"     beacon or players closes it (umpire close --inbox) and waits for the randomness;\n"
 	"     once the beacon round the close named is out, with --beacon-command, runs\n"
-	"     'CMD ROUND' (sh -c), takes its first output line as the round's value and resolves\n"
-	"     the turn (as umpire turn DIR --beacon VALUE); with --beacon-fetch, fetches the round\n"
+	"     'CMD ROUND' (sh -c), takes the round's value from its first output line and its\n"
+	"     signature from the second, and resolves the turn (as umpire turn DIR --beacon VALUE\n"
+	"     --beacon-signature SIG); with --beacon-fetch, fetches the round\n"
 	"     from the beacon itself (drand's HTTP API at the campaign beacon's URL, or URL: as\n"
 	"     umpire turn DIR --beacon-fetch) and journals its signature too; without either,\n"
 	"     the umpire resolves the turn by hand; entropy players: once every committed\n"
@@ -95,9 +96,11 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 	return !s->game_over && due > 0 && (missing == 0 || *allow_missing);
 }
 
-/* Runs `sh -c 'CMD "$1"' sh ROUND` and reads the first line of its output (at most 1024
- * bytes) into value. 0, or -1 when it cannot run, fails or prints nothing (told on stderr). */
-static int beacon_value(const char *cmd, long long round, struct buf *value)
+/* Runs `sh -c 'CMD "$1"' sh ROUND` and reads its output (at most 1100 bytes): the round's
+ * value on the first line (at most 1024 bytes), its signature on the second (none leaves
+ * signature empty: the turn then refuses the value if the beacon signs). 0, or -1 when it
+ * cannot run, fails or prints nothing (told on stderr). */
+static int beacon_value(const char *cmd, long long round, struct buf *value, struct buf *signature)
 {
 	char r[32], buf[1100];
 	snprintf(r, sizeof(r), "%lld", round);
@@ -131,14 +134,18 @@ static int beacon_value(const char *cmd, long long round, struct buf *value)
 			;
 	free(script);
 	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !buf[0] ||
-		strlen(buf) > 1024) {
+	char *v = buf;
+	size_t vlen = strcspn(v, "\r\n");
+	char *sig = v + vlen + strspn(v + vlen, "\r\n");
+	sig[strcspn(sig, "\r\n")] = '\0';
+	v[vlen] = '\0';
+	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !v[0] || vlen > 1024) {
 		fprintf(stderr, "umpire run: the beacon command gave no value for round %lld\n",
 			round);
 		return -1;
 	}
-	buf_puts(value, buf);
+	buf_puts(value, v);
+	buf_puts(signature, sig);
 	return 0;
 }
 
@@ -156,7 +163,7 @@ static int run_beacon_value(struct campaign *c, const struct beacon_how *how, in
 	struct beacon_round fetched;
 	int fetch_turn;
 
-	if (how->cmd && beacon_value(how->cmd, round, value) == 0)
+	if (how->cmd && beacon_value(how->cmd, round, value, signature) == 0)
 		return 0;
 	if (how->cmd) {
 		if (verbose)

@@ -13,7 +13,7 @@
 
 static const char turn_help[] =
 	"usage: umpire turn DIR [ORDERS...] [--rulings FILE] [--allow-missing] [--inbox]\n"
-	"                   [--beacon VALUE [--beacon-round R] [--beacon-signature SIG]]\n"
+	"                   [--beacon VALUE [--beacon-signature SIG] [--beacon-round R]]\n"
 	"                   [--beacon-fetch [--beacon-url URL]]\n\n"
 	"Processes the next turn of the campaign in DIR. With entropy beacon or players the turn\n"
 	"was closed first (umpire close): it is resolved from exactly the closed files (those\n"
@@ -31,9 +31,11 @@ static const char turn_help[] =
 	"  --beacon VALUE    entropy beacon: the value of the round the close named (required);\n"
 	"                    B_t = SHA256(VALUE)\n"
 	"  --beacon-round R  the round it came from: must be the close's\n"
-	"  --beacon-signature SIG  the round's signature as the beacon published it (hex):\n"
-	"                    checked to hash to VALUE (drand: randomness = SHA256(signature))\n"
-	"                    and journaled with it, so players can check it against the source\n"
+	"  --beacon-signature SIG  the round's signature as the beacon published it (hex),\n"
+	"                    required when campaign.yaml names the beacon's public key (drand\n"
+	"                    quicknet, the demo beacon): VALUE must be SHA256(signature) and the\n"
+	"                    signature must pass the BLS check of the close's round under that\n"
+	"                    key (docs/fairness.md); journaled with the value\n"
 	"  --beacon-fetch    entropy beacon: fetch the round the close named from the beacon\n"
 	"                    (drand's HTTP API: its randomness and signature, checked as above)\n"
 	"  --beacon-url URL  where to fetch from instead of the campaign's beacon: a URL with\n"

@@ -16,6 +16,7 @@
 
 #include "cmd/cmd.h"
 #include "core/audit.h"
+#include "core/beacon.h"
 #include "core/close.h"
 #include "core/file.h"
 #include "core/fair.h"
@@ -646,6 +647,38 @@ static int verify_turns(struct verify *v, int *last)
 	return res;
 }
 
+/* What the beacon's rounds prove, after a verify that passed: each turn's signature was
+ * checked (audit_fairness) under the key campaign.yaml names, which is drand's own for a
+ * chain umpire knows; a demo beacon proves nothing; a beacon without a key is checked by
+ * hand. */
+static void say_beacon(struct verify *v)
+{
+	const struct beacon_chain *known = beacon_chain_find(v->c->beacon_chain);
+
+	if (!v->c->beacon_key)
+		say(v,
+			"note: check each turn's beacon_round and beacon_value in journal/ against "
+			"the source: %s (campaign.yaml names no public key for it, so its values "
+			"are not signed)\n",
+			v->c->beacon);
+	else if (v->c->beacon_demo)
+		say(v, "note: demo beacon: every turn's round signature was checked, but the demo "
+		       "beacon's secret key is published with umpire, so anyone could sign any of its "
+		       "rounds: these dice prove nothing about fairness\n");
+	else if (known)
+		say(v,
+			"beacon: every turn's round is signed by %s (chain %s): BLS signatures "
+			"checked under its public key\n",
+			known->name, known->hash);
+	else
+		say(v,
+			"beacon: every turn's round signature checked under the public key campaign.yaml "
+			"names for chain %s\n"
+			"note: umpire does not know chain %s: check that its public key in campaign.yaml "
+			"(%s) is the network's (its /info)\n",
+			v->c->beacon_chain, v->c->beacon_chain, v->c->beacon_key);
+}
+
 static int verify_campaign(struct verify *v)
 {
 	char tag[LAYOUT_TAG_MAX];
@@ -702,10 +735,7 @@ static int verify_campaign(struct verify *v)
 		say(v, "note: entropy none: the umpire knew every turn key before the orders "
 		       "arrived and could have chosen among outcomes\n");
 	else if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
-		say(v,
-			"note: check each turn's beacon_round and beacon_value in journal/ against "
-			"the source: %s\n",
-			v->c->beacon);
+		say_beacon(v);
 	if (!v->c->fair)
 		say(v, "note: campaign.yaml says fair: false (set up from a --secret-file): whoever "
 		       "wrote that file could compute every die in advance\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/audit.h"
+#include "core/beacon.h"
 #include "core/fair.h"
 #include "core/layout.h"
 #include "core/banned.h"
@@ -698,6 +699,17 @@ static int check_key(const struct campaign *c, const struct journal_record *r, c
 		t, key, source, t, t == 1 ? "" : "s", hex, want);
 }
 
+/* The message "turn T: REST" becomes "turn T: source: REST" (class kept). -1. */
+static int with_source(int t, const char *source)
+{
+	const char *m = error_last()->message;
+	const char *rest = strchr(m, ':');
+	char *copy = xstrdup(rest && rest[1] == ' ' ? rest + 2 : m);
+	error_set(error_last()->klass, "turn %d: %s: %s", t, source, copy);
+	free(copy);
+	return -1;
+}
+
 /* D_t from the recorded per-player hashes; B_t from the beacon value. */
 static int check_digest_beacon(const struct campaign *c, const struct journal_record *r,
 	const char *source, uint8_t digest[FAIR_HASH_BYTES], uint8_t beacon[FAIR_HASH_BYTES])
@@ -749,9 +761,9 @@ static int check_digest_beacon(const struct campaign *c, const struct journal_re
 	if (r->beacon_signature && !r->beacon_value)
 		return error_set(ERROR_INPUT, "turn %d: %s has a beacon signature but no value", t,
 			source);
-	if (r->beacon_signature &&
-		fair_beacon_signature_check(r->beacon_value, r->beacon_signature) < 0)
-		return error_set(ERROR_INPUT, "turn %d: %s: %s", t, source, error_last()->message);
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON &&
+		beacon_check_round(c, t, r->beacon_round, r->beacon_value, r->beacon_signature) < 0)
+		return error_last()->klass == ERROR_INPUT ? with_source(t, source) : -1;
 	return 0;
 }
 

@@ -1,16 +1,137 @@
-/* beacon.c — a drand round fetched over HTTP(S) (beacon.h): libcurl's GET (net.c), jansson
- * for the JSON, fair.c for the one hash that ties the randomness to the signature. */
+/* beacon.c — the beacon chains umpire knows, a round's signature checked against its chain
+ * (bls.c spawns the BLS helper), and a drand round fetched over HTTP(S) (beacon.h): libcurl's
+ * GET (net.c), jansson for the JSON, fair.c for the hash that ties randomness to signature. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/beacon.h"
+#include "core/bls.h"
 #include "core/buf.h"
+#include "core/campaign.h"
 #include "core/error.h"
 #include "core/fair.h"
 #include "core/net.h"
 #include "core/banned.h"
+
+const struct beacon_chain beacon_quicknet = {
+	"drand quicknet",
+	CAMPAIGN_DRAND_QUICKNET,
+	"52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+	"83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c"
+	"8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb"
+	"5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a",
+	CAMPAIGN_DRAND_QUICKNET_GENESIS,
+	CAMPAIGN_DRAND_QUICKNET_PERIOD,
+	0,
+};
+
+/* Its key was made once with `umpire-bls keygen` for the shipped demos; the chain hash is
+ * SHA-256 of the key's 96 bytes (a drand chain's is the hash of its /info). */
+const struct beacon_chain beacon_demo = {
+	"umpire demo beacon",
+	CAMPAIGN_DEMO_BEACON,
+	"50607b1cc896b6f583784f9c4a74c9f63825c4ffc594dd1d5e43a858a5737d37",
+	"b10c4db546b3f45a4fe7a05f917ea5d2b58717b8d0f101e672f509a694260de3"
+	"fc0653b945149ef3e5adf57946b768de19552355197cc29f15bcbd6b8ce9cb5d"
+	"26ffac92ed3846f4b004798887a09f8538042569a55a1ea47387baef536d44ac",
+	CAMPAIGN_DEMO_BEACON_GENESIS,
+	CAMPAIGN_DEMO_BEACON_PERIOD,
+	1,
+};
+
+const struct beacon_chain *beacon_chain_find(const char *hash)
+{
+	static const struct beacon_chain *const known[] = { &beacon_quicknet, &beacon_demo };
+	for (size_t i = 0; hash && i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(known[i]->hash, hash) == 0)
+			return known[i];
+	return NULL;
+}
+
+static int is_hex(const char *s, size_t n)
+{
+	return s && strlen(s) == n && strspn(s, "0123456789abcdef") == n;
+}
+
+int beacon_chain_check(const char *hash, const char *scheme, const char *public_key, int demo)
+{
+	const struct beacon_chain *known = beacon_chain_find(hash);
+
+	if (!scheme || strcmp(scheme, BEACON_SCHEME) != 0)
+		return error_set(ERROR_INPUT,
+			"beacon scheme '%s': umpire checks signatures of scheme " BEACON_SCHEME
+			" only (drand quicknet's)",
+			scheme ? scheme : "");
+	if (!is_hex(hash, 64))
+		return error_set(ERROR_INPUT,
+			"beacon chain '%s' (64 lower-case hex digits expected)", hash ? hash : "");
+	if (!is_hex(public_key, BLS_PUBLIC_KEY_HEX))
+		return error_set(ERROR_INPUT,
+			"beacon public key '%.200s' (%d lower-case hex digits expected: a compressed G2 point)",
+			public_key ? public_key : "", BLS_PUBLIC_KEY_HEX);
+	if (known && strcmp(known->public_key, public_key) != 0)
+		return error_set(ERROR_INPUT,
+			"beacon chain %s is %s, whose public key is %s, not %s", hash, known->name,
+			known->public_key, public_key);
+	if (known ? known->demo != demo : demo)
+		return error_set(ERROR_INPUT,
+			"beacon chain %s is %s a demo beacon: beacon_demo must be %s", hash,
+			known && known->demo ? "umpire's" : "not",
+			known && known->demo ? "true" : "false");
+	return 0;
+}
+
+/* The helper process of this run, for the key it was started with (beacon_check_round). */
+static struct {
+	char *public_key;
+	struct bls_verifier *v;
+} helper;
+
+static void helper_end(void)
+{
+	bls_verifier_free(helper.v);
+	free(helper.public_key);
+	helper.v = NULL;
+	helper.public_key = NULL;
+}
+
+int beacon_check_round(const struct campaign *c, int turn, const char *round, const char *value,
+	const char *signature)
+{
+	char *end = NULL;
+	long long r = round ? strtoll(round, &end, 10) : 0;
+
+	if (signature && value && fair_beacon_signature_check(value, signature) < 0)
+		return error_set(ERROR_INPUT, "turn %d: beacon round %s: %s", turn,
+			round ? round : "?", error_last()->message);
+	if (!c->beacon_key)
+		return 0;
+	if (!signature)
+		return error_set(ERROR_INPUT,
+			"turn %d: beacon round %s: no signature: the campaign's beacon (%s, chain %s) signs its rounds, and a value is taken only with the round's signature (--beacon VALUE --beacon-signature SIG, --beacon-fetch, or a --beacon-command printing both)",
+			turn, round ? round : "?", c->beacon, c->beacon_chain);
+	if (!round || !end || *end || r < 1)
+		return error_set(ERROR_INPUT, "turn %d: beacon round '%s' is not a round number",
+			turn, round ? round : "");
+	if (!helper.v || strcmp(helper.public_key, c->beacon_key) != 0) {
+		if (!helper.v)
+			atexit(helper_end);
+		bls_verifier_free(helper.v);
+		free(helper.public_key);
+		helper.public_key = NULL;
+		if (bls_verifier_open(&helper.v, c->beacon_key) < 0)
+			return error_prefix("turn %d: beacon round %lld", turn, r);
+		helper.public_key = xstrdup(c->beacon_key);
+	}
+	if (bls_verify(helper.v, r, signature) < 0) {
+		if (error_last()->klass != ERROR_INPUT)
+			helper_end(); /* a helper that failed is not asked again */
+		return error_prefix("turn %d", turn);
+	}
+	return 0;
+}
 
 static int is_http(const char *s)
 {

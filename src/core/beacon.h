@@ -1,9 +1,48 @@
-/* beacon.h — fetching a public beacon's round (docs/fairness.md, "Fetching the round"): drand's
- * HTTP API, GET {chain URL}/public/{round}, whose JSON answer gives the round's randomness and
- * signature. The randomness is checked to be SHA-256 of the signature (drand's rule, hashing
- * only); the BLS signature itself is checked by drand's own tools (the same page says how). */
+/* beacon.h — a public beacon's rounds (docs/fairness.md, "The beacon" and "The beacon's
+ * signature"): the chains umpire knows (drand quicknet, and the demo beacon of the shipped
+ * examples), the check of a round's signature against its chain's key (BLS, through bls.h),
+ * and fetching a round over drand's HTTP API, GET {chain URL}/public/{round}, whose JSON answer
+ * gives the round's randomness and signature. */
 #ifndef UMPIRE_BEACON_H
 #define UMPIRE_BEACON_H
+
+struct campaign;
+
+/* The one signature scheme umpire checks: drand's unchained rounds with signatures on G1. */
+#define BEACON_SCHEME "bls-unchained-g1-rfc9380"
+
+/* A beacon chain umpire knows: a campaign naming its chain hash must name its key. */
+struct beacon_chain {
+	const char *name;       /* "drand quicknet" */
+	const char *source;     /* fairness.beacon as init writes it */
+	const char *hash;       /* the chain hash: 64 hex digits */
+	const char *public_key; /* a compressed G2 point: 192 hex digits */
+	long long genesis;      /* when round 1 is out, UTC seconds */
+	long long period;       /* seconds between rounds */
+	int demo;               /* 1: the demo beacon, whose secret key is published */
+};
+/* drand quicknet (League of Entropy mainnet), and umpire's demo beacon (its secret key is
+ * campaigns/demo-beacon.key: it proves nothing about fairness). */
+extern const struct beacon_chain beacon_quicknet, beacon_demo;
+
+/* The known chain whose hash is hash, or NULL. */
+const struct beacon_chain *beacon_chain_find(const char *hash);
+
+/* Whether a beacon named by chain hash, scheme, public key and demo flag may be used: the
+ * scheme is BEACON_SCHEME, hash 64 and key 192 lower-case hex digits; a known chain's hash
+ * goes with that chain's key and demo flag only; an unknown chain is never a demo. 0, or -1
+ * with ERROR_INPUT saying why. */
+int beacon_chain_check(const char *hash, const char *scheme, const char *public_key, int demo);
+
+/* The check of a turn's beacon round against the campaign's chain (docs/fairness.md, "The
+ * beacon's signature"): with a public key in campaign.yaml, the round's signature is required,
+ * value must be SHA-256 of it (drand's randomness) and it must pass the BLS check of round
+ * under the key (bls.h; one helper process serves the whole run). Without a key (a beacon
+ * named by its source alone) only value = SHA-256(signature) when a signature is given.
+ * Messages start "turn T: beacon round R:". 0; -1 with ERROR_INPUT (no or a wrong
+ * signature), ERROR_MISSING (no BLS helper) or ERROR_OS. One thread at a time. */
+int beacon_check_round(const struct campaign *c, int turn, const char *round, const char *value,
+	const char *signature);
 
 #define BEACON_ANSWER_MAX 65536 /* bytes of one round's JSON answer */
 #define BEACON_TIMEOUT 30L      /* seconds for one fetch */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/fair.h"
 #include "core/file.h"
@@ -32,7 +33,8 @@ static const char *const campaign_keys[] = {
 };
 static const char *const player_keys[] = { "id", "name", "email", "ssh_key", NULL };
 static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "entropy",
-	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "warning", NULL };
+	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "beacon_chain",
+	"beacon_scheme", "beacon_public_key", "beacon_demo", "warning", NULL };
 
 const char *const campaign_entropy_names[] = { "none", "beacon", "players", NULL };
 
@@ -68,6 +70,47 @@ int campaign_entropy_parse(const char *name)
 		if (strcmp(campaign_entropy_names[i], name) == 0)
 			return i;
 	return -1;
+}
+
+/* The signing chain of a beacon (docs/fairness.md, "The beacon's signature"): beacon_chain,
+ * beacon_scheme and beacon_public_key together, and beacon_demo, checked by
+ * beacon_chain_check (a known chain's hash takes its key only). A campaign.yaml set up before
+ * these keys whose beacon is drand quicknet's default takes quicknet's; any other beacon
+ * without them is unsigned (its values are checked by hand). */
+static void parse_beacon_chain(struct campaign *c, const struct node *fairness, struct diag *d)
+{
+	const struct node *key = node_get(fairness, "beacon_public_key");
+	const struct node *n;
+	const char *s[3] = { NULL, NULL, NULL };
+	static const char *const names[3] = { "beacon_chain", "beacon_scheme",
+		"beacon_public_key" };
+	int demo = 0;
+
+	if ((n = node_get(fairness, "beacon_demo")))
+		node_want_bool(n, "beacon_demo", &demo, d);
+	if (!key && !node_get(fairness, "beacon_chain") && !node_get(fairness, "beacon_scheme")) {
+		if (demo)
+			node_error(d, n, "beacon_demo without the demo beacon's chain and key");
+		if (c->beacon && strcmp(c->beacon, CAMPAIGN_DRAND_QUICKNET) == 0) {
+			c->beacon_chain = xstrdup(beacon_quicknet.hash);
+			c->beacon_key = xstrdup(beacon_quicknet.public_key);
+		}
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		n = node_need(fairness, names[i], d);
+		if (n && node_want_str(n, names[i], 200, &s[i], d) < 0)
+			return;
+	}
+	if (!s[0] || !s[1] || !s[2])
+		return;
+	if (beacon_chain_check(s[0], s[1], s[2], demo) < 0) {
+		node_error(d, key, "%s", error_last()->message);
+		return;
+	}
+	c->beacon_chain = xstrdup(s[0]);
+	c->beacon_key = xstrdup(s[2]);
+	c->beacon_demo = demo;
 }
 
 /* fairness.entropy and the beacon's source, genesis, period and delay. A campaign.yaml
@@ -112,6 +155,7 @@ static void parse_entropy(struct campaign *c, const struct node *fairness, struc
 		if (n && node_want_int(n, nums[i].key, nums[i].min, (long long)1 << 40, &v, d) == 0)
 			*nums[i].to = v;
 	}
+	parse_beacon_chain(c, fairness, d);
 }
 static const char *const state_keys[] = { "campaign", "rules", "turn", "game", NULL };
 
@@ -154,8 +198,11 @@ static void campaign_clear_parsed(struct campaign *c)
 	free(c->title);
 	free(c->rules_name);
 	free(c->beacon);
+	free(c->beacon_chain);
+	free(c->beacon_key);
 	pbem_release(&c->pbem);
-	c->id = c->title = c->rules_name = c->beacon = NULL;
+	c->id = c->title = c->rules_name = c->beacon = c->beacon_chain = c->beacon_key = NULL;
+	c->beacon_demo = 0;
 }
 
 int campaign_parse_players(struct campaign *c, const struct node *players, struct diag *d)

@@ -62,6 +62,12 @@ int campaign_visibility_parse(const char *name);
 #define CAMPAIGN_DRAND_QUICKNET_GENESIS 1692803367LL
 #define CAMPAIGN_DRAND_QUICKNET_PERIOD 3LL
 #define CAMPAIGN_BEACON_DELAY 600LL /* default fairness.beacon_delay, seconds */
+/* umpire's demo beacon (init --demo-beacon; core/beacon.h): rounds every 3 seconds from
+ * 2026-01-01, signed with a secret key published with umpire. */
+#define CAMPAIGN_DEMO_BEACON \
+	"umpire demo beacon (its secret key is published with umpire: it proves nothing about fairness)"
+#define CAMPAIGN_DEMO_BEACON_GENESIS 1767225600LL
+#define CAMPAIGN_DEMO_BEACON_PERIOD 3LL
 
 struct campaign {
 	char *dir;          /* the campaign directory (work tree) */
@@ -81,6 +87,9 @@ struct campaign {
 	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
 	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
 	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
+	char *beacon_chain;        /* fairness.beacon_chain: the chain hash (hex); NULL unsigned */
+	char *beacon_key;          /* fairness.beacon_public_key: G2 point (hex); NULL unsigned */
+	int beacon_demo;           /* fairness.beacon_demo: umpire's demo beacon, proves nothing */
 	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
 	int visibility;            /* `visibility:` enum campaign_visibility */
 	struct rules_campaign rc;  /* the view handed to the rule system */
@@ -117,8 +126,11 @@ struct campaign_spec {
 	int entropy;           /* enum campaign_entropy */
 	const char *beacon;    /* fairness.beacon: the public randomness source; NULL none */
 	long long beacon_genesis, beacon_period, beacon_delay; /* seconds (beacon only) */
-	int visibility;                                        /* enum campaign_visibility */
-	long long when; /* the setup's commit time, seconds */
+	const char *beacon_chain; /* the chain hash; NULL: a beacon without signatures */
+	const char *beacon_key;   /* the chain's public key (with beacon_chain) */
+	int beacon_demo;          /* umpire's demo beacon */
+	int visibility;           /* enum campaign_visibility */
+	long long when;           /* the setup's commit time, seconds */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

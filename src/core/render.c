@@ -237,7 +237,18 @@ static void render_randomness(struct buf *b, const struct turn *t)
 		escape_markdown(b, c->beacon ? c->beacon : "the beacon");
 		buf_puts(b, ", value `");
 		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");
-		buf_puts(b, "`: check it against the source.\n");
+		if (c->beacon_demo)
+			buf_puts(b,
+				"`, its signature checked under the demo beacon's public key; "
+				"a demo beacon's secret key is published, so this proves nothing "
+				"about fairness.\n");
+		else if (c->beacon_key)
+			buf_puts(b,
+				"`, SHA-256 of the round's signature, which passed the BLS check "
+				"under the chain's public key in campaign.yaml (umpire verify checks "
+				"it again).\n");
+		else
+			buf_puts(b, "`: check it against the source.\n");
 	} else {
 		buf_puts(b, "the players' reveals: `");
 		escape_markdown(b, t->in.beacon_value ? t->in.beacon_value : "");

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -182,6 +183,17 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 		node_map_int(fair, "beacon_genesis", spec->beacon_genesis);
 		node_map_int(fair, "beacon_period", spec->beacon_period);
 		node_map_int(fair, "beacon_delay", spec->beacon_delay);
+		if (spec->beacon_chain) {
+			node_map_str(fair, "beacon_chain", spec->beacon_chain);
+			node_map_str(fair, "beacon_scheme", BEACON_SCHEME);
+			node_map_str(fair, "beacon_public_key", spec->beacon_key);
+		}
+		if (spec->beacon_demo) {
+			node_map_bool(fair, "beacon_demo", 1);
+			node_map_str(fair, "warning",
+				"demo beacon: its secret key is published with umpire, so anyone can sign "
+				"any of its rounds: this campaign's dice prove nothing about fairness");
+		}
 	}
 	if (spec->entropy == CAMPAIGN_ENTROPY_NONE)
 		node_map_str(fair, "warning",

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include "core/beacon.h"
 #include "core/turn.h"
 #include "core/audit.h"
 #include "core/durable.h"
@@ -1271,9 +1272,13 @@ static int beacon_randomness(struct turn *t)
 	if (!t->in.beacon_value) {
 		char at[WHEN_MAX];
 		when_describe(at, t->close.round_at, t->when);
-		return error_set(ERROR_INPUT,
-			"turn %d takes the value of beacon round %s (%s), out at %s: run 'umpire turn %s --beacon-fetch' (or give the value: --beacon VALUE)",
-			t->in.turn, round, t->c->beacon, at, t->c->dir);
+		return t->c->beacon_key ?
+			       error_set(ERROR_INPUT,
+				       "turn %d takes the value of beacon round %s (%s), out at %s: run 'umpire turn %s --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)",
+				       t->in.turn, round, t->c->beacon, at, t->c->dir) :
+			       error_set(ERROR_INPUT,
+				       "turn %d takes the value of beacon round %s (%s), out at %s: give its value: --beacon VALUE",
+				       t->in.turn, round, t->c->beacon, at);
 	}
 	if (t->in.beacon_round && strcmp(t->in.beacon_round, round) != 0)
 		return error_set(ERROR_INPUT, "turn %d: the close named beacon round %s, not %s",
@@ -1282,13 +1287,14 @@ static int beacon_randomness(struct turn *t)
 		char at[WHEN_MAX];
 		when_describe(at, t->close.round_at, t->when);
 		return error_set(ERROR_INPUT,
-			"turn %d: beacon round %s is out at %s: no value of it exists yet; run 'umpire turn %s --beacon-fetch' then",
-			t->in.turn, round, at, t->c->dir);
+			"turn %d: beacon round %s is out at %s: no value of it exists yet; run 'umpire turn %s %s' then",
+			t->in.turn, round, at, t->c->dir,
+			t->c->beacon_key ? "--beacon-fetch" : "--beacon VALUE");
 	}
-	if (t->in.beacon_signature &&
-		fair_beacon_signature_check(t->in.beacon_value, t->in.beacon_signature) < 0)
-		return error_set(ERROR_INPUT, "turn %d, beacon round %s: %s", t->in.turn, round,
-			error_last()->message);
+	/* A recorded turn's round is checked with the rest of its fairness (audit_fairness). */
+	if (t->source == TURN_LIVE && beacon_check_round(t->c, t->in.turn, round,
+					      t->in.beacon_value, t->in.beacon_signature) < 0)
+		return -1;
 	turn_set_beacon(t, t->in.beacon_value, round);
 	return 0;
 }

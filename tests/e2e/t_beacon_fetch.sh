@@ -50,7 +50,7 @@ expect 65 at $((ROUND_AT + 97)) "$BIN" turn c --beacon-fetch --beacon-url "$URL/
 has "$TMP/err" "/wrong-round/public/657413: the answer is not round 657413's"
 # By hand: a signature that does not hash to the value is refused too.
 expect 65 at $((ROUND_AT + 97)) "$BIN" turn c --beacon "$RAND" --beacon-signature "${SIG%??}00"
-has "$TMP/err" "turn 1, beacon round 657413: beacon value $RAND is not SHA256 of the signature"
+has "$TMP/err" "turn 1: beacon round 657413: beacon value $RAND is not SHA256 of the signature"
 expect 65 at $((ROUND_AT + 97)) "$BIN" turn c --beacon "$RAND" --beacon-signature "XYZ"
 has "$TMP/err" "beacon signature 'XYZ' (lower-case hex"
 expect 64 "$BIN" turn c --beacon-signature "$SIG"
@@ -88,7 +88,7 @@ expect 0 at $((ROUND_AT + 200)) "$BIN" run c-run --maildir md --beacon-fetch --b
 git clone -q c clone
 expect 0 "$BIN" verify clone
 expect 0 python3 "$ROOT/tools/umpire-verify" clone
-has "$TMP/out" "beacon (round 657413: $RAND; SHA256 of its signature)"
+has "$TMP/out" "beacon (round 657413: $RAND; SHA256 of its signature, BLS signature checked)"
 expect 0 "$BIN" audit clone 1:0
 has "$TMP/out" "signature $SIG: value = SHA256(signature): ok"
 git clone -q c bad
@@ -96,7 +96,7 @@ sed -i "s/^beacon_signature: b7/beacon_signature: b8/" bad/journal/turn-0001.yam
 git -C bad commit -q --amend -a --no-edit
 git -C bad tag -f turn-0001 >/dev/null
 expect 65 "$BIN" verify bad
-has "$TMP/out" "turn 1: journal/turn-0001.yaml: beacon value $RAND is not SHA256 of the signature"
+has "$TMP/out" "turn 1: journal/turn-0001.yaml: beacon round 657413: beacon value $RAND is not SHA256 of the signature"
 expect 65 python3 "$ROOT/tools/umpire-verify" bad
 has "$TMP/out" "turn 1: beacon: journal/turn-0001.yaml:21: beacon_value $RAND is not SHA256 of beacon_signature"
 

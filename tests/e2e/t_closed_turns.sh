@@ -48,8 +48,8 @@ has "$TMP/out" "Turn 1 was already closed with these files; its receipts again:"
 
 # The randomness: required, not before its round is out, and the round the close named.
 expect 65 at $((D0 + 800)) "$BIN" turn "$C"
-has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (drand quicknet"
-has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: run 'umpire turn $C --beacon-fetch' (or give the value: --beacon VALUE)"
+has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (unsigned-demo-values-chosen-by-hand"
+has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: give its value: --beacon VALUE"
 expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
 has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon-fetch' then"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" --beacon x --beacon-round 24807645
@@ -60,7 +60,7 @@ expect 0 at $((D0 + 800)) "$BIN" turn "$C" --beacon value-1
 has "$C/journal/turn-0001.yaml" 'beacon_round: "24807646"'
 has "$C/journal/turn-0001.yaml" "beacon_value: value-1"
 has "$C/journal/turn-0001.yaml" "weather 1: d6 = "
-has "$C/reports/turn-0001/defender.md" "Closed in commit \`$(git -C "$C" rev-parse close-0001)\` (tag close-0001) before its randomness existed; beacon round 24807646 of drand quicknet"
+has "$C/reports/turn-0001/defender.md" "Closed in commit \`$(git -C "$C" rev-parse close-0001)\` (tag close-0001) before its randomness existed; beacon round 24807646 of unsigned-demo-values-chosen-by-hand"
 has "$C/reports/turn-0001/defender.md" ", value \`value-1\`: check it against the source."
 # A second value for the processed turn: refused, both shown; the same value: nothing to do.
 expect 65 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-2

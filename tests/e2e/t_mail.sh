@@ -175,7 +175,8 @@ has "$TMP/err" "refused"
 # Entropy beacon: `umpire run` closes the turn once both have sent and mails each player his
 # receipt, which `umpire verify --receipt` accepts on a clone of the published campaign.
 sed 's/^  remote: remote.git$/  remote: remote-b.git\n  auto: true/' scenario.yaml > scenario-b.yaml
-expect 0 "$BIN" init b --scenario scenario-b.yaml --secret-file "$SRC/demo.secret" --entropy beacon
+expect 0 "$BIN" init b --scenario scenario-b.yaml --secret-file "$SRC/demo.secret" --entropy beacon \
+    --beacon unsigned-test-beacon --beacon-genesis 1692803367 --beacon-period 3
 mkdir -p mdb/new mdb/cur mdb/tmp
 # Signed orders (ssh-keygen -Y sign -n umpire-orders): a signature by another key is refused
 # even from the player's address; a good one is accepted from any address.

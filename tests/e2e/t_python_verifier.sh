@@ -143,12 +143,14 @@ both_fail "$TMP/yaml"
 has "$TMP/py.out" "verdict: FAILED: turn 1: $j1:"
 has "$TMP/py.out" "flow collections are not supported"
 
-# Closed turns, entropy beacon (the default): Setup, close-1, turn-1, close-2, turn-2 and a
-# pending close-3. Each close names the first drand round 600 s after it; the turn runs once
-# that round is out.
+# Closed turns, entropy beacon: Setup, close-1, turn-1, close-2, turn-2 and a pending
+# close-3. Each close names the first round 600 s after it (drand quicknet's schedule); the
+# turn runs once that round is out. The beacon is unsigned (no key in campaign.yaml), so the
+# made-up values pass; t_beacon_bls checks signed rounds.
 H="$ROOT/campaigns/harbour-raid"
 B="$TMP/b"
-"$BIN" init --visibility open "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" >/dev/null
+"$BIN" init --visibility open "$B" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+    --beacon unsigned-test-beacon --beacon-genesis 1692803367 --beacon-period 3 >/dev/null
 for t in 1 2 3; do
     n=$(printf %04d "$t")
     SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$B" "$H/orders/turn-$n"/*.yaml \

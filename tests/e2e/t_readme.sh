@@ -3,8 +3,9 @@
 # installed by `make install PREFIX=...`), from a copy of the source's campaigns/, to the
 # resolved offline turn and the refusal before the beacon round is out.
 # "A worked turn": init with the default entropy (beacon) and visibility (sealed), check,
-# close at 01:00 UTC, then the turn once the round is out, with the demo's made-up beacon
-# value for turn 1; what the players' clones and the attacker's outbox hold; the reveal.
+# close ten minutes before drand quicknet's round 657413 was out (September 2023: the clock
+# set back so that a real round, recorded in tests/e2e/beacon/, is the one the close names),
+# then the turn with that round's value and signature, checked against quicknet's key; what the players' clones and the attacker's outbox hold; the reveal.
 # Every output the README shows is checked line by line (tests/e2e/readme_check.py): in
 # order, adjacent, and every line left out marked by a `…` line.
 . "$ROOT/tests/e2e/lib.sh"
@@ -39,15 +40,18 @@ expect 0 "$py" "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" "## The first
 # --- A worked turn --------------------------------------------------------------------------
 : > rec/index
 B="$ROOT/campaigns/harbour-raid"
+ROUND=$ROOT/tests/e2e/beacon/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/657413
+value=$(sed 's/.*"randomness":"\([0-9a-f]*\)".*/\1/' "$ROUND")
+signature=$(sed 's/.*"signature":"\([0-9a-f]*\)".*/\1/' "$ROUND")
 rec "umpire init harbour --scenario campaigns/harbour-raid/scenario.yaml" \
-    "$BIN" init harbour --scenario "$B/scenario.yaml" --secret-file "$B/demo.secret"
+    env SOURCE_DATE_EPOCH=1694770000 "$BIN" init harbour --scenario "$B/scenario.yaml" --secret-file "$B/demo.secret"
 cp "$B/orders/turn-0001/attacker.yaml" .
 rec "umpire check harbour attacker.yaml" "$BIN" check harbour attacker.yaml
 rec "sed 's/move: B2/move: Z9/' attacker.yaml > bad.yaml; umpire check harbour bad.yaml" \
     sh -c "sed 's/move: B2/move: Z9/' attacker.yaml > bad.yaml; '$BIN' check harbour bad.yaml"
-rec "umpire close harbour attacker.yaml" env SOURCE_DATE_EPOCH=1767229200 "$BIN" close harbour attacker.yaml
-rec "umpire turn harbour --beacon $(cat "$B/orders/turn-0001/beacon.txt")" \
-    env SOURCE_DATE_EPOCH=1767229900 "$BIN" turn harbour --beacon "$(cat "$B/orders/turn-0001/beacon.txt")"
+rec "umpire close harbour attacker.yaml" env SOURCE_DATE_EPOCH=1694775003 "$BIN" close harbour attacker.yaml
+rec "umpire turn harbour --beacon $value --beacon-signature $signature" \
+    env SOURCE_DATE_EPOCH=1694775700 "$BIN" turn harbour --beacon "$value" --beacon-signature "$signature"
 rec "git -C harbour ls-tree -r --name-only turn-0001" git -C harbour ls-tree -r --name-only turn-0001
 rec "ls harbour/.umpire/outbox/attacker/turn-0001" ls harbour/.umpire/outbox/attacker/turn-0001
 rec "markdown:1" cat harbour/.umpire/outbox/attacker/turn-0001/report.md

@@ -31,7 +31,7 @@ H="$ROOT/campaigns/harbour-raid"
 for entropy in beacon players; do
     D="$TMP/closed-$entropy"
     "$BIN" init --visibility open "$D" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
-        --entropy "$entropy" >/dev/null
+        --entropy "$entropy" --demo-beacon >/dev/null
     for t in 1 2 3; do
         f=$(ls "$H/orders/turn-000$t"/*.yaml); pl=$(basename "$f" .yaml)
         cp "$f" "$TMP/$pl-$t.yaml"
@@ -45,8 +45,12 @@ for entropy in beacon players; do
         SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$D" "$TMP/$pl-$t.yaml" >/dev/null
         [ "$t" -lt 3 ] || break
         if [ "$entropy" = beacon ]; then
+            # the demo beacon's round the close named, signed (its genesis is 1767225600)
+            # shellcheck disable=SC2046
+            set -- $(UMPIRE_BLS="$(dirname "$(readlink -f "$BIN")")/umpire-bls" \
+                "$ROOT/tools/demo-beacon" $(((t * 3600 + 600) / 3 + 1)))
             SOURCE_DATE_EPOCH=$((1767225600 + t * 3600 + 700)) "$BIN" turn "$D" \
-                --beacon "demo value $t" >/dev/null
+                --beacon "$1" --beacon-signature "$2" >/dev/null
         elif [ "$t" -eq 1 ]; then
             printf 'campaign: harbour-raid\nturn: 1\nplayer: %s\nnonce: %s\n' "$pl" "$nonce" >"$TMP/reveal"
             "$BIN" reveal "$D" "$TMP/reveal" >/dev/null

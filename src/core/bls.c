@@ -1,0 +1,226 @@
+/* bls.c — umpire-bls spawned and spoken to (bls.h): one socket pair as the helper's standard
+ * input, output and error, a line "ROUND SIGNATURE" out and a line "ok" or "bad: REASON"
+ * back per round. */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/bls.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+extern char **environ;
+
+struct bls_verifier {
+	pid_t pid;        /* the helper */
+	int fd;           /* our end of the socket pair */
+	struct buf in;    /* what the helper said and we have not consumed yet */
+	char *public_key; /* the key it checks under, for messages */
+};
+
+static int is_program(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *bls_helper_path(void)
+{
+	static const char *const rel[] = { "umpire-bls", "../umpire-bls",
+		"../libexec/umpire/umpire-bls" };
+	const char *env = getenv("UMPIRE_BLS");
+	char exe[PATH_MAX];
+	struct buf looked = BUF_INIT;
+	ssize_t n;
+
+	if (env && env[0]) {
+		if (is_program(env))
+			return xstrdup(env);
+		error_set(ERROR_MISSING,
+			"cannot check the beacon's signatures: the BLS helper $UMPIRE_BLS '%s' is not an executable file",
+			env);
+		return NULL;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			slash[1] = '\0';
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			char *p = xasprintf("%s%s", exe, rel[i]);
+			if (is_program(p)) {
+				buf_release(&looked);
+				return p;
+			}
+			buf_printf(&looked, "%s%s", looked.len ? ", " : "", p);
+			free(p);
+		}
+	}
+	error_set(ERROR_MISSING,
+		"cannot check the beacon's signatures: the BLS helper umpire-bls is missing (looked for %s; 'make' builds it next to umpire, 'make install' installs it, or set UMPIRE_BLS)",
+		looked.len ? buf_str(&looked) : "$UMPIRE_BLS");
+	buf_release(&looked);
+	return NULL;
+}
+
+int bls_verifier_open(struct bls_verifier **out, const char *public_key)
+{
+	char *path = bls_helper_path();
+	int sv[2];
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	*out = NULL;
+	if (!path)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		error_set(ERROR_OS, "cannot start %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	char *argv[] = { path, "verify", (char *)public_key, NULL };
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 2);
+	int rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (rc != 0) {
+		close(sv[0]);
+		error_set(ERROR_OS, "cannot start %s: %s", path, strerror(rc));
+		free(path);
+		return -1;
+	}
+	free(path);
+	struct bls_verifier *v = xcalloc(1, sizeof(*v));
+	v->pid = pid;
+	v->fd = sv[0];
+	v->public_key = xstrdup(public_key);
+	*out = v;
+	return 0;
+}
+
+/* One line from the helper (without its \n) into line. 0, or -1 (ERROR_OS) when it closed,
+ * failed or took longer than BLS_TIMEOUT. */
+static int read_line(struct bls_verifier *v, struct buf *line)
+{
+	char chunk[512];
+
+	for (;;) {
+		char *nl = v->in.len ? memchr(v->in.data, '\n', v->in.len) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - v->in.data);
+			buf_clear(line);
+			buf_append(line, v->in.data, n);
+			memmove(v->in.data, nl + 1, v->in.len - n - 1);
+			v->in.len -= n + 1;
+			return 0;
+		}
+		if (v->in.len > 4096)
+			return error_set(ERROR_OS, "umpire-bls: an answer longer than 4096 bytes");
+		struct pollfd p = { v->fd, POLLIN, 0 };
+		int ready = poll(&p, 1, BLS_TIMEOUT * 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0)
+			return error_set(ERROR_OS, "umpire-bls gave no answer in %d seconds",
+				BLS_TIMEOUT);
+		ssize_t got = ready < 0 ? -1 : recv(v->fd, chunk, sizeof(chunk), 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			/* what it said before it stopped: its reason (a key it refused) */
+			char *said = xasprintf("%.*s", (int)v->in.len,
+				v->in.data ? v->in.data : "");
+			said[strcspn(said, "\n")] = '\0';
+			error_set(ERROR_OS, "umpire-bls stopped%s%s", said[0] ? ": " : "", said);
+			free(said);
+			return -1;
+		}
+		buf_append(&v->in, chunk, (size_t)got);
+	}
+}
+
+static int send_all(int fd, const char *data, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		ssize_t w = send(fd, data + off, n - off, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int bls_verify(struct bls_verifier *v, long long round, const char *signature)
+{
+	struct buf line = BUF_INIT;
+	int rc;
+
+	/* The helper reads whitespace-separated words: anything but hex is refused here, so
+	 * one request stays one line. */
+	if (strspn(signature, "0123456789abcdefABCDEF") != strlen(signature) || !signature[0] ||
+		strlen(signature) > 1024)
+		return error_set(ERROR_INPUT,
+			"beacon round %lld: signature '%.100s' is not hex (%d lower-case hex digits expected)",
+			round, signature, BLS_SIGNATURE_HEX);
+	char *req = xasprintf("%lld %s\n", round, signature);
+	if (send_all(v->fd, req, strlen(req)) < 0) {
+		/* it stopped: its own reason when it gave one (a key it refused) */
+		rc = read_line(v, &line) == 0 ? error_set(ERROR_OS, "%s", buf_str(&line)) : -1;
+	} else if ((rc = read_line(v, &line)) == 0) {
+		const char *s = buf_str(&line);
+		if (strcmp(s, "ok") == 0)
+			rc = 0;
+		else if (strncmp(s, "bad: ", 5) == 0)
+			rc = error_set(ERROR_INPUT, "beacon round %lld: signature %.100s: %s",
+				round, signature, s + 5);
+		else if (strncmp(s, "umpire-bls: ", 12) == 0)
+			rc = error_set(ERROR_OS, "%s", s);
+		else
+			rc = error_set(ERROR_OS, "umpire-bls: %s", s);
+	}
+	free(req);
+	buf_release(&line);
+	return rc;
+}
+
+void bls_verifier_free(struct bls_verifier *v)
+{
+	int status;
+
+	if (!v)
+		return;
+	shutdown(v->fd, SHUT_WR); /* end of input: the helper exits */
+	close(v->fd);
+	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	buf_release(&v->in);
+	free(v->public_key);
+	free(v);
+}
+
+int bls_verify_round(const char *public_key, long long round, const char *signature)
+{
+	struct bls_verifier *v;
+
+	if (bls_verifier_open(&v, public_key) < 0)
+		return -1;
+	int rc = bls_verify(v, round, signature);
+	bls_verifier_free(v);
+	return rc;
+}
