@@ -51,7 +51,7 @@ expect 65 at $((D0 + 800)) "$BIN" turn "$C"
 has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (unsigned-demo-values-chosen-by-hand"
 has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: give its value: --beacon VALUE"
 expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
-has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon-fetch' then"
+has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon VALUE' then"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" --beacon x --beacon-round 24807645
 has "$TMP/err" "turn 1: the close named beacon round 24807646, not 24807645"
 [ "$(fingerprint "$C")" = "$before" ] || die "a refused turn wrote something"
