@@ -210,44 +210,62 @@ static int read_secret(const char *path, uint8_t secret[FAIR_HASH_BYTES])
 	return rc;
 }
 
-int cmd_init(int argc, char **argv)
+/* What the command line gave init, beside the campaign spec. */
+struct init_args {
+	const char *scenario_path; /* --scenario FILE */
+	const char *secret_path;   /* --secret-file FILE, or NULL: fresh OS randomness */
+	long chain_length;         /* --chain-length, turn keys */
+};
+
+static const struct option init_opts[] = {
+	{ "scenario", required_argument, NULL, 's' },
+	{ "secret-file", required_argument, NULL, 'k' },
+	{ "id", required_argument, NULL, 'i' },
+	{ "chain-length", required_argument, NULL, 'l' },
+	{ "entropy", required_argument, NULL, 'e' },
+	{ "beacon", required_argument, NULL, 'b' },
+	{ "beacon-genesis", required_argument, NULL, 'g' },
+	{ "beacon-period", required_argument, NULL, 'p' },
+	{ "beacon-delay", required_argument, NULL, 'd' },
+	{ "beacon-chain", required_argument, NULL, 'c' },
+	{ "beacon-key", required_argument, NULL, 'K' },
+	{ "demo-beacon", no_argument, NULL, 'D' },
+	{ "visibility", required_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --chain-length: 1 to 1,000,000 turn keys. EXIT_OK / EXIT_USAGE (said). */
+static int chain_length_option(const char *arg, long *out)
 {
-	static const struct option opts[] = {
-		{ "scenario", required_argument, NULL, 's' },
-		{ "secret-file", required_argument, NULL, 'k' },
-		{ "id", required_argument, NULL, 'i' },
-		{ "chain-length", required_argument, NULL, 'l' },
-		{ "entropy", required_argument, NULL, 'e' },
-		{ "beacon", required_argument, NULL, 'b' },
-		{ "beacon-genesis", required_argument, NULL, 'g' },
-		{ "beacon-period", required_argument, NULL, 'p' },
-		{ "beacon-delay", required_argument, NULL, 'd' },
-		{ "beacon-chain", required_argument, NULL, 'c' },
-		{ "beacon-key", required_argument, NULL, 'K' },
-		{ "demo-beacon", no_argument, NULL, 'D' },
-		{ "visibility", required_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *scenario_path = NULL, *secret_path = NULL;
-	struct campaign_spec spec;
-	long chain_length = FAIR_DEFAULT_CHAIN_LENGTH;
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || *out < 1 || *out > 1000000) {
+		fprintf(stderr,
+			"umpire init: --chain-length '%s' (an integer from 1 to 1000000 expected)\n",
+			arg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The options into spec and a. EXIT_OK to go on, -1 after --help, or EXIT_USAGE (said). */
+static int parse_options(int argc, char **argv, struct campaign_spec *spec, struct init_args *a)
+{
 	int ch, rc;
 
-	memset(&spec, 0, sizeof(spec));
-	spec.entropy = CAMPAIGN_ENTROPY_BEACON;
-	spec.visibility = CAMPAIGN_SEALED;
-	spec.beacon_genesis = spec.beacon_period = spec.beacon_delay = -1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", init_opts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			scenario_path = optarg;
+			a->scenario_path = optarg;
 			break;
 		case 'k':
-			secret_path = optarg;
+			a->secret_path = optarg;
 			break;
 		case 'i':
-			spec.id = optarg;
+			spec->id = optarg;
 			break;
 		case 'e':
 		case 'b':
@@ -257,78 +275,137 @@ int cmd_init(int argc, char **argv)
 		case 'c':
 		case 'K':
 		case 'D':
-			if ((rc = entropy_option(ch, optarg, &spec)) != EXIT_OK)
+			if ((rc = entropy_option(ch, optarg, spec)) != EXIT_OK)
 				return rc;
 			break;
 		case 'v':
-			spec.visibility = campaign_visibility_parse(optarg);
-			if (spec.visibility < 0) {
+			spec->visibility = campaign_visibility_parse(optarg);
+			if (spec->visibility < 0) {
 				fprintf(stderr,
 					"umpire init: --visibility '%s' (sealed or open expected)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'l': {
-			char *end;
-			errno = 0;
-			chain_length = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || chain_length < 1 ||
-				chain_length > 1000000) {
-				fprintf(stderr,
-					"umpire init: --chain-length '%s' (an integer from 1 to 1000000 expected)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+		case 'l':
+			if ((rc = chain_length_option(optarg, &a->chain_length)) != EXIT_OK)
+				return rc;
 			break;
-		}
 		case 'h':
 			fputs(init_help, stdout);
-			return EXIT_OK;
+			return -1;
 		default:
 			fputs(init_help, stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || !scenario_path) {
-		if (optind + 1 < argc)
-			fprintf(stderr, "umpire init: one DIR expected, not %d ('%s', '%s'%s)\n",
-				argc - optind, argv[optind], argv[optind + 1],
-				optind + 2 < argc ? ", ..." : "");
-		else
-			fprintf(stderr, "umpire init: missing %s%s%s\n",
-				optind == argc ? "DIR (the new campaign's directory)" : "",
-				optind == argc && !scenario_path ? " and " : "",
-				scenario_path ?
-					"" :
-					"--scenario FILE (the game to set up, e.g. campaigns/harbour-raid/scenario.yaml of umpire's examples)");
-		fprintf(stderr,
-			"usage: umpire init DIR --scenario FILE [OPTIONS]  ('umpire init --help' lists them)\n");
-		return EXIT_USAGE;
-	}
-	if ((rc = entropy_defaults(&spec)) != EXIT_OK)
-		return rc;
-	spec.dir = argv[optind];
-	spec.scenario_name = scenario_path;
-	spec.chain_length = (uint32_t)chain_length;
-	spec.when = turn_now();
+	return EXIT_OK;
+}
 
+/* One DIR and --scenario given, or a usage message saying what is missing. EXIT_OK /
+ * EXIT_USAGE. */
+static int check_args(int argc, char **argv, const struct init_args *a)
+{
+	if (optind + 1 == argc && a->scenario_path)
+		return EXIT_OK;
+	if (optind + 1 < argc)
+		fprintf(stderr, "umpire init: one DIR expected, not %d ('%s', '%s'%s)\n",
+			argc - optind, argv[optind], argv[optind + 1],
+			optind + 2 < argc ? ", ..." : "");
+	else
+		fprintf(stderr, "umpire init: missing %s%s%s\n",
+			optind == argc ? "DIR (the new campaign's directory)" : "",
+			optind == argc && !a->scenario_path ? " and " : "",
+			a->scenario_path ?
+				"" :
+				"--scenario FILE (the game to set up, e.g. campaigns/harbour-raid/scenario.yaml of umpire's examples)");
+	fprintf(stderr,
+		"usage: umpire init DIR --scenario FILE [OPTIONS]  ('umpire init --help' lists them)\n");
+	return EXIT_USAGE;
+}
+
+/* The scenario's bytes into scen (spec points at them) and the secret: the file's, or fresh
+ * OS randomness. EXIT_OK or the exit code (said). */
+static int read_inputs(struct campaign_spec *spec, const struct init_args *a, struct buf *scen)
+{
+	int rc = read_file(a->scenario_path, SCENARIO_MAX_BYTES, scen);
+
+	if (rc != EXIT_OK)
+		return rc;
+	spec->scenario = scen->data ? scen->data : "";
+	spec->scenario_len = scen->len;
+	rc = a->secret_path ? read_secret(a->secret_path, spec->secret) : EXIT_OK;
+	if (rc != EXIT_OK)
+		return rc;
+	if (!a->secret_path)
+		fair_random(spec->secret, sizeof(spec->secret));
+	spec->fair = a->secret_path == NULL;
+	return EXIT_OK;
+}
+
+/* What init made: the campaign, its commitment, how its turns go, the setup's hash to
+ * announce. */
+static void print_created(const struct campaign *c, const char *dir, const struct init_args *a)
+{
+	static const char *const how[] = {
+		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
+		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon VALUE; this beacon has no key in campaign.yaml, so nobody checks its values but the players, by hand)",
+		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
+	};
+	char hex[65];
+	struct buf camp = BUF_INIT;
+	uint8_t h[FAIR_HASH_BYTES];
+
+	hex_encode(hex, c->commitment, FAIR_HASH_BYTES);
+	printf("created campaign '%s' (%s) in %s\n", c->id, c->rules->name, dir);
+	printf("commitment %s (chain of %ld turn keys)%s\n", hex, a->chain_length,
+		a->secret_path ?
+			"\nwarning: the secret came from a file: this campaign is marked fair: false" :
+			"");
+	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
+		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon-fetch, or --beacon VALUE --beacon-signature SIG), its signature checked under the public key campaign.yaml names for chain %s\n",
+			c->beacon_chain);
+	else
+		printf("%s\n", how[c->entropy]);
+	if (c->beacon_demo)
+		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
+	if (c->visibility == CAMPAIGN_SEALED)
+		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
+	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {
+		fair_sha256(h, camp.data, camp.len);
+		hex_encode(hex, h, FAIR_HASH_BYTES);
+		printf("setup %s (SHA-256 of campaign.yaml): announce it and the commitment to the players; 'umpire verify DIR --commitment C --setup S' pins both\n",
+			hex);
+	}
+	buf_release(&camp);
+}
+
+int cmd_init(int argc, char **argv)
+{
+	struct init_args a = { NULL, NULL, FAIR_DEFAULT_CHAIN_LENGTH };
+	struct campaign_spec spec;
 	struct buf scen = BUF_INIT;
 	struct campaign *c = NULL;
 	struct diag d;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.entropy = CAMPAIGN_ENTROPY_BEACON;
+	spec.visibility = CAMPAIGN_SEALED;
+	spec.beacon_genesis = spec.beacon_period = spec.beacon_delay = -1;
+	if ((rc = parse_options(argc, argv, &spec, &a)) != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = check_args(argc, argv, &a)) != EXIT_OK ||
+		(rc = entropy_defaults(&spec)) != EXIT_OK)
+		return rc;
+	spec.dir = argv[optind];
+	spec.scenario_name = a.scenario_path;
+	spec.chain_length = (uint32_t)a.chain_length;
+	spec.when = turn_now();
 
 	diag_init(&d);
-	rc = read_file(scenario_path, SCENARIO_MAX_BYTES, &scen);
-	if (rc != EXIT_OK)
+	if ((rc = read_inputs(&spec, &a, &scen)) != EXIT_OK)
 		goto done;
-	spec.scenario = scen.data ? scen.data : "";
-	spec.scenario_len = scen.len;
-	rc = secret_path ? read_secret(secret_path, spec.secret) : EXIT_OK;
-	if (rc != EXIT_OK)
-		goto done;
-	if (!secret_path)
-		fair_random(spec.secret, sizeof(spec.secret));
-	spec.fair = secret_path == NULL;
 	if (campaign_create(&c, &spec, &d) < 0) {
 		if (diag_count(&d)) {
 			diag_print(&d, stderr);
@@ -338,36 +415,7 @@ int cmd_init(int argc, char **argv)
 		}
 		goto done;
 	}
-	char hex[65];
-	hex_encode(hex, c->commitment, FAIR_HASH_BYTES);
-	printf("created campaign '%s' (%s) in %s\n", c->id, c->rules->name, spec.dir);
-	printf("commitment %s (chain of %ld turn keys)%s\n", hex, chain_length,
-		secret_path ?
-			"\nwarning: the secret came from a file: this campaign is marked fair: false" :
-			"");
-	static const char *const how[] = {
-		"entropy none: one step a turn (umpire turn DIR ORDERS...); the umpire could choose among outcomes",
-		"entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it once the beacon round the close names is out (umpire turn DIR --beacon VALUE; this beacon has no key in campaign.yaml, so nobody checks its values but the players, by hand)",
-		"entropy players: orders carry 'entropy:' (umpire nonce); close each turn (umpire close DIR ORDERS...), collect the nonces (umpire reveal DIR FILE...), then umpire turn DIR",
-	};
-	if (c->entropy == CAMPAIGN_ENTROPY_BEACON && c->beacon_key)
-		printf("entropy beacon: close each turn (umpire close DIR ORDERS...), then resolve it with the beacon round the close names and its signature (umpire turn DIR --beacon VALUE --beacon-signature SIG, or --beacon-fetch), checked under the public key campaign.yaml names for chain %s\n",
-			c->beacon_chain);
-	else
-		printf("%s\n", how[c->entropy]);
-	if (c->beacon_demo)
-		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
-	if (c->visibility == CAMPAIGN_SEALED)
-		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
-	struct buf camp = BUF_INIT;
-	uint8_t h[FAIR_HASH_BYTES];
-	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {
-		fair_sha256(h, camp.data, camp.len);
-		hex_encode(hex, h, FAIR_HASH_BYTES);
-		printf("setup %s (SHA-256 of campaign.yaml): announce it and the commitment to the players; 'umpire verify DIR --commitment C --setup S' pins both\n",
-			hex);
-	}
-	buf_release(&camp);
+	print_created(c, spec.dir, &a);
 done:
 	campaign_close(c);
 	diag_release(&d);

@@ -10,7 +10,7 @@ D0=$SOURCE_DATE_EPOCH
 
 # 1. The worked turn: when the round is out, as a date with the wait, and what to run then.
 "$BIN" init "$C" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" > "$TMP/init.txt"
-has "$TMP/init.txt" "once the beacon round the close names is out (umpire turn DIR --beacon-fetch, or --beacon VALUE)"
+has "$TMP/init.txt" "once the beacon round the close names is out (umpire turn DIR --beacon-fetch, or --beacon VALUE --beacon-signature SIG)"
 expect 65 "$BIN" turn "$C" --beacon-fetch
 has "$TMP/err" "turn 1 is not closed yet, so no beacon round is named for it: close it first (umpire close $C ORDERS...)"
 
@@ -22,7 +22,7 @@ has "$TMP/err" "beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 10 m
 SOURCE_DATE_EPOCH=$((D0 + 702 - 5400)) expect 65 "$BIN" turn "$C" --beacon x
 has "$TMP/err" "in 90 minutes"
 SOURCE_DATE_EPOCH=$((D0 + 900)) expect 65 "$BIN" turn "$C"
-has "$TMP/err" "out at 2026-01-01 00:11:42 UTC, about 3 minutes ago: run 'umpire turn $C --beacon-fetch' (or give the value: --beacon VALUE)"
+has "$TMP/err" "out at 2026-01-01 00:11:42 UTC, about 3 minutes ago: run 'umpire turn $C --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)"
 
 # 5. Errors that suggest.
 sed 's/officer: pitt/officer: pit/; s/morale-removal: \[d1, d5\]/morale-removal: [d1, zz]/' "$A1" > "$TMP/typo.yaml"
