@@ -104,8 +104,12 @@ static void print_closed(const struct turn *t)
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
 		char at[WHEN_MAX];
 		when_describe(at, r->round_at, r->closed_at);
-		printf("randomness: %s round %lld, out at %s; then run 'umpire turn %s --beacon-fetch' (or --beacon VALUE)\n",
-			t->c->beacon, r->round, at, t->c->dir);
+		if (t->c->beacon_key)
+			printf("randomness: %s round %lld, out at %s; then run 'umpire turn %s --beacon-fetch' (or --beacon VALUE --beacon-signature SIG)\n",
+				t->c->beacon, r->round, at, t->c->dir);
+		else
+			printf("randomness: %s round %lld, out at %s; then run 'umpire turn %s --beacon VALUE' (an unsigned beacon: nobody checks its value but the players)\n",
+				t->c->beacon, r->round, at, t->c->dir);
 	} else
 		printf("randomness: the players' nonces (umpire reveal DIR FILE..., then umpire turn DIR)\n");
 	printf("tag close-%04d, commit %s\n", r->turn, t->close_commit);

@@ -57,7 +57,7 @@ has c/campaign.yaml "beacon_chain: $Q"
 has c/campaign.yaml "beacon_scheme: bls-unchained-g1-rfc9380"
 has c/campaign.yaml "beacon_public_key: $QK"
 expect 0 at $((ROUND_AT - 600)) "$BIN" close c "$A1"
-has "$TMP/out" "round 657413, out at $ROUND_AT"
+has "$TMP/out" "round 657413, out at 2023-09-15 11:00:03 UTC"
 cp -r c cheat
 before=$(fingerprint c)
 
@@ -152,7 +152,7 @@ expect 0 at 1687500000 "$BIN" init w --scenario "$HR/scenario.yaml" --secret-fil
     --beacon-chain "$W" --beacon-key "$WK"
 has w/campaign.yaml "beacon_public_key: $WK"
 expect 0 at $((W_AT - 600)) "$BIN" close w "$A1"
-has "$TMP/out" "round 38, out at $W_AT"
+has "$TMP/out" "round 38, out at 2023-06-23 07:55:27 UTC"
 expect 65 at $((W_AT + 5)) "$BIN" turn w --beacon "$RAND" --beacon-signature "$SIG"
 has "$TMP/err" "turn 1: beacon round 38: signature $SIG: the signature fails the pairing check for round 38"
 expect 0 at $((W_AT + 5)) "$BIN" turn w --beacon "$(hash_of $W38)" --beacon-signature "$W38"

@@ -30,7 +30,7 @@ expect 65 "$BIN" turn "$C" "$A1" --rulings "$TMP/rulings1.yaml" --beacon x
 has "$TMP/err" "turn 1 is not closed (campaign 'harbour-raid' has entropy beacon): close it first (umpire close $C ORDERS...)"
 expect 0 at $((D0 + 100)) "$BIN" close "$C" "$A1" --rulings "$TMP/rulings1.yaml" --receipts "$TMP/receipts"
 has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without; D_t "
-has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon-fetch' (or --beacon VALUE)"
+has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon VALUE' (an unsigned beacon: nobody checks its value but the players)"
 has "$TMP/out" "# umpire receipt: attacker's orders for turn 1 are in and the turn is closed"
 has "$TMP/receipts/attacker.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
 [ ! -e "$TMP/receipts/defender.yaml" ] || die "a receipt for a player who was not due"
