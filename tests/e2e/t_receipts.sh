@@ -157,7 +157,7 @@ has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not
 
 # --- A re-close: closed on time by hand, its receipts kept back, resolved privately, then
 # a backup restored and the turn closed again (later, by run, which mails the receipts) ------
-game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed
+game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed $(grep -o -- "--beacon .*period 3" "$HR/demo.init")
 cp -a reclose/c reclose/backup
 expect 0 at $((base + 3660)) "$BIN" close reclose/c "$A1"
 has "$TMP/out" "to send: 1 receipt mail queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"

@@ -41,9 +41,23 @@ for camp in "$ROOT"/campaigns/*/; do
             expect 0 "$BIN" turn "$d" $files $rulings
         else
             at=$((base + n * 86400))
-            # shellcheck disable=SC2086
-            SOURCE_DATE_EPOCH=$at expect 0 "$BIN" close "$d" $files $rulings
-            SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" turn "$d" --beacon "$(cat "$tdir/beacon.txt")"
+            if grep -q '^  beacon_demo: true$' "$d/campaign.yaml"; then
+                # the demo beacon's tuned round, closed beacon_delay before it (tools/demo-play)
+                round=$(cat "$tdir/round.txt")
+                genesis=$(sed -n 's/^  beacon_genesis: //p' "$d/campaign.yaml")
+                period=$(sed -n 's/^  beacon_period: //p' "$d/campaign.yaml")
+                delay=$(sed -n 's/^  beacon_delay: //p' "$d/campaign.yaml")
+                at=$((genesis + (round - 1) * period - delay))
+                # shellcheck disable=SC2046
+                set -- $(UMPIRE_BLS=$(dirname "$(readlink -f "$BIN")")/umpire-bls "$ROOT/tools/demo-beacon" "$round")
+                # shellcheck disable=SC2086
+                SOURCE_DATE_EPOCH=$at expect 0 "$BIN" close "$d" $files $rulings
+                SOURCE_DATE_EPOCH=$((at + delay + 3600)) expect 0 "$BIN" turn "$d" --beacon "$1" --beacon-signature "$2"
+            else
+                # shellcheck disable=SC2086
+                SOURCE_DATE_EPOCH=$at expect 0 "$BIN" close "$d" $files $rulings
+                SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" turn "$d" --beacon "$(cat "$tdir/beacon.txt")"
+            fi
         fi
         # open: reports/turn-NNNN/PLAYER.md; sealed: .umpire/outbox/PLAYER/turn-NNNN/report.md
         for r in "$d/reports/turn-$(printf %04d "$n")"/*.md "$d/.umpire/outbox"/*/"turn-$(printf %04d "$n")"/report.md; do

@@ -10,8 +10,7 @@
 checked=0
 for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     grep -q -- '--visibility sealed' "$ROOT/campaigns/$name/demo.init" || die "$name is not sealed"
-    "$BIN" init "$name" --scenario "$ROOT/campaigns/$name/scenario.yaml" \
-        --secret-file "$ROOT/campaigns/$name/demo.secret" --visibility sealed >/dev/null
+    new_campaign "$name" "$name"
     play "$name" "$TMP/$name"
     git -C "$name" cat-file --batch-all-objects --batch > "$name.objects"
     [ -s "$name.objects" ] || die "$name: no objects read"
