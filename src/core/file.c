@@ -565,9 +565,11 @@ static int clear_temps_at(int dfd, const char *dir, int depth, const struct time
 				rc = clear_temps_at(sub, path, depth + 1, before, removed);
 			free(path);
 		} else if (S_ISREG(st.st_mode) && is_temp_name(e->d_name) &&
+			   /* not newer: file times are the kernel's coarse clock, so a dead
+			    * run's file can share the tick of our lock's stamp */
 			   (st.st_mtim.tv_sec < before->tv_sec ||
 				   (st.st_mtim.tv_sec == before->tv_sec &&
-					   st.st_mtim.tv_nsec < before->tv_nsec))) {
+					   st.st_mtim.tv_nsec <= before->tv_nsec))) {
 			if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT)
 				rc = error_set(ERROR_OS, "cannot remove '%s/%s': %s", dir,
 					e->d_name, strerror(errno));

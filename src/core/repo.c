@@ -710,8 +710,10 @@ static int time_before(const struct timespec *a, const struct timespec *b)
 	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-/* The *.lock files under dir (depth levels of subdirectories), older than before, removed;
- * each removed path appended to *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
+/* The *.lock files under dir (depth levels of subdirectories) not newer than before, removed
+ * (file times come from the kernel's coarse clock: a lock stamped in the same tick as ours was
+ * made by a run that died before we took the campaign's lock); each removed path appended to
+ * *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
 static int clear_locks_in(const char *dir, int depth, const struct timespec *before, char ***v,
 	size_t *n)
 {
@@ -734,7 +736,7 @@ static int clear_locks_in(const char *dir, int depth, const struct timespec *bef
 			rc = clear_locks_in(path, depth + 1, before, v, n);
 		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && len > 5 &&
 			   strcmp(e->d_name + len - 5, ".lock") == 0 &&
-			   time_before(&st.st_mtim, before)) {
+			   !time_before(before, &st.st_mtim)) {
 			if (unlink(path) < 0 && errno != ENOENT)
 				rc = error_set(ERROR_OS,
 					"repo: cannot remove stale lock file '%s': %s", path,
