@@ -52,6 +52,12 @@ rec "sed 's/move: B2/move: Z9/' attacker.yaml > bad.yaml; umpire check harbour b
 rec "umpire close harbour attacker.yaml" env SOURCE_DATE_EPOCH=1694775003 "$BIN" close harbour attacker.yaml
 rec "umpire turn harbour --beacon $value --beacon-signature $signature" \
     env SOURCE_DATE_EPOCH=1694775700 "$BIN" turn harbour --beacon "$value" --beacon-signature "$signature"
+# the receipt the attacker keeps: the close's output from its first line to the blank line
+awk -F '\t' '$1 == "umpire close harbour attacker.yaml" { print $2 }' rec/index | while read -r f; do
+    awk '/^# umpire receipt/ { p = 1 } p && /^$/ { exit } p' "$f" > receipt.yaml
+done
+[ -s receipt.yaml ] || die "no receipt in the close's output"
+rec "umpire verify harbour --receipt receipt.yaml" "$BIN" verify harbour --receipt receipt.yaml
 rec "git -C harbour ls-tree -r --name-only turn-0001" git -C harbour ls-tree -r --name-only turn-0001
 rec "ls harbour/.umpire/outbox/attacker/turn-0001" ls harbour/.umpire/outbox/attacker/turn-0001
 rec "markdown:1" cat harbour/.umpire/outbox/attacker/turn-0001/report.md
