@@ -158,6 +158,31 @@ void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st
 	buf_puts(b, "/>\n");
 }
 
+void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
+	const struct svg_style *blade)
+{
+	svg_circle(s, x, y, r, ring);
+	svg_line(s, x - arm, y - arm, x + arm, y + arm, 0, blade);
+	svg_line(s, x + arm, y - arm, x - arm, y + arm, 0, blade);
+}
+
+void svg_star(struct svg *s, int x, int y, int outer, int inner, const struct svg_style *st)
+{
+	int xy[16] = { x, y - outer, x + inner, y - inner, x + outer, y, x + inner, y + inner, x,
+		y + outer, x - inner, y + inner, x - outer, y, x - inner, y - inner };
+	svg_poly(s, xy, 8, 1, 0, st);
+}
+
+void svg_swatches(struct svg *s, int x, int y, int n, int cols, int dx, const char *const *fill,
+	const char *stroke, const char *const *name, const struct svg_style *txt)
+{
+	for (int k = 0; k < n; k++) {
+		struct svg_style sw = { fill[k], stroke, 1, 0 };
+		svg_rect(s, x + (k % cols) * dx, y + 10 + (k / cols) * 22, 16, 16, &sw);
+		svg_text(s, x + 20 + (k % cols) * dx, y + 23 + (k / cols) * 22, 12, name[k], txt);
+	}
+}
+
 void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const struct svg_style *st)
 {
 	int xy[4] = { x1, y1, x2, y2 };

@@ -124,18 +124,14 @@ static void groups(struct svg *g, const struct rv_state *s, int side)
 static void hit_mark(struct svg *g, int x, int y)
 {
 	struct svg_style burst = { "#ffd400", "#000000", 1, 0 };
-	int xy[16] = { x, y - 8, x + 3, y - 3, x + 8, y, x + 3, y + 3, x, y + 8, x - 3, y + 3,
-		x - 8, y, x - 3, y - 3 };
-	svg_poly(g, xy, 8, 1, 0, &burst);
+	svg_star(g, x, y, 8, 3, &burst);
 }
 
 static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffffff", "#000000", 1, 0 };
 	struct svg_style blade = { NULL, "#000000", 2, 0 };
-	svg_circle(g, x, y, 8, &ring);
-	svg_line(g, x - 5, y - 5, x + 5, y + 5, 0, &blade);
-	svg_line(g, x + 5, y - 5, x - 5, y + 5, 0, &blade);
+	svg_fight_mark(g, x, y, 8, 5, &ring, &blade);
 }
 
 /* The figure whose id is the len bytes at p, or -1. */

@@ -149,9 +149,7 @@ static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffffff", "#000000", 2, 0 };
 	struct svg_style blade = { NULL, "#000000", 3, 0 };
-	svg_circle(g, x, y, 14, &ring);
-	svg_line(g, x - 8, y - 8, x + 8, y + 8, 0, &blade);
-	svg_line(g, x + 8, y - 8, x - 8, y + 8, 0, &blade);
+	svg_fight_mark(g, x, y, 14, 8, &ring, &blade);
 }
 
 /* The unit named by the len bytes at p, or -1. */
