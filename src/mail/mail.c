@@ -428,17 +428,28 @@ static char *automatic(GMimeMessage *msg, const char *from)
 	return NULL;
 }
 
+/* The message in bytes (a new reference), or NULL with the error set (error.h) when it is too
+ * large, GMime cannot be loaded or it is no mail. */
+static GMimeMessage *open_message(const void *bytes, size_t len)
+{
+	if (len > MAIL_MAX_BYTES) {
+		error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len, MAIL_MAX_BYTES);
+		return NULL;
+	}
+	if (gmime_open() < 0)
+		return NULL;
+	GMimeMessage *msg = parse_message(bytes, len);
+	if (!msg)
+		error_set(ERROR_INPUT, "not a mail message");
+	return msg;
+}
+
 int mail_parse(struct mail_in *out, const void *bytes, size_t len)
 {
 	memset(out, 0, sizeof(*out));
-	if (len > MAIL_MAX_BYTES)
-		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
-			MAIL_MAX_BYTES);
-	if (gmime_open() < 0)
-		return -1;
-	GMimeMessage *msg = parse_message(bytes, len);
+	GMimeMessage *msg = open_message(bytes, len);
 	if (!msg)
-		return error_set(ERROR_INPUT, "not a mail message");
+		return -1;
 
 	InternetAddressList *from = gm.g_mime_message_get_from(msg);
 	InternetAddress *ia = from && gm.internet_address_list_length(from) > 0 ?
@@ -665,14 +676,9 @@ int mail_saved_parse(struct mail_saved *out, const void *bytes, size_t len)
 {
 	memset(out, 0, sizeof(*out));
 	out->received_at = -1;
-	if (len > MAIL_MAX_BYTES)
-		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
-			MAIL_MAX_BYTES);
-	if (gmime_open() < 0)
-		return -1;
-	GMimeMessage *msg = parse_message(bytes, len);
+	GMimeMessage *msg = open_message(bytes, len);
 	if (!msg)
-		return error_set(ERROR_INPUT, "not a mail message");
+		return -1;
 	const char *rcv = gm.g_mime_object_get_header((GMimeObject *)msg, "Received");
 	out->has_received = rcv != NULL;
 	out->received_at = received_date(rcv);
