@@ -2,6 +2,7 @@
  * order, integer coordinates only, text escaped for XML. No floating point: arrowheads are
  * placed with an integer square root, so every machine writes the same bytes. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/svg.h"
@@ -156,6 +157,22 @@ void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st
 	attr_int(b, "r", r);
 	paint(b, st, 1);
 	buf_puts(b, "/>\n");
+}
+
+void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
+	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end)
+{
+	char t[16];
+
+	svg_rect(s, x, y, w, h, table);
+	for (int i = 0; i <= w; i += r->tick) {
+		snprintf(t, sizeof(t), "%d", i);
+		svg_text(s, x + i, y + h + r->below, r->size, t, mid);
+	}
+	for (int j = 0; j <= h; j += r->tick) {
+		snprintf(t, sizeof(t), "%d", j);
+		svg_text(s, x - r->left, y + h - j + r->lift, r->size, t, end);
+	}
 }
 
 void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,

@@ -55,6 +55,15 @@ void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 /* text (escaped for XML; invalid UTF-8 and control characters as '?') at (x, y), the
  * baseline, size user units high, in the generic sans-serif family. */
 void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st);
+/* A table's edge numbers: every tick units, size units high; along the bottom below units
+ * under it, up the left side left units left of it and lift units below each mark. */
+struct svg_ruler {
+	int tick, size, below, left, lift;
+};
+/* The rectangle (x, y, w, h) in table, numbered along its bottom from 0 at the left (centred:
+ * mid) and up its left side from 0 at the bottom (right-aligned: end), as r says. */
+void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
+	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end);
 /* A melee mark: a circle of radius r drawn in ring, crossed by two diagonal strokes in
  * blade from (x - arm, y - arm) to (x + arm, y + arm) and from (x + arm, y - arm) to
  * (x - arm, y + arm). */

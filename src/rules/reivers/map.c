@@ -319,7 +319,7 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	struct svg_style mid = { "#333333", NULL, 0, SVG_MIDDLE };
 	struct svg_style end = { "#333333", NULL, 0, SVG_END };
 	int w = 2 * M + s->width, h = 2 * M + s->height + LEGEND;
-	char title[96], t[16];
+	char title[96];
 
 	for (size_t k = 0; player && k < c->n_players; k++)
 		if (strcmp(c->players[k], player) == 0)
@@ -333,15 +333,8 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 		snprintf(title, sizeof(title), "Border Reivers, turn %d, public view", m->turn);
 	svg_begin(&g, out, w, h, 2 * w, title);
 	svg_group(&g, "table");
-	svg_rect(&g, M, M, s->width, s->height, &table);
-	for (int x = 0; x <= s->width; x += TICK) {
-		snprintf(t, sizeof(t), "%d", x);
-		svg_text(&g, M + x, M + s->height + 14, 10, t, &mid);
-	}
-	for (int y = 0; y <= s->height; y += TICK) {
-		snprintf(t, sizeof(t), "%d", y);
-		svg_text(&g, M - 4, M + s->height - y + 4, 10, t, &end);
-	}
+	static const struct svg_ruler ruler = { TICK, 10, 14, 4, 4 };
+	svg_ruled_table(&g, M, M, s->width, s->height, &ruler, &table, &mid, &end);
 	for (size_t i = 0; i < s->n_feat; i++)
 		if (!s->feat[i].is_line)
 			area(&g, s, &s->feat[i]);
