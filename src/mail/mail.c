@@ -538,6 +538,24 @@ static void mail_boundary(char out[10 + 32], const struct mail_out *m)
 	hex_encode(out + 9, sum, 16); /* 32 digits and the NUL */
 }
 
+/* msg written out with CRLF line ends onto out (emptied first when replace), then msg's
+ * reference dropped. 0, or -1 (ERROR_INTERNAL) when GMime cannot render it. */
+static int render_message(GMimeMessage *msg, struct buf *out, int replace)
+{
+	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
+	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
+	gm.g_mime_format_options_free(fo);
+	gm.g_object_unref(msg);
+	if (!text)
+		return error_set(ERROR_INTERNAL, "cannot render a mail message");
+	if (replace)
+		out->len = 0;
+	buf_puts(out, text);
+	gm.g_free(text);
+	return 0;
+}
+
 int mail_build(struct buf *out, const struct mail_out *m)
 {
 	if (gmime_open() < 0)
@@ -590,16 +608,7 @@ int mail_build(struct buf *out, const struct mail_out *m)
 	gm.g_object_unref(body);
 	gm.g_mime_object_encode((GMimeObject *)msg, GMIME_ENCODING_CONSTRAINT_7BIT);
 
-	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
-	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
-	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
-	gm.g_mime_format_options_free(fo);
-	gm.g_object_unref(msg);
-	if (!text)
-		return error_set(ERROR_INTERNAL, "cannot render a mail message");
-	buf_puts(out, text);
-	gm.g_free(text);
-	return 0;
+	return render_message(msg, out, 0);
 }
 
 /* The first mailbox address of list, a new string, or NULL. */
@@ -644,17 +653,7 @@ int mail_set_date(struct buf *message, long long date)
 	GDateTime *dt = gm.g_date_time_new_from_unix_utc(date);
 	gm.g_mime_message_set_date(msg, dt);
 	gm.g_date_time_unref(dt);
-	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
-	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
-	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
-	gm.g_mime_format_options_free(fo);
-	gm.g_object_unref(msg);
-	if (!text)
-		return error_set(ERROR_INTERNAL, "cannot render a mail message");
-	message->len = 0;
-	buf_puts(message, text);
-	gm.g_free(text);
-	return 0;
+	return render_message(msg, message, 1);
 }
 
 /* The date of a Received: header's value: RFC 5322 date-time after its last ';'. UTC
