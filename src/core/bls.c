@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,8 @@
 #include "core/bls.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/spawn.h"
 #include "core/banned.h"
-
-extern char **environ;
 
 struct bls_verifier {
 	pid_t pid;        /* the helper */
@@ -78,7 +76,6 @@ int bls_verifier_open(struct bls_verifier **out, const char *public_key)
 {
 	char *path = bls_helper_path();
 	int sv[2];
-	posix_spawn_file_actions_t fa;
 	pid_t pid;
 
 	*out = NULL;
@@ -90,12 +87,7 @@ int bls_verifier_open(struct bls_verifier **out, const char *public_key)
 		return -1;
 	}
 	char *argv[] = { path, "verify", (char *)public_key, NULL };
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 2);
-	int rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	int rc = spawn_fed(&pid, path, argv, sv[1], 1, -1);
 	close(sv[1]);
 	if (rc != 0) {
 		close(sv[0]);
@@ -153,19 +145,6 @@ static int read_line(struct bls_verifier *v, struct buf *line)
 	}
 }
 
-static int send_all(int fd, const char *data, size_t n)
-{
-	for (size_t off = 0; off < n;) {
-		ssize_t w = send(fd, data + off, n - off, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		off += (size_t)w;
-	}
-	return 0;
-}
-
 int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 {
 	struct buf line = BUF_INIT;
@@ -179,7 +158,7 @@ int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 			"beacon round %lld: signature '%.100s' is not hex (%d lower-case hex digits expected)",
 			round, signature, BLS_SIGNATURE_HEX);
 	char *req = xasprintf("%lld %s\n", round, signature);
-	if (send_all(v->fd, req, strlen(req)) < 0) {
+	if (spawn_write_all(v->fd, req, strlen(req), 0, 1) < 0) {
 		/* it stopped: its own reason when it gave one (a key it refused) */
 		rc = read_line(v, &line) == 0 ? error_set(ERROR_OS, "%s", buf_str(&line)) : -1;
 	} else if ((rc = read_line(v, &line)) == 0) {

@@ -109,7 +109,7 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 	node_free(root);
 }
 
-static int want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
+int close_want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
 	struct diag *d)
 {
 	const char *s;
@@ -138,10 +138,10 @@ static void parse_orders(struct close_record *r, const struct node *seq, struct 
 			continue;
 		co->player = xstrdup(s);
 		r->n_orders++;
-		want_hash(node_need(o, "sha256", d), "sha256", co->sha256, d);
+		close_want_hash(node_need(o, "sha256", d), "sha256", co->sha256, d);
 		if (node_get(o, "entropy"))
-			co->has_entropy = want_hash(node_get(o, "entropy"), "entropy", co->entropy,
-						  d) == 0;
+			co->has_entropy = close_want_hash(node_get(o, "entropy"), "entropy",
+						  co->entropy, d) == 0;
 	}
 }
 
@@ -207,7 +207,7 @@ int close_parse(struct close_record *r, const char *name, const struct buf *byte
 		if (r->entropy <= CAMPAIGN_ENTROPY_NONE)
 			node_error(d, n, "entropy '%s' (beacon or players expected)", s);
 	}
-	want_hash(node_need(root, "orders_digest", d), "orders_digest", r->digest, d);
+	close_want_hash(node_need(root, "orders_digest", d), "orders_digest", r->digest, d);
 	parse_orders(r, node_need(root, "orders", d), d);
 	n = node_need(root, "missing", d);
 	if (n && node_check_seq(n, "missing", 1000, d) == 0) {

@@ -14,6 +14,7 @@
 #include "core/fair.h"
 
 struct campaign;
+struct node;
 
 /* One order file the close fixed. */
 struct close_order {
@@ -62,6 +63,10 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
  * go to d. Returns 0 / -1. */
 int close_parse(struct close_record *r, const char *name, const struct buf *bytes, struct diag *d);
 void close_release(struct close_record *r);
+/* Reads the string n (named what in messages) as FAIR_HASH_BYTES bytes written as 64 hex
+ * digits into out: 0, or -1 with the error in d (n NULL: -1, nothing added). */
+int close_want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
+	struct diag *d);
 /* The order the close fixed for player, or NULL. */
 const struct close_order *close_find(const struct close_record *r, const char *player);
 

@@ -433,6 +433,13 @@ static int link_at(int dfd, const char *name)
 	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
 }
 
+/* close(fd) unless fd is -1 (never opened). */
+static void close_open(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 int file_write_durable(const char *dir, const char *name, const void *data, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, name);
@@ -466,12 +473,10 @@ int file_write_durable(const char *dir, const char *name, const void *data, size
 	}
 	rc = 0;
 done:
-	if (fd >= 0)
-		close(fd);
+	close_open(fd);
 	if (rc < 0 && tmp && dfd >= 0)
 		unlinkat(dfd, tmp, 0);
-	if (dfd >= 0)
-		close(dfd);
+	close_open(dfd);
 	free(tmp);
 	free(path);
 	return rc;
@@ -509,10 +514,8 @@ static int rename_at(const char *from, const char *to, int sync)
 	}
 	rc = 0;
 done:
-	if (fdir >= 0)
-		close(fdir);
-	if (tdir >= 0)
-		close(tdir);
+	close_open(fdir);
+	close_open(tdir);
 	return rc;
 }
 

@@ -134,19 +134,6 @@ int receipt_sealed_hashes(struct campaign *c, int turn, const char *player, cons
 	return rc;
 }
 
-static int want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HASH_BYTES],
-	struct diag *d)
-{
-	const char *s;
-	if (!n || node_want_str(n, what, 64, &s, d) < 0)
-		return -1;
-	if (strlen(s) != 64 || hex_decode(out, FAIR_HASH_BYTES, s) < 0) {
-		node_error(d, n, "%s is not 64 hex digits", what);
-		return -1;
-	}
-	return 0;
-}
-
 static int is_none(const struct node *n)
 {
 	return n && n->kind == NODE_SCALAR && strcmp(n->scalar, "none") == 0;
@@ -160,12 +147,12 @@ static void parse_close_part(struct receipt *out, const struct node *root, struc
 	const char *s;
 
 	if (f && !is_none(f)) {
-		out->has_file = want_hash(f, "file_sha256", out->file_sha256, d) == 0;
+		out->has_file = close_want_hash(f, "file_sha256", out->file_sha256, d) == 0;
 		if (cm)
-			want_hash(cm, "commitment", out->commitment, d);
+			close_want_hash(cm, "commitment", out->commitment, d);
 		if (node_get(root, "salt"))
-			out->has_salt = want_hash(node_get(root, "salt"), "salt", out->salt, d) ==
-					0;
+			out->has_salt = close_want_hash(node_get(root, "salt"), "salt", out->salt,
+						d) == 0;
 		/* an open campaign commits to the file's SHA-256 itself; a salted commitment
 		 * opens only with the file, which the verifier has after the reveal */
 		if (out->has_file && !out->has_salt && cm && !is_none(cm) &&
@@ -175,7 +162,7 @@ static void parse_close_part(struct receipt *out, const struct node *root, struc
 	} else if (cm && !is_none(cm)) {
 		node_error(d, cm, "commitment of no file (file_sha256: none)");
 	}
-	want_hash(node_need(root, "orders_digest", d), "orders_digest", out->digest, d);
+	close_want_hash(node_need(root, "orders_digest", d), "orders_digest", out->digest, d);
 	n = node_need(root, "close_commit", d);
 	if (n && node_want_str(n, "close_commit", 64, &s, d) == 0) {
 		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
@@ -231,7 +218,7 @@ int receipt_parse(struct receipt *out, const char *name, const struct buf *bytes
 	if (diag_count(d) == before && out->kind == RECEIPT_CLOSE)
 		parse_close_part(out, root, d);
 	else if (diag_count(d) == before)
-		want_hash(node_need(root, "nonce", d), "nonce", out->nonce, d);
+		close_want_hash(node_need(root, "nonce", d), "nonce", out->nonce, d);
 	node_free(root);
 	if (diag_count(d) != before) {
 		receipt_release(out);

@@ -2,6 +2,7 @@
  * order, integer coordinates only, text escaped for XML. No floating point: arrowheads are
  * placed with an integer square root, so every machine writes the same bytes. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/svg.h"
@@ -156,6 +157,47 @@ void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st
 	attr_int(b, "r", r);
 	paint(b, st, 1);
 	buf_puts(b, "/>\n");
+}
+
+void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
+	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end)
+{
+	char t[16];
+
+	svg_rect(s, x, y, w, h, table);
+	for (int i = 0; i <= w; i += r->tick) {
+		snprintf(t, sizeof(t), "%d", i);
+		svg_text(s, x + i, y + h + r->below, r->size, t, mid);
+	}
+	for (int j = 0; j <= h; j += r->tick) {
+		snprintf(t, sizeof(t), "%d", j);
+		svg_text(s, x - r->left, y + h - j + r->lift, r->size, t, end);
+	}
+}
+
+void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
+	const struct svg_style *blade)
+{
+	svg_circle(s, x, y, r, ring);
+	svg_line(s, x - arm, y - arm, x + arm, y + arm, 0, blade);
+	svg_line(s, x + arm, y - arm, x - arm, y + arm, 0, blade);
+}
+
+void svg_star(struct svg *s, int x, int y, int outer, int inner, const struct svg_style *st)
+{
+	int xy[16] = { x, y - outer, x + inner, y - inner, x + outer, y, x + inner, y + inner, x,
+		y + outer, x - inner, y + inner, x - outer, y, x - inner, y - inner };
+	svg_poly(s, xy, 8, 1, 0, st);
+}
+
+void svg_swatches(struct svg *s, int x, int y, int n, int cols, int dx, const char *const *fill,
+	const char *stroke, const char *const *name, const struct svg_style *txt)
+{
+	for (int k = 0; k < n; k++) {
+		struct svg_style sw = { fill[k], stroke, 1, 0 };
+		svg_rect(s, x + (k % cols) * dx, y + 10 + (k / cols) * 22, 16, 16, &sw);
+		svg_text(s, x + 20 + (k % cols) * dx, y + 23 + (k / cols) * 22, 12, name[k], txt);
+	}
 }
 
 void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const struct svg_style *st)

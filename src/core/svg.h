@@ -55,6 +55,27 @@ void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 /* text (escaped for XML; invalid UTF-8 and control characters as '?') at (x, y), the
  * baseline, size user units high, in the generic sans-serif family. */
 void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st);
+/* A table's edge numbers: every tick units, size units high; along the bottom below units
+ * under it, up the left side left units left of it and lift units below each mark. */
+struct svg_ruler {
+	int tick, size, below, left, lift;
+};
+/* The rectangle (x, y, w, h) in table, numbered along its bottom from 0 at the left (centred:
+ * mid) and up its left side from 0 at the bottom (right-aligned: end), as r says. */
+void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
+	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end);
+/* A melee mark: a circle of radius r drawn in ring, crossed by two diagonal strokes in
+ * blade from (x - arm, y - arm) to (x + arm, y + arm) and from (x + arm, y - arm) to
+ * (x - arm, y + arm). */
+void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
+	const struct svg_style *blade);
+/* A closed eight-pointed star about (x, y): points outer away along the axes, inner away
+ * along the diagonals, starting from the top and going clockwise. */
+void svg_star(struct svg *s, int x, int y, int outer, int inner, const struct svg_style *st);
+/* A legend's swatches: n 16-unit squares (fill[k], stroke of width 1) with name[k] in 12-unit
+ * text beside each, cols a row, dx apart, rows 22 apart, the first square's top at y + 10. */
+void svg_swatches(struct svg *s, int x, int y, int n, int cols, int dx, const char *const *fill,
+	const char *stroke, const char *const *name, const struct svg_style *txt);
 /* An XML comment (program text, no "--"). */
 void svg_comment(struct svg *s, const char *text);
 

@@ -428,17 +428,28 @@ static char *automatic(GMimeMessage *msg, const char *from)
 	return NULL;
 }
 
+/* The message in bytes (a new reference), or NULL with the error set (error.h) when it is too
+ * large, GMime cannot be loaded or it is no mail. */
+static GMimeMessage *open_message(const void *bytes, size_t len)
+{
+	if (len > MAIL_MAX_BYTES) {
+		error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len, MAIL_MAX_BYTES);
+		return NULL;
+	}
+	if (gmime_open() < 0)
+		return NULL;
+	GMimeMessage *msg = parse_message(bytes, len);
+	if (!msg)
+		error_set(ERROR_INPUT, "not a mail message");
+	return msg;
+}
+
 int mail_parse(struct mail_in *out, const void *bytes, size_t len)
 {
 	memset(out, 0, sizeof(*out));
-	if (len > MAIL_MAX_BYTES)
-		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
-			MAIL_MAX_BYTES);
-	if (gmime_open() < 0)
-		return -1;
-	GMimeMessage *msg = parse_message(bytes, len);
+	GMimeMessage *msg = open_message(bytes, len);
 	if (!msg)
-		return error_set(ERROR_INPUT, "not a mail message");
+		return -1;
 
 	InternetAddressList *from = gm.g_mime_message_get_from(msg);
 	InternetAddress *ia = from && gm.internet_address_list_length(from) > 0 ?
@@ -527,6 +538,24 @@ static void mail_boundary(char out[10 + 32], const struct mail_out *m)
 	hex_encode(out + 9, sum, 16); /* 32 digits and the NUL */
 }
 
+/* msg written out with CRLF line ends onto out (emptied first when replace), then msg's
+ * reference dropped. 0, or -1 (ERROR_INTERNAL) when GMime cannot render it. */
+static int render_message(GMimeMessage *msg, struct buf *out, int replace)
+{
+	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
+	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
+	gm.g_mime_format_options_free(fo);
+	gm.g_object_unref(msg);
+	if (!text)
+		return error_set(ERROR_INTERNAL, "cannot render a mail message");
+	if (replace)
+		out->len = 0;
+	buf_puts(out, text);
+	gm.g_free(text);
+	return 0;
+}
+
 int mail_build(struct buf *out, const struct mail_out *m)
 {
 	if (gmime_open() < 0)
@@ -579,16 +608,7 @@ int mail_build(struct buf *out, const struct mail_out *m)
 	gm.g_object_unref(body);
 	gm.g_mime_object_encode((GMimeObject *)msg, GMIME_ENCODING_CONSTRAINT_7BIT);
 
-	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
-	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
-	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
-	gm.g_mime_format_options_free(fo);
-	gm.g_object_unref(msg);
-	if (!text)
-		return error_set(ERROR_INTERNAL, "cannot render a mail message");
-	buf_puts(out, text);
-	gm.g_free(text);
-	return 0;
+	return render_message(msg, out, 0);
 }
 
 /* The first mailbox address of list, a new string, or NULL. */
@@ -633,17 +653,7 @@ int mail_set_date(struct buf *message, long long date)
 	GDateTime *dt = gm.g_date_time_new_from_unix_utc(date);
 	gm.g_mime_message_set_date(msg, dt);
 	gm.g_date_time_unref(dt);
-	GMimeFormatOptions *fo = gm.g_mime_format_options_new();
-	gm.g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
-	char *text = gm.g_mime_object_to_string((GMimeObject *)msg, fo);
-	gm.g_mime_format_options_free(fo);
-	gm.g_object_unref(msg);
-	if (!text)
-		return error_set(ERROR_INTERNAL, "cannot render a mail message");
-	message->len = 0;
-	buf_puts(message, text);
-	gm.g_free(text);
-	return 0;
+	return render_message(msg, message, 1);
 }
 
 /* The date of a Received: header's value: RFC 5322 date-time after its last ';'. UTC
@@ -665,14 +675,9 @@ int mail_saved_parse(struct mail_saved *out, const void *bytes, size_t len)
 {
 	memset(out, 0, sizeof(*out));
 	out->received_at = -1;
-	if (len > MAIL_MAX_BYTES)
-		return error_set(ERROR_INPUT, "mail of %zu bytes (at most %d)", len,
-			MAIL_MAX_BYTES);
-	if (gmime_open() < 0)
-		return -1;
-	GMimeMessage *msg = parse_message(bytes, len);
+	GMimeMessage *msg = open_message(bytes, len);
 	if (!msg)
-		return error_set(ERROR_INPUT, "not a mail message");
+		return -1;
 	const char *rcv = gm.g_mime_object_get_header((GMimeObject *)msg, "Received");
 	out->has_received = rcv != NULL;
 	out->received_at = received_date(rcv);

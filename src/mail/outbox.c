@@ -220,18 +220,29 @@ static int plain_name(const char *name)
 	return n > 4 && name[0] != '.' && !strchr(name, '/') && strcmp(name + n - 4, ".eml") == 0;
 }
 
+/* move_between from failed/ to to, then the message's NAME.reason beside it removed (a
+ * failure to remove it cleared, not reported). */
+static int move_out_of_failed(const struct campaign *c, const char *to, const char *name)
+{
+	int rc = move_between(c, "failed", to, name);
+	if (rc == 0) {
+		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
+		char *why = xasprintf("%s.reason", name);
+		if (file_remove_durable(dir, why) < 0)
+			error_clear();
+		free(dir);
+		free(why);
+	}
+	return rc;
+}
+
 int outbox_retry(const struct campaign *c, const char *name)
 {
 	if (!plain_name(name))
 		return error_set(ERROR_INPUT, "'%s' is no message name (NAME.eml expected)", name);
-	int rc = move_between(c, "failed", "new", name);
+	int rc = move_out_of_failed(c, "new", name);
 	if (rc == 0) {
-		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
-		char *why = xasprintf("%s.reason", name);
-		file_remove_durable(dir, why);
 		error_clear();
-		free(dir);
-		free(why);
 	} else if (error_last()->klass == ERROR_MISSING) {
 		rc = error_set(ERROR_MISSING, "no message '%s' in the outbox's failed/", name);
 	}
@@ -242,15 +253,7 @@ int outbox_drop(const struct campaign *c, const char *name)
 {
 	if (!plain_name(name))
 		return error_set(ERROR_INPUT, "'%s' is no message name (NAME.eml expected)", name);
-	int rc = move_between(c, "failed", "dropped", name);
-	if (rc == 0) {
-		char *dir = xasprintf("%s/.umpire/outbox/failed", c->dir);
-		char *why = xasprintf("%s.reason", name);
-		if (file_remove_durable(dir, why) < 0)
-			error_clear();
-		free(dir);
-		free(why);
-	}
+	int rc = move_out_of_failed(c, "dropped", name);
 	if (rc < 0 && error_last()->klass == ERROR_MISSING)
 		rc = move_between(c, "new", "dropped", name);
 	if (rc < 0 && error_last()->klass == ERROR_MISSING)

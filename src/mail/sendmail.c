@@ -1,9 +1,7 @@
 /* sendmail.c — one message handed to a local sendmail program (sendmail.h): posix_spawn with
  * a pipe on its standard input; the program's own messages go to umpire's standard error. */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -11,34 +9,12 @@
 
 #include "mail/sendmail.h"
 #include "core/error.h"
+#include "core/spawn.h"
 #include "core/banned.h"
 
-extern char **environ;
-
-/* Writes all of data to fd, waiting at most SENDMAIL_TIMEOUT seconds whenever the program
- * stops reading. 0, or -1 with errno (EPIPE: it stopped reading; ETIMEDOUT). */
-static int write_all(int fd, const char *data, size_t n)
-{
-	for (size_t off = 0; off < n;) {
-		struct pollfd p = { fd, POLLOUT, 0 };
-		int ready = poll(&p, 1, SENDMAIL_TIMEOUT * 1000);
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready == 0)
-			errno = ETIMEDOUT;
-		if (ready <= 0)
-			return -1;
-		ssize_t w = write(fd, data + off, n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		off += (size_t)w;
-	}
-	return 0;
-}
-
-/* Writes message to fd with CRLF turned into LF. 0, or -1 with errno. */
+/* Writes message to fd with CRLF turned into LF, waiting at most SENDMAIL_TIMEOUT seconds
+ * whenever the program stops reading. 0, or -1 with errno (EPIPE: it stopped reading;
+ * ETIMEDOUT). */
 static int write_lf(int fd, const char *m, size_t len)
 {
 	size_t i = 0;
@@ -47,7 +23,7 @@ static int write_lf(int fd, const char *m, size_t len)
 		while (i + n < len &&
 			!(m[i + n] == '\r' && i + n + 1 < len && m[i + n + 1] == '\n'))
 			n++;
-		if (write_all(fd, m + i, n) < 0)
+		if (spawn_write_all(fd, m + i, n, SENDMAIL_TIMEOUT, 0) < 0)
 			return -1;
 		i += n;
 		if (i < len)
@@ -104,18 +80,12 @@ int sendmail_send(const char *program, const char *from, const char *to, const v
 	size_t len)
 {
 	char *argv[] = { (char *)program, "-oi", "-f", (char *)from, "--", (char *)to, NULL };
-	posix_spawn_file_actions_t fa;
 	int fds[2], status = 0, werr = 0;
 	pid_t pid;
 
 	if (pipe(fds) < 0)
 		return error_set(ERROR_OS, "sendmail: cannot make a pipe: %s", strerror(errno));
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	int rc = posix_spawn(&pid, program, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	int rc = spawn_fed(&pid, program, argv, fds[0], 0, fds[1]);
 	close(fds[0]);
 	if (rc != 0) {
 		close(fds[1]);

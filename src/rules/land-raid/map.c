@@ -123,9 +123,7 @@ static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffd400", "#000000", 2, 0 };
 	struct svg_style blade = { NULL, "#000000", 3, 0 };
-	svg_circle(g, x, y, 13, &ring);
-	svg_line(g, x - 8, y - 8, x + 8, y + 8, 0, &blade);
-	svg_line(g, x + 8, y - 8, x - 8, y + 8, 0, &blade);
+	svg_fight_mark(g, x, y, 13, 8, &ring, &blade);
 }
 
 /* The turn's events on the map, in order: every move, fall-back, assault and shot. */
@@ -198,12 +196,7 @@ static void legend(struct svg *g, int y)
 
 	svg_group(g, "legend");
 	svg_text(g, x, y, 14, "Legend", &bold);
-	for (int k = 0; k < LR_KINDS; k++) {
-		struct svg_style sw = { kind_colour[k], "#555555", 1, 0 };
-		svg_rect(g, x + (k % 3) * 150, y + 10 + (k / 3) * 22, 16, 16, &sw);
-		svg_text(g, x + 20 + (k % 3) * 150, y + 23 + (k / 3) * 22, 12,
-			landraid_kind_names[k], &txt);
-	}
+	svg_swatches(g, x, y, LR_KINDS, 3, 150, kind_colour, "#555555", landraid_kind_names, &txt);
 	y += 60;
 	static const char *const role_text[] = { "troops", "officer", "commander", "loot carrier" };
 	for (int side = 0; side < LR_SIDES; side++) {

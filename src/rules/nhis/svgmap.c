@@ -177,18 +177,14 @@ static void draw_units(struct svg *g, const struct nhis_state *s)
 static void hit_mark(struct svg *g, int x, int y)
 {
 	struct svg_style burst = { "#ffd400", "#000000", 2, 0 };
-	int xy[16] = { x, y - 11, x + 4, y - 4, x + 11, y, x + 4, y + 4, x, y + 11, x - 4, y + 4,
-		x - 11, y, x - 4, y - 4 };
-	svg_poly(g, xy, 8, 1, 0, &burst);
+	svg_star(g, x, y, 11, 4, &burst);
 }
 
 static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffffff", "#000000", 2, 0 };
 	struct svg_style blade = { NULL, "#000000", 3, 0 };
-	svg_circle(g, x, y, 12, &ring);
-	svg_line(g, x - 7, y - 7, x + 7, y + 7, 0, &blade);
-	svg_line(g, x + 7, y - 7, x - 7, y + 7, 0, &blade);
+	svg_fight_mark(g, x, y, 12, 7, &ring, &blade);
 }
 
 /* The turn's events on the map, in order: moves (one arrow per hex entered), fire with its
@@ -233,12 +229,8 @@ static void legend(struct svg *g, const struct nhis_state *s, int y, int w)
 
 	svg_group(g, "legend");
 	svg_text(g, x, y, 14, "Legend", &bold);
-	for (int k = 0; k < NHIS_TERRAIN_COUNT; k++) {
-		struct svg_style sw = { terrain_colour[k], "#666666", 1, 0 };
-		svg_rect(g, x + (k % 5) * 100, y + 10 + (k / 5) * 22, 16, 16, &sw);
-		svg_text(g, x + 20 + (k % 5) * 100, y + 23 + (k / 5) * 22, 12,
-			nhis_terrain_names[k], &txt);
-	}
+	svg_swatches(g, x, y, NHIS_TERRAIN_COUNT, 5, 100, terrain_colour, "#666666",
+		nhis_terrain_names, &txt);
 	y += 66;
 	struct svg_style hill = { "#eef2d8", "#7a4a12", 3, 0 };
 	svg_rect(g, x, y - 12, 16, 16, &hill);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules/nhis/nhis.h"
+#include "rules/lib/turns.h"
 #include "core/banned.h"
 
 int nhis_enemy_in(const struct nhis_state *s, int side, int hex)
@@ -476,11 +477,8 @@ static int nhis_game_over(const struct rules_campaign *c, const void *state, int
 {
 	const struct nhis_state *s = state;
 	(void)c;
-	if (s->turns > 0 && turn > s->turns) {
-		if (why)
-			*why = "the scenario's last turn has been played";
+	if (turns_last_played(s->turns, turn, why))
 		return 1;
-	}
 	for (int i = 0; i < 2; i++)
 		if (alive(s, i) == 0) {
 			if (why)

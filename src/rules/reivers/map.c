@@ -124,18 +124,14 @@ static void groups(struct svg *g, const struct rv_state *s, int side)
 static void hit_mark(struct svg *g, int x, int y)
 {
 	struct svg_style burst = { "#ffd400", "#000000", 1, 0 };
-	int xy[16] = { x, y - 8, x + 3, y - 3, x + 8, y, x + 3, y + 3, x, y + 8, x - 3, y + 3,
-		x - 8, y, x - 3, y - 3 };
-	svg_poly(g, xy, 8, 1, 0, &burst);
+	svg_star(g, x, y, 8, 3, &burst);
 }
 
 static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffffff", "#000000", 1, 0 };
 	struct svg_style blade = { NULL, "#000000", 2, 0 };
-	svg_circle(g, x, y, 8, &ring);
-	svg_line(g, x - 5, y - 5, x + 5, y + 5, 0, &blade);
-	svg_line(g, x + 5, y - 5, x - 5, y + 5, 0, &blade);
+	svg_fight_mark(g, x, y, 8, 5, &ring, &blade);
 }
 
 /* The figure whose id is the len bytes at p, or -1. */
@@ -323,7 +319,7 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	struct svg_style mid = { "#333333", NULL, 0, SVG_MIDDLE };
 	struct svg_style end = { "#333333", NULL, 0, SVG_END };
 	int w = 2 * M + s->width, h = 2 * M + s->height + LEGEND;
-	char title[96], t[16];
+	char title[96];
 
 	for (size_t k = 0; player && k < c->n_players; k++)
 		if (strcmp(c->players[k], player) == 0)
@@ -337,15 +333,8 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 		snprintf(title, sizeof(title), "Border Reivers, turn %d, public view", m->turn);
 	svg_begin(&g, out, w, h, 2 * w, title);
 	svg_group(&g, "table");
-	svg_rect(&g, M, M, s->width, s->height, &table);
-	for (int x = 0; x <= s->width; x += TICK) {
-		snprintf(t, sizeof(t), "%d", x);
-		svg_text(&g, M + x, M + s->height + 14, 10, t, &mid);
-	}
-	for (int y = 0; y <= s->height; y += TICK) {
-		snprintf(t, sizeof(t), "%d", y);
-		svg_text(&g, M - 4, M + s->height - y + 4, 10, t, &end);
-	}
+	static const struct svg_ruler ruler = { TICK, 10, 14, 4, 4 };
+	svg_ruled_table(&g, M, M, s->width, s->height, &ruler, &table, &mid, &end);
 	for (size_t i = 0; i < s->n_feat; i++)
 		if (!s->feat[i].is_line)
 			area(&g, s, &s->feat[i]);

@@ -7,6 +7,7 @@
 
 #include "rules/reivers/reivers.h"
 #include "core/words.h"
+#include "rules/lib/turns.h"
 #include "core/banned.h"
 
 #define MAX_SHOTS 256
@@ -698,12 +699,7 @@ static int rv_game_over(const struct rules_campaign *c, const void *state, int t
 {
 	const struct rv_state *s = state;
 	(void)c;
-	if (s->turns > 0 && turn > s->turns) {
-		if (why)
-			*why = "the scenario's last turn has been played";
-		return 1;
-	}
-	return 0;
+	return turns_last_played(s->turns, turn, why);
 }
 
 const struct rule_system rules_reivers = {

@@ -228,9 +228,7 @@ static void failed(struct wm_ctx *x, const struct wm_order *o, const int *v, siz
 		blunder(x, o, v, n);
 }
 
-/* Why u cannot take this order now (NULL: it can). */
-static const char *cannot(const struct wm_character *c, const struct wm_unit *u,
-	const struct wm_order *o)
+const char *wm_unit_unready(const struct wm_unit *u)
 {
 	if (u->destroyed)
 		return "destroyed";
@@ -238,6 +236,16 @@ static const char *cannot(const struct wm_character *c, const struct wm_unit *u,
 		return "in combat";
 	if (u->confused)
 		return "confused";
+	return NULL;
+}
+
+/* Why u cannot take this order now (NULL: it can). */
+static const char *cannot(const struct wm_character *c, const struct wm_unit *u,
+	const struct wm_order *o)
+{
+	const char *why = wm_unit_unready(u);
+	if (why)
+		return why;
 	if (u->used_init)
 		return "used its initiative";
 	if (u->immobile && (o->n_path || o->charge))

@@ -149,9 +149,7 @@ static void fight_mark(struct svg *g, int x, int y)
 {
 	struct svg_style ring = { "#ffffff", "#000000", 2, 0 };
 	struct svg_style blade = { NULL, "#000000", 3, 0 };
-	svg_circle(g, x, y, 14, &ring);
-	svg_line(g, x - 8, y - 8, x + 8, y + 8, 0, &blade);
-	svg_line(g, x + 8, y - 8, x - 8, y + 8, 0, &blade);
+	svg_fight_mark(g, x, y, 14, 8, &ring, &blade);
 }
 
 /* The unit named by the len bytes at p, or -1. */
@@ -293,22 +291,15 @@ void wm_draw_map(const struct wm_state *s, const struct rules_map *m, struct buf
 	struct svg_style end = { "#333333", NULL, 0, SVG_END };
 	const struct wm_state *before = m->before;
 	int w = 2 * M + s->width, h = 2 * M + s->depth + LEGEND;
-	char title[64], t[16];
+	char title[64];
 
 	if (w < 900)
 		w = 900;
 	snprintf(title, sizeof(title), "Warmaster, turn %d", m->turn);
 	svg_begin(&g, out, w, h, w, title);
 	svg_group(&g, "table");
-	svg_rect(&g, M, M, s->width, s->depth, &table);
-	for (int x = 0; x <= s->width; x += TICK) {
-		snprintf(t, sizeof(t), "%d", x);
-		svg_text(&g, M + x, M + s->depth + 20, 14, t, &mid);
-	}
-	for (int y = 0; y <= s->depth; y += TICK) {
-		snprintf(t, sizeof(t), "%d", y);
-		svg_text(&g, M - 6, M + s->depth - y + 5, 14, t, &end);
-	}
+	static const struct svg_ruler ruler = { TICK, 14, 20, 6, 5 };
+	svg_ruled_table(&g, M, M, s->width, s->depth, &ruler, &table, &mid, &end);
 	for (size_t i = 0; i < s->n_areas; i++)
 		area(&g, s, &s->areas[i]);
 	for (size_t i = 0; i < s->n_structures; i++)

@@ -306,12 +306,9 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 /* Why u cannot shoot at all this phase (NULL: it can). */
 static const char *shooter_barred(const struct wm_unit *u)
 {
-	if (u->destroyed)
-		return "destroyed";
-	if (u->engaged)
-		return "in combat";
-	if (u->confused)
-		return "confused";
+	const char *why = wm_unit_unready(u);
+	if (why)
+		return why;
 	if (u->no_shoot)
 		return "cannot shoot this turn";
 	return NULL;

@@ -5,6 +5,7 @@
 
 #include "rules/warmaster/warmaster.h"
 #include "core/words.h"
+#include "rules/lib/turns.h"
 #include "core/banned.h"
 
 static size_t alive(const struct wm_state *s, int side)
@@ -63,11 +64,8 @@ static int wm_game_over(const struct rules_campaign *c, const void *state, int t
 	const struct wm_state *s = state;
 	size_t standing = 0;
 	(void)c;
-	if (s->turns > 0 && turn > s->turns) {
-		if (why)
-			*why = "the scenario's last turn has been played";
+	if (turns_last_played(s->turns, turn, why))
 		return 1;
-	}
 	for (size_t i = 0; i < s->n_chars; i++)
 		if (s->chars[i].slain && s->chars[i].role == WM_GENERAL) {
 			if (why)

@@ -316,6 +316,8 @@ void wm_state_free(void *state);
 int wm_unit_find(const struct wm_state *s, const char *id);
 int wm_char_find(const struct wm_state *s, const char *id);
 int wm_structure_find(const struct wm_state *s, const char *id);
+/* Why u can neither take an order nor shoot ("destroyed", "in combat", "confused"), or NULL. */
+const char *wm_unit_unready(const struct wm_unit *u);
 /* rules.h result: how the game ended (result.c). */
 void wm_result(const struct rules_campaign *c, const void *state, struct buf *out);
 /* rules.h orders_template: player's next order file (template.c). */
