@@ -543,6 +543,12 @@ static int is_temp_name(const char *name)
 	return 1;
 }
 
+int file_not_newer(const struct timespec *t, const struct timespec *before)
+{
+	return t->tv_sec < before->tv_sec ||
+	       (t->tv_sec == before->tv_sec && t->tv_nsec <= before->tv_nsec);
+}
+
 /* The stale temporary files under dfd (depth levels down), removed. */
 static int clear_temps_at(int dfd, const char *dir, int depth, const struct timespec *before,
 	size_t *removed)
@@ -568,11 +574,7 @@ static int clear_temps_at(int dfd, const char *dir, int depth, const struct time
 				rc = clear_temps_at(sub, path, depth + 1, before, removed);
 			free(path);
 		} else if (S_ISREG(st.st_mode) && is_temp_name(e->d_name) &&
-			   /* not newer: file times are the kernel's coarse clock, so a dead
-			    * run's file can share the tick of our lock's stamp */
-			   (st.st_mtim.tv_sec < before->tv_sec ||
-				   (st.st_mtim.tv_sec == before->tv_sec &&
-					   st.st_mtim.tv_nsec <= before->tv_nsec))) {
+			   file_not_newer(&st.st_mtim, before)) {
 			if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT)
 				rc = error_set(ERROR_OS, "cannot remove '%s/%s': %s", dir,
 					e->d_name, strerror(errno));

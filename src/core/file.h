@@ -43,6 +43,10 @@ int file_rename(const char *from, const char *to);
 /* Renames from to to (each as above: a link at either name refused), then syncs both
  * directories. 0 / -1 (ERROR_MISSING when from is gone, ERROR_INPUT for a link, ERROR_OS). */
 int file_rename_durable(const char *from, const char *to);
+/* 1 if a file stamped t is not newer than before: what a stale-file sweep removes (file times
+ * come from the kernel's coarse clock, so a dead run's file can share the tick of the stamp
+ * of the lock we took after it). */
+int file_not_newer(const struct timespec *t, const struct timespec *before);
 /* Removes the temporary files file_write_durable names ".NAME.XXXXXX" under dir (and its
  * subdirectories, 4 levels) older than before: those a run killed mid-write left. The caller
  * holds the campaign's writer lock, so none is being written. *removed is increased by the

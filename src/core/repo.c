@@ -5,6 +5,7 @@
 #include "core/repo_int.h"
 #include "core/durable.h"
 #include "core/error.h"
+#include "core/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -704,12 +705,6 @@ done:
 	return rc;
 }
 
-/* 1 if a is before b. */
-static int time_before(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 /* The *.lock files under dir (depth levels of subdirectories) not newer than before, removed
  * (file times come from the kernel's coarse clock: a lock stamped in the same tick as ours was
  * made by a run that died before we took the campaign's lock); each removed path appended to
@@ -731,12 +726,14 @@ static int clear_locks_in(const char *dir, int depth, const struct timespec *bef
 		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8 &&
-			(depth > 0 || strcmp(e->d_name, "refs") == 0)) {
+		if (lstat(path, &st) < 0) {
+			/* gone since readdir: nothing to remove */
+		} else if (S_ISDIR(st.st_mode) && depth < 8 &&
+			   (depth > 0 || strcmp(e->d_name, "refs") == 0)) {
 			rc = clear_locks_in(path, depth + 1, before, v, n);
-		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && len > 5 &&
+		} else if (S_ISREG(st.st_mode) && len > 5 &&
 			   strcmp(e->d_name + len - 5, ".lock") == 0 &&
-			   !time_before(before, &st.st_mtim)) {
+			   file_not_newer(&st.st_mtim, before)) {
 			if (unlink(path) < 0 && errno != ENOENT)
 				rc = error_set(ERROR_OS,
 					"repo: cannot remove stale lock file '%s': %s", path,
