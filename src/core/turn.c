@@ -181,6 +181,7 @@ void turn_release(struct turn *t)
 	events_release(&out->events);
 	free(out->summary);
 	buf_release(&out->state_yaml);
+	buf_release(&out->whole_yaml);
 	buf_release(&out->journal_yaml);
 	for (size_t i = 0; i < out->n_reports; i++)
 		buf_release(&out->reports[i]);

@@ -88,6 +88,8 @@ struct turn_output {
 	char *summary;                                          /* one line */
 	struct buf state_yaml;                                  /* new state.yaml bytes */
 	uint8_t state_sha256[FAIR_HASH_BYTES];
+	struct buf whole_yaml;    /* sealed: the whole state as the umpire keeps it (reread emits
+	                           * it, seal writes it) */
 	struct buf journal_yaml;  /* journal/turn-NNNN.yaml bytes */
 	struct buf *reports;      /* one per campaign player, campaign order (sealed: private) */
 	struct buf public_report; /* sealed: the report everybody may read (committed) */

@@ -112,7 +112,7 @@ int step_reread(struct turn *t)
 {
 	struct campaign *c = t->c;
 	const int last = t->in.turn, next = last + 1;
-	struct buf whole = BUF_INIT, text = BUF_INIT;
+	struct buf *whole = &t->out.whole_yaml, text = BUF_INIT;
 	void *pub = NULL, *state = NULL;
 	struct diag d;
 	const char *why = NULL;
@@ -122,13 +122,14 @@ int step_reread(struct turn *t)
 	rc = campaign_parse_state(c, "state.yaml, as rendered", &t->out.state_yaml, &n, &pub);
 	if (rc == 0 && c->visibility == CAMPAIGN_SEALED) {
 		/* load_sealed_state reads at most 64 MB of it. */
-		if (campaign_emit_whole_state(c, last, t->state, &whole) < 0 ||
-			whole.len > 64 * 1024 * 1024)
+		buf_clear(whole);
+		if (campaign_emit_whole_state(c, last, t->state, whole) < 0 ||
+			whole->len > 64 * 1024 * 1024)
 			rc = error_set(ERROR_INTERNAL,
-				"the whole state cannot be emitted (%zu bytes)", whole.len);
+				"the whole state cannot be emitted (%zu bytes)", whole->len);
 		else
 			rc = campaign_parse_state(c, "the whole state, as the umpire keeps it",
-				&whole, &m, &state);
+				whole, &m, &state);
 		if (rc == 0 && m != last)
 			rc = error_set(ERROR_INTERNAL, "the whole state says turn %d", m);
 	} else if (rc == 0) {
@@ -162,7 +163,6 @@ int step_reread(struct turn *t)
 	if (state)
 		c->rules->state_free(state);
 	diag_release(&d);
-	buf_release(&whole);
 	buf_release(&text);
 	return rc;
 }
@@ -259,12 +259,13 @@ int step_seal(struct turn *t)
 {
 	char *dir = turn_private_dir(t->c, "sealed", t->in.turn);
 	char *odir = xasprintf("%s/orders", dir);
-	struct buf whole = BUF_INIT, salts = BUF_INIT;
+	const struct buf *whole = &t->out.whole_yaml; /* step_reread's */
+	struct buf salts = BUF_INIT;
 	int rc = 0;
 
 	if (t->c->visibility != CAMPAIGN_SEALED)
 		goto done;
-	rc = campaign_emit_whole_state(t->c, t->in.turn, t->state, &whole);
+	assert(whole->len > 0);
 	render_salts(&salts, t, NULL);
 	rc = rc == 0 ? remove_stale_orders(t, odir) : rc;
 	for (size_t i = 0; rc == 0 && i < t->in.n_files; i++) {
@@ -276,11 +277,10 @@ int step_seal(struct turn *t)
 	if (rc == 0)
 		rc = write_private("seal: salts", dir, "salts.yaml", salts.data, salts.len);
 	if (rc == 0)
-		rc = write_private("seal: whole state", dir, LAYOUT_STATE, whole.data, whole.len);
+		rc = write_private("seal: whole state", dir, LAYOUT_STATE, whole->data, whole->len);
 	for (size_t k = 0; rc == 0 && k < t->c->n_players; k++)
 		rc = write_outbox(t, k);
 done:
-	buf_release(&whole);
 	buf_release(&salts);
 	free(odir);
 	free(dir);
