@@ -503,7 +503,6 @@ done:
 	return rc;
 }
 
-/* The commitment is the one published at setup, whatever a later commit says. */
 /* --commitment and --setup: the values the umpire announced out of band at init, against
  * the Setup as this clone holds it (a rewritten Setup with a rebuilt chain differs). */
 static int check_pins(const struct verify *v, const struct buf *camp)

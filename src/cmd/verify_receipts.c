@@ -80,11 +80,6 @@ out:
 	return rc;
 }
 
-static void utc_text(char out[32], long long t)
-{
-	pbem_format_utc(out, 32, t);
-}
-
 /* A close receipt against the history: its close commit is the close-NNNN on main, which
  * fixed the same commitment for its player and the same D_t; given as the saved mail, the
  * round the close names was not out yet when the player's mail server received it. */
@@ -115,16 +110,16 @@ static int check_close_receipt(struct verify *v, const struct given_receipt *g)
 			g->path, rc_->player, rc_->turn, hex, want);
 	else if (r.entropy == CAMPAIGN_ENTROPY_BEACON && g->received_at >= 0 &&
 		 r.round_at <= g->received_at) {
-		utc_text(at, r.round_at);
-		utc_text(out, g->received_at);
+		pbem_format_utc(at, sizeof at, r.round_at);
+		pbem_format_utc(out, sizeof out, g->received_at);
 		error_set(ERROR_INPUT,
 			"receipt %s: turn %d's close names beacon round %lld, out at %s, but this receipt reached your mail server at %s: the round's value was public before the close was receipted (a backdated close)",
 			g->path, rc_->turn, r.round, at, out);
 	} else
 		rc = 0;
 	if (rc == 0 && g->received_at >= 0 && r.entropy == CAMPAIGN_ENTROPY_BEACON) {
-		utc_text(out, g->received_at);
-		utc_text(at, r.round_at);
+		pbem_format_utc(out, sizeof out, g->received_at);
+		pbem_format_utc(at, sizeof at, r.round_at);
 		say(v, "receipt %s: ok: %s's orders for turn %d are the ones closed in %s; received %s, before beacon round %lld (out at %s)\n",
 			g->path, rc_->player, rc_->turn, id, out, r.round, at);
 	} else if (rc == 0) {
