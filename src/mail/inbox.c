@@ -464,8 +464,11 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 {
 	const struct campaign *c = in->c;
 	char when[32], deadline[32];
+	long long dl = pbem_deadline(&c->pbem, in->turn);
 
 	pbem_format_utc(when, sizeof(when), in->arrived);
+	if (dl >= 0)
+		pbem_format_utc(deadline, sizeof(deadline), dl);
 	if (accepted && in->is_reveal) {
 		buf_printf(b,
 			"Your nonce is in (received %s): its SHA-256 is the entropy your orders for\n"
@@ -478,9 +481,6 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		return;
 	}
 	if (accepted) {
-		long long dl = pbem_deadline(&c->pbem, in->turn);
-		if (dl >= 0)
-			pbem_format_utc(deadline, sizeof(deadline), dl);
 		buf_printf(b,
 			"Your orders are accepted: they are your orders for turn %d until the turn\n"
 			"closes; a later valid file replaces them until then.\n",
@@ -514,11 +514,8 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		buf_append(b, in->why.data, in->why.len);
 		buf_puts(b, "\nNothing was changed: fix the file and send it again.\n");
 	}
-	long long dl = pbem_deadline(&c->pbem, in->turn);
-	if (dl >= 0) {
-		pbem_format_utc(deadline, sizeof(deadline), dl);
+	if (dl >= 0)
 		buf_printf(b, "deadline: %s\n", deadline);
-	}
 }
 
 /* Queues the reply to the sender (there is one: in->m.from is set). 0 / -1. */
