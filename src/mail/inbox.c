@@ -522,7 +522,7 @@ static int queue_reply(const struct intake *in, int accepted)
 	const struct campaign *c = in->c;
 	char hex[65], id[200], name[64];
 	struct buf body = BUF_INIT, msg = BUF_INIT;
-	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	const char *from = notify_from(c);
 	int rc;
 
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
