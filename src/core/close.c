@@ -10,7 +10,6 @@
 #include "core/node.h"
 #include "core/pbem.h"
 #include "core/turn.h"
-#include "core/words.h"
 #include "core/banned.h"
 
 long long close_round_at(const struct campaign *c, long long round)
@@ -149,7 +148,7 @@ static void parse_beacon(struct close_record *r, const struct node *b, struct di
 		node_want_int(n, "round_at", 0, (long long)1 << 50, &r->round_at, d);
 }
 
-/* The head the close file, the receipt and the reveal file share: one YAML map with only
+/* The head the close file and the reveal file share: one YAML map with only
  * keys, its `campaign` (an identifier; *campaign points into the document) and its `turn`
  * (1 to TURN_MAX; *turn, 0 when wrong). Returns the document (node_free it), or NULL when it
  * does not parse or is not such a map; every problem goes to d. */
