@@ -3,14 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/close.h"
 #include "core/campaign.h"
 #include "core/error.h"
 #include "core/node.h"
+#include "core/pbem.h"
 #include "core/turn.h"
-#include "core/words.h"
 #include "core/banned.h"
 
 long long close_round_at(const struct campaign *c, long long round)
@@ -44,16 +43,6 @@ long long close_named_round(const struct campaign *c, long long closed_at)
 	return close_round_at(c, r) <= closed_at ? r + 1 : r;
 }
 
-/* "2026-01-01T00:10:00Z" for UTC seconds t. */
-static void utc(char out[32], long long t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&tt, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(out, 32, "%lld", t);
-}
-
 static void map_hex(struct node *map, const char *key, const uint8_t h[FAIR_HASH_BYTES])
 {
 	char hex[2 * FAIR_HASH_BYTES + 1];
@@ -80,7 +69,7 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 	node_map_str(root, "campaign", r->campaign);
 	node_map_int(root, "turn", r->turn);
 	node_map_int(root, "closed_at", r->closed_at);
-	utc(when, r->closed_at);
+	pbem_format_utc(when, sizeof(when), r->closed_at);
 	node_map_str(root, "closed_at_utc", when);
 	node_map_str(root, "entropy", campaign_entropy_names[r->entropy]);
 	map_hex(root, "orders_digest", r->digest);
@@ -100,7 +89,7 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 		node_map_str(b, "source", c->beacon ? c->beacon : "");
 		node_map_int(b, "round", r->round);
 		node_map_int(b, "round_at", r->round_at);
-		utc(when, r->round_at);
+		pbem_format_utc(when, sizeof(when), r->round_at);
 		node_map_str(b, "round_at_utc", when);
 	}
 	buf_puts(out,
@@ -159,7 +148,7 @@ static void parse_beacon(struct close_record *r, const struct node *b, struct di
 		node_want_int(n, "round_at", 0, (long long)1 << 50, &r->round_at, d);
 }
 
-/* The head the close file, the receipt and the reveal file share: one YAML map with only
+/* The head the close file and the reveal file share: one YAML map with only
  * keys, its `campaign` (an identifier; *campaign points into the document) and its `turn`
  * (1 to TURN_MAX; *turn, 0 when wrong). Returns the document (node_free it), or NULL when it
  * does not parse or is not such a map; every problem goes to d. */

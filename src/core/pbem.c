@@ -179,6 +179,15 @@ static void want_time(const struct node *map, const char *key, int utc, long lon
 			key, s);
 }
 
+/* The enum under key of map (one of names) into *v: 1 when it is there and valid; 0 when absent
+ * or not one of them (then said in d). */
+static int want_enum(const struct node *map, const char *key, const char *const *names, int *v,
+	struct diag *d)
+{
+	const struct node *n = node_get(map, key);
+	return n && node_want_enum(n, key, names, v, d) == 0;
+}
+
 static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct diag *d)
 {
 	if (!n || node_check_map(n, "schedule", schedule_keys, d) < 0)
@@ -196,12 +205,10 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	want_time(n, "reveal", 0, &s->reveal, d);
 	if (s->every < 60)
 		node_error(d, node_get(n, "every"), "every is under a minute");
-	const struct node *m = node_get(n, "missing");
 	int v;
-	if (m && node_want_enum(m, "missing", pbem_missing_names, &v, d) == 0)
+	if (want_enum(n, "missing", pbem_missing_names, &v, d))
 		s->missing = (enum pbem_missing)v;
-	const struct node *cl = node_get(n, "close");
-	if (cl && node_want_enum(cl, "close", pbem_close_names, &v, d) == 0)
+	if (want_enum(n, "close", pbem_close_names, &v, d))
 		s->close = (enum pbem_close)v;
 }
 
@@ -258,8 +265,7 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_error(d, node_get(n, "smtp"),
 			"smtp '%s' (smtp://HOST:PORT or smtps://HOST:PORT expected)", m->smtp);
 	m->user = want_dup(n, "user", 200, d);
-	const struct node *tr = node_get(n, "transport");
-	if (tr && node_want_enum(tr, "transport", pbem_transport_names, &v, d) == 0)
+	if (want_enum(n, "transport", pbem_transport_names, &v, d))
 		m->transport = (enum pbem_transport)v;
 	m->sendmail = want_dup(n, "sendmail", 1000, d);
 	/* An absolute path: run without a shell or a PATH search, so the campaign names
@@ -268,11 +274,9 @@ static void parse_mail(struct pbem_mail *m, const struct node *n, struct diag *d
 		node_error(d, node_get(n, "sendmail"),
 			"sendmail '%s' (an absolute path like /usr/sbin/sendmail expected)",
 			m->sendmail);
-	const struct node *t = node_get(n, "tls");
-	if (t && node_want_enum(t, "tls", pbem_tls_names, &v, d) == 0)
+	if (want_enum(n, "tls", pbem_tls_names, &v, d))
 		m->tls = (enum pbem_tls)v;
-	const struct node *rt = node_get(n, "reply_to");
-	if (rt && node_want_enum(rt, "reply_to", pbem_reply_to_names, &v, d) == 0)
+	if (want_enum(n, "reply_to", pbem_reply_to_names, &v, d))
 		m->reply_to = (enum pbem_reply_to)v;
 	const struct node *r = node_get(n, "require_signature");
 	if (r)

@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/receipt.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/error.h"
 #include "core/node.h"
+#include "core/pbem.h"
 #include "core/turn.h"
 #include "core/words.h"
 #include "core/banned.h"
@@ -21,15 +21,6 @@ static void map_hex(struct node *map, const char *key, const uint8_t h[FAIR_HASH
 	char hex[2 * FAIR_HASH_BYTES + 1];
 	hex_encode(hex, h, FAIR_HASH_BYTES);
 	node_map_str(map, key, hex);
-}
-
-static void utc(char out[32], long long t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&tt, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(out, 32, "%lld", t);
 }
 
 void receipt_close(struct buf *out, const struct close_record *r, const struct campaign *c,
@@ -59,7 +50,7 @@ void receipt_close(struct buf *out, const struct close_record *r, const struct c
 		char *what;
 		node_map_int(root, "beacon_round", r->round);
 		node_map_int(root, "round_at", r->round_at);
-		utc(when, r->round_at);
+		pbem_format_utc(when, sizeof(when), r->round_at);
 		what = xasprintf("%s round %lld, out at %s", c->beacon ? c->beacon : "the beacon",
 			r->round, when);
 		node_map_str(root, "randomness", what);

@@ -7,7 +7,9 @@
 #include "core/when.h"
 #include "core/banned.h"
 
-void when_utc(char out[WHEN_MAX], long long t)
+/* "2026-11-27 10:04:51 UTC" for UTC seconds t (the seconds themselves when t cannot be
+ * represented) into out. */
+static void when_utc(char out[WHEN_MAX], long long t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -41,7 +43,8 @@ static void span(char out[32], long long d, const char **about)
 	}
 }
 
-void when_wait(char out[WHEN_MAX], long long at, long long now)
+/* How far moment at is from now: "in about 9 minutes", "now", "about 5 minutes ago". */
+static void when_wait(char out[WHEN_MAX], long long at, long long now)
 {
 	char s[32];
 	const char *about;

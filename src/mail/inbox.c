@@ -219,36 +219,34 @@ struct intake {
 	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's (a reveal: the reveal file's) */
 	int is_reveal;                   /* the file is a reveal (it has `nonce:`) */
 	uint8_t nonce[FAIR_HASH_BYTES];  /* a reveal accepted: its nonce */
+	struct node *yaml;               /* the order text as parsed once for peek, or NULL */
+	int yaml_read;                   /* peek parsed it already */
 };
 
 /* The scalar under the top-level key of the order text (a new string), or NULL: when the
- * text does not parse, the check that follows tells the player why. */
-static char *peek(const struct mail_in *m, const char *key)
+ * text does not parse, the check that follows tells the player why. The text is parsed on
+ * the first call only (in->yaml). */
+static char *peek(struct intake *in, const char *key)
 {
-	struct node *root = NULL;
-	struct diag d;
-	char *v = NULL;
-	struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
-		.max_nodes = ORDER_FILE_MAX_NODES };
-
-	if (!m->orders)
-		return NULL;
-	diag_init(&d);
-	if (node_parse(&root, "orders", m->orders, m->orders_len, &lim, &d) == 0) {
-		const struct node *n = node_get(root, key);
-		if (n && n->kind == NODE_SCALAR)
-			v = xstrdup(n->scalar);
+	if (!in->yaml_read && in->m.orders) {
+		struct diag d;
+		struct node_limits lim = { .max_bytes = ORDER_FILE_MAX_BYTES,
+			.max_nodes = ORDER_FILE_MAX_NODES };
+		diag_init(&d);
+		/* in->yaml stays NULL when the text does not parse */
+		(void)node_parse(&in->yaml, "orders", in->m.orders, in->m.orders_len, &lim, &d);
+		diag_release(&d);
+		in->yaml_read = 1;
 	}
-	node_free(root);
-	diag_release(&d);
-	return v;
+	const struct node *n = in->yaml ? node_get(in->yaml, key) : NULL;
+	return n && n->kind == NODE_SCALAR ? xstrdup(n->scalar) : NULL;
 }
 
-/* 1 when the orders name another campaign than c's. */
-static int other_campaign(const struct campaign *c, const struct mail_in *m)
+/* 1 when the orders name another campaign than in's. */
+static int other_campaign(struct intake *in)
 {
-	char *id = peek(m, "campaign");
-	int other = id && strcmp(id, c->id) != 0;
+	char *id = peek(in, "campaign");
+	int other = id && strcmp(id, in->c->id) != 0;
 	free(id);
 	return other;
 }
@@ -259,7 +257,7 @@ static int other_campaign(const struct campaign *c, const struct mail_in *m)
 static int check_signature(struct intake *in)
 {
 	struct campaign *c = in->c;
-	char *who = peek(&in->m, "player");
+	char *who = peek(in, "player");
 	int idx = -1, rc;
 
 	for (size_t i = 0; who && i < c->n_players; i++)
@@ -395,7 +393,7 @@ static int judge_reveal(struct intake *in)
 /* 1 when the mail's file is a reveal: a top-level `nonce:` (order files have none). */
 static int reveal_file(struct intake *in)
 {
-	char *nonce = peek(&in->m, "nonce");
+	char *nonce = peek(in, "nonce");
 	in->is_reveal = nonce != NULL;
 	free(nonce);
 	return in->is_reveal;
@@ -434,7 +432,7 @@ static int judge(struct intake *in)
 	}
 	if (reveal_file(in))
 		return judge_reveal(in);
-	char *t = peek(&in->m, "turn"), *end = NULL;
+	char *t = peek(in, "turn"), *end = NULL;
 	long ft = t ? strtol(t, &end, 10) : 0;
 	int file_turn = t && end && !*end && *t && ft > 0 && ft < 100000 ? (int)ft : 0;
 	free(t);
@@ -464,8 +462,11 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 {
 	const struct campaign *c = in->c;
 	char when[32], deadline[32];
+	long long dl = pbem_deadline(&c->pbem, in->turn);
 
 	pbem_format_utc(when, sizeof(when), in->arrived);
+	if (dl >= 0)
+		pbem_format_utc(deadline, sizeof(deadline), dl);
 	if (accepted && in->is_reveal) {
 		buf_printf(b,
 			"Your nonce is in (received %s): its SHA-256 is the entropy your orders for\n"
@@ -478,9 +479,6 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		return;
 	}
 	if (accepted) {
-		long long dl = pbem_deadline(&c->pbem, in->turn);
-		if (dl >= 0)
-			pbem_format_utc(deadline, sizeof(deadline), dl);
 		buf_printf(b,
 			"Your orders are accepted: they are your orders for turn %d until the turn\n"
 			"closes; a later valid file replaces them until then.\n",
@@ -514,11 +512,8 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		buf_append(b, in->why.data, in->why.len);
 		buf_puts(b, "\nNothing was changed: fix the file and send it again.\n");
 	}
-	long long dl = pbem_deadline(&c->pbem, in->turn);
-	if (dl >= 0) {
-		pbem_format_utc(deadline, sizeof(deadline), dl);
+	if (dl >= 0)
 		buf_printf(b, "deadline: %s\n", deadline);
-	}
 }
 
 /* Queues the reply to the sender (there is one: in->m.from is set). 0 / -1. */
@@ -527,7 +522,7 @@ static int queue_reply(const struct intake *in, int accepted)
 	const struct campaign *c = in->c;
 	char hex[65], id[200], name[64];
 	struct buf body = BUF_INIT, msg = BUF_INIT;
-	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	const char *from = notify_from(c);
 	int rc;
 
 	hex_encode(hex, in->mail_sha256, FAIR_HASH_BYTES);
@@ -664,7 +659,7 @@ static int intake_read(struct intake *in, const char *path)
 		return -1;
 	if (seen)
 		return INBOX_DUPLICATE;
-	if (other_campaign(in->c, &in->m))
+	if (other_campaign(in))
 		return INBOX_FOREIGN;
 	if (!in->m.from)
 		return INBOX_UNREADABLE;
@@ -701,7 +696,7 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 	}
 	if (rc == INBOX_FOREIGN) { /* no campaign here took it in time: one answer, filed */
 		struct buf ids = BUF_INIT;
-		char *named = peek(&in->m, "campaign");
+		char *named = peek(in, "campaign");
 		registered_campaigns(maildir, &ids);
 		buf_printf(&in->why,
 			"no campaign '%s' takes orders at this address; the campaigns here are: %s (fix the line 'campaign:' and send the file again)\n",
@@ -778,6 +773,7 @@ int inbox_run(struct campaign *c, const char *maildir, long long now, struct inb
 		free(path);
 		rc = handle(&in, maildir, p[i].name, rep);
 		mail_in_release(&in.m);
+		node_free(in.yaml);
 		buf_release(&in.raw);
 		buf_release(&in.why);
 		free(in.message_id);

@@ -271,7 +271,7 @@ static char *unflow(const char *in, size_t n, int delsp, size_t *len)
 	return buf_detach(&b);
 }
 
-/* Start of the line at p (text begins at base). */
+/* 1 if the text at p (a line's start) begins with word. */
 static int line_starts(const char *p, const char *word)
 {
 	return strncmp(p, word, strlen(word)) == 0;

@@ -27,9 +27,14 @@ struct notice {
 	size_t n_attachments;
 };
 
+const char *notify_from(const struct campaign *c)
+{
+	return c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+}
+
 void notify_message_id(char *out, size_t size, const struct campaign *c, const char *what)
 {
-	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	const char *from = notify_from(c);
 	char hex[65];
 	hex_encode(hex, c->commitment, 32);
 	snprintf(out, size, "umpire.%.100s.%.64s.%.12s@%.100s", what, c->id, hex,
@@ -61,7 +66,7 @@ static char *orders_mail(struct campaign *c, int turn, const char *player)
  * 0 / -1. */
 static int queue_notice(struct campaign *c, size_t i, const struct notice *n, long long now)
 {
-	const char *from = c->pbem.mail.from ? c->pbem.mail.from : "umpire@localhost";
+	const char *from = notify_from(c);
 	char name[128], id[400], root[400], what[160];
 	struct buf msg = BUF_INIT;
 

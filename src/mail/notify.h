@@ -30,6 +30,10 @@ int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
  * orders by mail, with the deadline. Returns 0 / -1. */
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n);
 
+/* The address umpire's mail of campaign c comes from: mail.from, else umpire@localhost (a
+ * static string or c's). */
+const char *notify_from(const struct campaign *c);
+
 /* The Message-ID (without <>) of umpire's message `what` of campaign c, into out:
  * umpire.WHAT.CAMPAIGN.COMMITMENT12@DOMAIN (the first 12 hex digits of the campaign's
  * commitment, so a later campaign of the same id has other ids; DOMAIN: mail.from's). */

@@ -18,11 +18,6 @@
 
 extern char **environ;
 
-static int write_all(const char *dir, const char *name, const void *data, size_t len)
-{
-	return file_write_durable(dir, name, data, len);
-}
-
 /* Runs ssh-keygen -Y verify in dir; its stdout and stderr into dir/out. Exit status, or -1. */
 static int run_verify(const char *dir, const char *principal)
 {
@@ -99,9 +94,9 @@ int sshsig_verify(const char *tmp_parent, const char *key_line, const char *prin
 		return -1;
 	}
 	char *line = xasprintf("%s namespaces=\"%s\" %s\n", principal, SSHSIG_NAMESPACE, key_line);
-	if (write_all(dir, "allowed_signers", line, strlen(line)) == 0 &&
-		write_all(dir, "sig", sig, sig_len) == 0 &&
-		write_all(dir, "data", data, len) == 0) {
+	if (file_write_durable(dir, "allowed_signers", line, strlen(line)) == 0 &&
+		file_write_durable(dir, "sig", sig, sig_len) == 0 &&
+		file_write_durable(dir, "data", data, len) == 0) {
 		int status = run_verify(dir, principal);
 		if (status == 0)
 			rc = 1;
