@@ -43,13 +43,6 @@ long long close_named_round(const struct campaign *c, long long closed_at)
 	return close_round_at(c, r) <= closed_at ? r + 1 : r;
 }
 
-static void map_hex(struct node *map, const char *key, const uint8_t h[FAIR_HASH_BYTES])
-{
-	char hex[2 * FAIR_HASH_BYTES + 1];
-	hex_encode(hex, h, FAIR_HASH_BYTES);
-	node_map_str(map, key, hex);
-}
-
 void close_summary(char *out, size_t size, const struct close_record *r)
 {
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
@@ -72,14 +65,14 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 	pbem_format_utc(when, sizeof(when), r->closed_at);
 	node_map_str(root, "closed_at_utc", when);
 	node_map_str(root, "entropy", campaign_entropy_names[r->entropy]);
-	map_hex(root, "orders_digest", r->digest);
+	node_map_hex(root, "orders_digest", r->digest, FAIR_HASH_BYTES);
 	struct node *orders = node_map_add(root, "orders", node_new_seq());
 	for (size_t i = 0; i < r->n_orders; i++) {
 		struct node *o = node_seq_add(orders, node_new_map());
 		node_map_str(o, "player", r->orders[i].player);
-		map_hex(o, "sha256", r->orders[i].sha256);
+		node_map_hex(o, "sha256", r->orders[i].sha256, FAIR_HASH_BYTES);
 		if (r->orders[i].has_entropy)
-			map_hex(o, "entropy", r->orders[i].entropy);
+			node_map_hex(o, "entropy", r->orders[i].entropy, FAIR_HASH_BYTES);
 	}
 	struct node *missing = node_map_add(root, "missing", node_new_seq());
 	for (size_t i = 0; i < r->n_missing; i++)

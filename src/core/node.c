@@ -130,6 +130,15 @@ void node_map_str(struct node *map, const char *key, const char *s)
 	node_map_add(map, key, node_new_str(s));
 }
 
+void node_map_hex(struct node *map, const char *key, const unsigned char *bytes, size_t n)
+{
+	char hex[2 * 64 + 1];
+
+	assert(n <= 64);
+	hex_encode(hex, bytes, n);
+	node_map_str(map, key, hex);
+}
+
 void node_map_int(struct node *map, const char *key, long long v)
 {
 	node_map_add(map, key, node_new_int(v));

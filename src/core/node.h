@@ -55,6 +55,8 @@ struct node *node_new_bool(int v);
 struct node *node_map_add(struct node *map, const char *key, struct node *value);
 /* Convenience: adds a string / int / bool value. */
 void node_map_str(struct node *map, const char *key, const char *s);
+/* Adds n bytes as lower-case hex (n <= 64: hashes, keys, salts). */
+void node_map_hex(struct node *map, const char *key, const unsigned char *bytes, size_t n);
 void node_map_int(struct node *map, const char *key, long long v);
 void node_map_bool(struct node *map, const char *key, int v);
 /* Appends value to seq (takes ownership). Returns value. */

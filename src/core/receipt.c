@@ -16,13 +16,6 @@
 
 #define RECEIPT_MARK "# umpire receipt"
 
-static void map_hex(struct node *map, const char *key, const uint8_t h[FAIR_HASH_BYTES])
-{
-	char hex[2 * FAIR_HASH_BYTES + 1];
-	hex_encode(hex, h, FAIR_HASH_BYTES);
-	node_map_str(map, key, hex);
-}
-
 void receipt_close(struct buf *out, const struct close_record *r, const struct campaign *c,
 	const char *player, const uint8_t *file_sha256, const uint8_t *salt, const char *commit_id)
 {
@@ -35,15 +28,15 @@ void receipt_close(struct buf *out, const struct close_record *r, const struct c
 	node_map_int(root, "turn", r->turn);
 	node_map_str(root, "player", player);
 	if (o && file_sha256) {
-		map_hex(root, "file_sha256", file_sha256);
+		node_map_hex(root, "file_sha256", file_sha256, FAIR_HASH_BYTES);
 		if (salt)
-			map_hex(root, "salt", salt);
-		map_hex(root, "commitment", o->sha256);
+			node_map_hex(root, "salt", salt, FAIR_HASH_BYTES);
+		node_map_hex(root, "commitment", o->sha256, FAIR_HASH_BYTES);
 	} else {
 		node_map_str(root, "file_sha256", "none");
 		node_map_str(root, "commitment", "none");
 	}
-	map_hex(root, "orders_digest", r->digest);
+	node_map_hex(root, "orders_digest", r->digest, FAIR_HASH_BYTES);
 	node_map_str(root, "close_commit", commit_id);
 	node_map_int(root, "closed_at", r->closed_at);
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
@@ -83,7 +76,7 @@ void receipt_reveal(struct buf *out, const char *campaign, int turn, const char 
 	node_map_str(root, "campaign", campaign);
 	node_map_int(root, "turn", turn);
 	node_map_str(root, "player", player);
-	map_hex(root, "nonce", nonce);
+	node_map_hex(root, "nonce", nonce, FAIR_HASH_BYTES);
 	buf_printf(out, RECEIPT_MARK ": %s%s nonce for turn %d is in\n", player,
 		words_possessive(player), turn);
 	buf_printf(out,
