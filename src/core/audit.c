@@ -574,6 +574,18 @@ static const char *orders_within(const struct journal_record *a, const struct jo
 	return NULL;
 }
 
+/* withheld: b is a sealed campaign's export, whose void orders' reasons are withheld. */
+static int same_event(const struct event *a, const struct event *b, int withheld)
+{
+	if (!b->phase || !b->text || a->kind != b->kind)
+		return 0;
+	if (a->kind == EVENT_VOID && (a->order_index != b->order_index || !b->player ||
+					     strcmp(a->player, b->player) != 0))
+		return 0;
+	const char *want = withheld && a->kind == EVENT_VOID ? EVENTS_VOID_WITHHELD : a->text;
+	return strcmp(want, b->text) == 0 && strcmp(a->phase, b->phase) == 0;
+}
+
 int audit_journal_export(const struct journal_record *jr, const struct journal_record *ex)
 {
 	char path[LAYOUT_PATH_MAX];
@@ -626,10 +638,7 @@ int audit_journal_export(const struct journal_record *jr, const struct journal_r
 		for (size_t i = 0; i < n; i++) {
 			const struct event *a = nth_event(jr, kind, i), *b = nth_event(ex, kind, i);
 			/* a sealed turn's export withholds every void order's reason (events.h) */
-			int withheld = k && ex->has_public_report && b->text &&
-				       strcmp(b->text, EVENTS_VOID_WITHHELD) == 0;
-			if (!same_str(a->phase, b->phase) ||
-				(!withheld && !same_str(a->text, b->text)))
+			if (!same_event(a, b, ex->has_public_report))
 				return error_set(ERROR_INPUT,
 					"turn %d: the journal's %s %zu differs from %s's", t,
 					k ? "void order" : "event", i + 1, path);
@@ -890,18 +899,6 @@ static int compare_orders(const struct turn *tn, const struct journal_record *r,
 				"turn %d: %s was due and sent nothing, but %s does not record it",
 				t, tn->in.missing[k], source);
 	return 0;
-}
-
-/* withheld: b is a sealed campaign's export, whose void orders' reasons are withheld. */
-static int same_event(const struct event *a, const struct event *b, int withheld)
-{
-	if (!b->phase || !b->text || a->kind != b->kind)
-		return 0;
-	if (a->kind == EVENT_VOID && (a->order_index != b->order_index || !b->player ||
-					     strcmp(a->player, b->player) != 0))
-		return 0;
-	const char *want = withheld && a->kind == EVENT_VOID ? EVENTS_VOID_WITHHELD : a->text;
-	return strcmp(want, b->text) == 0 && strcmp(a->phase, b->phase) == 0;
 }
 
 /* The indices of the events of one kind (all of them when pass is -1). */
