@@ -12,6 +12,8 @@ export GIT_AUTHOR_NAME=umpire-tests GIT_AUTHOR_EMAIL=tests@umpire.invalid
 export GIT_COMMITTER_NAME=umpire-tests GIT_COMMITTER_EMAIL=tests@umpire.invalid
 
 die() { echo "FAILED: $*" >&2; exit 1; }
+# skip REASON: this machine cannot run the test; run-all.sh reports it as SKIP, not PASS.
+skip() { echo "$*"; exit 77; }
 
 # expect CODE CMD...: runs CMD, requires exit code CODE; output in $TMP/out, $TMP/err.
 # (Helpers use _-prefixed names: sh has no locals, and tests have their own variables.)
@@ -73,6 +75,16 @@ shows_excerpt() {
             if (car !~ /^ +[|] +\^$/) exit 4
             if (substr(src, index(car, "^"), 1) != ch) exit 5
         }' "$1" || { cat "$1" >&2; die "no $3-column excerpt with a caret under '$4' after '$2'"; }
+}
+
+# journal_sql DIR STATEMENT: runs STATEMENT on the journal of the campaign DIR with the
+# append-only triggers dropped (a tamper the verifiers must catch).
+journal_sql() {
+    _db="$1/.umpire/journal.sqlite"
+    for _t in $(sqlite3 "$_db" "SELECT name FROM sqlite_master WHERE type = 'trigger'"); do
+        sqlite3 "$_db" "DROP TRIGGER $_t"
+    done
+    sqlite3 "$_db" "$2"
 }
 
 # A campaign's fingerprint: HEAD, tags, journal row count, work-tree status.

@@ -15,6 +15,13 @@ orders() {
     } > "$1"
 }
 
+# rulings FILE CAMPAIGN TURN: writes the umpire's file of CAMPAIGN's TURN, its orders the
+# YAML list items read from stdin.
+rulings() {
+    printf 'campaign: %s\nturn: %s\nplayer: umpire\norders:\n' "$2" "$3" > "$1"
+    cat >> "$1"
+}
+
 # next_turn DIR CAMPAIGN TURN FILES...: the turn after the adjustments is checked, played, and
 # the whole campaign verifies.
 next_turn() {
@@ -32,11 +39,7 @@ new_campaign aspenbach-1809 "$C" --entropy none
 orders "$TMP/hm-f1.yaml" aspenbach-1809 1 french "[]" \
     "{choose: {any: [position-battery, ir-stain, ir-argenteau], anxious: [ir-stain]}}"
 orders "$TMP/hm-a1.yaml" aspenbach-1809 1 austrians
-cat > "$TMP/hm-u1.yaml" <<'YAML'
-campaign: aspenbach-1809
-turn: 1
-player: umpire
-orders:
+rulings "$TMP/hm-u1.yaml" aspenbach-1809 1 <<'YAML'
   - {roll: 2d6, for: "weather"}
   - {adjust: disr, unit: 1st-ligne, by: 2, reason: "canister"}
   - {adjust: break, unit: kienmayer-hussars, reason: "broke"}
@@ -51,11 +54,7 @@ grep -q 'position-battery' "$C/state.yaml" && die "the removed position-battery 
 # turn 2: the standing orders already committed name ir-stain, which the umpire removes
 orders "$TMP/hm-f2.yaml" aspenbach-1809 2 french
 orders "$TMP/hm-a2.yaml" aspenbach-1809 2 austrians
-cat > "$TMP/hm-u2.yaml" <<'YAML'
-campaign: aspenbach-1809
-turn: 2
-player: umpire
-orders:
+rulings "$TMP/hm-u2.yaml" aspenbach-1809 2 <<'YAML'
   - {adjust: remove, unit: ir-stain, reason: "withdrew"}
   - {adjust: remove, unit: grenz, reason: "went back over the ford"}
 YAML
@@ -73,11 +72,7 @@ has "$TMP/err" "'ir-stain' is not a unit of the model"
 # ---- nhis (betio-seawall): remove, status shaken, status reduced --------------------------
 C="$TMP/nhis"
 new_campaign betio-seawall "$C" --entropy none
-cat > "$TMP/nh-u1.yaml" <<'YAML'
-campaign: betio-seawall
-turn: 1
-player: umpire
-orders:
+rulings "$TMP/nh-u1.yaml" betio-seawall 1 <<'YAML'
   - {adjust: remove, unit: ija-5, reason: "bayoneted in the melee"}
   - {adjust: status, unit: usmc-1, status: shaken, value: true, reason: "lost the melee"}
   - {adjust: status, unit: usmc-3, status: reduced, value: true, reason: "melee losses"}
@@ -93,11 +88,7 @@ next_turn "$C" betio-seawall 2 "$TMP/nh-us2.yaml" "$TMP/nh-ij2.yaml"
 # ---- reivers (bewcastle-fray): los, cover, range (for the turn only) ----------------------
 C="$TMP/rv"
 new_campaign bewcastle-fray "$C" --entropy none
-cat > "$TMP/rv-u1.yaml" <<'YAML'
-campaign: bewcastle-fray
-turn: 1
-player: umpire
-orders:
+rulings "$TMP/rv-u1.yaml" bewcastle-fray 1 <<'YAML'
   - {adjust: los, from: will-elliot, to: davy-forster, value: false, reason: "a peat stack"}
   - {adjust: cover, from: will-elliot, to: davy-forster, grade: whole, reason: "the yard wall"}
   - {adjust: range, from: davy-forster, to: will-elliot, band: beyond, reason: "measured"}

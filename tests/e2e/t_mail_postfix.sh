@@ -10,8 +10,7 @@
 # made here), which needs safe.directory. Needs root (Postfix, the user): skipped otherwise.
 . "$ROOT/tests/e2e/lib.sh"
 if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: t_mail_postfix needs root (it runs Postfix and git daemon as another user)"
-    exit 0
+    skip "needs root (it runs Postfix and git daemon as another user)"
 fi
 command -v postfix >/dev/null || [ -x /usr/sbin/postfix ] || die "postfix missing (sh tools/install-deps)"
 PATH=$PATH:/usr/sbin:/sbin

@@ -15,6 +15,7 @@ for c in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     last=$(git -C "$D/$c" tag -l 'turn-*' | sort | tail -n 1 | sed 's/turn-0*//')
     [ "$last" -ge 2 ] || die "$c: only $last turns"
     players=$(ls "$D/$c/.umpire/outbox")
+    [ -n "$players" ] || die "$c: no player's outbox"
     for n in $(seq 0 "$last"); do
         t=$(printf 'turn-%04d' "$n")
         git -C "$D/$c" cat-file -e "$t:reports/$t.svg" || die "$c: no public map of turn $n"

@@ -67,14 +67,6 @@ has "$TMP/py.out" "$of: committed with mode 100755, not 100644"
 # changed, or its files rows deleted. Git is untouched, so tools/umpire-verify (which reads
 # git only) passes; umpire verify, which also reads the journal, fails, and the next turn
 # refuses to build on it, sealed as open.
-# sql DIR STATEMENT: runs STATEMENT on DIR's journal with the append-only triggers dropped.
-sql() {
-    _db="$1/.umpire/journal.sqlite"
-    for _t in $(sqlite3 "$_db" "SELECT name FROM sqlite_master WHERE type = 'trigger'"); do
-        sqlite3 "$_db" "DROP TRIGGER $_t"
-    done
-    sqlite3 "$_db" "$2"
-}
 for vis in sealed open; do
     src=$S; last=3
     [ "$vis" = sealed ] || { src=$O; last=2; }
@@ -83,9 +75,9 @@ for vis in sealed open; do
         D="$TMP/$vis-$what"
         cp -a "$src" "$D"
         if [ "$what" = die ]; then
-            sql "$D" "UPDATE dice SET value = value % sides + 1 WHERE turn = $last AND idx = 0"
+            journal_sql "$D" "UPDATE dice SET value = value % sides + 1 WHERE turn = $last AND idx = 0"
         else
-            sql "$D" "DELETE FROM files WHERE turn = $last"
+            journal_sql "$D" "DELETE FROM files WHERE turn = $last"
         fi
         expect 0 python3 "$V" "$D"
         expect 65 "$BIN" verify "$D"

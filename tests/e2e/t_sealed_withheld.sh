@@ -7,7 +7,7 @@
 # players' reports and views. Each player's own report still gives his void orders in full,
 # and both verifiers still pass.
 . "$ROOT/tests/e2e/lib.sh"
-checked=0
+checked=0 read_by=0
 for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     grep -q -- '--visibility sealed' "$ROOT/campaigns/$name/demo.init" || die "$name is not sealed"
     new_campaign "$name" "$name"
@@ -35,6 +35,7 @@ for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
                 [ "$p" != "$player" ] || continue
                 for f in "$name/.umpire/outbox/$p/turn-$n"/report.md "$name/.umpire/outbox/$p/turn-$n"/state.yaml; do
                     [ -f "$f" ] || continue
+                    read_by=$((read_by + 1))
                     grep -qF -- "$w" "$f" && die "$name turn $turn: $p's ${f##*/} names $player's withheld order: '$w'"
                 done
             done
@@ -55,4 +56,5 @@ for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     expect 0 python3 "$ROOT/tools/umpire-verify" "$name.clone"
 done
 [ "$checked" -gt 10 ] || die "only $checked words of void orders checked"
+[ "$read_by" -gt 10 ] || die "only $read_by reports or views of the other players looked into"
 echo "checked $checked words of withheld orders"

@@ -28,14 +28,6 @@ commit() {
     git -C "$TMP/$1" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
     git -C "$TMP/$1" tag -f "$2" >/dev/null
 }
-# sql NAME STATEMENT: runs STATEMENT on NAME's journal with the append-only triggers dropped.
-sql() {
-    db="$TMP/$1/.umpire/journal.sqlite"
-    for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'trigger'"); do
-        sqlite3 "$db" "DROP TRIGGER $t"
-    done
-    sqlite3 "$db" "$2"
-}
 
 # The umpire's copy: every turn, the SQLite cross-check included; no progress off a terminal.
 expect 0 "$BIN" verify "$C"
@@ -107,31 +99,31 @@ has "$TMP/out" "verify: FAILED: turn 2: the key $k1 in journal/turn-0002.yaml do
 
 # A SQLite journal row changed, and rows deleted, with the triggers dropped.
 copy row
-sql row "UPDATE dice SET value = value % sides + 1 WHERE turn = 2 AND idx = 1"
+journal_sql "$TMP/row" "UPDATE dice SET value = value % sides + 1 WHERE turn = 2 AND idx = 1"
 expect 65 "$BIN" verify "$TMP/row"
 has "$TMP/out" "verify: FAILED: turn 2: die 1 differs from the seed: the SQLite journal has d6 = "
 copy gone
 n3=$(sqlite3 "$TMP/gone/.umpire/journal.sqlite" "SELECT COUNT(*) FROM dice WHERE turn = 3")
-sql gone "DELETE FROM dice WHERE turn = 3 AND idx = $((n3 - 1))"
+journal_sql "$TMP/gone" "DELETE FROM dice WHERE turn = 3 AND idx = $((n3 - 1))"
 expect 65 "$BIN" verify "$TMP/gone"
 has "$TMP/out" "verify: FAILED: turn 3: dice count differs: $n3 re-resolved, $((n3 - 1)) in the SQLite journal (die $((n3 - 1)), d6 for "
 copy ev
-sql ev "DELETE FROM events WHERE turn = 3 AND seq = 0"
+journal_sql "$TMP/ev" "DELETE FROM events WHERE turn = 3 AND seq = 0"
 expect 65 "$BIN" verify "$TMP/ev"
 has "$TMP/out" "verify: FAILED: turn 3: event differs: event 0: re-resolved ["
 copy file
-sql file "UPDATE files SET bytes = CAST('edited' AS BLOB) WHERE turn = 2 AND path = 'state.yaml'"
+journal_sql "$TMP/file" "UPDATE files SET bytes = CAST('edited' AS BLOB) WHERE turn = 2 AND path = 'state.yaml'"
 expect 65 "$BIN" verify "$TMP/file"
 has "$TMP/out" "verify: FAILED: turn 2: the journal's files row state.yaml differs from the blob committed at turn-0002"
 copy cid
-sql cid "UPDATE turns SET commit_id = '0123456789012345678901234567890123456789' WHERE turn = 1"
+journal_sql "$TMP/cid" "UPDATE turns SET commit_id = '0123456789012345678901234567890123456789' WHERE turn = 1"
 expect 65 "$BIN" verify "$TMP/cid"
 has "$TMP/out" "verify: FAILED: turn 1: tag turn-0001 is commit "
 has "$TMP/out" "but the journal says turn 1 is commit 0123456789012345678901234567890123456789"
 
 # A truncated journal: the last turn's rows deleted.
 copy trunc
-sql trunc "DELETE FROM dice WHERE turn = $N; DELETE FROM events WHERE turn = $N;
+journal_sql "$TMP/trunc" "DELETE FROM dice WHERE turn = $N; DELETE FROM events WHERE turn = $N;
     DELETE FROM orders WHERE turn = $N; DELETE FROM files WHERE turn = $N;
     DELETE FROM turns WHERE turn = $N"
 expect 65 "$BIN" verify "$TMP/trunc"

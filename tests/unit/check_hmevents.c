@@ -74,6 +74,17 @@ static void harness_init(struct harness *h, const int *script, size_t n)
 	events_init(&h->ev);
 }
 
+/* The turn TURN of the orders RO[0..N), its dice and events H's. */
+static struct rules_turn harness_turn(struct harness *h, int turn, const struct rules_orders *ro,
+	size_t n)
+{
+	return (struct rules_turn){ .turn = turn,
+		.orders = ro,
+		.n_orders = n,
+		.dice = &h->dice,
+		.events = &h->ev };
+}
+
 static void harness_release(struct harness *h)
 {
 	ck_assert_msg(h->dice.script_pos == h->dice.script_len, "%zu of %zu scripted dice drawn",
@@ -775,16 +786,11 @@ START_TEST(test_resolve_order)
 		AUSTRIAN_UNITS, "");
 	struct hm_orders fr = { .play_held = 1 }, au = { 0 };
 	struct rules_orders ro[2] = { { "austrians", &au }, { "french", &fr } };
-	struct rules_turn t = { 0 };
 	const int script[] = { 6, 1, 9 };
 	struct harness h;
 	opts.held_after_roll = _i;
 	harness_init(&h, script, 3);
-	t.turn = 2;
-	t.orders = ro;
-	t.n_orders = 2;
-	t.dice = &h.dice;
-	t.events = &h.ev;
+	struct rules_turn t = harness_turn(&h, 2, ro, 2);
 	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
 	ck_assert_int_eq(s->side[0].held, 0);
 	ck_assert_uint_eq(s->n_effects, _i ? 1 : 2);
@@ -804,15 +810,10 @@ START_TEST(test_standing_orders_in_force)
 	fr.standing.choose[3][0] = xstrdup("a-art");
 	fr.standing.n_choose[3] = 1;
 	struct rules_orders ro[1] = { { "french", &fr } };
-	struct rules_turn t = { 0 };
 	const int script[] = { 1, 2, 3 };
 	struct harness h;
 	harness_init(&h, script, 3);
-	t.turn = 1;
-	t.orders = ro;
-	t.n_orders = 1;
-	t.dice = &h.dice;
-	t.events = &h.ev;
+	struct rules_turn t = harness_turn(&h, 1, ro, 1);
 	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
 	only_effect(s, 1, 3, "a-art"); /* Hesitant on the Austrians, chosen by the French */
 	ck_assert_int_eq(s->effects[0].chosen_by, HM_BY_ATTACKER);
@@ -856,16 +857,11 @@ START_TEST(test_sealed_events)
 	struct hm_state *s = make_std();
 	struct hm_orders fr = { .has_standing = 1 };
 	struct rules_orders ro[1] = { { "french", &fr } };
-	struct rules_turn t = { 0 };
 	const int script[] = { 1, 2, 3 }; /* Hesitant on the Austrians, the French choose */
 	struct harness h;
 	harness_init(&h, script, 3);
 	h.ev.sealed = _i;
-	t.turn = 1;
-	t.orders = ro;
-	t.n_orders = 1;
-	t.dice = &h.dice;
-	t.events = &h.ev;
+	struct rules_turn t = harness_turn(&h, 1, ro, 1);
 	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
 	only_effect(s, 1, 3, "a-inf1");
 	ck_assert_int_eq(s->effects[0].chosen_by, _i ? HM_BY_ATTACKER : HM_BY_DEFAULT);
@@ -925,15 +921,10 @@ START_TEST(test_removed_unit_passed_over)
 	ck_assert_int_eq(hm_adjust_apply(&camp, s, &a, &what), 0);
 	buf_release(&what);
 	struct rules_orders ro[1] = { { "french", &fr } };
-	struct rules_turn t = { 0 };
 	const int script[] = { 3 }; /* no event */
 	struct harness h;
 	harness_init(&h, script, 1);
-	t.turn = 1;
-	t.orders = ro;
-	t.n_orders = 1;
-	t.dice = &h.dice;
-	t.events = &h.ev;
+	struct rules_turn t = harness_turn(&h, 1, ro, 1);
 	ck_assert_int_eq(hm_resolve(&camp, s, &t), 0);
 	buf_release(&t.summary);
 	harness_release(&h);
