@@ -22,13 +22,11 @@ PY
 
 # Every campaign, turn by turn as tools/demo-play plays it: the shipped files checked before
 # their turn, then each report's template after it.
-base=$SOURCE_DATE_EPOCH
 n_tpl=0
 for camp in "$ROOT"/campaigns/*/; do
     name=$(basename "$camp")
     d="$TMP/play-$name"
     new_campaign "$name" "$d"
-    entropy=$(sed -n 's/^  entropy: //p' "$d/campaign.yaml")
     for tdir in "$camp"orders/turn-*; do
         n=$(basename "$tdir" | sed 's/^turn-0*//')
         files=$(ls "$tdir"/*.yaml | LC_ALL=C sort | grep -v '/umpire\.yaml$' || true)
@@ -36,29 +34,9 @@ for camp in "$ROOT"/campaigns/*/; do
         [ ! -f "$tdir/umpire.yaml" ] || rulings="--rulings $tdir/umpire.yaml"
         # shellcheck disable=SC2086
         expect 0 "$BIN" check "$d" $files $rulings
-        if [ "$entropy" = none ]; then
-            # shellcheck disable=SC2086
-            expect 0 "$BIN" turn "$d" $files $rulings
-        else
-            at=$((base + n * 86400))
-            if grep -q '^  beacon_demo: true$' "$d/campaign.yaml"; then
-                # the demo beacon's tuned round, closed beacon_delay before it (tools/demo-play)
-                round=$(cat "$tdir/round.txt")
-                genesis=$(sed -n 's/^  beacon_genesis: //p' "$d/campaign.yaml")
-                period=$(sed -n 's/^  beacon_period: //p' "$d/campaign.yaml")
-                delay=$(sed -n 's/^  beacon_delay: //p' "$d/campaign.yaml")
-                at=$((genesis + (round - 1) * period - delay))
-                # shellcheck disable=SC2046
-                set -- $(UMPIRE_BLS=$(dirname "$(readlink -f "$BIN")")/umpire-bls "$ROOT/tools/demo-beacon" "$round")
-                # shellcheck disable=SC2086
-                SOURCE_DATE_EPOCH=$at expect 0 "$BIN" close "$d" $files $rulings
-                SOURCE_DATE_EPOCH=$((at + delay + 3600)) expect 0 "$BIN" turn "$d" --beacon "$1" --beacon-signature "$2"
-            else
-                # shellcheck disable=SC2086
-                SOURCE_DATE_EPOCH=$at expect 0 "$BIN" close "$d" $files $rulings
-                SOURCE_DATE_EPOCH=$((at + 3600)) expect 0 "$BIN" turn "$d" --beacon "$(cat "$tdir/beacon.txt")"
-            fi
-        fi
+        # the turn as the demo plays it (closed, then its round's value; entropy none: one step)
+        expect 0 sh -c 'cd "$1" && tools/demo-play "$2" "$3" "$4" "$5" "$5"' \
+            demo-play "$ROOT" "$BIN" "$name" "$d" "$n"
         # open: reports/turn-NNNN/PLAYER.md; sealed: .umpire/outbox/PLAYER/turn-NNNN/report.md
         for r in "$d/reports/turn-$(printf %04d "$n")"/*.md "$d/.umpire/outbox"/*/"turn-$(printf %04d "$n")"/report.md; do
             [ -f "$r" ] || continue
