@@ -220,12 +220,11 @@ static void draw_turn(struct svg *g, const struct nhis_state *s, const struct ev
 	}
 }
 
-static void legend(struct svg *g, const struct nhis_state *s, int y, int w)
+static void legend(struct svg *g, const struct nhis_state *s, int y)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
 	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = LEFT;
-	(void)w;
 
 	svg_group(g, "legend");
 	svg_text(g, x, y, 14, "Legend", &bold);
@@ -297,6 +296,6 @@ void nhis_draw_map(const struct nhis_state *s, const struct rules_map *m, struct
 	svg_group(&g, "turn");
 	draw_turn(&g, s, m->events);
 	svg_group_end(&g);
-	legend(&g, s, TOP + (2 * s->map.rows + 1) * HH + 30, w);
+	legend(&g, s, TOP + (2 * s->map.rows + 1) * HH + 30);
 	svg_end(&g);
 }
