@@ -50,10 +50,6 @@ void landraid_orders_template(const struct rules_campaign *c, const void *state,
 		return;
 	/* Commented: left out they stay, and a base they name may have left the table since,
 	 * which a file may not name. */
-	struct node *m = node_new_map();
-	node_map_add(m, "standing", landraid_standing_emit(s, &s->standing[side]));
-	buf_puts(out, "# standing orders in force (left out, they stay; a key given replaces its "
-		      "value):\n");
-	template_emit_commented(m, out);
-	node_free(m);
+	template_standing(out, "left out, they stay; a key given replaces its value",
+		landraid_standing_emit(s, &s->standing[side]));
 }

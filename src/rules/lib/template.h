@@ -6,8 +6,9 @@
 #include "core/buf.h"
 #include "core/node.h"
 
-/* Appends n as YAML to out with "# " before every line: standing orders in force, shown but
- * left out of the file (left out, they stay; uncommented, they are given again). */
-void template_emit_commented(const struct node *n, struct buf *out);
+/* Appends "# standing orders in force (note):" and then {standing: standing} as YAML with
+ * "# " before every line: shown but left out of the file (left out, they stay; uncommented,
+ * they are given again). Takes ownership of standing (freed). */
+void template_standing(struct buf *out, const char *note, struct node *standing);
 
 #endif

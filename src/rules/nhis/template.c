@@ -53,12 +53,8 @@ void nhis_orders_template(const struct rules_campaign *c, const void *state, int
 			"# standing: {opportunity: [{hex: HEX, within: N, units: [ID, ...]}]}\n");
 		return;
 	}
-	struct node *m = node_new_map();
-	struct node *st = node_map_add(m, "standing", node_new_map());
+	struct node *st = node_new_map();
 	node_map_add(st, "opportunity",
 		nhis_opportunity_emit(s, s->side[side].opp, s->side[side].n_opp));
-	buf_puts(out,
-		"# standing orders in force (left out, they stay; given, they replace them):\n");
-	template_emit_commented(m, out);
-	node_free(m);
+	template_standing(out, "left out, they stay; given, they replace them", st);
 }
