@@ -21,6 +21,13 @@ static void emit_commented(const struct node *n, struct buf *out)
 	buf_release(&y);
 }
 
+void template_orders_head(struct buf *out, const char *what, const char *how)
+{
+	buf_printf(out,
+		"orders: []   # to give orders, replace [] with %s like these, uncommented, %s:\n",
+		what, how);
+}
+
 void template_standing(struct buf *out, const char *note, struct node *standing)
 {
 	struct node *m = node_new_map();

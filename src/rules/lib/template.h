@@ -6,6 +6,9 @@
 #include "core/buf.h"
 #include "core/node.h"
 
+/* Appends the template's first line: "orders: []   # to give orders, replace [] with WHAT like
+ * these, uncommented, HOW:" (what: "entries", say; how: "in the order they go", say). */
+void template_orders_head(struct buf *out, const char *what, const char *how);
 /* Appends "# standing orders in force (note):" and then {standing: standing} as YAML with
  * "# " before every line: shown but left out of the file (left out, they stay; uncommented,
  * they are given again). Takes ownership of standing (freed). */

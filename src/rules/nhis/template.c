@@ -16,8 +16,7 @@ void nhis_orders_template(const struct rules_campaign *c, const void *state, int
 
 	(void)c;
 	(void)turn;
-	buf_puts(out, "orders: []   # to give orders, replace [] with impulses like these, "
-		      "uncommented, in the order they go:\n");
+	template_orders_head(out, "impulses", "in the order they go");
 	for (size_t i = 0; side >= 0 && i < s->n_units; i++) {
 		const struct nhis_unit *u = &s->units[i];
 		size_t first = i;
