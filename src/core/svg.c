@@ -249,14 +249,6 @@ void svg_text(struct svg *s, int x, int y, int size, const char *text, const str
 	buf_puts(b, "</text>\n");
 }
 
-void svg_comment(struct svg *s, const char *text)
-{
-	buf_puts(s->out, "<!-- ");
-	for (const char *p = text; *p; p++)
-		buf_append(s->out, p[0] == '-' && p[1] == '-' ? "=" : p, 1);
-	buf_puts(s->out, " -->\n");
-}
-
 /* The length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
 static size_t utf8_len(const unsigned char *p)
 {

@@ -76,8 +76,6 @@ void svg_star(struct svg *s, int x, int y, int outer, int inner, const struct sv
  * text beside each, cols a row, dx apart, rows 22 apart, the first square's top at y + 10. */
 void svg_swatches(struct svg *s, int x, int y, int n, int cols, int dx, const char *const *fill,
 	const char *stroke, const char *const *name, const struct svg_style *txt);
-/* An XML comment (program text, no "--"). */
-void svg_comment(struct svg *s, const char *text);
 
 /* Appends text escaped for XML character data and attribute values (&, <, >, ", ' as
  * entities; control characters and invalid UTF-8 as '?'). */
