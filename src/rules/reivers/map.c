@@ -313,7 +313,7 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	const char *player, struct buf *out)
 {
 	const struct rv_state *s = state, *before = m->before;
-	int side = -1;
+	int side = rv_side_of(c, player);
 	struct svg g;
 	struct svg_style table = { "#e6edcf", "#333333", 2, 0 };
 	struct svg_style mid = { "#333333", NULL, 0, SVG_MIDDLE };
@@ -321,9 +321,6 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	int w = 2 * M + s->width, h = 2 * M + s->height + LEGEND;
 	char title[96];
 
-	for (size_t k = 0; player && k < c->n_players; k++)
-		if (strcmp(c->players[k], player) == 0)
-			side = (int)k;
 	if (w < 480)
 		w = 480;
 	if (side >= 0)
