@@ -175,6 +175,14 @@ void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg
 	}
 }
 
+void svg_legend(struct svg *s, int x, int y, int size)
+{
+	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
+
+	svg_group(s, "legend");
+	svg_text(s, x, y, size, "Legend", &bold);
+}
+
 void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
 	const struct svg_style *blade)
 {

@@ -64,6 +64,9 @@ struct svg_ruler {
  * mid) and up its left side from 0 at the bottom (right-aligned: end), as r says. */
 void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
 	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end);
+/* Opens a map's legend: <g class="legend"> and its bold title "Legend", size units high, at
+ * (x, y), the baseline. svg_group_end closes it. */
+void svg_legend(struct svg *s, int x, int y, int size);
 /* A melee mark: a circle of radius r drawn in ring, crossed by two diagonal strokes in
  * blade from (x - arm, y - arm) to (x + arm, y + arm) and from (x + arm, y - arm) to
  * (x - arm, y + arm). */

@@ -191,11 +191,9 @@ static void draw_turn(struct svg *g, const struct landraid_state *s,
 static void legend(struct svg *g, int y)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = LEFT;
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 14, "Legend", &bold);
+	svg_legend(g, x, y, 14);
 	svg_swatches(g, x, y, LR_KINDS, 3, 150, kind_colour, "#555555", landraid_kind_names, &txt);
 	y += 60;
 	static const char *const role_text[] = { "troops", "officer", "commander", "loot carrier" };

@@ -223,11 +223,9 @@ static void draw_turn(struct svg *g, const struct nhis_state *s, const struct ev
 static void legend(struct svg *g, const struct nhis_state *s, int y)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = LEFT;
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 14, "Legend", &bold);
+	svg_legend(g, x, y, 14);
 	svg_swatches(g, x, y, NHIS_TERRAIN_COUNT, 5, 100, terrain_colour, "#666666",
 		nhis_terrain_names, &txt);
 	y += 66;

@@ -222,13 +222,11 @@ static void draw_turn(struct svg *g, const struct rv_state *s, const struct rv_s
 static void legend(struct svg *g, const struct rules_campaign *c, const struct rv_state *s)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = M, y = M + s->height + 40;
 	static const char *const fill[] = { "#8cc084", "#8ec5e8", "#9c6b4e", "#c9b88a" };
 	static const char *const name[] = { "woods", "water", "building", "rough" };
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 12, "Legend", &bold);
+	svg_legend(g, x, y, 12);
 	y += 22;
 	for (int k = 0; k < 4; k++) {
 		struct svg_style sw = { fill[k], "#555555", 1, 0 };
