@@ -183,6 +183,18 @@ void svg_legend(struct svg *s, int x, int y, int size)
 	svg_text(s, x, y, size, "Legend", &bold);
 }
 
+void svg_scale_bar(struct svg *s, int x, int y, int len, int ticks, int size, const char *text)
+{
+	struct svg_style bar = { "#000000", NULL, 0, 0 };
+
+	svg_rect(s, x, y - 6, len, 4, &bar);
+	if (ticks) {
+		svg_rect(s, x, y - 10, 2, 12, &bar);
+		svg_rect(s, x + len - 2, y - 10, 2, 12, &bar);
+	}
+	svg_text(s, x + len + 6, y, size, text, &bar);
+}
+
 void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
 	const struct svg_style *blade)
 {

@@ -67,6 +67,9 @@ void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg
 /* Opens a map's legend: <g class="legend"> and its bold title "Legend", size units high, at
  * (x, y), the baseline. svg_group_end closes it. */
 void svg_legend(struct svg *s, int x, int y, int size);
+/* A scale bar len units long, 4 thick, its top 6 above the baseline y; with ticks, a 2-unit
+ * wide 12-unit tick at each end; then text, size units high, 6 to its right on y. Black. */
+void svg_scale_bar(struct svg *s, int x, int y, int len, int ticks, int size, const char *text);
 /* A melee mark: a circle of radius r drawn in ring, crossed by two diagonal strokes in
  * blade from (x - arm, y - arm) to (x + arm, y + arm) and from (x + arm, y - arm) to
  * (x - arm, y + arm). */

@@ -221,9 +221,7 @@ static void legend(struct svg *g, int y)
 	svg_text(g, lx + 48, y + 90, 12, "fight", &txt);
 	svg_text(g, lx, y + 112, 12, "xA:2 casualty markers, P:1 plunder", &txt);
 	/* The scale: one square, as the sheet measures (face, corner, within 3). */
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, LEFT, y + 128, CELL, 4, &bar);
-	svg_text(g, LEFT + CELL + 6, y + 134, 12, "1 square", &txt);
+	svg_scale_bar(g, LEFT, y + 134, CELL, 0, 12, "1 square");
 	svg_group_end(g);
 }
 

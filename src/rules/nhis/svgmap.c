@@ -258,9 +258,7 @@ static void legend(struct svg *g, const struct nhis_state *s, int y)
 	fight_mark(g, x + 260, y);
 	svg_text(g, x + 278, y + 4, 12, "melee", &txt);
 	/* Scale: one hex, centre to centre. */
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, x + 360, y - 2, 2 * HH, 4, &bar);
-	svg_text(g, x + 366 + 2 * HH, y + 4, 12, "1 hex", &txt);
+	svg_scale_bar(g, x + 360, y + 4, 2 * HH, 0, 12, "1 hex");
 	svg_group_end(g);
 }
 

@@ -298,12 +298,8 @@ static void legend(struct svg *g, const struct rules_campaign *c, const struct r
 	fight_mark(g, x + 310, y - 4);
 	svg_text(g, x + 322, y, 10, "melee", &txt);
 	y += 26;
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, x, y - 6, 60, 4, &bar);
-	svg_rect(g, x, y - 10, 2, 12, &bar);
-	svg_rect(g, x + 58, y - 10, 2, 12, &bar);
-	svg_text(g, x + 66, y, 10, "6 inches (60 tenths); edges in tenths, as orders give them",
-		&txt);
+	svg_scale_bar(g, x, y, 60, 1, 10,
+		"6 inches (60 tenths); edges in tenths, as orders give them");
 	svg_group_end(g);
 }
 
