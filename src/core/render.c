@@ -106,14 +106,27 @@ static int put_views(struct buf *b, const struct turn *t)
 	return rc;
 }
 
-/* The reason of void order e as shown to player (NULL: everyone): in a sealed campaign only
- * his own void orders' reasons, the others' withheld (EVENTS_VOID_WITHHELD). */
-static const char *void_reason(const struct turn *t, const struct event *e, const char *player)
+/* The reason of void order e as everyone sees it: withheld in a sealed campaign
+ * (EVENTS_VOID_WITHHELD; each player's report adds his own, "Your void orders"). */
+static const char *void_reason(const struct turn *t, const struct event *e)
 {
-	if (t->c->visibility != CAMPAIGN_SEALED ||
-		(player && e->player && strcmp(e->player, player) == 0))
-		return e->text;
-	return EVENTS_VOID_WITHHELD;
+	return t->c->visibility != CAMPAIGN_SEALED ? e->text : EVENTS_VOID_WITHHELD;
+}
+
+/* A void order e as a report lists it: "- [PLAYER ]order N [phase]: reason" (the player
+ * when with_player). */
+static void put_void(struct buf *b, const struct event *e, int with_player, const char *reason)
+{
+	buf_puts(b, "- ");
+	if (with_player) {
+		escape_markdown(b, e->player);
+		buf_puts(b, " ");
+	}
+	buf_printf(b, "order %d [", e->order_index);
+	escape_markdown(b, e->phase);
+	buf_puts(b, "]: ");
+	escape_markdown(b, reason);
+	buf_puts(b, "\n");
 }
 
 /* journal/turn-NNNN.yaml: everything a player needs to re-derive and audit the turn. Written
@@ -151,7 +164,7 @@ int render_export(struct buf *b, const struct turn *t)
 			rc |= put_str(b, 1, 1, "phase", e->phase) |
 			      put_str(b, 1, 0, "player", e->player) |
 			      put_int(b, 1, 0, "order", (long long)e->order_index) |
-			      put_str(b, 1, 0, "reason", void_reason(t, e, NULL));
+			      put_str(b, 1, 0, "reason", void_reason(t, e));
 	}
 	if (t->out.views) {
 		/* Sealed: the public report is bound like the state (issue 25). */
@@ -371,13 +384,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		const struct event *e = &out->events.v[i];
 		if (e->kind != EVENT_VOID)
 			continue;
-		buf_puts(b, "- ");
-		escape_markdown(b, e->player);
-		buf_printf(b, " order %d [", e->order_index);
-		escape_markdown(b, e->phase);
-		buf_puts(b, "]: ");
-		escape_markdown(b, void_reason(t, e, NULL));
-		buf_puts(b, "\n");
+		put_void(b, e, 1, void_reason(t, e));
 		shown++;
 	}
 	if (!shown)
@@ -427,11 +434,7 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 			continue;
 		if (!own++)
 			buf_puts(b, "\n## Your void orders\n\n");
-		buf_printf(b, "- order %d [", e->order_index);
-		escape_markdown(b, e->phase);
-		buf_puts(b, "]: ");
-		escape_markdown(b, e->text);
-		buf_puts(b, "\n");
+		put_void(b, e, 0, e->text);
 	}
 	/* The public report (player NULL) shows the rule system's view only when it declares
 	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */

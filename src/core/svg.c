@@ -175,6 +175,26 @@ void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg
 	}
 }
 
+void svg_legend(struct svg *s, int x, int y, int size)
+{
+	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
+
+	svg_group(s, "legend");
+	svg_text(s, x, y, size, "Legend", &bold);
+}
+
+void svg_scale_bar(struct svg *s, int x, int y, int len, int ticks, int size, const char *text)
+{
+	struct svg_style bar = { "#000000", NULL, 0, 0 };
+
+	svg_rect(s, x, y - 6, len, 4, &bar);
+	if (ticks) {
+		svg_rect(s, x, y - 10, 2, 12, &bar);
+		svg_rect(s, x + len - 2, y - 10, 2, 12, &bar);
+	}
+	svg_text(s, x + len + 6, y, size, text, &bar);
+}
+
 void svg_fight_mark(struct svg *s, int x, int y, int r, int arm, const struct svg_style *ring,
 	const struct svg_style *blade)
 {
@@ -247,14 +267,6 @@ void svg_text(struct svg *s, int x, int y, int size, const char *text, const str
 	buf_puts(b, ">");
 	svg_escape(b, text ? text : "");
 	buf_puts(b, "</text>\n");
-}
-
-void svg_comment(struct svg *s, const char *text)
-{
-	buf_puts(s->out, "<!-- ");
-	for (const char *p = text; *p; p++)
-		buf_append(s->out, p[0] == '-' && p[1] == '-' ? "=" : p, 1);
-	buf_puts(s->out, " -->\n");
 }
 
 /* The length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */

@@ -64,6 +64,12 @@ struct svg_ruler {
  * mid) and up its left side from 0 at the bottom (right-aligned: end), as r says. */
 void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
 	const struct svg_style *table, const struct svg_style *mid, const struct svg_style *end);
+/* Opens a map's legend: <g class="legend"> and its bold title "Legend", size units high, at
+ * (x, y), the baseline. svg_group_end closes it. */
+void svg_legend(struct svg *s, int x, int y, int size);
+/* A scale bar len units long, 4 thick, its top 6 above the baseline y; with ticks, a 2-unit
+ * wide 12-unit tick at each end; then text, size units high, 6 to its right on y. Black. */
+void svg_scale_bar(struct svg *s, int x, int y, int len, int ticks, int size, const char *text);
 /* A melee mark: a circle of radius r drawn in ring, crossed by two diagonal strokes in
  * blade from (x - arm, y - arm) to (x + arm, y + arm) and from (x + arm, y - arm) to
  * (x - arm, y + arm). */
@@ -76,8 +82,6 @@ void svg_star(struct svg *s, int x, int y, int outer, int inner, const struct sv
  * text beside each, cols a row, dx apart, rows 22 apart, the first square's top at y + 10. */
 void svg_swatches(struct svg *s, int x, int y, int n, int cols, int dx, const char *const *fill,
 	const char *stroke, const char *const *name, const struct svg_style *txt);
-/* An XML comment (program text, no "--"). */
-void svg_comment(struct svg *s, const char *text);
 
 /* Appends text escaped for XML character data and attribute values (&, <, >, ", ' as
  * entities; control characters and invalid UTF-8 as '?'). */

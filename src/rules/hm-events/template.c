@@ -41,11 +41,7 @@ void hm_orders_template(const struct rules_campaign *c, const void *state, int t
 		}
 		buf_puts(out, n ? "\n" : " none\n");
 	}
-	struct node *m = node_new_map();
-	node_map_add(m, "standing", hm_standing_emit(&me->standing));
 	/* Commented: left out they stay, and a unit they name may have left the model since. */
-	buf_puts(out,
-		"# standing orders in force (left out, they stay; given, they replace them):\n");
-	template_emit_commented(m, out);
-	node_free(m);
+	template_standing(out, "left out, they stay; given, they replace them",
+		hm_standing_emit(&me->standing));
 }

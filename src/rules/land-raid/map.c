@@ -191,11 +191,9 @@ static void draw_turn(struct svg *g, const struct landraid_state *s,
 static void legend(struct svg *g, int y)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = LEFT;
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 14, "Legend", &bold);
+	svg_legend(g, x, y, 14);
 	svg_swatches(g, x, y, LR_KINDS, 3, 150, kind_colour, "#555555", landraid_kind_names, &txt);
 	y += 60;
 	static const char *const role_text[] = { "troops", "officer", "commander", "loot carrier" };
@@ -223,9 +221,7 @@ static void legend(struct svg *g, int y)
 	svg_text(g, lx + 48, y + 90, 12, "fight", &txt);
 	svg_text(g, lx, y + 112, 12, "xA:2 casualty markers, P:1 plunder", &txt);
 	/* The scale: one square, as the sheet measures (face, corner, within 3). */
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, LEFT, y + 128, CELL, 4, &bar);
-	svg_text(g, LEFT + CELL + 6, y + 134, 12, "1 square", &txt);
+	svg_scale_bar(g, LEFT, y + 134, CELL, 0, 12, "1 square");
 	svg_group_end(g);
 }
 

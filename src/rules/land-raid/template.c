@@ -18,8 +18,7 @@ void landraid_orders_template(const struct rules_campaign *c, const void *state,
 	for (int i = 0; i < LR_SIDES; i++)
 		if (strcmp(player, landraid_side_names[i]) == 0)
 			side = i;
-	buf_puts(out,
-		"orders: []   # to give orders, replace [] with entries like these, uncommented, in the order they act:\n");
+	template_orders_head(out, "entries", "in the order they act");
 	for (size_t i = 0; side >= 0 && i < s->n_bases; i++) {
 		const struct landraid_base *o = s->bases[i];
 		if (o->side != side || o->sq < 0 || !landraid_is_officer(o))
@@ -50,10 +49,6 @@ void landraid_orders_template(const struct rules_campaign *c, const void *state,
 		return;
 	/* Commented: left out they stay, and a base they name may have left the table since,
 	 * which a file may not name. */
-	struct node *m = node_new_map();
-	node_map_add(m, "standing", landraid_standing_emit(s, &s->standing[side]));
-	buf_puts(out, "# standing orders in force (left out, they stay; a key given replaces its "
-		      "value):\n");
-	template_emit_commented(m, out);
-	node_free(m);
+	template_standing(out, "left out, they stay; a key given replaces its value",
+		landraid_standing_emit(s, &s->standing[side]));
 }

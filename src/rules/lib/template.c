@@ -5,7 +5,8 @@
 #include "rules/lib/template.h"
 #include "core/banned.h"
 
-void template_emit_commented(const struct node *n, struct buf *out)
+/* n as YAML with "# " before every line. */
+static void emit_commented(const struct node *n, struct buf *out)
 {
 	struct buf y = BUF_INIT;
 
@@ -18,4 +19,21 @@ void template_emit_commented(const struct node *n, struct buf *out)
 		p += len;
 	}
 	buf_release(&y);
+}
+
+void template_orders_head(struct buf *out, const char *what, const char *how)
+{
+	buf_printf(out,
+		"orders: []   # to give orders, replace [] with %s like these, uncommented, %s:\n",
+		what, how);
+}
+
+void template_standing(struct buf *out, const char *note, struct node *standing)
+{
+	struct node *m = node_new_map();
+
+	node_map_add(m, "standing", standing);
+	buf_printf(out, "# standing orders in force (%s):\n", note);
+	emit_commented(m, out);
+	node_free(m);
 }

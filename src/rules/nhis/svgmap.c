@@ -220,15 +220,12 @@ static void draw_turn(struct svg *g, const struct nhis_state *s, const struct ev
 	}
 }
 
-static void legend(struct svg *g, const struct nhis_state *s, int y, int w)
+static void legend(struct svg *g, const struct nhis_state *s, int y)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = LEFT;
-	(void)w;
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 14, "Legend", &bold);
+	svg_legend(g, x, y, 14);
 	svg_swatches(g, x, y, NHIS_TERRAIN_COUNT, 5, 100, terrain_colour, "#666666",
 		nhis_terrain_names, &txt);
 	y += 66;
@@ -261,9 +258,7 @@ static void legend(struct svg *g, const struct nhis_state *s, int y, int w)
 	fight_mark(g, x + 260, y);
 	svg_text(g, x + 278, y + 4, 12, "melee", &txt);
 	/* Scale: one hex, centre to centre. */
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, x + 360, y - 2, 2 * HH, 4, &bar);
-	svg_text(g, x + 366 + 2 * HH, y + 4, 12, "1 hex", &txt);
+	svg_scale_bar(g, x + 360, y + 4, 2 * HH, 0, 12, "1 hex");
 	svg_group_end(g);
 }
 
@@ -297,6 +292,6 @@ void nhis_draw_map(const struct nhis_state *s, const struct rules_map *m, struct
 	svg_group(&g, "turn");
 	draw_turn(&g, s, m->events);
 	svg_group_end(&g);
-	legend(&g, s, TOP + (2 * s->map.rows + 1) * HH + 30, w);
+	legend(&g, s, TOP + (2 * s->map.rows + 1) * HH + 30);
 	svg_end(&g);
 }

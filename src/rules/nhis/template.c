@@ -16,8 +16,7 @@ void nhis_orders_template(const struct rules_campaign *c, const void *state, int
 
 	(void)c;
 	(void)turn;
-	buf_puts(out, "orders: []   # to give orders, replace [] with impulses like these, "
-		      "uncommented, in the order they go:\n");
+	template_orders_head(out, "impulses", "in the order they go");
 	for (size_t i = 0; side >= 0 && i < s->n_units; i++) {
 		const struct nhis_unit *u = &s->units[i];
 		size_t first = i;
@@ -53,12 +52,8 @@ void nhis_orders_template(const struct rules_campaign *c, const void *state, int
 			"# standing: {opportunity: [{hex: HEX, within: N, units: [ID, ...]}]}\n");
 		return;
 	}
-	struct node *m = node_new_map();
-	struct node *st = node_map_add(m, "standing", node_new_map());
+	struct node *st = node_new_map();
 	node_map_add(st, "opportunity",
 		nhis_opportunity_emit(s, s->side[side].opp, s->side[side].n_opp));
-	buf_puts(out,
-		"# standing orders in force (left out, they stay; given, they replace them):\n");
-	template_emit_commented(m, out);
-	node_free(m);
+	template_standing(out, "left out, they stay; given, they replace them", st);
 }

@@ -222,13 +222,11 @@ static void draw_turn(struct svg *g, const struct rv_state *s, const struct rv_s
 static void legend(struct svg *g, const struct rules_campaign *c, const struct rv_state *s)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	int x = M, y = M + s->height + 40;
 	static const char *const fill[] = { "#8cc084", "#8ec5e8", "#9c6b4e", "#c9b88a" };
 	static const char *const name[] = { "woods", "water", "building", "rough" };
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 12, "Legend", &bold);
+	svg_legend(g, x, y, 12);
 	y += 22;
 	for (int k = 0; k < 4; k++) {
 		struct svg_style sw = { fill[k], "#555555", 1, 0 };
@@ -300,12 +298,8 @@ static void legend(struct svg *g, const struct rules_campaign *c, const struct r
 	fight_mark(g, x + 310, y - 4);
 	svg_text(g, x + 322, y, 10, "melee", &txt);
 	y += 26;
-	struct svg_style bar = { "#000000", NULL, 0, 0 };
-	svg_rect(g, x, y - 6, 60, 4, &bar);
-	svg_rect(g, x, y - 10, 2, 12, &bar);
-	svg_rect(g, x + 58, y - 10, 2, 12, &bar);
-	svg_text(g, x + 66, y, 10, "6 inches (60 tenths); edges in tenths, as orders give them",
-		&txt);
+	svg_scale_bar(g, x, y, 60, 1, 10,
+		"6 inches (60 tenths); edges in tenths, as orders give them");
 	svg_group_end(g);
 }
 
@@ -313,7 +307,7 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	const char *player, struct buf *out)
 {
 	const struct rv_state *s = state, *before = m->before;
-	int side = -1;
+	int side = rv_side_of(c, player);
 	struct svg g;
 	struct svg_style table = { "#e6edcf", "#333333", 2, 0 };
 	struct svg_style mid = { "#333333", NULL, 0, SVG_MIDDLE };
@@ -321,9 +315,6 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	int w = 2 * M + s->width, h = 2 * M + s->height + LEGEND;
 	char title[96];
 
-	for (size_t k = 0; player && k < c->n_players; k++)
-		if (strcmp(c->players[k], player) == 0)
-			side = (int)k;
 	if (w < 480)
 		w = 480;
 	if (side >= 0)

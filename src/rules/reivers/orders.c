@@ -494,10 +494,7 @@ int rv_orders_parse(void **out, const struct rules_campaign *c, const void *stat
 	int rc = 0;
 	(void)turn;
 	*out = NULL;
-	o->side = -1;
-	for (size_t i = 0; i < c->n_players; i++)
-		if (strcmp(c->players[i], player) == 0)
-			o->side = (int)i;
+	o->side = rv_side_of(c, player);
 	if (o->side < 0 || node_check_seq(orders, "orders", RV_MAX_ORDERS, d) < 0) {
 		if (o->side < 0)
 			node_error(d, orders, "'%s' is not a player of the campaign", player);

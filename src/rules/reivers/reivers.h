@@ -259,6 +259,8 @@ int rv_animal_find(const struct rv_state *s, const char *id);
 /* 1 if figure f is in a hidden group of a side other than side (-1: any side's), which side
  * may not see (§Sequence of Play, hidden groups). */
 int rv_hidden_from(const struct rv_state *s, int f, int side);
+/* The side player plays (his index in the campaign's players), or -1 (player NULL too). */
+int rv_side_of(const struct rules_campaign *c, const char *player);
 /* The group's leader (alive), or -1. */
 int rv_group_leader(const struct rv_state *s, int g);
 

@@ -86,10 +86,7 @@ void rv_report(const struct rules_campaign *c, const void *state, const char *pl
 	struct buf *out)
 {
 	const struct rv_state *s = state;
-	int side = -1;
-	for (size_t i = 0; player && i < c->n_players; i++)
-		if (strcmp(c->players[i], player) == 0)
-			side = (int)i;
+	int side = rv_side_of(c, player);
 	buf_printf(out, "### The table (%d\" x %d\")\n\n", s->width / RV_INCH, s->height / RV_INCH);
 	map(c, s, side, out);
 	buf_puts(out,

@@ -187,9 +187,9 @@ int rv_group_leader(const struct rv_state *s, int g)
 	return -1;
 }
 
-static int side_of(const struct rules_campaign *c, const char *player)
+int rv_side_of(const struct rules_campaign *c, const char *player)
 {
-	for (size_t i = 0; i < c->n_players; i++)
+	for (size_t i = 0; player && i < c->n_players; i++)
 		if (strcmp(c->players[i], player) == 0)
 			return (int)i;
 	return -1;
@@ -332,7 +332,7 @@ static int parse_group(const struct node *n, const struct rules_campaign *c, str
 	const struct node *sn = node_need(n, "side", d);
 	if (!sn || node_want_id(sn, "side", &side, d) < 0)
 		return -1;
-	if ((g->side = side_of(c, side)) < 0) {
+	if ((g->side = rv_side_of(c, side)) < 0) {
 		node_error(d, sn, "side '%s' is not a player of the campaign", side);
 		return -1;
 	}
@@ -475,7 +475,7 @@ static int parse_animal(const struct node *n, const struct rules_campaign *c, st
 	if (on) {
 		if (node_want_id(on, "owner", &owner, d) < 0)
 			return -1;
-		if ((a->owner = side_of(c, owner)) < 0) {
+		if ((a->owner = rv_side_of(c, owner)) < 0) {
 			node_error(d, on, "owner '%s' is not a player of the campaign", owner);
 			return -1;
 		}
@@ -807,7 +807,7 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state)
 
 struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player)
 {
-	return emit(c, state, player ? side_of(c, player) : -1, 0);
+	return emit(c, state, rv_side_of(c, player), 0);
 }
 
 void rv_state_free(void *state)

@@ -5,19 +5,17 @@
 #include <string.h>
 
 #include "rules/reivers/reivers.h"
+#include "rules/lib/template.h"
 #include "core/banned.h"
 
 void rv_orders_template(const struct rules_campaign *c, const void *state, int turn,
 	const char *player, struct buf *out)
 {
 	const struct rv_state *s = state;
-	int side = -1;
+	int side = rv_side_of(c, player);
 
-	for (size_t i = 0; i < c->n_players; i++)
-		if (strcmp(c->players[i], player) == 0)
-			side = (int)i;
-	buf_puts(out, "orders: []   # to give orders, replace [] with entries like these, "
-		      "uncommented, one per group (positions [x, y] in tenths of an inch):\n");
+	template_orders_head(out, "entries",
+		"one per group (positions [x, y] in tenths of an inch)");
 	for (size_t g = 0; side >= 0 && g < s->n_group; g++) {
 		const struct rv_group *gr = &s->group[g];
 		size_t n = 0;

@@ -222,12 +222,10 @@ static void draw_turn(struct svg *g, const struct wm_state *s, const struct wm_s
 static void legend(struct svg *g, const struct wm_state *s)
 {
 	struct svg_style txt = { "#000000", NULL, 0, 0 };
-	struct svg_style bold = { "#000000", NULL, 0, SVG_BOLD };
 	static const char *const fill[] = { "#8cc084", "#e3d3a8", "#b9b9b9", "#8ec5e8" };
 	int x = M, y = M + s->depth + 50;
 
-	svg_group(g, "legend");
-	svg_text(g, x, y, 16, "Legend", &bold);
+	svg_legend(g, x, y, 16);
 	y += 30;
 	for (int k = 0; k < WM_AKIND_COUNT; k++) {
 		struct svg_style sw = { fill[k], "#666666", 1, 0 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/warmaster/warmaster.h"
+#include "rules/lib/template.h"
 #include "core/banned.h"
 
 void wm_orders_template(const struct rules_campaign *c, const void *state, int turn,
@@ -15,8 +16,7 @@ void wm_orders_template(const struct rules_campaign *c, const void *state, int t
 
 	(void)c;
 	(void)turn;
-	buf_puts(out, "orders: []   # to give orders, replace [] with entries like these, "
-		      "uncommented, in the order they go (positions [x, y] in mm):\n");
+	template_orders_head(out, "entries", "in the order they go (positions [x, y] in mm)");
 	if (side < 0)
 		return;
 	for (size_t i = 0; i < s->n_chars; i++) {
