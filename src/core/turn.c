@@ -312,13 +312,17 @@ static int beacon_randomness(struct turn *t)
 	if (!t->in.beacon_value) {
 		char at[WHEN_MAX];
 		when_describe(at, t->close.round_at, t->when);
-		return t->c->beacon_key ?
-			       error_set(ERROR_INPUT,
-				       "turn %d takes the value of beacon round %s (%s), out at %s: run 'umpire turn %s --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)",
-				       t->in.turn, round, t->c->beacon, at, t->c->dir) :
-			       error_set(ERROR_INPUT,
-				       "turn %d takes the value of beacon round %s (%s), out at %s: give its value: --beacon VALUE",
-				       t->in.turn, round, t->c->beacon, at);
+		char *next =
+			t->c->beacon_key ?
+				xasprintf(
+					"run 'umpire turn %s --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)",
+					t->c->dir) :
+				xstrdup("give its value: --beacon VALUE");
+		error_set(ERROR_INPUT,
+			"turn %d takes the value of beacon round %s (%s), out at %s: %s",
+			t->in.turn, round, t->c->beacon, at, next);
+		free(next);
+		return -1;
 	}
 	if (t->in.beacon_round && strcmp(t->in.beacon_round, round) != 0)
 		return error_set(ERROR_INPUT, "turn %d: the close named beacon round %s, not %s",
