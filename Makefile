@@ -156,7 +156,7 @@ unit: $(TEST_BIN) $(BLS)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
 e2e: all
-	@sh tests/e2e/run-all.sh $(BIN)
+	@sh tests/e2e/run-all.sh $(BIN) $(E2E)
 
 # The layout of .clang-format is checked (tools/check-format); FORMAT_CHECK=0 skips it.
 FORMAT_CHECK ?= 1
