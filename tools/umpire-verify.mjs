@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// tools/umpire-verify.mjs — the independent verifier in JavaScript (web/src/, written from
+// docs/fairness.md), on the command line: the same modules the browser page runs, given a
+// clone through node's fs. It does not re-run the rules: `umpire verify` does.
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { Repo } from '../web/src/repo.js';
+import { verify } from '../web/src/verify.js';
+import { verdictJson } from '../web/src/verdict.js';
+import { Fatal, EX } from '../web/src/bytes.js';
+
+const PROG = 'umpire-verify.mjs';
+const USAGE = `usage: tools/umpire-verify.mjs CLONE [--commitment C --setup S] [--receipt FILE ...]
+       [--receipts-of PLAYER ...] [--trust-chain HASH:KEY ...] [--json]
+
+Verifies the campaign cloned in CLONE by docs/fairness.md: the history (tags, one commit per
+turn, closes, trailers, the journal hash chain), the key chain to the commitment, every
+orders digest, beacon round (BLS signature with @noble/curves), seed and die, receipts
+(.eml as saved, or the bare text), and the head this clone verified before
+(refs/umpire/verified, shared with umpire verify). It does NOT re-run the rules: state,
+events and reports are taken as committed; umpire verify re-resolves every turn.
+Ends with the verdict of docs/fairness.md, "The verdict".
+Exit: 0 fair, 3 consistent but not proven fair, 65 failed, 64 usage, 66 no campaign or
+file, 74 I/O error.`;
+
+function usage(msg) {
+	process.stderr.write(`${USAGE}\n${PROG}: ${msg}\n`);
+	process.exit(EX.USAGE);
+}
+
+function parseArgs(argv) {
+	const o = { dir: null, receipts: [], receiptsOf: [], trustChains: {}, json: false, commitment: null, setup: null };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} takes a value`));
+		if (a === '-h' || a === '--help') {
+			process.stdout.write(USAGE + '\n');
+			process.exit(0);
+		} else if (a === '--json') o.json = true;
+		else if (a === '--commitment' || a === '--setup') {
+			const v = val();
+			if (!/^[0-9a-fA-F]{64}$/.test(v)) usage(`${a} takes 64 hex digits`);
+			o[a.slice(2)] = v;
+		} else if (a === '--receipt') o.receipts.push(val());
+		else if (a === '--receipts-of') o.receiptsOf.push(val());
+		else if (a === '--trust-chain') {
+			const m = /^([0-9a-f]{64}):([0-9a-f]{192})$/.exec(val());
+			if (!m) usage('--trust-chain takes HASH:KEY (64 and 192 lower-case hex digits)');
+			o.trustChains[m[1]] = m[2];
+		} else if (a.startsWith('-')) usage(`unknown option ${a}`);
+		else if (o.dir === null) o.dir = a;
+		else usage(`one CLONE expected, not also '${a}'`);
+	}
+	if (o.dir === null) usage('CLONE expected');
+	return o;
+}
+
+async function main() {
+	const o = parseArgs(process.argv.slice(2));
+	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
+	const repo = await Repo.open(fs, path.resolve(o.dir));
+	const receipts = o.receipts.map((name) => {
+		try {
+			return { name, bytes: new Uint8Array(fs.readFileSync(name)) };
+		} catch (e) {
+			throw new Fatal(EX.NOINPUT, `${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+		}
+	});
+	const remembered = await repo.commitId('refs/umpire/verified');
+	const r = await verify(repo, {
+		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered,
+		onLine: o.json ? null : (l) => process.stdout.write(l + '\n'),
+	});
+	if (o.json) process.stdout.write(JSON.stringify(verdictJson(r.verdict, r.campaign, r.turns, r.dice)) + '\n');
+	if (r.head) {
+		try {
+			await repo.writeRef('refs/umpire/verified', r.head);
+		} catch (e) {
+			process.stderr.write(`${PROG}: note: cannot remember the head verified (${e.message}): a later rewrite of this history will not be caught here\n`);
+		}
+	}
+	return r.verdict.exit;
+}
+
+main().then((code) => process.exit(code), (e) => {
+	if (e instanceof Fatal) {
+		process.stderr.write(`${PROG}: ${e.message}\n`);
+		process.exit(e.code);
+	}
+	process.stderr.write(`${PROG}: ${e && e.stack || e}\n`);
+	process.exit(70);
+});

@@ -1,0 +1,211 @@
+// Reading the clone (docs/fairness.md, "Checking a campaign": everything from a plain git clone)
+// through isomorphic-git and a file-system object: node's fs for a folder, a MemFS for what
+// the page was given. Objects are read as committed (no replace refs, no grafts: as libgit2)
+// and bounded by umpire's limits (src/core/repo.h) before they are used.
+import git from 'isomorphic-git';
+import { Failed, Fatal, EX } from './bytes.js';
+
+const LIMITS = { blob: 32 * 1024 * 1024, tree: 8 * 1024 * 1024, commit: 1024 * 1024, tag: 1024 * 1024 };
+const dec = new TextDecoder();
+
+export class Repo {
+	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it. */
+	constructor(fs, gitdir) {
+		this.fs = fs;
+		this.gitdir = gitdir;
+		this.cache = {};
+		this.objects = new Map(); // oid -> {type, object}
+		this.trees = new Map(); // tree oid -> entries
+	}
+
+	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
+	static async open(fs, dir) {
+		const p = fs.promises;
+		for (const gd of [`${dir}/.git`, dir]) {
+			try {
+				await p.stat(`${gd}/HEAD`);
+				await p.stat(`${gd}/objects`);
+				return new Repo(fs, gd);
+			} catch { /* next */ }
+		}
+		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);
+	}
+
+	async read(oid, want) {
+		let o = this.objects.get(oid);
+		if (!o) {
+			let r;
+			try {
+				r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
+			} catch (e) {
+				if (e && e.code === 'NotFoundError') return null;
+				throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
+			}
+			const limit = LIMITS[r.type] || LIMITS.commit;
+			if (r.object.length > limit) {
+				throw new Failed(`the ${r.type} object ${oid} is ${r.object.length} bytes, over umpire's limit for a ${r.type} (a crafted repository?)`);
+			}
+			o = { type: r.type, bytes: r.object };
+			if (r.type !== 'blob') this.objects.set(oid, o);
+		}
+		if (want && o.type !== want) throw new Failed(`object ${oid} is a ${o.type}, a ${want} expected (a crafted repository?)`);
+		return o;
+	}
+
+	/** The commit id a ref names (tags peeled), or null. */
+	async commitId(ref) {
+		let oid;
+		try {
+			oid = await git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref });
+		} catch {
+			return null;
+		}
+		for (let i = 0; i < 8; i++) {
+			const o = await this.read(oid);
+			if (!o) return null;
+			if (o.type === 'commit') return oid;
+			if (o.type !== 'tag') return null;
+			const m = /^object ([0-9a-f]{40})\n/.exec(dec.decode(o.bytes));
+			if (!m) return null;
+			oid = m[1];
+		}
+		return null;
+	}
+
+	/** Writes ref (e.g. refs/umpire/verified) to point at oid. */
+	async writeRef(ref, oid) {
+		await git.writeRef({ fs: this.fs, gitdir: this.gitdir, ref, value: oid, force: true });
+	}
+
+	/** Names under refs/tags/. */
+	async tags() {
+		return git.listTags({ fs: this.fs, gitdir: this.gitdir });
+	}
+
+	/** A commit: { oid, tree, parents, author, committer, message, raw }. */
+	async commit(oid) {
+		const o = await this.read(oid, 'commit');
+		if (!o) throw new Failed(`commit ${oid} is missing from the clone`);
+		const raw = dec.decode(o.bytes);
+		const at = raw.indexOf('\n\n');
+		const head = at < 0 ? raw : raw.slice(0, at);
+		const c = { oid, tree: null, parents: [], author: null, committer: null, message: at < 0 ? '' : raw.slice(at + 2), raw };
+		for (const line of head.split('\n')) {
+			if (line.startsWith(' ')) continue;
+			const sp = line.indexOf(' ');
+			const k = line.slice(0, sp), v = line.slice(sp + 1);
+			if (k === 'tree') c.tree = v;
+			else if (k === 'parent') c.parents.push(v);
+			else if (k === 'author' || k === 'committer') c[k] = v;
+		}
+		return c;
+	}
+
+	/** A tree's entries: [{ mode, path (name), oid, type }]. */
+	async tree(oid) {
+		let t = this.trees.get(oid);
+		if (t) return t;
+		const o = await this.read(oid, 'tree');
+		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
+		t = [];
+		const b = o.bytes;
+		for (let i = 0; i < b.length;) {
+			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
+			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
+			const mode = dec.decode(b.subarray(i, sp));
+			const name = dec.decode(b.subarray(sp + 1, nul));
+			let id = '';
+			for (const x of b.subarray(nul + 1, nul + 21)) id += x.toString(16).padStart(2, '0');
+			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
+			i = nul + 21;
+		}
+		if (t.length > 262144) throw new Failed(`tree ${oid} has ${t.length} entries (a crafted repository?)`);
+		this.trees.set(oid, t);
+		return t;
+	}
+
+	/** The entry { mode, oid, type } at path in commit cid, or null. */
+	async entry(cid, path) {
+		let tree = (await this.commit(cid)).tree;
+		const parts = path.split('/');
+		for (const [i, name] of parts.entries()) {
+			const e = (await this.tree(tree)).find((x) => x.path === name);
+			if (!e) return null;
+			if (i === parts.length - 1) return e;
+			if (e.type !== 'tree') return null;
+			tree = e.oid;
+		}
+		return null;
+	}
+
+	/** The bytes of the file at path in commit cid, or null when there is none. */
+	async blob(cid, path) {
+		const e = await this.entry(cid, path);
+		if (!e) return null;
+		if (e.type !== 'blob') throw new Failed(`${path} at ${cid} is not a file`);
+		return (await this.read(e.oid, 'blob')).bytes;
+	}
+
+	/** { path: { mode, oid, type } } of every file under dir (a folder path) in commit cid. */
+	async files(cid, dir) {
+		const out = {};
+		const e = dir ? await this.entry(cid, dir) : { type: 'tree', oid: (await this.commit(cid)).tree };
+		if (!e || e.type !== 'tree') return out;
+		const walk = async (tid, pre) => {
+			for (const x of await this.tree(tid)) {
+				const p = pre ? `${pre}/${x.path}` : x.path;
+				if (x.type === 'tree') await walk(x.oid, p);
+				else out[p] = { mode: x.mode, oid: x.oid, type: x.type };
+			}
+		};
+		await walk(e.oid, dir || '');
+		return out;
+	}
+
+	/** [{ status: 'A'|'M'|'D', mode, path }] between commits a and b (equal subtrees skipped). */
+	async diff(a, b) {
+		const out = [];
+		const walk = async (ta, tb, pre) => {
+			const ea = ta ? await this.tree(ta) : [], eb = tb ? await this.tree(tb) : [];
+			const names = [...new Set([...ea.map((x) => x.path), ...eb.map((x) => x.path)])].sort();
+			for (const n of names) {
+				const x = ea.find((e) => e.path === n), y = eb.find((e) => e.path === n);
+				const p = pre ? `${pre}/${n}` : n;
+				if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
+				const xt = x && x.type === 'tree' ? x.oid : null, yt = y && y.type === 'tree' ? y.oid : null;
+				if (xt || yt) await walk(xt, yt, p);
+				if (x && x.type !== 'tree' && !(y && y.type !== 'tree')) out.push({ status: 'D', mode: x.mode, path: p });
+				else if (y && y.type !== 'tree') out.push({ status: x && x.type !== 'tree' ? 'M' : 'A', mode: y.mode, path: p });
+			}
+		};
+		await walk((await this.commit(a)).tree, (await this.commit(b)).tree, '');
+		return out;
+	}
+
+	/** main's first-parent history, oldest first: [{ oid, parents }]. */
+	async firstParents(cid, limit = 1e7) {
+		const out = [];
+		const seen = new Set();
+		for (let oid = cid; oid && out.length < limit;) {
+			if (seen.has(oid)) throw new Failed(`history: commit ${oid} is its own ancestor (a crafted repository?)`);
+			seen.add(oid);
+			const c = await this.commit(oid);
+			out.push(c);
+			oid = c.parents[0];
+		}
+		return out.reverse();
+	}
+
+	/** Whether commit a is b or an ancestor of b (any parent). */
+	async isAncestor(a, b) {
+		const todo = [b], seen = new Set();
+		while (todo.length) {
+			const o = todo.pop();
+			if (o === a) return true;
+			if (seen.has(o)) continue;
+			seen.add(o);
+			todo.push(...(await this.commit(o)).parents);
+		}
+		return false;
+	}
+}
