@@ -1,0 +1,123 @@
+// The page of the independent verifier: the player gives his clone (a folder, a bundle or the
+// git host's URL) and his receipt mails; the same modules as tools/umpire-verify.mjs check the
+// history, and the page shows each turn's line and the verdict of docs/fairness.md, "The
+// verdict". It mounts into any element #umpire-verifier, so the campaign's own static pages can
+// hold it; it makes no request to any other site, and remembers the verified head (browser
+// storage) as `umpire verify` remembers refs/umpire/verified.
+import { verify } from '../verify.js';
+import { repoFromFolder, repoFromBundle, repoFromUrl } from './inputs.js';
+import { Fatal } from '../bytes.js';
+
+const $ = (root, sel) => root.querySelector(sel);
+const readFile = async (f) => new Uint8Array(await f.arrayBuffer());
+const STORE = 'umpire-verified:';
+
+/** Everything under a dropped directory entry, as [{ path, bytes }]. */
+async function walkEntry(entry, out) {
+	if (entry.isFile) {
+		const f = await new Promise((ok, ko) => entry.file(ok, ko));
+		out.push({ path: entry.fullPath.replace(/^\//, ''), bytes: await readFile(f) });
+	} else if (entry.isDirectory) {
+		const reader = entry.createReader();
+		for (;;) {
+			const batch = await new Promise((ok, ko) => reader.readEntries(ok, ko));
+			if (!batch.length) break;
+			for (const e of batch) await walkEntry(e, out);
+		}
+	}
+}
+
+export function mount(root) {
+	const state = { receipts: [] };
+	const lines = $(root, '#uv-lines'), verdict = $(root, '#uv-verdict'), status = $(root, '#uv-status');
+	const show = (l) => {
+		const div = document.createElement('div');
+		div.textContent = l;
+		div.className = l.startsWith('verify: FAILED') ? 'bad' : l.startsWith('reason:') ? 'reason' : l.startsWith('note:') ? 'note' : '';
+		lines.appendChild(div);
+	};
+	async function run(getRepo, what) {
+		lines.textContent = '';
+		verdict.textContent = '';
+		verdict.className = '';
+		status.textContent = `reading ${what}…`;
+		try {
+			const repo = await getRepo();
+			const setup = await repo.commitId('refs/tags/turn-0000');
+			const key = STORE + (setup || 'none');
+			const remembered = setup ? localStorage.getItem(key) : null;
+			status.textContent = `verifying ${what}…`;
+			const trust = {};
+			const tc = $(root, '#uv-trust').value.trim();
+			if (tc) {
+				const m = /^([0-9a-f]{64}):([0-9a-f]{192})$/.exec(tc);
+				if (!m) throw new Fatal(64, 'a trusted chain is HASH:KEY (64 and 192 lower-case hex digits)');
+				trust[m[1]] = m[2];
+			}
+			const r = await verify(repo, {
+				commitment: $(root, '#uv-commitment').value.trim() || null, setup: $(root, '#uv-setup').value.trim() || null,
+				receipts: state.receipts, receiptsOf: $(root, '#uv-receipts-of').value.trim().split(/\s+/).filter(Boolean),
+				trustChains: trust, remembered, onLine: show,
+			});
+			if (r.head && setup) localStorage.setItem(key, r.head);
+			verdict.textContent = `verdict: ${r.verdict.verdict}`;
+			verdict.className = { 0: 'fair', 3: 'notproven', 65: 'failed' }[r.verdict.exit];
+			verdict.dataset.exit = r.verdict.exit;
+			status.textContent = `${what}: ${r.turns} turns, ${r.dice} dice checked${remembered ? `; this browser verified it before at ${remembered.slice(0, 12)}` : ''}`;
+		} catch (e) {
+			verdict.textContent = e instanceof Fatal ? `cannot verify: ${e.message}` : `error: ${e.message}`;
+			verdict.className = 'failed';
+			verdict.dataset.exit = e instanceof Fatal ? e.code : 70;
+			status.textContent = '';
+			if (!(e instanceof Fatal)) console.error(e);
+		}
+	}
+	$(root, '#uv-folder').addEventListener('change', async (ev) => {
+		const files = [];
+		for (const f of ev.target.files) files.push({ path: f.webkitRelativePath || f.name, bytes: await readFile(f) });
+		run(() => repoFromFolder(files), 'the folder');
+	});
+	$(root, '#uv-bundle').addEventListener('change', async (ev) => {
+		const f = ev.target.files[0];
+		if (f) run(async () => repoFromBundle(await readFile(f)), f.name);
+	});
+	$(root, '#uv-receipts').addEventListener('change', async (ev) => {
+		state.receipts = [];
+		for (const f of ev.target.files) state.receipts.push({ name: f.name, bytes: await readFile(f) });
+		$(root, '#uv-receipt-count').textContent = `${state.receipts.length} receipt${state.receipts.length === 1 ? '' : 's'}`;
+	});
+	$(root, '#uv-url-go').addEventListener('click', () => {
+		const url = $(root, '#uv-url').value.trim();
+		if (url) run(() => repoFromUrl(url), url);
+	});
+	const drop = $(root, '#uv-drop');
+	drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
+	drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+	drop.addEventListener('drop', async (ev) => {
+		ev.preventDefault();
+		drop.classList.remove('over');
+		const items = [...ev.dataTransfer.items].map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
+		const eml = [], files = [];
+		for (const e of items) {
+			if (e.isFile && /\.(eml|ya?ml|txt)$/i.test(e.name)) {
+				const f = await new Promise((ok, ko) => e.file(ok, ko));
+				eml.push({ name: f.name, bytes: await readFile(f) });
+			} else if (e.isFile) {
+				const f = await new Promise((ok, ko) => e.file(ok, ko));
+				const bytes = await readFile(f);
+				run(() => repoFromBundle(bytes), f.name);
+				return;
+			} else await walkEntry(e, files);
+		}
+		if (eml.length) {
+			state.receipts.push(...eml);
+			$(root, '#uv-receipt-count').textContent = `${state.receipts.length} receipts`;
+		}
+		if (files.length) run(() => repoFromFolder(files), 'the folder');
+	});
+	const preset = root.dataset.cloneUrl;
+	if (preset) $(root, '#uv-url').value = preset;
+}
+
+const el = document.getElementById('umpire-verifier');
+if (el) mount(el);

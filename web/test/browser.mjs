@@ -1,0 +1,60 @@
+// node web/test/browser.mjs PAGE.html [--bundle FILE | --folder DIR] [--receipt FILE ...]
+// Opens the verifier page from file:// in Debian's Chromium (headless, a fresh profile,
+// through puppeteer-core), gives it the clone, waits for the verdict, and prints one JSON
+// object: the verdict shown, its exit, the lines, console errors, and every request the page
+// made outside its own folder (each aborted, and logged by request interception).
+import puppeteer from 'puppeteer-core';
+import { mkdtempSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const page_ = path.resolve(args[0]);
+const opt = (k) => { const i = args.indexOf(k); return i < 0 ? null : args[i + 1]; };
+const receipts = args.flatMap((a, i) => (a === '--receipt' ? [path.resolve(args[i + 1])] : []));
+const base = pathToFileURL(path.dirname(page_)).href + '/';
+const profile = mkdtempSync(path.join(tmpdir(), 'umpire-chromium-'));
+const browser = await puppeteer.launch({
+	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+	headless: true,
+	userDataDir: profile,
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+		'--disable-sync', '--no-first-run'],
+});
+const result = { verdict: null, exit: null, lines: [], console_errors: [], outside_requests: [], page_errors: [] };
+try {
+	const page = await browser.newPage();
+	page.on('console', (m) => { if (m.type() === 'error') result.console_errors.push(m.text()); });
+	page.on('pageerror', (e) => result.page_errors.push(String(e)));
+	await page.setRequestInterception(true);
+	page.on('request', (r) => {
+		const u = r.url();
+		if (u.startsWith(base)) r.continue();
+		else { result.outside_requests.push(u); r.abort(); }
+	});
+	await page.goto(pathToFileURL(page_).href, { waitUntil: 'load' });
+	if (receipts.length) {
+		await (await page.$('#uv-receipts')).uploadFile(...receipts);
+		await page.waitForFunction((n) => document.querySelector('#uv-receipt-count').textContent.startsWith(String(n)), {}, receipts.length);
+	}
+	if (opt('--bundle')) {
+		await (await page.$('#uv-bundle')).uploadFile(path.resolve(opt('--bundle')));
+	} else if (opt('--folder')) {
+		const all = [];
+		const walk = (d) => { for (const n of readdirSync(d)) { const p = path.join(d, n); if (statSync(p).isDirectory()) walk(p); else all.push(p); } };
+		walk(path.resolve(opt('--folder')));
+		await (await page.$('#uv-folder')).uploadFile(...all);
+	}
+	await page.waitForFunction(() => document.querySelector('#uv-verdict').dataset.exit !== undefined, { timeout: 600000 });
+	Object.assign(result, await page.evaluate(() => ({
+		verdict: document.querySelector('#uv-verdict').textContent,
+		exit: Number(document.querySelector('#uv-verdict').dataset.exit),
+		lines: [...document.querySelectorAll('#uv-lines div')].map((d) => d.textContent),
+		says_no_rules: document.body.textContent.includes('does not re-run the rules') && document.body.textContent.includes('umpire verify'),
+	})));
+} finally {
+	await browser.close();
+	rmSync(profile, { recursive: true, force: true });
+}
+process.stdout.write(JSON.stringify(result, null, 1) + '\n');
