@@ -73,7 +73,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
-.PHONY: all deps deps-test man completion test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench
+.PHONY: all deps deps-test man completion test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench web web-unit
 all: $(BIN) $(BLS)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -152,11 +152,27 @@ test: deps-test
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
-unit: $(TEST_BIN) $(BLS)
+unit: $(TEST_BIN) $(BLS) web
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
+	@$(MAKE) --no-print-directory web-unit
 
-e2e: all
+e2e: all web
 	@sh tests/e2e/run-all.sh $(BIN) $(E2E)
+
+# The independent verifier in JavaScript (web/, issue 35): `npm ci` installs the pinned packages
+# of web/package-lock.json into web/node_modules (from npm's cache when it has them; no install
+# scripts run), esbuild bundles the page and the command line into build/web/, and the SHA-256
+# of each bundle is printed. Not part of `all`: it needs node and npm (tools/install-deps test).
+# Nothing is fetched when the page runs.
+WEB_SRC := $(sort $(wildcard web/src/*.js web/src/page/*)) web/build.mjs tools/umpire-verify.mjs
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	$(call say,NPM,web/node_modules)cd web && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error
+build/web/verify.js: web/node_modules/.package-lock.json $(WEB_SRC)
+	$(call say,WEB,build/web)node web/build.mjs build/web
+web: build/web/verify.js
+# node's test runner on the vectors (tests/vectors/*.json) and the modules of web/src/.
+web-unit: web
+	@cd web && node --test test/
 
 # The layout of .clang-format is checked (tools/check-format); FORMAT_CHECK=0 skips it.
 FORMAT_CHECK ?= 1

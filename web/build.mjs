@@ -10,7 +10,7 @@ import path from 'node:path';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] || path.join(here, '..', 'build', 'web'));
 mkdirSync(out, { recursive: true });
-const common = { bundle: true, minify: false, legalComments: 'eof', logLevel: 'warning', target: 'es2022', charset: 'utf8' };
+const common = { absWorkingDir: here, bundle: true, minify: false, legalComments: 'eof', logLevel: 'warning', target: 'es2022', charset: 'utf8' };
 await build({
 	...common, entryPoints: [path.join(here, 'src/page/page.js')], outfile: path.join(out, 'verify.js'),
 	format: 'iife', platform: 'browser', inject: [path.join(here, 'src/page/buffer-shim.js')],
