@@ -172,7 +172,7 @@ build/web/verify.js: web/node_modules/.package-lock.json $(WEB_SRC)
 web: build/web/verify.js
 # node's test runner on the vectors (tests/vectors/*.json) and the modules of web/src/.
 web-unit: web
-	@cd web && node --test test/
+	@cd web && node --test test/*.test.mjs
 
 # The layout of .clang-format is checked (tools/check-format); FORMAT_CHECK=0 skips it.
 FORMAT_CHECK ?= 1
