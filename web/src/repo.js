@@ -72,6 +72,19 @@ export class Repo {
 		return null;
 	}
 
+	/** Refused before anything is read, as umpire verify refuses them: replace refs and a grafts
+	 *  file (git's command line would show other objects or parents than the committed ones). */
+	async refuseReplacements() {
+		const replaced = await git.listRefs({ fs: this.fs, gitdir: this.gitdir, filepath: 'refs/replace' }).catch(() => []);
+		if (replaced.length) throw new Failed(`the clone has replace refs (refs/replace/${replaced[0]}): git would show other objects than the ones committed; remove them (git replace -d) and verify again`);
+		try {
+			await this.fs.promises.stat(`${this.gitdir}/info/grafts`);
+		} catch {
+			return;
+		}
+		throw new Failed('the clone has a grafts file (.git/info/grafts): git would show other parents than the ones committed; remove it and verify again');
+	}
+
 	/** Writes ref (e.g. refs/umpire/verified) to point at oid. */
 	async writeRef(ref, oid) {
 		await git.writeRef({ fs: this.fs, gitdir: this.gitdir, ref, value: oid, force: true });

@@ -44,6 +44,7 @@ export async function verify(repo, opts = {}) {
 }
 
 async function verifyHistory(repo, opts, st, say) {
+	await repo.refuseReplacements();
 	const setupId = await repo.commitId('refs/tags/turn-0000');
 	if (!setupId) throw new Fatal(EX.NOINPUT, 'no tag turn-0000: not an umpire campaign (or a clone without its tags: git fetch --tags)');
 	const cbytes = await repo.blob(setupId, 'campaign.yaml');
@@ -109,14 +110,19 @@ async function verifyHistory(repo, opts, st, say) {
 				close = await checkClose(ctx, chain, t);
 				closeMap.set(t, close);
 			}
+			// the files at the tag first (they name what was edited), then its place on main
 			const tid = await repo.commitId(`refs/tags/${tag(t)}`);
+			if (!tid) throw new Failed(`tag ${tag(t)} does not point to a commit`);
+			const tcommit = await repo.commit(tid);
+			const parentId = close ? close.commit : await repo.commitId(`refs/tags/${tag(t - 1)}`);
+			const r = await verifyTurn(ctx, t, tcommit, key, close && close.close);
+			key = r.key;
+			head = journalHeadNext(head, r.exportBytes);
+			checkTrailers(tcommit, camp, t, head);
+			await checkTurnCommit(repo, t, tcommit, parentId);
 			const at = step * t;
 			if (at >= ids.length) throw new Failed(`tag ${tag(t)} is commit ${tid}, which is not on main: main ends at its ${ids.length - 1}${ordinal(ids.length - 1)} commit after Setup (commit ${ids[ids.length - 1]}): main was moved back`);
 			if (ids[at] !== tid) throw new Failed(`tag ${tag(t)} is commit ${tid}, but main's ${at}${ordinal(at)} commit after Setup is ${ids[at]}: the history was rewritten or the tag moved`);
-			const r = await verifyTurn(ctx, t, chain[at], chain[at - 1], key, close && close.close);
-			key = r.key;
-			head = journalHeadNext(head, r.exportBytes);
-			checkTrailers(chain[at], camp, t, head);
 			st.turns = t;
 			st.dice += r.dice;
 			say(`turn ${t}: ok: ${r.checked}, ${r.dice} dice, state hash, chain, commit, history`);
@@ -204,16 +210,16 @@ async function checkClose(ctx, chain, t) {
 
 /** The turn commit: umpire's author and committer, one parent, only the files a turn writes,
  *  each a plain file. */
-async function checkTurnCommit(repo, t, commit, parent) {
+async function checkTurnCommit(repo, t, commit, parentId) {
 	for (const role of ['author', 'committer']) {
 		if (!new RegExp(`^umpire <umpire@localhost> \\d+ \\+0000$`).test(commit[role] || '')) {
 			throw new Failed(`the ${role} of ${tag(t)} is '${commit[role] || ''}', not umpire's (${SIGNATURE}): the commit was rewritten`);
 		}
 	}
-	if (commit.parents.length !== 1 || commit.parents[0] !== parent.oid) throw new Failed(`the parent of ${tag(t)} is ${commit.parents.join(' ') || 'none'}, not ${parent.oid}`);
+	if (commit.parents.length !== 1 || commit.parents[0] !== parentId) throw new Failed(`the parent of ${tag(t)} is ${commit.parents.join(' ') || 'none'}, not ${parentId}`);
 	const n = tag(t);
 	const allowed = ['state.yaml', `journal/${n}.yaml`, `reports/${n}.md`, `reports/${n}.svg`];
-	for (const c of await repo.diff(parent.oid, commit.oid)) {
+	for (const c of await repo.diff(parentId, commit.oid)) {
 		if (c.status === 'D') throw new Failed(`${n} removes ${c.path}`);
 		if (!(allowed.includes(c.path) || c.path.startsWith(`orders/${n}/`) || c.path.startsWith(`reports/${n}/`))) {
 			throw new Failed(`${n} changes ${c.path}, which no turn writes: the commit holds other files`);
@@ -223,7 +229,7 @@ async function checkTurnCommit(repo, t, commit, parent) {
 }
 
 /** Steps 1-4 (and the close against the turn) on turn t's commit. */
-async function verifyTurn(ctx, t, commit, parent, prevKey, close) {
+async function verifyTurn(ctx, t, commit, prevKey, close) {
 	const { repo, camp } = ctx;
 	const jpath = `journal/${tag(t)}.yaml`, odir = `orders/${tag(t)}`;
 	const data = await repo.blob(commit.oid, jpath);
@@ -354,7 +360,6 @@ async function verifyTurn(ctx, t, commit, parent, prevKey, close) {
 	} else if (has(root, 'public_report_sha256')) {
 		throw new Failed(`${jpath}: public_report_sha256 in the export of an open campaign`);
 	}
-	await checkTurnCommit(repo, t, commit, parent);
 	return { key, dice: dice.length, checked, exportBytes: data };
 }
 
