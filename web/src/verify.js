@@ -19,8 +19,8 @@ const TWO64 = 1n << 64n;
 
 /**
  * Verifies the campaign in repo (a Repo). opts: { commitment, setup (hex), receipts: [{ name,
- * bytes }], receiptsOf: [player], trustChains: { hash: key }, remembered: the head verified
- * before (or null), onLine(line): each output line as it comes }.
+ * bytes }], receiptsOf: [player], trustChains: { hash: key }, remembered: the heads verified
+ * before ([oid or { oid, where }], or one), onLine(line): each output line as it comes }.
  * Returns { campaign, turns, dice, verdict (decide()), lines, head (main's tip to remember) }.
  * Throws Fatal when it cannot run (no campaign: 66; I/O: 74).
  */
@@ -71,8 +71,10 @@ async function verifyHistory(repo, opts, st, say) {
 		if (c.parents.length > 1) throw new Failed(`history: main's commit ${c.oid} ("${c.message.split('\n')[0]}") is a merge: the history must be linear, one commit per turn`);
 	}
 	const ids = chain.map((c) => c.oid);
-	if (opts.remembered && !ids.includes(opts.remembered)) {
-		throw new Failed(`history: this clone last verified main at commit ${opts.remembered} (refs/umpire/verified), which main's history (now at ${tip}) no longer contains: the history was rewritten since; keep this clone and ask the umpire why`);
+	for (const r of [].concat(opts.remembered || [])) {
+		if (!ids.includes(r.oid || r)) {
+			throw new Failed(`history: this clone last verified main at commit ${r.oid || r} (${r.where || 'refs/umpire/verified'}), which main's history (now at ${tip}) no longer contains: the history was rewritten since; keep this clone and ask the umpire why`);
+		}
 	}
 	st.head = tip;
 	const revealId = camp.sealed ? await repo.commitId('refs/tags/reveal') : null;

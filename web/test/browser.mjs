@@ -4,7 +4,7 @@
 // object: the verdict shown, its exit, the lines, console errors, and every request the page
 // made outside its own folder (each aborted, and logged by request interception).
 import puppeteer from 'puppeteer-core';
-import { mkdtempSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ const browser = await puppeteer.launch({
 	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 	headless: true,
 	userDataDir: profile,
+	protocolTimeout: 600000,
 	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
 		'--disable-sync', '--no-first-run'],
 });
@@ -41,12 +42,10 @@ try {
 	if (opt('--bundle')) {
 		await (await page.$('#uv-bundle')).uploadFile(path.resolve(opt('--bundle')));
 	} else if (opt('--folder')) {
-		const all = [];
-		const walk = (d) => { for (const n of readdirSync(d)) { const p = path.join(d, n); if (statSync(p).isDirectory()) walk(p); else all.push(p); } };
-		walk(path.resolve(opt('--folder')));
-		await (await page.$('#uv-folder')).uploadFile(...all);
+		// a folder input (webkitdirectory) takes the directory itself, as a player picks it
+		await (await page.$('#uv-folder')).uploadFile(path.resolve(opt('--folder')));
 	}
-	await page.waitForFunction(() => document.querySelector('#uv-verdict').dataset.exit !== undefined, { timeout: 600000 });
+	await page.waitForFunction(() => document.querySelector('#uv-verdict').dataset.exit !== undefined, { timeout: 600000, polling: 200 });
 	Object.assign(result, await page.evaluate(() => ({
 		verdict: document.querySelector('#uv-verdict').textContent,
 		exit: Number(document.querySelector('#uv-verdict').dataset.exit),

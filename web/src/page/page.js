@@ -45,7 +45,10 @@ export function mount(root) {
 			const repo = await getRepo();
 			const setup = await repo.commitId('refs/tags/turn-0000');
 			const key = STORE + (setup || 'none');
-			const remembered = setup ? localStorage.getItem(key) : null;
+			// the head this browser verified, and the one the clone's own verifiers remembered
+			const mine = setup ? localStorage.getItem(key) : null;
+			const theirs = await repo.commitId('refs/umpire/verified');
+			const remembered = [mine && { oid: mine, where: 'this browser\'s storage' }, theirs && { oid: theirs, where: 'refs/umpire/verified' }].filter(Boolean);
 			status.textContent = `verifying ${what}…`;
 			const trust = {};
 			const tc = $(root, '#uv-trust').value.trim();
@@ -63,7 +66,7 @@ export function mount(root) {
 			verdict.textContent = `verdict: ${r.verdict.verdict}`;
 			verdict.className = { 0: 'fair', 3: 'notproven', 65: 'failed' }[r.verdict.exit];
 			verdict.dataset.exit = r.verdict.exit;
-			status.textContent = `${what}: ${r.turns} turns, ${r.dice} dice checked${remembered ? `; this browser verified it before at ${remembered.slice(0, 12)}` : ''}`;
+			status.textContent = `${what}: ${r.turns} turns, ${r.dice} dice checked${mine ? `; this browser verified it before at ${mine.slice(0, 12)}` : ''}`;
 		} catch (e) {
 			verdict.textContent = e instanceof Fatal ? `cannot verify: ${e.message}` : `error: ${e.message}`;
 			verdict.className = 'failed';
