@@ -57,6 +57,7 @@ function parseArgs(argv) {
 }
 
 async function main() {
+	process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : EX.IOERR));
 	const o = parseArgs(process.argv.slice(2));
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
 	const repo = await Repo.open(fs, path.resolve(o.dir));

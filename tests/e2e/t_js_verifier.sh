@@ -342,6 +342,20 @@ amend reveals turn-0002
 js_fail "$TMP/reveals"
 has "$TMP/js.out" "verify: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 
+# Sealed (visibility sealed): the salted hashes before the reveal; after it, every revealed
+# file and salt opens its commitment; a revealed file edited fails.
+S="$TMP/s"
+new_campaign betio-seawall "$S" --visibility sealed; play betio-seawall "$S" 3
+agree "$S" sealed
+"$BIN" reveal "$S" >/dev/null
+agree "$S" sealed-revealed
+clone rv "$S"
+rf=$(cd "$TMP/rv" && ls reveal/turn-0002/orders/*.yaml | head -n 1)
+echo "# edited after the reveal" >>"$TMP/rv/$rf"
+amend rv reveal
+js_fail "$TMP/rv"
+has "$TMP/js.out" "verify: FAILED: turn 2: reveal: "
+
 # Usage and input errors.
 expect 64 node "$JS"
 expect 64 node "$JS" "$C" --bogus
