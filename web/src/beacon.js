@@ -37,6 +37,7 @@ export function randomnessOf(signatureHex) {
 }
 
 const P = bls.fields.Fp.ORDER;
+const keys = new Map(); // a chain's public key, decoded (and subgroup-checked) once
 
 /** The BLS check of round `round` (BigInt or number) with signatureHex under publicKeyHex:
  *  null when valid, else why not (the reasons umpire-bls gives). */
@@ -57,11 +58,14 @@ export function checkRound(publicKeyHex, round, signatureHex) {
 		return 'the signature is not a point of G1';
 	}
 	if (point.equals(bls.G1.Point.ZERO)) return 'the signature is the identity point';
-	let pk;
-	try {
-		pk = bls.G2.Point.fromHex(publicKeyHex);
-	} catch {
-		return 'the public key is not a point of G2';
+	let pk = keys.get(publicKeyHex);
+	if (!pk) {
+		try {
+			pk = bls.G2.Point.fromHex(publicKeyHex);
+		} catch {
+			return 'the public key is not a point of G2';
+		}
+		keys.set(publicKeyHex, pk);
 	}
 	const m = sha256(be64(round));
 	const hm = bls.shortSignatures.hash(m, DST);
