@@ -109,6 +109,10 @@ export function checkCloseFile(camp, t, r) {
 	if (r.entropy === 'beacon') {
 		const want = roundAt(camp.beaconGenesis, camp.beaconPeriod, r.round);
 		if (r.roundAt !== want) throw new Failed(`${path}: beacon round ${r.round} is out at ${want} (genesis ${camp.beaconGenesis}, period ${camp.beaconPeriod}), not at ${r.roundAt}`);
+		const named = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
+		if (r.roundAt > r.closedAt && r.round !== named) {
+			throw new Failed(`${path}: beacon round ${r.round}: a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it, and no other (a later round would leave time to close again)`);
+		}
 		if (r.roundAt <= r.closedAt) {
 			const first = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
 			throw new Failed(`${path}: beacon round ${r.round} is out at ${r.roundAt}, not after the close (${r.closedAt}): its value may have been known at the close (round ${first}, the first out ${camp.beaconDelay} seconds and more after it, expected)`);

@@ -7,6 +7,8 @@ import { Failed, hex, equal, utc, ZERO32 } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 
 const MARK = '# umpire receipt';
+/** A witness under a schedule (missing: no-orders) comes within this of the deadline plus grace. */
+export const WITNESS_WINDOW = 300;
 const KEYS = ['receipt', 'campaign', 'turn', 'player', 'file_sha256', 'salt', 'commitment', 'orders_digest', 'close_commit', 'closed_at', 'beacon_round', 'round_at', 'randomness', 'nonce'];
 
 /** Reads a receipt file { name, bytes }: { kind, campaign, turn, player, ..., mail, received
@@ -61,7 +63,7 @@ export async function readReceipt({ name, bytes }) {
 
 /** A close receipt against main's closes (closes: turn -> { commit, close }): returns
  *  { witnessed, lacks, line, note }. Failed on a rewritten history or a witness out of time. */
-export function checkCloseReceipt(rc, closes) {
+export function checkCloseReceipt(rc, closes, camp) {
 	const { name, turn: t, player } = rc;
 	const got = closes.get(t);
 	if (!got) return { lacks: true, witnessed: false, line: `receipt ${name}: turn ${t}'s close ${rc.commit} is not on this clone's main` };
@@ -78,10 +80,17 @@ export function checkCloseReceipt(rc, closes) {
 		return { witnessed: false, line: `receipt ${name}: ok: ${player}'s orders for turn ${t} are the ones closed in ${commit}`, note };
 	}
 	if (rc.received < close.closedAt) {
-		throw new Failed(`receipt ${name}: turn ${t}'s close is dated ${utc(close.closedAt)}, but this receipt reached your mail server at ${utc(rc.received)}, before it: the close's time is not the umpire's clock at the close`);
+		throw new Failed(`receipt ${name}: turn ${t}'s close says it was made at ${utc(close.closedAt)}, but this receipt reached your mail server at ${utc(rc.received)}, before it: the close's time is not when it was made`);
 	}
 	if (close.entropy === 'beacon' && close.roundAt <= rc.received) {
 		throw new Failed(`receipt ${name}: turn ${t}'s close names beacon round ${close.round}, out at ${utc(close.roundAt)}, but this receipt reached your mail server at ${utc(rc.received)}: the round's value was public before the close was receipted (a backdated close)`);
+	}
+	const s = camp && camp.schedule;
+	if (close.entropy === 'beacon' && s && s.missing === 'no-orders') {
+		const deadline = s.first + (t - 1) * s.every;
+		if (rc.received > deadline + s.grace + WITNESS_WINDOW) {
+			throw new Failed(`receipt ${name}: turn ${t}'s close reached your mail server at ${utc(rc.received)}, more than ${WITNESS_WINDOW} s after its deadline ${utc(deadline)} plus grace ${s.grace} s: time enough to see the outcome of a close at the deadline and close again (a re-close)`);
+		}
 	}
 	const when = close.entropy === 'beacon' ? `; received ${utc(rc.received)}, before beacon round ${close.round} (out at ${utc(close.roundAt)})` : `; received ${utc(rc.received)}`;
 	return { witnessed: true, line: `receipt ${name}: ok: ${player}'s orders for turn ${t} are the ones closed in ${commit}${when}` };

@@ -46,11 +46,11 @@ export function decide(found, failure) {
 		: { verdict: 'fair', exit: 0, reasons, failure: null };
 }
 
-/** The verdict's closing lines: `verify: FAILED: ...` then `verdict: failed`, or each
- *  `reason: CODE: TEXT` then `verdict: ...`. */
+/** The verdict's closing lines: `verify: FAILED: ...` then `verdict: failed`, or
+ *  `verdict: ...` then each `reason: CODE: TEXT`. */
 export function verdictLines(v) {
 	if (v.failure) return [`verify: FAILED: ${v.failure}`, 'verdict: failed'];
-	return [...v.reasons.map((r) => `reason: ${r.code}: ${r.text}`), `verdict: ${v.verdict}`];
+	return [`verdict: ${v.verdict}`, ...v.reasons.map((r) => `reason: ${r.code}: ${r.text}`)];
 }
 
 /** The --json object. */
