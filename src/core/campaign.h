@@ -43,6 +43,9 @@ enum campaign_entropy {
 extern const char *const campaign_entropy_names[];
 /* Parses an entropy name; -1 when unknown. */
 int campaign_entropy_parse(const char *name);
+/* Checks one time-stamp authority (name an identifier, url http:// or https://, at most 500
+ * bytes, no space or control): NULL when fine, else what is wrong (a static string). */
+const char *campaign_timestamp_problem(const char *name, const char *url);
 
 /* Who sees what (`visibility:`; docs/fairness.md, "Sealed turns"). */
 enum campaign_visibility {
@@ -69,6 +72,13 @@ int campaign_visibility_parse(const char *name);
 #define CAMPAIGN_DEMO_BEACON_GENESIS 1767225600LL
 #define CAMPAIGN_DEMO_BEACON_PERIOD 3LL
 
+/* A time-stamp authority the campaign names (fairness.timestamps; tstamp.h). */
+struct campaign_timestamp {
+	char *name; /* an identifier: its tokens are journal/turn-NNNN.close.NAME.tsr */
+	char *url;  /* http:// or https://: where umpire POSTs the request at each close */
+};
+#define CAMPAIGN_MAX_TIMESTAMPS 8
+
 struct campaign {
 	char *dir;          /* the campaign directory (work tree) */
 	char *id;           /* campaign id */
@@ -84,12 +94,14 @@ struct campaign {
 	int fair;               /* 0 when set up from a --secret-file */
 	int entropy;            /* fairness.entropy: enum campaign_entropy */
 	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
-	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
-	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
-	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
-	char *beacon_chain;        /* fairness.beacon_chain: the chain hash (hex); NULL unsigned */
-	char *beacon_key;          /* fairness.beacon_public_key: G2 point (hex); NULL unsigned */
-	int beacon_demo;           /* fairness.beacon_demo: umpire's demo beacon, proves nothing */
+	long long beacon_genesis; /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
+	long long beacon_period;  /* fairness.beacon_period: seconds between two rounds */
+	long long beacon_delay;   /* fairness.beacon_delay: seconds from a close to its round */
+	char *beacon_chain;       /* fairness.beacon_chain: the chain hash (hex); NULL unsigned */
+	char *beacon_key;         /* fairness.beacon_public_key: G2 point (hex); NULL unsigned */
+	int beacon_demo;          /* fairness.beacon_demo: umpire's demo beacon, proves nothing */
+	struct campaign_timestamp *timestamps; /* fairness.timestamps: asked at each close */
+	size_t n_timestamps;
 	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
 	int visibility;            /* `visibility:` enum campaign_visibility */
 	struct rules_campaign rc;  /* the view handed to the rule system */
@@ -129,8 +141,10 @@ struct campaign_spec {
 	const char *beacon_chain; /* the chain hash; NULL: a beacon without signatures */
 	const char *beacon_key;   /* the chain's public key (with beacon_chain) */
 	int beacon_demo;          /* umpire's demo beacon */
-	int visibility;           /* enum campaign_visibility */
-	long long when;           /* the setup's commit time, seconds */
+	const struct campaign_timestamp *timestamps; /* --tsa: the authorities to name */
+	size_t n_timestamps;
+	int visibility; /* enum campaign_visibility */
+	long long when; /* the setup's commit time, seconds */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with
