@@ -155,4 +155,24 @@ has "$TMP/out" "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTim
 has "$TMP/out" "is before the close's closed_at $(date -u -d "@$((NOW + 3600))" '+%Y-%m-%dT%H:%M:%SZ'): the close file existed before the time it claims"
 grep -F "verdict: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/py.out" |
     grep -qF "is before the close's closed_at" || { cat "$TMP/py.out"; die "umpire-verify: no genTime failure"; }
+
+# umpire run closes by the schedule (turn 1's deadline passed, missing no-orders) and
+# time-stamps the close the same way; the authority that is down is said.
+NOW=$(date +%s)
+{ cat "$HR/scenario.yaml"
+  printf 'schedule:\n  first_deadline: %s\n  every: 1d\n  missing: no-orders\n' \
+      "$(date -u -d "@$((NOW - 120))" +%Y-%m-%dT%H:%M:%SZ)"; } > sched.yaml
+mkdir -p md/new md/cur md/tmp
+expect 0 env SOURCE_DATE_EPOCH=$((NOW - 200)) "$BIN" init r --scenario sched.yaml \
+    --secret-file "$HR/demo.secret" --visibility open --demo-beacon --tsa "test=$URL/" \
+    --tsa down=http://127.0.0.1:1/tsa
+expect 0 env SOURCE_DATE_EPOCH="$NOW" "$BIN" run r --maildir md
+has "$TMP/out" "turn 1: closed with 0 order files"
+has "$TMP/err" "umpire: note: turn 1 closed without a time stamp from down: cannot post to http://127.0.0.1:1/tsa:"
+git -C r show --format= --name-only close-0001 | grep -qx journal/turn-0001.close.test.tsr ||
+    die "umpire run committed no time stamp with the close"
+rm -rf rl && git clone -q r rl
+expect 0 "$BIN" verify rl --trust-tsa tsa/testca.pem
+has "$TMP/out" "turn 1: time stamp (test, genTime "
+has "$TMP/out" "): witnesses the close"
 echo ok
