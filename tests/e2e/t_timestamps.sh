@@ -156,6 +156,30 @@ has "$TMP/out" "is before the close's closed_at $(date -u -d "@$((NOW + 3600))" 
 grep -F "verdict: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/py.out" |
     grep -qF "is before the close's closed_at" || { cat "$TMP/py.out"; die "umpire-verify: no genTime failure"; }
 
+# A close made an hour ago whose round (600 s later) is out: a token now comes too late.
+# umpire leaves it out; forged in, both verifiers fail it.
+expect 0 env SOURCE_DATE_EPOCH=$((NOW - 3600)) "$BIN" init e --scenario "$HR/scenario.yaml" \
+    --secret-file "$HR/demo.secret" --visibility open --demo-beacon --tsa "test=$URL/"
+expect 0 env SOURCE_DATE_EPOCH=$((NOW - 3600)) "$BIN" close e "$HR/orders/turn-0001/attacker.yaml"
+has "$TMP/out" "time stamps: 0 of 1 authorities committed with the close"
+has "$TMP/err" "umpire: note: turn 1 closed without a time stamp from test: its genTime "
+has "$TMP/err" " is too late (the close is at $((NOW - 3600))"
+late_round=$(sed -n 's/^  round: //p' e/journal/turn-0001.close.yaml)
+late_at=$(sed -n 's/^  round_at: //p' e/journal/turn-0001.close.yaml)
+openssl ts -query -data e/journal/turn-0001.close.yaml -sha256 -cert -out q2.tsq 2>/dev/null
+openssl ts -reply -queryfile q2.tsq -config tsa/tsa.cnf -out late.tsr 2>/dev/null
+cp late.tsr e/journal/turn-0001.close.test.tsr
+git -C e add journal/turn-0001.close.test.tsr
+git -C e commit -q --amend --no-edit
+git -C e tag -f close-0001 >/dev/null
+rm -rf el && git clone -q e el
+both_fail el --trust-tsa tsa/testca.pem
+for f in "$TMP/out" "$TMP/py.out"; do
+    grep -F "FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$f" |
+        grep -qF "is not before $(date -u -d "@$late_at" '+%Y-%m-%dT%H:%M:%SZ') (when beacon round $late_round was out): a close stamped after its randomness could be known witnesses nothing" ||
+        { cat "$f"; die "no too-late failure in $f"; }
+done
+
 # umpire run closes by the schedule (turn 1's deadline passed, missing no-orders) and
 # time-stamps the close the same way; the authority that is down is said.
 NOW=$(date +%s)
