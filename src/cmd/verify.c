@@ -63,8 +63,9 @@ static const char verify_help[] =
 	"                    open the export's commitments, and after the reveal his view is the\n"
 	"                    revealed state's\n"
 	"  --trust-tsa CERT  a PEM certificate of a time-stamp authority to trust beside the\n"
-	"                    built-in ones (those chaining to a root of " TSTAMP_SYSTEM_CAS "):\n"
-	"                    its root, or its own certificate; each close's token from it then\n"
+	"                    built-in ones (those chaining to a root of Debian's\n"
+	"                    ca-certificates, " TSTAMP_SYSTEM_CAS "): its\n"
+	"                    root, or its own certificate; each close's token from it then\n"
 	"                    witnesses the close (docs/fairness.md, \"Time stamps\")\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
@@ -749,6 +750,39 @@ static int verify_campaign(struct verify *v)
 	return EXIT_OK;
 }
 
+/* Verifies the campaign in dir with the options already in v (its lists the caller's):
+ * the files named checked first, then the campaign opened and verified. Frees what it
+ * opened. The exit code. */
+static int verify_dir(struct verify *v, const char *dir)
+{
+	int rc = cmd_check_input_files(v->receipts, v->n_receipts, 64 * 1024, "receipt");
+	if (rc == EXIT_OK)
+		rc = cmd_check_input_files(v->trust_tsa, v->n_trust_tsa, 1024 * 1024,
+			"certificate");
+	if (rc != EXIT_OK)
+		return rc;
+	/* A certificate named is read at once: a wrong file is told before any turn. */
+	if (v->n_trust_tsa && verify_stamps_open(v) < 0) {
+		fprintf(stderr, "umpire verify: %s\n", cmd_message());
+		return EXIT_DATAERR;
+	}
+	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
+	struct stat st;
+	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
+	free(jpath);
+	if (campaign_open(&v->c, dir, flags) < 0)
+		rc = cmd_error("umpire");
+	else {
+		v->progress = isatty(STDERR_FILENO);
+		rc = verify_campaign(v);
+	}
+	free(v->witnessed);
+	tstamp_trust_free(v->tsa_trust);
+	free(v->chain);
+	campaign_close(v->c);
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -767,16 +801,13 @@ int cmd_verify(int argc, char **argv)
 	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **trust_tsa = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0, n_trust_tsa = 0;
-	int ch;
+	int ch, rc = EXIT_USAGE;
 	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
-			free(receipts);
-			free(views);
-			free(receipts_of);
-			free(trust_tsa);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			goto done;
 		}
 		if (ch == 'r') {
 			receipts[n_receipts++] = optarg;
@@ -800,39 +831,14 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
 					ch == 'c' ? "commitment" : "setup");
 			fputs(verify_help, stderr);
-			free(receipts);
-			free(views);
-			free(receipts_of);
-			free(trust_tsa);
-			return EXIT_USAGE;
+			goto done;
 		}
 		pins[ch == 's'] = optarg;
 	}
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		free(trust_tsa);
-		return EXIT_USAGE;
+		goto done;
 	}
-	int bad_input = cmd_check_input_files(receipts, n_receipts, 64 * 1024, "receipt");
-	if (bad_input == EXIT_OK)
-		bad_input = cmd_check_input_files(trust_tsa, n_trust_tsa, 1024 * 1024,
-			"certificate");
-	if (bad_input != EXIT_OK) {
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		free(trust_tsa);
-		return bad_input;
-	}
-	const char *dir = argv[optind];
-	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
-	struct stat st;
-	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
-	free(jpath);
-
 	struct verify v;
 	memset(&v, 0, sizeof(v));
 	v.pin_commitment = pins[0];
@@ -845,32 +851,11 @@ int cmd_verify(int argc, char **argv)
 	v.n_receipts_of = n_receipts_of;
 	v.trust_tsa = trust_tsa;
 	v.n_trust_tsa = n_trust_tsa;
-	/* A certificate named is read at once: a wrong file is told before any turn. */
-	if (n_trust_tsa && verify_stamps_open(&v) < 0) {
-		fprintf(stderr, "umpire verify: %s\n", cmd_message());
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		free(trust_tsa);
-		return EXIT_DATAERR;
-	}
-	if (campaign_open(&v.c, dir, flags) < 0) {
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		free(trust_tsa);
-		tstamp_trust_free(v.tsa_trust);
-		return cmd_error("umpire");
-	}
-	v.progress = isatty(STDERR_FILENO);
-	int rc = verify_campaign(&v);
+	rc = verify_dir(&v, argv[optind]);
+done:
 	free(receipts);
 	free(views);
 	free(receipts_of);
 	free(trust_tsa);
-	free(v.witnessed);
-	tstamp_trust_free(v.tsa_trust);
-	free(v.chain);
-	campaign_close(v.c);
 	return rc;
 }
