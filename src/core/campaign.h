@@ -94,14 +94,12 @@ struct campaign {
 	int fair;               /* 0 when set up from a --secret-file */
 	int entropy;            /* fairness.entropy: enum campaign_entropy */
 	char *beacon; /* fairness.beacon: which public randomness is mixed in; NULL none */
-	long long beacon_genesis; /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
-	long long beacon_period;  /* fairness.beacon_period: seconds between two rounds */
-	long long beacon_delay;   /* fairness.beacon_delay: seconds from a close to its round */
-	char *beacon_chain;       /* fairness.beacon_chain: the chain hash (hex); NULL unsigned */
-	char *beacon_key;         /* fairness.beacon_public_key: G2 point (hex); NULL unsigned */
-	int beacon_demo;          /* fairness.beacon_demo: umpire's demo beacon, proves nothing */
-	struct campaign_timestamp *timestamps; /* fairness.timestamps: asked at each close */
-	size_t n_timestamps;
+	long long beacon_genesis;  /* fairness.beacon_genesis: when round 1 was out, UTC seconds */
+	long long beacon_period;   /* fairness.beacon_period: seconds between two rounds */
+	long long beacon_delay;    /* fairness.beacon_delay: seconds from a close to its round */
+	char *beacon_chain;        /* fairness.beacon_chain: the chain hash (hex); NULL unsigned */
+	char *beacon_key;          /* fairness.beacon_public_key: G2 point (hex); NULL unsigned */
+	int beacon_demo;           /* fairness.beacon_demo: umpire's demo beacon, proves nothing */
 	struct pbem pbem;          /* players' addresses, schedule, publish, mail (play by email) */
 	int visibility;            /* `visibility:` enum campaign_visibility */
 	struct rules_campaign rc;  /* the view handed to the rule system */
@@ -112,6 +110,9 @@ struct campaign {
 	struct timespec locked_at; /* CAMPAIGN_LOCK: when the writer lock was taken (its mtime) */
 	int secret_exposed; /* campaign_read_secret: .umpire/secret is group/world-readable */
 	char **stale_locks; /* CAMPAIGN_LOCK: git lock files a killed run left, removed; or NULL */
+	/* fairness.timestamps: the RFC 3161 authorities asked at each close, n_timestamps */
+	struct campaign_timestamp *timestamps;
+	size_t n_timestamps;
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -141,10 +142,11 @@ struct campaign_spec {
 	const char *beacon_chain; /* the chain hash; NULL: a beacon without signatures */
 	const char *beacon_key;   /* the chain's public key (with beacon_chain) */
 	int beacon_demo;          /* umpire's demo beacon */
-	const struct campaign_timestamp *timestamps; /* --tsa: the authorities to name */
+	int visibility;           /* enum campaign_visibility */
+	long long when;           /* the setup's commit time, seconds */
+	/* --tsa: the time-stamp authorities to name, n_timestamps of them */
+	const struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
-	int visibility; /* enum campaign_visibility */
-	long long when; /* the setup's commit time, seconds */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

@@ -148,11 +148,12 @@ struct turn {
 	struct close_record close;   /* closed: journal/turn-NNNN.close.yaml */
 	char close_commit[41];       /* closed: the close commit's id */
 	long long round_override;    /* `close --beacon-round R`: the round to name; 0 none */
-	struct buf notes; /* what the command should tell besides: one line each (a time-stamp
-	                   * authority that did not answer the close) */
-	size_t stamped;   /* closing: time stamps committed with the close */
-	struct turn_salt *salts; /* TURN_RECORDED, sealed: the salts the reveal published */
+	struct turn_salt *salts;     /* TURN_RECORDED, sealed: the salts the reveal published */
 	size_t n_salts;
+	/* What the command should tell besides, one line each (a time-stamp authority that did
+	 * not answer the close), and how many time stamps the close committed. */
+	struct buf notes;
+	size_t stamped;
 };
 
 /* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order
