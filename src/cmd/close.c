@@ -112,6 +112,9 @@ static void print_closed(const struct turn *t)
 				t->c->beacon, r->round, at, t->c->dir);
 	} else
 		printf("randomness: the players' nonces (umpire reveal DIR FILE..., then umpire turn DIR)\n");
+	if (t->c->n_timestamps && !(t->status & TURN_ALREADY_CLOSED))
+		printf("time stamps: %zu of %zu authorities committed with the close\n", t->stamped,
+			t->c->n_timestamps);
 	printf("tag close-%04d, commit %s\n", r->turn, t->close_commit);
 }
 
@@ -195,6 +198,7 @@ int cmd_close(int argc, char **argv)
 	if (rulings)
 		turn_add_rulings_file(&t, rulings);
 	int rc = turn_run(&t, "recover", "close"), code = EXIT_OK;
+	cmd_print_notes(&t.notes);
 	if (rc < 0)
 		code = cmd_turn_error(&t);
 	else if (t.status & TURN_ALREADY_DONE)

@@ -67,6 +67,9 @@ const char *cmd_message(void);
 /* Prints why turn_run failed on t: the order files' diagnostics when the `orders` step
  * found problems, else core's last failure; returns the exit code. */
 int cmd_turn_error(const struct turn *t);
+/* Prints each line of notes (a turn's: an authority that did not time-stamp the close) on
+ * stderr as "umpire: note: LINE", escaped for the terminal (it may quote a server's words). */
+void cmd_print_notes(const struct buf *notes);
 
 struct campaign;
 struct smtp_settings;

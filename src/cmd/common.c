@@ -133,6 +133,24 @@ int cmd_error(const char *who)
 	return cmd_exit_code();
 }
 
+void cmd_print_notes(const struct buf *notes)
+{
+	const char *p = buf_str(notes);
+	struct buf line = BUF_INIT, shown = BUF_INIT;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		buf_clear(&line);
+		buf_append(&line, p, n);
+		buf_clear(&shown);
+		escape_terminal(&shown, buf_str(&line));
+		fprintf(stderr, "umpire: note: %s\n", buf_str(&shown));
+		p += n + (p[n] == '\n');
+	}
+	buf_release(&line);
+	buf_release(&shown);
+}
+
 int cmd_turn_error(const struct turn *t)
 {
 	if (t->failed_step && strcmp(t->failed_step, "orders") == 0 && diag_count(&t->diag)) {

@@ -21,7 +21,7 @@ static const char init_help[] =
 	"                        [--entropy beacon|players|none] [--beacon SOURCE]\n"
 	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n"
 	"                        [--beacon-chain HASH --beacon-key KEY] [--demo-beacon]\n"
-	"                        [--visibility sealed|open]\n\n"
+	"                        [--visibility sealed|open] [--tsa [NAME=]URL]...\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
 	"\"Setup\" and tagged turn-0000, plus the private, git-ignored .umpire/ (journal.sqlite,\n"
@@ -50,7 +50,12 @@ static const char init_help[] =
 	"                       (with --entropy players or none: no beacon, nothing to do)\n"
 	"  --visibility MODE    sealed (default): order files and private state are withheld,\n"
 	"                       each player gets his own view, 'umpire reveal DIR' publishes\n"
-	"                       everything at the end; open: everything is committed each turn\n";
+	"                       everything at the end; open: everything is committed each turn\n"
+	"  --tsa [NAME=]URL     an RFC 3161 time-stamp authority (repeatable): each close is\n"
+	"                       time-stamped by it and its token committed beside the close\n"
+	"                       (journal/turn-NNNN.close.NAME.tsr), a witness of when the close\n"
+	"                       was made that needs no mail (docs/fairness.md, \"Time stamps\");\n"
+	"                       NAME defaults to the URL's host\n";
 
 /* A whole number of seconds from 0 to 2^40 for option name; -1 when not one (told). */
 static long long want_seconds(const char *name, const char *arg)
@@ -215,7 +220,44 @@ struct init_args {
 	const char *scenario_path; /* --scenario FILE */
 	const char *secret_path;   /* --secret-file FILE, or NULL: fresh OS randomness */
 	long chain_length;         /* --chain-length, turn keys */
+	struct campaign_timestamp tsa[CAMPAIGN_MAX_TIMESTAMPS]; /* --tsa: strings owned */
+	size_t n_tsa;
 };
+
+/* --tsa [NAME=]URL into a (NAME: the URL's host when not given). EXIT_OK / EXIT_USAGE. */
+static int tsa_option(const char *arg, struct init_args *a)
+{
+	const char *eq = strchr(arg, '='), *scheme = strstr(arg, "://");
+	const char *url = eq && (!scheme || eq < scheme) ? eq + 1 : arg;
+	char *name;
+
+	if (a->n_tsa == CAMPAIGN_MAX_TIMESTAMPS) {
+		fprintf(stderr, "umpire init: at most %d --tsa\n", CAMPAIGN_MAX_TIMESTAMPS);
+		return EXIT_USAGE;
+	}
+	if (url != arg) {
+		name = xasprintf("%.*s", (int)(eq - arg), arg);
+	} else {
+		const char *host = scheme ? scheme + 3 : arg;
+		name = xasprintf("%.*s", (int)strcspn(host, ":/?#@"), host);
+	}
+	const char *why = campaign_timestamp_problem(name, url);
+	for (size_t i = 0; !why && i < a->n_tsa; i++)
+		if (strcmp(a->tsa[i].name, name) == 0)
+			why = "name is given twice (NAME=URL names each)";
+	if (why) {
+		struct buf shown = BUF_INIT;
+		escape_terminal(&shown, arg);
+		fprintf(stderr, "umpire init: --tsa '%s': %s ([NAME=]URL expected)\n",
+			buf_str(&shown), why);
+		buf_release(&shown);
+		free(name);
+		return EXIT_USAGE;
+	}
+	a->tsa[a->n_tsa].name = name;
+	a->tsa[a->n_tsa++].url = xstrdup(url);
+	return EXIT_OK;
+}
 
 static const struct option init_opts[] = {
 	{ "scenario", required_argument, NULL, 's' },
@@ -231,6 +273,7 @@ static const struct option init_opts[] = {
 	{ "beacon-key", required_argument, NULL, 'K' },
 	{ "demo-beacon", no_argument, NULL, 'D' },
 	{ "visibility", required_argument, NULL, 'v' },
+	{ "tsa", required_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -289,6 +332,10 @@ static int parse_options(int argc, char **argv, struct campaign_spec *spec, stru
 			break;
 		case 'l':
 			if ((rc = chain_length_option(optarg, &a->chain_length)) != EXIT_OK)
+				return rc;
+			break;
+		case 'T':
+			if ((rc = tsa_option(optarg, a)) != EXIT_OK)
 				return rc;
 			break;
 		case 'h':
@@ -369,6 +416,9 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 		printf("%s\n", how[c->entropy]);
 	if (c->beacon_demo)
 		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
+	for (size_t i = 0; i < c->n_timestamps; i++)
+		printf("time stamps: each close is time-stamped by %s (%s); players verify its tokens against the authorities they trust ('umpire verify --trust-tsa CERT.pem' for one not built in)\n",
+			c->timestamps[i].name, c->timestamps[i].url);
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {
@@ -382,28 +432,38 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 
 int cmd_init(int argc, char **argv)
 {
-	struct init_args a = { NULL, NULL, FAIR_DEFAULT_CHAIN_LENGTH };
+	struct init_args a = { NULL, NULL, FAIR_DEFAULT_CHAIN_LENGTH, { { NULL, NULL } }, 0 };
 	struct campaign_spec spec;
 	struct buf scen = BUF_INIT;
 	struct campaign *c = NULL;
 	struct diag d;
 	int rc;
 
+	diag_init(&d);
 	memset(&spec, 0, sizeof(spec));
 	spec.entropy = CAMPAIGN_ENTROPY_BEACON;
 	spec.visibility = CAMPAIGN_SEALED;
 	spec.beacon_genesis = spec.beacon_period = spec.beacon_delay = -1;
-	if ((rc = parse_options(argc, argv, &spec, &a)) != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = parse_options(argc, argv, &spec, &a)) != EXIT_OK) {
+		rc = rc < 0 ? EXIT_OK : rc;
+		goto done;
+	}
 	if ((rc = check_args(argc, argv, &a)) != EXIT_OK ||
 		(rc = entropy_defaults(&spec)) != EXIT_OK)
-		return rc;
+		goto done;
+	if (a.n_tsa && spec.entropy == CAMPAIGN_ENTROPY_NONE) {
+		fprintf(stderr,
+			"umpire init: --tsa needs closed turns (--entropy beacon or players): under none there is no close to time-stamp\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	spec.timestamps = a.tsa;
+	spec.n_timestamps = a.n_tsa;
 	spec.dir = argv[optind];
 	spec.scenario_name = a.scenario_path;
 	spec.chain_length = (uint32_t)a.chain_length;
 	spec.when = turn_now();
 
-	diag_init(&d);
 	if ((rc = read_inputs(&spec, &a, &scen)) != EXIT_OK)
 		goto done;
 	if (campaign_create(&c, &spec, &d) < 0) {
@@ -420,5 +480,9 @@ done:
 	campaign_close(c);
 	diag_release(&d);
 	buf_release(&scen);
+	for (size_t i = 0; i < a.n_tsa; i++) {
+		free(a.tsa[i].name);
+		free(a.tsa[i].url);
+	}
 	return rc;
 }

@@ -290,6 +290,7 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 	int rc = inbox_add_to_turn(c, &t, &n), code = EXIT_OK;
 	if (rc == 0)
 		rc = turn_run(&t, "recover", closing ? "close" : "publish");
+	cmd_print_notes(&t.notes);
 	if (rc < 0)
 		code = cmd_turn_error(&t);
 	else if (closing)

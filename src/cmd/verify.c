@@ -25,6 +25,7 @@
 #include "mail/mail.h"
 #include "core/words.h"
 #include "core/render.h"
+#include "core/tstamp.h"
 #include "cmd/verify.h"
 #include "core/banned.h"
 
@@ -32,7 +33,7 @@
 
 static const char verify_help[] =
 	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
-	"                     [--receipts-of PLAYER]... [--view DIR]...\n\n"
+	"                     [--receipts-of PLAYER]... [--view DIR]... [--trust-tsa CERT]...\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -60,7 +61,12 @@ static const char verify_help[] =
 	"                    (salt.yaml, orders.yaml, report.md, state.yaml): for each turn his\n"
 	"                    salted hash is the export's, his file opens it, his report and view\n"
 	"                    open the export's commitments, and after the reveal his view is the\n"
-	"                    revealed state's\n\n"
+	"                    revealed state's\n"
+	"  --trust-tsa CERT  a PEM certificate of a time-stamp authority to trust beside the\n"
+	"                    built-in ones (those chaining to a root of Debian's\n"
+	"                    ca-certificates, " TSTAMP_SYSTEM_CAS "): its\n"
+	"                    root, or its own certificate; each close's token from it then\n"
+	"                    witnesses the close (docs/fairness.md, \"Time stamps\")\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -619,6 +625,9 @@ static int verify_turns(struct verify *v, int *last)
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main && !tags_ahead_of_main(v, on_main) ? v->last_tag : on_main;
+	/* Every turn and a pending close after the last one. */
+	v->n_witnessed = (size_t)*last + 2;
+	v->witnessed = xcalloc(v->n_witnessed, 1);
 	int res = verify_setup(v);
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)
@@ -741,6 +750,39 @@ static int verify_campaign(struct verify *v)
 	return EXIT_OK;
 }
 
+/* Verifies the campaign in dir with the options already in v (its lists the caller's):
+ * the files named checked first, then the campaign opened and verified. Frees what it
+ * opened. The exit code. */
+static int verify_dir(struct verify *v, const char *dir)
+{
+	int rc = cmd_check_input_files(v->receipts, v->n_receipts, 64 * 1024, "receipt");
+	if (rc == EXIT_OK)
+		rc = cmd_check_input_files(v->trust_tsa, v->n_trust_tsa, 1024 * 1024,
+			"certificate");
+	if (rc != EXIT_OK)
+		return rc;
+	/* A certificate named is read at once: a wrong file is told before any turn. */
+	if (v->n_trust_tsa && verify_stamps_open(v) < 0) {
+		fprintf(stderr, "umpire verify: %s\n", cmd_message());
+		return EXIT_DATAERR;
+	}
+	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
+	struct stat st;
+	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
+	free(jpath);
+	if (campaign_open(&v->c, dir, flags) < 0)
+		rc = cmd_error("umpire");
+	else {
+		v->progress = isatty(STDERR_FILENO);
+		rc = verify_campaign(v);
+	}
+	free(v->witnessed);
+	tstamp_trust_free(v->tsa_trust);
+	free(v->chain);
+	campaign_close(v->c);
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -749,6 +791,7 @@ int cmd_verify(int argc, char **argv)
 		{ "receipt", required_argument, NULL, 'r' },
 		{ "receipts-of", required_argument, NULL, 'R' },
 		{ "view", required_argument, NULL, 'v' },
+		{ "trust-tsa", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -756,16 +799,15 @@ int cmd_verify(int argc, char **argv)
 	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0;
-	int ch;
+	const char **trust_tsa = xcalloc((size_t)argc + 1, sizeof(char *));
+	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0, n_trust_tsa = 0;
+	int ch, rc = EXIT_USAGE;
 	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
-			free(receipts);
-			free(views);
-			free(receipts_of);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			goto done;
 		}
 		if (ch == 'r') {
 			receipts[n_receipts++] = optarg;
@@ -779,38 +821,24 @@ int cmd_verify(int argc, char **argv)
 			receipts_of[n_receipts_of++] = optarg;
 			continue;
 		}
+		if (ch == 'T') {
+			trust_tsa[n_trust_tsa++] = optarg;
+			continue;
+		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
 			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
 			if (ch == 'c' || ch == 's')
 				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
 					ch == 'c' ? "commitment" : "setup");
 			fputs(verify_help, stderr);
-			free(receipts);
-			free(views);
-			free(receipts_of);
-			return EXIT_USAGE;
+			goto done;
 		}
 		pins[ch == 's'] = optarg;
 	}
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		return EXIT_USAGE;
+		goto done;
 	}
-	int bad_input = cmd_check_input_files(receipts, n_receipts, 64 * 1024, "receipt");
-	if (bad_input != EXIT_OK) {
-		free(receipts);
-		free(views);
-		return bad_input;
-	}
-	const char *dir = argv[optind];
-	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
-	struct stat st;
-	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
-	free(jpath);
-
 	struct verify v;
 	memset(&v, 0, sizeof(v));
 	v.pin_commitment = pins[0];
@@ -821,18 +849,13 @@ int cmd_verify(int argc, char **argv)
 	v.n_views = n_views;
 	v.receipts_of = receipts_of;
 	v.n_receipts_of = n_receipts_of;
-	if (campaign_open(&v.c, dir, flags) < 0) {
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		return cmd_error("umpire");
-	}
-	v.progress = isatty(STDERR_FILENO);
-	int rc = verify_campaign(&v);
+	v.trust_tsa = trust_tsa;
+	v.n_trust_tsa = n_trust_tsa;
+	rc = verify_dir(&v, argv[optind]);
+done:
 	free(receipts);
 	free(views);
 	free(receipts_of);
-	free(v.chain);
-	campaign_close(v.c);
+	free(trust_tsa);
 	return rc;
 }

@@ -11,7 +11,9 @@ struct audit_turn;
 struct buf;
 struct campaign;
 struct close_record;
+struct file;
 struct journal_record;
+struct tstamp_trust;
 
 struct verify {
 	struct campaign *c;
@@ -33,6 +35,13 @@ struct verify {
 	size_t n_receipts_of;
 	const char **views; /* --view DIR...: a player's files of one or more turns (sealed) */
 	size_t n_views;
+	unsigned char *witnessed; /* per turn (index t, 0 unused): its close has a witness in
+	                           * time (a trusted time stamp, a receipt's arrival) */
+	size_t n_witnessed;       /* entries of witnessed */
+	const char **trust_tsa;   /* --trust-tsa CERT.pem...: authorities trusted beside the
+	                           * built-in ones */
+	size_t n_trust_tsa;
+	struct tstamp_trust *tsa_trust; /* the system roots and trust_tsa, opened when needed */
 };
 
 /* verify.c: the output, the history and a turn's own commit */
@@ -82,6 +91,18 @@ int check_revealed_state(struct verify *v, int t, const void *state);
 int check_reveal_commit(struct verify *v, int last);
 /* Sealed: a tag `reveal` must be main's tip; it is then left out of the turns' positions. */
 int find_reveal(struct verify *v);
+
+/* verify_stamps.c */
+/* Opens v->tsa_trust (the system's roots and --trust-tsa) once. 0 / -1 (ERROR_INPUT: a
+ * --trust-tsa file holds no certificate). */
+int verify_stamps_open(struct verify *v);
+/* The time stamps of close r of turn t (the close file's bytes, committed at tag): each
+ * authority of campaign.yaml that has a token there must have a sound one of bytes, its
+ * genTime in the close's witness window; one from a trusted authority sets
+ * v->witnessed[t]. Each token is appended to files (for the close commit's rebuild) and must
+ * be unchanged at main. One line each on what it found. 0 / -1. */
+int check_close_stamps(struct verify *v, int t, const char *tag, const struct close_record *r,
+	const struct buf *bytes, struct file **files, size_t *n_files);
 
 /* verify_receipts.c */
 /* Every --receipt against the history, then every --receipts-of. 0 / -1. */

@@ -68,6 +68,8 @@ int check_close(struct verify *v, int t, struct close_record *keep)
 	char rebuilt[41], what[160];
 	struct buf msg = BUF_INIT, bytes = BUF_INIT, canon = BUF_INIT;
 	struct close_record r;
+	struct file *files = NULL;
+	size_t n_files = 0;
 	size_t at = 2 * (size_t)t - 1;
 	long long when;
 	int rc;
@@ -106,14 +108,16 @@ int check_close(struct verify *v, int t, struct close_record *keep)
 	}
 	close_summary(what, sizeof what, &r);
 	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
-	struct file f = { path, (unsigned char *)bytes.data, bytes.len };
+	file_list_add(&files, &n_files, path, bytes.data, bytes.len);
+	if (check_close_stamps(v, t, tag, &r, &bytes, &files, &n_files) < 0)
+		goto done;
 	if (repo_commit_time(v->c->repo, tag, &when) != 0 ||
-		repo_rebuild_id(v->c->repo, prev, &f, 1, buf_str(&msg), when, rebuilt) < 0)
+		repo_rebuild_id(v->c->repo, prev, files, n_files, buf_str(&msg), when, rebuilt) < 0)
 		error_set(ERROR_INPUT, "turn %d: cannot rebuild the close commit %s: %s", t, tag,
 			error_last()->message);
 	else if (strcmp(rebuilt, id) != 0)
 		error_set(ERROR_INPUT,
-			"turn %d: %s is commit %s, but the close rebuilds to %s: it holds other files, another message or another parent than the close's",
+			"turn %d: %s is commit %s, but the close rebuilds to %s: it holds other files, another message or another parent than the close's (its file and its time stamps)",
 			t, tag, id, rebuilt);
 	else
 		rc = same_at_main(v, t, tag, path);
@@ -122,6 +126,7 @@ done:
 		*keep = r; /* the caller's now */
 	else
 		close_release(&r);
+	file_list_free(files, n_files);
 	buf_release(&msg);
 	buf_release(&bytes);
 	buf_release(&canon);

@@ -34,7 +34,7 @@ static const char *const campaign_keys[] = {
 static const char *const player_keys[] = { "id", "name", "email", "ssh_key", NULL };
 static const char *const fairness_keys[] = { "commitment", "chain_length", "fair", "entropy",
 	"beacon", "beacon_genesis", "beacon_period", "beacon_delay", "beacon_chain",
-	"beacon_scheme", "beacon_public_key", "beacon_demo", "warning", NULL };
+	"beacon_scheme", "beacon_public_key", "beacon_demo", "timestamps", "warning", NULL };
 
 const char *const campaign_entropy_names[] = { "none", "beacon", "players", NULL };
 
@@ -157,6 +157,53 @@ static void parse_entropy(struct campaign *c, const struct node *fairness, struc
 	}
 	parse_beacon_chain(c, fairness, d);
 }
+const char *campaign_timestamp_problem(const char *name, const char *url)
+{
+	if (!node_is_id(name))
+		return "name is not an identifier (1 to 64 letters, digits, '_', '.' or '-')";
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
+		return "url is not http:// or https://";
+	for (const char *p = url; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 127)
+			return "url holds a space or a control character";
+	return strlen(url) > 500 ? "url is longer than 500 bytes" : NULL;
+}
+
+/* fairness.timestamps: the RFC 3161 authorities each close is sent to (docs/fairness.md,
+ * "Time stamps"), a list of {name, url}, names unique. Only a closed turn has a close. */
+static void parse_timestamps(struct campaign *c, const struct node *fairness, struct diag *d)
+{
+	static const char *const keys[] = { "name", "url", NULL };
+	const struct node *seq = node_get(fairness, "timestamps");
+	const char *name, *url;
+
+	if (!seq || node_check_seq(seq, "timestamps", CAMPAIGN_MAX_TIMESTAMPS, d) < 0)
+		return;
+	if (seq->n && c->entropy == CAMPAIGN_ENTROPY_NONE)
+		node_error(d, seq, "timestamps need closed turns (entropy beacon or players)");
+	c->timestamps = xcalloc(seq->n + 1, sizeof(*c->timestamps));
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct node *a = seq->items[i], *nn, *un;
+		if (node_check_map(a, "a time-stamp authority", keys, d) < 0)
+			continue;
+		nn = node_need(a, "name", d);
+		un = node_need(a, "url", d);
+		if (!nn || !un || node_want_str(nn, "name", 64, &name, d) < 0 ||
+			node_want_str(un, "url", 500, &url, d) < 0)
+			continue;
+		const char *why = campaign_timestamp_problem(name, url);
+		for (size_t j = 0; !why && j < c->n_timestamps; j++)
+			if (strcmp(c->timestamps[j].name, name) == 0)
+				why = "name is given twice";
+		if (why) {
+			node_error(d, a, "time-stamp authority '%s': %s", name, why);
+			continue;
+		}
+		c->timestamps[c->n_timestamps].name = xstrdup(name);
+		c->timestamps[c->n_timestamps++].url = xstrdup(url);
+	}
+}
+
 static const char *const state_keys[] = { "campaign", "rules", "turn", "game", NULL };
 
 static int cmp_id(const void *a, const void *b)
@@ -200,6 +247,13 @@ static void campaign_clear_parsed(struct campaign *c)
 	free(c->beacon);
 	free(c->beacon_chain);
 	free(c->beacon_key);
+	for (size_t i = 0; i < c->n_timestamps; i++) {
+		free(c->timestamps[i].name);
+		free(c->timestamps[i].url);
+	}
+	free(c->timestamps);
+	c->timestamps = NULL;
+	c->n_timestamps = 0;
 	pbem_release(&c->pbem);
 	c->id = c->title = c->rules_name = c->beacon = c->beacon_chain = c->beacon_key = NULL;
 	c->beacon_demo = 0;
@@ -289,6 +343,7 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		if (n)
 			node_want_bool(n, "fair", &c->fair, d);
 		parse_entropy(c, fairness, d);
+		parse_timestamps(c, fairness, d);
 	}
 	parse_visibility(c, root, d);
 

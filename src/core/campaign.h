@@ -43,6 +43,9 @@ enum campaign_entropy {
 extern const char *const campaign_entropy_names[];
 /* Parses an entropy name; -1 when unknown. */
 int campaign_entropy_parse(const char *name);
+/* Checks one time-stamp authority (name an identifier, url http:// or https://, at most 500
+ * bytes, no space or control): NULL when fine, else what is wrong (a static string). */
+const char *campaign_timestamp_problem(const char *name, const char *url);
 
 /* Who sees what (`visibility:`; docs/fairness.md, "Sealed turns"). */
 enum campaign_visibility {
@@ -68,6 +71,13 @@ int campaign_visibility_parse(const char *name);
 	"umpire demo beacon (its secret key is published with umpire: it proves nothing about fairness)"
 #define CAMPAIGN_DEMO_BEACON_GENESIS 1767225600LL
 #define CAMPAIGN_DEMO_BEACON_PERIOD 3LL
+
+/* A time-stamp authority the campaign names (fairness.timestamps; tstamp.h). */
+struct campaign_timestamp {
+	char *name; /* an identifier: its tokens are journal/turn-NNNN.close.NAME.tsr */
+	char *url;  /* http:// or https://: where umpire POSTs the request at each close */
+};
+#define CAMPAIGN_MAX_TIMESTAMPS 8
 
 struct campaign {
 	char *dir;          /* the campaign directory (work tree) */
@@ -100,6 +110,9 @@ struct campaign {
 	struct timespec locked_at; /* CAMPAIGN_LOCK: when the writer lock was taken (its mtime) */
 	int secret_exposed; /* campaign_read_secret: .umpire/secret is group/world-readable */
 	char **stale_locks; /* CAMPAIGN_LOCK: git lock files a killed run left, removed; or NULL */
+	/* fairness.timestamps: the RFC 3161 authorities asked at each close, n_timestamps */
+	struct campaign_timestamp *timestamps;
+	size_t n_timestamps;
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -131,6 +144,9 @@ struct campaign_spec {
 	int beacon_demo;          /* umpire's demo beacon */
 	int visibility;           /* enum campaign_visibility */
 	long long when;           /* the setup's commit time, seconds */
+	/* --tsa: the time-stamp authorities to name, n_timestamps of them */
+	const struct campaign_timestamp *timestamps;
+	size_t n_timestamps;
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

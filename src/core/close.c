@@ -43,6 +43,12 @@ long long close_named_round(const struct campaign *c, long long closed_at)
 	return close_round_at(c, r) <= closed_at ? r + 1 : r;
 }
 
+long long close_witness_until(const struct close_record *r)
+{
+	return r->entropy == CAMPAIGN_ENTROPY_BEACON ? r->round_at :
+						       r->closed_at + CLOSE_WITNESS_WINDOW;
+}
+
 void close_summary(char *out, size_t size, const struct close_record *r)
 {
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)

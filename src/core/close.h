@@ -49,6 +49,13 @@ long long close_first_round(const struct campaign *c, long long at);
  * "Closed turns". */
 long long close_named_round(const struct campaign *c, long long closed_at);
 
+/* A witness of a close (a receipt's arrival, a time stamp's genTime) is in time at or after
+ * closed_at and before this: the named round's round_at under beacon; under players, where
+ * the reveals have no public time, closed_at + CLOSE_WITNESS_WINDOW (docs/fairness.md,
+ * "Time stamps"). */
+#define CLOSE_WITNESS_WINDOW 600 /* seconds */
+long long close_witness_until(const struct close_record *r);
+
 /* Under entropy players, a close must hold at least one `entropy:` commitment: with none the
  * reveals text is empty and B_t = SHA256("") is known before the close, so the umpire alone
  * could try rulings against the dice (docs/fairness.md, "Closed turns"). Returns 0, or -1

@@ -50,6 +50,12 @@ void layout_close_path(char out[LAYOUT_PATH_MAX], int turn)
 		turn);
 }
 
+void layout_close_token_path(char out[LAYOUT_PATH_MAX], int turn, const char *authority)
+{
+	snprintf(out, LAYOUT_PATH_MAX, "journal/" LAYOUT_TAG_PREFIX TURN_DIGITS ".close.%s.tsr",
+		turn, authority);
+}
+
 void layout_close_message(struct buf *msg, int turn, const char *what, const uint8_t digest[32],
 	const uint8_t commitment[32])
 {

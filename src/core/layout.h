@@ -59,6 +59,9 @@ void layout_map_link(char out[LAYOUT_PATH_MAX], int turn, const char *player, in
 void layout_close_tag(char out[LAYOUT_TAG_MAX], int turn);
 /* journal/turn-NNNN.close.yaml: what the close fixed. */
 void layout_close_path(char out[LAYOUT_PATH_MAX], int turn);
+/* journal/turn-NNNN.close.AUTHORITY.tsr: the time-stamp authority's answer (a DER
+ * TimeStampResp) for the close file, committed with it (docs/fairness.md, "Time stamps"). */
+void layout_close_token_path(char out[LAYOUT_PATH_MAX], int turn, const char *authority);
 /* The close commit's message: "Turn N: orders closed", a line on what it fixed, then the
  * trailers Turn, Orders-Digest and Commitment (hex). Appends to msg. */
 void layout_close_message(struct buf *msg, int turn, const char *what, const uint8_t digest[32],

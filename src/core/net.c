@@ -1,6 +1,7 @@
 /* net.c — libcurl's uses (net.h): one message over SMTP (the envelope, the upload, TLS and
- * the login are libcurl's) and one bounded HTTP(S) GET (the beacon's round); this file only
- * maps libcurl's results to core's error convention.
+ * the login are libcurl's), one bounded HTTP(S) GET (the beacon's round) and one bounded
+ * POST (a time-stamp request); this file only maps libcurl's results to core's error
+ * convention.
  * libcurl is opened when the first message goes (dlopen), not linked: with its TLS, HTTP/2,
  * LDAP and Kerberos libraries it is 17 of the 57 shared libraries every umpire process
  * would otherwise map and relocate at start-up (about 5 ms a process). */
@@ -8,6 +9,7 @@
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/net.h"
 #include "core/buf.h"
@@ -252,5 +254,61 @@ int http_get(const char *url, size_t max, long timeout, struct buf *out, long *s
 	else
 		ret = 0;
 	lc.easy_cleanup(curl);
+	return ret;
+}
+
+int http_post(const char *url, const char *content_type, const void *body, size_t len,
+	const char *want_type, size_t max, long timeout, struct buf *out, long *status)
+{
+	struct download d = { out, max, 0, 0 };
+	struct curl_slist *headers = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	char *type = xasprintf("Content-Type: %s", content_type);
+	char *got_type = NULL;
+	int ret = -1;
+
+	*status = 0;
+	if (curl_open() < 0) {
+		free(type);
+		return -1;
+	}
+	CURL *curl = lc.easy_init();
+	if (!curl) {
+		free(type);
+		return error_set(ERROR_OS, "cannot start libcurl");
+	}
+	headers = lc.slist_append(headers, type);
+	lc.easy_setopt(curl, CURLOPT_URL, url);
+	lc.easy_setopt(curl, CURLOPT_POST, 1L);
+	lc.easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+	lc.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	lc.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+	lc.easy_setopt(curl, CURLOPT_WRITEDATA, &d);
+	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
+	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	CURLcode rc = lc.easy_perform(curl);
+	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	lc.easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &got_type);
+	if (rc != CURLE_OK)
+		error_set(ERROR_OS, "cannot post to %s: %s", url,
+			d.too_big ? "the answer is too long" :
+			errbuf[0] ? errbuf :
+				    lc.easy_strerror(rc));
+	else if (*status < 200 || *status > 299)
+		error_set(ERROR_OS, "cannot post to %s: HTTP %ld", url, *status);
+	else if (want_type &&
+		 (!got_type || strncasecmp(got_type, want_type, strlen(want_type)) ||
+			 (got_type[strlen(want_type)] && got_type[strlen(want_type)] != ';')))
+		error_set(ERROR_OS, "cannot post to %s: the answer is not of type %s", url,
+			want_type);
+	else
+		ret = 0;
+	lc.easy_cleanup(curl);
+	lc.slist_free_all(headers);
+	free(type);
 	return ret;
 }

@@ -1,5 +1,6 @@
-/* net.h — libcurl's two uses: sending one message over SMTP (no SMTP by hand) and one HTTP(S)
- * GET (the beacon's round, beacon.h). net.c is the only file that includes <curl/curl.h>. */
+/* net.h — libcurl's uses: sending one message over SMTP (no SMTP by hand), one HTTP(S) GET
+ * (the beacon's round, beacon.h) and one HTTP(S) POST (a time-stamp request, tstamp.h).
+ * net.c is the only file that includes <curl/curl.h>. */
 #ifndef UMPIRE_NET_H
 #define UMPIRE_NET_H
 
@@ -40,5 +41,12 @@ struct buf;
  * answer, -1 (class ERROR_OS: libcurl's reason, or the status; ERROR_MISSING for 404) for
  * anything else. */
 int http_get(const char *url, size_t max, long timeout, struct buf *out, long *status);
+/* POSTs body (len bytes, Content-Type content_type) to url (http:// or https://, no
+ * redirects) and appends the answer to out: at most max bytes, in at most timeout seconds
+ * (connecting included); the answer's Content-Type must be want_type (NULL: any). *status
+ * as for http_get. Returns 0 for a 2xx answer of that type, -1 (class ERROR_OS: libcurl's
+ * reason, the status or the type) for anything else. */
+int http_post(const char *url, const char *content_type, const void *body, size_t len,
+	const char *want_type, size_t max, long timeout, struct buf *out, long *status);
 
 #endif

@@ -195,6 +195,14 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 				"any of its rounds: this campaign's dice prove nothing about fairness");
 		}
 	}
+	if (spec->n_timestamps) {
+		struct node *ts = node_map_add(fair, "timestamps", node_new_seq());
+		for (size_t i = 0; i < spec->n_timestamps; i++) {
+			struct node *a = node_seq_add(ts, node_new_map());
+			node_map_str(a, "name", spec->timestamps[i].name);
+			node_map_str(a, "url", spec->timestamps[i].url);
+		}
+	}
 	if (spec->entropy == CAMPAIGN_ENTROPY_NONE)
 		node_map_str(fair, "warning",
 			"entropy none: the umpire knows each turn key before the orders arrive and "

@@ -168,6 +168,7 @@ void turn_release(struct turn *t)
 	struct turn_input *in = &t->in;
 	struct turn_output *out = &t->out;
 
+	buf_release(&t->notes);
 	for (size_t i = 0; i < in->n_files; i++)
 		order_file_release(&in->files[i], t->c);
 	free(in->files);

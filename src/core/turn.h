@@ -150,6 +150,10 @@ struct turn {
 	long long round_override;    /* `close --beacon-round R`: the round to name; 0 none */
 	struct turn_salt *salts;     /* TURN_RECORDED, sealed: the salts the reveal published */
 	size_t n_salts;
+	/* What the command should tell besides, one line each (a time-stamp authority that did
+	 * not answer the close), and how many time stamps the close committed. */
+	struct buf notes;
+	size_t stamped;
 };
 
 /* Sets up t for campaign c. For TURN_RECORDED pass the record, the revision holding its order

@@ -10,6 +10,7 @@
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/receipt.h"
+#include "core/tstamp.h"
 #include "core/banned.h"
 
 /* --- orders ------------------------------------------------------------------------------ */
@@ -438,8 +439,48 @@ static char *close_difference(const struct close_record *a, const struct close_r
 	return NULL;
 }
 
+/* The seconds each time-stamp authority has to answer: TSTAMP_TIMEOUT, or
+ * $UMPIRE_TSA_TIMEOUT (1 to 600). */
+static long stamp_timeout(void)
+{
+	const char *v = getenv("UMPIRE_TSA_TIMEOUT");
+	char *end = NULL;
+	long s = v ? strtol(v, &end, 10) : 0;
+
+	return v && end != v && *end == '\0' && s >= 1 && s <= 600 ? s : TSTAMP_TIMEOUT;
+}
+
+/* Each authority of fairness.timestamps time-stamps the close file (yaml): its answer joins
+ * the close commit's files. One that does not answer in time, or answers what a verifier
+ * would refuse, is left out and told in t->notes: the close is not held up for it
+ * (docs/fairness.md, "Time stamps"). */
+static void stamp_close(struct turn *t, const struct buf *yaml, struct file **files,
+	size_t *n_files)
+{
+	const struct campaign *c = t->c;
+	char path[LAYOUT_PATH_MAX];
+	struct buf token = BUF_INIT;
+	long timeout = stamp_timeout();
+
+	for (size_t i = 0; i < c->n_timestamps; i++) {
+		struct tstamp_authority a = { c->timestamps[i].name, c->timestamps[i].url };
+		if (tstamp_fetch(&a, yaml->data, yaml->len, t->close.closed_at,
+			    close_witness_until(&t->close), timeout, &token) < 0) {
+			buf_printf(&t->notes, "turn %d closed without a time stamp from %s: %s\n",
+				t->in.turn, a.name, error_last()->message);
+			error_clear();
+			continue;
+		}
+		layout_close_token_path(path, t->in.turn, a.name);
+		file_list_add(files, n_files, path, token.data, token.len);
+		t->stamped++;
+	}
+	buf_release(&token);
+}
+
 /* The close's files, kept in .umpire/closed/turn-NNNN/ for `turn` (which may then be given
- * none), then the close commit on main, tagged close-NNNN. */
+ * none), then the close commit on main, tagged close-NNNN, with the time stamps of the
+ * close file. */
 static int commit_close(struct turn *t)
 {
 	struct campaign *c = t->c;
@@ -462,6 +503,7 @@ static int commit_close(struct turn *t)
 	layout_close_path(path, t->in.turn);
 	layout_close_tag(tag, t->in.turn);
 	file_list_add(&files, &n_files, path, yaml.data, yaml.len);
+	stamp_close(t, &yaml, &files, &n_files);
 	close_summary(what, sizeof what, &t->close);
 	layout_close_message(&msg, t->in.turn, what, t->close.digest, c->commitment);
 	rc = repo_build(c->repo, files, n_files, buf_str(&msg), t->when, t->close_commit);

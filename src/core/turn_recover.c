@@ -57,6 +57,8 @@ static int recover_close(struct turn *t, const struct journal_record *r, const c
 	char rev[64], parent[41], tag[LAYOUT_TAG_MAX], tagged[41], path[LAYOUT_PATH_MAX];
 	struct buf subject = BUF_INIT, bytes = BUF_INIT;
 	char *want = xasprintf("Turn %d: " LAYOUT_CLOSE_SUBJECT, r->turn + 1);
+	struct file *files = NULL;
+	size_t n_files = 0;
 	int rc = 1;
 
 	snprintf(rev, sizeof rev, "%s^1", main_id);
@@ -75,9 +77,22 @@ static int recover_close(struct turn *t, const struct journal_record *r, const c
 		rc = -1;
 		goto done;
 	}
-	struct file f = { path, (unsigned char *)bytes.data, bytes.len };
-	rc = repo_publish(t->c->repo, &f, 1, main_id, tag) < 0 ? -1 : 0;
+	file_list_add(&files, &n_files, path, bytes.data, bytes.len);
+	/* The time stamps committed with it (docs/fairness.md, "Time stamps"). */
+	for (size_t i = 0; i < t->c->n_timestamps; i++) {
+		layout_close_token_path(path, r->turn + 1, t->c->timestamps[i].name);
+		buf_clear(&bytes);
+		int got = repo_read(t->c->repo, main_id, path, &bytes);
+		if (got == 0)
+			file_list_add(&files, &n_files, path, bytes.data, bytes.len);
+		else if (got != ERROR_NOTFOUND) {
+			rc = -1;
+			goto done;
+		}
+	}
+	rc = repo_publish(t->c->repo, files, n_files, main_id, tag) < 0 ? -1 : 0;
 done:
+	file_list_free(files, n_files);
 	free(want);
 	buf_release(&subject);
 	buf_release(&bytes);
