@@ -352,11 +352,15 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 	layout_tag(tag, last);
 	int revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	const char *remote = c->pbem.publish.remote;
+	char *result = NULL, *winner = NULL;
+	if (inbox_game_result(c, &result, &winner) < 0)
+		return -1;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
 		if (!has_address(c, i))
 			continue;
 		struct buf body = BUF_INIT;
-		buf_printf(&body, "The game of %s is over: %s.\n\n", c->id, why);
+		buf_printf(&body, "The game of %s is over: %s.\nThe result: %s.\n\n", c->id, why,
+			result);
 		buf_printf(&body, "Its last turn is %d (tag %s).\n", last, tag);
 		if (c->visibility == CAMPAIGN_SEALED && revealed)
 			buf_printf(&body,
@@ -384,5 +388,7 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 		free(subject);
 		buf_release(&body);
 	}
+	free(result);
+	free(winner);
 	return rc;
 }
