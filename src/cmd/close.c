@@ -350,31 +350,82 @@ int cmd_reveal(int argc, char **argv)
 }
 
 static const char nonce_help[] =
-	"usage: umpire nonce\n\n"
+	"usage: umpire nonce [--campaign ID --turn N --player P]\n\n"
 	"Draws a nonce for a player of a campaign with entropy players (32 bytes from the OS\n"
 	"random generator) and prints it with its SHA-256. The 'entropy:' line goes into the\n"
-	"order file; the nonce stays secret until the turn is closed, then goes in the reveal.\n";
+	"order file; the nonce stays secret until the turn is closed, then goes in the reveal.\n"
+	"With --campaign, --turn and --player the output is that reveal file, as 'umpire\n"
+	"reveal' and the umpire's inbox take it: save it, copy its entropy: line into your\n"
+	"orders for that turn, and send the file itself once the turn is closed.\n";
+
+/* 1 if s is a campaign id (docs/formats.md: [A-Za-z0-9_.-], 1 to 64 bytes). */
+static int campaign_id_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return n >= 1 && n <= 64 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
+}
 
 int cmd_nonce(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "campaign", required_argument, NULL, 'c' },
+		{ "turn", required_argument, NULL, 't' },
+		{ "player", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
-	char hex[65];
-	int code = cmd_options_help_only(argc, argv, nonce_help);
+	char hex[65], ehex[65];
+	const char *campaign = NULL, *player = NULL;
+	int ch, turn = -1;
 
-	if (code != EXIT_OK)
-		return code < 0 ? EXIT_OK : code;
-	if (argc > optind) {
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			campaign = optarg;
+			break;
+		case 'p':
+			player = optarg;
+			break;
+		case 't':
+			if (cmd_parse_turn(optarg, &turn) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(nonce_help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(nonce_help, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	int given = (campaign != NULL) + (player != NULL) + (turn >= 0);
+	if (argc > optind || (given != 0 && given != 3) || turn == 0 ||
+		(campaign && !campaign_id_ok(campaign)) || (player && !node_is_player_id(player))) {
 		fputs(nonce_help, stderr);
 		return EXIT_USAGE;
 	}
 	fair_random(nonce, sizeof nonce);
 	hex_encode(hex, nonce, FAIR_HASH_BYTES);
-	printf("# the nonce: keep it secret until the turn is closed, then send it in your reveal\n"
-	       "nonce: %s\n",
-		hex);
 	fair_sha256(h, nonce, FAIR_HASH_BYTES);
-	hex_encode(hex, h, FAIR_HASH_BYTES);
-	printf("# its SHA-256: put this line in your order file\nentropy: %s\n", hex);
+	hex_encode(ehex, h, FAIR_HASH_BYTES);
 	fair_wipe(nonce, sizeof nonce);
+	if (given) {
+		printf("# umpire nonce: %s's reveal for turn %d of %s. Keep this file secret until the\n"
+		       "# turn is closed, then send it to the umpire (by mail, or umpire reveal DIR FILE).\n"
+		       "# Its entropy: line goes into your order file for turn %d.\n"
+		       "campaign: %s\nturn: %d\nplayer: %s\nnonce: %s\nentropy: %s\n",
+			player, turn, campaign, turn, campaign, turn, player, hex, ehex);
+	} else {
+		printf("# the nonce: keep it secret until the turn is closed, then send it in your "
+		       "reveal\nnonce: %s\n# its SHA-256: put this line in your order file\n"
+		       "entropy: %s\n",
+			hex, ehex);
+		fputs("umpire nonce: with --campaign ID --turn N --player P it prints the reveal file "
+		      "itself\n",
+			stderr);
+	}
+	fair_wipe(hex, sizeof hex);
 	return EXIT_OK;
 }

@@ -324,6 +324,11 @@ static int run_mail(struct campaign *c, long long now)
 	before = outbox_pending(c);
 	if (s.turn > 1 && notify_reports(c, s.turn - 1, now, &n) == 0)
 		said(c, before, "the reports of turn", s.turn - 1);
+	/* Before turn 1 is played: each player's briefing, his side and his first order file
+	 * (issue 37; outbox_queue sends each once). */
+	before = outbox_pending(c);
+	if (s.turn == 1 && !s.game_over && notify_briefings(c, now, &n) == 0)
+		said(c, before, "the briefings", 0);
 	before = outbox_pending(c);
 	rc = s.closed && !s.game_over ? notify_receipts(c, s.turn, now, &n) : 0;
 	if (s.closed && rc == 0)

@@ -59,6 +59,8 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 	json_object_set_new(o, "closed", json_boolean(s->closed));
 	json_object_set_new(o, "game_over", json_boolean(s->game_over));
 	json_object_set_new(o, "over", s->over ? json_string(s->over) : json_null());
+	json_object_set_new(o, "result", s->result ? json_string(s->result) : json_null());
+	json_object_set_new(o, "winner", s->winner ? json_string(s->winner) : json_null());
 	json_object_set_new(o, "revealed", json_boolean(s->revealed));
 	json_object_set_new(o, "now", utc_or_null(now));
 	json_object_set_new(o, "deadline", utc_or_null(s->deadline));
@@ -113,6 +115,7 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 	if (s->game_over) {
 		printf("campaign %s: the game is over (%s) after turn %d\n", c->id, s->over,
 			s->turn - 1);
+		printf("result: %s\n", s->result);
 		if (c->visibility == CAMPAIGN_SEALED && !s->revealed)
 			printf("sealed: 'umpire reveal %s' publishes what the turns withheld\n",
 				c->dir);

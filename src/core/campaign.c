@@ -1,6 +1,7 @@
 /* campaign.c — opening a campaign: reading campaign.yaml and state.yaml from the committed
  * history (never from a possibly edited work tree), taking the lock, opening the journal,
  * reading the umpire's secret. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -798,4 +799,28 @@ done:
 	fair_wipe(text, sizeof text);
 	free(path);
 	return rc;
+}
+
+int campaign_victory(const struct campaign *c, const void *state, const char **winner,
+	struct buf *out)
+{
+	struct buf why = BUF_INIT;
+	const char *w = NULL;
+	int decided = c->rules->victory && c->rules->victory(&c->rc, state, &w, &why) == 1;
+
+	for (size_t i = 0; decided && w && i < c->n_players; i++)
+		if (strcmp(c->players[i], w) == 0)
+			w = c->players[i]; /* c's own string: it outlives state */
+	assert(!decided || !w || campaign_has_player(c, w));
+	if (!decided)
+		buf_puts(out, "no winner by the scenario's conditions (it states none): the umpire "
+			      "rules who won");
+	else if (w)
+		buf_printf(out, "%s wins: %s", w, buf_str(&why));
+	else
+		buf_printf(out, "a draw: %s", buf_str(&why));
+	buf_release(&why);
+	if (winner)
+		*winner = decided ? w : NULL;
+	return decided;
 }

@@ -204,4 +204,13 @@ const char **campaign_ids(const struct campaign *c, size_t *n);
 /* 1 if id is a player of the campaign. */
 int campaign_has_player(const struct campaign *c, const char *id);
 
+/* Who won the game that ended in state, by the scenario's victory conditions (the rule
+ * system's victory hook, docs/rules/NAME.md "Victory"). Appends one line of plain text (no
+ * Markdown: the caller escapes it for its sink) to out: "P wins: WHY", "a draw: WHY", or
+ * "no winner by the scenario's conditions (it states none): the umpire rules who won".
+ * *winner (may be NULL) gets the winner's id (one of c->players) or NULL. Returns 1 when the
+ * conditions decided (a winner or a draw), 0 when they name none. */
+int campaign_victory(const struct campaign *c, const void *state, const char **winner,
+	struct buf *out);
+
 #endif

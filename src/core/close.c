@@ -295,7 +295,8 @@ int close_reveals_parse(const struct close_record *r, const char *text,
 int close_reveal_file_parse(const char *name, const struct buf *bytes, const char *campaign,
 	int turn, char **player, uint8_t nonce[FAIR_HASH_BYTES], struct diag *d)
 {
-	static const char *const keys[] = { "campaign", "turn", "player", "nonce", NULL };
+	static const char *const keys[] = { "campaign", "turn", "player", "nonce", "entropy",
+		NULL };
 	size_t before = diag_count(d);
 	const char *s;
 	int t;
@@ -317,6 +318,17 @@ int close_reveal_file_parse(const char *name, const struct buf *bytes, const cha
 	if (n && node_want_str(n, "nonce", 64, &s, d) == 0 &&
 		(strlen(s) != 64 || hex_decode(nonce, FAIR_HASH_BYTES, s) < 0))
 		node_error(d, n, "nonce is not 64 hex digits (umpire nonce prints one)");
+	/* `umpire nonce --campaign --turn --player` prints the reveal with its entropy: line
+	 * (what the orders committed to), so the file says both; it must be the nonce's. */
+	n = node_get(root, "entropy");
+	if (n && node_want_str(n, "entropy", 64, &s, d) == 0) {
+		uint8_t e[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+		fair_sha256(h, nonce, FAIR_HASH_BYTES);
+		if (strlen(s) != 64 || hex_decode(e, FAIR_HASH_BYTES, s) < 0)
+			node_error(d, n, "entropy is not 64 hex digits (the SHA-256 of the nonce)");
+		else if (diag_count(d) == before && memcmp(e, h, FAIR_HASH_BYTES) != 0)
+			node_error(d, n, "entropy is not the SHA-256 of this file's nonce");
+	}
 	node_free(root);
 	if (diag_count(d) != before) {
 		free(*player);

@@ -470,7 +470,11 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	if (!orders)
 		goto done;
 	if (!player_ok) {
-		if (pn && pn->kind == NODE_SCALAR && strcmp(pn->scalar, UMPIRE_PLAYER) != 0)
+		/* A typo'd id: the orders may still be a due player's. A player of the campaign
+		 * who is not due (or who sent twice) gets that one error: his orders checked as
+		 * the other side's would bury it under theirs (issue 37). */
+		if (pn && pn->kind == NODE_SCALAR && strcmp(pn->scalar, UMPIRE_PLAYER) != 0 &&
+			!campaign_has_player(c, pn->scalar))
 			check_orders_anyway(t, pn, orders, standing, d);
 	} else if (strcmp(f->player, UMPIRE_PLAYER) == 0) {
 		if (standing)

@@ -278,10 +278,14 @@ static void render_game_end(struct buf *b, const struct turn *t)
 	struct buf subject = BUF_INIT;
 	char tag[LAYOUT_TAG_MAX];
 
-	if (c->rules->result) {
-		buf_puts(b, "\n## Result\n\n");
+	struct buf line = BUF_INIT;
+	buf_puts(b, "\n## Result\n\n**");
+	campaign_victory(c, t->state, NULL, &line);
+	escape_markdown(b, buf_str(&line));
+	buf_puts(b, ".**\n\n");
+	buf_release(&line);
+	if (c->rules->result)
 		c->rules->result(&c->rc, t->state, b);
-	}
 	buf_printf(b, "\n## The game, turn by turn (%d)\n\n", t->in.turn);
 	for (int k = 1; k < t->in.turn; k++) {
 		layout_tag(tag, k);

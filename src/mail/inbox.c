@@ -160,6 +160,23 @@ int inbox_game_over(struct campaign *c, char **why)
 	return *why != NULL;
 }
 
+int inbox_game_result(struct campaign *c, char **result, char **winner)
+{
+	struct buf line = BUF_INIT;
+	void *state = NULL;
+	const char *w = NULL;
+	int last;
+
+	*result = *winner = NULL;
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
+		return -1;
+	campaign_victory(c, state, &w, &line);
+	*winner = w ? xstrdup(w) : NULL;
+	*result = buf_detach(&line);
+	c->rules->state_free(state);
+	return 0;
+}
+
 /* The campaigns that take mail from maildir: one empty file per id in
  * maildir/umpire-campaigns/ (Maildir readers ignore it), each added by its own inbox. */
 static void register_campaign(const struct campaign *c, const char *maildir)
@@ -883,6 +900,13 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	}
 	out->game_over = over != NULL;
 	out->over = over;
+	if (out->game_over) {
+		struct buf line = BUF_INIT;
+		const char *w = NULL;
+		campaign_victory(c, state, &w, &line);
+		out->result = buf_detach(&line);
+		out->winner = w ? xstrdup(w) : NULL;
+	}
 	out->revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;
@@ -900,6 +924,8 @@ void inbox_status_release(struct inbox_status *s)
 	free(s->players);
 	free(s->unrevealed);
 	free(s->over);
+	free(s->result);
+	free(s->winner);
 	memset(s, 0, sizeof(*s));
 }
 

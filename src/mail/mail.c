@@ -277,9 +277,38 @@ static int line_starts(const char *p, const char *word)
 	return strncmp(p, word, strlen(word)) == 0;
 }
 
+/* 1 if the line at p (n bytes, no line break) is where a reply's quoted text begins: a
+ * line quoted with '>', or Outlook's "-----Original Message-----". */
+static int quote_starts(const char *p, size_t n)
+{
+	return (n > 0 && p[0] == '>') ||
+	       (n >= 27 && strncmp(p, "-----Original Message-----", 26) == 0);
+}
+
+/* Drops from b its last line when it is a reply's attribution ("On Mon, 30 Nov 2026, Jane
+ * <j@example.org> wrote:"): a line ending in ':' with a space in it, which no order file's
+ * key has (keys are one word: campaign, turn, player, orders, standing, entropy). */
+static void drop_attribution(struct buf *b)
+{
+	while (b->len >= 2 && b->data[b->len - 1] == '\n' && b->data[b->len - 2] == '\n')
+		b->data[--b->len] = '\0';
+	if (b->len < 2 || b->data[b->len - 1] != '\n')
+		return;
+	size_t end = b->len - 1, start = end;
+	while (start > 0 && b->data[start - 1] != '\n')
+		start--;
+	if (end > start && b->data[end - 1] == ':' && memchr(b->data + start, ' ', end - start) &&
+		b->data[start] != ' ' && b->data[start] != '-') {
+		b->len = start;
+		b->data[b->len] = '\0';
+	}
+}
+
 /* An inline body: from the first line `---` or `campaign:` (what a mail program puts
- * before, a greeting, is dropped) up to a signature separator line "-- ", CRLF made LF.
- * 0, or -1 when the body has no such line. */
+ * before, a greeting, is dropped) up to a signature separator line "-- ", or the quoted
+ * text of a reply typed above it (a line starting with '>' or Outlook's "-----Original
+ * Message-----", and the attribution line before it), CRLF made LF. 0, or -1 when the body
+ * has no such line. */
 static int body_orders(struct mail_in *out)
 {
 	const char *s = out->orders, *start = NULL;
@@ -302,6 +331,10 @@ static int body_orders(struct mail_in *out)
 		size_t content = n > 0 && p[n - 1] == '\r' ? n - 1 : n;
 		if (content == 3 && strncmp(p, "-- ", 3) == 0)
 			break;
+		if (quote_starts(p, content)) {
+			drop_attribution(&b);
+			break;
+		}
 		buf_append(&b, p, content);
 		if (nl)
 			buf_puts(&b, "\n");

@@ -309,6 +309,66 @@ int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
 	return rc < 0 ? -1 : 0;
 }
 
+/* Player i's briefing: report and map, from his outbox folder (sealed) or the Setup's tag
+ * (open). 0, ERROR_NOTFOUND when there is none, -1. */
+static int queue_briefing(struct campaign *c, size_t i, long long now)
+{
+	char tag[LAYOUT_TAG_MAX], rp[LAYOUT_PATH_MAX], mp[LAYOUT_PATH_MAX];
+	struct buf report = BUF_INIT, map = BUF_INIT;
+	int rc;
+
+	layout_tag(tag, 0);
+	if (c->visibility == CAMPAIGN_SEALED) {
+		char *dir = xasprintf("%s/.umpire/outbox/%s/" LAYOUT_OUTBOX_BRIEFING, c->dir,
+			c->players[i]);
+		char *path = xasprintf("%s/report.md", dir);
+		rc = file_read(path, REPO_MAX_OBJECT_BYTES, &report) == 0 ? 0 : ERROR_NOTFOUND;
+		free(path);
+		path = xasprintf("%s/%s", dir, LAYOUT_OUTBOX_MAP);
+		if (rc == 0 && file_read(path, REPO_MAX_OBJECT_BYTES, &map) < 0)
+			buf_clear(&map);
+		free(path);
+		free(dir);
+	} else {
+		layout_report_path(rp, 0, c->players[i]);
+		layout_map_path(mp, 0, c->players[i]);
+		rc = repo_read(c->repo, tag, rp, &report) == 0 ? 0 : ERROR_NOTFOUND;
+		if (rc == 0 && repo_read(c->repo, tag, mp, &map) < 0)
+			buf_clear(&map);
+	}
+	error_clear();
+	if (rc == 0) {
+		char *subject = xasprintf("[%s] your briefing: the table before turn 1", c->id);
+		struct notice nt = { "briefing", 0, subject, buf_str(&report),
+			{ { "briefing.md", report.data, report.len } }, 1 };
+		if (map.len)
+			nt.attachments[nt.n_attachments++] = (struct mail_attachment){
+				"briefing.svg", map.data, map.len
+			};
+		rc = queue_notice(c, i, &nt, now);
+		free(subject);
+	}
+	buf_release(&report);
+	buf_release(&map);
+	return rc;
+}
+
+int notify_briefings(struct campaign *c, long long now, size_t *n)
+{
+	int rc = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < c->n_players && rc >= 0; i++) {
+		if (!has_address(c, i))
+			continue;
+		rc = queue_briefing(c, i, now);
+		*n += rc == 0;
+		if (rc == ERROR_NOTFOUND)
+			rc = 0;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 {
 	struct inbox_status s;
@@ -352,11 +412,15 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 	layout_tag(tag, last);
 	int revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	const char *remote = c->pbem.publish.remote;
+	char *result = NULL, *winner = NULL;
+	if (inbox_game_result(c, &result, &winner) < 0)
+		return -1;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
 		if (!has_address(c, i))
 			continue;
 		struct buf body = BUF_INIT;
-		buf_printf(&body, "The game of %s is over: %s.\n\n", c->id, why);
+		buf_printf(&body, "The game of %s is over: %s.\nThe result: %s.\n\n", c->id, why,
+			result);
 		buf_printf(&body, "Its last turn is %d (tag %s).\n", last, tag);
 		if (c->visibility == CAMPAIGN_SEALED && revealed)
 			buf_printf(&body,
@@ -384,5 +448,7 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 		free(subject);
 		buf_release(&body);
 	}
+	free(result);
+	free(winner);
 	return rc;
 }

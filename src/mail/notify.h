@@ -26,6 +26,13 @@ int notify_reveal_receipt(struct campaign *c, int turn, const char *player, cons
  * ERROR_NOTFOUND when the turn was not processed, -1. */
 int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
 
+/* Queues to every player with an address his turn-0 briefing (briefing-0000-PLAYER): his
+ * view of the table before turn 1 and the head of his first order file, as the body and as
+ * briefing.md, with his map (briefing.svg) when the rule system draws one; read from tag
+ * turn-0000 (open) or his outbox folder (sealed, .umpire/outbox/PLAYER/briefing/). A
+ * campaign set up before briefings has none: nothing queued. Returns 0 / -1. */
+int notify_briefings(struct campaign *c, long long now, size_t *n);
+
 /* Queues a reminder (remind-NNNN-PLAYER) to every player due on turn who has not sent
  * orders by mail, with the deadline. Returns 0 / -1. */
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n);

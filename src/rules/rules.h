@@ -15,7 +15,7 @@
 #include "core/adjust.h"
 #include "core/svg.h"
 
-#define RULES_INTERFACE_VERSION 2
+#define RULES_INTERFACE_VERSION 3
 
 /* What a rule system can do, for the core and for `umpire rules` (curl's PROTOPT_* style). */
 enum rules_flags {
@@ -149,6 +149,14 @@ struct rule_system {
 	 * where the sheet says), for the report of the turn that ends the game. Optional: NULL
 	 * means the report says only that the game is over and why. */
 	void (*result)(const struct rules_campaign *c, const void *state, struct buf *out);
+	/* Who won the game that has ended (game_over said so), by the scenario's victory
+	 * conditions (the rule system's `victory` option, its vocabulary in docs/rules/NAME.md)
+	 * applied to the final state. Sets *winner to one of c->players, or NULL for a draw, and
+	 * appends why (one line of plain text, no full stop) to why. Returns 1 when the
+	 * conditions decide, 0 when the scenario states none (the umpire rules who won).
+	 * Optional: NULL is the same as returning 0. */
+	int (*victory)(const struct rules_campaign *c, const void *state, const char **winner,
+		struct buf *why);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -38,6 +38,8 @@ sed 's/^campaign: .*/campaign: another-raid/' "$good" | mk camp; bad_shown camp 
 sed 's/^turn: 1$/turn: 2/' "$good" | mk turn2;             bad_shown turn2 "this is turn 2's file; turn 1 is open"
 sed "s/^player: .*/player: blackbeard/" "$good" | mk who;  bad_shown who "'blackbeard' is not a player of this campaign"
 sed "s/^player: .*/player: $other/" "$good" | mk notdue;   bad_shown notdue "player '$other' is not due on turn 1"
+# That one error: his orders are not also checked as the due side's (issue 37).
+[ "$(grep -c ': error: ' "$TMP/err")" -eq 1 ] || { cat "$TMP/err" >&2; die "notdue: more than its one error"; }
 { cat "$good"; i=0; while [ $i -lt 21000 ]; do echo "# padding padding padding padding padding padding"; i=$((i+1)); done; } | mk big
 bad_alone big "big.yaml:1:1: error: order file is larger than 1048576 bytes"
 printf '' | mk empty;                                      bad_alone empty "empty.yaml:1:1:"

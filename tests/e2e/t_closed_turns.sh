@@ -108,7 +108,12 @@ expect 0 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 
 # (an open campaign: the replay and the clone's verify re-run the turn).
 P="$TMP/p"
 new_campaign betio-seawall "$P" --entropy players --visibility open
-expect 0 "$BIN" nonce; n1=$(sed -n 's/^nonce: //p' "$TMP/out"); e1=$(sed -n 's/^entropy: //p' "$TMP/out")
+# usmc's nonce as the reveal file itself (issue 37): campaign, turn, player, nonce, entropy.
+expect 0 "$BIN" nonce --campaign betio-seawall --turn 1 --player usmc
+cp "$TMP/out" "$TMP/usmc-reveal.yaml"
+n1=$(sed -n 's/^nonce: //p' "$TMP/out"); e1=$(sed -n 's/^entropy: //p' "$TMP/out")
+has "$TMP/out" "player: usmc"
+expect 64 "$BIN" nonce --campaign betio-seawall --turn 1
 expect 0 "$BIN" nonce; n2=$(sed -n 's/^nonce: //p' "$TMP/out"); e2=$(sed -n 's/^entropy: //p' "$TMP/out")
 [ "$(printf %s "$n1" | xxd -r -p | sha256sum | cut -c1-64)" = "$e1" ] || die "umpire nonce: entropy is not SHA-256 of the nonce"
 BS="$ROOT/campaigns/betio-seawall/orders/turn-0001"
@@ -128,8 +133,9 @@ has "$TMP/out" "randomness: \"the players' nonces: send the umpire your reveal f
 printf 'campaign: betio-seawall\nturn: 1\nplayer: usmc\nnonce: %s\n' "$n2" > "$TMP/bad-reveal.yaml"
 expect 65 "$BIN" reveal "$P" "$TMP/bad-reveal.yaml"
 has "$TMP/err" "error: the nonce does not match usmc's committed entropy (its SHA-256 is $e2, the close holds $e1)"
-printf 'campaign: betio-seawall\nturn: 1\nplayer: usmc\nnonce: %s\n' "$n1" > "$TMP/reveal.yaml"
-expect 0 "$BIN" reveal "$P" "$TMP/reveal.yaml"; has "$TMP/out" "ok: usmc's nonce for turn 1 matches the close"
+sed "s/^entropy: .*/entropy: $e2/" "$TMP/usmc-reveal.yaml" > "$TMP/bad-entropy.yaml"
+expect 65 "$BIN" reveal "$P" "$TMP/bad-entropy.yaml"; has "$TMP/err" "entropy is not the SHA-256 of this file's nonce"
+expect 0 "$BIN" reveal "$P" "$TMP/usmc-reveal.yaml"; has "$TMP/out" "ok: usmc's nonce for turn 1 matches the close"
 expect 65 "$BIN" turn "$P"; has "$TMP/err" "turn 1: no reveal from ija (umpire reveal DIR FILE..., or --allow-missing"
 expect 0 "$BIN" turn "$P" --allow-missing
 has "$P/journal/turn-0001.yaml" "no reveal from ija: the hash his orders committed to stands in for his nonce"

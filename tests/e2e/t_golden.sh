@@ -43,6 +43,19 @@ for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     done > "$TMP/commits-$name"
     echo "HEAD $(git -C "$a" rev-parse HEAD)" >> "$TMP/commits-$name"
     diff "$g/commits" "$TMP/commits-$name" || die "$name: commit ids differ from the golden file"
+    # Who won (issue 37): status's result line, the last report's Result and the example its
+    # docs/rules page quotes (docs/rules/NAME.md "Victory") are the golden one.
+    "$BIN" status "$a" | sed -n 's/^result: //p' > "$TMP/result-$name"
+    diff "$g/result" "$TMP/result-$name" || die "$name: the result differs from the golden file"
+    if [ -s "$g/result" ]; then
+        r=$(cat "$g/result")
+        last=$(printf 'turn-%04d' "$turns")
+        grep -qF -- "**$r.**" "$a/reports/$last.md" "$a/reports/$last"/*.md 2>/dev/null ||
+            die "$name: the last report does not give the result '$r'"
+        rules=$(sed -n 's/^rules: //p' "$a/campaign.yaml")
+        tr '\n' ' ' < "$ROOT/docs/rules/$rules.md" | tr -s ' ' | grep -qF -- "\`$r\`" ||
+            die "docs/rules/$rules.md does not quote $name's result as it is: $r"
+    fi
     expect 0 "$BIN" replay "$a"; has "$TMP/out" "replay: $turns turns identical"
 done
 

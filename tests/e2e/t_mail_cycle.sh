@@ -146,8 +146,8 @@ for p in attacker defender; do
     done
 done
 
-# What reached the SMTP server, message by message: per turn one acceptance and one
-# reminder to the due player, then both players' reports.
+# What reached the SMTP server, message by message: each player's briefing once, then per
+# turn one acceptance and one reminder to the due player, then both players' reports.
 $PY - smtp "$turns" "$beacon" <<'PY'
 import email, email.policy, glob, sys
 beacon = int(sys.argv[3])
@@ -172,7 +172,9 @@ for n in range(1, turns + 1):
     assert receipts == beacon, (n, receipts)
 later = [s for s in subjects if s.startswith("[harbour-raid] turn %d:" % (turns + 1))]
 assert later in ([], ["[harbour-raid] turn %d: your orders are missing" % (turns + 1)]), later
-assert len(msgs) == (4 + beacon) * turns + len(later), len(msgs)
+briefings = sorted(r for r, s in msgs if s == "[harbour-raid] your briefing: the table before turn 1")
+assert briefings == ["blood@example.org", "governor@example.org"], briefings
+assert len(msgs) == (4 + beacon) * turns + len(later) + 2, len(msgs)
 PY
 
 # The players' remote: a clone verifies the whole game.

@@ -48,10 +48,11 @@ has "$TMP/out" "inbox: turn 1: 1 accepted, 4 refused, 0 duplicate, 1 for other c
 grep -q CRITICAL "$TMP/err" && die "GMime complained about the empty file"
 [ "$(ls md/new)" = 11-foreign-new ] || { ls md/new; die "md/new"; }
 [ "$(ls md/cur | wc -l)" -eq 11 ] || die "md/cur"
-[ "$(ls c/.umpire/outbox/new | wc -l)" -eq 6 ] || die "five replies and the garbage queued"
+[ "$(ls c/.umpire/outbox/new | wc -l)" -eq 8 ] || die "five replies, two briefings and the garbage queued"
 # The second pass sends them, dated then; the garbage moves aside with its reason, told once.
 SOURCE_DATE_EPOCH=$((T0 + 600)) UMPIRE_SMTP_URL=$URL expect 0 "$BIN" run c --maildir md
-has "$TMP/out" "send: 5 sent, 0 left for the next run, 1 refused for good"
+has "$TMP/out" "send: 6 sent, 0 left for the next run, 2 refused for good"
+has "$TMP/err" "briefing-0000-forster.eml refused for good"
 has "$TMP/err" "zz-garbage.eml refused for good, moved to .umpire/outbox/failed (umpire outbox)"
 [ -f c/.umpire/outbox/failed/zz-garbage.eml.reason ] || die "no reason kept"
 COMMIT=$(sed -n 's/^  commitment: \([0-9a-f]\{12\}\).*/\1/p' c/campaign.yaml)
@@ -60,13 +61,18 @@ $PY - smtp "$COMMIT" "$(sed -n '/^campaign:/,$p' "$A1" | sha256sum | cut -c1-64)
 import email, email.policy, email.utils, glob, sys
 out, commit, arm = sys.argv[1], sys.argv[2], sys.argv[3]
 got = {}
+briefings = []
 for p in sorted(glob.glob(out + "/*.eml")):
     m = email.message_from_binary_file(open(p, "rb"), policy=email.policy.default)
+    if m["Subject"] == "[bewcastle-fray] your briefing: the table before turn 1":
+        briefings.append(m["To"])
+        continue
     assert m["Auto-Submitted"] == "auto-replied" and m["Precedence"] == "bulk", p
     assert email.utils.parsedate_to_datetime(m["Date"]).timestamp() == 1767300600, m["Date"]
     assert open(p[:-4] + ".helo").read() == "example.org\n", p
     assert m["Message-ID"].endswith(".bewcastle-fray.%s@example.org>" % commit), m["Message-ID"]
     got[m["In-Reply-To"]] = (m["To"], m.get_body(("plain",)).get_content())
+assert briefings == ["blood@example.org"], briefings  # forster's first address refuses it
 assert sorted(got) == ["<body-error@players.example>", "<early@players.example>", "<flowed@players.example>",
                        "<oversize@players.example>", "<typo@players.example>"], sorted(got)
 to, body = got["<flowed@players.example>"]
@@ -98,11 +104,11 @@ has "$TMP/err" "550"
 has c/.umpire/outbox/failed/report-0001-forster.eml.reason "(the server: 550 5.1.1 <unknown@example.org>: Recipient address rejected: User unknown)"
 [ "$(grep -c 'refused for good' "$TMP/err")" -eq 1 ] || die "told more than once"
 expect 0 "$BIN" status c
-has "$TMP/out" "outbox: 2 messages refused for good by the server (umpire outbox c)"
+has "$TMP/out" "outbox: 3 messages refused for good by the server (umpire outbox c)"
 expect 0 "$BIN" outbox c
 has "$TMP/out" "report-0001-forster.eml: failed: smtp: cannot send to unknown@example.org"
 has "$TMP/out" "zz-garbage.eml: failed: "
-has "$TMP/out" "outbox: 0 waiting, 2 failed, 7 sent, 0 dropped"
+has "$TMP/out" "outbox: 0 waiting, 3 failed, 8 sent, 0 dropped"
 SOURCE_DATE_EPOCH=$((T0 + 1000)) UMPIRE_SMTP_URL=$URL expect 0 "$BIN" run c --maildir md
 [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] || { cat "$TMP/out" "$TMP/err"; die "a failure told twice"; }
 expect 0 "$BIN" outbox c --drop zz-garbage.eml
@@ -113,7 +119,7 @@ has "$TMP/out" "report-0001-forster.eml: waiting again"
 UMPIRE_SMTP_URL=$URL expect 0 "$BIN" send c
 has "$TMP/out" "report-0001-forster.eml: refused for good, moved to failed/"
 expect 0 "$BIN" outbox c
-has "$TMP/out" "outbox: 0 waiting, 1 failed, 7 sent, 1 dropped"
+has "$TMP/out" "outbox: 0 waiting, 2 failed, 8 sent, 1 dropped"
 # armstrong's report threads with his orders mail.
 f=$(grep -l "^To: blood@example.org" smtp/*.eml | xargs grep -l "turn 1: your report")
 has "$f" "In-Reply-To: <flowed@players.example>"

@@ -20,6 +20,7 @@ static const char *const option_keys[] = {
 	"blocked-fall-back",
 	"morale-officers",
 	"commander-fight",
+	"victory",
 	NULL,
 };
 static const char *const reroll_names[] = { "failed", "all", NULL };
@@ -69,6 +70,20 @@ static void parse_enum_options(struct landraid_options *o, const struct node *op
 			*v[i].out = e;
 }
 
+/* `victory: {loot: N}` (docs/rules/land-raid.md "Victory"): the attacker wins by carrying
+ * off N loot or more by the game's end (§24 scores the raid by its loot), else the defender. */
+static void parse_victory(struct landraid_options *o, const struct node *n, struct diag *d)
+{
+	static const char *const keys[] = { "loot", NULL };
+	long long v;
+
+	if (!n || node_check_map(n, "victory", keys, d) < 0)
+		return;
+	const struct node *loot = node_need(n, "loot", d);
+	if (loot && node_want_int(loot, "loot", 1, 1000, &v, d) == 0)
+		o->victory_loot = (int)v;
+}
+
 static int lr_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	size_t before = diag_count(d);
@@ -98,6 +113,7 @@ static int lr_options_parse(void **out, const struct node *opts, struct diag *d)
 		if ((n = node_get(opts, "max-defender-troops")) &&
 			node_want_int(n, "max-defender-troops", 0, 1000, &v, d) == 0)
 			o->max_defender_troops = (int)v;
+		parse_victory(o, node_get(opts, "victory"), d);
 	}
 done:
 	if (diag_count(d) != before) {
@@ -124,6 +140,11 @@ static struct node *lr_options_emit(const void *opts)
 	node_map_str(m, "blocked-fall-back", blocked_names[o->blocked_fall_back]);
 	node_map_str(m, "morale-officers", morale_officers_names[o->morale_officers]);
 	node_map_str(m, "commander-fight", commander_fight_names[o->commander_fight]);
+	if (o->victory_loot) {
+		struct node *v = node_new_map();
+		node_map_int(v, "loot", o->victory_loot);
+		node_map_add(m, "victory", v);
+	}
 	return m;
 }
 
@@ -227,6 +248,12 @@ static int lr_game_over(const struct rules_campaign *c, const void *state, int t
 		return 1;
 	}
 	return 0;
+}
+
+static int lr_victory(const struct rules_campaign *c, const void *state, const char **winner,
+	struct buf *why)
+{
+	return landraid_victory(state, options_of(c), winner, why);
 }
 
 static int lr_orders_parse(void **out, const struct rules_campaign *c, const void *state, int turn,
@@ -397,5 +424,6 @@ const struct rule_system rules_land_raid = {
 	.state_view = lr_state_view,
 	.orders_template = landraid_orders_template,
 	.result = landraid_result,
+	.victory = lr_victory,
 	.draw_map = lr_draw_map,
 };

@@ -77,6 +77,7 @@ extern const char *const landraid_action_names[];
 /* Campaign options (campaign.yaml `options:`); see docs/rules/land-raid.md. */
 struct landraid_options {
 	int turns_per_player;      /* `turns-per-player`: game length, default 4 ([C]) */
+	int victory_loot;          /* `victory: {loot: N}`: the attacker's winning loot; 0 none */
 	int better_save;           /* `better-save`: enum landraid_save, default per-condition */
 	int loot_carriers_plunder; /* `loot-carriers-plunder`: §24 dice for loot carriers, 0 */
 	int max_shoot_actions;     /* `max-shoot-actions`: per player turn, default 3 (§20) */
@@ -278,6 +279,11 @@ struct landraid_orders {
 
 /* rules.h result: how the game ended (result.c). */
 void landraid_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* Who won by the scenario's `victory: {loot: N}` (docs/rules/land-raid.md "Victory", after
+ * §24's score, the loot carried off): the attacker with N loot or more, else the defender;
+ * *winner a side name (its player id). Returns 1, or 0 when the scenario states no loot. */
+int landraid_victory(const struct landraid_state *s, const struct landraid_options *o,
+	const char **winner, struct buf *why);
 /* rules.h orders_template: player's next order file, his officers and standing orders
  * (template.c). */
 void landraid_orders_template(const struct rules_campaign *c, const void *state, int turn,

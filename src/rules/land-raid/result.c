@@ -16,3 +16,16 @@ void landraid_result(const struct rules_campaign *c, const void *state, struct b
 			landraid_side_names[side], landraid_count_side(s, side, LR_ALL_ROLES),
 			landraid_count_side(s, side, (1u << LR_OFFICER) | (1u << LR_COMMANDER)));
 }
+
+int landraid_victory(const struct landraid_state *s, const struct landraid_options *o,
+	const char **winner, struct buf *why)
+{
+	if (!o->victory_loot)
+		return 0;
+	int won = s->loot_taken >= o->victory_loot;
+	*winner = landraid_side_names[won ? LR_ATTACKER : LR_DEFENDER];
+	buf_printf(why,
+		"the attacker carried off %d loot, %s the %d the scenario's victory asks (§24)",
+		s->loot_taken, won ? "at least" : "less than", o->victory_loot);
+	return 1;
+}

@@ -82,6 +82,8 @@ extern const char *const nhis_mode_names[];
 extern const char *const nhis_result_names[]; /* "no effect", "Hit", "Hit-1", ... */
 
 /* Campaign options (options_parse). Defaults in nhis_options_default. */
+#define NHIS_MAX_VICTORY_HEXES 32
+
 struct nhis_options {
 	int night_visibility; /* hexes; 0 = daylight, no night rules (NHiS 18.0) */
 	char unshakable[NHIS_MAX_NATIONS][NHIS_NATION_LEN + 1]; /* Unshakable nationalities (8.2) */
@@ -94,6 +96,11 @@ struct nhis_options {
 	int building_cost;         /* Wooden Building movement cost (NOTES [I]: 2) */
 	int building_cover;        /* Wooden Building cover factor (NOTES [I]: 3) */
 	enum nhis_tank_morale tank_morale; /* `tank-morale`, default nationality */
+	int victory;                       /* `victory:` stated (docs/rules/nhis.md "Victory") */
+	int victory_hex[NHIS_MAX_VICTORY_HEXES]; /* its objective hexes, col*100+row */
+	int n_victory_hex;
+	int hex_points;  /* points a side scores for each objective hex it holds alone */
+	int unit_points; /* points a side scores for each enemy unit eliminated */
 };
 
 /* One hex of the map. */
@@ -359,6 +366,12 @@ int nhis_orders_parse(void **out, const struct rules_campaign *c, const void *st
 void nhis_orders_free(void *orders);
 /* rules.h result: how the game ended (result.c). */
 void nhis_result(const struct rules_campaign *c, const void *state, struct buf *out);
+/* Who won by the scenario's `victory:` (docs/rules/nhis.md "Victory"): each side scores
+ * hex-points for every objective hex that holds its units and no enemy's at the end, and
+ * unit-points for every enemy unit eliminated; the higher score wins, equal scores draw.
+ * Returns 1, or 0 when the scenario states no victory. */
+int nhis_victory(const struct rules_campaign *c, const void *state, const char **winner,
+	struct buf *why);
 /* rules.h orders_template: player's next order file (template.c). */
 void nhis_orders_template(const struct rules_campaign *c, const void *state, int turn,
 	const char *player, struct buf *out);

@@ -174,10 +174,54 @@ static int parse_wooden_building(const struct node *n, struct nhis_options *o, s
 	return rc;
 }
 
+/* `victory: {hexes: [CCRR, ...], hex-points: N, unit-points: N}` (docs/rules/nhis.md
+ * "Victory"); the points default to 1. */
+static int parse_victory(const struct node *n, struct nhis_options *o, struct diag *d)
+{
+	static const char *const keys[] = { "hexes", "hex-points", "unit-points", NULL };
+	const struct node *m;
+	long long v;
+	int rc = 0;
+
+	if (check_option_keys(n, "victory", keys, d) < 0)
+		return -1;
+	o->victory = 1;
+	o->hex_points = o->unit_points = 1;
+	if ((m = node_get(n, "hexes"))) {
+		if (node_check_seq(m, "victory hexes", NHIS_MAX_VICTORY_HEXES, d) < 0)
+			return -1;
+		for (size_t i = 0; i < m->n; i++) {
+			const char *h;
+			int hex;
+			if (node_want_str(m->items[i], "victory hex", 8, &h, d) < 0)
+				rc = -1;
+			else if (nhis_hex_parse(h, &hex) < 0) {
+				node_error(d, m->items[i], "hex '%s' (a hex CCRR expected)", h);
+				rc = -1;
+			} else
+				o->victory_hex[o->n_victory_hex++] = hex;
+		}
+	}
+	if ((m = node_get(n, "hex-points"))) {
+		if (node_want_int(m, "victory hex-points", 0, 100, &v, d) < 0)
+			rc = -1;
+		else
+			o->hex_points = (int)v;
+	}
+	if ((m = node_get(n, "unit-points"))) {
+		if (node_want_int(m, "victory unit-points", 0, 100, &v, d) < 0)
+			rc = -1;
+		else
+			o->unit_points = (int)v;
+	}
+	return rc;
+}
+
 int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "night-visibility", "unshakable", "banzai", "rally",
-		"hill-blocks-los", "hexside-los", "wooden-building", "tank-morale", NULL };
+		"hill-blocks-los", "hexside-los", "wooden-building", "tank-morale", "victory",
+		NULL };
 	struct nhis_options *o = xcalloc(1, sizeof(*o));
 	const struct node *n;
 	int rc = 0, e;
@@ -221,6 +265,8 @@ int nhis_options_parse(void **out, const struct node *opts, struct diag *d)
 		rc = -1;
 	if ((n = node_get(opts, "wooden-building")) && parse_wooden_building(n, o, d) < 0)
 		rc = -1;
+	if ((n = node_get(opts, "victory")) && parse_victory(n, o, d) < 0)
+		rc = -1;
 done:
 	if (rc < 0)
 		free(o);
@@ -255,6 +301,17 @@ struct node *nhis_options_emit(const void *opts)
 	node_map_int(wb, "cost", o->building_cost);
 	node_map_int(wb, "cover", o->building_cover);
 	node_map_str(m, "tank-morale", tank_morale_names[o->tank_morale]);
+	if (o->victory) {
+		struct node *v = node_map_add(m, "victory", node_new_map());
+		struct node *hexes = node_map_add(v, "hexes", node_new_seq());
+		char name[8];
+		for (int i = 0; i < o->n_victory_hex; i++) {
+			nhis_hex_name(o->victory_hex[i], name);
+			node_seq_add(hexes, node_new_str(name));
+		}
+		node_map_int(v, "hex-points", o->hex_points);
+		node_map_int(v, "unit-points", o->unit_points);
+	}
 	return m;
 }
 

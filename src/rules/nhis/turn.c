@@ -646,4 +646,5 @@ const struct rule_system rules_nhis = {
 	.adjust_apply = nhis_adjust_apply,
 	.orders_template = nhis_orders_template,
 	.result = nhis_result,
+	.victory = nhis_victory,
 };

@@ -72,6 +72,9 @@ struct rv_options {
 	int remount_own; /* remount-horses: 0 any loose horse (default), 1 own side's */
 	int spot_range;  /* spot-range: an enemy within it in sight reveals a hidden group,
 	                  * tenths (default 6"; 0: never seen, only acting reveals) */
+	char raider[RV_ID_LEN + 1]; /* victory raider: the side that wins by lifting animals;
+	                             * "" when the scenario states no victory */
+	int victory_animals;        /* victory animals: how many the raider must hold */
 };
 
 /* A terrain area or a linear feature. */
@@ -235,6 +238,11 @@ struct rv_orders {
 /* ---- state.c ---- */
 void rv_options_default(struct rv_options *o);
 int rv_options_parse(void **out, const struct node *opts, struct diag *d);
+/* Who won by the scenario's `victory: {raider: P, animals: N}` (docs/rules/reivers.md
+ * "Victory"): the raider when he holds N head of cattle and sheep or more at the end (loose
+ * horses do not count), else the other side holding the most (equal: a draw). Returns 1, or 0 when the scenario states none. */
+int rv_victory(const struct rules_campaign *c, const void *state, const char **winner,
+	struct buf *why);
 struct node *rv_options_emit(const void *opts);
 void rv_options_free(void *opts);
 int rv_state_parse(void **out, const struct rules_campaign *c, const struct node *game,

@@ -42,10 +42,33 @@ void rv_options_default(struct rv_options *o)
 	o->spot_range = RV_SPOT_RANGE;
 }
 
+/* `victory: {raider: PLAYER, animals: N}` (docs/rules/reivers.md "Victory"); that the
+ * raider is a side is checked with the state (rv_state_parse), which knows the players. */
+static int parse_victory(const struct node *n, struct rv_options *o, struct diag *d)
+{
+	static const char *const keys[] = { "raider", "animals", NULL };
+	const char *id;
+	long long v;
+	int bad = 0, rc = 0;
+
+	if (node_check_keys(n, "victory", keys, &bad, d) < 0)
+		return -1;
+	if (node_want_player_id(node_need(n, "raider", d), "victory raider", &id, d) < 0)
+		rc = -1;
+	else
+		snprintf(o->raider, sizeof(o->raider), "%s", id);
+	if (node_want_int(node_need(n, "animals", d), "victory animals", 1, RV_MAX_ANIMALS, &v, d) <
+		0)
+		rc = -1;
+	else
+		o->victory_animals = (int)v;
+	return rc < 0 || bad < 0 ? -1 : 0;
+}
+
 int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "spook-first", "herd-die", "spook-test",
-		"remount-horses", "spot-range", NULL };
+		"remount-horses", "spot-range", "victory", NULL };
 	static const char *const remount_names[] = { "any", "own", NULL };
 	static const char *const die_names[] = { "d10", "d6", NULL };
 	struct rv_options *o = xcalloc(1, sizeof(*o));
@@ -88,6 +111,8 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 		else
 			o->spot_range = (int)v * RV_INCH;
 	}
+	if ((n = node_get(opts, "victory")) && parse_victory(n, o, d) < 0)
+		rc = -1;
 	return rc < 0 || bad < 0 ? -1 : 0;
 }
 
@@ -105,6 +130,11 @@ struct node *rv_options_emit(const void *opts)
 	node_map_str(m, "herd-die", o->herd_die == 6 ? "d6" : "d10");
 	node_map_str(m, "remount-horses", o->remount_own ? "own" : "any");
 	node_map_int(m, "spot-range", o->spot_range / RV_INCH);
+	if (o->raider[0]) {
+		struct node *v = node_map_add(m, "victory", node_new_map());
+		node_map_str(v, "raider", o->raider);
+		node_map_int(v, "animals", o->victory_animals);
+	}
 	return m;
 }
 
@@ -656,6 +686,12 @@ int rv_state_parse(void **out, const struct rules_campaign *c, const struct node
 	if (node_check_keys(game, "game", keys, &bad, d) < 0 || parse_table(game, s, d) < 0) {
 		rv_state_free(s);
 		return -1;
+	}
+	const struct rv_options *o = c->options;
+	if (o && o->raider[0] && rv_side_of(c, o->raider) < 0) {
+		node_error(d, game, "options victory raider '%s' is not a player of the campaign",
+			o->raider);
+		rc = -1;
 	}
 	if (opt_int(game, "turns", 1000, &s->turns, d) < 0 ||
 		opt_bool(game, "discharged", &s->discharged, d) < 0)

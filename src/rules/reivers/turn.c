@@ -751,4 +751,5 @@ const struct rule_system rules_reivers = {
 	.adjust_apply = rv_adjust_apply,
 	.orders_template = rv_orders_template,
 	.result = rv_result,
+	.victory = rv_victory,
 };

@@ -53,7 +53,8 @@ static int opt_enum(const struct node *opts, const char *key, const char *const 
 int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 {
 	static const char *const keys[] = { "blunder-4-5", "draw-fall-back", "steam-tank",
-		"giant-goes-wild", "flame-cannon", NULL };
+		"giant-goes-wild", "flame-cannon", "victory", NULL };
+	static const char *const victory_names[] = { "none", "break-point", NULL };
 	struct wm_options *o = xcalloc(1, sizeof(*o));
 	int rc = 0;
 	wm_options_default(o);
@@ -67,7 +68,8 @@ int wm_options_parse(void **out, const struct node *opts, struct diag *d)
 			 opt_enum(opts, "steam-tank", steam_names, &o->steam_tank_wmr, d) < 0 ||
 			 opt_enum(opts, "giant-goes-wild", giant_names, &o->giant_on_blunder, d) <
 				 0 ||
-			 opt_enum(opts, "flame-cannon", flame_names, &o->flame_wmr, d) < 0)
+			 opt_enum(opts, "flame-cannon", flame_names, &o->flame_wmr, d) < 0 ||
+			 opt_enum(opts, "victory", victory_names, &o->break_point, d) < 0)
 			rc = -1;
 	}
 	if (rc < 0)
@@ -91,6 +93,8 @@ struct node *wm_options_emit(const void *opts)
 	node_map_str(m, "steam-tank", steam_names[o->steam_tank_wmr]);
 	node_map_str(m, "giant-goes-wild", giant_names[o->giant_on_blunder]);
 	node_map_str(m, "flame-cannon", flame_names[o->flame_wmr]);
+	if (o->break_point)
+		node_map_str(m, "victory", "break-point");
 	return m;
 }
 

@@ -184,5 +184,6 @@ const struct rule_system rules_warmaster = {
 	.state_view = wm_state_view,
 	.orders_template = wm_orders_template,
 	.result = wm_result,
+	.victory = wm_victory,
 	.draw_map = wm_map,
 };

@@ -93,6 +93,7 @@ struct wm_options {
 	int steam_tank_wmr;    /* steam-tank: sheet (0) | wmr (1, the Malfunction chart) */
 	int giant_on_blunder;  /* giant-goes-wild: failed-order (0) | blunder (1) */
 	int flame_wmr;         /* flame-cannon: sheet (0) | wmr (1, 2D6 with the Misfire chart) */
+	int break_point;       /* victory: break-point (1), else none stated (0) */
 };
 
 struct wm_area {
@@ -299,6 +300,11 @@ int wm_options_parse(void **out, const struct node *opts, struct diag *d);
 /* Every option, defaults included (caller frees). */
 struct node *wm_options_emit(const void *opts);
 void wm_options_free(void *opts);
+/* Who won by the scenario's `victory: break-point` (docs/rules/warmaster.md "Victory"): a
+ * side that lost half its units (rounding up) or its General has broken; the one side left
+ * unbroken wins, otherwise a draw. Returns 1, or 0 when the scenario states no victory. */
+int wm_victory(const struct rules_campaign *c, const void *state, const char **winner,
+	struct buf *why);
 /* Parses `game:` (table, wind, turns, armies, sides, terrain, structures, characters, units)
  * into *out (free with wm_state_free), the sides being c's players in order; 0, or -1 with
  * every problem reported at its node in d. */
