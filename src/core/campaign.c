@@ -421,29 +421,35 @@ static int clear_stale_temps(struct campaign *c)
  * (ERROR_INPUT). */
 static int check_journal_identity(struct campaign *c)
 {
-	static const char key[] = "commitment: ";
 	struct journal_record *r = NULL;
+	struct node *root = NULL;
+	struct node_limits lim = { .max_bytes = 1024 * 1024 };
 	char tag[LAYOUT_TAG_MAX], setup[41], hex[65];
+	struct diag d;
 	int last = -1, rc = 0;
 
 	if (journal_last_turn(c->journal, &last) < 0 || last < 0 ||
 		journal_read(c->journal, 0, &r) < 0)
 		return 0;
 	const struct file *f = file_list_find(r->files, r->n_files, LAYOUT_CAMPAIGN);
-	const char *at = NULL;
-	for (size_t i = 0; f && !at && i + sizeof key - 1 <= f->len; i++)
-		if (memcmp(f->data + i, key, sizeof key - 1) == 0)
-			at = (const char *)f->data + i;
+	/* Read through the YAML parser, never by matching text: a commitment YAML would read
+	 * as a number (0b..., 1e5...) is written quoted. */
+	diag_init(&d);
+	if (f && node_parse(&root, LAYOUT_CAMPAIGN, f->data, f->len, &lim, &d) < 0)
+		root = NULL;
+	diag_release(&d);
+	const struct node *fair = root ? node_get(root, "fairness") : NULL;
+	const struct node *k = fair ? node_get(fair, "commitment") : NULL;
 	hex_encode(hex, c->commitment, sizeof c->commitment);
 	layout_tag(tag, 0);
-	if (at && (size_t)((const char *)f->data + f->len - at) >= sizeof key - 1 + 64 &&
-		memcmp(at + sizeof key - 1, hex, 64) != 0) {
+	if (k && k->kind == NODE_SCALAR && strcmp(k->scalar, hex) != 0) {
 		if (repo_commit_id(c->repo, tag, setup) != 0)
 			snprintf(setup, sizeof setup, "(untagged)");
 		rc = error_set(ERROR_INPUT,
 			"the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit %s, this campaign's (tag %s) is %s (restore this campaign's journal from a backup)",
 			r->commit_id[0] ? r->commit_id : "(unknown)", tag, setup);
 	}
+	node_free(root);
 	journal_record_free(r);
 	return rc;
 }
