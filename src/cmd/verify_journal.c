@@ -90,7 +90,8 @@ static int check_journal_inputs(const struct verify *v, int t, const char *tag,
 	return audit_compare(at, v->c, jr, 0);
 }
 
-/* The SQLite journal's turn t against git: its rows against the re-resolved turn (and so
+/* The SQLite journal's turn t against git: SQLite's quick_check (with turn 0), its order
+ * files' stored copies against their hashes, its rows against the re-resolved turn (and so
  * against the export and the committed files), its chain head against the trailer, its
  * commit id against the tag, its files rows against the committed blobs. */
 int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
@@ -113,6 +114,11 @@ int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
 		error_prefix("turn %d", t);
 		goto done;
 	}
+	/* the stored copies against their hashes (a sealed turn's order files are checked
+	 * nowhere else before the reveal); the whole file by SQLite once */
+	if ((t == 0 && journal_quick_check(v->c->journal) < 0) ||
+		campaign_check_stored_orders(v->c, jr) < 0)
+		goto done;
 	if (t > 0 && check_journal_inputs(v, t, tag, at, jr, ex) < 0)
 		goto done;
 	if (t == 0) {

@@ -454,6 +454,60 @@ static int check_journal_identity(struct campaign *c)
 	return rc;
 }
 
+int campaign_check_stored_orders(struct campaign *c, const struct journal_record *r)
+{
+	uint8_t secret[FAIR_HASH_BYTES];
+	int rc = 0;
+
+	if (c->visibility != CAMPAIGN_SEALED)
+		return journal_record_check(r, NULL);
+	fair_secret_lock(secret, sizeof secret);
+	rc = campaign_read_secret(c, secret);
+	if (rc == 0)
+		rc = journal_record_check(r, secret);
+	else
+		error_prefix("turn %d is sealed: its order files' salts come from the secret",
+			r->turn);
+	fair_secret_unlock(secret, sizeof secret);
+	return rc;
+}
+
+/* Before a command writes to the journal: what it relies on is sound. SQLite's quick_check
+ * over the whole file, then the stored rows of the last turn: each order file's bytes
+ * against its hash, each files row against the blob its commit holds (when the commit is
+ * there: a turn a crash left unpublished is the recovery's). 0 / -1 (ERROR_INPUT naming
+ * what is damaged). */
+static int check_journal_sound(struct campaign *c)
+{
+	struct journal_record *r = NULL;
+	struct buf got = BUF_INIT;
+	int last = -1, rc;
+
+	if ((rc = journal_quick_check(c->journal)) < 0 ||
+		(rc = journal_last_turn(c->journal, &last)) < 0 || last < 0)
+		return rc;
+	if ((rc = journal_read(c->journal, last, &r)) < 0) {
+		error_prefix("the journal's turn %d", last);
+		return -1;
+	}
+	rc = campaign_check_stored_orders(c, r);
+	const char *rev = r->commit_id[0] && repo_has(c->repo, r->commit_id) ? r->commit_id : NULL;
+	for (size_t i = 0; rc == 0 && rev && i < r->n_files; i++) {
+		const struct file *f = &r->files[i];
+		int got_rc = repo_read(c->repo, rev, f->path, &got);
+		if (got_rc < 0 && got_rc != ERROR_NOTFOUND)
+			rc = error_prefix("checking the journal's turn %d", last);
+		else if (got_rc == ERROR_NOTFOUND || got.len != f->len ||
+			 memcmp(got.data, f->data, f->len) != 0)
+			rc = error_set(ERROR_INPUT,
+				"turn %d: the journal's files row %s is damaged: it differs from the blob its commit %.12s holds (restore the journal from a backup)",
+				last, f->path, rev);
+	}
+	buf_release(&got);
+	journal_record_free(r);
+	return rc;
+}
+
 /* The diagnostics of d as the text of an error message (no trailing newline). */
 static void diag_text(struct buf *out, const struct diag *d)
 {
@@ -572,6 +626,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		free(path);
 		if (rc == 0 && c->journal)
 			rc = check_journal_identity(c);
+		if (rc == 0 && c->journal && (flags & CAMPAIGN_LOCK) && (flags & CAMPAIGN_JOURNAL))
+			rc = check_journal_sound(c);
 		if (rc < 0)
 			goto done;
 	}

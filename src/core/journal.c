@@ -1118,6 +1118,55 @@ done:
 	return ret;
 }
 
+int journal_quick_check(struct journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(j->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+		error_set(ERROR_OS, "journal: cannot check: %s", sqlite3_errmsg(j->db));
+		return -1;
+	}
+	int rc = sqlite3_step(st);
+	const char *said = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (said && strcmp(said, "ok") == 0)
+		ret = 0;
+	else if (said || rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		error_set(ERROR_INPUT,
+			"the journal (.umpire/journal.sqlite) is damaged: SQLite's quick_check says: %.300s (restore it from a backup)",
+			said ? said : sqlite3_errmsg(j->db));
+	else
+		error_set(ERROR_OS, "journal: cannot check: %s", sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int journal_record_check(const struct journal_record *r, const uint8_t *secret)
+{
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct journal_order *o = &r->orders[i];
+		uint8_t h[FAIR_HASH_BYTES];
+		char got[65], want[65];
+		if (!o->has_file || !o->bytes)
+			continue;
+		if (secret) {
+			uint8_t salt[FAIR_HASH_BYTES];
+			fair_salt(salt, secret, (uint32_t)r->turn, o->player);
+			fair_sealed_hash(h, salt, o->bytes, o->len);
+		} else {
+			fair_sha256(h, o->bytes, o->len);
+		}
+		if (memcmp(h, o->sha256, FAIR_HASH_BYTES) == 0)
+			continue;
+		hex_encode(got, h, FAIR_HASH_BYTES);
+		hex_encode(want, o->sha256, FAIR_HASH_BYTES);
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's stored copy of %s's order file is damaged: its bytes hash to %s, its sha256 column says %s (restore the journal from a backup)",
+			r->turn, o->player, got, want);
+	}
+	return 0;
+}
+
 int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])
 {
 	sqlite3_stmt *st = NULL;

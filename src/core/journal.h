@@ -100,6 +100,16 @@ int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES]);
 /* Number of rows in every table together (tests: "nothing was written"). */
 int journal_row_count(struct journal *j, long long *out);
 
+/* SQLite's PRAGMA quick_check over the whole journal (pages, records, indexes; not the
+ * foreign keys): 0 when it says ok, -1 ERROR_INPUT "the journal ... is damaged: ..." with
+ * SQLite's first finding, or ERROR_OS when it cannot run. */
+int journal_quick_check(struct journal *j);
+/* The stored copies of r (read back from this journal) against their own hashes: each order
+ * file's bytes must hash to its sha256 column: SHA256 of the bytes, or with secret (a sealed
+ * campaign's, 32 bytes) the salted commitment (fair_salt, fair_sealed_hash). 0, or -1
+ * ERROR_INPUT naming the turn, the player and both hashes. */
+int journal_record_check(const struct journal_record *r, const uint8_t *secret);
+
 /* One order file that came by mail (`umpire inbox`), accepted or refused: a row of the
  * submissions table (schemas/journal.sql). Strings are the caller's when appending, the
  * record's when read (journal_submissions_free). */
