@@ -1055,6 +1055,26 @@ int journal_read_turn(struct journal *j, int turn, int files, struct journal_rec
 	return ret;
 }
 
+int journal_each_file(struct journal *j, int turn,
+	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_FILES, turn, &st), ret = 0;
+
+	if (rc != SQLITE_OK)
+		return read_failed(j->db, st, turn, 0);
+	while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(st, 0);
+		const void *bytes = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		ret = fn(path ? path : "", bytes ? bytes : "", len, arg);
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = read_failed(j->db, st, turn, 0);
+	sqlite3_reset(st);
+	return ret;
+}
+
 const struct journal_order *journal_record_order(const struct journal_record *r, const char *player)
 {
 	for (size_t i = 0; i < r->n_orders; i++)

@@ -92,6 +92,11 @@ int journal_read(struct journal *j, int turn, struct journal_record **out);
  * 0: replay compares what it renders with git, and the files are most of a turn's bytes. */
 int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
+/* Each files row of turn, one at a time, in path order: fn(path, bytes, len, arg), the bytes
+ * SQLite's own, valid during the call only (so a turn's files are never all in memory at
+ * once). A nonzero return of fn stops the walk and is returned; -1 on a SQLite failure. */
+int journal_each_file(struct journal *j, int turn,
+	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg);
 /* The order row of player in r, or NULL. */
 const struct journal_order *journal_record_order(const struct journal_record *r,
 	const char *player);
