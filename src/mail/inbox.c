@@ -488,12 +488,17 @@ struct verdict_wire {
 
 /* The checking child: judge, its result on fd, _exit (never exit: the parent's stdio buffers
  * and atexit handlers are the parent's). $UMPIRE_TEST_CHECK_CRASH is the test hook: a file
- * holding its text crashes the check (SIGSEGV), as a checker bug would. */
+ * holding its text crashes the check (SIGSEGV), as a checker bug would, or with
+ * $UMPIRE_TEST_CHECK_HANG set never ends. */
 static void judge_child(struct intake *in, int fd)
 {
 	const char *bomb = getenv("UMPIRE_TEST_CHECK_CRASH");
-	if (bomb && *bomb && in->m.orders && strstr(in->m.orders, bomb))
+	if (bomb && *bomb && in->m.orders && strstr(in->m.orders, bomb)) {
+		if (getenv("UMPIRE_TEST_CHECK_HANG")) /* ... or never ends, as a loop would */
+			for (;;)
+				pause();
 		raise(SIGSEGV);
+	}
 	int rc = judge(in);
 	const char *err = rc < 0 ? error_last()->message : "";
 	struct verdict_wire w = { .rc = rc,

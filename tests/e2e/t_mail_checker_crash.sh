@@ -4,7 +4,8 @@
 # command and by mail, and the next mail is read. Beyond that file: a mail whose check crashes
 # (the test hook UMPIRE_TEST_CHECK_CRASH makes the checker raise SIGSEGV on a file holding its
 # text, as a checker bug would) is answered, recorded as refused and set aside in the
-# Maildir's umpire-failed/, by `inbox` and by `run`, and the mail after it is accepted.
+# Maildir's umpire-failed/, by `inbox` and by `run`, and the mail after it is accepted; so is
+# one whose check never ends (UMPIRE_TEST_CHECK_HANG), once its time is over.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
 sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
@@ -78,4 +79,13 @@ for how in inbox run; do
         [ ! -s "$TMP/out" ] || die "a second pass handled again: $(cat "$TMP/out")"
     fi
 done
+# --- A check that never ends: stopped after its time ($UMPIRE_CHECK_TIMEOUT), set aside.
+rm -rf c md && cp -a c0 c
+deliver governor@example.org boom.yaml h1 1767300060
+deliver blood@example.org "$SRC/orders/turn-0001/armstrong.yaml" h2 1767300120
+expect 0 env UMPIRE_TEST_CHECK_CRASH=BOOM-HOOK UMPIRE_TEST_CHECK_HANG=1 UMPIRE_CHECK_TIMEOUT=2 \
+    "$BIN" inbox c --maildir md
+has "$TMP/out" "1767300060.h1: set aside (its check failed) (umpire could not check this mail: it took longer than 2 seconds"
+has "$TMP/out" "1767300120.h2: accepted: orders of armstrong for turn 1"
+[ -f md/umpire-failed/1767300060.h1 ] || die "the hanging mail is not in umpire-failed/"
 echo "the seven-line file refused by check, close and inbox; a crashing check set aside by inbox and run"
