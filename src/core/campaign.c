@@ -472,38 +472,51 @@ int campaign_check_stored_orders(struct campaign *c, const struct journal_record
 	return rc;
 }
 
+/* One files row of the last turn against the blob its commit holds (journal_each_file). */
+struct sound_walk {
+	struct campaign *c;
+	int turn;
+	const char *rev; /* the turn's commit */
+	struct buf got;
+};
+
+static int check_sound_file(const char *path, const void *bytes, size_t len, void *arg)
+{
+	struct sound_walk *w = arg;
+	int rc = repo_read(w->c->repo, w->rev, path, &w->got);
+
+	if (rc < 0 && rc != ERROR_NOTFOUND)
+		return error_prefix("checking the journal's turn %d", w->turn);
+	if (rc == ERROR_NOTFOUND || w->got.len != len || memcmp(w->got.data, bytes, len) != 0)
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's files row %s is damaged: it differs from the blob its commit %.12s holds (restore the journal from a backup)",
+			w->turn, path, w->rev);
+	return 0;
+}
+
 /* Before a command writes to the journal: what it relies on is sound. SQLite's quick_check
  * over the whole file, then the stored rows of the last turn: each order file's bytes
  * against its hash, each files row against the blob its commit holds (when the commit is
- * there: a turn a crash left unpublished is the recovery's). 0 / -1 (ERROR_INPUT naming
- * what is damaged). */
+ * there: a turn a crash left unpublished is the recovery's), one row at a time. 0 / -1
+ * (ERROR_INPUT naming what is damaged). */
 static int check_journal_sound(struct campaign *c)
 {
 	struct journal_record *r = NULL;
-	struct buf got = BUF_INIT;
 	int last = -1, rc;
 
 	if ((rc = journal_quick_check(c->journal)) < 0 ||
 		(rc = journal_last_turn(c->journal, &last)) < 0 || last < 0)
 		return rc;
-	if ((rc = journal_read(c->journal, last, &r)) < 0) {
+	if ((rc = journal_read_turn(c->journal, last, 0, &r)) < 0) {
 		error_prefix("the journal's turn %d", last);
 		return -1;
 	}
 	rc = campaign_check_stored_orders(c, r);
-	const char *rev = r->commit_id[0] && repo_has(c->repo, r->commit_id) ? r->commit_id : NULL;
-	for (size_t i = 0; rc == 0 && rev && i < r->n_files; i++) {
-		const struct file *f = &r->files[i];
-		int got_rc = repo_read(c->repo, rev, f->path, &got);
-		if (got_rc < 0 && got_rc != ERROR_NOTFOUND)
-			rc = error_prefix("checking the journal's turn %d", last);
-		else if (got_rc == ERROR_NOTFOUND || got.len != f->len ||
-			 memcmp(got.data, f->data, f->len) != 0)
-			rc = error_set(ERROR_INPUT,
-				"turn %d: the journal's files row %s is damaged: it differs from the blob its commit %.12s holds (restore the journal from a backup)",
-				last, f->path, rev);
-	}
-	buf_release(&got);
+	struct sound_walk w = { c, last, NULL, BUF_INIT };
+	w.rev = r->commit_id[0] && repo_has(c->repo, r->commit_id) ? r->commit_id : NULL;
+	if (rc == 0 && w.rev && journal_each_file(c->journal, last, check_sound_file, &w) != 0)
+		rc = -1;
+	buf_release(&w.got);
 	journal_record_free(r);
 	return rc;
 }
