@@ -5,6 +5,7 @@
 # 256 could not play a turn); then scenario titles YAML would read as something else than
 # text (no, ~, null, yes, a date, 1e5, 0x1F, 0b101, 3:30, .inf). Each campaign is set up,
 # plays turn 1 and passes `umpire verify`; the 0b ones and the titles also tools/umpire-verify.
+# A 0b campaign also plays its turn by mail (inbox and run).
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/aspenbach-1809
 T1=$SRC/orders/turn-0001
@@ -59,4 +60,22 @@ for title in no '~' null yes 2026-11-29 1e5 0x1F 0b101 3:30 .inf; do
     has t$i/campaign.yaml "title: \"$title\""
     expect 0 python3 "$ROOT/tools/umpire-verify" t$i
 done
+# By mail: a 0b campaign takes both players' orders through the inbox and `run` plays the turn.
+B=$ROOT/campaigns/bewcastle-fray
+sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
+    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
+    "$B/scenario.yaml" > mail.yaml
+printf 'mail:\n  from: umpire@example.org\n' >> mail.yaml
+grep '^0b ' secrets | head -n 1 | cut -d' ' -f2 > secret.hex
+want=$(grep '^0b ' secrets | head -n 1 | cut -d' ' -f3)
+expect 0 "$BIN" init m --scenario mail.yaml --secret-file secret.hex --entropy none --chain-length 8
+has m/campaign.yaml "commitment: \"$want\""
+python3 "$ROOT/tests/e2e/mail/deliver.py" md blood@example.org "$B/orders/turn-0001/armstrong.yaml" o1 1767225000
+python3 "$ROOT/tests/e2e/mail/deliver.py" md governor@example.org "$B/orders/turn-0001/forster.yaml" o2 1767225060
+expect 0 "$BIN" run m --maildir md
+has "$TMP/out" "inbox: turn 1: 2 accepted, 0 refused"
+git -C m rev-parse -q --verify turn-0001 >/dev/null || die "run did not play turn 1 of the 0b campaign"
+expect 0 "$BIN" verify m
+expect 0 python3 "$ROOT/tools/umpire-verify" m
+
 echo "50 secrets (2 with a 0b commitment) and $i YAML-ambiguous titles: each set up, played and verified"
