@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/beacon.h"
 #include "core/audit.h"
+#include "core/escape.h"
 #include "core/fair.h"
 #include "core/layout.h"
 #include "core/banned.h"
@@ -222,13 +223,25 @@ static int parse_die_ref(const char *s, int *t, uint64_t *j)
 	return ok ? 0 : -1;
 }
 
+/* An event's line: its phase, player and text come from a clone's files (an umpire's ruling,
+ * a rule system's words around a player's ids), so each is escaped for the terminal. */
 static void print_event(const struct event *ev, size_t i, int mark)
 {
-	if (ev->kind == EVENT_VOID)
+	struct buf phase = BUF_INIT, player = BUF_INIT, text = BUF_INIT;
+
+	escape_terminal(&phase, ev->phase);
+	escape_terminal(&text, ev->text);
+	if (ev->kind == EVENT_VOID) {
+		escape_terminal(&player, ev->player);
 		printf("         %s %3zu [%s] void: %s order %d: %s\n", mark ? ">" : " ", i,
-			ev->phase, ev->player, ev->order_index, ev->text);
-	else
-		printf("         %s %3zu [%s] %s\n", mark ? ">" : " ", i, ev->phase, ev->text);
+			buf_str(&phase), buf_str(&player), ev->order_index, buf_str(&text));
+	} else {
+		printf("         %s %3zu [%s] %s\n", mark ? ">" : " ", i, buf_str(&phase),
+			buf_str(&text));
+	}
+	buf_release(&phase);
+	buf_release(&player);
+	buf_release(&text);
 }
 
 static json_t *json_event(const struct event *ev, size_t i)
@@ -260,8 +273,12 @@ static void explain_decision(struct explain *e, struct campaign *c, int t, uint6
 	layout_tag(prev, t - 1);
 	layout_tag(tag, t);
 	json_object_set_new(o, "for", json_string(dr->purpose));
-	if (!e->json)
-		printf("for      \"%s\"\n", dr->purpose);
+	if (!e->json) {
+		struct buf purpose = BUF_INIT;
+		escape_terminal(&purpose, dr->purpose);
+		printf("for      \"%s\"\n", buf_str(&purpose));
+		buf_release(&purpose);
+	}
 	if (turn_load_whole_state(c, t - 1, &last, &state) < 0) {
 		error_set(ERROR_INPUT, "the state after turn %d cannot be loaded", t - 1);
 	} else if (audit_resolve(&at, c, state, tag, ex, AUDIT_EXPORT) == 0) {

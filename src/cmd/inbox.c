@@ -24,12 +24,15 @@ static const char inbox_help[] =
 	"campaign stays in new/ (an hour, then one reply lists the campaigns sharing the\n"
 	"Maildir). Automatic mail (RFC 3834: vacation replies, bounces, bulk and list mail) is\n"
 	"moved to cur/ unanswered; once the game is over every file gets a reply saying so.\n"
+	"Each message is checked in a process of its own: one whose check crashes, fails\n"
+	"unexpectedly or takes over 2 minutes gets a reply, is recorded as refused and is set\n"
+	"aside in PATH/umpire-failed/ (told on stderr), and the next message is read.\n"
 	"One line per message on stdout.\n\n"
 	"The time handled is $SOURCE_DATE_EPOCH when set, else the clock; a message's arrival\n"
 	"time is its Maildir file's modification time (its delivery).\n";
 
 static const char *const verdict_names[] = { "accepted", "refused", "duplicate", "other campaign",
-	"unreadable", "automatic (not answered)" };
+	"unreadable", "automatic (not answered)", "set aside (its check failed)" };
 
 int cmd_inbox(int argc, char **argv)
 {

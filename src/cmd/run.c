@@ -64,7 +64,7 @@ static const char run_help[] =
 static int run_inbox(struct campaign *c, const char *maildir, long long now)
 {
 	struct inbox_report rep;
-	size_t counts[6] = { 0 };
+	size_t counts[7] = { 0 };
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)
 		counts[rep.items[i].verdict]++;
@@ -74,6 +74,9 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 			rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED],
 			counts[INBOX_DUPLICATE], counts[INBOX_FOREIGN], counts[INBOX_UNREADABLE],
 			counts[INBOX_AUTOMATIC]);
+	if (counts[INBOX_FAILED])
+		printf("inbox: turn %d: %zu set aside in the Maildir's umpire-failed/ (their check failed)\n",
+			rep.turn, counts[INBOX_FAILED]);
 	inbox_report_release(&rep);
 	return rc < 0 ? cmd_error("umpire run: inbox") : EXIT_OK;
 }

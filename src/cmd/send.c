@@ -12,6 +12,7 @@
 #include "core/campaign.h"
 #include "mail/outbox.h"
 #include "mail/sendmail.h"
+#include "core/spawn.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -66,7 +67,7 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 	 * mail.tls says (a local Postfix has often no certificate, or a self-signed one). */
 	s->starttls = tls && s->url && strncmp(s->url, "smtp://", 7) == 0 &&
 		      !smtp_url_loopback(s->url);
-	s->timeout = 60;
+	s->timeout = spawn_timeout("UMPIRE_SMTP_TIMEOUT", 60);
 	if (!s->url) {
 		fprintf(stderr,
 			"umpire send: no SMTP server: set mail.smtp in campaign.yaml or UMPIRE_SMTP_URL\n");

@@ -1,5 +1,6 @@
 /* verify_journal.c — `umpire verify` on the umpire's own copy: each turn's SQLite journal
  * row (its files, inputs and hashes) held against the git commit and export it made. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/audit.h"
@@ -9,59 +10,94 @@
 #include "cmd/verify.h"
 #include "core/banned.h"
 
-/* The journal's files rows are exactly the blobs of the tag's commit the turn wrote: each row
- * is committed with its bytes, and each file of the turn (by the layout) has its row. */
-static int check_journal_files(struct verify *v, int t, const char *tag,
-	const struct journal_record *jr, const struct audit_turn *at)
+/* One files row at a time (journal_each_file), so a turn's files are never all in memory:
+ * what the walk has seen. */
+struct files_walk {
+	struct verify *v;
+	int t;
+	const char *tag;
+	struct buf got;       /* the blob, read again for each row */
+	const char **want;    /* the paths the turn wrote (NULL for turn 0) */
+	size_t n_want, found; /* how many; how many of them had a row */
+	size_t n_rows;        /* rows seen */
+	int setup_found;      /* turn 0: campaign.yaml and state.yaml rows seen (bits) */
+};
+
+static int check_file_row(const char *path, const void *bytes, size_t len, void *arg)
 {
-	struct buf got = BUF_INIT;
-	struct file *files = NULL;
-	size_t n = 0;
+	struct files_walk *w = arg;
+
+	w->n_rows++;
+	if (repo_read(w->v->c->repo, w->tag, path, &w->got) != 0)
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's files row %s is not in the commit of %s", w->t,
+			path, w->tag);
+	if (w->got.len != len || memcmp(w->got.data, bytes, len) != 0)
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's files row %s differs from the blob committed at %s",
+			w->t, path, w->tag);
+	w->setup_found |= (strcmp(path, LAYOUT_CAMPAIGN) == 0) | (strcmp(path, LAYOUT_STATE) == 0)
+									 << 1;
+	for (size_t k = 0; k < w->n_want; k++)
+		if (w->want[k] && strcmp(w->want[k], path) == 0) {
+			w->want[k] = NULL;
+			w->found++;
+		}
+	return 0;
+}
+
+/* The journal's files rows are exactly the blobs of the tag's commit the turn wrote: each row
+ * is committed with its bytes, and each file of the turn (by the layout) has its row. Rows
+ * are read one at a time: a turn's reports and maps may be tens of MiB. */
+static int check_journal_files(struct verify *v, int t, const char *tag,
+	const struct audit_turn *at)
+{
+	struct files_walk w = { .v = v, .t = t, .tag = tag, .got = BUF_INIT };
+	struct layout_entry *paths = NULL;
+	const char **senders = NULL;
 	int rc = -1;
 
-	for (size_t i = 0; i < jr->n_files; i++) {
-		const struct file *f = &jr->files[i];
-		if (repo_read(v->c->repo, tag, f->path, &got) != 0) {
-			error_set(ERROR_INPUT,
-				"turn %d: the journal's files row %s is not in the commit of %s", t,
-				f->path, tag);
-			goto done;
-		}
-		if (got.len != f->len || memcmp(got.data, f->data, f->len) != 0) {
-			error_set(ERROR_INPUT,
-				"turn %d: the journal's files row %s differs from the blob committed at %s",
-				t, f->path, tag);
-			goto done;
-		}
+	if (t > 0) {
+		const struct turn_input *in = &at->t.in;
+		senders = xcalloc(in->n_files + 1, sizeof(*senders));
+		for (size_t i = 0; i < in->n_files; i++)
+			senders[i] = in->files[i].player;
+		int maps = at->t.out.maps != NULL;
+		w.n_want = v->c->visibility == CAMPAIGN_SEALED ?
+				   layout_sealed_turn_files(&paths, t, maps) :
+				   layout_turn_files(&paths, t, senders, in->n_files,
+					   (const char *const *)v->c->players, v->c->n_players,
+					   maps);
+		w.want = xcalloc(w.n_want + 1, sizeof(*w.want));
+		for (size_t k = 0; k < w.n_want; k++)
+			w.want[k] = paths[k].path;
 	}
-	if (t == 0) {
-		static const char *const setup[] = { LAYOUT_CAMPAIGN, LAYOUT_STATE };
-		for (size_t k = 0; k < 2; k++)
-			if (!file_list_find(jr->files, jr->n_files, setup[k])) {
-				error_set(ERROR_INPUT,
-					"turn 0: the journal has no files row for %s", setup[k]);
-				goto done;
-			}
-	} else {
-		n = turn_files(&at->t, &files);
-		for (size_t k = 0; k < n; k++)
-			if (!file_list_find(jr->files, jr->n_files, files[k].path)) {
-				error_set(ERROR_INPUT,
-					"turn %d: %s is committed at %s but the journal has no files row for it",
-					t, files[k].path, tag);
-				goto done;
-			}
-		if (n != jr->n_files) {
+	if (journal_each_file(v->c->journal, t, check_file_row, &w) != 0)
+		goto done;
+	if (t == 0 && w.setup_found != 3) {
+		error_set(ERROR_INPUT, "turn 0: the journal has no files row for %s",
+			(w.setup_found & 1) ? LAYOUT_STATE : LAYOUT_CAMPAIGN);
+		goto done;
+	}
+	for (size_t k = 0; t > 0 && k < w.n_want; k++)
+		if (w.want[k]) {
 			error_set(ERROR_INPUT,
-				"turn %d: the journal has %zu files rows, the turn wrote %zu files",
-				t, jr->n_files, n);
+				"turn %d: %s is committed at %s but the journal has no files row for it",
+				t, w.want[k], tag);
 			goto done;
 		}
+	if (t > 0 && w.n_rows != w.n_want) {
+		error_set(ERROR_INPUT,
+			"turn %d: the journal has %zu files rows, the turn wrote %zu files", t,
+			w.n_rows, w.n_want);
+		goto done;
 	}
 	rc = 0;
 done:
-	file_list_free(files, n);
-	buf_release(&got);
+	free(w.want);
+	free(paths);
+	free(senders);
+	buf_release(&w.got);
 	return rc;
 }
 
@@ -90,7 +126,8 @@ static int check_journal_inputs(const struct verify *v, int t, const char *tag,
 	return audit_compare(at, v->c, jr, 0);
 }
 
-/* The SQLite journal's turn t against git: its rows against the re-resolved turn (and so
+/* The SQLite journal's turn t against git: SQLite's quick_check (with turn 0), its order
+ * files' stored copies against their hashes, its rows against the re-resolved turn (and so
  * against the export and the committed files), its chain head against the trailer, its
  * commit id against the tag, its files rows against the committed blobs. */
 int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
@@ -101,7 +138,8 @@ int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
 	char hex[65], want[65];
 	int rc = -1;
 
-	int r = journal_read(v->c->journal, t, &jr);
+	/* without its files rows: check_journal_files walks them one at a time */
+	int r = journal_read_turn(v->c->journal, t, 0, &jr);
 	if (r == ERROR_NOTFOUND) {
 		error_set(ERROR_INPUT,
 			"turn %d: git has %s but the journal has no turn %d: the journal was truncated "
@@ -113,6 +151,11 @@ int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
 		error_prefix("turn %d", t);
 		goto done;
 	}
+	/* the stored copies against their hashes (a sealed turn's order files are checked
+	 * nowhere else before the reveal); the whole file by SQLite once */
+	if ((t == 0 && journal_quick_check(v->c->journal) < 0) ||
+		campaign_check_stored_orders(v->c, jr) < 0)
+		goto done;
 	if (t > 0 && check_journal_inputs(v, t, tag, at, jr, ex) < 0)
 		goto done;
 	if (t == 0) {
@@ -143,7 +186,7 @@ int check_journal(struct verify *v, int t, const char *tag, const char *tag_id,
 			t, tag, tag_id, t, jr->commit_id[0] ? jr->commit_id : "(none)");
 		goto done;
 	}
-	rc = check_journal_files(v, t, tag, jr, at);
+	rc = check_journal_files(v, t, tag, at);
 done:
 	journal_record_free(jr);
 	return rc;

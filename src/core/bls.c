@@ -24,6 +24,7 @@ struct bls_verifier {
 	int fd;           /* our end of the socket pair */
 	struct buf in;    /* what the helper said and we have not consumed yet */
 	char *public_key; /* the key it checks under, for messages */
+	int stalled;      /* it gave no answer in time: stopped, not waited for */
 };
 
 static int is_program(const char *path)
@@ -123,12 +124,15 @@ static int read_line(struct bls_verifier *v, struct buf *line)
 		if (v->in.len > 4096)
 			return error_set(ERROR_OS, "umpire-bls: an answer longer than 4096 bytes");
 		struct pollfd p = { v->fd, POLLIN, 0 };
-		int ready = poll(&p, 1, BLS_TIMEOUT * 1000);
+		int wait_s = spawn_timeout("UMPIRE_BLS_TIMEOUT", BLS_TIMEOUT);
+		int ready = poll(&p, 1, wait_s * 1000);
 		if (ready < 0 && errno == EINTR)
 			continue;
-		if (ready == 0)
-			return error_set(ERROR_OS, "umpire-bls gave no answer in %d seconds",
-				BLS_TIMEOUT);
+		if (ready == 0) {
+			v->stalled = 1;
+			return error_set(ERROR_OS,
+				"umpire-bls gave no answer in %d seconds: it was stopped", wait_s);
+		}
 		ssize_t got = ready < 0 ? -1 : recv(v->fd, chunk, sizeof(chunk), 0);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -180,14 +184,16 @@ int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 
 void bls_verifier_free(struct bls_verifier *v)
 {
-	int status;
-
 	if (!v)
 		return;
 	shutdown(v->fd, SHUT_WR); /* end of input: the helper exits */
 	close(v->fd);
-	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* One that stalled is stopped now; one that does not end at its end of input is given
+	 * its timeout, then stopped: a run never hangs on it. */
+	if (v->stalled)
+		spawn_stop(v->pid);
+	else
+		(void)spawn_wait(v->pid, spawn_timeout("UMPIRE_BLS_TIMEOUT", BLS_TIMEOUT));
 	buf_release(&v->in);
 	free(v->public_key);
 	free(v);

@@ -477,29 +477,102 @@ static int clear_stale_temps(struct campaign *c)
  * (ERROR_INPUT). */
 static int check_journal_identity(struct campaign *c)
 {
-	static const char key[] = "commitment: ";
 	struct journal_record *r = NULL;
+	struct node *root = NULL;
+	struct node_limits lim = { .max_bytes = 1024 * 1024 };
 	char tag[LAYOUT_TAG_MAX], setup[41], hex[65];
+	struct diag d;
 	int last = -1, rc = 0;
 
 	if (journal_last_turn(c->journal, &last) < 0 || last < 0 ||
 		journal_read(c->journal, 0, &r) < 0)
 		return 0;
 	const struct file *f = file_list_find(r->files, r->n_files, LAYOUT_CAMPAIGN);
-	const char *at = NULL;
-	for (size_t i = 0; f && !at && i + sizeof key - 1 <= f->len; i++)
-		if (memcmp(f->data + i, key, sizeof key - 1) == 0)
-			at = (const char *)f->data + i;
+	/* Read through the YAML parser, never by matching text: a commitment YAML would read
+	 * as a number (0b..., 1e5...) is written quoted. */
+	diag_init(&d);
+	if (f && node_parse(&root, LAYOUT_CAMPAIGN, f->data, f->len, &lim, &d) < 0)
+		root = NULL;
+	diag_release(&d);
+	const struct node *fair = root ? node_get(root, "fairness") : NULL;
+	const struct node *k = fair ? node_get(fair, "commitment") : NULL;
 	hex_encode(hex, c->commitment, sizeof c->commitment);
 	layout_tag(tag, 0);
-	if (at && (size_t)((const char *)f->data + f->len - at) >= sizeof key - 1 + 64 &&
-		memcmp(at + sizeof key - 1, hex, 64) != 0) {
+	if (k && k->kind == NODE_SCALAR && strcmp(k->scalar, hex) != 0) {
 		if (repo_commit_id(c->repo, tag, setup) != 0)
 			snprintf(setup, sizeof setup, "(untagged)");
 		rc = error_set(ERROR_INPUT,
 			"the journal (.umpire/journal.sqlite) is another campaign's: its Setup is commit %s, this campaign's (tag %s) is %s (restore this campaign's journal from a backup)",
 			r->commit_id[0] ? r->commit_id : "(unknown)", tag, setup);
 	}
+	node_free(root);
+	journal_record_free(r);
+	return rc;
+}
+
+int campaign_check_stored_orders(struct campaign *c, const struct journal_record *r)
+{
+	uint8_t secret[FAIR_HASH_BYTES];
+	int rc = 0;
+
+	if (c->visibility != CAMPAIGN_SEALED)
+		return journal_record_check(r, NULL);
+	fair_secret_lock(secret, sizeof secret);
+	rc = campaign_read_secret(c, secret);
+	if (rc == 0)
+		rc = journal_record_check(r, secret);
+	else
+		error_prefix("turn %d is sealed: its order files' salts come from the secret",
+			r->turn);
+	fair_secret_unlock(secret, sizeof secret);
+	return rc;
+}
+
+/* One files row of the last turn against the blob its commit holds (journal_each_file). */
+struct sound_walk {
+	struct campaign *c;
+	int turn;
+	const char *rev; /* the turn's commit */
+	struct buf got;
+};
+
+static int check_sound_file(const char *path, const void *bytes, size_t len, void *arg)
+{
+	struct sound_walk *w = arg;
+	int rc = repo_read(w->c->repo, w->rev, path, &w->got);
+
+	if (rc < 0 && rc != ERROR_NOTFOUND)
+		return error_prefix("checking the journal's turn %d", w->turn);
+	if (rc == ERROR_NOTFOUND || w->got.len != len || memcmp(w->got.data, bytes, len) != 0)
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's files row %s is damaged: it differs from the blob its commit %.12s holds (restore the journal from a backup)",
+			w->turn, path, w->rev);
+	return 0;
+}
+
+/* Before a command writes to the journal: what it relies on is sound. SQLite's quick_check
+ * over the whole file, then the stored rows of the last turn: each order file's bytes
+ * against its hash, each files row against the blob its commit holds (when the commit is
+ * there: a turn a crash left unpublished is the recovery's), one row at a time. 0 / -1
+ * (ERROR_INPUT naming what is damaged). */
+static int check_journal_sound(struct campaign *c)
+{
+	struct journal_record *r = NULL;
+	int last = -1, rc;
+
+	if ((rc = journal_quick_check(c->journal)) < 0 ||
+		(rc = journal_last_turn(c->journal, &last)) < 0 || last < 0)
+		return rc;
+	if ((rc = journal_read_turn(c->journal, last, 0, &r)) < 0) {
+		error_prefix("the journal's turn %d", last);
+		return -1;
+	}
+	rc = campaign_check_stored_orders(c, r);
+	struct sound_walk w = { c, last, NULL, BUF_INIT };
+	w.rev = r->commit_id[0] && repo_has(c->repo, r->commit_id) ? r->commit_id : NULL;
+	if (rc == 0 && w.rev && journal_each_file(c->journal, last, check_sound_file, &w) != 0)
+		rc = -1;
+	buf_release(&w.got);
 	journal_record_free(r);
 	return rc;
 }
@@ -622,6 +695,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		free(path);
 		if (rc == 0 && c->journal)
 			rc = check_journal_identity(c);
+		if (rc == 0 && c->journal && (flags & CAMPAIGN_LOCK) && (flags & CAMPAIGN_JOURNAL))
+			rc = check_journal_sound(c);
 		if (rc < 0)
 			goto done;
 	}

@@ -195,6 +195,11 @@ int campaign_emit_committed_state(const struct campaign *c, int turn, const void
  * secret, e.g. sodium_munlock). Sets c->secret_exposed when the file is readable by its group
  * or others. Returns 0 / -1 (class ERROR_MISSING). */
 int campaign_read_secret(struct campaign *c, uint8_t secret[32]);
+struct journal_record;
+/* The journal's stored copies of the order files of r (journal_record_check), salted with
+ * the secret when the campaign is sealed (its sha256 column is then the salted commitment).
+ * 0, or -1 (ERROR_INPUT naming what is damaged; the secret's error when it cannot be read). */
+int campaign_check_stored_orders(struct campaign *c, const struct journal_record *r);
 
 /* The campaign's players plus "umpire", sorted by byte order of id: the order of the orders
  * digest and of a journal export's `orders` list. A malloc'd array (free it) of c's strings;

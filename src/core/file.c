@@ -295,7 +295,8 @@ int file_read_stat(const char *path, size_t max, struct buf *out, struct stat *s
 	buf_clear(out);
 	if (!st)
 		st = &own;
-	if (fd < 0 && errno == ELOOP && error_last()->klass == ERROR_INPUT)
+	/* a link or a '..' refused by name: that refusal is the message */
+	if (fd < 0 && (errno == ELOOP || errno == EINVAL) && error_last()->klass == ERROR_INPUT)
 		return -1;
 	if (fd < 0)
 		return fail_keep_errno(ERROR_MISSING, "cannot open", path);

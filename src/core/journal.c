@@ -1055,6 +1055,26 @@ int journal_read_turn(struct journal *j, int turn, int files, struct journal_rec
 	return ret;
 }
 
+int journal_each_file(struct journal *j, int turn,
+	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = read_stmt(j, R_FILES, turn, &st), ret = 0;
+
+	if (rc != SQLITE_OK)
+		return read_failed(j->db, st, turn, 0);
+	while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(st, 0);
+		const void *bytes = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		ret = fn(path ? path : "", bytes ? bytes : "", len, arg);
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = read_failed(j->db, st, turn, 0);
+	sqlite3_reset(st);
+	return ret;
+}
+
 const struct journal_order *journal_record_order(const struct journal_record *r, const char *player)
 {
 	for (size_t i = 0; i < r->n_orders; i++)
@@ -1116,6 +1136,55 @@ int journal_row_count(struct journal *j, long long *out)
 done:
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int journal_quick_check(struct journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(j->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+		error_set(ERROR_OS, "journal: cannot check: %s", sqlite3_errmsg(j->db));
+		return -1;
+	}
+	int rc = sqlite3_step(st);
+	const char *said = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (said && strcmp(said, "ok") == 0)
+		ret = 0;
+	else if (said || rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		error_set(ERROR_INPUT,
+			"the journal (.umpire/journal.sqlite) is damaged: SQLite's quick_check says: %.300s (restore it from a backup)",
+			said ? said : sqlite3_errmsg(j->db));
+	else
+		error_set(ERROR_OS, "journal: cannot check: %s", sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int journal_record_check(const struct journal_record *r, const uint8_t *secret)
+{
+	for (size_t i = 0; i < r->n_orders; i++) {
+		const struct journal_order *o = &r->orders[i];
+		uint8_t h[FAIR_HASH_BYTES];
+		char got[65], want[65];
+		if (!o->has_file || !o->bytes)
+			continue;
+		if (secret) {
+			uint8_t salt[FAIR_HASH_BYTES];
+			fair_salt(salt, secret, (uint32_t)r->turn, o->player);
+			fair_sealed_hash(h, salt, o->bytes, o->len);
+		} else {
+			fair_sha256(h, o->bytes, o->len);
+		}
+		if (memcmp(h, o->sha256, FAIR_HASH_BYTES) == 0)
+			continue;
+		hex_encode(got, h, FAIR_HASH_BYTES);
+		hex_encode(want, o->sha256, FAIR_HASH_BYTES);
+		return error_set(ERROR_INPUT,
+			"turn %d: the journal's stored copy of %s's order file is damaged: its bytes hash to %s, its sha256 column says %s (restore the journal from a backup)",
+			r->turn, o->player, got, want);
+	}
+	return 0;
 }
 
 int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES])

@@ -92,6 +92,11 @@ int journal_read(struct journal *j, int turn, struct journal_record **out);
  * 0: replay compares what it renders with git, and the files are most of a turn's bytes. */
 int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
+/* Each files row of turn, one at a time, in path order: fn(path, bytes, len, arg), the bytes
+ * SQLite's own, valid during the call only (so a turn's files are never all in memory at
+ * once). A nonzero return of fn stops the walk and is returned; -1 on a SQLite failure. */
+int journal_each_file(struct journal *j, int turn,
+	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg);
 /* The order row of player in r, or NULL. */
 const struct journal_order *journal_record_order(const struct journal_record *r,
 	const char *player);
@@ -99,6 +104,16 @@ const struct journal_order *journal_record_order(const struct journal_record *r,
 int journal_head(struct journal *j, int turn, uint8_t head[FAIR_HASH_BYTES]);
 /* Number of rows in every table together (tests: "nothing was written"). */
 int journal_row_count(struct journal *j, long long *out);
+
+/* SQLite's PRAGMA quick_check over the whole journal (pages, records, indexes; not the
+ * foreign keys): 0 when it says ok, -1 ERROR_INPUT "the journal ... is damaged: ..." with
+ * SQLite's first finding, or ERROR_OS when it cannot run. */
+int journal_quick_check(struct journal *j);
+/* The stored copies of r (read back from this journal) against their own hashes: each order
+ * file's bytes must hash to its sha256 column: SHA256 of the bytes, or with secret (a sealed
+ * campaign's, 32 bytes) the salted commitment (fair_salt, fair_sealed_hash). 0, or -1
+ * ERROR_INPUT naming the turn, the player and both hashes. */
+int journal_record_check(const struct journal_record *r, const uint8_t *secret);
 
 /* One order file that came by mail (`umpire inbox`), accepted or refused: a row of the
  * submissions table (schemas/journal.sql). Strings are the caller's when appending, the

@@ -185,6 +185,9 @@ int smtp_send(const struct smtp_settings *s, const char *from, const char *to, c
 	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
 	if (rc == CURLE_OK)
 		ret = 0;
+	else if (rc == CURLE_OPERATION_TIMEDOUT) /* a server that stalls: the pass ends */
+		error_set(ERROR_BUSY, "smtp: cannot send to %s through %s: %s", to, s->url,
+			errbuf[0] ? errbuf : lc.easy_strerror(rc));
 	else /* a 5xx answer is the server's final word (RFC 5321 4.2.1): ERROR_INPUT */
 		error_set(code >= 500 && code <= 599 ? ERROR_INPUT : ERROR_OS,
 			"smtp: cannot send to %s through %s: %s%s%s%s", to, s->url,

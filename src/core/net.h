@@ -22,8 +22,9 @@ struct smtp_settings {
 /* Sends message (len bytes, an RFC 5322 message with CRLF line ends) from `from` to `to`,
  * greeting the server (EHLO) with the domain of `from` (smtp_url_with_ehlo), not the host
  * name. Returns 0, or -1 with the server's or libcurl's reason: class ERROR_INPUT when the
- * server refused for good (a 5xx answer, or an address that cannot go into SMTP), ERROR_OS
- * when trying again later may work. */
+ * server refused for good (a 5xx answer, or an address that cannot go into SMTP), ERROR_BUSY
+ * when the exchange took longer than s->timeout (a server that stalls), ERROR_OS when trying
+ * again later may work. */
 int smtp_send(const struct smtp_settings *s, const char *from, const char *to, const void *message,
 	size_t len);
 

@@ -1,5 +1,6 @@
 /* spawn.h — a helper program started with posix_spawn (no shell) and fed on one descriptor:
- * what the BLS helper (bls.c) and a local sendmail (mail/sendmail.c) share. */
+ * what the BLS helper (bls.c) and a local sendmail (mail/sendmail.c) share; and how every
+ * child umpire starts is waited for, stopped and reaped, so no helper hangs a run. */
 #ifndef UMPIRE_SPAWN_H
 #define UMPIRE_SPAWN_H
 
@@ -14,5 +15,18 @@ int spawn_fed(pid_t *pid, const char *path, char *const argv[], int fd, int all,
  * nonzero, else write; with timeout_s > 0, waiting at most that many seconds whenever the
  * reader stops reading. 0, or -1 with errno (ETIMEDOUT when it waited too long). */
 int spawn_write_all(int fd, const char *data, size_t n, int timeout_s, int sock);
+
+#define SPAWN_GRACE 2 /* seconds a child has after SIGTERM before SIGKILL */
+
+/* The seconds in the environment variable name (a whole number, 1 to 3600), else def: how a
+ * test shortens a helper's timeout (UMPIRE_BLS_TIMEOUT, UMPIRE_SENDMAIL_TIMEOUT, ...). */
+int spawn_timeout(const char *name, int def);
+/* Waits for the child pid at most timeout_s seconds (0: without limit); past that it is
+ * stopped (spawn_stop). Its wait status, or -1 with errno: ETIMEDOUT when it had to be
+ * stopped. The child is reaped whatever happens. */
+int spawn_wait(pid_t pid, int timeout_s);
+/* Stops the child pid: SIGTERM, at most SPAWN_GRACE seconds for it to end, then SIGKILL;
+ * reaped. */
+void spawn_stop(pid_t pid);
 
 #endif

@@ -8,10 +8,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mail/inbox.h"
@@ -21,6 +24,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/receipt.h"
+#include "core/spawn.h"
 #include "mail/mail.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
@@ -131,6 +135,23 @@ static int move_to_cur(const char *maildir, const char *name)
 	char *to = xasprintf("%s/cur/%s%s", maildir, name, strchr(name, ':') ? "" : ":2,S");
 	int rc = file_rename_durable(from, to);
 
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* Moves maildir/new/name to maildir/INBOX_FAILED_DIR/name, durably: a mail whose checking
+ * failed, kept for the umpire out of the queue. 0 / -1. */
+static int move_aside(const char *maildir, const char *name)
+{
+	char *dir = xasprintf("%s/" INBOX_FAILED_DIR, maildir);
+	char *from = xasprintf("%s/new/%s", maildir, name);
+	char *to = xasprintf("%s/%s", dir, name);
+	int rc = file_mkdir_p(dir, 0700);
+
+	if (rc == 0)
+		rc = file_rename_durable(from, to);
+	free(dir);
 	free(from);
 	free(to);
 	return rc;
@@ -474,6 +495,137 @@ static int judge(struct intake *in)
 	return check_orders(in);
 }
 
+/* What the checking child hands back (judge_apart): the fields judge sets, then why's text
+ * and, when judge failed, the error's message. */
+struct verdict_wire {
+	int32_t rc, player, signed_by_key, is_reveal, klass;
+	uint32_t why_len, err_len;
+	uint8_t sha256[FAIR_HASH_BYTES], nonce[FAIR_HASH_BYTES];
+};
+
+/* The checking child: judge, its result on fd, _exit (never exit: the parent's stdio buffers
+ * and atexit handlers are the parent's). $UMPIRE_TEST_CHECK_CRASH is the test hook: a file
+ * holding its text crashes the check (SIGSEGV), as a checker bug would, or with
+ * $UMPIRE_TEST_CHECK_HANG set never ends. */
+static void judge_child(struct intake *in, int fd)
+{
+	const char *bomb = getenv("UMPIRE_TEST_CHECK_CRASH");
+	if (bomb && *bomb && in->m.orders && strstr(in->m.orders, bomb)) {
+		if (getenv("UMPIRE_TEST_CHECK_HANG")) /* ... or never ends, as a loop would */
+			for (;;)
+				pause();
+		raise(SIGSEGV);
+	}
+	int rc = judge(in);
+	const char *err = rc < 0 ? error_last()->message : "";
+	struct verdict_wire w = { .rc = rc,
+		.player = in->player,
+		.signed_by_key = in->signed_by_key,
+		.is_reveal = in->is_reveal,
+		.klass = (int32_t)error_last()->klass,
+		.why_len = (uint32_t)in->why.len,
+		.err_len = (uint32_t)strlen(err) };
+	memcpy(w.sha256, in->sha256, sizeof(w.sha256));
+	memcpy(w.nonce, in->nonce, sizeof(w.nonce));
+	int bad = spawn_write_all(fd, (const char *)&w, sizeof(w), 0, 0) < 0 ||
+		  spawn_write_all(fd, in->why.data ? in->why.data : "", in->why.len, 0, 0) < 0 ||
+		  spawn_write_all(fd, err, w.err_len, 0, 0) < 0;
+	_exit(bad ? 70 : 0);
+}
+
+/* Everything the child wrote on fd until it closed it (at most max bytes, each wait at most
+ * limit seconds) into out. 0, or -1 when it stalled or said too much. */
+static int read_child(int fd, int limit, size_t max, struct buf *out)
+{
+	char chunk[4096];
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		int ready = poll(&p, 1, limit * 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
+			return -1;
+		ssize_t got = read(fd, chunk, sizeof(chunk));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got == 0 ? 0 : -1;
+		if (out->len + (size_t)got > max)
+			return -1;
+		buf_append(out, chunk, (size_t)got);
+	}
+}
+
+/* judge run in a child process, so a checker that crashes, fails unexpectedly or never ends
+ * costs this one mail, never the queue: 0 accepted, 1 refused (in->why), 2 the check failed
+ * (in->why says how, for the reply: the mail is then set aside), -1 failure of the campaign
+ * or the machine (the run stops; the mail stays in new/). */
+static int judge_apart(struct intake *in)
+{
+	int fds[2], status = 0;
+	int limit = spawn_timeout("UMPIRE_CHECK_TIMEOUT", INBOX_CHECK_TIMEOUT);
+	struct buf got = BUF_INIT;
+	struct verdict_wire w;
+
+	if (pipe(fds) < 0)
+		return error_set(ERROR_OS, "inbox: cannot make a pipe: %s", strerror(errno));
+	fflush(NULL); /* nothing buffered is written twice */
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error_set(ERROR_OS, "inbox: cannot fork to check a mail: %s",
+			strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		judge_child(in, fds[1]);
+	}
+	close(fds[1]);
+	int read_ok = read_child(fds[0], limit, sizeof(w) + 2 * MAIL_MAX_BYTES, &got) == 0;
+	close(fds[0]);
+	if (!read_ok)
+		spawn_stop(pid);
+	else if ((status = spawn_wait(pid, limit)) < 0)
+		read_ok = 0;
+	memset(&w, 0, sizeof(w));
+	if (got.len >= sizeof(w))
+		memcpy(&w, got.data, sizeof(w));
+	int whole = read_ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		    got.len == sizeof(w) + (size_t)w.why_len + w.err_len && w.rc >= -1 && w.rc <= 1;
+	int rc;
+	if (whole && (w.rc >= 0 || (w.klass != ERROR_INTERNAL && w.klass != ERROR_INPUT))) {
+		in->player = w.player;
+		in->signed_by_key = w.signed_by_key;
+		in->is_reveal = w.is_reveal;
+		memcpy(in->sha256, w.sha256, sizeof(w.sha256));
+		memcpy(in->nonce, w.nonce, sizeof(w.nonce));
+		buf_append(&in->why, got.data + sizeof(w), w.why_len);
+		rc = w.rc < 0 ? error_set((enum error_class)w.klass, "%.*s", (int)w.err_len,
+					got.data + sizeof(w) + w.why_len) :
+				w.rc;
+	} else {
+		char how[160];
+		if (whole)
+			snprintf(how, sizeof(how), "%.*s", (int)w.err_len,
+				got.data + sizeof(w) + w.why_len);
+		else if (!read_ok)
+			snprintf(how, sizeof(how), "it took longer than %d seconds", limit);
+		else if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "the checker crashed (signal %d)",
+				WTERMSIG(status));
+		else
+			snprintf(how, sizeof(how), "the checker ended unexpectedly");
+		buf_clear(&in->why);
+		buf_printf(&in->why,
+			"umpire could not check this mail: %s. The mail is set aside for the umpire, who is told; a corrected file may be sent again\n",
+			how);
+		rc = 2;
+	}
+	buf_release(&got);
+	return rc;
+}
+
 /* The reply's text: the acceptance (the file's hash) or every problem. */
 static void reply_body(struct buf *b, const struct intake *in, int accepted)
 {
@@ -722,7 +874,7 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 		buf_release(&ids);
 		v = 1;
 	} else {
-		v = judge(in);
+		v = judge_apart(in);
 	}
 	if (v < 0)
 		return -1;
@@ -737,11 +889,17 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 	if (record(in, v == 0, v == 0) < 0)
 		return -1;
 	durable_point("inbox journal");
-	if (move_to_cur(maildir, name) < 0)
+	if ((v == 2 ? move_aside(maildir, name) : move_to_cur(maildir, name)) < 0)
 		return -1;
 	hex_encode(hex, in->sha256, FAIR_HASH_BYTES);
 	const char *nl = strchr(buf_str(&in->why), '\n');
-	item_add(rep, name, v == 0 ? INBOX_ACCEPTED : INBOX_REFUSED,
+	if (v == 2)
+		fprintf(stderr, "umpire inbox: %s/" INBOX_FAILED_DIR "/%s: %.*s\n", maildir, name,
+			nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why));
+	item_add(rep, name,
+		v == 0 ? INBOX_ACCEPTED :
+		v == 2 ? INBOX_FAILED :
+			 INBOX_REFUSED,
 		v == 0 ? in->c->players[in->player] : NULL,
 		v != 0 ? xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why)) :
 		in->is_reveal ? xstrdup("the nonce matches the close") :

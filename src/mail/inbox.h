@@ -19,6 +19,8 @@ struct campaign;
                                     * the campaign that sees it answers with the campaigns here
                                     * and files it */
 #define MAIL_HEAD_BYTES (256 * 1024) /* of a message over the limit, read to answer it */
+#define INBOX_CHECK_TIMEOUT 120      /* seconds one mail's check may take ($UMPIRE_CHECK_TIMEOUT) */
+#define INBOX_FAILED_DIR "umpire-failed" /* in the Maildir: mail whose check failed */
 
 /* What happened to one message. */
 enum inbox_verdict {
@@ -29,6 +31,8 @@ enum inbox_verdict {
 	INBOX_UNREADABLE, /* no message, or no sender to answer: moved to cur/, recorded */
 	INBOX_AUTOMATIC,  /* automatic, bulk or list mail, or a bounce (RFC 3834): moved to cur/,
 	                   * never answered */
+	INBOX_FAILED,     /* its check crashed, failed unexpectedly or took too long: answered,
+	                   * recorded as refused, moved to INBOX_FAILED_DIR; the next is read */
 };
 
 /* One message handled. */
@@ -53,7 +57,10 @@ struct inbox_report {
  * mail over MAIL_MAX_BYTES gets a reply saying the limit; after the game's end every file
  * gets "the game is over"; mail for another campaign stays in new/ INBOX_UNCLAIMED_AFTER
  * seconds, then gets one reply listing the campaigns that share the Maildir (each inbox
- * registers its campaign in maildir/umpire-campaigns/) and is filed.
+ * registers its campaign in maildir/umpire-campaigns/) and is filed. Each mail is checked in
+ * a child process: one whose check crashes, fails with an internal error or takes longer than
+ * INBOX_CHECK_TIMEOUT is answered, recorded and moved to maildir/INBOX_FAILED_DIR/, and the
+ * next mail is read (INBOX_FAILED).
  * rep gets what happened (release with inbox_report_release). Returns 0, or -1 when the
  * campaign, the Maildir or a disk failed (messages not yet handled stay in new/). */
 int inbox_run(struct campaign *c, const char *maildir, long long now, struct inbox_report *rep);

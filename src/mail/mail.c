@@ -728,8 +728,10 @@ int mail_saved_parse(struct mail_saved *out, const void *bytes, size_t len)
 	in.orders = NULL;
 	mail_in_release(&in);
 	gm.g_object_unref(msg);
-	if (!out->text)
+	if (!out->text) {
+		mail_saved_release(out); /* nothing for the caller to release on failure */
 		return error_set(ERROR_INPUT, "the mail has no text part and no .yaml attachment");
+	}
 	return 0;
 }
 

@@ -154,19 +154,24 @@ int outbox_send(const struct campaign *c, const struct smtp_settings *s, long lo
 	char *dir = xasprintf("%s/.umpire/outbox/new", c->dir);
 	size_t n;
 	char **names = list_eml(dir, &n);
-	int rc = 0;
+	int rc = 0, stalled = 0;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->items = xcalloc(n + 1, sizeof(*rep->items));
 	for (size_t i = 0; i < n; i++) {
 		struct outbox_item *it = &rep->items[rep->n_items++];
 		it->name = names[i];
-		if (rc < 0) {
-			it->reason = xstrdup("not tried: an earlier message could not be moved");
+		if (rc < 0 || stalled) {
+			it->reason = xstrdup(
+				rc < 0 ? "not tried: an earlier message could not be moved" :
+					 "not tried: the server stalled on an earlier message");
 			rep->n_failed++;
 			continue;
 		}
 		int r = send_one(c, s, dir, now, it);
+		/* A server or program that stalls would stall each message of the pass: the
+		 * rest wait for the next pass. */
+		stalled = r == 1 && !it->failed && error_last()->klass == ERROR_BUSY;
 		if (r != 0 && it->failed)
 			rep->n_moved++;
 		else if (r != 0)

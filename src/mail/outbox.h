@@ -40,7 +40,9 @@ struct outbox_report {
 /* Sends every message of .umpire/outbox/new in name order through s, each dated now (UTC
  * seconds: when it is sent) and moved to sent/ once the server took it. A message that fails
  * for now stays for the next run; one refused for good (smtp_send's or sendmail_send's class
- * ERROR_INPUT) or unreadable moves to failed/; the others are still tried. rep says what
+ * ERROR_INPUT) or unreadable moves to failed/; the others are still tried, unless the server or
+ * program stalled (class ERROR_BUSY): then the pass ends there, the rest stay queued and are
+ * reported "not tried", so a stall costs one timeout a pass, not one a message. rep says what
  * happened (outbox_report_release). Returns 0 when the outbox could be read (rep->n_failed
  * may be > 0), -1 otherwise. */
 int outbox_send(const struct campaign *c, const struct smtp_settings *s, long long now,

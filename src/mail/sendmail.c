@@ -13,7 +13,7 @@
 #include "core/banned.h"
 
 /* Writes message to fd with CRLF turned into LF, waiting at most SENDMAIL_TIMEOUT seconds
- * whenever the program stops reading. 0, or -1 with errno (EPIPE: it stopped reading;
+ * ($UMPIRE_SENDMAIL_TIMEOUT in tests) whenever the program stops reading. 0, or -1 with errno (EPIPE: it stopped reading;
  * ETIMEDOUT). */
 static int write_lf(int fd, const char *m, size_t len)
 {
@@ -23,35 +23,14 @@ static int write_lf(int fd, const char *m, size_t len)
 		while (i + n < len &&
 			!(m[i + n] == '\r' && i + n + 1 < len && m[i + n + 1] == '\n'))
 			n++;
-		if (spawn_write_all(fd, m + i, n, SENDMAIL_TIMEOUT, 0) < 0)
+		if (spawn_write_all(fd, m + i, n,
+			    spawn_timeout("UMPIRE_SENDMAIL_TIMEOUT", SENDMAIL_TIMEOUT), 0) < 0)
 			return -1;
 		i += n;
 		if (i < len)
 			i++; /* the \r of a CRLF: the \n goes with the next run */
 	}
 	return 0;
-}
-
-/* Waits for pid, at most SENDMAIL_TIMEOUT seconds (then kills it): its wait status, or -1
- * with errno (ETIMEDOUT when it had to be killed). */
-static int wait_bounded(pid_t pid)
-{
-	struct timespec tick = { 0, 50 * 1000 * 1000 };
-	int status;
-
-	for (long waited = 0; waited < SENDMAIL_TIMEOUT * 20L; waited++) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return status;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		nanosleep(&tick, NULL);
-	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	errno = ETIMEDOUT;
-	return -1;
 }
 
 /* Feeds message to the running program on fd, with SIGPIPE blocked so a program that exits
@@ -94,12 +73,17 @@ int sendmail_send(const char *program, const char *from, const char *to, const v
 	if (feed(fds[1], message, len) < 0)
 		werr = errno;
 	close(fds[1]);
-	/* A program that does not read or does not end is killed: a cron pass must end. */
+	/* A program that does not read or does not end is stopped: a cron pass must end. It
+	 * stalls: ERROR_BUSY, the pass ends (outbox.c). */
+	int limit = spawn_timeout("UMPIRE_SENDMAIL_TIMEOUT", SENDMAIL_TIMEOUT);
 	if (werr == ETIMEDOUT)
-		kill(pid, SIGKILL);
-	if ((status = wait_bounded(pid)) < 0)
-		return error_set(ERROR_OS, "sendmail: '%s' %s", program,
-			errno == ETIMEDOUT ? "took too long and was killed" : strerror(errno));
+		spawn_stop(pid);
+	if (werr == ETIMEDOUT || (status = spawn_wait(pid, limit)) < 0)
+		return error_set(werr == ETIMEDOUT || errno == ETIMEDOUT ? ERROR_BUSY : ERROR_OS,
+			"sendmail: '%s' %s", program,
+			werr == ETIMEDOUT || errno == ETIMEDOUT ?
+				"stalled and was stopped (no progress in the time allowed)" :
+				strerror(errno));
 	if (WIFSIGNALED(status))
 		return error_set(ERROR_OS, "sendmail: '%s' was killed by signal %d", program,
 			WTERMSIG(status));

@@ -14,6 +14,7 @@
 #include "mail/sshsig.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/spawn.h"
 #include "core/banned.h"
 
 extern char **environ;
@@ -38,9 +39,12 @@ static int run_verify(const char *dir, const char *principal)
 	if (rc != 0) {
 		error_set(ERROR_OS, "cannot run ssh-keygen: %s", strerror(rc));
 	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status))
+		int limit = spawn_timeout("UMPIRE_SSH_KEYGEN_TIMEOUT", SSHSIG_TIMEOUT);
+		if ((status = spawn_wait(pid, limit)) < 0)
+			status = error_set(ERROR_OS, "ssh-keygen %s",
+				errno == ETIMEDOUT ? "gave no verdict in time and was stopped" :
+						     strerror(errno));
+		else if (WIFEXITED(status))
 			status = WEXITSTATUS(status);
 		else
 			status = error_set(ERROR_OS, "ssh-keygen was killed");

@@ -9,6 +9,8 @@
 
 #define SSHSIG_NAMESPACE "umpire-orders" /* what a player signs for (ssh-keygen -n) */
 #define SSHSIG_MAX_BYTES 16384           /* an armored signature */
+#define SSHSIG_TIMEOUT \
+	60 /* seconds ssh-keygen may take ($UMPIRE_SSH_KEYGEN_TIMEOUT), then stopped */
 
 /* Checks that sig (an armored SSH signature, sig_len bytes) signs data (len bytes) with the
  * key key_line (an OpenSSH public key line) for principal under SSHSIG_NAMESPACE, by running

@@ -19,4 +19,13 @@ const char *fuzz_tmpdir(void);
 /* The repository's root (the shipped campaigns): $UMPIRE_ROOT, else ".". */
 const char *fuzz_root(void);
 
+struct campaign;
+/* The shipped campaign name (campaigns/NAME under fuzz_root), created in fuzz_tmpdir and played
+ * to the end of its turn 1 with its shipped orders; aborts when it cannot. Close it with
+ * campaign_close. */
+struct campaign *fuzz_mid_game(const char *name);
+/* data as an order file checked as `umpire check` checks it (the turn pipeline's load..orders)
+ * against c; files over ORDER_FILE_MAX_BYTES are skipped. */
+void fuzz_check_orders(struct campaign *c, const uint8_t *data, size_t size);
+
 #endif

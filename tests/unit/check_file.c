@@ -1,6 +1,6 @@
 /* check_file.c — src/core/file.c: no symbolic link followed below a guarded root (reads,
  * durable writes, renames, directories), the root itself reached through a link, and the
- * stale temporary files of durable writes removed, others kept. */
+ * stale temporary files of durable writes removed, others kept; no '..' walks out of a root. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -81,6 +81,37 @@ START_TEST(links_below_a_root_are_refused)
 }
 END_TEST
 
+/* Issue 32 item 10: the refusal of a '..' component below a guarded root (a mutation that
+ * made it a no-op survived every test): '..' would walk out of the root. */
+START_TEST(dot_dot_below_a_root_is_refused)
+{
+	char *root = test_path("camp"), *secret = test_path("secret");
+	char *up = test_path("camp/../secret"), *sub = test_path("camp/sub");
+	char *up_dir = test_path("camp/sub/../../escape"), *escape = test_path("escape");
+	struct buf b = BUF_INIT;
+
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	put(secret, "s3cr3t");
+	file_guard(root);
+	ck_assert_int_eq(file_read(up, 100, &b), -1);
+	ck_assert_msg(error_last()->klass == ERROR_INPUT, "%s", error_last()->message);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "goes up with '..'"));
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_int_eq(file_mkdir_p(up_dir, 0700), -1);
+	ck_assert_msg(error_last()->klass == ERROR_INPUT, "%s", error_last()->message);
+	ck_assert_int_eq(file_write_durable(up_dir, "x", "x", 1), -1);
+	ck_assert_int_eq(access(escape, F_OK), -1); /* nothing made outside the root */
+	buf_release(&b);
+	free(root);
+	free(secret);
+	free(up);
+	free(sub);
+	free(up_dir);
+	free(escape);
+}
+END_TEST
+
 START_TEST(the_root_may_be_a_link)
 {
 	char *real = test_path("real"), *alias = test_path("alias"), *f = test_path("alias/f");
@@ -149,6 +180,7 @@ static Suite *file_suite(void)
 	TCase *tc = tcase_create("file");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, links_below_a_root_are_refused);
+	tcase_add_test(tc, dot_dot_below_a_root_is_refused);
 	tcase_add_test(tc, the_root_may_be_a_link);
 	tcase_add_test(tc, stale_temporary_files);
 	suite_add_tcase(s, tc);

@@ -1314,6 +1314,80 @@ START_TEST(test_giant_edge_and_rush)
 }
 END_TEST
 
+/* Issue 32 item 10, against the sheet (Warmaster, Giant Goes Wild D6): "5 Rushes nearest
+ * enemy it can see at and will attack as normal"; "6 Rushes towards the nearest enemy it can
+ * see at double full-pace move, doing double attack value for the first round of combat".
+ * The giant's roll and both sides' combat dice are scripted: a 5 gives 8 attacks, a 6 gives
+ * 8 x 2 (each +2, a monster charging in the open). Both guards were once mutated away with
+ * no test failing: "6 only" (command.c) and "the first round only" (combat.c, below). */
+static struct wm_state *giant_and_foot(void)
+{
+	return make("units:\n  - {id: g, player: red, name: Giant, front: [[780, "
+		    "1000], [820, 1000]]}\n  - {id: e, player: blue, name: Big, "
+		    "front: [[840, 1100], [760, 1100]]}\n");
+}
+
+static void giant_rolls(int d6, const char *want)
+{
+	struct wm_state *s = giant_and_foot();
+	struct wm_unit *g = unit(s, "g");
+	struct harness h;
+	/* the giant's roll; its 10 or 18 attacks and e's 3 x (3 - 1, terror) = 6, each a 1: all
+	 * miss; a draw: each falls back 3D6 cm, 1s: 30 mm */
+	int d[1 + 18 + 6 + 6];
+	size_t n = d6 == 6 ? N_OF(d) : N_OF(d) - 8;
+	d[0] = d6;
+	for (size_t i = 1; i < n; i++)
+		d[i] = 1;
+	harness_init(&h, s, d, n);
+	wm_giant_wild(&h.x, g);
+	ck_assert_int_eq(g->double_first, d6 == 6);
+	ck_assert_int_eq(g->engaged, wm_unit_find(s, "e") + 1);
+	wm_combat_phase(&h.x);
+	ck_assert_msg(events_have(&h.ev, want), "no event '%s'", want);
+	ck_assert(events_have(&h.ev, "combat result: g 0, e 0"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+
+START_TEST(test_giant_double_attacks_on_a_6_only)
+{
+	giant_rolls(5, "round 1, g v e: g 1 stands x (8 +2)");
+	giant_rolls(6, "round 1, g v e: g 1 stands x (8 x 2 +2)");
+}
+END_TEST
+
+/* The doubled Attacks last the first round only: the giant wins it and pursues into a second
+ * round, fought with its Attacks as they are (8, +1 a pursuit of 2 cm). */
+START_TEST(test_giant_double_attacks_first_round_only)
+{
+	struct wm_state *s = giant_and_foot();
+	struct wm_unit *g = unit(s, "g"), *e = unit(s, "e");
+	struct harness h;
+	/* round 1: 18 attacks, two 4s hit; e fails both saves (4+); e's 6 attacks miss. Round 2:
+	 * 9 attacks, e's 6, all miss; a draw: both fall back 3D6 cm. Every other die a 1. */
+	int d[18 + 2 + 6 + 9 + 6 + 6];
+	for (size_t i = 0; i < N_OF(d); i++)
+		d[i] = 1;
+	d[0] = d[1] = 4;
+	g->engaged = 2;
+	e->engaged = 1;
+	g->charged = 1;
+	g->double_first = 1;
+	s->side[0].win = WM_PURSUE;
+	harness_init(&h, s, d, N_OF(d));
+	wm_combat_phase(&h.x);
+	ck_assert(
+		events_have(&h.ev, "round 1, g v e: g 1 stands x (8 x 2 +2); e 3 stands x (3 -1)"));
+	ck_assert(events_have(&h.ev, "g: 18 attacks on e, 2 hits, 2 after saves"));
+	ck_assert(events_have(&h.ev, "g pursues e"));
+	ck_assert(events_have(&h.ev, "round 2, g v e: g 1 stands x (8 +1); e 3 stands x (3 -1)"));
+	ck_assert(events_have(&h.ev, "g: 9 attacks on e, 0 hits"));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 /* +1 per supporting stand; a monster charging in the open +2; terror -1. */
 START_TEST(test_support_and_terror)
 {
@@ -2282,6 +2356,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_steam_tank_blunder);
 	tcase_add_test(tc, test_giant_failed_order);
 	tcase_add_test(tc, test_giant_edge_and_rush);
+	tcase_add_test(tc, test_giant_double_attacks_on_a_6_only);
+	tcase_add_test(tc, test_giant_double_attacks_first_round_only);
 	tcase_add_loop_test(tc, test_giant_double_attack_value, 0, 2);
 	tcase_add_test(tc, test_move_last_mm);
 	tcase_add_loop_test(tc, test_advance_once, 0, 3);

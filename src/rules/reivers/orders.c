@@ -421,6 +421,8 @@ static void warn_order(const struct node *n, const struct rv_state *s, const str
 		o->action != RV_AIM)
 		return;
 	const struct node *a = node_get(n, keys[o->action]);
+	if (!a)
+		return;
 	if (o->action == RV_CHARGE)
 		warn_charge(a, s, o, d);
 	else if (o->action == RV_HERD)
@@ -504,6 +506,8 @@ int rv_orders_parse(void **out, const struct rules_campaign *c, const void *stat
 	o->v = xcalloc(orders->n + 1, sizeof(*o->v));
 	for (size_t i = 0; i < orders->n; i++) {
 		struct rv_order *r = &o->v[o->n];
+		/* The slot of a refused order is reused: clear what its parse left behind. */
+		memset(r, 0, sizeof(*r));
 		r->index = (int)i + 1;
 		if (parse_order(orders->items[i], s, o->side, r, d) < 0) {
 			rc = -1;

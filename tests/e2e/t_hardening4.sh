@@ -1,0 +1,62 @@
+# t_hardening4.sh — issue 32 ("Hardening, fourth round"), the items without a test file of
+# their own. Item 6: `umpire audit` escapes the control characters of an umpire ruling's text
+# (a terminal title, a screen clear, colours) in its "events of phase" list and its "for"
+# line, as everything else it prints.
+. "$ROOT/tests/e2e/lib.sh"
+
+# --- Item 6: a ruling whose text holds ESC sequences.
+U=u
+new_campaign harbour-raid "$U" --entropy none --visibility open
+printf '%s\n' 'campaign: harbour-raid' 'turn: 1' 'player: umpire' 'orders:' '  - roll: 2d6' \
+    '    for: "storm \e]0;owned\a\e[2J\e[31mred"' > u1.yaml
+expect 0 "$BIN" turn "$U" --allow-missing --rulings u1.yaml
+expect 0 "$BIN" audit "$U" 1:0
+if LC_ALL=C grep -q "$(printf '\033')" "$TMP/out"; then die "audit printed a raw ESC"; fi
+if LC_ALL=C grep -q "$(printf '\007')" "$TMP/out"; then die "audit printed a raw BEL"; fi
+has "$TMP/out" 'for      "umpire ruling 1: storm  ]0;owned  [2J [31mred (2d6) [1/2]"'
+grep -qF '[umpire] storm \x1b]0;owned\x07\x1b[2J\x1b[31mred: 2d6 = ' "$TMP/out" ||
+    die "the ruling's event is not escaped in the events of phase list"
+
+# --- Item 5: journal damage is seen before anything is written, and by verify. A sealed
+# campaign (its order files are in git only as salted hashes) after turn 1, then three kinds
+# of damage, each on a fresh copy: bytes overwritten in the journal's stored copy of an order
+# file, a files row changed, a page of the SQLite file overwritten. close and turn refuse
+# (exit 65, the damage named, nothing written); verify refuses the first two.
+new_campaign harbour-raid h
+play harbour-raid "$PWD/h" 1
+HR=$ROOT/campaigns/harbour-raid
+T2=$HR/orders/turn-0002
+# state DIR: HEAD, tags, work tree and the journal's bytes (fingerprint counts rows with
+# sqlite3, which a damaged file may not allow).
+state() {
+    printf '%s\n' "$(git -C "$1" rev-parse HEAD)" "$(git -C "$1" tag | tr '\n' ' ')" \
+        "$(git -C "$1" status --porcelain | tr '\n' ' ')"
+    sha256sum < "$1/.umpire/journal.sqlite"
+}
+damaged() { # DIR MESSAGE: close and turn refuse with MESSAGE, and write nothing
+    _before=$(state "$1")
+    expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" close "$1" "$T2/defender.yaml"
+    has "$TMP/err" "$2"
+    expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" turn "$1" --beacon "$(cat "$T2/beacon.txt")"
+    has "$TMP/err" "$2"
+    [ "$(state "$1")" = "$_before" ] || die "a refused command wrote to $1"
+}
+cp -a h h-orders
+journal_sql h-orders "UPDATE orders SET bytes = CAST(replace(CAST(bytes AS TEXT), 'orders:', 'orders:#') AS BLOB) WHERE turn = 1 AND player = 'attacker'"
+expect 65 "$BIN" verify h-orders
+has "$TMP/out" "verify: FAILED: turn 1: the journal's stored copy of attacker's order file is damaged: its bytes hash to"
+damaged h-orders "turn 1: the journal's stored copy of attacker's order file is damaged"
+cp -a h h-files
+journal_sql h-files "UPDATE files SET bytes = CAST(replace(CAST(bytes AS TEXT), 'turn: 1', 'turn: 7') AS BLOB) WHERE turn = 1 AND path = 'state.yaml'"
+expect 65 "$BIN" verify h-files
+has "$TMP/out" "verify: FAILED: turn 1: the journal's files row state.yaml differs from the blob committed"
+damaged h-files "turn 1: the journal's files row state.yaml is damaged: it differs from the blob its commit"
+# A page of the SQLite file overwritten (the root page of an index on the dice).
+cp -a h h-page
+J=h-page/.umpire/journal.sqlite
+page=$(sqlite3 "$J" "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dice' LIMIT 1")
+[ "$(sqlite3 "$J" "PRAGMA page_size")" -eq 4096 ] && [ "$page" -gt 1 ] || die "no index page of the dice table"
+head -c 4096 /dev/zero | tr '\0' '\377' | dd of="$J" bs=4096 seek=$((page - 1)) conv=notrunc 2>/dev/null
+damaged h-page "the journal (.umpire/journal.sqlite) is damaged: SQLite's quick_check says:"
+expect 0 "$BIN" verify h
+echo "ESC escaped in audit; journal damage refused by verify, close and turn"

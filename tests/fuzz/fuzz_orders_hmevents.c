@@ -1,0 +1,30 @@
+/* fuzz_orders_hmevents.c — an order file for the horse-and-musket events's order parser (src/rules/hm-events/orders.c),
+ * checked as `umpire check` checks it against aspenbach-1809 after its turn 1. Its corpus
+ * (tests/fuzz/corpus/fuzz_orders_hmevents/) starts from the campaign's shipped order files, each with
+ * `turn: 2` (the open turn), so that they reach the rule system's parser. */
+#include <stdlib.h>
+
+#include "core/campaign.h"
+#include "fuzz.h"
+
+static struct campaign *game;
+
+static void close_game(void)
+{
+	campaign_close(game);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	game = fuzz_mid_game("aspenbach-1809");
+	atexit(close_game);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_check_orders(game, data, size);
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* fuzz_orders_reivers.c — an order file for Border Reivers's order parser (src/rules/reivers/orders.c),
+ * checked as `umpire check` checks it against bewcastle-fray after its turn 1. Its corpus
+ * (tests/fuzz/corpus/fuzz_orders_reivers/) starts from the campaign's shipped order files, each with
+ * `turn: 2` (the open turn), so that they reach the rule system's parser. */
+#include <stdlib.h>
+
+#include "core/campaign.h"
+#include "fuzz.h"
+
+static struct campaign *game;
+
+static void close_game(void)
+{
+	campaign_close(game);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	game = fuzz_mid_game("bewcastle-fray");
+	atexit(close_game);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_check_orders(game, data, size);
+	return 0;
+}
