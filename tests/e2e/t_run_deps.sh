@@ -9,7 +9,7 @@
 expect 0 python3 "$ROOT/tools/check-run-deps"
 has "$TMP/out" "check-run-deps: ok"
 mkdir r
-cp -r "$ROOT/Makefile" "$ROOT/src" "$ROOT/tools" r/
+cp -r "$ROOT/Makefile" "$ROOT/src" "$ROOT/tools" "$ROOT/schemas" r/
 sed -i '/^xxd$/d' r/tools/install-deps
 expect 1 python3 r/tools/check-run-deps
 has "$TMP/out" "tools/demo-beacon:"
