@@ -8,12 +8,37 @@
 # responder's reply (never answered), three turns of Border Reivers to the game-end mail, and
 # the published repository served by `git daemon` running as another user (a system user
 # made here), which needs safe.directory. Needs root (Postfix, the user): skipped otherwise.
+# Postfix is never the system's: installed system-wide it would remove the machine's own mail
+# server (it conflicts with exim4, nullmailer, msmtp-mta ...), so this test runs Debian's
+# package unpacked into build/postfix (apt-get download + dpkg -x), the same on every machine,
+# with the libraries tools/install-deps' test list installs; and it makes Postfix's users
+# (postfix, group postdrop) as the package's postinst would, when they are missing.
 . "$ROOT/tests/e2e/lib.sh"
 if [ "$(id -u)" -ne 0 ]; then
     skip "needs root (it runs Postfix and git daemon as another user)"
 fi
-command -v postfix >/dev/null || [ -x /usr/sbin/postfix ] || die "postfix missing (sh tools/install-deps)"
 PATH=$PATH:/usr/sbin:/sbin
+PF=$ROOT/build/postfix
+if [ ! -x "$PF/usr/sbin/postfix" ]; then
+    dl=$(mktemp -d "$ROOT/build/postfix-dl.XXXXXX")
+    (cd "$dl" && apt-get download -q postfix) >"$TMP/apt.log" 2>&1 ||
+        { cat "$TMP/apt.log"; rm -rf "$dl"; skip "cannot download Debian's postfix (apt-get download postfix: output above)"; }
+    dpkg -x "$dl"/postfix_*.deb "$dl/root"
+    rm -rf "$PF"
+    mv "$dl/root" "$PF"
+    rm -rf "$dl"
+fi
+getent group postfix >/dev/null || groupadd --system postfix
+getent group postdrop >/dev/null || groupadd --system postdrop
+id postfix >/dev/null 2>&1 || useradd --system --gid postfix --no-create-home \
+    --home-dir /var/spool/postfix --shell /usr/sbin/nologin postfix
+# Debian links its Postfix to libpostfix-*.so in /usr/lib/postfix (RUNPATH):
+# LD_LIBRARY_PATH, searched first, points it at the unpacked copy (and main.cf's
+# import_environment hands it to the daemons).
+export LD_LIBRARY_PATH=$PF/usr/lib/postfix
+missing=$(ldd "$PF/usr/lib/postfix/sbin/smtpd" "$PF/usr/sbin/postconf" | sed -n 's/^[[:space:]]*\([^ ]*\) => not found$/\1/p' | sort -u)
+[ -z "$missing" ] || die "the unpacked postfix lacks libraries: $(echo $missing) (sh tools/install-deps test)"
+postfix() { "$PF/usr/sbin/postfix" "$@"; }
 PY=/usr/bin/python3
 SRC=$ROOT/campaigns/bewcastle-fray
 unset SOURCE_DATE_EPOCH   # a real server, real delivery times: the clock
@@ -36,6 +61,11 @@ chown 65534:65534 "$P/mail"
 PORT=$(free_port)
 cat > "$P/etc/main.cf" <<CF
 compatibility_level = 3.6
+command_directory = $PF/usr/sbin
+daemon_directory = $PF/usr/lib/postfix/sbin
+meta_directory = $PF/etc/postfix
+shlib_directory = $PF/usr/lib/postfix
+import_environment = MAIL_CONFIG MAIL_DEBUG MAIL_LOGTAG TZ LANG=C POSTLOG_SERVICE POSTLOG_HOSTNAME LD_LIBRARY_PATH
 queue_directory = $P/spool
 data_directory = $P/data
 maillog_file = $P/maillog
@@ -65,10 +95,10 @@ printf '%s %s/\n' umpire@example.org umpire blood@players.example blood \
     governor@players.example governor > "$P/etc/vmailbox"
 # ghost@ is accepted, then cannot be delivered: Postfix bounces it to the sender.
 echo "ghost@players.example gone@nowhere.invalid" > "$P/etc/valias"
-# Debian's master.cf, smtpd on 127.0.0.1:PORT, nothing chrooted (no copy of /etc in the queue).
+# Debian's master.cf (master.cf.dist), smtpd on 127.0.0.1:PORT, nothing chrooted (no copy of /etc in the queue).
 awk -v port="$PORT" '/^#/ || /^[ \t]/ || NF < 8 { print; next }
     $1 == "smtp" && $2 == "inet" { $1 = "127.0.0.1:" port } { $5 = "n"; print }' \
-    /etc/postfix/master.cf > "$P/etc/master.cf"
+    "$PF/usr/share/postfix/master.cf.dist" > "$P/etc/master.cf"
 postfix -c "$P/etc" start 2>&1 || { cat "$P/maillog"; die "postfix did not start"; }
 GIT_PID=
 trap 'postfix -c "$P/etc" stop >/dev/null 2>&1 || true; [ -z "$GIT_PID" ] || kill $GIT_PID 2>/dev/null || true' EXIT
