@@ -6,7 +6,10 @@
 # beacon_delay before the round it names, then resolved an hour later with that round's
 # value and signature (tools/demo-beacon's, signed by the BLS helper in one call for all
 # turns). FROM (default 1): the first turn to play, DIR then already initialised (it keeps
-# playing a campaign made before). Public tools only; used by bench/run.sh and by hand.
+# playing a campaign made before). With $BENCH_FLOOR (build/release/bench/floor) and
+# $BENCH_TIMES set, each turn's close and turn are timed by `floor run`, one line a turn
+# appended to $BENCH_TIMES: "TURN WALL CPU MAXRSS_KB" (close and turn together; wall and CPU
+# in seconds). Public tools only; used by bench/signed.sh and by hand.
 set -eu
 cd "$(dirname "$0")/.."
 BIN=$(realpath "$1")
@@ -38,8 +41,14 @@ while read -r sig; do
     r=$(round "$t")
     closed_at=$((genesis + (r - 1) * period - delay))
     printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n  - {roll: 1d6, for: "bench ruling"}\n' "$t" >"$W/r.yaml"
-    SOURCE_DATE_EPOCH=$closed_at "$BIN" close "$DIR" --allow-missing --rulings "$W/r.yaml" >/dev/null
     value=$(printf %s "$sig" | xxd -r -p | sha256sum | cut -c1-64)
-    SOURCE_DATE_EPOCH=$((closed_at + 3600)) "$BIN" turn "$DIR" --beacon "$value" --beacon-signature "$sig" >/dev/null
+    if [ -n "${BENCH_FLOOR:-}" ] && [ -n "${BENCH_TIMES:-}" ]; then
+        SOURCE_DATE_EPOCH=$closed_at "$BENCH_FLOOR" run "$BIN" close "$DIR" --allow-missing --rulings "$W/r.yaml" >"$W/t"
+        SOURCE_DATE_EPOCH=$((closed_at + 3600)) "$BENCH_FLOOR" run "$BIN" turn "$DIR" --beacon "$value" --beacon-signature "$sig" >>"$W/t"
+        awk -v t="$t" '{ w += $1; c += $2 + $3; if ($4 > m) m = $4 } END { print t, w, c, m }' "$W/t" >>"$BENCH_TIMES"
+    else
+        SOURCE_DATE_EPOCH=$closed_at "$BIN" close "$DIR" --allow-missing --rulings "$W/r.yaml" >/dev/null
+        SOURCE_DATE_EPOCH=$((closed_at + 3600)) "$BIN" turn "$DIR" --beacon "$value" --beacon-signature "$sig" >/dev/null
+    fi
     t=$((t + 1))
 done <"$W/sigs"
