@@ -64,7 +64,9 @@ static const char verify_help[] =
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
-	"longer contains it.\n";
+	"longer contains it. A clone (no .umpire/) that verified before checks only the turns\n"
+	"after the head it remembers, once every tag of those before is where it was:\n"
+	"  --full            every turn again\n";
 
 /* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
 static size_t turn_index(const struct verify *v, int t)
@@ -631,11 +633,11 @@ static char *export_field(const struct buf *text, const char *key)
 }
 
 /* Every turn's beacon round and signature, as the exports at turn-1 ... turn-last give them,
- * checked by the BLS helper in one batch before the turns one at a time (issue 38: two
+ * (from from on) checked by the BLS helper in one batch before the turns one at a time (issue 38: two
  * pairings for the lot instead of one check a round). Only a speed-up: a round the batch
  * found good is taken as checked when its turn checks the same signature (beacon.h); any
  * other is checked there alone, as without it, and a failure here is left to the turns. */
-static void prefetch_rounds(struct verify *v, int last)
+static void prefetch_rounds(struct verify *v, int from, int last)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
 	long long *rounds = xcalloc((size_t)last + 1, sizeof(*rounds));
@@ -645,7 +647,7 @@ static void prefetch_rounds(struct verify *v, int last)
 
 	if (v->c->entropy != CAMPAIGN_ENTROPY_BEACON || !v->c->beacon_key)
 		goto done;
-	for (int t = 1; t <= last; t++) {
+	for (int t = from; t <= last; t++) {
 		layout_tag(tag, t);
 		layout_entry_path(path, t);
 		if (repo_read(v->c->repo, tag, path, &bytes) != 0)
@@ -673,6 +675,91 @@ done:
 	error_clear();
 }
 
+/* What this clone's last passing verify covered, next to the head it remembers
+ * (refs/umpire/verified): ".git/umpire-verified" holds "COMMIT TURNS DICE HEAD" (the head
+ * verified, its resolved turns, their dice, the journal hash chain after them). */
+#define VERIFIED_RECORD "umpire-verified"
+
+static char *record_path(const struct verify *v)
+{
+	return xasprintf("%s/.git", v->c->dir);
+}
+
+/* After a verify that passed: what it covered, for the next run (turns_verified_before).
+ * Nothing for the umpire's own copy (its journal is checked every time), a sealed campaign
+ * not yet revealed or a run given receipts or views; a failure here only costs the next
+ * run a full check. */
+static void remember_turns(struct verify *v, int last)
+{
+	char head[65];
+	char *dir = record_path(v);
+
+	if (!v->c->journal && !v->sealed && !v->revealed && !v->n_receipts && !v->n_views) {
+		hex_encode(head, v->head, FAIR_HASH_BYTES);
+		char *text = xasprintf("%s %d %zu %s\n", v->chain[v->n_chain - 1], last, v->dice,
+			head);
+		if (file_write_durable(dir, VERIFIED_RECORD, text, strlen(text)) < 0)
+			error_clear();
+		free(text);
+	}
+	free(dir);
+}
+
+/* Incremental verify (issue 38): the turns a previous passing run of this clone verified,
+ * when main still holds the head it remembers (check_remembered ran) and each tag of them
+ * (turn-N, close-N) still sits where that run found it: commits are named by their content,
+ * so those turns are the ones verified. Their dice and journal hash chain come from the
+ * record. Returns how many turns to skip (0: check all; never for the umpire's own copy,
+ * whose journal may change, nor with --full, receipts, views or a sealed campaign). */
+static int turns_verified_before(struct verify *v)
+{
+	char pinned[41], id[41], tag[LAYOUT_TAG_MAX], commit[41], head[65];
+	char *dir = record_path(v), *path = xasprintf("%s/" VERIFIED_RECORD, dir);
+	uint8_t setup_head[FAIR_HASH_BYTES];
+	struct buf text = BUF_INIT;
+	int turns = 0, n = 0;
+	size_t dice = 0;
+
+	memcpy(setup_head, v->head, FAIR_HASH_BYTES);
+
+	if (v->full || v->c->journal || v->sealed || v->revealed || v->n_receipts || v->n_views ||
+		repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
+		file_read(path, 256, &text) != 0 ||
+		sscanf(buf_str(&text), "%40s %d %zu %64s", commit, &turns, &dice, head) != 4 ||
+		strcmp(commit, pinned) != 0 || turns < 1 || strlen(head) != 64 ||
+		hex_decode(v->head, FAIR_HASH_BYTES, head) < 0)
+		goto none;
+	size_t at = turn_index(v, turns);
+	if (at >= v->n_chain ||
+		(strcmp(v->chain[at], pinned) != 0 &&
+			(at + 1 >= v->n_chain || strcmp(v->chain[at + 1], pinned) != 0)))
+		goto none;
+	for (int t = 1; t <= turns; t++) {
+		layout_tag(tag, t);
+		if (check_position(v, t, tag, id) < 0)
+			goto none;
+		layout_close_tag(tag, t);
+		if (v->closes && (repo_commit_id(v->c->repo, tag, id) != 0 ||
+					 strcmp(id, v->chain[turn_index(v, t) - 1]) != 0))
+			goto none;
+	}
+	n = turns;
+	v->dice += dice;
+	say(v,
+		"turns 1-%d: ok: verified before by this clone (" VERIFIED_REF
+		" %s), every tag where it was (--full checks them again)\n",
+		n, pinned);
+	goto done;
+none:
+	memcpy(v->head, setup_head, FAIR_HASH_BYTES);
+	error_clear();
+done:
+	buf_release(&text);
+	free(path);
+	free(dir);
+	return n;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
@@ -685,9 +772,12 @@ static int verify_turns(struct verify *v, int *last)
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main && !tags_ahead_of_main(v, on_main) ? v->last_tag : on_main;
 	int res = verify_setup(v);
+	int from = res == 0 && *last > 0 ? turns_verified_before(v) + 1 : 1;
+	if (from > *last + 1)
+		from = 1; /* main moved back: check_remembered said so, never here */
 	if (res == 0)
-		prefetch_rounds(v, *last);
-	for (int t = 1; res == 0 && t <= *last; t++) {
+		prefetch_rounds(v, from, *last);
+	for (int t = from; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);
 		res = v->sealed ? verify_sealed_turn(v, t) : verify_turn(v, t);
@@ -785,6 +875,8 @@ static int verify_campaign(struct verify *v)
 		fprintf(stderr,
 			"umpire: note: cannot remember the head verified (%s): a later rewrite of this history will not be caught here\n",
 			error_last()->message);
+	else
+		remember_turns(v, last);
 	if (v->sealed)
 		say(v,
 			"verify: ok: campaign %s (sealed, not yet revealed): %d turn%s, %zu dice: every key chains to the commitment, "
@@ -816,6 +908,7 @@ int cmd_verify(int argc, char **argv)
 		{ "receipt", required_argument, NULL, 'r' },
 		{ "receipts-of", required_argument, NULL, 'R' },
 		{ "view", required_argument, NULL, 'v' },
+		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -824,7 +917,7 @@ int cmd_verify(int argc, char **argv)
 	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0;
-	int ch;
+	int ch, full = 0;
 	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
@@ -844,6 +937,10 @@ int cmd_verify(int argc, char **argv)
 		}
 		if (ch == 'R') {
 			receipts_of[n_receipts_of++] = optarg;
+			continue;
+		}
+		if (ch == 'F') {
+			full = 1;
 			continue;
 		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
@@ -888,6 +985,7 @@ int cmd_verify(int argc, char **argv)
 	v.n_views = n_views;
 	v.receipts_of = receipts_of;
 	v.n_receipts_of = n_receipts_of;
+	v.full = full;
 	if (campaign_open(&v.c, dir, flags) < 0) {
 		free(receipts);
 		free(views);

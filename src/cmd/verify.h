@@ -33,6 +33,7 @@ struct verify {
 	size_t n_receipts_of;
 	const char **views; /* --view DIR...: a player's files of one or more turns (sealed) */
 	size_t n_views;
+	int full; /* --full: every turn again, not only those after the head last verified */
 };
 
 /* verify.c: the output, the history and a turn's own commit */
