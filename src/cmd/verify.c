@@ -32,7 +32,7 @@
 
 static const char verify_help[] =
 	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
-	"                     [--receipts-of PLAYER]... [--view DIR]...\n\n"
+	"                     [--receipts-of PLAYER]... [--view DIR]... [--full]\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
