@@ -5,6 +5,8 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/error.h"
+#include "core/turn.h"
 #include "core/banned.h"
 
 static const char publish_help[] =
@@ -17,7 +19,9 @@ static const char publish_help[] =
 	"and take the others, each refusal named; main then stays where it was): running it\n"
 	"again adds what is missing. A remote silent for 30 s while connecting or 60 s while\n"
 	"pushing is given up (exit 75; $UMPIRE_PUSH_CONNECT_TIMEOUT and\n"
-	"$UMPIRE_PUSH_IDLE_TIMEOUT change them).\n";
+	"$UMPIRE_PUSH_IDLE_TIMEOUT change them).\n"
+	"Then, between turns, the maintenance no turn does: once 50 turns were played since the\n"
+	"last, git's loose objects go into one pack (as umpire run does).\n";
 
 int cmd_publish_auto(struct campaign *c)
 {
@@ -41,7 +45,7 @@ int cmd_publish(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct campaign *c = NULL;
-	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK) < 0)
+	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL_IF_ANY) < 0)
 		return cmd_error("umpire");
 	const char *remote = argc - optind == 2 ? argv[optind + 1] : c->pbem.publish.remote;
 	size_t n_tags = 0;
@@ -55,6 +59,12 @@ int cmd_publish(int argc, char **argv)
 	} else {
 		printf("published main and %zu tags to %s\n", n_tags, remote);
 	}
+	/* between turns: the maintenance no turn does (turn_maintain), left to the next call
+	 * when it fails */
+	if (turn_maintain(c) < 0)
+		fprintf(stderr, "umpire publish: maintenance (left for the next call): %s\n",
+			error_last()->message);
+	error_clear();
 	campaign_close(c);
 	return code;
 }

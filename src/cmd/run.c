@@ -50,6 +50,8 @@ static const char run_help[] =
 	"  4. publish: when publish.auto is true, main and every tag to publish.remote\n"
 	"  5. send: the outbox over SMTP when a server is set, or to the sendmail program\n"
 	"     with mail.transport: sendmail (umpire send)\n"
+	"  6. maintenance, between turns: once 50 turns were played since the last, git's loose\n"
+	"     objects into one pack (no turn packs; umpire publish does it too)\n"
 	"Once the game is over (the rule system ends it, or after 'umpire reveal'), run takes no\n"
 	"more orders (each gets a reply saying so), mails every player once that the game is\n"
 	"over and how to verify it, and still sends.\n"
@@ -426,6 +428,19 @@ static int run_publish_send(struct campaign *c, long long now)
 	return code;
 }
 
+/* Step 6, between turns: the maintenance no turn does (turn_maintain). A failure is said
+ * and left to the next pass: the campaign is as valid as before. */
+static void run_maintain(struct campaign *c)
+{
+	int n = turn_maintain(c);
+	if (n < 0)
+		fprintf(stderr, "umpire run: maintenance (left for the next pass): %s\n",
+			error_last()->message);
+	else if (n > 0 && verbose)
+		printf("maintenance: %d git objects packed\n", n);
+	error_clear();
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -483,6 +498,7 @@ int cmd_run(int argc, char **argv)
 		code = run_publish_send(c, now);
 	if (code == EXIT_OK && beacon_failed)
 		code = EXIT_TEMPFAIL;
+	run_maintain(c);
 	campaign_close(c);
 	return code;
 }

@@ -33,7 +33,8 @@
 
 static const char verify_help[] =
 	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
-	"                     [--receipts-of PLAYER]... [--view DIR]... [--trust-tsa CERT]...\n\n"
+	"                     [--receipts-of PLAYER]... [--view DIR]... [--trust-tsa CERT]...\n"
+	"                     [--full]\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -70,7 +71,9 @@ static const char verify_help[] =
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
-	"longer contains it.\n";
+	"longer contains it. A clone (no .umpire/) that verified before checks only the turns\n"
+	"after the head it remembers, once every tag of those before is where it was:\n"
+	"  --full            every turn again\n";
 
 /* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
 static size_t turn_index(const struct verify *v, int t)
@@ -614,6 +617,156 @@ static int check_no_replacements(struct verify *v)
 	return rc == 1 ? error_set(ERROR_INPUT, "%s", what) : rc;
 }
 
+/* The value after "key: " on a line of text (quotes dropped), as a new string, or NULL. */
+static char *export_field(const struct buf *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (size_t at = 0; at + klen + 2 < text->len;) {
+		const char *line = text->data + at;
+		const char *nl = memchr(line, '\n', text->len - at);
+		size_t len = nl ? (size_t)(nl - line) : text->len - at;
+		if (len > klen + 2 && memcmp(line, key, klen) == 0 && line[klen] == ':' &&
+			line[klen + 1] == ' ') {
+			const char *v = line + klen + 2;
+			size_t n = len - klen - 2;
+			if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+				v++, n -= 2;
+			return xasprintf("%.*s", (int)n, v);
+		}
+		at += len + 1;
+	}
+	return NULL;
+}
+
+/* Every turn's beacon round and signature, as the exports at turn-1 ... turn-last give them,
+ * (from from on) checked by the BLS helper in one batch before the turns one at a time (issue 38: two
+ * pairings for the lot instead of one check a round). Only a speed-up: a round the batch
+ * found good is taken as checked when its turn checks the same signature (beacon.h); any
+ * other is checked there alone, as without it, and a failure here is left to the turns. */
+static void prefetch_rounds(struct verify *v, int from, int last)
+{
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	long long *rounds = xcalloc((size_t)last + 1, sizeof(*rounds));
+	char **sigs = xcalloc((size_t)last + 1, sizeof(*sigs));
+	struct buf bytes = BUF_INIT;
+	size_t n = 0;
+
+	if (v->c->entropy != CAMPAIGN_ENTROPY_BEACON || !v->c->beacon_key)
+		goto done;
+	for (int t = from; t <= last; t++) {
+		layout_tag(tag, t);
+		layout_entry_path(path, t);
+		if (repo_read(v->c->repo, tag, path, &bytes) != 0)
+			continue;
+		char *round = export_field(&bytes, "beacon_round");
+		char *sig = export_field(&bytes, "beacon_signature");
+		char *end = NULL;
+		long long r = round ? strtoll(round, &end, 10) : 0;
+		if (sig && end && !*end && r > 0) {
+			rounds[n] = r;
+			sigs[n++] = sig;
+			sig = NULL;
+		}
+		free(round);
+		free(sig);
+	}
+	if (beacon_prefetch(v->c, n, rounds, (const char *const *)sigs) < 0)
+		error_clear(); /* the turns say it, each at its own */
+done:
+	buf_release(&bytes);
+	for (size_t i = 0; i < n; i++)
+		free(sigs[i]);
+	free(sigs);
+	free(rounds);
+	error_clear();
+}
+
+/* What this clone's last passing verify covered, next to the head it remembers
+ * (refs/umpire/verified): ".git/umpire-verified" holds "COMMIT TURNS DICE HEAD" (the head
+ * verified, its resolved turns, their dice, the journal hash chain after them). */
+#define VERIFIED_RECORD "umpire-verified"
+
+static char *record_path(const struct verify *v)
+{
+	return xasprintf("%s/.git", v->c->dir);
+}
+
+/* After a verify that passed: what it covered, for the next run (turns_verified_before).
+ * Nothing for the umpire's own copy (its journal is checked every time), a sealed campaign
+ * not yet revealed or a run given receipts or views; a failure here only costs the next
+ * run a full check. */
+static void remember_turns(struct verify *v, int last)
+{
+	char head[65];
+	char *dir = record_path(v);
+
+	if (!v->c->journal && !v->sealed && !v->revealed && !v->n_receipts && !v->n_views) {
+		hex_encode(head, v->head, FAIR_HASH_BYTES);
+		char *text = xasprintf("%s %d %zu %s\n", v->chain[v->n_chain - 1], last, v->dice,
+			head);
+		if (file_write_durable(dir, VERIFIED_RECORD, text, strlen(text)) < 0)
+			error_clear();
+		free(text);
+	}
+	free(dir);
+}
+
+/* Incremental verify (issue 38): the turns a previous passing run of this clone verified,
+ * when main still holds the head it remembers (check_remembered ran) and each tag of them
+ * (turn-N, close-N) still sits where that run found it: commits are named by their content,
+ * so those turns are the ones verified. Their dice and journal hash chain come from the
+ * record. Returns how many turns to skip (0: check all; never for the umpire's own copy,
+ * whose journal may change, nor with --full, receipts, views or a sealed campaign). */
+static int turns_verified_before(struct verify *v)
+{
+	char pinned[41], id[41], tag[LAYOUT_TAG_MAX], commit[41], head[65];
+	char *dir = record_path(v), *path = xasprintf("%s/" VERIFIED_RECORD, dir);
+	uint8_t setup_head[FAIR_HASH_BYTES];
+	struct buf text = BUF_INIT;
+	int turns = 0, n = 0;
+	size_t dice = 0;
+
+	memcpy(setup_head, v->head, FAIR_HASH_BYTES);
+
+	if (v->full || v->c->journal || v->sealed || v->revealed || v->n_receipts || v->n_views ||
+		repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
+		file_read(path, 256, &text) != 0 ||
+		sscanf(buf_str(&text), "%40s %d %zu %64s", commit, &turns, &dice, head) != 4 ||
+		strcmp(commit, pinned) != 0 || turns < 1 || strlen(head) != 64 ||
+		hex_decode(v->head, FAIR_HASH_BYTES, head) < 0)
+		goto none;
+	size_t at = turn_index(v, turns);
+	if (at >= v->n_chain ||
+		(strcmp(v->chain[at], pinned) != 0 &&
+			(at + 1 >= v->n_chain || strcmp(v->chain[at + 1], pinned) != 0)))
+		goto none;
+	for (int t = 1; t <= turns; t++) {
+		layout_tag(tag, t);
+		if (check_position(v, t, tag, id) < 0)
+			goto none;
+		layout_close_tag(tag, t);
+		if (v->closes && (repo_commit_id(v->c->repo, tag, id) != 0 ||
+					 strcmp(id, v->chain[turn_index(v, t) - 1]) != 0))
+			goto none;
+	}
+	n = turns;
+	v->dice += dice;
+	say(v,
+		"turns 1-%d: ok: verified before by this clone (" VERIFIED_REF
+		" %s), every tag where it was (--full checks them again)\n",
+		n, pinned);
+	goto done;
+none:
+	memcpy(v->head, setup_head, FAIR_HASH_BYTES);
+	error_clear();
+done:
+	buf_release(&text);
+	free(path);
+	free(dir);
+	return n;
+}
+
 /* Every turn in order; the first failure stops it. */
 static int verify_turns(struct verify *v, int *last)
 {
@@ -629,7 +782,12 @@ static int verify_turns(struct verify *v, int *last)
 	v->n_witnessed = (size_t)*last + 2;
 	v->witnessed = xcalloc(v->n_witnessed, 1);
 	int res = verify_setup(v);
-	for (int t = 1; res == 0 && t <= *last; t++) {
+	int from = res == 0 && *last > 0 ? turns_verified_before(v) + 1 : 1;
+	if (from > *last + 1)
+		from = 1; /* main moved back: check_remembered said so, never here */
+	if (res == 0)
+		prefetch_rounds(v, from, *last);
+	for (int t = from; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);
 		res = v->sealed ? verify_sealed_turn(v, t) : verify_turn(v, t);
@@ -727,6 +885,8 @@ static int verify_campaign(struct verify *v)
 		fprintf(stderr,
 			"umpire: note: cannot remember the head verified (%s): a later rewrite of this history will not be caught here\n",
 			error_last()->message);
+	else
+		remember_turns(v, last);
 	if (v->sealed)
 		say(v,
 			"verify: ok: campaign %s (sealed, not yet revealed): %d turn%s, %zu dice: every key chains to the commitment, "
@@ -792,6 +952,7 @@ int cmd_verify(int argc, char **argv)
 		{ "receipts-of", required_argument, NULL, 'R' },
 		{ "view", required_argument, NULL, 'v' },
 		{ "trust-tsa", required_argument, NULL, 'T' },
+		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -801,7 +962,7 @@ int cmd_verify(int argc, char **argv)
 	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char **trust_tsa = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0, n_trust_tsa = 0;
-	int ch, rc = EXIT_USAGE;
+	int ch, rc = EXIT_USAGE, full = 0;
 	cmd_keep_heap();
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
@@ -823,6 +984,10 @@ int cmd_verify(int argc, char **argv)
 		}
 		if (ch == 'T') {
 			trust_tsa[n_trust_tsa++] = optarg;
+			continue;
+		}
+		if (ch == 'F') {
+			full = 1;
 			continue;
 		}
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
@@ -851,6 +1016,7 @@ int cmd_verify(int argc, char **argv)
 	v.n_receipts_of = n_receipts_of;
 	v.trust_tsa = trust_tsa;
 	v.n_trust_tsa = n_trust_tsa;
+	v.full = full;
 	rc = verify_dir(&v, argv[optind]);
 done:
 	free(receipts);

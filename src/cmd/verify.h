@@ -42,6 +42,7 @@ struct verify {
 	                           * built-in ones */
 	size_t n_trust_tsa;
 	struct tstamp_trust *tsa_trust; /* the system roots and trust_tsa, opened when needed */
+	int full; /* --full: every turn again, not only those after the head last verified */
 };
 
 /* verify.c: the output, the history and a turn's own commit */

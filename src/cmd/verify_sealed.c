@@ -98,6 +98,10 @@ int check_close(struct verify *v, int t, struct close_record *keep)
 			t, path, tag);
 		goto done;
 	}
+	char where[LAYOUT_PATH_MAX + LAYOUT_TAG_MAX + 8];
+	snprintf(where, sizeof where, "%s (tag %s)", path, tag);
+	if (close_check_sorted(&r, where) < 0)
+		goto done;
 	if (r.entropy == CAMPAIGN_ENTROPY_BEACON && check_close_round(v, t, path, &r) < 0)
 		goto done;
 	if (check_close_late(v, t, &r) < 0)

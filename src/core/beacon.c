@@ -89,12 +89,98 @@ static struct {
 	struct bls_verifier *v;
 } helper;
 
+/* The rounds beacon_prefetch found good under the key it was given: "ROUND SIGNATURE"
+ * strings, sorted, for bsearch. beacon_check_round takes one found here as checked. */
+static struct {
+	char *public_key;
+	char **good;
+	size_t n;
+} checked;
+
 static void helper_end(void)
 {
 	bls_verifier_free(helper.v);
 	free(helper.public_key);
 	helper.v = NULL;
 	helper.public_key = NULL;
+}
+
+static void checked_end(void)
+{
+	for (size_t i = 0; i < checked.n; i++)
+		free(checked.good[i]);
+	free(checked.good);
+	free(checked.public_key);
+	memset(&checked, 0, sizeof checked);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The helper for c's key, started when there is none or it serves another key. 0 / -1. */
+static int helper_for(const struct campaign *c)
+{
+	if (helper.v && strcmp(helper.public_key, c->beacon_key) == 0)
+		return 0;
+	if (!helper.v)
+		atexit(helper_end);
+	bls_verifier_free(helper.v);
+	free(helper.public_key);
+	helper.v = NULL;
+	helper.public_key = NULL;
+	if (bls_verifier_open(&helper.v, c->beacon_key) < 0)
+		return -1;
+	helper.public_key = xstrdup(c->beacon_key);
+	return 0;
+}
+
+/* 1 if beacon_prefetch found round's signature good under c's key. */
+static int prefetched(const struct campaign *c, long long round, const char *signature)
+{
+	if (!checked.n || strcmp(checked.public_key, c->beacon_key) != 0)
+		return 0;
+	char *key = xasprintf("%lld %s", round, signature);
+	int found = bsearch(&key, checked.good, checked.n, sizeof(char *), cmp_str) != NULL;
+	free(key);
+	return found;
+}
+
+int beacon_prefetch(const struct campaign *c, size_t n, const long long *rounds,
+	const char *const *signatures)
+{
+	unsigned char *ok = xcalloc(n + 1, 1);
+	int rc = 0;
+
+	if (!c->beacon_key || n == 0)
+		goto done;
+	if (!checked.public_key)
+		atexit(checked_end);
+	checked_end();
+	checked.public_key = xstrdup(c->beacon_key);
+	checked.good = xcalloc(n, sizeof(char *));
+	if (helper_for(c) < 0) {
+		rc = -1;
+		goto done;
+	}
+	/* batches of at most BEACON_BATCH rounds: each answer comes within the helper's
+	 * timeout on a slow machine */
+	for (size_t at = 0; rc == 0 && at < n; at += BEACON_BATCH) {
+		size_t k = n - at < BEACON_BATCH ? n - at : BEACON_BATCH;
+		rc = bls_verify_batch(helper.v, k, rounds + at, signatures + at, ok + at);
+	}
+	if (rc < 0) {
+		helper_end(); /* a helper that failed is not asked again */
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (ok[i])
+			checked.good[checked.n++] = xasprintf("%lld %s", rounds[i], signatures[i]);
+	qsort(checked.good, checked.n, sizeof(char *), cmp_str);
+done:
+	free(ok);
+	return rc;
 }
 
 int beacon_check_round(const struct campaign *c, int turn, const char *round, const char *value,
@@ -115,16 +201,10 @@ int beacon_check_round(const struct campaign *c, int turn, const char *round, co
 	if (!round || !end || *end || r < 1)
 		return error_set(ERROR_INPUT, "turn %d: beacon round '%s' is not a round number",
 			turn, round ? round : "");
-	if (!helper.v || strcmp(helper.public_key, c->beacon_key) != 0) {
-		if (!helper.v)
-			atexit(helper_end);
-		bls_verifier_free(helper.v);
-		free(helper.public_key);
-		helper.public_key = NULL;
-		if (bls_verifier_open(&helper.v, c->beacon_key) < 0)
-			return error_prefix("turn %d: beacon round %lld", turn, r);
-		helper.public_key = xstrdup(c->beacon_key);
-	}
+	if (prefetched(c, r, signature))
+		return 0;
+	if (helper_for(c) < 0)
+		return error_prefix("turn %d: beacon round %lld", turn, r);
 	if (bls_verify(helper.v, r, signature) < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			helper_end(); /* a helper that failed is not asked again */

@@ -44,6 +44,16 @@ int beacon_chain_check(const char *hash, const char *scheme, const char *public_
 int beacon_check_round(const struct campaign *c, int turn, const char *round, const char *value,
 	const char *signature);
 
+/* Checks many rounds' signatures under c's key at once (bls_verify_batch: two pairings for
+ * the lot), before a command checks them one turn at a time: a round found good here is
+ * taken as checked by beacon_check_round, with the same signature, which then asks the
+ * helper about the others alone (so a bad one is still named at its turn, with its
+ * reason). Replaces what an earlier call found. 0 (also with no key: nothing to do); -1
+ * with ERROR_MISSING (no helper) or ERROR_OS, nothing taken as checked. */
+int beacon_prefetch(const struct campaign *c, size_t n, const long long *rounds,
+	const char *const *signatures);
+#define BEACON_BATCH 1000 /* rounds in one request to the helper */
+
 #define BEACON_ANSWER_MAX 65536 /* bytes of one round's JSON answer */
 #define BEACON_TIMEOUT 30L      /* seconds for one fetch */
 

@@ -182,6 +182,41 @@ int bls_verify(struct bls_verifier *v, long long round, const char *signature)
 	return rc;
 }
 
+int bls_verify_batch(struct bls_verifier *v, size_t n, const long long *rounds,
+	const char *const *signatures, unsigned char *ok)
+{
+	struct buf req = BUF_INIT, line = BUF_INIT;
+	int rc = 0;
+
+	memset(ok, 0, n);
+	if (n == 0)
+		return 0;
+	buf_printf(&req, "batch %zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = signatures[i];
+		/* one request a line: anything but short hex is sent as a word the helper
+		 * refuses (and is asked again alone by bls_verify, which says why) */
+		int hex = s[0] && strlen(s) <= 1024 &&
+			  strspn(s, "0123456789abcdefABCDEF") == strlen(s);
+		buf_printf(&req, "%lld %s\n", rounds[i], hex ? s : "-");
+	}
+	/* Written whole before any answer is read: the helper reads all N lines first. */
+	if (spawn_write_all(v->fd, req.data, req.len, 0, 1) < 0)
+		rc = read_line(v, &line) == 0 ? error_set(ERROR_OS, "%s", buf_str(&line)) : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if ((rc = read_line(v, &line)) < 0)
+			break;
+		const char *s = buf_str(&line);
+		if (strcmp(s, "ok") == 0)
+			ok[i] = 1;
+		else if (strncmp(s, "bad: ", 5) != 0)
+			rc = error_set(ERROR_OS, "umpire-bls: %s", s);
+	}
+	buf_release(&req);
+	buf_release(&line);
+	return rc;
+}
+
 void bls_verifier_free(struct bls_verifier *v)
 {
 	if (!v)

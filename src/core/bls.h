@@ -35,6 +35,13 @@ int bls_verifier_open(struct bls_verifier **out, const char *public_key);
  * not; -1 with ERROR_OS when the helper fails (the key refused, the process gone). */
 int bls_verify(struct bls_verifier *v, long long round, const char *signature);
 
+/* Checks n rounds at once: signatures[i] (hex) as rounds[i]'s, by one random linear
+ * combination of their pairing equations (two pairings for the lot; the helper checks each
+ * alone when the batch fails). ok[i] is set to 1 for each good one, 0 for each other (ask
+ * bls_verify for the reason). 0; -1 with ERROR_OS when the helper fails (ok then all 0). */
+int bls_verify_batch(struct bls_verifier *v, size_t n, const long long *rounds,
+	const char *const *signatures, unsigned char *ok);
+
 /* Ends the helper and frees v (NULL is fine). */
 void bls_verifier_free(struct bls_verifier *v);
 

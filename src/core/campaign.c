@@ -455,18 +455,35 @@ static int journal_os_failure(const char *message)
 	       strstr(message, "unable to open database file");
 }
 
-/* The stale temporary files under .umpire/ where durable writes go (file_clear_stale_temps). */
+/* The stale temporary files under .umpire/ where durable writes go (file_clear_stale_temps).
+ * closed/, sealed/ and inbox/ hold a folder a turn: only those a killed run can have been
+ * writing are read — the open turn's and its neighbours', from the journal (issue 38: a
+ * command's cost does not grow with the campaign's length). Without the journal (publish,
+ * send, players, outbox: none writes there) only their top folders; the next command that
+ * opens the journal clears the rest. */
 static int clear_stale_temps(struct campaign *c)
 {
-	static const char *const dirs[] = { "closed", "sealed", "outbox", "inbox", NULL };
+	static const char *const per_turn[] = { "closed", "sealed", "inbox", NULL };
 	size_t removed = 0;
-	int rc = 0;
+	int last = -1, rc = 0;
 
-	for (size_t i = 0; rc == 0 && dirs[i]; i++) {
-		char *dir = xasprintf("%s/.umpire/%s", c->dir, dirs[i]);
-		rc = file_clear_stale_temps(dir, &c->locked_at, &removed);
+	if (c->journal && journal_last_turn(c->journal, &last) < 0)
+		return -1;
+	for (size_t i = 0; rc == 0 && per_turn[i]; i++) {
+		char *dir = xasprintf("%s/.umpire/%s", c->dir, per_turn[i]);
+		rc = file_clear_stale_temps(dir, 0, &c->locked_at, &removed);
 		free(dir);
+		for (int t = last < 0 ? 0 : last; rc == 0 && c->journal && t <= last + 2; t++) {
+			dir = xasprintf("%s/.umpire/%s/" LAYOUT_TAG_PREFIX "%04d", c->dir,
+				per_turn[i], t);
+			rc = file_clear_stale_temps(dir, 3, &c->locked_at, &removed);
+			free(dir);
+		}
 	}
+	char *outbox = xasprintf("%s/.umpire/outbox", c->dir);
+	if (rc == 0)
+		rc = file_clear_stale_temps(outbox, 4, &c->locked_at, &removed);
+	free(outbox);
 	return rc;
 }
 
@@ -664,10 +681,6 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 	if ((flags & CAMPAIGN_LOCK) &&
 		(rc = repo_clear_stale_locks(c->repo, &c->locked_at, &c->stale_locks)) < 0)
 		goto done;
-	/* ... and so is a temporary file of a durable write (.NAME.XXXXXX): nothing was lost
-	 * (the rename had not happened), so it goes quietly. */
-	if ((flags & CAMPAIGN_LOCK) && (rc = clear_stale_temps(c)) < 0)
-		goto done;
 	if ((flags & CAMPAIGN_READ_LOCK) && (rc = readers_lock(c, 1)) < 0)
 		goto done;
 	if (flags & (CAMPAIGN_JOURNAL | CAMPAIGN_JOURNAL_IF_ANY)) {
@@ -700,6 +713,10 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		if (rc < 0)
 			goto done;
 	}
+	/* Holding the writer lock, a temporary file of a durable write (.NAME.XXXXXX) is a
+	 * killed run's: nothing was lost (the rename had not happened), so it goes quietly. */
+	if ((flags & CAMPAIGN_LOCK) && (rc = clear_stale_temps(c)) < 0)
+		goto done;
 	rc = 0;
 done:
 	buf_release(&bytes);

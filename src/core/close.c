@@ -37,6 +37,21 @@ int close_check_entropy(const struct close_record *r)
 		r->turn);
 }
 
+int close_check_sorted(const struct close_record *r, const char *where)
+{
+	for (size_t i = 1; i < r->n_orders; i++)
+		if (strcmp(r->orders[i - 1].player, r->orders[i].player) >= 0)
+			return error_set(ERROR_INPUT,
+				"turn %d: %s: orders is not sorted by player, or lists a player twice",
+				r->turn, where);
+	for (size_t i = 1; i < r->n_missing; i++)
+		if (strcmp(r->missing[i - 1], r->missing[i]) >= 0)
+			return error_set(ERROR_INPUT,
+				"turn %d: %s: missing is not sorted, or lists a player twice",
+				r->turn, where);
+	return 0;
+}
+
 long long close_named_round(const struct campaign *c, long long closed_at)
 {
 	long long r = close_first_round(c, closed_at + c->beacon_delay);

@@ -62,6 +62,12 @@ long long close_witness_until(const struct close_record *r);
  * (ERROR_INPUT) saying so. */
 int close_check_entropy(const struct close_record *r);
 
+/* The one rule for the close's lists: orders (by player) and missing each sorted by player
+ * id in byte order (strcmp), no player twice; make_close writes them so, and both verifiers
+ * refuse any other order (tools/umpire-verify check_against_close). where names the file in
+ * the message. Returns 0, or -1 (ERROR_INPUT) naming the list. */
+int close_check_sorted(const struct close_record *r, const char *where);
+
 /* One line on what the close fixed, for its commit message (layout_close_message). */
 void close_summary(char *out, size_t size, const struct close_record *r);
 /* Renders r as journal/turn-NNNN.close.yaml onto out (the campaign names the beacon). */

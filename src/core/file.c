@@ -550,9 +550,9 @@ int file_not_newer(const struct timespec *t, const struct timespec *before)
 	       (t->tv_sec == before->tv_sec && t->tv_nsec <= before->tv_nsec);
 }
 
-/* The stale temporary files under dfd (depth levels down), removed. */
-static int clear_temps_at(int dfd, const char *dir, int depth, const struct timespec *before,
-	size_t *removed)
+/* The stale temporary files under dfd (depth levels down, at most levels), removed. */
+static int clear_temps_at(int dfd, const char *dir, int depth, int levels,
+	const struct timespec *before, size_t *removed)
 {
 	DIR *d = fdopendir(dfd);
 	struct dirent *e;
@@ -564,15 +564,17 @@ static int clear_temps_at(int dfd, const char *dir, int depth, const struct time
 	}
 	while (rc == 0 && (e = readdir(d))) {
 		struct stat st;
+		/* below levels only a temporary file's name is looked at: no stat of each */
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+			(depth >= levels && !is_temp_name(e->d_name)) ||
 			fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		if (S_ISDIR(st.st_mode) && depth < 4) {
+		if (S_ISDIR(st.st_mode) && depth < levels) {
 			int sub = openat(dirfd(d), e->d_name,
 				O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			char *path = xasprintf("%s/%s", dir, e->d_name);
 			if (sub >= 0)
-				rc = clear_temps_at(sub, path, depth + 1, before, removed);
+				rc = clear_temps_at(sub, path, depth + 1, levels, before, removed);
 			free(path);
 		} else if (S_ISREG(st.st_mode) && is_temp_name(e->d_name) &&
 			   file_not_newer(&st.st_mtim, before)) {
@@ -589,13 +591,14 @@ static int clear_temps_at(int dfd, const char *dir, int depth, const struct time
 	return rc;
 }
 
-int file_clear_stale_temps(const char *dir, const struct timespec *before, size_t *removed)
+int file_clear_stale_temps(const char *dir, int levels, const struct timespec *before,
+	size_t *removed)
 {
 	int fd = file_open_dir(dir, 0);
 
 	if (fd < 0)
 		return error_last()->klass == ERROR_MISSING ? 0 : -1;
-	return clear_temps_at(fd, dir, 0, before, removed);
+	return clear_temps_at(fd, dir, 0, levels, before, removed);
 }
 
 int file_remove_durable(const char *dir, const char *name)

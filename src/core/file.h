@@ -48,10 +48,11 @@ int file_rename_durable(const char *from, const char *to);
  * of the lock we took after it). */
 int file_not_newer(const struct timespec *t, const struct timespec *before);
 /* Removes the temporary files file_write_durable names ".NAME.XXXXXX" under dir (and its
- * subdirectories, 4 levels) older than before: those a run killed mid-write left. The caller
- * holds the campaign's writer lock, so none is being written. *removed is increased by the
- * count. A missing dir is nothing to do. 0 / -1. */
-int file_clear_stale_temps(const char *dir, const struct timespec *before, size_t *removed);
+ * subdirectories, levels deep: 0 is dir alone) older than before: those a run killed
+ * mid-write left. The caller holds the campaign's writer lock, so none is being written.
+ * *removed is increased by the count. A missing dir is nothing to do. 0 / -1. */
+int file_clear_stale_temps(const char *dir, int levels, const struct timespec *before,
+	size_t *removed);
 
 /* Reads the file at path into out (cleared first), refusing one of more than max bytes
  * without reading past max + 1 (untrusted input is bounded before it is read). Returns 0, or

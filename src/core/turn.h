@@ -18,7 +18,7 @@
 
 #define TURN_MAX 999999      /* the highest turn number anywhere (tags, --turn, files) */
 #define TURN_MAX_RULINGS 100 /* rulings in the umpire's file */
-#define TURN_PACK_EVERY 50   /* turns between two packings of git's loose objects */
+#define TURN_PACK_EVERY 50   /* turns between two packings of git's loose objects (turn_maintain) */
 /* Entries of a player's `orders` list: 12 players of 834 orders make a 10,000-order turn. */
 #define TURN_MAX_ORDERS 10000
 
@@ -230,6 +230,16 @@ int turn_is_missing(const struct turn_input *in, const char *player);
  * rendered: state.yaml, the journal export, the order files, the reports. Needs the `render`
  * step done. *out sorted by path, owned by the caller (file_list_free); returns the count. */
 size_t turn_files(const struct turn *t, struct file **out);
+
+/* The maintenance step between turns (issue 38: no turn packs): once TURN_PACK_EVERY turns
+ * have been played since the last packing (.umpire/packed holds that turn), the loose git
+ * objects of the turns since go into one pack (repo_pack_loose), so .git grows with the
+ * content, not with every turn's rewritten trees. `umpire run` and `umpire publish` call it,
+ * holding the writer lock, after their work; a campaign played with `umpire turn` alone
+ * keeps its objects loose (valid; `git gc` packs them too). Safe against a crash at any
+ * point. Returns the number of objects packed (0: nothing due), or -1 (the repository is
+ * as valid as before). */
+int turn_maintain(struct campaign *c);
 
 /* Commits the setup (turn 0): builds the commit of files (sorted by path, owned by the
  * caller) with message "Setup", journals it with its state hash and publishes main and tag

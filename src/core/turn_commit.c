@@ -426,13 +426,41 @@ static int publish_record(struct campaign *c, const struct journal_record *r)
 		return error_set(error_last()->klass,
 			"%s\nturn %d is in the journal but not yet in git; the next run will finish it",
 			error_last()->message, r->turn);
-	/* Every TURN_PACK_EVERY turns the loose objects of the turns since go into one pack:
-	 * .git grows with the content, not with every turn's rewritten trees. The turn is
-	 * published whatever happens here; a failed pack leaves the objects loose (and valid),
-	 * and the next one packs them. */
-	if (r->turn % TURN_PACK_EVERY == 0)
-		(void)repo_pack_loose(c->repo, 1);
+	/* No packing here: its cost grew with the campaign (issue 38); turn_maintain does it
+	 * between turns. */
 	return 0;
+}
+
+int turn_maintain(struct campaign *c)
+{
+	char *dir = xasprintf("%s/.umpire", c->dir), *path = xasprintf("%s/packed", dir);
+	struct buf mark = BUF_INIT;
+	char text[32];
+	long long at = 0;
+	int last = -1, rc = 0;
+
+	if (!c->journal || journal_last_turn(c->journal, &last) < 0 || last < 0)
+		goto done;
+	/* .umpire/packed: the last turn when the loose objects were last packed (none: 0) */
+	if (file_read(path, sizeof text, &mark) == 0)
+		at = strtoll(buf_str(&mark), NULL, 10);
+	else
+		error_clear();
+	if (last / TURN_PACK_EVERY <= at / TURN_PACK_EVERY && at <= last)
+		goto done;
+	/* The pack is written and fsynced before any loose copy goes (repo_pack_loose), and
+	 * the mark after: a crash at any point leaves valid objects, packed again next time. */
+	rc = repo_pack_loose(c->repo, 1);
+	if (rc >= 0) {
+		snprintf(text, sizeof text, "%d\n", last);
+		if (file_write_durable(dir, "packed", text, strlen(text)) < 0)
+			rc = -1;
+	}
+done:
+	buf_release(&mark);
+	free(path);
+	free(dir);
+	return rc;
 }
 
 int step_publish(struct turn *t)

@@ -381,6 +381,11 @@ void turn_orders_digest(const struct turn *t, uint8_t digest[FAIR_HASH_BYTES])
 	free(ids);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* The close record of the turn's inputs as they are now (files parsed and sorted). */
 static void make_close(struct turn *t, struct close_record *r)
 {
@@ -404,6 +409,9 @@ static void make_close(struct turn *t, struct close_record *r)
 	r->missing = xcalloc(t->in.n_missing + 1, sizeof(char *));
 	for (size_t i = 0; i < t->in.n_missing; i++)
 		r->missing[r->n_missing++] = xstrdup(t->in.missing[i]);
+	/* The campaign lists its players in its own order; every list of the close is sorted
+	 * by id in byte order, which both verifiers require (close_check_sorted). */
+	qsort(r->missing, r->n_missing, sizeof(*r->missing), cmp_str);
 	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
 		r->round = t->round_override ? t->round_override : close_named_round(c, t->when);
 		r->round_at = close_round_at(c, r->round);

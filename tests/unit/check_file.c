@@ -149,7 +149,7 @@ START_TEST(stale_temporary_files)
 	put(close_yaml, "c");
 	clock_gettime(CLOCK_REALTIME, &before);
 	before.tv_sec += 2; /* after the files above were written */
-	ck_assert_int_eq(file_clear_stale_temps(closed, &before, &removed), 0);
+	ck_assert_int_eq(file_clear_stale_temps(closed, 4, &before, &removed), 0);
 	ck_assert_uint_eq(removed, 1);
 	ck_assert_int_eq(access(stale, F_OK), -1);
 	ck_assert_int_eq(access(keep, F_OK), 0);
@@ -158,11 +158,11 @@ START_TEST(stale_temporary_files)
 	put(fresh, "new");
 	before.tv_sec -= 60;
 	removed = 0;
-	ck_assert_int_eq(file_clear_stale_temps(closed, &before, &removed), 0);
+	ck_assert_int_eq(file_clear_stale_temps(closed, 4, &before, &removed), 0);
 	ck_assert_uint_eq(removed, 0);
 	ck_assert_int_eq(access(fresh, F_OK), 0);
 	/* a folder that is not there is nothing to do */
-	ck_assert_int_eq(file_clear_stale_temps(sealed, &before, &removed), 0);
+	ck_assert_int_eq(file_clear_stale_temps(sealed, 4, &before, &removed), 0);
 	free(root);
 	free(dir);
 	free(stale);

@@ -1,0 +1,86 @@
+#!/bin/sh
+# bench/signed.sh BIN FLOOR — `make bench`, part 2 (issue 38): what the users of a long signed
+# campaign meet. A campaign of BENCH_SIGNED (default 1000) turns played as tools/demo-play
+# plays them (bench/signed-campaign.sh: each turn closed, then resolved with the demo
+# beacon's signed round), every turn timed, on tmpfs when /dev/shm is writable (CPU figures,
+# not the disk's fsyncs). Rows: a signed turn (close + turn) at turn 10 and at the end, and
+# the slowest turn of all; verify of a fresh clone, then of the same clone again; the BLS
+# check per round, alone and in one batch; replay; an idle `umpire run` pass;
+# tools/umpire-verify per turn (on a clone of the first 100 turns: minutes on them all).
+# Public tools only; speed is measured here, never asserted in tests.
+set -eu
+cd "$(dirname "$0")/.."
+BIN=$(realpath "$1")
+FLOOR=$(realpath "$2")
+N=${BENCH_SIGNED:-1000}
+RUNS=${BENCH_RUNS:-5}
+BLS=$(dirname "$BIN")/umpire-bls
+base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+T=$(mktemp -d "$base/umpire-bench-signed.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+timed() { out=$1; shift; "$FLOOR" run "$@" >> "$out" || { echo "bench: failed: $*" >&2; exit 1; }; }
+col() { awk -v c="$1" '{ print $c }' "$2" | median; }
+cpu() { awk '{ print $2 + $3 }' "$1" | median; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+row() { printf '%-44s %-34s %-10s %s\n' "$1" "$2" "$3" "$4"; }
+export SOURCE_DATE_EPOCH=1767225600
+
+# --- a signed turn, at turn 10 and N, and the slowest ------------------------------------------
+C="$T/c"
+BENCH_FLOOR=$FLOOR BENCH_TIMES="$T/turns" sh bench/signed-campaign.sh "$BIN" "$C" "$N"
+# turn t's CPU: the median of the nine turns ending at t (close + turn; the helper's included)
+around() { awk -v t="$1" '$1 > t - 9 && $1 <= t { print $3 }' "$T/turns" | median; }
+row "signed turn 10 (close + turn): cpu" "$(ms "$(around 10)") ms" "" ""
+row "signed turn $N (close + turn): cpu" "$(ms "$(around "$N")") ms" "$(ratio "$(around "$N")" "$(around 10)")" "<= 2 (vs turn 10)"
+slow=$(sort -k3 -g "$T/turns" | tail -n 1)
+row "slowest turn of $N: cpu / wall" "turn $(echo "$slow" | awk '{ print $1 }'): $(ms "$(echo "$slow" | awk '{ print $3 }')") / $(ms "$(echo "$slow" | awk '{ print $2 }')") ms" "$(ratio "$(echo "$slow" | awk '{ print $3 }')" "$(around 10)")" "<= 2 (vs turn 10)"
+row "peak RSS of a turn, largest of $N" "$(sort -k4 -g "$T/turns" | tail -n 1 | awk '{ print $4 }') KB" "" ""
+
+# --- verify from a fresh clone, then again on it -------------------------------------------------
+: > "$T/vfresh"; : > "$T/vagain"
+for r in $(seq "$RUNS"); do
+    rm -rf "$T/clone"; git clone -q "$C" "$T/clone"
+    timed "$T/vfresh" "$BIN" verify "$T/clone"
+    timed "$T/vagain" "$BIN" verify "$T/clone"
+done
+row "verify $N signed turns, fresh clone: wall" "$(ms "$(col 1 "$T/vfresh")") ms ($(ms "$(cpu "$T/vfresh")") ms cpu)" "" "< 5 s"
+row "verify, fresh clone: cpu per turn / peak RSS" "$(awk -v s="$(cpu "$T/vfresh")" -v n="$N" 'BEGIN { printf "%.2f", s * 1000 / n }') ms / $(col 4 "$T/vfresh") KB" "" "< 64 MB"
+row "verify again, same clone (all again): wall" "$(ms "$(col 1 "$T/vagain")") ms" "" "< 50 ms a new turn"
+
+# --- the BLS check per round: alone, and in one batch ---------------------------------------------
+pk=$(sed -n 's/^  beacon_public_key: //p' "$C/campaign.yaml")
+seq 1 100 > "$T/rounds"
+# shellcheck disable=SC2046
+"$BLS" sign campaigns/demo-beacon.key $(cat "$T/rounds") | paste -d ' ' "$T/rounds" - > "$T/req"
+{ echo "batch 100"; cat "$T/req"; } > "$T/breq"
+: > "$T/alone"; : > "$T/batch"
+for r in $(seq "$RUNS"); do
+    timed "$T/alone" sh -c '"$1" verify "$2" < "$3"' sh "$BLS" "$pk" "$T/req"
+    timed "$T/batch" sh -c '"$1" verify "$2" < "$3"' sh "$BLS" "$pk" "$T/breq"
+done
+a=$(awk -v s="$(cpu "$T/alone")" 'BEGIN { printf "%.2f", s * 10 }')
+b=$(awk -v s="$(cpu "$T/batch")" 'BEGIN { printf "%.2f", s * 10 }')
+row "BLS check per round, cpu: alone / batch" "$a / $b ms" "$(ratio "$b" "$a")" "batch < alone"
+
+# --- replay ---------------------------------------------------------------------------------------
+: > "$T/replay"
+for r in $(seq "$RUNS"); do timed "$T/replay" "$BIN" replay "$C"; done
+row "replay $N signed turns: cpu / peak RSS" "$(ms "$(cpu "$T/replay")") ms / $(col 4 "$T/replay") KB" "" "< 64 MB"
+
+# --- an idle umpire run pass (nothing arrived, nothing due) ---------------------------------------
+mkdir -p "$T/md/new" "$T/md/cur" "$T/md/tmp"
+"$BIN" run "$C" --maildir "$T/md" >/dev/null 2>&1 || true # the maintenance step, once
+: > "$T/idle"
+for r in $(seq "$RUNS"); do timed "$T/idle" "$BIN" run "$C" --maildir "$T/md"; done
+row "idle umpire run pass: cpu" "$(ms "$(cpu "$T/idle")") ms" "" "< 10 ms"
+
+# --- tools/umpire-verify, per turn ----------------------------------------------------------------
+P=100; [ "$N" -ge 100 ] || P=$N
+git clone -q "$C" "$T/py"
+git -C "$T/py" reset -q --hard "$(printf 'turn-%04d' "$P")"
+git -C "$T/py" tag -l 'turn-*' 'close-*' | awk -F- -v p="$P" '$2 + 0 > p' | xargs -r git -C "$T/py" tag -d >/dev/null
+: > "$T/pyv"
+timed "$T/pyv" python3 tools/umpire-verify "$T/py"
+row "tools/umpire-verify, $P signed turns: per turn" "$(awk -v s="$(col 1 "$T/pyv")" -v p="$P" 'BEGIN { printf "%.1f", s * 1000 / p }') ms wall" "" ""
