@@ -102,8 +102,8 @@ new_campaign() {
     _name=$1 _dir=$2; shift 2
     _init=$(cat "$ROOT/campaigns/$_name/demo.init" 2>/dev/null || true)
     # demo.init's beacon options (--beacon S, --beacon-genesis T, ..., --demo-beacon) go with
-    # entropy beacon: left out when the test asks for another entropy.
-    case " $* " in *" --entropy none "* | *" --entropy players "*)
+    # entropy beacon: left out when the test asks for another entropy or names its own beacon.
+    case " $* " in *" --entropy none "* | *" --entropy players "* | *" --beacon "*)
         # shellcheck disable=SC2086
         _init=$(printf '%s\n' $_init | awk '$0 == "--demo-beacon" { next }
             /^--beacon/ { skip = 1; next } skip { skip = 0; next } { print }' | tr '\n' ' ') ;;
@@ -117,6 +117,17 @@ new_campaign() {
 # does (tools/demo-play: each turn closed, then resolved with the demo's beacon value).
 play() {
     (cd "$ROOT" && tools/demo-play "$BIN" "$1" "$2" "${3:-9999}" >/dev/null)
+}
+
+# demo_value NAME N: the value of the demo beacon's round that turn N of the shipped campaign
+# NAME names (campaigns/NAME/orders/turn-NNNN/round.txt), made as tools/demo-beacon makes it:
+# a value the campaign's shipped orders play on, for a test that resolves its turns on an
+# unsigned beacon.
+demo_value() {
+    _round=$(cat "$ROOT/campaigns/$1/orders/turn-$(printf '%04d' "$2")/round.txt")
+    _v=$(UMPIRE_BLS=${UMPIRE_BLS:-$(dirname "$(readlink -f "$BIN")")/umpire-bls} \
+        "$ROOT/tools/demo-beacon" "$_round") || die "tools/demo-beacon $_round failed"
+    printf '%s\n' "$_v" | head -n 1
 }
 
 # demo_shows NAME DIR: every line `TURN TEXT` of campaigns/NAME/demo-shows.txt holds: TEXT (a
