@@ -119,17 +119,6 @@ play() {
     (cd "$ROOT" && tools/demo-play "$BIN" "$1" "$2" "${3:-9999}" >/dev/null)
 }
 
-# demo_value NAME N: the value of the demo beacon's round that turn N of the shipped campaign
-# NAME names (campaigns/NAME/orders/turn-NNNN/round.txt), made as tools/demo-beacon makes it:
-# a value the campaign's shipped orders play on, for a test that resolves its turns on an
-# unsigned beacon.
-demo_value() {
-    _round=$(cat "$ROOT/campaigns/$1/orders/turn-$(printf '%04d' "$2")/round.txt")
-    _v=$(UMPIRE_BLS=${UMPIRE_BLS:-$(dirname "$(readlink -f "$BIN")")/umpire-bls} \
-        "$ROOT/tools/demo-beacon" "$_round") || die "tools/demo-beacon $_round failed"
-    printf '%s\n' "$_v" | head -n 1
-}
-
 # demo_shows NAME DIR: every line `TURN TEXT` of campaigns/NAME/demo-shows.txt holds: TEXT (a
 # fixed string) is in turn TURN's journal export or one of its reports in the played campaign
 # DIR (a sealed campaign's player reports: in .umpire/outbox/PLAYER/turn-NNNN/). That file
