@@ -102,8 +102,8 @@ new_campaign() {
     _name=$1 _dir=$2; shift 2
     _init=$(cat "$ROOT/campaigns/$_name/demo.init" 2>/dev/null || true)
     # demo.init's beacon options (--beacon S, --beacon-genesis T, ..., --demo-beacon) go with
-    # entropy beacon: left out when the test asks for another entropy.
-    case " $* " in *" --entropy none "* | *" --entropy players "*)
+    # entropy beacon: left out when the test asks for another entropy or names its own beacon.
+    case " $* " in *" --entropy none "* | *" --entropy players "* | *" --beacon "*)
         # shellcheck disable=SC2086
         _init=$(printf '%s\n' $_init | awk '$0 == "--demo-beacon" { next }
             /^--beacon/ { skip = 1; next } skip { skip = 0; next } { print }' | tr '\n' ' ') ;;

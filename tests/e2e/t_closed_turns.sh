@@ -12,7 +12,9 @@ HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
 D0=1767225600 # lib.sh's SOURCE_DATE_EPOCH: the campaigns' setup time
 C="$TMP/c"
-new_campaign harbour-raid "$C" --entropy beacon --visibility open
+UNSIGNED="--beacon unsigned-demo-values-chosen-by-hand --beacon-genesis 1692803367 --beacon-period 3"
+# shellcheck disable=SC2086
+new_campaign harbour-raid "$C" --entropy beacon --visibility open $UNSIGNED
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
 # Rulings the umpire varies before the close: the turn cannot be resolved unclosed, so no
@@ -83,7 +85,8 @@ has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for t
 # and force-pushes: a fresh clone verifies on its own, but not with the receipt, and the
 # player's clone, fetched, fails on the head it remembers.
 R="$TMP/rerun"
-new_campaign harbour-raid "$R" --entropy beacon --visibility open
+# shellcheck disable=SC2086
+new_campaign harbour-raid "$R" --entropy beacon --visibility open $UNSIGNED
 { cat "$A1"; echo "# a comment"; } > "$TMP/a1b.yaml"
 at $((D0 + 100)) "$BIN" close "$R" "$TMP/a1b.yaml" --rulings "$TMP/rulings1.yaml" >/dev/null
 at $((D0 + 800)) "$BIN" turn "$R" --beacon value-1 >/dev/null

@@ -9,6 +9,12 @@ command -v chromium >/dev/null || die "chromium is not installed (tools/install-
 py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 D="$TMP/demo"
 (cd "$ROOT" && sh tools/demo "$BIN" "$D") > "$TMP/demo.log" 2>&1 || { cat "$TMP/demo.log"; die "tools/demo failed"; }
+# tools/demo ends each campaign with its verdict: what umpire verify prints last.
+for d in "$ROOT"/campaigns/*/; do
+    c=$(basename "$d")
+    awk -v c="== $c" '$0 == c { on = 1; next } /^== / { on = 0 } on' "$TMP/demo.log" |
+        grep -q '^\(verify: ok\|verdict: \)' || die "tools/demo prints no verdict for $c"
+done
 
 # Every view of every turn has its map, linked from its report; hm-events none.
 for c in harbour-raid betio-seawall bewcastle-fray karak-gate; do
