@@ -149,24 +149,21 @@ int cmd_close(int argc, char **argv)
 		case 'r':
 			round = strtoll(optarg, &end, 10);
 			if (end == optarg || *end || round < 1 || round > (1LL << 50)) {
-				fprintf(stderr,
-					"umpire close: --beacon-round '%s' (a round number from 1 expected)\n",
+				return cmd_usage("close",
+					"--beacon-round '%s' (a round number from 1 expected)",
 					optarg);
-				return EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			fputs(close_help, stdout);
 			return EXIT_OK;
 		default:
-			fputs(close_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("close");
 		}
 	}
-	if (argc - optind < 1) {
-		fputs(close_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("close", argc - optind, argv + optind, operands, 1, -1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	size_t n_inbox = 0;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
@@ -307,10 +304,9 @@ int cmd_reveal(int argc, char **argv)
 	int code = cmd_options_help_only(argc, argv, reveal_help);
 	if (code != EXIT_OK)
 		return code < 0 ? EXIT_OK : code;
-	if (argc - optind < 1) {
-		fputs(reveal_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("reveal", argc - optind, argv + optind, operands, 1, -1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	if (argc - optind == 1)
 		return reveal_sealed(argv[optind]);
 	code = cmd_check_input_files((const char *const *)argv + optind + 1,
@@ -359,10 +355,8 @@ int cmd_nonce(int argc, char **argv)
 
 	if (code != EXIT_OK)
 		return code < 0 ? EXIT_OK : code;
-	if (argc > optind) {
-		fputs(nonce_help, stderr);
+	if (cmd_operands("nonce", argc - optind, argv + optind, NULL, 0, 0) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	fair_random(nonce, sizeof nonce);
 	hex_encode(hex, nonce, FAIR_HASH_BYTES);
 	printf("# the nonce: keep it secret until the turn is closed, then send it in your reveal\n"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,58 @@ int cmd_options_help_only(int argc, char **argv, const char *help)
 		fputs(help, stdout);
 		return -1;
 	}
-	fputs(help, stderr);
+	/* The command's name, from its help's first line ("usage: umpire NAME ..."). */
+	const char *name = help + strlen("usage: umpire ");
+	char cmd[32];
+	snprintf(cmd, sizeof cmd, "%.*s", (int)strcspn(name, " \n"), name);
+	return cmd_usage_see(cmd);
+}
+
+int cmd_usage_see(const char *cmd)
+{
+	fprintf(stderr, "see 'umpire help %s'\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cmd_usage(const char *cmd, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "umpire %s: %s\n", cmd, buf_str(&b));
+	buf_release(&b);
+	return cmd_usage_see(cmd);
+}
+
+int cmd_operands(const char *cmd, int n, char **args, const char *const *names, int min, int max)
+{
+	struct buf b = BUF_INIT;
+
+	if (n >= min && (max < 0 || n <= max))
+		return EXIT_OK;
+	if (n < min) {
+		buf_puts(&b, "missing ");
+		for (int i = n; i < min; i++)
+			buf_printf(&b, "%s%s",
+				i == n       ? "" :
+				i + 1 == min ? " and " :
+					       ", ",
+				names[i]);
+	} else {
+		buf_puts(&b, "unexpected argument '");
+		escape_terminal(&b, args[max]);
+		buf_puts(&b, "' (");
+		for (int i = 0; i < max; i++)
+			buf_printf(&b, "%s%.*s", i ? " " : "", (int)strcspn(names[i], " "),
+				names[i]);
+		buf_puts(&b, max ? " expected, no more)" : "it takes no arguments)");
+	}
+	int code = cmd_usage(cmd, "%s", buf_str(&b));
+	buf_release(&b);
+	return code;
 }
 
 int cmd_parse_turn(const char *s, int *out)

@@ -36,10 +36,10 @@ int cmd_publish(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, publish_help);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind < 1 || argc - optind > 2) {
-		fputs(publish_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)",
+		"REMOTE (where the players' clone comes from)" };
+	if (cmd_operands("publish", argc - optind, argv + optind, operands, 1, 2) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK) < 0)
 		return cmd_error("umpire");

@@ -64,10 +64,9 @@ int cmd_rules(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, rules_help);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind > 1) {
-		fputs(rules_help, stderr);
+	static const char *const operands[] = { "NAME (a rule system)" };
+	if (cmd_operands("rules", argc - optind, argv + optind, operands, 0, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	if (argc - optind == 0) {
 		for (size_t i = 0; rules_registry[i]; i++)
 			printf("%-12s %s\n", rules_registry[i]->name, rules_registry[i]->title);

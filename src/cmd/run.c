@@ -447,16 +447,20 @@ int cmd_run(int argc, char **argv)
 			how.url = ch == 'U' ? optarg : how.url;
 			continue;
 		}
-		if (ch != 'm') {
-			fputs(run_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 'm')
+			return cmd_usage_see("run");
 		maildir = optarg;
 	}
-	if (argc - optind != 1 || !maildir || (how.cmd && how.fetch) || (how.url && !how.fetch)) {
-		fputs(run_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("run", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
+	if (!maildir)
+		return cmd_usage("run",
+			"missing --maildir PATH (the Maildir the orders arrive in)");
+	if (how.cmd && how.fetch)
+		return cmd_usage("run", "--beacon-command or --beacon-fetch, not both");
+	if (how.url && !how.fetch)
+		return cmd_usage("run", "--beacon-url goes with --beacon-fetch");
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
