@@ -99,8 +99,9 @@ static void print_closed(const struct turn *t)
 	char hex[65];
 
 	hex_encode(hex, r->digest, FAIR_HASH_BYTES);
-	printf("Turn %d closed: %zu order files, %zu players without; D_t %s\n", r->turn,
-		r->n_orders, r->n_missing, hex);
+	printf("Turn %d closed: %zu %s, %zu %s without; D_t %s\n", r->turn, r->n_orders,
+		cmd_plural(r->n_orders, "order file", "order files"), r->n_missing,
+		cmd_plural(r->n_missing, "player", "players"), hex);
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
 		char at[WHEN_MAX];
 		when_describe(at, r->round_at, r->closed_at);

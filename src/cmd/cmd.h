@@ -62,6 +62,8 @@ int cmd_operands(const char *cmd, int n, char **args, const char *const *names, 
  * again for the next (glibc's trim and mmap thresholds raised). Changes no output. */
 void cmd_keep_heap(void);
 
+/* one when n is 1, else many: "1 order file", "2 order files", "0 order files". */
+const char *cmd_plural(size_t n, const char *one, const char *many);
 /* The exit code for core's last failure (error_last()'s class). */
 int cmd_exit_code(void);
 /* Oversize and irregular input is refused before anything else looks at it (issue 25): each

@@ -97,6 +97,11 @@ int cmd_operands(const char *cmd, int n, char **args, const char *const *names, 
 	return code;
 }
 
+const char *cmd_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 int cmd_parse_turn(const char *s, int *out)
 {
 	char *end;
@@ -193,6 +198,18 @@ int cmd_turn_error(const struct turn *t)
 	return cmd_error("umpire");
 }
 
+/* After a fetch that failed for the network's sake (offline, a relay down): what else takes
+ * the round, appended to core's last error (its class kept). */
+static void ways_forward(const struct campaign *c, int turn, long long round)
+{
+	char *was = xstrdup(error_last()->message);
+
+	error_set(error_last()->klass,
+		"%s\nturn %d needs beacon round %lld; ways forward: fetch it on another machine and give it by hand (umpire turn %s --beacon VALUE%s), fetch it from another relay (--beacon-url URL), or play a new campaign without a beacon (umpire init --entropy players)",
+		was, turn, round, c->dir, c->beacon_key ? " --beacon-signature SIG" : "");
+	free(was);
+}
+
 int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *turn,
 	struct beacon_round *out)
 {
@@ -236,7 +253,8 @@ int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *tu
 			printf("turn %d: the beacon has no round %lld yet (%s)\n", *turn, r.round,
 				cmd_message());
 			rc = 1;
-		}
+		} else if (rc < 0 && error_last()->klass == ERROR_OS)
+			ways_forward(c, *turn, r.round);
 	}
 	close_release(&r);
 	free(source);

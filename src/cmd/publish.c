@@ -26,8 +26,8 @@ int cmd_publish_auto(struct campaign *c)
 		return EXIT_OK;
 	if (repo_push_all(c->repo, c->pbem.publish.remote, &n_tags) < 0)
 		return cmd_error("umpire publish");
-	fprintf(stderr, "umpire: published main and %zu tags to %s (publish.auto)\n", n_tags,
-		c->pbem.publish.remote);
+	fprintf(stderr, "umpire: published main and %zu %s to %s (publish.auto)\n", n_tags,
+		cmd_plural(n_tags, "tag", "tags"), c->pbem.publish.remote);
 	return EXIT_OK;
 }
 
@@ -53,7 +53,8 @@ int cmd_publish(int argc, char **argv)
 	} else if (repo_push_all(c->repo, remote, &n_tags) < 0) {
 		code = cmd_error("umpire publish");
 	} else {
-		printf("published main and %zu tags to %s\n", n_tags, remote);
+		printf("published main and %zu %s to %s\n", n_tags,
+			cmd_plural(n_tags, "tag", "tags"), remote);
 	}
 	campaign_close(c);
 	return code;

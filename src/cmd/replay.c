@@ -89,7 +89,9 @@ static int replay_turn(struct campaign *c, void *state, int t)
 		rc = cmd_error("replay");
 		goto done;
 	}
-	printf("turn %d: ok (%zu dice, %zu events)\n", t, at.t.out.dice.n, at.t.out.events.n);
+	printf("turn %d: ok (%zu %s, %zu %s)\n", t, at.t.out.dice.n,
+		cmd_plural(at.t.out.dice.n, "die", "dice"), at.t.out.events.n,
+		cmd_plural(at.t.out.events.n, "event", "events"));
 	rc = EXIT_OK;
 done:
 	audit_turn_release(&at);

@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 static const char rules_help[] =
@@ -74,8 +75,13 @@ int cmd_rules(int argc, char **argv)
 	}
 	const struct rule_system *rs = rules_find(argv[optind]);
 	if (!rs) {
-		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n",
-			argv[optind]);
+		struct buf name = BUF_INIT, hint = BUF_INIT;
+		escape_terminal(&name, argv[optind]);
+		rules_suggest(&hint, buf_str(&name));
+		fprintf(stderr, "umpire: unknown rule system '%s'%s\n", buf_str(&name),
+			buf_str(&hint));
+		buf_release(&name);
+		buf_release(&hint);
 		return EXIT_NOINPUT;
 	}
 	static const char *const flag_names[] = { "alternate turns", "simultaneous turns", "grid",

@@ -68,7 +68,7 @@ for tdir in "$SRC"/orders/turn-*; do
     has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
     tags=$((n + 1))
     if [ $beacon -eq 1 ]; then
-        has "$TMP/out" "turn $n: closed with 1 order files"
+        has "$TMP/out" "turn $n: closed with 1 order file"
         has "$TMP/out" "mail: the receipts of turn $n queued for 1 player"
         SOURCE_DATE_EPOCH=$at expect 0 "$BIN" status c --json
         has "$TMP/out" '"turn": '"$n"','
