@@ -36,3 +36,16 @@ has "$TMP/err" "turn 1 needs beacon round 657413; ways forward:"
 has "$TMP/err" "(umpire turn b --beacon VALUE --beacon-signature SIG)"
 has "$TMP/err" "(--beacon-url URL)"
 has "$TMP/err" "(umpire init --entropy players)"
+
+# The next orders' template names a schema a player's editor reaches: under the campaign's
+# pages (publish.pages, https), not the umpire's installed file:///usr/local/... copy.
+{ cat "$HR/scenario.yaml"; printf 'publish:\n  pages: https://example.org/harbour/\n'; } > pages.yaml
+expect 0 "$BIN" init p --scenario pages.yaml --secret-file "$HR/demo.secret" --entropy none
+expect 0 "$BIN" turn p "$A1"
+has p/.umpire/outbox/defender/turn-0001/report.md \
+    '# yaml-language-server: $schema=https://example.org/harbour/schemas/land-raid-orders.schema.json'
+if grep -q 'file:///' p/.umpire/outbox/defender/turn-0001/report.md; then die "a file:/// schema"; fi
+expect 0 python3 "$ROOT/tools/check-schemas.py" p   # campaign.yaml's publish.pages in its schema
+{ cat "$HR/scenario.yaml"; printf 'publish:\n  pages: http://example.org/harbour\n'; } > http.yaml
+expect 65 "$BIN" init h --scenario http.yaml --secret-file "$HR/demo.secret" --entropy none
+has "$TMP/err" "'http://example.org/harbour' is not an https URL"
