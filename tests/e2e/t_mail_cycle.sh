@@ -170,6 +170,15 @@ for n in range(1, turns + 1):
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
     receipts = sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects)
     assert receipts == beacon, (n, receipts)
+    # The acceptance before the receipt of the close the same pass made (issue 33).
+    if beacon:
+        acc = subjects.index("[harbour-raid] turn %d: orders accepted" % n)
+        rec = subjects.index("[harbour-raid] turn %d closed: your receipt" % n)
+        assert acc < rec, (n, subjects)
+for path in sorted(glob.glob(sys.argv[1] + "/*.eml")):
+    m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+    if m["Subject"].endswith(": orders accepted"):
+        assert "next pass" not in m.get_body(("plain",)).get_content(), path
 later = [s for s in subjects if s.startswith("[harbour-raid] turn %d:" % (turns + 1))]
 assert later in ([], ["[harbour-raid] turn %d: your orders are missing" % (turns + 1)]), later
 assert len(msgs) == (4 + beacon) * turns + len(later), len(msgs)
