@@ -95,7 +95,7 @@ static int unknown_command(const char *name)
 		names[i] = commands[i].name;
 	if (suggest_closest(name, names, N_COMMANDS))
 		suggest_append(&hint, name, names, N_COMMANDS, 0);
-	fprintf(stderr, "umpire: unknown command '%s'%s (see 'umpire --help')\n", name,
+	fprintf(stderr, "umpire: unknown command '%s'%s\nsee 'umpire help'\n", name,
 		buf_str(&hint));
 	buf_release(&hint);
 	return EXIT_USAGE;
@@ -126,7 +126,10 @@ int main(int argc, char **argv)
 		return EXIT_SOFTWARE;
 	}
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "umpire: missing COMMAND (one of:");
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			fprintf(stderr, " %s", commands[i].name);
+		fprintf(stderr, ")\nsee 'umpire help'\n");
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "help") == 0 && argc > 2) {
@@ -149,5 +152,9 @@ int main(int argc, char **argv)
 	const struct command *cmd = find_command(argv[1]);
 	if (!cmd)
 		return unknown_command(argv[1]);
+	/* getopt names argv[0] in its messages: "umpire check: unrecognized option '--x'". */
+	char prog[64];
+	snprintf(prog, sizeof prog, "umpire %s", cmd->name);
+	argv[1] = prog;
 	return cmd->fn(argc - 1, argv + 1);
 }

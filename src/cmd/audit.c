@@ -659,14 +659,14 @@ int cmd_audit(int argc, char **argv)
 			fputs(audit_help, stdout);
 			return EXIT_OK;
 		default:
-			fputs(audit_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("audit");
 		}
 	}
-	if (vector ? argc - optind != 0 : argc - optind != 2) {
-		fputs(audit_help, stderr);
-		return EXIT_USAGE;
-	}
+	static const char *const operands[] = { "DIR (the campaign folder)",
+		"T:J (the die: turn T, die index J, e.g. 3:12)" };
+	if ((rc = cmd_operands("audit", argc - optind, argv + optind, operands, vector ? 0 : 2,
+		     vector ? 0 : 2)) != EXIT_OK)
+		return rc;
 	rc = vector ? audit_vector(&e, vector) : audit_die(&e, argv[optind], argv[optind + 1]);
 	if (rc == EXIT_OK) {
 		json_object_set_new(e.root, "ok", json_boolean(e.ok));

@@ -36,18 +36,17 @@ int cmd_check(int argc, char **argv)
 			fputs(check_help, stdout);
 			return EXIT_OK;
 		}
-		if (ch != 'u' || rulings) {
-			if (ch == 'u')
-				fprintf(stderr, "umpire: one --rulings file at most\n");
-			fputs(check_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch == 'u' && rulings)
+			return cmd_usage("check", "one --rulings file at most");
+		if (ch != 'u')
+			return cmd_usage_see("check");
 		rulings = optarg;
 	}
-	if (argc - optind < (rulings ? 1 : 2)) {
-		fputs(check_help, stderr);
-		return EXIT_USAGE;
-	}
+	static const char *const operands[] = { "DIR (the campaign folder)",
+		"ORDERS... (the order files to check)" };
+	if ((rc = cmd_operands("check", argc - optind, argv + optind, operands, rulings ? 1 : 2,
+		     -1)) != EXIT_OK)
+		return rc;
 
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], 0) < 0)

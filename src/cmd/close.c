@@ -99,8 +99,9 @@ static void print_closed(const struct turn *t)
 	char hex[65];
 
 	hex_encode(hex, r->digest, FAIR_HASH_BYTES);
-	printf("Turn %d closed: %zu order files, %zu players without; D_t %s\n", r->turn,
-		r->n_orders, r->n_missing, hex);
+	printf("Turn %d closed: %zu %s, %zu %s without; D_t %s\n", r->turn, r->n_orders,
+		cmd_plural(r->n_orders, "order file", "order files"), r->n_missing,
+		cmd_plural(r->n_missing, "player", "players"), hex);
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON) {
 		char at[WHEN_MAX];
 		when_describe(at, r->round_at, r->closed_at);
@@ -152,24 +153,21 @@ int cmd_close(int argc, char **argv)
 		case 'r':
 			round = strtoll(optarg, &end, 10);
 			if (end == optarg || *end || round < 1 || round > (1LL << 50)) {
-				fprintf(stderr,
-					"umpire close: --beacon-round '%s' (a round number from 1 expected)\n",
+				return cmd_usage("close",
+					"--beacon-round '%s' (a round number from 1 expected)",
 					optarg);
-				return EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			fputs(close_help, stdout);
 			return EXIT_OK;
 		default:
-			fputs(close_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("close");
 		}
 	}
-	if (argc - optind < 1) {
-		fputs(close_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("close", argc - optind, argv + optind, operands, 1, -1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	size_t n_inbox = 0;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
@@ -311,10 +309,9 @@ int cmd_reveal(int argc, char **argv)
 	int code = cmd_options_help_only(argc, argv, reveal_help);
 	if (code != EXIT_OK)
 		return code < 0 ? EXIT_OK : code;
-	if (argc - optind < 1) {
-		fputs(reveal_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("reveal", argc - optind, argv + optind, operands, 1, -1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	if (argc - optind == 1)
 		return reveal_sealed(argv[optind]);
 	code = cmd_check_input_files((const char *const *)argv + optind + 1,
@@ -396,16 +393,23 @@ int cmd_nonce(int argc, char **argv)
 			fputs(nonce_help, stdout);
 			return EXIT_OK;
 		default:
-			fputs(nonce_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("nonce");
 		}
 	}
-	int given = (campaign != NULL) + (player != NULL) + (turn >= 0);
-	if (argc > optind || (given != 0 && given != 3) || turn == 0 ||
-		(campaign && !campaign_id_ok(campaign)) || (player && !node_is_player_id(player))) {
-		fputs(nonce_help, stderr);
+	if (cmd_operands("nonce", argc - optind, argv + optind, NULL, 0, 0) != EXIT_OK)
 		return EXIT_USAGE;
-	}
+	int given = (campaign != NULL) + (player != NULL) + (turn >= 0);
+	if (given != 0 && given != 3)
+		return cmd_usage("nonce",
+			"--campaign, --turn and --player go together (all three or none)");
+	if (turn == 0)
+		return cmd_usage("nonce", "--turn 0 (a turn from 1 expected)");
+	if (campaign && !campaign_id_ok(campaign))
+		return cmd_usage("nonce",
+			"--campaign '%s' (a campaign id: letters, digits, '_', '.', '-')",
+			campaign);
+	if (player && !node_is_player_id(player))
+		return cmd_usage("nonce", "--player '%s' (a player id expected)", player);
 	fair_random(nonce, sizeof nonce);
 	hex_encode(hex, nonce, FAIR_HASH_BYTES);
 	fair_sha256(h, nonce, FAIR_HASH_BYTES);

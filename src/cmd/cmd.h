@@ -43,14 +43,27 @@ int cmd_players(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
- * was printed (exit 0), or EXIT_USAGE after printing help to stderr. */
+ * was printed (exit 0), or EXIT_USAGE after a usage error (getopt said what is wrong; then
+ * "see 'umpire help NAME'", NAME from help's "usage: umpire NAME" line). */
 int cmd_options_help_only(int argc, char **argv, const char *help);
+/* A usage error of command cmd ("check"): "umpire CMD: WHAT" (fmt, printf-style), one line,
+ * then "see 'umpire help CMD'" on stderr, never the whole help page. Returns EXIT_USAGE. */
+int cmd_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The second line alone, after getopt has said what is wrong; EXIT_USAGE. */
+int cmd_usage_see(const char *cmd);
+/* The n operands args[0..n-1] against what cmd takes, min to max of them (max -1: any
+ * number), names[i] saying the i-th ("DIR (the campaign folder)"; names has max entries,
+ * or min when max is -1). EXIT_OK, or EXIT_USAGE after saying (cmd_usage) what is missing
+ * or the first argument too many. */
+int cmd_operands(const char *cmd, int n, char **args, const char *const *names, int min, int max);
 
 /* For a command that re-resolves turn after turn (replay, verify): keeps freed heap memory
  * in the process instead of handing it back to the kernel after each turn and faulting it in
  * again for the next (glibc's trim and mmap thresholds raised). Changes no output. */
 void cmd_keep_heap(void);
 
+/* one when n is 1, else many: "1 order file", "2 order files", "0 order files". */
+const char *cmd_plural(size_t n, const char *one, const char *many);
 /* The exit code for core's last failure (error_last()'s class). */
 int cmd_exit_code(void);
 /* Oversize and irregular input is refused before anything else looks at it (issue 25): each

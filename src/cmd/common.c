@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,63 @@ int cmd_options_help_only(int argc, char **argv, const char *help)
 		fputs(help, stdout);
 		return -1;
 	}
-	fputs(help, stderr);
+	/* The command's name, from its help's first line ("usage: umpire NAME ..."). */
+	const char *name = help + strlen("usage: umpire ");
+	char cmd[32];
+	snprintf(cmd, sizeof cmd, "%.*s", (int)strcspn(name, " \n"), name);
+	return cmd_usage_see(cmd);
+}
+
+int cmd_usage_see(const char *cmd)
+{
+	fprintf(stderr, "see 'umpire help %s'\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cmd_usage(const char *cmd, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "umpire %s: %s\n", cmd, buf_str(&b));
+	buf_release(&b);
+	return cmd_usage_see(cmd);
+}
+
+int cmd_operands(const char *cmd, int n, char **args, const char *const *names, int min, int max)
+{
+	struct buf b = BUF_INIT;
+
+	if (n >= min && (max < 0 || n <= max))
+		return EXIT_OK;
+	if (n < min) {
+		buf_puts(&b, "missing ");
+		for (int i = n; i < min; i++)
+			buf_printf(&b, "%s%s",
+				i == n       ? "" :
+				i + 1 == min ? " and " :
+					       ", ",
+				names[i]);
+	} else {
+		buf_puts(&b, "unexpected argument '");
+		escape_terminal(&b, args[max]);
+		buf_puts(&b, "' (");
+		for (int i = 0; i < max; i++)
+			buf_printf(&b, "%s%.*s", i ? " " : "", (int)strcspn(names[i], " "),
+				names[i]);
+		buf_puts(&b, max ? " expected, no more)" : "it takes no arguments)");
+	}
+	int code = cmd_usage(cmd, "%s", buf_str(&b));
+	buf_release(&b);
+	return code;
+}
+
+const char *cmd_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
 }
 
 int cmd_parse_turn(const char *s, int *out)
@@ -160,6 +216,18 @@ int cmd_turn_error(const struct turn *t)
 	return cmd_error("umpire");
 }
 
+/* After a fetch that failed for the network's sake (offline, a relay down): what else takes
+ * the round, appended to core's last error (its class kept). */
+static void ways_forward(const struct campaign *c, int turn, long long round)
+{
+	char *was = xstrdup(error_last()->message);
+
+	error_set(error_last()->klass,
+		"%s\nturn %d needs beacon round %lld; ways forward: fetch it on another machine and give it by hand (umpire turn %s --beacon VALUE%s), fetch it from another relay (--beacon-url URL), or play a new campaign without a beacon (umpire init --entropy players)",
+		was, turn, round, c->dir, c->beacon_key ? " --beacon-signature SIG" : "");
+	free(was);
+}
+
 int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *turn,
 	struct beacon_round *out)
 {
@@ -203,7 +271,8 @@ int cmd_fetch_beacon(struct campaign *c, const char *url, long long now, int *tu
 			printf("turn %d: the beacon has no round %lld yet (%s)\n", *turn, r.round,
 				cmd_message());
 			rc = 1;
-		}
+		} else if (rc < 0 && error_last()->klass == ERROR_OS)
+			ways_forward(c, *turn, r.round);
 	}
 	close_release(&r);
 	free(source);

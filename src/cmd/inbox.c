@@ -49,16 +49,16 @@ int cmd_inbox(int argc, char **argv)
 			fputs(inbox_help, stdout);
 			return EXIT_OK;
 		}
-		if (ch != 'm') {
-			fputs(inbox_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 'm')
+			return cmd_usage_see("inbox");
 		maildir = optarg;
 	}
-	if (argc - optind != 1 || !maildir) {
-		fputs(inbox_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("inbox", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
+	if (!maildir)
+		return cmd_usage("inbox",
+			"missing --maildir PATH (the Maildir the orders arrive in)");
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

@@ -80,9 +80,7 @@ static int entropy_option(int ch, const char *arg, struct campaign_spec *spec)
 		spec->entropy = campaign_entropy_parse(arg);
 		if (spec->entropy >= 0)
 			return EXIT_OK;
-		fprintf(stderr, "umpire init: --entropy '%s' (beacon, players or none expected)\n",
-			arg);
-		return EXIT_USAGE;
+		return cmd_usage("init", "--entropy '%s' (beacon, players or none expected)", arg);
 	case 'b':
 		spec->beacon = arg;
 		return EXIT_OK;
@@ -101,8 +99,7 @@ static int entropy_option(int ch, const char *arg, struct campaign_spec *spec)
 	case 'p':
 		v = spec->beacon_period = want_seconds("beacon-period", arg);
 		if (v == 0) {
-			fprintf(stderr, "umpire init: --beacon-period must be at least 1 second\n");
-			return EXIT_USAGE;
+			return cmd_usage("init", "--beacon-period must be at least 1 second");
 		}
 		break;
 	case 'd':
@@ -120,30 +117,26 @@ static int entropy_defaults(struct campaign_spec *spec)
 	if (spec->entropy != CAMPAIGN_ENTROPY_BEACON) {
 		if (named || spec->beacon_genesis >= 0 || spec->beacon_period >= 0 ||
 			spec->beacon_delay >= 0 || spec->beacon_chain || spec->beacon_key) {
-			fprintf(stderr,
-				"umpire init: --beacon options need --entropy beacon (the default)\n");
-			return EXIT_USAGE;
+			return cmd_usage("init",
+				"--beacon options need --entropy beacon (the default)");
 		}
 		spec->beacon_demo = 0; /* which beacon, if the campaign took one */
 		return EXIT_OK;
 	}
 	if (!!spec->beacon_chain != !!spec->beacon_key) {
-		fprintf(stderr, "umpire init: --beacon-chain and --beacon-key go together\n");
-		return EXIT_USAGE;
+		return cmd_usage("init", "--beacon-chain and --beacon-key go together");
 	}
 	if (!named && spec->beacon_chain) {
-		fprintf(stderr,
-			"umpire init: --beacon-chain and --beacon-key name another drand network: with --beacon SOURCE, --beacon-genesis and --beacon-period (drand quicknet's are built in)\n");
-		return EXIT_USAGE;
+		return cmd_usage("init",
+			"--beacon-chain and --beacon-key name another drand network: with --beacon SOURCE, --beacon-genesis and --beacon-period (drand quicknet's are built in)");
 	}
 	if (!named) {
 		const struct beacon_chain *chain = spec->beacon_demo ? &beacon_demo :
 								       &beacon_quicknet;
 		if (spec->beacon_genesis >= 0 || spec->beacon_period >= 0) {
-			fprintf(stderr,
-				"umpire init: --beacon-genesis and --beacon-period go with --beacon SOURCE (%s's are built in)\n",
+			return cmd_usage("init",
+				"--beacon-genesis and --beacon-period go with --beacon SOURCE (%s's are built in)",
 				chain->name);
-			return EXIT_USAGE;
 		}
 		spec->beacon = chain->source;
 		spec->beacon_genesis = chain->genesis;
@@ -151,12 +144,10 @@ static int entropy_defaults(struct campaign_spec *spec)
 		spec->beacon_chain = chain->hash;
 		spec->beacon_key = chain->public_key;
 	} else if (spec->beacon_demo) {
-		fprintf(stderr, "umpire init: --demo-beacon takes no --beacon SOURCE\n");
-		return EXIT_USAGE;
+		return cmd_usage("init", "--demo-beacon takes no --beacon SOURCE");
 	} else if (spec->beacon_genesis < 0 || spec->beacon_period < 0) {
-		fprintf(stderr,
-			"umpire init: --beacon SOURCE needs --beacon-genesis and --beacon-period (when its round 1 was out, seconds between rounds)\n");
-		return EXIT_USAGE;
+		return cmd_usage("init",
+			"--beacon SOURCE needs --beacon-genesis and --beacon-period (when its round 1 was out, seconds between rounds)");
 	}
 	if (spec->beacon_chain && beacon_chain_check(spec->beacon_chain, BEACON_SCHEME,
 					  spec->beacon_key, spec->beacon_demo) < 0) {
@@ -286,10 +277,8 @@ static int chain_length_option(const char *arg, long *out)
 	errno = 0;
 	*out = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || *out < 1 || *out > 1000000) {
-		fprintf(stderr,
-			"umpire init: --chain-length '%s' (an integer from 1 to 1000000 expected)\n",
-			arg);
-		return EXIT_USAGE;
+		return cmd_usage("init",
+			"--chain-length '%s' (an integer from 1 to 1000000 expected)", arg);
 	}
 	return EXIT_OK;
 }
@@ -324,10 +313,8 @@ static int parse_options(int argc, char **argv, struct campaign_spec *spec, stru
 		case 'v':
 			spec->visibility = campaign_visibility_parse(optarg);
 			if (spec->visibility < 0) {
-				fprintf(stderr,
-					"umpire init: --visibility '%s' (sealed or open expected)\n",
-					optarg);
-				return EXIT_USAGE;
+				return cmd_usage("init",
+					"--visibility '%s' (sealed or open expected)", optarg);
 			}
 			break;
 		case 'l':
@@ -342,8 +329,7 @@ static int parse_options(int argc, char **argv, struct campaign_spec *spec, stru
 			fputs(init_help, stdout);
 			return -1;
 		default:
-			fputs(init_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("init");
 		}
 	}
 	return EXIT_OK;
@@ -355,20 +341,14 @@ static int check_args(int argc, char **argv, const struct init_args *a)
 {
 	if (optind + 1 == argc && a->scenario_path)
 		return EXIT_OK;
+	static const char *const operands[] = { "DIR (the new campaign's directory)" };
 	if (optind + 1 < argc)
-		fprintf(stderr, "umpire init: one DIR expected, not %d ('%s', '%s'%s)\n",
-			argc - optind, argv[optind], argv[optind + 1],
-			optind + 2 < argc ? ", ..." : "");
-	else
-		fprintf(stderr, "umpire init: missing %s%s%s\n",
-			optind == argc ? "DIR (the new campaign's directory)" : "",
-			optind == argc && !a->scenario_path ? " and " : "",
-			a->scenario_path ?
-				"" :
-				"--scenario FILE (the game to set up, e.g. campaigns/harbour-raid/scenario.yaml of umpire's examples)");
-	fprintf(stderr,
-		"usage: umpire init DIR --scenario FILE [OPTIONS]  ('umpire init --help' lists them)\n");
-	return EXIT_USAGE;
+		return cmd_operands("init", argc - optind, argv + optind, operands, 1, 1);
+	return cmd_usage("init", "missing %s%s%s", optind == argc ? operands[0] : "",
+		optind == argc && !a->scenario_path ? " and " : "",
+		a->scenario_path ?
+			"" :
+			"--scenario FILE (the game to set up, e.g. campaigns/harbour-raid/scenario.yaml of umpire's examples)");
 }
 
 /* The scenario's bytes into scen (spec points at them) and the secret: the file's, or fresh

@@ -25,7 +25,8 @@ static const char state_help[] =
 	"Prints state.yaml as committed after turn N (default: the latest turn).\n";
 
 /* Shared option parsing for `log` and `state`: DIR [--turn N]. */
-static int parse_dir_turn(int argc, char **argv, const char *help, const char **dir, int *turn)
+static int parse_dir_turn(int argc, char **argv, const char *name, const char *help,
+	const char **dir, int *turn)
 {
 	static const struct option opts[] = {
 		{ "turn", required_argument, NULL, 't' },
@@ -44,14 +45,12 @@ static int parse_dir_turn(int argc, char **argv, const char *help, const char **
 			fputs(help, stdout);
 			return -1;
 		default:
-			fputs(help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see(name);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands(name, argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	*dir = argv[optind];
 	return EXIT_OK;
 }
@@ -139,7 +138,7 @@ static int print_exports(struct campaign *c, int turn)
 int cmd_log(int argc, char **argv)
 {
 	const char *dir;
-	int turn, rc = parse_dir_turn(argc, argv, log_help, &dir, &turn);
+	int turn, rc = parse_dir_turn(argc, argv, "log", log_help, &dir, &turn);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 
@@ -178,7 +177,7 @@ done:
 int cmd_state(int argc, char **argv)
 {
 	const char *dir;
-	int turn, rc = parse_dir_turn(argc, argv, state_help, &dir, &turn);
+	int turn, rc = parse_dir_turn(argc, argv, "state", state_help, &dir, &turn);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 	struct campaign *c = NULL;

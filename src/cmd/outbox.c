@@ -59,17 +59,16 @@ int cmd_outbox(int argc, char **argv)
 			fputs(outbox_help, stdout);
 			return EXIT_OK;
 		}
-		if ((ch != 'r' && ch != 'd') || what) {
-			fputs(outbox_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 'r' && ch != 'd')
+			return cmd_usage_see("outbox");
+		if (what)
+			return cmd_usage("outbox", "one --retry or --drop at a time");
 		what = ch;
 		name = optarg;
 	}
-	if (argc - optind != 1) {
-		fputs(outbox_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("outbox", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], what ? CAMPAIGN_LOCK : 0) < 0)
 		return cmd_error("umpire");

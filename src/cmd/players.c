@@ -39,10 +39,9 @@ static int set_addresses(struct campaign *c, const char *player, char **addresse
 {
 	size_t i = 0;
 	if (!node_is_player_id(player)) {
-		fprintf(stderr,
-			"umpire players: '%s' is not a player id (1 to 64 letters, digits, '_', '.' or '-', starting with a letter or a digit)\n",
+		return cmd_usage("players",
+			"'%s' is not a player id (1 to 64 letters, digits, '_', '.' or '-', starting with a letter or a digit)",
 			player);
-		return EXIT_USAGE;
 	}
 	while (i < c->n_players && strcmp(c->players[i], player) != 0)
 		i++;
@@ -81,16 +80,14 @@ int cmd_players(int argc, char **argv)
 			fputs(players_help, stdout);
 			return EXIT_OK;
 		}
-		if (ch != 's') {
-			fputs(players_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 's')
+			return cmd_usage_see("players");
 		player = optarg;
 	}
-	if (argc - optind < 1 || (!player && argc - optind != 1)) {
-		fputs(players_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("players", argc - optind, argv + optind, operands, 1, player ? -1 : 1) !=
+		EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], player ? CAMPAIGN_LOCK : 0) < 0)
 		return cmd_error("umpire");

@@ -30,8 +30,8 @@ int cmd_publish_auto(struct campaign *c)
 		return EXIT_OK;
 	if (repo_push_all(c->repo, c->pbem.publish.remote, &n_tags) < 0)
 		return cmd_error("umpire publish");
-	fprintf(stderr, "umpire: published main and %zu tags to %s (publish.auto)\n", n_tags,
-		c->pbem.publish.remote);
+	fprintf(stderr, "umpire: published main and %zu %s to %s (publish.auto)\n", n_tags,
+		cmd_plural(n_tags, "tag", "tags"), c->pbem.publish.remote);
 	return EXIT_OK;
 }
 
@@ -40,10 +40,10 @@ int cmd_publish(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, publish_help);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind < 1 || argc - optind > 2) {
-		fputs(publish_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)",
+		"REMOTE (where the players' clone comes from)" };
+	if (cmd_operands("publish", argc - optind, argv + optind, operands, 1, 2) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL_IF_ANY) < 0)
 		return cmd_error("umpire");
@@ -57,7 +57,8 @@ int cmd_publish(int argc, char **argv)
 	} else if (repo_push_all(c->repo, remote, &n_tags) < 0) {
 		code = cmd_error("umpire publish");
 	} else {
-		printf("published main and %zu tags to %s\n", n_tags, remote);
+		printf("published main and %zu %s to %s\n", n_tags,
+			cmd_plural(n_tags, "tag", "tags"), remote);
 	}
 	/* between turns: the maintenance no turn does (turn_maintain), left to the next call
 	 * when it fails */

@@ -21,10 +21,9 @@ int cmd_remind(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, remind_help), turn;
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind != 1) {
-		fputs(remind_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("remind", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

@@ -121,7 +121,9 @@ static int replay_turn(struct campaign *c, void *state, int t)
 		rc = cmd_error("replay");
 		goto done;
 	}
-	printf("turn %d: ok (%zu dice, %zu events)\n", t, at.t.out.dice.n, at.t.out.events.n);
+	printf("turn %d: ok (%zu %s, %zu %s)\n", t, at.t.out.dice.n,
+		cmd_plural(at.t.out.dice.n, "die", "dice"), at.t.out.events.n,
+		cmd_plural(at.t.out.events.n, "event", "events"));
 	rc = EXIT_OK;
 done:
 	audit_turn_release(&at);
@@ -134,10 +136,9 @@ int cmd_replay(int argc, char **argv)
 	int opt = cmd_options_help_only(argc, argv, replay_help);
 	if (opt != EXIT_OK)
 		return opt < 0 ? EXIT_OK : opt;
-	if (argc - optind != 1) {
-		fputs(replay_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("replay", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	cmd_keep_heap();
 	if (campaign_open(&c, argv[optind], CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL_IF_ANY) < 0)

@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 static const char rules_help[] =
@@ -64,10 +65,9 @@ int cmd_rules(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, rules_help);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind > 1) {
-		fputs(rules_help, stderr);
+	static const char *const operands[] = { "NAME (a rule system)" };
+	if (cmd_operands("rules", argc - optind, argv + optind, operands, 0, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	if (argc - optind == 0) {
 		for (size_t i = 0; rules_registry[i]; i++)
 			printf("%-12s %s\n", rules_registry[i]->name, rules_registry[i]->title);
@@ -75,8 +75,13 @@ int cmd_rules(int argc, char **argv)
 	}
 	const struct rule_system *rs = rules_find(argv[optind]);
 	if (!rs) {
-		fprintf(stderr, "umpire: unknown rule system '%s' (see 'umpire rules')\n",
-			argv[optind]);
+		struct buf name = BUF_INIT, hint = BUF_INIT;
+		escape_terminal(&name, argv[optind]);
+		rules_suggest(&hint, buf_str(&name));
+		fprintf(stderr, "umpire: unknown rule system '%s'%s\n", buf_str(&name),
+			buf_str(&hint));
+		buf_release(&name);
+		buf_release(&hint);
 		return EXIT_NOINPUT;
 	}
 	static const char *const flag_names[] = { "alternate turns", "simultaneous turns", "grid",

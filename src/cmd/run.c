@@ -299,7 +299,8 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 	if (rc < 0)
 		code = cmd_turn_error(&t);
 	else if (closing)
-		printf("turn %d: closed with %zu order files%s\n", s->turn, n,
+		printf("turn %d: closed with %zu %s%s\n", s->turn, n,
+			cmd_plural(n, "order file", "order files"),
 			allow_missing ? ", the missing as 'no orders'" : "");
 	else
 		printf("turn %d: %s\n", s->turn, t.out.summary ? t.out.summary : "done");
@@ -384,8 +385,8 @@ static int run_publish_send(struct campaign *c, long long now)
 		error_clear();
 		int rc = same ? 0 : repo_push_all(c->repo, c->pbem.publish.remote, &n_tags);
 		if (!same && rc == 0) {
-			printf("publish: main and %zu tags to %s\n", n_tags,
-				c->pbem.publish.remote);
+			printf("publish: main and %zu %s to %s\n", n_tags,
+				cmd_plural(n_tags, "tag", "tags"), c->pbem.publish.remote);
 			if (file_write_durable(dir, "published", mark, strlen(mark)) < 0)
 				error_clear(); /* only the next pass pushes again */
 		}
@@ -403,8 +404,9 @@ static int run_publish_send(struct campaign *c, long long now)
 	if (c->pbem.mail.transport == PBEM_TRANSPORT_SMTP && !c->pbem.mail.smtp &&
 		!getenv("UMPIRE_SMTP_URL")) {
 		if (verbose)
-			printf("send: no SMTP server set: %zu messages wait in the outbox\n",
-				outbox_pending(c));
+			printf("send: no SMTP server set: %zu %s in the outbox\n",
+				outbox_pending(c),
+				cmd_plural(outbox_pending(c), "message waits", "messages wait"));
 		return EXIT_OK;
 	}
 	int code = cmd_smtp_settings(c, &s);
@@ -471,16 +473,20 @@ int cmd_run(int argc, char **argv)
 			how.url = ch == 'U' ? optarg : how.url;
 			continue;
 		}
-		if (ch != 'm') {
-			fputs(run_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 'm')
+			return cmd_usage_see("run");
 		maildir = optarg;
 	}
-	if (argc - optind != 1 || !maildir || (how.cmd && how.fetch) || (how.url && !how.fetch)) {
-		fputs(run_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("run", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
+	if (!maildir)
+		return cmd_usage("run",
+			"missing --maildir PATH (the Maildir the orders arrive in)");
+	if (how.cmd && how.fetch)
+		return cmd_usage("run", "--beacon-command or --beacon-fetch, not both");
+	if (how.url && !how.fetch)
+		return cmd_usage("run", "--beacon-url goes with --beacon-fetch");
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

@@ -56,10 +56,8 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 	int tls = c->pbem.mail.tls == PBEM_TLS_STARTTLS;
 	if ((v = getenv("UMPIRE_SMTP_TLS")) && *v) {
 		if (strcmp(v, "none") != 0 && strcmp(v, "starttls") != 0) {
-			fprintf(stderr,
-				"umpire send: UMPIRE_SMTP_TLS '%s' (starttls or none expected)\n",
+			return cmd_usage("send", "UMPIRE_SMTP_TLS '%s' (starttls or none expected)",
 				v);
-			return EXIT_USAGE;
 		}
 		tls = strcmp(v, "starttls") == 0;
 	}
@@ -69,19 +67,17 @@ int cmd_smtp_settings(const struct campaign *c, struct smtp_settings *s)
 		      !smtp_url_loopback(s->url);
 	s->timeout = spawn_timeout("UMPIRE_SMTP_TIMEOUT", 60);
 	if (!s->url) {
-		fprintf(stderr,
-			"umpire send: no SMTP server: set mail.smtp in campaign.yaml or UMPIRE_SMTP_URL\n");
-		return EXIT_USAGE;
+		return cmd_usage("send",
+			"no SMTP server: set mail.smtp in campaign.yaml or UMPIRE_SMTP_URL");
 	}
 	if (s->netrc && stat(s->netrc, &st) < 0) {
 		fprintf(stderr, "umpire send: cannot read UMPIRE_SMTP_NETRC '%s'\n", s->netrc);
 		return EXIT_NOINPUT;
 	}
 	if (s->netrc && (st.st_mode & 077)) {
-		fprintf(stderr,
-			"umpire send: '%s' may be read by others (mode %03o): chmod 600 it, it holds a password\n",
+		return cmd_usage("send",
+			"'%s' may be read by others (mode %03o): chmod 600 it, it holds a password",
 			s->netrc, (unsigned)(st.st_mode & 0777));
-		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -91,10 +87,9 @@ int cmd_send(int argc, char **argv)
 	int rc = cmd_options_help_only(argc, argv, send_help);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (argc - optind != 1) {
-		fputs(send_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("send", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK) < 0)
 		return cmd_error("umpire");

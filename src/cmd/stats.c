@@ -266,14 +266,12 @@ int cmd_stats(int argc, char **argv)
 			fputs(stats_help, stdout);
 			return EXIT_OK;
 		default:
-			fputs(stats_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("stats");
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(stats_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("stats", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	if (campaign_open(&c, argv[optind], 0) < 0)
 		return cmd_error("umpire");
 	if (s.player && strcmp(s.player, UMPIRE_PLAYER) != 0 && !campaign_has_player(c, s.player)) {

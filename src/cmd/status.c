@@ -169,16 +169,13 @@ int cmd_status(int argc, char **argv)
 			fputs(status_help, stdout);
 			return EXIT_OK;
 		}
-		if (ch != 'j') {
-			fputs(status_help, stderr);
-			return EXIT_USAGE;
-		}
+		if (ch != 'j')
+			return cmd_usage_see("status");
 		json = 1;
 	}
-	if (argc - optind != 1) {
-		fputs(status_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("status", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind], CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");

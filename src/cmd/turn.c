@@ -123,18 +123,15 @@ static int parse_options(struct turn_args *a, int argc, char **argv)
 			a->url = optarg;
 			break;
 		case 'u':
-			if (a->rulings) {
-				fprintf(stderr, "umpire: one --rulings file at most\n");
-				return EXIT_USAGE;
-			}
+			if (a->rulings)
+				return cmd_usage("turn", "one --rulings file at most");
 			a->rulings = optarg;
 			break;
 		case 'h':
 			fputs(turn_help, stdout);
 			return -1;
 		default:
-			fputs(turn_help, stderr);
-			return EXIT_USAGE;
+			return cmd_usage_see("turn");
 		}
 	}
 	return 0;
@@ -150,15 +147,16 @@ static int parse_args(struct turn_args *a, int argc, char **argv)
 	rc = parse_options(a, argc, argv);
 	if (rc != 0)
 		return rc;
-	if (argc - optind < 1 ||
-		(a->fetch && (a->beacon_value || a->beacon_round || a->signature)) ||
-		(a->signature && !a->beacon_value) || (a->url && !a->fetch)) {
-		if (argc - optind >= 1)
-			fprintf(stderr,
-				"umpire: --beacon-signature goes with --beacon; --beacon-url with --beacon-fetch, which takes no --beacon*\n");
-		fputs(turn_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder)" };
+	if (cmd_operands("turn", argc - optind, argv + optind, operands, 1, -1) != EXIT_OK)
 		return EXIT_USAGE;
-	}
+	if (a->fetch && (a->beacon_value || a->beacon_round || a->signature))
+		return cmd_usage("turn",
+			"--beacon-fetch takes no --beacon, --beacon-round or --beacon-signature");
+	if (a->signature && !a->beacon_value)
+		return cmd_usage("turn", "--beacon-signature goes with --beacon VALUE");
+	if (a->url && !a->fetch)
+		return cmd_usage("turn", "--beacon-url goes with --beacon-fetch");
 	a->dir = argv[optind];
 	a->orders = argv + optind + 1;
 	a->n_orders = argc - optind - 1;

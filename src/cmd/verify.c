@@ -993,15 +993,17 @@ int cmd_verify(int argc, char **argv)
 		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
 			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
 			if (ch == 'c' || ch == 's')
-				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
+				cmd_usage("verify", "--%s takes 64 hex digits",
 					ch == 'c' ? "commitment" : "setup");
-			fputs(verify_help, stderr);
+			else
+				cmd_usage_see("verify");
 			goto done;
 		}
 		pins[ch == 's'] = optarg;
 	}
-	if (argc - optind != 1) {
-		fputs(verify_help, stderr);
+	static const char *const operands[] = { "DIR (the campaign folder or a clone)" };
+	if (cmd_operands("verify", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	struct verify v;

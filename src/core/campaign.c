@@ -314,9 +314,14 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 	if (node_want_id(node_need(root, "rules", d), "rules", &s, d) == 0) {
 		c->rules_name = xstrdup(s);
 		c->rules = rules_find(s);
-		if (!c->rules)
+		if (!c->rules) {
+			struct buf hint = BUF_INIT;
+			rules_suggest(&hint, s);
 			node_error(d, node_get(root, "rules"),
-				"unknown rule system '%s' (see 'umpire rules')", s);
+				"unknown rule system '%s' (see 'umpire rules')%s", s,
+				buf_str(&hint));
+			buf_release(&hint);
+		}
 	}
 	/* A campaign from before revisions were recorded was played with revision 1. */
 	long long rev = 1;

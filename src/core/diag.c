@@ -275,6 +275,12 @@ static long utf8_decode(const unsigned char *s, size_t n, size_t *len)
 	return (long)cp;
 }
 
+size_t diag_utf8_len(const void *s, size_t n)
+{
+	size_t len;
+	return utf8_decode(s, n, &len) < 0 ? 0 : len;
+}
+
 static struct unit next_unit(const unsigned char *s, size_t n)
 {
 	struct unit u = { UNIT_BYTE, 1, s[0], 4 };

@@ -112,6 +112,9 @@ void diag_warn(struct diag *d, const char *file, int line, int column, const cha
 int diag_refuse_invisible(struct diag *d, const char *file, const void *bytes, size_t len);
 /* Appends s escaped as file names and messages are above (tabs as `\x09` too). */
 void diag_escape(struct buf *out, const char *s);
+/* Bytes of the valid UTF-8 sequence at s (n > 0 bytes left: 1 to 4), or 0 when the byte at s
+ * starts none (libyaml's reader refuses it; diag shows it as \xHH and counts it a column). */
+size_t diag_utf8_len(const void *s, size_t n);
 /* Number of errors recorded (including dropped ones); warnings are not counted. */
 size_t diag_count(const struct diag *d);
 /* Number of warnings recorded. */

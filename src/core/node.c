@@ -419,25 +419,40 @@ static void check_duplicates(struct parser *p, const struct node *map)
 	free(tmp);
 }
 
-/* Line and column (1-based, in characters like libyaml's marks) of a byte offset; the
- * reader reports only an offset. */
+/* Line and column (0-based, in characters like libyaml's marks, and a column for each byte
+ * that is not UTF-8, as diag counts them) of a byte offset; the reader reports only an
+ * offset. */
 static void offset_mark(const struct parser *p, size_t off, yaml_mark_t *m)
 {
-	size_t line = 0, col = 0;
+	size_t line = 0, col = 0, len;
 	if (off > p->len)
 		off = p->len;
-	for (size_t i = 0; i < off; i++) {
+	for (size_t i = 0; i < off; i += len) {
 		unsigned char c = p->input[i];
+		len = diag_utf8_len(p->input + i, p->len - i);
+		if (len == 0)
+			len = 1;
 		if (c == '\n' || (c == '\r' && (i + 1 >= p->len || p->input[i + 1] != '\n'))) {
 			line++;
 			col = 0;
-		} else if ((c & 0xc0) != 0x80 && c != '\r') {
+		} else if (c != '\r') {
 			col++;
 		}
 	}
 	m->index = off;
 	m->line = line;
 	m->column = col;
+}
+
+/* The offset of the first byte of the input that starts no valid UTF-8 sequence, at or
+ * before off (libyaml's reader names the byte where it noticed: for a Latin-1 'é' followed by
+ * a space, the space), else off itself. */
+static size_t first_bad_utf8(const struct parser *p, size_t off)
+{
+	for (size_t i = 0, len; i < p->len && i <= off; i += len)
+		if ((len = diag_utf8_len(p->input + i, p->len - i)) == 0)
+			return i;
+	return off;
 }
 
 static void report_libyaml(struct parser *p)
@@ -450,9 +465,20 @@ static void report_libyaml(struct parser *p)
 		abort();
 	case YAML_READER_ERROR: {
 		yaml_mark_t m;
-		offset_mark(p, yp->problem_offset, &m);
-		perr(p, m, "%s: #x%02X (UTF-8 text without control characters expected)", problem,
-			(unsigned)yp->problem_value);
+		if (!strstr(problem, "UTF-8")) {
+			offset_mark(p, yp->problem_offset, &m);
+			perr(p, m, "%s: #x%02X (UTF-8 text without control characters expected)",
+				problem, (unsigned)yp->problem_value);
+			return;
+		}
+		size_t at = first_bad_utf8(p, yp->problem_offset);
+		unsigned byte = at < p->len ? p->input[at] : (unsigned)yp->problem_value;
+		char latin1[3] = { (char)(0xc0 | byte >> 6), (char)(0x80 | (byte & 0x3f)), 0 };
+		offset_mark(p, at, &m);
+		perr(p, m,
+			"byte #x%02X is not UTF-8%s%s%s (UTF-8 text without control characters expected)",
+			byte, byte >= 0xa0 ? ", perhaps Latin-1 '" : "", byte >= 0xa0 ? latin1 : "",
+			byte >= 0xa0 ? "': save the file as UTF-8" : "");
 		return;
 	}
 	default:

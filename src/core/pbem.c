@@ -18,7 +18,7 @@ const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
 	"remind", "reveal", "close", NULL };
-static const char *const publish_keys[] = { "remote", "auto", NULL };
+static const char *const publish_keys[] = { "remote", "auto", "pages", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
 	"require_signature", "reply_to", NULL };
@@ -307,6 +307,16 @@ int pbem_parse(struct pbem *p, const struct node *root, const struct node *playe
 		const struct node *a = node_get(pub, "auto");
 		if (a)
 			node_want_bool(a, "auto", &p->publish.autopush, d);
+		p->publish.pages = want_url(pub, "pages", d);
+		const char *pg = p->publish.pages;
+		if (pg && (strncmp(pg, "https://", 8) != 0 || !pg[8] ||
+				  strcspn(pg, " \t\"'<>\\`") != strlen(pg))) {
+			node_error(d, node_get(pub, "pages"),
+				"'%s' is not an https URL (the address the campaign's pages are served at, e.g. https://example.org/harbour-raid, expected)",
+				pg);
+			free(p->publish.pages);
+			p->publish.pages = NULL;
+		}
 	}
 	parse_mail(&p->mail, node_get(root, "mail"), d);
 	return diag_count(d) == before ? 0 : -1;
@@ -410,6 +420,7 @@ void pbem_release(struct pbem *p)
 	}
 	free(p->contacts);
 	free(p->publish.remote);
+	free(p->publish.pages);
 	free(p->mail.from);
 	free(p->mail.smtp);
 	free(p->mail.user);

@@ -55,6 +55,8 @@ struct pbem_schedule {
 struct pbem_publish {
 	char *remote; /* a path or URL libgit2 can push to; NULL: none configured */
 	int autopush; /* `auto`: turn and close publish on their own */
+	char *pages;  /* `pages`: the https URL the campaign's pages are served at, umpire's
+		       * schemas/ beside them (the order template's $schema); NULL: none */
 };
 
 /* How `umpire send` reaches the players (`mail:`). */

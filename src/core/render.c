@@ -335,10 +335,16 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 		"\nYour next order file, to fill in (`umpire check` takes it as it is: no orders; "
 		"its orders: `umpire rules %s`):\n\n",
 		c->rules->name);
-	buf_printf(b,
-		"```yaml\n# yaml-language-server: $schema=" RENDER_SCHEMA_ID_BASE
-		"%s-orders.schema.json\ncampaign: %s\nturn: %d\nplayer: %s\n",
-		c->rules->name, c->id, next, player);
+	/* A schema an editor reaches from the player's machine: the campaign's pages carry it
+	 * (publish.pages). Else the installed copy's $id, which only the umpire's machine has. */
+	const char *pages = c->pbem.publish.pages;
+	if (pages)
+		buf_printf(b, "```yaml\n# yaml-language-server: $schema=%s%sschemas/", pages,
+			pages[strlen(pages) - 1] == '/' ? "" : "/");
+	else
+		buf_puts(b, "```yaml\n# yaml-language-server: $schema=" RENDER_SCHEMA_ID_BASE);
+	buf_printf(b, "%s-orders.schema.json\ncampaign: %s\nturn: %d\nplayer: %s\n", c->rules->name,
+		c->id, next, player);
 	if (c->entropy == CAMPAIGN_ENTROPY_PLAYERS)
 		buf_puts(b, "entropy: # the SHA-256 'umpire nonce' prints\n");
 	if (c->rules->orders_template)

@@ -135,8 +135,13 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 		s = NULL;
 	const char *id = spec->id ? spec->id : s ? s : base_name(spec->dir);
 	const struct node *rn = node_need(root, "rules", d);
-	if (rn && node_want_id(rn, "rules", &rules_name, d) == 0 && !rules_find(rules_name))
-		node_error(d, rn, "unknown rule system '%s' (see 'umpire rules')", rules_name);
+	if (rn && node_want_id(rn, "rules", &rules_name, d) == 0 && !rules_find(rules_name)) {
+		struct buf hint = BUF_INIT;
+		rules_suggest(&hint, rules_name);
+		node_error(d, rn, "unknown rule system '%s' (see 'umpire rules')%s", rules_name,
+			buf_str(&hint));
+		buf_release(&hint);
+	}
 	const struct node *players = node_need(root, "players", d);
 	node_need(root, "game", d);
 	/* The players are checked here, at the scenario's positions, not in the generated

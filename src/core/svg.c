@@ -3,6 +3,7 @@
  * placed with an integer square root, so every machine writes the same bytes. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/svg.h"
@@ -98,6 +99,10 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	s->w = w > 0 ? w : 1;
 	s->h = h > 0 ? h : 1;
 	s->groups = 0;
+	s->boxes = NULL;
+	s->n_boxes = s->cap_boxes = 0;
+	s->labels = NULL;
+	s->n_labels = s->cap_labels = 0;
 	buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
 	attr_int(out, "width", px_w);
 	attr_int(out, "height", (long long)px_w * s->h / s->w);
@@ -112,11 +117,33 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	svg_rect(s, 0, 0, s->w, s->h, &bg);
 }
 
+/* A label svg_label keeps for svg_end. */
+struct svg_pending {
+	int x, y, size;
+	char *text;
+	struct svg_style st;
+};
+
+static void place_label(struct svg *s, const struct svg_pending *l);
+
 void svg_end(struct svg *s)
 {
 	while (s->groups > 0)
 		svg_group_end(s);
+	if (s->n_labels) {
+		svg_group(s, "labels");
+		for (size_t i = 0; i < s->n_labels; i++)
+			place_label(s, &s->labels[i]);
+		svg_group_end(s);
+	}
 	buf_puts(s->out, "</svg>\n");
+	for (size_t i = 0; i < s->n_labels; i++)
+		free(s->labels[i].text);
+	free(s->labels);
+	free(s->boxes);
+	s->labels = NULL;
+	s->boxes = NULL;
+	s->n_boxes = s->cap_boxes = s->n_labels = s->cap_labels = 0;
 }
 
 void svg_group(struct svg *s, const char *cls)
@@ -251,10 +278,234 @@ void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 			st->stroke);
 }
 
+/* Advances of DejaVu Sans Book, ' ' to '~', in thousandths of an em, rounded up (measured
+ * in Chromium: getComputedTextLength at font-size 1000). */
+static const unsigned short advance[95] = {
+	318,
+	401,
+	460,
+	838,
+	637,
+	951,
+	780,
+	275,
+	391,
+	391,
+	500,
+	838,
+	318,
+	361,
+	318,
+	337,
+	637,
+	637,
+	637,
+	637,
+	637,
+	637,
+	637,
+	637,
+	637,
+	637,
+	337,
+	337,
+	838,
+	838,
+	838,
+	531,
+	1000,
+	685,
+	687,
+	699,
+	771,
+	632,
+	576,
+	775,
+	752,
+	295,
+	295,
+	656,
+	558,
+	863,
+	749,
+	788,
+	604,
+	788,
+	695,
+	635,
+	611,
+	732,
+	685,
+	989,
+	686,
+	611,
+	686,
+	391,
+	337,
+	391,
+	838,
+	500,
+	500,
+	613,
+	635,
+	533,
+	635,
+	567,
+	353,
+	635,
+	634,
+	278,
+	278,
+	580,
+	278,
+	975,
+	634,
+	551,
+	635,
+	635,
+	385,
+	521,
+	393,
+	634,
+	592,
+	818,
+	592,
+	592,
+	525,
+	637,
+	337,
+	637,
+	838,
+};
+
+struct svg_box svg_text_box(int x, int y, int size, const char *text, unsigned flags)
+{
+	long long w = 0;
+	struct svg_box b;
+
+	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
+		if (*p >= 0x20 && *p < 0x7f)
+			w += advance[*p - 0x20];
+		else if ((*p & 0xc0) != 0x80)
+			w += 1000;
+	if (flags & SVG_BOLD)
+		w = w * 6 / 5; /* DejaVu Sans Bold is at most a fifth wider */
+	w = (w * size + 999) / 1000 + 1;
+	b.x0 = flags & SVG_MIDDLE ? x - (int)((w + 1) / 2) : flags & SVG_END ? x - (int)w : x;
+	b.x1 = b.x0 + (int)w;
+	b.y0 = y - (size * 93 + 99) / 100; /* ascent 0.928 em */
+	b.y1 = y + (size * 24 + 99) / 100; /* descent 0.236 em */
+	return b;
+}
+
+static void keep_box(struct svg *s, struct svg_box b)
+{
+	if (s->n_boxes == s->cap_boxes) {
+		s->cap_boxes = s->cap_boxes ? 2 * s->cap_boxes : 64;
+		s->boxes = xrealloc(s->boxes, s->cap_boxes * sizeof(*s->boxes));
+	}
+	s->boxes[s->n_boxes++] = b;
+}
+
+/* Whether b is inside the viewBox and meets no text's box. */
+static int box_free(const struct svg *s, struct svg_box b)
+{
+	if (b.x0 < 0 || b.y0 < 0 || b.x1 > s->w || b.y1 > s->h)
+		return 0;
+	for (size_t i = 0; i < s->n_boxes; i++) {
+		const struct svg_box *o = &s->boxes[i];
+		if (b.x0 < o->x1 && o->x0 < b.x1 && b.y0 < o->y1 && o->y0 < b.y1)
+			return 0;
+	}
+	return 1;
+}
+
+/* How far the box must slide right (> 0) or left (< 0) to stand inside the viewBox's width
+ * (0 when it does, or cannot). */
+static int slide(const struct svg *s, struct svg_box b)
+{
+	if (b.x0 < 0 && b.x1 - b.x0 <= s->w)
+		return -b.x0;
+	if (b.x1 > s->w && b.x1 - b.x0 <= s->w)
+		return s->w - b.x1;
+	return 0;
+}
+
+/* The first free place for text near (x, y) (svg_label's order): 1 and *at_x, *at_y, or 0. */
+static int find_place(const struct svg *s, int x, int y, int size, const char *text, unsigned flags,
+	int *at_x, int *at_y)
+{
+	int step = size * 6 / 5 + 1;
+
+	for (int k = 0; k <= 16; k++) {
+		int dy = (k + 1) / 2 * step * (k % 2 ? 1 : -1);
+		struct svg_box b = svg_text_box(x, y + dy, size, text, flags);
+		int dx = slide(s, b);
+		b.x0 += dx;
+		b.x1 += dx;
+		if (box_free(s, b)) {
+			*at_x = x + dx;
+			*at_y = y + dy;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void svg_label(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st)
+{
+	static const struct svg_style none = { NULL, NULL, 0, 0 };
+
+	if (s->n_labels == s->cap_labels) {
+		s->cap_labels = s->cap_labels ? 2 * s->cap_labels : 32;
+		s->labels = xrealloc(s->labels, s->cap_labels * sizeof(*s->labels));
+	}
+	struct svg_pending *l = &s->labels[s->n_labels++];
+	l->x = x;
+	l->y = y;
+	l->size = size;
+	l->text = xstrdup(text ? text : "");
+	l->st = st ? *st : none;
+}
+
+static void place_label(struct svg *s, const struct svg_pending *l)
+{
+	const struct svg_style *st = &l->st;
+	unsigned flags = st->flags;
+	const char *t = l->text;
+	int x = l->x, y = l->y, size = l->size, at_x, at_y;
+
+	if (find_place(s, x, y, size, t, flags, &at_x, &at_y)) {
+		svg_text(s, at_x, at_y, size, t, st);
+		return;
+	}
+	/* Cut at a character's start, from the end, keeping at least three. */
+	size_t len = strlen(t), chars = 0;
+	for (size_t i = 0; i < len; i++)
+		chars += ((unsigned char)t[i] & 0xc0) != 0x80;
+	struct buf cut = BUF_INIT;
+	for (size_t keep = chars - 1; keep >= 3 && keep < chars; keep--) {
+		size_t i = 0, n = 0;
+		while (i < len && (n < keep || ((unsigned char)t[i] & 0xc0) == 0x80))
+			n += ((unsigned char)t[i++] & 0xc0) != 0x80;
+		buf_clear(&cut);
+		buf_append(&cut, t, i);
+		buf_puts(&cut, "\xe2\x80\xa6"); /* … */
+		if (find_place(s, x, y, size, buf_str(&cut), flags, &at_x, &at_y)) {
+			svg_text(s, at_x, at_y, size, buf_str(&cut), st);
+			buf_release(&cut);
+			return;
+		}
+	}
+	buf_release(&cut);
+	svg_text(s, x + slide(s, svg_text_box(x, y, size, t, flags)), y, size, t, st);
+}
+
 void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st)
 {
 	struct buf *b = s->out;
 	unsigned f = st ? st->flags : 0;
+	keep_box(s, svg_text_box(x, y, size, text, f));
 	buf_puts(b, "<text");
 	attr_int(b, "x", x);
 	attr_int(b, "y", y);

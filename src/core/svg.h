@@ -28,17 +28,27 @@ struct svg_style {
 	unsigned flags;     /* enum svg_flags */
 };
 
+/* A text's box as svg.c estimates it (user units): x0 <= x < x1, y0 <= y < y1. */
+struct svg_box {
+	int x0, y0, x1, y1;
+};
+
 /* A drawing in progress: the caller's buffer and the user-unit size. */
 struct svg {
-	struct buf *out; /* appended to (not owned) */
-	int w, h;        /* the viewBox 0 0 w h */
-	int groups;      /* groups open */
+	struct buf *out;       /* appended to (not owned) */
+	int w, h;              /* the viewBox 0 0 w h */
+	int groups;            /* groups open */
+	struct svg_box *boxes; /* every text's box so far (svg_label keeps clear of them) */
+	size_t n_boxes, cap_boxes;
+	struct svg_pending *labels; /* svg_label's, placed and written by svg_end */
+	size_t n_labels, cap_labels;
 };
 
 /* Starts a drawing of w x h user units, shown px_w pixels wide (the height follows), with a
  * <title> (escaped) and a white background. Appends to out. */
 void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title);
-/* Closes the open groups and the drawing. */
+/* Closes the open groups, writes the labels (svg_label) in a group of their own, on top of
+ * everything, and closes the drawing; frees what s holds. */
 void svg_end(struct svg *s);
 /* <g class="cls"> ... </g>: cls is program text ([a-z0-9-]), NULL none. */
 void svg_group(struct svg *s, const char *cls);
@@ -55,6 +65,20 @@ void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 /* text (escaped for XML; invalid UTF-8 and control characters as '?') at (x, y), the
  * baseline, size user units high, in the generic sans-serif family. */
 void svg_text(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st);
+/* A label that may move, for a unit or a place: kept (text copied; st's strings must outlive
+ * s, as program text does) and written by svg_end, after every svg_text, so it keeps clear
+ * of all of them (grid names, rulers, legend) and of the labels before it. It goes at the
+ * first of these places whose box (svg_text_box) leaves the viewBox by nothing and meets no
+ * text's box: (x, y), then 1, -1, 2, -2, ... up to 8 lines of size * 6 / 5 + 1 below and
+ * above, each slid left or right into the viewBox when it sticks out. Where none is free,
+ * the text is cut to fewer characters and "…" until one is; failing that it goes at (x, y)
+ * slid into the viewBox. Integers only, in a fixed order: the same map, the same bytes. */
+void svg_label(struct svg *s, int x, int y, int size, const char *text, const struct svg_style *st);
+/* The box a text takes (an upper bound of what a browser lays out in DejaVu Sans, the
+ * generic sans-serif of Debian: each ASCII character's advance from a table, 1 em for any
+ * other; the font's ascent and descent above and below the baseline y), anchored as flags
+ * (SVG_MIDDLE, SVG_END, SVG_BOLD) say. */
+struct svg_box svg_text_box(int x, int y, int size, const char *text, unsigned flags);
 /* A table's edge numbers: every tick units, size units high; along the bottom below units
  * under it, up the left side left units left of it and lift units below each mark. */
 struct svg_ruler {

@@ -654,10 +654,10 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 			in->turn);
 		if (dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE)
 			buf_printf(b, "The turn closes at its deadline, %s.\n", deadline);
-		else
+		else /* it may close in the very pass that took this file: no "next pass" */
 			buf_printf(b,
-				"The turn closes on the umpire's next pass once every due player's orders\n"
-				"are in%s%s%s.\n",
+				"The turn closes once every due player's orders are in%s%s%s; your\n"
+				"receipt of the close then comes in a mail of its own.\n",
 				dl >= 0 ? ", or at the deadline (" : "", dl >= 0 ? deadline : "",
 				dl >= 0 ? ") and its grace" : "");
 		buf_puts(b, "\n");

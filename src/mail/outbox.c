@@ -37,12 +37,18 @@ int outbox_queue(const struct campaign *c, const char *name, const struct buf *m
 	return rc;
 }
 
+/* Replies to the players' mail first (reply-*, in the order the mail came), then the rest
+ * by name: a player reads "your orders are accepted" before the receipt of the close it
+ * took part in, even when the same pass queued both. */
 static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int rx = strncmp(x, "reply-", 6) == 0, ry = strncmp(y, "reply-", 6) == 0;
+	return rx != ry ? ry - rx : strcmp(x, y);
 }
 
-/* The *.eml names in dir, sorted; *n their count. NULL and 0 when dir is absent. */
+/* The *.eml names in dir, replies first (cmp_str); *n their count. NULL and 0 when dir is
+ * absent. */
 static char **list_eml(const char *dir, size_t *n)
 {
 	DIR *d = file_opendir(dir);

@@ -2,6 +2,7 @@
  * line and one table entry here; the core never names a game. */
 #include <string.h>
 #include "rules/rules.h"
+#include "core/suggest.h"
 #include "core/banned.h"
 
 extern const struct rule_system rules_land_raid;
@@ -25,4 +26,16 @@ const struct rule_system *rules_find(const char *name)
 		if (strcmp(rules_registry[i]->name, name) == 0)
 			return rules_registry[i];
 	return NULL;
+}
+
+void rules_suggest(struct buf *out, const char *name)
+{
+	const char *names[sizeof(rules_registry) / sizeof(rules_registry[0])];
+	size_t n = 0;
+
+	while (rules_registry[n]) {
+		names[n] = rules_registry[n]->name;
+		n++;
+	}
+	suggest_append(out, name, names, n, n);
 }

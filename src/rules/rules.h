@@ -163,5 +163,8 @@ struct rule_system {
 extern const struct rule_system *const rules_registry[];
 /* The rule system called name, or NULL. */
 const struct rule_system *rules_find(const char *name);
+/* Appends to out what to say after "unknown rule system 'name'": "; did you mean
+ * 'land-raid'?" for a slip of the keyboard, else "; one of: " every registered name. */
+void rules_suggest(struct buf *out, const char *name);
 
 #endif

@@ -6,10 +6,10 @@ for c in init check turn replay log state rules; do
     has "$TMP/out" "usage: umpire $c"
 done
 expect 0 "$BIN" --help;           has "$TMP/out" "commands:"
-expect 64 "$BIN";                 has "$TMP/err" "usage: umpire COMMAND"
+expect 64 "$BIN";                 has "$TMP/err" "umpire: missing COMMAND (one of: init check"
 expect 64 "$BIN" frobnicate;      has "$TMP/err" "unknown command 'frobnicate'"
-expect 64 "$BIN" turn;            has "$TMP/err" "usage: umpire turn"
-expect 64 "$BIN" init x;          has "$TMP/err" "usage: umpire init"
+expect 64 "$BIN" turn;            has "$TMP/err" "see 'umpire help turn'"
+expect 64 "$BIN" init x;          has "$TMP/err" "see 'umpire help init'"
 expect 64 "$BIN" log x --turn abc; has "$TMP/err" "--turn 'abc'"
 expect 66 "$BIN" check "$TMP/nowhere" x.yaml; has "$TMP/err" "is not a campaign"
 expect 66 "$BIN" init "$TMP/c" --scenario "$TMP/none.yaml"; has "$TMP/err" "cannot open"

@@ -68,7 +68,7 @@ for tdir in "$SRC"/orders/turn-*; do
     has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
     tags=$((n + 1))
     if [ $beacon -eq 1 ]; then
-        has "$TMP/out" "turn $n: closed with 1 order files"
+        has "$TMP/out" "turn $n: closed with 1 order file"
         has "$TMP/out" "mail: the receipts of turn $n queued for 1 player"
         SOURCE_DATE_EPOCH=$at expect 0 "$BIN" status c --json
         has "$TMP/out" '"turn": '"$n"','
@@ -170,6 +170,15 @@ for n in range(1, turns + 1):
     assert sorted(reports) == ["blood@example.org", "governor@example.org"], (n, reports)
     receipts = sum(s == "[harbour-raid] turn %d closed: your receipt" % n for s in subjects)
     assert receipts == beacon, (n, receipts)
+    # The acceptance before the receipt of the close the same pass made (issue 33).
+    if beacon:
+        acc = subjects.index("[harbour-raid] turn %d: orders accepted" % n)
+        rec = subjects.index("[harbour-raid] turn %d closed: your receipt" % n)
+        assert acc < rec, (n, subjects)
+for path in sorted(glob.glob(sys.argv[1] + "/*.eml")):
+    m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+    if m["Subject"].endswith(": orders accepted"):
+        assert "next pass" not in m.get_body(("plain",)).get_content(), path
 later = [s for s in subjects if s.startswith("[harbour-raid] turn %d:" % (turns + 1))]
 assert later in ([], ["[harbour-raid] turn %d: your orders are missing" % (turns + 1)]), later
 briefings = sorted(r for r, s in msgs if s == "[harbour-raid] your briefing: the table before turn 1")

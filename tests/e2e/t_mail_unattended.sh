@@ -77,7 +77,7 @@ assert sorted(got) == ["<body-error@players.example>", "<early@players.example>"
                        "<oversize@players.example>", "<typo@players.example>"], sorted(got)
 to, body = got["<flowed@players.example>"]
 assert to == "blood@example.org" and "file_sha256: " + arm in body, body
-assert "The turn closes on the umpire's next pass once every due player's orders" in body, body
+assert "The turn closes once every due player's orders are in" in body and "next pass" not in body, body
 to, body = got["<oversize@players.example>"]
 assert to == "blood@example.org" and "umpire takes mail of at most 4096 KiB" in body, body
 to, body = got["<early@players.example>"]

@@ -86,7 +86,7 @@ game honest "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sea
 $DELIVER honest/md blood@example.org "$A1" h1 $((base + 3600))
 clock $((base + 3700))
 expect 0 at $((base + 3660)) "$BIN" run honest/c --maildir honest/md
-has "$TMP/out" "turn 1: closed with 1 order files"
+has "$TMP/out" "turn 1: closed with 1 order file"
 has "$TMP/out" "mail: the receipts of turn 1 queued for 1 player"
 has "$TMP/out" "publish: main and 2 tags to $TMP/honest/remote.git"
 has "$TMP/out" "send: "
@@ -137,7 +137,7 @@ game backdated "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility 
 $DELIVER backdated/md blood@example.org "$A1" b1 $((base + 3600))
 clock $((base + 3660 + 7200))
 expect 0 at $((base + 3660)) "$BIN" run backdated/c --maildir backdated/md
-has "$TMP/out" "turn 1: closed with 1 order files"
+has "$TMP/out" "turn 1: closed with 1 order file"
 cp "$(newest "[harbour-raid] turn 1 closed: your receipt" blood@example.org)" backdated/attacker-1.eml
 git clone -q -b main backdated/remote.git backdated/clone
 both 0 backdated/clone     # the history alone cannot tell
@@ -168,7 +168,7 @@ $DELIVER reclose/md blood@example.org "$A1" r1 $((base + 3600))
 late=$((deadline + 7200))
 clock $((late + 60))
 expect 0 at $late "$BIN" run reclose/c --maildir reclose/md
-has "$TMP/out" "turn 1: closed with 1 order files"
+has "$TMP/out" "turn 1: closed with 1 order file"
 cp "$(newest "[harbour-raid] turn 1 closed: your receipt" blood@example.org)" reclose/attacker-1.eml
 git clone -q -b main reclose/remote.git reclose/clone
 both 65 reclose/clone --receipt reclose/attacker-1.eml

@@ -366,16 +366,21 @@ START_TEST(reject_bad_bytes)
 	ck_parse_fails("a: 1\r\nb: caf\xc3\xa9 \x01\n",
 		"t.yaml:2:9: error: control characters are not allowed: #x01 "
 		"(UTF-8 text without control characters expected)\n");
-	ck_parse_fails("a: \xff\n", "t.yaml:1:4: error: invalid leading UTF-8 octet: #xFF "
+	ck_parse_fails("a: \xff\n", "t.yaml:1:4: error: byte #xFF is not UTF-8, perhaps Latin-1 "
+				    "'\xc3\xbf': save the file as UTF-8 "
 				    "(UTF-8 text without control characters expected)\n");
-	ck_parse_fails("a: \xc3(\n", "t.yaml:1:5: error: invalid trailing UTF-8 octet: #x28 "
+	/* libyaml names the byte after a cut sequence ('('): the error is the sequence's lead. */
+	ck_parse_fails("a: \xc3(\n", "t.yaml:1:4: error: byte #xC3 is not UTF-8, perhaps Latin-1 "
+				     "'\xc3\x83': save the file as UTF-8 "
 				     "(UTF-8 text without control characters expected)\n");
+	ck_parse_fails("a: \x80\n", "t.yaml:1:4: error: byte #x80 is not UTF-8 "
+				    "(UTF-8 text without control characters expected)\n");
 	/* A UTF-16 byte order mark is not taken as a hint to switch encodings. */
 	ck_parse_fails("\xff\xfe"
 		       "a\0:\0 \0"
 		       "1\0",
-		"t.yaml:1:1: error: invalid leading UTF-8 octet: #xFF "
-		"(UTF-8 text without control characters expected)\n");
+		"t.yaml:1:1: error: byte #xFF is not UTF-8, perhaps Latin-1 '\xc3\xbf': save the "
+		"file as UTF-8 (UTF-8 text without control characters expected)\n");
 	/* An escaped NUL would cut the C string short. */
 	ck_parse_fails("a: \"x\\0y\"\n",
 		"t.yaml:1:4: error: value contains a NUL character (text without NUL expected)\n");
@@ -433,10 +438,22 @@ START_TEST(source_shown_for_parse_errors)
 		"      |       ^\n");
 	/* Reader errors come as a byte offset; node.c counts it into characters. */
 	ck_parse_fails_printed("a: 1\r\nb: caf\xc3\xa9 \xff\r\n",
-		"t.yaml:2:9: error: invalid leading UTF-8 octet: #xFF "
-		"(UTF-8 text without control characters expected)\n"
+		"t.yaml:2:9: error: byte #xFF is not UTF-8, perhaps Latin-1 '\xc3\xbf': save the "
+		"file as UTF-8 (UTF-8 text without control characters expected)\n"
 		"    2 | b: caf\xc3\xa9 \\xff\n"
 		"      |         ^\n");
+	/* A Latin-1 'é' (one byte, then a space): the caret under it, not under the space
+	 * libyaml noticed; a Latin-1 byte from 0x80 to 0xBF counts a column too (issue 33). */
+	ck_parse_fails_printed("a: 1\nb: caf\xe9 bar\n",
+		"t.yaml:2:7: error: byte #xE9 is not UTF-8, perhaps Latin-1 '\xc3\xa9': save the "
+		"file as UTF-8 (UTF-8 text without control characters expected)\n"
+		"    2 | b: caf\\xe9 bar\n"
+		"      |       ^\n");
+	ck_parse_fails_printed("a: \xe9\xe9 x\n",
+		"t.yaml:1:4: error: byte #xE9 is not UTF-8, perhaps Latin-1 '\xc3\xa9': save the "
+		"file as UTF-8 (UTF-8 text without control characters expected)\n"
+		"    1 | a: \\xe9\\xe9 x\n"
+		"      |    ^\n");
 	/* An ANSI escape in an order file is shown escaped, never sent to the terminal. */
 	ck_parse_fails_printed("a: 1\nb: \x1b[2J\x1b[31mred\n",
 		"t.yaml:2:4: error: control characters are not allowed: #x1B "

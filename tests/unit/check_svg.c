@@ -68,7 +68,7 @@ END_TEST
 START_TEST(test_arrow)
 {
 	struct buf b = BUF_INIT;
-	struct svg s = { &b, 100, 100, 0 };
+	struct svg s = { &b, 100, 100, 0, NULL, 0, 0, NULL, 0, 0 };
 	struct svg_style st = { NULL, "#1f4e9c", 4, SVG_ARROW };
 
 	/* Along x, 100 long, a head of 20: its base 20 back, 10 to either side. */
@@ -85,6 +85,49 @@ START_TEST(test_arrow)
 	/* A zero-length line has no head (no division by zero). */
 	svg_line(&s, 7, 7, 7, 7, 10, &st);
 	ck_assert_ptr_null(strstr(buf_str(&b), "<polygon"));
+	buf_release(&b);
+}
+END_TEST
+
+/* Labels (issue 33): kept for svg_end, placed clear of every text drawn and of the labels
+ * before them, slid into the viewBox, cut with "…" where nothing else fits. */
+START_TEST(test_labels)
+{
+	struct svg s;
+	struct buf b = BUF_INIT;
+	struct svg_style end = { "#555555", NULL, 0, SVG_END };
+	struct svg_style txt = { "#000000", NULL, 0, 0 };
+
+	struct svg_box box = svg_text_box(10, 20, 10, "ab", 0);
+	ck_assert_int_eq(box.x0, 10);
+	ck_assert_int_eq(box.x1, 10 + (613 + 635) * 10 / 1000 + 1 + 1);
+	ck_assert_int_eq(box.y0, 20 - 10);
+	ck_assert_int_eq(box.y1, 20 + 3);
+	svg_begin(&s, &b, 120, 100, 120, "t");
+	svg_text(&s, 4, 15, 13, "D2", &txt);
+	/* Over the grid name: lower (a line, still over it; a line up, off the map; two lines). */
+	svg_label(&s, 116, 15, 11, "important-building", &end);
+	/* Off the right edge: slid left. */
+	svg_label(&s, 100, 60, 10, "orc-wolves", &txt);
+	/* The same place twice: the second a line lower. */
+	svg_label(&s, 4, 80, 10, "x", &txt);
+	svg_label(&s, 4, 80, 10, "y", &txt);
+	svg_end(&s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b),
+		"<g class=\"labels\">\n"
+		"<text x=\"116\" y=\"43\" font-size=\"11\" text-anchor=\"end\" fill=\"#555555\">"
+		"important-building</text>\n"
+		"<text x=\"67\" y=\"60\" font-size=\"10\" fill=\"#000000\">orc-wolves</text>\n"
+		"<text x=\"4\" y=\"80\" font-size=\"10\" fill=\"#000000\">x</text>\n"
+		"<text x=\"4\" y=\"93\" font-size=\"10\" fill=\"#000000\">y</text>\n"
+		"</g>\n</svg>\n"));
+	buf_release(&b);
+
+	/* Nowhere free on a small map: cut to fit, "…" (U+2026) at the end. */
+	svg_begin(&s, &b, 60, 20, 60, "t");
+	svg_label(&s, 0, 14, 10, "a-very-long-label", &txt);
+	svg_end(&s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "a-very-lo\xe2\x80\xa6</text>"));
 	buf_release(&b);
 }
 END_TEST
@@ -109,6 +152,7 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, test_elements);
 	tcase_add_test(tc, test_arrow);
 	tcase_add_test(tc, test_isqrt);
+	tcase_add_test(tc, test_labels);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -87,7 +87,7 @@ static void draw_square(struct svg *g, const struct landraid_state *s, int sq)
 
 	svg_rect(g, x, y, CELL, CELL, &cell);
 	svg_text(g, x + 4, y + 15, 13, s->name[sq], &grey);
-	svg_text(g, x + CELL - 4, y + 15, 11, landraid_kind_names[s->kind[sq]], &right);
+	svg_label(g, x + CELL - 4, y + 15, 11, landraid_kind_names[s->kind[sq]], &right);
 	for (int side = 0; side < LR_SIDES; side++) {
 		struct landraid_base *v[LR_MAX_BASES < 40 ? LR_MAX_BASES : 40];
 		size_t n = landraid_bases_in(s, sq, side, LR_ALL_ROLES, v, 40);
@@ -96,7 +96,7 @@ static void draw_square(struct svg *g, const struct landraid_state *s, int sq)
 				y + 32 + side * 44 + (int)(i / 5) * 20, side, v[i]->role);
 		if (n > 15) {
 			snprintf(t, sizeof(t), "+%zu", n - 15);
-			svg_text(g, x + CELL - 4, y + 60 + side * 44, 11, t, &right);
+			svg_label(g, x + CELL - 4, y + 60 + side * 44, 11, t, &right);
 		}
 	}
 	int k = 0;

@@ -133,7 +133,7 @@ static void draw_hex(struct svg *g, const struct nhis_state *s, int hex)
 	svg_text(g, x, y - HH + 12, 10, name, &label);
 	if (h->feature) {
 		struct svg_style ft = { "#000000", NULL, 0, SVG_MIDDLE };
-		svg_text(g, x, y + HH - 4, 9, feature_text[h->feature], &ft);
+		svg_label(g, x, y + HH - 4, 9, feature_text[h->feature], &ft);
 	}
 }
 

@@ -117,7 +117,7 @@ static void groups(struct svg *g, const struct rv_state *s, int side)
 			s->group[k].morale == RV_BROKEN ? " broken" :
 			s->group[k].morale == RV_SHAKEN ? " shaken" :
 							  "");
-		svg_text(g, x0 - 12, y0 - 15, 9, label, &txt);
+		svg_label(g, x0 - 12, y0 - 15, 9, label, &txt);
 	}
 }
 

@@ -86,7 +86,7 @@ static void unit(struct svg *g, const struct wm_state *s, const struct wm_unit *
 	char label[96];
 	snprintf(label, sizeof(label), "%s%s%s", u->id, u->confused ? " (confused)" : "",
 		u->destroyed ? " (destroyed)" : "");
-	svg_text(g, X(c), Y(s, c) + 4 + (u->stand_d > 30 ? 0 : 26), 12, label, &txt);
+	svg_label(g, X(c), Y(s, c) + 4 + (u->stand_d > 30 ? 0 : 26), 12, label, &txt);
 	if (u->destroyed) {
 		struct svg_style x = { NULL, "#555555", 2, 0 };
 		svg_line(g, X(fl), Y(s, fl), X(rr), Y(s, rr), 0, &x);
@@ -124,7 +124,7 @@ static void structure(struct svg *g, const struct wm_state *s, const struct wm_s
 		t->breached ? " (breached)" :
 		t->damaged  ? " (damaged)" :
 			      "");
-	svg_text(g, x, y - 20, 12, label, &txt);
+	svg_label(g, x, y - 20, 12, label, &txt);
 }
 
 static void area(struct svg *g, const struct wm_state *s, const struct wm_area *a)
