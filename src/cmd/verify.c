@@ -32,7 +32,8 @@
 
 static const char verify_help[] =
 	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
-	"                     [--receipts-of PLAYER]... [--view DIR]...\n\n"
+	"                     [--receipts-of PLAYER]... [--view DIR]...\n"
+	"                     [--trust-chain HASH:KEY]... [--json]\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -41,8 +42,11 @@ static const char verify_help[] =
 	"re-resolved through the same code 'umpire turn' runs, gives the committed state.yaml,\n"
 	"journal export and reports byte for byte. On the umpire's own copy (with\n"
 	".umpire/journal.sqlite) every journal row is also checked against git and back.\n\n"
-	"Prints one line per turn and a verdict. Exit 0 when everything verifies, 65 at the first\n"
-	"broken item (named: turn, die index or file), 66 when DIR is not a campaign.\n\n"
+	"Prints one line per turn and a verdict (docs/fairness.md, \"The verdict\"): 'fair', exit 0:\n"
+	"everything verifies and no die could have been chosen; 'consistent, not proven fair',\n"
+	"exit 3: everything verifies, and each 'reason:' line says how the dice could have been\n"
+	"chosen; 'failed', exit 65, at the first broken item (named: turn, die index or file).\n"
+	"66 when DIR is not a campaign.\n\n"
 	"  --commitment HEX  the commitment the umpire announced at init (out of band)\n"
 	"  --setup HEX       the SHA-256 of the Setup's campaign.yaml 'umpire init' printed: a\n"
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
@@ -60,7 +64,10 @@ static const char verify_help[] =
 	"                    (salt.yaml, orders.yaml, report.md, state.yaml): for each turn his\n"
 	"                    salted hash is the export's, his file opens it, his report and view\n"
 	"                    open the export's commitments, and after the reveal his view is the\n"
-	"                    revealed state's\n\n"
+	"                    revealed state's\n"
+	"  --trust-chain HASH:KEY  trust beacon chain HASH with public key KEY (192 hex digits),\n"
+	"                    from an announcement you trust; drand quicknet is built in\n"
+	"  --json            the verdict as one JSON object instead of the text lines\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -76,6 +83,8 @@ void say(struct verify *v, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (v->json)
+		return;
 	if (v->progress)
 		fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
@@ -619,6 +628,8 @@ static int verify_turns(struct verify *v, int *last)
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main && !tags_ahead_of_main(v, on_main) ? v->last_tag : on_main;
+	v->n_witnessed = (size_t)*last + 2; /* each turn and a pending close */
+	v->witnessed = xcalloc(v->n_witnessed, 1);
 	int res = verify_setup(v);
 	for (int t = 1; res == 0 && t <= *last; t++) {
 		if (v->progress)
@@ -647,24 +658,15 @@ static int verify_turns(struct verify *v, int *last)
 }
 
 /* What the beacon's rounds prove, after a verify that passed: each turn's signature was
- * checked (audit_fairness) under the key campaign.yaml names, which is drand's own for a
- * chain umpire knows; a demo beacon proves nothing; a beacon without a key is checked by
- * hand. */
+ * checked (audit_fairness) under the key campaign.yaml names. What they do not prove (no key,
+ * the demo beacon, a chain not trusted) is the verdict's reasons (verify_verdict.c). */
 static void say_beacon(struct verify *v)
 {
 	const struct beacon_chain *known = beacon_chain_find(v->c->beacon_chain);
 
-	if (!v->c->beacon_key)
-		say(v,
-			"note: check each turn's beacon_round and beacon_value in journal/ against "
-			"the source: %s (campaign.yaml names no public key for it, so its values "
-			"are not signed)\n",
-			v->c->beacon);
-	else if (v->c->beacon_demo)
-		say(v, "note: demo beacon: every turn's round signature was checked, but the demo "
-		       "beacon's secret key is published with umpire, so anyone could sign any of its "
-		       "rounds: these dice prove nothing about fairness\n");
-	else if (known)
+	if (!v->c->beacon_key || v->c->beacon_demo)
+		return;
+	if (known)
 		say(v,
 			"beacon: every turn's round is signed by %s (chain %s): BLS signatures "
 			"checked under its public key\n",
@@ -672,10 +674,8 @@ static void say_beacon(struct verify *v)
 	else
 		say(v,
 			"beacon: every turn's round signature checked under the public key campaign.yaml "
-			"names for chain %s\n"
-			"note: umpire does not know chain %s: check that its public key in campaign.yaml "
-			"(%s) is the network's (its /info)\n",
-			v->c->beacon_chain, v->c->beacon_chain, v->c->beacon_key);
+			"names for chain %s\n",
+			v->c->beacon_chain);
 }
 
 static int verify_campaign(struct verify *v)
@@ -697,9 +697,10 @@ static int verify_campaign(struct verify *v)
 		if (error_last()->klass != ERROR_INPUT ||
 			!strstr(error_last()->message, "announced"))
 			return cmd_error("umpire");
-		say(v, "verify: FAILED: %s\n", error_last()->message);
-		return EXIT_DATAERR;
+		return verify_verdict(v, -1);
 	}
+	if (check_trusted_key(v) < 0)
+		return verify_verdict(v, -1);
 	v->last_journal = -1;
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal) < 0)
 		return cmd_error("umpire");
@@ -708,11 +709,11 @@ static int verify_campaign(struct verify *v)
 		bad = check_receipts(v);
 	for (size_t i = 0; bad == 0 && i < v->n_views; i++)
 		bad = check_view(v, v->views[i]);
+	v->last_turn = last;
 	if (bad < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			return cmd_error("umpire");
-		say(v, "verify: FAILED: %s\n", error_last()->message);
-		return EXIT_DATAERR;
+		return verify_verdict(v, -1);
 	}
 	if (repo_set_ref(v->c->repo, VERIFIED_REF, v->chain[v->n_chain - 1]) < 0)
 		fprintf(stderr,
@@ -730,18 +731,21 @@ static int verify_campaign(struct verify *v)
 			"every die follows from its seed, every turn re-resolves to its commit%s\n",
 			v->c->id, last, last == 1 ? "" : "s", v->dice,
 			v->c->journal ? ", and the SQLite journal matches git" : "");
-	if (v->c->entropy == CAMPAIGN_ENTROPY_NONE)
-		say(v, "note: entropy none: the umpire knew every turn key before the orders "
-		       "arrived and could have chosen among outcomes\n");
-	else if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
+	if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
 		say_beacon(v);
-	if (!v->c->fair)
-		say(v, "note: campaign.yaml says fair: false (set up from a --secret-file): whoever "
-		       "wrote that file could compute every die in advance\n");
-	return EXIT_OK;
+	return verify_verdict(v, 0);
 }
 
-int cmd_verify(int argc, char **argv)
+/* HASH:KEY, 64 and 192 hex digits. */
+static int trust_chain_ok(const char *arg)
+{
+	return strlen(arg) == 64 + 1 + 192 && strspn(arg, "0123456789abcdefABCDEF") == 64 &&
+	       arg[64] == ':' && strspn(arg + 65, "0123456789abcdefABCDEF") == 192;
+}
+
+/* Reads the options into v (its lists allocated for argc entries); the directory's index in
+ * *dir_at. EXIT_OK, or EXIT_USAGE (said on stderr), or -1 for --help (said on stdout). */
+static int parse_options(struct verify *v, int argc, char **argv, int *dir_at)
 {
 	static const struct option opts[] = {
 		{ "commitment", required_argument, NULL, 'c' },
@@ -749,90 +753,88 @@ int cmd_verify(int argc, char **argv)
 		{ "receipt", required_argument, NULL, 'r' },
 		{ "receipts-of", required_argument, NULL, 'R' },
 		{ "view", required_argument, NULL, 'v' },
+		{ "trust-chain", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *pins[2] = { NULL, NULL };
-	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0;
 	int ch;
-	cmd_keep_heap();
+
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(verify_help, stdout);
-			free(receipts);
-			free(views);
-			free(receipts_of);
-			return EXIT_OK;
-		}
-		if (ch == 'r') {
-			receipts[n_receipts++] = optarg;
-			continue;
-		}
-		if (ch == 'v') {
-			views[n_views++] = optarg;
-			continue;
-		}
-		if (ch == 'R') {
-			receipts_of[n_receipts_of++] = optarg;
-			continue;
-		}
-		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
-			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
+			return -1;
+		} else if (ch == 'r') {
+			v->receipts[v->n_receipts++] = optarg;
+		} else if (ch == 'v') {
+			v->views[v->n_views++] = optarg;
+		} else if (ch == 'R') {
+			v->receipts_of[v->n_receipts_of++] = optarg;
+		} else if (ch == 'j') {
+			v->json = 1;
+		} else if (ch == 't' && trust_chain_ok(optarg)) {
+			v->trust[v->n_trust++] = optarg;
+		} else if ((ch == 'c' || ch == 's') && strlen(optarg) == 64 &&
+			   strspn(optarg, "0123456789abcdefABCDEF") == 64) {
+			*(ch == 'c' ? &v->pin_commitment : &v->pin_setup) = optarg;
+		} else {
 			if (ch == 'c' || ch == 's')
 				fprintf(stderr, "umpire: --%s takes 64 hex digits\n",
 					ch == 'c' ? "commitment" : "setup");
+			if (ch == 't')
+				fprintf(stderr,
+					"umpire: --trust-chain takes HASH:KEY (64 and 192 hex digits), not '%s'\n",
+					optarg);
 			fputs(verify_help, stderr);
-			free(receipts);
-			free(views);
-			free(receipts_of);
 			return EXIT_USAGE;
 		}
-		pins[ch == 's'] = optarg;
 	}
 	if (argc - optind != 1) {
 		fputs(verify_help, stderr);
-		free(receipts);
-		free(views);
-		free(receipts_of);
 		return EXIT_USAGE;
 	}
-	int bad_input = cmd_check_input_files(receipts, n_receipts, 64 * 1024, "receipt");
-	if (bad_input != EXIT_OK) {
-		free(receipts);
-		free(views);
-		return bad_input;
+	*dir_at = optind;
+	return EXIT_OK;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct verify v;
+	int dir_at = 0, rc;
+
+	cmd_keep_heap();
+	memset(&v, 0, sizeof(v));
+	v.receipts = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.views = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.trust = xcalloc((size_t)argc + 1, sizeof(char *));
+	rc = parse_options(&v, argc, argv, &dir_at);
+	if (rc != EXIT_OK) {
+		rc = rc < 0 ? EXIT_OK : rc;
+		goto out;
 	}
-	const char *dir = argv[optind];
+	rc = cmd_check_input_files(v.receipts, v.n_receipts, 64 * 1024, "receipt");
+	if (rc != EXIT_OK)
+		goto out;
+	const char *dir = argv[dir_at];
 	char *jpath = xasprintf("%s/.umpire/journal.sqlite", dir);
 	struct stat st;
 	unsigned flags = stat(jpath, &st) == 0 ? CAMPAIGN_READ_LOCK | CAMPAIGN_JOURNAL : 0;
 	free(jpath);
-
-	struct verify v;
-	memset(&v, 0, sizeof(v));
-	v.pin_commitment = pins[0];
-	v.pin_setup = pins[1];
-	v.receipts = receipts;
-	v.n_receipts = n_receipts;
-	v.views = views;
-	v.n_views = n_views;
-	v.receipts_of = receipts_of;
-	v.n_receipts_of = n_receipts_of;
 	if (campaign_open(&v.c, dir, flags) < 0) {
-		free(receipts);
-		free(views);
-		free(receipts_of);
-		return cmd_error("umpire");
+		rc = cmd_error("umpire");
+		goto out;
 	}
-	v.progress = isatty(STDERR_FILENO);
-	int rc = verify_campaign(&v);
-	free(receipts);
-	free(views);
-	free(receipts_of);
-	free(v.chain);
+	v.progress = isatty(STDERR_FILENO) && !v.json;
+	rc = verify_campaign(&v);
 	campaign_close(v.c);
+out:
+	free(v.trust);
+	free(v.witnessed);
+	free(v.lacking);
+	free(v.receipts);
+	free(v.views);
+	free(v.receipts_of);
+	free(v.chain);
 	return rc;
 }

@@ -100,15 +100,6 @@ static int has_address(const struct campaign *c, size_t i)
 	return i < c->pbem.n_contacts && c->pbem.contacts[i].n_emails > 0;
 }
 
-/* 1 if close r fixed a file from player or closed him as sending none. */
-static int in_close(const struct close_record *r, const char *player)
-{
-	for (size_t i = 0; i < r->n_missing; i++)
-		if (strcmp(r->missing[i], player) == 0)
-			return 1;
-	return close_find(r, player) != NULL;
-}
-
 /* Player's receipt of close r: his file's raw SHA-256 from the closed file the umpire kept
  * (.umpire/closed/turn-NNNN/PLAYER.yaml) and, sealed, its salt from the secret, checked to
  * open the commitment the close holds. 0 / -1. */
@@ -156,7 +147,7 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 	if (rc != 0)
 		return rc;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
-		if (!has_address(c, i) || !in_close(&r, c->players[i]))
+		if (!has_address(c, i)) /* every player, due or not: each is a witness */
 			continue;
 		struct buf receipt = BUF_INIT, body = BUF_INIT;
 		rc = close_receipt_of(c, &r, c->players[i], commit, &receipt);
