@@ -20,8 +20,12 @@
 #include "core/banned.h"
 
 static const char audit_help[] =
-	"usage: umpire audit DIR T:J [--json]\n"
+	"usage: umpire audit DIR [--trust-chain HASH:KEY]... [--json]\n"
+	"       umpire audit DIR T:J [--json]\n"
 	"       umpire audit --vector SEED:J:N [--json]\n\n"
+	"With DIR alone, checks the whole campaign as 'umpire verify DIR' does and ends with its\n"
+	"verdict: fair (exit 0), consistent, not proven fair (exit 3, with reasons) or failed\n"
+	"(exit 65).\n\n"
 	"Explains die J of turn T of the campaign in DIR (a clone will do) step by step, by\n"
 	"docs/fairness.md: the turn key k_T and SHA256 applied T times back to the commitment;\n"
 	"each order file committed for the turn, its SHA256 and the orders digest D_T; the beacon\n"
@@ -623,12 +627,13 @@ int cmd_audit(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "vector", required_argument, NULL, 'v' },
+		{ "trust-chain", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct explain e = { 0, 1, NULL };
 	const char *vector = NULL;
-	int ch, rc;
+	int ch, rc, trust = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -638,6 +643,9 @@ int cmd_audit(int argc, char **argv)
 		case 'v':
 			vector = optarg;
 			break;
+		case 't':
+			trust = 1;
+			break;
 		case 'h':
 			fputs(audit_help, stdout);
 			return EXIT_OK;
@@ -646,7 +654,12 @@ int cmd_audit(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (vector ? argc - optind != 0 : argc - optind != 2) {
+	/* The campaign-wide check is verify's, with the same verdict (docs/fairness.md). */
+	if (!vector && argc - optind == 1) {
+		optind = 0;
+		return cmd_verify(argc, argv);
+	}
+	if (vector ? argc - optind != 0 : argc - optind != 2 || trust) {
 		fputs(audit_help, stderr);
 		return EXIT_USAGE;
 	}
