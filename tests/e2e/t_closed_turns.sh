@@ -73,7 +73,7 @@ has "$TMP/err" "beacon round 24807646 is out at 1767226302, not after the close 
 
 # The player's clone verifies, remembering the head; his receipt checks.
 git clone -q "$C" "$TMP/player"
-expect 0 "$BIN" verify "$TMP/player" --receipt "$TMP/receipts/attacker.yaml"
+expect 3 "$BIN" verify "$TMP/player" --receipt "$TMP/receipts/attacker.yaml"
 has "$TMP/out" "turn 1: ok: close, key, digest, beacon round, seed, "
 has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for turn 1 are the ones closed in $(git -C "$C" rev-parse close-0001)"
 [ "$(git -C "$TMP/player" rev-parse refs/umpire/verified)" = "$(git -C "$C" rev-parse main)" ] ||
@@ -92,7 +92,7 @@ git -C "$TMP/player" reset -q --hard FETCH_HEAD
 both_fail "$TMP/player"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main) (refs/umpire/verified), which main's history (now at $(git -C "$R" rev-parse main)) no longer contains: the history was rewritten since"
 git clone -q "$R" "$TMP/fresh"
-expect 0 "$BIN" verify "$TMP/fresh"
+expect 3 "$BIN" verify "$TMP/fresh"
 both_fail "$TMP/fresh" --receipt "$TMP/receipts/attacker.yaml"
 has "$TMP/out" "verify: FAILED: receipt $TMP/receipts/attacker.yaml: turn 1 was closed in commit $(git -C "$C" rev-parse close-0001), but the history's close-0001 is commit $(git -C "$R" rev-parse close-0001): the history was rewritten"
 
@@ -101,7 +101,7 @@ expect 0 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yam
 git -C "$C" tag -d close-0002 >/dev/null
 expect 0 at $((D0 + 86400 + 3600)) "$BIN" turn "$C" --beacon value-2
 [ "$(git -C "$C" rev-parse close-0002)" = "$(git -C "$C" rev-parse turn-0002^)" ] || die "close-0002 not restored"
-expect 0 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
+expect 3 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
 
 # entropy players: order files commit to nonces; reveals after the close; a wrong nonce is
 # refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in
@@ -136,7 +136,7 @@ has "$P/journal/turn-0001.yaml" "no reveal from ija: the hash his orders committ
 has "$P/journal/turn-0001.yaml" "beacon_value: ija committed $e2 usmc nonce $n1"
 expect 0 "$BIN" replay "$P"
 git clone -q "$P" "$TMP/pc"
-expect 0 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
+expect 3 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
 
 # entropy none: said in campaign.yaml, and by verify.
 N="$TMP/n"
@@ -145,4 +145,4 @@ has "$N/campaign.yaml" "warning: \"entropy none: the umpire knows each turn key 
 expect 65 "$BIN" close "$N" "$A1"; has "$TMP/err" "campaign 'harbour-raid' has entropy none: its turns are not closed"
 expect 0 "$BIN" turn "$N" "$A1"
 has "$N/reports/turn-0001/attacker.md" "Entropy none: the umpire knew this turn's key before the orders arrived and could have chosen among outcomes."
-expect 0 "$BIN" verify "$N"; has "$TMP/out" "note: entropy none: the umpire knew every turn key before the orders arrived and could have chosen among outcomes"
+expect 3 "$BIN" verify "$N"; has "$TMP/out" "reason: entropy-none: entropy none: the umpire knew every turn key before the orders arrived and could choose among outcomes"
