@@ -168,7 +168,7 @@ has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not
 game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed $(grep -o -- "--beacon .*period 3" "$HR/demo.init")
 cp -a reclose/c reclose/backup
 expect 0 at $((base + 3660)) "$BIN" close reclose/c "$A1"
-has "$TMP/out" "to send: 1 receipt mail queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"
+has "$TMP/out" "to send: 2 receipt mails queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"
 # (the umpire resolves it privately with the round's value, dislikes the dice, and restores)
 expect 0 at $((base + 7200)) "$BIN" turn reclose/c --beacon "$(cat "$HR/orders/turn-0001/beacon.txt")"
 rm -rf reclose/c reclose/remote.git; mv reclose/backup reclose/c; git init -q --bare reclose/remote.git
