@@ -369,6 +369,11 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 		printf("%s\n", how[c->entropy]);
 	if (c->beacon_demo)
 		printf("warning: umpire's demo beacon: its secret key is published, so its rounds prove nothing about fairness (demos and tests only)\n");
+	struct buf why = BUF_INIT;
+	if (campaign_unproven(c, &why))
+		printf("warning: not provably fair: %s: 'umpire verify' will say \"consistent, not proven fair\", never \"fair\"\n",
+			buf_str(&why));
+	buf_release(&why);
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

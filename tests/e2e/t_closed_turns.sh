@@ -33,7 +33,9 @@ has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without; D_t "
 has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon VALUE' (an unsigned beacon: nobody checks its value but the players)"
 has "$TMP/out" "# umpire receipt: attacker's orders for turn 1 are in and the turn is closed"
 has "$TMP/receipts/attacker.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
-[ ! -e "$TMP/receipts/defender.yaml" ] || die "a receipt for a player who was not due"
+# the defender was not due and gets the receipt all the same: every player witnesses every close
+has "$TMP/receipts/defender.yaml" "file_sha256: none"
+has "$TMP/receipts/defender.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
 # After the close: other rulings, another order file, more files: refused, nothing written.
 before=$(fingerprint "$C")
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" "$A1" --rulings "$TMP/rulings2.yaml" --beacon x
@@ -50,7 +52,8 @@ has "$TMP/out" "Turn 1 was already closed with these files; its receipts again:"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C"
 has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (unsigned-demo-values-chosen-by-hand"
 has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: give its value: --beacon VALUE"
-expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
+# before its round is out: "not yet", exit 75 (issue 34 item 6)
+expect 75 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
 has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon VALUE' then"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" --beacon x --beacon-round 24807645
 has "$TMP/err" "turn 1: the close named beacon round 24807646, not 24807645"
@@ -67,9 +70,13 @@ expect 65 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-2
 has "$TMP/err" "turn 1 was processed with beacon value value-1 (round 24807646); this run gives value-2: a turn's randomness cannot change"
 expect 0 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-1
 has "$TMP/out" "Turn 1 was already processed"
-# A close cannot name a round already out at the close.
+# A close cannot name a round already out at the close, nor a later one than the first
+# beacon_delay after it (issue 34: a later round leaves time to see one outcome and close
+# again): --beacon-round only checks the round the close names.
 expect 65 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yaml" --beacon-round 24807646
-has "$TMP/err" "beacon round 24807646 is out at 1767226302, not after the close (1767312000): its value may be known already (a later round expected)"
+has "$TMP/err" "beacon round 24807646: a close at 1767312000 names round 24836412, the first out 600 s after it, and no other"
+expect 65 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yaml" --beacon-round 24836413
+has "$TMP/err" "beacon round 24836413: a close at 1767312000 names round 24836412, the first out 600 s after it, and no other"
 
 # The player's clone verifies, remembering the head; his receipt checks.
 git clone -q "$C" "$TMP/player"
@@ -130,7 +137,7 @@ expect 65 "$BIN" reveal "$P" "$TMP/bad-reveal.yaml"
 has "$TMP/err" "error: the nonce does not match usmc's committed entropy (its SHA-256 is $e2, the close holds $e1)"
 printf 'campaign: betio-seawall\nturn: 1\nplayer: usmc\nnonce: %s\n' "$n1" > "$TMP/reveal.yaml"
 expect 0 "$BIN" reveal "$P" "$TMP/reveal.yaml"; has "$TMP/out" "ok: usmc's nonce for turn 1 matches the close"
-expect 65 "$BIN" turn "$P"; has "$TMP/err" "turn 1: no reveal from ija (umpire reveal DIR FILE..., or --allow-missing"
+expect 75 "$BIN" turn "$P"; has "$TMP/err" "turn 1: no reveal from ija (umpire reveal DIR FILE..., or --allow-missing"
 expect 0 "$BIN" turn "$P" --allow-missing
 has "$P/journal/turn-0001.yaml" "no reveal from ija: the hash his orders committed to stands in for his nonce"
 has "$P/journal/turn-0001.yaml" "beacon_value: ija committed $e2 usmc nonce $n1"
