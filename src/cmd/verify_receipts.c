@@ -117,6 +117,17 @@ static int check_arrival(struct verify *v, const struct given_receipt *g,
 			"receipt %s: turn %d's close names beacon round %lld, out at %s, but this receipt reached your mail server at %s: the round's value was public before the close was receipted (a backdated close)",
 			g->path, t, r->round, at, out);
 	}
+	const struct pbem_schedule *s = &v->c->pbem.schedule;
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON && s->set &&
+		s->missing == PBEM_MISSING_NO_ORDERS) {
+		long long deadline = pbem_deadline(&v->c->pbem, t);
+		if (g->received_at > deadline + s->grace + CLOSE_WITNESS_WINDOW) {
+			pbem_format_utc(at, sizeof at, deadline);
+			return error_set(ERROR_INPUT,
+				"receipt %s: turn %d's close reached your mail server at %s, more than %d s after its deadline %s plus grace %lld s: time enough to see the outcome of a close at the deadline and close again (a re-close)",
+				g->path, t, out, CLOSE_WITNESS_WINDOW, at, s->grace);
+		}
+	}
 	if ((size_t)t < v->n_witnessed)
 		v->witnessed[t] = 1;
 	return 0;

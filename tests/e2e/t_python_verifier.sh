@@ -255,6 +255,17 @@ both_fail "$TMP/round3"
 has "$TMP/py.out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
 expect 65 "$BIN" verify "$TMP/round3"
 has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+# ... or a later round than the first one beacon_delay after the close (issue 34: a later
+# round leaves the umpire time to see one outcome and close again).
+clone round4 "$B"
+first=$(sed -n 's/^  round: //p' "$B/$c3"); late=$((first + 100)); la=$((1692803367 + (late - 1) * 3))
+sed -e "s/^  round: .*/  round: $late/" -e "s/^  round_at: .*/  round_at: $la/" \
+    -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$la" +%Y-%m-%dT%H:%M:%SZ)\"/" \
+    "$B/$c3" >"$TMP/late-close"
+forge round4 "$B" close-0003 "$TMP/late-close"
+both_fail "$TMP/round4"
+has "$TMP/py.out" "verify: FAILED: turn 3: $c3: beacon round $late, but a close at $at names round $first, the first out 600 s after it"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $late, but a close at $at names round $first, the first out 600 s after it"
 # ... fixing other orders: the close rebuilds to another commit, and the receipt the player
 # got at the first close names a commit the history no longer holds.
 clone reclose "$B"
