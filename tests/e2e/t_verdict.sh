@@ -110,6 +110,22 @@ agree 65 fclone --receipt a-digest.yaml
 has "$TMP/c.out" "turn 1's orders digest is $(printf '%064d' 0) on the receipt, $d in the close"
 has "$TMP/py.out" "turn 1's orders digest is $(printf '%064d' 0) on the receipt, $d in the close"
 
+# a receipt whose commitment is not its file_sha256 in an open campaign: what a cheating
+# umpire sends after swapping a player's orders (the commitment the close's, the file hash
+# the player's own) is refused (issue 34 item 8: src/core/receipt.c's check)
+sed "s/^file_sha256: .*/file_sha256: $(sha256sum <"$HR/orders/turn-0002/defender.yaml" | cut -c1-64)/" \
+    fair-receipts/attacker.yaml >a-swapped.yaml
+agree 65 fclone --receipt a-swapped.yaml
+has "$TMP/c.out" "commitment differs from file_sha256, and there is no salt (an open campaign commits to the file's SHA-256)"
+has "$TMP/py.out" "commitment differs from file_sha256, and there is no salt (an open campaign commits to the file's SHA-256)"
+# the end-of-game reveal of a sealed campaign while a turn is closed and not resolved is
+# refused (issue 34 item 8: src/core/reveal.c's check)
+expect 0 at $((CLOSE - 3600)) "$BIN" init sealed --scenario sched.yaml
+expect 0 at $CLOSE "$BIN" close sealed "$A1"
+expect 65 "$BIN" reveal sealed
+has "$TMP/err" "main is not at turn-0000, the last turn (a turn closed and not resolved?): resolve it first"
+git -C sealed rev-parse -q --verify reveal >/dev/null && die "a reveal over a pending close was tagged"
+
 # --- A truncated history (issue 32 items 4 and 8): main moved back to the Setup, the later
 # tags kept (a fresh clone of a main reset back) or dropped: the receipt shows the close ----
 git clone -q fair trunc
@@ -195,6 +211,11 @@ expect 0 at $((CLOSE - 3600)) "$BIN" init players --scenario sched.yaml --visibi
 expect 0 "$BIN" nonce; n1=$(sed -n 's/^nonce: //p' "$TMP/out"); e1=$(sed -n 's/^entropy: //p' "$TMP/out")
 { cat "$A1"; echo "entropy: $e1"; } >p1.yaml
 expect 0 at $CLOSE "$BIN" close players p1.yaml --receipts players-receipts
+# a reveal file naming another turn is refused, its nonce right or not (issue 34 item 8:
+# src/core/close.c's turn check, which nothing else makes)
+printf 'campaign: harbour-raid\nturn: 2\nplayer: attacker\nnonce: %s\n' "$n1" >p1-other.yaml
+expect 65 "$BIN" reveal players p1-other.yaml
+has "$TMP/err" "turn 2 (turn 1 is the closed turn awaiting reveals)"
 printf 'campaign: harbour-raid\nturn: 1\nplayer: attacker\nnonce: %s\n' "$n1" >p1-reveal.yaml
 expect 0 "$BIN" reveal players p1-reveal.yaml
 expect 0 "$BIN" turn players
