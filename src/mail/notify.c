@@ -368,6 +368,17 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 			"Both re-check every key, die and turn from the public history%s.\n",
 			remote ? remote : "REMOTE", c->id, c->id, c->id, c->id,
 			revealed ? ", and re-run every turn in full from the reveal" : "");
+		struct buf why_not = BUF_INIT;
+		if (campaign_unproven(c, &why_not))
+			buf_printf(&body,
+				"\nNot provably fair: %s. The verifiers will end 'consistent, not proven\n"
+				"fair', never 'fair'.\n",
+				buf_str(&why_not));
+		else
+			buf_printf(&body,
+				"\nGive each with --receipt every receipt mail you kept, as it came (.eml),\n"
+				"and --receipts-of YOU: with a witness of every close the verdict is 'fair'.\n");
+		buf_release(&why_not);
 		char *subject = xasprintf("[%s] the game is over", c->id);
 		struct notice nt = { "end", 0, subject, buf_str(&body), { { 0 } }, 0 };
 		rc = queue_notice(c, i, &nt, now);

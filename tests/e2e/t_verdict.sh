@@ -125,6 +125,22 @@ expect 0 at $CLOSE "$BIN" close sealed "$A1"
 expect 65 "$BIN" reveal sealed
 has "$TMP/err" "main is not at turn-0000, the last turn (a turn closed and not resolved?): resolve it first"
 git -C sealed rev-parse -q --verify reveal >/dev/null && die "a reveal over a pending close was tagged"
+expect 0 at $((ROUND_AT + 60)) "$BIN" turn sealed --beacon "$RAND" --beacon-signature "$SIG"
+git clone -q sealed sclone
+# a close-0001 tag moved onto another close commit (same file and message, another time, on
+# the Setup) than main's: caught by the close's own position check (issue 34 item 8)
+moved=$(GIT_COMMITTER_DATE="@$((CLOSE + 5)) +0000" GIT_AUTHOR_DATE="@$((CLOSE + 5)) +0000" \
+    git -C sclone commit-tree "close-0001^{tree}" -p turn-0000 -m "$(git -C sclone log -1 --format=%B close-0001)")
+git -C sclone tag -f close-0001 "$moved" >/dev/null
+expect 65 "$BIN" verify sclone
+has "$TMP/out" "verify: FAILED: turn 1: tag close-0001 is commit $moved, but main's 1st commit after Setup is $(git -C sealed rev-parse close-0001): the history was rewritten or the tag moved"
+expect 65 python3 "$V" sclone
+# an extra journal files row of a sealed turn on the umpire's copy: caught by the count of
+# rows against the files the turn wrote (issue 34 item 8)
+cp -a sealed sealed-extra
+journal_sql sealed-extra "INSERT INTO files VALUES (1, 'extra.yaml', X'0a')"
+expect 65 "$BIN" verify sealed-extra
+has "$TMP/out" "files rows, the turn wrote"
 
 # --- A truncated history (issue 32 items 4 and 8): main moved back to the Setup, the later
 # tags kept (a fresh clone of a main reset back) or dropped: the receipt shows the close ----
