@@ -84,8 +84,9 @@ agree 0 fclone --receipt a-in-time.eml
 has "$TMP/c.out" "verdict: fair"
 reasons
 agree 0 fclone --receipt d-in-time.eml --receipts-of defender   # the defender, not due, witnesses too
-expect 0 "$BIN" audit fclone                                    # the campaign-wide audit: the same verdict
-has "$TMP/out" "verdict: fair"
+# the campaign-wide audit: verify's verdict (no receipt given to it: no witness)
+expect 3 "$BIN" audit fclone
+has "$TMP/out" "reason: unwitnessed-close: closes without a witness: turns 1"
 # no receipt: a close nobody witnessed
 agree 3 fclone
 has "$TMP/c.out" "reason: unwitnessed-close: closes without a witness: turns 1 (no receipt given, and no time-stamp token from an authority this verifier trusts)"
