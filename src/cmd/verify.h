@@ -36,8 +36,8 @@ struct verify {
 	const char **trust; /* --trust-chain HASH:KEY...: chains the player trusts besides
 	                     * the built-in ones (drand quicknet) */
 	size_t n_trust;
-	int json;       /* --json: the verdict as one JSON object, no text lines */
-	int last_turn;  /* the last resolved turn verified */
+	int json;      /* --json: the verdict as one JSON object, no text lines */
+	int last_turn; /* the last resolved turn verified */
 	/* witnessed[t] (0 <= t < n_witnessed): turn t's close has a witness in time: a receipt
 	 * mail of a player whose topmost Received: date is at or after the close's closed_at and
 	 * before its round's round_at (set by verify_receipts.c), or an RFC 3161 time-stamp token
