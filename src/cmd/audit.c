@@ -21,8 +21,12 @@
 #include "core/banned.h"
 
 static const char audit_help[] =
-	"usage: umpire audit DIR T:J [--json]\n"
+	"usage: umpire audit DIR [--trust-chain HASH:KEY]... [--json]\n"
+	"       umpire audit DIR T:J [--json]\n"
 	"       umpire audit --vector SEED:J:N [--json]\n\n"
+	"With DIR alone, checks the whole campaign as 'umpire verify DIR' does and ends with its\n"
+	"verdict: fair (exit 0), consistent, not proven fair (exit 3, with reasons) or failed\n"
+	"(exit 65).\n\n"
 	"Explains die J of turn T of the campaign in DIR (a clone will do) step by step, by\n"
 	"docs/fairness.md: the turn key k_T and SHA256 applied T times back to the commitment;\n"
 	"each order file committed for the turn, its SHA256 and the orders digest D_T; the beacon\n"
@@ -640,12 +644,13 @@ int cmd_audit(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "vector", required_argument, NULL, 'v' },
+		{ "trust-chain", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct explain e = { 0, 1, NULL };
 	const char *vector = NULL;
-	int ch, rc;
+	int ch, rc, trust = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -655,6 +660,9 @@ int cmd_audit(int argc, char **argv)
 		case 'v':
 			vector = optarg;
 			break;
+		case 't':
+			trust = 1;
+			break;
 		case 'h':
 			fputs(audit_help, stdout);
 			return EXIT_OK;
@@ -662,6 +670,14 @@ int cmd_audit(int argc, char **argv)
 			return cmd_usage_see("audit");
 		}
 	}
+	/* The campaign-wide check is verify's, with the same verdict (docs/fairness.md). */
+	if (!vector && argc - optind == 1) {
+		optind = 0;
+		return cmd_verify(argc, argv);
+	}
+	if (trust)
+		return cmd_usage("audit",
+			"--trust-chain goes with 'umpire audit DIR' alone (the campaign-wide check)");
 	static const char *const operands[] = { "DIR (the campaign folder)",
 		"T:J (the die: turn T, die index J, e.g. 3:12)" };
 	if ((rc = cmd_operands("audit", argc - optind, argv + optind, operands, vector ? 0 : 2,

@@ -29,8 +29,8 @@ static const char close_help[] =
 	"resolves exactly these inputs and refuses any other.\n\n"
 	"  --rulings FILE      the umpire's rulings file (player: umpire)\n"
 	"  --allow-missing     a due player without a file is closed as 'no orders'\n"
-	"  --beacon-round R    name round R instead of the first one fairness.beacon_delay after\n"
-	"                      the close (it must come out after the close)\n"
+	"  --beacon-round R    check that the close names round R: it names the first one\n"
+	"                      fairness.beacon_delay after the close, never another\n"
 	"  --receipts OUTDIR   also write each receipt to OUTDIR/PLAYER.yaml\n"
 	"  --inbox             also the orders 'umpire inbox' kept for the turn\n\n"
 	"With a schedule in campaign.yaml whose missing is no-orders, a due player without a file\n"
@@ -38,24 +38,14 @@ static const char close_help[] =
 	"--allow-missing; before, the close needs every due player's file (or --allow-missing).\n"
 	"The close time is $SOURCE_DATE_EPOCH when set, else the clock.\n";
 
-/* 1 if the close fixed a file from player or closed him as sending none. */
-static int in_close(const struct close_record *r, const char *player)
-{
-	for (size_t i = 0; i < r->n_missing; i++)
-		if (strcmp(r->missing[i], player) == 0)
-			return 1;
-	return close_find(r, player) != NULL;
-}
-
-/* Prints (and with outdir writes) the receipt of every player the close names. */
+/* Prints (and with outdir writes) the receipt of every player, due or not: each is a witness
+ * of the close (docs/fairness.md, "Receipts"). */
 static int print_receipts(const struct turn *t, const char *outdir)
 {
 	const struct campaign *c = t->c;
 	int rc = EXIT_OK;
 
 	for (size_t i = 0; i < c->n_players; i++) {
-		if (!in_close(&t->close, c->players[i]))
-			continue;
 		struct buf r = BUF_INIT;
 		char *name = xasprintf("%s.yaml", c->players[i]);
 		turn_receipt(t, c->players[i], &r);
@@ -73,13 +63,11 @@ static int print_receipts(const struct turn *t, const char *outdir)
  * public (docs/fairness.md, "Receipts"). EXIT_OK or the code. */
 static int print_to_send(struct campaign *c, const struct turn *t)
 {
-	size_t queued = 0, named = 0;
+	size_t queued = 0, named = c->n_players;
 	int rc = notify_receipts(c, t->in.turn, t->when, &queued);
 
 	if (rc < 0)
 		return cmd_error("umpire close: receipts");
-	for (size_t i = 0; i < c->n_players; i++)
-		named += in_close(&t->close, c->players[i]);
 	printf("\nto send:");
 	if (queued)
 		printf(" %zu receipt mail%s queued in the outbox ('umpire send' or 'umpire run' sends them);",

@@ -399,6 +399,11 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 	for (size_t i = 0; i < c->n_timestamps; i++)
 		printf("time stamps: each close is time-stamped by %s (%s); players verify its tokens against the authorities they trust ('umpire verify --trust-tsa CERT.pem' for one not built in)\n",
 			c->timestamps[i].name, c->timestamps[i].url);
+	struct buf why = BUF_INIT;
+	if (campaign_unproven(c, &why))
+		printf("warning: not provably fair: %s: 'umpire verify' will say \"consistent, not proven fair\", never \"fair\"\n",
+			buf_str(&why));
+	buf_release(&why);
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

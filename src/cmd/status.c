@@ -101,6 +101,10 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 		json_object_set_new(o, "unrevealed", who);
 		json_object_set_new(o, "reveal_end", utc_or_null(s->reveal_end));
 	}
+	struct buf why = BUF_INIT;
+	json_object_set_new(o, "not_provably_fair",
+		campaign_unproven(c, &why) ? json_string(buf_str(&why)) : json_null());
+	buf_release(&why);
 	char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (text)
 		printf("%s\n", text);
@@ -122,6 +126,10 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 	} else {
 		printf("campaign %s, turn %d: %s\n", c->id, s->turn, phase(s, now));
 	}
+	struct buf why = BUF_INIT;
+	if (campaign_unproven(c, &why))
+		printf("not provably fair: %s\n", buf_str(&why));
+	buf_release(&why);
 	if (s->deadline >= 0) {
 		pbem_format_utc(when, sizeof(when), s->deadline);
 		printf("deadline %s", when);

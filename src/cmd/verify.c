@@ -34,7 +34,7 @@
 static const char verify_help[] =
 	"usage: umpire verify DIR [--commitment HEX] [--setup HEX] [--receipt FILE]...\n"
 	"                     [--receipts-of PLAYER]... [--view DIR]... [--trust-tsa CERT]...\n"
-	"                     [--full]\n\n"
+	"                     [--trust-chain HASH:KEY]... [--full] [--json]\n\n"
 	"Checks the campaign in DIR, which may be a plain 'git clone' (no .umpire/, no secret):\n"
 	"for every tag turn-NNNN in order, the revealed key against the commitment, the orders\n"
 	"digest against the committed order files, the seed, every die, the journal hash chain\n"
@@ -43,8 +43,11 @@ static const char verify_help[] =
 	"re-resolved through the same code 'umpire turn' runs, gives the committed state.yaml,\n"
 	"journal export and reports byte for byte. On the umpire's own copy (with\n"
 	".umpire/journal.sqlite) every journal row is also checked against git and back.\n\n"
-	"Prints one line per turn and a verdict. Exit 0 when everything verifies, 65 at the first\n"
-	"broken item (named: turn, die index or file), 66 when DIR is not a campaign.\n\n"
+	"Prints one line per turn and a verdict (docs/fairness.md, \"The verdict\"): 'fair', exit 0:\n"
+	"everything verifies and no die could have been chosen; 'consistent, not proven fair',\n"
+	"exit 3: everything verifies, and each 'reason:' line says how the dice could have been\n"
+	"chosen; 'failed', exit 65, at the first broken item (named: turn, die index or file).\n"
+	"66 when DIR is not a campaign.\n\n"
 	"  --commitment HEX  the commitment the umpire announced at init (out of band)\n"
 	"  --setup HEX       the SHA-256 of the Setup's campaign.yaml 'umpire init' printed: a\n"
 	"                    Setup rewritten on a fresh clone (fair: false made true, the hash\n"
@@ -67,7 +70,10 @@ static const char verify_help[] =
 	"                    built-in ones (those chaining to a root of Debian's\n"
 	"                    ca-certificates, " TSTAMP_SYSTEM_CAS "): its\n"
 	"                    root, or its own certificate; each close's token from it then\n"
-	"                    witnesses the close (docs/fairness.md, \"Time stamps\")\n\n"
+	"                    witnesses the close (docs/fairness.md, \"Time stamps\")\n"
+	"  --trust-chain HASH:KEY  trust beacon chain HASH with public key KEY (192 hex digits),\n"
+	"                    from an announcement you trust; drand quicknet is built in\n"
+	"  --json            the verdict as one JSON object instead of the text lines\n\n"
 	"With closed turns (entropy beacon or players), each turn's close commit (tag close-N)\n"
 	"comes just before it and is checked too. The head verified is remembered in the clone\n"
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
@@ -85,6 +91,8 @@ void say(struct verify *v, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (v->json)
+		return;
 	if (v->progress)
 		fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
@@ -702,9 +710,16 @@ static void remember_turns(struct verify *v, int last)
 	char *dir = record_path(v);
 
 	if (!v->c->journal && !v->sealed && !v->revealed && !v->n_receipts && !v->n_views) {
+		/* The turns a trusted time stamp witnessed (receipts are given anew each run, and
+		 * a run given some records nothing): the verdict of a later run needs them. */
+		struct buf w = BUF_INIT;
+		for (int t = 1; t <= last && (size_t)t < v->n_witnessed; t++)
+			if (v->witnessed[t])
+				buf_printf(&w, "%s%d", w.len ? "," : "", t);
 		hex_encode(head, v->head, FAIR_HASH_BYTES);
-		char *text = xasprintf("%s %d %zu %s\n", v->chain[v->n_chain - 1], last, v->dice,
-			head);
+		char *text = xasprintf("%s %d %zu %s %s\n", v->chain[v->n_chain - 1], last, v->dice,
+			head, w.len ? buf_str(&w) : "-");
+		buf_release(&w);
 		if (file_write_durable(dir, VERIFIED_RECORD, text, strlen(text)) < 0)
 			error_clear();
 		free(text);
@@ -731,7 +746,7 @@ static int turns_verified_before(struct verify *v)
 
 	if (v->full || v->c->journal || v->sealed || v->revealed || v->n_receipts || v->n_views ||
 		repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
-		file_read(path, 256, &text) != 0 ||
+		file_read(path, 64 * 1024, &text) != 0 ||
 		sscanf(buf_str(&text), "%40s %d %zu %64s", commit, &turns, &dice, head) != 4 ||
 		strcmp(commit, pinned) != 0 || turns < 1 || strlen(head) != 64 ||
 		hex_decode(v->head, FAIR_HASH_BYTES, head) < 0)
@@ -749,6 +764,17 @@ static int turns_verified_before(struct verify *v)
 		if (v->closes && (repo_commit_id(v->c->repo, tag, id) != 0 ||
 					 strcmp(id, v->chain[turn_index(v, t) - 1]) != 0))
 			goto none;
+	}
+	/* The witnessed turns the record lists (a record from before them lists none). */
+	const char *w = buf_str(&text);
+	for (int k = 0; k < 4 && w; k++)
+		w = strchr(w + strspn(w, " "), ' ');
+	for (w = w ? w + strspn(w, " ") : ""; *w >= '0' && *w <= '9';) {
+		char *end;
+		long t = strtol(w, &end, 10);
+		if (t >= 1 && t <= turns && (size_t)t < v->n_witnessed)
+			v->witnessed[t] = 1;
+		w = *end == ',' ? end + 1 : end;
 	}
 	n = turns;
 	v->dice += dice;
@@ -778,8 +804,7 @@ static int verify_turns(struct verify *v, int *last)
 	size_t after = v->n_chain - 1;
 	int on_main = (int)(v->closes ? after / 2 : after);
 	*last = v->last_tag > on_main && !tags_ahead_of_main(v, on_main) ? v->last_tag : on_main;
-	/* Every turn and a pending close after the last one. */
-	v->n_witnessed = (size_t)*last + 2;
+	v->n_witnessed = (size_t)*last + 2; /* each turn and a pending close */
 	v->witnessed = xcalloc(v->n_witnessed, 1);
 	int res = verify_setup(v);
 	int from = res == 0 && *last > 0 ? turns_verified_before(v) + 1 : 1;
@@ -814,24 +839,15 @@ static int verify_turns(struct verify *v, int *last)
 }
 
 /* What the beacon's rounds prove, after a verify that passed: each turn's signature was
- * checked (audit_fairness) under the key campaign.yaml names, which is drand's own for a
- * chain umpire knows; a demo beacon proves nothing; a beacon without a key is checked by
- * hand. */
+ * checked (audit_fairness) under the key campaign.yaml names. What they do not prove (no key,
+ * the demo beacon, a chain not trusted) is the verdict's reasons (verify_verdict.c). */
 static void say_beacon(struct verify *v)
 {
 	const struct beacon_chain *known = beacon_chain_find(v->c->beacon_chain);
 
-	if (!v->c->beacon_key)
-		say(v,
-			"note: check each turn's beacon_round and beacon_value in journal/ against "
-			"the source: %s (campaign.yaml names no public key for it, so its values "
-			"are not signed)\n",
-			v->c->beacon);
-	else if (v->c->beacon_demo)
-		say(v, "note: demo beacon: every turn's round signature was checked, but the demo "
-		       "beacon's secret key is published with umpire, so anyone could sign any of its "
-		       "rounds: these dice prove nothing about fairness\n");
-	else if (known)
+	if (!v->c->beacon_key || v->c->beacon_demo)
+		return;
+	if (known)
 		say(v,
 			"beacon: every turn's round is signed by %s (chain %s): BLS signatures "
 			"checked under its public key\n",
@@ -839,10 +855,8 @@ static void say_beacon(struct verify *v)
 	else
 		say(v,
 			"beacon: every turn's round signature checked under the public key campaign.yaml "
-			"names for chain %s\n"
-			"note: umpire does not know chain %s: check that its public key in campaign.yaml "
-			"(%s) is the network's (its /info)\n",
-			v->c->beacon_chain, v->c->beacon_chain, v->c->beacon_key);
+			"names for chain %s\n",
+			v->c->beacon_chain);
 }
 
 static int verify_campaign(struct verify *v)
@@ -864,9 +878,10 @@ static int verify_campaign(struct verify *v)
 		if (error_last()->klass != ERROR_INPUT ||
 			!strstr(error_last()->message, "announced"))
 			return cmd_error("umpire");
-		say(v, "verify: FAILED: %s\n", error_last()->message);
-		return EXIT_DATAERR;
+		return verify_verdict(v, -1);
 	}
+	if (check_trusted_key(v) < 0)
+		return verify_verdict(v, -1);
 	v->last_journal = -1;
 	if (v->c->journal && journal_last_turn(v->c->journal, &v->last_journal) < 0)
 		return cmd_error("umpire");
@@ -875,11 +890,11 @@ static int verify_campaign(struct verify *v)
 		bad = check_receipts(v);
 	for (size_t i = 0; bad == 0 && i < v->n_views; i++)
 		bad = check_view(v, v->views[i]);
+	v->last_turn = last;
 	if (bad < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			return cmd_error("umpire");
-		say(v, "verify: FAILED: %s\n", error_last()->message);
-		return EXIT_DATAERR;
+		return verify_verdict(v, -1);
 	}
 	if (repo_set_ref(v->c->repo, VERIFIED_REF, v->chain[v->n_chain - 1]) < 0)
 		fprintf(stderr,
@@ -899,14 +914,73 @@ static int verify_campaign(struct verify *v)
 			"every die follows from its seed, every turn re-resolves to its commit%s\n",
 			v->c->id, last, last == 1 ? "" : "s", v->dice,
 			v->c->journal ? ", and the SQLite journal matches git" : "");
-	if (v->c->entropy == CAMPAIGN_ENTROPY_NONE)
-		say(v, "note: entropy none: the umpire knew every turn key before the orders "
-		       "arrived and could have chosen among outcomes\n");
-	else if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
+	if (v->c->entropy == CAMPAIGN_ENTROPY_BEACON)
 		say_beacon(v);
-	if (!v->c->fair)
-		say(v, "note: campaign.yaml says fair: false (set up from a --secret-file): whoever "
-		       "wrote that file could compute every die in advance\n");
+	return verify_verdict(v, 0);
+}
+
+/* HASH:KEY, 64 and 192 hex digits. */
+static int trust_chain_ok(const char *arg)
+{
+	return strlen(arg) == 64 + 1 + 192 && strspn(arg, "0123456789abcdefABCDEF") == 64 &&
+	       arg[64] == ':' && strspn(arg + 65, "0123456789abcdefABCDEF") == 192;
+}
+
+/* Reads the options into v (its lists allocated for argc entries); the directory's index in
+ * *dir_at. EXIT_OK, or EXIT_USAGE (said on stderr), or -1 for --help (said on stdout). */
+static int parse_options(struct verify *v, int argc, char **argv, int *dir_at)
+{
+	static const struct option opts[] = {
+		{ "commitment", required_argument, NULL, 'c' },
+		{ "setup", required_argument, NULL, 's' },
+		{ "receipt", required_argument, NULL, 'r' },
+		{ "receipts-of", required_argument, NULL, 'R' },
+		{ "view", required_argument, NULL, 'v' },
+		{ "trust-tsa", required_argument, NULL, 'T' },
+		{ "full", no_argument, NULL, 'F' },
+		{ "trust-chain", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(verify_help, stdout);
+			return -1;
+		} else if (ch == 'r') {
+			v->receipts[v->n_receipts++] = optarg;
+		} else if (ch == 'v') {
+			v->views[v->n_views++] = optarg;
+		} else if (ch == 'R') {
+			v->receipts_of[v->n_receipts_of++] = optarg;
+		} else if (ch == 'T') {
+			v->trust_tsa[v->n_trust_tsa++] = optarg;
+		} else if (ch == 'F') {
+			v->full = 1;
+		} else if (ch == 'j') {
+			v->json = 1;
+		} else if (ch == 't' && trust_chain_ok(optarg)) {
+			v->trust[v->n_trust++] = optarg;
+		} else if ((ch == 'c' || ch == 's') && strlen(optarg) == 64 &&
+			   strspn(optarg, "0123456789abcdefABCDEF") == 64) {
+			*(ch == 'c' ? &v->pin_commitment : &v->pin_setup) = optarg;
+		} else if (ch == 'c' || ch == 's') {
+			return cmd_usage("verify", "--%s takes 64 hex digits",
+				ch == 'c' ? "commitment" : "setup");
+		} else if (ch == 't') {
+			return cmd_usage("verify",
+				"--trust-chain takes HASH:KEY (64 and 192 hex digits), not '%s'",
+				optarg);
+		} else {
+			return cmd_usage_see("verify");
+		}
+	}
+	static const char *const operands[] = { "DIR (the campaign folder or a clone)" };
+	if (cmd_operands("verify", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK)
+		return EXIT_USAGE;
+	*dir_at = optind;
 	return EXIT_OK;
 }
 
@@ -933,97 +1007,38 @@ static int verify_dir(struct verify *v, const char *dir)
 	if (campaign_open(&v->c, dir, flags) < 0)
 		rc = cmd_error("umpire");
 	else {
-		v->progress = isatty(STDERR_FILENO);
+		v->progress = isatty(STDERR_FILENO) && !v->json;
 		rc = verify_campaign(v);
 	}
-	free(v->witnessed);
 	tstamp_trust_free(v->tsa_trust);
-	free(v->chain);
 	campaign_close(v->c);
 	return rc;
 }
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "commitment", required_argument, NULL, 'c' },
-		{ "setup", required_argument, NULL, 's' },
-		{ "receipt", required_argument, NULL, 'r' },
-		{ "receipts-of", required_argument, NULL, 'R' },
-		{ "view", required_argument, NULL, 'v' },
-		{ "trust-tsa", required_argument, NULL, 'T' },
-		{ "full", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pins[2] = { NULL, NULL };
-	const char **receipts = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char **views = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char **receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char **trust_tsa = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_receipts = 0, n_views = 0, n_receipts_of = 0, n_trust_tsa = 0;
-	int ch, rc = EXIT_USAGE, full = 0;
-	cmd_keep_heap();
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(verify_help, stdout);
-			rc = EXIT_OK;
-			goto done;
-		}
-		if (ch == 'r') {
-			receipts[n_receipts++] = optarg;
-			continue;
-		}
-		if (ch == 'v') {
-			views[n_views++] = optarg;
-			continue;
-		}
-		if (ch == 'R') {
-			receipts_of[n_receipts_of++] = optarg;
-			continue;
-		}
-		if (ch == 'T') {
-			trust_tsa[n_trust_tsa++] = optarg;
-			continue;
-		}
-		if (ch == 'F') {
-			full = 1;
-			continue;
-		}
-		if ((ch != 'c' && ch != 's') || strlen(optarg) != 64 ||
-			strspn(optarg, "0123456789abcdefABCDEF") != 64) {
-			if (ch == 'c' || ch == 's')
-				cmd_usage("verify", "--%s takes 64 hex digits",
-					ch == 'c' ? "commitment" : "setup");
-			else
-				cmd_usage_see("verify");
-			goto done;
-		}
-		pins[ch == 's'] = optarg;
-	}
-	static const char *const operands[] = { "DIR (the campaign folder or a clone)" };
-	if (cmd_operands("verify", argc - optind, argv + optind, operands, 1, 1) != EXIT_OK) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
 	struct verify v;
+	int dir_at = 0, rc;
+
+	cmd_keep_heap();
 	memset(&v, 0, sizeof(v));
-	v.pin_commitment = pins[0];
-	v.pin_setup = pins[1];
-	v.receipts = receipts;
-	v.n_receipts = n_receipts;
-	v.views = views;
-	v.n_views = n_views;
-	v.receipts_of = receipts_of;
-	v.n_receipts_of = n_receipts_of;
-	v.trust_tsa = trust_tsa;
-	v.n_trust_tsa = n_trust_tsa;
-	v.full = full;
-	rc = verify_dir(&v, argv[optind]);
-done:
-	free(receipts);
-	free(views);
-	free(receipts_of);
-	free(trust_tsa);
+	v.receipts = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.views = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.trust = xcalloc((size_t)argc + 1, sizeof(char *));
+	v.trust_tsa = xcalloc((size_t)argc + 1, sizeof(char *));
+	rc = parse_options(&v, argc, argv, &dir_at);
+	if (rc == EXIT_OK)
+		rc = verify_dir(&v, argv[dir_at]);
+	else
+		rc = rc < 0 ? EXIT_OK : rc;
+	free(v.trust);
+	free(v.trust_tsa);
+	free(v.witnessed);
+	free(v.lacking);
+	free(v.receipts);
+	free(v.views);
+	free(v.receipts_of);
+	free(v.chain);
 	return rc;
 }

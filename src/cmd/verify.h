@@ -35,14 +35,25 @@ struct verify {
 	size_t n_receipts_of;
 	const char **views; /* --view DIR...: a player's files of one or more turns (sealed) */
 	size_t n_views;
-	unsigned char *witnessed; /* per turn (index t, 0 unused): its close has a witness in
-	                           * time (a trusted time stamp, a receipt's arrival) */
-	size_t n_witnessed;       /* entries of witnessed */
-	const char **trust_tsa;   /* --trust-tsa CERT.pem...: authorities trusted beside the
-	                           * built-in ones */
+	const char **trust_tsa; /* --trust-tsa CERT.pem...: authorities trusted beside the
+	                         * built-in ones */
 	size_t n_trust_tsa;
 	struct tstamp_trust *tsa_trust; /* the system roots and trust_tsa, opened when needed */
 	int full; /* --full: every turn again, not only those after the head last verified */
+	const char **trust; /* --trust-chain HASH:KEY...: chains the player trusts besides
+	                     * the built-in ones (drand quicknet) */
+	size_t n_trust;
+	int json;      /* --json: the verdict as one JSON object, no text lines */
+	int last_turn; /* the last resolved turn verified */
+	/* witnessed[t] (0 <= t < n_witnessed): turn t's close has a witness in time: a receipt
+	 * mail of a player whose topmost Received: date is at or after the close's closed_at and
+	 * before its round's round_at (set by verify_receipts.c), or an RFC 3161 time-stamp token
+	 * from an authority the verifier trusts (set by the time-stamp check). A resolved closed
+	 * turn without it gives the reason unwitnessed-close (docs/fairness.md, "The verdict"). */
+	unsigned char *witnessed;
+	size_t n_witnessed;
+	int *lacking; /* turns a --receipt witnesses whose close is not on main */
+	size_t n_lacking;
 };
 
 /* verify.c: the output, the history and a turn's own commit */
@@ -108,6 +119,16 @@ int check_close_stamps(struct verify *v, int t, const char *tag, const struct cl
 /* verify_receipts.c */
 /* Every --receipt against the history, then every --receipts-of. 0 / -1. */
 int check_receipts(struct verify *v);
+
+/* verify_verdict.c */
+/* --trust-chain HASH:KEY against the Setup: the chain campaign.yaml names, when the player
+ * names it, must have the key he gives. 0, or -1 (ERROR_INPUT). */
+int check_trusted_key(const struct verify *v);
+/* The verdict after the checks: res 0 (every check passed) or -1 (the failure in
+ * error_last()). Prints the verdict (text or --json) and returns the exit status: 0 fair,
+ * EXIT_NOT_PROVEN (3) consistent, not proven fair, 65 failed. */
+int verify_verdict(struct verify *v, int res);
+#define EXIT_NOT_PROVEN 3 /* docs/fairness.md, "The verdict" */
 
 /* verify_view.c */
 /* --view DIR: a player's files of sealed turns against the clone, turn by turn: the

@@ -14,8 +14,9 @@
 #include "core/banned.h"
 
 /* entropy beacon: the round the close named is the campaign beacon's (round_at = genesis +
- * (round - 1) * period) and out strictly after the close (the one close_named_round gives,
- * or a later one: close --beacon-round): its value cannot have been known at the close. */
+ * (round - 1) * period), out strictly after the close, and exactly the one
+ * close_named_round gives: its value cannot have been known at the close, and no later round
+ * leaves time to see one outcome and close again. */
 static int check_close_round(const struct verify *v, int t, const char *path,
 	const struct close_record *r)
 {
@@ -31,6 +32,10 @@ static int check_close_round(const struct verify *v, int t, const char *path,
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first out %lld seconds and more after it, expected)",
 			t, path, r->round, r->round_at, r->closed_at, first, v->c->beacon_delay);
+	if (r->round != first)
+		return error_set(ERROR_INPUT,
+			"turn %d: %s: beacon round %lld, but a close at %lld names round %lld, the first out %lld s after it (a later round leaves time to close again)",
+			t, path, r->round, r->closed_at, first, v->c->beacon_delay);
 	return 0;
 }
 

@@ -31,7 +31,7 @@ static void window_end(char *out, size_t size, const struct close_record *r)
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
 		snprintf(out, size, "when beacon round %lld was out", r->round);
 	else
-		snprintf(out, size, "%d s after closed_at", CLOSE_WITNESS_WINDOW);
+		snprintf(out, size, "%d s after closed_at", CLOSE_PLAYERS_WITNESS_WINDOW);
 }
 
 /* One token (bytes at path) of the close r (its file's SHA-256 digest) by authority name:
@@ -60,6 +60,19 @@ static int check_token(struct verify *v, int t, const char *name, const char *pa
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: genTime %s is not before %s (%s): a close stamped after its randomness could be known witnesses nothing",
 			t, path, gen_s, until_s, end);
+	}
+	/* With a schedule the witness is in the window after the deadline and grace, as a
+	 * receipt's arrival must be (verify_receipts.c, docs/fairness.md "The verdict"). */
+	const struct pbem_schedule *s = &v->c->pbem.schedule;
+	if (r->entropy == CAMPAIGN_ENTROPY_BEACON && s->set &&
+		s->missing == PBEM_MISSING_NO_ORDERS) {
+		long long deadline = pbem_deadline(&v->c->pbem, t);
+		if (gen > deadline + s->grace + CLOSE_WITNESS_WINDOW) {
+			pbem_format_utc(until_s, sizeof until_s, deadline);
+			return error_set(ERROR_INPUT,
+				"turn %d: %s: genTime %s is more than %d s after its deadline %s plus grace %lld s: time enough to see the outcome of a close at the deadline and close again (a re-close)",
+				t, path, gen_s, CLOSE_WITNESS_WINDOW, until_s, s->grace);
+		}
 	}
 	if (rc == TSTAMP_UNTRUSTED) {
 		say(v, "turn %d: time stamp (%s, genTime %s): no witness: its signer does not chain to an authority this verifier trusts (give its certificate with --trust-tsa CERT.pem)\n",

@@ -733,6 +733,34 @@ done:
 	return rc;
 }
 
+size_t campaign_unproven(const struct campaign *c, struct buf *out)
+{
+	const char *why[6];
+	size_t n = 0;
+	int beacon = c->entropy == CAMPAIGN_ENTROPY_BEACON;
+	int demo = beacon && c->beacon_key &&
+		   (c->beacon_demo || strcmp(c->beacon_key, beacon_demo.public_key) == 0);
+
+	if (c->entropy == CAMPAIGN_ENTROPY_NONE)
+		why[n++] =
+			"entropy none (the umpire knows each turn key before the orders and can choose among outcomes)";
+	if (!c->fair)
+		why[n++] = "the secret came from a file (whoever wrote it knows every die)";
+	if (beacon && !c->beacon_key)
+		why[n++] = "an unsigned beacon (its values could be chosen after the close)";
+	if (demo)
+		why[n++] =
+			"the demo beacon (its secret key is published: anyone can sign any round)";
+	else if (beacon && c->beacon_key && strcmp(c->beacon_chain, beacon_quicknet.hash) != 0)
+		why[n++] =
+			"a beacon chain umpire does not know (each player must name its key to verify: --trust-chain)";
+	if (beacon && !c->pbem.schedule.set)
+		why[n++] = "no schedule (the umpire chooses when to close, so he can close again)";
+	for (size_t i = 0; i < n; i++)
+		buf_printf(out, "%s%s", i ? "; " : "", why[i]);
+	return n;
+}
+
 void campaign_close(struct campaign *c)
 {
 	if (!c)

@@ -121,6 +121,19 @@ struct campaign {
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
 
+/* Why no player can ever get the verdict "fair" for campaign c, whatever receipts he holds
+ * (the campaign-wide reasons of docs/fairness.md, "The verdict": entropy none, fair: false,
+ * an unsigned beacon, the demo beacon, a chain umpire does not know, no schedule under
+ * beacon), in words, "; "-separated, appended to out. Returns how many (0: none). */
+size_t campaign_unproven(const struct campaign *c, struct buf *out);
+
+/* Under a schedule whose missing is no-orders (entropy beacon), a close's witness (a receipt
+ * mail's arrival) comes no later than the turn's deadline plus grace plus this many seconds,
+ * which is shorter than beacon_delay (init refuses a schedule with beacon_delay at or below
+ * it): a close made at the deadline cannot be resolved, seen and made again inside it
+ * (docs/fairness.md, "The verdict"). */
+#define CLOSE_WITNESS_WINDOW 300
+
 /* Sets what is told when campaign_open waits for a lock (a turn for the readers of a
  * running verify or replay, they for a running turn): one line, for src/cmd to print. NULL:
  * wait silently. */

@@ -61,7 +61,7 @@ long long close_named_round(const struct campaign *c, long long closed_at)
 long long close_witness_until(const struct close_record *r)
 {
 	return r->entropy == CAMPAIGN_ENTROPY_BEACON ? r->round_at :
-						       r->closed_at + CLOSE_WITNESS_WINDOW;
+						       r->closed_at + CLOSE_PLAYERS_WITNESS_WINDOW;
 }
 
 void close_summary(char *out, size_t size, const struct close_record *r)

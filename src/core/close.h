@@ -51,9 +51,9 @@ long long close_named_round(const struct campaign *c, long long closed_at);
 
 /* A witness of a close (a receipt's arrival, a time stamp's genTime) is in time at or after
  * closed_at and before this: the named round's round_at under beacon; under players, where
- * the reveals have no public time, closed_at + CLOSE_WITNESS_WINDOW (docs/fairness.md,
+ * the reveals have no public time, closed_at + CLOSE_PLAYERS_WITNESS_WINDOW (docs/fairness.md,
  * "Time stamps"). */
-#define CLOSE_WITNESS_WINDOW 600 /* seconds */
+#define CLOSE_PLAYERS_WITNESS_WINDOW 600 /* seconds */
 long long close_witness_until(const struct close_record *r);
 
 /* Under entropy players, a close must hold at least one `entropy:` commitment: with none the

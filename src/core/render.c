@@ -234,7 +234,14 @@ static void render_randomness(struct buf *b, const struct turn *t)
 {
 	const struct campaign *c = t->c;
 
+	struct buf why = BUF_INIT;
 	buf_puts(b, "\n## Randomness\n\n");
+	if (campaign_unproven(c, &why)) {
+		buf_puts(b, "Not provably fair: ");
+		escape_markdown(b, buf_str(&why));
+		buf_puts(b, ".\n\n");
+	}
+	buf_release(&why);
 	if (c->entropy == CAMPAIGN_ENTROPY_NONE) {
 		buf_puts(b,
 			"Entropy none: the umpire knew this turn's key before the orders arrived "

@@ -155,6 +155,13 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 	pbem_release(&scratch.pbem);
 	if (diag_count(d))
 		return -1;
+	/* The window a close's witness must fall in must be shorter than the wait for its
+	 * round (docs/fairness.md, "The verdict"). */
+	if (spec->entropy == CAMPAIGN_ENTROPY_BEACON && node_get(root, "schedule") &&
+		spec->beacon_delay <= CLOSE_WITNESS_WINDOW)
+		return error_set(ERROR_INPUT,
+			"a schedule with beacon_delay %lld s: a close's witness may come up to %d s after the deadline plus grace, so the round must come later than that (--beacon-delay above %d)",
+			(long long)spec->beacon_delay, CLOSE_WITNESS_WINDOW, CLOSE_WITNESS_WINDOW);
 	if (!node_is_id(id))
 		return error_set(ERROR_INPUT,
 			"campaign id is '%.40s%s' (an identifier of 1 to 64 letters, digits, '_', '.' or '-' expected%s)",

@@ -319,7 +319,9 @@ static int beacon_randomness(struct turn *t)
 					"run 'umpire turn %s --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)",
 					t->c->dir) :
 				xstrdup("give its value: --beacon VALUE");
-		error_set(ERROR_INPUT,
+		/* before the round is out: "not yet" (75), as the docs say; after: a usage slip */
+		error_set(t->source == TURN_LIVE && t->when < t->close.round_at ? ERROR_BUSY :
+										  ERROR_INPUT,
 			"turn %d takes the value of beacon round %s (%s), out at %s: %s",
 			t->in.turn, round, t->c->beacon, at, next);
 		free(next);
@@ -331,7 +333,7 @@ static int beacon_randomness(struct turn *t)
 	if (t->source == TURN_LIVE && t->when < t->close.round_at) {
 		char at[WHEN_MAX];
 		when_describe(at, t->close.round_at, t->when);
-		return error_set(ERROR_INPUT,
+		return error_set(ERROR_BUSY, /* not yet: exit 75 */
 			"turn %d: beacon round %s is out at %s: no value of it exists yet; run 'umpire turn %s %s' then",
 			t->in.turn, round, at, t->c->dir,
 			t->c->beacon_key ? "--beacon-fetch" : "--beacon VALUE");
@@ -422,7 +424,7 @@ static int read_reveals(struct turn *t, struct close_reveal *rv)
 		free(path);
 	}
 	if (missing.len && !(t->flags & TURN_ALLOW_MISSING))
-		rc = error_set(ERROR_INPUT,
+		rc = error_set(ERROR_BUSY, /* reveals pending: not yet, exit 75 */
 			"turn %d: no reveal from %s (umpire reveal DIR FILE..., or --allow-missing once the deadline is past: each one's committed hash then stands in)",
 			t->in.turn, buf_str(&missing));
 	buf_release(&missing);

@@ -536,10 +536,13 @@ int step_close(struct turn *t)
 		make_close(t, &t->close);
 		if (close_check_entropy(&t->close) < 0)
 			return -1;
-		if (t->round_override && t->close.round_at <= t->when)
+		/* Exactly the first round beacon_delay after the close: a later one would let
+		 * the umpire close, wait, and close again (docs/fairness.md, "Closed turns"). */
+		long long first = t->round_override ? close_named_round(t->c, t->when) : 0;
+		if (t->round_override && t->round_override != first)
 			return error_set(ERROR_INPUT,
-				"beacon round %lld is out at %lld, not after the close (%lld): its value may be known already (a later round expected)",
-				t->round_override, t->close.round_at, t->when);
+				"beacon round %lld: a close at %lld names round %lld, the first out %lld s after it, and no other (a later round would leave time to close again)",
+				t->round_override, t->when, first, t->c->beacon_delay);
 		t->closed = 1;
 		return commit_close(t);
 	}

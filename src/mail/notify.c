@@ -100,15 +100,6 @@ static int has_address(const struct campaign *c, size_t i)
 	return i < c->pbem.n_contacts && c->pbem.contacts[i].n_emails > 0;
 }
 
-/* 1 if close r fixed a file from player or closed him as sending none. */
-static int in_close(const struct close_record *r, const char *player)
-{
-	for (size_t i = 0; i < r->n_missing; i++)
-		if (strcmp(r->missing[i], player) == 0)
-			return 1;
-	return close_find(r, player) != NULL;
-}
-
 /* Player's receipt of close r: his file's raw SHA-256 from the closed file the umpire kept
  * (.umpire/closed/turn-NNNN/PLAYER.yaml) and, sealed, its salt from the secret, checked to
  * open the commitment the close holds. 0 / -1. */
@@ -156,7 +147,7 @@ int notify_receipts(struct campaign *c, int turn, long long now, size_t *n)
 	if (rc != 0)
 		return rc;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
-		if (!has_address(c, i) || !in_close(&r, c->players[i]))
+		if (!has_address(c, i)) /* every player, due or not: each is a witness */
 			continue;
 		struct buf receipt = BUF_INIT, body = BUF_INIT;
 		rc = close_receipt_of(c, &r, c->players[i], commit, &receipt);
@@ -441,6 +432,17 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 			"Both re-check every key, die and turn from the public history%s.\n",
 			remote ? remote : "REMOTE", c->id, c->id, c->id, c->id,
 			revealed ? ", and re-run every turn in full from the reveal" : "");
+		struct buf why_not = BUF_INIT;
+		if (campaign_unproven(c, &why_not))
+			buf_printf(&body,
+				"\nNot provably fair: %s. The verifiers will end 'consistent, not proven\n"
+				"fair', never 'fair'.\n",
+				buf_str(&why_not));
+		else
+			buf_printf(&body,
+				"\nGive each with --receipt every receipt mail you kept, as it came (.eml),\n"
+				"and --receipts-of YOU: with a witness of every close the verdict is 'fair'.\n");
+		buf_release(&why_not);
 		char *subject = xasprintf("[%s] the game is over", c->id);
 		struct notice nt = { "end", 0, subject, buf_str(&body), { { 0 } }, 0 };
 		rc = queue_notice(c, i, &nt, now);

@@ -28,7 +28,7 @@ next_turn() {
     _d=$1; shift 3
     expect 0 "$BIN" check "$_d" "$@"
     expect 0 "$BIN" turn "$_d" "$@"
-    expect 0 "$BIN" verify "$_d"
+    expect 3 "$BIN" verify "$_d"
 }
 
 # ---- hm-events (aspenbach-1809): disr, break, remove, morale, add-unit, status ------------

@@ -213,7 +213,7 @@ has "$TMP/out" "decided  drawn in phase 'umpire'; reported by event 0"
 grep -q '^         >   0 \[umpire\] storm at sea: 3d6kh2+1 = ' "$TMP/out" || die "ruling event not marked"
 expect 0 "$BIN" stats "$U" --player umpire; has "$TMP/out" "1 turn, 3 dice (player umpire)"
 expect 0 "$BIN" stats "$U" --player attacker; has "$TMP/out" "1 turn, 0 dice (player attacker)"
-expect 0 "$BIN" verify "$U"; has "$TMP/out" "verify: ok: campaign harbour-raid: 1 turn, "
+expect 3 "$BIN" verify "$U"; has "$TMP/out" "verify: ok: campaign harbour-raid: 1 turn, "
 expect 0 "$BIN" replay "$U"
 
 # Loaded dice fail the test: a clone whose exports all say 6.

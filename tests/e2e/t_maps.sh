@@ -181,7 +181,7 @@ for f in reports/turn-0000/orcs.svg reports/turn-0000/dwarfs.md reports/turn-000
     grep -qx "$f" "$TMP/open.tree" || die "the open campaign does not commit $f"
 done
 grep -qF '](dwarfs.svg)' "$O2/reports/turn-0002/dwarfs.md" || die "dwarfs' report does not link his map"
-expect 0 "$BIN" verify "$O2"
+expect 3 "$BIN" verify "$O2"
 sed 's/Warmaster, turn 1/Warmaster, turn one/' "$O2/reports/turn-0001/orcs.svg" > "$TMP/orcs.svg"
 cp "$TMP/orcs.svg" "$O2/reports/turn-0001/orcs.svg"
 git -C "$O2" -c user.name=x -c user.email=x@x commit -qam "a map retouched"

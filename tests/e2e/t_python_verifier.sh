@@ -37,16 +37,16 @@ idx=$((ndice / 2))
 
 # An untouched clone verifies, turn by turn.
 clone ok
-expect 0 python3 "$V" "$TMP/ok"
+expect 3 python3 "$V" "$TMP/ok"
 t=1
 while [ "$t" -le "$turns" ]; do
     has "$TMP/out" "turn $t: ok: key, digest, seed, "; t=$((t + 1))
 done
 has "$TMP/out" "turn 1: ok: key, digest, seed, $ndice dice"
-has "$TMP/out" "verdict: ok: $turns turns, "
-has "$TMP/out" "note: entropy none: the umpire knew every turn key before the orders arrived and could have chosen among outcomes"
+has "$TMP/out" "verify: ok: $turns turns, "
+has "$TMP/out" "reason: entropy-none: entropy none: the umpire knew every turn key before the orders arrived and could choose among outcomes"
 # also when started directly (shebang), and on the campaign itself
-expect 0 "$V" "$C"; has "$TMP/out" "verdict: ok: $turns turns, "
+expect 3 "$V" "$C"; has "$TMP/out" "verify: ok: $turns turns, "
 
 # The test vectors.
 expect 0 python3 "$V" --vectors "$ROOT"/tests/vectors/*.json
@@ -83,7 +83,7 @@ awk -v want="$idx" '
 [ "$(diff "$C/$j1" "$TMP/die/$j1" | grep -c '^[<>]')" -eq 2 ] || die "the die was not changed"
 commit die turn-0001
 both_fail "$TMP/die"
-has "$TMP/py.out" "verdict: FAILED: turn 1: die $idx: $j1:"
+has "$TMP/py.out" "verify: FAILED: turn 1: die $idx: $j1:"
 has "$TMP/py.out" "but the seed gives"
 
 # The same change, tag left alone: HEAD no longer shows what the tag verified.
@@ -91,7 +91,7 @@ clone head
 cp "$TMP/die/$j1" "$TMP/head/$j1"
 git -C "$TMP/head" -c user.name=m -c user.email=m@example.org commit -qam "edit" >/dev/null
 both_fail "$TMP/head"
-has "$TMP/py.out" "verdict: FAILED: turn 1: $j1 at HEAD differs from the file at tag turn-0001"
+has "$TMP/py.out" "verify: FAILED: turn 1: $j1 at HEAD differs from the file at tag turn-0001"
 
 # A committed order file changed (one byte more), tag moved.
 clone orders
@@ -99,7 +99,7 @@ of=$(cd "$TMP/orders" && find orders/turn-0001 -name '*.yaml' | sort | head -n 1
 printf '# edited later\n' >>"$TMP/orders/$of"
 commit orders turn-0001
 both_fail "$TMP/orders"
-has "$TMP/py.out" "verdict: FAILED: turn 1: $of: SHA256 "
+has "$TMP/py.out" "verify: FAILED: turn 1: $of: SHA256 "
 
 # An order file added after the fact for a player who sent none is not in the digest.
 clone added
@@ -109,7 +109,7 @@ if [ -n "$absent" ]; then
     git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"
     commit added turn-0001
     both_fail "$TMP/added"
-    has "$TMP/py.out" "verdict: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed,"
+    has "$TMP/py.out" "verify: FAILED: turn 1: orders/turn-0001/$absent.yaml: committed,"
     has "$TMP/py.out" "but the export says received: false"
 fi
 
@@ -119,7 +119,7 @@ k1=$(sed -n 's/^key: //p' "$C/$j1")
 sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" >"$TMP/key/journal/turn-0002.yaml"
 commit key turn-0002
 both_fail "$TMP/key"
-has "$TMP/py.out" "verdict: FAILED: turn 2: key: journal/turn-0002.yaml:"
+has "$TMP/py.out" "verify: FAILED: turn 2: key: journal/turn-0002.yaml:"
 has "$TMP/py.out" "SHA256 applied t = 2 times to $k1 does not give the commitment"
 # ... and by a made-up key.
 clone key2
@@ -127,20 +127,20 @@ k=$(printf 'forged' | sha256sum | cut -c1-64)
 sed "s/^key: .*/key: $k/" "$C/$j1" >"$TMP/key2/$j1"
 commit key2 turn-0001
 both_fail "$TMP/key2"
-has "$TMP/py.out" "verdict: FAILED: turn 1: key: $j1:"
+has "$TMP/py.out" "verify: FAILED: turn 1: key: $j1:"
 
 # A turn's tag deleted.
 clone gap
 git -C "$TMP/gap" tag -d turn-0001 >/dev/null
 both_fail "$TMP/gap"
-has "$TMP/py.out" "verdict: FAILED: turn 1: tag turn-0001 missing but turn-0002 exists"
+has "$TMP/py.out" "verify: FAILED: turn 1: tag turn-0001 missing but turn-0002 exists"
 
 # An export outside the canonical YAML subset is refused with file:line:column.
 clone yaml
 sed 's/^summary: .*/summary: {a: b}/' "$C/$j1" >"$TMP/yaml/$j1"
 commit yaml turn-0001
 both_fail "$TMP/yaml"
-has "$TMP/py.out" "verdict: FAILED: turn 1: $j1:"
+has "$TMP/py.out" "verify: FAILED: turn 1: $j1:"
 has "$TMP/py.out" "flow collections are not supported"
 
 # Closed turns, entropy beacon: Setup, close-1, turn-1, close-2, turn-2 and a pending
@@ -160,25 +160,25 @@ for t in 1 2 3; do
 done
 r1=$(sed -n 's/^  round: //p' "$B/journal/turn-0001.close.yaml")
 clone beacon "$B"
-expect 0 python3 "$V" "$TMP/beacon" --receipt "$TMP/receipts-1/attacker.yaml" \
+expect 3 python3 "$V" "$TMP/beacon" --receipt "$TMP/receipts-1/attacker.yaml" \
     --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/out" "entropy beacon"
 has "$TMP/out" "turn 1: ok: close, key, digest, beacon (round $r1: demo value 1), seed, "
 has "$TMP/out" "turn 2: ok: close, key, digest, beacon (round "
 has "$TMP/out" "turn 3: ok: closed (close-0003), awaiting its randomness"
 has "$TMP/out" "receipt $TMP/receipts-1/attacker.yaml: ok: attacker's orders for turn 1 are the ones closed in $(git -C "$B" rev-parse close-0001)"
-has "$TMP/out" "verdict: ok: 2 turns, "
+has "$TMP/out" "verify: ok: 2 turns, "
 # the head verified is remembered, as umpire verify remembers it
 [ "$(git -C "$TMP/beacon" rev-parse refs/umpire/verified)" = "$(git -C "$B" rev-parse close-0003)" ] ||
     die "refs/umpire/verified is not main's tip"
-expect 0 "$BIN" verify "$TMP/beacon" --receipt "$TMP/receipts-3/attacker.yaml"
+expect 3 "$BIN" verify "$TMP/beacon" --receipt "$TMP/receipts-3/attacker.yaml"
 
 # The umpire rewrites the history the clone verified (turn 3 closed again, other files):
 # the remembered head is gone from main.
 git -C "$TMP/beacon" reset -q --hard turn-0002
 git -C "$TMP/beacon" tag -d close-0003 >/dev/null
 both_fail "$TMP/beacon"
-has "$TMP/py.out" "verdict: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
+has "$TMP/py.out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
 expect 65 "$BIN" verify "$TMP/beacon"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$B" rev-parse close-0003) (refs/umpire/verified), which main's history (now at $(git -C "$B" rev-parse turn-0002)) no longer contains"
 
@@ -191,11 +191,11 @@ git -C "$TMP/merge" commit -qm side
 git -C "$TMP/merge" checkout -q main
 git -C "$TMP/merge" merge -q --no-ff -m merge side
 both_fail "$TMP/merge"
-has "$TMP/py.out" "verdict: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
+has "$TMP/py.out" "verify: FAILED: history: main's commit $(git -C "$TMP/merge" rev-parse main) (\"merge\") is a merge: the history must be linear"
 clone moved "$B"
 git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
 both_fail "$TMP/moved"
-has "$TMP/py.out" "verdict: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
+has "$TMP/py.out" "verify: FAILED: turn 2: close-0002 has no journal/turn-0002.close.yaml"
 
 # amend NAME TAG: the clone's changes replace the commit at main's tip, TAG moved onto it.
 amend() {
@@ -209,7 +209,7 @@ clone close "$B"
 echo "# nothing to see here" >>"$TMP/close/$c3"
 amend close close-0003
 both_fail "$TMP/close"
-has "$TMP/py.out" "verdict: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
+has "$TMP/py.out" "verify: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
 # forge NAME DIR TAG FILE: main of the clone NAME of DIR moved back to before TAG, whose file
 # becomes FILE, committed again as umpire would (its identity, the close time, its message
 # with the round FILE names) and tagged TAG.
@@ -232,7 +232,7 @@ sed 's/^  sha256: .*/  sha256: 0000000000000000000000000000000000000000000000000
     "$B/journal/turn-0001.close.yaml" >"$TMP/close1/journal/turn-0001.close.yaml"
 amend close1 turn-0002
 both_fail "$TMP/close1"
-has "$TMP/py.out" "verdict: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
+has "$TMP/py.out" "verify: FAILED: turn 1: journal/turn-0001.close.yaml at tag turn-0002 differs from the file at tag close-0001"
 # ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
 clone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
@@ -242,7 +242,7 @@ sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
     "$B/$c3" >"$TMP/early-close"
 forge round "$B" close-0003 "$TMP/early-close"
 both_fail "$TMP/round"
-has "$TMP/py.out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
+has "$TMP/py.out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
 expect 65 "$BIN" verify "$TMP/round"
 has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
 # ... or a round_at that is not that round's.
@@ -252,9 +252,20 @@ sed -e "s/^  round_at: .*/  round_at: $((ra + 1))/" \
     "$TMP/early-close" >"$TMP/odd-close"
 forge round3 "$B" close-0003 "$TMP/odd-close"
 both_fail "$TMP/round3"
-has "$TMP/py.out" "verdict: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+has "$TMP/py.out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
 expect 65 "$BIN" verify "$TMP/round3"
 has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra (genesis 1692803367, period 3), not at $((ra + 1))"
+# ... or a later round than the first one beacon_delay after the close (issue 34: a later
+# round leaves the umpire time to see one outcome and close again).
+clone round4 "$B"
+first=$(sed -n 's/^  round: //p' "$B/$c3"); late=$((first + 100)); la=$((1692803367 + (late - 1) * 3))
+sed -e "s/^  round: .*/  round: $late/" -e "s/^  round_at: .*/  round_at: $la/" \
+    -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$la" +%Y-%m-%dT%H:%M:%SZ)\"/" \
+    "$B/$c3" >"$TMP/late-close"
+forge round4 "$B" close-0003 "$TMP/late-close"
+both_fail "$TMP/round4"
+has "$TMP/py.out" "verify: FAILED: turn 3: $c3: beacon round $late, but a close at $at names round $first, the first out 600 s after it"
+has "$TMP/out" "verify: FAILED: turn 3: $c3: beacon round $late, but a close at $at names round $first, the first out 600 s after it"
 # ... fixing other orders: the close rebuilds to another commit, and the receipt the player
 # got at the first close names a commit the history no longer holds.
 clone reclose "$B"
@@ -262,7 +273,7 @@ sed "s/^  sha256: .*/  sha256: $(printf 'other orders' | sha256sum | cut -c1-64)
     "$B/$c3" >"$TMP/reclose/$c3"
 amend reclose close-0003
 both_fail "$TMP/reclose"
-has "$TMP/py.out" "verdict: FAILED: turn 3: close-0003 is commit $(git -C "$TMP/reclose" rev-parse close-0003), but the close rebuilds to "
+has "$TMP/py.out" "verify: FAILED: turn 3: close-0003 is commit $(git -C "$TMP/reclose" rev-parse close-0003), but the close rebuilds to "
 clone reclose2 "$B"
 git -C "$TMP/reclose2" reset -q --hard turn-0002
 git -C "$TMP/reclose2" tag -d close-0003 >/dev/null
@@ -277,7 +288,7 @@ GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$at +
     GIT_COMMITTER_DATE="@$at +0000" git -C "$TMP/reclose2" commit -q -F "$TMP/msg"
 git -C "$TMP/reclose2" tag close-0003
 both_fail "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
-has "$TMP/py.out" "verdict: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 was closed in commit $(git -C "$B" rev-parse close-0003), but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten"
+has "$TMP/py.out" "verify: FAILED: receipt $TMP/receipts-3/attacker.yaml: turn 3 was closed in commit $(git -C "$B" rev-parse close-0003), but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten"
 expect 65 "$BIN" verify "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/out" "the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003)"
 # A receipt whose file hash is not the one closed.
@@ -286,7 +297,7 @@ sed -e "s/^file_sha256: .*/file_sha256: $x/" -e "s/^commitment: .*/commitment: $
     "$TMP/receipts-1/attacker.yaml" >"$TMP/bad-receipt.yaml"
 clone beacon2 "$B"
 both_fail "$TMP/beacon2" --receipt "$TMP/bad-receipt.yaml"
-has "$TMP/py.out" "verdict: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has commitment $x on the receipt, "
+has "$TMP/py.out" "verify: FAILED: receipt $TMP/bad-receipt.yaml: attacker's file for turn 1 has commitment $x on the receipt, "
 # The export's beacon round is not the round the close named (B_t left as it was).
 clone round2 "$B"
 git -C "$TMP/round2" reset -q --hard turn-0002; git -C "$TMP/round2" tag -d close-0003 >/dev/null
@@ -294,7 +305,7 @@ sed "s/^beacon_round: .*/beacon_round: \"$((r1 + 1))\"/" "$B/journal/turn-0002.y
     >"$TMP/round2/journal/turn-0002.yaml"
 amend round2 turn-0002
 both_fail "$TMP/round2"
-has "$TMP/py.out" "verdict: FAILED: turn 2: beacon: journal/turn-0002.yaml:"
+has "$TMP/py.out" "verify: FAILED: turn 2: beacon: journal/turn-0002.yaml:"
 has "$TMP/py.out" "but the close (tag close-0002) named round"
 
 # Closed turns, entropy players: each order file commits to a nonce (umpire nonce); turn 1's
@@ -322,11 +333,11 @@ for t in 1 2; do
     fi
 done
 clone players "$P"
-expect 0 python3 "$V" "$TMP/players"
+expect 3 python3 "$V" "$TMP/players"
 has "$TMP/out" "turn 1: ok: close, key, digest, reveals (1 of 1 nonces), seed, "
 has "$TMP/out" "turn 2: ok: close, key, digest, reveals (0 of 1 nonces; committed hash standing in for defender), seed, "
-has "$TMP/out" "verdict: ok: 2 turns, "
-expect 0 "$BIN" verify "$TMP/players"
+has "$TMP/out" "verify: ok: 2 turns, "
+expect 3 "$BIN" verify "$TMP/players"
 # A nonce claimed for the commitment that stood in: it does not hash to it.
 clone reveals "$P"
 j2=journal/turn-0002.yaml
@@ -335,7 +346,7 @@ sed -e "s/^beacon_value: .*/beacon_value: $v/" \
     -e "s/^beacon: .*/beacon: $(printf '%s' "$v" | sha256sum | cut -c1-64)/" "$P/$j2" >"$TMP/reveals/$j2"
 amend reveals turn-0002
 both_fail "$TMP/reveals"
-has "$TMP/py.out" "verdict: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+has "$TMP/py.out" "verify: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 # An entropy commitment in the close that is not the order file's: close-2 and turn 2 made
 # again by hand, the close in exactly umpire's form (it rebuilds), the turn with its files.
 E="$TMP/entropy"
@@ -358,7 +369,7 @@ git -C "$E" commit -q -F "$TMP/msg"
 git -C "$E" tag -f turn-0002 >/dev/null
 expect 65 python3 "$V" "$E"
 has "$TMP/out" "turn 1: ok: close, "
-has "$TMP/out" "verdict: FAILED: turn 2: orders/turn-0002/defender.yaml: entropy $(sed -n 's/^entropy: //p' "$TMP/nonce-2"), $c2 (tag close-0002) fixed $e"
+has "$TMP/out" "verify: FAILED: turn 2: orders/turn-0002/defender.yaml: entropy $(sed -n 's/^entropy: //p' "$TMP/nonce-2"), $c2 (tag close-0002) fixed $e"
 expect 65 "$BIN" verify "$E"
 has "$TMP/out" "entropy differs from the close's"
 
@@ -369,7 +380,7 @@ for f in campaign.yaml state.yaml "$(cd "$C" && ls reports/turn-0001/*.md | head
     echo "# edited" >>"$TMP/top/$f"
     git -C "$TMP/top" -c user.name=mallory -c user.email=m@example.org commit -qam "tamper" >/dev/null
     both_fail "$TMP/top"
-    has "$TMP/py.out" "verdict: FAILED: HEAD: $f differs from tag turn-$(printf %04d "$turns") (an untagged commit on top of the last turn)"
+    has "$TMP/py.out" "verify: FAILED: HEAD: $f differs from tag turn-$(printf %04d "$turns") (an untagged commit on top of the last turn)"
 done
 # git replace: the git command line would show the replacement, libgit2 the committed
 # object; the clone is refused rather than read either way.
@@ -378,13 +389,13 @@ sed 's/^ *value: .*/  value: 1/' "$C/$j1" >"$TMP/j1-replaced"
 git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse "turn-0001:$j1")" \
     "$(git -C "$TMP/repl" hash-object -w "$TMP/j1-replaced")"
 both_fail "$TMP/repl"
-has "$TMP/py.out" "verdict: FAILED: the clone has replace refs (refs/replace/"
+has "$TMP/py.out" "verify: FAILED: the clone has replace refs (refs/replace/"
 has "$TMP/out" "verify: FAILED: the clone has replace refs (refs/replace/)"
 # A grafts file, which git honours even then (libgit2 does not): refused too.
 clone graft "$C"
 git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
 both_fail "$TMP/graft"
-has "$TMP/py.out" "verdict: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
+has "$TMP/py.out" "verify: FAILED: the clone has a grafts file (.git/info/grafts): git would show other parents"
 has "$TMP/out" "verify: FAILED: the clone has a grafts file (.git/info/grafts)"
 
 # Usage and input errors.

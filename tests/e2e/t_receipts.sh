@@ -9,7 +9,8 @@
 #     arrived) fails on the receipt's arrival time;
 #   - a re-close (close, keep the receipts back, resolve privately, restore a backup and close
 #     again later) fails on the close's time against the deadline and grace;
-#   - --receipts-of P fails when a close that names P has no receipt among the files given;
+#   - --receipts-of P fails when a close has no receipt of P among the files given (every
+#     player gets the receipt of every close, due or not);
 #   - entropy players: a close with no entropy: commitment is refused; a dropped reveal ("no
 #     reveal from P" while P holds the reveal receipt mailed to him) fails.
 . "$ROOT/tests/e2e/lib.sh"
@@ -87,7 +88,7 @@ $DELIVER honest/md blood@example.org "$A1" h1 $((base + 3600))
 clock $((base + 3700))
 expect 0 at $((base + 3660)) "$BIN" run honest/c --maildir honest/md
 has "$TMP/out" "turn 1: closed with 1 order file"
-has "$TMP/out" "mail: the receipts of turn 1 queued for 1 player"
+has "$TMP/out" "mail: the receipts of turn 1 queued for 2 players"
 has "$TMP/out" "publish: main and 2 tags to $TMP/honest/remote.git"
 has "$TMP/out" "send: "
 git -C honest/remote.git rev-parse -q --verify close-0001 >/dev/null || die "the close is not published in the pass that made it"
@@ -118,18 +119,25 @@ for k in salt commitment; do
     [ -n "$v" ] && grep -q "^$k: $v" "$A" || die "the acceptance does not give the receipt's $k"
 done
 git clone -q -b main honest/remote.git honest/clone
-both 0 honest/clone --receipt honest/attacker-1.eml
+both 3 honest/clone --receipt honest/attacker-1.eml
 has "$TMP/out.c" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
 has "$TMP/out.py" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
-# --receipts-of: with his receipt every close that names him is receipted; without it, not
-both 0 honest/clone --receipt honest/attacker-1.eml --receipts-of attacker
-has "$TMP/out.c" "receipts of attacker: ok: a receipt for every close that names him"
-has "$TMP/out.py" "receipts of attacker: ok: a receipt for every close that names him"
+# --receipts-of: with his receipt every close is receipted; without it, not
+both 3 honest/clone --receipt honest/attacker-1.eml --receipts-of attacker
+has "$TMP/out.c" "receipts of attacker: ok: a receipt for every close"
+has "$TMP/out.py" "receipts of attacker: ok: a receipt for every close"
 both 65 honest/clone --receipts-of attacker
-has "$TMP/out.c" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) names attacker, but no receipt of it is given"
-has "$TMP/out.py" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) names attacker, but no receipt of it is given"
-# the defender was not due (Land Raid: the attacker moves on turn 1): no receipt to hold
-both 0 honest/clone --receipts-of defender
+has "$TMP/out.c" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
+has "$TMP/out.py" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
+# the defender was not due (Land Raid: the attacker moves on turn 1), and gets the receipt of
+# the close all the same (issue 34): a witness of every close, due or not
+cp "$(newest "[harbour-raid] turn 1 closed: your receipt" governor@example.org)" honest/defender-1.eml
+grep -q "^file_sha256: none" honest/defender-1.eml || die "the defender's receipt names a file"
+both 65 honest/clone --receipts-of defender
+has "$TMP/out.c" "receipts of defender: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
+both 3 honest/clone --receipt honest/defender-1.eml --receipts-of defender
+has "$TMP/out.c" "receipts of defender: ok: a receipt for every close"
+has "$TMP/out.py" "receipts of defender: ok: a receipt for every close"
 
 # --- A backdated close: the umpire's clock set back to before the round, the real time
 # (the players' mail server's) two hours later, the round long out -------------------------
@@ -140,7 +148,7 @@ expect 0 at $((base + 3660)) "$BIN" run backdated/c --maildir backdated/md
 has "$TMP/out" "turn 1: closed with 1 order file"
 cp "$(newest "[harbour-raid] turn 1 closed: your receipt" blood@example.org)" backdated/attacker-1.eml
 git clone -q -b main backdated/remote.git backdated/clone
-both 0 backdated/clone     # the history alone cannot tell
+both 3 backdated/clone     # the history alone cannot tell
 both 65 backdated/clone --receipt backdated/attacker-1.eml
 for o in "$TMP/out.c" "$TMP/out.py"; do
     has "$o" "receipt backdated/attacker-1.eml: turn 1's close names beacon round"
@@ -151,7 +159,7 @@ $PY -c 'import email, email.policy, sys
 m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
 a = next(m.iter_attachments()).get_content()
 sys.stdout.write(a.decode() if isinstance(a, bytes) else a)' backdated/attacker-1.eml > backdated/attacker-1.yaml
-both 0 backdated/clone --receipt backdated/attacker-1.yaml
+both 3 backdated/clone --receipt backdated/attacker-1.yaml
 has "$TMP/out.c" "note: receipt backdated/attacker-1.yaml is the bare text, not the saved mail: when it arrived is not checked"
 has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not the saved mail: when it arrived is not checked"
 
@@ -160,7 +168,7 @@ has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not
 game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed $(grep -o -- "--beacon .*period 3" "$HR/demo.init")
 cp -a reclose/c reclose/backup
 expect 0 at $((base + 3660)) "$BIN" close reclose/c "$A1"
-has "$TMP/out" "to send: 1 receipt mail queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"
+has "$TMP/out" "to send: 2 receipt mails queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"
 # (the umpire resolves it privately with the round's value, dislikes the dice, and restores)
 expect 0 at $((base + 7200)) "$BIN" turn reclose/c --beacon "$(cat "$HR/orders/turn-0001/beacon.txt")"
 rm -rf reclose/c reclose/remote.git; mv reclose/backup reclose/c; git init -q --bare reclose/remote.git
@@ -206,7 +214,7 @@ cp "$RV" dropped/usmc-reveal.eml
 grep -q "^receipt: reveal" dropped/usmc-reveal.eml || die "the reveal acceptance is no reveal receipt"
 # before the turn: the receipt checks (the turn is not resolved yet)
 git clone -q -b main dropped/remote.git dropped/clone
-both 0 dropped/clone --receipt dropped/usmc-reveal.eml
+both 3 dropped/clone --receipt dropped/usmc-reveal.eml
 has "$TMP/out.c" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 was taken; the turn is not resolved yet"
 has "$TMP/out.py" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 was taken; the turn is not resolved yet"
 cp -a dropped/c dropped/honest
@@ -216,7 +224,7 @@ expect 0 at $((base + 180 + 43200)) "$BIN" run dropped/c --maildir dropped/md
 has "$TMP/out" "no reveal from ija, usmc"
 git -C dropped/clone pull -q --ff-only
 git -C dropped/clone fetch -q --tags
-both 0 dropped/clone       # without his receipt nobody can tell
+both 3 dropped/clone       # without his receipt nobody can tell
 both 65 dropped/clone --receipt dropped/usmc-reveal.eml
 for o in "$TMP/out.c" "$TMP/out.py"; do
     has "$o" "receipt dropped/usmc-reveal.eml: the umpire took usmc's nonce for turn 1 (reveal receipt), but the turn's reveals stand his commitment in (\"no reveal from\" him)"
@@ -226,7 +234,7 @@ rm -rf dropped/remote.git; git init -q --bare dropped/remote.git
 expect 0 at $((base + 180 + 43200)) "$BIN" run dropped/honest --maildir dropped/md
 has "$TMP/out" "no reveal from ija"
 git clone -q -b main dropped/remote.git dropped/clone2
-both 0 dropped/clone2 --receipt dropped/usmc-reveal.eml
+both 3 dropped/clone2 --receipt dropped/usmc-reveal.eml
 has "$TMP/out.c" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 is in the turn's reveals"
 has "$TMP/out.py" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 is in the turn's reveals"
 true

@@ -12,13 +12,13 @@ new_campaign bewcastle-fray "$C"; play bewcastle-fray "$C"
 grep -q '^26 a tie, fought on$' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" || die "the tie is not asked for"
 demo_shows bewcastle-fray "$C"
 git clone -q "$C" "$TMP/clone"
-expect 0 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray (sealed, not yet revealed): 27 turns"
+expect 3 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray (sealed, not yet revealed): 27 turns"
 expect 0 "$BIN" reveal "$C"
 expect 0 "$BIN" replay "$C"; has "$TMP/out" "replay: 27 turns identical"
 git clone -q "$C" "$TMP/clone2"
-expect 0 "$BIN" verify "$TMP/clone2"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
+expect 3 "$BIN" verify "$TMP/clone2"; has "$TMP/out" "verify: ok: campaign bewcastle-fray: 27 turns"
 for p in armstrong forster; do
-    expect 0 "$BIN" verify "$TMP/clone2" --view "$C/.umpire/outbox/$p/turn-0027"
+    expect 3 "$BIN" verify "$TMP/clone2" --view "$C/.umpire/outbox/$p/turn-0027"
 done
 
 # The report (a player's, from his outbox): a map with its key, and the figures.
@@ -193,12 +193,12 @@ has "$O/armstrong/turn-0002/report.md" "| tam-forster | forster | herdsmen |"
 printf 'campaign: bewcastle-fray\nturn: 3\nplayer: armstrong\norders:\n  - group: mangerton\n    fire: rowie-forster\n' > "$TMP/a3.yaml"
 expect 65 "$BIN" check "$S" "$TMP/a3.yaml"
 has "$TMP/err" "a3.yaml:6:11: error: no figure 'rowie-forster' (a figure of the scenario)"
-expect 0 "$BIN" verify "$TMP/sclone"
+expect 3 "$BIN" verify "$TMP/sclone"
 expect 0 "$BIN" reveal "$S"
 git -C "$TMP/sclone" fetch -q --tags origin
 git -C "$TMP/sclone" merge -q --ff-only origin/main
 for p in armstrong forster; do
-    expect 0 "$BIN" verify "$TMP/sclone" --view "$O/$p/turn-0002"
+    expect 3 "$BIN" verify "$TMP/sclone" --view "$O/$p/turn-0002"
     has "$TMP/out" "and his view is the revealed state's"
 done
 

@@ -95,17 +95,17 @@ git -C "$C" show turn-0002:journal/turn-0002.yaml | grep -qF "sha256: $want" ||
     die "the export of turn 2 does not show the defender's salted hash $want"
 
 # verify on the clone before the reveal: everything but the re-resolution, said plainly.
-expect 0 "$BIN" verify "$TMP/clone"
+expect 3 "$BIN" verify "$TMP/clone"
 has "$TMP/out" "turn 2: ok: close, key, salted digest, beacon round, seed,"
 has "$TMP/out" "sealed: not re-resolved until the reveal"
 has "$TMP/out" "not checked yet: that each turn's withheld orders re-resolve to its state and reports (after 'umpire reveal')"
-expect 0 "$BIN" verify "$C" --receipt "$R2"
+expect 3 "$BIN" verify "$C" --receipt "$R2"
 has "$TMP/out" "receipt $R2: ok: defender's orders for turn 2 are the ones closed in"
 # Each player's view against the clone (verify --view): his salted hash is the export's, his
 # own file opens it; another file does not; a turn he sent nothing is checked as such.
-expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0002"
+expect 3 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0002"
 has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
-expect 0 "$BIN" verify "$TMP/clone" --view "$O/attacker/turn-0002"
+expect 3 "$BIN" verify "$TMP/clone" --view "$O/attacker/turn-0002"
 has "$TMP/out" "attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml)"
 cp -r "$O/defender/turn-0002" "$TMP/view2"
 sed -i '1i # a note added later' "$TMP/view2/orders.yaml"
@@ -135,18 +135,18 @@ both_fail "$TMP/clone" --view "$TMP/view3"
 has "$TMP/out" "report.md does not open the commitment"
 
 # The independent verifier computes the same D_t from the salted hashes.
-expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
-has "$TMP/out" "verdict: ok: 4 turns"
+expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
+has "$TMP/out" "verify: ok: 4 turns"
 # Every view of every turn verifies, in both verifiers.
 views=$(for d in "$O"/*/turn-*; do printf -- '--view %s ' "$d"; done)
 # shellcheck disable=SC2086
-expect 0 "$BIN" verify "$TMP/clone" $views
+expect 3 "$BIN" verify "$TMP/clone" $views
 [ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "not 8 views (2 players, 4 turns) verified"
 # shellcheck disable=SC2086
-expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" $views
+expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" $views
 [ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "tools/umpire-verify: not 8 views verified"
 # ... and checks a player's outbox the same way, his report and view included.
-expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
+expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
 has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
 has "$TMP/out" "view $O/attacker/turn-0002: ok: attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml); his report and view"
 expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view3"
@@ -164,7 +164,7 @@ for n in 2 4; do
     done
 done
 for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
-    expect 0 $v "$TMP/clone" --view "$TMP/side"
+    expect 3 $v "$TMP/clone" --view "$TMP/side"
     has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it"
     has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 4 are the ones committed (salted hash in journal/turn-0004.yaml), his file opens it"
 done
@@ -230,17 +230,17 @@ expect 65 "$BIN" close "$C" "$HR/orders/turn-0005/attacker.yaml"
 has "$TMP/err" "was revealed (tag reveal): the game is over"
 git -C "$TMP/clone" fetch -q --tags origin
 git -C "$TMP/clone" merge -q --ff-only origin/main
-expect 0 "$BIN" verify "$TMP/clone"
+expect 3 "$BIN" verify "$TMP/clone"
 sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" | grep -v '^reveal: ok' > "$TMP/sealed-verify"
 has "$TMP/out" "reveal: ok: 13 files, every one used by the turns re-resolved"
 has "$TMP/out" "turn 4: ok: close, key, digest, beacon round, seed,"
 has "$TMP/out" "every turn re-resolves to its commit"
-expect 0 "$BIN" verify "$C"
+expect 3 "$BIN" verify "$C"
 has "$TMP/out" "and the SQLite journal matches git"
 expect 0 "$BIN" replay "$C"
 has "$TMP/out" "replay: 4 turns identical"
 # After the reveal a player's view of the state is checked too.
-expect 0 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0004"
+expect 3 "$BIN" verify "$TMP/clone" --view "$O/defender/turn-0004"
 has "$TMP/out" "his file opens it; his report and view of the state open the commitments there, and his view is the revealed state's"
 cp -r "$O/defender/turn-0004" "$TMP/view4"
 sed -i "s/withdraw: true/withdraw: false/" "$TMP/view4/state.yaml"
@@ -260,11 +260,11 @@ for n in 1 2 3 4; do
     T=$((T + 3600))
 done
 git clone -q "$O" "$TMP/open-clone"
-expect 0 "$BIN" verify "$TMP/open-clone"
+expect 3 "$BIN" verify "$TMP/open-clone"
 sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" > "$TMP/open-verify"
 diff "$TMP/open-verify" "$TMP/sealed-verify" || die "verify after the reveal differs from an open campaign's"
-expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
-has "$TMP/out" "verdict: ok: 4 turns"
+expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
+has "$TMP/out" "verify: ok: 4 turns"
 
 # Tampering with the reveal, each in a fresh clone whose reveal commit is rebuilt: an order
 # file (a comment added), a salt, a whole state.
@@ -311,13 +311,13 @@ for f in "$BS"/orders/turn-000[12]/*.yaml; do
 done
 grep -q 'opportunity:' "$N/.umpire/outbox/usmc/turn-0001/state.yaml" ||
     die "the usmc's view lacks his opportunity-fire orders"
-expect 0 "$BIN" verify "$TMP/betio-clone"
+expect 3 "$BIN" verify "$TMP/betio-clone"
 has "$TMP/out" "not checked yet"
 views=$(for d in "$N"/.umpire/outbox/*/turn-*; do printf -- '--view %s ' "$d"; done)
 # shellcheck disable=SC2086
-expect 0 "$BIN" verify "$TMP/betio-clone" $views
+expect 3 "$BIN" verify "$TMP/betio-clone" $views
 [ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 4 ] || die "not 4 NHiS views verified"
 expect 0 at $T "$BIN" reveal "$N"
 git -C "$TMP/betio-clone" pull -q --tags
-expect 0 "$BIN" verify "$TMP/betio-clone"
+expect 3 "$BIN" verify "$TMP/betio-clone"
 has "$TMP/out" "verify: ok: campaign betio-seawall: 2 turns"

@@ -8,10 +8,10 @@
 # agree DIR NAME: both verifiers pass a clone of DIR and count the same turns and dice.
 agree() {
     git clone -q "$1" "$TMP/clone-$2"
-    expect 0 "$BIN" verify "$TMP/clone-$2"
+    expect 3 "$BIN" verify "$TMP/clone-$2"
     c=$(sed -n 's/^verify: ok: campaign [^:]*: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice.*/\1 \2/p' "$TMP/out")
-    expect 0 python3 "$ROOT/tools/umpire-verify" "$TMP/clone-$2"
-    p=$(sed -n 's/^verdict: ok: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice verified/\1 \2/p' "$TMP/out")
+    expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone-$2"
+    p=$(sed -n 's/^verify: ok: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice verified/\1 \2/p' "$TMP/out")
     [ -n "$c" ] && [ "$c" = "$p" ] || die "$2: C verify says '$c', Python says '$p' (turns dice)"
     echo "$2: both verifiers: $c (turns dice)"
 }

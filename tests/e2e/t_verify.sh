@@ -30,7 +30,7 @@ commit() {
 }
 
 # The umpire's copy: every turn, the SQLite cross-check included; no progress off a terminal.
-expect 0 "$BIN" verify "$C"
+expect 3 "$BIN" verify "$C"
 has "$TMP/out" "turn 0: ok: setup, chain, history, journal"
 t=1
 while [ "$t" -le "$N" ]; do
@@ -46,7 +46,7 @@ has "$TMP/out" "turn 1: ok: key, digest, seed, $n1 dice,"
 
 # A plain clone: the same without the journal.
 clone ok
-expect 0 "$BIN" verify "$TMP/ok"
+expect 3 "$BIN" verify "$TMP/ok"
 has "$TMP/out" "turn $N: ok: key, digest, seed, "
 has "$TMP/out" "verify: ok: campaign harbour-raid: $N turns, "
 if grep -q "journal matches" "$TMP/out"; then die "a clone has no SQLite journal"; fi
@@ -147,12 +147,12 @@ has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
 # umpire's journal does, above). It verifies main alone and says both, in both verifiers.
 clone moved-clone "$TMP/moved"
 git -C "$TMP/moved-clone" fetch -q --tags
-expect 0 "$BIN" verify "$TMP/moved-clone"
+expect 3 "$BIN" verify "$TMP/moved-clone"
 has "$TMP/out" "note: tags turn-$(printf %04d "$N") to $last are ahead of main, which ends at turn $((N - 1)) (commit $(git -C "$TMP/moved" rev-parse main)) and leads to them"
 has "$TMP/out" "verify: ok: campaign harbour-raid: $((N - 1)) turns"
 # A clone that verified turn N before is not fooled: its remembered head left main.
 clone seen
-expect 0 "$BIN" verify "$TMP/seen"
+expect 3 "$BIN" verify "$TMP/seen"
 git -C "$TMP/seen" fetch -q "$TMP/moved" +main:refs/remotes/origin/main
 git -C "$TMP/seen" reset -q --hard origin/main
 both_fail "$TMP/seen"
@@ -216,7 +216,7 @@ for t in 1 2; do
     env SOURCE_DATE_EPOCH=$((1767225600 + t * 86400 + 3600)) "$BIN" turn "$TMP/bc" \
         --beacon "randomness-$t" >/dev/null
 done
-expect 0 "$BIN" verify "$TMP/bc"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
+expect 3 "$BIN" verify "$TMP/bc"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
 clone bcc "$TMP/bc"
 sed -i 's/^beacon_value: .*/beacon_value: randomness-9/' "$TMP/bcc/journal/turn-0002.yaml"
 commit bcc turn-0002
