@@ -55,13 +55,13 @@ sed -e 's/^player: .*/player: blackbeard/' -e 's/^campaign: .*/campaign: nope/' 
 bad many "orders for campaign 'nope'"; has "$TMP/err" "'blackbeard' is not a player of this campaign"
 shows_source "$TMP/err" "orders for campaign 'nope'"; shows_source "$TMP/err" "'blackbeard' is not a player"
 
-# The README's example, exactly: a square off the grid, its line, the caret under it.
+# docs/guide-umpire.md's example (A worked turn), exactly: a square off the grid, its line, the caret under it.
 sed 's/move: B2/move: Z9/' "$ROOT/campaigns/harbour-raid/orders/turn-0001/attacker.yaml" > bad.yaml
 expect 65 "$BIN" check "$C" bad.yaml
 head -n 3 "$TMP/err" > "$TMP/got"
 printf '%s\n' "bad.yaml:12:15: error: move 'Z9' is not a square of the 6x4 grid (A1 to F4 expected)" \
     "   12 |       - move: Z9" "      |               ^" | cmp -s - "$TMP/got" ||
-    { cat "$TMP/err" >&2; die "the README's bad.yaml example is not what check prints"; }
+    { cat "$TMP/err" >&2; die "docs/guide-umpire.md's bad.yaml example is not what check prints"; }
 
 # What is echoed from a file is escaped: an ANSI sequence in an order file reaches the
 # terminal as text, never as bytes it would act on.

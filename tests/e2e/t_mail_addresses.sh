@@ -1,7 +1,7 @@
 # t_mail_addresses.sh — the players' addresses are private to the umpire: `umpire init` keeps
 # them in .umpire/addresses.yaml (0600, never committed) and campaign.yaml holds none (the SSH
 # keys stay: players check signatures with them); the umpire changes an address by editing that
-# file by hand or with `umpire players DIR --set` (README "Running a game by email"), a bad edit
+# file by hand or with `umpire players DIR --set` (docs/guide-umpire.md "Running a game by email"), a bad edit
 # is pointed at; a campaign made before the file (addresses in campaign.yaml) still takes its
 # players' mail.
 . "$ROOT/tests/e2e/lib.sh"

@@ -2,11 +2,11 @@
 # in a scrubbed environment (env -i: no HOME settings, no SOURCE_DATE_EPOCH, PATH with umpire
 # installed by `make install PREFIX=...`), from a copy of the source's campaigns/, to the
 # resolved offline turn and the refusal before the beacon round is out.
-# "A worked turn": init with the default entropy (beacon) and visibility (sealed), check,
+# docs/guide-umpire.md's "A worked turn" (the README's, before it moved there): init with the default entropy (beacon) and visibility (sealed), check,
 # close ten minutes before drand quicknet's round 657413 was out (September 2023: the clock
 # set back so that a real round, recorded in tests/e2e/beacon/, is the one the close names),
 # then the turn with that round's value and signature, checked against quicknet's key; what the players' clones and the attacker's outbox hold; the reveal.
-# Every output the README shows is checked line by line (tests/e2e/readme_check.py): in
+# Every output either page shows is checked line by line (tests/e2e/readme_check.py): in
 # order, adjacent, and every line left out marked by a `…` line.
 . "$ROOT/tests/e2e/lib.sh"
 py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
@@ -65,7 +65,7 @@ rec "umpire verify harbour --view harbour/.umpire/outbox/attacker/turn-0001" \
     "$BIN" verify harbour --view harbour/.umpire/outbox/attacker/turn-0001
 rec "umpire reveal harbour" "$BIN" reveal harbour
 rec "git -C harbour ls-tree -r --name-only reveal reveal" git -C harbour ls-tree -r --name-only reveal reveal
-expect 0 "$py" "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" "## A worked turn" rec/index
+expect 0 "$py" "$ROOT/tests/e2e/readme_check.py" "$ROOT/docs/guide-umpire.md" "## A worked turn" rec/index
 
 # README facts: the campaigns it says play sealed are those whose demo.init seals them.
 said=$(tr "\n" " " < "$ROOT/README.md" | grep -o '([^)]*play sealed: their `demo.init`)' | grep -o '`[a-z0-9-]*`' |
