@@ -108,14 +108,18 @@ has "$TMP/out" "round 657413: signature $S3: the signature fails the pairing che
 expect 65 "$BIN" audit cheat-clone 1:0
 has "$TMP/out" "the signature fails the pairing check for round 657413"
 
-# --- The helper missing: said plainly, exit 66, nothing written.
-expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify clone
+# --- The helper missing: said plainly, exit 66, nothing written. (--full: this clone
+# verified before, and a run without it checks only the turns after, here none, so it needs
+# no helper: issue 38.)
+expect 0 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify clone
+has "$TMP/out" "turns 1-1: ok: verified before by this clone"
+expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify --full clone
 has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BLS '/nonexistent/umpire-bls' is not an executable file"
 expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls python3 "$ROOT/tools/umpire-verify" clone
 has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BLS '/nonexistent/umpire-bls'"
 mkdir -p lonely
 cp "$(readlink -f "$BIN")" lonely/umpire
-expect 66 lonely/umpire verify clone
+expect 66 lonely/umpire verify --full clone
 has "$TMP/err" "the BLS helper umpire-bls is missing (looked for $PWD/lonely/umpire-bls"
 
 # --- campaign.yaml: a known chain takes its own key only.
