@@ -111,7 +111,7 @@ has "$TMP/out" "the signature fails the pairing check for round 657413"
 # --- The helper missing: said plainly, exit 66, nothing written. (--full: this clone
 # verified before, and a run without it checks only the turns after, here none, so it needs
 # no helper: issue 38.)
-expect 0 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify clone
+expect 3 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify clone
 has "$TMP/out" "turns 1-1: ok: verified before by this clone"
 expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify --full clone
 has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BLS '/nonexistent/umpire-bls' is not an executable file"

@@ -111,7 +111,9 @@ has "$TMP/err" "umpire: warning: $C/.umpire/secret can be read by its group or b
 chmod 600 "$C/.umpire/secret"
 
 # Readers share: verify runs while a turn's writer lock is held, and beside another reader.
-flock -x "$C/.umpire/lock" "$BIN" verify "$C" >/dev/null 2>"$TMP/err" || die "verify beside a held writer lock: $(cat "$TMP/err")"
+# (exit 3: consistent, not proven fair, entropy none; docs/fairness.md "The verdict")
+rc=0; flock -x "$C/.umpire/lock" "$BIN" verify "$C" >/dev/null 2>"$TMP/err" || rc=$?
+[ "$rc" -eq 3 ] || die "verify beside a held writer lock: exit $rc: $(cat "$TMP/err")"
 flock -s "$C/.umpire/readers" "$BIN" replay "$C" >/dev/null 2>"$TMP/err" || die "replay beside another reader: $(cat "$TMP/err")"
 
 # A turn waits for a running reader (here a shell holding the shared lock) instead of

@@ -218,7 +218,9 @@ mail() {
 }
 # (turn 2 names only the defender: he alone sent orders, and the attacker was not due)
 for t in 1 2 3; do
-    pl=$(ls "$TMP/receipts-$t" | sed 's/\.yaml$//')
+    # the due player's receipt (every player gets one of each close: the attacker is due on
+    # turns 1 and 3, the defender on turn 2)
+    pl=attacker; [ "$t" -ne 2 ] || pl=defender
     at=$(sed -n 's/^closed_at: //p' "$B/journal/turn-000$t.close.yaml")
     mail "$t" "$pl" "$((at + 60))" >"$TMP/r$t.eml"
 done

@@ -68,7 +68,7 @@ git clone -q c cl
 # Both verifiers: without --trust-tsa the test authority's token is sound but no witness; with
 # its CA (or its own certificate) it witnesses each close. The same lines in both.
 stamps() { grep -E '^turn [0-9]+: (time stamp|no time stamp)' "$1"; }
-expect 0 "$BIN" verify cl
+expect 3 "$BIN" verify cl
 has "$TMP/out" "turn 1: time stamp (test, genTime "
 has "$TMP/out" "): no witness: its signer does not chain to an authority this verifier trusts (give its certificate with --trust-tsa CERT.pem)"
 has "$TMP/out" "turn 2: no time stamp from down (it did not answer the close)"
@@ -77,7 +77,7 @@ expect 0 python3 "$PY" cl
 stamps "$TMP/out" > py.lines
 diff c.lines py.lines || die "the verifiers differ on the time stamps (untrusted)"
 for cert in tsa/testca.pem tsa/tsa.pem; do
-    expect 0 "$BIN" verify cl --trust-tsa "$cert"
+    expect 3 "$BIN" verify cl --trust-tsa "$cert"
     [ "$(grep -c '): witnesses the close$' "$TMP/out")" -eq 2 ] || { cat "$TMP/out"; die "not both closes witnessed with $cert"; }
     stamps "$TMP/out" > c.lines
     expect 0 python3 "$PY" cl --trust-tsa "$cert"
@@ -85,7 +85,7 @@ for cert in tsa/testca.pem tsa/tsa.pem; do
     diff c.lines py.lines || die "the verifiers differ on the time stamps ($cert)"
 done
 # Another CA's certificate makes no witness; a file that is no certificate is refused.
-expect 0 "$BIN" verify cl --trust-tsa tsa/otherca.pem
+expect 3 "$BIN" verify cl --trust-tsa tsa/otherca.pem
 has "$TMP/out" "): no witness: its signer does not chain"
 echo "not a certificate" > junk.pem
 expect 65 "$BIN" verify cl --trust-tsa junk.pem
@@ -107,14 +107,14 @@ python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-5] ^= 
 retoken t1 flipped.tsr
 both_fail t1 --trust-tsa tsa/testca.pem
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
-has "$TMP/py.out" "verdict: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
+has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
 # Bytes that are no time-stamp response at all.
 rm -rf t2 && git clone -q c t2
 head -c 100 "$TOK" > cut.tsr
 retoken t2 cut.tsr
 both_fail t2
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
-has "$TMP/py.out" "verdict: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
+has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
 # The token of another close (turn 1's): its imprint is not this close file's.
 rm -rf t3 && git clone -q c t3
 retoken t3 c/journal/turn-0001.close.test.tsr
@@ -122,7 +122,7 @@ both_fail t3 --trust-tsa tsa/testca.pem
 d1=$(sha256sum c/journal/turn-0001.close.yaml | cut -c1-64)
 d2=$(sha256sum c/journal/turn-0002.close.yaml | cut -c1-64)
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
-has "$TMP/py.out" "verdict: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
+has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
 # A close commit holding a token of an authority campaign.yaml does not name.
 rm -rf t4 && git clone -q c t4
 cp "$TOK" t4/journal/turn-0002.close.other.tsr
@@ -153,7 +153,7 @@ rm -rf dl && git clone -q d dl
 both_fail dl --trust-tsa tsa/testca.pem
 has "$TMP/out" "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime "
 has "$TMP/out" "is before the close's closed_at $(date -u -d "@$((NOW + 3600))" '+%Y-%m-%dT%H:%M:%SZ'): the close file existed before the time it claims"
-grep -F "verdict: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/py.out" |
+grep -F "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/py.out" |
     grep -qF "is before the close's closed_at" || { cat "$TMP/py.out"; die "umpire-verify: no genTime failure"; }
 
 # A close made an hour ago whose round (600 s later) is out: a token now comes too late.
@@ -196,7 +196,7 @@ has "$TMP/err" "umpire: note: turn 1 closed without a time stamp from down: cann
 git -C r show --format= --name-only close-0001 | grep -qx journal/turn-0001.close.test.tsr ||
     die "umpire run committed no time stamp with the close"
 rm -rf rl && git clone -q r rl
-expect 0 "$BIN" verify rl --trust-tsa tsa/testca.pem
+expect 3 "$BIN" verify rl --trust-tsa tsa/testca.pem
 has "$TMP/out" "turn 1: time stamp (test, genTime "
 has "$TMP/out" "): witnesses the close"
 echo ok
