@@ -709,7 +709,8 @@ static void remember_turns(struct verify *v, int last)
 	char head[65];
 	char *dir = record_path(v);
 
-	if (!v->c->journal && !v->sealed && !v->revealed && !v->n_receipts && !v->n_views) {
+	if (!v->c->journal && !v->sealed && !v->revealed && !v->n_receipts && !v->n_views &&
+		!v->n_trust_tsa) {
 		/* The turns a trusted time stamp witnessed (receipts are given anew each run, and
 		 * a run given some records nothing): the verdict of a later run needs them. */
 		struct buf w = BUF_INIT;
@@ -732,7 +733,8 @@ static void remember_turns(struct verify *v, int last)
  * (turn-N, close-N) still sits where that run found it: commits are named by their content,
  * so those turns are the ones verified. Their dice and journal hash chain come from the
  * record. Returns how many turns to skip (0: check all; never for the umpire's own copy,
- * whose journal may change, nor with --full, receipts, views or a sealed campaign). */
+ * whose journal may change, nor with --full, receipts, views, --trust-tsa or a sealed
+ * campaign). */
 static int turns_verified_before(struct verify *v)
 {
 	char pinned[41], id[41], tag[LAYOUT_TAG_MAX], commit[41], head[65];
@@ -744,7 +746,10 @@ static int turns_verified_before(struct verify *v)
 
 	memcpy(setup_head, v->head, FAIR_HASH_BYTES);
 
+	/* --trust-tsa changes which closes are witnessed: a run given certificates checks every
+	 * turn's tokens again, and records nothing. */
 	if (v->full || v->c->journal || v->sealed || v->revealed || v->n_receipts || v->n_views ||
+		v->n_trust_tsa ||
 		repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
 		file_read(path, 64 * 1024, &text) != 0 ||
 		sscanf(buf_str(&text), "%40s %d %zu %64s", commit, &turns, &dice, head) != 4 ||

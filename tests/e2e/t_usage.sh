@@ -22,7 +22,7 @@ for c in $cmds; do
     esac
 done
 usage_error check "$TMP"; has "$TMP/err" "missing ORDERS... (the order files to check)"
-usage_error audit "$TMP"; has "$TMP/err" "missing T:J"
+usage_error audit "$TMP" 3:1 extra; has "$TMP/err" "unexpected argument 'extra'"
 usage_error status a b; has "$TMP/err" "unexpected argument 'b' (DIR expected, no more)"
 usage_error inbox "$TMP"; has "$TMP/err" "missing --maildir PATH"
 usage_error run "$TMP"; has "$TMP/err" "missing --maildir PATH"

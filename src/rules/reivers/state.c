@@ -78,8 +78,12 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 	*out = o;
 	if (!opts)
 		return 0;
-	if (node_check_keys(opts, "options", keys, &bad, d) < 0)
+	/* A refusal frees what it parsed and leaves *out NULL, as every rule system's does. */
+	*out = NULL;
+	if (node_check_keys(opts, "options", keys, &bad, d) < 0) {
+		free(o);
 		return -1;
+	}
 	if ((n = node_get(opts, "spook-first"))) {
 		if (node_want_enum(n, "spook-first", spook_first_names, &e, d) < 0)
 			rc = -1;
@@ -113,7 +117,12 @@ int rv_options_parse(void **out, const struct node *opts, struct diag *d)
 	}
 	if ((n = node_get(opts, "victory")) && parse_victory(n, o, d) < 0)
 		rc = -1;
-	return rc < 0 || bad < 0 ? -1 : 0;
+	if (rc < 0 || bad < 0) {
+		free(o);
+		return -1;
+	}
+	*out = o;
+	return 0;
 }
 
 struct node *rv_options_emit(const void *opts)
