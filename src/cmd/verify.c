@@ -749,8 +749,7 @@ static int turns_verified_before(struct verify *v)
 	/* --trust-tsa changes which closes are witnessed: a run given certificates checks every
 	 * turn's tokens again, and records nothing. */
 	if (v->full || v->c->journal || v->sealed || v->revealed || v->n_receipts || v->n_views ||
-		v->n_trust_tsa ||
-		repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
+		v->n_trust_tsa || repo_commit_id(v->c->repo, VERIFIED_REF, pinned) != 0 ||
 		file_read(path, 64 * 1024, &text) != 0 ||
 		sscanf(buf_str(&text), "%40s %d %zu %64s", commit, &turns, &dice, head) != 4 ||
 		strcmp(commit, pinned) != 0 || turns < 1 || strlen(head) != 64 ||
