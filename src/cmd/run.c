@@ -4,6 +4,8 @@
  * grace are over, queue receipts, reports and reminders, publish, send. */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/file.h"
+#include "core/spawn.h"
 #include "mail/inbox.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
@@ -103,8 +106,10 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 
 /* Runs `sh -c 'CMD "$1"' sh ROUND` and reads its output (at most 1100 bytes): the round's
  * value on the first line (at most 1024 bytes), its signature on the second (none leaves
- * signature empty: the turn then refuses the value if the beacon signs). 0, or -1 when it
- * cannot run, fails or prints nothing (told on stderr). */
+ * signature empty: the turn then refuses the value if the beacon signs). A command silent
+ * for $UMPIRE_BEACON_COMMAND_TIMEOUT seconds (default 60) is stopped and reaped, as every
+ * child umpire starts (core/spawn.h). 0, or -1 when it cannot run, fails, stalls or prints
+ * nothing (told on stderr). */
 static int beacon_value(const char *cmd, long long round, struct buf *value, struct buf *signature)
 {
 	char r[32], buf[1100];
@@ -124,19 +129,46 @@ static int beacon_value(const char *cmd, long long round, struct buf *value, str
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	/* Its own process group: a command that stalls is stopped with whatever it started. */
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
-	while (rc == 0 && n < sizeof(buf) - 1 &&
-		(got = read(fds[0], buf + n, sizeof(buf) - 1 - n)) != 0)
+	int timeout = spawn_timeout("UMPIRE_BEACON_COMMAND_TIMEOUT", 60), stalled = 0;
+	while (rc == 0 && n < sizeof(buf) - 1) {
+		struct pollfd p = { fds[0], POLLIN, 0 };
+		int ready = poll(&p, 1, timeout * 1000);
+		if (ready == 0) {
+			stalled = 1;
+			break;
+		}
+		if (ready < 0 && errno == EINTR)
+			continue;
+		got = ready < 0 ? -1 : read(fds[0], buf + n, sizeof(buf) - 1 - n);
+		if (got == 0)
+			break;
 		if (got > 0)
 			n += (size_t)got;
 		else if (errno != EINTR)
 			break;
+	}
 	close(fds[0]);
+	if (rc == 0 && stalled) {
+		(void)kill(-pid, SIGTERM);
+		spawn_stop(pid);
+		(void)kill(-pid, SIGKILL);
+		fprintf(stderr,
+			"umpire run: the beacon command gave no answer in %d seconds for round %lld: stopped\n",
+			timeout, round);
+		free(script);
+		return -1;
+	}
 	if (rc == 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		status = spawn_wait(pid, timeout);
 	free(script);
 	buf[n] = '\0';
 	char *v = buf;

@@ -190,6 +190,13 @@ mkdir -p md/new md/cur md/tmp
 printf '#!/bin/sh\n"%s/tools/demo-beacon" "$1" | head -n 1\n' "$ROOT" > value-only; chmod +x value-only
 expect 65 env UMPIRE_BLS="$BLS" SOURCE_DATE_EPOCH=$((D0 + 86400 + 3600)) "$BIN" run d --maildir md --beacon-command "$PWD/value-only"
 has "$TMP/err" "turn 1: beacon round $R: no signature"
+# A command that stalls is stopped, with what it started, and the turn waits (issue 32 item 3).
+printf '#!/bin/sh\necho $$ > "%s/stall.pid"\ntrap "" TERM\nsleep 300\n' "$PWD" > stall; chmod +x stall
+expect 0 env UMPIRE_BEACON_COMMAND_TIMEOUT=1 UMPIRE_BLS="$BLS" SOURCE_DATE_EPOCH=$((D0 + 86400 + 3600)) "$BIN" run d --maildir md --beacon-command "$PWD/stall"
+has "$TMP/err" "the beacon command gave no answer in 1 seconds for round $R: stopped"
+i=0; while kill -0 "$(cat stall.pid)" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+! kill -0 "$(cat stall.pid)" 2>/dev/null || die "the stalled beacon command still runs"
+[ ! -f d/journal/turn-0001.yaml ] || die "a turn resolved without a value"
 expect 0 env UMPIRE_BLS="$BLS" SOURCE_DATE_EPOCH=$((D0 + 86400 + 3600)) "$BIN" run d --maildir md --beacon-command "$ROOT/tools/demo-beacon"
 has "$TMP/out" "turn 1: the attacker's turn"
 set -- $(UMPIRE_BLS="$BLS" "$ROOT/tools/demo-beacon" "$R")
