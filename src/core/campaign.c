@@ -933,10 +933,13 @@ int campaign_victory(const struct campaign *c, const void *state, const char **w
 	const char *w = NULL;
 	int decided = c->rules->victory && c->rules->victory(&c->rc, state, &w, &why) == 1;
 
-	for (size_t i = 0; decided && w && i < c->n_players; i++)
-		if (strcmp(c->players[i], w) == 0)
-			w = c->players[i]; /* c's own string: it outlives state */
-	assert(!decided || !w || campaign_has_player(c, w));
+	if (decided && w) {
+		size_t i = 0;
+		while (i < c->n_players && strcmp(c->players[i], w) != 0)
+			i++;
+		assert(i < c->n_players); /* a rule system names one of the campaign's players */
+		w = c->players[i];        /* c's own string: it outlives state */
+	}
 	if (!decided)
 		buf_puts(out, "no winner by the scenario's conditions (it states none): the umpire "
 			      "rules who won");

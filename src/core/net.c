@@ -223,6 +223,19 @@ static size_t write_body(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* What http_get and http_post set alike: the answer into d (at most its max), errors into
+ * errbuf, no signals, the timeout (seconds, <= 0: 60), http(s) only, umpire's user agent. */
+static void http_options(CURL *curl, struct download *d, char *errbuf, long timeout)
+{
+	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+	lc.easy_setopt(curl, CURLOPT_WRITEDATA, d);
+	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
+	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+}
+
 int http_get(const char *url, size_t max, long timeout, struct buf *out, long *status)
 {
 	struct download d = { out, max, 0, 0 };
@@ -236,13 +249,7 @@ int http_get(const char *url, size_t max, long timeout, struct buf *out, long *s
 	if (!curl)
 		return error_set(ERROR_OS, "cannot start libcurl");
 	lc.easy_setopt(curl, CURLOPT_URL, url);
-	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
-	lc.easy_setopt(curl, CURLOPT_WRITEDATA, &d);
-	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
-	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	http_options(curl, &d, errbuf, timeout);
 	CURLcode rc = lc.easy_perform(curl);
 	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
 	if (rc != CURLE_OK)
@@ -286,13 +293,7 @@ int http_post(const char *url, const char *content_type, const void *body, size_
 	lc.easy_setopt(curl, CURLOPT_POSTFIELDS, body);
 	lc.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
 	lc.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-	lc.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
-	lc.easy_setopt(curl, CURLOPT_WRITEDATA, &d);
-	lc.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	lc.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	lc.easy_setopt(curl, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60L);
-	lc.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	lc.easy_setopt(curl, CURLOPT_USERAGENT, "umpire");
+	http_options(curl, &d, errbuf, timeout);
 	CURLcode rc = lc.easy_perform(curl);
 	lc.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
 	lc.easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &got_type);

@@ -181,19 +181,28 @@ int inbox_game_over(struct campaign *c, char **why)
 	return *why != NULL;
 }
 
-int inbox_game_result(struct campaign *c, char **result, char **winner)
+/* campaign_victory of state as new strings: the line into *result, the winner's id (or
+ * NULL) into *winner. */
+static void victory_strings(const struct campaign *c, const void *state, char **result,
+	char **winner)
 {
 	struct buf line = BUF_INIT;
-	void *state = NULL;
 	const char *w = NULL;
+
+	campaign_victory(c, state, &w, &line);
+	*winner = w ? xstrdup(w) : NULL;
+	*result = buf_detach(&line);
+}
+
+int inbox_game_result(struct campaign *c, char **result, char **winner)
+{
+	void *state = NULL;
 	int last;
 
 	*result = *winner = NULL;
 	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
 		return -1;
-	campaign_victory(c, state, &w, &line);
-	*winner = w ? xstrdup(w) : NULL;
-	*result = buf_detach(&line);
+	victory_strings(c, state, result, winner);
 	c->rules->state_free(state);
 	return 0;
 }
@@ -1058,13 +1067,8 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	}
 	out->game_over = over != NULL;
 	out->over = over;
-	if (out->game_over) {
-		struct buf line = BUF_INIT;
-		const char *w = NULL;
-		campaign_victory(c, state, &w, &line);
-		out->result = buf_detach(&line);
-		out->winner = w ? xstrdup(w) : NULL;
-	}
+	if (out->game_over)
+		victory_strings(c, state, &out->result, &out->winner);
 	out->revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;

@@ -28,4 +28,27 @@ struct campaign *fuzz_mid_game(const char *name);
  * against c; files over ORDER_FILE_MAX_BYTES are skipped. */
 void fuzz_check_orders(struct campaign *c, const uint8_t *data, size_t size);
 
+/* The whole of a rule system's order-parser target (fuzz_orders_NAME.c): the campaign NAME
+ * of campaigns/ after its turn 1 (fuzz_mid_game), each input checked as its order file for
+ * turn 2 (fuzz_check_orders). */
+#define FUZZ_ORDERS_TARGET(campaign_name) \
+	static struct campaign *fuzz_game; \
+	static void fuzz_close_game(void) \
+	{ \
+		campaign_close(fuzz_game); \
+	} \
+	int LLVMFuzzerInitialize(int *argc, char ***argv) \
+	{ \
+		(void)argc; \
+		(void)argv; \
+		fuzz_game = fuzz_mid_game(campaign_name); \
+		atexit(fuzz_close_game); \
+		return 0; \
+	} \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) \
+	{ \
+		fuzz_check_orders(fuzz_game, data, size); \
+		return 0; \
+	}
+
 #endif

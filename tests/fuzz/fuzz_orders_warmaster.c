@@ -7,24 +7,4 @@
 #include "core/campaign.h"
 #include "fuzz.h"
 
-static struct campaign *game;
-
-static void close_game(void)
-{
-	campaign_close(game);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	game = fuzz_mid_game("karak-gate");
-	atexit(close_game);
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	fuzz_check_orders(game, data, size);
-	return 0;
-}
+FUZZ_ORDERS_TARGET("karak-gate")
