@@ -382,7 +382,7 @@ static int run_mail(struct campaign *c, long long now)
 	/* The end: once for good (a sealed campaign: once revealed, so the mail names it). */
 	if (rc == 0 && s.game_over && (c->visibility != CAMPAIGN_SEALED || s.revealed)) {
 		before = outbox_pending(c);
-		rc = notify_game_end(c, s.over, now, &n);
+		rc = notify_game_end(c, s.over, s.result, now, &n);
 		if (rc == 0)
 			said(c, before, "the game's end", 0);
 	}

@@ -194,19 +194,6 @@ static void victory_strings(const struct campaign *c, const void *state, char **
 	*result = buf_detach(&line);
 }
 
-int inbox_game_result(struct campaign *c, char **result, char **winner)
-{
-	void *state = NULL;
-	int last;
-
-	*result = *winner = NULL;
-	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
-		return -1;
-	victory_strings(c, state, result, winner);
-	c->rules->state_free(state);
-	return 0;
-}
-
 /* The campaigns that take mail from maildir: one empty file per id in
  * maildir/umpire-campaigns/ (Maildir readers ignore it), each added by its own inbox. */
 static void register_campaign(const struct campaign *c, const char *maildir)

@@ -71,12 +71,6 @@ void inbox_report_release(struct inbox_report *rep);
  * 0 while it goes on (*why NULL); -1 when the state cannot be read. */
 int inbox_game_over(struct campaign *c, char **why);
 
-/* The result of c's ended game, from its last state (campaign_victory): *result a new
- * string, "P wins: WHY", "a draw: WHY" or that the scenario names no winner; *winner a new
- * string with the winner's id, or NULL (a draw, or no winner named). -1 when the state
- * cannot be read (*result and *winner NULL). */
-int inbox_game_result(struct campaign *c, char **result, char **winner);
-
 /* Where the accepted orders of turn are kept: .umpire/inbox/turn-NNNN (a new string). */
 char *inbox_turn_dir(const struct campaign *c, int turn);
 /* The open turn: the journal's last turn + 1. Returns 0 / -1. */
@@ -109,7 +103,7 @@ struct inbox_status {
 	long long grace_end;                 /* deadline + grace, -1 without */
 	int game_over;                       /* the game has ended: no turn is open */
 	char *over;                          /* game_over: why (inbox_game_over) */
-	char *result;                        /* game_over: who won (inbox_game_result) */
+	char *result;                        /* game_over: who won (campaign_victory) */
 	char *winner;                        /* game_over: the winner's id; NULL: none or a draw */
 	int revealed;                        /* the campaign has its tag `reveal` */
 	struct inbox_player_status *players; /* campaign order */

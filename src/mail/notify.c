@@ -392,7 +392,8 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 	return rc;
 }
 
-int notify_game_end(struct campaign *c, const char *why, long long now, size_t *n)
+int notify_game_end(struct campaign *c, const char *why, const char *result, long long now,
+	size_t *n)
 {
 	char tag[LAYOUT_TAG_MAX];
 	int last, rc = 0;
@@ -403,9 +404,6 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 	layout_tag(tag, last);
 	int revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	const char *remote = c->pbem.publish.remote;
-	char *result = NULL, *winner = NULL;
-	if (inbox_game_result(c, &result, &winner) < 0)
-		return -1;
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
 		if (!has_address(c, i))
 			continue;
@@ -450,7 +448,5 @@ int notify_game_end(struct campaign *c, const char *why, long long now, size_t *
 		free(subject);
 		buf_release(&body);
 	}
-	free(result);
-	free(winner);
 	return rc;
 }

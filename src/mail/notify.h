@@ -46,9 +46,11 @@ const char *notify_from(const struct campaign *c);
  * commitment, so a later campaign of the same id has other ids; DOMAIN: mail.from's). */
 void notify_message_id(char *out, size_t size, const struct campaign *c, const char *what);
 
-/* Queues to every player with an address the mail that says the game of c is over (why), how
- * its outcome is published (the last turn's tag; a sealed campaign's tag `reveal`) and how to
- * verify it (end-PLAYER), once per player. Returns 0 / -1. */
-int notify_game_end(struct campaign *c, const char *why, long long now, size_t *n);
+/* Queues to every player with an address the mail that says the game of c is over (why), who
+ * won (result: inbox_status's line), how its outcome is published (the last turn's tag; a
+ * sealed campaign's tag `reveal`) and how to verify it (end-PLAYER), once per player.
+ * Returns 0 / -1. */
+int notify_game_end(struct campaign *c, const char *why, const char *result, long long now,
+	size_t *n);
 
 #endif
