@@ -1,0 +1,209 @@
+// umpire-tlock (tools/umpire-tlock.mjs and its bundle build/web/umpire-tlock.mjs, issue 36):
+// every command and every refusal, by running the command line as umpire does; and interop
+// with drand's own tlock both ways: files drand's tools made (tests/vectors/tlock/) open, and
+// files it seals open with tlock-js's own timelockDecrypt; on real quicknet rounds
+// (tests/vectors/drand-rounds.json) and on the demo beacon (tools/demo-beacon signs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { timelockEncrypt, timelockDecrypt, Buffer } from 'tlock-js';
+import { createTimelockEncrypter } from 'tlock-js/drand/timelock-encrypter.js';
+import { Encrypter, armor } from 'age-encryption';
+import { offlineClient, inspect, seal, open, keygen, TlockError } from '../src/tlock.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const V = JSON.parse(readFileSync(path.join(ROOT, 'tests/vectors/tlock/vectors.json'), 'utf8'));
+const D = JSON.parse(readFileSync(path.join(ROOT, 'tests/vectors/drand-rounds.json'), 'utf8'));
+const QN = V.chains.quicknet, DEMO = V.chains['demo-beacon'];
+const Q = D.valid.find((r) => r.chain === QN.hash && r.round === 657413);
+const Q3 = D.valid.find((r) => r.chain === QN.hash && r.round === 3);
+const TMP = mkdtempSync(path.join(tmpdir(), 'umpire-tlock-test-'));
+process.on('exit', () => rmSync(TMP, { recursive: true, force: true }));
+const tmp = (name, data) => {
+	const p = path.join(TMP, name);
+	if (data !== undefined) writeFileSync(p, data);
+	return p;
+};
+const QN_INFO = tmp('quicknet.json', JSON.stringify(QN));
+const DEMO_INFO = tmp('demo.json', JSON.stringify(DEMO));
+const ORDERS = Buffer.from('# orders of north for turn 3\nturn: 3\nplayer: north\norders:\n  - unit: 1-inf\n    move: [4, 7]\n');
+
+// The command lines tested: the source, and the bundle umpire runs when make web built it.
+const TOOLS = [path.join(ROOT, 'tools/umpire-tlock.mjs')];
+if (existsSync(path.join(ROOT, 'build/web/umpire-tlock.mjs'))) TOOLS.push(path.join(ROOT, 'build/web/umpire-tlock.mjs'));
+
+/** run(args, stdin, tool): {code, out (Buffer), err (string)} of one umpire-tlock run. */
+function run(args, stdin = Buffer.alloc(0), tool = TOOLS[0]) {
+	const r = spawnSync(process.execPath, [tool, ...args], { input: stdin, maxBuffer: 64 << 20 });
+	return { code: r.status, out: r.stdout, err: r.stderr.toString() };
+}
+const refused = (r, code, re) => {
+	assert.equal(r.code, code, `exit ${r.code}, ${code} expected (${r.err})`);
+	assert.equal(r.out.length, 0, 'nothing on stdout when refused');
+	assert.match(r.err, re);
+	assert.equal(r.err.trim().split('\n')[0].startsWith('umpire-tlock: '), true);
+};
+
+/** The demo beacon's signature of round r, from tools/demo-beacon (null without the BLS helper). */
+function demoSignature(r) {
+	const bls = process.env.UMPIRE_BLS || path.join(ROOT, 'build/release/umpire-bls');
+	if (!existsSync(bls)) return null;
+	const p = spawnSync(path.join(ROOT, 'tools/demo-beacon'), [String(r)], { env: { ...process.env, UMPIRE_BLS: bls } });
+	assert.equal(p.status, 0, p.stderr.toString());
+	const [randomness, signature] = p.stdout.toString().trim().split('\n');
+	return { round: r, randomness, signature };
+}
+
+// A file sealed by tlock-js's own API to quicknet round 657413 (reused below).
+const QSEALED = await timelockEncrypt(Q.round, ORDERS, offlineClient(QN));
+
+// Every refusal through the source; the bundle (what umpire runs) seals, opens and inspects.
+for (const tool of TOOLS) {
+	const name = path.relative(ROOT, tool);
+	const full = tool === TOOLS[0];
+	if (full) test(`${name}: inspect names the round and chain; refuses what is not one tlock stanza`, () => {
+		const r = run(['inspect', tmp('q.age', QSEALED)], undefined, tool);
+		assert.equal(r.code, 0, r.err);
+		assert.equal(r.out.toString(), `round ${Q.round}\nchain ${QN.hash}\n`);
+		refused(run(['inspect', tmp('plain.yaml', ORDERS)], undefined, tool), 65, /not an armored age file/);
+		refused(run(['inspect', path.join(TMP, 'absent.age')], undefined, tool), 66, /no such file/);
+		refused(run(['inspect'], undefined, tool), 64, /inspect takes one FILE/);
+		refused(run(['frobnicate'], undefined, tool), 64, /unknown command/);
+	});
+
+	test(`${name}: seal then open (quicknet round ${Q.round}, its recorded signature)`, () => {
+		const s = run(['seal', '--round', String(Q.round), '--chain-info', QN_INFO], ORDERS, tool);
+		assert.equal(s.code, 0, s.err);
+		assert.match(s.out.toString(), /^-----BEGIN AGE ENCRYPTED FILE-----\n/);
+		assert.ok(!s.out.includes(Buffer.from('north')), 'the ciphertext does not show the orders');
+		const o = run(['open', '--round', String(Q.round), '--signature', Q.signature, '--chain-info', QN_INFO], s.out, tool);
+		assert.equal(o.code, 0, o.err);
+		assert.deepEqual(o.out, ORDERS);
+	});
+
+	if (full) test(`${name}: open refuses a wrong round, chain, signature, damaged armour`, () => {
+		const args = (round, sig, info) => ['open', '--round', String(round), '--signature', sig, '--chain-info', info];
+		const f = Buffer.from(QSEALED);
+		refused(run(args(Q.round + 1, Q.signature, QN_INFO), f, tool), 65, /locked to round 657413, not round 657414/);
+		refused(run(args(Q.round, Q.signature, DEMO_INFO), f, tool), 65, /locked to chain 52db9ba7.*, not chain 50607b1c/);
+		refused(run(args(Q.round, Q3.signature, QN_INFO), f, tool), 65, /does not open with round 657413's signature/);
+		// one base64 character changed inside the body, then the end line cut off
+		const lines = QSEALED.split('\n');
+		const i = lines.length - 3;
+		lines[i] = (lines[i][0] === 'A' ? 'B' : 'A') + lines[i].slice(1);
+		refused(run(args(Q.round, Q.signature, QN_INFO), Buffer.from(lines.join('\n')), tool), 65, /does not open|damaged|not an age file/);
+		refused(run(args(Q.round, Q.signature, QN_INFO), Buffer.from(QSEALED.replace('-----END AGE ENCRYPTED FILE-----\n', '')), tool), 65, /damaged armour/);
+		refused(run(args(Q.round, Q.signature, QN_INFO), Buffer.from(QSEALED.replace('\n', '\n!!!!\n')), tool), 65, /damaged armour/);
+		refused(run(args(Q.round, 'zz', QN_INFO), f, tool), 64, /--signature takes 96 hex digits/);
+		refused(run(['open', '--round', String(Q.round), '--chain-info', QN_INFO], f, tool), 64, /--signature HEX is required/);
+		refused(run(args(Q.round, Q.signature, path.join(TMP, 'none.json')), f, tool), 66, /no such file/);
+		refused(run(args(Q.round, Q.signature, tmp('bad-info.json', '{"hash": 1}')), f, tool), 65, /public_key/);
+	});
+
+	if (full) test(`${name}: keygen, then a sealed file (inner layer to the recipient)`, () => {
+		const k = run(['keygen'], undefined, tool);
+		assert.equal(k.code, 0, k.err);
+		const m = /^(AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})\n# public key: (age1[02-9ac-hj-np-z]{58})\n$/.exec(k.out.toString());
+		assert.ok(m, k.out.toString());
+		const idFile = tmp('id.txt', k.out);
+		const s = run(['seal', '--round', String(Q.round), '--chain-info', QN_INFO, '--recipient', m[2]], ORDERS, tool);
+		assert.equal(s.code, 0, s.err);
+		const base = ['open', '--round', String(Q.round), '--signature', Q.signature, '--chain-info', QN_INFO];
+		// without --identity: the inner armored age file, to the recipient (not the orders)
+		const outer = run(base, s.out, tool);
+		assert.equal(outer.code, 0, outer.err);
+		assert.match(outer.out.toString(), /^-----BEGIN AGE ENCRYPTED FILE-----\n/);
+		assert.ok(!outer.out.includes(Buffer.from('north')));
+		const both = run([...base, '--identity', idFile], s.out, tool);
+		assert.equal(both.code, 0, both.err);
+		assert.deepEqual(both.out, ORDERS);
+		// another identity: refused; an identity for a file with no inner layer: refused
+		const other = tmp('other.txt', run(['keygen'], undefined, tool).out);
+		refused(run([...base, '--identity', other], s.out, tool), 65, /inner age file does not open/);
+		refused(run([...base, '--identity', idFile], Buffer.from(QSEALED), tool), 65, /not an armored age file/);
+		refused(run([...base, '--identity', tmp('notid.txt', 'hello\n')], s.out, tool), 65, /not an age identity file/);
+		refused(run(['seal', '--round', '1', '--chain-info', QN_INFO, '--recipient', 'age1nope'], ORDERS, tool), 65, /not an age X25519 recipient/);
+		refused(run(['seal', '--round', '0', '--chain-info', QN_INFO], ORDERS, tool), 64, /--round/);
+	});
+}
+
+test('inspect refuses two stanzas, and a stanza that is not tlock', async () => {
+	const client = offlineClient(QN);
+	const tl = createTimelockEncrypter(client, Q.round);
+	// the tlock stanza as a typage recipient (tlock-js writes no file of two stanzas)
+	const tlockRecipient = { wrapFileKey: async (fk) => (await tl(fk)).map((s) => ({ args: ['tlock', ...s.args], body: s.body })) };
+	const typage = new Encrypter();
+	typage.addRecipient(tlockRecipient);
+	const one = armor.encode(await typage.encrypt(ORDERS));
+	assert.deepEqual(Buffer.from(await open(Buffer.from(one), { round: Q.round, signature: Q.signature, info: QN })), ORDERS);
+	typage.addRecipient(tlockRecipient);
+	const two = armor.encode(await typage.encrypt(ORDERS));
+	assert.throws(() => inspect(Buffer.from(two)), /2 recipient stanzas \(expected exactly one, tlock's\)/);
+	refused(run(['inspect', tmp('two.age', two)]), 65, /2 recipient stanzas/);
+	const { recipient } = await keygen();
+	const e = new Encrypter();
+	e.addRecipient(recipient);
+	const x = armor.encode(await e.encrypt(ORDERS));
+	assert.throws(() => inspect(Buffer.from(x)), /the recipient stanza is "X25519" \(expected tlock\)/);
+	await assert.rejects(open(Buffer.from(two), { round: Q.round, signature: Q.signature, info: QN }), TlockError);
+});
+
+test("drand's vectors (tests/vectors/tlock/) open with umpire-tlock open", () => {
+	for (const v of V.files) {
+		const info = tmp(`${v.chain}.json`, JSON.stringify(V.chains[v.chain]));
+		const bytes = readFileSync(path.join(ROOT, 'tests/vectors/tlock', v.file));
+		const i = run(['inspect', path.join(ROOT, 'tests/vectors/tlock', v.file)]);
+		assert.equal(i.out.toString(), `round ${v.round}\nchain ${V.chains[v.chain].hash}\n`, v.file);
+		for (const tool of TOOLS) {
+			const o = run(['open', '--round', String(v.round), '--signature', v.signature, '--chain-info', info], bytes, tool);
+			assert.equal(o.code, 0, `${v.file}: ${o.err}`);
+			assert.equal(o.out.toString('utf8'), v.plaintext, v.file);
+		}
+	}
+});
+
+test("files umpire-tlock seals open with tlock-js's timelockDecrypt (it checks the round's signature)", async () => {
+	const s = run(['seal', '--round', String(Q.round), '--chain-info', QN_INFO], ORDERS);
+	assert.equal(s.code, 0, s.err);
+	const plain = await quiet(() => timelockDecrypt(s.out.toString(), offlineClient(QN, { [Q.round]: Q })));
+	assert.deepEqual(Buffer.from(plain), ORDERS);
+	// and a wrong signature makes tlock-js refuse it too
+	await assert.rejects(quiet(() => timelockDecrypt(s.out.toString(), offlineClient(QN, { [Q.round]: { ...Q3, round: Q.round } }))));
+});
+
+test('the demo beacon: seal to round R, open with the signature tools/demo-beacon prints', async (t) => {
+	const R = 1000; // 2026-01-01T00:49:57Z: tlock-js's own decrypter refuses a round later than the clock
+	const b = demoSignature(R);
+	if (!b) return t.skip('no BLS helper (make builds build/release/umpire-bls; or set UMPIRE_BLS)');
+	const s = run(['seal', '--round', String(R), '--chain-info', DEMO_INFO], ORDERS);
+	assert.equal(s.code, 0, s.err);
+	assert.equal(run(['inspect', tmp('demo.age', s.out)]).out.toString(), `round ${R}\nchain ${DEMO.hash}\n`);
+	for (const tool of TOOLS) {
+		const o = run(['open', '--round', String(R), '--signature', b.signature, '--chain-info', DEMO_INFO], s.out, tool);
+		assert.equal(o.code, 0, o.err);
+		assert.deepEqual(o.out, ORDERS);
+	}
+	// a round far in the future opens too once its signature is given (umpire's clock decides)
+	const far = demoSignature(2_000_000_000);
+	const sf = await seal(ORDERS, { round: far.round, info: DEMO });
+	assert.deepEqual(Buffer.from(await open(Buffer.from(sf), { round: far.round, signature: far.signature, info: DEMO })), ORDERS);
+	// tlock-js opens it too, checking the demo beacon's signature as a quicknet one
+	const plain = await quiet(() => timelockDecrypt(s.out.toString(), offlineClient(DEMO, { [R]: b })));
+	assert.deepEqual(Buffer.from(plain), ORDERS);
+	refused(run(['open', '--round', String(R), '--signature', demoSignature(R + 1).signature, '--chain-info', DEMO_INFO], s.out), 65, /does not open/);
+});
+
+/** quiet(f): f() with console.log silenced (tlock-js's decrypter logs every beacon it gets). */
+async function quiet(f) {
+	const log = console.log;
+	console.log = () => {};
+	try {
+		return await f();
+	} finally {
+		console.log = log;
+	}
+}
