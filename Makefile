@@ -171,7 +171,7 @@ e2e: all web
 # scripts run), esbuild bundles the page and the command line into build/web/, and the SHA-256
 # of each bundle is printed. Not part of `all`: it needs node and npm (tools/install-deps test).
 # Nothing is fetched when the page runs.
-WEB_SRC := $(sort $(wildcard web/src/*.js web/src/page/*)) web/build.mjs tools/umpire-verify.mjs tools/umpire-tlock.mjs
+WEB_SRC := $(sort $(wildcard web/src/*.js web/src/page/*)) web/build.mjs web/build-tlock.mjs tools/umpire-verify.mjs tools/umpire-tlock.mjs $(wildcard schemas/*.json)
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 	$(call say,NPM,web/node_modules)cd web && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error
 build/web/verify.js: web/node_modules/.package-lock.json $(WEB_SRC)

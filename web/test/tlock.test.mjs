@@ -207,3 +207,35 @@ async function quiet(f) {
 		console.log = log;
 	}
 }
+
+test('R(turn) from campaign.yaml: integer arithmetic, the first round at or after the time', async () => {
+	const { readCampaign, turnRound, parseUtc, parseDuration, firstRound } = await import('../src/tlock-campaign.js');
+	// parseUtc against the platform's calendar, day by day over leap years and centuries
+	for (let d = 0; d < 200 * 365; d += 97) {
+		const t = new Date(Date.UTC(1970, 0, 1) + d * 86400000 + 45296000).toISOString().replace('.000Z', 'Z');
+		assert.equal(parseUtc(t), BigInt(Date.parse(t) / 1000), t);
+	}
+	assert.equal(parseUtc('2026-12-06T18:00Z'), 1796580000n);
+	for (const bad of ['2026-02-29T00:00Z', '2026-13-01T00:00Z', '2026-12-06 18:00Z', '1969-12-31T23:59:59Z', '2026-12-06T24:00Z'])
+		assert.throws(() => parseUtc(bad), TlockError, bad);
+	assert.equal(parseDuration('90'), 90n);
+	assert.equal(parseDuration('45m'), 2700n);
+	assert.equal(parseDuration('7d'), 604800n);
+	assert.throws(() => parseDuration('1w'), TlockError);
+	const yaml = (extra) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: a\nfairness:\n  entropy: beacon\n  beacon_genesis: 1000\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${DEMO.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${DEMO.public_key}\n${extra}`);
+	const c = readCampaign(yaml('schedule:\n  first_deadline: 1970-01-01T01:00:00Z\n  every: 1h\n  grace: 10m\norders: timelocked\ntimelock:\n  recipient: age1abc\n'));
+	assert.equal(c.timelocked, true);
+	assert.equal(c.recipient, 'age1abc');
+	assert.deepEqual(c.info, { public_key: DEMO.public_key, period: 3, genesis_time: 1000, hash: DEMO.hash, schemeID: 'bls-unchained-g1-rfc9380', metadata: { beaconID: 'campaign' } });
+	// turn 1: 3600 + 600 + 300 + 600 = 5100 = 1000 + 3 * 1366 + 2: the round out at 5101, 1368
+	assert.equal(turnRound(c, 1), 1368n);
+	// turn 2: 8700 = 1000 + 3 * 2566 + 2: round 2568 (out at 8701)
+	assert.equal(turnRound(c, 2), 2568n);
+	// at a round's own time: that round; at or before genesis: round 1
+	assert.equal(firstRound(c, 1000n + 3n * 10n), 11n);
+	assert.equal(firstRound(c, 1000n), 1n);
+	assert.equal(firstRound(c, 0n), 1n);
+	assert.throws(() => turnRound(c, 0), TlockError);
+	assert.throws(() => turnRound(readCampaign(yaml('orders: timelocked\n')), 1), /no schedule/);
+	assert.equal(readCampaign(yaml('')).timelocked, false);
+});
