@@ -239,3 +239,42 @@ test('R(turn) from campaign.yaml: integer arithmetic, the first round at or afte
 	assert.throws(() => turnRound(readCampaign(yaml('orders: timelocked\n')), 1), /no schedule/);
 	assert.equal(readCampaign(yaml('')).timelocked, false);
 });
+
+test("the JavaScript verifier: a close's time-locked files, opened with the round's signature", async () => {
+	const { checkTimelockedFiles, isTimelockedFile } = await import('../src/timelock-verify.js');
+	const { readCampaign: campaignOf } = await import('../src/campaign.js');
+	const { Failed, sha256 } = await import('../src/bytes.js');
+	const yaml = (vis) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: north\n- id: south\n- id: west\noptions: {}\nfairness:\n  commitment: ${'ab'.repeat(32)}\n  chain_length: 10\n  fair: true\n  entropy: beacon\n  beacon: drand quicknet\n  beacon_genesis: ${QN.genesis_time}\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${QN.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${QN.public_key}\nschedule:\n  first_deadline: 2023-01-01T00:00:00Z\nvisibility: ${vis}\norders: timelocked\n`);
+	const camp = campaignOf(yaml('open'));
+	const orders = (p, t) => Buffer.from(`campaign: x\nturn: ${t}\nplayer: ${p}\norders: []\n`);
+	const files = {
+		'north.yaml.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN })),
+		'south.age': Buffer.from(await seal(orders('west', 2), { round: Q.round, info: QN })), // another player's orders
+		'west.age': Buffer.from(await seal(orders('west', 2), { round: Q.round + 1, info: QN })), // another round
+	};
+	const close = { orders: Object.entries(files).map(([n, b]) => ({ player: n.replace(/\..*/, ''), sha256: sha256(b) })) };
+	close.orders.push({ player: 'umpire', sha256: sha256(Buffer.from('rulings')) });
+	const r = await checkTimelockedFiles(camp, 2, close, files, String(Q.round), Q.signature);
+	assert.equal(r.opened, 1);
+	assert.equal(r.notes.length, 2);
+	assert.match(r.notes[0], /south\.age opens to no order file of south for turn 2 \(player 'west'\): no orders from south/);
+	assert.match(r.notes[1], /west\.age is locked to round 657414 .*not the close's round 657413/);
+	// a file that is not the one the close fixed; a fixed file not committed; one more file
+	const edited = { ...files, 'north.yaml.age': Buffer.from(files['south.age']) };
+	await assert.rejects(checkTimelockedFiles(camp, 2, close, edited, String(Q.round), Q.signature), (e) => e instanceof Failed && /north\.yaml\.age: SHA256 .* the close fixed/.test(e.message));
+	const fewer = { ...files };
+	delete fewer['west.age'];
+	await assert.rejects(checkTimelockedFiles(camp, 2, close, fewer, String(Q.round), Q.signature), /fixed a file from west, but timelocked\/turn-0002\/ commits none/);
+	await assert.rejects(checkTimelockedFiles(camp, 2, close, { ...files, 'east.age': files['west.age'] }, String(Q.round), Q.signature), /fixed no time-locked file of 'east'/);
+	// sealed: the outer layer opens to the inner age file (to the umpire's key), which stays shut
+	const sealedCamp = campaignOf(yaml('sealed'));
+	const { recipient } = await keygen();
+	const sfiles = { 'north.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN, recipient })) };
+	const sr = await checkTimelockedFiles(sealedCamp, 2, { orders: [{ player: 'north', sha256: new Uint8Array(32) }] }, sfiles, String(Q.round), Q.signature);
+	assert.deepEqual(sr, { opened: 1, notes: [] });
+	// the close commit may add them; not in a campaign without orders: timelocked
+	const c = { status: 'A', mode: '100644', path: 'timelocked/turn-0002/north.age' };
+	assert.equal(isTimelockedFile(camp, 2, c), true);
+	assert.equal(isTimelockedFile(camp, 3, c), false);
+	assert.equal(isTimelockedFile(campaignOf(Buffer.from(yaml('open').toString().replace('orders: timelocked\n', ''))), 2, c), false);
+});
