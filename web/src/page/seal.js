@@ -66,6 +66,7 @@ function mount() {
 			const round = turnRound(camp, turn);
 			show(`${name}: ${player}'s orders for turn ${turn} of ${camp.id}: the schema (${camp.rules}) is satisfied`);
 			show(`turn ${turn} closes on round ${round} of chain ${camp.info.hash}, out at ${utc(roundTime(camp, round))}`);
+			if (roundTime(camp, round) * 1000n <= BigInt(Date.now())) show(`note: by this computer's clock round ${round} is out already: turn ${turn}'s close is past, and anyone can open a file locked to it`);
 			if (camp.recipient) show(`sealed campaign: encrypted first to the umpire's key ${camp.recipient}, so your opponents cannot read it until the reveal`);
 			status.textContent = 'encrypting…';
 			const armored = await seal(bytes, { round, info: camp.info, recipient: camp.recipient });
