@@ -4,7 +4,8 @@
 # recipient) and a shipped order file: the file it offers, <name>.age, is locked to R(turn)
 # computed here independently, and `umpire-tlock open` with the demo beacon's signature of that
 # round and the umpire's identity gives back the order file's bytes. A file that breaks the
-# rule system's schema is refused. No console error, no request outside the page's folder.
+# rule system's schema is refused. Served over http beside campaign.yaml, the page reads it and
+# asks for nothing but its own files. No console error, no request outside the page's folder.
 . "$ROOT/tests/e2e/lib.sh"
 command -v node >/dev/null 2>&1 || skip "no node (tools/install-deps test installs it)"
 [ -x /usr/bin/chromium ] || skip "no /usr/bin/chromium (tools/install-deps test installs it)"
@@ -12,9 +13,10 @@ PAGE="$ROOT/build/web/seal.html"
 TLOCK="$ROOT/build/web/umpire-tlock.mjs"
 [ -f "$PAGE" ] && [ -f "$TLOCK" ] || skip "no build/web: make web"
 
-# page CAMPAIGN ORDERS OUT: the page's answer in $TMP/page.json, the sealed file in OUT.
+# page PAGE CAMPAIGN ORDERS OUT: the answer of the page (a file or an http URL) in
+# $TMP/page.json, the sealed file in OUT.
 page() {
-    node "$ROOT/web/test/seal-browser.mjs" "$PAGE" "$1" "$2" "$3" >"$TMP/page.json" || { cat "$TMP/page.json"; die "seal-browser.mjs failed"; }
+    node "$ROOT/web/test/seal-browser.mjs" "$1" "$2" "$3" "$4" >"$TMP/page.json" || { cat "$TMP/page.json"; die "seal-browser.mjs failed"; }
     node -e '
         const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
         const bad = [];
@@ -44,7 +46,7 @@ cp "$ROOT/campaigns/aspenbach-1809/orders/turn-0001/french.yaml" "$ORDERS"
 sed -i 's/^turn: 1$/turn: 3/' "$ORDERS"
 grep -q '^turn: 3$' "$ORDERS" || die "the order file names no turn"
 
-page "$C/campaign.yaml" "$ORDERS" "$TMP/out.age"
+page "$PAGE" "$C/campaign.yaml" "$ORDERS" "$TMP/out.age"
 [ "$(field state)" = sealed ] || { cat "$TMP/page.json"; die "the page did not seal"; }
 [ "$(field download)" = french.yaml.age ] || die "the download is not named french.yaml.age"
 
@@ -74,9 +76,36 @@ node "$TLOCK" open --round "$R" --signature "$sig" --chain-info "$TMP/info.json"
 head -1 "$TMP/inner" | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || die "the inner layer is not an age file"
 ! grep -q french "$TMP/inner" || die "the inner layer shows the orders"
 
+# Served over http with the campaign's pages: the page reads campaign.yaml beside it, asks for
+# nothing else (a static server on the loopback, which logs every path asked).
+mkdir "$TMP/site"
+cp "$ROOT/build/web/seal.html" "$ROOT/build/web/seal.js" "$ROOT/build/web/verify.css" "$C/campaign.yaml" "$TMP/site/"
+node -e '
+    const http = require("http"), fs = require("fs"), path = require("path");
+    const [dir, portFile, log] = process.argv.slice(1);
+    const s = http.createServer((q, r) => {
+        fs.appendFileSync(log, q.url + "\n");
+        const f = path.join(dir, path.basename(decodeURIComponent(q.url.split("?")[0])));
+        fs.readFile(f, (e, b) => { if (e) { r.writeHead(404); r.end(); } else { r.writeHead(200); r.end(b); } });
+    });
+    s.listen(0, "127.0.0.1", () => fs.writeFileSync(portFile, String(s.address().port)));
+' "$TMP/site" "$TMP/port" "$TMP/served.log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+n=0; while [ ! -s "$TMP/port" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+[ -s "$TMP/port" ] || die "the static server did not start"
+page "http://127.0.0.1:$(cat "$TMP/port")/seal.html" - "$ORDERS" "$TMP/served.age"
+[ "$(field state)" = sealed ] || { cat "$TMP/page.json"; die "the page served with campaign.yaml did not seal"; }
+[ "$(field round)" = "$R" ] || die "served: round $(field round), not $R"
+node "$TLOCK" open --round "$R" --signature "$sig" --chain-info "$TMP/info.json" --identity "$TMP/umpire.id" \
+    <"$TMP/served.age" | cmp "$ORDERS" - || die "the file sealed by the served page does not open to the order file"
+sort -u "$TMP/served.log" | tr '\n' ' ' >"$TMP/paths"
+[ "$(cat "$TMP/paths")" = "/campaign.yaml /seal.html /seal.js /verify.css " ] || die "the served page asked for $(cat "$TMP/paths")"
+kill "$server"; trap - EXIT
+
 # A key the schema does not know: refused, nothing offered.
 { cat "$ORDERS"; echo "bogus: 1"; } >"$TMP/bad.yaml"
-page "$C/campaign.yaml" "$TMP/bad.yaml" "$TMP/bad.age"
+page "$PAGE" "$C/campaign.yaml" "$TMP/bad.yaml" "$TMP/bad.age"
 [ "$(field state)" = refused ] || die "a file breaking the schema was sealed"
 has "$TMP/page.json" "hm-events-orders.schema.json"
 has "$TMP/page.json" "bogus"
