@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { buildTlock } from './build-tlock.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] || path.join(here, '..', 'build', 'web'));
@@ -25,3 +26,4 @@ for (const f of ['verify.js', 'umpire-verify.mjs']) {
 	const sum = createHash('sha256').update(readFileSync(path.join(out, f))).digest('hex');
 	console.log(`${sum}  ${path.relative(process.cwd(), path.join(out, f))}`);
 }
+await buildTlock(out, common); // time-locked orders (issue 36): umpire-tlock.mjs, seal.html, schemas/

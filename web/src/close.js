@@ -6,6 +6,7 @@ import { Failed, sha256, hex, equal, utc, byteOrder, closeTag } from './bytes.js
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
 import { UMPIRE } from './campaign.js';
+import { isTimelockedFile } from './timelock-verify.js';
 
 export const closePath = (t) => `journal/turn-${String(t).padStart(4, '0')}.close.yaml`;
 const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon'];
@@ -141,7 +142,7 @@ export async function checkCloseCommit(repo, camp, t, commit, r, prevId) {
 		if (got !== want) throw new Failed(`the commit of ${tg} says '${k}: ${got ?? ''}', ${want} expected`);
 	}
 	if (commit.parents.length !== 1 || commit.parents[0] !== prevId) throw new Failed(`the parent of ${tg} is ${commit.parents.join(' ') || 'none'}, not ${prevId}`);
-	const ch = await repo.diff(prevId, commit.oid);
+	const ch = (await repo.diff(prevId, commit.oid)).filter((c) => !isTimelockedFile(camp, t, c)); // issue 36
 	const path = closePath(t);
 	if (ch.length !== 1 || ch[0].status !== 'A' || ch[0].mode !== '100644' || ch[0].path !== path) {
 		throw new Failed(`${tg} changes ${ch.map((c) => `${c.status} ${c.path}`).join(', ') || 'nothing'}: a close commit adds exactly ${path} to the turn before`);

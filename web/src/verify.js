@@ -7,6 +7,7 @@ import { parseYaml, need, onlyKeys, has } from './yaml.js';
 import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
+import { timelockOf, checkTimelocked } from './timelock-verify.js';
 import { beaconHash, randomnessOf, checkRound, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
@@ -100,7 +101,7 @@ async function verifyHistory(repo, opts, st, say) {
 	const last = Math.max(nTurns, Math.floor((ids.length - 1) / step));
 	let key = camp.commitment;
 	const closeMap = new Map();
-	const ctx = { repo, camp, opts, st, revealId: reveal ? reveal.oid : null, values: new Map(), players: new Map() };
+	const ctx = { repo, camp, opts, st, say, revealId: reveal ? reveal.oid : null, values: new Map(), players: new Map() };
 	for (let t = 1; t <= last; t++) {
 		try {
 			let close = null;
@@ -320,6 +321,12 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 				const why = checkRound(camp.beaconKey, BigInt(rnd), sig);
 				if (why) throw new Failed(`beacon: ${jpath}: round ${rnd}: signature ${sig}: ${why}`);
 				signed = ', BLS signature checked';
+			}
+			if (timelockOf(camp).timelocked) { // issue 36: the close's time-locked files, opened
+				if (sig === null) throw new Failed(`beacon: ${jpath}: no beacon_signature: time-locked orders open with it`);
+				const tl = await checkTimelocked(repo, camp, t, commit.oid, close, rnd, sig);
+				tl.notes.forEach((l) => ctx.say(l));
+				signed += `, ${tl.opened} time-locked file${tl.opened === 1 ? '' : 's'} opened`;
 			}
 			checked = `close, key, digest, beacon round ${rnd}${signed}, seed`;
 		} else {
