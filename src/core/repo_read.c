@@ -38,6 +38,17 @@ static size_t object_limit(git_object_t type, const char **text)
 	}
 }
 
+/* The headers repo_object_checked read last, by the id's first 12 bits: an id names one
+ * content, so its type and size are known without the object database again (a loose
+ * object's header is a file opened and inflated; verify asks for the same trees each turn).
+ * Whether the object is in a repository is still the lookup's that follows. One table per
+ * thread. */
+static _Thread_local struct header_seen {
+	git_oid id;
+	git_object_t type; /* 0 (a new table): empty */
+	size_t len;
+} headers_seen[4096];
+
 /* Reads id's header (its type and size: nothing inflated past the first bytes) and refuses
  * an object over its type's limit, or not of type want (GIT_OBJECT_ANY: any), before anything
  * reads it whole: a 2 MB clone can hold a commit, tree or blob that inflates to gigabytes.
@@ -51,13 +62,23 @@ int repo_object_checked(git_repository *git, const git_oid *id, git_object_t wan
 	size_t len = 0, max;
 	const char *text, *kind;
 	char hex[GIT_OID_HEXSZ + 1], *msg;
-	int rc = git_repository_odb(&odb, git);
+	struct header_seen *seen = &headers_seen[id->id[0] << 4 | (id->id[1] & 15)];
+	int rc = 0;
 
-	if (rc == 0)
-		rc = git_odb_read_header(&len, &got, odb, id);
-	git_odb_free(odb);
-	if (rc < 0)
-		return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
+	if (seen->type > 0 && git_oid_equal(&seen->id, id)) {
+		got = seen->type;
+		len = seen->len;
+	} else {
+		rc = git_repository_odb(&odb, git);
+		if (rc == 0)
+			rc = git_odb_read_header(&len, &got, odb, id);
+		git_odb_free(odb);
+		if (rc < 0)
+			return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
+		git_oid_cpy(&seen->id, id);
+		seen->type = got;
+		seen->len = len;
+	}
 	if (type)
 		*type = got;
 	max = object_limit(got, &text);
