@@ -1377,32 +1377,6 @@ done:
 	return ret;
 }
 
-int repo_is_clean(struct repo *r)
-{
-	git_status_options so;
-	git_status_list *list = NULL;
-	git_index *index = NULL;
-	int ret = -1;
-
-	/* The index as on disk, not as this process last held it: clean means clean for the
-	 * git program and the next umpire too. */
-	if (git_repository_index(&index, r->git) < 0 || git_index_read(index, 1) < 0)
-		goto done;
-	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&list, r->git, &so) < 0)
-		goto done;
-	ret = git_status_list_entrycount(list) == 0;
-done:
-	if (ret < 0)
-		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir,
-			repo_git_msg());
-	git_status_list_free(list);
-	git_index_free(index);
-	return ret;
-}
-
 int repo_set_ref(struct repo *r, const char *name, const char *commit_hex)
 {
 	git_reference *ref = NULL;
