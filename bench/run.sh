@@ -61,7 +61,7 @@ new_campaign() {
 }
 dice_in() { sqlite3 "$1/.umpire/journal.sqlite" "SELECT count(*) FROM dice"; }
 
-echo "umpire bench: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $N turns, medians of $RUNS"
+echo "umpire bench: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $N turns, medians of $RUNS, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 row "measure" "figure" "ratio" "goal"
 
 # --- 1. dice service vs raw HMAC ------------------------------------------------------------

@@ -4,7 +4,8 @@
 # plays them (bench/signed-campaign.sh: each turn closed, then resolved with the demo
 # beacon's signed round), every turn timed, on tmpfs when /dev/shm is writable (CPU figures,
 # not the disk's fsyncs). Rows: a signed turn (close + turn) at turn 10 and at the end, and
-# the slowest turn of all; verify of a fresh clone, then of the same clone again; the BLS
+# the slowest turn of all; verify of a fresh clone (on two threads, and on one), then of the
+# same clone again; the BLS
 # check per round, alone and in one batch; replay; an idle `umpire run` pass;
 # tools/umpire-verify per turn (on a clone of the first 100 turns: minutes on them all).
 # Public tools only; speed is measured here, never asserted in tests.
@@ -39,13 +40,17 @@ row "slowest turn of $N: cpu / wall" "turn $(echo "$slow" | awk '{ print $1 }'):
 row "peak RSS of a turn, largest of $N" "$(sort -k4 -g "$T/turns" | tail -n 1 | awk '{ print $4 }') KB" "" ""
 
 # --- verify from a fresh clone, then again on it -------------------------------------------------
-: > "$T/vfresh"; : > "$T/vagain"
+: > "$T/vfresh"; : > "$T/vagain"; : > "$T/vone"
 for r in $(seq "$RUNS"); do
     rm -rf "$T/clone"; git clone -q "$C" "$T/clone"
     timed "$T/vfresh" "$BIN" verify "$T/clone"
     timed "$T/vagain" "$BIN" verify "$T/clone"
+    # the same on one thread (UMPIRE_VERIFY_THREADS=1): the floor of the threads' wall
+    rm -rf "$T/clone"; git clone -q "$C" "$T/clone"
+    timed "$T/vone" env UMPIRE_VERIFY_THREADS=1 "$BIN" verify "$T/clone"
 done
 row "verify $N signed turns, fresh clone: wall" "$(ms "$(col 1 "$T/vfresh")") ms ($(ms "$(cpu "$T/vfresh")") ms cpu)" "" "< 5 s"
+row "verify, fresh clone, 2 threads vs 1: wall" "$(ms "$(col 1 "$T/vfresh")") vs $(ms "$(col 1 "$T/vone")") ms" "$(ratio "$(col 1 "$T/vfresh")" "$(col 1 "$T/vone")")" ">= 0.5 (2 cores)"
 row "verify, fresh clone: cpu per turn / peak RSS" "$(awk -v s="$(cpu "$T/vfresh")" -v n="$N" 'BEGIN { printf "%.2f", s * 1000 / n }') ms / $(col 4 "$T/vfresh") KB" "" "< 64 MB"
 row "verify again, same clone (all again): wall" "$(ms "$(col 1 "$T/vagain")") ms" "" "< 50 ms a new turn"
 
@@ -72,9 +77,12 @@ row "replay $N signed turns: cpu / peak RSS" "$(ms "$(cpu "$T/replay")") ms / $(
 # --- an idle umpire run pass (nothing arrived, nothing due) ---------------------------------------
 mkdir -p "$T/md/new" "$T/md/cur" "$T/md/tmp"
 "$BIN" run "$C" --maildir "$T/md" >/dev/null 2>&1 || true # the maintenance step, once
-: > "$T/idle"
-for r in $(seq "$RUNS"); do timed "$T/idle" "$BIN" run "$C" --maildir "$T/md"; done
-row "idle umpire run pass: cpu" "$(ms "$(cpu "$T/idle")") ms" "" "< 10 ms"
+: > "$T/idle"; : > "$T/start"
+for r in $(seq "$RUNS"); do
+    timed "$T/idle" "$BIN" run "$C" --maildir "$T/md"
+    timed "$T/start" "$BIN" --version # its floor: a start of the program, nothing opened
+done
+row "idle umpire run pass vs a start: cpu" "$(ms "$(cpu "$T/idle")") vs $(ms "$(cpu "$T/start")") ms" "$(ratio "$(cpu "$T/idle")" "$(cpu "$T/start")")" "< 10 ms"
 
 # --- tools/umpire-verify, per turn ----------------------------------------------------------------
 P=100; [ "$N" -ge 100 ] || P=$N

@@ -2,6 +2,7 @@
  * idempotent, so running it every few minutes is safe: take the new mail, close (or with
  * entropy none resolve) the open turn once every due player has sent or the deadline and
  * grace are over, queue receipts, reports and reminders, publish, send. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -65,11 +66,30 @@ static const char run_help[] =
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
+/* 1 when maildir/new holds a file (a mail for inbox_run), 0 when it holds none. */
+static int mail_waiting(const char *maildir)
+{
+	char *path = xasprintf("%s/new", maildir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int found = !d; /* unreadable: inbox_run says why */
+
+	while (d && !found && (e = readdir(d)) != NULL)
+		found = e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	free(path);
+	return found;
+}
+
 /* Step 1. EXIT_OK or the exit code. */
 static int run_inbox(struct campaign *c, const char *maildir, long long now)
 {
 	struct inbox_report rep;
 	size_t counts[7] = { 0 };
+	/* the journal's soundness before a mail is journaled; an idle pass writes nothing */
+	if (mail_waiting(maildir) && campaign_check_sound(c) < 0)
+		return cmd_error("umpire run");
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)
 		counts[rep.items[i].verdict]++;
@@ -520,7 +540,8 @@ int cmd_run(int argc, char **argv)
 	if (how.url && !how.fetch)
 		return cmd_usage("run", "--beacon-url goes with --beacon-fetch");
 	struct campaign *c = NULL;
-	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
+	if (campaign_open(&c, argv[optind],
+		    CAMPAIGN_LOCK | CAMPAIGN_JOURNAL | CAMPAIGN_SOUND_LATER) < 0)
 		return cmd_error("umpire");
 	long long now = turn_now();
 	struct inbox_status s = { 0 };

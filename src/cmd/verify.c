@@ -79,7 +79,9 @@ static const char verify_help[] =
 	"(" VERIFIED_REF "): a later run fails, naming both commits, when main's history no\n"
 	"longer contains it. A clone (no .umpire/) that verified before checks only the turns\n"
 	"after the head it remembers, once every tag of those before is where it was:\n"
-	"  --full            every turn again\n";
+	"  --full            every turn again\n\n"
+	"Turns are checked on two threads (UMPIRE_VERIFY_THREADS=N: N, 1 for one), each its own\n"
+	"repository and journal handle; lines and verdict are those of one thread.\n";
 
 /* Where turn t's commit sits on main (Setup is 0): after its close when turns close. */
 static size_t turn_index(const struct verify *v, int t)
@@ -93,9 +95,14 @@ void say(struct verify *v, const char *fmt, ...)
 
 	if (v->json)
 		return;
+	va_start(ap, fmt);
+	if (v->out) { /* a turn checked on a thread: printed in turn order (verify_parallel.c) */
+		buf_vprintf(v->out, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	if (v->progress)
 		fputs("\r\033[K", stderr);
-	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
@@ -458,7 +465,7 @@ int read_turn_export(struct verify *v, int t, const char *tag, const char *path,
 }
 
 /* One turn: fairness and re-resolution from the export, then chain, history, journal. */
-static int verify_turn(struct verify *v, int t)
+int verify_turn(struct verify *v, int t)
 {
 	struct journal_record *ex = NULL;
 	struct buf bytes = BUF_INIT;
@@ -816,6 +823,8 @@ static int verify_turns(struct verify *v, int *last)
 		from = 1; /* main moved back: check_remembered said so, never here */
 	if (res == 0)
 		prefetch_rounds(v, from, *last);
+	if (res == 0 && !v->sealed && !v->revealed)
+		res = verify_turns_parallel(v, &from, *last);
 	for (int t = from; res == 0 && t <= *last; t++) {
 		if (v->progress)
 			fprintf(stderr, "\r\033[Kverifying turn %d/%d", t, *last);

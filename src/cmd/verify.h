@@ -54,6 +54,7 @@ struct verify {
 	size_t n_witnessed;
 	int *lacking; /* turns a --receipt witnesses whose close is not on main */
 	size_t n_lacking;
+	struct buf *out; /* not NULL: say() appends here (a turn checked on a thread) */
 };
 
 /* verify.c: the output, the history and a turn's own commit */
@@ -74,6 +75,18 @@ int check_tag_exists(struct verify *v, int t, const char *tag);
 /* The committed export of turn t, parsed, its bytes in bytes. */
 int read_turn_export(struct verify *v, int t, const char *tag, const char *path, struct buf *bytes,
 	struct journal_record **ex);
+
+/* One turn: fairness and re-resolution from the export, then chain, history, journal;
+ * v->head is the chain head before it, and after it when it passed. 0 / -1. */
+int verify_turn(struct verify *v, int t);
+
+/* verify_parallel.c */
+/* Turns *from to last checked on UMPIRE_VERIFY_THREADS threads (default: 2, or 1 on one
+ * core), each with its own repository and journal handle, their lines printed and the first
+ * failure reported in turn order, as one thread would: 0 when they all passed (*from is then
+ * last + 1) or when one thread was asked for (*from unchanged: the caller checks them); -1
+ * at the first failing turn, its message in error_last(). */
+int verify_turns_parallel(struct verify *v, int *from, int last);
 
 /* verify_journal.c */
 /* The SQLite journal's turn t against git: its rows against the re-resolved turn (and so

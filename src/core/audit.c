@@ -656,8 +656,9 @@ static void hex32(char out[65], const uint8_t in[FAIR_HASH_BYTES])
 
 /* The last key check_key proved to chain to a commitment: replay and verify check turns in
  * order, and k_t chains to the commitment in t steps when SHA256(k_t) = k_(t-1), which took
- * t - 1 steps. So a run walks the chain once, not once per turn (T^2/2 hashes). */
-static struct {
+ * t - 1 steps. So a run walks the chain once, not once per turn (T^2/2 hashes). One per
+ * thread: verify's threads each check runs of consecutive turns. */
+static _Thread_local struct {
 	uint8_t commitment[FAIR_HASH_BYTES];
 	uint8_t key[FAIR_HASH_BYTES];
 	int turn; /* 0: nothing proved yet */

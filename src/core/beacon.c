@@ -2,6 +2,7 @@
  * (bls.c spawns the BLS helper), and a drand round fetched over HTTP(S) (beacon.h): libcurl's
  * GET (net.c), jansson for the JSON, fair.c for the hash that ties randomness to signature. */
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,9 @@ int beacon_chain_check(const char *hash, const char *scheme, const char *public_
 	return 0;
 }
 
-/* The helper process of this run, for the key it was started with (beacon_check_round). */
+/* The helper process of this run, for the key it was started with (beacon_check_round),
+ * used under helper_lock. */
+static pthread_mutex_t helper_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	char *public_key;
 	struct bls_verifier *v;
@@ -203,14 +206,18 @@ int beacon_check_round(const struct campaign *c, int turn, const char *round, co
 			turn, round ? round : "");
 	if (prefetched(c, r, signature))
 		return 0;
-	if (helper_for(c) < 0)
-		return error_prefix("turn %d: beacon round %lld", turn, r);
-	if (bls_verify(helper.v, r, signature) < 0) {
+	/* one helper process for the run: verify's threads ask it one at a time */
+	(void)pthread_mutex_lock(&helper_lock);
+	int rc = helper_for(c);
+	if (rc < 0)
+		error_prefix("turn %d: beacon round %lld", turn, r);
+	else if ((rc = bls_verify(helper.v, r, signature)) < 0) {
 		if (error_last()->klass != ERROR_INPUT)
 			helper_end(); /* a helper that failed is not asked again */
-		return error_prefix("turn %d", turn);
+		error_prefix("turn %d", turn);
 	}
-	return 0;
+	(void)pthread_mutex_unlock(&helper_lock);
+	return rc < 0 ? -1 : 0;
 }
 
 static int is_http(const char *s)

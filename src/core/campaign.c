@@ -599,6 +599,15 @@ static int check_journal_sound(struct campaign *c)
 	return rc;
 }
 
+int campaign_check_sound(struct campaign *c)
+{
+	if (c->sound == 1)
+		c->sound = check_journal_sound(c) < 0 ? -1 : 2;
+	else if (c->sound == -1)
+		return error_set(ERROR_INPUT, "the journal was found damaged before");
+	return c->sound < 0 ? -1 : 0;
+}
+
 /* The diagnostics of d as the text of an error message (no trailing newline). */
 static void diag_text(struct buf *out, const struct diag *d)
 {
@@ -714,7 +723,9 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		if (rc == 0 && c->journal)
 			rc = check_journal_identity(c);
 		if (rc == 0 && c->journal && (flags & CAMPAIGN_LOCK) && (flags & CAMPAIGN_JOURNAL))
-			rc = check_journal_sound(c);
+			c->sound = (flags & CAMPAIGN_SOUND_LATER)    ? 1 :
+				   (rc = check_journal_sound(c)) < 0 ? -1 :
+								       2;
 		if (rc < 0)
 			goto done;
 	}

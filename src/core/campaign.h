@@ -28,8 +28,11 @@ enum campaign_open_flags {
 	CAMPAIGN_LOCK = 1 << 0,           /* take the exclusive lock (.umpire/lock): turn, init */
 	CAMPAIGN_JOURNAL = 1 << 1,        /* open .umpire/journal.sqlite (must exist) */
 	CAMPAIGN_JOURNAL_IF_ANY = 1 << 2, /* open it when present (a clone has none) */
-	CAMPAIGN_READ_LOCK = 1 << 3, /* verify, replay: a shared lock on .umpire/readers, waiting
+	CAMPAIGN_READ_LOCK = 1 << 3,   /* verify, replay: a shared lock on .umpire/readers, waiting
 	                              * for a running turn; the journal opened read-only */
+	CAMPAIGN_SOUND_LATER = 1 << 4, /* with LOCK and JOURNAL: the journal's soundness check
+	                                * is left to campaign_check_sound (run: an idle pass
+	                                * writes nothing, and the check reads the whole file) */
 };
 
 /* Where the randomness nobody knows at the close comes from (fairness.entropy;
@@ -113,6 +116,8 @@ struct campaign {
 	/* fairness.timestamps: the RFC 3161 authorities asked at each close, n_timestamps */
 	struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
+	int sound; /* the journal's soundness check: 0 not asked, 1 left for later
+	            * (CAMPAIGN_SOUND_LATER), 2 passed, -1 failed */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -120,6 +125,11 @@ struct campaign {
  * campaign there, ERROR_INPUT for a bad campaign.yaml (its diagnostics in the message). */
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
+/* The check campaign_open makes before a command writes to the journal (SQLite's
+ * quick_check, the last turn's stored rows against their hashes and git), when it was left
+ * for later (CAMPAIGN_SOUND_LATER); once, later calls return its result. 0 / -1
+ * (ERROR_INPUT naming what is damaged). */
+int campaign_check_sound(struct campaign *c);
 
 /* Why no player can ever get the verdict "fair" for campaign c, whatever receipts he holds
  * (the campaign-wide reasons of docs/fairness.md, "The verdict": entropy none, fair: false,

@@ -8,8 +8,10 @@
 #include "core/error.h"
 #include "core/banned.h"
 
-static struct buf error_text = BUF_INIT;
-static struct error error_current = { ERROR_NONE, "" };
+/* One per thread: verify checks turns on several threads (src/cmd/verify_parallel.c), each
+ * failure its own thread's. */
+static _Thread_local struct buf error_text = BUF_INIT;
+static _Thread_local struct error error_current = { ERROR_NONE, "" };
 
 int error_set(enum error_class klass, const char *fmt, ...)
 {

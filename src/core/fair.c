@@ -5,6 +5,7 @@
  * bytes, wiping, locking and the constant-time compare. Nothing here is hand-written
  * cryptography. */
 #include <assert.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,29 +41,32 @@ static void ossl_fatal(const char *what)
 	abort();
 }
 
-/* OpenSSL's HMAC implementation, fetched once for the process (never freed: OpenSSL releases
- * it at exit). */
-static EVP_MAC *hmac_mac(void)
-{
-	static EVP_MAC *mac;
+/* OpenSSL's HMAC implementation and SHA-256, fetched once for the process (never freed:
+ * OpenSSL releases them at exit); once on any thread (verify checks turns on several). */
+static EVP_MAC *fetched_mac;
+static EVP_MD *fetched_md;
+static pthread_once_t fetched_once = PTHREAD_ONCE_INIT;
 
-	if (!mac)
-		mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
-	if (!mac)
-		ossl_fatal("EVP_MAC_fetch");
-	return mac;
+static void fetch_algorithms(void)
+{
+	fetched_mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL);
+	fetched_md = EVP_MD_fetch(NULL, "SHA256", NULL);
 }
 
-/* OpenSSL's SHA-256, fetched once for the process, like hmac_mac. */
+static EVP_MAC *hmac_mac(void)
+{
+	(void)pthread_once(&fetched_once, fetch_algorithms);
+	if (!fetched_mac)
+		ossl_fatal("EVP_MAC_fetch");
+	return fetched_mac;
+}
+
 static EVP_MD *sha256_md(void)
 {
-	static EVP_MD *md;
-
-	if (!md)
-		md = EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!md)
+	(void)pthread_once(&fetched_once, fetch_algorithms);
+	if (!fetched_md)
 		ossl_fatal("EVP_MD_fetch");
-	return md;
+	return fetched_md;
 }
 
 /* A SHA-256 fed in pieces: sha_begin, sha_add..., sha_end (which frees it). */

@@ -178,6 +178,7 @@ void repo_free(struct repo *r)
 	if (!r)
 		return;
 	free(r->built_paths);
+	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
 	free(r->workdir);
 	free(r->gitdir);
@@ -1086,13 +1087,37 @@ done:
 	return ret;
 }
 
+/* r->rebuild and its in-memory backend, opened on first use. 0 / -1 (libgit2's message). */
+static int rebuild_handle(struct repo *r)
+{
+	git_repository *mem = NULL;
+	git_odb *odb = NULL;
+	git_odb_backend *pack = NULL;
+	int ret = -1;
+
+	if (r->rebuild)
+		return 0;
+	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
+		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&pack) < 0)
+		goto done;
+	if (git_odb_add_backend(odb, pack, 1000) < 0) {
+		pack->free(pack);
+		goto done;
+	}
+	r->rebuild = mem;
+	r->rebuild_pack = pack;
+	mem = NULL;
+	ret = 0;
+done:
+	git_odb_free(odb);
+	git_repository_free(mem);
+	return ret;
+}
+
 int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *files, size_t n,
 	const char *message, long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
-	git_repository *mem = NULL;
-	git_odb *odb = NULL;
-	git_odb_backend *pack = NULL;
 	git_commit *parent = NULL;
 	git_oid commit_id;
 	int ret = -1, rc = -1;
@@ -1102,16 +1127,14 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		goto done;
 	/* A second handle on the same repository whose writes land in memory only: the
 	 * rebuilt objects never touch the verifier's clone. */
-	if (git_repository_open(&mem, git_repository_path(r->git)) < 0 ||
-		git_repository_odb(&odb, mem) < 0 || git_mempack_new(&pack) < 0 ||
-		git_odb_add_backend(odb, pack, 1000) < 0)
+	if (rebuild_handle(r) < 0)
 		goto git_error;
-	if ((rc = repo_resolve_commit(&parent, mem, parent_rev)) == ERROR_NOTFOUND) {
+	if ((rc = repo_resolve_commit(&parent, r->rebuild, parent_rev)) == ERROR_NOTFOUND) {
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
-	if (rc < 0 ||
-		(rc = make_commit(&commit_id, NULL, mem, parent, files, n, message, when, 1)) < 0)
+	if (rc < 0 || (rc = make_commit(&commit_id, NULL, r->rebuild, parent, files, n, message,
+			       when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
@@ -1123,8 +1146,8 @@ done:
 		error_set(repo_fail_class(rc), "repo: cannot rebuild the commit after '%s': %s",
 			parent_rev, buf_str(&msg));
 	git_commit_free(parent);
-	git_odb_free(odb);
-	git_repository_free(mem);
+	if (r->rebuild_pack)
+		(void)git_mempack_reset(r->rebuild_pack);
 	buf_release(&msg);
 	return ret;
 }
@@ -1351,32 +1374,6 @@ done:
 	git_packbuilder_free(pb);
 	free(loose.v);
 	repo_names_free(small);
-	return ret;
-}
-
-int repo_is_clean(struct repo *r)
-{
-	git_status_options so;
-	git_status_list *list = NULL;
-	git_index *index = NULL;
-	int ret = -1;
-
-	/* The index as on disk, not as this process last held it: clean means clean for the
-	 * git program and the next umpire too. */
-	if (git_repository_index(&index, r->git) < 0 || git_index_read(index, 1) < 0)
-		goto done;
-	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&list, r->git, &so) < 0)
-		goto done;
-	ret = git_status_list_entrycount(list) == 0;
-done:
-	if (ret < 0)
-		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir,
-			repo_git_msg());
-	git_status_list_free(list);
-	git_index_free(index);
 	return ret;
 }
 

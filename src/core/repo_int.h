@@ -19,6 +19,11 @@ struct repo {
 	 * it, which publish need not check again. */
 	git_oid built, built_parent;
 	char *built_paths; /* paths_list of the files */
+	/* repo_rebuild_id's second handle on the repository, its writes in rebuild_pack (in
+	 * memory, emptied after each rebuild); kept open so its object cache serves the next
+	 * turn's rebuild (verify rebuilds every commit). NULL until the first rebuild. */
+	git_repository *rebuild;
+	git_odb_backend *rebuild_pack;
 };
 
 /* libgit2's message for the last failure on this thread, kept verbatim; never NULL. */

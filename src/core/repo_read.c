@@ -1,7 +1,7 @@
 /* repo_read.c — reading a campaign's repository, which may be a crafted clone: every commit,
  * annotated tag, tree and blob sized from its header before it is inflated (repo.h's
  * REPO_MAX_*), revisions resolved by reference name or full id only; files, listings, ids,
- * messages and tags at any revision. */
+ * messages and tags at any revision; the work tree's status. */
 #include "core/repo_int.h"
 
 #include <stdlib.h>
@@ -38,6 +38,17 @@ static size_t object_limit(git_object_t type, const char **text)
 	}
 }
 
+/* The headers repo_object_checked read last, by the id's first 12 bits: an id names one
+ * content, so its type and size are known without the object database again (a loose
+ * object's header is a file opened and inflated; verify asks for the same trees each turn).
+ * Whether the object is in a repository is still the lookup's that follows. One table per
+ * thread. */
+static _Thread_local struct header_seen {
+	git_oid id;
+	git_object_t type; /* 0 (a new table): empty */
+	size_t len;
+} headers_seen[4096];
+
 /* Reads id's header (its type and size: nothing inflated past the first bytes) and refuses
  * an object over its type's limit, or not of type want (GIT_OBJECT_ANY: any), before anything
  * reads it whole: a 2 MB clone can hold a commit, tree or blob that inflates to gigabytes.
@@ -51,13 +62,23 @@ int repo_object_checked(git_repository *git, const git_oid *id, git_object_t wan
 	size_t len = 0, max;
 	const char *text, *kind;
 	char hex[GIT_OID_HEXSZ + 1], *msg;
-	int rc = git_repository_odb(&odb, git);
+	struct header_seen *seen = &headers_seen[id->id[0] << 4 | (id->id[1] & 15)];
+	int rc = 0;
 
-	if (rc == 0)
-		rc = git_odb_read_header(&len, &got, odb, id);
-	git_odb_free(odb);
-	if (rc < 0)
-		return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
+	if (seen->type > 0 && git_oid_equal(&seen->id, id)) {
+		got = seen->type;
+		len = seen->len;
+	} else {
+		rc = git_repository_odb(&odb, git);
+		if (rc == 0)
+			rc = git_odb_read_header(&len, &got, odb, id);
+		git_odb_free(odb);
+		if (rc < 0)
+			return rc == GIT_ENOTFOUND ? GIT_ENOTFOUND : -1;
+		git_oid_cpy(&seen->id, id);
+		seen->type = got;
+		seen->len = len;
+	}
 	if (type)
 		*type = got;
 	max = object_limit(got, &text);
@@ -546,4 +567,30 @@ int repo_has_replacements(struct repo *r, const char **what)
 	}
 	free(grafts);
 	return rc;
+}
+
+int repo_is_clean(struct repo *r)
+{
+	git_status_options so;
+	git_status_list *list = NULL;
+	git_index *index = NULL;
+	int ret = -1;
+
+	/* The index as on disk, not as this process last held it: clean means clean for the
+	 * git program and the next umpire too. */
+	if (git_repository_index(&index, r->git) < 0 || git_index_read(index, 1) < 0)
+		goto done;
+	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&list, r->git, &so) < 0)
+		goto done;
+	ret = git_status_list_entrycount(list) == 0;
+done:
+	if (ret < 0)
+		error_set(ERROR_OS, "repo: cannot read the status of '%s': %s", r->workdir,
+			repo_git_msg());
+	git_status_list_free(list);
+	git_index_free(index);
+	return ret;
 }

@@ -18,7 +18,7 @@ static size_t min3(size_t a, size_t b, size_t c)
 /* Optimal string alignment distance of a and b (each at most SUGGEST_MAX_LEN bytes). */
 static size_t distance(const char *a, size_t la, const char *b, size_t lb)
 {
-	static size_t d[SUGGEST_MAX_LEN + 1][SUGGEST_MAX_LEN + 1];
+	static _Thread_local size_t d[SUGGEST_MAX_LEN + 1][SUGGEST_MAX_LEN + 1];
 
 	for (size_t i = 0; i <= la; i++)
 		d[i][0] = i;

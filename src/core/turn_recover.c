@@ -257,6 +257,9 @@ static int rerun(struct turn *t, const char *with)
 
 int step_recover(struct turn *t)
 {
+	/* umpire run opens the campaign with this check left until something is written */
+	if (campaign_check_sound(t->c) < 0)
+		return -1;
 	if (t->c->visibility == CAMPAIGN_SEALED && repo_has(t->c->repo, LAYOUT_REVEAL_TAG))
 		return error_set(ERROR_INPUT,
 			"campaign '%s' was revealed (tag " LAYOUT_REVEAL_TAG

@@ -58,5 +58,16 @@ page=$(sqlite3 "$J" "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND
 [ "$(sqlite3 "$J" "PRAGMA page_size")" -eq 4096 ] && [ "$page" -gt 1 ] || die "no index page of the dice table"
 head -c 4096 /dev/zero | tr '\0' '\377' | dd of="$J" bs=4096 seek=$((page - 1)) conv=notrunc 2>/dev/null
 damaged h-page "the journal (.umpire/journal.sqlite) is damaged: SQLite's quick_check says:"
+# umpire run (issue 38): an idle pass (no mail, nothing to close) writes nothing and leaves
+# the check, which reads the whole file, for later; a mail waiting makes it refuse the same.
+mkdir -p "$TMP/md/new" "$TMP/md/cur" "$TMP/md/tmp"
+_before=$(state h-page)
+expect 0 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" run h-page --maildir "$TMP/md"
+[ "$(state h-page)" = "$_before" ] || die "an idle run pass wrote to h-page"
+printf 'From: someone@example.org\nSubject: orders\n\nhello\n' >"$TMP/md/new/1.mail"
+expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" run h-page --maildir "$TMP/md"
+has "$TMP/err" "SQLite's quick_check says:"
+[ "$(state h-page)" = "$_before" ] || die "a refused run pass wrote to h-page"
+[ -f "$TMP/md/new/1.mail" ] || die "the mail left new/"
 expect 3 "$BIN" verify h
 echo "ESC escaped in audit; journal damage refused by verify, close and turn"

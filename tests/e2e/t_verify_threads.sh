@@ -1,0 +1,52 @@
+# verify checks turns on several threads (issue 38, item 1; UMPIRE_VERIFY_THREADS, default 2):
+# the lines, the verdict and the first failure are those of one thread whatever the threads'
+# timing. A die changed in the middle of a clone's turns, and a journal row changed in the
+# middle of the umpire's own copy, are named the same with 1, 2 and 3 threads.
+. "$ROOT/tests/e2e/lib.sh"
+H="$ROOT/campaigns/betio-seawall"
+C="$TMP/c"
+"$BIN" init --visibility open "$C" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+    --entropy none >/dev/null
+N=9 # the scenario's length
+for t in $(seq 1 "$N"); do
+    printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n  - {roll: 3d6, for: "a ruling"}\n' "$t" >"$TMP/r.yaml"
+    "$BIN" turn "$C" --rulings "$TMP/r.yaml" --allow-missing >/dev/null
+done
+# same_with_threads WANT DIR [ARGS]: verify DIR exits WANT with 1, 2 and 3 threads, with the
+# same stdout and stderr each time; $TMP/out and $TMP/err the last run's. The clone's
+# remembered head is dropped before each run, so each checks every turn.
+same_with_threads() {
+    _want=$1; shift
+    for _n in 1 2 3; do
+        git -C "$1" update-ref -d refs/umpire/verified 2>/dev/null || true
+        UMPIRE_VERIFY_THREADS=$_n expect "$_want" "$BIN" verify "$@"
+        cat "$TMP/out" "$TMP/err" >"$TMP/threads-$_n"
+    done
+    cmp -s "$TMP/threads-1" "$TMP/threads-2" || { diff "$TMP/threads-1" "$TMP/threads-2" >&2; die "1 and 2 threads differ"; }
+    cmp -s "$TMP/threads-1" "$TMP/threads-3" || { diff "$TMP/threads-1" "$TMP/threads-3" >&2; die "1 and 3 threads differ"; }
+}
+
+# A clean clone: every turn's line, in order.
+git clone -q "$C" "$TMP/ok"
+same_with_threads 3 "$TMP/ok"
+[ "$(grep -c '^turn [0-9]*: ok: ' "$TMP/out")" -eq $((N + 1)) ] || die "not every turn's line"
+grep '^turn [0-9]*: ok' "$TMP/out" | awk -F'[ :]' '$2 != NR - 1 { exit 1 }' || die "turns out of order"
+has "$TMP/out" "verify: ok: campaign betio-seawall: $N turns, $((3 * N)) dice"
+
+# A die of turn 5 changed in its export, committed, tag moved: turn 5 named, turns 1-4 told.
+git clone -q "$C" "$TMP/die"
+awk '/^  value: / && !done { $0 = "  value: " ($2 % 6) + 1; done = 1 } { print }' \
+    "$C/journal/turn-0005.yaml" >"$TMP/die/journal/turn-0005.yaml"
+git -C "$TMP/die" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
+git -C "$TMP/die" tag -f turn-0005 >/dev/null
+same_with_threads 65 "$TMP/die"
+has "$TMP/out" "turn 4: ok: "
+has "$TMP/out" "verify: FAILED: turn 5: die 0 differs from the seed"
+if grep -q '^turn [5-9]: ok' "$TMP/out"; then die "a turn after the failure was told"; fi
+
+# The umpire's own copy (each thread its own SQLite connection): a die row of turn 7 changed.
+cp -a "$C" "$TMP/row"
+journal_sql "$TMP/row" "UPDATE dice SET value = value % sides + 1 WHERE turn = 7 AND idx = 1"
+same_with_threads 65 "$TMP/row"
+has "$TMP/out" "turn 6: ok: "
+has "$TMP/out" "verify: FAILED: turn 7: "
