@@ -8,7 +8,6 @@
 # forgery through.
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
-V="$ROOT/tools/umpire-verify"
 
 # forge_close DIR T FILE-SED MSG-SED: rewrites close-T of clone DIR: its close file edited by
 # FILE-SED, its message by MSG-SED; every later commit rebuilt on it with the same edited
