@@ -37,7 +37,7 @@ damaged() { # DIR MESSAGE: close and turn refuse with MESSAGE, and write nothing
     _before=$(state "$1")
     expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" close "$1" "$T2/defender.yaml"
     has "$TMP/err" "$2"
-    expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" turn "$1" --beacon "$(cat "$T2/beacon.txt")"
+    expect 65 env SOURCE_DATE_EPOCH=$((1767225600 + 2 * 86400)) "$BIN" turn "$1" --beacon 68397e944df9d2230afa327b7a9b2b1a92e3cd7eaa3bc7d107705df5622570ef
     has "$TMP/err" "$2"
     [ "$(state "$1")" = "$_before" ] || die "a refused command wrote to $1"
 }

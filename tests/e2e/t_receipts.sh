@@ -165,12 +165,12 @@ has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not
 
 # --- A re-close: closed on time by hand, its receipts kept back, resolved privately, then
 # a backup restored and the turn closed again (later, by run, which mails the receipts) ------
-game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed $(grep -o -- "--beacon .*period 3" "$HR/demo.init")
+game reclose "$HR/scenario.yaml" --secret-file "$HR/demo.secret" --visibility sealed --beacon unsigned-demo-values-chosen-by-hand --beacon-genesis 1692803367 --beacon-period 3
 cp -a reclose/c reclose/backup
 expect 0 at $((base + 3660)) "$BIN" close reclose/c "$A1"
 has "$TMP/out" "to send: 2 receipt mails queued in the outbox ('umpire send' or 'umpire run' sends them); at once, before beacon rounds or reveals come out"
 # (the umpire resolves it privately with the round's value, dislikes the dice, and restores)
-expect 0 at $((base + 7200)) "$BIN" turn reclose/c --beacon "$(cat "$HR/orders/turn-0001/beacon.txt")"
+expect 0 at $((base + 7200)) "$BIN" turn reclose/c --beacon 68397e944df9d2230afa327b7a9b2b1a92e3cd7eaa3bc7d107705df5622570ef
 rm -rf reclose/c reclose/remote.git; mv reclose/backup reclose/c; git init -q --bare reclose/remote.git
 $DELIVER reclose/md blood@example.org "$A1" r1 $((base + 3600))
 late=$((deadline + 7200))
