@@ -9,16 +9,22 @@ import { Repo } from '../web/src/repo.js';
 import { verify } from '../web/src/verify.js';
 import { verdictJson } from '../web/src/verdict.js';
 import { Fatal, EX } from '../web/src/bytes.js';
+import { pemCertificates, trustFile, SYSTEM_CAS } from '../web/src/tstamp.js';
+import { isViewFile } from '../web/src/view.js';
 
 const PROG = 'umpire-verify.mjs';
 const USAGE = `usage: tools/umpire-verify.mjs CLONE [--commitment C --setup S] [--receipt FILE ...]
-       [--receipts-of PLAYER ...] [--trust-chain HASH:KEY ...] [--json]
+       [--receipts-of PLAYER ...] [--trust-chain HASH:KEY ...] [--trust-tsa CERT ...]
+       [--view DIR ...] [--json]
 
 Verifies the campaign cloned in CLONE by docs/fairness.md: the history (tags, one commit per
 turn, closes, trailers, the journal hash chain), the key chain to the commitment, every
-orders digest, beacon round (BLS signature with @noble/curves), seed and die, receipts
-(.eml as saved, or the bare text), and the head this clone verified before
-(refs/umpire/verified, shared with umpire verify). It does NOT re-run the rules: state,
+orders digest, beacon round (BLS signature with @noble/curves), seed and die, each close's
+RFC 3161 time stamps (PKI.js; trusted when the signer chains to a root of ${SYSTEM_CAS}
+or a --trust-tsa certificate), receipts (.eml as saved, or the bare text), a player's files
+of sealed turns (--view: his report mail's attachments saved side by side, or his outbox of
+one turn), and the head this clone verified before (refs/umpire/verified, shared with
+umpire verify). It does NOT re-run the rules: state,
 events and reports are taken as committed; umpire verify re-resolves every turn.
 Ends with the verdict of docs/fairness.md, "The verdict".
 Exit: 0 fair, 3 consistent but not proven fair, 65 failed, 64 usage, 66 no campaign or
@@ -30,7 +36,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-	const o = { dir: null, receipts: [], receiptsOf: [], trustChains: {}, json: false, commitment: null, setup: null };
+	const o = { dir: null, receipts: [], receiptsOf: [], trustTsa: [], views: [], trustChains: {}, json: false, commitment: null, setup: null };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} takes a value`));
@@ -44,6 +50,8 @@ function parseArgs(argv) {
 			o[a.slice(2)] = v;
 		} else if (a === '--receipt') o.receipts.push(val());
 		else if (a === '--receipts-of') o.receiptsOf.push(val());
+		else if (a === '--trust-tsa') o.trustTsa.push(val());
+		else if (a === '--view') o.views.push(val());
 		else if (a === '--trust-chain') {
 			const m = /^([0-9a-f]{64}):([0-9a-f]{192})$/.exec(val());
 			if (!m) usage('--trust-chain takes HASH:KEY (64 and 192 lower-case hex digits)');
@@ -54,6 +62,44 @@ function parseArgs(argv) {
 	}
 	if (o.dir === null) usage('CLONE expected');
 	return o;
+}
+
+function readInput(name) {
+	try {
+		return new Uint8Array(fs.readFileSync(name));
+	} catch (e) {
+		throw new Fatal(EX.NOINPUT, `${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+	}
+}
+
+/** The roots umpire verify builds in: Debian's ca-certificates bundle, none without it. */
+function systemRoots() {
+	try {
+		return pemCertificates(fs.readFileSync(SYSTEM_CAS));
+	} catch {
+		return [];
+	}
+}
+
+/** --view DIR: the files of a player's folder a view names ({ name, files: { NAME: bytes } }),
+ *  each read in full up to 64 MiB. */
+function readViewDir(dir) {
+	let names;
+	try {
+		if (!fs.statSync(dir).isDirectory()) throw new Error('not a directory');
+		names = fs.readdirSync(dir);
+	} catch {
+		throw new Fatal(EX.NOINPUT, `view: no such directory '${dir}'`);
+	}
+	const files = {};
+	for (const n of names.filter(isViewFile)) {
+		const p = path.join(dir, n);
+		const st = fs.lstatSync(p);
+		if (!st.isFile()) continue;
+		if (st.size > 64 * 1024 * 1024) throw new Fatal(EX.DATAERR, `${p}: larger than ${64 * 1024 * 1024} bytes`);
+		files[n] = new Uint8Array(fs.readFileSync(p));
+	}
+	return { name: dir, files };
 }
 
 async function main() {
@@ -68,9 +114,13 @@ async function main() {
 			throw new Fatal(EX.NOINPUT, `${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
 		}
 	});
+	// --trust-tsa files are read first: one with no certificate is refused before any check
+	const trusted = o.trustTsa.map((name) => trustFile(name, readInput(name)));
+	const views = o.views.map(readViewDir);
 	const remembered = await repo.commitId('refs/umpire/verified');
 	const r = await verify(repo, {
-		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered,
+		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered, views,
+		tsaTrust: async () => systemRoots().concat(...trusted),
 		onLine: o.json ? null : (l) => process.stdout.write(l + '\n'),
 	});
 	if (o.json) process.stdout.write(JSON.stringify(verdictJson(r.verdict, r.campaign, r.turns, r.dice)) + '\n');

@@ -2,7 +2,7 @@
 // close-NNNN) in the form `umpire close` writes, its commit "Turn N: orders closed", the round
 // it names (out strictly after the close), the late close under a schedule, what it fixed
 // against what the turn used, and under entropy players the reveals text.
-import { Failed, sha256, hex, equal, utc, byteOrder, closeTag } from './bytes.js';
+import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
 import { UMPIRE } from './campaign.js';
@@ -105,6 +105,12 @@ export function checkCloseFile(camp, t, r) {
 	if (r.turn !== t || r.campaign !== camp.id || r.entropy !== camp.entropy) {
 		throw new Failed(`${path} at ${closeTag(t)} is the close of turn ${r.turn} of campaign '${r.campaign}' (entropy ${r.entropy}), not of this turn (entropy ${camp.entropy})`);
 	}
+	for (const [key, ids] of [['orders', r.orders.map((o) => o.player)], ['missing', r.missing]]) {
+		const sorted = [...new Set(ids)].sort(byteOrder);
+		if (ids.length !== sorted.length || ids.some((p, i) => p !== sorted[i])) {
+			throw new Failed(`${path} (tag ${closeTag(t)}): ${key} is not sorted${key === 'orders' ? ' by player' : ''}, or lists a player twice`);
+		}
+	}
 	if (!equal(renderClose(r, camp), r.bytes)) throw new Failed(`${path} at ${closeTag(t)} is not in the form umpire close writes`);
 	if (r.entropy === 'beacon') {
 		const want = roundAt(camp.beaconGenesis, camp.beaconPeriod, r.round);
@@ -131,8 +137,9 @@ export function checkCloseFile(camp, t, r) {
 }
 
 /** The close commit: subject, trailers, one parent (turn t-1's commit prevId), exactly its
- *  file added, and the commit as umpire makes it (its raw bytes rebuilt from those). */
-export async function checkCloseCommit(repo, camp, t, commit, r, prevId) {
+ *  file and its time stamps (tokens: the paths of the tokens it holds, "Time stamps") added,
+ *  and the commit as umpire makes it (its raw bytes rebuilt from those). */
+export async function checkCloseCommit(repo, camp, t, commit, r, prevId, tokens = []) {
 	const tg = closeTag(t);
 	const subject = commit.message.split('\n')[0];
 	if (subject !== `Turn ${t}: orders closed`) throw new Failed(`the commit of ${tg} is "${subject}", not "Turn ${t}: orders closed"`);
@@ -142,9 +149,10 @@ export async function checkCloseCommit(repo, camp, t, commit, r, prevId) {
 	}
 	if (commit.parents.length !== 1 || commit.parents[0] !== prevId) throw new Failed(`the parent of ${tg} is ${commit.parents.join(' ') || 'none'}, not ${prevId}`);
 	const ch = await repo.diff(prevId, commit.oid);
-	const path = closePath(t);
-	if (ch.length !== 1 || ch[0].status !== 'A' || ch[0].mode !== '100644' || ch[0].path !== path) {
-		throw new Failed(`${tg} changes ${ch.map((c) => `${c.status} ${c.path}`).join(', ') || 'nothing'}: a close commit adds exactly ${path} to the turn before`);
+	const files = [closePath(t), ...tokens];
+	const added = ch.filter((c) => c.status === 'A' && c.mode === '100644').map((c) => c.path).sort();
+	if (ch.length !== files.length || added.join('\n') !== [...files].sort().join('\n')) {
+		throw new Failed(`${tg} changes ${ch.map((c) => `${c.status} ${c.path}`).join(', ') || 'nothing'}: a close commit adds exactly ${files.join(' and ')} to ${tag(t - 1)}`);
 	}
 	const when = /^umpire <umpire@localhost> (\d+) \+0000$/.exec(commit.committer || '');
 	const sig = `${SIGNATURE} ${when ? when[1] : 0} +0000`;
