@@ -7,15 +7,17 @@ import path from 'node:path';
 import process from 'node:process';
 import { Repo } from '../web/src/repo.js';
 import { verify } from '../web/src/verify.js';
-import { verdictJson } from '../web/src/verdict.js';
-import { Fatal, EX } from '../web/src/bytes.js';
+import { Fatal, Failed, EX } from '../web/src/bytes.js';
+import { checkVectors, parseVectors } from '../web/src/vectors.js';
+import { decide, verdictLines, verdictJson } from '../web/src/verdict.js';
 import { pemCertificates, trustFile, SYSTEM_CAS } from '../web/src/tstamp.js';
 import { isViewFile } from '../web/src/view.js';
 
 const PROG = 'umpire-verify.mjs';
 const USAGE = `usage: tools/umpire-verify.mjs CLONE [--commitment C --setup S] [--receipt FILE ...]
        [--receipts-of PLAYER ...] [--trust-chain HASH:KEY ...] [--trust-tsa CERT ...]
-       [--view DIR ...] [--json]
+       [--view DIR ...] [--vectors FILE ...] [--json]
+       tools/umpire-verify.mjs --vectors FILE ...
 
 Verifies the campaign cloned in CLONE by docs/fairness.md: the history (tags, one commit per
 turn, closes, trailers, the journal hash chain), the key chain to the commitment, every
@@ -26,7 +28,9 @@ of sealed turns (--view: his report mail's attachments saved side by side, or hi
 one turn), and the head this clone verified before (refs/umpire/verified, shared with
 umpire verify). It does NOT re-run the rules: state,
 events and reports are taken as committed; umpire verify re-resolves every turn.
-Ends with the verdict of docs/fairness.md, "The verdict".
+Ends with the verdict of docs/fairness.md, "The verdict". --vectors FILE... re-derives the
+test vectors (tests/vectors/*.json) with the same modules first ("verdict: ok: N vectors
+passed" when given alone).
 Exit: 0 fair, 3 consistent but not proven fair, 65 failed, 64 usage, 66 no campaign or
 file, 74 I/O error.`;
 
@@ -36,7 +40,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-	const o = { dir: null, receipts: [], receiptsOf: [], trustTsa: [], views: [], trustChains: {}, json: false, commitment: null, setup: null };
+	const o = { dir: null, receipts: [], receiptsOf: [], trustTsa: [], views: [], vectors: [], trustChains: {}, json: false, commitment: null, setup: null };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} takes a value`));
@@ -52,6 +56,10 @@ function parseArgs(argv) {
 		else if (a === '--receipts-of') o.receiptsOf.push(val());
 		else if (a === '--trust-tsa') o.trustTsa.push(val());
 		else if (a === '--view') o.views.push(val());
+		else if (a === '--vectors') {
+			o.vectors.push(val());
+			while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) o.vectors.push(argv[++i]);
+		}
 		else if (a === '--trust-chain') {
 			const m = /^([0-9a-f]{64}):([0-9a-f]{192})$/.exec(val());
 			if (!m) usage('--trust-chain takes HASH:KEY (64 and 192 lower-case hex digits)');
@@ -60,7 +68,8 @@ function parseArgs(argv) {
 		else if (o.dir === null) o.dir = a;
 		else usage(`one CLONE expected, not also '${a}'`);
 	}
-	if (o.dir === null) usage('CLONE expected');
+	if (o.dir === null && !o.vectors.length) usage('CLONE or --vectors FILE expected');
+	if (o.dir === null && (o.receipts.length || o.receiptsOf.length || o.views.length || o.trustTsa.length)) usage('--receipt, --receipts-of, --view and --trust-tsa need CLONE');
 	return o;
 }
 
@@ -105,6 +114,26 @@ function readViewDir(dir) {
 async function main() {
 	process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : EX.IOERR));
 	const o = parseArgs(process.argv.slice(2));
+	const out = (l) => { if (!o.json) process.stdout.write(l + '\n'); };
+	let total = 0;
+	for (const name of o.vectors) {
+		try {
+			const r = checkVectors(parseVectors(new TextDecoder().decode(readInput(name)), name), name);
+			if (r.unknown.length) process.stderr.write(`${name}: note: sections not checked: ${r.unknown.join(', ')}\n`);
+			out(`${name}: ${r.count} vectors passed`);
+			total += r.count;
+		} catch (e) {
+			if (!(e instanceof Failed)) throw e;
+			if (o.dir === null) out(`verdict: FAILED: ${e.message}`);
+			else for (const l of verdictLines(decide({}, e.message))) out(l);
+			if (o.json) process.stdout.write(JSON.stringify(verdictJson(decide({}, e.message), null, 0, 0)) + '\n');
+			return EX.DATAERR;
+		}
+	}
+	if (o.dir === null) {
+		out(`verdict: ok: ${total} vectors passed`);
+		return EX.OK;
+	}
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
 	const repo = await Repo.open(fs, path.resolve(o.dir));
 	const receipts = o.receipts.map((name) => {
