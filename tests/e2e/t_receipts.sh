@@ -17,7 +17,7 @@
 HR=$ROOT/campaigns/harbour-raid
 BS=$ROOT/campaigns/betio-seawall
 PY=/usr/bin/python3
-V=${V:-$ROOT/tools/umpire-verify}   # V: another verifier to try (an older one)
+V=${V:-$JSV}   # V: another verifier to try (an older one)
 DELIVER="$PY $ROOT/tests/e2e/mail/deliver.py"
 $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
@@ -43,12 +43,12 @@ if not found:
 print(found)
 PYN
 }
-# both CODE DIR ARGS...: umpire verify and tools/umpire-verify give CODE; outputs in
+# both CODE DIR ARGS...: umpire verify and tools/umpire-verify.mjs give CODE; outputs in
 # $TMP/out.c and $TMP/out.py
 both() {
     _code=$1; shift
     expect "$_code" "$BIN" verify "$@"; cp "$TMP/out" "$TMP/out.c"
-    expect "$_code" python3 "$V" "$@"; cp "$TMP/out" "$TMP/out.py"
+    expect "$_code" node "$V" "$@"; cp "$TMP/out" "$TMP/out.py"
 }
 
 # game NAME SCENARIO INIT-ARGS...: campaign NAME/c from SCENARIO plus addresses, a schedule

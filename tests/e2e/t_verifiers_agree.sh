@@ -10,13 +10,13 @@ agree() {
     git clone -q "$1" "$TMP/clone-$2"
     expect 3 "$BIN" verify "$TMP/clone-$2"
     c=$(sed -n 's/^verify: ok: campaign [^:]*: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice.*/\1 \2/p' "$TMP/out")
-    expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone-$2"
+    expect 3 node "$JSV" "$TMP/clone-$2"
     p=$(sed -n 's/^verify: ok: \([0-9]*\) turns\{0,1\}, \([0-9]*\) dice verified/\1 \2/p' "$TMP/out")
     [ -n "$c" ] && [ "$c" = "$p" ] || die "$2: C verify says '$c', Python says '$p' (turns dice)"
     echo "$2: both verifiers: $c (turns dice)"
 }
 expect 0 python3 "$ROOT/tools/gen-vectors.py" --check
-expect 0 python3 "$ROOT/tools/umpire-verify" --vectors "$ROOT/tests/vectors/fairness.json"
+expect 0 node "$JSV" --vectors "$ROOT/tests/vectors/fairness.json"
 for scen in "$ROOT"/campaigns/*/scenario.yaml; do
     name=$(basename "$(dirname "$scen")")
     new_campaign "$name" "$TMP/$name"

@@ -2,7 +2,8 @@
 // close-NNNN) in the form `umpire close` writes, its commit "Turn N: orders closed", the round
 // it names (out strictly after the close), the late close under a schedule, what it fixed
 // against what the turn used, and under entropy players the reveals text.
-import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag } from './bytes.js';
+import { sha1 } from '@noble/hashes/legacy';
+import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag, concat } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
 import { UMPIRE } from './campaign.js';
@@ -117,7 +118,7 @@ export function checkCloseFile(camp, t, r) {
 		if (r.roundAt !== want) throw new Failed(`${path}: beacon round ${r.round} is out at ${want} (genesis ${camp.beaconGenesis}, period ${camp.beaconPeriod}), not at ${r.roundAt}`);
 		const named = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
 		if (r.roundAt > r.closedAt && r.round !== named) {
-			throw new Failed(`${path}: beacon round ${r.round}: a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it, and no other (a later round would leave time to close again)`);
+			throw new Failed(`${path}: beacon round ${r.round}, but a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it (a later round leaves time to close again)`);
 		}
 		if (r.roundAt <= r.closedAt) {
 			const first = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
@@ -157,7 +158,11 @@ export async function checkCloseCommit(repo, camp, t, commit, r, prevId, tokens 
 	const when = /^umpire <umpire@localhost> (\d+) \+0000$/.exec(commit.committer || '');
 	const sig = `${SIGNATURE} ${when ? when[1] : 0} +0000`;
 	const raw = `tree ${commit.tree}\nparent ${prevId}\nauthor ${sig}\ncommitter ${sig}\n\n${closeMessage(r, camp)}`;
-	if (raw !== commit.raw) throw new Failed(`${tg} is commit ${commit.oid}, but the close does not rebuild to it: it holds another author, committer, message or parent than the close's`);
+	if (raw !== commit.raw) {
+		const body = new TextEncoder().encode(raw);
+		const rebuilt = hex(sha1(concat(new TextEncoder().encode(`commit ${body.length}\0`), body)));
+		throw new Failed(`${tg} is commit ${commit.oid}, but the close rebuilds to ${rebuilt}: it holds other files, another message or another parent than the close's (its file and its time stamps)`);
+	}
 }
 
 /** The last `Key: value` line of a commit message, or null. */

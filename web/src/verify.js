@@ -381,7 +381,7 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 			const { standing, revealed } = checkReveals(close, value);
 			checkStandingIn(root, jpath, standing);
 			if (revealed.length < 2) (ctx.st.found['few-contributors'] ||= { turns: [] }).turns.push(t);
-			checked = `close, key, digest, reveals (${revealed.length} of ${revealed.length + standing.length} nonces), seed`;
+			checked = `close, key, digest, reveals (${revealed.length} of ${revealed.length + standing.length} nonces${standing.length ? `; committed hash standing in for ${standing.join(', ')}` : ''}), seed`;
 		}
 	}
 	const seed = turnSeed(key, t, digest, beacon);
