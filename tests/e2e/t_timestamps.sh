@@ -10,7 +10,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 command -v openssl >/dev/null || skip "no openssl command: the test authority is made with it"
 HR="$ROOT/campaigns/harbour-raid"
-PY="$JSV"
+JS="$JSV"
 
 sh "$ROOT/tests/tsa/make-tsa.sh" tsa
 /usr/bin/python3 "$ROOT/tests/tsa/tsa-server.py" tsa http & server=$!
@@ -73,14 +73,14 @@ has "$TMP/out" "turn 1: time stamp (test, genTime "
 has "$TMP/out" "): no witness: its signer does not chain to an authority this verifier trusts (give its certificate with --trust-tsa CERT.pem)"
 has "$TMP/out" "turn 2: no time stamp from down (it did not answer the close)"
 stamps "$TMP/out" > c.lines
-expect 3 node "$PY" cl
+expect 3 node "$JS" cl
 stamps "$TMP/out" > js.lines
 diff c.lines js.lines || die "the verifiers differ on the time stamps (untrusted)"
 for cert in tsa/testca.pem tsa/tsa.pem; do
     expect 3 "$BIN" verify cl --trust-tsa "$cert"
     [ "$(grep -c '): witnesses the close$' "$TMP/out")" -eq 2 ] || { cat "$TMP/out"; die "not both closes witnessed with $cert"; }
     stamps "$TMP/out" > c.lines
-    expect 3 node "$PY" cl --trust-tsa "$cert"
+    expect 3 node "$JS" cl --trust-tsa "$cert"
     stamps "$TMP/out" > js.lines
     diff c.lines js.lines || die "the verifiers differ on the time stamps ($cert)"
 done
@@ -90,7 +90,7 @@ has "$TMP/out" "): no witness: its signer does not chain"
 echo "not a certificate" > junk.pem
 expect 65 "$BIN" verify cl --trust-tsa junk.pem
 has "$TMP/err" "--trust-tsa junk.pem: no PEM certificate in it"
-expect 65 node "$PY" cl --trust-tsa junk.pem
+expect 65 node "$JS" cl --trust-tsa junk.pem
 has "$TMP/err" "--trust-tsa junk.pem: no PEM certificate in it"
 
 # retoken CLONE BYTES-FILE: the pending close-0002 of CLONE made again with BYTES-FILE as its

@@ -32,8 +32,8 @@ agree() {
     expect "$_code" "$BIN" verify "$@"; cp "$TMP/out" "$TMP/c.out"
     expect "$_code" node "$V" "$@"; cp "$TMP/out" "$TMP/js.out"
     grep '^verdict: \|^reason: ' "$TMP/c.out" >"$TMP/c.v" || true
-    grep '^verdict: \|^reason: ' "$TMP/js.out" >"$TMP/py.v" || true
-    cmp -s "$TMP/c.v" "$TMP/py.v" || { diff "$TMP/c.v" "$TMP/py.v" >&2; die "the verifiers disagree on $*"; }
+    grep '^verdict: \|^reason: ' "$TMP/js.out" >"$TMP/js.v" || true
+    cmp -s "$TMP/c.v" "$TMP/js.v" || { diff "$TMP/c.v" "$TMP/js.v" >&2; die "the verifiers disagree on $*"; }
     expect "$_code" "$BIN" verify "$@" --json; cp "$TMP/out" "$TMP/c.json"
     expect "$_code" node "$V" "$@" --json; cp "$TMP/out" "$TMP/js.json"
     python3 - "$TMP/c.json" "$TMP/js.json" <<'PY' || die "the verifiers' --json disagree on $*"
@@ -42,7 +42,7 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 for o in (a, b):
     o["failure"] = o["failure"] is not None
 if a != b:
-    sys.exit("C: %s\nPython: %s" % (a, b))
+    sys.exit("C: %s\nJavaScript: %s" % (a, b))
 PY
 }
 # reasons CODE...: the last agree's reasons are exactly these codes, in this order.

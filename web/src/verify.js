@@ -465,9 +465,9 @@ async function checkReceipts(ctx, closeMap, say) {
 		for (const [t, { commit, close }] of closeMap) {
 			// every player gets every close's receipt, due or not: each is a witness of it
 			if (!given.some((g) => g.kind === 'close' && g.turn === t && g.player === player)) {
-				throw new Failed(`receipts of ${player}: turn ${t}'s close (commit ${commit}) has no receipt of ${player}'s among them: a close he was never receipted (made or redone unseen), or a receipt left out`);
+				throw new Failed(`receipts of ${player}: turn ${t}'s close (commit ${commit}) has no receipt of his among those given (every player gets the receipt of every close): a close he was never receipted (made or redone unseen), or a receipt left out`);
 			}
 		}
-		say(`receipts of ${player}: ok: his receipt of every close on main`);
+		say(`receipts of ${player}: ok: a receipt for every close`);
 	}
 }
