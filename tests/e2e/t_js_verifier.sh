@@ -103,7 +103,7 @@ tclone added
 absent=$(awk '/^- player: / { p = $3 } /^  received: false/ { print p; exit }' "$C/journal/turn-0001.yaml")
 if [ -n "$absent" ]; then
     cp "$TMP/added/$(cd "$TMP/added" && ls orders/turn-0001/*.yaml | head -n 1)" "$TMP/added/orders/turn-0001/$absent.yaml"
-    git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"; commit added turn-0001
+    git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"; tcommit added turn-0001
     both_fail "$TMP/added"
     has "$TMP/js.out" "orders/turn-0001/$absent.yaml: committed, but the export says received: false"
 fi
@@ -257,26 +257,15 @@ has "$TMP/js.out" "(\"merge\") is a merge: the history must be linear"
 tclone moved "$B"; git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
 both_fail "$TMP/moved"
 c3=journal/turn-0003.close.yaml
-tclone close "$B"; echo "# nothing to see here" >>"$TMP/close/$c3"; amend close close-0003
+tclone close "$B"; echo "# nothing to see here" >>"$TMP/close/$c3"; tamend close close-0003
 both_fail "$TMP/close"
 has "$TMP/js.out" "verify: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
-forge() {
-    git -C "$TMP/$1" reset -q --hard "$3^"
-    cp "$4" "$TMP/$1/$c3"; git -C "$TMP/$1" add "$c3"
-    _r=$(sed -n 's/^  round: //p' "$4")
-    git -C "$2" log -1 --format=%B "$3" | sed "s/beacon round [0-9]*/beacon round $_r/" >"$TMP/msg"
-    _at=$(sed -n 's/^closed_at: //p' "$4")
-    GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$_at +0000" \
-        GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
-        GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
-    git -C "$TMP/$1" tag -f "$3" >/dev/null
-}
 tclone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
 r=$(( (at - 1692803367) / 3 + 1 - 5 )); ra=$((1692803367 + (r - 1) * 3))
 sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
     -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$ra" +%Y-%m-%dT%H:%M:%SZ)\"/" "$B/$c3" >"$TMP/early-close"
-forge round "$B" close-0003 "$TMP/early-close"
+tforge round "$B" close-0003 "$TMP/early-close"
 both_fail "$TMP/round"
 has "$TMP/js.out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
 tclone reclose "$B"

@@ -43,7 +43,7 @@ export class Repo {
 			}
 			const limit = LIMITS[r.type] || LIMITS.commit;
 			if (r.object.length > limit) {
-				throw new Failed(`the ${r.type} object ${oid} is ${r.object.length} bytes, over umpire's limit for a ${r.type} (a crafted repository?)`);
+				throw new Failed(`the ${r.type} object ${oid} is ${r.object.length} bytes, over the limit of ${limit / (1024 * 1024)} MiB for a ${r.type} (a crafted repository?)`);
 			}
 			o = { type: r.type, bytes: r.object };
 			if (r.type !== 'blob') this.objects.set(oid, o);
@@ -132,7 +132,7 @@ export class Repo {
 			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
 			i = nul + 21;
 		}
-		if (t.length > 262144) throw new Failed(`tree ${oid} has ${t.length} entries (a crafted repository?)`);
+		if (t.length > 262144) throw new Failed(`tree ${oid} has ${t.length} entries, over the limit of 262144 (a crafted repository?)`);
 		this.trees.set(oid, t);
 		return t;
 	}
