@@ -195,7 +195,7 @@ sed 's/^  sha256: .*/  sha256: 0000000000000000000000000000000000000000000000000
     "$B/journal/turn-0001.close.yaml" >"$TMP/close1/journal/turn-0001.close.yaml"
 tamend close1 turn-0002
 both_fail "$TMP/close1"
-has "$TMP/js.out" "verify: FAILED: turn 2: the committer of turn-0002 is 'mallory <m@example.org> "
+has "$TMP/js.out" "verify: FAILED: turn 2: the committer of turn-0002 is 'umpire-tests <tests@umpire.invalid> "
 # ... naming a round already out at the close, round_at fixed up, the commit rebuilt.
 tclone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
