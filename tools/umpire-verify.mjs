@@ -10,13 +10,14 @@ import { verify } from '../web/src/verify.js';
 import { Fatal, Failed, EX } from '../web/src/bytes.js';
 import { checkVectors, parseVectors } from '../web/src/vectors.js';
 import { decide, verdictLines, verdictJson } from '../web/src/verdict.js';
-import { pemCertificates, trustFile, SYSTEM_CAS } from '../web/src/tstamp.js';
 import { isViewFile } from '../web/src/view.js';
+
+const SYSTEM_CAS = '/etc/ssl/certs/ca-certificates.crt'; // TSTAMP_SYSTEM_CAS (src/core/tstamp.h)
 
 const PROG = 'umpire-verify.mjs';
 const USAGE = `usage: tools/umpire-verify.mjs CLONE [--commitment C --setup S] [--receipt FILE ...]
        [--receipts-of PLAYER ...] [--trust-chain HASH:KEY ...] [--trust-tsa CERT ...]
-       [--view DIR ...] [--vectors FILE ...] [--json]
+       [--view DIR ...] [--vectors FILE ...] [--full] [--json]
        tools/umpire-verify.mjs --vectors FILE ...
 
 Verifies the campaign cloned in CLONE by docs/fairness.md: the history (tags, one commit per
@@ -48,6 +49,7 @@ function parseArgs(argv) {
 			process.stdout.write(USAGE + '\n');
 			process.exit(0);
 		} else if (a === '--json') o.json = true;
+		else if (a === '--full') o.full = true; // every turn is checked anyway (no incremental run here)
 		else if (a === '--commitment' || a === '--setup') {
 			const v = val();
 			if (!/^[0-9a-fA-F]{64}$/.test(v)) usage(`${a} takes 64 hex digits`);
@@ -82,7 +84,8 @@ function readInput(name) {
 }
 
 /** The roots umpire verify builds in: Debian's ca-certificates bundle, none without it. */
-function systemRoots() {
+async function systemRoots() {
+	const { pemCertificates } = await import('../web/src/tstamp.js');
 	try {
 		return pemCertificates(fs.readFileSync(SYSTEM_CAS));
 	} catch {
@@ -144,12 +147,14 @@ async function main() {
 		}
 	});
 	// --trust-tsa files are read first: one with no certificate is refused before any check
-	const trusted = o.trustTsa.map((name) => trustFile(name, readInput(name)));
+	// (PKI.js is loaded only when certificates are read)
+	const tstamp = o.trustTsa.length ? await import('../web/src/tstamp.js') : null;
+	const trusted = o.trustTsa.map((name) => tstamp.trustFile(name, readInput(name)));
 	const views = o.views.map(readViewDir);
 	const remembered = await repo.commitId('refs/umpire/verified');
 	const r = await verify(repo, {
 		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered, views,
-		tsaTrust: async () => systemRoots().concat(...trusted),
+		tsaTrust: async () => (await systemRoots()).concat(...trusted),
 		onLine: o.json ? null : (l) => process.stdout.write(l + '\n'),
 	});
 	if (o.json) process.stdout.write(JSON.stringify(verdictJson(r.verdict, r.campaign, r.turns, r.dice)) + '\n');

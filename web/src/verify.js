@@ -12,7 +12,6 @@ import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSe
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
 import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
 import { decide, verdictLines } from './verdict.js';
-import { verifyToken, PLAYERS_WITNESS_WINDOW } from './tstamp.js';
 import { checkView } from './view.js';
 
 const EXPORT_KEYS = ['campaign', 'rules', 'rules_revision', 'turn', 'key', 'orders', 'orders_digest', 'beacon', 'beacon_value', 'beacon_round', 'beacon_signature', 'seed', 'dice', 'events', 'void_orders', 'views', 'public_report_sha256', 'state_sha256', 'summary'];
@@ -225,6 +224,9 @@ async function checkClose(ctx, chain, t) {
 async function checkTokens(ctx, t, cid, close) {
 	const { repo, camp, opts } = ctx;
 	const out = { paths: [], witnessed: false };
+	if (!camp.timestamps.length) return out;
+	// PKI.js is loaded only for a campaign that names time-stamp authorities
+	const { verifyToken, PLAYERS_WITNESS_WINDOW } = await import('./tstamp.js');
 	const until = close.entropy === 'beacon' ? close.roundAt : close.closedAt + PLAYERS_WITNESS_WINDOW;
 	for (const name of camp.timestamps) {
 		const path = tokenPath(t, name);
