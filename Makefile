@@ -208,7 +208,8 @@ demo: deps
 	@tools/demo $(BIN) build/demo
 
 # make install: under $(DESTDIR)$(PREFIX), the binary and the independent verifier in JavaScript
-# (bin/umpire-verify: build/web/umpire-verify.mjs, the bundle `make web` makes; run by node), the BLS
+# (bin/umpire-verify: build/web/umpire-verify.mjs, the bundle `make web` makes, when it is made;
+# run by node), the BLS
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
@@ -225,12 +226,14 @@ $(BUILD)/umpire.bash: $(BIN) tools/gen-completion
 man: $(BUILD)/umpire.1
 completion: $(BUILD)/umpire.bash
 
-install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash build/web/verify.js
+install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/umpire $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
 	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
-	install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(PREFIX)/bin/umpire-verify
+	if [ -f build/web/umpire-verify.mjs ]; then \
+		install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(PREFIX)/bin/umpire-verify; \
+	else echo "make install: no build/web/umpire-verify.mjs: 'make web' (node, npm) first to install umpire-verify"; fi
 	install -m 0644 $(BUILD)/umpire.1 $(DESTDIR)$(MANDIR)/man1/umpire.1
 	install -m 0644 $(BUILD)/umpire.bash $(DESTDIR)$(BASHCOMPDIR)/umpire
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
