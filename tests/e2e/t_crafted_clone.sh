@@ -47,8 +47,8 @@ refused_by() {
     has "$TMP/both" "$_why2"
 }
 [ -x /usr/bin/time ] || echo "skipped: peak memory (no /usr/bin/time)"
-# tools/umpire-verify.mjs's bound: its peak on the honest clone plus 48 MiB (it reads an object
-# whole before sizing it: a 40 MiB commit inflated would pass that)
+# tools/umpire-verify.mjs's bound: its peak on the honest clone plus 48 MiB (a 40 MiB commit
+# inflated would not pass it: it sizes a loose object from its header)
 JS_MAX_KIB=200000
 if [ -x /usr/bin/time ]; then
     git clone -q "$C" "$TMP/honest0"

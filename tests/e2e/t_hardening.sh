@@ -149,8 +149,7 @@ else
     echo "skipped: the read-only copy (unshare -rm is not allowed here)"
 fi
 # A small crafted clone whose blobs inflate past the limit: refused from the object's header,
-# never inflated by umpire (tools/umpire-verify.mjs refuses it too, once read; commits and
-# trees: t_crafted_clone).
+# never inflated (umpire and tools/umpire-verify.mjs alike; commits and trees: t_crafted_clone).
 git clone -q "$C" "$TMP/big"
 head -c 41943040 /dev/zero | tr '\0' 'a' >"$TMP/big/campaign.yaml"
 cp "$TMP/big/campaign.yaml" "$TMP/big/journal/turn-0001.yaml"
