@@ -27,5 +27,5 @@ for scen in campaigns/*/scenario.yaml; do
     run "$name: init + every turn" "$play"
     run "$name: replay" "$BIN replay $T/$name"
     run "$name: verify (clone)" "$BIN verify $T/clone-$name"
-    run "$name: tools/umpire-verify (clone)" "python3 tools/umpire-verify $T/clone-$name"
+    run "$name: tools/umpire-verify.mjs (clone)" "node tools/umpire-verify.mjs $T/clone-$name"
 done
