@@ -144,6 +144,14 @@ export class Repo {
 		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
 		t = [];
 		const b = o.bytes;
+		// the entries counted before any is made: a crafted tree costs no more than its bytes
+		let n = 0;
+		for (let i = 0; i < b.length; n++) {
+			const nul = b.indexOf(0, i);
+			if (nul < 0) break;
+			i = nul + 21;
+		}
+		if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
 		for (let i = 0; i < b.length;) {
 			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
 			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
@@ -154,7 +162,6 @@ export class Repo {
 			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
 			i = nul + 21;
 		}
-		if (t.length > 262144) throw new Failed(`tree ${oid} has ${t.length} entries, over the limit of 262144 (a crafted repository?)`);
 		this.trees.set(oid, t);
 		return t;
 	}
