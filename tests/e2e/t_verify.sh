@@ -155,7 +155,7 @@ for where in copy clone; do
     $where amend
     git -C "$TMP/amend" checkout -q turn-0001
     git -C "$TMP/amend" -c user.name=mallory -c user.email=mallory@example.org \
-        tcommit -q --amend --no-edit
+        commit -q --amend --no-edit
     git -C "$TMP/amend" tag -f turn-0001 >/dev/null
     git -C "$TMP/amend" checkout -q main
     both_fail "$TMP/amend"
