@@ -151,7 +151,7 @@ both_fail "$TMP/seen"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main)"
 
 # A rewritten history: an old commit amended (same files, trailers and message) and re-tagged.
-for where in copy clone; do
+for where in copy tclone; do
     $where amend
     git -C "$TMP/amend" checkout -q turn-0001
     git -C "$TMP/amend" -c user.name=mallory -c user.email=mallory@example.org \
