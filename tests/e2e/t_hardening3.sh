@@ -18,6 +18,7 @@ has "$TMP/out" "journal/turn-0003.yaml cannot be read: journal/turn-0003.yaml:1:
 expect 65 "$BIN" audit "$TMP/empty" 3:0
 has "$TMP/err" "journal/turn-0003.yaml:1:1: error: document is empty"
 expect 65 node "$V" "$TMP/empty"
+has "$TMP/out" "verify: FAILED: turn 3: journal/turn-0003.yaml:1:1: document is empty"
 
 # 6. Player ids that are paths: refused by one pattern (docs/formats.md, Player ids) in the
 # scenario, in an order file and by `players --set`.
