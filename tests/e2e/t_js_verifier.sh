@@ -224,7 +224,7 @@ mail 2 attacker "$((at + 60))" >"$TMP/r2a.eml"
 expect 3 node "$JS" "$TMP/rc" --receipt "$TMP/r1.eml" --receipt "$TMP/r2a.eml" --receipt "$TMP/r3.eml" --receipts-of attacker
 has "$TMP/out" "receipts of attacker: ok: a receipt for every close"
 expect 65 node "$JS" "$TMP/rc" --receipt "$TMP/r1.eml" --receipt "$TMP/r3.eml" --receipts-of attacker
-has "$TMP/out" "receipts of attacker: turn 2's close (commit $(git -C "$B" rev-parse close-0002)) has no receipt of attacker's among them"
+has "$TMP/out" "receipts of attacker: turn 2's close (commit $(git -C "$B" rev-parse close-0002)) has no receipt of his among those given"
 # a mail received after the round was out: a backdated close
 ra=$(sed -n 's/^  round_at: //p' "$B/journal/turn-0001.close.yaml")
 mail 1 attacker "$((ra + 5))" >"$TMP/late.eml"
