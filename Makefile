@@ -68,7 +68,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
 BIN      := $(BUILD)/umpire
 # The BLS helper (src/bls/, Go on Cloudflare's CIRCL as Debian packages it): built offline from
-# /usr/share/gocode, spawned by umpire (src/core/bls.c) and tools/umpire-verify.
+# /usr/share/gocode, spawned by umpire (src/core/bls.c).
 BLS      := $(BUILD)/umpire-bls
 GO_ENV   := GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE=$(CURDIR)/build/gocache \
             GOTOOLCHAIN=local CGO_ENABLED=0
@@ -207,7 +207,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@tools/demo $(BIN) build/demo
 
-# make install: under $(DESTDIR)$(PREFIX), the binary and tools/umpire-verify (bin/), the BLS
+# make install: under $(DESTDIR)$(PREFIX), the binary and the independent verifier in JavaScript
+# (bin/umpire-verify: build/web/umpire-verify.mjs, the bundle `make web` makes, when it is made;
+# run by node), the BLS
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
@@ -230,7 +232,9 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
 	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
-	install -m 0755 tools/umpire-verify $(DESTDIR)$(PREFIX)/bin/umpire-verify
+	if [ -f build/web/umpire-verify.mjs ]; then \
+		install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(PREFIX)/bin/umpire-verify; \
+	else echo "make install: no build/web/umpire-verify.mjs: 'make web' (node, npm) first to install umpire-verify"; fi
 	install -m 0644 $(BUILD)/umpire.1 $(DESTDIR)$(MANDIR)/man1/umpire.1
 	install -m 0644 $(BUILD)/umpire.bash $(DESTDIR)$(BASHCOMPDIR)/umpire
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)

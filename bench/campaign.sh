@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/campaign.sh [BIN] — times the main jobs on the shipped campaigns: init + every turn,
-# replay, verify on a clone, the Python verifier, and `check` of one order file. Speed is
+# replay, verify on a clone, the JavaScript verifier, and `check` of one order file. Speed is
 # measured here, never asserted in tests. Uses hyperfine when installed (apt-get install
 # hyperfine), else one timed run each.
 set -eu
@@ -27,5 +27,5 @@ for scen in campaigns/*/scenario.yaml; do
     run "$name: init + every turn" "$play"
     run "$name: replay" "$BIN replay $T/$name"
     run "$name: verify (clone)" "$BIN verify $T/clone-$name"
-    run "$name: tools/umpire-verify (clone)" "python3 tools/umpire-verify $T/clone-$name"
+    run "$name: tools/umpire-verify.mjs (clone)" "node tools/umpire-verify.mjs $T/clone-$name"
 done

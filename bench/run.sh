@@ -17,7 +17,7 @@
 #   6. .git bytes per turn at turn BENCH_TURNS
 #   7. a long signed campaign as users meet it (bench/signed.sh, issue 38): signed turns,
 #      the slowest turn, verify of a fresh clone, the BLS check per round, replay, an idle
-#      `umpire run` pass, tools/umpire-verify (BENCH_SIGNED turns, default 1000)
+#      `umpire run` pass, tools/umpire-verify.mjs (BENCH_SIGNED turns, default 1000)
 # Public tools only: sh, strace, git, sqlite3, du, and bench/floor.c's `run` for timing.
 # Speed is measured here, never asserted in tests.
 set -eu

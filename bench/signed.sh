@@ -7,7 +7,7 @@
 # the slowest turn of all; verify of a fresh clone (on two threads, and on one), then of the
 # same clone again; the BLS
 # check per round, alone and in one batch; replay; an idle `umpire run` pass;
-# tools/umpire-verify per turn (on a clone of the first 100 turns: minutes on them all).
+# tools/umpire-verify.mjs on a clone of them all.
 # Public tools only; speed is measured here, never asserted in tests.
 set -eu
 cd "$(dirname "$0")/.."
@@ -84,11 +84,14 @@ for r in $(seq "$RUNS"); do
 done
 row "idle umpire run pass vs a start: cpu" "$(ms "$(cpu "$T/idle")") vs $(ms "$(cpu "$T/start")") ms" "$(ratio "$(cpu "$T/idle")" "$(cpu "$T/start")")" "< 10 ms"
 
-# --- tools/umpire-verify, per turn ----------------------------------------------------------------
-P=100; [ "$N" -ge 100 ] || P=$N
-git clone -q "$C" "$T/py"
-git -C "$T/py" reset -q --hard "$(printf 'turn-%04d' "$P")"
-git -C "$T/py" tag -l 'turn-*' 'close-*' | awk -F- -v p="$P" '$2 + 0 > p' | xargs -r git -C "$T/py" tag -d >/dev/null
-: > "$T/pyv"
-timed "$T/pyv" python3 tools/umpire-verify "$T/py"
-row "tools/umpire-verify, $P signed turns: per turn" "$(awk -v s="$(col 1 "$T/pyv")" -v p="$P" 'BEGIN { printf "%.1f", s * 1000 / p }') ms wall" "" ""
+# --- tools/umpire-verify.mjs (the independent verifier, node), the whole clone ------------------
+if command -v node >/dev/null 2>&1 && [ -d web/node_modules ]; then
+    git clone -q "$C" "$T/js"
+    : > "$T/jsv"
+    for r in $(seq "$RUNS"); do
+        "$FLOOR" run node tools/umpire-verify.mjs "$T/js" >> "$T/jsv" || true # exit 3: the demo beacon
+    done
+    row "tools/umpire-verify.mjs, $N signed turns" "$(col 1 "$T/jsv") s wall, $(cpu "$T/jsv") s cpu" "" "< 10 s"
+else
+    row "tools/umpire-verify.mjs" "skipped: no node or no make web" "" ""
+fi

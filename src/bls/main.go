@@ -1,6 +1,6 @@
 // umpire-bls — the BLS12-381 check of a drand round (docs/fairness.md, "The beacon's
 // signature"), built on Cloudflare's CIRCL (ecc/bls12381), so umpire hand-writes no
-// cryptography. umpire (src/core/bls.c) and tools/umpire-verify spawn it; `sign`, `pubkey`
+// cryptography. umpire (src/core/bls.c) spawns it; `sign`, `pubkey`
 // and `keygen` serve the demo beacon only (tools/demo-play, tools/demo-tune, tests).
 //
 // Scheme bls-unchained-g1-rfc9380 (drand quicknet): the message of round R is

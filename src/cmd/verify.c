@@ -622,7 +622,7 @@ static int tags_ahead_of_main(struct verify *v, int on_main)
 }
 
 /* A clone whose git command line would show other objects than those committed (replace
- * refs, grafts) is refused, as tools/umpire-verify refuses it (issue 25: the verifiers
+ * refs, grafts) is refused, as tools/umpire-verify.mjs refuses it (issue 25: the verifiers
  * agree on every tamper). */
 static int check_no_replacements(struct verify *v)
 {

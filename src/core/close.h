@@ -64,7 +64,7 @@ int close_check_entropy(const struct close_record *r);
 
 /* The one rule for the close's lists: orders (by player) and missing each sorted by player
  * id in byte order (strcmp), no player twice; make_close writes them so, and both verifiers
- * refuse any other order (tools/umpire-verify check_against_close). where names the file in
+ * refuse any other order (tools/umpire-verify.mjs: checkAgainstTurn). where names the file in
  * the message. Returns 0, or -1 (ERROR_INPUT) naming the list. */
 int close_check_sorted(const struct close_record *r, const char *where);
 

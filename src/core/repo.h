@@ -110,7 +110,7 @@ int repo_tags(struct repo *r, const char *prefix, char ***names);
 /* What would make the git command line show a player other objects than those committed:
  * a replace ref (refs/replace/...) or a grafts file (.git/info/grafts). libgit2 reads the
  * committed objects either way, so verify refuses such a clone rather than pass what git log
- * would show otherwise (tools/umpire-verify refuses it too). Returns 0 when there is none, 1
+ * would show otherwise (tools/umpire-verify.mjs refuses it too). Returns 0 when there is none, 1
  * with *what (a static string) naming it, -1 on error. */
 int repo_has_replacements(struct repo *r, const char **what);
 #define REPO_MAX_STALE_LOCKS 100

@@ -426,7 +426,8 @@ int notify_game_end(struct campaign *c, const char *why, const char *result, lon
 			"  git clone %s %s\n"
 			"  git -C %s fetch --tags\n"
 			"  umpire verify %s\n"
-			"  tools/umpire-verify %s    (the independent verifier, Python)\n\n"
+			"  node tools/umpire-verify.mjs %s    (the independent verifier, JavaScript;\n"
+			"  or the verifier page, build/web/index.html, in a browser)\n\n"
 			"Both re-check every key, die and turn from the public history%s.\n",
 			remote ? remote : "REMOTE", c->id, c->id, c->id, c->id,
 			revealed ? ", and re-run every turn in full from the reveal" : "");

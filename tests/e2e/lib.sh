@@ -3,7 +3,9 @@
 set -eu
 export SOURCE_DATE_EPOCH=1767225600
 export LC_ALL=C
-export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ next to tools/umpire-verify
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ next to the tests' Python helpers
+# JSV: the independent verifier in JavaScript (tools/umpire-verify.mjs, web/src/), run by node.
+JSV="$ROOT/tools/umpire-verify.mjs"
 # Nothing of the machine's configuration: a fresh HOME and XDG_CONFIG_HOME (global config of
 # git and of libgit2), no system git config, and the identity the tests' own commits need.
 export HOME="$TMP/.home" XDG_CONFIG_HOME="$TMP/.home/.config" GIT_CONFIG_NOSYSTEM=1
@@ -22,13 +24,49 @@ expect() {
     set +e; "$@" >"$TMP/out" 2>"$TMP/err"; _got=$?; set -e
     [ "$_got" -eq "$_want" ] || { cat "$TMP/out" "$TMP/err" >&2; die "'$*' exited $_got ($_want expected)"; }
 }
-# both_fail DIR [ARGS...]: a tamper both verifiers must refuse (issue 25): tools/umpire-verify
-# and `umpire verify` each exit 65 on DIR; $TMP/out and $TMP/err are then umpire verify's,
-# $TMP/py.out tools/umpire-verify's.
+# both_fail DIR [ARGS...]: a tamper both verifiers must refuse (issue 25): the JavaScript one
+# (tools/umpire-verify.mjs: a 'verify: FAILED:' line, then 'verdict: failed' last) and
+# `umpire verify` each exit 65 on DIR; $TMP/out and $TMP/err are then umpire verify's,
+# $TMP/js.out the JavaScript verifier's.
 both_fail() {
-    expect 65 python3 "$ROOT/tools/umpire-verify" "$@"
-    cp "$TMP/out" "$TMP/py.out"
+    expect 65 node "$JSV" "$@"
+    cp "$TMP/out" "$TMP/js.out"
+    grep -q '^verify: FAILED: ' "$TMP/js.out" || { cat "$TMP/js.out" >&2; die "umpire-verify.mjs: no 'verify: FAILED:' line"; }
+    [ "$(tail -n 1 "$TMP/js.out")" = "verdict: failed" ] || die "umpire-verify.mjs: verdict: failed is not the last line"
     expect 65 "$BIN" verify "$@"
+}
+
+# The tampered clones of the verifier tests (t_verify, t_js_verifier, t_js_tampers), as an
+# umpire rewriting a published turn would make them:
+# tclone NAME [SRC]: a fresh plain clone $TMP/NAME of SRC (default $C), tags and all, no .umpire/.
+tclone() {
+    rm -rf "${TMP:?}/$1"; git clone -q "${2:-$C}" "$TMP/$1"
+    [ ! -e "$TMP/$1/.umpire" ] || die "the clone holds .umpire/"
+}
+# tcommit NAME TAG: commits the changes in $TMP/NAME (as mallory) and moves TAG onto it.
+tcommit() {
+    git -C "$TMP/$1" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper >/dev/null
+    git -C "$TMP/$1" tag -f "$2" >/dev/null
+}
+# tamend NAME TAG: the changes replace the commit at main's tip, TAG moved onto it.
+tamend() {
+    git -C "$TMP/$1" -c user.name=mallory -c user.email=m@example.org commit -q -a --amend --no-edit >/dev/null
+    git -C "$TMP/$1" tag -f "$2" >/dev/null
+}
+# tforge NAME DIR TAG FILE: main of the clone NAME of DIR moved back to before TAG, whose close
+# file becomes FILE, committed again as umpire would (its identity, the close time, its message
+# with the round FILE names) and tagged TAG: a close that rebuilds.
+tforge() {
+    git -C "$TMP/$1" reset -q --hard "$3^"
+    _p=$(git -C "$TMP/$1" ls-tree -r --name-only "$3" | grep '\.close\.yaml$' | sort | tail -n 1)
+    cp "$4" "$TMP/$1/$_p"; git -C "$TMP/$1" add "$_p"
+    _r=$(sed -n 's/^  round: //p' "$4")
+    git -C "$2" log -1 --format=%B "$3" | sed "s/beacon round [0-9]*/beacon round $_r/" >"$TMP/msg"
+    _at=$(sed -n 's/^closed_at: //p' "$4")
+    GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$_at +0000" \
+        GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+        GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
+    git -C "$TMP/$1" tag -f "$3" >/dev/null
 }
 # has FILE PATTERN: FILE ($TMP/err by default) contains the fixed string PATTERN.
 has() { grep -qF -- "$2" "$1" || { cat "$1" >&2; die "'$2' not found in $1"; }; }

@@ -5,7 +5,7 @@
 # signature, a point off the curve, the identity point, a wrong length (exit 65, nothing
 # written, the round named), taken with round 657413's real signature; a turn an umpire
 # pushed through with a helper that says yes to anything caught by umpire verify, umpire
-# audit and tools/umpire-verify on a player's clone; the helper missing said plainly;
+# audit and tools/umpire-verify.mjs on a player's clone; the helper missing said plainly;
 # campaign.yaml's chain and key (a known chain takes its key only; another network named at
 # init); the demo beacon (its rounds signed with the published key, marked everywhere as
 # proving nothing), through umpire run --beacon-command.
@@ -90,8 +90,8 @@ git clone -q c clone
 expect 3 "$BIN" verify clone
 has "$TMP/out" "beacon: every turn's round is signed by drand quicknet (chain $Q): BLS signatures checked under its public key"
 if grep -q "note: check each turn" "$TMP/out"; then die "verify still asks for a check by hand"; fi
-expect 3 python3 "$ROOT/tools/umpire-verify" clone
-has "$TMP/out" "beacon (round 657413: $RAND; SHA256 of its signature, BLS signature checked)"
+expect 3 node "$JSV" clone
+has "$TMP/out" "turn 1: ok: close, key, digest, beacon round 657413, BLS signature checked, seed, "
 if grep -q "check each turn's round and value" "$TMP/out"; then die "umpire-verify still asks for a check by hand"; fi
 expect 0 "$BIN" audit clone 1:0
 has "$TMP/out" "BLS (bls-unchained-g1-rfc9380): e(signature, G2) = e(H(SHA256(be64(657413))), pk), pk = the public key of chain $Q in campaign.yaml: ok"
@@ -103,7 +103,7 @@ expect 0 env UMPIRE_BLS="$PWD/yes-bls" SOURCE_DATE_EPOCH=$AFTER "$BIN" turn chea
 git clone -q cheat cheat-clone
 expect 65 "$BIN" verify cheat-clone
 has "$TMP/out" "turn 1: journal/turn-0001.yaml: beacon round 657413: signature $S3: the signature fails the pairing check for round 657413"
-expect 65 python3 "$ROOT/tools/umpire-verify" cheat-clone
+expect 65 node "$JSV" cheat-clone
 has "$TMP/out" "round 657413: signature $S3: the signature fails the pairing check for round 657413"
 expect 65 "$BIN" audit cheat-clone 1:0
 has "$TMP/out" "the signature fails the pairing check for round 657413"
@@ -115,8 +115,9 @@ expect 3 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify clone
 has "$TMP/out" "turns 1-1: ok: verified before by this clone"
 expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls "$BIN" verify --full clone
 has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BLS '/nonexistent/umpire-bls' is not an executable file"
-expect 66 env UMPIRE_BLS=/nonexistent/umpire-bls python3 "$ROOT/tools/umpire-verify" clone
-has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BLS '/nonexistent/umpire-bls'"
+# tools/umpire-verify.mjs needs no helper: its BLS check is @noble/curves'.
+expect 3 env UMPIRE_BLS=/nonexistent/umpire-bls node "$JSV" clone
+has "$TMP/out" "BLS signature checked"
 mkdir -p lonely
 cp "$(readlink -f "$BIN")" lonely/umpire
 expect 66 lonely/umpire verify --full clone
@@ -129,7 +130,7 @@ expect 65 "$BIN" init k --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.s
 has "$TMP/err" "beacon chain $Q is drand quicknet, whose public key is $QK, not 93"
 [ ! -e k ] || die "a refused init wrote something"
 # A Setup whose campaign.yaml swaps quicknet's key for another: neither umpire nor
-# tools/umpire-verify takes it.
+# tools/umpire-verify.mjs takes it.
 at 1694770000 "$BIN" init k --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" \
     --visibility open >/dev/null
 sed -i "s/beacon_public_key: 83/beacon_public_key: 93/" k/campaign.yaml
@@ -137,7 +138,7 @@ git -C k commit -q --amend -a --no-edit
 git -C k tag -f turn-0000 >/dev/null
 expect 65 at $((ROUND_AT - 600)) "$BIN" close k "$A1"
 has "$TMP/err" "beacon chain $Q is drand quicknet, whose public key is $QK, not 93"
-expect 65 python3 "$ROOT/tools/umpire-verify" k
+expect 65 node "$JSV" k
 has "$TMP/out" "beacon chain $Q is drand quicknet, whose public key is $QK, not 93"
 
 # --- Another drand network, its key named at init: drand-client's test chain, round 38.
@@ -164,7 +165,7 @@ expect 0 at $((W_AT + 5)) "$BIN" turn w --beacon "$(hash_of $W38)" --beacon-sign
 # himself (--trust-chain, from the network's announcement); a key other than campaign.yaml's
 # fails (docs/fairness.md, "The verdict").
 UNTRUSTED="reason: untrusted-chain: beacon chain $W is not one this verifier trusts: give its public key with --trust-chain HASH:KEY, from an announcement you trust"
-for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+for v in "$BIN verify" "node $JSV"; do
     expect 3 $v w
     has "$TMP/out" "$UNTRUSTED"
     expect 3 $v w --trust-chain "$W:$WK"
@@ -206,7 +207,7 @@ has d/reports/turn-0001/attacker.md "a demo beacon's secret key is published, so
 DEMO="reason: demo-beacon: demo beacon: its secret key is published with umpire, so anyone could sign any round value"
 expect 3 "$BIN" verify d
 has "$TMP/out" "$DEMO"
-expect 3 python3 "$ROOT/tools/umpire-verify" d
+expect 3 node "$JSV" d
 has "$TMP/out" "$DEMO"
 expect 0 "$BIN" audit d 1:0
 has "$TMP/out" "(umpire's demo beacon: its secret key is published, so this proves nothing about fairness)"
@@ -220,10 +221,10 @@ PATH="$(dirname "$BLS"):$PATH" sh by-hand.sh > by-hand.out
 sed -n 's/^# //p' by-hand.sh > by-hand.want
 cmp -s by-hand.out by-hand.want || { diff by-hand.want by-hand.out >&2; die "the page's helper example prints otherwise"; }
 
-# --- tools/umpire-verify --vectors checks the same file through the helper; one signature
+# --- tools/umpire-verify.mjs --vectors checks the same file with @noble/curves; one signature
 # byte changed in a valid round fails it.
-expect 0 python3 "$ROOT/tools/umpire-verify" --vectors "$V"
+expect 0 node "$JSV" --vectors "$V"
 has "$TMP/out" "drand-rounds.json: 17 vectors passed"
 sed 's/"signature": "b6b6a5/"signature": "b6b6a6/' "$V" > bad-rounds.json
-expect 65 python3 "$ROOT/tools/umpire-verify" --vectors bad-rounds.json
+expect 65 node "$JSV" --vectors bad-rounds.json
 has "$TMP/out" "vector round 2 of chain 52db9ba70e0cc0f6"

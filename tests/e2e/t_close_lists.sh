@@ -20,8 +20,8 @@ expect 0 env SOURCE_DATE_EPOCH=1767233000 "$BIN" turn "$D" --beacon "$1" --beaco
 expect 0 env SOURCE_DATE_EPOCH=1767315600 "$BIN" close "$D" --allow-missing
 git clone -q "$D" "$TMP/c"
 expect 3 "$BIN" verify "$TMP/c"
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/c"
-has "$TMP/out" "verify: ok: 1 turn"
+expect 3 node "$JSV" "$TMP/c"
+grep -q '^verify: ok: campaign [^:]*: 1 turn, ' "$TMP/out" || { cat "$TMP/out"; die "umpire-verify.mjs: not 1 turn"; }
 
 # The close of turn 2 with missing: [usmc, ija]: the same commit otherwise (author, time,
 # message), main and close-0002 moved to it, in a clone never verified (one that was would
@@ -46,4 +46,4 @@ grep -A2 '^missing:$' "$TMP/t/journal/turn-0002.close.yaml" | tr '\n' ' ' >"$TMP
 has "$TMP/got" "missing: - usmc - ija"
 both_fail "$TMP/t"
 has "$TMP/out" "turn 2: journal/turn-0002.close.yaml (tag close-0002): missing is not sorted, or lists a player twice"
-has "$TMP/py.out" "turn 2: journal/turn-0002.close.yaml (tag close-0002): missing is not sorted, or lists a player twice"
+has "$TMP/js.out" "turn 2: journal/turn-0002.close.yaml (tag close-0002): missing is not sorted, or lists a player twice"

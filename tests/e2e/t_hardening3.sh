@@ -3,11 +3,11 @@
 # messages for a wrong secret, another campaign's journal and a journal of another version,
 # and oversize input refused before anything else looks at it.
 . "$ROOT/tests/e2e/lib.sh"
-V="$ROOT/tools/umpire-verify"
+V="$JSV"
 H="$ROOT/campaigns/harbour-raid"
 
 # 1. An empty journal export in a clone (the steps): verify and audit say what is
-# wrong (exit 65), neither crashes; tools/umpire-verify alike.
+# wrong (exit 65), neither crashes; tools/umpire-verify.mjs alike.
 C="$TMP/c"
 new_campaign harbour-raid "$C" --entropy none --visibility open
 play harbour-raid "$C" 3
@@ -17,7 +17,8 @@ expect 65 "$BIN" verify "$TMP/empty"
 has "$TMP/out" "journal/turn-0003.yaml cannot be read: journal/turn-0003.yaml:1:1: document is empty"
 expect 65 "$BIN" audit "$TMP/empty" 3:0
 has "$TMP/err" "journal/turn-0003.yaml:1:1: error: document is empty"
-expect 65 python3 "$V" "$TMP/empty"
+expect 65 node "$V" "$TMP/empty"
+has "$TMP/out" "verify: FAILED: turn 3: journal/turn-0003.yaml:1:1: document is empty"
 
 # 6. Player ids that are paths: refused by one pattern (docs/formats.md, Player ids) in the
 # scenario, in an order file and by `players --set`.

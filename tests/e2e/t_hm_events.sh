@@ -126,7 +126,7 @@ for p in french austrians; do
         has "$TMP/out" "his report and view of the state open the commitments there"
     done
 done
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/sealed-clone" --view "$O/austrians/turn-0001"
+expect 3 node "$JSV" "$TMP/sealed-clone" --view "$O/austrians/turn-0001"
 has "$TMP/out" "view $O/austrians/turn-0001: ok"
 expect 0 "$BIN" reveal "$S"
 git -C "$TMP/sealed-clone" pull -q --tags

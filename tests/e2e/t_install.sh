@@ -1,4 +1,5 @@
-# make install into a DESTDIR: the binary, umpire-verify, the man page (one section per
+# make install into a DESTDIR: the binary, umpire-verify (the JavaScript verifier's bundle),
+# the man page (one section per
 # command of `umpire --help`, holding every option that command's --help lists; `man -l`
 # renders it), bash completion (loads in bash, completes commands and options), the docs
 # (which the installed `umpire rules NAME` points at) and the JSON Schemas.

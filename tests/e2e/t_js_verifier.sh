@@ -2,7 +2,7 @@
 # the page runs too) against `umpire verify`: on every shipped demo and on harbour-raid closed
 # under entropy beacon and players both pass and count the same turns and dice (and, once
 # umpire verify prints the verdict of docs/fairness.md, the same verdict, reasons and exit);
-# on every tampered clone t_verify.sh and t_python_verifier.sh make, both fail (exit 65); the
+# on every tampered clone t_verify.sh and t_js_tampers.sh make, both fail (exit 65: both_fail); the
 # verdict's reasons, receipts (bare and as saved mail, their arrival), the remembered head,
 # --commitment/--setup, --trust-chain, --json, and usage and input errors.
 . "$ROOT/tests/e2e/lib.sh"
@@ -11,15 +11,6 @@ command -v node >/dev/null 2>&1 || skip "no node (tools/install-deps test instal
 JS="$ROOT/tools/umpire-verify.mjs"
 H="$ROOT/campaigns/harbour-raid"
 
-# js_fail DIR [ARGS]: both verifiers refuse DIR (exit 65); $TMP/js.out is the JS verifier's.
-js_fail() {
-    expect 65 node "$JS" "$@"
-    cp "$TMP/out" "$TMP/js.out"
-    has "$TMP/js.out" "verdict: failed"
-    grep -q '^verify: FAILED: ' "$TMP/js.out" || die "no 'verify: FAILED:' line"
-    [ "$(tail -n 1 "$TMP/js.out")" = "verdict: failed" ] || die "verdict: failed is not the last line"
-    expect 65 "$BIN" verify "$@"
-}
 # agree DIR NAME: both verifiers pass a clone of DIR with the same turns and dice; where
 # umpire verify prints a verdict, the same verdict, reasons and exit status.
 agree() {
@@ -44,15 +35,6 @@ agree() {
 passes() {
     set +e; "$@" >"$TMP/out" 2>"$TMP/err"; _rc=$?; set -e
     [ "$_rc" -eq 0 ] || [ "$_rc" -eq 3 ] || { cat "$TMP/out" "$TMP/err" >&2; die "'$*' exited $_rc (0 or 3 expected)"; }
-}
-clone() { rm -rf "${TMP:?}/$1"; git clone -q "${2:-$C}" "$TMP/$1"; }
-commit() {
-    git -C "$TMP/$1" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
-    git -C "$TMP/$1" tag -f "$2" >/dev/null
-}
-amend() {
-    git -C "$TMP/$1" -c user.name=mallory -c user.email=m@example.org commit -q -a --amend --no-edit >/dev/null
-    git -C "$TMP/$1" tag -f "$2" >/dev/null
 }
 
 # Every shipped demo, played as the demo plays it.
@@ -84,9 +66,9 @@ A="$TMP/clone-aspenbach-1809"
 cm=$(sed -n 's/^  commitment: //p' "$A/campaign.yaml")
 st=$(git -C "$A" show turn-0000:campaign.yaml | sha256sum | cut -c1-64)
 expect 3 node "$JS" "$A" --commitment "$cm" --setup "$st"
-js_fail "$A" --commitment "$(printf x | sha256sum | cut -c1-64)"
+both_fail "$A" --commitment "$(printf x | sha256sum | cut -c1-64)"
 has "$TMP/js.out" "verify: FAILED: setup: the commitment is $cm, not the "
-js_fail "$A" --setup "$(printf x | sha256sum | cut -c1-64)"
+both_fail "$A" --setup "$(printf x | sha256sum | cut -c1-64)"
 has "$TMP/js.out" "verify: FAILED: setup: campaign.yaml hashes to $st, not the "
 # --trust-chain: the demo chain with another key is refused
 dk=$(sed -n 's/^  beacon_public_key: //p' "$A/campaign.yaml"); dc=$(sed -n 's/^  beacon_chain: //p' "$A/campaign.yaml")
@@ -99,55 +81,55 @@ C="$TMP/c"
 new_campaign harbour-raid "$C" --entropy none --visibility open; play harbour-raid "$C" 3
 agree "$C" none
 has "$TMP/js.out" "reason: entropy-none: entropy none: the umpire knew every turn key before the orders arrived and could choose among outcomes"
-clone die
+tclone die
 idx=$(( $(grep -c '^  value: ' "$TMP/die/journal/turn-0002.yaml") / 2 ))
 awk -v k="$idx" '/^  value: / { if (n++ == k) { $0 = "  value: " ($2 % 6) + 1 } } { print }' \
     "$C/journal/turn-0002.yaml" > "$TMP/die/journal/turn-0002.yaml"
-commit die turn-0002
-js_fail "$TMP/die"
+tcommit die turn-0002
+both_fail "$TMP/die"
 has "$TMP/js.out" "verify: FAILED: turn 2: die $idx differs from the seed: journal/turn-0002.yaml has d6 = "
-clone later
+tclone later
 cp "$TMP/die/journal/turn-0002.yaml" "$TMP/later/journal/turn-0002.yaml"
 git -C "$TMP/later" -c user.name=m -c user.email=m@example.org commit -qam later
-js_fail "$TMP/later"
+both_fail "$TMP/later"
 has "$TMP/js.out" "is not a turn: there is no tag turn-0004"
-clone orders
+tclone orders
 of=$(cd "$TMP/orders" && ls orders/turn-0003/*.yaml | head -n 1)
 printf '# edited later\n' >> "$TMP/orders/$of"
-commit orders turn-0003
-js_fail "$TMP/orders"
+tcommit orders turn-0003
+both_fail "$TMP/orders"
 has "$TMP/js.out" "verify: FAILED: turn 3: order file $of differs from the one journal/turn-0003.yaml records"
-clone added
+tclone added
 absent=$(awk '/^- player: / { p = $3 } /^  received: false/ { print p; exit }' "$C/journal/turn-0001.yaml")
 if [ -n "$absent" ]; then
     cp "$TMP/added/$(cd "$TMP/added" && ls orders/turn-0001/*.yaml | head -n 1)" "$TMP/added/orders/turn-0001/$absent.yaml"
-    git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"; commit added turn-0001
-    js_fail "$TMP/added"
+    git -C "$TMP/added" add "orders/turn-0001/$absent.yaml"; tcommit added turn-0001
+    both_fail "$TMP/added"
     has "$TMP/js.out" "orders/turn-0001/$absent.yaml: committed, but the export says received: false"
 fi
-clone key
+tclone key
 k1=$(sed -n 's/^key: //p' "$C/journal/turn-0001.yaml")
 sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" > "$TMP/key/journal/turn-0002.yaml"
-commit key turn-0002
-js_fail "$TMP/key"
+tcommit key turn-0002
+both_fail "$TMP/key"
 has "$TMP/js.out" "verify: FAILED: turn 2: key: the key $k1 in journal/turn-0002.yaml does not chain to the commitment"
-clone gap
+tclone gap
 git -C "$TMP/gap" tag -d turn-0001 >/dev/null
-js_fail "$TMP/gap"
+both_fail "$TMP/gap"
 has "$TMP/js.out" "tag turn-0001 missing but turn-0002 exists"
 for f in campaign.yaml state.yaml; do
-    clone top; echo "# edited" >>"$TMP/top/$f"
+    tclone top; echo "# edited" >>"$TMP/top/$f"
     git -C "$TMP/top" -c user.name=mallory -c user.email=m@example.org commit -qam tamper >/dev/null
-    js_fail "$TMP/top"
+    both_fail "$TMP/top"
 done
-clone amend
+tclone amend
 git -C "$TMP/amend" checkout -q turn-0001
 git -C "$TMP/amend" -c user.name=mallory -c user.email=mallory@example.org commit -q --amend --no-edit
 git -C "$TMP/amend" tag -f turn-0001 >/dev/null; git -C "$TMP/amend" checkout -q main
-js_fail "$TMP/amend"
+both_fail "$TMP/amend"
 has "$TMP/js.out" "verify: FAILED: turn 1: the committer of turn-0001 is 'umpire-tests <tests@umpire.invalid> "
 # the whole history rebuilt on the amended commit: every file and trailer kept
-clone rebuilt
+tclone rebuilt
 git -C "$TMP/rebuilt" checkout -q turn-0001
 git -C "$TMP/rebuilt" -c user.name=mallory -c user.email=mallory@example.org commit -q --amend --no-edit
 git -C "$TMP/rebuilt" tag -f turn-0001 >/dev/null
@@ -156,35 +138,35 @@ for t in 2 3; do
     git -C "$TMP/rebuilt" tag -f "turn-000$t" >/dev/null
 done
 git -C "$TMP/rebuilt" branch -f main HEAD; git -C "$TMP/rebuilt" checkout -q main
-js_fail "$TMP/rebuilt"
+both_fail "$TMP/rebuilt"
 has "$TMP/js.out" "not umpire's (umpire <umpire@localhost>): the commit was rewritten"
 # the last turn's commit amended with an extra file
-clone extra
+tclone extra
 echo "a note" > "$TMP/extra/notes.txt"; git -C "$TMP/extra" add notes.txt
 git -C "$TMP/extra" -c user.name=mallory -c user.email=mallory@example.org commit -q --amend --no-edit
 git -C "$TMP/extra" tag -f turn-0003 >/dev/null
-js_fail "$TMP/extra"
+both_fail "$TMP/extra"
 # a clone that verified before, then main reset back: the remembered head (shared with umpire
 # verify, refs/umpire/verified) is gone from main
-clone seen
+tclone seen
 expect 3 node "$JS" "$TMP/seen"
 [ "$(git -C "$TMP/seen" rev-parse refs/umpire/verified)" = "$(git -C "$C" rev-parse main)" ] || die "refs/umpire/verified not written"
 git -C "$TMP/seen" reset -q --hard HEAD~1; git -C "$TMP/seen" tag -d turn-0003 >/dev/null
-js_fail "$TMP/seen"
+both_fail "$TMP/seen"
 has "$TMP/js.out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main) (refs/umpire/verified)"
 # a fresh clone of main moved back, tags ahead of it: main alone, with a note (both verifiers)
-clone moved; git -C "$TMP/moved" reset -q --hard HEAD~1
-clone moved2 "$TMP/moved"; git -C "$TMP/moved2" fetch -q --tags "$TMP/moved"
+tclone moved; git -C "$TMP/moved" reset -q --hard HEAD~1
+tclone moved2 "$TMP/moved"; git -C "$TMP/moved2" fetch -q --tags "$TMP/moved"
 expect 3 node "$JS" "$TMP/moved2"
 has "$TMP/out" "note: tags turn-0003 to turn-0003 are ahead of main, which ends at turn 2"
 passes "$BIN" verify "$TMP/moved2"
 # replace refs and a grafts file are refused (as umpire verify refuses them)
-clone repl
+tclone repl
 git -C "$TMP/repl" replace "$(git -C "$TMP/repl" rev-parse turn-0001:state.yaml)" "$(printf x | git -C "$TMP/repl" hash-object -w --stdin)"
-js_fail "$TMP/repl"
+both_fail "$TMP/repl"
 has "$TMP/js.out" "verify: FAILED: the clone has replace refs (refs/replace/"
-clone graft; git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
-js_fail "$TMP/graft"
+tclone graft; git -C "$TMP/graft" rev-parse turn-0001 >"$TMP/graft/.git/info/grafts"
+both_fail "$TMP/graft"
 has "$TMP/js.out" "verify: FAILED: the clone has a grafts file"
 
 # Closed turns, an unsigned beacon: Setup, close-1, turn-1, close-2, turn-2, a pending close-3.
@@ -205,7 +187,7 @@ has "$TMP/js.out" "reason: unwitnessed-close: closes without a witness: turns 1-
 # receipts: the bare text is checked against the close but witnesses nothing (its arrival is
 # unknown); the mail as saved, received between the close and its round, witnesses the close
 R1="$TMP/receipts-1/attacker.yaml"
-clone rc "$B"
+tclone rc "$B"
 expect 3 node "$JS" "$TMP/rc" --receipt "$R1"
 has "$TMP/out" "receipt $R1: ok: attacker's orders for turn 1 are the ones closed in $(git -C "$B" rev-parse close-0001)"
 has "$TMP/out" "note: receipt $R1 is the bare text, not the saved mail: when it arrived is not checked"
@@ -240,13 +222,13 @@ passes "$BIN" verify "$TMP/rc" --receipt "$TMP/r1.eml" --receipt "$TMP/r2.eml"
 at=$(sed -n 's/^closed_at: //p' "$B/journal/turn-0002.close.yaml")
 mail 2 attacker "$((at + 60))" >"$TMP/r2a.eml"
 expect 3 node "$JS" "$TMP/rc" --receipt "$TMP/r1.eml" --receipt "$TMP/r2a.eml" --receipt "$TMP/r3.eml" --receipts-of attacker
-has "$TMP/out" "receipts of attacker: ok: his receipt of every close on main"
+has "$TMP/out" "receipts of attacker: ok: a receipt for every close"
 expect 65 node "$JS" "$TMP/rc" --receipt "$TMP/r1.eml" --receipt "$TMP/r3.eml" --receipts-of attacker
-has "$TMP/out" "receipts of attacker: turn 2's close (commit $(git -C "$B" rev-parse close-0002)) has no receipt of attacker's among them"
+has "$TMP/out" "receipts of attacker: turn 2's close (commit $(git -C "$B" rev-parse close-0002)) has no receipt of his among those given"
 # a mail received after the round was out: a backdated close
 ra=$(sed -n 's/^  round_at: //p' "$B/journal/turn-0001.close.yaml")
 mail 1 attacker "$((ra + 5))" >"$TMP/late.eml"
-js_fail "$TMP/rc" --receipt "$TMP/late.eml"
+both_fail "$TMP/rc" --receipt "$TMP/late.eml"
 has "$TMP/js.out" "(a backdated close)"
 # ... or before the close it witnesses was made
 mail 1 attacker "$((ra - 3600))" >"$TMP/early.eml"
@@ -255,53 +237,42 @@ has "$TMP/out" "before it: the close's time is not when it was made"
 # a receipt whose file hash is not the one closed
 x=$(printf x | sha256sum | cut -c1-64)
 sed -e "s/^file_sha256: .*/file_sha256: $x/" -e "s/^commitment: .*/commitment: $x/" "$R1" >"$TMP/bad-receipt.yaml"
-js_fail "$TMP/rc" --receipt "$TMP/bad-receipt.yaml"
+both_fail "$TMP/rc" --receipt "$TMP/bad-receipt.yaml"
 has "$TMP/js.out" "attacker's file for turn 1 has commitment $x on the receipt"
 # main moved back past turn 3's close: the receipt witnesses a close main does not hold
-clone short "$B"; git -C "$TMP/short" reset -q --hard turn-0002; git -C "$TMP/short" tag -d close-0003 >/dev/null
+tclone short "$B"; git -C "$TMP/short" reset -q --hard turn-0002; git -C "$TMP/short" tag -d close-0003 >/dev/null
 expect 3 node "$JS" "$TMP/short" --receipt "$TMP/r3.eml"
 has "$TMP/out" "reason: history-lacks-close: receipts witness closes this clone's main does not hold: turns 3 (the last turns were dropped, or main was moved back)"
 expect 66 node "$JS" "$TMP/short" --receipt "$TMP/no-such.eml"
 
-# Closed-turn tampers (t_python_verifier.sh's): a merge, a close tag moved, a close file edited,
+# Closed-turn tampers (as t_js_tampers.sh's): a merge, a close tag moved, a close file edited,
 # a round out before the close, a close rebuilt with other orders against a receipt, the
 # export's round not the close's.
-clone merge "$B"
+tclone merge "$B"
 git -C "$TMP/merge" checkout -q -b side turn-0001
 echo "# side" >"$TMP/merge/side.txt"; git -C "$TMP/merge" add side.txt; git -C "$TMP/merge" commit -qm side
 git -C "$TMP/merge" checkout -q main; git -C "$TMP/merge" merge -q --no-ff -m merge side
-js_fail "$TMP/merge"
+both_fail "$TMP/merge"
 has "$TMP/js.out" "(\"merge\") is a merge: the history must be linear"
-clone moved "$B"; git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
-js_fail "$TMP/moved"
+tclone moved "$B"; git -C "$TMP/moved" tag -f close-0002 turn-0001 >/dev/null
+both_fail "$TMP/moved"
 c3=journal/turn-0003.close.yaml
-clone close "$B"; echo "# nothing to see here" >>"$TMP/close/$c3"; amend close close-0003
-js_fail "$TMP/close"
+tclone close "$B"; echo "# nothing to see here" >>"$TMP/close/$c3"; tamend close close-0003
+both_fail "$TMP/close"
 has "$TMP/js.out" "verify: FAILED: turn 3: $c3 at close-0003 is not in the form umpire close writes"
-forge() {
-    git -C "$TMP/$1" reset -q --hard "$3^"
-    cp "$4" "$TMP/$1/$c3"; git -C "$TMP/$1" add "$c3"
-    _r=$(sed -n 's/^  round: //p' "$4")
-    git -C "$2" log -1 --format=%B "$3" | sed "s/beacon round [0-9]*/beacon round $_r/" >"$TMP/msg"
-    _at=$(sed -n 's/^closed_at: //p' "$4")
-    GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$_at +0000" \
-        GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
-        GIT_COMMITTER_DATE="@$_at +0000" git -C "$TMP/$1" commit -q -F "$TMP/msg"
-    git -C "$TMP/$1" tag -f "$3" >/dev/null
-}
-clone round "$B"
+tclone round "$B"
 at=$(sed -n 's/^closed_at: //p' "$B/$c3")
 r=$(( (at - 1692803367) / 3 + 1 - 5 )); ra=$((1692803367 + (r - 1) * 3))
 sed -e "s/^  round: .*/  round: $r/" -e "s/^  round_at: .*/  round_at: $ra/" \
     -e "s/^  round_at_utc: .*/  round_at_utc: \"$(date -u -d "@$ra" +%Y-%m-%dT%H:%M:%SZ)\"/" "$B/$c3" >"$TMP/early-close"
-forge round "$B" close-0003 "$TMP/early-close"
-js_fail "$TMP/round"
+tforge round "$B" close-0003 "$TMP/early-close"
+both_fail "$TMP/round"
 has "$TMP/js.out" "verify: FAILED: turn 3: $c3: beacon round $r is out at $ra, not after the close ($at)"
-clone reclose "$B"
+tclone reclose "$B"
 sed "s/^  sha256: .*/  sha256: $(printf 'other orders' | sha256sum | cut -c1-64)/" "$B/$c3" >"$TMP/reclose/$c3"
-amend reclose close-0003
-js_fail "$TMP/reclose"
-clone reclose2 "$B"
+tamend reclose close-0003
+both_fail "$TMP/reclose"
+tclone reclose2 "$B"
 git -C "$TMP/reclose2" reset -q --hard turn-0002; git -C "$TMP/reclose2" tag -d close-0003 >/dev/null
 cp "$H/orders/turn-0003/attacker.yaml" "$TMP/a3.yaml"; echo "# changed my mind" >>"$TMP/a3.yaml"
 sed "s/^  sha256: .*/  sha256: $(sha256sum <"$TMP/a3.yaml" | cut -c1-64)/" "$B/$c3" >"$TMP/reclose2/$c3"
@@ -311,20 +282,20 @@ GIT_AUTHOR_NAME=umpire GIT_AUTHOR_EMAIL=umpire@localhost GIT_AUTHOR_DATE="@$at +
     GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
     GIT_COMMITTER_DATE="@$at +0000" git -C "$TMP/reclose2" commit -q -F "$TMP/msg"
 git -C "$TMP/reclose2" tag close-0003
-js_fail "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
+both_fail "$TMP/reclose2" --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/js.out" "but the history's close-0003 is commit $(git -C "$TMP/reclose2" rev-parse close-0003): the history was rewritten (a re-close)"
 r1=$(sed -n 's/^  round: //p' "$B/journal/turn-0001.close.yaml")
-clone round2 "$B"
+tclone round2 "$B"
 git -C "$TMP/round2" reset -q --hard turn-0002; git -C "$TMP/round2" tag -d close-0003 >/dev/null
 sed "s/^beacon_round: .*/beacon_round: \"$((r1 + 1))\"/" "$B/journal/turn-0002.yaml" >"$TMP/round2/journal/turn-0002.yaml"
-amend round2 turn-0002
-js_fail "$TMP/round2"
+tamend round2 turn-0002
+both_fail "$TMP/round2"
 has "$TMP/js.out" "but the close (tag close-0002) named round"
-clone bv "$B"
+tclone bv "$B"
 git -C "$TMP/bv" reset -q --hard turn-0002; git -C "$TMP/bv" tag -d close-0003 >/dev/null
 sed 's/^beacon_value: .*/beacon_value: randomness-9/' "$B/journal/turn-0002.yaml" >"$TMP/bv/journal/turn-0002.yaml"
-amend bv turn-0002
-js_fail "$TMP/bv"
+tamend bv turn-0002
+both_fail "$TMP/bv"
 has "$TMP/js.out" "verify: FAILED: turn 2: beacon differs: SHA256 of the beacon value is $(printf randomness-9 | sha256sum | cut -c1-64), journal/turn-0002.yaml says "
 
 # Closed turns, entropy players: turn 1's nonce revealed, turn 2's commitment standing in.
@@ -346,12 +317,12 @@ done
 agree "$P" players
 has "$TMP/js.out" "turn 1: ok: close, key, digest, reveals (1 of 1 nonces), seed"
 has "$TMP/js.out" "reason: few-contributors: entropy players: fewer than two independent contributors in turns 1-2"
-clone reveals "$P"
+tclone reveals "$P"
 j2=journal/turn-0002.yaml
 v=$(sed -n 's/^beacon_value: //p' "$P/$j2" | sed 's/ committed / nonce /')
 sed -e "s/^beacon_value: .*/beacon_value: $v/" -e "s/^beacon: .*/beacon: $(printf '%s' "$v" | sha256sum | cut -c1-64)/" "$P/$j2" >"$TMP/reveals/$j2"
-amend reveals turn-0002
-js_fail "$TMP/reveals"
+tamend reveals turn-0002
+both_fail "$TMP/reveals"
 has "$TMP/js.out" "verify: FAILED: turn 2: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 
 # Sealed (visibility sealed): the salted hashes before the reveal; after it, every revealed
@@ -361,11 +332,11 @@ new_campaign betio-seawall "$S" --visibility sealed; play betio-seawall "$S" 3
 agree "$S" sealed
 "$BIN" reveal "$S" >/dev/null
 agree "$S" sealed-revealed
-clone rv "$S"
+tclone rv "$S"
 rf=$(cd "$TMP/rv" && ls reveal/turn-0002/orders/*.yaml | head -n 1)
 echo "# edited after the reveal" >>"$TMP/rv/$rf"
-amend rv reveal
-js_fail "$TMP/rv"
+tamend rv reveal
+both_fail "$TMP/rv"
 has "$TMP/js.out" "verify: FAILED: turn 2: reveal: "
 
 # Usage and input errors.

@@ -194,7 +194,7 @@ PY
 git clone -q remote.git clone
 expect 3 "$BIN" verify clone
 # The independent verifier reads a campaign.yaml with addresses, schedule and mail settings.
-expect 3 python3 "$ROOT/tools/umpire-verify" clone
+expect 3 node "$JSV" clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the remote's main"
 
 # Sealed: the attacker saves his report mails' attachments of turns 1 and 2 side by side in
@@ -217,14 +217,14 @@ for n in 1 2; do
         [ -f view/$f-000$n.* ] || die "turn $n's $f attachment not saved"
     done
 done
-for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+for v in "$BIN verify" "node $JSV"; do
     expect 3 $v clone --view view
     has "$TMP/out" "view view: ok: attacker's orders for turn 1 are the ones committed"
     has "$TMP/out" "view view: ok: attacker's orders for turn 2 are the ones committed"
 done
 cp -r view view-bad
 printf 'You won.\n' >> view-bad/report-0002.md
-for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+for v in "$BIN verify" "node $JSV"; do
     expect 65 $v clone --view view-bad
     has "$TMP/out" "view view-bad: ok: attacker's orders for turn 1 are the ones committed"
     grep -q "view-bad/report-0002.md does not open the commitment journal/turn-0002.yaml holds for attacker's report of turn 2" "$TMP/out" "$TMP/err" ||

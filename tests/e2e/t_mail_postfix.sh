@@ -200,6 +200,6 @@ has "$P/git-daemon.log" "dubious ownership"
 daemon "$P/gitconfig"
 git clone -q "git://127.0.0.1:$GPORT/bewcastle-fray.git" clone || { cat "$P/git-daemon.log"; die "git daemon"; }
 expect 3 "$BIN" verify clone
-expect 3 python3 "$ROOT/tools/umpire-verify" clone
+expect 3 node "$JSV" clone
 [ "$(git -C clone rev-parse HEAD)" = "$(git -C c rev-parse HEAD)" ] || die "the served main"
 true

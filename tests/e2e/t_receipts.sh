@@ -17,7 +17,7 @@
 HR=$ROOT/campaigns/harbour-raid
 BS=$ROOT/campaigns/betio-seawall
 PY=/usr/bin/python3
-V=${V:-$ROOT/tools/umpire-verify}   # V: another verifier to try (an older one)
+V=${V:-$JSV}   # V: another verifier to try (an older one)
 DELIVER="$PY $ROOT/tests/e2e/mail/deliver.py"
 $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
@@ -43,12 +43,12 @@ if not found:
 print(found)
 PYN
 }
-# both CODE DIR ARGS...: umpire verify and tools/umpire-verify give CODE; outputs in
-# $TMP/out.c and $TMP/out.py
+# both CODE DIR ARGS...: umpire verify and tools/umpire-verify.mjs give CODE; outputs in
+# $TMP/out.c and $TMP/out.js
 both() {
     _code=$1; shift
     expect "$_code" "$BIN" verify "$@"; cp "$TMP/out" "$TMP/out.c"
-    expect "$_code" python3 "$V" "$@"; cp "$TMP/out" "$TMP/out.py"
+    expect "$_code" node "$V" "$@"; cp "$TMP/out" "$TMP/out.js"
 }
 
 # game NAME SCENARIO INIT-ARGS...: campaign NAME/c from SCENARIO plus addresses, a schedule
@@ -121,14 +121,14 @@ done
 git clone -q -b main honest/remote.git honest/clone
 both 3 honest/clone --receipt honest/attacker-1.eml
 has "$TMP/out.c" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
-has "$TMP/out.py" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
+has "$TMP/out.js" "receipt honest/attacker-1.eml: ok: attacker's orders for turn 1 are the ones closed in $(git -C honest/c rev-parse close-0001); received 2026-01-01T01:01:40Z, before beacon round"
 # --receipts-of: with his receipt every close is receipted; without it, not
 both 3 honest/clone --receipt honest/attacker-1.eml --receipts-of attacker
 has "$TMP/out.c" "receipts of attacker: ok: a receipt for every close"
-has "$TMP/out.py" "receipts of attacker: ok: a receipt for every close"
+has "$TMP/out.js" "receipts of attacker: ok: a receipt for every close"
 both 65 honest/clone --receipts-of attacker
 has "$TMP/out.c" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
-has "$TMP/out.py" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
+has "$TMP/out.js" "receipts of attacker: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
 # the defender was not due (Land Raid: the attacker moves on turn 1), and gets the receipt of
 # the close all the same (issue 34): a witness of every close, due or not
 cp "$(newest "[harbour-raid] turn 1 closed: your receipt" governor@example.org)" honest/defender-1.eml
@@ -137,7 +137,7 @@ both 65 honest/clone --receipts-of defender
 has "$TMP/out.c" "receipts of defender: turn 1's close (commit $(git -C honest/c rev-parse close-0001)) has no receipt of his among those given"
 both 3 honest/clone --receipt honest/defender-1.eml --receipts-of defender
 has "$TMP/out.c" "receipts of defender: ok: a receipt for every close"
-has "$TMP/out.py" "receipts of defender: ok: a receipt for every close"
+has "$TMP/out.js" "receipts of defender: ok: a receipt for every close"
 
 # --- A backdated close: the umpire's clock set back to before the round, the real time
 # (the players' mail server's) two hours later, the round long out -------------------------
@@ -150,7 +150,7 @@ cp "$(newest "[harbour-raid] turn 1 closed: your receipt" blood@example.org)" ba
 git clone -q -b main backdated/remote.git backdated/clone
 both 3 backdated/clone     # the history alone cannot tell
 both 65 backdated/clone --receipt backdated/attacker-1.eml
-for o in "$TMP/out.c" "$TMP/out.py"; do
+for o in "$TMP/out.c" "$TMP/out.js"; do
     has "$o" "receipt backdated/attacker-1.eml: turn 1's close names beacon round"
     has "$o" "but this receipt reached your mail server at 2026-01-01T03:01:00Z: the round's value was public before the close was receipted (a backdated close)"
 done
@@ -161,7 +161,7 @@ a = next(m.iter_attachments()).get_content()
 sys.stdout.write(a.decode() if isinstance(a, bytes) else a)' backdated/attacker-1.eml > backdated/attacker-1.yaml
 both 3 backdated/clone --receipt backdated/attacker-1.yaml
 has "$TMP/out.c" "note: receipt backdated/attacker-1.yaml is the bare text, not the saved mail: when it arrived is not checked"
-has "$TMP/out.py" "note: receipt backdated/attacker-1.yaml is the bare text, not the saved mail: when it arrived is not checked"
+has "$TMP/out.js" "note: receipt backdated/attacker-1.yaml is the bare text, not the saved mail: when it arrived is not checked"
 
 # --- A re-close: closed on time by hand, its receipts kept back, resolved privately, then
 # a backup restored and the turn closed again (later, by run, which mails the receipts) ------
@@ -180,7 +180,7 @@ has "$TMP/out" "turn 1: closed with 1 order file"
 cp "$(newest "[harbour-raid] turn 1 closed: your receipt" blood@example.org)" reclose/attacker-1.eml
 git clone -q -b main reclose/remote.git reclose/clone
 both 65 reclose/clone --receipt reclose/attacker-1.eml
-for o in "$TMP/out.c" "$TMP/out.py"; do
+for o in "$TMP/out.c" "$TMP/out.js"; do
     has "$o" "turn 1: closed at 2026-01-02T14:00:00Z, more than 3600 s after its deadline 2026-01-02T12:00:00Z plus grace 0 s"
     has "$o" "(a re-close, the first one's receipts held back)"
 done
@@ -216,7 +216,7 @@ grep -q "^receipt: reveal" dropped/usmc-reveal.eml || die "the reveal acceptance
 git clone -q -b main dropped/remote.git dropped/clone
 both 3 dropped/clone --receipt dropped/usmc-reveal.eml
 has "$TMP/out.c" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 was taken; the turn is not resolved yet"
-has "$TMP/out.py" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 was taken; the turn is not resolved yet"
+has "$TMP/out.js" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 was taken; the turn is not resolved yet"
 cp -a dropped/c dropped/honest
 # the umpire drops usmc's nonce and lets the time for reveals run out
 rm dropped/c/.umpire/reveals/turn-0001/usmc
@@ -226,7 +226,7 @@ git -C dropped/clone pull -q --ff-only
 git -C dropped/clone fetch -q --tags
 both 3 dropped/clone       # without his receipt nobody can tell
 both 65 dropped/clone --receipt dropped/usmc-reveal.eml
-for o in "$TMP/out.c" "$TMP/out.py"; do
+for o in "$TMP/out.c" "$TMP/out.js"; do
     has "$o" "receipt dropped/usmc-reveal.eml: the umpire took usmc's nonce for turn 1 (reveal receipt), but the turn's reveals stand his commitment in (\"no reveal from\" him)"
 done
 # the honest copy: his nonce is in the turn's reveals
@@ -236,5 +236,5 @@ has "$TMP/out" "no reveal from ija"
 git clone -q -b main dropped/remote.git dropped/clone2
 both 3 dropped/clone2 --receipt dropped/usmc-reveal.eml
 has "$TMP/out.c" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 is in the turn's reveals"
-has "$TMP/out.py" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 is in the turn's reveals"
+has "$TMP/out.js" "receipt dropped/usmc-reveal.eml: ok: usmc's nonce for turn 1 is in the turn's reveals"
 true

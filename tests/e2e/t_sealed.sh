@@ -145,23 +145,23 @@ both_fail "$TMP/clone" --view "$TMP/view3"
 has "$TMP/out" "report.md does not open the commitment"
 
 # The independent verifier computes the same D_t from the salted hashes.
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
-has "$TMP/out" "verify: ok: 4 turns"
+expect 3 node "$JSV" "$TMP/clone"
+grep -q '^verify: ok: campaign [^:]*: 4 turns, ' "$TMP/out" || { cat "$TMP/out"; die "umpire-verify.mjs: not 4 turns"; }
 # Every view of every turn verifies, in both verifiers.
 views=$(for d in "$O"/*/turn-*; do printf -- '--view %s ' "$d"; done)
 # shellcheck disable=SC2086
 expect 3 "$BIN" verify "$TMP/clone" $views
 [ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "not 8 views (2 players, 4 turns) verified"
 # shellcheck disable=SC2086
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" $views
-[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "tools/umpire-verify: not 8 views verified"
+expect 3 node "$JSV" "$TMP/clone" $views
+[ "$(grep -c '^view .*: ok: ' "$TMP/out")" -eq 8 ] || die "tools/umpire-verify.mjs: not 8 views verified"
 # ... and checks a player's outbox the same way, his report and view included.
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
+expect 3 node "$JSV" "$TMP/clone" --view "$O/defender/turn-0002" --view "$O/attacker/turn-0002"
 has "$TMP/out" "view $O/defender/turn-0002: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it; his report and view of the state open the commitments there"
 has "$TMP/out" "view $O/attacker/turn-0002: ok: attacker's orders for turn 2 are the ones committed (none sent in journal/turn-0002.yaml); his report and view"
-expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view3"
+expect 65 node "$JSV" "$TMP/clone" --view "$TMP/view3"
 has "$TMP/out" "report.md does not open the commitment journal/turn-0002.yaml holds for defender's report of turn 2"
-expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/clone" --view "$TMP/view2"
+expect 65 node "$JSV" "$TMP/clone" --view "$TMP/view2"
 has "$TMP/out" "the salt does not open the commitment with orders.yaml"
 # Under the names a report mail attaches them (per turn), several turns side by side in one
 # folder verify turn by turn in both verifiers; a salt saved under another turn's name fails.
@@ -173,14 +173,14 @@ for n in 2 4; do
         [ $n = 4 ] && cp "$O/defender/turn-0002/${f%%:*}" "$TMP/side2/${f#*:}"
     done
 done
-for v in "$BIN verify" "python3 $ROOT/tools/umpire-verify"; do
+for v in "$BIN verify" "node $JSV"; do
     expect 3 $v "$TMP/clone" --view "$TMP/side"
     has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 2 are the ones committed (salted hash in journal/turn-0002.yaml), his file opens it"
     has "$TMP/out" "view $TMP/side: ok: defender's orders for turn 4 are the ones committed (salted hash in journal/turn-0004.yaml), his file opens it"
 done
 both_fail "$TMP/clone" --view "$TMP/side2"
 has "$TMP/out" "view $TMP/side2: $TMP/side2/salt-0004.yaml is for turn 2, not 4"
-has "$TMP/py.out" "view $TMP/side2: $TMP/side2/salt-0004.yaml is for turn 2, not 4"
+has "$TMP/js.out" "view $TMP/side2: $TMP/side2/salt-0004.yaml is for turn 2, not 4"
 
 # A sealed commit that also holds an order file is caught.
 git clone -q "$C" "$TMP/leaky"
@@ -273,13 +273,13 @@ git clone -q "$O" "$TMP/open-clone"
 expect 3 "$BIN" verify "$TMP/open-clone"
 sed 's/[0-9]* dice/N dice/; s/[0-9]* turns,/N turns,/' "$TMP/out" > "$TMP/open-verify"
 diff "$TMP/open-verify" "$TMP/sealed-verify" || die "verify after the reveal differs from an open campaign's"
-expect 3 python3 "$ROOT/tools/umpire-verify" "$TMP/clone"
-has "$TMP/out" "verify: ok: 4 turns"
+expect 3 node "$JSV" "$TMP/clone"
+grep -q '^verify: ok: campaign [^:]*: 4 turns, ' "$TMP/out" || { cat "$TMP/out"; die "umpire-verify.mjs: not 4 turns"; }
 
 # Tampering with the reveal, each in a fresh clone whose reveal commit is rebuilt: an order
 # file (a comment added), a salt, a whole state.
 # Both verifiers refuse each (both_fail), but for what only re-running the rules can see (a
-# view or a whole state re-rendered: `rules`), which tools/umpire-verify does not do.
+# view or a whole state re-rendered: `rules`), which tools/umpire-verify.mjs does not do.
 tamper() { # tamper NAME PATH SED-SCRIPT [rules]: the reveal with PATH edited, as main and tag reveal
     git clone -q "$C" "$TMP/$1"
     git -C "$TMP/$1" checkout -q main
@@ -292,14 +292,14 @@ tamper t-orders reveal/turn-0002/orders/defender.yaml '1i # an afterthought'
 has "$TMP/out" "turn 2: order file reveal/turn-0002/orders/defender.yaml differs from the one journal/turn-0002.yaml records"
 tamper t-salt reveal/turn-0003/salts.yaml 's/salt: ./salt: 0/'
 has "$TMP/out" "turn 3: order file reveal/turn-0003/orders/attacker.yaml differs"
-expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-salt"
+expect 65 node "$JSV" "$TMP/t-salt"
 has "$TMP/out" "reveal: attacker's revealed file and salt do not open the commitment"
 tamper t-view reveal/turn-0003/salts.yaml '/state_salt/s/: ./: 0/' rules
 has "$TMP/out" "turn 3: attacker's view of the state, re-rendered and salted with the revealed salt, hashes to"
 # the first report_sha256's first digit changed (to 1 if it is 0, else to 0)
 tamper t-viewhash reveal/turn-0003/salts.yaml '0,/report_sha256: ./{s/report_sha256: 0/report_sha256: 1/;t;s/report_sha256: ./report_sha256: 0/}'
 has "$TMP/out" "turn 3: the reveal's salts.yaml lists other report and view commitments than the export's views"
-expect 65 python3 "$ROOT/tools/umpire-verify" "$TMP/t-viewhash"
+expect 65 node "$JSV" "$TMP/t-viewhash"
 has "$TMP/out" "turn 3: reveal: reveal/turn-0003/salts.yaml lists other report and view commitments than journal/turn-0003.yaml's views"
 tamper t-state reveal/turn-0001/state.yaml 's/withdraw: false/withdraw: true/' rules
 has "$TMP/out" "turn 1: the whole state the reveal publishes differs from the one the turn re-resolves to"

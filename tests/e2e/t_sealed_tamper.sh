@@ -6,7 +6,7 @@
 # and the next turn refuses a journal edited under the history, as on an open campaign.
 . "$ROOT/tests/e2e/lib.sh"
 H="$ROOT/campaigns/harbour-raid"
-V="$ROOT/tools/umpire-verify"
+V="$JSV"
 
 # rebuild DIR TAG: commits DIR's index as TAG's commit rebuilt (same parent, message, author,
 # committer and time), TAG and main (at TAG) moved onto it.
@@ -30,7 +30,7 @@ for t in 1 2 3; do
     "$BIN" turn "$S" $(ls "$H/orders/turn-000$t"/*.yaml) >/dev/null
 done
 expect 3 "$BIN" verify "$S"
-expect 3 python3 "$V" "$S"
+expect 3 node "$V" "$S"
 grep -q '^public_report_sha256: ' "$S/journal/turn-0003.yaml" || die "no public_report_sha256 in a sealed export"
 
 # The public report edited, the commit rebuilt with the same trailers, the tag moved.
@@ -41,7 +41,7 @@ rebuild "$TMP/report" turn-0003
 both_fail "$TMP/report"
 has "$TMP/out" "verify: FAILED: turn 3: reports/turn-0003.md at turn-0003 hashes to "
 has "$TMP/out" "the export says public_report_sha256 "
-has "$TMP/py.out" "verify: FAILED: turn 3: public report: reports/turn-0003.md hashes to "
+has "$TMP/js.out" "verify: FAILED: turn 3: public report: reports/turn-0003.md hashes to "
 # The public state alike.
 git clone -q "$S" "$TMP/state"
 echo "# edited" >>"$TMP/state/state.yaml"
@@ -49,10 +49,10 @@ git -C "$TMP/state" add state.yaml
 rebuild "$TMP/state" turn-0003
 both_fail "$TMP/state"
 has "$TMP/out" "verify: FAILED: turn 3: state.yaml at turn-0003 hashes to "
-has "$TMP/py.out" "state_sha256 is not SHA256 of the committed state.yaml"
+has "$TMP/js.out" "state_sha256 is not SHA256 of the committed state.yaml"
 
 # An order file made executable in an open campaign's history (the commit rebuilt as above):
-# umpire verify refused it, tools/umpire-verify passed it.
+# umpire verify refused it, tools/umpire-verify.mjs passed it.
 O="$TMP/open"
 new_campaign harbour-raid "$O" --entropy none --visibility open
 play harbour-raid "$O" 2
@@ -61,10 +61,10 @@ of=$(cd "$TMP/exec" && ls orders/turn-0002/*.yaml | head -n 1)
 git -C "$TMP/exec" update-index --chmod=+x "$of"
 rebuild "$TMP/exec" turn-0002
 both_fail "$TMP/exec"
-has "$TMP/py.out" "$of: committed with mode 100755, not 100644"
+has "$TMP/js.out" "$of: committed with mode 100755, not 100644"
 
 # The umpire's own copy: the journal's append-only triggers dropped, a die of the last turn
-# changed, or its files rows deleted. Git is untouched, so tools/umpire-verify (which reads
+# changed, or its files rows deleted. Git is untouched, so tools/umpire-verify.mjs (which reads
 # git only) passes; umpire verify, which also reads the journal, fails, and the next turn
 # refuses to build on it, sealed as open.
 for vis in sealed open; do
@@ -79,7 +79,7 @@ for vis in sealed open; do
         else
             journal_sql "$D" "DELETE FROM files WHERE turn = $last"
         fi
-        expect 3 python3 "$V" "$D"
+        expect 3 node "$V" "$D"
         expect 65 "$BIN" verify "$D"
         has "$TMP/out" "verify: FAILED: turn $last: "
         before=$(fingerprint "$D")

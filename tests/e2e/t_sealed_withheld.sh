@@ -53,7 +53,7 @@ for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     fi
     git clone -q "$name" "$name.clone"
     expect 3 "$BIN" verify "$name.clone"
-    expect 3 python3 "$ROOT/tools/umpire-verify" "$name.clone"
+    expect 3 node "$JSV" "$name.clone"
 done
 [ "$checked" -gt 10 ] || die "only $checked words of void orders checked"
 [ "$read_by" -gt 10 ] || die "only $read_by reports or views of the other players looked into"

@@ -10,7 +10,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 command -v openssl >/dev/null || skip "no openssl command: the test authority is made with it"
 HR="$ROOT/campaigns/harbour-raid"
-PY="$ROOT/tools/umpire-verify"
+JS="$JSV"
 
 sh "$ROOT/tests/tsa/make-tsa.sh" tsa
 /usr/bin/python3 "$ROOT/tests/tsa/tsa-server.py" tsa http & server=$!
@@ -73,16 +73,16 @@ has "$TMP/out" "turn 1: time stamp (test, genTime "
 has "$TMP/out" "): no witness: its signer does not chain to an authority this verifier trusts (give its certificate with --trust-tsa CERT.pem)"
 has "$TMP/out" "turn 2: no time stamp from down (it did not answer the close)"
 stamps "$TMP/out" > c.lines
-expect 3 python3 "$PY" cl
-stamps "$TMP/out" > py.lines
-diff c.lines py.lines || die "the verifiers differ on the time stamps (untrusted)"
+expect 3 node "$JS" cl
+stamps "$TMP/out" > js.lines
+diff c.lines js.lines || die "the verifiers differ on the time stamps (untrusted)"
 for cert in tsa/testca.pem tsa/tsa.pem; do
     expect 3 "$BIN" verify cl --trust-tsa "$cert"
     [ "$(grep -c '): witnesses the close$' "$TMP/out")" -eq 2 ] || { cat "$TMP/out"; die "not both closes witnessed with $cert"; }
     stamps "$TMP/out" > c.lines
-    expect 3 python3 "$PY" cl --trust-tsa "$cert"
-    stamps "$TMP/out" > py.lines
-    diff c.lines py.lines || die "the verifiers differ on the time stamps ($cert)"
+    expect 3 node "$JS" cl --trust-tsa "$cert"
+    stamps "$TMP/out" > js.lines
+    diff c.lines js.lines || die "the verifiers differ on the time stamps ($cert)"
 done
 # Another CA's certificate makes no witness; a file that is no certificate is refused.
 expect 3 "$BIN" verify cl --trust-tsa tsa/otherca.pem
@@ -90,7 +90,7 @@ has "$TMP/out" "): no witness: its signer does not chain"
 echo "not a certificate" > junk.pem
 expect 65 "$BIN" verify cl --trust-tsa junk.pem
 has "$TMP/err" "--trust-tsa junk.pem: no PEM certificate in it"
-expect 65 python3 "$PY" cl --trust-tsa junk.pem
+expect 65 node "$JS" cl --trust-tsa junk.pem
 has "$TMP/err" "--trust-tsa junk.pem: no PEM certificate in it"
 
 # retoken CLONE BYTES-FILE: the pending close-0002 of CLONE made again with BYTES-FILE as its
@@ -107,14 +107,14 @@ python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-5] ^= 
 retoken t1 flipped.tsr
 both_fail t1 --trust-tsa tsa/testca.pem
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
-has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
+has "$TMP/js.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: its signature does not verify under the certificate it carries: the token was altered"
 # Bytes that are no time-stamp response at all.
 rm -rf t2 && git clone -q c t2
 head -c 100 "$TOK" > cut.tsr
 retoken t2 cut.tsr
 both_fail t2
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
-has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
+has "$TMP/js.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: not a granted RFC 3161 time-stamp response"
 # The token of another close (turn 1's): its imprint is not this close file's.
 rm -rf t3 && git clone -q c t3
 retoken t3 c/journal/turn-0001.close.test.tsr
@@ -122,7 +122,7 @@ both_fail t3 --trust-tsa tsa/testca.pem
 d1=$(sha256sum c/journal/turn-0001.close.yaml | cut -c1-64)
 d2=$(sha256sum c/journal/turn-0002.close.yaml | cut -c1-64)
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
-has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
+has "$TMP/js.out" "verify: FAILED: turn 2: journal/turn-0002.close.test.tsr: a time stamp of other bytes (imprint $d1), not of the close file (SHA-256 $d2)"
 # A close commit holding a token of an authority campaign.yaml does not name.
 rm -rf t4 && git clone -q c t4
 cp "$TOK" t4/journal/turn-0002.close.other.tsr
@@ -131,7 +131,7 @@ git -C t4 commit -q --amend --no-edit
 git -C t4 tag -f close-0002 >/dev/null
 both_fail t4
 has "$TMP/out" "the close rebuilds to"
-has "$TMP/py.out" "a close commit adds exactly journal/turn-0002.close.yaml and journal/turn-0002.close.test.tsr"
+has "$TMP/js.out" "a close commit adds exactly journal/turn-0002.close.yaml and journal/turn-0002.close.test.tsr"
 
 # A close whose closed_at is later than the authority's clock (the umpire's clock an hour
 # ahead): umpire does not commit a token verifiers would fail, and says why.
@@ -153,8 +153,8 @@ rm -rf dl && git clone -q d dl
 both_fail dl --trust-tsa tsa/testca.pem
 has "$TMP/out" "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime "
 has "$TMP/out" "is before the close's closed_at $(date -u -d "@$((NOW + 3600))" '+%Y-%m-%dT%H:%M:%SZ'): the close file existed before the time it claims"
-grep -F "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/py.out" |
-    grep -qF "is before the close's closed_at" || { cat "$TMP/py.out"; die "umpire-verify: no genTime failure"; }
+grep -F "verify: FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$TMP/js.out" |
+    grep -qF "is before the close's closed_at" || { cat "$TMP/js.out"; die "umpire-verify: no genTime failure"; }
 
 # A close made an hour ago whose round (600 s later) is out: a token now comes too late.
 # umpire leaves it out; forged in, both verifiers fail it.
@@ -174,7 +174,7 @@ git -C e commit -q --amend --no-edit
 git -C e tag -f close-0001 >/dev/null
 rm -rf el && git clone -q e el
 both_fail el --trust-tsa tsa/testca.pem
-for f in "$TMP/out" "$TMP/py.out"; do
+for f in "$TMP/out" "$TMP/js.out"; do
     grep -F "FAILED: turn 1: journal/turn-0001.close.test.tsr: genTime " "$f" |
         grep -qF "is not before $(date -u -d "@$late_at" '+%Y-%m-%dT%H:%M:%SZ') (when beacon round $late_round was out): a close stamped after its randomness could be known witnesses nothing" ||
         { cat "$f"; die "no too-late failure in $f"; }

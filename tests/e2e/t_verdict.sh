@@ -17,7 +17,7 @@
 HR="$ROOT/campaigns/harbour-raid"
 A1="$HR/orders/turn-0001/attacker.yaml"
 BLS=$(dirname "$(readlink -f "$BIN")")/umpire-bls
-V="$ROOT/tools/umpire-verify"
+V="$JSV"
 RAND=fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587
 SIG=b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b
 ROUND_AT=1694775603   # quicknet round 657413: 1692803367 + (657413 - 1) * 3
@@ -30,19 +30,19 @@ at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 agree() {
     _code=$1; shift
     expect "$_code" "$BIN" verify "$@"; cp "$TMP/out" "$TMP/c.out"
-    expect "$_code" python3 "$V" "$@"; cp "$TMP/out" "$TMP/py.out"
+    expect "$_code" node "$V" "$@"; cp "$TMP/out" "$TMP/js.out"
     grep '^verdict: \|^reason: ' "$TMP/c.out" >"$TMP/c.v" || true
-    grep '^verdict: \|^reason: ' "$TMP/py.out" >"$TMP/py.v" || true
-    cmp -s "$TMP/c.v" "$TMP/py.v" || { diff "$TMP/c.v" "$TMP/py.v" >&2; die "the verifiers disagree on $*"; }
+    grep '^verdict: \|^reason: ' "$TMP/js.out" >"$TMP/js.v" || true
+    cmp -s "$TMP/c.v" "$TMP/js.v" || { diff "$TMP/c.v" "$TMP/js.v" >&2; die "the verifiers disagree on $*"; }
     expect "$_code" "$BIN" verify "$@" --json; cp "$TMP/out" "$TMP/c.json"
-    expect "$_code" python3 "$V" "$@" --json; cp "$TMP/out" "$TMP/py.json"
-    python3 - "$TMP/c.json" "$TMP/py.json" <<'PY' || die "the verifiers' --json disagree on $*"
+    expect "$_code" node "$V" "$@" --json; cp "$TMP/out" "$TMP/js.json"
+    python3 - "$TMP/c.json" "$TMP/js.json" <<'PY' || die "the verifiers' --json disagree on $*"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 for o in (a, b):
     o["failure"] = o["failure"] is not None
 if a != b:
-    sys.exit("C: %s\nPython: %s" % (a, b))
+    sys.exit("C: %s\nJavaScript: %s" % (a, b))
 PY
 }
 # reasons CODE...: the last agree's reasons are exactly these codes, in this order.
@@ -98,7 +98,7 @@ reasons unwitnessed-close
 mail fair-receipts/attacker.yaml $((CLOSE - 86400)) >a-early.eml
 agree 65 fclone --receipt a-early.eml
 has "$TMP/c.out" "but this receipt reached your mail server at 2023-09-14T10:50:03Z, before it: the close's time is not when it was made"
-has "$TMP/py.out" "but this receipt reached your mail server at 2023-09-14T10:50:03Z, before it: the close's time is not when it was made"
+has "$TMP/js.out" "but this receipt reached your mail server at 2023-09-14T10:50:03Z, before it: the close's time is not when it was made"
 has "$TMP/c.out" "verdict: failed"
 # ... or after the round was out: a backdated close
 mail fair-receipts/attacker.yaml $((ROUND_AT + 1)) >a-late.eml
@@ -109,7 +109,7 @@ d=$(sed -n 's/^orders_digest: //p' fair-receipts/attacker.yaml)
 sed "s/^orders_digest: .*/orders_digest: $(printf '%064d' 0)/" fair-receipts/attacker.yaml >a-digest.yaml
 agree 65 fclone --receipt a-digest.yaml
 has "$TMP/c.out" "turn 1's orders digest is $(printf '%064d' 0) on the receipt, $d in the close"
-has "$TMP/py.out" "turn 1's orders digest is $(printf '%064d' 0) on the receipt, $d in the close"
+has "$TMP/js.out" "turn 1's orders digest is $(printf '%064d' 0) on the receipt, $d in the close"
 
 # a receipt whose commitment is not its file_sha256 in an open campaign: what a cheating
 # umpire sends after swapping a player's orders (the commitment the close's, the file hash
@@ -118,7 +118,7 @@ sed "s/^file_sha256: .*/file_sha256: $(sha256sum <"$HR/orders/turn-0002/defender
     fair-receipts/attacker.yaml >a-swapped.yaml
 agree 65 fclone --receipt a-swapped.yaml
 has "$TMP/c.out" "commitment differs from file_sha256, and there is no salt (an open campaign commits to the file's SHA-256)"
-has "$TMP/py.out" "commitment differs from file_sha256, and there is no salt (an open campaign commits to the file's SHA-256)"
+has "$TMP/js.out" "commitment differs from file_sha256, and there is no salt (an open campaign commits to the file's SHA-256)"
 # the end-of-game reveal of a sealed campaign while a turn is closed and not resolved is
 # refused (issue 34 item 8: src/core/reveal.c's check)
 expect 0 at $((CLOSE - 3600)) "$BIN" init sealed --scenario sched.yaml
@@ -137,7 +137,7 @@ moved=$(git -C sclone cat-file commit close-0001 | sed "s/> [0-9]* +0000\$/> $((
 git -C sclone tag -f close-0001 "$moved" >/dev/null
 expect 65 "$BIN" verify sclone
 has "$TMP/out" "verify: FAILED: turn 1: tag close-0001 is commit $moved, but main's 1st commit after Setup is $(git -C sealed rev-parse close-0001): the history was rewritten or the tag moved"
-expect 65 python3 "$V" sclone
+expect 65 node "$V" sclone
 # an extra journal files row of a sealed turn on the umpire's copy: caught by the count of
 # rows against the files the turn wrote (issue 34 item 8)
 cp -a sealed sealed-extra
@@ -259,4 +259,4 @@ agree 0 window --receipt w-in-time.eml
 mail window-receipts/attacker.yaml $((CLOSE + 150)) >w-late.eml
 agree 65 window --receipt w-late.eml
 has "$TMP/c.out" "turn 1's close reached your mail server at 2023-09-15T10:52:33Z, more than 300 s after its deadline 2023-09-15T10:46:43Z plus grace 0 s: time enough to see the outcome of a close at the deadline and close again (a re-close)"
-has "$TMP/py.out" "turn 1's close reached your mail server at 2023-09-15T10:52:33Z, more than 300 s after its deadline 2023-09-15T10:46:43Z plus grace 0 s"
+has "$TMP/js.out" "turn 1's close reached your mail server at 2023-09-15T10:52:33Z, more than 300 s after its deadline 2023-09-15T10:46:43Z plus grace 0 s"

@@ -12,22 +12,14 @@ N=$(git -C "$C" tag -l 'turn-*' | grep -vc '^turn-0000$')
 [ "$N" -ge 3 ] || die "harbour-raid played $N turns (3 or more expected)"
 last=$(printf 'turn-%04d' "$N")
 
-# copy NAME: a copy of the umpire's campaign (with .umpire/); clone NAME [SRC]: a plain clone.
+# copy NAME: a copy of the umpire's campaign (with .umpire/).
 # copy NAME: the umpire's copy as it was before any verify remembered its head (the check of a
 # remembered head, refs/umpire/verified, has its own tests in t_closed_turns).
 copy() {
     rm -rf "${TMP:?}/$1"; cp -a "$C" "$TMP/$1"
     git -C "$TMP/$1" update-ref -d refs/umpire/verified 2>/dev/null || true
 }
-clone() {
-    rm -rf "${TMP:?}/$1"; git clone -q "${2:-$C}" "$TMP/$1"
-    [ ! -e "$TMP/$1/.umpire" ] || die "the clone holds .umpire/"
-}
-# commit NAME TAG: commits the changes in NAME and moves TAG onto it.
-commit() {
-    git -C "$TMP/$1" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
-    git -C "$TMP/$1" tag -f "$2" >/dev/null
-}
+# clones and commits of tampers: tclone, tcommit (lib.sh)
 
 # The umpire's copy: every turn, the SQLite cross-check included; no progress off a terminal.
 expect 3 "$BIN" verify "$C"
@@ -45,7 +37,7 @@ n1=$(grep -c '^  value: ' "$C/journal/turn-0001.yaml")
 has "$TMP/out" "turn 1: ok: key, digest, seed, $n1 dice,"
 
 # A plain clone: the same without the journal.
-clone ok
+tclone ok
 expect 3 "$BIN" verify "$TMP/ok"
 has "$TMP/out" "turn $N: ok: key, digest, seed, "
 has "$TMP/out" "verify: ok: campaign harbour-raid: $N turns, "
@@ -55,45 +47,45 @@ mkdir "$TMP/plain"; git -C "$TMP/plain" init -q
 expect 66 "$BIN" verify "$TMP/plain"
 
 # A die value changed in an export, committed, tag moved: named by turn and index.
-clone die
+tclone die
 idx=$(( $(grep -c '^  value: ' "$TMP/die/journal/turn-0002.yaml") / 2 ))
 awk -v k="$idx" '/^  value: / { if (n++ == k) { $0 = "  value: " ($2 % 6) + 1 } } { print }' \
     "$C/journal/turn-0002.yaml" > "$TMP/die/journal/turn-0002.yaml"
-commit die turn-0002
+tcommit die turn-0002
 both_fail "$TMP/die"
 has "$TMP/out" "turn 1: ok: "
 has "$TMP/out" "verify: FAILED: turn 2: die $idx differs from the seed: journal/turn-0002.yaml has d6 = "
 
 # The same edit in a commit on top, tags untouched: the turn's file changed after the turn.
-clone later
+tclone later
 cp "$TMP/die/journal/turn-0002.yaml" "$TMP/later/journal/turn-0002.yaml"
 git -C "$TMP/later" -c user.name=m -c user.email=m@example.org commit -qam later
 both_fail "$TMP/later"
 has "$TMP/out" "verify: FAILED: turn 2: journal/turn-0002.yaml at main differs from turn-0002: changed after the turn"
 
 # An event changed in an export.
-clone event
+tclone event
 sed '/^events:/,/^void_orders:/ s/^  text: .*/  text: "nothing happened"/' \
     "$C/journal/turn-0003.yaml" > "$TMP/event/journal/turn-0003.yaml"
-commit event turn-0003
+tcommit event turn-0003
 both_fail "$TMP/event"
 has "$TMP/out" "verify: FAILED: turn 3: event differs: event 0: re-resolved ["
 has "$TMP/out" "journal/turn-0003.yaml has ["
 has "$TMP/out" "\"nothing happened\""
 
 # A committed order file changed.
-clone orders
+tclone orders
 of=$(cd "$TMP/orders" && ls orders/turn-0003/*.yaml | head -n 1)
 printf '# edited later\n' >> "$TMP/orders/$of"
-commit orders turn-0003
+tcommit orders turn-0003
 both_fail "$TMP/orders"
 has "$TMP/out" "verify: FAILED: turn 3: order file $of differs from the one journal/turn-0003.yaml records"
 
 # A key that does not chain to the commitment (turn 1's key put in turn 2's export).
-clone key
+tclone key
 k1=$(sed -n 's/^key: //p' "$C/journal/turn-0001.yaml")
 sed "s/^key: .*/key: $k1/" "$C/journal/turn-0002.yaml" > "$TMP/key/journal/turn-0002.yaml"
-commit key turn-0002
+tcommit key turn-0002
 both_fail "$TMP/key"
 has "$TMP/out" "verify: FAILED: turn 2: the key $k1 in journal/turn-0002.yaml does not chain to the commitment"
 
@@ -145,13 +137,13 @@ has "$TMP/out" "which is not on main: main ends at turn $((N - 1))"
 # A player's clone of it holds tags past main's end that lead back to it: a publish not
 # finished (tags first) or a main moved back, which a fresh clone cannot tell apart (the
 # umpire's journal does, above). It verifies main alone and says both, in both verifiers.
-clone moved-clone "$TMP/moved"
+tclone moved-clone "$TMP/moved"
 git -C "$TMP/moved-clone" fetch -q --tags
 expect 3 "$BIN" verify "$TMP/moved-clone"
 has "$TMP/out" "note: tags turn-$(printf %04d "$N") to $last are ahead of main, which ends at turn $((N - 1)) (commit $(git -C "$TMP/moved" rev-parse main)) and leads to them"
 has "$TMP/out" "verify: ok: campaign harbour-raid: $((N - 1)) turns"
 # A clone that verified turn N before is not fooled: its remembered head left main.
-clone seen
+tclone seen
 expect 3 "$BIN" verify "$TMP/seen"
 git -C "$TMP/seen" fetch -q "$TMP/moved" +main:refs/remotes/origin/main
 git -C "$TMP/seen" reset -q --hard origin/main
@@ -159,7 +151,7 @@ both_fail "$TMP/seen"
 has "$TMP/out" "verify: FAILED: history: this clone last verified main at commit $(git -C "$C" rev-parse main)"
 
 # A rewritten history: an old commit amended (same files, trailers and message) and re-tagged.
-for where in copy clone; do
+for where in copy tclone; do
     $where amend
     git -C "$TMP/amend" checkout -q turn-0001
     git -C "$TMP/amend" -c user.name=mallory -c user.email=mallory@example.org \
@@ -194,7 +186,7 @@ has "$TMP/out" "verify: FAILED: turn 1: turn-0001 is commit $(git -C "$TMP/rebui
 
 # The last turn's commit amended with an extra file, tag and main moved onto it: files,
 # trailers and history all look right; only rebuilding the commit id finds it.
-clone extra
+tclone extra
 git -C "$TMP/extra" checkout -q -B main origin/main
 echo "a note" > "$TMP/extra/notes.txt"
 git -C "$TMP/extra" add notes.txt
@@ -217,9 +209,9 @@ for t in 1 2; do
         --beacon "randomness-$t" >/dev/null
 done
 expect 3 "$BIN" verify "$TMP/bc"; has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
-clone bcc "$TMP/bc"
+tclone bcc "$TMP/bc"
 sed -i 's/^beacon_value: .*/beacon_value: randomness-9/' "$TMP/bcc/journal/turn-0002.yaml"
-commit bcc turn-0002
+tcommit bcc turn-0002
 both_fail "$TMP/bcc"
 has "$TMP/out" "verify: FAILED: turn 2: beacon differs: SHA256 of the beacon value is $(printf randomness-9 | sha256sum | cut -c1-64), journal/turn-0002.yaml says "
 

@@ -69,3 +69,42 @@ same "$TMP/die"
 printf 'hello\n' >"$TMP/not.bundle"
 page 66 --bundle "$TMP/not.bundle"
 has "$TMP/page.json" "not a git bundle"
+
+# A close time-stamped by a test authority (tests/tsa, as t_timestamps): no witness until the
+# player gives the page the authority's CA certificate, then the close's token witnesses it,
+# the same lines as tools/umpire-verify.mjs --trust-tsa.
+if command -v openssl >/dev/null 2>&1; then
+    sh "$ROOT/tests/tsa/make-tsa.sh" tsa
+    /usr/bin/python3 "$ROOT/tests/tsa/tsa-server.py" tsa http & server=$!
+    trap 'kill $server 2>/dev/null || true' EXIT
+    i=0; while [ ! -f http/port ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -f http/port ] || die "the time-stamp server did not start"
+    H="$ROOT/campaigns/harbour-raid"
+    NOW=$(date +%s)
+    expect 0 env SOURCE_DATE_EPOCH="$NOW" "$BIN" init ts --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" \
+        --visibility open --demo-beacon --tsa "test=http://127.0.0.1:$(cat http/port)/"
+    expect 0 env SOURCE_DATE_EPOCH="$NOW" "$BIN" close ts "$H/orders/turn-0001/attacker.yaml"
+    git clone -q ts "$TMP/ts-clone"; git -C "$TMP/ts-clone" bundle create "$TMP/ts.bundle" --all 2>/dev/null
+    page 3 --bundle "$TMP/ts.bundle"
+    has "$TMP/page.json" "): no witness: its signer does not chain to an authority this verifier trusts"
+    page 3 --bundle "$TMP/ts.bundle" --trust-tsa tsa/testca.pem
+    has "$TMP/page.json" "turn 1: time stamp (test, genTime "
+    has "$TMP/page.json" "): witnesses the close"
+    node "$JS" "$TMP/ts-clone" --trust-tsa tsa/testca.pem >"$TMP/cli.out" 2>/dev/null || true
+    diff "$TMP/cli.out" "$TMP/page.json.lines" || die "the page and tools/umpire-verify.mjs --trust-tsa differ"
+    kill $server 2>/dev/null || true
+else
+    echo "skipped: the time-stamped close (no openssl command)"
+fi
+
+# Sealed: a player's outbox of one turn given to the page (his report, view and salt open the
+# export's commitments); the same file edited fails.
+S="$TMP/s"
+new_campaign harbour-raid "$S" --entropy none; play harbour-raid "$S" 1
+git clone -q "$S" "$TMP/s-clone"; git -C "$TMP/s-clone" bundle create "$TMP/s.bundle" --all 2>/dev/null
+cp -r "$S/.umpire/outbox/attacker/turn-0001" "$TMP/view-ok"
+page 3 --bundle "$TMP/s.bundle" --view "$TMP/view-ok"
+has "$TMP/page.json" "view view-ok: ok: attacker's orders for turn 1 are the ones committed"
+cp -r "$TMP/view-ok" "$TMP/view-bad"; echo "# edited" >>"$TMP/view-bad/report.md"
+page 65 --bundle "$TMP/s.bundle" --view "$TMP/view-bad"
+has "$TMP/page.json" "view view-bad: view-bad/report.md does not open the commitment journal/turn-0001.yaml holds for attacker's report of turn 1"

@@ -44,7 +44,7 @@ while read -r kind secret want; do
     play1 "c$n" "$SRC/scenario.yaml" "$secret"
     if [ "$kind" = 0b ]; then
         has "c$n/campaign.yaml" "commitment: \"$want\""
-        expect 3 python3 "$ROOT/tools/umpire-verify" "c$n"
+        expect 3 node "$JSV" "c$n"
     fi
     rm -rf "c$n"
 done < secrets
@@ -58,7 +58,7 @@ for title in no '~' null yes 2026-11-29 1e5 0x1F 0b101 3:30 .inf; do
     sed "s|^title: .*|title: \"$title\"|" "$SRC/scenario.yaml" > s$i.yaml
     play1 t$i s$i.yaml "$secret"
     has t$i/campaign.yaml "title: \"$title\""
-    expect 3 python3 "$ROOT/tools/umpire-verify" t$i
+    expect 3 node "$JSV" t$i
 done
 # By mail: a 0b campaign takes both players' orders through the inbox and `run` plays the turn.
 B=$ROOT/campaigns/bewcastle-fray
@@ -76,6 +76,6 @@ expect 0 "$BIN" run m --maildir md
 has "$TMP/out" "inbox: turn 1: 2 accepted, 0 refused"
 git -C m rev-parse -q --verify turn-0001 >/dev/null || die "run did not play turn 1 of the 0b campaign"
 expect 3 "$BIN" verify m
-expect 3 python3 "$ROOT/tools/umpire-verify" m
+expect 3 node "$JSV" m
 
 echo "50 secrets (2 with a 0b commitment) and $i YAML-ambiguous titles: each set up, played and verified"

@@ -10,7 +10,7 @@ const ENTROPIES = ['none', 'beacon', 'players'];
 
 /** The campaign from campaign.yaml's bytes: { id, rules, rulesRevision, players, commitment,
  *  chainLength, fair, entropy, beacon, beaconGenesis/Period/Delay, beaconChain, beaconKey,
- *  beaconDemo, sealed, schedule, bytes }. Failed naming the key that is wrong. */
+ *  beaconDemo, sealed, timestamps (authority names), schedule, bytes }. Failed naming the key that is wrong. */
 export function readCampaign(bytes) {
 	const name = 'campaign.yaml (turn-0000)';
 	const root = parseYaml(bytes, name);
@@ -49,8 +49,21 @@ export function readCampaign(bytes) {
 		}
 	}
 	readChain(c, fair, name);
+	c.timestamps = readTimestamps(fair, name);
 	c.schedule = readSchedule(root, name);
 	return c;
+}
+
+/** fairness.timestamps ("Time stamps"): the names of the RFC 3161 authorities each close is
+ *  sent to, in campaign.yaml's order. */
+function readTimestamps(fair, name) {
+	const out = [];
+	for (const a of has(fair, 'timestamps') ? need(fair, 'timestamps', name, 'seq') : []) {
+		const n = need(a, 'name', name, 'str');
+		if (!/^[A-Za-z0-9_.-]{1,64}$/.test(n) || out.includes(n)) throw new Failed(`${name}: time-stamp authority '${n}': a bad or repeated name`);
+		out.push(n);
+	}
+	return out;
 }
 
 /** fairness.beacon_chain, beacon_scheme, beacon_public_key and beacon_demo ("The beacon's

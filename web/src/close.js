@@ -2,7 +2,8 @@
 // close-NNNN) in the form `umpire close` writes, its commit "Turn N: orders closed", the round
 // it names (out strictly after the close), the late close under a schedule, what it fixed
 // against what the turn used, and under entropy players the reveals text.
-import { Failed, sha256, hex, equal, utc, byteOrder, closeTag } from './bytes.js';
+import { sha1 } from '@noble/hashes/legacy';
+import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag, concat } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
 import { UMPIRE } from './campaign.js';
@@ -106,13 +107,19 @@ export function checkCloseFile(camp, t, r) {
 	if (r.turn !== t || r.campaign !== camp.id || r.entropy !== camp.entropy) {
 		throw new Failed(`${path} at ${closeTag(t)} is the close of turn ${r.turn} of campaign '${r.campaign}' (entropy ${r.entropy}), not of this turn (entropy ${camp.entropy})`);
 	}
+	for (const [key, ids] of [['orders', r.orders.map((o) => o.player)], ['missing', r.missing]]) {
+		const sorted = [...new Set(ids)].sort(byteOrder);
+		if (ids.length !== sorted.length || ids.some((p, i) => p !== sorted[i])) {
+			throw new Failed(`${path} (tag ${closeTag(t)}): ${key} is not sorted${key === 'orders' ? ' by player' : ''}, or lists a player twice`);
+		}
+	}
 	if (!equal(renderClose(r, camp), r.bytes)) throw new Failed(`${path} at ${closeTag(t)} is not in the form umpire close writes`);
 	if (r.entropy === 'beacon') {
 		const want = roundAt(camp.beaconGenesis, camp.beaconPeriod, r.round);
 		if (r.roundAt !== want) throw new Failed(`${path}: beacon round ${r.round} is out at ${want} (genesis ${camp.beaconGenesis}, period ${camp.beaconPeriod}), not at ${r.roundAt}`);
 		const named = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
 		if (r.roundAt > r.closedAt && r.round !== named) {
-			throw new Failed(`${path}: beacon round ${r.round}: a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it, and no other (a later round would leave time to close again)`);
+			throw new Failed(`${path}: beacon round ${r.round}, but a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it (a later round leaves time to close again)`);
 		}
 		if (r.roundAt <= r.closedAt) {
 			const first = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
@@ -132,8 +139,9 @@ export function checkCloseFile(camp, t, r) {
 }
 
 /** The close commit: subject, trailers, one parent (turn t-1's commit prevId), exactly its
- *  file added, and the commit as umpire makes it (its raw bytes rebuilt from those). */
-export async function checkCloseCommit(repo, camp, t, commit, r, prevId) {
+ *  file and its time stamps (tokens: the paths of the tokens it holds, "Time stamps") added,
+ *  and the commit as umpire makes it (its raw bytes rebuilt from those). */
+export async function checkCloseCommit(repo, camp, t, commit, r, prevId, tokens = []) {
 	const tg = closeTag(t);
 	const subject = commit.message.split('\n')[0];
 	if (subject !== `Turn ${t}: orders closed`) throw new Failed(`the commit of ${tg} is "${subject}", not "Turn ${t}: orders closed"`);
@@ -143,14 +151,19 @@ export async function checkCloseCommit(repo, camp, t, commit, r, prevId) {
 	}
 	if (commit.parents.length !== 1 || commit.parents[0] !== prevId) throw new Failed(`the parent of ${tg} is ${commit.parents.join(' ') || 'none'}, not ${prevId}`);
 	const ch = (await repo.diff(prevId, commit.oid)).filter((c) => !isTimelockedFile(camp, t, c)); // issue 36
-	const path = closePath(t);
-	if (ch.length !== 1 || ch[0].status !== 'A' || ch[0].mode !== '100644' || ch[0].path !== path) {
-		throw new Failed(`${tg} changes ${ch.map((c) => `${c.status} ${c.path}`).join(', ') || 'nothing'}: a close commit adds exactly ${path} to the turn before`);
+	const files = [closePath(t), ...tokens];
+	const added = ch.filter((c) => c.status === 'A' && c.mode === '100644').map((c) => c.path).sort();
+	if (ch.length !== files.length || added.join('\n') !== [...files].sort().join('\n')) {
+		throw new Failed(`${tg} changes ${ch.map((c) => `${c.status} ${c.path}`).join(', ') || 'nothing'}: a close commit adds exactly ${files.join(' and ')} to ${tag(t - 1)}`);
 	}
 	const when = /^umpire <umpire@localhost> (\d+) \+0000$/.exec(commit.committer || '');
 	const sig = `${SIGNATURE} ${when ? when[1] : 0} +0000`;
 	const raw = `tree ${commit.tree}\nparent ${prevId}\nauthor ${sig}\ncommitter ${sig}\n\n${closeMessage(r, camp)}`;
-	if (raw !== commit.raw) throw new Failed(`${tg} is commit ${commit.oid}, but the close does not rebuild to it: it holds another author, committer, message or parent than the close's`);
+	if (raw !== commit.raw) {
+		const body = new TextEncoder().encode(raw);
+		const rebuilt = hex(sha1(concat(new TextEncoder().encode(`commit ${body.length}\0`), body)));
+		throw new Failed(`${tg} is commit ${commit.oid}, but the close rebuilds to ${rebuilt}: it holds other files, another message or another parent than the close's (its file and its time stamps)`);
+	}
 }
 
 /** The last `Key: value` line of a commit message, or null. */

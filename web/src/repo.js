@@ -1,12 +1,15 @@
 // Reading the clone (docs/fairness.md, "Checking a campaign": everything from a plain git clone)
 // through isomorphic-git and a file-system object: node's fs for a folder, a MemFS for what
 // the page was given. Objects are read as committed (no replace refs, no grafts: as libgit2)
-// and bounded by umpire's limits (src/core/repo.h) before they are used.
+// and bounded by umpire's limits (src/core/repo.h) before they are used: a loose object from
+// its header, before it is inflated.
 import git from 'isomorphic-git';
+import pako from 'pako';
 import { Failed, Fatal, EX } from './bytes.js';
 
 const LIMITS = { blob: 32 * 1024 * 1024, tree: 8 * 1024 * 1024, commit: 1024 * 1024, tag: 1024 * 1024 };
 const dec = new TextDecoder();
+const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
 
 export class Repo {
 	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it. */
@@ -31,9 +34,31 @@ export class Repo {
 		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);
 	}
 
+	/** A loose object's type and size from its header, the first bytes inflated only (as
+	 *  umpire reads an object's header before the object): null when it is not loose. */
+	async looseHeader(oid) {
+		const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+		let raw;
+		try {
+			// deflate makes at most 1032 bytes of one: a smaller object cannot be over a limit
+			if ((await this.fs.promises.stat(path)).size * 1032 <= LIMITS.commit) return null;
+			raw = await this.fs.promises.readFile(path);
+		} catch {
+			return null;
+		}
+		const inf = new pako.Inflate({ chunkSize: 64 });
+		inf.push(raw.subarray(0, 256), false);
+		const head = inf.chunks.length ? inf.chunks[0] : inf.result || new Uint8Array(0);
+		const nul = head.indexOf(0);
+		const m = nul > 0 && nul < 64 ? /^(blob|tree|commit|tag) ([0-9]{1,20})$/.exec(dec.decode(head.subarray(0, nul))) : null;
+		return m ? { type: m[1], size: Number(m[2]) } : null;
+	}
+
 	async read(oid, want) {
 		let o = this.objects.get(oid);
 		if (!o) {
+			const h = await this.looseHeader(oid);
+			if (h && h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
 			let r;
 			try {
 				r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
@@ -41,10 +66,7 @@ export class Repo {
 				if (e && e.code === 'NotFoundError') return null;
 				throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
 			}
-			const limit = LIMITS[r.type] || LIMITS.commit;
-			if (r.object.length > limit) {
-				throw new Failed(`the ${r.type} object ${oid} is ${r.object.length} bytes, over umpire's limit for a ${r.type} (a crafted repository?)`);
-			}
+			if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
 			o = { type: r.type, bytes: r.object };
 			if (r.type !== 'blob') this.objects.set(oid, o);
 		}
@@ -122,6 +144,14 @@ export class Repo {
 		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
 		t = [];
 		const b = o.bytes;
+		// the entries counted before any is made: a crafted tree costs no more than its bytes
+		let n = 0;
+		for (let i = 0; i < b.length; n++) {
+			const nul = b.indexOf(0, i);
+			if (nul < 0) break;
+			i = nul + 21;
+		}
+		if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
 		for (let i = 0; i < b.length;) {
 			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
 			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
@@ -132,7 +162,6 @@ export class Repo {
 			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
 			i = nul + 21;
 		}
-		if (t.length > 262144) throw new Failed(`tree ${oid} has ${t.length} entries (a crafted repository?)`);
 		this.trees.set(oid, t);
 		return t;
 	}

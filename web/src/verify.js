@@ -2,7 +2,7 @@
 // (not 5: re-resolving a turn needs the rule engine, which only `umpire verify` has), then
 // "Receipts" and "The verdict". It reads the history itself (tags, commits, trailers, files at
 // tags) and never JSON the umpire wrote for a verifier.
-import { Failed, Fatal, EX, sha256, hex, unhex, equal, byteOrder, ordinal, tag, closeTag, ZERO32 } from './bytes.js';
+import { Failed, Fatal, EX, sha256, hex, unhex, equal, byteOrder, ordinal, tag, closeTag, utc, ZERO32 } from './bytes.js';
 import { parseYaml, need, onlyKeys, has } from './yaml.js';
 import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
@@ -11,17 +11,22 @@ import { timelockOf, checkTimelocked } from './timelock-verify.js';
 import { beaconHash, randomnessOf, checkRound, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
-import { readReceipt, checkCloseReceipt, checkRevealReceipt } from './receipts.js';
+import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
 import { decide, verdictLines } from './verdict.js';
+import { checkView } from './view.js';
 
 const EXPORT_KEYS = ['campaign', 'rules', 'rules_revision', 'turn', 'key', 'orders', 'orders_digest', 'beacon', 'beacon_value', 'beacon_round', 'beacon_signature', 'seed', 'dice', 'events', 'void_orders', 'views', 'public_report_sha256', 'state_sha256', 'summary'];
 const STAND_IN = /^no reveal from (.*): the hash his orders committed to stands in for his nonce$/;
 const TWO64 = 1n << 64n;
+const tokenPath = (t, name) => `journal/turn-${String(t).padStart(4, '0')}.close.${name}.tsr`;
 
 /**
  * Verifies the campaign in repo (a Repo). opts: { commitment, setup (hex), receipts: [{ name,
- * bytes }], receiptsOf: [player], trustChains: { hash: key }, remembered: the heads verified
- * before ([oid or { oid, where }], or one), onLine(line): each output line as it comes }.
+ * bytes }], receiptsOf: [player], trustChains: { hash: key }, tsaTrust: async () =>
+ * [pkijs.Certificate] the time-stamp authorities trusted (called at the first token), views:
+ * [{ name, files: { NAME: bytes } }] a player's files of sealed turns (view.js), remembered:
+ * the heads verified before ([oid or { oid, where }], or one), onLine(line): each output line
+ * as it comes }.
  * Returns { campaign, turns, dice, verdict (decide()), lines, head (main's tip to remember) }.
  * Throws Fatal when it cannot run (no campaign: 66; I/O: 74).
  */
@@ -146,6 +151,7 @@ async function verifyHistory(repo, opts, st, say) {
 	}
 	if (reveal) await checkRevealCommit(repo, reveal, chain[chain.length - 1], last);
 	await checkReceipts(ctx, closeMap, say);
+	for (const view of opts.views || []) await checkView(repo, camp, view, say);
 	// every resolved turn (a pending close drew no die yet) needs a witness
 	if (closes) st.found['unwitnessed-close'] = { turns: [...closeMap.keys()].filter((t) => t <= st.turns && !closeMap.get(t).witnessed) };
 }
@@ -208,8 +214,58 @@ async function checkClose(ctx, chain, t) {
 	if (!data) throw new Failed(`${closeTag(t)} has no ${path}`);
 	const close = parseClose(data, path);
 	checkCloseFile(camp, t, close);
-	await checkCloseCommit(repo, camp, t, chain[at], close, chain[at - 1].oid);
-	return { commit: cid, close, witnessed: false };
+	const stamps = await checkTokens(ctx, t, cid, close);
+	await checkCloseCommit(repo, camp, t, chain[at], close, chain[at - 1].oid, stamps.paths);
+	return { commit: cid, close, witnessed: stamps.witnessed };
+}
+
+/** "Time stamps": each token of an authority campaign.yaml names, committed at close-t, is
+ *  sound and of the close file, its genTime in the close's witness window; one from an
+ *  authority the verifier trusts witnesses the close. Returns { paths, witnessed }. */
+async function checkTokens(ctx, t, cid, close) {
+	const { repo, camp, opts } = ctx;
+	const out = { paths: [], witnessed: false };
+	if (!camp.timestamps.length) return out;
+	// PKI.js is loaded only for a campaign that names time-stamp authorities
+	const { verifyToken, PLAYERS_WITNESS_WINDOW } = await import('./tstamp.js');
+	const until = close.entropy === 'beacon' ? close.roundAt : close.closedAt + PLAYERS_WITNESS_WINDOW;
+	for (const name of camp.timestamps) {
+		const path = tokenPath(t, name);
+		const data = await repo.blob(cid, path);
+		if (!data) {
+			ctx.say(`turn ${t}: no time stamp from ${name} (it did not answer the close)`);
+			continue;
+		}
+		out.paths.push(path);
+		if (!ctx.tsaTrust) ctx.tsaTrust = opts.tsaTrust ? await opts.tsaTrust() : [];
+		let got;
+		try {
+			got = await verifyToken(data, close.bytes, ctx.tsaTrust);
+		} catch (e) {
+			if (e instanceof Failed) e.message = `${path}: ${e.message}`;
+			throw e;
+		}
+		const { gen, trusted } = got;
+		if (gen < close.closedAt) throw new Failed(`${path}: genTime ${utc(gen)} is before the close's closed_at ${utc(close.closedAt)}: the close file existed before the time it claims`);
+		if (gen >= until) {
+			const end = close.entropy === 'beacon' ? `when beacon round ${close.round} was out` : `${PLAYERS_WITNESS_WINDOW} s after closed_at`;
+			throw new Failed(`${path}: genTime ${utc(gen)} is not before ${utc(until)} (${end}): a close stamped after its randomness could be known witnesses nothing`);
+		}
+		const s = camp.schedule;
+		if (close.entropy === 'beacon' && s && s.missing === 'no-orders') {
+			const deadline = s.first + (t - 1) * s.every;
+			if (gen > deadline + s.grace + WITNESS_WINDOW) {
+				throw new Failed(`${path}: genTime ${utc(gen)} is more than ${WITNESS_WINDOW} s after its deadline ${utc(deadline)} plus grace ${s.grace} s: time enough to see the outcome of a close at the deadline and close again (a re-close)`);
+			}
+		}
+		if (!trusted) {
+			ctx.say(`turn ${t}: time stamp (${name}, genTime ${utc(gen)}): no witness: its signer does not chain to an authority this verifier trusts (give its certificate with --trust-tsa CERT.pem)`);
+			continue;
+		}
+		ctx.say(`turn ${t}: time stamp (${name}, genTime ${utc(gen)}): witnesses the close`);
+		out.witnessed = true;
+	}
+	return out;
 }
 
 /** The turn commit: umpire's author and committer, one parent, only the files a turn writes,
@@ -334,7 +390,7 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 			const { standing, revealed } = checkReveals(close, value);
 			checkStandingIn(root, jpath, standing);
 			if (revealed.length < 2) (ctx.st.found['few-contributors'] ||= { turns: [] }).turns.push(t);
-			checked = `close, key, digest, reveals (${revealed.length} of ${revealed.length + standing.length} nonces), seed`;
+			checked = `close, key, digest, reveals (${revealed.length} of ${revealed.length + standing.length} nonces${standing.length ? `; committed hash standing in for ${standing.join(', ')}` : ''}), seed`;
 		}
 	}
 	const seed = turnSeed(key, t, digest, beacon);
@@ -418,9 +474,9 @@ async function checkReceipts(ctx, closeMap, say) {
 		for (const [t, { commit, close }] of closeMap) {
 			// every player gets every close's receipt, due or not: each is a witness of it
 			if (!given.some((g) => g.kind === 'close' && g.turn === t && g.player === player)) {
-				throw new Failed(`receipts of ${player}: turn ${t}'s close (commit ${commit}) has no receipt of ${player}'s among them: a close he was never receipted (made or redone unseen), or a receipt left out`);
+				throw new Failed(`receipts of ${player}: turn ${t}'s close (commit ${commit}) has no receipt of his among those given (every player gets the receipt of every close): a close he was never receipted (made or redone unseen), or a receipt left out`);
 			}
 		}
-		say(`receipts of ${player}: ok: his receipt of every close on main`);
+		say(`receipts of ${player}: ok: a receipt for every close`);
 	}
 }

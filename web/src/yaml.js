@@ -12,12 +12,15 @@ export function parseYaml(bytes, name) {
 	} catch {
 		throw new Failed(`${name}: not UTF-8`);
 	}
+	let doc;
 	try {
-		return jsyaml.load(text, { schema: jsyaml.FAILSAFE_SCHEMA, filename: name, json: false });
+		doc = jsyaml.load(text, { schema: jsyaml.FAILSAFE_SCHEMA, filename: name, json: false });
 	} catch (e) {
 		const m = e.mark;
 		throw new Failed(m ? `${name}:${m.line + 1}:${m.column + 1}: ${e.reason}` : `${name}: ${e.message}`);
 	}
+	if (doc === undefined || doc === null) throw new Failed(`${name}:1:1: document is empty`);
+	return doc;
 }
 
 export const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -54,6 +57,7 @@ export function need(m, key, file, kind) {
 
 /** Failed when m has a key not in allowed. */
 export function onlyKeys(m, allowed, file) {
+	if (!isMap(m)) throw new Failed(`${file}: a mapping expected`);
 	for (const k of Object.keys(m)) {
 		if (!allowed.includes(k)) throw new Failed(`${file}: unknown key '${k}' (expected: ${allowed.join(', ')})`);
 	}

@@ -1,4 +1,5 @@
 // node web/test/browser.mjs PAGE.html [--bundle FILE | --folder DIR] [--receipt FILE ...]
+//      [--trust-tsa CERT ...] [--view DIR]
 // Opens the verifier page from file:// in Debian's Chromium (headless, a fresh profile,
 // through puppeteer-core), gives it the clone, waits for the verdict, and prints one JSON
 // object: the verdict shown, its exit, the lines, console errors, and every request the page
@@ -12,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 const args = process.argv.slice(2);
 const page_ = path.resolve(args[0]);
 const opt = (k) => { const i = args.indexOf(k); return i < 0 ? null : args[i + 1]; };
-const receipts = args.flatMap((a, i) => (a === '--receipt' ? [path.resolve(args[i + 1])] : []));
+const many = (k) => args.flatMap((a, i) => (a === k ? [path.resolve(args[i + 1])] : []));
+const receipts = many('--receipt'), certs = many('--trust-tsa');
 const base = pathToFileURL(path.dirname(page_)).href + '/';
 const profile = mkdtempSync(path.join(tmpdir(), 'umpire-chromium-'));
 const browser = await puppeteer.launch({
@@ -38,6 +40,14 @@ try {
 	if (receipts.length) {
 		await (await page.$('#uv-receipts')).uploadFile(...receipts);
 		await page.waitForFunction((n) => document.querySelector('#uv-receipt-count').textContent.startsWith(String(n)), {}, receipts.length);
+	}
+	if (certs.length) {
+		await (await page.$('#uv-tsa')).uploadFile(...certs);
+		await page.waitForFunction((n) => document.querySelector('#uv-tsa-count').textContent.startsWith(String(n)), {}, certs.length);
+	}
+	if (opt('--view')) {
+		await (await page.$('#uv-view')).uploadFile(path.resolve(opt('--view')));
+		await page.waitForFunction(() => document.querySelector('#uv-view-count').textContent !== '');
 	}
 	if (opt('--bundle')) {
 		await (await page.$('#uv-bundle')).uploadFile(path.resolve(opt('--bundle')));

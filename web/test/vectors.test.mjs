@@ -183,3 +183,16 @@ test('a flipped die value or digest byte is caught (the checks can fail)', () =>
 	assert.ok(!equal(ordersDigest(entries), unhex(d.digest_hex)));
 	assert.ok(!equal(ascii('x'), ascii('y')));
 });
+
+test('--vectors (vectors.js): every vector of both files re-derives; one changed value is named', async () => {
+	const { checkVectors, parseVectors } = await import('../src/vectors.js');
+	const text = (name) => readFileSync(fileURLToPath(new URL(`../../tests/vectors/${name}`, import.meta.url)), 'utf8');
+	const f = checkVectors(parseVectors(text('fairness.json'), 'f'), 'f');
+	assert.ok(f.count >= 100);
+	assert.deepEqual(f.unknown, []);
+	assert.equal(checkVectors(parseVectors(text('drand-rounds.json'), 'd'), 'd').count, 17);
+	const bad = parseVectors(text('fairness.json'), 'b');
+	bad.dice.cases[0].rolls[0].value = (Number(bad.dice.cases[0].rolls[0].value) % Number(bad.dice.cases[0].sides)) + 1;
+	assert.throws(() => checkVectors(bad, 'b'), /vector dice d\d+ j=\d+ value failed/);
+	assert.throws(() => parseVectors('{', 'x'), /x: not JSON/);
+});

@@ -1,5 +1,6 @@
 // The page of the independent verifier: the player gives his clone (a folder, a bundle or the
-// git host's URL) and his receipt mails; the same modules as tools/umpire-verify.mjs check the
+// git host's URL), his receipt mails, the time-stamp authorities he trusts and his files of
+// sealed turns; the same modules as tools/umpire-verify.mjs check the
 // history, and the page shows each turn's line and the verdict of docs/fairness.md, "The
 // verdict". It mounts into any element #umpire-verifier, so the campaign's own static pages can
 // hold it; it makes no request to any other site, and remembers the verified head (browser
@@ -7,6 +8,8 @@
 import { verify } from '../verify.js';
 import { repoFromFolder, repoFromBundle, repoFromUrl } from './inputs.js';
 import { Fatal } from '../bytes.js';
+import { trustFile } from '../tstamp.js';
+import { isViewFile } from '../view.js';
 
 const $ = (root, sel) => root.querySelector(sel);
 const readFile = async (f) => new Uint8Array(await f.arrayBuffer());
@@ -28,7 +31,7 @@ async function walkEntry(entry, out) {
 }
 
 export function mount(root) {
-	const state = { receipts: [] };
+	const state = { receipts: [], tsa: [], views: [] };
 	const lines = $(root, '#uv-lines'), verdict = $(root, '#uv-verdict'), status = $(root, '#uv-status');
 	const show = (l) => {
 		const div = document.createElement('div');
@@ -60,7 +63,8 @@ export function mount(root) {
 			const r = await verify(repo, {
 				commitment: $(root, '#uv-commitment').value.trim() || null, setup: $(root, '#uv-setup').value.trim() || null,
 				receipts: state.receipts, receiptsOf: $(root, '#uv-receipts-of').value.trim().split(/\s+/).filter(Boolean),
-				trustChains: trust, remembered, onLine: show,
+				trustChains: trust, remembered, onLine: show, views: state.views,
+				tsaTrust: async () => state.tsa.flatMap((f) => trustFile(f.name, f.bytes)),
 			});
 			if (r.head && setup) localStorage.setItem(key, r.head);
 			verdict.textContent = `verdict: ${r.verdict.verdict}`;
@@ -89,6 +93,26 @@ export function mount(root) {
 		for (const f of ev.target.files) state.receipts.push({ name: f.name, bytes: await readFile(f) });
 		$(root, '#uv-receipt-count').textContent = `${state.receipts.length} receipt${state.receipts.length === 1 ? '' : 's'}`;
 	});
+	const tsaCount = () => { $(root, '#uv-tsa-count').textContent = `${state.tsa.length} certificate file${state.tsa.length === 1 ? '' : 's'}`; };
+	$(root, '#uv-tsa').addEventListener('change', async (ev) => {
+		state.tsa = [];
+		for (const f of ev.target.files) state.tsa.push({ name: f.name, bytes: await readFile(f) });
+		tsaCount();
+	});
+	// a folder of view files, or several side by side: one view per top folder
+	$(root, '#uv-view').addEventListener('change', async (ev) => {
+		const byDir = new Map();
+		for (const f of ev.target.files) {
+			const rel = f.webkitRelativePath || f.name;
+			const cut = rel.lastIndexOf('/');
+			const dir = cut < 0 ? '.' : rel.slice(0, cut), name = rel.slice(cut + 1);
+			if (!isViewFile(name)) continue;
+			if (!byDir.has(dir)) byDir.set(dir, { name: dir, files: {} });
+			byDir.get(dir).files[name] = await readFile(f);
+		}
+		state.views = [...byDir.values()];
+		$(root, '#uv-view-count').textContent = `${state.views.length} folder${state.views.length === 1 ? '' : 's'} of your files`;
+	});
 	$(root, '#uv-url-go').addEventListener('click', () => {
 		const url = $(root, '#uv-url').value.trim();
 		if (url) run(() => repoFromUrl(url), url);
@@ -102,7 +126,11 @@ export function mount(root) {
 		const items = [...ev.dataTransfer.items].map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
 		const eml = [], files = [];
 		for (const e of items) {
-			if (e.isFile && /\.(eml|ya?ml|txt)$/i.test(e.name)) {
+			if (e.isFile && /\.(pem|crt|cer)$/i.test(e.name)) {
+				const f = await new Promise((ok, ko) => e.file(ok, ko));
+				state.tsa.push({ name: f.name, bytes: await readFile(f) });
+				tsaCount();
+			} else if (e.isFile && /\.(eml|ya?ml|txt)$/i.test(e.name)) {
 				const f = await new Promise((ok, ko) => e.file(ok, ko));
 				eml.push({ name: f.name, bytes: await readFile(f) });
 			} else if (e.isFile) {
