@@ -47,7 +47,8 @@ static const char site_css[] =
 	"vertical-align:top;text-align:left}\n"
 	"pre{white-space:pre-wrap;overflow-wrap:anywhere}code,.hash{overflow-wrap:anywhere}\n"
 	".md img{max-width:100%;border:1px solid #ddd}nav a{margin-right:1rem}\n"
-	".unproven{background:#fff4d6;padding:.5rem}summary{cursor:pointer}\n";
+	".unproven{background:#fff4d6;padding:.5rem}summary{cursor:pointer}\n"
+	".align-right{text-align:right}.align-center{text-align:center}\n";
 
 void site_text(struct buf *b, const char *s)
 {

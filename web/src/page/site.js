@@ -9,12 +9,20 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 const absolute = /^\s*([a-z][a-z0-9+.-]*:|\/\/|\/)/i;
 md.validateLink = (url) => !absolute.test(url);
 
+// Relative links into the report's folder; a table column's alignment as a class, not a
+// style attribute (the page's Content-Security-Policy allows no inline style).
 function rebase(tokens, base) {
 	for (const t of tokens) {
 		if (t.children) rebase(t.children, base);
+		const style = t.attrGet && t.attrGet('style');
+		if (style) {
+			t.attrs = t.attrs.filter(([k]) => k !== 'style');
+			const m = /text-align:(left|right|center)/.exec(style);
+			if (m) t.attrJoin('class', 'align-' + m[1]);
+		}
 		for (const name of ['src', 'href']) {
 			const v = t.attrGet && t.attrGet(name);
-			if (v && !v.startsWith('#')) t.attrSet(name, base + v);
+			if (v && base && !v.startsWith('#')) t.attrSet(name, base + v);
 		}
 	}
 }
@@ -22,7 +30,7 @@ function rebase(tokens, base) {
 for (const pre of document.querySelectorAll('pre.md')) {
 	const env = {};
 	const tokens = md.parse(pre.textContent, env);
-	if (pre.dataset.base) rebase(tokens, pre.dataset.base);
+	rebase(tokens, pre.dataset.base || '');
 	const div = document.createElement('div');
 	div.className = 'md';
 	div.innerHTML = md.renderer.render(tokens, md.options, env);
