@@ -87,6 +87,13 @@ done
 command -v node >/dev/null 2>&1 || skip "no node (tools/install-deps test installs it)"
 [ -x /usr/bin/chromium ] || skip "no /usr/bin/chromium (tools/install-deps test installs it)"
 [ -f "$ROOT/web/node_modules/.package-lock.json" ] || skip "no web/node_modules: make web"
+# The bundle is reproducible: built again elsewhere from the same package-lock.json, the same
+# bytes as the one umpire site copied (so a player compares its SHA-256 with the release's).
+(cd "$ROOT/web" && node build.mjs "$TMP/web-again" >/dev/null)
+for f in verify.js site.js; do
+    cmp "$TMP/web-again/$f" "$ROOT/build/web/$f" || die "two builds of $f differ"
+done
+cmp "$TMP/web-again/verify.js" "$TMP/s1/verify/verify.js" || die "the site's verifier is not the bundle"
 node "$ROOT/web/test/site.mjs" "$TMP/s1" index.html turn-0002/index.html >"$TMP/site.json"
 node "$ROOT/web/test/site.mjs" "$TMP/revealed" turn-0002/index.html >"$TMP/revealed.json"
 node -e '
