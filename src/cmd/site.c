@@ -312,6 +312,7 @@ static int web_assets(struct site *s, char sum[65])
 		rc = copy_asset(s, web, "site.js", "site.js", NULL);
 	free(web);
 	site_add(s, "site.css", site_css, sizeof(site_css) - 1);
+	site_add(s, ".nojekyll", "", 0); /* GitHub Pages: serve the files as they are */
 	return rc;
 }
 
@@ -468,6 +469,7 @@ int cmd_site(int argc, char **argv)
 		rc = cmd_error("umpire site");
 	} else {
 		printf("%s  verify/verify.js\n", sum);
+		fflush(stdout); /* before the line on stderr, where both go to one file */
 		fprintf(stderr, "umpire: %zu files of campaign %s's pages (%d turns) in %s\n",
 			s.n_files, s.c->id, s.last, argv[optind + 1]);
 		rc = EXIT_OK;

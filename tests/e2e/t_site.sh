@@ -49,6 +49,48 @@ PY
 # HTML in a player's words is text: an order comment or an event never makes markup
 grep -q '<script>' "$TMP/s1"/turn-*/index.html && die "a page holds a <script> element of a report"
 
+# The README's "Checking a game with only a browser": every command as shown, its output as
+# shown (tests/e2e/readme_check.py), umpire on the PATH.
+mkdir -p "$TMP/readme/bin" "$TMP/readme/rec"
+ln -s "$BIN" "$TMP/readme/bin/umpire"
+cp -r "$TMP/h" "$TMP/readme/harbour"
+git clone -q "$TMP/readme/harbour" "$TMP/readme/harbour-clone"
+: >"$TMP/readme/rec/index"
+awk '/^```/ { fence = !fence } /^## / && !fence { on = ($0 == "## Checking a game with only a browser"); next }
+    on && fence && /^\$ / { sub(/^\$ /, ""); print }' "$ROOT/README.md" >"$TMP/readme/cmds"
+[ "$(wc -l <"$TMP/readme/cmds")" -ge 3 ] || die "no commands in the README's browser section"
+n=0
+while IFS= read -r cmd; do
+    n=$((n + 1))
+    (cd "$TMP/readme" && PATH="$TMP/readme/bin:$PATH" sh -c "$cmd") >"$TMP/readme/rec/$n" 2>&1 ||
+        { cat "$TMP/readme/rec/$n"; die "the README's '$cmd' failed"; }
+    printf '%s\t%s\n' "$cmd" "$TMP/readme/rec/$n" >>"$TMP/readme/rec/index"
+done <"$TMP/readme/cmds"
+expect 0 python3 "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" "## Checking a game with only a browser" "$TMP/readme/rec/index"
+[ -s "$TMP/readme/harbour.bundle" ] || die "the README's bundle was not made"
+
+# docs/guide-umpire.md, "The campaign's pages": its commands, as shown, push the pages to a
+# `pages` branch of the players' remote (a bare repository made by umpire publish), after turn
+# 3 and again after turn 4: the second push follows the first (no force).
+awk '/^### The campaign.s pages/ { on = 1; next } on && /^```/ { if (fence) exit; fence = 1; next }
+    on && fence' "$ROOT/docs/guide-umpire.md" >"$TMP/pages.sh"
+grep -q 'push -q /srv/git/harbour-raid.git pages' "$TMP/pages.sh" || die "no push in the guide's pages commands"
+sed -i "s|/srv/git/harbour-raid.git|$TMP/remote.git|" "$TMP/pages.sh"
+mkdir "$TMP/pages" && cd "$TMP/pages"
+# shellcheck disable=SC2046
+"$BIN" init harbour --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" $(cat "$HR/demo.init") --visibility open >/dev/null
+play harbour-raid "$TMP/pages/harbour" 3
+expect 0 "$BIN" publish harbour "$TMP/remote.git"
+for last in 3 4; do
+    [ "$last" = 3 ] || (cd "$ROOT" && tools/demo-play "$BIN" harbour-raid "$TMP/pages/harbour" 4 4 >/dev/null)
+    PATH="$TMP/readme/bin:$PATH" sh -e "$TMP/pages.sh" >"$TMP/pages.out" 2>&1 || { cat "$TMP/pages.out"; die "the guide's pages commands failed"; }
+    git -C "$TMP/remote.git" show pages:index.html | cmp - harbour-site/index.html || die "the remote's pages are not the site"
+    git -C "$TMP/remote.git" show "pages:turn-000$last/index.html" >/dev/null || die "the remote's pages lack turn $last"
+done
+[ "$(git -C "$TMP/remote.git" rev-list --count pages)" = 2 ] || die "the pages branch is not two commits, one after the other"
+git -C "$TMP/remote.git" show pages:.nojekyll >/dev/null || die "no .nojekyll on the pages branch"
+cd "$TMP"
+
 # Bad usage and a folder that is no campaign.
 expect 64 "$BIN" site "$TMP/h"
 has "$TMP/err" "see 'umpire help site'"
