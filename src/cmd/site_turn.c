@@ -234,9 +234,11 @@ static int close_section(struct site *s, const struct journal_record *ex, struct
 	size_t files = 0;
 	for (size_t i = 0; i < r.n_orders; i++)
 		files += strcmp(r.orders[i].player, "umpire") != 0;
+	buf_printf(&txt, "orders     %zu file%s closed, %zu player%s missing\n", files,
+		files == 1 ? "" : "s", r.n_missing, r.n_missing == 1 ? "" : "s");
 	buf_printf(&txt,
-		"receipts   %zu order file%s closed, %zu player%s missing: each player got a close receipt by mail (drop yours in the verifier)\n",
-		files, files == 1 ? "" : "s", r.n_missing, r.n_missing == 1 ? "" : "s");
+		"receipts   %zu, one mailed to each player at the close, due or not (each player keeps his: drop it in the verifier)\n",
+		s->c->n_players);
 	layout_close_tag(tag, t);
 	layout_close_path(prefix, t);
 	prefix[strlen(prefix) - 5] = '\0'; /* journal/turn-NNNN.close */

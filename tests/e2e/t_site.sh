@@ -117,6 +117,11 @@ for p in attacker defender; do
 done
 "$BIN" reveal "$C" >/dev/null
 expect 0 "$BIN" site "$C" "$TMP/revealed"
+# the result at game end, in the words umpire status prints
+has "$TMP/revealed/index.html" "The game is over ("
+"$BIN" status "$C" >"$TMP/status.txt" 2>&1 || true
+grep -q "^result: ." "$TMP/status.txt" || { cat "$TMP/status.txt"; die "umpire status shows no result"; }
+has "$TMP/revealed/index.html" "$(sed -n 's/^result: //p' "$TMP/status.txt" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g' | sed "s/'/\&#39;/g")"
 for p in attacker defender; do
     has "$TMP/revealed/turn-0002/index.html" "report for $p"
     [ -f "$TMP/revealed/turn-0002/$p/map.svg" ] || die "no map of $p after the reveal"
