@@ -63,7 +63,8 @@ sh bench/signed-campaign.sh "$BIN" "$T/one" 1
 git -C "$T/one" bundle create "$T/one.bundle" --all 2>/dev/null
 : >"$T/page"; : >"$T/page1"
 for r in $(seq "$RUNS"); do
-    timed "$T/page" node web/test/browser.mjs build/web/index.html --bundle "$T/c.bundle"
+    timed "$T/page" sh -c 'node web/test/browser.mjs build/web/index.html --bundle "$1" >"$2" &&
+        grep -q "\"exit\": 3," "$2"' sh "$T/c.bundle" "$T/page.json" # the page reached the verdict
     timed "$T/page1" node web/test/browser.mjs build/web/index.html --bundle "$T/one.bundle"
 done
 row "JS verifier, $N signed turns, Chromium: wall" "$(ms "$(col 1 "$T/page")") ms (1 turn $(ms "$(col 1 "$T/page1")") ms)" "$(ratio "$(col 1 "$T/page")" "$(col 1 "$T/page1")")" "< 10 s"
