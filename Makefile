@@ -213,8 +213,10 @@ demo: deps
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
-# finds relative to the binary), the JSON Schemas (share/umpire/schemas) and, when make web
-# built it, umpire-tlock.mjs (share/umpire/web, where umpire looks for it: issue 36).
+# finds relative to the binary) and the JSON Schemas (share/umpire/schemas); when `make web`
+# has built them (node, test list of tools/install-deps), the browser verifier and site.js that
+# `umpire site` copies into a campaign's pages, and umpire-tlock.mjs (issue 36), all in
+# share/umpire/web, found from the binary.
 MANDIR   ?= $(PREFIX)/share/man
 DOCDIR   ?= $(PREFIX)/share/doc/umpire
 DATADIR  ?= $(PREFIX)/share/umpire
@@ -240,6 +242,9 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
 	install -m 0644 docs/rules/*.md $(DESTDIR)$(DOCDIR)/rules
 	install -m 0644 schemas/*.json schemas/journal.sql $(DESTDIR)$(DATADIR)/schemas
+	if [ -f build/web/verify.js ]; then install -d $(DESTDIR)$(DATADIR)/web && \
+		install -m 0644 build/web/index.html build/web/verify.css build/web/verify.js \
+			build/web/site.js $(DESTDIR)$(DATADIR)/web; fi
 	if [ -f build/web/umpire-tlock.mjs ]; then install -d $(DESTDIR)$(DATADIR)/web && \
 		install -m 0755 build/web/umpire-tlock.mjs $(DESTDIR)$(DATADIR)/web/umpire-tlock.mjs; fi
 

@@ -18,6 +18,8 @@
 #   7. a long signed campaign as users meet it (bench/signed.sh, issue 38): signed turns,
 #      the slowest turn, verify of a fresh clone, the BLS check per round, replay, an idle
 #      `umpire run` pass, tools/umpire-verify.mjs (BENCH_SIGNED turns, default 1000)
+#   8. the browser side (bench/web.sh, issue 35): the first view of a 100-turn campaign's
+#      pages in Chromium, the JavaScript verifier on BENCH_SIGNED signed turns (node, Chromium)
 # Public tools only: sh, strace, git, sqlite3, du, and bench/floor.c's `run` for timing.
 # Speed is measured here, never asserted in tests.
 set -eu
@@ -187,3 +189,6 @@ done
 
 # --- 7. a long signed campaign (issue 38): bench/signed.sh ------------------------------------
 sh bench/signed.sh "$BIN" "$FLOOR"
+
+# --- 8. the browser side (issue 35): bench/web.sh ------------------------------------------------
+sh bench/web.sh "$BIN" "$FLOOR"

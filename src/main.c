@@ -54,6 +54,8 @@ static const struct command commands[] = {
 	{ "verify", cmd_verify,
 		"verify DIR                   check every key, die, turn and commit (works on a clone)" },
 	{ "audit", cmd_audit, "audit DIR T:J [--json]       explain die J of turn T step by step" },
+	{ "site", cmd_site,
+		"site DIR OUT                  the campaign's static pages, with the browser verifier" },
 	{ "stats", cmd_stats,
 		"stats DIR [--player P] [--sides N] [--for TEXT]  dice counts and a chi-square test" },
 };

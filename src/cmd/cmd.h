@@ -41,6 +41,7 @@ int cmd_publish(int argc, char **argv);
 int cmd_remind(int argc, char **argv);
 int cmd_players(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_site(int argc, char **argv);
 
 /* Parses argv for a command whose only option is --help. Returns 0 to go on, -1 when help
  * was printed (exit 0), or EXIT_USAGE after a usage error (getopt said what is wrong; then

@@ -1241,3 +1241,48 @@ void audit_die_release(struct audit_die *d)
 	free(d->blocks);
 	memset(d, 0, sizeof(*d));
 }
+
+void audit_die_text(struct buf *out, const uint8_t seed[32], uint64_t j, uint64_t n, int t)
+{
+	struct audit_die d;
+	char hex[65], s[16];
+
+	if (t > 0)
+		snprintf(s, sizeof(s), "s_%d", t);
+	else
+		snprintf(s, sizeof(s), "s");
+	audit_die_explain(&d, seed, j, n);
+	buf_printf(out, "die      j = %" PRIu64 ", n = %" PRIu64 " faces\n", j, n);
+	if (d.every_x)
+		buf_puts(out, "         n divides 2^64: limit = 2^64, every x is accepted\n");
+	else
+		buf_printf(out,
+			"         limit = 2^64 - (2^64 mod n) = 18446744073709551616 - %" PRIu64
+			" = %" PRIu64 "\n",
+			d.rem, d.limit);
+	for (size_t i = 0; i < d.n_blocks; i++) {
+		const struct audit_block *b = &d.blocks[i];
+		hex_encode(hex, b->mac, 32);
+		buf_printf(out,
+			"         block a = %" PRIu32
+			": HMAC(%s, \"umpire/die/v1\" || be64(%" PRIu64 ") || be32(%" PRIu32 "))\n",
+			b->a, s, j, b->a);
+		buf_printf(out, "             = %s\n", hex);
+		if (d.every_x)
+			buf_printf(out, "           x = 0x%016" PRIx64 " = %" PRIu64 ": accepted\n",
+				b->x, b->x);
+		else if (b->accepted)
+			buf_printf(out,
+				"           x = 0x%016" PRIx64 " = %" PRIu64 " < limit: accepted\n",
+				b->x, b->x);
+		else
+			buf_printf(out,
+				"           x = 0x%016" PRIx64 " = %" PRIu64
+				" >= limit: rejected (x mod n would favour the lowest %" PRIu64
+				" faces), next block\n",
+				b->x, b->x, d.rem);
+	}
+	buf_printf(out, "         value = 1 + x mod n = 1 + %" PRIu64 " = %" PRIu64 "\n",
+		d.blocks[d.n_blocks - 1].x % n, d.value);
+	audit_die_release(&d);
+}

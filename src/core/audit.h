@@ -117,5 +117,9 @@ struct audit_die {
 /* Fills d for die j with n >= 2 faces of seed. Release with audit_die_release. */
 void audit_die_explain(struct audit_die *d, const uint8_t seed[32], uint64_t j, uint64_t n);
 void audit_die_release(struct audit_die *d);
+/* Appends die j (n >= 2 faces) of seed step by step, in the lines `umpire audit DIR T:J`
+ * prints for it (the limit, every HMAC block with x and its rejection test, the value); t
+ * names the seed s_t (0: "s"). */
+void audit_die_text(struct buf *out, const uint8_t seed[32], uint64_t j, uint64_t n, int t);
 
 #endif

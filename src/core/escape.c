@@ -88,3 +88,50 @@ void escape_message_line(struct buf *out, const char *s)
 {
 	diag_escape(out, s ? s : "");
 }
+
+/* One line (no new line in it) for HTML: diag_escape, then the five characters that are
+ * markup in text or in a quoted attribute as entities. */
+static void html_line(struct buf *out, const char *s, size_t n)
+{
+	struct buf line = BUF_INIT, t = BUF_INIT;
+
+	buf_append(&line, s, n);
+	diag_escape(&t, buf_str(&line));
+	for (size_t i = 0; i < t.len; i++) {
+		switch (t.data[i]) {
+		case '&':
+			buf_puts(out, "&amp;");
+			break;
+		case '<':
+			buf_puts(out, "&lt;");
+			break;
+		case '>':
+			buf_puts(out, "&gt;");
+			break;
+		case '"':
+			buf_puts(out, "&quot;");
+			break;
+		case '\'':
+			buf_puts(out, "&#39;");
+			break;
+		default:
+			buf_append(out, t.data + i, 1);
+		}
+	}
+	buf_release(&line);
+	buf_release(&t);
+}
+
+void escape_html(struct buf *out, const char *s)
+{
+	const char *p = s ? s : "";
+
+	for (;;) {
+		const char *nl = strchr(p, '\n');
+		html_line(out, p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
+		buf_puts(out, "\n");
+		p = nl + 1;
+	}
+}

@@ -2,7 +2,7 @@
  * the sink it goes to, one function per sink, so no sink gets raw bytes it would act on:
  * a terminal (ESC sequences, bidirectional controls), a Markdown report (HTML, links, table
  * cells, new lines that would start a heading), one line of a commit message (a new line
- * would forge a trailer). */
+ * would forge a trailer), an HTML page (umpire site: text and quoted attribute values). */
 #ifndef UMPIRE_ESCAPE_H
 #define UMPIRE_ESCAPE_H
 
@@ -20,5 +20,10 @@ void escape_markdown(struct buf *out, const char *s);
 /* Appends s for one line of a commit message: escape_terminal (no new line, so no forged
  * trailer or paragraph). */
 void escape_message_line(struct buf *out, const char *s);
+/* Appends s for an HTML page, as element text or inside a quoted attribute value: each line
+ * escaped for the terminal (controls, tabs, invalid UTF-8, the invisible characters that
+ * reorder text shown as `\xHH` / `\uHHHH`), new lines kept (a <pre> block shows them), then
+ * `&`, `<`, `>`, `"` and `'` as entities, so no player's text becomes markup. NULL is "". */
+void escape_html(struct buf *out, const char *s);
 
 #endif

@@ -27,6 +27,14 @@ n_schemas=$(ls "$ROOT"/schemas/*.schema.json | wc -l)
 [ "$(ls "$root"/share/umpire/schemas/*.schema.json | wc -l)" -eq "$n_schemas" ] ||
     die "not every schema installed"
 "$root/bin/umpire-verify" --help > "$TMP/verify.txt" || die "installed umpire-verify --help failed"
+# umpire site finds the installed verifier page and schemas (when make web built the page)
+if [ -f "$ROOT/build/web/verify.js" ]; then
+    "$u" init "$TMP/camp" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
+        --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --entropy none >/dev/null
+    "$u" site "$TMP/camp" "$TMP/site" > "$TMP/site.txt" 2>&1 || { cat "$TMP/site.txt"; die "installed umpire site failed"; }
+    has "$TMP/site.txt" "$(sha256sum < "$root/share/umpire/web/verify.js" | cut -c1-64)  verify/verify.js"
+    [ -s "$TMP/site/schemas/land-raid-orders.schema.json" ] || die "installed umpire site copied no schema"
+fi
 
 # The man page renders, and has a section per command with that command's options.
 command -v man > /dev/null || die "man missing (tools/install-deps test installs man-db)"

@@ -1,5 +1,5 @@
 /* check_escape.c — escaping per sink (core/escape.h): the terminal, a Markdown report, one
- * line of a commit message; text without special characters passes unchanged. */
+ * line of a commit message, an HTML page; text without special characters passes unchanged. */
 #include <check.h>
 #include <string.h>
 
@@ -33,6 +33,27 @@ START_TEST(test_terminal)
 	     "31m",
 		"\\u009b31m"); /* C1 CSI */
 	want("\xff", "\\xff");
+}
+END_TEST
+
+START_TEST(test_html)
+{
+	sink = escape_html;
+	want("to-hit (d6) [1/3]", "to-hit (d6) [1/3]");
+	want("<script>alert('x')</script>", "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+	want("a \"quoted\" & <b>", "a &quot;quoted&quot; &amp; &lt;b&gt;");
+	want("x\" onload=\"f()", "x&quot; onload=&quot;f()"); /* no way out of an attribute */
+	want("&lt;", "&amp;lt;");                             /* an entity is text, not markup */
+	want("two\nlines\n", "two\nlines\n");                 /* new lines kept for a <pre> */
+	want("tab\there", "tab\\x09here");
+	want("\033[2J<", "\\x1b[2J&lt;");
+	want("caf\xc3\xa9", "caf\xc3\xa9");
+	want("\xe2\x80\xae"
+	     "evil",
+		"\\u202e"
+		"evil"); /* right-to-left override */
+	want("\xff<", "\\xff&lt;");
+	want(NULL, "");
 }
 END_TEST
 
@@ -74,6 +95,7 @@ static Suite *escape_suite(void)
 	tcase_add_test(tc, test_terminal);
 	tcase_add_test(tc, test_markdown);
 	tcase_add_test(tc, test_message_line);
+	tcase_add_test(tc, test_html);
 	suite_add_tcase(s, tc);
 	return s;
 }
