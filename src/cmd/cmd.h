@@ -14,6 +14,7 @@ enum exit_code {
 	EXIT_USAGE = 64,     /* EX_USAGE */
 	EXIT_DATAERR = 65,   /* EX_DATAERR: bad input, failed replay */
 	EXIT_NOINPUT = 66,   /* EX_NOINPUT: no such campaign or file */
+	EXIT_UNAVAILABLE = 69, /* EX_UNAVAILABLE: a program umpire needs is missing */
 	EXIT_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
 	EXIT_CANTCREAT = 73, /* EX_CANTCREAT */
 	EXIT_IOERR = 74,     /* EX_IOERR */

@@ -113,6 +113,8 @@ struct campaign {
 	/* fairness.timestamps: the RFC 3161 authorities asked at each close, n_timestamps */
 	struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
+	int orders_timelocked;    /* `orders: timelocked`: order files time-locked (timelock.h) */
+	char *timelock_recipient; /* timelock.recipient: the umpire's age1… (sealed); or NULL */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -160,6 +162,9 @@ struct campaign_spec {
 	/* --tsa: the time-stamp authorities to name, n_timestamps of them */
 	const struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
+	int orders_timelocked;          /* --orders timelocked */
+	const char *timelock_recipient; /* sealed and timelocked: the umpire's age1… */
+	const char *timelock_identity;  /* its AGE-SECRET-KEY-1… line, kept in .umpire/ */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

@@ -27,6 +27,7 @@ enum error_class {
 	ERROR_CREATE,   /* cannot create: the target exists or cannot be made */
 	ERROR_BUSY,     /* locked by another run, or a remote that did not answer in time */
 	ERROR_USAGE,    /* a request that cannot be honoured as asked (options) */
+	ERROR_UNAVAILABLE, /* a program umpire needs is not installed (node for time-locks) */
 };
 
 struct error {
