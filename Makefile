@@ -171,7 +171,7 @@ e2e: all web
 # scripts run), esbuild bundles the page and the command line into build/web/, and the SHA-256
 # of each bundle is printed. Not part of `all`: it needs node and npm (tools/install-deps test).
 # Nothing is fetched when the page runs.
-WEB_SRC := $(sort $(wildcard web/src/*.js web/src/page/*)) web/build.mjs tools/umpire-verify.mjs
+WEB_SRC := $(sort $(wildcard web/src/*.js web/src/page/*)) web/build.mjs tools/umpire-verify.mjs tools/umpire-tlock.mjs
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 	$(call say,NPM,web/node_modules)cd web && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error
 build/web/verify.js: web/node_modules/.package-lock.json $(WEB_SRC)
@@ -211,7 +211,8 @@ demo: deps
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
-# finds relative to the binary) and the JSON Schemas (share/umpire/schemas).
+# finds relative to the binary), the JSON Schemas (share/umpire/schemas) and, when make web
+# built it, umpire-tlock.mjs (share/umpire/web, where umpire looks for it: issue 36).
 MANDIR   ?= $(PREFIX)/share/man
 DOCDIR   ?= $(PREFIX)/share/doc/umpire
 DATADIR  ?= $(PREFIX)/share/umpire
@@ -235,6 +236,8 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
 	install -m 0644 docs/rules/*.md $(DESTDIR)$(DOCDIR)/rules
 	install -m 0644 schemas/*.json schemas/journal.sql $(DESTDIR)$(DATADIR)/schemas
+	if [ -f build/web/umpire-tlock.mjs ]; then install -d $(DESTDIR)$(DATADIR)/web && \
+		install -m 0755 build/web/umpire-tlock.mjs $(DESTDIR)$(DATADIR)/web/umpire-tlock.mjs; fi
 
 clean:
 	rm -rf build
