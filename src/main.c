@@ -23,6 +23,8 @@ static const struct command commands[] = {
 		"init DIR --scenario FILE [--secret-file F] [--id ID]  create a campaign" },
 	{ "check", cmd_check,
 		"check DIR ORDERS...          check order files before sending them" },
+	{ "seal", cmd_seal,
+		"seal ORDERS --campaign CLONE  time-lock an order file to its turn's round" },
 	{ "close", cmd_close,
 		"close DIR ORDERS... [--allow-missing]  fix a turn's inputs; receipts for the players" },
 	{ "reveal", cmd_reveal,

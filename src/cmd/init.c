@@ -454,7 +454,10 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 	if (c->orders_timelocked)
 		printf("orders: time-locked to round %lld for turn 1 (each turn's round is in status and every report); players seal their orders with 'umpire seal ORDERS --campaign CLONE'%s\n",
 			campaign_turn_round(c, 1),
-			c->timelock_recipient ? ", to the round and to the umpire's key (.umpire/" TIMELOCK_IDENTITY ")" : "");
+			c->timelock_recipient ?
+				", to the round and to the umpire's key (.umpire/" TIMELOCK_IDENTITY
+				")" :
+				"");
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {

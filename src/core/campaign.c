@@ -98,12 +98,14 @@ static void parse_orders(struct campaign *c, const struct node *root, struct dia
 	if (!c->orders_timelocked || !n)
 		return;
 	if (!c->pbem.schedule.set)
-		node_error(d, n, "orders timelocked needs a schedule (its rounds come from the deadlines)");
+		node_error(d, n,
+			"orders timelocked needs a schedule (its rounds come from the deadlines)");
 	if (c->entropy != CAMPAIGN_ENTROPY_BEACON || !c->beacon_key)
 		node_error(d, n,
 			"orders timelocked needs a signed beacon (fairness.beacon_chain and beacon_public_key: drand quicknet or the demo beacon)");
 	if (c->visibility == CAMPAIGN_SEALED && !c->timelock_recipient)
-		node_error(d, n, "a sealed campaign with orders timelocked needs timelock.recipient (the umpire's age1...)");
+		node_error(d, n,
+			"a sealed campaign with orders timelocked needs timelock.recipient (the umpire's age1...)");
 }
 
 int campaign_entropy_parse(const char *name)

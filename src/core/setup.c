@@ -433,8 +433,8 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 		goto done;
 	}
 	if (create_files(c, spec->secret) < 0 || keep_identity(c, spec) < 0 ||
-		keep_addresses(c, &addresses) < 0 ||
-		keep_whole_state(c, &whole_yaml) < 0 || keep_briefings(c, outbox, n_outbox) < 0)
+		keep_addresses(c, &addresses) < 0 || keep_whole_state(c, &whole_yaml) < 0 ||
+		keep_briefings(c, outbox, n_outbox) < 0)
 		goto done;
 	file_list_add(&files, &n_files, LAYOUT_CAMPAIGN, campaign_yaml.data, campaign_yaml.len);
 	file_list_add(&files, &n_files, LAYOUT_STATE, state_yaml.data, state_yaml.len);

@@ -123,8 +123,8 @@ static int drain(int fd, struct buf *b, size_t max)
 
 /* Feeds in and reads the child's two outputs until both end or the deadline passes. 0, or
  * -1 with errno. */
-static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct buf *err,
-	size_t max, int timeout_s)
+static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct buf *err, size_t max,
+	int timeout_s)
 {
 	size_t off = 0;
 	long left_ms = timeout_s > 0 ? timeout_s * 1000L : -1;
@@ -146,7 +146,8 @@ static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct bu
 		if (ready <= 0)
 			continue;
 		if (fds[0] >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t w = (p[0].revents & POLLOUT) ? write(fds[0], in + off, n - off) : -1;
+			ssize_t w = (p[0].revents & POLLOUT) ? write(fds[0], in + off, n - off) :
+							       -1;
 			if (w > 0)
 				off += (size_t)w;
 			if (w < 0 && errno != EINTR && errno != EAGAIN)

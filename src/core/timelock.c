@@ -29,8 +29,8 @@ long long campaign_turn_round(const struct campaign *c, int turn)
 
 	if (deadline < 0 || c->entropy != CAMPAIGN_ENTROPY_BEACON || c->beacon_period < 1)
 		return -1;
-	return close_first_round(c, deadline + c->pbem.schedule.grace + CLOSE_WITNESS_WINDOW +
-					     c->beacon_delay);
+	return close_first_round(c,
+		deadline + c->pbem.schedule.grace + CLOSE_WITNESS_WINDOW + c->beacon_delay);
 }
 
 static int is_file(const char *path, int exec)
@@ -142,14 +142,15 @@ done:
 
 int timelock_inspect(const void *bytes, size_t len, long long *round, char chain[65])
 {
-	static const char *const args[] = { "inspect", "/dev/stdin", NULL };
+	static const char *const args[] = { "inspect", "-", NULL };
 	struct buf out = BUF_INIT;
 	char hash[80];
 	int rc = run_tool(args, bytes, len, &out);
 
 	if (rc == 0 && (sscanf(buf_str(&out), "round %lld chain %70s", round, hash) != 2 ||
 			       strlen(hash) != 64 || *round < 1))
-		rc = error_set(ERROR_OS, "umpire-tlock inspect: an answer not 'round R / chain HASH'");
+		rc = error_set(ERROR_OS,
+			"umpire-tlock inspect: an answer not 'round R / chain HASH'");
 	if (rc == 0)
 		memcpy(chain, hash, 65);
 	buf_release(&out);
@@ -248,8 +249,8 @@ int timelock_keygen(char **identity, char **recipient)
 		pub += strlen("# public key: ");
 		*recipient = xasprintf("%.*s", (int)strcspn(pub, "\n"), pub);
 		if (!timelock_recipient_ok(*recipient))
-			rc = error_set(ERROR_OS, "umpire-tlock keygen: '%s' is not an age recipient",
-				*recipient);
+			rc = error_set(ERROR_OS,
+				"umpire-tlock keygen: '%s' is not an age recipient", *recipient);
 	}
 	fair_wipe(out.data, out.len);
 	buf_release(&out);
@@ -343,7 +344,8 @@ static int open_one(struct turn *t, struct order_file *f, const char *identity)
 		if (diag_count(&d))
 			diag_format(&d, &why, DIAG_BRIEF);
 		else
-			buf_printf(&why, "the orders are for player '%s'", g.player ? g.player : "?");
+			buf_printf(&why, "the orders are for player '%s'",
+				g.player ? g.player : "?");
 		while (why.len && why.data[why.len - 1] == '\n')
 			why.data[--why.len] = '\0';
 		for (size_t i = 0; i < why.len; i++)
