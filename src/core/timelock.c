@@ -33,6 +33,22 @@ long long campaign_turn_round(const struct campaign *c, int turn)
 		deadline + c->pbem.schedule.grace + CLOSE_WITNESS_WINDOW + c->beacon_delay);
 }
 
+void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown)
+{
+	long long r = c->orders_timelocked ? campaign_turn_round(c, turn) : -1;
+	char at[32];
+
+	if (r < 1)
+		return;
+	pbem_format_utc(at, sizeof at, close_round_at(c, r));
+	if (markdown)
+		buf_printf(b,
+			"\norders: time-locked to round %lld (out at %s): seal the file with `umpire seal ORDERS --campaign CLONE` (to that round%s) and send ORDERS.age; nobody, the umpire included, can read it before the round.\n",
+			r, at, c->timelock_recipient ? " and the umpire's key" : "");
+	else
+		buf_printf(b, "orders: time-locked to round %lld (out at %s)\n", r, at);
+}
+
 static int is_file(const char *path, int exec)
 {
 	struct stat st;

@@ -31,6 +31,11 @@ struct order_file;
  * no schedule or no beacon. */
 long long campaign_turn_round(const struct campaign *c, int turn);
 
+/* For a campaign with orders timelocked, one line appended to b: "orders: time-locked to
+ * round R (out at UTC)" for turn, and with markdown nonzero (a report's template) how to seal
+ * and send the file; nothing for plain orders. */
+void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown);
+
 /* The path of umpire-tlock.mjs: a new string, or NULL with ERROR_UNAVAILABLE naming every place
  * looked at. */
 char *timelock_tool_path(void);
