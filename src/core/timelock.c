@@ -286,7 +286,7 @@ char *timelock_player_of(const char *path)
 	return xasprintf("%.*s", (int)n, base);
 }
 
-void timelock_take(struct turn *t, struct order_file *f)
+int timelock_take(struct turn *t, struct order_file *f)
 {
 	const struct campaign *c = t->c;
 	long long want = campaign_turn_round(c, t->in.turn), round;
@@ -294,12 +294,13 @@ void timelock_take(struct turn *t, struct order_file *f)
 	char *player = timelock_player_of(f->path);
 
 	if (timelock_inspect(f->bytes, f->len, &round, chain) < 0) {
-		if (error_last()->klass == ERROR_INPUT)
-			diag_add(&t->diag, f->path, 1, 1,
-				"not a time-locked order file: %s (campaign '%s' takes orders time-locked to round %lld: umpire seal ORDERS --campaign CLONE)",
-				error_last()->message, c->id, want);
-		else
-			diag_add(&t->diag, f->path, 1, 1, "%s", error_last()->message);
+		if (error_last()->klass != ERROR_INPUT) {
+			free(player);
+			return -1;
+		}
+		diag_add(&t->diag, f->path, 1, 1,
+			"not a time-locked order file: %s (campaign '%s' takes orders time-locked to round %lld: umpire seal ORDERS --campaign CLONE)",
+			error_last()->message, c->id, want);
 		error_clear();
 	} else if (strcmp(chain, c->beacon_chain) != 0) {
 		diag_add(&t->diag, f->path, 1, 1,
@@ -321,6 +322,7 @@ void timelock_take(struct turn *t, struct order_file *f)
 		player = NULL;
 	}
 	free(player);
+	return 0;
 }
 
 /* Opens f and parses the plaintext as player's order file; 0, 1 when it gives no orders
@@ -340,13 +342,15 @@ static int open_one(struct turn *t, struct order_file *f, const char *identity)
 			rc = -1;
 			goto done;
 		}
-		f->timelock_failed = xasprintf("%s does not open: %s", f->path,
+		f->timelock_failed = xasprintf("%s's time-locked file does not open: %s", f->player,
 			error_last()->message);
 		error_clear();
 		rc = 1;
 		goto done;
 	}
-	g.path = xasprintf("%s (opened)", f->path);
+	/* Named the same wherever the file is read (inbox, closed, committed): the reason is
+	 * journaled, and a re-run must give the same words. */
+	g.path = xasprintf("%s.yaml", f->player);
 	g.len = plain.len;
 	g.bytes = xmalloc(plain.len ? plain.len : 1);
 	memcpy(g.bytes, plain.data ? plain.data : "", plain.len);
@@ -367,8 +371,9 @@ static int open_one(struct turn *t, struct order_file *f, const char *identity)
 		for (size_t i = 0; i < why.len; i++)
 			if (why.data[i] == '\n')
 				why.data[i] = ' ';
-		f->timelock_failed = xasprintf("%s opens to no order file of %s for turn %d: %s",
-			f->path, player, t->in.turn, buf_str(&why));
+		f->timelock_failed = xasprintf(
+			"%s's time-locked file opens to no order file of %s for turn %d: %s",
+			player, player, t->in.turn, buf_str(&why));
 		buf_release(&why);
 		rc = 1;
 		goto done;

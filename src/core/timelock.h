@@ -73,8 +73,9 @@ char *timelock_player_of(const char *path);
 /* The pipeline's `orders` step for one time-locked file f of a turn: checks with inspect that
  * it is locked to R(turn) of the campaign's chain and takes its player from its name
  * (timelock_player_of; a due player of the campaign, once); problems into t->diag. Its bytes
- * stay the ciphertext: they are what the close hashes and commits. */
-void timelock_take(struct turn *t, struct order_file *f);
+ * stay the ciphertext: they are what the close hashes and commits. 0, or -1 when the tool
+ * cannot run (ERROR_UNAVAILABLE without node, ERROR_OS): never for a bad file. */
+int timelock_take(struct turn *t, struct order_file *f);
 
 /* After the round's signature is checked: opens each time-locked file of t (not the umpire's
  * rulings) and parses the plaintext as an order file; one that does not open, or opens to

@@ -338,9 +338,10 @@ int step_orders(struct turn *t)
 	for (size_t i = 0; i < t->in.n_files; i++) {
 		struct order_file *f = &t->in.files[i];
 		/* Time-locked: ciphertext until the round (timelock_open_files parses it then). */
-		if (t->c->orders_timelocked && !f->is_rulings && !(t->flags & TURN_PLAIN_ORDERS))
-			timelock_take(t, f);
-		else
+		if (t->c->orders_timelocked && !f->is_rulings && !(t->flags & TURN_PLAIN_ORDERS)) {
+			if (timelock_take(t, f) < 0)
+				return -1;
+		} else
 			orders_parse_file(t, f, &t->diag);
 	}
 	if (diag_count(&t->diag) && t->source == TURN_LIVE)
