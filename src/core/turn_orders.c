@@ -330,6 +330,21 @@ static int seal_files(struct turn *t)
 	return 0;
 }
 
+/* A time-locked campaign's file read as a plain order file: `seal`'s, and one given to
+ * `check` that neither is named *.age nor begins as an armored age file (a player checking
+ * what he will seal). The inbox names what it checks PLAYER.yaml.age: it never takes one. */
+static int timelock_plain(const struct turn *t, const struct order_file *f)
+{
+	static const char armor[] = "-----BEGIN AGE ENCRYPTED FILE-----";
+	size_t n = strlen(f->path);
+
+	if (t->flags & TURN_PLAIN_ORDERS)
+		return 1;
+	if (!(t->flags & TURN_CHECK_ONLY) || (n >= 4 && strcmp(f->path + n - 4, ".age") == 0))
+		return 0;
+	return f->len < sizeof armor - 1 || memcmp(f->bytes, armor, sizeof armor - 1) != 0;
+}
+
 int step_orders(struct turn *t)
 {
 	if (t->source == TURN_RECORDED && read_committed_orders(t) < 0)
@@ -338,7 +353,7 @@ int step_orders(struct turn *t)
 	for (size_t i = 0; i < t->in.n_files; i++) {
 		struct order_file *f = &t->in.files[i];
 		/* Time-locked: ciphertext until the round (timelock_open_files parses it then). */
-		if (t->c->orders_timelocked && !f->is_rulings && !(t->flags & TURN_PLAIN_ORDERS)) {
+		if (t->c->orders_timelocked && !f->is_rulings && !timelock_plain(t, f)) {
 			if (timelock_take(t, f) < 0)
 				return -1;
 		} else

@@ -67,10 +67,13 @@ expect 0 node "$TLOCK" inspect sent/attacker.yaml.age
 has "$TMP/out" "round $(round 1)"
 # refused at once: a plain order file, garbage, a file locked to another round
 cp "$HR/orders/turn-0001/attacker.yaml" attacker.yaml
-expect 65 "$BIN" check c attacker.yaml
+expect 0 "$BIN" check c attacker.yaml        # a plain file: checked as seal will check it
+expect 65 at "$(deadline 1)" "$BIN" close c attacker.yaml
 has "$TMP/err" "not a time-locked order file"
 echo "garbage" > garbage.yaml.age
-expect 65 "$BIN" close c garbage.yaml.age
+expect 65 "$BIN" check c garbage.yaml.age
+has "$TMP/err" "not a time-locked order file"
+expect 65 at "$(deadline 1)" "$BIN" close c garbage.yaml.age
 expect 0 "$BIN" seal attacker.yaml --campaign clone -o early.age
 chain=$(sed -n 's/^  beacon_chain: //p' c/campaign.yaml)
 key=$(sed -n 's/^  beacon_public_key: //p' c/campaign.yaml)
