@@ -482,6 +482,13 @@ int check_reveal_commit(struct verify *v, int last)
 		names = NULL;
 		free(odir);
 	}
+	if (rc == 0 && v->c->orders_timelocked && v->c->timelock_recipient) {
+		buf_clear(&b);
+		if ((rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, TIMELOCK_REVEALED, &b)) < 0)
+			error_prefix("reveal: no %s", TIMELOCK_REVEALED);
+		else
+			file_list_add(&files, &n, TIMELOCK_REVEALED, b.data ? b.data : "", b.len);
+	}
 	layout_tag(prev, last);
 	file_list_sort(files, n);
 	layout_reveal_message(&msg, last, v->c->commitment);

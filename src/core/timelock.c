@@ -15,7 +15,9 @@
 #include "core/close.h"
 #include "core/error.h"
 #include "core/fair.h"
+#include "core/layout.h"
 #include "core/orders.h"
+#include "core/repo.h"
 #include "core/spawn.h"
 #include "core/timelock.h"
 #include "core/turn.h"
@@ -389,10 +391,36 @@ done:
 	return rc;
 }
 
+/* A clone after the reveal: the identity the reveal committed, in a new private temporary
+ * file (its path; unlink and free it), or NULL when there is none. */
+static char *revealed_identity(struct campaign *c)
+{
+	struct buf b = BUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	char *path = NULL;
+
+	if (repo_read(c->repo, LAYOUT_REVEAL_TAG, TIMELOCK_REVEALED, &b) == 0) {
+		path = xasprintf("%s/umpire-identity-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		int fd = mkstemp(path); /* 0600 */
+		if (fd < 0 || spawn_write_all(fd, b.data ? b.data : "", b.len, 0, 0) < 0) {
+			if (fd >= 0)
+				unlink(path);
+			free(path);
+			path = NULL;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	error_clear();
+	fair_wipe(b.data, b.len);
+	buf_release(&b);
+	return path;
+}
+
 int timelock_open_files(struct turn *t)
 {
 	char *identity = NULL;
-	int rc = 0;
+	int rc = 0, temp = 0;
 
 	if (!t->c->orders_timelocked)
 		return 0;
@@ -404,7 +432,8 @@ int timelock_open_files(struct turn *t)
 		identity = xasprintf("%s/.umpire/" TIMELOCK_IDENTITY, t->c->dir);
 		if (!is_file(identity, 0)) {
 			free(identity);
-			identity = NULL;
+			identity = revealed_identity(t->c);
+			temp = identity != NULL;
 		}
 	}
 	for (size_t i = 0; rc >= 0 && i < t->in.n_files; i++) {
@@ -412,6 +441,8 @@ int timelock_open_files(struct turn *t)
 		if (!f->is_rulings && !f->orders && !f->timelock_failed)
 			rc = open_one(t, f, identity);
 	}
+	if (temp)
+		unlink(identity);
 	free(identity);
 	return rc < 0 ? -1 : 0;
 }

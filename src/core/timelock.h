@@ -19,9 +19,10 @@ struct campaign;
 struct turn;
 struct order_file;
 
-#define TIMELOCK_TIMEOUT 120                  /* seconds the tool may take for one file */
-#define TIMELOCK_IDENTITY "timelock-identity" /* in .umpire/: the umpire's age identity */
-#define TIMELOCK_SUFFIX ".age"                /* what `umpire seal` adds to an order file's name */
+#define TIMELOCK_TIMEOUT 120                         /* seconds the tool may take for one file */
+#define TIMELOCK_IDENTITY "timelock-identity"        /* in .umpire/: the umpire's age identity */
+#define TIMELOCK_REVEALED "reveal/timelock-identity" /* the identity, committed at the reveal */
+#define TIMELOCK_SUFFIX ".age"    /* what `umpire seal` adds to an order file's name */
 #define TIMELOCK_DIR "timelocked" /* the close commits timelocked/turn-NNNN/PLAYER.age */
 
 /* R(turn): the round time-locked orders for turn (>= 1) are encrypted to, and exactly the one

@@ -150,6 +150,14 @@ secret s wombat-astrolabe
 resolve s 1
 expect 0 "$BIN" log s --turn 1
 ! grep -q "no orders from attacker" "$TMP/out" || die "the sealed file did not open"
+expect 3 "$BIN" verify s
+# the reveal publishes the identity: a clone then opens both layers as the turn did
+expect 0 "$BIN" reveal s
+[ -f s/reveal/timelock-identity ] || die "the reveal did not publish the identity"
+git clone -q s sclone2
+expect 3 "$BIN" verify sclone2
+has "$TMP/out" "every turn re-resolves to its commit"
+expect 3 python3 "$ROOT/tools/umpire-verify" sclone2
 
 # without node: 69, naming the package
 expect 69 env PATH=/nonexistent "$BIN" check c attacker.yaml.age
