@@ -27,6 +27,8 @@ static const struct command commands[] = {
 		"close DIR ORDERS... [--allow-missing]  fix a turn's inputs; receipts for the players" },
 	{ "reveal", cmd_reveal,
 		"reveal DIR [FILE...]         players' nonces (entropy players); no FILE: the sealed reveal" },
+	{ "seal", cmd_seal,
+		"seal ORDERS --campaign CLONE  time-lock an order file to its turn's round" },
 	{ "nonce", cmd_nonce,
 		"nonce                        a nonce and its hash, for a player's orders" },
 	{ "turn", cmd_turn,

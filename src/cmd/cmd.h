@@ -11,17 +11,19 @@ struct turn;
 /* sysexits(3) codes: only src/cmd/ picks them (core reports classes, error.h). */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_USAGE = 64,     /* EX_USAGE */
-	EXIT_DATAERR = 65,   /* EX_DATAERR: bad input, failed replay */
-	EXIT_NOINPUT = 66,   /* EX_NOINPUT: no such campaign or file */
-	EXIT_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
-	EXIT_CANTCREAT = 73, /* EX_CANTCREAT */
-	EXIT_IOERR = 74,     /* EX_IOERR */
-	EXIT_TEMPFAIL = 75,  /* EX_TEMPFAIL: campaign locked */
+	EXIT_USAGE = 64,       /* EX_USAGE */
+	EXIT_DATAERR = 65,     /* EX_DATAERR: bad input, failed replay */
+	EXIT_NOINPUT = 66,     /* EX_NOINPUT: no such campaign or file */
+	EXIT_UNAVAILABLE = 69, /* EX_UNAVAILABLE: a program umpire needs is missing */
+	EXIT_SOFTWARE = 70,    /* EX_SOFTWARE: internal error */
+	EXIT_CANTCREAT = 73,   /* EX_CANTCREAT */
+	EXIT_IOERR = 74,       /* EX_IOERR */
+	EXIT_TEMPFAIL = 75,    /* EX_TEMPFAIL: campaign locked */
 };
 
 int cmd_init(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
 int cmd_turn(int argc, char **argv);
 int cmd_close(int argc, char **argv);
 int cmd_reveal(int argc, char **argv);

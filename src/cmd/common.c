@@ -131,6 +131,8 @@ int cmd_exit_code(void)
 		return EXIT_TEMPFAIL;
 	case ERROR_USAGE:
 		return EXIT_USAGE;
+	case ERROR_UNAVAILABLE:
+		return EXIT_UNAVAILABLE;
 	case ERROR_INTERNAL:
 	case ERROR_NONE:
 	default:

@@ -9,6 +9,8 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/node.h"
+#include "core/timelock.h"
 #include "core/escape.h"
 #include "core/fair.h"
 #include "core/turn.h"
@@ -21,7 +23,8 @@ static const char init_help[] =
 	"                        [--entropy beacon|players|none] [--beacon SOURCE]\n"
 	"                        [--beacon-genesis T] [--beacon-period S] [--beacon-delay S]\n"
 	"                        [--beacon-chain HASH --beacon-key KEY] [--demo-beacon]\n"
-	"                        [--visibility sealed|open] [--tsa [NAME=]URL]...\n\n"
+	"                        [--visibility sealed|open] [--tsa [NAME=]URL]...\n"
+	"                        [--orders plain|timelocked]\n\n"
 	"Creates a campaign in DIR (which must not exist or be empty): a git repository with\n"
 	"campaign.yaml, state.yaml (the scenario's initial state) and .gitignore, committed as\n"
 	"\"Setup\" and tagged turn-0000, plus the private, git-ignored .umpire/ (journal.sqlite,\n"
@@ -55,7 +58,11 @@ static const char init_help[] =
 	"                       time-stamped by it and its token committed beside the close\n"
 	"                       (journal/turn-NNNN.close.NAME.tsr), a witness of when the close\n"
 	"                       was made that needs no mail (docs/fairness.md, \"Time stamps\");\n"
-	"                       NAME defaults to the URL's host\n";
+	"                       NAME defaults to the URL's host\n"
+	"  --orders MODE        plain (default), or timelocked: each order file is encrypted to\n"
+	"                       the beacon round its turn's close names (umpire seal), so nobody,\n"
+	"                       the umpire included, reads it before that round (needs a schedule\n"
+	"                       and a signed beacon: drand quicknet or --demo-beacon)\n";
 
 /* A whole number of seconds from 0 to 2^40 for option name; -1 when not one (told). */
 static long long want_seconds(const char *name, const char *arg)
@@ -265,6 +272,7 @@ static const struct option init_opts[] = {
 	{ "demo-beacon", no_argument, NULL, 'D' },
 	{ "visibility", required_argument, NULL, 'v' },
 	{ "tsa", required_argument, NULL, 'T' },
+	{ "orders", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -325,6 +333,13 @@ static int parse_options(int argc, char **argv, struct campaign_spec *spec, stru
 			if ((rc = tsa_option(optarg, a)) != EXIT_OK)
 				return rc;
 			break;
+		case 'o':
+			if (strcmp(optarg, "timelocked") != 0 && strcmp(optarg, "plain") != 0) {
+				return cmd_usage("init",
+					"--orders '%s' (plain or timelocked expected)", optarg);
+			}
+			spec->orders_timelocked = strcmp(optarg, "timelocked") == 0;
+			break;
 		case 'h':
 			fputs(init_help, stdout);
 			return -1;
@@ -370,6 +385,38 @@ static int read_inputs(struct campaign_spec *spec, const struct init_args *a, st
 	return EXIT_OK;
 }
 
+/* --orders timelocked: a signed beacon and a schedule (the rounds come from its deadlines),
+ * then, sealed, the umpire's age identity made by umpire-tlock keygen into *identity and
+ * *recipient (spec points at them). EXIT_OK or the exit code (said). */
+static int timelock_setup(struct campaign_spec *spec, const struct buf *scen, char **identity,
+	char **recipient)
+{
+	struct node *root = NULL;
+	struct diag d;
+
+	if (!spec->orders_timelocked)
+		return EXIT_OK;
+	if (spec->entropy != CAMPAIGN_ENTROPY_BEACON || !spec->beacon_chain)
+		return cmd_usage("init",
+			"--orders timelocked needs a signed beacon whose rounds are drand's unchained G1 (--entropy beacon with drand quicknet, the default, or --demo-beacon)");
+	diag_init(&d);
+	int has_schedule = node_parse(&root, spec->scenario_name, scen->data ? scen->data : "",
+				   scen->len, NULL, &d) == 0 &&
+			   node_get(root, "schedule");
+	node_free(root);
+	diag_release(&d);
+	if (!has_schedule)
+		return cmd_usage("init",
+			"--orders timelocked needs a schedule in the scenario (each turn's round comes from its deadline)");
+	if (spec->visibility != CAMPAIGN_SEALED)
+		return EXIT_OK;
+	if (timelock_keygen(identity, recipient) < 0)
+		return cmd_error("umpire init");
+	spec->timelock_identity = *identity;
+	spec->timelock_recipient = *recipient;
+	return EXIT_OK;
+}
+
 /* What init made: the campaign, its commitment, how its turns go, the setup's hash to
  * announce. */
 static void print_created(const struct campaign *c, const char *dir, const struct init_args *a)
@@ -404,6 +451,13 @@ static void print_created(const struct campaign *c, const char *dir, const struc
 		printf("warning: not provably fair: %s: 'umpire verify' will say \"consistent, not proven fair\", never \"fair\"\n",
 			buf_str(&why));
 	buf_release(&why);
+	if (c->orders_timelocked)
+		printf("orders: time-locked to round %lld for turn 1 (each turn's round is in status and every report); players seal their orders with 'umpire seal ORDERS --campaign CLONE'%s\n",
+			campaign_turn_round(c, 1),
+			c->timelock_recipient ?
+				", to the round and to the umpire's key (.umpire/" TIMELOCK_IDENTITY
+				")" :
+				"");
 	if (c->visibility == CAMPAIGN_SEALED)
 		printf("visibility sealed: order files and private state stay in .umpire/ until 'umpire reveal DIR'; each player's report and salt go to .umpire/outbox/PLAYER/\n");
 	if (repo_read(c->repo, "HEAD", "campaign.yaml", &camp) == 0) {
@@ -421,6 +475,7 @@ int cmd_init(int argc, char **argv)
 	struct campaign_spec spec;
 	struct buf scen = BUF_INIT;
 	struct campaign *c = NULL;
+	char *identity = NULL, *recipient = NULL;
 	struct diag d;
 	int rc;
 
@@ -449,7 +504,8 @@ int cmd_init(int argc, char **argv)
 	spec.chain_length = (uint32_t)a.chain_length;
 	spec.when = turn_now();
 
-	if ((rc = read_inputs(&spec, &a, &scen)) != EXIT_OK)
+	if ((rc = read_inputs(&spec, &a, &scen)) != EXIT_OK ||
+		(rc = timelock_setup(&spec, &scen, &identity, &recipient)) != EXIT_OK)
 		goto done;
 	if (campaign_create(&c, &spec, &d) < 0) {
 		if (diag_count(&d)) {
@@ -465,6 +521,10 @@ done:
 	campaign_close(c);
 	diag_release(&d);
 	buf_release(&scen);
+	if (identity)
+		fair_wipe(identity, strlen(identity));
+	free(identity);
+	free(recipient);
 	for (size_t i = 0; i < a.n_tsa; i++) {
 		free(a.tsa[i].name);
 		free(a.tsa[i].url);

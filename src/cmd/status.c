@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/timelock.h"
 #include "core/campaign.h"
 #include "mail/inbox.h"
 #include "mail/outbox.h"
@@ -137,6 +138,12 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 		printf(", grace until %s\n", when);
 	} else {
 		printf("no deadline (no schedule in campaign.yaml)\n");
+	}
+	if (!s->over) {
+		struct buf tl = BUF_INIT;
+		timelock_note(&tl, c, s->turn, 0);
+		fputs(buf_str(&tl), stdout);
+		buf_release(&tl);
 	}
 	for (size_t i = 0; i < s->n_players; i++) {
 		const struct inbox_player_status *p = &s->players[i];

@@ -126,6 +126,11 @@ int verify_stamps_open(struct verify *v);
  * genTime in the close's witness window; one from a trusted authority sets
  * v->witnessed[t]. Each token is appended to files (for the close commit's rebuild) and must
  * be unchanged at main. One line each on what it found. 0 / -1. */
+/* Orders timelocked: the close's committed ciphertexts (timelocked/turn-NNNN/PLAYER.age at
+ * tag), each the file whose hash close r fixed, one per player's file, added to files for the
+ * rebuild of the close commit (verify_timelock.c). 0, or -1 (ERROR_INPUT saying which). */
+int verify_timelocked_files(struct verify *v, int t, const char *tag, const struct close_record *r,
+	struct file **files, size_t *n_files);
 int check_close_stamps(struct verify *v, int t, const char *tag, const struct close_record *r,
 	const struct buf *bytes, struct file **files, size_t *n_files);
 

@@ -10,6 +10,7 @@
 #include "core/fair.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/timelock.h"
 #include "cmd/verify.h"
 #include "core/banned.h"
 
@@ -32,7 +33,15 @@ static int check_close_round(const struct verify *v, int t, const char *path,
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: beacon round %lld is out at %lld, not after the close (%lld): its value may have been known at the close (round %lld, the first out %lld seconds and more after it, expected)",
 			t, path, r->round, r->round_at, r->closed_at, first, v->c->beacon_delay);
-	if (r->round != first)
+	/* Time-locked orders: the round the files were locked to, R(t), never an earlier one
+	 * than a close at closed_at could name (docs/fairness.md, "Time-locked orders"). */
+	long long locked = v->c->orders_timelocked ? campaign_turn_round(v->c, t) : 0;
+	if (locked && (r->round != locked || r->round < first))
+		return error_set(ERROR_INPUT,
+			"turn %d: %s: beacon round %lld, but turn %d's orders are time-locked to round %lld, which a close at %lld %s",
+			t, path, r->round, t, locked, r->closed_at,
+			locked < first ? "cannot name (it is out too soon after)" : "must name");
+	if (!locked && r->round != first)
 		return error_set(ERROR_INPUT,
 			"turn %d: %s: beacon round %lld, but a close at %lld names round %lld, the first out %lld s after it (a later round leaves time to close again)",
 			t, path, r->round, r->closed_at, first, v->c->beacon_delay);
@@ -118,6 +127,8 @@ int check_close(struct verify *v, int t, struct close_record *keep)
 	close_summary(what, sizeof what, &r);
 	layout_close_message(&msg, t, what, r.digest, v->c->commitment);
 	file_list_add(&files, &n_files, path, bytes.data, bytes.len);
+	if (verify_timelocked_files(v, t, tag, &r, &files, &n_files) < 0)
+		goto done;
 	if (check_close_stamps(v, t, tag, &r, &bytes, &files, &n_files) < 0)
 		goto done;
 	if (repo_commit_time(v->c->repo, tag, &when) != 0 ||
@@ -470,6 +481,13 @@ int check_reveal_commit(struct verify *v, int last)
 		repo_names_free(names);
 		names = NULL;
 		free(odir);
+	}
+	if (rc == 0 && v->c->orders_timelocked && v->c->timelock_recipient) {
+		buf_clear(&b);
+		if ((rc = repo_read(v->c->repo, LAYOUT_REVEAL_TAG, TIMELOCK_REVEALED, &b)) < 0)
+			error_prefix("reveal: no %s", TIMELOCK_REVEALED);
+		else
+			file_list_add(&files, &n, TIMELOCK_REVEALED, b.data ? b.data : "", b.len);
 	}
 	layout_tag(prev, last);
 	file_list_sort(files, n);

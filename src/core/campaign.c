@@ -13,6 +13,7 @@
 
 #include "core/beacon.h"
 #include "core/campaign.h"
+#include "core/timelock.h"
 #include "core/fair.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -30,6 +31,8 @@ static const char *const campaign_keys[] = {
 	"publish",
 	"mail",
 	"visibility",
+	"orders",
+	"timelock",
 	NULL,
 };
 static const char *const player_keys[] = { "id", "name", "email", "ssh_key", NULL };
@@ -63,6 +66,46 @@ static void parse_visibility(struct campaign *c, const struct node *root, struct
 		else
 			c->visibility = v;
 	}
+}
+
+/* `orders:` (plain, the default, or timelocked) and `timelock: { recipient }`: a time-locked
+ * campaign needs a schedule and a signed beacon (campaign_turn_round), and a sealed one the
+ * umpire's recipient (docs/formats.md). */
+static void parse_orders(struct campaign *c, const struct node *root, struct diag *d)
+{
+	const struct node *n = node_get(root, "orders"), *tl = node_get(root, "timelock");
+	const char *s;
+
+	if (n && node_want_str(n, "orders", 20, &s, d) == 0) {
+		if (strcmp(s, "timelocked") == 0)
+			c->orders_timelocked = 1;
+		else if (strcmp(s, "plain") != 0)
+			node_error(d, n, "unknown orders '%s' (plain or timelocked expected)", s);
+	}
+	if (tl) {
+		static const char *const keys[] = { "recipient", NULL };
+		const struct node *r = NULL;
+		if (node_check_map(tl, "timelock", keys, d) == 0)
+			r = node_need(tl, "recipient", d);
+		if (r && node_want_str(r, "recipient", 100, &s, d) == 0) {
+			if (!timelock_recipient_ok(s))
+				node_error(d, r,
+					"recipient is not an age X25519 recipient (age1 and 58 characters expected)");
+			else
+				c->timelock_recipient = xstrdup(s);
+		}
+	}
+	if (!c->orders_timelocked || !n)
+		return;
+	if (!c->pbem.schedule.set)
+		node_error(d, n,
+			"orders timelocked needs a schedule (its rounds come from the deadlines)");
+	if (c->entropy != CAMPAIGN_ENTROPY_BEACON || !c->beacon_key)
+		node_error(d, n,
+			"orders timelocked needs a signed beacon (fairness.beacon_chain and beacon_public_key: drand quicknet or the demo beacon)");
+	if (c->visibility == CAMPAIGN_SEALED && !c->timelock_recipient)
+		node_error(d, n,
+			"a sealed campaign with orders timelocked needs timelock.recipient (the umpire's age1...)");
 }
 
 int campaign_entropy_parse(const char *name)
@@ -248,6 +291,7 @@ static void campaign_clear_parsed(struct campaign *c)
 	free(c->beacon);
 	free(c->beacon_chain);
 	free(c->beacon_key);
+	free(c->timelock_recipient);
 	for (size_t i = 0; i < c->n_timestamps; i++) {
 		free(c->timestamps[i].name);
 		free(c->timestamps[i].url);
@@ -352,6 +396,7 @@ int campaign_parse(struct campaign *c, const char *file, const struct buf *bytes
 		parse_timestamps(c, fairness, d);
 	}
 	parse_visibility(c, root, d);
+	parse_orders(c, root, d);
 
 	if (c->rules && diag_count(d) == before) {
 		if (c->rules->options_parse(&c->options, node_get(root, "options"), d) < 0)

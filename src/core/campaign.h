@@ -118,6 +118,8 @@ struct campaign {
 	size_t n_timestamps;
 	int sound; /* the journal's soundness check: 0 not asked, 1 left for later
 	            * (CAMPAIGN_SOUND_LATER), 2 passed, -1 failed */
+	int orders_timelocked;    /* `orders: timelocked`: order files time-locked (timelock.h) */
+	char *timelock_recipient; /* timelock.recipient: the umpire's age1… (sealed); or NULL */
 };
 
 /* Opens the campaign in dir. Returns 0; ERROR_LOCKED when another run holds the lock (with
@@ -170,6 +172,9 @@ struct campaign_spec {
 	/* --tsa: the time-stamp authorities to name, n_timestamps of them */
 	const struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
+	int orders_timelocked;          /* --orders timelocked */
+	const char *timelock_recipient; /* sealed and timelocked: the umpire's age1… */
+	const char *timelock_identity;  /* its AGE-SECRET-KEY-1… line, kept in .umpire/ */
 };
 
 /* Creates the campaign spec describes: checks the scenario (problems into d, then -1 with

@@ -19,14 +19,15 @@ enum error_code {
 
 /* What kind of failure: what the user can do about it, and so the exit code. */
 enum error_class {
-	ERROR_NONE = 0, /* no error recorded */
-	ERROR_INTERNAL, /* a bug: an impossible state, a rule system that failed */
-	ERROR_INPUT,    /* bad input or a failed check: an order file, a tampered history */
-	ERROR_MISSING,  /* no such campaign, file, turn or revision */
-	ERROR_OS,       /* the operating system or a library failed (I/O, disk full) */
-	ERROR_CREATE,   /* cannot create: the target exists or cannot be made */
-	ERROR_BUSY,     /* locked by another run, or a remote that did not answer in time */
-	ERROR_USAGE,    /* a request that cannot be honoured as asked (options) */
+	ERROR_NONE = 0,    /* no error recorded */
+	ERROR_INTERNAL,    /* a bug: an impossible state, a rule system that failed */
+	ERROR_INPUT,       /* bad input or a failed check: an order file, a tampered history */
+	ERROR_MISSING,     /* no such campaign, file, turn or revision */
+	ERROR_OS,          /* the operating system or a library failed (I/O, disk full) */
+	ERROR_CREATE,      /* cannot create: the target exists or cannot be made */
+	ERROR_BUSY,        /* locked by another run, or a remote that did not answer in time */
+	ERROR_USAGE,       /* a request that cannot be honoured as asked (options) */
+	ERROR_UNAVAILABLE, /* a program umpire needs is not installed (node for time-locks) */
 };
 
 struct error {

@@ -504,5 +504,6 @@ void order_file_release(struct order_file *f, const struct campaign *c)
 	free(f->path);
 	free(f->player);
 	free(f->bytes);
+	free(f->timelock_failed);
 	memset(f, 0, sizeof(*f));
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/timelock.h"
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -359,6 +360,7 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	else
 		buf_puts(b, "orders: []\n");
 	buf_puts(b, "```\n");
+	timelock_note(b, c, next, 1);
 }
 
 void render_report_common(struct buf *b, const struct turn *t)

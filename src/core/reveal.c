@@ -11,6 +11,7 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/turn.h"
+#include "core/timelock.h"
 #include "core/banned.h"
 
 #define REVEAL_MAX_FILE (64 * 1024 * 1024) /* a whole state.yaml of the largest campaign */
@@ -78,6 +79,20 @@ static int collect(struct campaign *c, int last, struct file **files, size_t *n)
 		if (rc == 0 && t > 0)
 			rc = add_kept_orders(c, files, n, dir, t);
 		free(dir);
+	}
+	/* Time-locked and sealed: the umpire's age identity, so a clone opens the inner layer
+	 * of every order file when it re-runs the turns. */
+	if (rc == 0 && c->orders_timelocked && c->timelock_recipient) {
+		char *path = xasprintf("%s/.umpire/" TIMELOCK_IDENTITY, c->dir);
+		struct buf bytes = BUF_INIT;
+		rc = file_read(path, 4096, &bytes);
+		if (rc < 0)
+			error_prefix("cannot reveal the umpire's age identity");
+		else
+			file_list_add(files, n, TIMELOCK_REVEALED, bytes.data, bytes.len);
+		fair_wipe(bytes.data, bytes.len);
+		buf_release(&bytes);
+		free(path);
 	}
 	return rc;
 }

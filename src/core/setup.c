@@ -13,6 +13,7 @@
 
 #include "core/beacon.h"
 #include "core/campaign.h"
+#include "core/timelock.h"
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/render.h"
@@ -223,6 +224,12 @@ static int build_campaign_yaml(struct buf *out, const struct campaign_spec *spec
 	 * byte for byte what it was before sealed turns existed. */
 	if (spec->visibility != CAMPAIGN_OPEN)
 		node_map_str(cy, "visibility", campaign_visibility_names[spec->visibility]);
+	/* Plain orders are what a campaign.yaml without the key means. */
+	if (spec->orders_timelocked)
+		node_map_str(cy, "orders", "timelocked");
+	if (spec->orders_timelocked && spec->timelock_recipient)
+		node_map_str(node_map_add(cy, "timelock", node_new_map()), "recipient",
+			spec->timelock_recipient);
 	/* Play by email (docs/formats.md): copied as the scenario or --pbem gives them. */
 	static const char *const pbem_keys[] = { "schedule", "publish", "mail" };
 	for (size_t i = 0; i < sizeof(pbem_keys) / sizeof(pbem_keys[0]); i++) {
@@ -271,6 +278,24 @@ static int create_files(struct campaign *c, const uint8_t secret[FAIR_HASH_BYTES
 	free(udir);
 	free(secret_file);
 	free(journal_path);
+	return rc;
+}
+
+/* Time-locked and sealed: the umpire's age identity, kept as the secret is (0600 in
+ * .umpire/, never committed before the reveal). */
+static int keep_identity(struct campaign *c, const struct campaign_spec *spec)
+{
+	char *path = xasprintf("%s/.umpire/" TIMELOCK_IDENTITY, c->dir);
+	char *line = spec->timelock_identity ? xasprintf("%s\n", spec->timelock_identity) : NULL;
+	int rc = 0;
+
+	if (line && write_private(path, line, strlen(line)) < 0)
+		rc = error_set(ERROR_CREATE, "cannot write '%s': %s", path, strerror(errno));
+	if (line) {
+		fair_wipe(line, strlen(line));
+		free(line);
+	}
+	free(path);
 	return rc;
 }
 
@@ -407,8 +432,9 @@ int campaign_create(struct campaign **out, const struct campaign_spec *spec, str
 			spec->dir);
 		goto done;
 	}
-	if (create_files(c, spec->secret) < 0 || keep_addresses(c, &addresses) < 0 ||
-		keep_whole_state(c, &whole_yaml) < 0 || keep_briefings(c, outbox, n_outbox) < 0)
+	if (create_files(c, spec->secret) < 0 || keep_identity(c, spec) < 0 ||
+		keep_addresses(c, &addresses) < 0 || keep_whole_state(c, &whole_yaml) < 0 ||
+		keep_briefings(c, outbox, n_outbox) < 0)
 		goto done;
 	file_list_add(&files, &n_files, LAYOUT_CAMPAIGN, campaign_yaml.data, campaign_yaml.len);
 	file_list_add(&files, &n_files, LAYOUT_STATE, state_yaml.data, state_yaml.len);

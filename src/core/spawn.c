@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/spawn.h"
 #include "core/banned.h"
 
@@ -103,4 +104,126 @@ int spawn_wait(pid_t pid, int timeout_s)
 		errno = ETIMEDOUT;
 	}
 	return -1;
+}
+
+/* Appends what fd has to b (at most max kept); 0 at its end, 1 more to come, -1 error. */
+static int drain(int fd, struct buf *b, size_t max)
+{
+	char chunk[4096];
+	ssize_t r = read(fd, chunk, sizeof chunk);
+
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : -1;
+	if (r == 0)
+		return 0;
+	if (b->len < max)
+		buf_append(b, chunk, (size_t)r < max - b->len ? (size_t)r : max - b->len);
+	return 1;
+}
+
+/* Feeds in and reads the child's two outputs until both end or the deadline passes. 0, or
+ * -1 with errno. */
+static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct buf *err, size_t max,
+	int timeout_s)
+{
+	size_t off = 0;
+	long left_ms = timeout_s > 0 ? timeout_s * 1000L : -1;
+
+	if (n == 0) {
+		close(fds[0]);
+		fds[0] = -1;
+	}
+	while (fds[1] >= 0 || fds[2] >= 0) {
+		struct pollfd p[3] = { { fds[0], POLLOUT, 0 }, { fds[1], POLLIN, 0 },
+			{ fds[2], POLLIN, 0 } };
+		int ready = poll(p, 3, left_ms > 1000 || left_ms < 0 ? 1000 : (int)left_ms);
+		if (ready < 0 && errno != EINTR)
+			return -1;
+		if (left_ms >= 0 && (left_ms -= 1000) <= 0 && ready == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (ready <= 0)
+			continue;
+		if (fds[0] >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = (p[0].revents & POLLOUT) ? write(fds[0], in + off, n - off) :
+							       -1;
+			if (w > 0)
+				off += (size_t)w;
+			if (w < 0 && errno != EINTR && errno != EAGAIN)
+				off = n; /* it stopped reading: what it said tells why */
+			if (off == n) {
+				close(fds[0]);
+				fds[0] = -1;
+			}
+		}
+		for (int k = 1; k <= 2; k++) {
+			if (fds[k] < 0 || !(p[k].revents & (POLLIN | POLLERR | POLLHUP)))
+				continue;
+			int r = drain(fds[k], k == 1 ? out : err, max);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				close(fds[k]);
+				fds[k] = -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int spawn_capture(const char *path, char *const argv[], const void *in, size_t n, struct buf *out,
+	struct buf *err, size_t max, int timeout_s)
+{
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, fds[3], rc;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	for (int k = 0; k < 3; k++)
+		if (pipe(p[k]) < 0) {
+			int e = errno;
+			for (int j = 0; j < k; j++) {
+				close(p[j][0]);
+				close(p[j][1]);
+			}
+			errno = e;
+			return -1;
+		}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[0][0], 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1][1], 1);
+	posix_spawn_file_actions_adddup2(&fa, p[2][1], 2);
+	for (int k = 0; k < 3; k++) {
+		posix_spawn_file_actions_addclose(&fa, p[k][0]);
+		posix_spawn_file_actions_addclose(&fa, p[k][1]);
+	}
+	rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[0][0]);
+	close(p[1][1]);
+	close(p[2][1]);
+	fds[0] = p[0][1];
+	fds[1] = p[1][0];
+	fds[2] = p[2][0];
+	if (rc != 0) {
+		for (int k = 0; k < 3; k++)
+			close(fds[k]);
+		errno = rc;
+		return -1;
+	}
+	/* A child that stops reading must not kill umpire with SIGPIPE. */
+	struct sigaction ign = { 0 }, old;
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	int pumped = pump(fds, in, n, out, err, max, timeout_s), e = errno;
+	sigaction(SIGPIPE, &old, NULL);
+	for (int k = 0; k < 3; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	if (pumped < 0) {
+		spawn_stop(pid);
+		errno = e;
+		return -1;
+	}
+	return spawn_wait(pid, timeout_s);
 }

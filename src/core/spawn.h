@@ -16,6 +16,15 @@ int spawn_fed(pid_t *pid, const char *path, char *const argv[], int fd, int all,
  * reader stops reading. 0, or -1 with errno (ETIMEDOUT when it waited too long). */
 int spawn_write_all(int fd, const char *data, size_t n, int timeout_s, int sock);
 
+struct buf;
+/* Runs path with argv to its end: in (n bytes) on its standard input, its standard output
+ * into out and its standard error into err (appended; each cut at max bytes, the rest read
+ * and dropped). With timeout_s > 0 it is stopped (spawn_stop) after that many seconds. The
+ * wait status, or -1 with errno (ETIMEDOUT when stopped; posix_spawn's error when it could
+ * not start). */
+int spawn_capture(const char *path, char *const argv[], const void *in, size_t n, struct buf *out,
+	struct buf *err, size_t max, int timeout_s);
+
 #define SPAWN_GRACE 2 /* seconds a child has after SIGTERM before SIGKILL */
 
 /* The seconds in the environment variable name (a whole number, 1 to 3600), else def: how a

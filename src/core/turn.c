@@ -16,6 +16,7 @@
 #include "core/beacon.h"
 #include "core/turn.h"
 #include "core/turn_int.h"
+#include "core/timelock.h"
 #include "core/audit.h"
 #include "core/durable.h"
 #include "core/file.h"
@@ -476,6 +477,9 @@ static int step_randomness(struct turn *t)
 		turn_set_beacon(t, t->record->beacon_value, t->record->beacon_round);
 	if (rc == 0)
 		turn_beacon(t->out.beacon, t->in.beacon_value);
+	/* The round's signature is checked: time-locked orders open now (timelock.h). */
+	if (rc == 0 && t->c->orders_timelocked)
+		rc = timelock_open_files(t);
 	return rc;
 }
 
@@ -597,6 +601,9 @@ static int step_resolve(struct turn *t)
 		n_ro++;
 		if (missing)
 			events_add(&t->out.events, "orders", "no orders from %s", ids[i]);
+		else if (f && f->timelock_failed)
+			events_add(&t->out.events, "orders", "no orders from %s: %s", ids[i],
+				f->timelock_failed);
 	}
 	rt.turn = t->in.turn;
 	rt.orders = ro;

@@ -48,6 +48,8 @@ struct order_file {
 	uint8_t entropy[FAIR_HASH_BYTES];
 	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
 	                 * only such a file may say `player: umpire`, and it must */
+	char *timelock_failed; /* orders timelocked: why the file gave no orders once opened
+	                        * (it did not open, or not to his orders), or NULL */
 };
 
 /* One revealed salt of a sealed turn (reveal/turn-NNNN/salts.yaml). */
@@ -115,6 +117,7 @@ enum turn_flags {
 	TURN_DICE_CHECKED = 1 << 2,  /* TURN_RECORDED: the record's dice were checked against its
 					seed (audit_fairness), so the turn reuses their values */
 	TURN_CLOSING = 1 << 3,       /* `close`: fix the turn's inputs (recover..close) */
+	TURN_PLAIN_ORDERS = 1 << 4,  /* `seal`: the plain order file of a time-locked campaign */
 };
 
 /* What a run did besides the turn itself, for the command to tell the user. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/turn_int.h"
+#include "core/timelock.h"
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
@@ -329,13 +330,35 @@ static int seal_files(struct turn *t)
 	return 0;
 }
 
+/* A time-locked campaign's file read as a plain order file: `seal`'s, and one given to
+ * `check` that neither is named *.age nor begins as an armored age file (a player checking
+ * what he will seal). The inbox names what it checks PLAYER.yaml.age: it never takes one. */
+static int timelock_plain(const struct turn *t, const struct order_file *f)
+{
+	static const char armor[] = "-----BEGIN AGE ENCRYPTED FILE-----";
+	size_t n = strlen(f->path);
+
+	if (t->flags & TURN_PLAIN_ORDERS)
+		return 1;
+	if (!(t->flags & TURN_CHECK_ONLY) || (n >= 4 && strcmp(f->path + n - 4, ".age") == 0))
+		return 0;
+	return f->len < sizeof armor - 1 || memcmp(f->bytes, armor, sizeof armor - 1) != 0;
+}
+
 int step_orders(struct turn *t)
 {
 	if (t->source == TURN_RECORDED && read_committed_orders(t) < 0)
 		return -1;
 	/* Files parse in the order given, so "a second file for X" names the later one. */
-	for (size_t i = 0; i < t->in.n_files; i++)
-		orders_parse_file(t, &t->in.files[i], &t->diag);
+	for (size_t i = 0; i < t->in.n_files; i++) {
+		struct order_file *f = &t->in.files[i];
+		/* Time-locked: ciphertext until the round (timelock_open_files parses it then). */
+		if (t->c->orders_timelocked && !f->is_rulings && !timelock_plain(t, f)) {
+			if (timelock_take(t, f) < 0)
+				return -1;
+		} else
+			orders_parse_file(t, f, &t->diag);
+	}
 	if (diag_count(&t->diag) && t->source == TURN_LIVE)
 		return error_set(ERROR_INPUT, "the order files have errors");
 	if (diag_count(&t->diag)) {
@@ -414,6 +437,9 @@ static void make_close(struct turn *t, struct close_record *r)
 	qsort(r->missing, r->n_missing, sizeof(*r->missing), cmp_str);
 	if (c->entropy == CAMPAIGN_ENTROPY_BEACON) {
 		r->round = t->round_override ? t->round_override : close_named_round(c, t->when);
+		/* Time-locked orders open with exactly the round they were locked to. */
+		if (c->orders_timelocked)
+			r->round = campaign_turn_round(c, t->in.turn);
 		r->round_at = close_round_at(c, r->round);
 	}
 }
@@ -511,6 +537,15 @@ static int commit_close(struct turn *t)
 	layout_close_path(path, t->in.turn);
 	layout_close_tag(tag, t->in.turn);
 	file_list_add(&files, &n_files, path, yaml.data, yaml.len);
+	/* Time-locked files are unreadable until the round: public from the close on. */
+	for (size_t i = 0; c->orders_timelocked && i < t->in.n_files; i++) {
+		const struct order_file *f = &t->in.files[i];
+		char *name = xasprintf(TIMELOCK_DIR "/turn-%04d/%s" TIMELOCK_SUFFIX, t->in.turn,
+			f->player);
+		if (!f->is_rulings)
+			file_list_add(&files, &n_files, name, f->bytes, f->len);
+		free(name);
+	}
 	stamp_close(t, &yaml, &files, &n_files);
 	close_summary(what, sizeof what, &t->close);
 	layout_close_message(&msg, t->in.turn, what, t->close.digest, c->commitment);
@@ -523,6 +558,25 @@ static int commit_close(struct turn *t)
 	buf_release(&yaml);
 	buf_release(&msg);
 	return rc;
+}
+
+/* A time-locked turn's close names R(turn): refused when a close now would name a later
+ * round (R is out, or closer than beacon_delay: its value and the orders could be known
+ * before the close). */
+static int timelock_close_in_time(const struct turn *t)
+{
+	long long want = campaign_turn_round(t->c, t->in.turn);
+	long long first = close_named_round(t->c, t->when);
+
+	if (t->round_override && t->round_override != want)
+		return error_set(ERROR_INPUT,
+			"beacon round %lld: turn %d's orders are time-locked to round %lld, the round its close names",
+			t->round_override, t->in.turn, want);
+	if (first <= want)
+		return 0;
+	return error_set(ERROR_INPUT,
+		"turn %d's orders are time-locked to beacon round %lld, out at %lld: too close to a close at %lld (at least %lld s before the round, beacon_delay); the turn cannot be closed fairly now",
+		t->in.turn, want, close_round_at(t->c, want), t->when, t->c->beacon_delay);
 }
 
 int step_close(struct turn *t)
@@ -539,10 +593,12 @@ int step_close(struct turn *t)
 		/* Exactly the first round beacon_delay after the close: a later one would let
 		 * the umpire close, wait, and close again (docs/fairness.md, "Closed turns"). */
 		long long first = t->round_override ? close_named_round(t->c, t->when) : 0;
-		if (t->round_override && t->round_override != first)
+		if (t->round_override && t->round_override != first && !t->c->orders_timelocked)
 			return error_set(ERROR_INPUT,
 				"beacon round %lld: a close at %lld names round %lld, the first out %lld s after it, and no other (a later round would leave time to close again)",
 				t->round_override, t->when, first, t->c->beacon_delay);
+		if (t->c->orders_timelocked && timelock_close_in_time(t) < 0)
+			return -1;
 		t->closed = 1;
 		return commit_close(t);
 	}

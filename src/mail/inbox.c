@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "mail/inbox.h"
+#include "core/timelock.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/durable.h"
@@ -351,7 +352,13 @@ static int check_orders(struct intake *in)
 	int rc;
 
 	turn_init(&t, in->c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
-	turn_add_order_bytes(&t, in->m.orders_name, in->m.orders, in->m.orders_len);
+	/* Time-locked: nothing inside says who sent it; the sender's address does. */
+	char *tl_name = in->c->orders_timelocked ?
+				xasprintf("%s.yaml" TIMELOCK_SUFFIX, in->c->players[in->player]) :
+				NULL;
+	turn_add_order_bytes(&t, tl_name ? tl_name : in->m.orders_name, in->m.orders,
+		in->m.orders_len);
+	free(tl_name);
 	rc = turn_run(&t, "load", "orders");
 	if (rc < 0 && t.failed_step && strcmp(t.failed_step, "orders") == 0 &&
 		diag_count(&t.diag)) {
@@ -668,6 +675,7 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		error_clear();
 		receipt_hash_lines(b, in->sha256, sealed ? salt : NULL, sealed ? commitment : NULL);
 		buf_printf(b, "received: %s\n", when);
+		timelock_note(b, c, in->turn, 0);
 		if (in->signed_by_key)
 			buf_printf(b, "signature: good (ssh_key of %s)\n", c->players[in->player]);
 	} else {

@@ -18,6 +18,7 @@ for c in $cmds; do
     case $c in
     nonce) usage_error nonce extra; has "$TMP/err" "unexpected argument 'extra' (it takes no arguments)" ;;
     rules) usage_error rules a b; has "$TMP/err" "unexpected argument 'b' (NAME expected, no more)" ;;
+    seal) usage_error seal; has "$TMP/err" "umpire seal: missing ORDERS (the order file to seal)" ;;
     *) usage_error "$c"; has "$TMP/err" "umpire $c: missing DIR" ;;
     esac
 done
