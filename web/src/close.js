@@ -7,7 +7,8 @@ import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag, concat } fro
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
 import { UMPIRE } from './campaign.js';
-import { isTimelockedFile } from './timelock-verify.js';
+import { isTimelockedFile, timelockOf } from './timelock-verify.js';
+import { turnRound } from './tlock-campaign.js';
 
 export const closePath = (t) => `journal/turn-${String(t).padStart(4, '0')}.close.yaml`;
 const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon'];
@@ -118,7 +119,14 @@ export function checkCloseFile(camp, t, r) {
 		const want = roundAt(camp.beaconGenesis, camp.beaconPeriod, r.round);
 		if (r.roundAt !== want) throw new Failed(`${path}: beacon round ${r.round} is out at ${want} (genesis ${camp.beaconGenesis}, period ${camp.beaconPeriod}), not at ${r.roundAt}`);
 		const named = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
-		if (r.roundAt > r.closedAt && r.round !== named) {
+		// Time-locked orders: the close names R(t), the round the files were locked to, never
+		// one earlier than a close at closed_at could name (docs/fairness.md, "Time-locked orders").
+		const tl = timelockOf(camp);
+		const locked = tl.timelocked ? Number(turnRound(tl, t)) : 0;
+		if (r.roundAt > r.closedAt && locked && (r.round !== locked || r.round < named)) {
+			throw new Failed(`${path}: beacon round ${r.round}, but turn ${t}'s orders are time-locked to round ${locked}, which a close at ${r.closedAt} ${locked < named ? 'cannot name (it is out too soon after)' : 'must name'}`);
+		}
+		if (r.roundAt > r.closedAt && !locked && r.round !== named) {
 			throw new Failed(`${path}: beacon round ${r.round}, but a close at ${r.closedAt} names round ${named}, the first out ${camp.beaconDelay} s after it (a later round leaves time to close again)`);
 		}
 		if (r.roundAt <= r.closedAt) {
