@@ -1,0 +1,210 @@
+/* missed.c — turns missed per seat, in a row and in all, and civil disorder, derived from the
+ * committed closes and journal exports (missed.h). No game and no mail here: who was due is
+ * what the record says (a close's lists, the export's "no orders from P" events). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/missed.h"
+#include "core/audit.h"
+#include "core/campaign.h"
+#include "core/close.h"
+#include "core/error.h"
+#include "core/turn.h"
+#include "core/banned.h"
+
+/* The text step_resolve journals for a due player closed without orders (turn.c). */
+#define NO_ORDERS_FROM "no orders from "
+
+int seat_new_player_from(struct campaign *c, const char *seat)
+{
+	/* Stub: the stand-ins (issue 37 item 3) return the first turn of the seat's current
+	 * player from the public record; until then no seat has changed hands. */
+	(void)c;
+	(void)seat;
+	return 1;
+}
+
+static int player_index(const struct campaign *c, const char *player)
+{
+	for (size_t i = 0; i < c->n_players; i++)
+		if (strcmp(c->players[i], player) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int marks_from_close(struct campaign *c, int n, enum missed_mark *marks)
+{
+	struct close_record r;
+	char commit[41];
+	int rc = turn_read_close(c, n, &r, commit, NULL);
+
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < r.n_orders; i++) {
+		int k = player_index(c, r.orders[i].player);
+		if (k >= 0)
+			marks[k] = MISSED_SENT;
+	}
+	for (size_t i = 0; i < r.n_missing; i++) {
+		int k = player_index(c, r.missing[i]);
+		if (k >= 0)
+			marks[k] = MISSED_MISSED;
+	}
+	close_release(&r);
+	return 0;
+}
+
+static int marks_from_export(struct campaign *c, int n, enum missed_mark *marks)
+{
+	struct journal_record *rec = NULL;
+	struct diag d;
+	size_t len = strlen(NO_ORDERS_FROM);
+
+	diag_init(&d);
+	int rc = audit_read_export(&rec, c, n, NULL, &d);
+	diag_release(&d);
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < rec->n_orders; i++) {
+		int k = player_index(c, rec->orders[i].player);
+		if (k >= 0 && rec->orders[i].has_file)
+			marks[k] = MISSED_SENT;
+	}
+	for (size_t i = 0; i < rec->n_events; i++) {
+		const struct event *e = &rec->events[i];
+		if (e->kind != EVENT_EVENT || strcmp(e->phase, "orders") != 0 ||
+			strncmp(e->text, NO_ORDERS_FROM, len) != 0)
+			continue;
+		int k = player_index(c, e->text + len);
+		if (k >= 0 && marks[k] != MISSED_SENT)
+			marks[k] = MISSED_MISSED;
+	}
+	journal_record_free(rec);
+	return 0;
+}
+
+int missed_turn_marks(struct campaign *c, int n, enum missed_mark *marks)
+{
+	for (size_t i = 0; i < c->n_players; i++)
+		marks[i] = MISSED_NOT_DUE;
+	/* The close fixed the turn's inputs first: its lists are the record of who sent. */
+	int rc = marks_from_close(c, n, marks);
+	if (rc == ERROR_NOTFOUND)
+		rc = marks_from_export(c, n, marks);
+	return rc;
+}
+
+int missed_count(struct missed *out, struct campaign *c, int upto)
+{
+	enum missed_mark *marks = xcalloc(c->n_players + 1, sizeof(*marks));
+	int *from = xcalloc(c->n_players + 1, sizeof(*from));
+	int rc = 0;
+
+	memset(out, 0, c->n_players * sizeof(*out));
+	for (size_t i = 0; i < c->n_players; i++)
+		from[i] = seat_new_player_from(c, c->players[i]);
+	for (int n = 1; n <= upto; n++) {
+		rc = missed_turn_marks(c, n, marks);
+		if (rc == ERROR_NOTFOUND) {
+			error_clear();
+			rc = 0;
+			break;
+		}
+		if (rc < 0)
+			break;
+		for (size_t i = 0; i < c->n_players; i++) {
+			struct missed *m = &out[i];
+			if (n == from[i])
+				m->in_row = 0;
+			if (marks[i] == MISSED_SENT)
+				m->in_row = 0;
+			else if (marks[i] == MISSED_MISSED) {
+				m->in_row++;
+				m->total++;
+				m->last = n;
+			}
+		}
+	}
+	int n_cd = c->pbem.schedule.civil_disorder;
+	for (size_t i = 0; i < c->n_players; i++)
+		out[i].disorder = n_cd > 0 && out[i].in_row >= n_cd;
+	free(from);
+	free(marks);
+	return rc;
+}
+
+/* Turns seat k missed in a row before `turn`, back to turn `from`, at most cap. */
+static int row_back(struct campaign *c, int k, int turn, int from, int cap)
+{
+	enum missed_mark *marks = xcalloc(c->n_players + 1, sizeof(*marks));
+	int row = 0;
+
+	for (int n = turn - 1; n >= 1 && n >= from && row < cap; n--) {
+		int rc = missed_turn_marks(c, n, marks);
+		if (rc != 0) {
+			free(marks);
+			return rc == ERROR_NOTFOUND ?
+				       error_set(ERROR_INPUT, "turn %d: no record of turn %d", turn,
+					       n) :
+				       -1;
+		}
+		if (marks[k] == MISSED_SENT)
+			break;
+		if (marks[k] == MISSED_MISSED)
+			row++;
+	}
+	free(marks);
+	return row;
+}
+
+int missed_in_row_before(struct campaign *c, int turn, const char *player, int cap)
+{
+	int k = player_index(c, player);
+	return k < 0 ? 0 : row_back(c, k, turn, seat_new_player_from(c, player), cap);
+}
+
+int missed_plan(struct missed_plan *out, struct campaign *c, int turn, const char *player, int sent)
+{
+	int n_cd = c->pbem.schedule.civil_disorder;
+	int k = player_index(c, player);
+	int from = seat_new_player_from(c, player);
+
+	memset(out, 0, sizeof(*out));
+	if (k < 0)
+		return 0;
+	out->hold = !sent && c->pbem.schedule.missed == PBEM_MISSED_HOLD;
+	if (n_cd <= 0)
+		return 0;
+	/* A new player takes the seat this turn: the last one's run of misses ends here. */
+	if (turn == from && turn > 1) {
+		int before = row_back(c, k, turn, 1, n_cd);
+		if (before < 0)
+			return -1;
+		if (before >= n_cd)
+			snprintf(out->event, sizeof(out->event),
+				"%s: civil disorder ends: a new player takes the seat", player);
+	}
+	int before = turn == from ? 0 : row_back(c, k, turn, from, n_cd);
+	if (before < 0)
+		return -1;
+	if (sent) {
+		if (before >= n_cd)
+			snprintf(out->event, sizeof(out->event),
+				"%s: civil disorder ends: orders accepted after %d turns missed in a row",
+				player, before);
+		return 0;
+	}
+	out->row = before + 1;
+	if (out->row < n_cd)
+		return 0;
+	out->hold = 1;
+	if (before + 1 == n_cd)
+		snprintf(out->event, sizeof(out->event),
+			"%s: civil disorder: %d turns missed in a row; the side plays its hold orders until its player sends orders again or a new player takes the seat",
+			player, n_cd);
+	else
+		snprintf(out->event, sizeof(out->event),
+			"%s: in civil disorder: the side plays its hold orders", player);
+	return 0;
+}
