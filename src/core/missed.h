@@ -7,8 +7,10 @@
 #define UMPIRE_MISSED_H
 
 #include <stddef.h>
+#include "core/buf.h"
 
 struct campaign;
+struct turn_input;
 
 /* One seat's missed turns up to a turn. */
 struct missed {
@@ -40,6 +42,27 @@ int missed_turn_marks(struct campaign *c, int n, enum missed_mark *marks);
  * out[0..c->n_players), campaign order. A turn with no record yet ends the count. Returns
  * 0, or -1 (error_last()). */
 int missed_count(struct missed *out, struct campaign *c, int upto);
+
+/* missed_count over the turns before in->turn, then in->turn as its input says (a file:
+ * sent; missing: missed): the counts a turn's report gives before the turn is committed. */
+int missed_count_turn(struct missed *out, struct campaign *c, const struct turn_input *in);
+/* The entry of out (missed_count's, campaign order) for player, or NULL. */
+const struct missed *missed_find(const struct missed *out, const struct campaign *c,
+	const char *player);
+/* What a reminder tells the player of seat m (NULL: nothing) beyond "no orders yet", in
+ * sentences ending with a line break, appended to out: the turns he has missed, what a
+ * missed turn plays (schedule.missed) and, with civil_disorder N, how many misses in a
+ * row put his side in civil disorder, or that it is in it. Nothing when he has missed none
+ * and the schedule has no civil disorder. */
+void missed_remind(struct buf *out, const struct campaign *c, const struct missed *m);
+/* 1 if any of m[0..n) has missed a turn. */
+int missed_any(const struct missed *m, size_t n);
+/* "2 in a row, 3 in all" and " (civil disorder: hold orders)" when so, appended to out. */
+void missed_describe(struct buf *out, const struct missed *m);
+
+/* The report's "## Missed turns" section for turn in->turn (missed_count_turn): a line per
+ * seat that has missed any, appended to b; nothing when none has. */
+void missed_render(struct buf *b, struct campaign *c, const struct turn_input *in);
 
 /* The turns player missed in a row before turn `turn` (turns turn-1, turn-2, ... back to
  * his last accepted orders or his seat's new player), counted up to cap at most: what a
