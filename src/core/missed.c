@@ -323,6 +323,9 @@ int missed_plan(struct missed_plan *out, struct campaign *c, int turn, const cha
 	if (before < 0)
 		return -1;
 	if (sent) {
+		/* The whole run, for the record: it ended at his last orders or his seat's change. */
+		if (before >= n_cd)
+			before = row_back(c, k, turn, from, TURN_MAX);
 		if (before >= n_cd)
 			snprintf(out->event, sizeof(out->event),
 				"%s: civil disorder ends: orders accepted after %d turns missed in a row",
