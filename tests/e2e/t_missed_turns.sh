@@ -9,7 +9,11 @@ SRC=$ROOT/campaigns/betio-seawall
 C=$TMP/c
 D0=1767225600                  # lib.sh's SOURCE_DATE_EPOCH
 DAY=86400
-cat "$SRC/scenario.yaml" - > scenario.yaml <<'YAML'
+sed -e 's/^  - id: usmc$/  - id: usmc\n    email: usmc@example.org/' \
+    -e 's/^  - id: ija$/  - id: ija\n    email: ija@example.org/' "$SRC/scenario.yaml" > scenario.yaml
+cat >> scenario.yaml <<'YAML'
+mail:
+  from: umpire@example.org
 schedule:
   first_deadline: 2026-01-02T00:00:00Z
   every: 1d
@@ -62,6 +66,17 @@ assert (p["ija"]["missed_in_row"], p["ija"]["missed_total"], p["ija"]["civil_dis
 assert (p["usmc"]["missed_in_row"], p["usmc"]["missed_total"], p["usmc"]["civil_disorder"]) == (0, 0, False), p["usmc"]
 PY
 # The reminder of turn 5 says how many he has missed and what comes at the third.
+# The reminder of turn 5 tells ija his count, what a miss plays and when civil disorder comes.
+expect 0 at $((D0 + 4 * DAY + 600)) "$BIN" remind "$C"
+python3 - "$C/.umpire/outbox/new/remind-0005-ija.eml" <<'PY' || die "ija's reminder"
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+body = " ".join(m.get_body(("plain",)).get_content().split())
+for want in ("Missed turns: 2 in a row, 3 in all.",
+             "A missed turn plays your side's standing orders.",
+             "After 3 missed in a row your side is in civil disorder and plays its hold orders"):
+    assert want in body, (want, body)
+PY
 # The third in a row: civil disorder, journaled, and the hold orders played.
 turn 5 usmc
 report 5 > r5.md
