@@ -123,3 +123,11 @@ grep -q "^- ija" tampered/journal/turn-0004.close.yaml && die "the tamper did no
 expect 65 "$BIN" verify tampered
 has "$TMP/out" "turn 4 was closed (tag close-0004"
 has "$TMP/out" "the players without orders differ from the close's"
+# ... and so do both independent verifiers: the close's missing list is who the turn
+# journaled as sending no orders.
+expect 65 python3 "$ROOT/tools/umpire-verify" tampered
+has "$TMP/out" "turn 4: journal/turn-0004.close.yaml (tag close-0004) lists without orders [], the turn's journal/turn-0004.yaml journaled no orders from [ija]"
+if command -v node >/dev/null 2>&1 && [ -f "$ROOT/web/node_modules/.package-lock.json" ]; then
+    expect 65 node "$ROOT/tools/umpire-verify.mjs" tampered
+    has "$TMP/out" "lists without orders [], the turn's journal/turn-0004.yaml journaled no orders from [ija]"
+fi
