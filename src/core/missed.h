@@ -61,7 +61,8 @@ int missed_any(const struct missed *m, size_t n);
 void missed_describe(struct buf *out, const struct missed *m);
 
 /* The report's "## Missed turns" section for turn in->turn (missed_count_turn): a line per
- * seat that has missed any, appended to b; nothing when none has. */
+ * seat that has missed any, appended to b; nothing when none has, or when the campaign has
+ * no schedule (no deadline to miss: the umpire closes each turn by hand). */
 void missed_render(struct buf *b, struct campaign *c, const struct turn_input *in);
 
 /* The turns player missed in a row before turn `turn` (turns turn-1, turn-2, ... back to
