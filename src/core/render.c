@@ -8,6 +8,7 @@
 #include "core/render.h"
 #include "core/timelock.h"
 #include "core/escape.h"
+#include "core/missed.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -381,6 +382,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		escape_markdown(b, in->missing[i]);
 		buf_puts(b, ": no orders\n");
 	}
+	missed_render(b, t->c, in);
 	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;

@@ -222,6 +222,24 @@ export function checkAgainstTurn(camp, t, close, files, digest, odir) {
 	checkMissing(camp, close, cp, (p) => p in files);
 }
 
+/** The close's missing list is who turn t journaled as sending no orders (an event "no orders
+ *  from P" of phase orders each, src/core/turn.c step_resolve): the turns a seat missed and
+ *  civil disorder are counted from the closes, so a close rewritten to hide a miss must
+ *  disagree with its turn. */
+export function checkMissingEvents(t, close, events, jpath) {
+	// Exactly "no orders from P": "no orders from P: WHY" is a time-locked file the close fixed
+	// that did not open (issue 36), not a player the close lists as missing.
+	const NO = /^no orders from ([^\s:]+)$/;
+	const said = (Array.isArray(events) ? events : [])
+		.filter((e) => e && typeof e === 'object' && String(e.phase) === 'orders' && NO.test(String(e.text)))
+		.map((e) => NO.exec(String(e.text))[1])
+		.sort();
+	const want = [...close.missing].sort();
+	if (said.join('\n') !== want.join('\n')) {
+		throw new Failed(`${closePath(t)} (tag ${closeTag(t)}) lists without orders [${close.missing.join(', ')}], the turn's ${jpath} journaled no orders from [${said.join(', ')}]`);
+	}
+}
+
 function checkMissing(camp, close, cp, sent) {
 	const m = close.missing;
 	const sorted = [...new Set(m)].sort(byteOrder);

@@ -9,7 +9,7 @@ import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
 import { timelockOf, checkTimelocked } from './timelock-verify.js';
 import { beaconHash, randomnessOf, checkRound, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
-import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
+import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
 import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
 import { decide, verdictLines } from './verdict.js';
@@ -360,6 +360,7 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 	} else {
 		if (camp.sealed) checkSealedAgainstTurn(camp, t, close, salted, digest);
 		else checkAgainstTurn(camp, t, close, files, digest, odir);
+		checkMissingEvents(t, close, root.events, jpath);
 		const value = need(root, 'beacon_value', jpath, 'str');
 		const rnd = need(root, 'beacon_round', jpath, 'str');
 		if (!value || !equal(beaconHash(value), beacon)) throw new Failed(`beacon differs: SHA256 of the beacon value is ${hex(beaconHash(value))}, ${jpath} says ${hex(beacon)}`);
