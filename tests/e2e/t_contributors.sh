@@ -5,7 +5,7 @@
 # the close, and counts for nothing. Both verifiers name turn 2 alone, with the same words.
 . "$ROOT/tests/e2e/lib.sh"
 BS="$ROOT/campaigns/betio-seawall"
-V="$ROOT/tools/umpire-verify"
+V="$JSV"
 P="$TMP/p"
 new_campaign betio-seawall "$P" --entropy players --visibility open
 # Fixed nonces (each player's reveal file, and SHA256 of its bytes in his order file), so
@@ -35,8 +35,8 @@ grep -q 'ija nonce ' "$P/journal/turn-0001.yaml" || die "turn 1's reveals lack i
 grep -q 'ija committed ' "$P/journal/turn-0002.yaml" || die "turn 2's reveals lack ija's stand-in"
 expect 3 "$BIN" verify "$P"
 grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/c.v"
-expect 3 python3 "$V" "$P"
-grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/py.v"
-cmp -s "$TMP/c.v" "$TMP/py.v" || { diff "$TMP/c.v" "$TMP/py.v" >&2; die "the verifiers disagree"; }
+expect 3 node "$V" "$P"
+grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/js.v"
+cmp -s "$TMP/c.v" "$TMP/js.v" || { diff "$TMP/c.v" "$TMP/js.v" >&2; die "the verifiers disagree"; }
 has "$TMP/c.v" "verdict: consistent, not proven fair"
 has "$TMP/c.v" "reason: few-contributors: entropy players: fewer than two independent contributors in turns 2"
