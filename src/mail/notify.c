@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mail/notify.h"
+#include "core/schedule.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/fair.h"
@@ -448,5 +449,45 @@ int notify_game_end(struct campaign *c, const char *why, const char *result, lon
 		free(subject);
 		buf_release(&body);
 	}
+	return rc;
+}
+
+int notify_override(struct campaign *c, size_t k, long long now, size_t *n)
+{
+	const struct override *o = &c->pbem.overrides[k];
+	struct buf body = BUF_INIT;
+	char kind[32], when[32];
+	int rc = 0;
+
+	*n = 0;
+	buf_printf(&body, "The umpire of %s recorded a change:\n\n  ", c->id);
+	override_describe(&body, o);
+	long long dl = pbem_deadline(&c->pbem, o->turn);
+	if (dl >= 0) {
+		pbem_format_utc(when, sizeof when, dl);
+		buf_printf(&body,
+			"\n\nTurn %d's deadline is now %s; every later deadline moves with it.",
+			o->turn, when);
+	}
+	buf_printf(&body,
+		"\n\nThe close of turn %d commits it (journal/turn-%04d.close.yaml, 'overrides:'),\n"
+		"and 'umpire verify' checks that it moved no deadline that had passed when it was\n"
+		"made. 'umpire log DIR --umpire' lists every override of the campaign.\n",
+		o->turn, o->turn);
+	snprintf(kind, sizeof kind, "override-%zu", k + 1);
+	char *subject = xasprintf("[%s] turn %d: %s", c->id, o->turn,
+		o->kind == OVERRIDE_EXTEND ? "deadline extended" :
+		o->kind == OVERRIDE_PAUSE  ? "the campaign is paused" :
+		o->kind == OVERRIDE_RESUME ? "the campaign resumes" :
+					     "a seat changes hands");
+	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+		if (!has_address(c, i))
+			continue;
+		struct notice nt = { kind, o->turn, subject, buf_str(&body), { { 0 } }, 0 };
+		rc = queue_notice(c, i, &nt, now);
+		*n += rc == 0;
+	}
+	free(subject);
+	buf_release(&body);
 	return rc;
 }

@@ -53,4 +53,9 @@ void notify_message_id(char *out, size_t size, const struct campaign *c, const c
 int notify_game_end(struct campaign *c, const char *why, const char *result, long long now,
 	size_t *n);
 
+/* Queues to every player with an address the announcement of the umpire's override index k
+ * of c->pbem (core/schedule.h): what changed, why, the open turn's deadline now, and that the
+ * close of its turn commits it; outbox name override-K-NNNN-PLAYER. *n counts them. 0 / -1. */
+int notify_override(struct campaign *c, size_t k, long long now, size_t *n);
+
 #endif
