@@ -428,6 +428,15 @@ int seat_new_player_from(const struct campaign *c, const char *seat)
 	return from;
 }
 
+/* "1d", "36h", "90m" or "45s": the largest unit that divides |s|, signed. */
+static void duration(struct buf *out, long long s)
+{
+	long long a = s < 0 ? -s : s;
+	const char *unit = a % 86400 == 0 ? "d" : a % 3600 == 0 ? "h" : a % 60 == 0 ? "m" : "s";
+	long long per = *unit == 'd' ? 86400 : *unit == 'h' ? 3600 : *unit == 'm' ? 60 : 1;
+	buf_printf(out, "%s%lld%s", s < 0 ? "-" : "", a / per, unit);
+}
+
 void override_describe(struct buf *out, const struct override *o)
 {
 	char when[32];
@@ -436,14 +445,20 @@ void override_describe(struct buf *out, const struct override *o)
 	buf_printf(out, "turn %d, %s: ", o->turn, when);
 	switch (o->kind) {
 	case OVERRIDE_EXTEND:
-		buf_printf(out, "extension of %lld s asked by %s", o->shift, o->player);
+		buf_puts(out, "extension of ");
+		duration(out, o->shift);
+		buf_printf(out, " asked by %s (every deadline moves)", o->player);
 		break;
 	case OVERRIDE_PAUSE:
 		pbem_format_utc(when, sizeof when, o->until);
-		buf_printf(out, "paused until %s (every deadline moves %lld s)", when, o->shift);
+		buf_printf(out, "paused until %s (every deadline moves ", when);
+		duration(out, o->shift);
+		buf_puts(out, ")");
 		break;
 	case OVERRIDE_RESUME:
-		buf_printf(out, "resumed (every deadline moves %lld s)", o->shift);
+		buf_puts(out, "resumed (every deadline moves ");
+		duration(out, o->shift);
+		buf_puts(out, ")");
 		break;
 	default:
 		buf_printf(out, "seat %s: new player from turn %d", o->player, o->turn);
