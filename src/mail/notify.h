@@ -58,4 +58,8 @@ int notify_game_end(struct campaign *c, const char *why, const char *result, lon
  * close of its turn commits it; outbox name override-K-NNNN-PLAYER. *n counts them. 0 / -1. */
 int notify_override(struct campaign *c, size_t k, long long now, size_t *n);
 
+/* Queues to player i's new player (a stand-in from turn) his side's briefing and its last
+ * report (turn - 1's), under names of their own (standin-NNNN-...). *n counts them. 0 / -1. */
+int notify_standin(struct campaign *c, size_t i, int turn, long long now, size_t *n);
+
 #endif
