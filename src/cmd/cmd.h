@@ -41,6 +41,8 @@ int cmd_publish(int argc, char **argv);
 int cmd_remind(int argc, char **argv);
 int cmd_players(int argc, char **argv);
 int cmd_pause(int argc, char **argv);
+/* log_umpire.c: `umpire log DIR --umpire [--turn N] [--json]`. An exit code. */
+int cmd_log_umpire(const char *dir, int turn, int json);
 int cmd_resume(int argc, char **argv);
 struct campaign;
 struct override;

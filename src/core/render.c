@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/overrides.h"
 #include "core/repo.h"
 #include "core/svg.h"
 #include "core/banned.h"
@@ -379,6 +380,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		escape_markdown(b, in->missing[i]);
 		buf_puts(b, ": no orders\n");
 	}
+	render_overrides(b, t);
 	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;

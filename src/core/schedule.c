@@ -428,13 +428,21 @@ int seat_new_player_from(const struct campaign *c, const char *seat)
 	return from;
 }
 
-/* "1d", "36h", "90m" or "45s": the largest unit that divides |s|, signed. */
+/* "1d", "27h20m" or "45s": days when whole, else hours, minutes and seconds, signed. */
 static void duration(struct buf *out, long long s)
 {
 	long long a = s < 0 ? -s : s;
-	const char *unit = a % 86400 == 0 ? "d" : a % 3600 == 0 ? "h" : a % 60 == 0 ? "m" : "s";
-	long long per = *unit == 'd' ? 86400 : *unit == 'h' ? 3600 : *unit == 'm' ? 60 : 1;
-	buf_printf(out, "%s%lld%s", s < 0 ? "-" : "", a / per, unit);
+	buf_puts(out, s < 0 ? "-" : "");
+	if (a && a % 86400 == 0) {
+		buf_printf(out, "%lldd", a / 86400);
+		return;
+	}
+	if (a >= 3600)
+		buf_printf(out, "%lldh", a / 3600);
+	if (a % 3600 >= 60)
+		buf_printf(out, "%lldm", a % 3600 / 60);
+	if (a % 60 || a == 0)
+		buf_printf(out, "%llds", a % 60);
 }
 
 void override_describe(struct buf *out, const struct override *o)
@@ -442,7 +450,7 @@ void override_describe(struct buf *out, const struct override *o)
 	char when[32];
 
 	pbem_format_utc(when, sizeof when, o->at);
-	buf_printf(out, "turn %d, %s: ", o->turn, when);
+	buf_printf(out, "%s: ", when);
 	switch (o->kind) {
 	case OVERRIDE_EXTEND:
 		buf_puts(out, "extension of ");
