@@ -47,6 +47,8 @@ static const struct command commands[] = {
 	{ "pause", cmd_pause,
 		"pause DIR --until DATE --reason TEXT  stop the clock: every deadline moves (on the record)" },
 	{ "resume", cmd_resume, "resume DIR                   end a pause early" },
+	{ "end", cmd_end,
+		"end DIR --winner P|--draw --reason TEXT  end the game with the open turn (on the record)" },
 	{ "run", cmd_run,
 		"run DIR --maildir PATH       inbox, close or turn when due, reports, publish, send (cron)" },
 	{ "replay", cmd_replay, "replay DIR                   re-resolve every turn and compare" },

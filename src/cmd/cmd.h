@@ -44,6 +44,7 @@ int cmd_pause(int argc, char **argv);
 /* log_umpire.c: `umpire log DIR --umpire [--turn N] [--json]`. An exit code. */
 int cmd_log_umpire(const char *dir, int turn, int json);
 int cmd_resume(int argc, char **argv);
+int cmd_end(int argc, char **argv);
 struct campaign;
 struct override;
 /* pause.c: the checks before an override (closed turns; a schedule when needs_schedule) and

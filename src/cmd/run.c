@@ -97,7 +97,9 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 		due += s->players[i].due;
 		missing += s->players[i].due && !s->players[i].sent;
 	}
-	*allow_missing = missing > 0 && inbox_missing_allowed(c, s->turn, now);
+	/* The umpire ends the game with this turn (umpire end): it closes without the missing. */
+	*allow_missing = missing > 0 &&
+			 (inbox_missing_allowed(c, s->turn, now) || schedule_end(c, s->turn));
 	/* schedule.close deadline: the orders in stay replaceable until the deadline. */
 	long long dl = pbem_deadline(&c->pbem, s->turn);
 	if (missing == 0 && dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE && now < dl)

@@ -17,7 +17,22 @@
 #include "core/turn.h"
 #include "core/banned.h"
 
-const char *const override_kind_names[] = { "extend", "pause", "resume", "replace", NULL };
+const char *const override_kind_names[] = { "extend", "pause", "resume", "replace", "end", NULL };
+
+int override_is_seat_or_end(enum override_kind kind)
+{
+	return kind == OVERRIDE_REPLACE || kind == OVERRIDE_END;
+}
+
+const struct override *schedule_end(const struct campaign *c, int turn)
+{
+	size_t n;
+	const struct override *o = schedule_of_turn(c, turn, &n);
+	for (size_t i = 0; i < n; i++)
+		if (o[i].kind == OVERRIDE_END)
+			return &o[i];
+	return NULL;
+}
 
 void override_release(struct override *o)
 {
@@ -60,7 +75,7 @@ void schedule_emit(struct node *map, const struct override *v, size_t n, int wit
 		node_map_str(m, "at_utc", when);
 		if (o->player)
 			node_map_str(m, "player", o->player);
-		if (o->kind != OVERRIDE_REPLACE)
+		if (!override_is_seat_or_end(o->kind))
 			node_map_int(m, "shift", o->shift);
 		if (o->kind == OVERRIDE_PAUSE)
 			node_map_int(m, "until", o->until);
@@ -99,7 +114,7 @@ static int parse_one(struct override *o, const struct node *m, int turn, int wit
 		o->player = xstrdup(s);
 	else if (!n && (o->kind == OVERRIDE_EXTEND || o->kind == OVERRIDE_REPLACE))
 		node_need(m, "player", d);
-	if (o->kind != OVERRIDE_REPLACE && (n = node_need(m, "shift", d)))
+	if (!override_is_seat_or_end(o->kind) && (n = node_need(m, "shift", d)))
 		node_want_int(n, "shift", -((long long)1 << 40), (long long)1 << 40, &o->shift, d);
 	if (o->kind == OVERRIDE_PAUSE && (n = node_need(m, "until", d)))
 		node_want_int(n, "until", 0, (long long)1 << 50, &o->until, d);
@@ -298,10 +313,10 @@ static int check_one(const struct campaign *c, size_t i)
 
 	pbem_format_utc(at, sizeof at, o->at);
 	pbem_format_utc(when, sizeof when, dl);
-	if (o->kind != OVERRIDE_REPLACE && !c->pbem.schedule.set)
+	if (!override_is_seat_or_end(o->kind) && !c->pbem.schedule.set)
 		return error_set(ERROR_INPUT, "turn %d: a %s without a schedule", o->turn,
 			override_kind_names[o->kind]);
-	if (o->kind != OVERRIDE_REPLACE && o->at >= dl)
+	if (!override_is_seat_or_end(o->kind) && o->at >= dl)
 		return error_set(ERROR_INPUT,
 			"turn %d: the %s made at %s moves turn %d's deadline %s, which had passed then (a change recorded after a deadline cannot move it)",
 			o->turn, override_kind_names[o->kind], at, o->turn, when);
@@ -467,6 +482,13 @@ void override_describe(struct buf *out, const struct override *o)
 		buf_puts(out, "resumed (every deadline moves ");
 		duration(out, o->shift);
 		buf_puts(out, ")");
+		break;
+	case OVERRIDE_END:
+		if (o->player)
+			buf_printf(out, "the umpire ends the game with turn %d: %s wins", o->turn,
+				o->player);
+		else
+			buf_printf(out, "the umpire ends the game with turn %d: a draw", o->turn);
 		break;
 	default:
 		buf_printf(out, "seat %s: new player from turn %d", o->player, o->turn);

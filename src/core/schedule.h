@@ -22,6 +22,7 @@ enum override_kind {
 	OVERRIDE_PAUSE,   /* the campaign paused until `until`: deadlines move by until - at */
 	OVERRIDE_RESUME,  /* a pause ended early: deadlines move back by what was not used */
 	OVERRIDE_REPLACE, /* seat `player` has a new player from the turn (a stand-in) */
+	OVERRIDE_END,     /* the umpire ends the game with the turn: `player` wins (NULL: a draw) */
 	OVERRIDE_KIND_COUNT
 };
 /* `kind:` values, indexed by enum override_kind; NULL-terminated. */
@@ -34,7 +35,7 @@ struct override {
 	long long at;    /* when it was made, UTC seconds (the umpire's clock) */
 	long long shift; /* EXTEND, PAUSE, RESUME: seconds every deadline from turn on moves */
 	long long until; /* PAUSE: when the pause ends, UTC seconds */
-	char *player;    /* EXTEND: who asked; REPLACE: the seat */
+	char *player;    /* EXTEND: who asked; REPLACE: the seat; END: the winner (NULL: draw) */
 	char *ssh_key;   /* REPLACE: the newcomer's public key line, or NULL (none) */
 	char *reason;    /* why, as given ("" when none) */
 };
@@ -94,6 +95,12 @@ int schedule_check_close(const struct campaign *c, int turn, long long prev_clos
 /* The first turn of the seat's current player: the turn of the last REPLACE of seat, or 1
  * when it was never replaced (issue 37 item 3). */
 int seat_new_player_from(const struct campaign *c, const char *seat);
+
+/* 1 when an override of kind moves no deadline (REPLACE, END). */
+int override_is_seat_or_end(enum override_kind kind);
+
+/* The umpire's END among the overrides of turn, or NULL. */
+const struct override *schedule_end(const struct campaign *c, int turn);
 
 /* One line for a report or a log: "turn 3: extension of 1d for attacker (asked by mail)". */
 void override_describe(struct buf *out, const struct override *o);

@@ -19,6 +19,7 @@
 
 #include "mail/inbox.h"
 #include "mail/extend.h"
+#include "core/end.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/durable.h"
@@ -173,8 +174,11 @@ int inbox_game_over(struct campaign *c, char **why)
 	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
 		return -1;
 	layout_close_tag(tag, last + 1);
-	if (!repo_has(c->repo, tag) && c->rules->game_over &&
-		c->rules->game_over(&c->rc, state, last + 1, &rule_why))
+	struct buf ended = BUF_INIT;
+	if (end_of_turn(c, last, &ended, NULL, NULL))
+		*why = buf_detach(&ended); /* a concession or the umpire's end (core/end.h) */
+	else if (!repo_has(c->repo, tag) && c->rules->game_over &&
+		 c->rules->game_over(&c->rc, state, last + 1, &rule_why))
 		*why = xstrdup(rule_why ? rule_why : "the rule system says so");
 	else if ((uint32_t)(last + 1) > c->chain_length)
 		*why = xasprintf("turn %d is beyond the key chain", last + 1);
@@ -184,13 +188,14 @@ int inbox_game_over(struct campaign *c, char **why)
 
 /* campaign_victory of state as new strings: the line into *result, the winner's id (or
  * NULL) into *winner. */
-static void victory_strings(const struct campaign *c, const void *state, char **result,
+static void victory_strings(struct campaign *c, int last, const void *state, char **result,
 	char **winner)
 {
 	struct buf line = BUF_INIT;
 	const char *w = NULL;
 
-	campaign_victory(c, state, &w, &line);
+	if (!end_of_turn(c, last, NULL, &line, &w))
+		campaign_victory(c, state, &w, &line);
 	*winner = w ? xstrdup(w) : NULL;
 	*result = buf_detach(&line);
 }
@@ -1076,7 +1081,7 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	out->game_over = over != NULL;
 	out->over = over;
 	if (out->game_over)
-		victory_strings(c, state, &out->result, &out->winner);
+		victory_strings(c, last, state, &out->result, &out->winner);
 	out->revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;

@@ -9,7 +9,8 @@ import { UMPIRE } from './campaign.js';
 
 export const closePath = (t) => `journal/turn-${String(t).padStart(4, '0')}.close.yaml`;
 const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon', 'overrides'];
-const OVERRIDE_KINDS = ['extend', 'pause', 'resume', 'replace'];
+const OVERRIDE_KINDS = ['extend', 'pause', 'resume', 'replace', 'end'];
+const NO_SHIFT = ['replace', 'end']; // overrides that move no deadline
 export const SIGNATURE = 'umpire <umpire@localhost>';
 export const LATE_SLACK = 3600;
 
@@ -45,7 +46,7 @@ export function parseClose(bytes, path) {
 		if (!OVERRIDE_KINDS.includes(kind)) throw new Failed(`${path}: kind '${kind}' (${OVERRIDE_KINDS.join(', ')} expected)`);
 		r.overrides.push({
 			kind, at: needRange(o, 'at', path, 0, 2 ** 50), player: has(o, 'player') ? need(o, 'player', path, 'str') : null,
-			shift: kind !== 'replace' ? needRange(o, 'shift', path, -(2 ** 40), 2 ** 40) : 0,
+			shift: !NO_SHIFT.includes(kind) ? needRange(o, 'shift', path, -(2 ** 40), 2 ** 40) : 0,
 			until: kind === 'pause' ? needRange(o, 'until', path, 0, 2 ** 50) : null,
 			sshKey: has(o, 'ssh_key') ? need(o, 'ssh_key', path, 'str') : null, reason: need(o, 'reason', path, 'str'),
 		});
@@ -83,7 +84,7 @@ function checkOverrides(camp, t, r) {
 	const s = camp.schedule;
 	r.overrides.forEach((o, i) => {
 		if (o.at > r.closedAt || (prev !== undefined && o.at < prev)) throw new Failed(`an override made at ${o.at}, outside the time turn ${t} was open (from ${prev} to its close at ${r.closedAt})`);
-		if (o.kind !== 'replace') {
+		if (!NO_SHIFT.includes(o.kind)) {
 			if (!s) throw new Failed(`a ${o.kind} without a schedule`);
 			const dl = deadlineOf(camp, t, [t, i]);
 			if (o.at >= dl) throw new Failed(`the ${o.kind} made at ${utc(o.at)} moves turn ${t}'s deadline ${utc(dl)}, which had passed then (a change recorded after a deadline cannot move it)`);
@@ -153,7 +154,7 @@ export function renderClose(r, camp) {
 	for (const o of r.overrides) {
 		out.push('- kind: ' + o.kind, `  at: ${o.at}`, '  at_utc: ' + emitStr(utc(o.at)));
 		if (o.player !== null) out.push('  player: ' + emitStr(o.player));
-		if (o.kind !== 'replace') out.push(`  shift: ${o.shift}`);
+		if (!NO_SHIFT.includes(o.kind)) out.push(`  shift: ${o.shift}`);
 		if (o.kind === 'pause') out.push(`  until: ${o.until}`);
 		if (o.sshKey !== null) out.push('  ssh_key: ' + emitStr(o.sshKey));
 		out.push('  reason: ' + emitStr(o.reason));
