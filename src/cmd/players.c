@@ -182,8 +182,8 @@ int cmd_players(int argc, char **argv)
 	if (reason && strlen(reason) > SCHEDULE_MAX_REASON)
 		return cmd_usage("players", "--reason is over %d bytes", SCHEDULE_MAX_REASON);
 	static const char *const operands[] = { "DIR (the campaign folder)" };
-	if (cmd_operands("players", argc - optind, argv + optind, operands, 1, player || replace ? -1 : 1) !=
-		EXIT_OK)
+	if (cmd_operands("players", argc - optind, argv + optind, operands, 1,
+		    player || replace ? -1 : 1) != EXIT_OK)
 		return EXIT_USAGE;
 	struct campaign *c = NULL;
 	if (campaign_open(&c, argv[optind],
