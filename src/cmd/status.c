@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/missed.h"
 #include "mail/inbox.h"
 #include "mail/outbox.h"
 #include "core/turn.h"
@@ -47,7 +48,8 @@ static const char *phase(const struct inbox_status *s, long long now)
 	return "open";
 }
 
-static void print_json(const struct campaign *c, const struct inbox_status *s, long long now)
+static void print_json(const struct campaign *c, const struct inbox_status *s, long long now,
+	const struct missed *m)
 {
 	json_t *o = json_object(), *players = json_array();
 	json_t *lists[3] = { json_array(), json_array(), json_array() }; /* due, sent, missing */
@@ -75,6 +77,10 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 		json_object_set_new(j, "orders_sha256", p->sent ? json_string(hex) : json_null());
 		json_object_set_new(j, "sent_at", p->sent ? utc_or_null(p->sent_at) : json_null());
 		json_object_set_new(j, "submissions", json_integer((json_int_t)p->submissions));
+		const struct missed *pm = missed_find(m, c, p->player);
+		json_object_set_new(j, "missed_in_row", json_integer(pm ? pm->in_row : 0));
+		json_object_set_new(j, "missed_total", json_integer(pm ? pm->total : 0));
+		json_object_set_new(j, "civil_disorder", json_boolean(pm && pm->disorder));
 		json_array_append_new(players, j);
 		if (p->due)
 			json_array_append_new(lists[0], json_string(p->player));
@@ -112,7 +118,8 @@ static void print_json(const struct campaign *c, const struct inbox_status *s, l
 	json_decref(o);
 }
 
-static void print_text(const struct campaign *c, const struct inbox_status *s, long long now)
+static void print_text(const struct campaign *c, const struct inbox_status *s, long long now,
+	const struct missed *m)
 {
 	char when[32], hex[65];
 
@@ -148,6 +155,16 @@ static void print_text(const struct campaign *c, const struct inbox_status *s, l
 		} else {
 			printf("%s\n", p->due ? "missing" : "-");
 		}
+	}
+	if (missed_any(m, c->n_players)) {
+		struct buf line = BUF_INIT;
+		for (size_t i = 0; i < c->n_players; i++)
+			if (m[i].total) {
+				buf_printf(&line, "%s%s ", line.len ? "; " : "", c->players[i]);
+				missed_describe(&line, &m[i]);
+			}
+		printf("missed turns: %s\n", buf_str(&line));
+		buf_release(&line);
 	}
 	if (s->reveals && s->n_unrevealed) {
 		pbem_format_utc(when, sizeof(when), s->reveal_end);
@@ -190,12 +207,14 @@ int cmd_status(int argc, char **argv)
 	struct inbox_status s;
 	int code = EXIT_OK;
 	long long now = turn_now();
-	if (inbox_status(c, &s) < 0)
+	struct missed *m = xcalloc(c->n_players + 1, sizeof(*m));
+	if (inbox_status(c, &s) < 0 || missed_count(m, c, s.turn) < 0)
 		code = cmd_error("umpire status");
 	else if (json)
-		print_json(c, &s, now);
+		print_json(c, &s, now, m);
 	else
-		print_text(c, &s, now);
+		print_text(c, &s, now, m);
+	free(m);
 	inbox_status_release(&s);
 	campaign_close(c);
 	return code;

@@ -18,7 +18,8 @@ const char *const pbem_close_names[] = { "all-sent", "deadline", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", "reveal", "close", "extensions", NULL };
+	"remind", "reveal", "close", "extensions", "missed", "civil_disorder", NULL };
+const char *const pbem_missed_names[] = { "standing", "hold", NULL };
 static const char *const publish_keys[] = { "remote", "auto", "pages", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
 static const char *const mail_keys[] = { "from", "transport", "sendmail", "smtp", "user", "tls",
@@ -212,6 +213,12 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 		s->missing = (enum pbem_missing)v;
 	if (want_enum(n, "close", pbem_close_names, &v, d))
 		s->close = (enum pbem_close)v;
+	if (want_enum(n, "missed", pbem_missed_names, &v, d))
+		s->missed = (enum pbem_missed)v;
+	long long cd;
+	const struct node *cdn = node_get(n, "civil_disorder");
+	if (cdn && node_want_int(cdn, "civil_disorder", 0, 1000, &cd, d) == 0)
+		s->civil_disorder = (int)cd;
 }
 
 static char *want_dup(const struct node *map, const char *key, size_t max, struct diag *d)

@@ -39,6 +39,13 @@ enum pbem_close {
 };
 extern const char *const pbem_close_names[];
 
+/* What a missed turn plays (`schedule.missed`; docs/formats.md "Play by email"). */
+enum pbem_missed {
+	PBEM_MISSED_STANDING, /* no orders: the side's standing orders (the default) */
+	PBEM_MISSED_HOLD,     /* the rule system's hold orders (rules.h hold_orders) */
+};
+extern const char *const pbem_missed_names[];
+
 /* `schedule:` — deadline of turn N = first_deadline + (N - 1) * every. */
 struct pbem_schedule {
 	int set;                   /* 0: no schedule (no deadlines) */
@@ -51,6 +58,8 @@ struct pbem_schedule {
 	enum pbem_missing missing; /* what a missing player gets */
 	enum pbem_close close;     /* when a turn whose due players have all sent closes */
 	long long extensions;      /* seconds of extension each player may ask by mail (0) */
+	enum pbem_missed missed;   /* what a missed turn plays */
+	int civil_disorder;        /* misses in a row that put a side in civil disorder; 0 never */
 };
 
 /* `publish:` — where `umpire publish` pushes main and the tags. */

@@ -7,6 +7,7 @@
 
 #include "core/render.h"
 #include "core/escape.h"
+#include "core/missed.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -386,6 +387,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		escape_markdown(b, in->missing[i]);
 		buf_puts(b, ": no orders\n");
 	}
+	missed_render(b, t->c, in);
 	render_overrides(b, t);
 	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");

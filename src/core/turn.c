@@ -21,6 +21,7 @@
 #include "core/durable.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/missed.h"
 #include "core/orders.h"
 #include "core/receipt.h"
 #include "core/render.h"
@@ -577,6 +578,28 @@ int turn_is_missing(const struct turn_input *in, const char *player)
 	return 0;
 }
 
+/* A due player's missed turns (core/missed.h): journals entering or leaving civil disorder
+ * and, when his side holds, sets *held to the rule system's hold orders (the caller frees
+ * them with orders_free). Every player's history decides it the same way: nothing here is
+ * the umpire's choice. Returns 0, or -1. */
+static int missed_orders(struct turn *t, const char *player, int sent, void **held)
+{
+	const struct rule_system *rs = t->c->rules;
+	struct missed_plan p;
+
+	*held = NULL;
+	if (missed_plan(&p, t->c, t->in.turn, player, sent) < 0)
+		return error_prefix("turn %d: the turns %s missed", t->in.turn, player);
+	if (p.event[0])
+		events_add(&t->out.events, "orders", "%s", p.event);
+	if (p.hold && rs->hold_orders &&
+		rs->hold_orders(held, &t->c->rc, t->state, t->in.turn, player) < 0)
+		return error_set(ERROR_INTERNAL,
+			"internal error: rule system '%s' gave no hold orders for %s on turn %d",
+			rs->name, player, t->in.turn);
+	return 0;
+}
+
 /* The rule system gets one entry per due player, in player-id order. */
 static int step_resolve(struct turn *t)
 {
@@ -584,21 +607,27 @@ static int step_resolve(struct turn *t)
 	size_t n_ids, n_ro = 0;
 	const char **ids = campaign_ids(c, &n_ids);
 	struct rules_orders *ro = xcalloc(n_ids, sizeof(*ro));
+	void **held = xcalloc(n_ids, sizeof(*held));
 	struct rules_turn rt;
 	int rc = 0;
 
 	memset(&rt, 0, sizeof(rt));
-	for (size_t i = 0; i < n_ids; i++) {
+	for (size_t i = 0; i < n_ids && rc == 0; i++) {
 		const struct order_file *f = turn_find_file(&t->in, ids[i]);
 		int missing = turn_is_missing(&t->in, ids[i]);
 		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing))
 			continue;
 		ro[n_ro].player = ids[i];
 		ro[n_ro].orders = f ? f->orders : NULL;
-		n_ro++;
 		if (missing)
 			events_add(&t->out.events, "orders", "no orders from %s", ids[i]);
+		rc = missed_orders(t, ids[i], f != NULL, &held[n_ro]);
+		if (held[n_ro])
+			ro[n_ro].orders = held[n_ro];
+		n_ro++;
 	}
+	if (rc < 0)
+		goto done;
 	rt.turn = t->in.turn;
 	rt.orders = ro;
 	rt.n_orders = n_ro;
@@ -619,8 +648,13 @@ static int step_resolve(struct turn *t)
 	for (char *p = t->out.summary; p && *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
+done:
 	buf_release(&rt.summary);
 	buf_release(&rt.why);
+	for (size_t i = 0; i < n_ro; i++)
+		if (held[i])
+			c->rules->orders_free(held[i]);
+	free(held);
 	free(ro);
 	free(ids);
 	return rc;

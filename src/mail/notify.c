@@ -13,6 +13,7 @@
 #include "core/receipt.h"
 #include "mail/inbox.h"
 #include "core/layout.h"
+#include "core/missed.h"
 #include "mail/mail.h"
 #include "mail/outbox.h"
 #include "core/turn.h"
@@ -377,15 +378,21 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 	long long dl = pbem_deadline(&c->pbem, turn);
 	if (dl >= 0)
 		pbem_format_utc(when, sizeof(when), dl);
+	struct missed *m = xcalloc(c->n_players + 1, sizeof(*m));
+	struct buf missed = BUF_INIT;
+	if (missed_count(m, c, turn) < 0)
+		rc = -1;
 	for (size_t i = 0; i < s.n_players && rc == 0 && !s.closed; i++) {
 		if (!s.players[i].due || s.players[i].sent || !has_address(c, i))
 			continue;
+		buf_clear(&missed);
+		missed_remind(&missed, c, missed_find(m, c, c->players[i]));
 		char *subject = xasprintf("[%s] turn %d: your orders are missing", c->id, turn);
 		char *body = xasprintf(
-			"umpire has no orders from you (%s) for turn %d of %s yet.\n%s%s%s"
+			"umpire has no orders from you (%s) for turn %d of %s yet.\n%s%s%s%s"
 			"Send your order file to %s, attached or in the body.\n",
 			c->players[i], turn, c->id, dl >= 0 ? "The deadline is " : "",
-			dl >= 0 ? when : "", dl >= 0 ? ".\n" : "",
+			dl >= 0 ? when : "", dl >= 0 ? ".\n" : "", buf_str(&missed),
 			c->pbem.mail.from ? c->pbem.mail.from : "the umpire");
 		struct notice nt = { "remind", turn, subject, body, { { 0 } }, 0 };
 		rc = queue_notice(c, i, &nt, now);
@@ -393,6 +400,8 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 		free(subject);
 		free(body);
 	}
+	buf_release(&missed);
+	free(m);
 	inbox_status_release(&s);
 	return rc;
 }

@@ -15,7 +15,7 @@
 #include "core/adjust.h"
 #include "core/svg.h"
 
-#define RULES_INTERFACE_VERSION 3
+#define RULES_INTERFACE_VERSION 4
 
 /* What a rule system can do, for the core and for `umpire rules` (curl's PROTOPT_* style). */
 enum rules_flags {
@@ -157,6 +157,18 @@ struct rule_system {
 	 * Optional: NULL is the same as returning 0. */
 	int (*victory)(const struct rules_campaign *c, const void *state, const char **winner,
 		struct buf *why);
+
+	/* Since version 4. The orders a side that sent none plays when the campaign says it holds
+	 * (`schedule.missed: hold`, or the side is in civil disorder: docs/formats.md "Play by
+	 * email"), as the rule system's page defines them with the sheet's section ("Hold
+	 * orders" in docs/rules/NAME.md): its units stay where they are and do nothing an order
+	 * starts; what the sheet does without an order (morale, a rally, melee in contact) goes
+	 * on. Sets *out to orders as orders_parse gives them (freed with orders_free), which
+	 * resolve plays for that side; its standing orders stay in the state, untouched, for
+	 * when its player sends orders again. Returns 0, or -1 on a bug. Optional: NULL means
+	 * the side plays no orders and its standing orders, as any missed turn does. */
+	int (*hold_orders)(void **out, const struct rules_campaign *c, const void *state, int turn,
+		const char *player);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -2090,7 +2090,7 @@ END_TEST
 static void shoot_once(struct harness *h, const char *shooter, const char *target)
 {
 	struct wm_entry e = { 1, -1, NULL, 0, 0, { 0, 0 }, 0, -1, -1, -1, -1, 0, { 0, 0 } };
-	struct wm_orders o = { &e, 1, { 0 }, 0, WM_PURSUE, 0 };
+	struct wm_orders o = { &e, 1, { 0 }, 0, WM_PURSUE, 0, 0 };
 	e.shooter = wm_unit_find(h->x.s, shooter);
 	e.target = wm_unit_find(h->x.s, target);
 	if (e.target < 0)

@@ -257,6 +257,19 @@ static void play_held_events(const struct hm_options *o, struct hm_state *s, str
 	}
 }
 
+/* docs/rules/hm-events.md "Hold orders": none. The model has no unit a player moves; a side
+ * holding plays no held event, and its standing orders (whom events name) stand. */
+static int hm_hold_orders(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	(void)c;
+	(void)state;
+	(void)turn;
+	(void)player;
+	*out = xcalloc(1, sizeof(struct hm_orders));
+	return 0;
+}
+
 int hm_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
 {
 	const struct hm_options *o = c->options;
@@ -403,6 +416,7 @@ const struct rule_system rules_hm_events = {
 	.player_due = hm_player_due,
 	.orders_parse = hm_orders_parse,
 	.orders_free = hm_orders_free,
+	.hold_orders = hm_hold_orders,
 	.resolve = hm_resolve,
 	.report = hm_report,
 	.adjust_check = hm_adjust_check,

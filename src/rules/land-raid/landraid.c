@@ -271,6 +271,20 @@ static void lr_orders_free(void *orders)
 	landraid_orders_free(orders);
 }
 
+/* docs/rules/land-raid.md "Hold orders" (§17 step 3: only an ordered officer acts). */
+static int lr_hold_orders(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	struct landraid_orders *o = xcalloc(1, sizeof(*o));
+	(void)c;
+	(void)state;
+	(void)turn;
+	o->side = strcmp(player, landraid_side_names[LR_DEFENDER]) == 0 ? LR_DEFENDER : LR_ATTACKER;
+	o->hold = 1;
+	*out = o;
+	return 0;
+}
+
 void landraid_ctx_init(struct landraid_ctx *c, struct landraid_state *s,
 	const struct landraid_options *o, struct dice *dice, struct events *ev, int active)
 {
@@ -318,7 +332,7 @@ static void standing_event(struct landraid_ctx *c, unsigned set)
 	buf_release(&b);
 }
 
-static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+static int lr_play(const struct rules_campaign *c, void *state, struct rules_turn *t)
 {
 	struct landraid_state *s = state;
 	struct landraid_ctx x;
@@ -358,6 +372,30 @@ static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_
 		landraid_side_names[active], x.event_score, acted, acted == 1 ? "" : "s",
 		x.lost[LR_ATTACKER], x.lost[LR_DEFENDER], x.loot, s->loot_taken);
 	return 0;
+}
+
+/* A side holding plays with the sheet's defaults for its standing orders; its own are
+ * kept for when its player sends orders again (docs/rules/land-raid.md "Hold orders"). */
+static int lr_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+{
+	struct landraid_state *s = state;
+	int active = landraid_active_side(s, t->turn);
+	const struct landraid_orders *o = NULL;
+
+	for (size_t i = 0; i < t->n_orders; i++)
+		if (strcmp(t->orders[i].player, landraid_side_names[active]) == 0)
+			o = t->orders[i].orders;
+	if (!o || !o->hold)
+		return lr_play(c, state, t);
+	struct landraid_standing kept = s->standing[active];
+	landraid_standing_default(&s->standing[active], active);
+	events_add(t->events, "orders",
+		"the %s holds: no officer acts, the sheet's defaults stand in for its standing orders",
+		landraid_side_names[active]);
+	int rc = lr_play(c, state, t);
+	landraid_standing_release(&s->standing[active]);
+	s->standing[active] = kept;
+	return rc;
 }
 
 static void lr_report(const struct rules_campaign *c, const void *state, const char *player,
@@ -425,5 +463,6 @@ const struct rule_system rules_land_raid = {
 	.orders_template = landraid_orders_template,
 	.result = landraid_result,
 	.victory = lr_victory,
+	.hold_orders = lr_hold_orders,
 	.draw_map = lr_draw_map,
 };

@@ -275,6 +275,8 @@ struct landraid_orders {
 	size_t n;
 	unsigned standing_set;             /* LR_ST_* bits */
 	struct landraid_standing standing; /* the values of the keys in standing_set */
+	int hold; /* rules.h hold_orders: no officer acts, the sheet's defaults stand in for the
+	           * side's standing orders this turn (docs/rules/land-raid.md "Hold orders") */
 };
 
 /* rules.h result: how the game ended (result.c). */

@@ -190,6 +190,8 @@ struct nhis_orders {
 	int has_standing;             /* 1: replace the side's standing orders */
 	struct nhis_opportunity *opp; /* owned */
 	size_t n_opp;
+	int hold; /* rules.h hold_orders: no impulse, its opportunity fire set aside this turn
+	           * (docs/rules/nhis.md "Hold orders") */
 };
 
 /* Everything a mechanic needs to change the state and record what happened. */

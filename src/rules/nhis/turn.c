@@ -410,7 +410,7 @@ static size_t alive(const struct nhis_state *s, int side)
 	return n;
 }
 
-static int nhis_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+static int nhis_play(const struct rules_campaign *c, void *state, struct rules_turn *t)
 {
 	struct nhis_state *s = state;
 	struct nhis_options def;
@@ -461,6 +461,51 @@ static int nhis_resolve(const struct rules_campaign *c, void *state, struct rule
 	events_add(t->events, x.phase, "markers cleared");
 	buf_printf(&t->summary, "%zu impulses; %s %zu units, %s %zu units left", impulses,
 		s->side[0].player, alive(s, 0), s->side[1].player, alive(s, 1));
+	return 0;
+}
+
+/* A side holding has no impulse and no opportunity fire this turn; its standing orders are
+ * kept for when its player sends orders again (docs/rules/nhis.md "Hold orders"). */
+static int nhis_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
+{
+	struct nhis_state *s = state;
+	struct nhis_opportunity *opp[2] = { NULL, NULL };
+	size_t n_opp[2] = { 0, 0 };
+	int held[2] = { 0, 0 };
+
+	for (size_t i = 0; i < t->n_orders; i++) {
+		const struct nhis_orders *o = t->orders[i].orders;
+		int side = nhis_side_of(s, t->orders[i].player);
+		if (side < 0 || !o || !o->hold)
+			continue;
+		held[side] = 1;
+		opp[side] = s->side[side].opp;
+		n_opp[side] = s->side[side].n_opp;
+		s->side[side].opp = NULL;
+		s->side[side].n_opp = 0;
+		events_add(t->events, "orders",
+			"%s holds: no impulse, no opportunity fire this turn",
+			s->side[side].player);
+	}
+	int rc = nhis_play(c, state, t);
+	for (int i = 0; i < 2; i++)
+		if (held[i]) {
+			s->side[i].opp = opp[i];
+			s->side[i].n_opp = n_opp[i];
+		}
+	return rc;
+}
+
+static int nhis_hold_orders(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	struct nhis_orders *o = xcalloc(1, sizeof(*o));
+	(void)c;
+	(void)state;
+	(void)turn;
+	(void)player;
+	o->hold = 1;
+	*out = o;
 	return 0;
 }
 
@@ -647,4 +692,5 @@ const struct rule_system rules_nhis = {
 	.orders_template = nhis_orders_template,
 	.result = nhis_result,
 	.victory = nhis_victory,
+	.hold_orders = nhis_hold_orders,
 };

@@ -629,6 +629,24 @@ static void animal_card(struct ctx *x)
 		}
 }
 
+/* docs/rules/reivers.md "Hold orders": no group has an order, so each still takes its
+ * morale test on its card and fights in contact (§Sequence of Play, §Morale, §Melee); the
+ * stun order lasts one file, so there is nothing standing to set aside. */
+static int rv_hold_orders(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	struct rv_orders *o = xcalloc(1, sizeof(*o));
+	(void)state;
+	(void)turn;
+	o->side = rv_side_of(c, player);
+	if (o->side < 0) {
+		free(o);
+		return -1;
+	}
+	*out = o;
+	return 0;
+}
+
 int rv_resolve(const struct rules_campaign *c, void *state, struct rules_turn *t)
 {
 	struct ctx *x = xcalloc(1, sizeof(*x));
@@ -752,4 +770,5 @@ const struct rule_system rules_reivers = {
 	.orders_template = rv_orders_template,
 	.result = rv_result,
 	.victory = rv_victory,
+	.hold_orders = rv_hold_orders,
 };

@@ -36,16 +36,45 @@ static int wm_resolve(const struct rules_campaign *c, void *state, struct rules_
 		s->side[x.active].win = ord->win;
 		s->side[x.active].draw_stand = ord->draw_stand;
 	}
+	/* Holding, the side stands whatever its standing orders say; they are kept. */
+	enum wm_after win = s->side[x.active].win;
+	int draw_stand = s->side[x.active].draw_stand;
+	if (ord->hold) {
+		s->side[x.active].win = WM_STAND;
+		s->side[x.active].draw_stand = 1;
+		events_add(t->events, "orders",
+			"%s holds: no unit is ordered, shoots or casts; it stands after a combat",
+			s->side[x.active].player);
+	}
 	wm_end_phase(&x); /* a clean slate of this turn's marks */
 	wm_command_phase(&x, ord);
 	wm_shooting_phase(&x, ord);
 	wm_combat_phase(&x);
 	wm_end_phase(&x);
+	if (ord->hold) {
+		s->side[x.active].win = win;
+		s->side[x.active].draw_stand = draw_stand;
+	}
 	buf_printf(&t->summary, "%s%s turn;", s->side[x.active].player,
 		words_possessive(s->side[x.active].player));
 	for (size_t i = 0; i < s->n_sides; i++)
 		buf_printf(&t->summary, " %s %zu units%s", s->side[i].player, alive(s, (int)i),
 			i + 1 < s->n_sides ? "," : "");
+	return 0;
+}
+
+static int wm_hold_orders(void **out, const struct rules_campaign *c, const void *state, int turn,
+	const char *player)
+{
+	struct wm_orders *o = xcalloc(1, sizeof(*o));
+	(void)c;
+	(void)state;
+	(void)turn;
+	(void)player;
+	o->hold = 1;
+	o->win = WM_STAND;
+	o->draw_stand = 1;
+	*out = o;
 	return 0;
 }
 
@@ -185,5 +214,6 @@ const struct rule_system rules_warmaster = {
 	.orders_template = wm_orders_template,
 	.result = wm_result,
 	.victory = wm_victory,
+	.hold_orders = wm_hold_orders,
 	.draw_map = wm_map,
 };

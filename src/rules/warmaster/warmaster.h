@@ -279,6 +279,8 @@ struct wm_orders {
 	int has_standing;
 	enum wm_after win;
 	int draw_stand;
+	int hold; /* rules.h hold_orders: no order, and the side stands after a combat won or
+	           * drawn this turn (docs/rules/warmaster.md "Hold orders") */
 };
 
 /* Everything a mechanic needs. */
