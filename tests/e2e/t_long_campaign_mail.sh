@@ -6,7 +6,8 @@
 # by a side's signed concession; `umpire verify`, tools/umpire-verify and (with node) the
 # JavaScript verifier pass on a fresh clone after each step. Then a history whose close
 # carries an override made after the deadline it moves: every verifier fails it, naming why.
-# Civil disorder (issue 37 item 1, branch h/missed) is not in this test yet.
+# The defender's second miss in a row puts his side in civil disorder (schedule.civil_disorder
+# 2, issue 37 item 1), which his next orders end.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
@@ -20,6 +21,7 @@ schedule:
   first_deadline: 2026-01-02T12:00:00Z
   every: 1d
   extensions: 2d
+  civil_disorder: 2
 mail:
   from: umpire@example.org
 YAML
@@ -118,24 +120,35 @@ git -C c show close-0003:journal/turn-0003.close.yaml > close3.yaml
 has close3.yaml "- kind: extend"
 
 # Turn 4: the umpire pauses the campaign; nothing closes during the pause; he resumes early.
-D4=$((D3 + 86400 + 86400))
+# The defender sends nothing again: closed at the deadline as it stands after the pause and
+# the resume, his second miss in a row puts his side in civil disorder.
 SOURCE_DATE_EPOCH=$((D3 + 3600)) expect 0 "$BIN" pause c --until 2026-01-08T00:00:00Z \
     --reason "the defender is travelling"
 has "$TMP/out" "paused until 2026-01-08T00:00:00Z"
-orders 4 defender
-deliver governor@example.org t4-defender.yaml m4 $((D3 + 3700))
 run $((D3 + 3800))
 has "$TMP/out" "turn 4: paused until 2026-01-08T00:00:00Z"
 SOURCE_DATE_EPOCH=$((D3 + 7200)) expect 0 "$BIN" resume c --reason "back early"
 has "$TMP/out" "resumed (every deadline moves -"
-run $((D3 + 7300))
-has "$TMP/out" "turn 4: closed with 1 order file"
-run $((D3 + 8300))
+SOURCE_DATE_EPOCH=$((D3 + 7300)) expect 0 "$BIN" status c --json
+D4=$($PY -c 'import calendar, json, sys, time
+print(calendar.timegm(time.strptime(json.load(open(sys.argv[1]))["deadline"], "%Y-%m-%dT%H:%M:%SZ")))' "$TMP/out")
+[ "$D4" -gt $((D3 + 86400)) ] || die "turn 4's deadline $D4 did not move with the pause"
+run $((D4 - 60))
+grep -q "turn 4: closed" "$TMP/out" && die "turn 4 closed before its deadline"
+run $((D4 + 60))
+has "$TMP/out" "turn 4: closed with 0 order files"
+run $((D4 + 1060))
+has "$TMP/out" "mail: the reports of turn 4 queued"
 verified
 expect 0 "$BIN" log cl --umpire
 has "$TMP/out" "paused until 2026-01-08T00:00:00Z"
 has "$TMP/out" ": the defender is travelling"
 has "$TMP/out" "resumed"
+expect 0 "$BIN" log cl --turn 4
+has "$TMP/out" "defender: civil disorder: 2 turns missed in a row"
+SOURCE_DATE_EPOCH=$((D4 + 1100)) expect 0 "$BIN" status c --json
+has "$TMP/out" '"civil_disorder": true'
+D3=$((D4 - 7200))   # the stand-in's turn below counts from here
 
 # Turn 5: a stand-in takes the attacker's seat. The old address is refused from then on; the
 # newcomer gets his side's briefing and last report; the record names no address.
