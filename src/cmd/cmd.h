@@ -42,6 +42,17 @@ int cmd_status(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_remind(int argc, char **argv);
 int cmd_players(int argc, char **argv);
+int cmd_pause(int argc, char **argv);
+/* log_umpire.c: `umpire log DIR --umpire [--turn N] [--json]`. An exit code. */
+int cmd_log_umpire(const char *dir, int turn, int json);
+int cmd_resume(int argc, char **argv);
+int cmd_end(int argc, char **argv);
+struct campaign;
+struct override;
+/* pause.c: the checks before an override (closed turns; a schedule when needs_schedule) and
+ * its record and announcement (o taken over). EXIT_OK or an exit code, said on stderr. */
+int cmd_override_ready(const struct campaign *c, const char *who, int needs_schedule);
+int cmd_override_record(struct campaign *c, struct override *o, const char *who);
 int cmd_run(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 

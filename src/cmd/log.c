@@ -15,10 +15,14 @@
 #include "core/banned.h"
 
 static const char log_help[] =
-	"usage: umpire log DIR [--turn N]\n\n"
+	"usage: umpire log DIR [--turn N]\n"
+	"       umpire log DIR --umpire [--turn N] [--json]\n\n"
 	"Prints every turn (or turn N) from the journal: summary, key, orders digest, seed, each\n"
 	"order file's hash, every die with its index, size, value and purpose, and every event\n"
-	"and void order. On a clone without .umpire/ it prints the committed journal exports.\n";
+	"and void order. On a clone without .umpire/ it prints the committed journal exports.\n"
+	"--umpire: the umpire's overrides instead, one a line with its turn and reason: dice\n"
+	"rulings, adjustments, turns closed without a due player, extensions, pauses, resumes\n"
+	"and stand-ins (the open turn's too, on the umpire's copy); --json: as a JSON array.\n";
 
 static const char state_help[] =
 	"usage: umpire state DIR [--turn N]\n\n"
@@ -26,10 +30,12 @@ static const char state_help[] =
 
 /* Shared option parsing for `log` and `state`: DIR [--turn N]. */
 static int parse_dir_turn(int argc, char **argv, const char *name, const char *help,
-	const char **dir, int *turn)
+	const char **dir, int *turn, int *umpire, int *json)
 {
 	static const struct option opts[] = {
 		{ "turn", required_argument, NULL, 't' },
+		{ "umpire", no_argument, NULL, 'u' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -44,6 +50,13 @@ static int parse_dir_turn(int argc, char **argv, const char *name, const char *h
 		case 'h':
 			fputs(help, stdout);
 			return -1;
+		case 'u':
+		case 'j':
+			if (umpire) {
+				*(ch == 'u' ? umpire : json) = 1;
+				break;
+			}
+			return cmd_usage_see(name);
 		default:
 			return cmd_usage_see(name);
 		}
@@ -138,9 +151,14 @@ static int print_exports(struct campaign *c, int turn)
 int cmd_log(int argc, char **argv)
 {
 	const char *dir;
-	int turn, rc = parse_dir_turn(argc, argv, "log", log_help, &dir, &turn);
+	int turn, umpire = 0, json = 0;
+	int rc = parse_dir_turn(argc, argv, "log", log_help, &dir, &turn, &umpire, &json);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
+	if (json && !umpire)
+		return cmd_usage("log", "--json goes with --umpire");
+	if (umpire)
+		return cmd_log_umpire(dir, turn, json);
 
 	struct campaign *c = NULL;
 	if (campaign_open(&c, dir, CAMPAIGN_JOURNAL_IF_ANY) < 0)
@@ -177,7 +195,7 @@ done:
 int cmd_state(int argc, char **argv)
 {
 	const char *dir;
-	int turn, rc = parse_dir_turn(argc, argv, "state", state_help, &dir, &turn);
+	int turn, rc = parse_dir_turn(argc, argv, "state", state_help, &dir, &turn, NULL, NULL);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 	struct campaign *c = NULL;

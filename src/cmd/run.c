@@ -17,6 +17,7 @@
 #include "cmd/cmd.h"
 #include "core/beacon.h"
 #include "core/campaign.h"
+#include "core/schedule.h"
 #include "core/close.h"
 #include "core/file.h"
 #include "core/spawn.h"
@@ -116,7 +117,9 @@ static int ready(const struct campaign *c, const struct inbox_status *s, long lo
 		due += s->players[i].due;
 		missing += s->players[i].due && !s->players[i].sent;
 	}
-	*allow_missing = missing > 0 && inbox_missing_allowed(c, s->turn, now);
+	/* The umpire ends the game with this turn (umpire end): it closes without the missing. */
+	*allow_missing = missing > 0 &&
+			 (inbox_missing_allowed(c, s->turn, now) || schedule_end(c, s->turn));
 	/* schedule.close deadline: the orders in stay replaceable until the deadline. */
 	long long dl = pbem_deadline(&c->pbem, s->turn);
 	if (missing == 0 && dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE && now < dl)
@@ -334,6 +337,13 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 		return run_beacon_turn(c, s->turn, now, how);
 	if (s->closed)
 		return run_players_turn(c, s->turn, now);
+	long long until;
+	if (schedule_paused(c, now, &until)) {
+		char when[32];
+		pbem_format_utc(when, sizeof when, until);
+		printf("turn %d: paused until %s\n", s->turn, when);
+		return EXIT_OK;
+	}
 	if (!ready(c, s, now, &allow_missing)) {
 		if (verbose)
 			printf("turn %d: waiting for orders\n", s->turn);
@@ -392,8 +402,9 @@ static int run_mail(struct campaign *c, long long now)
 	if (s.closed && rc == 0)
 		said(c, before, "the receipts of turn", s.turn);
 	long long dl = pbem_deadline(&c->pbem, s.turn);
+	long long until;
 	if (rc == 0 && !s.closed && !s.game_over && dl >= 0 && c->pbem.schedule.remind >= 0 &&
-		now >= dl - c->pbem.schedule.remind) {
+		!schedule_paused(c, now, &until) && now >= dl - c->pbem.schedule.remind) {
 		before = outbox_pending(c);
 		rc = notify_reminders(c, s.turn, now, &n);
 		if (rc == 0)

@@ -25,6 +25,7 @@
 #include "mail/mail.h"
 #include "core/words.h"
 #include "core/render.h"
+#include "core/schedule.h"
 #include "core/tstamp.h"
 #include "cmd/verify.h"
 #include "core/banned.h"
@@ -563,7 +564,8 @@ static int read_setup_campaign(struct verify *v)
 		diag_print(&d, stderr);
 		rc = error_set(ERROR_INPUT, "the campaign.yaml of %s cannot be read", tag);
 	} else {
-		rc = check_pins(v, &camp);
+		/* The parse cleared the overrides the close files carry (core/schedule.h). */
+		rc = schedule_load(v->c) < 0 ? -1 : check_pins(v, &camp);
 	}
 	diag_release(&d);
 	buf_release(&camp);

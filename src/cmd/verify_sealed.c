@@ -11,6 +11,8 @@
 #include "core/file.h"
 #include "core/layout.h"
 #include "core/timelock.h"
+#include "core/schedule.h"
+#include "core/turn.h"
 #include "cmd/verify.h"
 #include "core/banned.h"
 
@@ -71,6 +73,25 @@ static int check_close_late(const struct verify *v, int t, const struct close_re
 		t, at, CLOSE_LATE_SLACK, dl, s->grace);
 }
 
+/* The overrides turn t's close carries (core/schedule.h): made while the turn was open,
+ * none moving a deadline that had passed when it was made (docs/fairness.md, "Schedule
+ * changes"). */
+static int check_close_overrides(struct verify *v, int t, const struct close_record *r)
+{
+	struct close_record prev;
+	long long prev_at = -1;
+	char id[41];
+
+	if (!r->n_overrides)
+		return 0;
+	if (t > 1 && turn_read_close(v->c, t - 1, &prev, id, NULL) == 0) {
+		prev_at = prev.closed_at;
+		close_release(&prev);
+	}
+	error_clear();
+	return schedule_check_close(v->c, t, prev_at, r->closed_at);
+}
+
 /* Turn t's close: tag close-t is main's commit just before the turn's, a commit of exactly
  * the close file in its canonical form on the turn before, with the message its content
  * gives; the file is unchanged at main. What it fixed against the turn itself (digest,
@@ -118,7 +139,7 @@ int check_close(struct verify *v, int t, struct close_record *keep)
 		goto done;
 	if (r.entropy == CAMPAIGN_ENTROPY_BEACON && check_close_round(v, t, path, &r) < 0)
 		goto done;
-	if (check_close_late(v, t, &r) < 0)
+	if (check_close_late(v, t, &r) < 0 || check_close_overrides(v, t, &r) < 0)
 		goto done;
 	if (close_check_entropy(&r) < 0) {
 		error_set(ERROR_INPUT, "%s (%s at %s)", error_last()->message, path, tag);

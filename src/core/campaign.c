@@ -14,6 +14,7 @@
 #include "core/beacon.h"
 #include "core/campaign.h"
 #include "core/timelock.h"
+#include "core/schedule.h"
 #include "core/fair.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -725,7 +726,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 		buf_release(&text);
 		goto done;
 	}
-	if ((rc = read_addresses(c, flags)) < 0)
+	if ((rc = read_addresses(c, flags)) < 0 || (rc = schedule_load(c)) < 0)
 		goto done;
 	if (c->rules_revision != c->rules->revision) {
 		rc = error_set(ERROR_INPUT,

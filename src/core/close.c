@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/node.h"
 #include "core/pbem.h"
+#include "core/schedule.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -106,6 +107,7 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 		pbem_format_utc(when, sizeof(when), r->round_at);
 		node_map_str(b, "round_at_utc", when);
 	}
+	schedule_emit(root, r->overrides, r->n_overrides, 0);
 	buf_puts(out,
 		"# umpire close: the inputs of this turn, fixed before its randomness is known\n");
 	(void)node_emit(root, out);
@@ -191,7 +193,7 @@ static struct node *read_head(const char *name, const struct buf *bytes, const c
 int close_parse(struct close_record *r, const char *name, const struct buf *bytes, struct diag *d)
 {
 	static const char *const keys[] = { "campaign", "turn", "closed_at", "closed_at_utc",
-		"entropy", "orders_digest", "orders", "missing", "beacon", NULL };
+		"entropy", "orders_digest", "orders", "missing", "beacon", "overrides", NULL };
 	size_t before = diag_count(d);
 	const char *s;
 
@@ -221,6 +223,7 @@ int close_parse(struct close_record *r, const char *name, const struct buf *byte
 	}
 	if (r->entropy == CAMPAIGN_ENTROPY_BEACON)
 		parse_beacon(r, node_need(root, "beacon", d), d);
+	schedule_parse(&r->overrides, &r->n_overrides, node_get(root, "overrides"), r->turn, 0, d);
 	node_free(root);
 	return diag_count(d) == before ? 0 : -1;
 }
@@ -234,6 +237,7 @@ void close_release(struct close_record *r)
 	for (size_t i = 0; i < r->n_missing; i++)
 		free(r->missing[i]);
 	free(r->missing);
+	override_list_free(r->overrides, r->n_overrides);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -37,6 +37,9 @@ struct close_record {
 	size_t n_missing;
 	long long round;    /* entropy beacon: the round whose value the turn takes */
 	long long round_at; /* when that round is out, UTC seconds */
+	/* the umpire's overrides made while the turn was open (core/schedule.h), owned */
+	struct override *overrides;
+	size_t n_overrides;
 };
 
 /* When round (>= 1) of the campaign's beacon is out: genesis + (round - 1) * period. */

@@ -14,20 +14,12 @@
 #include "core/escape.h"
 #include "core/layout.h"
 #include "core/repo.h"
+#include "core/schedule.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
 /* The text step_resolve journals for a due player closed without orders (turn.c). */
 #define NO_ORDERS_FROM "no orders from "
-
-int seat_new_player_from(struct campaign *c, const char *seat)
-{
-	/* Stub: the stand-ins (issue 37 item 3) return the first turn of the seat's current
-	 * player from the public record; until then no seat has changed hands. */
-	(void)c;
-	(void)seat;
-	return 1;
-}
 
 static int player_index(const struct campaign *c, const char *player)
 {
@@ -163,7 +155,7 @@ static void fold(struct missed *out, const struct campaign *c, int n, const enum
 {
 	for (size_t i = 0; i < c->n_players; i++) {
 		struct missed *m = &out[i];
-		if (n == seat_new_player_from((struct campaign *)c, c->players[i]))
+		if (n == seat_new_player_from(c, c->players[i]))
 			m->in_row = 0;
 		if (marks[i] == MISSED_SENT)
 			m->in_row = 0;

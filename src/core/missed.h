@@ -28,10 +28,8 @@ enum missed_mark {
 	MISSED_MISSED,  /* due, and closed without orders (the close's missing list) */
 };
 
-/* The first turn of seat's current player: 1 when the seat never changed hands. The
- * stand-ins (`umpire players DIR --replace`, issue 37 item 3) fill it in from the public
- * record "seat P: new player from turn N"; until then every seat has had one player. */
-int seat_new_player_from(struct campaign *c, const char *seat);
+/* The first turn of a seat's current player is seat_new_player_from (core/schedule.h): from
+ * the public record "seat P: new player from turn N" of `umpire players DIR --replace`. */
 
 /* What turn n's committed record says of each player of c: marks[i] for c->players[i].
  * Reads the close at tag close-NNNN, else the export at tag turn-NNNN. Returns 0;

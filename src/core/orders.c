@@ -16,6 +16,7 @@ static const char *const order_keys[] = {
 	"orders",
 	"standing",
 	"entropy",
+	"concede",
 	NULL,
 };
 static const char *const ruling_keys[] = { "roll", "for", NULL };
@@ -467,6 +468,11 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	if (player_ok)
 		f->player = xstrdup(s);
 	check_entropy(t, f, root, player_ok ? f->player : NULL, d);
+	/* `concede: true`: the side gives up; the game ends with this turn (core/end.h). */
+	const struct node *cn = node_get(root, "concede");
+	if (cn && node_want_bool(cn, "concede", &f->concede, d) == 0 && player_ok &&
+		strcmp(f->player, UMPIRE_PLAYER) == 0 && f->concede)
+		node_error(d, cn, "the umpire concedes nothing ('umpire end' ends a game)");
 	if (!orders)
 		goto done;
 	if (!player_ok) {

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/pbem.h"
+#include "core/schedule.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/banned.h"
@@ -17,7 +18,7 @@ const char *const pbem_close_names[] = { "all-sent", "deadline", NULL };
 const char *const pbem_tls_names[] = { "starttls", "none", NULL };
 
 static const char *const schedule_keys[] = { "first_deadline", "every", "grace", "missing",
-	"remind", "reveal", "close", "missed", "civil_disorder", NULL };
+	"remind", "reveal", "close", "extensions", "missed", "civil_disorder", NULL };
 const char *const pbem_missed_names[] = { "standing", "hold", NULL };
 static const char *const publish_keys[] = { "remote", "auto", "pages", NULL };
 const char *const pbem_transport_names[] = { "smtp", "sendmail", NULL };
@@ -204,6 +205,7 @@ static void parse_schedule(struct pbem_schedule *s, const struct node *n, struct
 	want_time(n, "grace", 0, &s->grace, d);
 	want_time(n, "remind", 0, &s->remind, d);
 	want_time(n, "reveal", 0, &s->reveal, d);
+	want_time(n, "extensions", 0, &s->extensions, d);
 	if (s->every < 60)
 		node_error(d, node_get(n, "every"), "every is under a minute");
 	int v;
@@ -432,6 +434,7 @@ void pbem_release(struct pbem *p)
 	free(p->mail.smtp);
 	free(p->mail.user);
 	free(p->mail.sendmail);
+	override_list_free(p->overrides, p->n_overrides);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -439,7 +442,11 @@ long long pbem_deadline(const struct pbem *p, int turn)
 {
 	if (!p->schedule.set || turn < 1)
 		return -1;
-	return p->schedule.first_deadline + (long long)(turn - 1) * p->schedule.every;
+	long long d = p->schedule.first_deadline + (long long)(turn - 1) * p->schedule.every;
+	for (size_t i = 0; i < p->n_overrides; i++)
+		if (p->overrides[i].turn <= turn)
+			d += p->overrides[i].shift;
+	return d;
 }
 
 int pbem_player_of(const struct pbem *p, const char *address)

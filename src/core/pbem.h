@@ -16,6 +16,7 @@
 #define PBEM_SSH_KEY_MAX 16384 /* bytes of one player's SSH public key line */
 
 struct campaign;
+struct override;
 
 /* How a player is reached: `players[].email` and `players[].ssh_key`. */
 struct pbem_contact {
@@ -56,6 +57,7 @@ struct pbem_schedule {
 	                            * (default 1d); then `umpire run` resolves without the rest */
 	enum pbem_missing missing; /* what a missing player gets */
 	enum pbem_close close;     /* when a turn whose due players have all sent closes */
+	long long extensions;      /* seconds of extension each player may ask by mail (0) */
 	enum pbem_missed missed;   /* what a missed turn plays */
 	int civil_disorder;        /* misses in a row that put a side in civil disorder; 0 never */
 };
@@ -105,6 +107,9 @@ struct pbem {
 	struct pbem_schedule schedule;
 	struct pbem_publish publish;
 	struct pbem_mail mail;
+	/* the umpire's overrides so far, in the order made (core/schedule.h; schedule_load) */
+	struct override *overrides;
+	size_t n_overrides;
 };
 
 /* Reads the players' `email`/`ssh_key`, `schedule`, `publish` and `mail` of campaign.yaml's
@@ -136,7 +141,9 @@ int pbem_set_addresses(struct pbem *p, size_t player, const char *const *address
  * his addresses: one as a scalar, several as a list, none as []. Returns 0 / -1. */
 int pbem_emit_addresses(const struct pbem *p, const char *const *players, struct buf *out);
 
-/* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule. */
+/* The deadline of turn (>= 1), UTC seconds; -1 when the campaign has no schedule: the
+ * schedule's first_deadline + (turn - 1) * every, moved by every extension, pause and resume
+ * made while that turn or an earlier one was open (core/schedule.h). */
 long long pbem_deadline(const struct pbem *p, int turn);
 
 /* The index of the player one of whose addresses is address (compared without regard to

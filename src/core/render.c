@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/end.h"
+#include "core/overrides.h"
 #include "core/repo.h"
 #include "core/svg.h"
 #include "core/banned.h"
@@ -289,7 +291,8 @@ static void render_game_end(struct buf *b, const struct turn *t)
 
 	struct buf line = BUF_INIT;
 	buf_puts(b, "\n## Result\n\n**");
-	campaign_victory(c, t->state, NULL, &line);
+	if (!end_of_events(c, t->in.turn, t->out.events.v, t->out.events.n, NULL, &line, NULL))
+		campaign_victory(c, t->state, NULL, &line);
 	escape_markdown(b, buf_str(&line));
 	buf_puts(b, ".**\n\n");
 	buf_release(&line);
@@ -322,9 +325,13 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	int next = t->in.turn + 1, mine = 0, n = 0;
 
 	buf_puts(b, "\n## Next\n\n");
-	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, next, &why)) {
+	struct buf ended = BUF_INIT;
+	if (end_of_events(c, t->in.turn, t->out.events.v, t->out.events.n, &ended, NULL, NULL))
+		why = buf_str(&ended); /* a concession or the umpire's end (core/end.h) */
+	if (why || (c->rules->game_over && c->rules->game_over(&c->rc, t->state, next, &why))) {
 		buf_puts(b, "The game is over: ");
 		escape_markdown(b, why ? why : "the rule system says so");
+		buf_release(&ended);
 		buf_puts(b, ".\n");
 		render_game_end(b, t);
 		return;
@@ -383,6 +390,7 @@ void render_report_common(struct buf *b, const struct turn *t)
 		buf_puts(b, ": no orders\n");
 	}
 	missed_render(b, t->c, in);
+	render_overrides(b, t);
 	render_randomness(b, t);
 	buf_puts(b, "\n## Events\n\n");
 	size_t shown = 0;

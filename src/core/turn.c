@@ -17,6 +17,7 @@
 #include "core/turn.h"
 #include "core/turn_int.h"
 #include "core/timelock.h"
+#include "core/end.h"
 #include "core/audit.h"
 #include "core/durable.h"
 #include "core/file.h"
@@ -649,6 +650,8 @@ static int step_resolve(struct turn *t)
 		t->out.summary = xstrdup(buf_str(&rt.summary));
 	else
 		t->out.summary = xasprintf("%zu dice, %zu events", t->out.dice.n, t->out.events.n);
+	if (rc == 0)
+		end_add_events(t); /* a concession, the umpire's end: after the rule system's */
 	for (char *p = t->out.summary; p && *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';

@@ -46,6 +46,8 @@ struct order_file {
 	size_t n_adjustments;
 	int has_entropy; /* entropy players: the file's `entropy:` commitment */
 	uint8_t entropy[FAIR_HASH_BYTES];
+	int concede;    /* `concede: true`: the player's side concedes; the game ends with the
+	                 * turn (core/end.h) */
 	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
 	                 * only such a file may say `player: umpire`, and it must */
 	char *timelock_failed; /* orders timelocked: why the file gave no orders once opened

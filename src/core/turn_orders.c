@@ -11,6 +11,7 @@
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/receipt.h"
+#include "core/schedule.h"
 #include "core/tstamp.h"
 #include "core/banned.h"
 
@@ -442,6 +443,12 @@ static void make_close(struct turn *t, struct close_record *r)
 			r->round = campaign_turn_round(c, t->in.turn);
 		r->round_at = close_round_at(c, r->round);
 	}
+	/* The overrides made while the turn was open: the close commits them (schedule.h). */
+	size_t n;
+	const struct override *o = schedule_of_turn(c, r->turn, &n);
+	r->overrides = xcalloc(n + 1, sizeof(*r->overrides));
+	for (size_t i = 0; i < n; i++)
+		override_copy(&r->overrides[r->n_overrides++], &o[i]);
 }
 
 /* What differs between two closes of one turn, in words; NULL when they fix the same. */
@@ -554,6 +561,8 @@ static int commit_close(struct turn *t)
 		rc = repo_objects_stored(c->repo, t->close_commit, files, n_files);
 	if (rc == 0)
 		rc = repo_publish(c->repo, files, n_files, t->close_commit, tag);
+	if (rc == 0 && t->close.n_overrides)
+		rc = schedule_committed(c, t->in.turn);
 	file_list_free(files, n_files);
 	buf_release(&yaml);
 	buf_release(&msg);

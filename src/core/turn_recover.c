@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/turn_int.h"
+#include "core/end.h"
 #include "core/audit.h"
 #include "core/file.h"
 #include "core/layout.h"
@@ -344,6 +345,13 @@ int step_load(struct turn *t)
 	if (c->visibility == CAMPAIGN_SEALED && load_sealed_state(t, last) < 0)
 		return -1;
 	t->in.turn = last + 1;
+	struct buf ended = BUF_INIT;
+	if (end_of_turn(c, last, &ended, NULL, NULL)) {
+		error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
+			buf_str(&ended), t->in.turn);
+		buf_release(&ended);
+		return -1;
+	}
 	if (c->rules->game_over && c->rules->game_over(&c->rc, t->state, t->in.turn, &why))
 		return error_set(ERROR_INPUT, "the game is over (%s): there is no turn %d",
 			why ? why : "the rule system says so", t->in.turn);

@@ -19,6 +19,8 @@
 
 #include "mail/inbox.h"
 #include "core/timelock.h"
+#include "mail/extend.h"
+#include "core/end.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/durable.h"
@@ -173,8 +175,11 @@ int inbox_game_over(struct campaign *c, char **why)
 	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
 		return -1;
 	layout_close_tag(tag, last + 1);
-	if (!repo_has(c->repo, tag) && c->rules->game_over &&
-		c->rules->game_over(&c->rc, state, last + 1, &rule_why))
+	struct buf ended = BUF_INIT;
+	if (end_of_turn(c, last, &ended, NULL, NULL))
+		*why = buf_detach(&ended); /* a concession or the umpire's end (core/end.h) */
+	else if (!repo_has(c->repo, tag) && c->rules->game_over &&
+		 c->rules->game_over(&c->rc, state, last + 1, &rule_why))
 		*why = xstrdup(rule_why ? rule_why : "the rule system says so");
 	else if ((uint32_t)(last + 1) > c->chain_length)
 		*why = xasprintf("turn %d is beyond the key chain", last + 1);
@@ -184,13 +189,14 @@ int inbox_game_over(struct campaign *c, char **why)
 
 /* campaign_victory of state as new strings: the line into *result, the winner's id (or
  * NULL) into *winner. */
-static void victory_strings(const struct campaign *c, const void *state, char **result,
+static void victory_strings(struct campaign *c, int last, const void *state, char **result,
 	char **winner)
 {
 	struct buf line = BUF_INIT;
 	const char *w = NULL;
 
-	campaign_victory(c, state, &w, &line);
+	if (!end_of_turn(c, last, NULL, &line, &w))
+		campaign_victory(c, state, &w, &line);
 	*winner = w ? xstrdup(w) : NULL;
 	*result = buf_detach(&line);
 }
@@ -256,6 +262,8 @@ struct intake {
 	uint8_t nonce[FAIR_HASH_BYTES];  /* a reveal accepted: its nonce */
 	struct node *yaml;               /* the order text as parsed once for peek, or NULL */
 	int yaml_read;                   /* peek parsed it already */
+	int extension;                   /* an `extend DURATION` mail (extend.c), no orders */
+	struct buf granted;              /* an extension granted: what moved */
 };
 
 /* The scalar under the top-level key of the order text (a new string), or NULL: when the
@@ -639,6 +647,13 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 	pbem_format_utc(when, sizeof(when), in->arrived);
 	if (dl >= 0)
 		pbem_format_utc(deadline, sizeof(deadline), dl);
+	if (in->extension) {
+		buf_printf(b, "Your mail of %s to campaign '%s' asked for more time:\n\n%s\n", when,
+			c->id, accepted ? buf_str(&in->granted) : buf_str(&in->why));
+		buf_puts(b, accepted ? "\nEvery player is told; the turn's close commits it.\n" :
+				       "\nNothing was changed.\n");
+		return;
+	}
 	if (accepted && in->is_reveal) {
 		buf_printf(b,
 			"Your nonce is in (received %s): its SHA-256 is the entropy your orders for\n"
@@ -713,7 +728,10 @@ static int queue_reply(const struct intake *in, int accepted)
 		to = c->pbem.contacts[in->player].emails[0];
 	reply_body(&body, in, accepted);
 	char *subject = xasprintf("[%s] turn %d: %s %s", c->id, in->turn,
-		in->is_reveal ? "reveal" : "orders", accepted ? "accepted" : "refused");
+		in->extension ? "extension" :
+		in->is_reveal ? "reveal" :
+				"orders",
+		accepted ? (in->extension ? "granted" : "accepted") : "refused");
 	struct mail_out out = {
 		.from = from,
 		.to = to,
@@ -877,20 +895,26 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 		free(named);
 		buf_release(&ids);
 		v = 1;
+	} else if ((v = extend_request(in->c, in->player, in->m.orders ? NULL : in->m.command,
+			    in->now, &in->why, &in->granted)) != EXTEND_NOT) {
+		in->extension = 1; /* granted or refused: no orders either way */
 	} else {
 		v = judge_apart(in);
 	}
 	if (v < 0)
 		return -1;
-	if (v == 0 && (in->is_reveal ? turn_keep_reveal(in->c, in->turn, in->c->players[in->player],
-					       in->nonce) :
-				       store_orders(in)) < 0)
+	if (in->extension && v == 0)
+		buf_printf(&in->why, "extension granted: %s\n", buf_str(&in->granted));
+	if (v == 0 && !in->extension &&
+		(in->is_reveal ? turn_keep_reveal(in->c, in->turn, in->c->players[in->player],
+					 in->nonce) :
+				 store_orders(in)) < 0)
 		return -1;
 	durable_point("inbox orders");
 	if (queue_reply(in, v == 0) < 0)
 		return -1;
 	durable_point("inbox reply");
-	if (record(in, v == 0, v == 0) < 0)
+	if (record(in, v == 0 && !in->extension, v == 0 && !in->extension) < 0)
 		return -1;
 	durable_point("inbox journal");
 	if ((v == 2 ? move_aside(maildir, name) : move_to_cur(maildir, name)) < 0)
@@ -906,6 +930,7 @@ static int handle(struct intake *in, const char *maildir, const char *name,
 			 INBOX_REFUSED,
 		v == 0 ? in->c->players[in->player] : NULL,
 		v != 0 ? xasprintf("%.*s", nl ? (int)(nl - in->why.data) : 300, buf_str(&in->why)) :
+		in->extension ? xasprintf("extension granted: %s", buf_str(&in->granted)) :
 		in->is_reveal ? xstrdup("the nonce matches the close") :
 				xasprintf("orders_sha256 %s", hex));
 	rep->items[rep->n_items - 1].reveal = in->is_reveal;
@@ -955,6 +980,7 @@ int inbox_run(struct campaign *c, const char *maildir, long long now, struct inb
 		node_free(in.yaml);
 		buf_release(&in.raw);
 		buf_release(&in.why);
+		buf_release(&in.granted);
 		free(in.message_id);
 	}
 	for (long i = 0; i < n; i++)
@@ -1063,7 +1089,7 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	out->game_over = over != NULL;
 	out->over = over;
 	if (out->game_over)
-		victory_strings(c, state, &out->result, &out->winner);
+		victory_strings(c, last, state, &out->result, &out->winner);
 	out->revealed = repo_has(c->repo, LAYOUT_REVEAL_TAG);
 	out->deadline = pbem_deadline(&c->pbem, out->turn);
 	out->grace_end = out->deadline < 0 ? -1 : out->deadline + c->pbem.schedule.grace;

@@ -370,6 +370,18 @@ static void part_signature(struct mail_in *out, GMimePart *p)
 	gm.g_object_unref(mem);
 }
 
+/* The first line of text that is not blank, trimmed, when it is at most 200 bytes; NULL. */
+static char *first_line(const char *text)
+{
+	const char *p = text;
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	size_t n = strcspn(p, "\r\n");
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	return n && n <= 200 ? xasprintf("%.*s", (int)n, p) : NULL;
+}
+
 static void choose_orders(struct mail_in *out, struct scan *s)
 {
 	if (s->n_yaml > 1) {
@@ -402,6 +414,7 @@ static void choose_orders(struct mail_in *out, struct scan *s)
 			out->orders_len = n;
 		}
 		if (out->orders && body_orders(out) < 0) {
+			out->command = first_line(out->orders);
 			free(out->orders);
 			out->orders = NULL;
 			out->problem = xstrdup(
@@ -515,6 +528,7 @@ void mail_in_release(struct mail_in *m)
 	free(m->orders);
 	free(m->orders_name);
 	free(m->problem);
+	free(m->command);
 	free(m->signature);
 	free(m->automatic);
 	memset(m, 0, sizeof(*m));

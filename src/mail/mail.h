@@ -24,6 +24,8 @@ struct mail_in {
 	char *problem;      /* why no order file could be taken, or NULL: one line for the reply */
 	char *signature;    /* an attached FILE.sig (ssh-keygen -Y sign), NUL-terminated, or NULL */
 	size_t signature_len;
+	char *command;   /* a body without orders: its first line that is not blank, trimmed
+	                  * (at most 200 bytes; `extend 24h`: inbox.c, extend.c), or NULL */
 	char *automatic; /* why no program may answer it (RFC 3834: automatic, bulk or list mail,
 	                  * a bounce), or NULL */
 };

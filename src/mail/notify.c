@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mail/notify.h"
+#include "core/schedule.h"
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/fair.h"
@@ -65,13 +66,17 @@ static char *orders_mail(struct campaign *c, int turn, const char *player)
 /* Queues n to player i (who has an address) as KIND-NNNN-PLAYER: in the thread of his
  * orders mail of that turn when there is one, else in one thread per turn and player.
  * 0 / -1. */
+/* Set while a stand-in's welcome is queued (notify_standin): the names his briefing and
+ * report go out under, so they are not the old player's names (sent, never queued again). */
+static char name_prefix[48];
+
 static int queue_notice(struct campaign *c, size_t i, const struct notice *n, long long now)
 {
 	const char *from = notify_from(c);
-	char name[128], id[400], root[400], what[160];
+	char name[192], id[400], root[400], what[160];
 	struct buf msg = BUF_INIT;
 
-	snprintf(name, sizeof(name), "%s-%04d-%s", n->kind, n->turn, c->players[i]);
+	snprintf(name, sizeof(name), "%s%s-%04d-%s", name_prefix, n->kind, n->turn, c->players[i]);
 	notify_message_id(id, sizeof(id), c, name);
 	snprintf(what, sizeof(what), "turn-%04d-%s", n->turn, c->players[i]);
 	notify_message_id(root, sizeof(root), c, what);
@@ -459,4 +464,63 @@ int notify_game_end(struct campaign *c, const char *why, const char *result, lon
 		buf_release(&body);
 	}
 	return rc;
+}
+
+int notify_override(struct campaign *c, size_t k, long long now, size_t *n)
+{
+	const struct override *o = &c->pbem.overrides[k];
+	struct buf body = BUF_INIT;
+	char kind[32], when[32];
+	int rc = 0;
+
+	*n = 0;
+	buf_printf(&body, "The umpire of %s recorded a change:\n\n  ", c->id);
+	override_describe(&body, o);
+	long long dl = pbem_deadline(&c->pbem, o->turn);
+	if (dl >= 0) {
+		pbem_format_utc(when, sizeof when, dl);
+		buf_printf(&body,
+			"\n\nTurn %d's deadline is now %s; every later deadline moves with it.",
+			o->turn, when);
+	}
+	buf_printf(&body,
+		"\n\nThe close of turn %d commits it (journal/turn-%04d.close.yaml, 'overrides:'),\n"
+		"and 'umpire verify' checks that it moved no deadline that had passed when it was\n"
+		"made. 'umpire log DIR --umpire' lists every override of the campaign.\n",
+		o->turn, o->turn);
+	snprintf(kind, sizeof kind, "override-%zu", k + 1);
+	char *subject = xasprintf("[%s] turn %d: %s", c->id, o->turn,
+		o->kind == OVERRIDE_EXTEND ? "deadline extended" :
+		o->kind == OVERRIDE_PAUSE  ? "the campaign is paused" :
+		o->kind == OVERRIDE_RESUME ? "the campaign resumes" :
+					     "a seat changes hands");
+	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
+		if (!has_address(c, i))
+			continue;
+		struct notice nt = { kind, o->turn, subject, buf_str(&body), { { 0 } }, 0 };
+		rc = queue_notice(c, i, &nt, now);
+		*n += rc == 0;
+	}
+	free(subject);
+	buf_release(&body);
+	return rc;
+}
+
+int notify_standin(struct campaign *c, size_t i, int turn, long long now, size_t *n)
+{
+	int rc = 0;
+
+	*n = 0;
+	if (!has_address(c, i))
+		return 0;
+	snprintf(name_prefix, sizeof name_prefix, "standin-%04d-", turn);
+	rc = queue_briefing(c, i, now);
+	*n += rc == 0;
+	if (rc >= 0 && turn > 1) {
+		rc = c->visibility == CAMPAIGN_SEALED ? queue_sealed_report(c, i, turn - 1, now) :
+							queue_open_report(c, i, turn - 1, now);
+		*n += rc == 0;
+	}
+	name_prefix[0] = '\0';
+	return rc < 0 && rc != ERROR_NOTFOUND ? -1 : 0;
 }

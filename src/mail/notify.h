@@ -53,4 +53,13 @@ void notify_message_id(char *out, size_t size, const struct campaign *c, const c
 int notify_game_end(struct campaign *c, const char *why, const char *result, long long now,
 	size_t *n);
 
+/* Queues to every player with an address the announcement of the umpire's override index k
+ * of c->pbem (core/schedule.h): what changed, why, the open turn's deadline now, and that the
+ * close of its turn commits it; outbox name override-K-NNNN-PLAYER. *n counts them. 0 / -1. */
+int notify_override(struct campaign *c, size_t k, long long now, size_t *n);
+
+/* Queues to player i's new player (a stand-in from turn) his side's briefing and its last
+ * report (turn - 1's), under names of their own (standin-NNNN-...). *n counts them. 0 / -1. */
+int notify_standin(struct campaign *c, size_t i, int turn, long long now, size_t *n);
+
 #endif

@@ -34,7 +34,7 @@ check 'status games/harbour ""' ''
 check 'nonce ""' ''
 check 'help rep' 'replay'
 check 'turn games/harbour --beacon-f' '--beacon-fetch'
-check 're' 'remind replay reveal'
+check 're' 'remind replay resume reveal'
 # What umpire refuses, the completion does not offer, and the other way round.
 for e in $(complete_ init c --entropy ""); do
     expect 64 "$BIN" init c --entropy "$e" --bogus

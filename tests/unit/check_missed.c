@@ -10,6 +10,7 @@
 #include "core/campaign.h"
 #include "core/error.h"
 #include "core/missed.h"
+#include "core/schedule.h"
 #include "core/turn.h"
 #include "rules/rules.h"
 #include "rules/hm-events/hmevents.h"

@@ -106,7 +106,7 @@ function readSchedule(root, name) {
 	const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?Z$/.exec(String(s.first_deadline));
 	if (!m) throw new Failed(`${name}: schedule.first_deadline '${s.first_deadline}' is not a UTC time`);
 	const first = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) / 1000;
-	return { first, every: dur('every', 7 * 86400), grace: dur('grace', 0), missing: String(s.missing || 'no-orders') };
+	return { first, every: dur('every', 7 * 86400), grace: dur('grace', 0), missing: String(s.missing || 'no-orders'), extensions: dur('extensions', 0) };
 }
 
 export const commitmentHex = (c) => hex(c.commitment);

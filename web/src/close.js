@@ -11,7 +11,9 @@ import { isTimelockedFile, timelockOf } from './timelock-verify.js';
 import { turnRound } from './tlock-campaign.js';
 
 export const closePath = (t) => `journal/turn-${String(t).padStart(4, '0')}.close.yaml`;
-const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon'];
+const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon', 'overrides'];
+const OVERRIDE_KINDS = ['extend', 'pause', 'resume', 'replace', 'end'];
+const NO_SHIFT = ['replace', 'end']; // overrides that move no deadline
 export const SIGNATURE = 'umpire <umpire@localhost>';
 export const LATE_SLACK = 3600;
 
@@ -40,7 +42,67 @@ export function parseClose(bytes, path) {
 		r.round = needRange(b, 'round', path, 1, 2 ** 50);
 		r.roundAt = needRange(b, 'round_at', path, 0, 2 ** 50);
 	}
+	r.overrides = [];
+	for (const o of has(root, 'overrides') ? need(root, 'overrides', path, 'seq') : []) {
+		onlyKeys(o, ['kind', 'at', 'at_utc', 'player', 'shift', 'until', 'ssh_key', 'reason'], path);
+		const kind = need(o, 'kind', path, 'str');
+		if (!OVERRIDE_KINDS.includes(kind)) throw new Failed(`${path}: kind '${kind}' (${OVERRIDE_KINDS.join(', ')} expected)`);
+		r.overrides.push({
+			kind, at: needRange(o, 'at', path, 0, 2 ** 50), player: has(o, 'player') ? need(o, 'player', path, 'str') : null,
+			shift: !NO_SHIFT.includes(kind) ? needRange(o, 'shift', path, -(2 ** 40), 2 ** 40) : 0,
+			until: kind === 'pause' ? needRange(o, 'until', path, 0, 2 ** 50) : null,
+			sshKey: has(o, 'ssh_key') ? need(o, 'ssh_key', path, 'str') : null, reason: need(o, 'reason', path, 'str'),
+		});
+	}
 	return r;
+}
+
+/** Turn t's deadline (docs/fairness.md "Schedule changes"): first + (t - 1) * every, moved by
+ *  every override made while turn t or an earlier one was open, of the closes checked so far;
+ *  before = [turn, index]: only those made before that one. */
+export function deadlineOf(camp, t, before = null) {
+	const s = camp.schedule;
+	let d = s.first + (t - 1) * s.every;
+	const turns = [...(camp.overrides || new Map()).keys()].sort((a, b) => a - b);
+	for (const u of turns) {
+		const list = camp.overrides.get(u);
+		for (let i = 0; i < list.length; i++) {
+			if (before && (u > before[0] || (u === before[0] && i >= before[1]))) return d;
+			if (u <= t) d += list[i].shift;
+		}
+	}
+	return d;
+}
+
+/** The overrides turn t's close carries: made while the turn was open, none moving a deadline
+ *  that had passed when made; extensions within schedule.extensions, pauses and resumes
+ *  shifting by what they say. */
+function checkOverrides(camp, t, r) {
+	camp.overrides = camp.overrides || new Map();
+	camp.closedAt = camp.closedAt || new Map();
+	const prev = camp.closedAt.get(t - 1);
+	const flat = [...camp.overrides.keys()].filter((u) => u < t).sort((a, b) => a - b).flatMap((u) => camp.overrides.get(u));
+	camp.overrides.set(t, r.overrides);
+	camp.closedAt.set(t, r.closedAt);
+	const s = camp.schedule;
+	r.overrides.forEach((o, i) => {
+		if (o.at > r.closedAt || (prev !== undefined && o.at < prev)) throw new Failed(`an override made at ${o.at}, outside the time turn ${t} was open (from ${prev} to its close at ${r.closedAt})`);
+		if (!NO_SHIFT.includes(o.kind)) {
+			if (!s) throw new Failed(`a ${o.kind} without a schedule`);
+			const dl = deadlineOf(camp, t, [t, i]);
+			if (o.at >= dl) throw new Failed(`the ${o.kind} made at ${utc(o.at)} moves turn ${t}'s deadline ${utc(dl)}, which had passed then (a change recorded after a deadline cannot move it)`);
+		}
+		const before = flat.concat(r.overrides.slice(0, i));
+		const last = before.filter((p) => p.kind === 'pause' || p.kind === 'resume').pop();
+		if (o.kind === 'extend') {
+			const used = before.concat([o]).filter((p) => p.kind === 'extend' && p.player === o.player).reduce((a, p) => a + p.shift, 0);
+			if (o.shift <= 0 || used > s.extensions) throw new Failed(`an extension of ${o.shift} s for ${o.player} brings his extensions to ${used} s, over the budget schedule.extensions gives (${s.extensions} s)`);
+		} else if (o.kind === 'pause' && (o.until <= o.at || o.shift !== o.until - o.at)) {
+			throw new Failed(`a pause made at ${utc(o.at)} must end later and shift every deadline by its length`);
+		} else if (o.kind === 'resume' && (!last || last.kind !== 'pause' || last.until <= o.at || o.shift !== o.at - last.until)) {
+			throw new Failed(`a resume at ${utc(o.at)} ends no pause running then, or moves the deadlines by other than the pause's unused time`);
+		}
+	});
 }
 
 // The form of umpire's YAML emitter (libyaml): a string is written plain when it is safe to,
@@ -91,6 +153,15 @@ export function renderClose(r, camp) {
 	if (r.entropy === 'beacon') {
 		out.push('beacon:', '  source: ' + emitStr(camp.beacon || ''), `  round: ${r.round}`, `  round_at: ${r.roundAt}`, '  round_at_utc: ' + emitStr(utc(r.roundAt)));
 	}
+	if (r.overrides.length) out.push('overrides:');
+	for (const o of r.overrides) {
+		out.push('- kind: ' + o.kind, `  at: ${o.at}`, '  at_utc: ' + emitStr(utc(o.at)));
+		if (o.player !== null) out.push('  player: ' + emitStr(o.player));
+		if (!NO_SHIFT.includes(o.kind)) out.push(`  shift: ${o.shift}`);
+		if (o.kind === 'pause') out.push(`  until: ${o.until}`);
+		if (o.sshKey !== null) out.push('  ssh_key: ' + emitStr(o.sshKey));
+		out.push('  reason: ' + emitStr(o.reason));
+	}
 	return new TextEncoder().encode(out.join('\n') + '\n');
 }
 
@@ -134,9 +205,10 @@ export function checkCloseFile(camp, t, r) {
 			throw new Failed(`${path}: beacon round ${r.round} is out at ${r.roundAt}, not after the close (${r.closedAt}): its value may have been known at the close (round ${first}, the first out ${camp.beaconDelay} seconds and more after it, expected)`);
 		}
 	}
+	checkOverrides(camp, t, r);
 	const s = camp.schedule;
 	if (s && s.missing === 'no-orders') {
-		const deadline = s.first + (t - 1) * s.every;
+		const deadline = deadlineOf(camp, t);
 		if (r.closedAt > deadline + s.grace + LATE_SLACK) {
 			throw new Failed(`closed at ${utc(r.closedAt)}, more than ${LATE_SLACK} s after its deadline ${utc(deadline)} plus grace ${s.grace} s: umpire run closes a turn at its first pass after them, so this close was made late by hand, or redone (a re-close, the first one's receipts held back)`);
 		}

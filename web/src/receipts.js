@@ -5,6 +5,7 @@
 import PostalMime from 'postal-mime';
 import { Failed, hex, equal, utc, ZERO32 } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
+import { deadlineOf } from './close.js';
 
 const MARK = '# umpire receipt';
 /** A witness under a schedule (missing: no-orders) comes within this of the deadline plus grace. */
@@ -86,7 +87,7 @@ export function checkCloseReceipt(rc, closes, camp) {
 	}
 	const s = camp && camp.schedule;
 	if (close.entropy === 'beacon' && s && s.missing === 'no-orders') {
-		const deadline = s.first + (t - 1) * s.every;
+		const deadline = deadlineOf(camp, t);
 		if (rc.received > deadline + s.grace + WITNESS_WINDOW) {
 			throw new Failed(`receipt ${name}: turn ${t}'s close reached your mail server at ${utc(rc.received)}, more than ${WITNESS_WINDOW} s after its deadline ${utc(deadline)} plus grace ${s.grace} s: time enough to see the outcome of a close at the deadline and close again (a re-close)`);
 		}
