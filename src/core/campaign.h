@@ -116,7 +116,7 @@ struct campaign {
 	/* fairness.timestamps: the RFC 3161 authorities asked at each close, n_timestamps */
 	struct campaign_timestamp *timestamps;
 	size_t n_timestamps;
-	int sound; /* the journal's soundness check: 0 not asked, 1 left for later
+	int sound;                /* the journal's soundness check: 0 not asked, 1 left for later
 	            * (CAMPAIGN_SOUND_LATER), 2 passed, -1 failed */
 	int orders_timelocked;    /* `orders: timelocked`: order files time-locked (timelock.h) */
 	char *timelock_recipient; /* timelock.recipient: the umpire's age1… (sealed); or NULL */

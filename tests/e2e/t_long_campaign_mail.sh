@@ -3,7 +3,7 @@
 # demo beacon, signed rounds from tools/demo-beacon), through a missed turn (closed at the
 # deadline without the player), an extension asked by mail (`extend 24h`), a pause and its
 # early resume, a stand-in taking a seat (the old address refused from then on), and the end
-# by a side's signed concession; `umpire verify`, tools/umpire-verify and (with node) the
+# by a side's signed concession; `umpire verify` and the
 # JavaScript verifier pass on a fresh clone after each step. Then a history whose close
 # carries an override made after the deadline it moves: every verifier fails it, naming why.
 # The defender's second miss in a row puts his side in civil disorder (schedule.civil_disorder
@@ -37,10 +37,7 @@ run() { SOURCE_DATE_EPOCH=$1 expect 0 "$BIN" run c --maildir md --beacon-command
 verified() {
     rm -rf cl && git clone -q c cl
     expect 3 "$BIN" verify cl
-    expect 3 $PY "$ROOT/tools/umpire-verify" cl
-    if command -v node >/dev/null 2>&1 && [ -d "$ROOT/web/node_modules" ]; then
-        expect 3 node "$JS" cl
-    fi
+    expect 3 node "$JS" cl
 }
 # orders N PLAYER [EXTRA]: an order file with no orders for turn N (EXTRA: a top-level line).
 orders() {
@@ -221,5 +218,5 @@ SOURCE_DATE_EPOCH=$((D2 + 700)) expect 0 "$BIN" close bad --allow-missing
 rm -rf badcl && git clone -q bad badcl
 expect 65 "$BIN" verify badcl
 has "$TMP/out" "which had passed then (a change recorded after a deadline cannot move it)"
-expect 65 $PY "$ROOT/tools/umpire-verify" badcl
+expect 65 node "$JS" badcl
 has "$TMP/out" "which had passed then"
