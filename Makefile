@@ -244,7 +244,7 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 	install -m 0644 schemas/*.json schemas/journal.sql $(DESTDIR)$(DATADIR)/schemas
 	if [ -f build/web/verify.js ]; then install -d $(DESTDIR)$(DATADIR)/web && \
 		install -m 0644 build/web/index.html build/web/verify.css build/web/verify.js \
-			build/web/site.js $(DESTDIR)$(DATADIR)/web; fi
+			build/web/site.js build/web/seal.html build/web/seal.js $(DESTDIR)$(DATADIR)/web; fi
 	if [ -f build/web/umpire-tlock.mjs ]; then install -d $(DESTDIR)$(DATADIR)/web && \
 		install -m 0755 build/web/umpire-tlock.mjs $(DESTDIR)$(DATADIR)/web/umpire-tlock.mjs; fi
 

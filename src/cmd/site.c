@@ -169,7 +169,14 @@ static int campaign_table(struct site *s, struct buf *b)
 	buf_printf(&players, "%" PRIu32 " turns", c->chain_length);
 	row(b, "key chain", buf_str(&players), 0);
 	beacon_rows(b, c);
-	buf_puts(b, "</table>\n<details><summary>campaign.yaml (turn-0000)</summary><pre>");
+	buf_puts(b, "</table>\n");
+	if (c->orders_timelocked) { /* issue 36: the sealing page reads campaign.yaml beside it */
+		buf_puts(b,
+			"<p>Orders are time-locked: <a href=\"seal/index.html\">seal your order "
+			"file in this browser</a> (or <code>umpire seal</code>).</p>\n");
+		site_add(s, "seal/campaign.yaml", setup.data ? setup.data : "", setup.len);
+	}
+	buf_puts(b, "<details><summary>campaign.yaml (turn-0000)</summary><pre>");
 	site_text(b, buf_str(&setup));
 	buf_puts(b, "</pre></details>\n");
 	buf_release(&setup);
@@ -310,6 +317,13 @@ static int web_assets(struct site *s, char sum[65])
 		rc = copy_asset(s, web, "verify.js", "verify/verify.js", sum);
 	if (rc == 0)
 		rc = copy_asset(s, web, "site.js", "site.js", NULL);
+	if (rc == 0 && s->c->orders_timelocked) { /* the sealing page (issue 36 item 3) */
+		rc = copy_asset(s, web, "seal.html", "seal/index.html", NULL);
+		if (rc == 0)
+			rc = copy_asset(s, web, "seal.js", "seal/seal.js", NULL);
+		if (rc == 0)
+			rc = copy_asset(s, web, "verify.css", "seal/verify.css", NULL);
+	}
 	free(web);
 	site_add(s, "site.css", site_css, sizeof(site_css) - 1);
 	site_add(s, ".nojekyll", "", 0); /* GitHub Pages: serve the files as they are */

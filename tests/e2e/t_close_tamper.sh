@@ -55,7 +55,7 @@ forge_close "$TMP/digest" 2 "s/^orders_digest: .*/orders_digest: $D/" \
     "s/^Orders-Digest: .*/Orders-Digest: $D/"
 both_fail "$TMP/digest"
 has "$TMP/out" "verify: FAILED: turn 2: the export's order hashes or D_t differ from what close-0002 fixed"
-has "$TMP/py.out" "verify: FAILED: turn 2: journal/turn-0002.close.yaml (tag close-0002) fixed other salted hashes or another D_t than the export's"
+has "$TMP/js.out" "verify: FAILED: turn 2: journal/turn-0002.close.yaml (tag close-0002) fixed other salted hashes or another D_t than the export's"
 
 # The defender's file taken out of the close (listed as missing), D_t kept: the close says
 # nobody sent a file, the export that the defender did (check_close_export's who sent).
@@ -67,7 +67,7 @@ git -C "$TMP/sender" show close-0002:journal/turn-0002.close.yaml | grep -qx -- 
     die "the forged close does not list the defender as missing"
 both_fail "$TMP/sender"
 has "$TMP/out" "verify: FAILED: turn 2: the export's order hashes or D_t differ from what close-0002 fixed"
-has "$TMP/py.out" "fixed other salted hashes or another D_t than the export's"
+has "$TMP/js.out" "fixed other salted hashes or another D_t than the export's"
 
 # Entropy players, a close pending (not resolved): its only order file's entropy: commitment
 # taken out of the close. Nothing re-runs a pending close; without a commitment its reveals
@@ -86,4 +86,4 @@ forge_close "$TMP/nocommit" 1 '/^  entropy: /d' 's/^$/&/'
 both_fail "$TMP/nocommit"
 has "$TMP/out" "verify: FAILED: turn 1: no order file of the close carries an entropy: commitment (entropy players)"
 has "$TMP/out" "(journal/turn-0001.close.yaml at close-0001)"
-has "$TMP/py.out" "no order file of the close carries an entropy: commitment"
+has "$TMP/js.out" "no order file of the close carries an entropy: commitment"

@@ -57,8 +57,20 @@ grep -q "orders: time-locked to round $(round 1)" c/reports/turn-0000/attacker.m
 # turn 1: the attacker seals his orders (a word nobody else wrote: quokka-sextant)
 sed 's/^# Turn 1, the attacker/# quokka-sextant: turn 1, the attacker/' \
     "$HR/orders/turn-0001/attacker.yaml" > attacker.yaml
-expect 0 "$BIN" seal attacker.yaml --campaign clone
-has "$TMP/out" "time-locked to beacon round $(round 1): send attacker.yaml.age"
+# ... as the README's "Sealing orders nobody can read before the close" shows it (its
+# commands run as written, umpire on the PATH; tests/e2e/readme_check.py compares the output)
+mkdir -p readme-bin && ln -sf "$BIN" readme-bin/umpire
+awk '/^```/ { fence = !fence } /^## / && !fence { on = ($0 == "## Sealing orders nobody can read before the close"); next }
+    on && fence && /^\$ / { sub(/^\$ /, ""); print }' "$ROOT/README.md" > readme-cmds
+[ "$(wc -l < readme-cmds)" -ge 1 ] || die "no commands in the README's sealing section"
+: > readme-index
+while IFS= read -r cmd; do
+    PATH="$TMP/readme-bin:$PATH" sh -c "$cmd" > "readme-out.$(wc -l < readme-index)" 2>&1 || true
+    printf '%s\t%s\n' "$cmd" "$TMP/readme-out.$(wc -l < readme-index)" >> readme-index
+done < readme-cmds
+expect 0 python3 "$ROOT/tests/e2e/readme_check.py" "$ROOT/README.md" \
+    "## Sealing orders nobody can read before the close" readme-index
+has readme-out.0 "time-locked to beacon round $(round 1): send attacker.yaml.age"
 head -1 attacker.yaml.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' ||
     die "seal did not write an armored age file"
 mkdir -p sent && mv attacker.yaml.age sent/ && rm attacker.yaml
@@ -157,6 +169,15 @@ git clone -q s sclone2
 expect 3 "$BIN" verify sclone2
 has "$TMP/out" "every turn re-resolves to its commit"
 expect 3 node "$JSV" sclone2
+
+# the campaign's pages carry the sealing page, with campaign.yaml beside it (README, "Sealing
+# orders nobody can read before the close")
+expect 0 "$BIN" site c site
+for f in seal/index.html seal/seal.js seal/verify.css seal/campaign.yaml; do
+    [ -s "site/$f" ] || die "umpire site wrote no $f for a time-locked campaign"
+done
+cmp -s site/seal/campaign.yaml c/campaign.yaml || die "the sealing page's campaign.yaml is not the campaign's"
+grep -q 'href="seal/index.html"' site/index.html || die "the campaign's page does not link the sealing page"
 
 # without node: 69, naming the package
 expect 69 env PATH=/nonexistent "$BIN" check c attacker.yaml.age
