@@ -204,7 +204,7 @@ bench: all $(BUILD)/bench/floor
 
 # The README's demo command: plays every shipped example campaign from scratch.
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all web
 	@tools/demo $(BIN) build/demo
 
 # make install: under $(DESTDIR)$(PREFIX), the binary and the independent verifier in JavaScript
