@@ -10,6 +10,7 @@ expect 0 python3 "$ROOT/tools/check-run-deps"
 has "$TMP/out" "check-run-deps: ok"
 mkdir r
 cp -r "$ROOT/Makefile" "$ROOT/src" "$ROOT/tools" "$ROOT/schemas" r/
+tar -C "$ROOT" --exclude=web/node_modules -cf - web | tar -C r -xf -   # make demo builds web
 sed -i '/^xxd$/d' r/tools/install-deps
 expect 1 python3 r/tools/check-run-deps
 has "$TMP/out" "tools/demo-beacon:"
