@@ -78,7 +78,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
-.PHONY: all deps deps-test man completion test unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench web web-unit
+.PHONY: all deps deps-test man completion test test-build unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench web web-unit
 all: $(BIN) $(BLS)
 
 # build/umpire is the release binary, whatever variant was built last.
@@ -154,14 +154,19 @@ fuzz-run: $(FUZZ_BIN)
 # The README's test command: installs what is missing, builds, runs every suite on the release
 # build, then the unit suites and the fuzz corpora under ASan+UBSan (build/san).
 test: deps-test
+	@$(MAKE) --no-print-directory -j2 VARIANT=release test-build
 	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
+	@$(MAKE) --no-print-directory -j2 VARIANT=san test-build
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
+
+# What the suites of a variant run, built first on both cores (the suites then run one at a time).
+test-build: $(BIN) $(BLS) $(TEST_BIN)
 
 # Check's timeout (4 s a test by default) only guards against a hang: 60 s, so that a test
 # that spawns programs (check_journal's sqlite3 shell) passes on a loaded machine too.
 unit: $(TEST_BIN) $(BLS) web
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $$t; done
-	@$(MAKE) --no-print-directory web-unit
+	@$(if $(filter san,$(VARIANT)),:,$(MAKE) --no-print-directory web-unit) # node's tests: once, not per variant
 
 e2e: all web
 	@sh tests/e2e/run-all.sh $(BIN) $(E2E)
