@@ -145,7 +145,7 @@ static int beacon_value(const char *cmd, long long round, struct buf *value, str
 	size_t n = 0;
 	ssize_t got;
 
-	if (pipe(fds) < 0) {
+	if (spawn_pipe(fds) < 0) {
 		free(script);
 		return -1;
 	}

@@ -5,6 +5,7 @@
 #include "core/repo_int.h"
 #include "core/gittls.h"
 #include "core/layout.h"
+#include "core/spawn.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -278,7 +279,7 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	pid_t pid;
 
 	*n_tags = 0;
-	if (pipe(fds) < 0)
+	if (spawn_pipe(fds) < 0)
 		return error_set(ERROR_OS, "repo: cannot push to '%s': %s", url, strerror(errno));
 	pid = fork();
 	if (pid < 0) {

@@ -1,5 +1,8 @@
 /* spawn.c — a helper program started with posix_spawn and fed on one descriptor (spawn.h). */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -14,6 +17,34 @@
 #include "core/banned.h"
 
 extern char **environ;
+
+int spawn_pipe(int fds[2])
+{
+	return pipe2(fds, O_CLOEXEC);
+}
+
+void spawn_sigpipe_block(sigset_t *old)
+{
+	sigset_t pipe_set;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, old);
+}
+
+void spawn_sigpipe_restore(const sigset_t *old, int raised)
+{
+	sigset_t pipe_set;
+	struct timespec zero = { 0, 0 };
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	/* A SIGPIPE raised while blocked stays pending: take it before unblocking. */
+	if (raised && !sigismember(old, SIGPIPE))
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 int spawn_fed(pid_t *pid, const char *path, char *const argv[], int fd, int all, int close_fd)
 {
@@ -127,7 +158,12 @@ static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct bu
 	int timeout_s)
 {
 	size_t off = 0;
-	long left_ms = timeout_s > 0 ? timeout_s * 1000L : -1;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* the deadline on the monotonic clock, in ms (< 0: none) */
+	long long deadline = timeout_s > 0 ? now.tv_sec * 1000LL + now.tv_nsec / 1000000 +
+						     timeout_s * 1000LL :
+					     -1;
 
 	if (n == 0) {
 		close(fds[0]);
@@ -136,13 +172,18 @@ static int pump(int fds[3], const char *in, size_t n, struct buf *out, struct bu
 	while (fds[1] >= 0 || fds[2] >= 0) {
 		struct pollfd p[3] = { { fds[0], POLLOUT, 0 }, { fds[1], POLLIN, 0 },
 			{ fds[2], POLLIN, 0 } };
-		int ready = poll(p, 3, left_ms > 1000 || left_ms < 0 ? 1000 : (int)left_ms);
+		long long left = -1;
+		if (deadline >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+			if (left <= 0) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+		}
+		int ready = poll(p, 3, left < 0 || left > 1000 ? 1000 : (int)left);
 		if (ready < 0 && errno != EINTR)
 			return -1;
-		if (left_ms >= 0 && (left_ms -= 1000) <= 0 && ready == 0) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
 		if (ready <= 0)
 			continue;
 		if (fds[0] >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
@@ -180,7 +221,7 @@ int spawn_capture(const char *path, char *const argv[], const void *in, size_t n
 	pid_t pid;
 
 	for (int k = 0; k < 3; k++)
-		if (pipe(p[k]) < 0) {
+		if (spawn_pipe(p[k]) < 0) {
 			int e = errno;
 			for (int j = 0; j < k; j++) {
 				close(p[j][0]);
@@ -211,12 +252,12 @@ int spawn_capture(const char *path, char *const argv[], const void *in, size_t n
 		errno = rc;
 		return -1;
 	}
-	/* A child that stops reading must not kill umpire with SIGPIPE. */
-	struct sigaction ign = { 0 }, old;
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
+	/* A child that stops reading must not kill umpire with SIGPIPE: blocked in this thread
+	 * only (another thread may be writing too). */
+	sigset_t old;
+	spawn_sigpipe_block(&old);
 	int pumped = pump(fds, in, n, out, err, max, timeout_s), e = errno;
-	sigaction(SIGPIPE, &old, NULL);
+	spawn_sigpipe_restore(&old, 1);
 	for (int k = 0; k < 3; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);

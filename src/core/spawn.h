@@ -4,8 +4,21 @@
 #ifndef UMPIRE_SPAWN_H
 #define UMPIRE_SPAWN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+/* pipe(2) with both ends close-on-exec, so that a child another thread starts at the same
+ * moment inherits neither (it would hold the pipe open: a reader never sees its end, and two
+ * such children wait for each other). Every pipe umpire makes for a child is made here; the
+ * child's own ends become its 0, 1 or 2 by dup2, which clears the flag. 0, or -1 with errno. */
+int spawn_pipe(int fds[2]);
+/* Blocks SIGPIPE in the calling thread only (the old mask into *old), so that writing to a
+ * child that stopped reading fails with EPIPE instead of killing umpire. */
+void spawn_sigpipe_block(sigset_t *old);
+/* Restores the mask spawn_sigpipe_block saved; with raised nonzero (a write may have failed
+ * with EPIPE), first takes the SIGPIPE left pending, unless it was blocked before. */
+void spawn_sigpipe_restore(const sigset_t *old, int raised);
 
 /* Starts path with argv and umpire's environment, fd as its standard input (all nonzero:
  * its standard output and error too); with close_fd >= 0 the child then closes fd and

@@ -578,7 +578,7 @@ static int judge_apart(struct intake *in)
 	struct buf got = BUF_INIT;
 	struct verdict_wire w;
 
-	if (pipe(fds) < 0)
+	if (spawn_pipe(fds) < 0)
 		return error_set(ERROR_OS, "inbox: cannot make a pipe: %s", strerror(errno));
 	fflush(NULL); /* nothing buffered is written twice */
 	pid_t pid = fork();

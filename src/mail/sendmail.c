@@ -37,20 +37,11 @@ static int write_lf(int fd, const char *m, size_t len)
  * early makes write fail with EPIPE instead of killing umpire. 0 / -1 (errno). */
 static int feed(int fd, const char *message, size_t len)
 {
-	sigset_t pipe_set, old;
-	struct timespec zero = { 0, 0 };
-	int rc, saved;
+	sigset_t old;
 
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_set, &old);
-	rc = write_lf(fd, message, len);
-	saved = errno;
-	/* A SIGPIPE raised while blocked stays pending: take it before unblocking. */
-	if (rc < 0 && saved == EPIPE && !sigismember(&old, SIGPIPE))
-		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
-			;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	spawn_sigpipe_block(&old);
+	int rc = write_lf(fd, message, len), saved = errno;
+	spawn_sigpipe_restore(&old, rc < 0 && saved == EPIPE);
 	errno = saved;
 	return rc;
 }
@@ -62,7 +53,7 @@ int sendmail_send(const char *program, const char *from, const char *to, const v
 	int fds[2], status = 0, werr = 0;
 	pid_t pid;
 
-	if (pipe(fds) < 0)
+	if (spawn_pipe(fds) < 0)
 		return error_set(ERROR_OS, "sendmail: cannot make a pipe: %s", strerror(errno));
 	int rc = spawn_fed(&pid, program, argv, fds[0], 0, fds[1]);
 	close(fds[0]);

@@ -4,7 +4,9 @@
  * through (the tool itself: tests/e2e/t_timelocked.sh). */
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "core/buf.h"
@@ -100,6 +102,68 @@ START_TEST(capture)
 }
 END_TEST
 
+/* A pipe made for a child is close-on-exec: a child started meanwhile (by another thread)
+ * does not inherit it. Here the child looks for the test's own pipe among its descriptors. */
+START_TEST(pipes_not_inherited)
+{
+	int fds[2];
+	struct buf out = BUF_INIT, err = BUF_INIT;
+
+	ck_assert_int_eq(spawn_pipe(fds), 0);
+	char *script = xasprintf("[ ! -e /proc/$$/fd/%d ] && [ ! -e /proc/$$/fd/%d ]", fds[0],
+		fds[1]);
+	char *const sh[] = { "/bin/sh", "-c", script, NULL };
+	int st = spawn_capture("/bin/sh", sh, "", 0, &out, &err, 100, 10);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child inherited the pipe");
+	close(fds[0]);
+	close(fds[1]);
+	free(script);
+	buf_release(&out);
+	buf_release(&err);
+}
+END_TEST
+
+#define CAT_ROUNDS 60
+#define CAT_BYTES 70000 /* more than a pipe holds: the writer waits for the reader */
+
+/* One thread's share of concurrent_captures: CAT_ROUNDS runs of cat; the failures. */
+static void *cat_rounds(void *arg)
+{
+	const char *in = arg;
+	char *const cat[] = { "/bin/cat", NULL };
+	long failed = 0;
+
+	for (int i = 0; i < CAT_ROUNDS; i++) {
+		struct buf out = BUF_INIT, err = BUF_INIT;
+		int st = spawn_capture("/bin/cat", cat, in, CAT_BYTES, &out, &err, CAT_BYTES, 20);
+		if (st != 0 || out.len != CAT_BYTES || memcmp(out.data, in, CAT_BYTES) != 0)
+			failed++;
+		buf_release(&out);
+		buf_release(&err);
+	}
+	return (void *)failed;
+}
+
+/* Two threads capturing children at once (as `umpire verify` opens time-locked files on both
+ * cores) each get their own child's whole output and end: no child holds the other's pipe
+ * (which made both wait for each other until the timeout). */
+START_TEST(concurrent_captures)
+{
+	char *in = xmalloc(CAT_BYTES);
+	pthread_t th[2];
+	void *failed[2];
+
+	for (size_t i = 0; i < CAT_BYTES; i++)
+		in[i] = (char)('a' + i % 26);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, cat_rounds, in), 0);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_join(th[k], &failed[k]), 0);
+	ck_assert_int_eq((long)failed[0] + (long)failed[1], 0);
+	free(in);
+}
+END_TEST
+
 static Suite *timelock_suite(void)
 {
 	Suite *s = suite_create("timelock");
@@ -108,6 +172,9 @@ static Suite *timelock_suite(void)
 	tcase_add_test(tc, player_of_names);
 	tcase_add_test(tc, recipients);
 	tcase_add_test(tc, capture);
+	tcase_add_test(tc, pipes_not_inherited);
+	tcase_add_test(tc, concurrent_captures);
+	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
 }
