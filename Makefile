@@ -155,7 +155,7 @@ fuzz-run: $(FUZZ_BIN)
 # build, then the unit suites and the fuzz corpora under ASan+UBSan (build/san).
 test: deps-test
 	@$(MAKE) --no-print-directory -j2 VARIANT=release test-build
-	@$(MAKE) --no-print-directory VARIANT=release lint unit e2e
+	@$(MAKE) --no-print-directory VARIANT=release lint unit web-unit e2e
 	@$(MAKE) --no-print-directory -j2 VARIANT=san test-build
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
@@ -166,7 +166,6 @@ test-build: $(BIN) $(BLS) $(TEST_BIN)
 # that spawns programs (check_journal's sqlite3 shell) passes on a loaded machine too.
 unit: $(TEST_BIN) $(BLS) web
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $$t; done
-	@$(if $(filter san,$(VARIANT)),:,$(MAKE) --no-print-directory web-unit) # node's tests: once, not per variant
 
 e2e: all web
 	@sh tests/e2e/run-all.sh $(BIN) $(E2E)
@@ -182,7 +181,8 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 build/web/verify.js: web/node_modules/.package-lock.json $(WEB_SRC)
 	$(call say,WEB,build/web)node web/build.mjs build/web
 web: build/web/verify.js
-# node's test runner on the vectors (tests/vectors/*.json) and the modules of web/src/.
+# node's test runner on the vectors (tests/vectors/*.json) and the modules of web/src/: run once
+# by `make test` (not per variant: the same bytes).
 web-unit: web
 	@cd web && node --test test/*.test.mjs
 
