@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/escape.h"
+#include "core/file.h"
 #include "core/banned.h"
 
 static const char rules_help[] =
@@ -22,23 +23,13 @@ static const char rules_help[] =
  * (build/VARIANT/umpire, docs/rules/NAME.md); NULL when neither is there. Caller frees. */
 static char *rules_doc(const char *name)
 {
-	static const char *const from_bin[] = { "../share/doc/umpire/rules", "../../docs/rules" };
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *rel[2] = { xasprintf("../share/doc/umpire/rules/%s.md", name),
+		xasprintf("../../docs/rules/%s.md", name) };
+	char *doc = file_beside_binary((const char *const *)rel, 2, FILE_KIND_FILE, NULL);
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	for (size_t i = 0; i < sizeof(from_bin) / sizeof(from_bin[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s/%s.md", exe, from_bin[i], name);
-		if (access(path, R_OK) == 0)
-			return realpath(path, NULL);
-	}
-	return NULL;
+	free(rel[0]);
+	free(rel[1]);
+	return doc;
 }
 
 /* The rule system's help with its docs/rules/NAME.md reference made the path on this machine. */

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/fair.h"
+#include "core/file.h"
 #include "core/layout.h"
 #include "core/pbem.h"
 #include "core/repo.h"
@@ -258,24 +259,12 @@ static int index_page(struct site *s, const struct buf *rows)
  * build/NAME, or the source tree's NAME). NULL when none is there. Caller frees. */
 static char *share_dir(const char *name, const char *in_tree)
 {
-	const char *from_bin[] = { "../share/umpire", in_tree };
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *rel[2] = { xasprintf("../share/umpire/%s", name), xasprintf("%s/%s", in_tree, name) };
+	char *dir = file_beside_binary((const char *const *)rel, 2, FILE_KIND_DIR, NULL);
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	for (size_t i = 0; i < 2; i++) {
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s/%s", exe, from_bin[i], name);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return realpath(path, NULL);
-	}
-	return NULL;
+	free(rel[0]);
+	free(rel[1]);
+	return dir;
 }
 
 /* dir/name into the site as to; its SHA-256 into sum when not NULL. */

@@ -16,6 +16,7 @@
 #include "core/bls.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/file.h"
 #include "core/spawn.h"
 #include "core/banned.h"
 
@@ -27,50 +28,28 @@ struct bls_verifier {
 	int stalled;      /* it gave no answer in time: stopped, not waited for */
 };
 
-static int is_program(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 char *bls_helper_path(void)
 {
 	static const char *const rel[] = { "umpire-bls", "../umpire-bls",
 		"../libexec/umpire/umpire-bls" };
 	const char *env = getenv("UMPIRE_BLS");
-	char exe[PATH_MAX];
 	struct buf looked = BUF_INIT;
-	ssize_t n;
 
 	if (env && env[0]) {
-		if (is_program(env))
+		if (file_is_kind(env, FILE_KIND_PROGRAM))
 			return xstrdup(env);
 		error_set(ERROR_MISSING,
 			"cannot check the beacon's signatures: the BLS helper $UMPIRE_BLS '%s' is not an executable file",
 			env);
 		return NULL;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			slash[1] = '\0';
-		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			char *p = xasprintf("%s%s", exe, rel[i]);
-			if (is_program(p)) {
-				buf_release(&looked);
-				return p;
-			}
-			buf_printf(&looked, "%s%s", looked.len ? ", " : "", p);
-			free(p);
-		}
-	}
-	error_set(ERROR_MISSING,
-		"cannot check the beacon's signatures: the BLS helper umpire-bls is missing (looked for %s; 'make' builds it next to umpire, 'make install' installs it, or set UMPIRE_BLS)",
-		looked.len ? buf_str(&looked) : "$UMPIRE_BLS");
+	char *p = file_beside_binary(rel, sizeof(rel) / sizeof(rel[0]), FILE_KIND_PROGRAM, &looked);
+	if (!p)
+		error_set(ERROR_MISSING,
+			"cannot check the beacon's signatures: the BLS helper umpire-bls is missing (looked for %s; 'make' builds it next to umpire, 'make install' installs it, or set UMPIRE_BLS)",
+			looked.len ? buf_str(&looked) : "$UMPIRE_BLS");
 	buf_release(&looked);
-	return NULL;
+	return p;
 }
 
 int bls_verifier_open(struct bls_verifier **out, const char *public_key)

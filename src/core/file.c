@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -617,4 +618,41 @@ int file_remove_durable(const char *dir, const char *name)
 done:
 	close(dfd);
 	return rc;
+}
+
+int file_is_kind(const char *path, enum file_kind kind)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	if (kind == FILE_KIND_DIR)
+		return S_ISDIR(st.st_mode);
+	return S_ISREG(st.st_mode) && (kind != FILE_KIND_PROGRAM || access(path, X_OK) == 0);
+}
+
+char *file_beside_binary(const char *const rel[], size_t n, enum file_kind kind, struct buf *looked)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0)
+		return NULL;
+	exe[len] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	slash[1] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		char *p = xasprintf("%s%s", exe, rel[i]);
+		char *real = file_is_kind(p, kind) ? realpath(p, NULL) : NULL;
+		if (real) {
+			free(p);
+			return real;
+		}
+		if (looked)
+			buf_printf(looked, "%s%s", looked->len ? ", " : "", p);
+		free(p);
+	}
+	return NULL;
 }

@@ -74,6 +74,24 @@ void file_list_sort(struct file *v, size_t n);
 /* The entry of v with this path, or NULL. */
 const struct file *file_list_find(const struct file *v, size_t n, const char *path);
 
+/* What file_beside_binary looks for. */
+enum file_kind {
+	FILE_KIND_PROGRAM, /* a regular file umpire may execute */
+	FILE_KIND_FILE,    /* a regular file it may read */
+	FILE_KIND_DIR      /* a directory */
+};
+
+/* Finds a file umpire ships beside its binary (the BLS helper, the web bundles, the rules
+ * pages): the first of the n paths rel[], each relative to the directory of the running
+ * binary (/proc/self/exe; the build tree's layout first, then the installed one), that is of
+ * the given kind. A new string, its canonical path (realpath: the caller frees it), or NULL
+ * when none is; *looked (when not NULL) then gets the paths tried, ", " between them, for the
+ * caller's message. No error is set: the caller says what is missing and how to get it. */
+char *file_beside_binary(const char *const rel[], size_t n, enum file_kind kind,
+	struct buf *looked);
+/* 1 when path is of the kind (stat follows a link: these are umpire's own files), else 0. */
+int file_is_kind(const char *path, enum file_kind kind);
+
 /* mkdir -p: dir and every directory above it (new ones with mode). 0 / -1 (ERROR_OS). */
 int file_mkdir_p(const char *dir, mode_t mode);
 /* Writes dir/name durably: dir made (0700) if need be, a temporary file ".name.XXXXXX" in

@@ -15,6 +15,7 @@
 #include "core/close.h"
 #include "core/error.h"
 #include "core/fair.h"
+#include "core/file.h"
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/repo.h"
@@ -51,48 +52,27 @@ void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdo
 		buf_printf(b, "orders: time-locked to round %lld (out at %s)\n", r, at);
 }
 
-static int is_file(const char *path, int exec)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (!exec || access(path, X_OK) == 0);
-}
-
 char *timelock_tool_path(void)
 {
 	static const char *const rel[] = { "../web/umpire-tlock.mjs", "../../web/umpire-tlock.mjs",
 		"../share/umpire/web/umpire-tlock.mjs" };
 	const char *env = getenv("UMPIRE_TLOCK");
-	char exe[PATH_MAX];
 	struct buf looked = BUF_INIT;
 
 	if (env && env[0]) {
-		if (is_file(env, 0))
+		if (file_is_kind(env, FILE_KIND_FILE))
 			return xstrdup(env);
 		error_set(ERROR_UNAVAILABLE,
 			"time-locked orders: the tool $UMPIRE_TLOCK '%s' is not a file", env);
 		return NULL;
 	}
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			slash[1] = '\0';
-		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			char *p = xasprintf("%s%s", exe, rel[i]);
-			if (is_file(p, 0)) {
-				buf_release(&looked);
-				return p;
-			}
-			buf_printf(&looked, "%s%s", looked.len ? ", " : "", p);
-			free(p);
-		}
-	}
-	error_set(ERROR_UNAVAILABLE,
-		"time-locked orders need umpire-tlock.mjs, which is missing (looked for %s; 'make web' builds it, 'make install' installs it, or set UMPIRE_TLOCK)",
-		looked.len ? buf_str(&looked) : "$UMPIRE_TLOCK");
+	char *p = file_beside_binary(rel, sizeof(rel) / sizeof(rel[0]), FILE_KIND_FILE, &looked);
+	if (!p)
+		error_set(ERROR_UNAVAILABLE,
+			"time-locked orders need umpire-tlock.mjs, which is missing (looked for %s; 'make web' builds it, 'make install' installs it, or set UMPIRE_TLOCK)",
+			looked.len ? buf_str(&looked) : "$UMPIRE_TLOCK");
 	buf_release(&looked);
-	return NULL;
+	return p;
 }
 
 /* node on $PATH: a new string, or NULL with ERROR_UNAVAILABLE naming the package. */
@@ -104,7 +84,7 @@ static char *node_path(void)
 	while (*p) {
 		size_t n = strcspn(p, ":");
 		char *cand = xasprintf("%.*s/node", (int)n, p);
-		if (n && is_file(cand, 1))
+		if (n && file_is_kind(cand, FILE_KIND_PROGRAM))
 			return cand;
 		free(cand);
 		p += n + (p[n] == ':');
@@ -430,7 +410,7 @@ int timelock_open_files(struct turn *t)
 			t->in.turn, t->close.round);
 	if (t->c->visibility == CAMPAIGN_SEALED) {
 		identity = xasprintf("%s/.umpire/" TIMELOCK_IDENTITY, t->c->dir);
-		if (!is_file(identity, 0)) {
+		if (!file_is_kind(identity, FILE_KIND_FILE)) {
 			free(identity);
 			identity = revealed_identity(t->c);
 			temp = identity != NULL;
