@@ -619,7 +619,9 @@ static int step_resolve(struct turn *t)
 	for (size_t i = 0; i < n_ids && rc == 0; i++) {
 		const struct order_file *f = turn_find_file(&t->in, ids[i]);
 		int missing = turn_is_missing(&t->in, ids[i]);
-		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing))
+		/* A contribution is entropy alone, from a player who is not due: no orders. */
+		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing) ||
+			(f && f->contribution))
 			continue;
 		ro[n_ro].player = ids[i];
 		ro[n_ro].orders = f ? f->orders : NULL;

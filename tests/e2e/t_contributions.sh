@@ -1,0 +1,82 @@
+# Entropy players in an IGOUGO game (issue 34 item 4; docs/fairness.md, "Contributions"):
+# harbour-raid, one side due per turn. Turn 1: the attacker is due and the defender, not due,
+# sends a contribution (his entropy: alone, no orders): checked, closed, receipted, revealed,
+# two independent contributors. Turn 2: the defender is due and the attacker sends nothing:
+# not missing, just one contributor: both verifiers name turn 2 alone (few-contributors).
+# A clone whose export changes the contributor's nonce fails both verifiers (65).
+. "$ROOT/tests/e2e/lib.sh"
+HR="$ROOT/campaigns/harbour-raid"
+P="$TMP/p"
+new_campaign harbour-raid "$P" --entropy players --visibility open
+nonce() { printf 'umpire test nonce %s %s' "$1" "$2" | sha256sum | cut -c1-64; }
+hash_of() { printf %s "$1" | xxd -r -p | sha256sum | cut -c1-64; }
+reveal() { printf 'campaign: harbour-raid\nturn: %s\nplayer: %s\nnonce: %s\n' "$1" "$2" "$(nonce "$1" "$2")" >"$TMP/r$1-$2.yaml"; }
+contribution() { printf 'campaign: harbour-raid\nturn: %s\nplayer: %s\nentropy: %s\n' "$1" "$2" "$(hash_of "$(nonce "$1" "$2")")"; }
+
+# Turn 1: the attacker's orders, the defender's contribution.
+{ cat "$HR/orders/turn-0001/attacker.yaml"; echo "entropy: $(hash_of "$(nonce 1 attacker)")"; } >"$TMP/o1-attacker.yaml"
+contribution 1 defender >"$TMP/o1-defender.yaml"
+expect 0 "$BIN" check "$P" "$TMP/o1-defender.yaml"
+has "$TMP/out" "$TMP/o1-defender.yaml: ok: entropy (not due: no orders) of defender for turn 1 of harbour-raid"
+# a player who is not due still sends no orders, and a contribution carries its entropy:
+{ cat "$TMP/o1-defender.yaml"; echo "orders: []"; } >"$TMP/bad-orders.yaml"
+expect 65 "$BIN" check "$P" "$TMP/bad-orders.yaml"
+has "$TMP/err" "player 'defender' is not due on turn 1 (orders from a due player expected; a player who is not due sends his entropy: alone, without orders)"
+grep -v '^entropy:' "$TMP/o1-defender.yaml" >"$TMP/bad-entropy.yaml"
+expect 65 "$BIN" check "$P" "$TMP/bad-entropy.yaml"
+has "$TMP/err" "no 'entropy:' (this campaign's players commit to a nonce"
+{ cat "$TMP/o1-defender.yaml"; echo "standing: { response: none }"; } >"$TMP/bad-standing.yaml"
+expect 65 "$BIN" check "$P" "$TMP/bad-standing.yaml"
+has "$TMP/err" "player 'defender' is not due on turn 1: his file is his entropy: alone (no standing orders expected)"
+
+expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$P" "$TMP/o1-attacker.yaml" "$TMP/o1-defender.yaml"
+has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without"
+# the close commits the contribution like any file: its hash, its entropy, and his receipt names it
+has "$P/journal/turn-0001.close.yaml" "entropy: $(hash_of "$(nonce 1 defender)")"
+dsha=$(sha256sum "$TMP/o1-defender.yaml" | cut -c1-64)
+has "$P/journal/turn-0001.close.yaml" "sha256: $dsha"
+awk '/^receipt for defender/,/^$/' "$TMP/out" >"$TMP/receipt-defender" 2>/dev/null || true
+grep -q "$dsha" "$TMP/out" || die "no receipt names the defender's file"
+reveal 1 attacker; reveal 1 defender
+expect 0 "$BIN" reveal "$P" "$TMP/r1-attacker.yaml" "$TMP/r1-defender.yaml"
+has "$TMP/out" "ok: defender's nonce for turn 1 matches the close"
+expect 0 env SOURCE_DATE_EPOCH=1767312600 "$BIN" turn "$P"
+has "$P/journal/turn-0001.yaml" "beacon_value: attacker nonce $(nonce 1 attacker) defender nonce $(nonce 1 defender)"
+has "$P/orders/turn-0001/defender.yaml" "player: defender"
+grep -q "no orders from defender" "$P/journal/turn-0001.yaml" && die "the contributor is journaled as sending no orders"
+
+# Turn 2: the defender due, the attacker silent: not missing, no contribution.
+{ cat "$HR/orders/turn-0002/defender.yaml"; echo "entropy: $(hash_of "$(nonce 2 defender)")"; } >"$TMP/o2-defender.yaml"
+expect 0 env SOURCE_DATE_EPOCH=1767398400 "$BIN" close "$P" "$TMP/o2-defender.yaml"
+has "$TMP/out" "Turn 2 closed: 1 order file, 0 players without"
+reveal 2 defender
+expect 0 "$BIN" reveal "$P" "$TMP/r2-defender.yaml"
+expect 0 env SOURCE_DATE_EPOCH=1767399000 "$BIN" turn "$P"
+expect 0 "$BIN" replay "$P"
+
+# Both verifiers, on a plain clone: turn 2 alone has fewer than two contributors.
+git clone -q "$P" "$TMP/pc"
+expect 3 "$BIN" verify "$TMP/pc"
+has "$TMP/out" "turn 1: ok: close, key, digest, reveals, seed, "
+grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/c.v"
+expect 3 node "$JSV" "$TMP/pc"
+has "$TMP/out" "reveals (2 of 2 nonces)"
+grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/js.v"
+cmp -s "$TMP/c.v" "$TMP/js.v" || { diff "$TMP/c.v" "$TMP/js.v" >&2; die "the verifiers disagree"; }
+has "$TMP/c.v" "reason: few-contributors: entropy players: fewer than two independent contributors in turns 2"
+
+# The contributor's nonce changed in turn 1's export, B_t made to match the new reveals text:
+# the nonce no longer hashes to the entropy his contribution committed to.
+tclone bad "$P"
+old_text="attacker nonce $(nonce 1 attacker) defender nonce $(nonce 1 defender)"
+new_text="attacker nonce $(nonce 1 attacker) defender nonce $(nonce 9 defender)"
+old_b=$(printf %s "$old_text" | sha256sum | cut -c1-64)
+new_b=$(printf %s "$new_text" | sha256sum | cut -c1-64)
+sed -i -e "s/^beacon: $old_b\$/beacon: $new_b/" -e "s/^beacon_value: $old_text\$/beacon_value: $new_text/" \
+    "$TMP/bad/journal/turn-0001.yaml"
+has "$TMP/bad/journal/turn-0001.yaml" "beacon: $new_b"
+has "$TMP/bad/journal/turn-0001.yaml" "defender nonce $(nonce 9 defender)"
+tcommit bad turn-0001
+both_fail "$TMP/bad"
+has "$TMP/out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+has "$TMP/js.out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
