@@ -80,3 +80,48 @@ tcommit bad turn-0001
 both_fail "$TMP/bad"
 has "$TMP/out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 has "$TMP/js.out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+
+# By mail, on a schedule: the attacker's orders alone do not close the turn before its
+# deadline (the defender may still contribute); his contribution by mail does; both reveals
+# by mail resolve it, and turn 1 has two contributors.
+PY=/usr/bin/python3
+DELIVER="$PY $ROOT/tests/e2e/mail/deliver.py"
+at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
+cd "$TMP"
+sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@attacker.example/' \
+    -e 's/^  - id: defender$/  - id: defender\n    email: governor@defender.example/' \
+    "$HR/scenario.yaml" >scenario.yaml
+cat >>scenario.yaml <<'YAML'
+schedule:
+  first_deadline: 2026-01-03T18:00:00Z
+  every: 2d
+  missing: no-orders
+  reveal: 12h
+mail:
+  from: umpire@example.org
+YAML
+expect 0 "$BIN" init m --scenario scenario.yaml --secret-file "$HR/demo.secret" \
+    --visibility open --entropy players
+$DELIVER md blood@attacker.example "$TMP/o1-attacker.yaml" o1 1767300060
+expect 0 at 1767300120 "$BIN" run m --maildir md --verbose
+has "$TMP/out" "inbox: turn 1: 1 accepted"
+has "$TMP/out" "turn 1: waiting for orders"
+$DELIVER md governor@defender.example "$TMP/o1-defender.yaml" o2 1767300180
+expect 0 at 1767300240 "$BIN" run m --maildir md
+has "$TMP/out" "inbox: turn 1: 1 accepted"
+has "$TMP/out" "turn 1: closed with 2 order files"
+has m/journal/turn-0001.close.yaml "sha256: $dsha"
+grep -l "Subject: \[harbour-raid\] turn 1 closed: your receipt" m/.umpire/outbox/*/*.eml |
+    xargs grep -l "governor@defender.example" | xargs grep -l "$dsha" >/dev/null ||
+    die "the defender's receipt does not name his contribution"
+$DELIVER md blood@attacker.example "$TMP/r1-attacker.yaml" r1 1767300300
+$DELIVER md governor@defender.example "$TMP/r1-defender.yaml" r2 1767300360
+expect 0 at 1767300420 "$BIN" run m --maildir md
+has "$TMP/out" "inbox: turn 1: 2 accepted"
+has m/journal/turn-0001.yaml "beacon_value: attacker nonce $(nonce 1 attacker) defender nonce $(nonce 1 defender)"
+git clone -q m mc
+expect 3 "$BIN" verify mc
+grep -q 'few-contributors' "$TMP/out" && die "two contributors named as fewer"
+expect 3 node "$JSV" mc
+grep -q 'few-contributors' "$TMP/out" && die "two contributors named as fewer (JS)"
+true
