@@ -110,6 +110,8 @@ $DELIVER md governor@defender.example "$TMP/o1-defender.yaml" o2 1767300180
 expect 0 at 1767300240 "$BIN" run m --maildir md
 has "$TMP/out" "inbox: turn 1: 1 accepted"
 has "$TMP/out" "turn 1: closed with 2 order files"
+grep -l "Your entropy for turn 1 is accepted: you are not due, so your file gives no" m/.umpire/outbox/*/*.eml |
+    xargs grep -l "governor@defender.example" >/dev/null || die "no acceptance of the contribution"
 has m/journal/turn-0001.close.yaml "sha256: $dsha"
 grep -l "Subject: \[harbour-raid\] turn 1 closed: your receipt" m/.umpire/outbox/*/*.eml |
     xargs grep -l "governor@defender.example" | xargs grep -l "$dsha" >/dev/null ||
