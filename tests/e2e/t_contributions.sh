@@ -28,6 +28,13 @@ has "$TMP/err" "no 'entropy:' (this campaign's players commit to a nonce"
 { cat "$TMP/o1-defender.yaml"; echo "standing: { response: none }"; } >"$TMP/bad-standing.yaml"
 expect 65 "$BIN" check "$P" "$TMP/bad-standing.yaml"
 has "$TMP/err" "player 'defender' is not due on turn 1: his file is his entropy: alone (no standing orders expected)"
+# the rule system's schema takes a contribution, and refuses one with standing orders
+/usr/bin/python3 - "$ROOT/schemas/land-raid-orders.schema.json" "$TMP/o1-defender.yaml" "$TMP/bad-standing.yaml" <<'PY' || die "the schema and umpire disagree on a contribution"
+import json, sys, yaml, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+assert not list(v.iter_errors(yaml.safe_load(open(sys.argv[2])))), "the contribution is refused"
+assert list(v.iter_errors(yaml.safe_load(open(sys.argv[3])))), "standing orders in a contribution are taken"
+PY
 
 expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$P" "$TMP/o1-attacker.yaml" "$TMP/o1-defender.yaml"
 has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without"
