@@ -36,14 +36,13 @@ assert not list(v.iter_errors(yaml.safe_load(open(sys.argv[2])))), "the contribu
 assert list(v.iter_errors(yaml.safe_load(open(sys.argv[3])))), "standing orders in a contribution are taken"
 PY
 
-expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$P" "$TMP/o1-attacker.yaml" "$TMP/o1-defender.yaml"
+expect 0 env SOURCE_DATE_EPOCH=1767312000 "$BIN" close "$P" "$TMP/o1-attacker.yaml" "$TMP/o1-defender.yaml" --receipts "$TMP/rc1"
 has "$TMP/out" "Turn 1 closed: 2 order files, 0 players without"
+has "$TMP/rc1/defender.yaml" "file_sha256: $(sha256sum "$TMP/o1-defender.yaml" | cut -c1-64)"
 # the close commits the contribution like any file: its hash, its entropy, and his receipt names it
 has "$P/journal/turn-0001.close.yaml" "entropy: $(hash_of "$(nonce 1 defender)")"
 dsha=$(sha256sum "$TMP/o1-defender.yaml" | cut -c1-64)
 has "$P/journal/turn-0001.close.yaml" "sha256: $dsha"
-awk '/^receipt for defender/,/^$/' "$TMP/out" >"$TMP/receipt-defender" 2>/dev/null || true
-grep -q "$dsha" "$TMP/out" || die "no receipt names the defender's file"
 reveal 1 attacker; reveal 1 defender
 expect 0 "$BIN" reveal "$P" "$TMP/r1-attacker.yaml" "$TMP/r1-defender.yaml"
 has "$TMP/out" "ok: defender's nonce for turn 1 matches the close"
@@ -71,6 +70,10 @@ has "$TMP/out" "reveals (2 of 2 nonces)"
 grep '^verdict: \|^reason: ' "$TMP/out" >"$TMP/js.v"
 cmp -s "$TMP/c.v" "$TMP/js.v" || { diff "$TMP/c.v" "$TMP/js.v" >&2; die "the verifiers disagree"; }
 has "$TMP/c.v" "reason: few-contributors: entropy players: fewer than two independent contributors in turns 2"
+# the contributor's receipt checks against the history, in both verifiers
+expect 3 "$BIN" verify "$TMP/pc" --receipt "$TMP/rc1/defender.yaml"
+has "$TMP/out" "defender.yaml: ok: defender's orders for turn 1 are the ones closed in $(git -C "$P" rev-parse close-0001)"
+expect 3 node "$JSV" "$TMP/pc" --receipt "$TMP/rc1/defender.yaml"
 
 # The contributor's nonce changed in turn 1's export, B_t made to match the new reveals text:
 # the nonce no longer hashes to the entropy his contribution committed to.
