@@ -76,7 +76,8 @@ has "$TMP/out" "defender.yaml: ok: defender's orders for turn 1 are the ones clo
 expect 3 node "$JSV" "$TMP/pc" --receipt "$TMP/rc1/defender.yaml"
 
 # The contributor's nonce changed in turn 1's export, B_t made to match the new reveals text:
-# the nonce no longer hashes to the entropy his contribution committed to.
+# the nonce no longer hashes to the entropy his contribution committed to (umpire verify
+# fails it at the seed this B_t gives, before its replay would reach the reveals).
 tclone bad "$P"
 old_text="attacker nonce $(nonce 1 attacker) defender nonce $(nonce 1 defender)"
 new_text="attacker nonce $(nonce 1 attacker) defender nonce $(nonce 9 defender)"
@@ -88,7 +89,7 @@ has "$TMP/bad/journal/turn-0001.yaml" "beacon: $new_b"
 has "$TMP/bad/journal/turn-0001.yaml" "defender nonce $(nonce 9 defender)"
 tcommit bad turn-0001
 both_fail "$TMP/bad"
-has "$TMP/out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
+has "$TMP/out" "verify: FAILED: turn 1: seed differs"
 has "$TMP/js.out" "verify: FAILED: turn 1: reveals: the nonce of defender does not hash to the entropy its order file committed to"
 
 # By mail, on a schedule: the attacker's orders alone do not close the turn before its
