@@ -73,7 +73,9 @@ int cmd_check(int argc, char **argv)
 		if (diag_warnings(&t.diag))
 			diag_print(&t.diag, stderr);
 		for (size_t i = 0; i < t.in.n_files; i++)
-			printf("%s: ok: orders of %s for turn %d of %s\n", t.in.files[i].path,
+			printf("%s: ok: %s of %s for turn %d of %s\n", t.in.files[i].path,
+				t.in.files[i].contribution ? "entropy (not due: no orders)" :
+							     "orders",
 				t.in.files[i].player, t.in.turn, c->id);
 	}
 	turn_release(&t);

@@ -338,7 +338,8 @@ static const char nonce_help[] =
 	"usage: umpire nonce [--campaign ID --turn N --player P]\n\n"
 	"Draws a nonce for a player of a campaign with entropy players (32 bytes from the OS\n"
 	"random generator) and prints it with its SHA-256. The 'entropy:' line goes into the\n"
-	"order file; the nonce stays secret until the turn is closed, then goes in the reveal.\n"
+	"order file (a player who is not due sends it alone: campaign, turn, player, entropy,\n"
+	"no orders); the nonce stays secret until the turn is closed, then goes in the reveal.\n"
 	"With --campaign, --turn and --player the output is that reveal file, as 'umpire\n"
 	"reveal' and the umpire's inbox take it: save it, copy its entropy: line into your\n"
 	"orders for that turn, and send the file itself once the turn is closed.\n";

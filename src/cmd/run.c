@@ -108,20 +108,24 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 }
 
 /* 1 when the open turn may close: every due player has sent, or the schedule lets it go
- * without the missing (*allow_missing then set). */
+ * without the missing (*allow_missing then set). Under entropy players, a player who is not
+ * due may contribute until the deadline: before it, the turn waits for him too. */
 static int ready(const struct campaign *c, const struct inbox_status *s, long long now,
 	int *allow_missing)
 {
-	size_t missing = 0, due = 0;
+	size_t missing = 0, due = 0, quiet = 0;
 	for (size_t i = 0; i < s->n_players; i++) {
 		due += s->players[i].due;
 		missing += s->players[i].due && !s->players[i].sent;
+		quiet += !s->players[i].due && !s->players[i].sent;
 	}
+	long long dl = pbem_deadline(&c->pbem, s->turn);
+	if (quiet && c->entropy == CAMPAIGN_ENTROPY_PLAYERS && dl >= 0 && now < dl)
+		return 0;
 	/* The umpire ends the game with this turn (umpire end): it closes without the missing. */
 	*allow_missing = missing > 0 &&
 			 (inbox_missing_allowed(c, s->turn, now) || schedule_end(c, s->turn));
 	/* schedule.close deadline: the orders in stay replaceable until the deadline. */
-	long long dl = pbem_deadline(&c->pbem, s->turn);
 	if (missing == 0 && dl >= 0 && c->pbem.schedule.close == PBEM_CLOSE_DEADLINE && now < dl)
 		return 0;
 	return !s->game_over && due > 0 && (missing == 0 || *allow_missing);

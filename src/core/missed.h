@@ -24,7 +24,8 @@ struct missed {
 /* What one turn's record says of a seat. */
 enum missed_mark {
 	MISSED_NOT_DUE, /* neither sent nor missing: not due that turn (or the game over) */
-	MISSED_SENT,    /* his orders were accepted (a file in the close / the export) */
+	MISSED_SENT,    /* his orders were accepted (a file in the close / the export), or
+	                 * under entropy players his contribution when not due */
 	MISSED_MISSED,  /* due, and closed without orders (the close's missing list) */
 };
 

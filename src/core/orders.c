@@ -271,8 +271,22 @@ static int is_player(const struct campaign *c, const char *id)
 	return strcmp(id, UMPIRE_PLAYER) == 0 || campaign_has_player(c, id);
 }
 
-/* The reason `player: id` cannot be accepted for this turn, into d at pn; 0 when it can. */
-static int check_player(const struct turn *t, const struct node *pn, const char *id, struct diag *d)
+/* Under entropy players, a file without `orders` from a player of the campaign who is not
+ * due is his contribution (docs/fairness.md, "Contributions"): his `entropy:` alone, so that
+ * every player adds to every turn's randomness, due or not. */
+static int is_contribution(const struct turn *t, const struct node *root, const struct node *pn)
+{
+	const struct campaign *c = t->c;
+
+	return c->entropy == CAMPAIGN_ENTROPY_PLAYERS && !node_get(root, "orders") && pn &&
+	       pn->kind == NODE_SCALAR && campaign_has_player(c, pn->scalar) &&
+	       !c->rules->player_due(&c->rc, t->state, t->in.turn, pn->scalar);
+}
+
+/* The reason `player: id` cannot be accepted for this turn, into d at pn; 0 when it can.
+ * contribution: the file is a contribution (is_contribution), which needs no due player. */
+static int check_player(const struct turn *t, const struct node *pn, const char *id,
+	int contribution, struct diag *d)
 {
 	const struct campaign *c = t->c;
 
@@ -286,11 +300,14 @@ static int check_player(const struct turn *t, const struct node *pn, const char 
 		buf_release(&list);
 		return -1;
 	}
-	if (strcmp(id, UMPIRE_PLAYER) != 0 &&
+	if (!contribution && strcmp(id, UMPIRE_PLAYER) != 0 &&
 		!c->rules->player_due(&c->rc, t->state, t->in.turn, id)) {
 		node_error(d, pn,
-			"player '%s' is not due on turn %d (orders from a due player expected)", id,
-			t->in.turn);
+			"player '%s' is not due on turn %d (orders from a due player expected%s)",
+			id, t->in.turn,
+			c->entropy == CAMPAIGN_ENTROPY_PLAYERS ?
+				"; a player who is not due sends his entropy: alone, without orders" :
+				"");
 		return -1;
 	}
 	for (size_t i = 0; i < t->in.n_files; i++) {
@@ -461,13 +478,24 @@ int orders_parse_file(struct turn *t, struct order_file *f, struct diag *d)
 	}
 
 	const struct node *pn = node_need(root, "player", d);
-	const struct node *orders = node_need(root, "orders", d);
+	int contribution = is_contribution(t, root, pn);
+	const struct node *orders = contribution ? NULL : node_need(root, "orders", d);
 	const struct node *standing = node_get(root, "standing");
 	int player_ok = pn && node_want_player_id(pn, "player", &s, d) == 0 &&
-			check_player(t, pn, s, d) == 0 && check_sender(f, pn, s, d) == 0;
+			check_player(t, pn, s, contribution, d) == 0 &&
+			check_sender(f, pn, s, d) == 0;
 	if (player_ok)
 		f->player = xstrdup(s);
+	f->contribution = contribution;
 	check_entropy(t, f, root, player_ok ? f->player : NULL, d);
+	if (contribution && standing)
+		node_error(d, standing,
+			"player '%s' is not due on turn %d: his file is his entropy: alone (no standing orders expected)",
+			pn->scalar, t->in.turn);
+	if (contribution && node_get(root, "concede"))
+		node_error(d, node_get(root, "concede"),
+			"player '%s' is not due on turn %d: his file is his entropy: alone (a side concedes in its own turn's orders)",
+			pn->scalar, t->in.turn);
 	/* `concede: true`: the side gives up; the game ends with this turn (core/end.h). */
 	const struct node *cn = node_get(root, "concede");
 	if (cn && node_want_bool(cn, "concede", &f->concede, d) == 0 && player_ok &&

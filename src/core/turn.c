@@ -621,6 +621,14 @@ static int step_resolve(struct turn *t)
 		int missing = turn_is_missing(&t->in, ids[i]);
 		if (strcmp(ids[i], UMPIRE_PLAYER) == 0 || (!f && !missing))
 			continue;
+		/* A contribution is entropy alone from a player who is not due: nothing for the
+		 * rule system, but a file accepted from him, which ends a run of missed turns
+		 * (core/missed.h counts it so) and says so when it ends civil disorder. */
+		if (f && f->contribution) {
+			void *none = NULL;
+			rc = missed_orders(t, ids[i], 1, &none);
+			continue;
+		}
 		ro[n_ro].player = ids[i];
 		ro[n_ro].orders = f ? f->orders : NULL;
 		if (missing)

@@ -46,9 +46,12 @@ struct order_file {
 	size_t n_adjustments;
 	int has_entropy; /* entropy players: the file's `entropy:` commitment */
 	uint8_t entropy[FAIR_HASH_BYTES];
-	int concede;    /* `concede: true`: the player's side concedes; the game ends with the
+	int contribution; /* entropy players: a player who is not due, his `entropy:` alone and
+	                   * no orders (docs/fairness.md, "Contributions"); the rule system never
+	                   * sees the file */
+	int concede;      /* `concede: true`: the player's side concedes; the game ends with the
 	                 * turn (core/end.h) */
-	int is_rulings; /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
+	int is_rulings;   /* given as the umpire's rulings (--rulings; a committed umpire.yaml):
 	                 * only such a file may say `player: umpire`, and it must */
 	char *timelock_failed; /* orders timelocked: why the file gave no orders once opened
 	                        * (it did not open, or not to his orders), or NULL */

@@ -259,6 +259,7 @@ struct intake {
 	struct buf why;    /* refused: every problem, for the reply */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* the order file's (a reveal: the reveal file's) */
 	int is_reveal;                   /* the file is a reveal (it has `nonce:`) */
+	int contribution;                /* a player not due: his entropy: alone */
 	uint8_t nonce[FAIR_HASH_BYTES];  /* a reveal accepted: its nonce */
 	struct node *yaml;               /* the order text as parsed once for peek, or NULL */
 	int yaml_read;                   /* peek parsed it already */
@@ -390,6 +391,7 @@ static int check_orders(struct intake *in)
 		rc = 1;
 	} else {
 		memcpy(in->sha256, t.in.files[0].sha256, FAIR_HASH_BYTES);
+		in->contribution = t.in.files[0].contribution;
 		rc = 0;
 	}
 	turn_release(&t);
@@ -509,7 +511,7 @@ static int judge(struct intake *in)
 /* What the checking child hands back (judge_apart): the fields judge sets, then why's text
  * and, when judge failed, the error's message. */
 struct verdict_wire {
-	int32_t rc, player, signed_by_key, is_reveal, klass;
+	int32_t rc, player, signed_by_key, is_reveal, contribution, klass;
 	uint32_t why_len, err_len;
 	uint8_t sha256[FAIR_HASH_BYTES], nonce[FAIR_HASH_BYTES];
 };
@@ -533,6 +535,7 @@ static void judge_child(struct intake *in, int fd)
 		.player = in->player,
 		.signed_by_key = in->signed_by_key,
 		.is_reveal = in->is_reveal,
+		.contribution = in->contribution,
 		.klass = (int32_t)error_last()->klass,
 		.why_len = (uint32_t)in->why.len,
 		.err_len = (uint32_t)strlen(err) };
@@ -609,6 +612,7 @@ static int judge_apart(struct intake *in)
 		in->player = w.player;
 		in->signed_by_key = w.signed_by_key;
 		in->is_reveal = w.is_reveal;
+		in->contribution = w.contribution;
 		memcpy(in->sha256, w.sha256, sizeof(w.sha256));
 		memcpy(in->nonce, w.nonce, sizeof(w.nonce));
 		buf_append(&in->why, got.data + sizeof(w), w.why_len);
@@ -665,7 +669,15 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 		receipt_reveal(b, c->id, in->turn, c->players[in->player], in->nonce);
 		return;
 	}
-	if (accepted) {
+	if (accepted && in->contribution) {
+		/* entropy players, a player not due (docs/fairness.md, "Contributions") */
+		buf_printf(b,
+			"Your entropy for turn %d is accepted: you are not due, so your file gives no\n"
+			"orders, but its entropy: joins the turn's randomness (a later valid file\n"
+			"replaces it until the close). After the close, your receipt comes in a mail\n"
+			"of its own; then send your reveal file (nonce: ...).\n",
+			in->turn);
+	} else if (accepted) {
 		buf_printf(b,
 			"Your orders are accepted: they are your orders for turn %d until the turn\n"
 			"closes; a later valid file replaces them until then.\n",
@@ -678,6 +690,8 @@ static void reply_body(struct buf *b, const struct intake *in, int accepted)
 				"receipt of the close then comes in a mail of its own.\n",
 				dl >= 0 ? ", or at the deadline (" : "", dl >= 0 ? deadline : "",
 				dl >= 0 ? ") and its grace" : "");
+	}
+	if (accepted) {
 		buf_puts(b, "\n");
 		buf_printf(b, "campaign: %s\nturn: %d\nplayer: %s\nfile: %s\n", c->id, in->turn,
 			c->players[in->player], in->m.orders_name);

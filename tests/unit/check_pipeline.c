@@ -302,8 +302,8 @@ static void write_all(const char *path, const void *data, size_t len)
 }
 
 /* The shipped Land Raid campaign, created from its demo secret under the test root, open or
- * sealed (enum campaign_visibility). */
-static struct campaign *make_campaign_as(const char *name, int visibility)
+ * sealed (enum campaign_visibility), its randomness after the close `entropy`. */
+static struct campaign *make_campaign_entropy(const char *name, int visibility, int entropy)
 {
 	struct campaign_spec spec;
 	struct campaign *c = NULL;
@@ -320,6 +320,7 @@ static struct campaign *make_campaign_as(const char *name, int visibility)
 	spec.when = 1767225600;
 	spec.fair = 0;
 	spec.visibility = visibility;
+	spec.entropy = entropy;
 	memset(spec.secret, 7, sizeof(spec.secret));
 	diag_init(&d);
 	ck_assert_msg(campaign_create(&c, &spec, &d) == 0, "%s", error_last()->message);
@@ -327,6 +328,11 @@ static struct campaign *make_campaign_as(const char *name, int visibility)
 	free(scen);
 	free((char *)spec.dir);
 	return c;
+}
+
+static struct campaign *make_campaign_as(const char *name, int visibility)
+{
+	return make_campaign_entropy(name, visibility, CAMPAIGN_ENTROPY_NONE);
 }
 
 static struct campaign *make_campaign(const char *name)
@@ -401,6 +407,88 @@ START_TEST(test_turn_then_rerun)
 	ck_assert_int_eq(after, before);
 	free(ump);
 	campaign_close(c);
+}
+END_TEST
+
+/* Writes a Land Raid file for turn 1 into the test root: `head` (a player's file, or
+ * NULL: attacker1) and the entropy: line of nonce (32 bytes of `fill`). A new path. */
+static char *entropy_file(const char *name, const char *head, int fill)
+{
+	uint8_t nonce[FAIR_HASH_BYTES], h[FAIR_HASH_BYTES];
+	char hex[2 * FAIR_HASH_BYTES + 1], *path = test_path(name);
+	size_t len = 0;
+	char *orders = head ? NULL : read_all(attacker1, &len);
+
+	memset(nonce, fill, sizeof nonce);
+	fair_sha256(h, nonce, sizeof nonce);
+	hex_encode(hex, h, FAIR_HASH_BYTES);
+	char *text = xasprintf("%s%sentropy: %s\n", head ? head : "", orders ? orders : "", hex);
+	write_all(path, text, strlen(text));
+	free(text);
+	free(orders);
+	return path;
+}
+
+/* Entropy players, one side due per turn (docs/fairness.md, "Contributions"): the defender,
+ * not due on turn 1, sends his entropy: alone. check takes it as a contribution (not under
+ * entropy none); the close fixes it beside the attacker's orders; the turn takes both nonces
+ * and never hands the rule system a defender without orders ("no orders from defender"). */
+START_TEST(test_contribution_of_a_player_not_due)
+{
+	static const char head[] = "campaign: harbour-raid\nturn: 1\nplayer: defender\n";
+	struct campaign *c = make_campaign_entropy("contrib", CAMPAIGN_OPEN,
+		CAMPAIGN_ENTROPY_PLAYERS);
+	char *att = entropy_file("attacker.yaml", NULL, 1),
+	     *def = entropy_file("defender.yaml", head, 2);
+	struct turn t;
+
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	turn_add_order_file(&t, def);
+	ck_assert_msg(turn_run(&t, "load", "orders") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(t.in.files[0].contribution, 1);
+	ck_assert_int_eq(t.in.files[0].has_entropy, 1);
+	turn_release(&t);
+
+	turn_init(&t, c, TURN_LIVE, TURN_CLOSING, NULL, NULL, NULL);
+	t.when = 1767225600;
+	turn_add_order_file(&t, att);
+	turn_add_order_file(&t, def);
+	ck_assert_msg(turn_run(&t, "recover", "close") == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(t.close.n_orders, 2);
+	ck_assert_uint_eq(t.close.n_missing, 0);
+	ck_assert_int_eq(close_find(&t.close, "defender")->has_entropy, 1);
+	turn_release(&t);
+
+	uint8_t n1[FAIR_HASH_BYTES], n2[FAIR_HASH_BYTES];
+	memset(n1, 1, sizeof n1);
+	memset(n2, 2, sizeof n2);
+	ck_assert_int_eq(turn_keep_reveal(c, 1, "attacker", n1), 0);
+	ck_assert_int_eq(turn_keep_reveal(c, 1, "defender", n2), 0);
+	turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
+	t.when = 1767226200;
+	ck_assert_msg(turn_run(&t, "recover", "publish") == 0, "%s", error_last()->message);
+	ck_assert_ptr_nonnull(strstr(t.in.beacon_value, "defender nonce 0202"));
+	for (size_t i = 0; i < t.out.events.n; i++)
+		ck_assert_ptr_null(strstr(t.out.events.v[i].text, "from defender"));
+	turn_release(&t);
+	campaign_close(c);
+
+	/* Under entropy none the same file is a player who is not due. */
+	c = make_campaign("contrib-none");
+	free(def);
+	def = test_path("plain.yaml");
+	write_all(def, head, sizeof head - 1);
+	turn_init(&t, c, TURN_LIVE, TURN_CHECK_ONLY, NULL, NULL, NULL);
+	turn_add_order_file(&t, def);
+	ck_assert_int_eq(turn_run(&t, "load", "orders"), -1);
+	struct buf why = BUF_INIT;
+	diag_format(&t.diag, &why, DIAG_BRIEF);
+	ck_assert_ptr_nonnull(strstr(buf_str(&why), "player 'defender' is not due on turn 1"));
+	buf_release(&why);
+	turn_release(&t);
+	campaign_close(c);
+	free(att);
+	free(def);
 }
 END_TEST
 
@@ -654,6 +742,7 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_turn_then_rerun);
 	tcase_add_test(tc, test_order_file_size_edge);
 	tcase_add_test(tc, test_turn_without_files);
+	tcase_add_test(tc, test_contribution_of_a_player_not_due);
 	tcase_add_test(tc, test_missing_object_not_journaled);
 	tcase_add_test(tc, test_order_file_not_regular);
 	tcase_add_test(tc, test_reread_state_emit_bug);
