@@ -33,11 +33,19 @@ struct svg_box {
 	int x0, y0, x1, y1;
 };
 
-/* A drawing in progress: the caller's buffer and the user-unit size. */
+/* A drawing in progress: the caller's buffer and the user-unit size. Shapes drawn one after
+ * another with the same paint (a side's figures, its moves) are written as a run: one
+ * <g> holding the paint, the shapes inside it with their geometry only (inherited, the same
+ * picture in fewer bytes: issue 38); a shape alone is written with its paint, as ever. */
 struct svg {
-	struct buf *out;       /* appended to (not owned) */
-	int w, h;              /* the viewBox 0 0 w h */
-	int groups;            /* groups open */
+	struct buf *out;    /* appended to (not owned) */
+	int w, h;           /* the viewBox 0 0 w h */
+	int groups;         /* groups open */
+	int run;            /* 0 none; 1 one shape pending (pending, paint); 2 a run's <g> open */
+	struct buf pending; /* the pending shape's element and geometry attributes */
+	struct buf paint;   /* the pending shape's or the open run's paint attributes */
+	struct buf head;    /* the pending shape's arrowhead's element and points (or empty) */
+	const char *head_fill; /* its fill (program text) */
 	struct svg_box *boxes; /* every text's box so far (svg_label keeps clear of them) */
 	size_t n_boxes, cap_boxes;
 	struct svg_pending *labels; /* svg_label's, placed and written by svg_end */
