@@ -121,9 +121,19 @@ static void flush(struct svg *s)
 	s->run = 0;
 }
 
+/* Runs on for the drawings this thread begins (svg_set_runs): per thread, as verify renders
+ * turns on several. */
+static _Thread_local int runs_on;
+
+void svg_set_runs(int on)
+{
+	runs_on = on != 0;
+}
+
 /* A shape: geom its element and geometry attributes, paint its paint attributes, head an
- * arrowhead's element and points (empty: none) filled with head_fill. After a shape of the
- * same paint, both go in one run (a <g> with the paint). */
+ * arrowhead's element and points (empty: none) filled with head_fill. Runs on, after a shape
+ * of the same paint, both go in one run (a <g> with the paint); runs off, it is written now
+ * with its paint. */
 static void shape(struct svg *s, const struct buf *geom, const struct buf *paint,
 	const struct buf *head, const char *head_fill)
 {
@@ -131,6 +141,13 @@ static void shape(struct svg *s, const struct buf *geom, const struct buf *paint
 	int same = s->run && s->paint.len == paint->len &&
 		   memcmp(s->paint.data, paint->data, paint->len) == 0;
 
+	if (!s->runs) {
+		buf_append(b, geom->data, geom->len);
+		buf_append(b, paint->data, paint->len);
+		buf_puts(b, "/>\n");
+		put_head(b, head, head_fill, 0);
+		return;
+	}
 	if (same && s->run == 1) {
 		buf_puts(b, "<g");
 		buf_append(b, s->paint.data, s->paint.len);
@@ -168,6 +185,7 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	s->n_boxes = s->cap_boxes = 0;
 	s->labels = NULL;
 	s->n_labels = s->cap_labels = 0;
+	s->runs = runs_on;
 	s->run = 0;
 	s->pending = (struct buf)BUF_INIT;
 	s->paint = (struct buf)BUF_INIT;

@@ -102,7 +102,7 @@ END_TEST
  * holding the paint, each with its geometry only; an arrowhead in such a run says its fill
  * and no stroke (it would inherit the run's); a text, a group or another paint ends the run;
  * a shape alone keeps its paint (issue 38: the 9,600-figure map in fewer bytes, the same
- * picture). */
+ * picture). Runs are on only when asked for (render_map, for a map over SVG_RUNS_FROM). */
 START_TEST(test_runs)
 {
 	struct buf b = BUF_INIT;
@@ -111,7 +111,26 @@ START_TEST(test_runs)
 	struct svg_style blue = { "#1f4e9c", "#000000", 1, 0 };
 	struct svg_style move = { NULL, "#c0392b", 2, SVG_ARROW };
 
+	/* runs off (the default): the same drawing, each shape with its paint */
 	svg_begin(&s, &b, 100, 100, 100, "t");
+	svg_rect(&s, 1, 2, 10, 10, &red);
+	svg_rect(&s, 3, 4, 10, 10, &red);
+	svg_line(&s, 0, 50, 0, 30, 8, &move);
+	svg_line(&s, 20, 50, 20, 30, 8, &move);
+	svg_end(&s);
+	ck_assert_ptr_null(strstr(buf_str(&b), "<g"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b),
+		"<rect x=\"3\" y=\"4\" width=\"10\" height=\"10\" fill=\"#c0392b\" "
+		"stroke=\"#000000\" stroke-width=\"1\"/>\n"
+		"<polyline points=\"0,50 0,30\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\" "
+		"stroke-linejoin=\"round\"/>\n"
+		"<polygon points=\"0,30 4,38 -4,38\" fill=\"#c0392b\"/>\n"
+		"<polyline points=\"20,50"));
+	buf_clear(&b);
+
+	svg_set_runs(1);
+	svg_begin(&s, &b, 100, 100, 100, "t");
+	svg_set_runs(0); /* what svg_begin saw holds for its drawing */
 	svg_rect(&s, 1, 2, 10, 10, &red);
 	svg_rect(&s, 3, 4, 10, 10, &red);
 	svg_rect(&s, 5, 6, 10, 10, &red);
