@@ -5,9 +5,9 @@
 # beacon's signed round), every turn timed, on tmpfs when /dev/shm is writable (CPU figures,
 # not the disk's fsyncs). Rows: a signed turn (close + turn) at turn 10 and at the end, and
 # the slowest turn of all; verify of a fresh clone (on two threads, and on one), then of the
-# same clone again; the BLS
-# check per round, alone and in one batch; replay; an idle `umpire run` pass;
-# tools/umpire-verify.mjs on a clone of them all.
+# same clone again, and incrementally (a clone verified up to 10 turns before the end pulls
+# the last 10); the BLS check per round, alone and in one batch; replay; an idle `umpire run`
+# pass; .umpire/ against .git bytes a turn; tools/umpire-verify.mjs on a clone of them all.
 # Public tools only; speed is measured here, never asserted in tests.
 set -eu
 cd "$(dirname "$0")/.."
@@ -43,16 +43,35 @@ row "peak RSS of a turn, largest of $N" "$(sort -k4 -g "$T/turns" | tail -n 1 | 
 : > "$T/vfresh"; : > "$T/vagain"; : > "$T/vone"
 for r in $(seq "$RUNS"); do
     rm -rf "$T/clone"; git clone -q "$C" "$T/clone"
-    timed "$T/vfresh" "$BIN" verify "$T/clone"
-    timed "$T/vagain" "$BIN" verify "$T/clone"
+    timed "$T/vfresh" --ok 3 "$BIN" verify "$T/clone"
+    timed "$T/vagain" --ok 3 "$BIN" verify "$T/clone"
     # the same on one thread (UMPIRE_VERIFY_THREADS=1): the floor of the threads' wall
     rm -rf "$T/clone"; git clone -q "$C" "$T/clone"
-    timed "$T/vone" env UMPIRE_VERIFY_THREADS=1 "$BIN" verify "$T/clone"
+    timed "$T/vone" --ok 3 env UMPIRE_VERIFY_THREADS=1 "$BIN" verify "$T/clone"
 done
 row "verify $N signed turns, fresh clone: wall" "$(ms "$(col 1 "$T/vfresh")") ms ($(ms "$(cpu "$T/vfresh")") ms cpu)" "" "< 5 s"
 row "verify, fresh clone, 2 threads vs 1: wall" "$(ms "$(col 1 "$T/vfresh")") vs $(ms "$(col 1 "$T/vone")") ms" "$(ratio "$(col 1 "$T/vfresh")" "$(col 1 "$T/vone")")" ">= 0.5 (2 cores)"
 row "verify, fresh clone: cpu per turn / peak RSS" "$(awk -v s="$(cpu "$T/vfresh")" -v n="$N" 'BEGIN { printf "%.2f", s * 1000 / n }') ms / $(col 4 "$T/vfresh") KB" "" "< 64 MB"
-row "verify again, same clone (all again): wall" "$(ms "$(col 1 "$T/vagain")") ms" "" "< 50 ms a new turn"
+row "verify again, same clone (no new turn): wall" "$(ms "$(col 1 "$T/vagain")") ms" "" ""
+
+# --- incremental: a clone verified up to turn N - K pulls the last K turns and verifies ----------
+K=10; [ "$N" -gt $((2 * K)) ] || K=$((N / 2))
+rm -rf "$T/inc0"; git clone -q "$C" "$T/inc0"
+git -C "$T/inc0" reset -q --hard "$(printf turn-%04d $((N - K)))"
+git -C "$T/inc0" tag -l 'turn-*' 'close-*' | awk -F- -v m=$((N - K)) '$2 + 0 > m' | xargs -r git -C "$T/inc0" tag -d >/dev/null
+"$BIN" verify "$T/inc0" >/dev/null 2>&1 || true # exit 3: the demo beacon
+: > "$T/vinc"
+for r in $(seq "$RUNS"); do
+    rm -rf "$T/inc"; cp -a "$T/inc0" "$T/inc"
+    git -C "$T/inc" pull -q --ff-only --tags origin main 2>/dev/null
+    timed "$T/vinc" --ok 3 "$BIN" verify "$T/inc"
+done
+# a new turn's cost: the run's wall less that of a run with none new (opening, the remembered
+# head), over K; its floor: a turn's share of a fresh clone's verify (2 threads)
+vf=$(awk -v s="$(col 1 "$T/vfresh")" -v n="$N" 'BEGIN { print s / n }')
+vi=$(awk -v s="$(col 1 "$T/vinc")" -v a="$(col 1 "$T/vagain")" -v k="$K" 'BEGIN { d = s - a; print (d > 0 ? d : 0) / k }')
+row "verify incremental, $K new turns: wall" "$(ms "$(col 1 "$T/vinc")") ms (none new: $(ms "$(col 1 "$T/vagain")"))" "" ""
+row "  a new turn vs a turn of a fresh verify" "$(ms "$vi") vs $(ms "$vf") ms" "$(ratio "$vi" "$vf")" "< 50 ms a new turn"
 
 # --- the BLS check per round: alone, and in one batch ---------------------------------------------
 pk=$(sed -n 's/^  beacon_public_key: //p' "$C/campaign.yaml")
@@ -84,6 +103,11 @@ for r in $(seq "$RUNS"); do
 done
 row "idle umpire run pass vs a start: cpu" "$(ms "$(cpu "$T/idle")") vs $(ms "$(cpu "$T/start")") ms" "$(ratio "$(cpu "$T/idle")" "$(cpu "$T/start")")" "< 10 ms"
 
+# --- disk: .umpire/ against .git, bytes a turn (issue 38 item 4), .git packed by the run above ---
+sqlite3 "$C/.umpire/journal.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+ub=$(du -sb "$C/.umpire" | awk '{ print $1 }'); gb=$(du -sb "$C/.git" | awk '{ print $1 }')
+row ".umpire/ vs .git bytes a turn (setup in)" "$((ub / N)) vs $((gb / N)) B" "$(ratio "$ub" "$gb")" "<= 1"
+
 # --- tools/umpire-verify.mjs (the independent verifier, node), the whole clone ------------------
 if command -v node >/dev/null 2>&1 && [ -d web/node_modules ]; then
     git clone -q "$C" "$T/js"
@@ -91,7 +115,8 @@ if command -v node >/dev/null 2>&1 && [ -d web/node_modules ]; then
     for r in $(seq "$RUNS"); do
         "$FLOOR" run node tools/umpire-verify.mjs "$T/js" >> "$T/jsv" || true # exit 3: the demo beacon
     done
-    row "tools/umpire-verify.mjs, $N signed turns" "$(col 1 "$T/jsv") s wall, $(cpu "$T/jsv") s cpu" "" "< 10 s"
+    # its floor: umpire verify of the same fresh clone (wall)
+    row "umpire-verify.mjs vs umpire verify: wall" "$(ms "$(col 1 "$T/jsv")") vs $(ms "$(col 1 "$T/vfresh")") ms" "$(ratio "$(col 1 "$T/jsv")" "$(col 1 "$T/vfresh")")" "< 10 s"
 else
     row "tools/umpire-verify.mjs" "skipped: no node or no make web" "" ""
 fi

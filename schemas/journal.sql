@@ -1,4 +1,4 @@
--- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 1.
+-- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 2.
 -- Append-only: triggers refuse every UPDATE and DELETE, and every INSERT that is not the
 -- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot
 -- overwrite anything. Documented in docs/journal.md. src/core/journal.c embeds this text;
@@ -6,6 +6,8 @@
 -- The dense-row triggers compare with MAX(...) + 1, which the primary key's index answers in
 -- one look-up; journals made before them (COUNT(*) of the turn on each insert, O(k^2) per
 -- turn) get these triggers when journal_open first opens them (docs/journal.md).
+-- schema_version 2 keeps a hash of each committed file, not its bytes (issue 38); a journal of
+-- schema_version 1 is migrated when a command first opens it for writing (docs/journal.md).
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY NOT NULL,
@@ -70,7 +72,10 @@ CREATE TABLE events (
 CREATE TABLE files (
 	turn INTEGER NOT NULL REFERENCES turns (turn),
 	path TEXT NOT NULL CHECK (path <> '' AND path NOT GLOB '/*'),
-	bytes BLOB NOT NULL,            -- exactly what the turn's git commit holds at path
+	sha256 TEXT NOT NULL            -- SHA256 of exactly what the turn's git commit holds at path
+		CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+	bytes BLOB                      -- the bytes, of the setup's campaign.yaml only
+		CHECK (bytes IS NULL OR (turn = 0 AND path = 'campaign.yaml')),
 	PRIMARY KEY (turn, path)
 ) STRICT;
 
@@ -152,4 +157,4 @@ CREATE TRIGGER submissions_dense BEFORE INSERT ON submissions
 WHEN NEW.seq IS NOT (SELECT COALESCE(MAX(seq) + 1, 1) FROM submissions)
 BEGIN SELECT RAISE(ABORT, 'journal is append-only: submissions are numbered densely'); END;
 
-INSERT INTO meta (key, value) VALUES ('schema_version', '1');
+INSERT INTO meta (key, value) VALUES ('schema_version', '2');

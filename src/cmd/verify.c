@@ -1037,6 +1037,7 @@ int cmd_verify(int argc, char **argv)
 
 	cmd_keep_heap();
 	memset(&v, 0, sizeof(v));
+	v.threads = 1;
 	v.receipts = xcalloc((size_t)argc + 1, sizeof(char *));
 	v.views = xcalloc((size_t)argc + 1, sizeof(char *));
 	v.receipts_of = xcalloc((size_t)argc + 1, sizeof(char *));

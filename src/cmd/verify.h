@@ -45,6 +45,8 @@ struct verify {
 	size_t n_trust;
 	int json;      /* --json: the verdict as one JSON object, no text lines */
 	int last_turn; /* the last resolved turn verified */
+	int threads;   /* the threads that checked the turns (--json "threads"): 1 unless
+	                * verify_turns_parallel started more (UMPIRE_VERIFY_THREADS) */
 	/* witnessed[t] (0 <= t < n_witnessed): turn t's close has a witness in time: a receipt
 	 * mail of a player whose topmost Received: date is at or after the close's closed_at and
 	 * before its round's round_at (set by verify_receipts.c), or an RFC 3161 time-stamp token

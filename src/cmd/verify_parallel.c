@@ -223,6 +223,7 @@ int verify_turns_parallel(struct verify *v, int *from, int last)
 		started = i;
 	}
 	error_clear();
+	v->threads = started + 1;
 	/* this thread checks too, with the run's own handles */
 	struct verify own = *v;
 	check_runs(&p, &own);

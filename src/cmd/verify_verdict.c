@@ -239,6 +239,7 @@ int verify_verdict(struct verify *v, int res)
 		json_object_set_new(root, "campaign", json_string(v->c->id));
 		json_object_set_new(root, "turns", json_integer(v->last_turn));
 		json_object_set_new(root, "dice", json_integer((json_int_t)v->dice));
+		json_object_set_new(root, "threads", json_integer(v->threads));
 		for (size_t i = 0; i < rs.n; i++) {
 			json_t *r = json_object();
 			json_object_set_new(r, "code", json_string(rs.v[i].code));

@@ -596,7 +596,8 @@ int campaign_check_stored_orders(struct campaign *c, const struct journal_record
 	return rc;
 }
 
-/* One files row of the last turn against the blob its commit holds (journal_each_file). */
+/* One files row of the last turn (its hash) against the blob its commit holds
+ * (journal_each_file). */
 struct sound_walk {
 	struct campaign *c;
 	int turn;
@@ -604,14 +605,17 @@ struct sound_walk {
 	struct buf got;
 };
 
-static int check_sound_file(const char *path, const void *bytes, size_t len, void *arg)
+static int check_sound_file(const char *path, const uint8_t sha256[FAIR_HASH_BYTES], void *arg)
 {
 	struct sound_walk *w = arg;
+	uint8_t h[FAIR_HASH_BYTES] = { 0 };
 	int rc = repo_read(w->c->repo, w->rev, path, &w->got);
 
 	if (rc < 0 && rc != ERROR_NOTFOUND)
 		return error_prefix("checking the journal's turn %d", w->turn);
-	if (rc == ERROR_NOTFOUND || w->got.len != len || memcmp(w->got.data, bytes, len) != 0)
+	if (rc == 0)
+		fair_sha256(h, w->got.data ? w->got.data : "", w->got.len);
+	if (rc == ERROR_NOTFOUND || memcmp(h, sha256, FAIR_HASH_BYTES) != 0)
 		return error_set(ERROR_INPUT,
 			"turn %d: the journal's files row %s is damaged: it differs from the blob its commit %.12s holds (restore the journal from a backup)",
 			w->turn, path, w->rev);

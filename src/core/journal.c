@@ -1,8 +1,9 @@
 /* journal.c — the append-only SQLite journal: one transaction per turn holding its fairness
  * inputs, order files, dice, events and committed files; and reading a turn back in full.
- * The only file that includes <sqlite3.h>; the schema's triggers, not this code, are what
- * make the journal append-only, so a stray sqlite3 session cannot rewrite history either. */
-#include "core/journal.h"
+ * With journal_migrate.c, the only file that reaches <sqlite3.h> (journal_int.h); the schema's
+ * triggers, not this code, are what make the journal append-only, so a stray sqlite3 session
+ * cannot rewrite history either. */
+#include "core/journal_int.h"
 #include "core/durable.h"
 
 #include <errno.h>
@@ -14,16 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
 #include "core/banned.h"
 
 /* schemas/journal.sql, verbatim (check_journal compares the databases both produce). */
 /* The DDL is schemas/journal.sql itself, turned into a string literal at build time. */
-static const char journal_ddl[] =
+const char journal_ddl[] =
 #include "journal_sql.h"
 	;
 
-#define JOURNAL_SCHEMA_VERSION "1"
 /* SQLite's user_version of every umpire journal: never set, so 0. */
 #define JOURNAL_USER_VERSION 0
 /* Other writers (a second umpire, an sqlite3 shell reading) hold the lock only briefly. */
@@ -46,14 +45,19 @@ enum read_stmt {
 
 struct journal {
 	sqlite3 *db;                 /* the open connection */
+	int version;                 /* its schema_version (1 only when opened read-only) */
 	char *path;                  /* as given to journal_open, for messages */
 	sqlite3_stmt *read[R_COUNT]; /* NULL until first used; finalized by journal_close */
 };
 
-/* Runs SQL text that binds nothing (pragmas, transaction control, the DDL). */
-static int exec_sql(sqlite3 *db, const char *sql)
+int journal_exec(sqlite3 *db, const char *sql)
 {
 	return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+	return journal_exec(db, sql);
 }
 
 static void remove_db_files(const char *path)
@@ -72,10 +76,11 @@ static void remove_db_files(const char *path)
  * input (exit 65), not as "no campaign". */
 static int other_version;
 
-/* Checks the connection sees an umpire journal of the schema this code writes: SQLite's
+/* Checks the connection sees an umpire journal of a schema this code reads: SQLite's
  * user_version 0 (umpire never sets it; another value is another program's or a future
- * format's) and meta's schema_version JOURNAL_SCHEMA_VERSION. */
-static int check_schema(sqlite3 *db, struct buf *msg)
+ * format's) and meta's schema_version from JOURNAL_SCHEMA_OLDEST to JOURNAL_SCHEMA_VERSION,
+ * which goes to *version. */
+static int check_schema(sqlite3 *db, struct buf *msg, int *version)
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1, rc;
@@ -92,7 +97,7 @@ static int check_schema(sqlite3 *db, struct buf *msg)
 	if (uv != JOURNAL_USER_VERSION) {
 		other_version = 1;
 		buf_printf(msg,
-			"its user_version is %lld; this umpire reads journals of user_version %d and schema_version %s only (written by another program or a newer umpire?)",
+			"its user_version is %lld; this umpire reads journals of user_version %d and schema_version %d or older only (written by another program or a newer umpire?)",
 			uv, JOURNAL_USER_VERSION, JOURNAL_SCHEMA_VERSION);
 		goto done;
 	}
@@ -113,9 +118,16 @@ static int check_schema(sqlite3 *db, struct buf *msg)
 		goto done;
 	}
 	const char *v = (const char *)sqlite3_column_text(st, 0);
-	if (!v || strcmp(v, JOURNAL_SCHEMA_VERSION) != 0) {
-		buf_printf(msg, "schema_version '%s' is not the supported '%s'", v ? v : "",
-			JOURNAL_SCHEMA_VERSION);
+	*version = 0;
+	for (int k = JOURNAL_SCHEMA_OLDEST; v && k <= JOURNAL_SCHEMA_VERSION; k++) {
+		char want[16];
+		snprintf(want, sizeof want, "%d", k);
+		if (strcmp(v, want) == 0)
+			*version = k;
+	}
+	if (!*version) {
+		buf_printf(msg, "schema_version '%s' is not one this umpire reads ('%d' to '%d')",
+			v ? v : "", JOURNAL_SCHEMA_OLDEST, JOURNAL_SCHEMA_VERSION);
 		goto done;
 	}
 	ret = 0;
@@ -168,191 +180,22 @@ static int apply_schema(sqlite3 *db, struct buf *msg)
 	return 0;
 }
 
-/* The text of trigger name's CREATE TRIGGER statement in the embedded DDL (through its
- * "END;"), malloc'd; NULL if the DDL has none (a bug caught by check_journal). */
-static char *ddl_trigger(const char *name)
-{
-	char *head = xasprintf("CREATE TRIGGER %s ", name);
-	const char *start = strstr(journal_ddl, head);
-	const char *end = start ? strstr(start, "END;") : NULL;
-
-	free(head);
-	if (!end)
-		return NULL;
-	return xasprintf("%.*s", (int)(end + 4 - start), start);
-}
-
-/* 1 if the journal's trigger name still counts the turn's rows on each insert (a journal made
- * before the MAX(...) + 1 triggers), 0 if not, -1 error. */
-static int trigger_counts(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db,
-		    "SELECT instr(sql, 'COUNT(*)') > 0 FROM sqlite_master"
-		    " WHERE type = 'trigger' AND name = ?1",
-		    -1, &st, NULL) != SQLITE_OK ||
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
-		goto done;
-	int rc = sqlite3_step(st);
-	ret = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : rc == SQLITE_DONE ? 0 : -1;
-done:
-	sqlite3_finalize(st);
-	return ret;
-}
-
-/* Journals made before the dense-row triggers compared with MAX(...) + 1 had dice_dense and
- * events_dense count the turn's rows on every insert (quadratic in a turn's dice). The rule
- * they enforce is the same, so the migration replaces the two triggers with the DDL's, in one
- * transaction, and leaves schema_version at 1 (docs/journal.md). 0 ok, -1 with msg. */
-static int migrate_dense_triggers(sqlite3 *db, struct buf *msg)
-{
-	static const char *const names[] = { "dice_dense", "events_dense" };
-	int stale = 0;
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int rc = trigger_counts(db, names[i]);
-		if (rc < 0) {
-			buf_puts(msg, sqlite3_errmsg(db));
-			return -1;
-		}
-		stale |= rc;
-	}
-	if (!stale)
-		return 0;
-	if (exec_sql(db, "BEGIN IMMEDIATE") != SQLITE_OK) {
-		buf_puts(msg, sqlite3_errmsg(db));
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *drop = xasprintf("DROP TRIGGER IF EXISTS %s", names[i]);
-		char *create = ddl_trigger(names[i]);
-		int ok = create && exec_sql(db, drop) == SQLITE_OK &&
-			 exec_sql(db, create) == SQLITE_OK;
-		free(drop);
-		free(create);
-		if (!ok) {
-			buf_printf(msg, "cannot migrate trigger %s: %s", names[i],
-				sqlite3_errmsg(db));
-			exec_sql(db, "ROLLBACK");
-			return -1;
-		}
-	}
-	if (exec_sql(db, "COMMIT") != SQLITE_OK) {
-		buf_puts(msg, sqlite3_errmsg(db));
-		exec_sql(db, "ROLLBACK");
-		return -1;
-	}
-	return 0;
-}
-
-/* The count sql (binding nothing) selects: >= 0, or -1 on a SQLite failure (the message in
- * sqlite3_errmsg). */
-static int count_of(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-		sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
-/* Journals made before the play-by-email record lack the submissions table: the migration
- * adds it and its triggers, the DDL's own text from "CREATE TABLE submissions" to the meta
- * row, in one transaction; schema_version stays 1 (docs/journal.md). 0 ok, -1 with msg. */
-static int migrate_submissions(sqlite3 *db, struct buf *msg)
-{
-	int have = count_of(db,
-		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'submissions'");
-	if (have < 0) {
-		buf_puts(msg, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (have)
-		return 0;
-	const char *start = strstr(journal_ddl, "CREATE TABLE submissions");
-	const char *end = start ? strstr(start, "\nINSERT INTO meta") : NULL;
-	if (!end) {
-		buf_puts(msg, "internal error: the DDL has no submissions table");
-		return -1;
-	}
-	char *ddl = xasprintf("%.*s", (int)(end - start), start);
-	int ok = exec_sql(db, "BEGIN IMMEDIATE") == SQLITE_OK && exec_sql(db, ddl) == SQLITE_OK &&
-		 exec_sql(db, "COMMIT") == SQLITE_OK;
-	free(ddl);
-	if (!ok) {
-		buf_printf(msg, "cannot add the submissions table: %s", sqlite3_errmsg(db));
-		if (!sqlite3_get_autocommit(db))
-			exec_sql(db, "ROLLBACK");
-		return -1;
-	}
-	return 0;
-}
-
-/* The column ALTER TABLE gives journals made before the beacon's signature was kept: the
- * DDL's own definition, from "beacon_signature TEXT" to the table's end. */
-static char *ddl_signature_column(void)
-{
-	const char *start = strstr(journal_ddl, "\tbeacon_signature TEXT");
-	const char *end = start ? strstr(start, "\n) STRICT;") : NULL;
-	return end ? xasprintf("%.*s", (int)(end - start - 1), start + 1) : NULL;
-}
-
-/* 1 when turns has the beacon_signature column, 0 when not, -1 on error. */
-static int has_signature_column(sqlite3 *db)
-{
-	int have = count_of(db,
-		"SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'beacon_signature'");
-	return have < 0 ? -1 : have > 0;
-}
-
-/* A journal owning *db (taken: *db is NULL after) and a copy of path. */
-static struct journal *journal_wrap(sqlite3 **db, const char *path)
+/* A journal of schema version owning *db (taken: *db is NULL after) and a copy of path. */
+static struct journal *journal_wrap(sqlite3 **db, const char *path, int version)
 {
 	struct journal *j = xcalloc(1, sizeof(*j));
 	j->db = *db;
+	j->version = version;
 	j->path = xstrdup(path);
 	*db = NULL;
 	return j;
-}
-
-/* Journals made before the beacon's signature was kept lack turns.beacon_signature: the
- * migration adds it (NULL in every old row: no signature was given), schema_version stays 1
- * (docs/journal.md). 0 ok, -1 with msg. */
-static int migrate_signature(sqlite3 *db, struct buf *msg)
-{
-	int have = has_signature_column(db);
-	if (have < 0) {
-		buf_puts(msg, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (have)
-		return 0;
-	char *col = ddl_signature_column();
-	if (!col) {
-		buf_puts(msg, "internal error: the DDL has no beacon_signature column");
-		return -1;
-	}
-	char *sql = xasprintf("ALTER TABLE turns ADD COLUMN %s", col);
-	int ok = exec_sql(db, sql) == SQLITE_OK;
-	free(sql);
-	free(col);
-	if (!ok) {
-		buf_printf(msg, "cannot add the beacon_signature column: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
 }
 
 int journal_open(struct journal **out, const char *path, int create)
 {
 	struct buf msg = BUF_INIT;
 	sqlite3 *db = NULL;
-	int ret = -1, made = 0, rc;
+	int ret = -1, made = 0, rc, version = 0;
 
 	*out = NULL;
 	if (create) {
@@ -374,11 +217,10 @@ int journal_open(struct journal **out, const char *path, int create)
 		goto done;
 	if (create && apply_schema(db, &msg) != 0)
 		goto done;
-	if (check_schema(db, &msg) != 0 || migrate_dense_triggers(db, &msg) != 0 ||
-		migrate_submissions(db, &msg) != 0 || migrate_signature(db, &msg) != 0)
+	if (check_schema(db, &msg, &version) != 0 || journal_migrate(db, &version, &msg) != 0)
 		goto done;
 
-	*out = journal_wrap(&db, path);
+	*out = journal_wrap(&db, path, version);
 	ret = 0;
 done:
 	if (ret != 0) {
@@ -409,8 +251,9 @@ static char *immutable_uri(const char *path)
 	return buf_detach(&u);
 }
 
-/* A read-only connection to path checked to be an umpire journal; 0 or -1 with msg. */
-static int open_read_only(sqlite3 **db, const char *path, int uri, struct buf *msg)
+/* A read-only connection to path checked to be an umpire journal (its schema version in
+ * *version); 0 or -1 with msg. */
+static int open_read_only(sqlite3 **db, const char *path, int uri, struct buf *msg, int *version)
 {
 	int rc = sqlite3_open_v2(path, db,
 		SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
@@ -420,33 +263,33 @@ static int open_read_only(sqlite3 **db, const char *path, int uri, struct buf *m
 		return -1;
 	}
 	sqlite3_busy_timeout(*db, JOURNAL_BUSY_TIMEOUT_MS);
-	return check_schema(*db, msg);
+	return check_schema(*db, msg, version);
 }
 
 int journal_open_read(struct journal **out, const char *path)
 {
 	struct buf msg = BUF_INIT;
 	sqlite3 *db = NULL;
-	int ret = -1;
+	int ret = -1, version = 0;
 
 	*out = NULL;
 	if (access(path, R_OK) != 0) {
 		buf_puts(&msg, strerror(errno));
 		goto done;
 	}
-	if (open_read_only(&db, path, 0, &msg) < 0) {
+	if (open_read_only(&db, path, 0, &msg, &version) < 0) {
 		/* A WAL journal on a read-only file system: its -shm cannot be made. Nothing can
 		 * write there either, so the file is read as it stands. */
 		char *uri = immutable_uri(path);
 		sqlite3_close(db);
 		db = NULL;
 		buf_clear(&msg);
-		int r = open_read_only(&db, uri, 1, &msg);
+		int r = open_read_only(&db, uri, 1, &msg, &version);
 		free(uri);
 		if (r < 0)
 			goto done;
 	}
-	*out = journal_wrap(&db, path);
+	*out = journal_wrap(&db, path, version);
 	ret = 0;
 done:
 	if (ret != 0) {
@@ -587,15 +430,22 @@ static int event_bind(struct append *a, sqlite3_stmt *st, const struct journal_r
 	return 0;
 }
 
+/* A committed file's row: its hash, which is what checking git needs (issue 38: git holds
+ * the bytes, and the recovery reads them there); its bytes too for the setup's campaign.yaml
+ * only, which the journal's identity check reads (docs/journal.md). */
 static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
 {
 	static const unsigned char empty[1];
 	const struct file *f = &r->files[i];
+	uint8_t h[FAIR_HASH_BYTES];
 
 	buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
 	bind_text_or_null(st, 2, f->path);
+	fair_sha256(h, f->data ? (const void *)f->data : empty, f->len);
+	bind_hash(st, 3, h, 1);
 	/* A file's bytes are never "absent": an empty file is an empty BLOB. */
-	bind_bytes(st, 3, f->data ? f->data : empty, f->len);
+	int keep = r->turn == 0 && f->path && strcmp(f->path, JOURNAL_SETUP_KEPT) == 0;
+	bind_bytes(st, 4, keep ? (f->data ? f->data : empty) : NULL, f->len);
 	return 0;
 }
 
@@ -625,7 +475,7 @@ int journal_append(struct journal *j, const struct journal_record *r)
 		"INSERT INTO dice (turn, idx, sides, value, purpose) VALUES (?1, ?2, ?3, ?4, ?5)",
 		"INSERT INTO events (turn, seq, phase, kind, player, order_index, text)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-		"INSERT INTO files (turn, path, bytes) VALUES (?1, ?2, ?3)",
+		"INSERT INTO files (turn, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
 	};
 	struct append a = { .where = BUF_INIT };
 	sqlite3 *db = j->db;
@@ -736,7 +586,7 @@ static const char *const read_sql[R_COUNT] = {
 		       " WHERE rowid >= ?2 AND rowid < ?3 AND +turn = ?1 AND +idx = rowid - ?2",
 	[R_EVENTS] = "SELECT phase, kind, player, order_index, text FROM events"
 		     " WHERE turn = ?1 ORDER BY seq",
-	[R_FILES] = "SELECT path, bytes FROM files WHERE turn = ?1 ORDER BY path",
+	[R_FILES] = "SELECT path, sha256, bytes FROM files WHERE turn = ?1 ORDER BY path",
 	[R_HEAD] = "SELECT journal_head FROM turns WHERE turn = ?1",
 };
 
@@ -750,11 +600,14 @@ static int read_stmt(struct journal *j, enum read_stmt which, int turn, sqlite3_
 
 	*st = j->read[which];
 	if (!*st) {
-		/* A journal opened read-only is not migrated: without the column, no signature. */
+		/* A journal opened read-only is not migrated: without the column, no signature;
+		 * schema_version 1's files rows, their bytes (hashed as read: file_hash). */
 		const char *sql =
+			which == R_FILES && j->version == 1 ?
+				"SELECT path, NULL, bytes FROM files WHERE turn = ?1 ORDER BY path" :
 			which != R_TURN ?
 				read_sql[which] :
-			has_signature_column(j->db) > 0 ?
+			journal_has_signature_column(j->db) > 0 ?
 				"SELECT key, orders_digest, beacon, seed, state_sha256, summary,"
 				" processed_at, beacon_value, beacon_round, journal_head, commit_id,"
 				" beacon_signature FROM turns WHERE turn = ?1" :
@@ -892,13 +745,29 @@ static int event_row(sqlite3_stmt *st, struct journal_record *r, struct read_row
 	return 0;
 }
 
+/* A files row's hash (column 1), or that of its bytes (column 2) in a journal of
+ * schema_version 1, read-only. 0, or -1 when it is not 64 hex digits. */
+static int file_hash(uint8_t out[FAIR_HASH_BYTES], sqlite3_stmt *st)
+{
+	if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+		const void *p = sqlite3_column_blob(st, 2);
+		fair_sha256(out, p ? p : "", (size_t)sqlite3_column_bytes(st, 2));
+		return 0;
+	}
+	return column_hash(out, st, 1) == 1 ? 0 : -1;
+}
+
 static int file_row(sqlite3_stmt *st, struct journal_record *r, struct read_rows *rr)
 {
+	size_t cap = rr->cap;
 	GROW(r->files, r->n_files, rr->cap);
-	struct file *f = &r->files[r->n_files++];
+	if (rr->cap != cap)
+		r->file_sha256 = xrealloc(r->file_sha256, rr->cap * sizeof(*r->file_sha256));
+	struct file *f = &r->files[r->n_files];
 	f->path = column_strdup(st, 0);
-	f->data = column_bytes(st, 1, &f->len);
-	return 0;
+	f->data = column_bytes(st, 2, &f->len);
+	r->n_files++;
+	return file_hash(r->file_sha256[r->n_files - 1], st);
 }
 
 /* The dice purposes read (die_row) into r: one block r owns, each purpose pointing into it. */
@@ -1056,18 +925,19 @@ int journal_read_turn(struct journal *j, int turn, int files, struct journal_rec
 }
 
 int journal_each_file(struct journal *j, int turn,
-	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg)
+	int (*fn)(const char *path, const uint8_t sha256[FAIR_HASH_BYTES], void *arg), void *arg)
 {
 	sqlite3_stmt *st = NULL;
+	uint8_t h[FAIR_HASH_BYTES];
 	int rc = read_stmt(j, R_FILES, turn, &st), ret = 0;
 
 	if (rc != SQLITE_OK)
 		return read_failed(j->db, st, turn, 0);
 	while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 0);
-		const void *bytes = sqlite3_column_blob(st, 1);
-		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		ret = fn(path ? path : "", bytes ? bytes : "", len, arg);
+		if (file_hash(h, st) < 0)
+			return read_failed(j->db, st, turn, 1);
+		ret = fn(path ? path : "", h, arg);
 	}
 	if (ret == 0 && rc != SQLITE_DONE)
 		ret = read_failed(j->db, st, turn, 0);
@@ -1109,6 +979,7 @@ void journal_record_free(struct journal_record *r)
 	}
 	free(r->events);
 	file_list_free(r->files, r->n_files);
+	free(r->file_sha256);
 	for (i = 0; i < r->n_views; i++)
 		free(r->views[i].player);
 	free(r->views);

@@ -1,9 +1,9 @@
 /* journal.h — the SQLite journal (.umpire/journal.sqlite): an append-only record of every
  * turn: its key, orders digest, beacon, seed, the raw order files, every die with its
- * purpose, every event, the state hash, and the exact bytes of every file the turn's git
- * commit holds (so a crash between journal and git can be finished from the journal).
- * Turn 0 is the setup. Schema: schemas/journal.sql, documented in docs/journal.md.
- * The only file that includes <sqlite3.h>. */
+ * purpose, every event, the state hash, and the SHA256 of every file the turn's git commit
+ * holds (a crash between journal and git is finished from the git objects, stored before
+ * the journal names them). Turn 0 is the setup. Schema: schemas/journal.sql, documented in
+ * docs/journal.md; <sqlite3.h> is included by journal_int.h only. */
 #ifndef UMPIRE_JOURNAL_H
 #define UMPIRE_JOURNAL_H
 
@@ -59,9 +59,12 @@ struct journal_record {
 	char *purposes; /* read back: every dice purpose in one block (journal_record_free frees
 	                 * it, not each purpose); NULL: each purpose is its own allocation */
 	struct event *events;
-	size_t n_events; /* first_die is not stored: 0 when read */
-	struct file *files;
+	size_t n_events;    /* first_die is not stored: 0 when read */
+	struct file *files; /* appending: the bytes the commit holds; read back: the path, the
+	                     * bytes at turn 0 only (the others NULL, len 0) */
 	size_t n_files;
+	uint8_t (*file_sha256)[FAIR_HASH_BYTES]; /* read back: SHA256 of files[i]'s bytes in the
+	                                          * commit; appending: unused (NULL) */
 	struct journal_view *views; /* a sealed turn's export (audit_parse_export); not in SQLite */
 	size_t n_views;
 	uint8_t public_report_sha256[FAIR_HASH_BYTES]; /* a sealed turn's export: SHA256 of
@@ -92,11 +95,12 @@ int journal_read(struct journal *j, int turn, struct journal_record **out);
  * 0: replay compares what it renders with git, and the files are most of a turn's bytes. */
 int journal_read_turn(struct journal *j, int turn, int files, struct journal_record **out);
 void journal_record_free(struct journal_record *r);
-/* Each files row of turn, one at a time, in path order: fn(path, bytes, len, arg), the bytes
- * SQLite's own, valid during the call only (so a turn's files are never all in memory at
- * once). A nonzero return of fn stops the walk and is returned; -1 on a SQLite failure. */
+/* Each files row of turn, one at a time, in path order: fn(path, sha256, arg), the SHA256 of
+ * the bytes the turn's commit holds at path (valid during the call only). A nonzero return
+ * of fn stops the walk and is returned; -1 on a SQLite failure (ERROR_INPUT: a hash that is
+ * not 64 hex digits). */
 int journal_each_file(struct journal *j, int turn,
-	int (*fn)(const char *path, const void *bytes, size_t len, void *arg), void *arg);
+	int (*fn)(const char *path, const uint8_t sha256[FAIR_HASH_BYTES], void *arg), void *arg);
 /* The order row of player in r, or NULL. */
 const struct journal_order *journal_record_order(const struct journal_record *r,
 	const char *player);

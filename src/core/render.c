@@ -499,6 +499,15 @@ void render_map(struct buf *out, const struct campaign *c, const void *state,
 	size_t at = out->len;
 
 	c->rules->draw_map(&c->rc, state, m, player, out);
+	if (out->len - at > SVG_RUNS_FROM && out->len - at <= SVG_MAX_BYTES) {
+		/* A big battle's map: drawn again with runs, the same picture in fewer bytes;
+		 * the maps up to SVG_RUNS_FROM stay as they always were (svg.h). */
+		out->len = at;
+		out->data[at] = '\0';
+		svg_set_runs(1);
+		c->rules->draw_map(&c->rc, state, m, player, out);
+		svg_set_runs(0);
+	}
 	if (out->len - at <= SVG_MAX_BYTES)
 		return;
 	/* A runaway drawing: a small map that says so, not a turn refused. */

@@ -33,7 +33,8 @@ static void attr_str(struct buf *b, const char *name, const char *v)
 	buf_puts(b, "\"");
 }
 
-/* fill, stroke, stroke-width, stroke-dasharray: always in this order. */
+/* fill, stroke, stroke-width, stroke-dasharray: always in this order (then the caller's
+ * stroke-linejoin). */
 static void paint(struct buf *b, const struct svg_style *st, int fill_ok)
 {
 	attr_str(b, "fill", fill_ok && st && st->fill ? st->fill : "none");
@@ -64,18 +65,18 @@ unsigned long long svg_isqrt(unsigned long long n)
 	return r;
 }
 
-/* A filled triangle of length head pointing from (x1, y1) to its tip (x2, y2). */
-static void arrowhead(struct svg *s, int x1, int y1, int x2, int y2, int head, const char *col)
+/* A filled triangle of length head pointing from (x1, y1) to its tip (x2, y2): its geometry
+ * appended to b (its fill is the caller's). 1 written, 0 none (no length, no colour). */
+static int arrowhead(struct buf *b, int x1, int y1, int x2, int y2, int head, const char *col)
 {
 	long long dx = (long long)x2 - x1, dy = (long long)y2 - y1;
 	long long len = (long long)svg_isqrt((unsigned long long)(dx * dx + dy * dy));
 
 	if (len == 0 || head <= 0 || !col)
-		return;
+		return 0;
 	/* base centre head back along the line; half-width head/2 across it */
 	long long bx = x2 - dx * head / len, by = y2 - dy * head / len;
 	long long px = -dy * head / (2 * len), py = dx * head / (2 * len);
-	struct buf *b = s->out;
 	buf_puts(b, "<polygon points=\"");
 	put_int(b, x2);
 	buf_puts(b, ",");
@@ -89,8 +90,89 @@ static void arrowhead(struct svg *s, int x1, int y1, int x2, int y2, int head, c
 	buf_puts(b, ",");
 	put_int(b, by - py);
 	buf_puts(b, "\"");
-	attr_str(b, "fill", col);
-	buf_puts(b, "/>\n");
+	return 1;
+}
+
+/* An arrowhead (element and points in geom) filled with fill; in a run, with no stroke (the
+ * run's is not its own). */
+static void put_head(struct buf *b, const struct buf *geom, const char *fill, int in_run)
+{
+	if (!geom->len)
+		return;
+	buf_append(b, geom->data, geom->len);
+	attr_str(b, "fill", fill);
+	buf_puts(b, in_run ? " stroke=\"none\"/>\n" : "/>\n");
+}
+
+/* Writes what is pending: a shape alone with its paint (then its arrowhead), or the end of the
+ * open run. Everything that is not a shape calls it first. */
+static void flush(struct svg *s)
+{
+	struct buf *b = s->out;
+
+	if (s->run == 1) {
+		buf_append(b, s->pending.data, s->pending.len);
+		buf_append(b, s->paint.data, s->paint.len);
+		buf_puts(b, "/>\n");
+		put_head(b, &s->head, s->head_fill, 0);
+	} else if (s->run == 2) {
+		buf_puts(b, "</g>\n");
+	}
+	s->run = 0;
+}
+
+/* Runs on for the drawings this thread begins (svg_set_runs): per thread, as verify renders
+ * turns on several. */
+static _Thread_local int runs_on;
+
+void svg_set_runs(int on)
+{
+	runs_on = on != 0;
+}
+
+/* A shape: geom its element and geometry attributes, paint its paint attributes, head an
+ * arrowhead's element and points (empty: none) filled with head_fill. Runs on, after a shape
+ * of the same paint, both go in one run (a <g> with the paint); runs off, it is written now
+ * with its paint. */
+static void shape(struct svg *s, const struct buf *geom, const struct buf *paint,
+	const struct buf *head, const char *head_fill)
+{
+	struct buf *b = s->out;
+	int same = s->run && s->paint.len == paint->len &&
+		   memcmp(s->paint.data, paint->data, paint->len) == 0;
+
+	if (!s->runs) {
+		buf_append(b, geom->data, geom->len);
+		buf_append(b, paint->data, paint->len);
+		buf_puts(b, "/>\n");
+		put_head(b, head, head_fill, 0);
+		return;
+	}
+	if (same && s->run == 1) {
+		buf_puts(b, "<g");
+		buf_append(b, s->paint.data, s->paint.len);
+		buf_puts(b, ">\n");
+		buf_append(b, s->pending.data, s->pending.len);
+		buf_puts(b, "/>\n");
+		put_head(b, &s->head, s->head_fill, 1);
+		s->run = 2;
+	}
+	if (same) {
+		buf_append(b, geom->data, geom->len);
+		buf_puts(b, "/>\n");
+		put_head(b, head, head_fill, 1);
+		return;
+	}
+	flush(s);
+	buf_clear(&s->pending);
+	buf_clear(&s->paint);
+	buf_clear(&s->head);
+	buf_append(&s->pending, geom->data, geom->len);
+	buf_append(&s->paint, paint->data, paint->len);
+	if (head->len)
+		buf_append(&s->head, head->data, head->len);
+	s->head_fill = head_fill;
+	s->run = 1;
 }
 
 void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title)
@@ -103,6 +185,12 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	s->n_boxes = s->cap_boxes = 0;
 	s->labels = NULL;
 	s->n_labels = s->cap_labels = 0;
+	s->runs = runs_on;
+	s->run = 0;
+	s->pending = (struct buf)BUF_INIT;
+	s->paint = (struct buf)BUF_INIT;
+	s->head = (struct buf)BUF_INIT;
+	s->head_fill = NULL;
 	buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
 	attr_int(out, "width", px_w);
 	attr_int(out, "height", (long long)px_w * s->h / s->w);
@@ -128,6 +216,7 @@ static void place_label(struct svg *s, const struct svg_pending *l);
 
 void svg_end(struct svg *s)
 {
+	flush(s);
 	while (s->groups > 0)
 		svg_group_end(s);
 	if (s->n_labels) {
@@ -141,6 +230,9 @@ void svg_end(struct svg *s)
 		free(s->labels[i].text);
 	free(s->labels);
 	free(s->boxes);
+	buf_release(&s->pending);
+	buf_release(&s->paint);
+	buf_release(&s->head);
 	s->labels = NULL;
 	s->boxes = NULL;
 	s->n_boxes = s->cap_boxes = s->n_labels = s->cap_labels = 0;
@@ -148,6 +240,7 @@ void svg_end(struct svg *s)
 
 void svg_group(struct svg *s, const char *cls)
 {
+	flush(s);
 	buf_puts(s->out, "<g");
 	if (cls)
 		attr_str(s->out, "class", cls);
@@ -157,6 +250,7 @@ void svg_group(struct svg *s, const char *cls)
 
 void svg_group_end(struct svg *s)
 {
+	flush(s);
 	if (s->groups <= 0)
 		return;
 	buf_puts(s->out, "</g>\n");
@@ -165,25 +259,31 @@ void svg_group_end(struct svg *s)
 
 void svg_rect(struct svg *s, int x, int y, int w, int h, const struct svg_style *st)
 {
-	struct buf *b = s->out;
-	buf_puts(b, "<rect");
-	attr_int(b, "x", x);
-	attr_int(b, "y", y);
-	attr_int(b, "width", w);
-	attr_int(b, "height", h);
-	paint(b, st, 1);
-	buf_puts(b, "/>\n");
+	struct buf g = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
+
+	buf_puts(&g, "<rect");
+	attr_int(&g, "x", x);
+	attr_int(&g, "y", y);
+	attr_int(&g, "width", w);
+	attr_int(&g, "height", h);
+	paint(&p, st, 1);
+	shape(s, &g, &p, &none, NULL);
+	buf_release(&g);
+	buf_release(&p);
 }
 
 void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st)
 {
-	struct buf *b = s->out;
-	buf_puts(b, "<circle");
-	attr_int(b, "cx", cx);
-	attr_int(b, "cy", cy);
-	attr_int(b, "r", r);
-	paint(b, st, 1);
-	buf_puts(b, "/>\n");
+	struct buf g = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
+
+	buf_puts(&g, "<circle");
+	attr_int(&g, "cx", cx);
+	attr_int(&g, "cy", cy);
+	attr_int(&g, "r", r);
+	paint(&p, st, 1);
+	shape(s, &g, &p, &none, NULL);
+	buf_release(&g);
+	buf_release(&p);
 }
 
 void svg_ruled_table(struct svg *s, int x, int y, int w, int h, const struct svg_ruler *r,
@@ -256,26 +356,29 @@ void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const str
 void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 	const struct svg_style *st)
 {
-	struct buf *b = s->out;
+	struct buf g = BUF_INIT, p = BUF_INIT, h = BUF_INIT;
 
 	if (n < 2)
 		return;
-	buf_puts(b, closed ? "<polygon points=\"" : "<polyline points=\"");
+	buf_puts(&g, closed ? "<polygon points=\"" : "<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			buf_puts(b, " ");
-		put_int(b, xy[2 * i]);
-		buf_puts(b, ",");
-		put_int(b, xy[2 * i + 1]);
+			buf_puts(&g, " ");
+		put_int(&g, xy[2 * i]);
+		buf_puts(&g, ",");
+		put_int(&g, xy[2 * i + 1]);
 	}
-	buf_puts(b, "\"");
-	paint(b, st, closed);
+	buf_puts(&g, "\"");
+	paint(&p, st, closed);
 	if (!closed)
-		buf_puts(b, " stroke-linejoin=\"round\"");
-	buf_puts(b, "/>\n");
+		buf_puts(&p, " stroke-linejoin=\"round\"");
 	if (!closed && st && (st->flags & SVG_ARROW))
-		arrowhead(s, xy[2 * n - 4], xy[2 * n - 3], xy[2 * n - 2], xy[2 * n - 1], head,
+		arrowhead(&h, xy[2 * n - 4], xy[2 * n - 3], xy[2 * n - 2], xy[2 * n - 1], head,
 			st->stroke);
+	shape(s, &g, &p, &h, st ? st->stroke : NULL);
+	buf_release(&g);
+	buf_release(&p);
+	buf_release(&h);
 }
 
 /* Advances of DejaVu Sans Book, ' ' to '~', in thousandths of an em, rounded up (measured
@@ -505,6 +608,7 @@ void svg_text(struct svg *s, int x, int y, int size, const char *text, const str
 {
 	struct buf *b = s->out;
 	unsigned f = st ? st->flags : 0;
+	flush(s);
 	keep_box(s, svg_text_box(x, y, size, text, f));
 	buf_puts(b, "<text");
 	attr_int(b, "x", x);

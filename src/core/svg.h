@@ -10,6 +10,10 @@
 
 /* A map is refused past this size (a runaway drawing, not a big battle). */
 #define SVG_MAX_BYTES (4 * 1024 * 1024)
+/* A map larger than this, drawn plain, is drawn again with runs (struct svg; render_map):
+ * a big battle's map in fewer bytes (issue 38), while every map up to it stays the bytes it
+ * always was, so a campaign played before runs still verifies. */
+#define SVG_RUNS_FROM (1024 * 1024)
 
 /* Flags of svg_style. */
 enum svg_flags {
@@ -33,17 +37,30 @@ struct svg_box {
 	int x0, y0, x1, y1;
 };
 
-/* A drawing in progress: the caller's buffer and the user-unit size. */
+/* A drawing in progress: the caller's buffer and the user-unit size. With runs on
+ * (svg_set_runs), shapes drawn one after another with the same paint (a side's figures, its
+ * moves) are written as a run: one <g> holding the paint, the shapes inside it with their
+ * geometry only (inherited: the same picture in fewer bytes, issue 38); a shape alone is
+ * written with its paint, as every shape is with runs off. */
 struct svg {
-	struct buf *out;       /* appended to (not owned) */
-	int w, h;              /* the viewBox 0 0 w h */
-	int groups;            /* groups open */
+	struct buf *out;    /* appended to (not owned) */
+	int w, h;           /* the viewBox 0 0 w h */
+	int groups;         /* groups open */
+	int runs;           /* runs on (svg_set_runs when svg_begin began it) */
+	int run;            /* 0 none; 1 one shape pending (pending, paint); 2 a run's <g> open */
+	struct buf pending; /* the pending shape's element and geometry attributes */
+	struct buf paint;   /* the pending shape's or the open run's paint attributes */
+	struct buf head;    /* the pending shape's arrowhead's element and points (or empty) */
+	const char *head_fill; /* its fill (program text) */
 	struct svg_box *boxes; /* every text's box so far (svg_label keeps clear of them) */
 	size_t n_boxes, cap_boxes;
 	struct svg_pending *labels; /* svg_label's, placed and written by svg_end */
 	size_t n_labels, cap_labels;
 };
 
+/* Runs on (1) or off (0, the default) for the drawings this thread begins from now on
+ * (render_map turns them on to draw a map over SVG_RUNS_FROM again). */
+void svg_set_runs(int on);
 /* Starts a drawing of w x h user units, shown px_w pixels wide (the height follows), with a
  * <title> (escaped) and a white background. Appends to out. */
 void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title);

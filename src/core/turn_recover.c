@@ -20,34 +20,74 @@ void turn_record_message(struct buf *msg, const struct campaign *c, const struct
 	layout_commit_message(msg, r->turn, r->summary, r->journal_head, c->commitment);
 }
 
-/* The journal holds turn r, which git has not finished: rebuild its commit from the
- * journal's files (same bytes, message and time: the same id) and publish it. */
-static int finish_turn(struct turn *t, const struct journal_record *r, const char *main_id)
+/* The files of journaled turn r as its commit holds them, each blob's SHA256 the files
+ * row's, into *files (file_list_free). 0, or -1 (ERROR_INPUT naming the file). */
+static int read_turn_files(struct turn *t, const struct journal_record *r, struct file **files,
+	size_t *n)
 {
-	char built[41], tag[LAYOUT_TAG_MAX];
+	struct buf bytes = BUF_INIT;
+	uint8_t h[FAIR_HASH_BYTES];
 	int rc = 0;
 
-	layout_tag(tag, r->turn);
-	if (strcmp(main_id, r->commit_id) != 0) {
-		struct buf msg = BUF_INIT;
-		turn_record_message(&msg, t->c, r);
-		rc = repo_build(t->c->repo, r->files, r->n_files, buf_str(&msg), r->processed_at,
-			built);
-		buf_release(&msg);
-		if (rc < 0)
-			return error_prefix("cannot finish turn %d", r->turn);
-		if (strcmp(built, r->commit_id) != 0)
-			return error_set(ERROR_INTERNAL,
-				"cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to " LAYOUT_TAG_PREFIX
-				"%04d)",
-				r->turn, main_id[0] ? main_id : "nothing", r->commit_id,
-				r->turn - 1);
+	for (size_t i = 0; rc == 0 && i < r->n_files; i++) {
+		const char *path = r->files[i].path;
+		rc = repo_read(t->c->repo, r->commit_id, path, &bytes) < 0 ? -1 : 0;
+		if (rc == 0) {
+			fair_sha256(h, bytes.data ? bytes.data : "", bytes.len);
+			if (memcmp(h, r->file_sha256[i], FAIR_HASH_BYTES) != 0)
+				rc = error_set(ERROR_INPUT,
+					"%s in commit %s differs from the journal's files row",
+					path, r->commit_id);
+		} else {
+			error_prefix("%s in commit %s", path, r->commit_id);
+		}
+		if (rc == 0)
+			file_list_add(files, n, path, bytes.data, bytes.len);
 	}
-	if (repo_publish(t->c->repo, r->files, r->n_files, r->commit_id, tag) < 0)
-		return error_prefix("cannot finish turn %d", r->turn);
+	buf_release(&bytes);
+	return rc;
+}
+
+/* The journal holds turn r, which git has not finished. Its commit's objects were stored
+ * before the journal named it (step_journal: repo_objects_stored), so the journal keeps only
+ * the files' hashes (issue 38): the commit is read back from the object store, its parent
+ * must be main, each file's blob must hash to its files row; then it is published. */
+static int finish_turn(struct turn *t, const struct journal_record *r, const char *main_id)
+{
+	char tag[LAYOUT_TAG_MAX], rev[64], parent[41];
+	struct file *files = NULL;
+	size_t n_files = 0;
+	int rc = -1;
+
+	layout_tag(tag, r->turn);
+	if (!r->commit_id[0] || !repo_has(t->c->repo, r->commit_id)) {
+		error_set(ERROR_INTERNAL,
+			"cannot finish turn %d: its commit %s is not in the object store (restore .git from a backup)",
+			r->turn, r->commit_id[0] ? r->commit_id : "(none)");
+		goto done;
+	}
+	snprintf(rev, sizeof rev, "%s^1", r->commit_id);
+	if (repo_commit_id(t->c->repo, rev, parent) != 0)
+		parent[0] = '\0'; /* the setup's commit has none */
+	error_clear();
+	if (strcmp(main_id, r->commit_id) != 0 && strcmp(main_id, parent) != 0) {
+		error_set(ERROR_INTERNAL,
+			"cannot finish turn %d: main is at %s, which is not the parent of the journaled commit %s (the branch was moved; reset it to " LAYOUT_TAG_PREFIX
+			"%04d)",
+			r->turn, main_id[0] ? main_id : "nothing", r->commit_id, r->turn - 1);
+		goto done;
+	}
+	if (read_turn_files(t, r, &files, &n_files) < 0 ||
+		repo_publish(t->c->repo, files, n_files, r->commit_id, tag) < 0) {
+		error_prefix("cannot finish turn %d", r->turn);
+		goto done;
+	}
 	t->status |= TURN_RECOVERED;
 	t->recovered = r->turn;
-	return 0;
+	rc = 0;
+done:
+	file_list_free(files, n_files);
+	return rc;
 }
 
 /* main one commit past the journal's last turn r: the close of the next turn. Tagged: all
@@ -101,7 +141,7 @@ done:
 }
 
 /* The journal's last turn r against what git holds at its tag: its rows against the
- * committed export (audit_journal_export), its files rows against the committed blobs, one
+ * committed export (audit_journal_export), its files rows' hashes against the committed blobs, one
  * for each file the turn commits. A journal edited under the history (its append-only
  * triggers dropped) is refused before a turn is added on top of it (issue 25). 0 / -1. */
 static int check_last_turn(struct turn *t, const struct journal_record *r, const char *tag)
@@ -135,8 +175,13 @@ static int check_last_turn(struct turn *t, const struct journal_record *r, const
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct file *f = file_list_find(r->files, r->n_files, paths[i].path);
-		if (!f || repo_read(c->repo, tag, f->path, &got) != 0 || got.len != f->len ||
-			(f->len && memcmp(got.data, f->data, f->len) != 0)) {
+		uint8_t h[FAIR_HASH_BYTES];
+		int same = f && repo_read(c->repo, tag, f->path, &got) == 0;
+		if (same) {
+			fair_sha256(h, got.data ? got.data : "", got.len);
+			same = memcmp(h, r->file_sha256[f - r->files], FAIR_HASH_BYTES) == 0;
+		}
+		if (!same) {
 			error_set(ERROR_INPUT, "turn %d: the journal's files row for %s %s",
 				r->turn, paths[i].path,
 				f ? "differs from the blob committed" : "is missing");

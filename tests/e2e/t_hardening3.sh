@@ -81,7 +81,7 @@ cp "$TMP/journal.bak" "$S/.umpire/journal.sqlite"
 sqlite3 "$S/.umpire/journal.sqlite" "PRAGMA user_version = 99"
 for cmd in turn status verify; do
     expect 65 "$BIN" $cmd "$S"
-    has "$TMP/err" "its user_version is 99; this umpire reads journals of user_version 0 and schema_version 1 only"
+    has "$TMP/err" "its user_version is 99; this umpire reads journals of user_version 0 and schema_version 2 or older only"
 done
 sqlite3 "$S/.umpire/journal.sqlite" "PRAGMA user_version = 0"
 [ "$(fingerprint "$S")" = "$before" ] || die "a refused run changed the campaign"

@@ -47,7 +47,7 @@ expect 65 "$BIN" verify h-orders
 has "$TMP/out" "verify: FAILED: turn 1: the journal's stored copy of attacker's order file is damaged: its bytes hash to"
 damaged h-orders "turn 1: the journal's stored copy of attacker's order file is damaged"
 cp -a h h-files
-journal_sql h-files "UPDATE files SET bytes = CAST(replace(CAST(bytes AS TEXT), 'turn: 1', 'turn: 7') AS BLOB) WHERE turn = 1 AND path = 'state.yaml'"
+journal_sql h-files "UPDATE files SET sha256 = '$(git -C h show turn-0001:state.yaml | sed 's/turn: 1/turn: 7/' | sha256sum | cut -c1-64)' WHERE turn = 1 AND path = 'state.yaml'"
 expect 65 "$BIN" verify h-files
 has "$TMP/out" "verify: FAILED: turn 1: the journal's files row state.yaml differs from the blob committed"
 damaged h-files "turn 1: the journal's files row state.yaml is damaged: it differs from the blob its commit"

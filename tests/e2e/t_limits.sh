@@ -235,13 +235,13 @@ set_schema() {
     else sql="DELETE FROM meta WHERE key = 'schema_version'"; fi
     sqlite3 "$1/.umpire/journal.sqlite" "DROP TRIGGER meta_no_update; DROP TRIGGER meta_no_delete; $sql"
 }
-for v in 2 0 ""; do
+for v in 3 0 ""; do
     J="$TMP/j$v"
     cp -R "$B" "$J"
     set_schema "$J" "$v"
     jbefore=$(fingerprint "$J")
-    if [ -n "$v" ]; then want="schema_version '$v' is not the supported '1'"; else want="meta has no schema_version"; fi
-    side "journal schema_version 1" "version '${v:-none}': refused by turn, replay, log, verify, audit"
+    if [ -n "$v" ]; then want="schema_version '$v' is not one this umpire reads ('1' to '2')"; else want="meta has no schema_version"; fi
+    side "journal schema_version 1 or 2" "version '${v:-none}': refused by turn, replay, log, verify, audit"
     for cmd in "turn $J $BS/orders/turn-0002/ija.yaml $BS/orders/turn-0002/usmc.yaml" \
         "replay $J" "log $J" "verify $J" "audit $J 1:0"; do
         set +e
@@ -252,7 +252,7 @@ for v in 2 0 ""; do
     done
     unchanged "$J" "$jbefore"
 done
-side "journal schema_version 1" "the supported version: accepted"
+side "journal schema_version 1 or 2" "the supported version: accepted"
 expect 0 "$BIN" log "$B" --turn 1
 
 # --- SOURCE_DATE_EPOCH (turn_now): 0 is honoured, garbage falls back to the clock -----------

@@ -104,7 +104,7 @@ journal_sql "$TMP/ev" "DELETE FROM events WHERE turn = 3 AND seq = 0"
 expect 65 "$BIN" verify "$TMP/ev"
 has "$TMP/out" "verify: FAILED: turn 3: event differs: event 0: re-resolved ["
 copy file
-journal_sql "$TMP/file" "UPDATE files SET bytes = CAST('edited' AS BLOB) WHERE turn = 2 AND path = 'state.yaml'"
+journal_sql "$TMP/file" "UPDATE files SET sha256 = '$(printf edited | sha256sum | cut -c1-64)' WHERE turn = 2 AND path = 'state.yaml'"
 expect 65 "$BIN" verify "$TMP/file"
 has "$TMP/out" "verify: FAILED: turn 2: the journal's files row state.yaml differs from the blob committed at turn-0002"
 copy cid

@@ -33,6 +33,19 @@ same_with_threads 3 "$TMP/ok"
 grep '^turn [0-9]*: ok' "$TMP/out" | awk -F'[ :]' '$2 != NR - 1 { exit 1 }' || die "turns out of order"
 has "$TMP/out" "verify: ok: campaign betio-seawall: $N turns, $((3 * N)) dice"
 
+# The threads asked for are the threads that checked: --json's "threads" counts those started
+# (a build that ignored UMPIRE_VERIFY_THREADS would say its default for each). Run again on
+# the clone that verified its head, nothing is left to share: 1; with --full, all again: 3.
+for n in 1 2 3; do
+    git -C "$TMP/ok" update-ref -d refs/umpire/verified 2>/dev/null || true
+    UMPIRE_VERIFY_THREADS=$n expect 3 "$BIN" verify "$TMP/ok" --json
+    has "$TMP/out" "\"threads\": $n,"
+done
+UMPIRE_VERIFY_THREADS=3 expect 3 "$BIN" verify "$TMP/ok" --json
+has "$TMP/out" '"threads": 1,'
+UMPIRE_VERIFY_THREADS=3 expect 3 "$BIN" verify "$TMP/ok" --full --json
+has "$TMP/out" '"threads": 3,'
+
 # A die of turn 5 changed in its export, committed, tag moved: turn 5 named, turns 1-4 told.
 git clone -q "$C" "$TMP/die"
 awk '/^  value: / && !done { $0 = "  value: " ($2 % 6) + 1; done = 1 } { print }' \

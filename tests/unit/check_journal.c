@@ -249,8 +249,13 @@ static void assert_record1(const struct journal_record *g)
 	ck_assert_uint_eq(g->n_files, 3);
 	for (size_t i = 0; i < 3; i++) {
 		const struct file *f = &w->files[file_order[i]];
+		uint8_t h[FAIR_HASH_BYTES];
 		ck_assert_str_eq(g->files[i].path, f->path);
-		assert_bytes(g->files[i].data, g->files[i].len, f->data, f->len);
+		/* after the setup, the hash of the bytes, not the bytes (git holds them) */
+		fair_sha256(h, f->data, f->len);
+		ck_assert_int_eq(memcmp(g->file_sha256[i], h, FAIR_HASH_BYTES), 0);
+		ck_assert_ptr_null(g->files[i].data);
+		ck_assert_uint_eq(g->files[i].len, 0);
 	}
 }
 
@@ -270,7 +275,7 @@ START_TEST(test_schema_file_matches_embedded)
 	ck_assert_int_eq(test_run(&ours, "sqlite3 '%s' .dump", embedded), 0);
 	ck_assert_int_eq(test_run(&theirs, "sqlite3 '%s' .dump", from_file), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&ours), "CREATE TRIGGER dice_dense"));
-	ck_assert_ptr_nonnull(strstr(buf_str(&ours), "'schema_version','1'"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&ours), "'schema_version','2'"));
 	/* ck_assert_str_eq would overflow Check's message limit with two whole dumps. */
 	ck_assert_msg(strcmp(buf_str(&ours), buf_str(&theirs)) == 0,
 		"schemas/journal.sql and journal.c's DDL differ: compare sqlite3 .dump of %s and %s",
@@ -326,7 +331,12 @@ START_TEST(test_round_trip)
 	ck_assert_uint_eq(g->n_files, 2);
 	ck_assert_str_eq(g->files[0].path, "campaign.yaml");
 	ck_assert_str_eq(g->files[1].path, "state.yaml");
-	assert_bytes(g->files[1].data, g->files[1].len, state0, sizeof(state0) - 1);
+	/* the setup's campaign.yaml kept byte for byte (the identity check), no other file */
+	assert_bytes(g->files[0].data, g->files[0].len, (const unsigned char *)"id: x\n", 6);
+	ck_assert_ptr_null(g->files[1].data);
+	uint8_t h0[FAIR_HASH_BYTES];
+	fair_sha256(h0, state0, sizeof(state0) - 1);
+	ck_assert_int_eq(memcmp(g->file_sha256[1], h0, FAIR_HASH_BYTES), 0);
 	journal_record_free(g);
 
 	ck_assert_int_eq(journal_read(j, 2, &g), ERROR_NOTFOUND);
@@ -450,11 +460,13 @@ static const char *const forbidden[] = {
 	"INSERT OR REPLACE INTO events VALUES (1, 0, 'shooting', 'event', NULL, 0, 'forged');",
 	"UPDATE events SET text = 'forged';",
 	"DELETE FROM events;",
-	"INSERT OR REPLACE INTO files VALUES (1, 'state.yaml', x'00');",
-	"UPDATE files SET bytes = x'00';",
+	"INSERT OR REPLACE INTO files VALUES (1, 'state.yaml',"
+	" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', NULL);",
+	"UPDATE files SET sha256 = 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff';",
+	"UPDATE files SET bytes = x'00' WHERE turn = 0 AND path = 'campaign.yaml';",
 	"DELETE FROM files;",
-	"INSERT OR REPLACE INTO meta VALUES ('schema_version', '2');",
-	"UPDATE meta SET value = '2';",
+	"INSERT OR REPLACE INTO meta VALUES ('schema_version', '3');",
+	"UPDATE meta SET value = '3';",
 	"DELETE FROM meta;",
 };
 
@@ -555,6 +567,112 @@ START_TEST(test_old_dense_triggers_migrated)
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "journal is append-only"));
 	free(path);
 	buf_release(&out);
+}
+END_TEST
+
+/* The schema of the database at path as rows "type|name|sql", sorted by type and name (a
+ * migrated journal holds the same objects as a new one, made in another order). */
+static void sorted_schema(const char *path, struct buf *out)
+{
+	ck_assert_int_eq(sqlite_cli(path,
+				 "SELECT type, name, sql FROM sqlite_master"
+				 " WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name;",
+				 out),
+		0);
+}
+
+/* A journal of schema_version 1 (tests/unit/journal-v1.sql, the schema before issue 38: a
+ * copy of every committed file in files.bytes): read as it is when opened read-only (the
+ * hashes of the bytes); opened for writing, migrated to schema_version 2 in place: the
+ * hashes kept, the bytes dropped but the setup's campaign.yaml's, the space given back, the same schema as a
+ * new journal's, and still append-only. */
+START_TEST(test_v1_journal_migrated)
+{
+	struct buf out = BUF_INIT, ddl = BUF_INIT, fresh = BUF_INIT, got = BUF_INIT;
+	struct journal_record r2, *g = NULL;
+	struct journal *j = NULL;
+	char *path = test_path("v1.sqlite"), *fresh_path = test_path("v2.sqlite");
+	uint8_t want[FAIR_HASH_BYTES];
+	struct stat st;
+	static const char rows[] =
+		"INSERT INTO turns VALUES (0, NULL, NULL, NULL, NULL,"
+		" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'Setup', 0,"
+		" NULL, NULL, '1111111111111111111111111111111111111111111111111111111111111111',"
+		" NULL, NULL);\n"
+		"INSERT INTO files VALUES (0, 'campaign.yaml', CAST('id: x\n' AS BLOB));\n"
+		"INSERT INTO files VALUES (0, 'state.yaml', CAST('turn: 0\n' AS BLOB));\n"
+		"INSERT INTO turns VALUES (1, "
+		" '1111111111111111111111111111111111111111111111111111111111111111',"
+		" '2222222222222222222222222222222222222222222222222222222222222222',"
+		" '2222222222222222222222222222222222222222222222222222222222222222',"
+		" '2222222222222222222222222222222222222222222222222222222222222222',"
+		" 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 'Turn 1', 1,"
+		" NULL, NULL, '2222222222222222222222222222222222222222222222222222222222222222',"
+		" NULL, NULL);\n"
+		"INSERT INTO files VALUES (1, 'maps/big.svg', zeroblob(400000));\n"
+		"INSERT INTO files VALUES (1, 'state.yaml', CAST('turn: 1\n' AS BLOB));\n";
+
+	read_file("tests/unit/journal-v1.sql", &ddl);
+	buf_puts(&ddl, "PRAGMA journal_mode = WAL;\n");
+	buf_puts(&ddl, rows);
+	ck_assert_msg(sqlite_cli(path, buf_str(&ddl), &out) == 0, "%s", buf_str(&out));
+	ck_assert_int_eq(stat(path, &st), 0);
+	off_t before = st.st_size;
+
+	/* read-only: not migrated, the hashes computed from the bytes */
+	ck_assert_msg(journal_open_read(&j, path) == 0, "%s", error_last()->message);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(g->n_files, 2);
+	ck_assert_str_eq(g->files[1].path, "state.yaml");
+	fair_sha256(want, "turn: 1\n", 8);
+	ck_assert_int_eq(memcmp(g->file_sha256[1], want, FAIR_HASH_BYTES), 0);
+	journal_record_free(g);
+	journal_close(j);
+	ck_assert_int_eq(sqlite_cli(path, "SELECT value FROM meta;", &out), 0);
+	ck_assert_str_eq(buf_str(&out), "1\n");
+
+	/* for writing: migrated */
+	ck_assert_msg(journal_open(&j, path, 0) == 0, "%s", error_last()->message);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	ck_assert_str_eq(g->files[0].path, "maps/big.svg");
+	ck_assert_ptr_null(g->files[0].data);
+	unsigned char *zeros = xcalloc(400000, 1);
+	fair_sha256(want, zeros, 400000);
+	free(zeros);
+	ck_assert_int_eq(memcmp(g->file_sha256[0], want, FAIR_HASH_BYTES), 0);
+	fair_sha256(want, "turn: 1\n", 8);
+	ck_assert_int_eq(memcmp(g->file_sha256[1], want, FAIR_HASH_BYTES), 0);
+	journal_record_free(g);
+	ck_assert_msg(journal_read(j, 0, &g) == 0, "%s", error_last()->message);
+	assert_bytes(g->files[0].data, g->files[0].len, (const unsigned char *)"id: x\n", 6);
+	journal_record_free(g);
+	record1(&r2);
+	r2.turn = 2;
+	append_ok(j, &r2);
+	journal_close(j);
+
+	ck_assert_int_eq(sqlite_cli(path,
+				 "SELECT value FROM meta; SELECT group_concat(turn || ':' || path)"
+				 " FROM files WHERE bytes IS NOT NULL; SELECT count(*) FROM files;",
+				 &out),
+		0);
+	ck_assert_str_eq(buf_str(&out), "2\n0:campaign.yaml\n7\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_msg(st.st_size < before / 2, "not given back: %lld bytes, %lld before",
+		(long long)st.st_size, (long long)before);
+	j = open_new("v2.sqlite");
+	journal_close(j);
+	sorted_schema(path, &got);
+	sorted_schema(fresh_path, &fresh);
+	ck_assert_str_eq(buf_str(&got), buf_str(&fresh));
+	ck_assert_int_ne(sqlite_cli(path, "UPDATE files SET sha256 = sha256;", &out), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "journal is append-only"));
+	free(path);
+	free(fresh_path);
+	buf_release(&out);
+	buf_release(&ddl);
+	buf_release(&fresh);
+	buf_release(&got);
 }
 END_TEST
 
@@ -661,6 +779,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_sqlite_shell_cannot_rewrite);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_old_dense_triggers_migrated);
+	tcase_add_test(tc, test_v1_journal_migrated);
 	tcase_add_test(tc, test_dice_read_in_index_order);
 	suite_add_tcase(s, tc);
 	return s;

@@ -65,26 +65,103 @@ START_TEST(test_elements)
 }
 END_TEST
 
+/* One line of style st drawn alone on a 100 x 100 map (no run: its paint on itself). */
+static void one_line(struct buf *b, int x1, int y1, int x2, int y2, int head,
+	const struct svg_style *st)
+{
+	struct svg s;
+
+	buf_clear(b);
+	svg_begin(&s, b, 100, 100, 100, "t");
+	svg_line(&s, x1, y1, x2, y2, head, st);
+	svg_end(&s);
+}
+
 START_TEST(test_arrow)
 {
 	struct buf b = BUF_INIT;
-	struct svg s = { &b, 100, 100, 0, NULL, 0, 0, NULL, 0, 0 };
 	struct svg_style st = { NULL, "#1f4e9c", 4, SVG_ARROW };
 
 	/* Along x, 100 long, a head of 20: its base 20 back, 10 to either side. */
-	svg_line(&s, 0, 50, 100, 50, 20, &st);
-	ck_assert_str_eq(buf_str(&b),
+	one_line(&b, 0, 50, 100, 50, 20, &st);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b),
 		"<polyline points=\"0,50 100,50\" fill=\"none\" stroke=\"#1f4e9c\" "
 		"stroke-width=\"4\" stroke-linejoin=\"round\"/>\n"
-		"<polygon points=\"100,50 80,60 80,40\" fill=\"#1f4e9c\"/>\n");
-	buf_clear(&b);
+		"<polygon points=\"100,50 80,60 80,40\" fill=\"#1f4e9c\"/>\n</svg>\n"));
 	/* A 3-4-5 diagonal of length 50, head 10: base at (32, 24), half-width 5 across. */
-	svg_line(&s, 0, 0, 40, 30, 10, &st);
+	one_line(&b, 0, 0, 40, 30, 10, &st);
 	ck_assert_ptr_nonnull(strstr(buf_str(&b), "<polygon points=\"40,30 29,28 35,20\""));
-	buf_clear(&b);
 	/* A zero-length line has no head (no division by zero). */
-	svg_line(&s, 7, 7, 7, 7, 10, &st);
+	one_line(&b, 7, 7, 7, 7, 10, &st);
 	ck_assert_ptr_null(strstr(buf_str(&b), "<polygon"));
+	buf_release(&b);
+}
+END_TEST
+
+/* Shapes of the same paint one after another (a side's figures, its moves) go in one <g>
+ * holding the paint, each with its geometry only; an arrowhead in such a run says its fill
+ * and no stroke (it would inherit the run's); a text, a group or another paint ends the run;
+ * a shape alone keeps its paint (issue 38: the 9,600-figure map in fewer bytes, the same
+ * picture). Runs are on only when asked for (render_map, for a map over SVG_RUNS_FROM). */
+START_TEST(test_runs)
+{
+	struct buf b = BUF_INIT;
+	struct svg s;
+	struct svg_style red = { "#c0392b", "#000000", 1, 0 };
+	struct svg_style blue = { "#1f4e9c", "#000000", 1, 0 };
+	struct svg_style move = { NULL, "#c0392b", 2, SVG_ARROW };
+
+	/* runs off (the default): the same drawing, each shape with its paint */
+	svg_begin(&s, &b, 100, 100, 100, "t");
+	svg_rect(&s, 1, 2, 10, 10, &red);
+	svg_rect(&s, 3, 4, 10, 10, &red);
+	svg_line(&s, 0, 50, 0, 30, 8, &move);
+	svg_line(&s, 20, 50, 20, 30, 8, &move);
+	svg_end(&s);
+	ck_assert_ptr_null(strstr(buf_str(&b), "<g"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b),
+		"<rect x=\"3\" y=\"4\" width=\"10\" height=\"10\" fill=\"#c0392b\" "
+		"stroke=\"#000000\" stroke-width=\"1\"/>\n"
+		"<polyline points=\"0,50 0,30\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\" "
+		"stroke-linejoin=\"round\"/>\n"
+		"<polygon points=\"0,30 4,38 -4,38\" fill=\"#c0392b\"/>\n"
+		"<polyline points=\"20,50"));
+	buf_clear(&b);
+
+	svg_set_runs(1);
+	svg_begin(&s, &b, 100, 100, 100, "t");
+	svg_set_runs(0); /* what svg_begin saw holds for its drawing */
+	svg_rect(&s, 1, 2, 10, 10, &red);
+	svg_rect(&s, 3, 4, 10, 10, &red);
+	svg_rect(&s, 5, 6, 10, 10, &red);
+	svg_rect(&s, 7, 8, 10, 10, &blue);
+	svg_line(&s, 0, 50, 0, 30, 8, &move);
+	svg_line(&s, 20, 50, 20, 30, 8, &move);
+	svg_text(&s, 1, 1, 10, "x", NULL);
+	svg_rect(&s, 9, 9, 10, 10, &red);
+	svg_end(&s);
+	ck_assert_str_eq(buf_str(&b),
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" "
+		"viewBox=\"0 0 100 100\" font-family=\"sans-serif\">\n"
+		"<title>t</title>\n"
+		"<rect x=\"0\" y=\"0\" width=\"100\" height=\"100\" fill=\"#ffffff\"/>\n"
+		"<g fill=\"#c0392b\" stroke=\"#000000\" stroke-width=\"1\">\n"
+		"<rect x=\"1\" y=\"2\" width=\"10\" height=\"10\"/>\n"
+		"<rect x=\"3\" y=\"4\" width=\"10\" height=\"10\"/>\n"
+		"<rect x=\"5\" y=\"6\" width=\"10\" height=\"10\"/>\n"
+		"</g>\n"
+		"<rect x=\"7\" y=\"8\" width=\"10\" height=\"10\" fill=\"#1f4e9c\" stroke=\"#000000\" "
+		"stroke-width=\"1\"/>\n"
+		"<g fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\" stroke-linejoin=\"round\">\n"
+		"<polyline points=\"0,50 0,30\"/>\n"
+		"<polygon points=\"0,30 4,38 -4,38\" fill=\"#c0392b\" stroke=\"none\"/>\n"
+		"<polyline points=\"20,50 20,30\"/>\n"
+		"<polygon points=\"20,30 24,38 16,38\" fill=\"#c0392b\" stroke=\"none\"/>\n"
+		"</g>\n"
+		"<text x=\"1\" y=\"1\" font-size=\"10\" fill=\"#000000\">x</text>\n"
+		"<rect x=\"9\" y=\"9\" width=\"10\" height=\"10\" fill=\"#c0392b\" stroke=\"#000000\" "
+		"stroke-width=\"1\"/>\n"
+		"</svg>\n");
 	buf_release(&b);
 }
 END_TEST
@@ -151,6 +228,7 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, test_escape);
 	tcase_add_test(tc, test_elements);
 	tcase_add_test(tc, test_arrow);
+	tcase_add_test(tc, test_runs);
 	tcase_add_test(tc, test_isqrt);
 	tcase_add_test(tc, test_labels);
 	suite_add_tcase(s, tc);
