@@ -5,11 +5,39 @@
 // its header, before it is inflated.
 import git from 'isomorphic-git';
 import pako from 'pako';
+import { sha1 } from '@noble/hashes/legacy';
+import { bytesToHex } from '@noble/hashes/utils';
 import { Failed, Fatal, EX } from './bytes.js';
 
 const LIMITS = { blob: 32 * 1024 * 1024, tree: 8 * 1024 * 1024, commit: 1024 * 1024, tag: 1024 * 1024 };
 const dec = new TextDecoder();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const TREES = 64; // parsed trees kept: a turn's and its close's, and the trees between
+const subtle = globalThis.crypto && globalThis.crypto.subtle; // none outside a secure context
+
+/** SHA-1 of bytes, in hex: WebCrypto's where there is one, else @noble/hashes'. */
+async function sha1Hex(bytes) {
+	if (subtle) {
+		try {
+			return bytesToHex(new Uint8Array(await subtle.digest('SHA-1', bytes)));
+		} catch { /* below */ }
+	}
+	return bytesToHex(sha1(bytes));
+}
 const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
+
+// A tree's entries by name (the first of a name, as a search from the start finds it), made
+// once per parsed tree.
+const byName = new WeakMap();
+function named(entries) {
+	let m = byName.get(entries);
+	if (!m) {
+		m = new Map();
+		for (const e of entries) if (!m.has(e.path)) m.set(e.path, e);
+		byName.set(entries, m);
+	}
+	return m;
+}
 
 export class Repo {
 	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it. */
@@ -17,8 +45,8 @@ export class Repo {
 		this.fs = fs;
 		this.gitdir = gitdir;
 		this.cache = {};
-		this.objects = new Map(); // oid -> {type, object}
-		this.trees = new Map(); // tree oid -> entries
+		this.objects = new Map(); // oid -> { type, bytes } of commits and tags
+		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
@@ -34,18 +62,10 @@ export class Repo {
 		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);
 	}
 
-	/** A loose object's type and size from its header, the first bytes inflated only (as
-	 *  umpire reads an object's header before the object): null when it is not loose. */
-	async looseHeader(oid) {
-		const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-		let raw;
-		try {
-			// deflate makes at most 1032 bytes of one: a smaller object cannot be over a limit
-			if ((await this.fs.promises.stat(path)).size * 1032 <= LIMITS.commit) return null;
-			raw = await this.fs.promises.readFile(path);
-		} catch {
-			return null;
-		}
+	/** A loose object's type and size from its header, the first bytes of its file (raw)
+	 *  inflated only (as umpire reads an object's header before the object): null when the
+	 *  header is not one. */
+	looseHeader(raw) {
 		const inf = new pako.Inflate({ chunkSize: 64 });
 		inf.push(raw.subarray(0, 256), false);
 		const head = inf.chunks.length ? inf.chunks[0] : inf.result || new Uint8Array(0);
@@ -54,21 +74,48 @@ export class Repo {
 		return m ? { type: m[1], size: Number(m[2]) } : null;
 	}
 
+	/** A loose object read in one go: its file read once, its header checked against the
+	 *  limits before it is inflated, then inflated and its SHA-1 checked. null when it is not
+	 *  loose, or not sound (isomorphic-git reads it then, and says what is wrong). */
+	async loose(oid) {
+		const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+		let raw;
+		try {
+			// node's fs: one blocking read, not four trips through its thread pool per object
+			raw = this.fs.readFileSync ? this.fs.readFileSync(path) : await this.fs.promises.readFile(path);
+		} catch {
+			return null;
+		}
+		const h = raw.length ? this.looseHeader(raw) : null;
+		if (!h) return null;
+		if (h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
+		let all;
+		try {
+			all = pako.inflate(raw);
+		} catch {
+			return null;
+		}
+		const nul = all.indexOf(0);
+		if (nul < 0 || all.length - nul - 1 !== h.size || (await sha1Hex(all)) !== oid) return null;
+		return { type: h.type, bytes: all.subarray(nul + 1) };
+	}
+
 	async read(oid, want) {
 		let o = this.objects.get(oid);
 		if (!o) {
-			const h = await this.looseHeader(oid);
-			if (h && h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
-			let r;
-			try {
-				r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
-			} catch (e) {
-				if (e && e.code === 'NotFoundError') return null;
-				throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
+			o = await this.loose(oid);
+			if (!o) {
+				let r;
+				try {
+					r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
+				} catch (e) {
+					if (e && e.code === 'NotFoundError') return null;
+					throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
+				}
+				if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
+				o = { type: r.type, bytes: r.object };
 			}
-			if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
-			o = { type: r.type, bytes: r.object };
-			if (r.type !== 'blob') this.objects.set(oid, o);
+			if (o.type === 'commit' || o.type === 'tag') this.objects.set(oid, o);
 		}
 		if (want && o.type !== want) throw new Failed(`object ${oid} is a ${o.type}, a ${want} expected (a crafted repository?)`);
 		return o;
@@ -158,10 +205,11 @@ export class Repo {
 			const mode = dec.decode(b.subarray(i, sp));
 			const name = dec.decode(b.subarray(sp + 1, nul));
 			let id = '';
-			for (const x of b.subarray(nul + 1, nul + 21)) id += x.toString(16).padStart(2, '0');
+			for (let j = nul + 1; j < nul + 21; j++) id += HEX[b[j]];
 			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
 			i = nul + 21;
 		}
+		if (this.trees.size >= TREES) this.trees.delete(this.trees.keys().next().value);
 		this.trees.set(oid, t);
 		return t;
 	}
@@ -171,7 +219,7 @@ export class Repo {
 		let tree = (await this.commit(cid)).tree;
 		const parts = path.split('/');
 		for (const [i, name] of parts.entries()) {
-			const e = (await this.tree(tree)).find((x) => x.path === name);
+			const e = named(await this.tree(tree)).get(name);
 			if (!e) return null;
 			if (i === parts.length - 1) return e;
 			if (e.type !== 'tree') return null;
@@ -208,10 +256,10 @@ export class Repo {
 	async diff(a, b) {
 		const out = [];
 		const walk = async (ta, tb, pre) => {
-			const ea = ta ? await this.tree(ta) : [], eb = tb ? await this.tree(tb) : [];
-			const names = [...new Set([...ea.map((x) => x.path), ...eb.map((x) => x.path)])].sort();
+			const ea = ta ? named(await this.tree(ta)) : new Map(), eb = tb ? named(await this.tree(tb)) : new Map();
+			const names = [...new Set([...ea.keys(), ...eb.keys()])].sort();
 			for (const n of names) {
-				const x = ea.find((e) => e.path === n), y = eb.find((e) => e.path === n);
+				const x = ea.get(n), y = eb.get(n);
 				const p = pre ? `${pre}/${n}` : n;
 				if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
 				const xt = x && x.type === 'tree' ? x.oid : null, yt = y && y.type === 'tree' ? y.oid : null;
