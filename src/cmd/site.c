@@ -73,7 +73,11 @@ void site_page_begin(struct buf *b, const char *title, const char *root)
 
 void site_page_end(struct buf *b, const char *root)
 {
-	buf_printf(b, "<script src=\"%ssite.js\"></script>\n</body>\n</html>\n", root);
+	/* site.js (markdown-it, 200 KB) only where there is Markdown to render: a page without
+	 * any (the index, the schemas) is whole without it, and shows sooner */
+	if (strstr(buf_str(b), "<pre class=\"md\""))
+		buf_printf(b, "<script src=\"%ssite.js\"></script>\n", root);
+	buf_puts(b, "</body>\n</html>\n");
 }
 
 void site_markdown(struct buf *b, const char *md, size_t len, const char *base)

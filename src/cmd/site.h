@@ -20,7 +20,8 @@ struct site {
 
 /* The head of a page (title escaped here; root: "" or "../", the way to OUT's top). */
 void site_page_begin(struct buf *b, const char *title, const char *root);
-/* The end of a page: the Markdown script (root as above), </body></html>. */
+/* The end of a page: the Markdown script (root as above) when the page holds Markdown
+ * (site_markdown), </body></html>. */
 void site_page_end(struct buf *b, const char *root);
 /* Appends s escaped for HTML (escape_html). */
 void site_text(struct buf *b, const char *s);
