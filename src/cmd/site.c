@@ -447,7 +447,7 @@ static int last_turn(struct campaign *c)
 	}
 }
 
-static int build(struct site *s, char sum[65])
+int site_build(struct site *s, char sum[65])
 {
 	struct buf rows = BUF_INIT;
 	int rc = 0;
@@ -480,7 +480,7 @@ int cmd_site(int argc, char **argv)
 	char sum[65] = "";
 	if (campaign_open(&s.c, argv[optind], 0) < 0)
 		return cmd_error("umpire");
-	rc = build(&s, sum);
+	rc = site_build(&s, sum);
 	if (rc == 0)
 		rc = write_site(&s, argv[optind + 1]);
 	if (rc < 0) {
