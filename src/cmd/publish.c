@@ -35,8 +35,7 @@ static const char publish_help[] =
 	"the history; the verifier bundle's SHA-256 is printed as 'umpire site' prints it.\n"
 	"Then, between turns, the maintenance no turn does: once 50 turns were played since the\n"
 	"last, git's loose objects go into one pack (as umpire run does).\n\n"
-	"options:\n"
-	"  --site   build the campaign's pages and push them to the branch pages\n";
+	"  --site   also build the campaign's pages and push them to the branch pages\n";
 
 /* The site of c committed to the branch pages (repo_commit_branch), at main's time; sum gets
  * the verifier bundle's SHA-256. 0 / -1. */
