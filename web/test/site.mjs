@@ -38,7 +38,12 @@ try {
 		// the first view: when the browser first painted the page's content, and when it had
 		// read the whole document, from the start of the navigation (the page's own clock)
 		Object.assign(r, await page.evaluate(async () => {
-			await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))); // a frame painted
+			// the first paint's entry comes after the frame is presented: waited for (2 s at most)
+			await new Promise((ok) => {
+				if (!document.body.textContent.trim()) return ok(); // an empty page paints no content
+				new PerformanceObserver((l, o) => { o.disconnect(); ok(); }).observe({ type: 'paint', buffered: true });
+				setTimeout(ok, 2000);
+			});
 			const nav = performance.getEntriesByType('navigation')[0];
 			const fcp = performance.getEntriesByName('first-contentful-paint')[0];
 			const done = performance.getEntriesByName('umpire-rendered')[0]; // site.js rendered the reports
