@@ -11,6 +11,7 @@ import { Failed, Fatal, EX } from './bytes.js';
 
 const LIMITS = { blob: 32 * 1024 * 1024, tree: 8 * 1024 * 1024, commit: 1024 * 1024, tag: 1024 * 1024 };
 const dec = new TextDecoder();
+const enc = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 const TREES = 64; // parsed trees kept: a turn's and its close's, and the trees between
 
@@ -22,19 +23,6 @@ function nameOf(b, from, to) {
 }
 const MODES = new Map(['100644', '100755', '40000', '120000', '160000'].map((m) => [m, m]));
 const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
-
-// A tree's entries by name (the first of a name, as a search from the start finds it), made
-// once per parsed tree.
-const byName = new WeakMap();
-function named(entries) {
-	let m = byName.get(entries);
-	if (!m) {
-		m = new Map();
-		for (const e of entries) if (!m.has(e.path)) m.set(e.path, e);
-		byName.set(entries, m);
-	}
-	return m;
-}
 
 export class Repo {
 	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it. */
@@ -84,9 +72,15 @@ export class Repo {
 		} catch {
 			return null;
 		}
-		const h = raw.length ? this.looseHeader(raw) : null;
-		if (!h) return null;
-		if (h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
+		// deflate makes at most 1032 bytes of one: a smaller file cannot hold an object over a
+		// limit, and is inflated whole at once (its header read from the result)
+		const small = raw.length * 1032 <= LIMITS.commit;
+		let h = null;
+		if (!small) {
+			h = this.looseHeader(raw);
+			if (!h) return null;
+			if (h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
+		}
 		let all;
 		try {
 			all = pako.inflate(raw);
@@ -94,9 +88,13 @@ export class Repo {
 			return null;
 		}
 		const nul = all.indexOf(0);
+		if (small) {
+			const m = nul > 0 && nul < 64 ? /^(blob|tree|commit|tag) ([0-9]{1,20})$/.exec(dec.decode(all.subarray(0, nul))) : null;
+			h = m ? { type: m[1], size: Number(m[2]) } : null;
+		}
 		// @noble/hashes' SHA-1, at once: WebCrypto's digest is a promise per object, which
 		// costs node more than hashing the object
-		if (nul < 0 || all.length - nul - 1 !== h.size || bytesToHex(sha1(all)) !== oid) return null;
+		if (!h || nul < 0 || all.length - nul - 1 !== h.size || bytesToHex(sha1(all)) !== oid) return null;
 		return { type: h.type, bytes: all.subarray(nul + 1) };
 	}
 
@@ -218,13 +216,15 @@ export class Repo {
 		return c;
 	}
 
-	/** A tree's entries: [{ mode, path (name), oid, type }]. */
-	async tree(oid) {
+	/** A tree's bytes and where each entry starts ({ b, at: [start..., end], entries: parsed
+	 *  or null }), the whole tree checked as before (the entry count, then each entry's form)
+	 *  without making an entry: a lookup or a diff parses only the entries it needs (the
+	 *  journal's tree grows by two entries a turn, and each turn reads two of them). */
+	async treeInfo(oid) {
 		let t = this.trees.get(oid);
 		if (t) return t;
 		const o = await this.read(oid, 'tree');
 		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
-		t = [];
 		const b = o.bytes;
 		// the entries counted before any is made: a crafted tree costs no more than its bytes
 		let n = 0;
@@ -234,19 +234,54 @@ export class Repo {
 			i = nul + 21;
 		}
 		if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
+		const at = [];
 		for (let i = 0; i < b.length;) {
 			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
 			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
-			const m = nameOf(b, i, sp), mode = MODES.get(m) || m;
-			const name = nameOf(b, sp + 1, nul);
-			let id = '';
-			for (let j = nul + 1; j < nul + 21; j++) id += HEX[b[j]];
-			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
+			at.push(i);
 			i = nul + 21;
 		}
+		at.push(b.length);
+		t = { b, at, entries: null };
 		if (this.trees.size >= TREES) this.trees.delete(this.trees.keys().next().value);
 		this.trees.set(oid, t);
 		return t;
+	}
+
+	/** Entry k of a tree (treeInfo). */
+	static entryAt(t, k) {
+		const b = t.b, i = t.at[k];
+		const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
+		const m = nameOf(b, i, sp), mode = MODES.get(m) || m;
+		let id = '';
+		for (let j = nul + 1; j < nul + 21; j++) id += HEX[b[j]];
+		return { mode, path: nameOf(b, sp + 1, nul), oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' };
+	}
+
+	/** A tree's entries: [{ mode, path (name), oid, type }]. */
+	async tree(oid) {
+		const t = await this.treeInfo(oid);
+		if (!t.entries) t.entries = t.at.slice(0, -1).map((_, k) => Repo.entryAt(t, k));
+		return t.entries;
+	}
+
+	/** The first entry named name in tree oid, or undefined; its name's bytes compared in
+	 *  place (no entry made but the one found). */
+	async named(oid, name) {
+		const t = await this.treeInfo(oid);
+		if (t.entries) return t.entries.find((x) => x.path === name);
+		const want = enc.encode(name), b = t.b;
+		for (let k = 0; k + 1 < t.at.length; k++) {
+			const sp = b.indexOf(0x20, t.at[k]), nul = t.at[k + 1] - 21;
+			if (nul - sp - 1 !== want.length) continue;
+			let j = 0;
+			while (j < want.length && b[sp + 1 + j] === want[j]) j++;
+			if (j === want.length) {
+				const e = Repo.entryAt(t, k);
+				if (e.path === name) return e;
+			}
+		}
+		return undefined;
 	}
 
 	/** The entry { mode, oid, type } at path in commit cid, or null. */
@@ -254,7 +289,7 @@ export class Repo {
 		let tree = (await this.commit(cid)).tree;
 		const parts = path.split('/');
 		for (const [i, name] of parts.entries()) {
-			const e = (await this.tree(tree)).find((x) => x.path === name);
+			const e = await this.named(tree, name);
 			if (!e) return null;
 			if (i === parts.length - 1) return e;
 			if (e.type !== 'tree') return null;
@@ -287,11 +322,38 @@ export class Repo {
 		return out;
 	}
 
+	/** The entries of trees ta and tb (either null: none) that are not byte for byte the same
+	 *  entry at both ends, by name: the common leading and trailing entries (git keeps a
+	 *  tree's entries sorted, so two versions of journal/ differ in the middle) are skipped
+	 *  unparsed, as the diff skips equal entries. */
+	async differing(ta, tb) {
+		const A = ta ? await this.treeInfo(ta) : null, B = tb ? await this.treeInfo(tb) : null;
+		const na = A ? A.at.length - 1 : 0, nb = B ? B.at.length - 1 : 0;
+		const same = (ka, kb) => {
+			const a0 = A.at[ka], a1 = A.at[ka + 1], b0 = B.at[kb];
+			if (a1 - a0 !== B.at[kb + 1] - b0) return false;
+			for (let j = 0; j < a1 - a0; j++) if (A.b[a0 + j] !== B.b[b0 + j]) return false;
+			return true;
+		};
+		let p = 0, q = 0;
+		while (p < na && p < nb && same(p, p)) p++;
+		while (q < na - p && q < nb - p && same(na - 1 - q, nb - 1 - q)) q++;
+		const pick = (t, from, to) => {
+			const m = new Map();
+			for (let k = from; k < to; k++) {
+				const e = Repo.entryAt(t, k);
+				if (!m.has(e.path)) m.set(e.path, e);
+			}
+			return m;
+		};
+		return [A ? pick(A, p, na - q) : new Map(), B ? pick(B, p, nb - q) : new Map()];
+	}
+
 	/** [{ status: 'A'|'M'|'D', mode, path }] between commits a and b (equal subtrees skipped). */
 	async diff(a, b) {
 		const out = [];
 		const walk = async (ta, tb, pre) => {
-			const ea = ta ? named(await this.tree(ta)) : new Map(), eb = tb ? named(await this.tree(tb)) : new Map();
+			const [ea, eb] = await this.differing(ta, tb);
 			// the names whose entries differ, in order (equal ones are skipped: no need to sort them)
 			const names = [];
 			for (const [n, x] of ea) {
