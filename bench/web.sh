@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/web.sh BIN FLOOR — `make bench`, part 3 (issue 35 item 5): the browser side. Rows:
 # the first view of a 100-turn campaign's pages (`umpire site`) in Debian's Chromium from
-# file:// (the index and the last turn's page), against the floor of an empty page in the same
-# browser; the JavaScript verifier on a 1,000-turn signed campaign (BENCH_SIGNED turns,
+# file:// (the index and the last turn's page: first paint, document read, reports rendered,
+# load, on the page's clock), against the floor of an empty page in the same browser; the JavaScript verifier on a 1,000-turn signed campaign (BENCH_SIGNED turns,
 # bench/signed-campaign.sh) with node (tools/umpire-verify.mjs, the bundle of make web) against
 # `umpire verify` of the same clone, and in the page (web/test/browser.mjs, the clone as a git
 # bundle) against the same browser's run on a one-turn campaign (start, page, profile).
@@ -30,20 +30,26 @@ row() { printf '%-44s %-34s %-10s %s\n' "$1" "$2" "$3" "$4"; }
 export SOURCE_DATE_EPOCH=1767225600
 
 # --- the first view of a 100-turn campaign's pages -----------------------------------------------
+# Each page's own clock (web/test/site.mjs): first paint (first-contentful-paint), the document
+# read (DOMContentLoaded), the reports rendered by site.js (turn pages), the load event; and
+# the wall time of the navigation as puppeteer sees it, against an empty page's.
 sh bench/signed-campaign.sh "$BIN" "$T/c100" 100
 "$BIN" site "$T/c100" "$T/site" >/dev/null 2>&1
 printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>x</title></head><body></body></html>\n' >"$T/site/blank.html"
-: >"$T/blank"; : >"$T/index"; : >"$T/last"
+: >"$T/views"
 for r in $(seq "$RUNS"); do
     # a fresh browser and profile each run: the first view, nothing cached
     node web/test/site.mjs "$T/site" blank.html index.html turn-0100/index.html >"$T/views.json"
     node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-        for (const [i, f] of [[0, "blank"], [1, "index"], [2, "last"]])
-            require("fs").appendFileSync(process.argv[2] + "/" + f, r[i].load_ms / 1000 + "\n");' "$T/views.json" "$T"
+        for (const x of r) console.log(x.page, x.load_ms, x.first_paint_ms ?? -1, x.dom_ms ?? -1, x.rendered_ms ?? -1, x.load_event_ms ?? -1);' "$T/views.json" >>"$T/views"
 done
-b=$(median <"$T/blank")
-row "site of 100 turns, first view: index" "$(ms "$(median <"$T/index")") ms (empty page $(ms "$b") ms)" "$(ratio "$(median <"$T/index")" "$b")" "< 1 s"
-row "site of 100 turns, first view: turn 100" "$(ms "$(median <"$T/last")") ms" "$(ratio "$(median <"$T/last")" "$b")" "< 1 s"
+view() { awk -v p="$1" -v c="$2" '$1 == p { print $c }' "$T/views" | median; }
+b=$(view blank.html 2)
+for p in index.html turn-0100/index.html; do
+    rendered=""; [ "$(view "$p" 5)" = -1 ] || rendered=", reports rendered $(view "$p" 5) ms"
+    row "site of 100 turns, first view: $p" "first paint $(view "$p" 3) ms, DOM $(view "$p" 4) ms$rendered, load $(view "$p" 6) ms" "" "< 1 s"
+    row "site of 100 turns, $p: navigation wall" "$(view "$p" 2) ms (empty page $b ms)" "$(ratio "$(view "$p" 2)" "$b")" ""
+done
 row "site of 100 turns: files / bytes" "$(find "$T/site" -type f | wc -l) / $(du -sb "$T/site" | cut -f1)" "" ""
 
 # --- the JavaScript verifier on N signed turns --------------------------------------------------

@@ -41,7 +41,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status,
 		"status DIR [--json]          the open turn: deadline, who has sent, who is missing" },
 	{ "publish", cmd_publish,
-		"publish DIR [REMOTE]         push main and every tag to the players' remote" },
+		"publish DIR [REMOTE] [--site]  push main, every tag (and the pages) to the players' remote" },
 	{ "remind", cmd_remind,
 		"remind DIR                   queue reminders to the players still missing" },
 	{ "players", cmd_players,

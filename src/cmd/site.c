@@ -74,7 +74,11 @@ void site_page_begin(struct buf *b, const char *title, const char *root)
 
 void site_page_end(struct buf *b, const char *root)
 {
-	buf_printf(b, "<script src=\"%ssite.js\"></script>\n</body>\n</html>\n", root);
+	/* site.js (markdown-it, 200 KB) only where there is Markdown to render: a page without
+	 * any (the index, the schemas) is whole without it, and shows sooner */
+	if (strstr(buf_str(b), "<pre class=\"md\""))
+		buf_printf(b, "<script src=\"%ssite.js\"></script>\n", root);
+	buf_puts(b, "</body>\n</html>\n");
 }
 
 void site_markdown(struct buf *b, const char *md, size_t len, const char *base)
@@ -432,7 +436,7 @@ static int last_turn(struct campaign *c)
 	}
 }
 
-static int build(struct site *s, char sum[65])
+int site_build(struct site *s, char sum[65])
 {
 	struct buf rows = BUF_INIT;
 	int rc = 0;
@@ -465,7 +469,7 @@ int cmd_site(int argc, char **argv)
 	char sum[65] = "";
 	if (campaign_open(&s.c, argv[optind], 0) < 0)
 		return cmd_error("umpire");
-	rc = build(&s, sum);
+	rc = site_build(&s, sum);
 	if (rc == 0)
 		rc = write_site(&s, argv[optind + 1]);
 	if (rc < 0) {

@@ -18,9 +18,16 @@ struct site {
 	size_t n_files;
 };
 
+/* Makes every file of the site of s->c (opened by the caller) into s->files (the caller frees
+ * them with file_list_free), and sum gets the SHA-256 (hex) of the verifier bundle copied.
+ * Returns 0 / -1 (error_last(): a missing asset of `make web`, a campaign that cannot be
+ * read). */
+int site_build(struct site *s, char sum[65]);
+
 /* The head of a page (title escaped here; root: "" or "../", the way to OUT's top). */
 void site_page_begin(struct buf *b, const char *title, const char *root);
-/* The end of a page: the Markdown script (root as above), </body></html>. */
+/* The end of a page: the Markdown script (root as above) when the page holds Markdown
+ * (site_markdown), </body></html>. */
 void site_page_end(struct buf *b, const char *root);
 /* Appends s escaped for HTML (escape_html). */
 void site_text(struct buf *b, const char *s);

@@ -89,16 +89,10 @@ void escape_message_line(struct buf *out, const char *s)
 	diag_escape(out, s ? s : "");
 }
 
-/* One line (no new line in it) for HTML: diag_escape, then the five characters that are
- * markup in text or in a quoted attribute as entities. */
-static void html_line(struct buf *out, const char *s, size_t n)
+void escape_markup(struct buf *out, const char *s, size_t n, enum escape_sink sink)
 {
-	struct buf line = BUF_INIT, t = BUF_INIT;
-
-	buf_append(&line, s, n);
-	diag_escape(&t, buf_str(&line));
-	for (size_t i = 0; i < t.len; i++) {
-		switch (t.data[i]) {
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
 		case '&':
 			buf_puts(out, "&amp;");
 			break;
@@ -112,12 +106,23 @@ static void html_line(struct buf *out, const char *s, size_t n)
 			buf_puts(out, "&quot;");
 			break;
 		case '\'':
-			buf_puts(out, "&#39;");
+			buf_puts(out, sink == ESCAPE_XML ? "&apos;" : "&#39;");
 			break;
 		default:
-			buf_append(out, t.data + i, 1);
+			buf_append(out, s + i, 1);
 		}
 	}
+}
+
+/* One line (no new line in it) for HTML: diag_escape, then the five characters that are
+ * markup in text or in a quoted attribute as entities. */
+static void html_line(struct buf *out, const char *s, size_t n)
+{
+	struct buf line = BUF_INIT, t = BUF_INIT;
+
+	buf_append(&line, s, n);
+	diag_escape(&t, buf_str(&line));
+	escape_markup(out, t.data ? t.data : "", t.len, ESCAPE_HTML);
 	buf_release(&line);
 	buf_release(&t);
 }

@@ -6,6 +6,8 @@
 #ifndef UMPIRE_ESCAPE_H
 #define UMPIRE_ESCAPE_H
 
+#include <stddef.h>
+
 struct buf;
 
 /* Appends s for a terminal: printable ASCII and printable UTF-8 as they are; C0 controls
@@ -25,5 +27,15 @@ void escape_message_line(struct buf *out, const char *s);
  * reorder text shown as `\xHH` / `\uHHHH`), new lines kept (a <pre> block shows them), then
  * `&`, `<`, `>`, `"` and `'` as entities, so no player's text becomes markup. NULL is "". */
 void escape_html(struct buf *out, const char *s);
+
+/* The markup languages escape_markup writes for: they differ in the apostrophe's entity. */
+enum escape_sink {
+	ESCAPE_HTML, /* ' as &#39; (HTML 4 has no &apos;) */
+	ESCAPE_XML,  /* ' as &apos; (SVG maps) */
+};
+/* Appends the n bytes of s with the five characters that are markup in element text or a
+ * quoted attribute value (&, <, >, ", ') as sink's entities, every other byte as it is: the
+ * one switch under escape_html and svg_escape (which first make s safe for their sink). */
+void escape_markup(struct buf *out, const char *s, size_t n, enum escape_sink sink);
 
 #endif

@@ -144,5 +144,17 @@ int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);
 #define PUSH_CONNECT_TIMEOUT 30 /* seconds */
 #define PUSH_IDLE_TIMEOUT 60    /* seconds: under a cron interval, over a slow pack */
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags);
+/* repo_push_all, then refs/heads/branch (when not NULL) in a third push once main is in,
+ * never forced either (a remote whose branch went elsewhere refuses). */
+int repo_push_with(struct repo *r, const char *url, const char *branch, size_t *n_tags);
+
+/* Commits files (every path relative to the tree's top, each a plain file, mode 100644) as
+ * the whole tree of a commit on refs/heads/branch, its parent the branch's tip (none: a root
+ * commit), with message and author/committer umpire at when (seconds since the epoch); main,
+ * the index and the work tree untouched. The same files as the tip's: no commit, the tip's
+ * id returned. The branch is moved from the tip it was read at, or not at all. commit_hex
+ * gets the id. Returns 0 / -1. */
+int repo_commit_branch(struct repo *r, const char *branch, const struct file *files, size_t n,
+	const char *message, long long when, char commit_hex[41]);
 
 #endif

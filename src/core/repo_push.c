@@ -1,7 +1,8 @@
-/* repo_push.c — `umpire publish`'s push of every tag, then main, to the players' remote
- * through libgit2, run in a child process that the parent stops when the remote keeps silent
- * past a connect or an idle timeout (libgit2 1.5 has neither): a hook that sleeps must not
- * hold `umpire publish`, or `umpire run` from cron, for ever. */
+/* repo_push.c — `umpire publish`'s push of every tag, then main (then the pages branch of
+ * `publish --site`, committed here), to the players' remote through libgit2, run in a child
+ * process that the parent stops when the remote keeps silent past a connect or an idle
+ * timeout (libgit2 1.5 has neither): a hook that sleeps must not hold `umpire publish`, or
+ * `umpire run` from cron, for ever. */
 #include "core/repo_int.h"
 #include "core/gittls.h"
 #include "core/layout.h"
@@ -145,8 +146,8 @@ static int tls_load(const char *url)
 }
 
 /* The push itself (repo_push_all's, in the push process), each answer of the remote told
- * through fd. 0 / -1. */
-static int push_all(struct repo *r, const char *url, size_t *n_tags, int fd)
+ * through fd; branch (or NULL): a branch pushed last, once main is in. 0 / -1. */
+static int push_all(struct repo *r, const char *url, const char *branch, size_t *n_tags, int fd)
 {
 	git_remote *remote = NULL;
 	char **tags = NULL, **specs = NULL;
@@ -162,7 +163,7 @@ static int push_all(struct repo *r, const char *url, size_t *n_tags, int fd)
 	}
 	while (tags[n])
 		n++;
-	specs = xcalloc(n + 2, sizeof(*specs));
+	specs = xcalloc(n + 3, sizeof(*specs));
 	for (size_t i = 0; i < n; i++)
 		specs[i] = xasprintf("refs/tags/%s:refs/tags/%s", tags[i], tags[i]);
 	/* libgit2 1.5 cannot ask for an atomic push, so the remote updates the references one
@@ -176,8 +177,19 @@ static int push_all(struct repo *r, const char *url, size_t *n_tags, int fd)
 		rc = push_refspecs(remote, specs + n, 1, url, fd);
 	if (rc == 0)
 		*n_tags = n;
+	/* the pages after the history they show: a host never serves pages ahead of main */
+	if (rc == 0 && branch) {
+		specs[n + 1] = xasprintf("refs/heads/%s:refs/heads/%s", branch, branch);
+		rc = push_refspecs(remote, specs + n + 1, 1, url, fd);
+		if (rc < 0) {
+			char *why = xstrdup(error_last()->message);
+			error_set(error_last()->klass, "%s (refs/heads/%s; main and the tags went)",
+				why, branch);
+			free(why);
+		}
+	}
 done:
-	for (size_t i = 0; specs && i < n + 1; i++)
+	for (size_t i = 0; specs && i < n + 2; i++)
 		free(specs[i]);
 	free(specs);
 	repo_names_free(tags);
@@ -187,11 +199,11 @@ done:
 
 /* The push process: pushes, sends the result through fd and ends without running the
  * parent's exit handlers or flushing its buffers. */
-static void push_child(struct repo *r, const char *url, int fd)
+static void push_child(struct repo *r, const char *url, const char *branch, int fd)
 {
 	struct push_result res = { 0 };
 
-	res.rc = push_all(r, url, &res.n_tags, fd);
+	res.rc = push_all(r, url, branch, &res.n_tags, fd);
 	res.klass = error_last()->klass;
 	res.msg_len = strlen(error_last()->message);
 	push_say(fd, PUSH_RESULT);
@@ -275,6 +287,11 @@ reap:
 
 int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 {
+	return repo_push_with(r, url, NULL, n_tags);
+}
+
+int repo_push_with(struct repo *r, const char *url, const char *branch, size_t *n_tags)
+{
 	int fds[2];
 	pid_t pid;
 
@@ -289,10 +306,71 @@ int repo_push_all(struct repo *r, const char *url, size_t *n_tags)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		push_child(r, url, fds[1]);
+		push_child(r, url, branch, fds[1]);
 	}
 	close(fds[1]);
 	int rc = push_wait(pid, fds[0], url, n_tags);
 	close(fds[0]);
 	return rc;
+}
+
+/* The blob of each file into index (in memory), at its path, mode 100644. 0 / -1. */
+static int index_files(git_index *index, git_repository *git, const struct file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		git_index_entry e;
+		memset(&e, 0, sizeof(e));
+		e.mode = GIT_FILEMODE_BLOB;
+		e.path = files[i].path;
+		if (git_blob_create_from_buffer(&e.id, git,
+			    files[i].data ? (const void *)files[i].data : "", files[i].len) < 0 ||
+			git_index_add(index, &e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int repo_commit_branch(struct repo *r, const char *branch, const struct file *files, size_t n,
+	const char *message, long long when, char commit_hex[41])
+{
+	char *ref = xasprintf("refs/heads/%s", branch);
+	git_index *index = NULL;
+	git_commit *parent = NULL;
+	git_tree *tree = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_id, parent_id, id;
+	int ret = -1, rc;
+
+	commit_hex[0] = '\0';
+	rc = git_reference_name_to_id(&parent_id, r->git, ref);
+	if ((rc < 0 && rc != GIT_ENOTFOUND) ||
+		(rc == 0 && git_commit_lookup(&parent, r->git, &parent_id) < 0))
+		goto done;
+	if (git_index_new(&index) < 0 || index_files(index, r->git, files, n) < 0 ||
+		git_index_write_tree_to(&tree_id, index, r->git) < 0)
+		goto done;
+	if (parent && git_oid_equal(git_commit_tree_id(parent), &tree_id)) {
+		git_oid_tostr(commit_hex, 41, &parent_id); /* the same files: nothing to commit */
+		ret = 0;
+		goto done;
+	}
+	const git_commit *parents[1] = { parent };
+	/* git_commit_create moves ref only from parent_id (or creates it): a compare-and-swap */
+	if (git_tree_lookup(&tree, r->git, &tree_id) < 0 ||
+		git_signature_new(&sig, "umpire", "umpire@localhost", (git_time_t)when, 0) < 0 ||
+		git_commit_create(&id, r->git, ref, sig, sig, NULL, message, tree, parent ? 1 : 0,
+			parents) < 0)
+		goto done;
+	git_oid_tostr(commit_hex, 41, &id);
+	ret = 0;
+done:
+	if (ret < 0)
+		error_set(ERROR_OS, "repo: cannot commit the branch '%s': %s", branch,
+			repo_git_msg());
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_index_free(index);
+	free(ref);
+	return ret;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/svg.h"
 #include "core/banned.h"
 
@@ -662,25 +663,8 @@ void svg_escape(struct buf *out, const char *text)
 			p++;
 			continue;
 		}
-		switch (*p) {
-		case '&':
-			buf_puts(out, "&amp;");
-			break;
-		case '<':
-			buf_puts(out, "&lt;");
-			break;
-		case '>':
-			buf_puts(out, "&gt;");
-			break;
-		case '"':
-			buf_puts(out, "&quot;");
-			break;
-		case '\'':
-			buf_puts(out, "&apos;");
-			break;
-		default:
-			buf_append(out, p, n);
-		}
+		escape_markup(out, (const char *)p, n,
+			ESCAPE_XML); /* a UTF-8 sequence holds none */
 		p += n;
 	}
 }

@@ -57,6 +57,23 @@ START_TEST(test_html)
 }
 END_TEST
 
+START_TEST(test_markup)
+{
+	/* the one switch under escape_html and svg_escape: the sinks differ in the apostrophe */
+	static const char in[] = "a'b\"c<d>e&f\0g";
+	struct buf html = BUF_INIT, xml = BUF_INIT;
+
+	escape_markup(&html, in, sizeof(in) - 1, ESCAPE_HTML);
+	escape_markup(&xml, in, sizeof(in) - 1, ESCAPE_XML);
+	ck_assert_uint_eq(html.len, strlen("a&#39;b&quot;c&lt;d&gt;e&amp;f") + 2);
+	ck_assert_str_eq(buf_str(&html), "a&#39;b&quot;c&lt;d&gt;e&amp;f");
+	ck_assert_str_eq(buf_str(&xml), "a&apos;b&quot;c&lt;d&gt;e&amp;f");
+	ck_assert_mem_eq(html.data + html.len - 2, "\0g", 2); /* n bytes, a NUL among them */
+	buf_release(&html);
+	buf_release(&xml);
+}
+END_TEST
+
 START_TEST(test_markdown)
 {
 	sink = escape_markdown;
@@ -96,6 +113,7 @@ static Suite *escape_suite(void)
 	tcase_add_test(tc, test_markdown);
 	tcase_add_test(tc, test_message_line);
 	tcase_add_test(tc, test_html);
+	tcase_add_test(tc, test_markup);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,8 @@
 // e(sig, g2) = e(H(m), pk); its randomness is SHA-256(sig), and B_t = SHA-256 of that text.
 // The pairing is @noble/curves', independent of umpire's CIRCL helper.
 import { bls12_381 as bls } from '@noble/curves/bls12-381';
+import { pippenger } from '@noble/curves/abstract/curve';
+import { randomBytes } from '@noble/hashes/utils';
 import { sha256, be64, ascii, hex, unhex } from './bytes.js';
 
 export const SCHEME = 'bls-unchained-g1-rfc9380';
@@ -39,38 +41,119 @@ export function randomnessOf(signatureHex) {
 const P = bls.fields.Fp.ORDER;
 const keys = new Map(); // a chain's public key, decoded (and subgroup-checked) once
 
-/** The BLS check of round `round` (BigInt or number) with signatureHex under publicKeyHex:
- *  null when valid, else why not (the reasons umpire-bls gives). */
-export function checkRound(publicKeyHex, round, signatureHex) {
-	if (!/^([0-9a-fA-F]{2})*$/.test(signatureHex)) return 'the signature is not hex';
+/** A round's signature (hex) decoded: { point } of G1, or { why } not (umpire-bls's reasons). */
+function decodeSignature(signatureHex) {
+	if (!/^([0-9a-fA-F]{2})*$/.test(signatureHex)) return { why: 'the signature is not hex' };
 	const sig = unhex(signatureHex.toLowerCase());
-	if (sig.length !== 48) return `the signature is ${sig.length} bytes`;
-	if (!(sig[0] & 0x80)) return 'not in compressed form';
-	if (sig[0] & 0x40) return 'the signature is the identity point';
+	if (sig.length !== 48) return { why: `the signature is ${sig.length} bytes` };
+	if (!(sig[0] & 0x80)) return { why: 'not in compressed form' };
+	if (sig[0] & 0x40) return { why: 'the signature is the identity point' };
 	let x = 0n;
 	for (const [i, b] of sig.entries()) x = (x << 8n) | BigInt(i === 0 ? b & 0x1f : b);
-	if (x >= P) return 'the signature is not a point of G1';
+	if (x >= P) return { why: 'the signature is not a point of G1' };
 	let point;
 	try {
 		point = bls.ShortSignature.fromBytes(sig);
 		point.assertValidity();
 	} catch {
-		return 'the signature is not a point of G1';
+		return { why: 'the signature is not a point of G1' };
 	}
-	if (point.equals(bls.G1.Point.ZERO)) return 'the signature is the identity point';
+	if (point.equals(bls.G1.Point.ZERO)) return { why: 'the signature is the identity point' };
+	return { point };
+}
+
+/** A chain's public key (hex) decoded, or null when it is not a point of G2. */
+function publicKey(publicKeyHex) {
 	let pk = keys.get(publicKeyHex);
 	if (!pk) {
 		try {
 			pk = bls.G2.Point.fromHex(publicKeyHex);
 		} catch {
-			return 'the public key is not a point of G2';
+			return null;
 		}
 		keys.set(publicKeyHex, pk);
 	}
-	const m = sha256(be64(round));
-	const hm = bls.shortSignatures.hash(m, DST);
-	return bls.shortSignatures.verify(point, hm, pk) ? null
-		: `the signature fails the pairing check for round ${round} under the chain's public key`;
+	return pk;
+}
+
+const message = (round) => bls.shortSignatures.hash(sha256(be64(round)), DST);
+const failsPairing = (round) => `the signature fails the pairing check for round ${round} under the chain's public key`;
+
+/** The BLS check of round `round` (BigInt or number) with signatureHex under publicKeyHex:
+ *  null when valid, else why not (the reasons umpire-bls gives). */
+export function checkRound(publicKeyHex, round, signatureHex) {
+	const d = decodeSignature(signatureHex);
+	if (d.why) return d.why;
+	const pk = publicKey(publicKeyHex);
+	if (!pk) return 'the public key is not a point of G2';
+	return bls.shortSignatures.verify(d.point, message(round), pk) ? null : failsPairing(round);
+}
+
+// The batch's scalars are 128 bits: @noble/curves' multi-scalar multiplication (Pippenger)
+// walks as many bits as the field it is given says, and the scalar field's 255 would double
+// its work for nothing.
+const SCALARS = { BITS: 128, isValid: (s) => typeof s === 'bigint' && s > 0n && s < 1n << 128n };
+
+/** Whether every decoded item ({ round, point }) passes, by one random linear combination of
+ *  their pairing equations: with fresh random 128-bit r_i (top bit set, never zero; from the
+ *  platform's CSPRNG, crypto.getRandomValues), e(sum r_i sig_i, G2) = e(sum r_i H(m_i), pk)
+ *  holds for good signatures and, with a bad one among them, only with probability about
+ *  2^-127 (the small-exponents test of Bellare, Garay and Rabin, 1998; umpire-bls's batch).
+ *  Two pairings for the lot. False, too, when there is no randomness to draw. */
+function batchHolds(pk, items) {
+	const scalars = [];
+	try {
+		while (scalars.length < items.length) {
+			const r = randomBytes(16);
+			let s = BigInt(r[0] | 0x80);
+			for (let j = 1; j < 16; j++) s = (s << 8n) | BigInt(r[j]);
+			scalars.push(s);
+		}
+	} catch {
+		return false; // no randomness: each round is checked alone
+	}
+	const G1 = bls.G1.Point;
+	const sig = pippenger(G1, SCALARS, items.map((it) => it.point), scalars);
+	const msg = pippenger(G1, SCALARS, items.map((it) => (it.hash ||= message(it.round))), scalars);
+	return bls.shortSignatures.verify(sig, msg, pk);
+}
+
+/**
+ * Rounds checked in batches, in the order they come (a turn's round after the one before):
+ * add() decodes a round's signature at once and returns why it is not one (as checkRound), else
+ * null and keeps it; settle() checks those kept as one batch and, when the batch fails, each
+ * alone, returning the first that fails ({ key, round, signature, why }, key as given to add)
+ * or null; either way nothing is kept after it. The answers are checkRound's, round by round.
+ */
+export class RoundBatch {
+	constructor(publicKeyHex) {
+		this.publicKeyHex = publicKeyHex;
+		this.items = [];
+	}
+
+	get size() {
+		return this.items.length;
+	}
+
+	add(key, round, signatureHex) {
+		const d = decodeSignature(signatureHex);
+		if (d.why) return d.why;
+		if (!publicKey(this.publicKeyHex)) return 'the public key is not a point of G2';
+		this.items.push({ key, round, signature: signatureHex, point: d.point });
+		return null;
+	}
+
+	settle() {
+		const items = this.items;
+		this.items = [];
+		if (!items.length) return null;
+		const pk = publicKey(this.publicKeyHex);
+		if (batchHolds(pk, items)) return null;
+		for (const it of items) {
+			if (!bls.shortSignatures.verify(it.point, it.hash || message(it.round), pk)) return { key: it.key, round: it.round, signature: it.signature, why: failsPairing(it.round) };
+		}
+		return null;
+	}
 }
 
 /** When round r (>= 1) is out: genesis + (r - 1) * period. */

@@ -5,10 +5,23 @@
 // its header, before it is inflated.
 import git from 'isomorphic-git';
 import pako from 'pako';
+import { sha1 } from '@noble/hashes/legacy';
+import { bytesToHex } from '@noble/hashes/utils';
 import { Failed, Fatal, EX } from './bytes.js';
 
 const LIMITS = { blob: 32 * 1024 * 1024, tree: 8 * 1024 * 1024, commit: 1024 * 1024, tag: 1024 * 1024 };
 const dec = new TextDecoder();
+const enc = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const TREES = 64; // parsed trees kept: a turn's and its close's, and the trees between
+
+/** A tree entry's name: most are ASCII, made without a TextDecoder call. */
+function nameOf(b, from, to) {
+	let ascii = to - from <= 256;
+	for (let i = from; ascii && i < to; i++) if (b[i] >= 0x80) ascii = false;
+	return ascii ? String.fromCharCode.apply(null, b.subarray(from, to)) : dec.decode(b.subarray(from, to));
+}
+const MODES = new Map(['100644', '100755', '40000', '120000', '160000'].map((m) => [m, m]));
 const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
 
 export class Repo {
@@ -17,8 +30,9 @@ export class Repo {
 		this.fs = fs;
 		this.gitdir = gitdir;
 		this.cache = {};
-		this.objects = new Map(); // oid -> {type, object}
-		this.trees = new Map(); // tree oid -> entries
+		this.objects = new Map(); // oid -> { type, bytes } of commits and tags
+		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
+		this.packed = null; // packed-refs: name -> id, read at the first ref looked up
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
@@ -34,18 +48,10 @@ export class Repo {
 		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);
 	}
 
-	/** A loose object's type and size from its header, the first bytes inflated only (as
-	 *  umpire reads an object's header before the object): null when it is not loose. */
-	async looseHeader(oid) {
-		const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-		let raw;
-		try {
-			// deflate makes at most 1032 bytes of one: a smaller object cannot be over a limit
-			if ((await this.fs.promises.stat(path)).size * 1032 <= LIMITS.commit) return null;
-			raw = await this.fs.promises.readFile(path);
-		} catch {
-			return null;
-		}
+	/** A loose object's type and size from its header, the first bytes of its file (raw)
+	 *  inflated only (as umpire reads an object's header before the object): null when the
+	 *  header is not one. */
+	looseHeader(raw) {
 		const inf = new pako.Inflate({ chunkSize: 64 });
 		inf.push(raw.subarray(0, 256), false);
 		const head = inf.chunks.length ? inf.chunks[0] : inf.result || new Uint8Array(0);
@@ -54,33 +60,107 @@ export class Repo {
 		return m ? { type: m[1], size: Number(m[2]) } : null;
 	}
 
+	/** A loose object read in one go: its file read once, its header checked against the
+	 *  limits before it is inflated, then inflated and its SHA-1 checked. null when it is not
+	 *  loose, or not sound (isomorphic-git reads it then, and says what is wrong). */
+	async loose(oid) {
+		const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+		let raw;
+		try {
+			// node's fs: one blocking read, not four trips through its thread pool per object
+			raw = this.fs.readFileSync ? this.fs.readFileSync(path) : await this.fs.promises.readFile(path);
+		} catch {
+			return null;
+		}
+		// deflate makes at most 1032 bytes of one: a smaller file cannot hold an object over a
+		// limit, and is inflated whole at once (its header read from the result)
+		const small = raw.length * 1032 <= LIMITS.commit;
+		let h = null;
+		if (!small) {
+			h = this.looseHeader(raw);
+			if (!h) return null;
+			if (h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
+		}
+		let all;
+		try {
+			all = pako.inflate(raw);
+		} catch {
+			return null;
+		}
+		const nul = all.indexOf(0);
+		if (small) {
+			const m = nul > 0 && nul < 64 ? /^(blob|tree|commit|tag) ([0-9]{1,20})$/.exec(dec.decode(all.subarray(0, nul))) : null;
+			h = m ? { type: m[1], size: Number(m[2]) } : null;
+		}
+		// @noble/hashes' SHA-1, at once: WebCrypto's digest is a promise per object, which
+		// costs node more than hashing the object
+		if (!h || nul < 0 || all.length - nul - 1 !== h.size || bytesToHex(sha1(all)) !== oid) return null;
+		return { type: h.type, bytes: all.subarray(nul + 1) };
+	}
+
 	async read(oid, want) {
 		let o = this.objects.get(oid);
 		if (!o) {
-			const h = await this.looseHeader(oid);
-			if (h && h.size > (LIMITS[h.type] || LIMITS.commit)) throw new Failed(tooBig(h.type, oid, h.size));
-			let r;
-			try {
-				r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
-			} catch (e) {
-				if (e && e.code === 'NotFoundError') return null;
-				throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
+			o = await this.loose(oid);
+			if (!o) {
+				let r;
+				try {
+					r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
+				} catch (e) {
+					if (e && e.code === 'NotFoundError') return null;
+					throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
+				}
+				if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
+				o = { type: r.type, bytes: r.object };
 			}
-			if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
-			o = { type: r.type, bytes: r.object };
-			if (r.type !== 'blob') this.objects.set(oid, o);
+			if (o.type === 'commit' || o.type === 'tag') this.objects.set(oid, o);
 		}
 		if (want && o.type !== want) throw new Failed(`object ${oid} is a ${o.type}, a ${want} expected (a crafted repository?)`);
 		return o;
 	}
 
-	/** The commit id a ref names (tags peeled), or null. */
-	async commitId(ref) {
-		let oid;
+	/** A file of the git directory as text, or null when there is none. */
+	async text(path) {
 		try {
-			oid = await git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref });
+			const b = this.fs.readFileSync ? this.fs.readFileSync(path) : await this.fs.promises.readFile(path);
+			return typeof b === 'string' ? b : dec.decode(b);
 		} catch {
 			return null;
+		}
+	}
+
+	/** The id a full ref name (refs/...) names as isomorphic-git's resolveRef finds it first
+	 *  (its loose file, else its line of packed-refs, read once here where isomorphic-git
+	 *  reads and parses the file again for each ref: a 1,000-turn clone has 2,000 tags), or
+	 *  undefined when it holds no plain id there (isomorphic-git is asked then). */
+	async quickRef(ref) {
+		if (!ref.startsWith('refs/')) return undefined;
+		const loose = await this.text(`${this.gitdir}/${ref}`);
+		let v = loose === null ? null : loose.trim();
+		if (v === null || v === '') {
+			if (!this.packed) {
+				// as isomorphic-git's GitPackedRefs: "OID NAME" lines, "^OID" a peeled tag, # comments
+				this.packed = new Map();
+				for (const line of ((await this.text(`${this.gitdir}/packed-refs`)) || '').trim().split('\n')) {
+					if (/^\s*#/.test(line) || line.startsWith('^')) continue;
+					const i = line.indexOf(' ');
+					this.packed.set(line.slice(i + 1), line.slice(0, i));
+				}
+			}
+			v = this.packed.get(ref);
+		}
+		return v && /^[0-9a-f]{40}$/.test(v) ? v : undefined;
+	}
+
+	/** The commit id a ref names (tags peeled), or null. */
+	async commitId(ref) {
+		let oid = await this.quickRef(ref);
+		if (!oid) {
+			try {
+				oid = await git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref });
+			} catch {
+				return null;
+			}
 		}
 		for (let i = 0; i < 8; i++) {
 			const o = await this.read(oid);
@@ -136,13 +216,15 @@ export class Repo {
 		return c;
 	}
 
-	/** A tree's entries: [{ mode, path (name), oid, type }]. */
-	async tree(oid) {
+	/** A tree's bytes and where each entry starts ({ b, at: [start..., end], entries: parsed
+	 *  or null }), the whole tree checked as before (the entry count, then each entry's form)
+	 *  without making an entry: a lookup or a diff parses only the entries it needs (the
+	 *  journal's tree grows by two entries a turn, and each turn reads two of them). */
+	async treeInfo(oid) {
 		let t = this.trees.get(oid);
 		if (t) return t;
 		const o = await this.read(oid, 'tree');
 		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
-		t = [];
 		const b = o.bytes;
 		// the entries counted before any is made: a crafted tree costs no more than its bytes
 		let n = 0;
@@ -152,18 +234,54 @@ export class Repo {
 			i = nul + 21;
 		}
 		if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
+		const at = [];
 		for (let i = 0; i < b.length;) {
 			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
 			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
-			const mode = dec.decode(b.subarray(i, sp));
-			const name = dec.decode(b.subarray(sp + 1, nul));
-			let id = '';
-			for (const x of b.subarray(nul + 1, nul + 21)) id += x.toString(16).padStart(2, '0');
-			t.push({ mode, path: name, oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
+			at.push(i);
 			i = nul + 21;
 		}
+		at.push(b.length);
+		t = { b, at, entries: null };
+		if (this.trees.size >= TREES) this.trees.delete(this.trees.keys().next().value);
 		this.trees.set(oid, t);
 		return t;
+	}
+
+	/** Entry k of a tree (treeInfo). */
+	static entryAt(t, k) {
+		const b = t.b, i = t.at[k];
+		const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
+		const m = nameOf(b, i, sp), mode = MODES.get(m) || m;
+		let id = '';
+		for (let j = nul + 1; j < nul + 21; j++) id += HEX[b[j]];
+		return { mode, path: nameOf(b, sp + 1, nul), oid: id, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' };
+	}
+
+	/** A tree's entries: [{ mode, path (name), oid, type }]. */
+	async tree(oid) {
+		const t = await this.treeInfo(oid);
+		if (!t.entries) t.entries = t.at.slice(0, -1).map((_, k) => Repo.entryAt(t, k));
+		return t.entries;
+	}
+
+	/** The first entry named name in tree oid, or undefined; its name's bytes compared in
+	 *  place (no entry made but the one found). */
+	async named(oid, name) {
+		const t = await this.treeInfo(oid);
+		if (t.entries) return t.entries.find((x) => x.path === name);
+		const want = enc.encode(name), b = t.b;
+		for (let k = 0; k + 1 < t.at.length; k++) {
+			const sp = b.indexOf(0x20, t.at[k]), nul = t.at[k + 1] - 21;
+			if (nul - sp - 1 !== want.length) continue;
+			let j = 0;
+			while (j < want.length && b[sp + 1 + j] === want[j]) j++;
+			if (j === want.length) {
+				const e = Repo.entryAt(t, k);
+				if (e.path === name) return e;
+			}
+		}
+		return undefined;
 	}
 
 	/** The entry { mode, oid, type } at path in commit cid, or null. */
@@ -171,7 +289,7 @@ export class Repo {
 		let tree = (await this.commit(cid)).tree;
 		const parts = path.split('/');
 		for (const [i, name] of parts.entries()) {
-			const e = (await this.tree(tree)).find((x) => x.path === name);
+			const e = await this.named(tree, name);
 			if (!e) return null;
 			if (i === parts.length - 1) return e;
 			if (e.type !== 'tree') return null;
@@ -204,14 +322,48 @@ export class Repo {
 		return out;
 	}
 
+	/** The entries of trees ta and tb (either null: none) that are not byte for byte the same
+	 *  entry at both ends, by name: the common leading and trailing entries (git keeps a
+	 *  tree's entries sorted, so two versions of journal/ differ in the middle) are skipped
+	 *  unparsed, as the diff skips equal entries. */
+	async differing(ta, tb) {
+		const A = ta ? await this.treeInfo(ta) : null, B = tb ? await this.treeInfo(tb) : null;
+		const na = A ? A.at.length - 1 : 0, nb = B ? B.at.length - 1 : 0;
+		const same = (ka, kb) => {
+			const a0 = A.at[ka], a1 = A.at[ka + 1], b0 = B.at[kb];
+			if (a1 - a0 !== B.at[kb + 1] - b0) return false;
+			for (let j = 0; j < a1 - a0; j++) if (A.b[a0 + j] !== B.b[b0 + j]) return false;
+			return true;
+		};
+		let p = 0, q = 0;
+		while (p < na && p < nb && same(p, p)) p++;
+		while (q < na - p && q < nb - p && same(na - 1 - q, nb - 1 - q)) q++;
+		const pick = (t, from, to) => {
+			const m = new Map();
+			for (let k = from; k < to; k++) {
+				const e = Repo.entryAt(t, k);
+				if (!m.has(e.path)) m.set(e.path, e);
+			}
+			return m;
+		};
+		return [A ? pick(A, p, na - q) : new Map(), B ? pick(B, p, nb - q) : new Map()];
+	}
+
 	/** [{ status: 'A'|'M'|'D', mode, path }] between commits a and b (equal subtrees skipped). */
 	async diff(a, b) {
 		const out = [];
 		const walk = async (ta, tb, pre) => {
-			const ea = ta ? await this.tree(ta) : [], eb = tb ? await this.tree(tb) : [];
-			const names = [...new Set([...ea.map((x) => x.path), ...eb.map((x) => x.path)])].sort();
+			const [ea, eb] = await this.differing(ta, tb);
+			// the names whose entries differ, in order (equal ones are skipped: no need to sort them)
+			const names = [];
+			for (const [n, x] of ea) {
+				const y = eb.get(n);
+				if (!(y && x.oid === y.oid && x.mode === y.mode)) names.push(n);
+			}
+			for (const n of eb.keys()) if (!ea.has(n)) names.push(n);
+			names.sort();
 			for (const n of names) {
-				const x = ea.find((e) => e.path === n), y = eb.find((e) => e.path === n);
+				const x = ea.get(n), y = eb.get(n);
 				const p = pre ? `${pre}/${n}` : n;
 				if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
 				const xt = x && x.type === 'tree' ? x.oid : null, yt = y && y.type === 'tree' ? y.oid : null;

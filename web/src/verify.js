@@ -8,7 +8,7 @@ import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
 import { timelockOf, checkTimelocked } from './timelock-verify.js';
-import { beaconHash, randomnessOf, checkRound, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
+import { beaconHash, randomnessOf, checkRound, RoundBatch, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
 import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
@@ -18,6 +18,7 @@ import { checkView } from './view.js';
 const EXPORT_KEYS = ['campaign', 'rules', 'rules_revision', 'turn', 'key', 'orders', 'orders_digest', 'beacon', 'beacon_value', 'beacon_round', 'beacon_signature', 'seed', 'dice', 'events', 'void_orders', 'views', 'public_report_sha256', 'state_sha256', 'summary'];
 const STAND_IN = /^no reveal from (.*): the hash his orders committed to stands in for his nonce$/;
 const TWO64 = 1n << 64n;
+const BATCH = 256; // beacon rounds checked in one batch (lines held until it is checked)
 const tokenPath = (t, name) => `journal/turn-${String(t).padStart(4, '0')}.close.${name}.tsr`;
 
 /**
@@ -49,7 +50,9 @@ export async function verify(repo, opts = {}) {
 	return { campaign: st.camp ? st.camp.id : null, turns: st.turns, dice: st.dice, verdict: v, lines, head: failure ? null : st.head };
 }
 
-async function verifyHistory(repo, opts, st, say) {
+async function verifyHistory(repo, opts, st, out) {
+	const rounds = new Rounds(out, st);
+	const say = rounds.say;
 	await repo.refuseReplacements();
 	const setupId = await repo.commitId('refs/tags/turn-0000');
 	if (!setupId) throw new Fatal(EX.NOINPUT, 'no tag turn-0000: not an umpire campaign (or a clone without its tags: git fetch --tags)');
@@ -106,7 +109,7 @@ async function verifyHistory(repo, opts, st, say) {
 	const last = Math.max(nTurns, Math.floor((ids.length - 1) / step));
 	let key = camp.commitment;
 	const closeMap = new Map();
-	const ctx = { repo, camp, opts, st, say, revealId: reveal ? reveal.oid : null, values: new Map(), players: new Map() };
+	const ctx = { repo, camp, opts, st, say, rounds, revealId: reveal ? reveal.oid : null, values: new Map(), players: new Map() };
 	for (let t = 1; t <= last; t++) {
 		try {
 			let close = null;
@@ -134,11 +137,14 @@ async function verifyHistory(repo, opts, st, say) {
 			st.turns = t;
 			st.dice += r.dice;
 			say(`turn ${t}: ok: ${r.checked}, ${r.dice} dice, state hash, chain, commit, history`);
+			if (rounds.size >= BATCH) rounds.settle();
 		} catch (e) {
+			rounds.settle(); // a bad round before this turn is the first failure
 			if (e instanceof Failed && !/^turn \d+: /.test(e.message)) e.message = `turn ${t}: ${e.message}`;
 			throw e;
 		}
 	}
+	rounds.settle();
 	if (closes && ids.length % 2 === 0) {
 		const t = last + 1;
 		try {
@@ -154,6 +160,51 @@ async function verifyHistory(repo, opts, st, say) {
 	for (const view of opts.views || []) await checkView(repo, camp, view, say);
 	// every resolved turn (a pending close drew no die yet) needs a witness
 	if (closes) st.found['unwitnessed-close'] = { turns: [...closeMap.keys()].filter((t) => t <= st.turns && !closeMap.get(t).witnessed) };
+}
+
+/**
+ * The turns' beacon rounds, checked in batches (beacon.js, RoundBatch) with the answers of one
+ * check a turn: a turn's lines are held from its round's deferred check until the batch is, so
+ * that when a round fails the lines, the turns and dice counted and the failure are those of a
+ * verifier that stopped at that turn. settle() throws that turn's failure.
+ */
+class Rounds {
+	constructor(out, st) {
+		this.out = out;
+		this.st = st;
+		this.batch = null;
+		this.held = [];
+		this.say = (l) => (this.size ? this.held.push(l) : this.out(l));
+	}
+
+	get size() {
+		return this.batch ? this.batch.size : 0;
+	}
+
+	/** Turn t's round rnd (text) with signature sig under key: why it is no signature of one,
+	 *  or null, its pairing check deferred to the batch. */
+	add(key, t, jpath, rnd, sig) {
+		if (!this.batch || this.batch.publicKeyHex !== key) {
+			this.settle();
+			this.batch = new RoundBatch(key);
+		}
+		return this.batch.add({ t, jpath, mark: this.held.length, turns: this.st.turns, dice: this.st.dice }, BigInt(rnd), sig);
+	}
+
+	settle() {
+		const bad = this.batch ? this.batch.settle() : null;
+		const held = this.held;
+		this.held = [];
+		if (!bad) {
+			held.forEach(this.out);
+			return;
+		}
+		const k = bad.key;
+		held.slice(0, k.mark).forEach(this.out);
+		this.st.turns = k.turns;
+		this.st.dice = k.dice;
+		throw new Failed(`turn ${k.t}: beacon: ${k.jpath}: round ${bad.round}: signature ${bad.signature}: ${bad.why}`);
+	}
 }
 
 function setupReasons(camp, opts, st, say) {
@@ -305,10 +356,13 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 	// 1. key
 	const key = need(root, 'key', jpath, 'hex');
 	if (t > camp.chainLength) throw new Failed(`beyond the chain (chain_length ${camp.chainLength})`);
-	if (!keyChains(key, t, camp.commitment)) {
+	// prevKey chains to the commitment in t - 1 steps (turn t - 1 checked it; turn 0's is the
+	// commitment): a key hashing to it chains in t, and only one that does not is walked
+	const next = equal(sha256(key), prevKey);
+	if (!next && !keyChains(key, t, camp.commitment)) {
 		throw new Failed(`key: the key ${hex(key)} in ${jpath} does not chain to the commitment: SHA256 applied ${t} times does not give ${hex(camp.commitment)}`);
 	}
-	if (!equal(sha256(key), prevKey)) throw new Failed(`key: SHA256 of the key is not turn ${t - 1}'s key`);
+	if (!next) throw new Failed(`key: SHA256 of the key is not turn ${t - 1}'s key`);
 
 	// 2. digest: the listed hashes, every committed file, nothing left out
 	const ids = [...camp.players, UMPIRE].sort(byteOrder);
@@ -375,7 +429,9 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 			let signed = '';
 			if (camp.beaconKey) {
 				if (sig === null) throw new Failed(`beacon: ${jpath}: no beacon_signature: the campaign's beacon (chain ${camp.beaconChain}) signs its rounds`);
-				const why = checkRound(camp.beaconKey, BigInt(rnd), sig);
+				// time-locked files open with the signature: it is checked before they are
+				const why = timelockOf(camp).timelocked ? checkRound(camp.beaconKey, BigInt(rnd), sig)
+					: ctx.rounds.add(camp.beaconKey, t, jpath, rnd, sig);
 				if (why) throw new Failed(`beacon: ${jpath}: round ${rnd}: signature ${sig}: ${why}`);
 				signed = ', BLS signature checked';
 			}

@@ -1,7 +1,7 @@
 // node web/test/site.mjs OUT PAGE...: opens each PAGE (a path under OUT, the folder of
 // `umpire site`) from file:// in Debian's Chromium (headless, a fresh profile, puppeteer-core),
-// opens the first die's derivation, and prints one JSON object per page: console and page
-// errors, every request outside OUT (aborted and logged), the reports rendered from Markdown,
+// opens the first die's derivation, and prints one JSON object per page: when it was first
+// painted and loaded (its own clock), console and page errors, every request outside OUT (aborted and logged), the reports rendered from Markdown,
 // the maps shown (images loaded), the dice table's rows and the derivation shown once opened.
 import puppeteer from 'puppeteer-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +35,21 @@ try {
 		const t0 = Date.now();
 		await page.goto(pathToFileURL(path.resolve(root, p)).href, { waitUntil: 'load' });
 		r.load_ms = Date.now() - t0;
+		// the first view: when the browser first painted the page's content, and when it had
+		// read the whole document, from the start of the navigation (the page's own clock)
+		Object.assign(r, await page.evaluate(async () => {
+			// the first paint's entry comes after the frame is presented: waited for (2 s at most)
+			await new Promise((ok) => {
+				if (!document.body.textContent.trim()) return ok(); // an empty page paints no content
+				new PerformanceObserver((l, o) => { o.disconnect(); ok(); }).observe({ type: 'paint', buffered: true });
+				setTimeout(ok, 2000);
+			});
+			const nav = performance.getEntriesByType('navigation')[0];
+			const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+			const done = performance.getEntriesByName('umpire-rendered')[0]; // site.js rendered the reports
+			return { first_paint_ms: fcp ? Math.round(fcp.startTime) : null, dom_ms: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
+				rendered_ms: done ? Math.round(done.startTime) : null, load_event_ms: nav ? Math.round(nav.loadEventEnd) : null };
+		}));
 		Object.assign(r, await page.evaluate(() => ({
 			markdown_left: document.querySelectorAll('pre.md').length,
 			rendered: document.querySelectorAll('div.md').length,

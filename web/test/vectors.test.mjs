@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { hex, unhex, ascii, sha256, equal } from '../src/bytes.js';
 import { chainTop, hashTimes, keyChains, CHAIN_LABEL } from '../src/chain.js';
 import { ordersDigest, turnSeed, turnMessage, dieBlocks, die, dieMessage, shuffle, TURN_LABEL, DIE_LABEL } from '../src/dice.js';
-import { checkRound, randomnessOf, beaconHash, namedRound, roundAt, KNOWN_CHAINS } from '../src/beacon.js';
+import { checkRound, RoundBatch, randomnessOf, beaconHash, namedRound, roundAt, KNOWN_CHAINS } from '../src/beacon.js';
 import { orderSalt, viewSalt, sealedHash } from '../src/sealed.js';
 import { checkReveals } from '../src/close.js';
 import { turnList, decide, verdictLines } from '../src/verdict.js';
@@ -161,6 +161,35 @@ test('drand rounds: every valid round passes the BLS check, every broken one fai
 		const why = checkRound(D.chains[e.chain].public_key, e.round, e.signature);
 		assert.ok(why && why.includes(e.why), `${e.what}: ${why}`);
 	}
+});
+
+test('drand rounds in one batch (RoundBatch): good ones pass together, the first bad one is named as checkRound names it', () => {
+	const quick = Object.keys(D.chains).find((h) => D.valid.filter((e) => e.chain === h).length > 1);
+	const key = D.chains[quick].public_key;
+	const good = D.valid.filter((e) => e.chain === quick);
+	const b = new RoundBatch(key);
+	good.forEach((e, i) => assert.equal(b.add(i, BigInt(e.round), e.signature), null));
+	assert.equal(b.size, good.length);
+	assert.equal(b.settle(), null);
+	assert.equal(b.size, 0);
+	assert.equal(b.settle(), null); // nothing kept: nothing to fail
+	for (const e of D.invalid.filter((x) => x.chain === quick)) {
+		const alone = checkRound(key, BigInt(e.round), e.signature);
+		good.forEach((g, i) => b.add(`good ${i}`, BigInt(g.round), g.signature));
+		const why = b.add('bad', BigInt(e.round), e.signature);
+		b.add('after', BigInt(good[0].round), good[0].signature);
+		// refused at once when it does not decode, else named by settle(), the good ones not
+		const got = why ?? b.settle().why;
+		assert.equal(b.settle(), null, e.what); // the good ones, once the bad one was refused or named
+		assert.equal(got, alone, e.what);
+		assert.ok(got.includes(e.why), `${e.what}: ${got}`);
+	}
+	// the bad round among good ones, in the middle: settle() names it, with its key
+	const bad = D.invalid.find((x) => x.chain === quick && x.why.includes('pairing'));
+	good.forEach((g, i) => b.add(i, BigInt(g.round), g.signature));
+	b.add('the bad one', BigInt(bad.round), bad.signature);
+	good.forEach((g, i) => b.add(i, BigInt(g.round), g.signature));
+	assert.deepEqual(b.settle(), { key: 'the bad one', round: BigInt(bad.round), signature: bad.signature, why: checkRound(key, BigInt(bad.round), bad.signature) });
 });
 
 test('the verdict: TURNS lists, the order of reasons, exit statuses', () => {

@@ -36,3 +36,5 @@ for (const pre of document.querySelectorAll('pre.md')) {
 	div.innerHTML = md.renderer.render(tokens, md.options, env);
 	pre.replaceWith(div);
 }
+// the moment the reports are rendered (bench/web.sh reads it: the page's full first view)
+performance.mark('umpire-rendered');
