@@ -7,7 +7,7 @@ import { parseYaml, need, onlyKeys, has } from './yaml.js';
 import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
-import { timelockOf, checkTimelocked } from './timelock-verify.js';
+import { checkTimelocked } from './timelock-verify.js';
 import { beaconHash, randomnessOf, checkRound, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
@@ -379,9 +379,9 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 				if (why) throw new Failed(`beacon: ${jpath}: round ${rnd}: signature ${sig}: ${why}`);
 				signed = ', BLS signature checked';
 			}
-			if (timelockOf(camp).timelocked) { // issue 36: the close's time-locked files, opened
+			if (camp.timelocked) { // issue 36: the close's time-locked files, opened
 				if (sig === null) throw new Failed(`beacon: ${jpath}: no beacon_signature: time-locked orders open with it`);
-				const tl = await checkTimelocked(repo, camp, t, commit.oid, close, rnd, sig);
+				const tl = await checkTimelocked(repo, camp, t, commit.oid, close, rnd, sig, Array.isArray(root.events) ? root.events : []);
 				tl.notes.forEach((l) => ctx.say(l));
 				signed += `, ${tl.opened} time-locked file${tl.opened === 1 ? '' : 's'} opened`;
 			}
