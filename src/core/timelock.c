@@ -55,9 +55,23 @@ long long timelock_former_round(const struct campaign *c, int turn, long long ro
 	return -1;
 }
 
+/* R(turn) as the schedule stood when turn opened: the overrides of earlier turns only (those
+ * of turn are made while it is open, after the report that names its round). */
+static long long round_at_open(const struct campaign *c, int turn)
+{
+	long long d = pbem_deadline(&c->pbem, turn);
+
+	for (size_t i = 0; d >= 0 && i < c->pbem.n_overrides; i++)
+		if (c->pbem.overrides[i].turn == turn)
+			d -= c->pbem.overrides[i].shift;
+	return round_of_deadline(c, d);
+}
+
 void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown)
 {
-	long long r = c->orders_timelocked ? campaign_turn_round(c, turn) : -1;
+	long long r = !c->orders_timelocked ? -1 :
+		      markdown              ? round_at_open(c, turn) :
+					      campaign_turn_round(c, turn);
 	char at[32];
 
 	if (r < 1)

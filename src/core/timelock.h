@@ -39,7 +39,9 @@ long long timelock_former_round(const struct campaign *c, int turn, long long ro
 
 /* For a campaign with orders timelocked, one line appended to b: "orders: time-locked to
  * round R (out at UTC)" for turn, and with markdown nonzero (a report's template) how to seal
- * and send the file; nothing for plain orders. */
+ * and send the file; nothing for plain orders. The report names R(turn) as the schedule stood
+ * when it was written (the overrides of earlier turns: a report re-rendered by verify must
+ * say what it said); the other lines name R(turn) as it stands. */
 void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown);
 
 /* The path of umpire-tlock.mjs: a new string, or NULL with ERROR_UNAVAILABLE naming every place
