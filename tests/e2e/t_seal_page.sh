@@ -100,7 +100,7 @@ page "http://127.0.0.1:$(cat "$TMP/port")/seal.html" - "$ORDERS" "$TMP/served.ag
 node "$TLOCK" open --round "$R" --signature "$sig" --chain-info "$TMP/info.json" --identity "$TMP/umpire.id" \
     <"$TMP/served.age" | cmp "$ORDERS" - || die "the file sealed by the served page does not open to the order file"
 sort -u "$TMP/served.log" | tr '\n' ' ' >"$TMP/paths"
-[ "$(cat "$TMP/paths")" = "/campaign.yaml /seal.html /seal.js /verify.css " ] || die "the served page asked for $(cat "$TMP/paths")"
+[ "$(cat "$TMP/paths")" = "/campaign.yaml /overrides.yaml /seal.html /seal.js /verify.css " ] || die "the served page asked for $(cat "$TMP/paths")"
 kill "$server"; trap - EXIT
 
 # A key the schema does not know: refused, nothing offered.
