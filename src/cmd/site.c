@@ -146,7 +146,7 @@ static void beacon_rows(struct buf *b, const struct campaign *c)
 /* seal/overrides.yaml: every schedule change this copy knows of, those the closes committed and
  * those still pending (.umpire/overrides.yaml), each with its turn, so the sealing page seals
  * to R(turn) as the overrides move it (docs/fairness.md, "Schedule changes after a player
- * sealed"); nothing when there is none. */
+ * sealed"); `overrides: []` when there is none (the page asks for it). */
 static void seal_overrides(struct site *s)
 {
 	const struct pbem *p = &s->c->pbem;
@@ -154,7 +154,9 @@ static void seal_overrides(struct site *s)
 	struct buf b = BUF_INIT;
 
 	schedule_emit(root, p->overrides, p->n_overrides, 1);
-	if (p->n_overrides && node_emit(root, &b) == 0)
+	if (!p->n_overrides)
+		buf_puts(&b, "overrides: []\n");
+	if (!p->n_overrides || node_emit(root, &b) == 0)
 		site_add(s, "seal/overrides.yaml", b.data, b.len);
 	node_free(root);
 	buf_release(&b);

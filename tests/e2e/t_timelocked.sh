@@ -173,7 +173,7 @@ expect 3 node "$JSV" sclone2
 # the campaign's pages carry the sealing page, with campaign.yaml beside it (README, "Sealing
 # orders nobody can read before the close")
 expect 0 "$BIN" site c site
-for f in seal/index.html seal/seal.js seal/verify.css seal/campaign.yaml; do
+for f in seal/index.html seal/seal.js seal/verify.css seal/campaign.yaml seal/overrides.yaml; do
     [ -s "site/$f" ] || die "umpire site wrote no $f for a time-locked campaign"
 done
 cmp -s site/seal/campaign.yaml c/campaign.yaml || die "the sealing page's campaign.yaml is not the campaign's"
