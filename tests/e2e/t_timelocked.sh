@@ -169,6 +169,7 @@ git clone -q s sclone2
 expect 3 "$BIN" verify sclone2
 has "$TMP/out" "every turn re-resolves to its commit"
 expect 3 node "$JSV" sclone2
+has "$TMP/out" "1 time-locked file opened" # both layers: the identity is revealed
 
 # the campaign's pages carry the sealing page, with campaign.yaml beside it (README, "Sealing
 # orders nobody can read before the close")

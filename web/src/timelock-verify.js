@@ -9,7 +9,7 @@
 // counted as none (the event "orders from P count as none: WHY").
 import { Failed, sha256, hex, equal, tag } from './bytes.js';
 import { UMPIRE } from './campaign.js';
-import { inspect, open, checkInner, TlockError } from './tlock.js';
+import { inspect, open, openInner, checkInner, TlockError } from './tlock.js';
 import { sealedHash } from './sealed.js';
 import { voidFile } from './close.js';
 import jsyaml from 'js-yaml';
@@ -28,16 +28,18 @@ export function isTimelockedFile(camp, t, c) {
 export const playerOf = (name) => name.replace(/\.age$/, '').replace(/\.yaml$/, '');
 
 /**
- * checkTimelockedFiles(camp, t, close, files, round, signature, events): files ({name: bytes}, the
+ * checkTimelockedFiles(camp, t, close, files, round, signature, events, identity): files ({name: bytes}, the
  * names under timelocked/turn-NNNN/) checked against close (parseClose's record) and opened
  * with round's signature (hex, already checked against the chain's key). Every player the
  * close fixed a file for (the umpire's rulings aside) has one, and no other file is there.
  * Returns {opened, notes}: how many opened to their player's orders for turn t (sealed: to
  * an inner age file), and a line for each that does not (the turn counts no orders from him:
- * docs/fairness.md). Failed when a file is not the one the close fixed, or, given the turn's
- * events, gives no orders but the turn journaled none of "orders from P count as none".
+ * docs/fairness.md). With identity (a sealed campaign's, published at the reveal) the inner
+ * layer is opened too, to an order file of its player for turn t. Failed when a file is not
+ * the one the close fixed, or, given the turn's events, gives no orders but the turn
+ * journaled none of "orders from P count as none".
  */
-export async function checkTimelockedFiles(camp, t, close, files, round, signature, events = null) {
+export async function checkTimelockedFiles(camp, t, close, files, round, signature, events = null, identity = null) {
 	const where = `${TIMELOCK_DIR}/${tag(t)}`;
 	const fixed = new Map(close.orders.filter((o) => o.player !== UMPIRE).map((o) => [o.player, o]));
 	const seen = new Set();
@@ -72,8 +74,27 @@ export async function checkTimelockedFiles(camp, t, close, files, round, signatu
 			continue;
 		}
 		const why = camp.sealed ? innerWhy(plain) : ordersOf(plain, pid, t);
-		if (why) note(camp.sealed ? `opens to no age file for the umpire's key (${why})` : `opens to no order file of ${pid} for turn ${t} (${why})`);
-		else opened++;
+		if (why) {
+			note(camp.sealed ? `opens to no age file for the umpire's key (${why})` : `opens to no order file of ${pid} for turn ${t} (${why})`);
+			continue;
+		}
+		// After the reveal, its identity opens the inner layer too: to the orders the turn used.
+		if (camp.sealed && identity) {
+			let inner;
+			try {
+				inner = await openInner(plain, identity);
+			} catch (e) {
+				if (!(e instanceof TlockError)) throw e;
+				note(`does not open with the umpire's revealed identity (${e.message})`);
+				continue;
+			}
+			const w = ordersOf(inner, pid, t);
+			if (w) {
+				note(`opens to no order file of ${pid} for turn ${t} (${w})`);
+				continue;
+			}
+		}
+		opened++;
 	}
 	for (const pid of fixed.keys()) if (!seen.has(pid)) throw new Failed(`the close of turn ${t} fixed a file from ${pid}, but ${where}/ commits none of his`);
 	return { opened, notes };
@@ -117,12 +138,12 @@ function ordersOf(plain, pid, t) {
 
 /** checkTimelocked(repo, camp, t, commitId, close, round, signature): the time-locked files
  *  of turn t as committed at commitId (the close's, kept by the turn's), checked as above. */
-export async function checkTimelocked(repo, camp, t, commitId, close, round, signature, events = null) {
+export async function checkTimelocked(repo, camp, t, commitId, close, round, signature, events = null, identity = null) {
 	const where = `${TIMELOCK_DIR}/${tag(t)}`;
 	const files = {};
 	for (const [path, e] of Object.entries(await repo.files(commitId, where))) {
 		if (e.type !== 'blob' || e.mode !== '100644') throw new Failed(`${path}: committed with mode ${e.mode}, not a plain file`);
 		files[path.slice(where.length + 1)] = await repo.blob(commitId, path);
 	}
-	return checkTimelockedFiles(camp, t, close, files, round, signature, events);
+	return checkTimelockedFiles(camp, t, close, files, round, signature, events, identity);
 }

@@ -255,7 +255,7 @@ test("the JavaScript verifier: a close's time-locked files, opened with the roun
 	const { checkTimelockedFiles, isTimelockedFile, playerOf } = await import('../src/timelock-verify.js');
 	const { readCampaign: campaignOf } = await import('../src/campaign.js');
 	const { Failed, sha256 } = await import('../src/bytes.js');
-	const { recipient } = await keygen();
+	const kp = await keygen(), recipient = kp.recipient;
 	const yaml = (vis) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: north\n- id: south\n- id: west\noptions: {}\nfairness:\n  commitment: ${'ab'.repeat(32)}\n  chain_length: 10\n  fair: true\n  entropy: beacon\n  beacon: drand quicknet\n  beacon_genesis: ${QN.genesis_time}\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${QN.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${QN.public_key}\nschedule:\n  first_deadline: 2023-01-01T00:00:00Z\nvisibility: ${vis}\norders: timelocked\n${vis === 'sealed' ? `timelock:\n  recipient: ${recipient}\n` : ''}`);
 	const camp = campaignOf(yaml('open'));
 	const orders = (p, t) => Buffer.from(`campaign: x\nturn: ${t}\nplayer: ${p}\norders: []\n`);
@@ -296,6 +296,11 @@ test("the JavaScript verifier: a close's time-locked files, opened with the roun
 	assert.equal(sr.opened, 1);
 	assert.match(sr.notes[0], /south\.age opens to no age file for the umpire's key \(the time-lock layer opens to no armored age file/);
 	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, sclose, sfiles, String(Q.round), Q.signature, []), /south\.age opens to no age file .* but the turn took orders from south/);
+	// after the reveal, with the umpire's identity: the inner layer opens to the orders
+	assert.equal((await checkTimelockedFiles(sealedCamp, 2, sclose, sfiles, String(Q.round), Q.signature, [none('south')], kp.identity)).opened, 1);
+	const other = { ...sfiles, 'north.age': Buffer.from(await seal(orders('north', 3), { round: Q.round, info: QN, recipient })) };
+	const oclose = { orders: Object.entries(other).map(([n, b]) => ({ player: playerOf(n), sha256: sealedHash(salt, b), salt })) };
+	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, oclose, other, String(Q.round), Q.signature, [none('south')], kp.identity), /north\.age opens to no order file of north for turn 2 \(turn 3\), but the turn took orders from north/);
 	// a ciphertext other than the one the close fixed (sealed to the same round and key)
 	const swapped = { ...sfiles, 'north.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN, recipient })) };
 	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, sclose, swapped, String(Q.round), Q.signature, [none('south')]), /north\.age: salted commitment .* the close fixed/);
