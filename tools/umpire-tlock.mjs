@@ -4,7 +4,7 @@
 // and typage (web/src/tlock.js). Never touches the network: a round's signature is given.
 import fs from 'node:fs';
 import process from 'node:process';
-import { TlockError, MAX_FILE, checkChainInfo, parseRound, inspect, seal, open, keygen } from '../web/src/tlock.js';
+import { TlockError, MAX_FILE, checkChainInfo, parseRound, inspect, seal, open, checkInner, keygen } from '../web/src/tlock.js';
 
 const PROG = 'umpire-tlock';
 const EX = { USAGE: 64, DATAERR: 65, NOINPUT: 66, SOFTWARE: 70 };
@@ -12,6 +12,7 @@ const USAGE = `usage: umpire-tlock inspect FILE
        umpire-tlock seal --round R --chain-info INFO.json [--recipient age1...] < PLAIN > ARMORED
        umpire-tlock open --round R --signature HEX --chain-info INFO.json [--identity FILE]
                          < ARMORED > PLAIN
+       umpire-tlock inner --round R --signature HEX --chain-info INFO.json < ARMORED
        umpire-tlock keygen
 
 Time-locked files (drand's tlock, age format), offline. inspect prints "round R" and "chain HASH"
@@ -19,7 +20,9 @@ of an armored age file with exactly one tlock stanza. seal encrypts standard inp
 the chain whose drand /info JSON is INFO.json (with --recipient, to that age X25519 recipient
 first). open decrypts with round R's signature (hex, already checked against the chain's key);
 with --identity (a file holding an AGE-SECRET-KEY-1 line) it opens the inner layer too, without
-it a sealed file's output is the inner armored age file. keygen prints a new identity and
+it a sealed file's output is the inner armored age file. inner opens the time-lock layer alone
+and checks it holds an age file to exactly one X25519 recipient (a sealed campaign's file before
+the reveal), printing "inner: age X25519". keygen prints a new identity and
 "# public key: age1...". Exit: 0, 64 usage, 65 the file does not open or is not one, 66 no
 such file, 70 internal error.`;
 
@@ -148,16 +151,19 @@ async function main(argv) {
 		const plain = readFd(0, 'standard input');
 		return write(await seal(plain, { round: r, info, recipient: opts.recipient }));
 	}
-	if (cmd === 'open') {
-		const { opts, args } = parse(rest, ['round', 'signature', 'chain-info', 'identity']);
-		if (args.length) usage(`open reads standard input, not '${args[0]}'`);
+	if (cmd === 'open' || cmd === 'inner') {
+		const { opts, args } = parse(rest, ['round', 'signature', 'chain-info', ...(cmd === 'open' ? ['identity'] : [])]);
+		if (args.length) usage(`${cmd} reads standard input, not '${args[0]}'`);
 		const r = round(opts.round), info = chainInfo(opts['chain-info']);
 		if (opts.signature === undefined) usage('--signature HEX is required');
 		const sig = opts.signature.toLowerCase();
 		if (!/^[0-9a-f]{96}$/.test(sig)) usage('--signature takes 96 hex digits (a compressed G1 point)');
 		const identity = opts.identity === undefined ? undefined : identityLine(opts.identity);
 		const armored = readFd(0, 'standard input');
-		return write(await open(armored, { round: r, signature: sig, info, identity }));
+		const plain = await open(armored, { round: r, signature: sig, info, identity });
+		if (cmd === 'open') return write(plain);
+		checkInner(plain);
+		return write('inner: age X25519\n');
 	}
 	if (cmd === 'keygen') {
 		const { args } = parse(rest, []);

@@ -13,7 +13,7 @@
 #include "core/banned.h"
 
 static const char seal_help[] =
-	"usage: umpire seal ORDERS --campaign CLONE [--turn N] [-o OUT]\n\n"
+	"usage: umpire seal ORDERS --campaign CLONE [--turn N] [--round R] [-o OUT]\n\n"
 	"For a campaign with orders timelocked: checks the order file ORDERS as 'umpire check'\n"
 	"does against the campaign's current state (CLONE: your clone of it), then encrypts it\n"
 	"with drand's tlock to the beacon round the turn's close names (and, for a sealed\n"
@@ -22,14 +22,18 @@ static const char seal_help[] =
 	"Needs node (umpire-tlock.mjs). Exit 0 sealed, 65 the orders are refused.\n\n"
 	"  --campaign CLONE  the campaign's folder (a plain clone)\n"
 	"  --turn N          the turn the orders are for (the open turn, which is the default)\n"
+	"  --round R         the round to seal to, when a schedule change the umpire announced\n"
+	"                    by mail names it (your clone learns the change at the close)\n"
 	"  -o, --output OUT  where to write the sealed file (default ORDERS.age)\n";
 
 /* The options; EXIT_OK, -1 after --help, or EXIT_USAGE. */
-static int seal_options(int argc, char **argv, const char **camp, long *turn, const char **out)
+static int seal_options(int argc, char **argv, const char **camp, long *turn, long long *round,
+	const char **out)
 {
 	static const struct option opts[] = {
 		{ "campaign", required_argument, NULL, 'c' },
 		{ "turn", required_argument, NULL, 't' },
+		{ "round", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -47,6 +51,12 @@ static int seal_options(int argc, char **argv, const char **camp, long *turn, co
 			if (end == optarg || *end || *turn < 1 || *turn > TURN_MAX)
 				return cmd_usage("seal", "--turn '%s' (a turn number expected)",
 					optarg);
+			break;
+		case 'r':
+			*round = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || *round < 1 || *round > (1LL << 50))
+				return cmd_usage("seal",
+					"--round '%s' (a beacon round number expected)", optarg);
 			break;
 		case 'o':
 			*out = optarg;
@@ -77,14 +87,19 @@ static int write_out(const char *path, const struct buf *b)
 	return rc;
 }
 
-/* The checked file sealed to R(turn) into out_path. EXIT_OK or the exit code (said). */
-static int seal_checked(struct campaign *c, const struct order_file *f, int turn,
+/* The checked file sealed to R(turn), or to want when not 0 (a round a schedule change the
+ * clone does not hold yet names), into out_path. EXIT_OK or the exit code (said). */
+static int seal_checked(struct campaign *c, const struct order_file *f, int turn, long long want,
 	const char *out_path)
 {
 	struct buf sealed = BUF_INIT;
-	long long round = campaign_turn_round(c, turn);
+	long long round = want ? want : campaign_turn_round(c, turn);
 	int rc = EXIT_OK;
 
+	if (want && want != campaign_turn_round(c, turn))
+		fprintf(stderr,
+			"umpire seal: note: your clone has turn %d's orders time-locked to round %lld; sealed to round %lld as --round says (a schedule change the umpire announced)\n",
+			turn, campaign_turn_round(c, turn), want);
 	if (timelock_seal(c, round, c->timelock_recipient, f->bytes, f->len, &sealed) < 0) {
 		rc = cmd_error("umpire seal");
 	} else if (write_out(out_path, &sealed) < 0) {
@@ -102,10 +117,11 @@ int cmd_seal(int argc, char **argv)
 {
 	const char *camp = NULL, *out = NULL;
 	long want_turn = 0;
+	long long want_round = 0;
 	struct campaign *c = NULL;
 	char *out_path = NULL;
 	struct turn t;
-	int rc = seal_options(argc, argv, &camp, &want_turn, &out);
+	int rc = seal_options(argc, argv, &camp, &want_turn, &want_round, &out);
 
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
@@ -130,7 +146,7 @@ int cmd_seal(int argc, char **argv)
 		if (diag_warnings(&t.diag))
 			diag_print(&t.diag, stderr);
 		out_path = out ? xstrdup(out) : xasprintf("%s" TIMELOCK_SUFFIX, argv[optind]);
-		rc = seal_checked(c, &t.in.files[0], t.in.turn, out_path);
+		rc = seal_checked(c, &t.in.files[0], t.in.turn, want_round, out_path);
 	}
 	free(out_path);
 	turn_release(&t);

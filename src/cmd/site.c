@@ -18,7 +18,9 @@
 #include "core/fair.h"
 #include "core/file.h"
 #include "core/layout.h"
+#include "core/node.h"
 #include "core/pbem.h"
+#include "core/schedule.h"
 #include "core/repo.h"
 #include "mail/inbox.h"
 #include "core/banned.h"
@@ -145,6 +147,25 @@ static void beacon_rows(struct buf *b, const struct campaign *c)
 	row_seconds(b, "grace", sc->grace);
 }
 
+/* seal/overrides.yaml: every schedule change this copy knows of, those the closes committed and
+ * those still pending (.umpire/overrides.yaml), each with its turn, so the sealing page seals
+ * to R(turn) as the overrides move it (docs/fairness.md, "Schedule changes after a player
+ * sealed"); `overrides: []` when there is none (the page asks for it). */
+static void seal_overrides(struct site *s)
+{
+	const struct pbem *p = &s->c->pbem;
+	struct node *root = node_new_map();
+	struct buf b = BUF_INIT;
+
+	schedule_emit(root, p->overrides, p->n_overrides, 1);
+	if (!p->n_overrides)
+		buf_puts(&b, "overrides: []\n");
+	if (!p->n_overrides || node_emit(root, &b) == 0)
+		site_add(s, "seal/overrides.yaml", b.data, b.len);
+	node_free(root);
+	buf_release(&b);
+}
+
 /* The campaign's table: what the announcement and campaign.yaml say. */
 static int campaign_table(struct site *s, struct buf *b)
 {
@@ -180,6 +201,7 @@ static int campaign_table(struct site *s, struct buf *b)
 			"<p>Orders are time-locked: <a href=\"seal/index.html\">seal your order "
 			"file in this browser</a> (or <code>umpire seal</code>).</p>\n");
 		site_add(s, "seal/campaign.yaml", setup.data ? setup.data : "", setup.len);
+		seal_overrides(s);
 	}
 	buf_puts(b, "<details><summary>campaign.yaml (turn-0000)</summary><pre>");
 	site_text(b, buf_str(&setup));

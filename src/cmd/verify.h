@@ -133,6 +133,12 @@ int verify_stamps_open(struct verify *v);
  * rebuild of the close commit (verify_timelock.c). 0, or -1 (ERROR_INPUT saying which). */
 int verify_timelocked_files(struct verify *v, int t, const char *tag, const struct close_record *r,
 	struct file **files, size_t *n_files);
+/* A sealed time-locked turn before the reveal, its round's signature in the export ex (already
+ * checked): each time-locked file of close r opens with it to an age file to one X25519
+ * recipient, the umpire's key, or the turn journals EVENTS_VOID_FILE for its player; *opened
+ * counts those that open. 0, or -1 (ERROR_INPUT saying which; ERROR_UNAVAILABLE without node). */
+int verify_timelocked_sealed(struct verify *v, int t, const struct close_record *r,
+	const struct journal_record *ex, size_t *opened);
 int check_close_stamps(struct verify *v, int t, const char *tag, const struct close_record *r,
 	const struct buf *bytes, struct file **files, size_t *n_files);
 

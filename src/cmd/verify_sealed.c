@@ -355,6 +355,7 @@ int verify_sealed_turn(struct verify *v, int t)
 	char tag[LAYOUT_TAG_MAX], parent[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], tag_id[41];
 	uint8_t head[FAIR_HASH_BYTES];
 	struct close_record close = { 0 };
+	size_t opened = 0;
 	int rc = -1;
 
 	layout_tag(tag, t);
@@ -372,15 +373,20 @@ int verify_sealed_turn(struct verify *v, int t)
 		check_position(v, t, tag, tag_id) ||
 		check_sealed_commit(v, t, tag, parent, tag_id, head, ex) ||
 		check_sealed_public(v, t, tag, ex) || check_unchanged(v, t, tag) ||
-		(v->c->journal && check_sealed_journal(v, t, tag, tag_id, head, ex)))
+		(v->c->journal && check_sealed_journal(v, t, tag, tag_id, head, ex)) ||
+		(v->closes && verify_timelocked_sealed(v, t, &close, ex, &opened) < 0))
 		goto done;
 	v->dice += ex->n_dice;
-	say(v, "turn %d: ok: %skey, salted digest, %sseed, %zu %s, chain, commit, history; sealed: not re-resolved until the reveal\n",
+	char tl[96] = "";
+	if (v->c->orders_timelocked)
+		snprintf(tl, sizeof tl, "%zu time-locked %s opened to the umpire's key, ", opened,
+			opened == 1 ? "file" : "files");
+	say(v, "turn %d: ok: %skey, salted digest, %sseed, %zu %s, %schain, commit, history; sealed: not re-resolved until the reveal\n",
 		t, v->closes ? "close, " : "",
 		v->c->entropy == CAMPAIGN_ENTROPY_BEACON  ? "beacon round, " :
 		v->c->entropy == CAMPAIGN_ENTROPY_PLAYERS ? "reveals, " :
 							    "",
-		ex->n_dice, ex->n_dice == 1 ? "die" : "dice");
+		ex->n_dice, ex->n_dice == 1 ? "die" : "dice", tl);
 	rc = 0;
 done:
 	close_release(&close);

@@ -93,6 +93,8 @@ void close_render(struct buf *out, const struct close_record *r, const struct ca
 		struct node *o = node_seq_add(orders, node_new_map());
 		node_map_str(o, "player", r->orders[i].player);
 		node_map_hex(o, "sha256", r->orders[i].sha256, FAIR_HASH_BYTES);
+		if (r->orders[i].has_salt)
+			node_map_hex(o, "salt", r->orders[i].salt, FAIR_HASH_BYTES);
 		if (r->orders[i].has_entropy)
 			node_map_hex(o, "entropy", r->orders[i].entropy, FAIR_HASH_BYTES);
 	}
@@ -129,7 +131,7 @@ int close_want_hash(const struct node *n, const char *what, uint8_t out[FAIR_HAS
 
 static void parse_orders(struct close_record *r, const struct node *seq, struct diag *d)
 {
-	static const char *const keys[] = { "player", "sha256", "entropy", NULL };
+	static const char *const keys[] = { "player", "sha256", "salt", "entropy", NULL };
 	const char *s;
 
 	if (!seq || node_check_seq(seq, "orders", 1000, d) < 0)
@@ -144,6 +146,9 @@ static void parse_orders(struct close_record *r, const struct node *seq, struct 
 		co->player = xstrdup(s);
 		r->n_orders++;
 		close_want_hash(node_need(o, "sha256", d), "sha256", co->sha256, d);
+		if (node_get(o, "salt"))
+			co->has_salt = close_want_hash(node_get(o, "salt"), "salt", co->salt, d) ==
+				       0;
 		if (node_get(o, "entropy"))
 			co->has_entropy = close_want_hash(node_get(o, "entropy"), "entropy",
 						  co->entropy, d) == 0;

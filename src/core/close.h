@@ -20,7 +20,9 @@ struct node;
 struct close_order {
 	char *player;                    /* its `player:` (the umpire's rulings: "umpire") */
 	uint8_t sha256[FAIR_HASH_BYTES]; /* SHA256 of its bytes */
-	int has_entropy;                 /* entropy players: the file's `entropy:` commitment */
+	int has_salt;                  /* a sealed campaign's time-locked file: its salt, public */
+	uint8_t salt[FAIR_HASH_BYTES]; /* from the close on (the file is), so sha256 is checked */
+	int has_entropy;               /* entropy players: the file's `entropy:` commitment */
 	uint8_t entropy[FAIR_HASH_BYTES];
 };
 

@@ -16,6 +16,14 @@ const char *event_kind_name(enum event_kind kind)
 	return kind == EVENT_VOID ? "void" : "event";
 }
 
+int events_is_no_orders(const char *text, const char *player)
+{
+	static const char prefix[] = "no orders from ";
+
+	return strncmp(text, prefix, sizeof prefix - 1) == 0 &&
+	       strcmp(text + sizeof prefix - 1, player) == 0;
+}
+
 void events_init(struct events *e)
 {
 	memset(e, 0, sizeof(*e));

@@ -34,6 +34,19 @@ struct events {
  * turns"); his own report keeps the full text, and so does the umpire's journal. */
 #define EVENTS_VOID_WITHHELD "withheld until the reveal (it names an order never carried out)"
 
+/* The event (phase "orders") a turn journals for each due player it closed without orders
+ * (turn.c, step_resolve): exactly "no orders from P". The seats' missed turns (missed.c) and
+ * the umpire's overrides (overrides.c) read it back whole (events_is_no_orders). */
+#define EVENTS_NO_ORDERS "no orders from %s"
+/* The event (phase "orders") for a player whose file the close fixed but which gives no
+ * orders: a time-locked file that did not open, opened to no order file of his for the turn,
+ * or was sealed to a round the close does not name (docs/fairness.md, "Time-locked orders"):
+ * "orders from P count as none: WHY". He sent a file: it is not a missed turn. */
+#define EVENTS_VOID_FILE "orders from %s count as none: %s"
+
+/* 1 when text is exactly EVENTS_NO_ORDERS of player, else 0. */
+int events_is_no_orders(const char *text, const char *player);
+
 /* "event" or "void": the kind as the journal and its exports spell it. */
 const char *event_kind_name(enum event_kind kind);
 

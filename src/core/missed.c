@@ -12,14 +12,12 @@
 #include "core/close.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/events.h"
 #include "core/layout.h"
 #include "core/repo.h"
 #include "core/schedule.h"
 #include "core/turn.h"
 #include "core/banned.h"
-
-/* The text step_resolve journals for a due player closed without orders (turn.c). */
-#define NO_ORDERS_FROM "no orders from "
 
 static int player_index(const struct campaign *c, const char *player)
 {
@@ -55,7 +53,6 @@ static int marks_from_export(struct campaign *c, int n, enum missed_mark *marks)
 {
 	struct journal_record *rec = NULL;
 	struct diag d;
-	size_t len = strlen(NO_ORDERS_FROM);
 
 	diag_init(&d);
 	int rc = audit_read_export(&rec, c, n, NULL, &d);
@@ -69,12 +66,13 @@ static int marks_from_export(struct campaign *c, int n, enum missed_mark *marks)
 	}
 	for (size_t i = 0; i < rec->n_events; i++) {
 		const struct event *e = &rec->events[i];
-		if (e->kind != EVENT_EVENT || strcmp(e->phase, "orders") != 0 ||
-			strncmp(e->text, NO_ORDERS_FROM, len) != 0)
+		if (e->kind != EVENT_EVENT || strcmp(e->phase, "orders") != 0)
 			continue;
-		int k = player_index(c, e->text + len);
-		if (k >= 0 && marks[k] != MISSED_SENT)
-			marks[k] = MISSED_MISSED;
+		/* Exactly EVENTS_NO_ORDERS: a file that gives no orders (EVENTS_VOID_FILE) was
+		 * sent, not missed. */
+		for (size_t k = 0; k < c->n_players; k++)
+			if (events_is_no_orders(e->text, c->players[k]) && marks[k] != MISSED_SENT)
+				marks[k] = MISSED_MISSED;
 	}
 	journal_record_free(rec);
 	return 0;

@@ -10,6 +10,7 @@
 #include "core/diag.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/events.h"
 #include "core/journal.h"
 #include "core/layout.h"
 #include "core/node.h"
@@ -157,16 +158,17 @@ int overrides_of_committed(struct campaign *c, int turn, struct override_item **
 	}
 	push_rulings(c, turn, tag, v, n);
 	diag_init(&d);
-	/* The turn journals "no orders from P" for each due player it closed without. */
-	static const char none[] = "no orders from ";
+	/* The turn journals EVENTS_NO_ORDERS for each due player it closed without. */
 	if (audit_read_export(&ex, c, turn, &bytes, &d) == 0)
 		for (size_t i = 0; i < ex->n_events; i++)
-			if (strcmp(ex->events[i].phase, "orders") == 0 &&
-				strncmp(ex->events[i].text, none, sizeof none - 1) == 0) {
-				const char *p = ex->events[i].text + sizeof none - 1;
-				push(v, n, turn, "no-orders", p, -1,
-					xasprintf("%s: the turn closed without his orders", p),
-					NULL);
+			for (size_t k = 0; k < c->n_players; k++) {
+				const char *p = c->players[k];
+				if (strcmp(ex->events[i].phase, "orders") == 0 &&
+					events_is_no_orders(ex->events[i].text, p))
+					push(v, n, turn, "no-orders", p, -1,
+						xasprintf("%s: the turn closed without his orders",
+							p),
+						NULL);
 			}
 	error_clear();
 	diag_release(&d);

@@ -19,6 +19,7 @@
 #include "core/layout.h"
 #include "core/orders.h"
 #include "core/repo.h"
+#include "core/schedule.h"
 #include "core/spawn.h"
 #include "core/timelock.h"
 #include "core/turn.h"
@@ -26,19 +27,51 @@
 
 #define TIMELOCK_OUT_MAX (2 * ORDER_FILE_MAX_BYTES + 65536) /* an armored file of a max file */
 
-long long campaign_turn_round(const struct campaign *c, int turn)
+/* The round a close at deadline names for time-locked orders; -1 without one. */
+static long long round_of_deadline(const struct campaign *c, long long deadline)
 {
-	long long deadline = pbem_deadline(&c->pbem, turn);
-
 	if (deadline < 0 || c->entropy != CAMPAIGN_ENTROPY_BEACON || c->beacon_period < 1)
 		return -1;
 	return close_first_round(c,
 		deadline + c->pbem.schedule.grace + CLOSE_WITNESS_WINDOW + c->beacon_delay);
 }
 
+long long campaign_turn_round(const struct campaign *c, int turn)
+{
+	return round_of_deadline(c, pbem_deadline(&c->pbem, turn));
+}
+
+long long timelock_former_round(const struct campaign *c, int turn, long long round)
+{
+	long long now = campaign_turn_round(c, turn);
+
+	for (size_t i = c->pbem.n_overrides; round != now && i-- > 0;) {
+		const struct override *o = &c->pbem.overrides[i];
+		if (o->turn > turn || override_is_seat_or_end(o->kind))
+			continue;
+		if (round_of_deadline(c, schedule_deadline_before(c, i, turn)) == round)
+			return o->at;
+	}
+	return -1;
+}
+
+/* R(turn) as the schedule stood when turn opened: the overrides of earlier turns only (those
+ * of turn are made while it is open, after the report that names its round). */
+static long long round_at_open(const struct campaign *c, int turn)
+{
+	long long d = pbem_deadline(&c->pbem, turn);
+
+	for (size_t i = 0; d >= 0 && i < c->pbem.n_overrides; i++)
+		if (c->pbem.overrides[i].turn == turn)
+			d -= c->pbem.overrides[i].shift;
+	return round_of_deadline(c, d);
+}
+
 void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown)
 {
-	long long r = c->orders_timelocked ? campaign_turn_round(c, turn) : -1;
+	long long r = !c->orders_timelocked ? -1 :
+		      markdown              ? round_at_open(c, turn) :
+					      campaign_turn_round(c, turn);
 	char at[32];
 
 	if (r < 1)
@@ -221,6 +254,27 @@ int timelock_open(const struct campaign *c, long long round, const char *signatu
 	return rc;
 }
 
+int timelock_check_inner(const struct campaign *c, long long round, const char *signature,
+	const void *bytes, size_t len)
+{
+	char *info = chain_info_file(c);
+	struct buf out = BUF_INIT;
+	char r[32];
+
+	if (!info)
+		return -1;
+	snprintf(r, sizeof r, "%lld", round);
+	const char *args[] = { "inner", "--round", r, "--signature", signature, "--chain-info",
+		info, NULL };
+	int rc = run_tool(args, bytes, len, &out);
+	if (rc == 0 && strcmp(buf_str(&out), "inner: age X25519\n") != 0)
+		rc = error_set(ERROR_OS, "umpire-tlock inner: an answer not 'inner: age X25519'");
+	unlink(info);
+	free(info);
+	buf_release(&out);
+	return rc;
+}
+
 int timelock_recipient_ok(const char *s)
 {
 	static const char bech32[] = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
@@ -271,7 +325,7 @@ char *timelock_player_of(const char *path)
 int timelock_take(struct turn *t, struct order_file *f)
 {
 	const struct campaign *c = t->c;
-	long long want = campaign_turn_round(c, t->in.turn), round;
+	long long want = campaign_turn_round(c, t->in.turn), round, changed = -1;
 	char chain[65];
 	char *player = timelock_player_of(f->path);
 
@@ -284,14 +338,24 @@ int timelock_take(struct turn *t, struct order_file *f)
 			"not a time-locked order file: %s (campaign '%s' takes orders time-locked to round %lld: umpire seal ORDERS --campaign CLONE)",
 			error_last()->message, c->id, want);
 		error_clear();
-	} else if (strcmp(chain, c->beacon_chain) != 0) {
+		goto done;
+	}
+	/* A file accepted before a schedule change moved R(turn) is still the player's at the
+	 * close: fixed, committed, and counted as no orders (docs/fairness.md, "Schedule
+	 * changes after a player sealed"). A file sealed to it now is refused. */
+	if (round != want && !(t->flags & TURN_CHECK_ONLY))
+		changed = timelock_former_round(c, t->in.turn, round);
+	if (strcmp(chain, c->beacon_chain) != 0) {
 		diag_add(&t->diag, f->path, 1, 1,
 			"time-locked to chain %s (campaign '%s' takes orders time-locked to round %lld of chain %s)",
 			chain, c->id, want, c->beacon_chain);
-	} else if (round != want) {
+	} else if (round != want && changed < 0) {
 		diag_add(&t->diag, f->path, 1, 1,
-			"time-locked to round %lld (turn %d's orders are time-locked to round %lld)",
-			round, t->in.turn, want);
+			"time-locked to round %lld (turn %d's orders are time-locked to round %lld%s)",
+			round, t->in.turn, want,
+			timelock_former_round(c, t->in.turn, round) >= 0 ?
+				": the schedule changed after that round was named" :
+				"");
 	} else if (!campaign_has_player(c, player) ||
 		   !c->rules->player_due(&c->rc, t->state, t->in.turn, player)) {
 		diag_add(&t->diag, f->path, 1, 1,
@@ -300,9 +364,14 @@ int timelock_take(struct turn *t, struct order_file *f)
 	} else if (turn_find_file(&t->in, player)) {
 		diag_add(&t->diag, f->path, 1, 1, "a second order file for player '%s'", player);
 	} else {
+		if (changed >= 0)
+			f->timelock_failed = xasprintf(
+				"%s's time-locked file is sealed to round %lld, which turn %d's close named until the schedule changed at %lld; it names round %lld",
+				player, round, t->in.turn, changed, want);
 		f->player = player;
 		player = NULL;
 	}
+done:
 	free(player);
 	return 0;
 }

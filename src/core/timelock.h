@@ -32,9 +32,16 @@ struct order_file;
  * no schedule or no beacon. */
 long long campaign_turn_round(const struct campaign *c, int turn);
 
+/* When round is not R(turn) but was, before a schedule change (an extension, a pause or a
+ * resume of turn or an earlier one, core/schedule.h) moved it: the time (UTC seconds) of the
+ * latest such change; else -1. A file sealed to it was sealed before that change. */
+long long timelock_former_round(const struct campaign *c, int turn, long long round);
+
 /* For a campaign with orders timelocked, one line appended to b: "orders: time-locked to
  * round R (out at UTC)" for turn, and with markdown nonzero (a report's template) how to seal
- * and send the file; nothing for plain orders. */
+ * and send the file; nothing for plain orders. The report names R(turn) as the schedule stood
+ * when it was written (the overrides of earlier turns: a report re-rendered by verify must
+ * say what it said); the other lines name R(turn) as it stands. */
 void timelock_note(struct buf *b, const struct campaign *c, int turn, int markdown);
 
 /* The path of umpire-tlock.mjs: a new string, or NULL with ERROR_UNAVAILABLE naming every place
@@ -58,6 +65,14 @@ int timelock_seal(const struct campaign *c, long long round, const char *recipie
 int timelock_open(const struct campaign *c, long long round, const char *signature,
 	const char *identity, const void *bytes, size_t len, struct buf *out);
 
+/* Opens the time-locked bytes' outer layer alone with round's signature (hex, already checked)
+ * and checks that it holds an armored age file to exactly one X25519 recipient: what a sealed
+ * campaign's file is before the reveal (docs/fairness.md, "Time-locked orders"). 0; -1 with
+ * ERROR_INPUT and the reason when it does not open or holds something else; other classes as
+ * timelock_inspect. */
+int timelock_check_inner(const struct campaign *c, long long round, const char *signature,
+	const void *bytes, size_t len);
+
 /* A new age X25519 identity: the `AGE-SECRET-KEY-1…` line into identity (wipe and free it),
  * the `age1…` recipient into recipient (free it). 0 / -1. */
 int timelock_keygen(char **identity, char **recipient);
@@ -74,14 +89,17 @@ char *timelock_player_of(const char *path);
 /* The pipeline's `orders` step for one time-locked file f of a turn: checks with inspect that
  * it is locked to R(turn) of the campaign's chain and takes its player from its name
  * (timelock_player_of; a due player of the campaign, once); problems into t->diag. Its bytes
- * stay the ciphertext: they are what the close hashes and commits. 0, or -1 when the tool
- * cannot run (ERROR_UNAVAILABLE without node, ERROR_OS): never for a bad file. */
+ * stay the ciphertext: they are what the close hashes and commits. At a close (not a check:
+ * the inbox refuses it), a file locked to a round R(turn) was before a schedule change
+ * (timelock_former_round) is taken too, with f->timelock_failed saying so: it counts as no
+ * orders. 0, or -1 when the tool cannot run (ERROR_UNAVAILABLE without node, ERROR_OS):
+ * never for a bad file. */
 int timelock_take(struct turn *t, struct order_file *f);
 
 /* After the round's signature is checked: opens each time-locked file of t (not the umpire's
  * rulings) and parses the plaintext as an order file; one that does not open, or opens to
  * something other than an order file of its player for the turn, gets no orders and the
- * reason in f->timelock_failed (resolve journals "no orders from P: why"). 0, or -1 when the
+ * reason in f->timelock_failed (resolve journals EVENTS_VOID_FILE, events.h). 0, or -1 when the
  * tool cannot run at all (never for a bad file). */
 int timelock_open_files(struct turn *t);
 

@@ -632,9 +632,9 @@ static int step_resolve(struct turn *t)
 		ro[n_ro].player = ids[i];
 		ro[n_ro].orders = f ? f->orders : NULL;
 		if (missing)
-			events_add(&t->out.events, "orders", "no orders from %s", ids[i]);
+			events_add(&t->out.events, "orders", EVENTS_NO_ORDERS, ids[i]);
 		else if (f && f->timelock_failed)
-			events_add(&t->out.events, "orders", "no orders from %s: %s", ids[i],
+			events_add(&t->out.events, "orders", EVENTS_VOID_FILE, ids[i],
 				f->timelock_failed);
 		rc = missed_orders(t, ids[i], f != NULL, &held[n_ro]);
 		if (held[n_ro])

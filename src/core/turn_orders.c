@@ -427,6 +427,12 @@ static void make_close(struct turn *t, struct close_record *r)
 		struct close_order *o = &r->orders[r->n_orders++];
 		o->player = xstrdup(f->player);
 		memcpy(o->sha256, f->digest_hash, FAIR_HASH_BYTES);
+		/* A sealed campaign's time-locked file is public from the close on: its salt
+		 * hides nothing, and lets anyone check the commitment (docs/fairness.md). */
+		o->has_salt = c->orders_timelocked && c->visibility == CAMPAIGN_SEALED &&
+			      !f->is_rulings;
+		if (o->has_salt)
+			memcpy(o->salt, f->salt, FAIR_HASH_BYTES);
 		o->has_entropy = f->has_entropy;
 		memcpy(o->entropy, f->entropy, FAIR_HASH_BYTES);
 	}

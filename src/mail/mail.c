@@ -157,12 +157,14 @@ struct scan {
 	size_t n_parts; /* leaf parts seen */
 };
 
-/* 1 if name ends in .yaml or .yml (any case). */
+/* 1 if name ends in .yaml or .yml, or .age (a time-locked order file as `umpire seal` writes
+ * it, docs/formats.md "Time-locked order files"), any case. */
 static int yaml_name(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
 	return (n > 5 && strcasecmp(name + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcasecmp(name + n - 4, ".yml") == 0);
+	       (n > 4 && strcasecmp(name + n - 4, ".yml") == 0) ||
+	       (n > 4 && strcasecmp(name + n - 4, ".age") == 0);
 }
 
 static void scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)

@@ -11,6 +11,7 @@
 #include "core/fair.h"
 #include "core/file.h"
 #include "core/receipt.h"
+#include "core/timelock.h"
 #include "mail/inbox.h"
 #include "core/layout.h"
 #include "core/missed.h"
@@ -466,10 +467,52 @@ int notify_game_end(struct campaign *c, const char *why, const char *result, lon
 	return rc;
 }
 
+/* Time-locked orders (docs/fairness.md, "Schedule changes after a player sealed"): the round
+ * turn's orders are sealed to now, and for player, whose file for the turn the inbox holds
+ * already, what becomes of it when the change moved that round. Appended to body. */
+static void override_rounds(struct campaign *c, size_t k, size_t i, struct buf *body)
+{
+	const struct override *o = &c->pbem.overrides[k];
+	long long now = campaign_turn_round(c, o->turn), was, sealed;
+	char at[32], chain[65];
+
+	if (!c->orders_timelocked || now < 1 || override_is_seat_or_end(o->kind))
+		return;
+	pbem_format_utc(at, sizeof at, close_round_at(c, now));
+	buf_printf(body,
+		"\n\nTurn %d's orders are time-locked to beacon round %lld now (out at %s): seal\n"
+		"them to that round (umpire seal ORDERS --campaign CLONE --round %lld, or the sealing\n"
+		"page of the campaign's pages once they are built again).",
+		o->turn, now, at, now);
+	char *dir = inbox_turn_dir(c, o->turn);
+	char *path = xasprintf("%s/%s.yaml", dir, c->players[i]);
+	struct buf f = BUF_INIT;
+	if (file_read(path, 2 * ORDER_FILE_MAX_BYTES, &f) == 0 &&
+		timelock_inspect(f.data ? f.data : "", f.len, &sealed, chain) == 0 &&
+		sealed != now) {
+		was = sealed;
+		pbem_format_utc(at, sizeof at, close_round_at(c, was));
+		buf_printf(body,
+			"\n\nYour time-locked orders for turn %d, accepted already, are sealed to round %lld,\n"
+			"out at %s: %s. At the close only a file sealed to round %lld\n"
+			"counts: this one would count as no orders. Seal your orders again to round %lld\n"
+			"and send them; the new file replaces the old.",
+			o->turn, was, at,
+			was < now ?
+				"before the turn's new close, so anyone can read them from then on" :
+				"after the turn's close, which moved earlier",
+			now, now);
+	}
+	error_clear();
+	buf_release(&f);
+	free(path);
+	free(dir);
+}
+
 int notify_override(struct campaign *c, size_t k, long long now, size_t *n)
 {
 	const struct override *o = &c->pbem.overrides[k];
-	struct buf body = BUF_INIT;
+	struct buf body = BUF_INIT, mine = BUF_INIT;
 	char kind[32], when[32];
 	int rc = 0;
 
@@ -483,11 +526,6 @@ int notify_override(struct campaign *c, size_t k, long long now, size_t *n)
 			"\n\nTurn %d's deadline is now %s; every later deadline moves with it.",
 			o->turn, when);
 	}
-	buf_printf(&body,
-		"\n\nThe close of turn %d commits it (journal/turn-%04d.close.yaml, 'overrides:'),\n"
-		"and 'umpire verify' checks that it moved no deadline that had passed when it was\n"
-		"made. 'umpire log DIR --umpire' lists every override of the campaign.\n",
-		o->turn, o->turn);
 	snprintf(kind, sizeof kind, "override-%zu", k + 1);
 	char *subject = xasprintf("[%s] turn %d: %s", c->id, o->turn,
 		o->kind == OVERRIDE_EXTEND ? "deadline extended" :
@@ -497,12 +535,21 @@ int notify_override(struct campaign *c, size_t k, long long now, size_t *n)
 	for (size_t i = 0; i < c->n_players && rc == 0; i++) {
 		if (!has_address(c, i))
 			continue;
-		struct notice nt = { kind, o->turn, subject, buf_str(&body), { { 0 } }, 0 };
+		buf_clear(&mine);
+		buf_puts(&mine, buf_str(&body));
+		override_rounds(c, k, i, &mine);
+		buf_printf(&mine,
+			"\n\nThe close of turn %d commits it (journal/turn-%04d.close.yaml, 'overrides:'),\n"
+			"and 'umpire verify' checks that it moved no deadline that had passed when it was\n"
+			"made. 'umpire log DIR --umpire' lists every override of the campaign.\n",
+			o->turn, o->turn);
+		struct notice nt = { kind, o->turn, subject, buf_str(&mine), { { 0 } }, 0 };
 		rc = queue_notice(c, i, &nt, now);
 		*n += rc == 0;
 	}
 	free(subject);
 	buf_release(&body);
+	buf_release(&mine);
 	return rc;
 }
 

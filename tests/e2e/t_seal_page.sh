@@ -76,10 +76,11 @@ node "$TLOCK" open --round "$R" --signature "$sig" --chain-info "$TMP/info.json"
 head -1 "$TMP/inner" | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || die "the inner layer is not an age file"
 ! grep -q french "$TMP/inner" || die "the inner layer shows the orders"
 
-# Served over http with the campaign's pages: the page reads campaign.yaml beside it, asks for
-# nothing else (a static server on the loopback, which logs every path asked).
+# Served over http with the campaign's pages: the page reads campaign.yaml and overrides.yaml
+# beside it, asks for nothing else (a static server on the loopback, which logs every path asked).
 mkdir "$TMP/site"
 cp "$ROOT/build/web/seal.html" "$ROOT/build/web/seal.js" "$ROOT/build/web/verify.css" "$C/campaign.yaml" "$TMP/site/"
+printf 'overrides: []\n' >"$TMP/site/overrides.yaml" # as umpire site writes it without a schedule change
 node -e '
     const http = require("http"), fs = require("fs"), path = require("path");
     const [dir, portFile, log] = process.argv.slice(1);
@@ -100,7 +101,7 @@ page "http://127.0.0.1:$(cat "$TMP/port")/seal.html" - "$ORDERS" "$TMP/served.ag
 node "$TLOCK" open --round "$R" --signature "$sig" --chain-info "$TMP/info.json" --identity "$TMP/umpire.id" \
     <"$TMP/served.age" | cmp "$ORDERS" - || die "the file sealed by the served page does not open to the order file"
 sort -u "$TMP/served.log" | tr '\n' ' ' >"$TMP/paths"
-[ "$(cat "$TMP/paths")" = "/campaign.yaml /seal.html /seal.js /verify.css " ] || die "the served page asked for $(cat "$TMP/paths")"
+[ "$(cat "$TMP/paths")" = "/campaign.yaml /overrides.yaml /seal.html /seal.js /verify.css " ] || die "the served page asked for $(cat "$TMP/paths")"
 kill "$server"; trap - EXIT
 
 # A key the schema does not know: refused, nothing offered.

@@ -117,7 +117,7 @@ echo "not an order file at all" |
 expect 0 at "$(deadline 2)" "$BIN" close c defender.yaml.age
 resolve c 2
 expect 0 "$BIN" log c --turn 2
-has "$TMP/out" "no orders from defender: "
+has "$TMP/out" "orders from defender count as none: "
 has "$TMP/out" "opens to no order file of defender for turn 2"
 
 # turn 3: the attacker sends last turn's orders, sealed properly to R(3): no orders either
@@ -126,7 +126,7 @@ node "$TLOCK" seal --round "$(round 3)" --chain-info info.json \
 expect 0 at "$(deadline 3)" "$BIN" close c attacker.yaml.age
 resolve c 3
 expect 0 "$BIN" log c --turn 3
-has "$TMP/out" "no orders from attacker: "
+has "$TMP/out" "orders from attacker count as none: "
 has "$TMP/out" "this is turn 1's file; turn 3 is open"
 
 # both verifiers: the closes name R(t), the committed ciphertexts are the closed ones, and
@@ -160,7 +160,7 @@ expect 0 at "$(deadline 1)" "$BIN" close s attacker.yaml.age
 secret s wombat-astrolabe
 resolve s 1
 expect 0 "$BIN" log s --turn 1
-! grep -q "no orders from attacker" "$TMP/out" || die "the sealed file did not open"
+! grep -q "orders from attacker count as none" "$TMP/out" || die "the sealed file did not open"
 expect 3 "$BIN" verify s
 # the reveal publishes the identity: a clone then opens both layers as the turn did
 expect 0 "$BIN" reveal s
@@ -169,11 +169,12 @@ git clone -q s sclone2
 expect 3 "$BIN" verify sclone2
 has "$TMP/out" "every turn re-resolves to its commit"
 expect 3 node "$JSV" sclone2
+has "$TMP/out" "1 time-locked file opened" # both layers: the identity is revealed
 
 # the campaign's pages carry the sealing page, with campaign.yaml beside it (README, "Sealing
 # orders nobody can read before the close")
 expect 0 "$BIN" site c site
-for f in seal/index.html seal/seal.js seal/verify.css seal/campaign.yaml; do
+for f in seal/index.html seal/seal.js seal/verify.css seal/campaign.yaml seal/overrides.yaml; do
     [ -s "site/$f" ] || die "umpire site wrote no $f for a time-locked campaign"
 done
 cmp -s site/seal/campaign.yaml c/campaign.yaml || die "the sealing page's campaign.yaml is not the campaign's"

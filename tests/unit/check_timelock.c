@@ -13,6 +13,7 @@
 #include "core/campaign.h"
 #include "core/close.h"
 #include "core/error.h"
+#include "core/schedule.h"
 #include "core/spawn.h"
 #include "core/timelock.h"
 
@@ -49,6 +50,38 @@ START_TEST(turn_round_by_hand)
 	ck_assert_int_le(close_named_round(&c, 1767355200LL), campaign_turn_round(&c, 1));
 	c.pbem.schedule.set = 0;
 	ck_assert_int_eq(campaign_turn_round(&c, 1), -1);
+}
+END_TEST
+
+/* An extension of 1d made in turn 1 and a pause of 3h in turn 2 (core/schedule.h): R(turn)
+ * follows pbem_deadline; the rounds R(2) was before each change are former rounds, with the
+ * time of the change that moved them; R(1) as it stands is none. */
+START_TEST(turn_round_with_overrides)
+{
+	struct campaign c;
+	struct override o[2] = {
+		{ .kind = OVERRIDE_EXTEND, .turn = 1, .at = 1767300000LL, .shift = 86400 },
+		{ .kind = OVERRIDE_PAUSE,
+			.turn = 2,
+			.at = 1767400000LL,
+			.shift = 10800,
+			.until = 1767410800LL },
+	};
+
+	demo_campaign(&c);
+	c.pbem.overrides = o;
+	c.pbem.n_overrides = 2;
+	/* turn 1: a day later, 28800 rounds; turn 2: a day and three hours, 32400 rounds */
+	ck_assert_int_eq(campaign_turn_round(&c, 1), 43501 + 28800);
+	ck_assert_int_eq(campaign_turn_round(&c, 2), 43501 + 28800 + 28800 + 3600);
+	ck_assert_int_eq(timelock_former_round(&c, 2, 43501 + 28800), 1767300000LL);
+	ck_assert_int_eq(timelock_former_round(&c, 2, 43501 + 2 * 28800), 1767400000LL);
+	ck_assert_int_eq(timelock_former_round(&c, 1, 43501), 1767300000LL);
+	ck_assert_int_eq(timelock_former_round(&c, 1, 43501 + 28800), -1);
+	ck_assert_int_eq(timelock_former_round(&c, 2, 43501 + 2 * 28800 + 3600), -1);
+	ck_assert_int_eq(timelock_former_round(&c, 2, 43500), -1);
+	c.pbem.overrides = NULL;
+	c.pbem.n_overrides = 0;
 }
 END_TEST
 
@@ -169,6 +202,7 @@ static Suite *timelock_suite(void)
 	Suite *s = suite_create("timelock");
 	TCase *tc = tcase_create("timelock");
 	tcase_add_test(tc, turn_round_by_hand);
+	tcase_add_test(tc, turn_round_with_overrides);
 	tcase_add_test(tc, player_of_names);
 	tcase_add_test(tc, recipients);
 	tcase_add_test(tc, capture);

@@ -6,14 +6,11 @@ import { sha1 } from '@noble/hashes/legacy';
 import { Failed, sha256, hex, equal, utc, byteOrder, closeTag, tag, concat } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
 import { roundAt, namedRound } from './beacon.js';
-import { UMPIRE } from './campaign.js';
-import { isTimelockedFile, timelockOf } from './timelock-verify.js';
-import { turnRound } from './tlock-campaign.js';
+import { UMPIRE, NO_SHIFT, parseOverride, deadlineOf, turnRound } from './campaign.js';
+import { isTimelockedFile } from './timelock-verify.js';
 
 export const closePath = (t) => `journal/turn-${String(t).padStart(4, '0')}.close.yaml`;
 const CLOSE_KEYS = ['campaign', 'turn', 'closed_at', 'closed_at_utc', 'entropy', 'orders_digest', 'orders', 'missing', 'beacon', 'overrides'];
-const OVERRIDE_KINDS = ['extend', 'pause', 'resume', 'replace', 'end'];
-const NO_SHIFT = ['replace', 'end']; // overrides that move no deadline
 export const SIGNATURE = 'umpire <umpire@localhost>';
 export const LATE_SLACK = 3600;
 
@@ -29,8 +26,11 @@ export function parseClose(bytes, path) {
 	};
 	if (r.entropy !== 'beacon' && r.entropy !== 'players') throw new Failed(`${path}: entropy '${r.entropy}' (beacon or players expected)`);
 	for (const o of need(root, 'orders', path, 'seq')) {
-		onlyKeys(o, ['player', 'sha256', 'entropy'], path);
-		r.orders.push({ player: need(o, 'player', path, 'str'), sha256: need(o, 'sha256', path, 'hex'), entropy: has(o, 'entropy') ? need(o, 'entropy', path, 'hex') : null });
+		onlyKeys(o, ['player', 'sha256', 'salt', 'entropy'], path);
+		r.orders.push({
+			player: need(o, 'player', path, 'str'), sha256: need(o, 'sha256', path, 'hex'),
+			salt: has(o, 'salt') ? need(o, 'salt', path, 'hex') : null, entropy: has(o, 'entropy') ? need(o, 'entropy', path, 'hex') : null,
+		});
 	}
 	for (const p of need(root, 'missing', path, 'seq')) {
 		if (typeof p !== 'string') throw new Failed(`${path}: a player id expected in missing`);
@@ -42,36 +42,8 @@ export function parseClose(bytes, path) {
 		r.round = needRange(b, 'round', path, 1, 2 ** 50);
 		r.roundAt = needRange(b, 'round_at', path, 0, 2 ** 50);
 	}
-	r.overrides = [];
-	for (const o of has(root, 'overrides') ? need(root, 'overrides', path, 'seq') : []) {
-		onlyKeys(o, ['kind', 'at', 'at_utc', 'player', 'shift', 'until', 'ssh_key', 'reason'], path);
-		const kind = need(o, 'kind', path, 'str');
-		if (!OVERRIDE_KINDS.includes(kind)) throw new Failed(`${path}: kind '${kind}' (${OVERRIDE_KINDS.join(', ')} expected)`);
-		r.overrides.push({
-			kind, at: needRange(o, 'at', path, 0, 2 ** 50), player: has(o, 'player') ? need(o, 'player', path, 'str') : null,
-			shift: !NO_SHIFT.includes(kind) ? needRange(o, 'shift', path, -(2 ** 40), 2 ** 40) : 0,
-			until: kind === 'pause' ? needRange(o, 'until', path, 0, 2 ** 50) : null,
-			sshKey: has(o, 'ssh_key') ? need(o, 'ssh_key', path, 'str') : null, reason: need(o, 'reason', path, 'str'),
-		});
-	}
+	r.overrides = (has(root, 'overrides') ? need(root, 'overrides', path, 'seq') : []).map((o) => parseOverride(o, path));
 	return r;
-}
-
-/** Turn t's deadline (docs/fairness.md "Schedule changes"): first + (t - 1) * every, moved by
- *  every override made while turn t or an earlier one was open, of the closes checked so far;
- *  before = [turn, index]: only those made before that one. */
-export function deadlineOf(camp, t, before = null) {
-	const s = camp.schedule;
-	let d = s.first + (t - 1) * s.every;
-	const turns = [...(camp.overrides || new Map()).keys()].sort((a, b) => a - b);
-	for (const u of turns) {
-		const list = camp.overrides.get(u);
-		for (let i = 0; i < list.length; i++) {
-			if (before && (u > before[0] || (u === before[0] && i >= before[1]))) return d;
-			if (u <= t) d += list[i].shift;
-		}
-	}
-	return d;
 }
 
 /** The overrides turn t's close carries: made while the turn was open, none moving a deadline
@@ -82,8 +54,8 @@ function checkOverrides(camp, t, r) {
 	camp.closedAt = camp.closedAt || new Map();
 	const prev = camp.closedAt.get(t - 1);
 	const flat = [...camp.overrides.keys()].filter((u) => u < t).sort((a, b) => a - b).flatMap((u) => camp.overrides.get(u));
-	camp.overrides.set(t, r.overrides);
 	camp.closedAt.set(t, r.closedAt);
+	camp.overrides.set(t, r.overrides);
 	const s = camp.schedule;
 	r.overrides.forEach((o, i) => {
 		if (o.at > r.closedAt || (prev !== undefined && o.at < prev)) throw new Failed(`an override made at ${o.at}, outside the time turn ${t} was open (from ${prev} to its close at ${r.closedAt})`);
@@ -146,6 +118,7 @@ export function renderClose(r, camp) {
 	out.push(r.orders.length ? 'orders:' : 'orders: []');
 	for (const o of r.orders) {
 		out.push('- player: ' + emitStr(o.player), '  sha256: ' + emitStr(hex(o.sha256)));
+		if (o.salt) out.push('  salt: ' + emitStr(hex(o.salt)));
 		if (o.entropy) out.push('  entropy: ' + emitStr(hex(o.entropy)));
 	}
 	out.push(r.missing.length ? 'missing:' : 'missing: []');
@@ -192,8 +165,10 @@ export function checkCloseFile(camp, t, r) {
 		const named = namedRound(camp.beaconGenesis, camp.beaconPeriod, camp.beaconDelay, r.closedAt);
 		// Time-locked orders: the close names R(t), the round the files were locked to, never
 		// one earlier than a close at closed_at could name (docs/fairness.md, "Time-locked orders").
-		const tl = timelockOf(camp);
-		const locked = tl.timelocked ? Number(turnRound(tl, t)) : 0;
+		// R(t) from the schedule as this close's overrides and the earlier ones move it.
+		camp.overrides = camp.overrides || new Map();
+		camp.overrides.set(t, r.overrides);
+		const locked = camp.timelocked ? turnRound(camp, t) : 0;
 		if (r.roundAt > r.closedAt && locked && (r.round !== locked || r.round < named)) {
 			throw new Failed(`${path}: beacon round ${r.round}, but turn ${t}'s orders are time-locked to round ${locked}, which a close at ${r.closedAt} ${locked < named ? 'cannot name (it is out too soon after)' : 'must name'}`);
 		}
@@ -294,17 +269,20 @@ export function checkAgainstTurn(camp, t, close, files, digest, odir) {
 	checkMissing(camp, close, cp, (p) => p in files);
 }
 
+/** The event text of a due player closed without orders (src/core/events.h EVENTS_NO_ORDERS). */
+export const NO_ORDERS = 'no orders from ';
+/** The event text of a player whose file the close fixed but which gives no orders (a
+ *  time-locked file that did not open: EVENTS_VOID_FILE): voidFile(P) is its start. */
+export const voidFile = (p) => `orders from ${p} count as none: `;
+
 /** The close's missing list is who turn t journaled as sending no orders (an event "no orders
  *  from P" of phase orders each, src/core/turn.c step_resolve): the turns a seat missed and
  *  civil disorder are counted from the closes, so a close rewritten to hide a miss must
- *  disagree with its turn. */
+ *  disagree with its turn. Every event of phase orders that begins so is exactly that text. */
 export function checkMissingEvents(t, close, events, jpath) {
-	// Exactly "no orders from P": "no orders from P: WHY" is a time-locked file the close fixed
-	// that did not open (issue 36), not a player the close lists as missing.
-	const NO = /^no orders from ([^\s:]+)$/;
 	const said = (Array.isArray(events) ? events : [])
-		.filter((e) => e && typeof e === 'object' && String(e.phase) === 'orders' && NO.test(String(e.text)))
-		.map((e) => NO.exec(String(e.text))[1])
+		.filter((e) => e && typeof e === 'object' && String(e.phase) === 'orders' && String(e.text).startsWith(NO_ORDERS))
+		.map((e) => String(e.text).slice(NO_ORDERS.length))
 		.sort();
 	const want = [...close.missing].sort();
 	if (said.join('\n') !== want.join('\n')) {

@@ -5,7 +5,7 @@
 import PostalMime from 'postal-mime';
 import { Failed, hex, equal, utc, ZERO32 } from './bytes.js';
 import { parseYaml, need, needRange, onlyKeys, has } from './yaml.js';
-import { deadlineOf } from './close.js';
+import { deadlineOf } from './campaign.js';
 
 const MARK = '# umpire receipt';
 /** A witness under a schedule (missing: no-orders) comes within this of the deadline plus grace. */

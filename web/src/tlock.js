@@ -173,6 +173,27 @@ export function isArmored(bytes) {
 	return head.trimStart().startsWith(ARMOR_BEGIN);
 }
 
+/**
+ * checkInner(bytes): what the time-lock layer of a sealed campaign's file must open to (docs/
+ * fairness.md, "Time-locked orders"): an armored age file with exactly one recipient stanza,
+ * X25519's (one argument, the 32-byte share, and a 32-byte wrapped file key). Which key it is
+ * for cannot be seen without the identity. TlockError saying what it is instead.
+ */
+export function checkInner(bytes) {
+	if (!isArmored(bytes)) fail('the time-lock layer opens to no armored age file (a sealed campaign\'s file is encrypted to the umpire\'s key inside)');
+	const bin = decodeArmored(bytes);
+	let hdr;
+	try {
+		hdr = readAge(Buffer.from(bin).toString('binary')).header;
+	} catch (e) {
+		return fail(`the inner file is not an age file: ${e.message}`);
+	}
+	if (hdr.version !== 'age-encryption.org/v1') fail(`the inner file's age version is "${hdr.version}" (expected age-encryption.org/v1)`);
+	const st = hdr.recipients;
+	if (st.length !== 1 || st[0].type !== 'X25519') fail(`the inner file has ${st.map((x) => x.type).join(', ') || 'no'} recipient stanza${st.length === 1 ? '' : 's'} (expected exactly one, X25519, the umpire's key)`);
+	if (st[0].args.length !== 1 || !/^[A-Za-z0-9+/]{43}$/.test(st[0].args[0]) || st[0].body.length !== 32) fail('the inner file\'s X25519 stanza is malformed (one 32-byte share and a 32-byte wrapped key expected)');
+}
+
 /** openInner(bytes, identity): the inner, X25519 layer (armored age file) opened by typage. */
 export async function openInner(bytes, identity) {
 	const bin = decodeArmored(bytes);

@@ -7,7 +7,7 @@ import { parseYaml, need, onlyKeys, has } from './yaml.js';
 import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
-import { timelockOf, checkTimelocked } from './timelock-verify.js';
+import { checkTimelocked } from './timelock-verify.js';
 import { beaconHash, randomnessOf, checkRound, RoundBatch, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
@@ -430,14 +430,15 @@ async function verifyTurn(ctx, t, commit, prevKey, close) {
 			if (camp.beaconKey) {
 				if (sig === null) throw new Failed(`beacon: ${jpath}: no beacon_signature: the campaign's beacon (chain ${camp.beaconChain}) signs its rounds`);
 				// time-locked files open with the signature: it is checked before they are
-				const why = timelockOf(camp).timelocked ? checkRound(camp.beaconKey, BigInt(rnd), sig)
+				const why = camp.timelocked ? checkRound(camp.beaconKey, BigInt(rnd), sig)
 					: ctx.rounds.add(camp.beaconKey, t, jpath, rnd, sig);
 				if (why) throw new Failed(`beacon: ${jpath}: round ${rnd}: signature ${sig}: ${why}`);
 				signed = ', BLS signature checked';
 			}
-			if (timelockOf(camp).timelocked) { // issue 36: the close's time-locked files, opened
+			if (camp.timelocked) { // issue 36: the close's time-locked files, opened
 				if (sig === null) throw new Failed(`beacon: ${jpath}: no beacon_signature: time-locked orders open with it`);
-				const tl = await checkTimelocked(repo, camp, t, commit.oid, close, rnd, sig);
+				const identity = camp.sealed && ctx.revealId ? await revealedIdentity(ctx) : null;
+				const tl = await checkTimelocked(repo, camp, t, commit.oid, close, rnd, sig, Array.isArray(root.events) ? root.events : [], identity);
 				tl.notes.forEach((l) => ctx.say(l));
 				signed += `, ${tl.opened} time-locked file${tl.opened === 1 ? '' : 's'} opened`;
 			}
@@ -498,6 +499,24 @@ function checkStandingIn(root, jpath, standing) {
 	if ([...said].sort().join(' ') !== [...standing].sort().join(' ')) {
 		throw new Failed(`reveals: ${jpath} says no reveal from ${said.join(', ') || 'nobody'}, the reveals text stands in for ${standing.join(', ') || 'nobody'}`);
 	}
+}
+
+/** A sealed time-locked campaign after the reveal: the umpire's age identity it publishes
+ *  (reveal/timelock-identity, one AGE-SECRET-KEY-1 line), read once. */
+async function revealedIdentity(ctx) {
+	if (ctx.identity === undefined) {
+		const path = 'reveal/timelock-identity';
+		let bytes;
+		try {
+			bytes = await ctx.repo.blob(ctx.revealId, path);
+		} catch {
+			throw new Failed(`reveal: ${path} is not committed: the time-locked files' inner layers cannot be opened`);
+		}
+		const lines = new TextDecoder().decode(bytes).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+		if (lines.length !== 1 || !/^AGE-SECRET-KEY-1[0-9A-Z]+$/.test(lines[0])) throw new Failed(`reveal: ${path} is not an age identity (one AGE-SECRET-KEY-1... line)`);
+		ctx.identity = lines[0];
+	}
+	return ctx.identity;
 }
 
 /** Sealed: the reveal commit, on top of the last turn, adds reveal/ only. */

@@ -208,43 +208,55 @@ async function quiet(f) {
 	}
 }
 
-test('R(turn) from campaign.yaml: integer arithmetic, the first round at or after the time', async () => {
-	const { readCampaign, turnRound, parseUtc, parseDuration, firstRound } = await import('../src/tlock-campaign.js');
+test('R(turn) from campaign.yaml: integer arithmetic, the first round at or after the time, the overrides moving it', async () => {
+	const { readCampaign, readOverrides, turnRound, formerRounds, parseUtc, parseDuration, firstRound } = await import('../src/campaign.js');
+	const { Failed } = await import('../src/bytes.js');
 	// parseUtc against the platform's calendar, day by day over leap years and centuries
 	for (let d = 0; d < 200 * 365; d += 97) {
 		const t = new Date(Date.UTC(1970, 0, 1) + d * 86400000 + 45296000).toISOString().replace('.000Z', 'Z');
-		assert.equal(parseUtc(t), BigInt(Date.parse(t) / 1000), t);
+		assert.equal(parseUtc(t), Date.parse(t) / 1000, t);
 	}
-	assert.equal(parseUtc('2026-12-06T18:00Z'), 1796580000n);
+	assert.equal(parseUtc('2026-12-06T18:00Z'), 1796580000);
 	for (const bad of ['2026-02-29T00:00Z', '2026-13-01T00:00Z', '2026-12-06 18:00Z', '1969-12-31T23:59:59Z', '2026-12-06T24:00Z'])
-		assert.throws(() => parseUtc(bad), TlockError, bad);
-	assert.equal(parseDuration('90'), 90n);
-	assert.equal(parseDuration('45m'), 2700n);
-	assert.equal(parseDuration('7d'), 604800n);
-	assert.throws(() => parseDuration('1w'), TlockError);
-	const yaml = (extra) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: a\nfairness:\n  entropy: beacon\n  beacon_genesis: 1000\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${DEMO.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${DEMO.public_key}\n${extra}`);
-	const c = readCampaign(yaml('schedule:\n  first_deadline: 1970-01-01T01:00:00Z\n  every: 1h\n  grace: 10m\norders: timelocked\ntimelock:\n  recipient: age1abc\n'));
+		assert.equal(parseUtc(bad), null, bad);
+	assert.equal(parseDuration('90'), 90);
+	assert.equal(parseDuration('45m'), 2700);
+	assert.equal(parseDuration('7d'), 604800);
+	assert.equal(parseDuration('1w'), null);
+	const R = 'age1' + 'q'.repeat(58);
+	const yaml = (extra) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: a\nfairness:\n  commitment: ${'ab'.repeat(32)}\n  chain_length: 10\n  fair: true\n  entropy: beacon\n  beacon: umpire demo beacon\n  beacon_genesis: 1000\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${DEMO.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${DEMO.public_key}\n  beacon_demo: true\nvisibility: sealed\n${extra}`);
+	const c = readCampaign(yaml(`schedule:\n  first_deadline: 1970-01-01T01:00:00Z\n  every: 1h\n  grace: 10m\norders: timelocked\ntimelock:\n  recipient: ${R}\n`));
 	assert.equal(c.timelocked, true);
-	assert.equal(c.recipient, 'age1abc');
-	assert.deepEqual(c.info, { public_key: DEMO.public_key, period: 3, genesis_time: 1000, hash: DEMO.hash, schemeID: 'bls-unchained-g1-rfc9380', metadata: { beaconID: 'campaign' } });
+	assert.equal(c.recipient, R);
+	assert.deepEqual(c.info, { public_key: DEMO.public_key, period: 3, genesis_time: 1000, hash: DEMO.hash, schemeID: 'bls-unchained-g1-rfc9380', metadata: { beaconID: 'umpire-demo' } });
 	// turn 1: 3600 + 600 + 300 + 600 = 5100 = 1000 + 3 * 1366 + 2: the round out at 5101, 1368
-	assert.equal(turnRound(c, 1), 1368n);
+	assert.equal(turnRound(c, 1), 1368);
 	// turn 2: 8700 = 1000 + 3 * 2566 + 2: round 2568 (out at 8701)
-	assert.equal(turnRound(c, 2), 2568n);
+	assert.equal(turnRound(c, 2), 2568);
 	// at a round's own time: that round; at or before genesis: round 1
-	assert.equal(firstRound(c, 1000n + 3n * 10n), 11n);
-	assert.equal(firstRound(c, 1000n), 1n);
-	assert.equal(firstRound(c, 0n), 1n);
-	assert.throws(() => turnRound(c, 0), TlockError);
-	assert.throws(() => turnRound(readCampaign(yaml('orders: timelocked\n')), 1), /no schedule/);
+	assert.equal(firstRound(c, 1000 + 3 * 10), 11);
+	assert.equal(firstRound(c, 1000), 1);
+	assert.equal(firstRound(c, 0), 1);
+	assert.throws(() => turnRound(c, 0), Failed);
+	// the overrides (src/core pbem_deadline): an extension of 1h made in turn 2 and a pause of
+	// 2h in turn 3 move turn 2 by 1h, turn 3 and later by 3h; turn 1 stays
+	readOverrides(c, Buffer.from('overrides:\n- turn: 2\n  kind: extend\n  at: 4000\n  at_utc: "1970-01-01T01:06:40Z"\n  player: a\n  shift: 3600\n  reason: asked\n- turn: 3\n  kind: pause\n  at: 9000\n  at_utc: "1970-01-01T02:30:00Z"\n  shift: 7200\n  until: 16200\n  reason: holidays\n'), 'overrides.yaml');
+	assert.equal(turnRound(c, 1), 1368);
+	assert.equal(turnRound(c, 2), 2568 + 1200);
+	assert.equal(turnRound(c, 3), firstRound(c, 3600 * 3 + 10800 + 1500));
+	assert.deepEqual(formerRounds(c, 3), [firstRound(c, 3600 * 3 + 1500), firstRound(c, 3600 * 3 + 3600 + 1500)]);
+	assert.deepEqual(formerRounds(c, 1), []);
+	assert.throws(() => readCampaign(yaml('orders: timelocked\n')), /needs a schedule/);
+	assert.throws(() => readCampaign(yaml('schedule:\n  first_deadline: 1970-01-01T01:00:00Z\norders: timelocked\n')), /needs timelock.recipient/);
 	assert.equal(readCampaign(yaml('')).timelocked, false);
 });
 
 test("the JavaScript verifier: a close's time-locked files, opened with the round's signature", async () => {
-	const { checkTimelockedFiles, isTimelockedFile } = await import('../src/timelock-verify.js');
+	const { checkTimelockedFiles, isTimelockedFile, playerOf } = await import('../src/timelock-verify.js');
 	const { readCampaign: campaignOf } = await import('../src/campaign.js');
 	const { Failed, sha256 } = await import('../src/bytes.js');
-	const yaml = (vis) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: north\n- id: south\n- id: west\noptions: {}\nfairness:\n  commitment: ${'ab'.repeat(32)}\n  chain_length: 10\n  fair: true\n  entropy: beacon\n  beacon: drand quicknet\n  beacon_genesis: ${QN.genesis_time}\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${QN.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${QN.public_key}\nschedule:\n  first_deadline: 2023-01-01T00:00:00Z\nvisibility: ${vis}\norders: timelocked\n`);
+	const kp = await keygen(), recipient = kp.recipient;
+	const yaml = (vis) => Buffer.from(`id: x\nrules: hm-events\nplayers:\n- id: north\n- id: south\n- id: west\noptions: {}\nfairness:\n  commitment: ${'ab'.repeat(32)}\n  chain_length: 10\n  fair: true\n  entropy: beacon\n  beacon: drand quicknet\n  beacon_genesis: ${QN.genesis_time}\n  beacon_period: 3\n  beacon_delay: 600\n  beacon_chain: ${QN.hash}\n  beacon_scheme: bls-unchained-g1-rfc9380\n  beacon_public_key: ${QN.public_key}\nschedule:\n  first_deadline: 2023-01-01T00:00:00Z\nvisibility: ${vis}\norders: timelocked\n${vis === 'sealed' ? `timelock:\n  recipient: ${recipient}\n` : ''}`);
 	const camp = campaignOf(yaml('open'));
 	const orders = (p, t) => Buffer.from(`campaign: x\nturn: ${t}\nplayer: ${p}\norders: []\n`);
 	const files = {
@@ -259,6 +271,10 @@ test("the JavaScript verifier: a close's time-locked files, opened with the roun
 	assert.equal(r.notes.length, 2);
 	assert.match(r.notes[0], /south\.age opens to no order file of south for turn 2 \(player 'west'\): no orders from south/);
 	assert.match(r.notes[1], /west\.age is locked to round 657414 .*not the close's round 657413/);
+	// given the turn's events: each file that gives no orders is one the turn counted as none
+	const none = (p) => ({ phase: 'orders', text: `orders from ${p} count as none: why` });
+	await assert.rejects(checkTimelockedFiles(camp, 2, close, files, String(Q.round), Q.signature, [none('south')]), /west\.age is locked to round .* but the turn took orders from west/);
+	assert.equal((await checkTimelockedFiles(camp, 2, close, files, String(Q.round), Q.signature, [none('south'), none('west')])).opened, 1);
 	// a file that is not the one the close fixed; a fixed file not committed; one more file
 	const edited = { ...files, 'north.yaml.age': Buffer.from(files['south.age']) };
 	await assert.rejects(checkTimelockedFiles(camp, 2, close, edited, String(Q.round), Q.signature), (e) => e instanceof Failed && /north\.yaml\.age: SHA256 .* the close fixed/.test(e.message));
@@ -266,12 +282,29 @@ test("the JavaScript verifier: a close's time-locked files, opened with the roun
 	delete fewer['west.age'];
 	await assert.rejects(checkTimelockedFiles(camp, 2, close, fewer, String(Q.round), Q.signature), /fixed a file from west, but timelocked\/turn-0002\/ commits none/);
 	await assert.rejects(checkTimelockedFiles(camp, 2, close, { ...files, 'east.age': files['west.age'] }, String(Q.round), Q.signature), /fixed no time-locked file of 'east'/);
-	// sealed: the outer layer opens to the inner age file (to the umpire's key), which stays shut
+	// sealed: the close gives each file's salt, and its salted commitment must be the file's;
+	// the outer layer opens to the inner age file (to the umpire's key), which stays shut
+	const { sealedHash } = await import('../src/sealed.js');
 	const sealedCamp = campaignOf(yaml('sealed'));
-	const { recipient } = await keygen();
-	const sfiles = { 'north.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN, recipient })) };
-	const sr = await checkTimelockedFiles(sealedCamp, 2, { orders: [{ player: 'north', sha256: new Uint8Array(32) }] }, sfiles, String(Q.round), Q.signature);
-	assert.deepEqual(sr, { opened: 1, notes: [] });
+	const sfiles = {
+		'north.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN, recipient })),
+		'south.age': Buffer.from(await seal(orders('south', 2), { round: Q.round, info: QN })), // no inner layer
+	};
+	const salt = new Uint8Array(32).fill(7);
+	const sclose = { orders: Object.entries(sfiles).map(([n, b]) => ({ player: playerOf(n), sha256: sealedHash(salt, b), salt })) };
+	const sr = await checkTimelockedFiles(sealedCamp, 2, sclose, sfiles, String(Q.round), Q.signature, [none('south')]);
+	assert.equal(sr.opened, 1);
+	assert.match(sr.notes[0], /south\.age opens to no age file for the umpire's key \(the time-lock layer opens to no armored age file/);
+	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, sclose, sfiles, String(Q.round), Q.signature, []), /south\.age opens to no age file .* but the turn took orders from south/);
+	// after the reveal, with the umpire's identity: the inner layer opens to the orders
+	assert.equal((await checkTimelockedFiles(sealedCamp, 2, sclose, sfiles, String(Q.round), Q.signature, [none('south')], kp.identity)).opened, 1);
+	const other = { ...sfiles, 'north.age': Buffer.from(await seal(orders('north', 3), { round: Q.round, info: QN, recipient })) };
+	const oclose = { orders: Object.entries(other).map(([n, b]) => ({ player: playerOf(n), sha256: sealedHash(salt, b), salt })) };
+	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, oclose, other, String(Q.round), Q.signature, [none('south')], kp.identity), /north\.age opens to no order file of north for turn 2 \(turn 3\), but the turn took orders from north/);
+	// a ciphertext other than the one the close fixed (sealed to the same round and key)
+	const swapped = { ...sfiles, 'north.age': Buffer.from(await seal(orders('north', 2), { round: Q.round, info: QN, recipient })) };
+	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, sclose, swapped, String(Q.round), Q.signature, [none('south')]), /north\.age: salted commitment .* the close fixed/);
+	await assert.rejects(checkTimelockedFiles(sealedCamp, 2, { orders: [{ player: 'north', sha256: sclose.orders[0].sha256, salt: null }] }, { 'north.age': sfiles['north.age'] }, String(Q.round), Q.signature), /gives no salt for north's time-locked file \(a sealed campaign\)/);
 	// the close commit may add them; not in a campaign without orders: timelocked
 	const c = { status: 'A', mode: '100644', path: 'timelocked/turn-0002/north.age' };
 	assert.equal(isTimelockedFile(camp, 2, c), true);

@@ -1,13 +1,15 @@
 // The sealing page (issue 36, item 3): the player gives campaign.yaml (or the page reads the one
-// served beside it) and his order file; the page checks the file against the rule system's JSON
-// Schema (validators compiled by ajv at build time, web/build-tlock.mjs), computes the round of
-// the turn the file names (web/src/tlock-campaign.js, as umpire does), encrypts with drand's
-// tlock-js and typage (web/src/tlock.js) and offers `<name>.age` to download. No request leaves
-// the page's own folder.
+// served beside it, and overrides.yaml, every schedule change `umpire site` knew of) and his
+// order file; the page checks the file against the rule system's JSON Schema (validators
+// compiled by ajv at build time, web/build-tlock.mjs), computes the round of the turn the file
+// names (web/src/campaign.js, as umpire does, the schedule's changes included), encrypts with
+// drand's tlock-js and typage (web/src/tlock.js) and offers `<name>.age` to download. No
+// request leaves the page's own folder.
 import jsyaml from 'js-yaml';
 import * as validators from 'umpire:order-validators';
 import { seal, TlockError } from '../tlock.js';
-import { readCampaign, turnRound, roundTime } from '../tlock-campaign.js';
+import { Failed } from '../bytes.js';
+import { readCampaign, readOverrides, turnRound, roundTime } from '../campaign.js';
 
 const $ = (sel) => document.querySelector(sel);
 const readFile = async (f) => new Uint8Array(await f.arrayBuffer());
@@ -66,7 +68,7 @@ function mount() {
 			const round = turnRound(camp, turn);
 			show(`${name}: ${player}'s orders for turn ${turn} of ${camp.id}: the schema (${camp.rules}) is satisfied`);
 			show(`turn ${turn} closes on round ${round} of chain ${camp.info.hash}, out at ${utc(roundTime(camp, round))}`);
-			if (roundTime(camp, round) * 1000n <= BigInt(Date.now())) show(`note: by this computer's clock round ${round} is out already: turn ${turn}'s close is past, and anyone can open a file locked to it`);
+			if (roundTime(camp, round) * 1000 <= Date.now()) show(`note: by this computer's clock round ${round} is out already: turn ${turn}'s close is past, and anyone can open a file locked to it`);
 			if (camp.recipient) show(`sealed campaign: encrypted first to the umpire's key ${camp.recipient}, so your opponents cannot read it until the reveal`);
 			status.textContent = 'encrypting…';
 			const armored = await seal(bytes, { round, info: camp.info, recipient: camp.recipient });
@@ -79,13 +81,16 @@ function mount() {
 			done(true, `sealed to round ${round}: attach ${name}.age to your mail to the umpire`);
 		} catch (e) {
 			status.textContent = '';
-			done(false, e instanceof TlockError ? e.message : `error: ${e.message}`);
-			if (!(e instanceof TlockError)) console.error(e);
+			const known = e instanceof TlockError || e instanceof Failed;
+			done(false, known ? e.message : `error: ${e.message}`);
+			if (!known) console.error(e);
 		}
 	}
-	const takeCampaign = (bytes, from) => {
+	// overrides: overrides.yaml's bytes (the schedule's changes), or null.
+	const takeCampaign = (bytes, from, overrides = null) => {
 		try {
-			state.camp = readCampaign(bytes);
+			state.camp = readCampaign(bytes, 'campaign.yaml');
+			if (overrides) readOverrides(state.camp, overrides, 'overrides.yaml');
 			state.campName = from;
 			$('#us-campaign-name').textContent = `${state.camp.id} (${from})`;
 		} catch (e) {
@@ -95,8 +100,11 @@ function mount() {
 		}
 		run();
 	};
+	// campaign.yaml, and overrides.yaml when the player has it (picked together).
 	$('#us-campaign').addEventListener('change', async (ev) => {
-		if (ev.target.files[0]) takeCampaign(await readFile(ev.target.files[0]), ev.target.files[0].name);
+		const files = [...ev.target.files];
+		const ov = files.find((f) => /overrides\.ya?ml$/.test(f.name)), cf = files.find((f) => f !== ov);
+		if (cf) takeCampaign(await readFile(cf), cf.name, ov ? await readFile(ov) : null);
 	});
 	$('#us-orders').addEventListener('change', async (ev) => {
 		const f = ev.target.files[0];
@@ -104,11 +112,13 @@ function mount() {
 		state.orders = { name: f.name, bytes: await readFile(f) };
 		run();
 	});
-	// Served with the campaign's pages: its campaign.yaml beside the page (same folder only).
+	// Served with the campaign's pages: its campaign.yaml and overrides.yaml beside the page
+	// (same folder only), both read before the round is computed.
 	if (location.protocol === 'http:' || location.protocol === 'https:') {
-		fetch('campaign.yaml', { credentials: 'omit' }).then((r) => (r.ok ? r.arrayBuffer() : null)).then((b) => {
-			if (b && !state.camp) takeCampaign(new Uint8Array(b), 'served with this page');
-		}, () => {});
+		const get = (name) => fetch(name, { credentials: 'omit' }).then((r) => (r.ok ? r.arrayBuffer() : null), () => null);
+		Promise.all([get('campaign.yaml'), get('overrides.yaml')]).then(([b, o]) => {
+			if (b && !state.camp) takeCampaign(new Uint8Array(b), 'served with this page', o && new Uint8Array(o));
+		});
 	}
 	run();
 }
