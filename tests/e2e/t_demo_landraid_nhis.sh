@@ -6,6 +6,8 @@
 . "$ROOT/tests/e2e/lib.sh"
 new_campaign betio-seawall "$TMP/b"; play betio-seawall "$TMP/b"
 demo_shows betio-seawall "$TMP/b"
+# docs/rules/nhis.md's turn-by-turn table of the demo quotes its reports truly
+doc_table betio-seawall "$TMP/b" docs/rules/nhis.md
 new_campaign harbour-raid "$TMP/h"; play harbour-raid "$TMP/h"
 grep -q '^visibility: sealed$' "$TMP/h/campaign.yaml" || die "harbour-raid's demo is not sealed"
 demo_shows harbour-raid "$TMP/h"
