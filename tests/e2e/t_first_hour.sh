@@ -61,7 +61,7 @@ has "$last" "- Turn 1: the attacker's turn: event 6; 3 officers acted; lost: att
 has "$TMP/hr/.umpire/outbox/attacker/turn-0012/report.md" "## The game, turn by turn (12)"
 ! grep -q '^## Result' "$TMP/hr/reports/turn-0011.md" || die "a result before the game's end"
 new_campaign karak-gate "$TMP/kg"; play karak-gate "$TMP/kg"
-has "$TMP/kg/reports/turn-0010.md" "- orcs: lost 16 of 23 stands; 4 of 9 units destroyed; 1 of 3 characters slain"
+has "$TMP/kg/reports/turn-0010.md" "- orcs: lost 15 of 23 stands; 4 of 9 units destroyed; 1 of 3 characters slain"
 
 # 7. Possessives of plural side names; Warmaster distances in mm, as its table is measured.
 has "$TMP/kg/reports/turn-0010.md" "- Turn 2: dwarfs' turn;"
