@@ -176,3 +176,40 @@ demo_shows() {
             grep -qF -- "$_text" || die "$1 turn $_t does not show '$_text' (campaigns/$1/demo-shows.txt)"
     done
 }
+
+# doc_table NAME DIR PAGE: the turn-by-turn table of PAGE (a docs/ page: its section "Example
+# campaign: `campaigns/NAME/`", rows `| TURN | ... |`) tells the truth about the demo played
+# in DIR: it has one row for each shipped turn, each row quotes ("...") at least one text, and
+# each quoted text is in that turn's journal export or one of its reports (read as demo_shows
+# reads them, HTML entities decoded), so that the page cannot drift from the demo's dice.
+doc_table() {
+    python3 - "$ROOT/campaigns/$1" "$2" "$ROOT/$3" "$1" <<'PY' || die "$3: its table of $1's demo does not match the demo played in $2"
+import glob, html, os, re, sys
+camp, dest, page, name = sys.argv[1:5]
+text = open(page, encoding="utf-8").read()
+head = "## Example campaign: `campaigns/%s/`" % name
+if head not in text:
+    sys.exit("%s: no section '%s'" % (page, head))
+section = text.split(head, 1)[1].split("\n## ", 1)[0]
+rows = [l for l in section.splitlines() if re.match(r"^\| [0-9]+ \|", l)]
+turns = sorted(int(d[5:]) for d in os.listdir(os.path.join(camp, "orders")) if d.startswith("turn-"))
+got = [int(l.split("|")[1]) for l in rows]
+if got != turns:
+    sys.exit("%s: the table's rows are turns %s, the demo's turns %s" % (page, got, turns))
+bad = 0
+for row, n in zip(rows, got):
+    files = [os.path.join(dest, "journal", "turn-%04d.yaml" % n), os.path.join(dest, "reports", "turn-%04d.md" % n)]
+    files += sorted(glob.glob(os.path.join(dest, "reports", "turn-%04d" % n, "*.md")))
+    files += sorted(glob.glob(os.path.join(dest, ".umpire", "outbox", "*", "turn-%04d" % n, "report.md")))
+    seen = "\n".join(html.unescape(open(f, encoding="utf-8").read()) for f in files if os.path.exists(f))
+    quotes = re.findall(r'"([^"]+)"', row)
+    if not quotes:
+        print("%s: turn %d's row quotes no text of the turn" % (page, n), file=sys.stderr)
+        bad += 1
+    for q in quotes:
+        if html.unescape(q) not in seen:
+            print("%s: turn %d: \"%s\" is not in the turn's journal or reports" % (page, n, q), file=sys.stderr)
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
+}

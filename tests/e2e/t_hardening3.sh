@@ -38,7 +38,7 @@ has "$TMP/err" "dotgit.yaml:3:9: error: player is '.git' (a player id: 1 to 64 l
 # .umpire/closed/, sealed/ and outbox/ are removed by the next run that takes the writer
 # lock, as stale git locks are; other files stay.
 K="$TMP/kill"
-"$BIN" init "$K" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon $(cat "$H/demo.init" | grep -o -- "--beacon .*period 3") \
+"$BIN" init "$K" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon --beacon unsigned-test-beacon --beacon-genesis 1692803367 --beacon-period 3 \
     --visibility sealed >/dev/null
 SOURCE_DATE_EPOCH=1767229200 "$BIN" close "$K" "$H/orders/turn-0001/attacker.yaml" >/dev/null
 for d in closed/turn-0001 sealed/turn-0001/orders outbox/attacker/turn-0001 outbox/new; do
@@ -57,7 +57,7 @@ left=$(find "$K/.umpire" -name '.*.??????' -type f)
 # 10. Precise messages: a wrong secret (in a sealed campaign with a closed turn, where the
 # salts come from it first), another campaign's journal, a journal of another version.
 S="$TMP/sealed"
-"$BIN" init "$S" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon $(cat "$H/demo.init" | grep -o -- "--beacon .*period 3") \
+"$BIN" init "$S" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon --beacon unsigned-test-beacon --beacon-genesis 1692803367 --beacon-period 3 \
     --visibility sealed >/dev/null
 cp "$H/orders/turn-0001/attacker.yaml" "$TMP/attacker-1.yaml"
 SOURCE_DATE_EPOCH=1767229200 expect 0 "$BIN" close "$S" "$TMP/attacker-1.yaml"
@@ -91,7 +91,7 @@ expect 0 "$BIN" turn "$S" --beacon "demo value 1"
 # file for turn 3 of a beacon campaign after turn 2 was "already processed"; every command
 # that takes files refuses it alike, and nothing is written.
 Bc="$TMP/beacon"
-"$BIN" init "$Bc" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon $(cat "$H/demo.init" | grep -o -- "--beacon .*period 3") \
+"$BIN" init "$Bc" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon --demo-beacon \
     --visibility open >/dev/null
 play harbour-raid "$Bc" 2
 { printf 'campaign: harbour-raid\nturn: 3\nplayer: attacker\norders: []\n# '

@@ -31,14 +31,22 @@ YAML
 # shellcheck disable=SC2046
 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --visibility open \
     $(cat "$SRC/demo.init" 2>/dev/null || true) >/dev/null
-# Played as the demo plays it (demo.init): with entropy beacon each turn is closed, then
-# resolved with the demo's value once its round is out, for the turns whose value is
-# shipped (orders/turn-NNNN/beacon.txt); with entropy none each turn in one step.
+# Played as the demo plays it (demo.init): with entropy beacon each turn is closed when the
+# demo closes it, so that the close names the demo's round (orders/turn-NNNN/round.txt: the
+# close is beacon_delay before it), then resolved with that round's value and signature from
+# the demo beacon (tools/demo-beacon) once it is out; with entropy none each turn in one step.
 beacon=0
 grep -q '^  entropy: beacon$' c/campaign.yaml && beacon=1
+grep -q '^  beacon_demo: true$' c/campaign.yaml || [ $beacon -eq 0 ] || die "harbour-raid's demo is not on the demo beacon"
+genesis=$(sed -n 's/^  beacon_genesis: //p' c/campaign.yaml)
+period=$(sed -n 's/^  beacon_period: //p' c/campaign.yaml)
+delay=$(sed -n 's/^  beacon_delay: //p' c/campaign.yaml)
 last=$(ls -d "$SRC"/orders/turn-* | wc -l)
 [ $beacon -eq 0 ] ||
-    last=$(ls "$SRC"/orders/turn-*/beacon.txt | sed 's|.*/turn-0*\([0-9]*\)/beacon.txt|\1|' | sort -n | tail -1)
+    last=$(ls "$SRC"/orders/turn-*/round.txt | sed 's|.*/turn-0*\([0-9]*\)/round.txt|\1|' | sort -n | tail -1)
+# the demo beacon's rounds, as `umpire run --beacon-command` asks for them (CMD ROUND)
+bls=$(dirname "$(readlink -f "$BIN")")/umpire-bls
+printf '#!/bin/sh\nUMPIRE_BLS="%s" exec "%s/tools/demo-beacon" "$1"\n' "$bls" "$ROOT" > beacon.sh
 new_campaign harbour-raid "$TMP/demo"
 play harbour-raid "$TMP/demo" "$last"
 
@@ -55,6 +63,8 @@ for tdir in "$SRC"/orders/turn-*; do
     n=$(basename "$tdir" | sed 's/^turn-0*//')
     [ "$n" -le "$last" ] || break
     at=$((base + n * 86400))
+    # with closes: when the demo closes the turn (tools/demo-play)
+    [ $beacon -eq 0 ] || at=$((genesis + ($(cat "$tdir/round.txt") - 1) * period - delay))
     # Early in the day nothing has come: run waits, and the reminder goes out once.
     SOURCE_DATE_EPOCH=$((at - 7200)) expect 0 "$BIN" run c --maildir md --verbose
     has "$TMP/out" "turn $n: waiting for orders"
@@ -63,7 +73,6 @@ for tdir in "$SRC"/orders/turn-*; do
         addr=$([ "$p" = attacker ] && echo blood@example.org || echo governor@example.org)
         $PY "$ROOT/tests/e2e/mail/deliver.py" md "$addr" "$f" "t$n-$p" $((at - 3600))
     done
-    printf '#!/bin/sh\ncat "%s"\n' "$tdir/beacon.txt" > beacon.sh
     SOURCE_DATE_EPOCH=$at expect 0 "$BIN" run c --maildir md --beacon-command "sh $TMP/beacon.sh"
     has "$TMP/out" "inbox: turn $n: 1 accepted, 0 refused"
     tags=$((n + 1))
