@@ -2,6 +2,7 @@
 // tools/umpire-tlock.mjs — time-locked order files from the command line (issue 36, the contract
 // of docs/fairness.md "Time-locked orders"): inspect, seal, open and keygen, on drand's tlock-js
 // and typage (web/src/tlock.js). Never touches the network: a round's signature is given.
+import '../web/src/node-crypto.js'; // first: Web Crypto for node 18
 import fs from 'node:fs';
 import process from 'node:process';
 import { TlockError, MAX_FILE, checkChainInfo, parseRound, inspect, seal, open, checkInner, keygen } from '../web/src/tlock.js';

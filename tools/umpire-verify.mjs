@@ -2,6 +2,7 @@
 // tools/umpire-verify.mjs — the independent verifier in JavaScript (web/src/, written from
 // docs/fairness.md), on the command line: the same modules the browser page runs, given a
 // clone through node's fs. It does not re-run the rules: `umpire verify` does.
+import '../web/src/node-crypto.js'; // first: Web Crypto for node 18
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';

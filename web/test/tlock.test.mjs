@@ -3,6 +3,7 @@
 // with drand's own tlock both ways: files drand's tools made (tests/vectors/tlock/) open, and
 // files it seals open with tlock-js's own timelockDecrypt; on real quicknet rounds
 // (tests/vectors/drand-rounds.json) and on the demo beacon (tools/demo-beacon signs).
+import '../src/node-crypto.js'; // first: Web Crypto for node 18
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

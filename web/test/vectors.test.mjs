@@ -1,6 +1,7 @@
 // The verifier's derivation against tests/vectors/fairness.json and its BLS check against
 // tests/vectors/drand-rounds.json (real drand quicknet rounds and broken signatures), with
 // node's test runner. Integers above 2^53 are read exactly (as BigInt).
+import '../src/node-crypto.js'; // first: Web Crypto for node 18
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
