@@ -213,8 +213,9 @@ demo: deps
 	@tools/demo $(BIN) build/demo
 
 # make install: under $(DESTDIR)$(PREFIX), the binary and the independent verifier in JavaScript
-# (bin/umpire-verify: build/web/umpire-verify.mjs, the bundle `make web` makes, when it is made;
-# run by node), the BLS
+# (bin/umpire-verify: a link to share/umpire/web/umpire-verify.mjs, the bundle `make web` makes,
+# when it is made; run by node, which takes it as an ES module by the name the link points to:
+# node 18, Debian 12's, does not by the content of a file with no .mjs), the BLS
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
@@ -239,8 +240,10 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
 	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
-	if [ -f build/web/umpire-verify.mjs ]; then \
-		install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(PREFIX)/bin/umpire-verify; \
+	if [ -f build/web/umpire-verify.mjs ]; then install -d $(DESTDIR)$(DATADIR)/web && \
+		install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(DATADIR)/web/umpire-verify.mjs && \
+		ln -sfn "$$(realpath -m --relative-to=$(PREFIX)/bin $(DATADIR)/web/umpire-verify.mjs)" \
+			$(DESTDIR)$(PREFIX)/bin/umpire-verify; \
 	else echo "make install: no build/web/umpire-verify.mjs: 'make web' (node, npm) first to install umpire-verify"; fi
 	install -m 0644 $(BUILD)/umpire.1 $(DESTDIR)$(MANDIR)/man1/umpire.1
 	install -m 0644 $(BUILD)/umpire.bash $(DESTDIR)$(BASHCOMPDIR)/umpire

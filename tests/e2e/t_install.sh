@@ -27,6 +27,17 @@ n_schemas=$(ls "$ROOT"/schemas/*.schema.json | wc -l)
 [ "$(ls "$root"/share/umpire/schemas/*.schema.json | wc -l)" -eq "$n_schemas" ] ||
     die "not every schema installed"
 "$root/bin/umpire-verify" --help > "$TMP/verify.txt" || die "installed umpire-verify --help failed"
+# node 18 (Debian 12's) takes a file as an ES module by its name (.mjs), never by its content:
+# the installed command resolves to the bundle's .mjs, and runs where node is told not to guess
+# from content (node 20.19+; node 18 never does)
+case $(readlink -f "$root/bin/umpire-verify") in
+*.mjs) ;;
+*) die "bin/umpire-verify is not (a link to) an .mjs file: node 18 would read it as CommonJS" ;;
+esac
+if node --no-experimental-detect-module -e 0 2>/dev/null; then
+    node --no-experimental-detect-module "$root/bin/umpire-verify" --help >/dev/null ||
+        die "installed umpire-verify fails when node does not detect ES modules by content"
+fi
 # umpire site finds the installed verifier page and schemas (when make web built the page)
 if [ -f "$ROOT/build/web/verify.js" ]; then
     "$u" init "$TMP/camp" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \

@@ -43,7 +43,8 @@ command -v strace >/dev/null 2>&1 || skip "no strace to see which folders a turn
 H="$ROOT/campaigns/harbour-raid"
 K="$TMP/k"
 "$BIN" init "$K" --scenario "$H/scenario.yaml" --secret-file "$H/demo.secret" --entropy beacon \
-    $(grep -o -- "--beacon .*period 3" "$H/demo.init") --visibility open >/dev/null
+    --beacon unsigned-test-values --beacon-genesis 1692803367 --beacon-period 3 --visibility open \
+    >/dev/null
 for t in 1 2 3; do
     printf 'campaign: harbour-raid\nturn: %s\nplayer: umpire\norders: []\n' "$t" >"$TMP/u.yaml"
     expect 0 env SOURCE_DATE_EPOCH=$((1767225600 + t * 3600)) "$BIN" close "$K" --allow-missing --rulings "$TMP/u.yaml"
