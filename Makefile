@@ -164,8 +164,13 @@ test-build: $(BIN) $(BLS) $(TEST_BIN)
 
 # Check's timeout (4 s a test by default) only guards against a hang: 60 s, so that a test
 # that spawns programs (check_journal's sqlite3 shell) passes on a loaded machine too.
+# The suites run TEST_JOBS at a time (default: the online CPUs), each one's output printed
+# whole when it ends; any failure fails the target.
+TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 unit: $(TEST_BIN) $(BLS) web
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $$t; done
+	@printf '%s\n' $(TEST_BIN) | xargs -P $(TEST_JOBS) -I '{}' sh -c \
+		's=$$(date +%s); out=$$(CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} "$$1" 2>&1); \
+		rc=$$?; printf "== %s (%s s)\n%s\n" "$$1" $$(($$(date +%s) - s)) "$$out"; exit $$rc' unit '{}'
 
 e2e: all web
 	@sh tests/e2e/run-all.sh $(BIN) $(E2E)

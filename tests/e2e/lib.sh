@@ -133,6 +133,14 @@ fingerprint() {
     sqlite3 "$_d/.umpire/journal.sqlite" "SELECT (SELECT count(*) FROM turns)+(SELECT count(*) FROM orders)+(SELECT count(*) FROM dice)+(SELECT count(*) FROM events)+(SELECT count(*) FROM files)"
 }
 
+# with_emails SCENARIO ID=ADDRESS...: SCENARIO (a scenario.yaml) on standard output with an
+# `email:` line under each named player (ADDRESS as YAML: one address or `[a, b]`).
+with_emails() {
+    awk 'BEGIN { for (i = 2; i < ARGC; i++) {
+            k = substr(ARGV[i], 1, index(ARGV[i], "=") - 1); mail[k] = substr(ARGV[i], index(ARGV[i], "=") + 1)
+            ARGV[i] = "" } }
+        { print } /^  - id: / && ($3 in mail) { print "    email: " mail[$3] }' "$@"
+}
 # new_campaign NAME DIR [INIT-ARGS...]: initialises the shipped example campaign NAME in DIR
 # as the demo does (its demo.init options, e.g. its entropy), then INIT-ARGS (which win:
 # --entropy none for tests that process turns in one step).
@@ -157,6 +165,17 @@ play() {
     (cd "$ROOT" && tools/demo-play "$BIN" "$1" "$2" "${3:-9999}" >/dev/null)
 }
 
+# demo_played NAME DIR: DIR holds the shipped campaign NAME played whole as the demo plays it
+# (new_campaign NAME DIR, then play NAME DIR): a copy of the one run-all.sh played with this
+# binary for the whole run (E2E_DEMOS), or played here when there is none.
+demo_played() {
+    if [ -n "${E2E_DEMOS:-}" ] && [ -d "$E2E_DEMOS/$1" ]; then
+        cp -a "$E2E_DEMOS/$1" "$2"
+    else
+        new_campaign "$1" "$2"
+        play "$1" "$2"
+    fi
+}
 # demo_shows NAME DIR: every line `TURN TEXT` of campaigns/NAME/demo-shows.txt holds: TEXT (a
 # fixed string) is in turn TURN's journal export or one of its reports in the played campaign
 # DIR (a sealed campaign's player reports: in .umpire/outbox/PLAYER/turn-NNNN/). That file

@@ -99,9 +99,7 @@ PY=/usr/bin/python3
 DELIVER="$PY $ROOT/tests/e2e/mail/deliver.py"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 cd "$TMP"
-sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@attacker.example/' \
-    -e 's/^  - id: defender$/  - id: defender\n    email: governor@defender.example/' \
-    "$HR/scenario.yaml" >scenario.yaml
+with_emails "$HR/scenario.yaml" attacker=blood@attacker.example defender=governor@defender.example >scenario.yaml
 cat >>scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-03T18:00:00Z

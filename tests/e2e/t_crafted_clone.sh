@@ -67,21 +67,40 @@ refused "$TMP/bigcommit" "the commit object $(git -C "$TMP/bigcommit" rev-parse 
 expect 65 "$BIN" verify "$TMP/bigcommit"
 has "$TMP/err" "umpire: repo: cannot read 'campaign.yaml' at 'HEAD': the commit object $(git -C "$TMP/bigcommit" rev-parse HEAD) is 41943"
 
+# bigtree KIND: a root tree of C's files and many more entries naming campaign.yaml's blob,
+# written whole in git's tree format (git mktree takes minutes on a loaded machine):
+# KIND many: 250,000 entries f000000...; KIND names3: every three-character name of 64 letters.
+bigtree() {
+    python3 - "$C" "$1" <<'PY'
+import binascii, subprocess, sys
+repo, kind = sys.argv[1:3]
+git = lambda *a, **k: subprocess.run(["git", "-C", repo, *a], capture_output=True, check=True, **k).stdout
+blob = git("rev-parse", "HEAD:campaign.yaml").decode().strip()
+ents = []
+for line in git("ls-tree", "HEAD").decode().splitlines():
+    meta, name = line.split("\t", 1)
+    mode, typ, oid = meta.split()
+    ents.append((mode.lstrip("0"), name, oid, typ == "tree"))
+if kind == "many":
+    names = ["f%06d" % i for i in range(250000)]
+else:
+    a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+    names = [x + y + z for x in a for y in a for z in a]
+ents += [("100644", n, blob, False) for n in names]
+ents.sort(key=lambda e: e[1] + ("/" if e[3] else ""))  # git's order: a tree as NAME/
+data = b"".join(b"%s %s\0" % (m.encode(), n.encode()) + binascii.unhexlify(o) for m, n, o, _ in ents)
+print(git("hash-object", "-t", "tree", "-w", "--stdin", input=data).decode().strip())
+PY
+}
+
 # A root tree of 8.4 MB: the campaign's files and 250,000 more entries.
-blob=$(git -C "$C" rev-parse HEAD:campaign.yaml)
-tree=$( { git -C "$C" ls-tree HEAD
-    awk -v b="$blob" 'BEGIN { for (i = 0; i < 250000; i++) printf "100644 blob %s\tf%06d\n", b, i }'
-} | git -C "$C" mktree)
+tree=$(bigtree many)
 echo crafted | crafted bigtree "$tree"
 refused "$TMP/bigtree" "the tree object $tree is 8750" \
     "bytes, over the limit of 8 MiB for a tree (a crafted repository?)"
 
 # A root tree under 8 MiB with 262,144 more entries (three-character names): over the entry limit.
-tree=$( { git -C "$C" ls-tree HEAD
-    awk -v b="$blob" 'BEGIN { a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-        for (i = 1; i <= 64; i++) for (j = 1; j <= 64; j++) for (k = 1; k <= 64; k++)
-            printf "100644 blob %s\t%s%s%s\n", b, substr(a, i, 1), substr(a, j, 1), substr(a, k, 1) }'
-} | git -C "$C" mktree)
+tree=$(bigtree names3)
 [ "$(git -C "$C" cat-file -s "$tree")" -lt 8388608 ] || die "the many-entries tree is not under 8 MiB"
 echo crafted | crafted manyentries "$tree"
 n=$(( $(git -C "$C" ls-tree HEAD | wc -l) + 262144 ))

@@ -4,11 +4,11 @@
 # harbour-raid, played sealed on the demo beacon's signed rounds, groups shooting and assaulting, an
 # order naming its group (§6), and an officer left alone who flees (§19).
 . "$ROOT/tests/e2e/lib.sh"
-new_campaign betio-seawall "$TMP/b"; play betio-seawall "$TMP/b"
+demo_played betio-seawall "$TMP/b"
 demo_shows betio-seawall "$TMP/b"
 # docs/rules/nhis.md's turn-by-turn table of the demo quotes its reports truly
 doc_table betio-seawall "$TMP/b" docs/rules/nhis.md
-new_campaign harbour-raid "$TMP/h"; play harbour-raid "$TMP/h"
+demo_played harbour-raid "$TMP/h"
 grep -q '^visibility: sealed$' "$TMP/h/campaign.yaml" || die "harbour-raid's demo is not sealed"
 demo_shows harbour-raid "$TMP/h"
 doc_table harbour-raid "$TMP/h" docs/rules/land-raid.md

@@ -50,7 +50,7 @@ has "$TMP/err" "unknown command 'verfy'; did you mean 'verify'?"
 # 4. The game's end says who won: the last report gives the result as the sheet scores it
 # (Land Raid: the loot), the sides' casualties otherwise, and the game turn by turn.
 # (both shipped campaigns play sealed: the public report and each player's.)
-new_campaign harbour-raid "$TMP/hr"; play harbour-raid "$TMP/hr"
+demo_played harbour-raid "$TMP/hr"
 last="$TMP/hr/reports/turn-0012.md"
 has "$last" "The game is over: the game length is reached (option turns-per-player)."
 has "$last" "## Result"
@@ -60,7 +60,7 @@ has "$last" "- Turn 1: the attacker's turn: event 6; 3 officers acted; lost: att
 [ "$(grep -c '^- Turn [0-9]*: ' "$last")" -eq 12 ] || die "the last report does not list the 12 turns"
 has "$TMP/hr/.umpire/outbox/attacker/turn-0012/report.md" "## The game, turn by turn (12)"
 ! grep -q '^## Result' "$TMP/hr/reports/turn-0011.md" || die "a result before the game's end"
-new_campaign karak-gate "$TMP/kg"; play karak-gate "$TMP/kg"
+demo_played karak-gate "$TMP/kg"
 has "$TMP/kg/reports/turn-0010.md" "- orcs: lost 15 of 23 stands; 4 of 9 units destroyed; 1 of 3 characters slain"
 
 # 7. Possessives of plural side names; Warmaster distances in mm, as its table is measured.

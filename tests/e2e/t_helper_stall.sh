@@ -51,9 +51,7 @@ has "$TMP/err" "umpire-bls gave no answer in 2 seconds: it was stopped"
 gone sleepy-bls
 
 # --- Mail: three replies queued by the inbox (two players' orders and a stranger's mail).
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > scenario.yaml
 printf 'mail:\n  from: umpire@example.org\n' >> scenario.yaml
 "$BIN" init m --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none >/dev/null
 deliver() { python3 "$ROOT/tests/e2e/mail/deliver.py" md "$@"; }

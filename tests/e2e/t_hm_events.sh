@@ -6,7 +6,7 @@
 # rule system without adjustments refuses them.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
-new_campaign aspenbach-1809 "$C"; play aspenbach-1809 "$C"
+demo_played aspenbach-1809 "$C"
 # Every turn shows what it is there to show (campaigns/aspenbach-1809/demo-shows.txt), the
 # reports included: what binds each player, in words the table can act on.
 demo_shows aspenbach-1809 "$C"

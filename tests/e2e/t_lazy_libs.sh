@@ -12,9 +12,7 @@ for lib in libgmime-3.0 libglib-2.0 libgobject-2.0 libcurl libgsl; do
 done
 command -v strace >/dev/null 2>&1 || { echo "skipped the traced part: no strace"; exit 0; }
 
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > scenario.yaml
 printf 'mail:\n  from: umpire@example.org\n' >> scenario.yaml
 expect 0 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none
 python3 "$ROOT/tests/e2e/mail/make-messages.py" md bewcastle-fray \

@@ -7,9 +7,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
 PY=/usr/bin/python3
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 mail:
   from: umpire@example.org

@@ -13,9 +13,7 @@ SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
 JS="$ROOT/tools/umpire-verify.mjs"
 [ -x "$ROOT/build/release/umpire-bls" ] || skip "no BLS helper (make builds build/release/umpire-bls)"
-sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@example.org/' \
-    -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" attacker=blood@example.org defender=governor@example.org > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-02T12:00:00Z

@@ -8,9 +8,7 @@
 # one whose check never ends (UMPIRE_TEST_CHECK_HANG), once its time is over.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > scenario.yaml
 printf 'mail:\n  from: umpire@example.org\n' >> scenario.yaml
 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none >/dev/null
 cat > seven.yaml <<'YAML'

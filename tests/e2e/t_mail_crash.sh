@@ -4,9 +4,7 @@
 # outbox, the same submissions in the journal, every message in cur/ once, nothing lost.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: [blood@example.org, Peter.Blood@Example.net]/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong='[blood@example.org, Peter.Blood@Example.net]' forster=governor@example.org > scenario.yaml
 printf 'mail:\n  from: umpire@example.org\n' >> scenario.yaml
 "$BIN" init c0 --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none >/dev/null
 python3 "$ROOT/tests/e2e/mail/make-messages.py" md0 bewcastle-fray \

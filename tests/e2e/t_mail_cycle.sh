@@ -13,9 +13,7 @@ SRC=$ROOT/campaigns/harbour-raid
 PY=/usr/bin/python3
 $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
 
-sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@example.org/' \
-    -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" attacker=blood@example.org defender=governor@example.org > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-02T12:00:00Z

@@ -11,9 +11,7 @@ PY=/usr/bin/python3
 DELIVER="$PY $ROOT/tests/e2e/mail/deliver.py"
 at() { _t=$1; shift; env SOURCE_DATE_EPOCH="$_t" "$@"; }
 
-sed -e 's/^  - id: usmc$/  - id: usmc\n    email: smith@usmc.example/' \
-    -e 's/^  - id: ija$/  - id: ija\n    email: shibasaki@ija.example/' \
-    "$BS/scenario.yaml" > scenario.yaml
+with_emails "$BS/scenario.yaml" usmc=smith@usmc.example ija=shibasaki@ija.example > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-03T18:00:00Z

@@ -10,9 +10,7 @@ MSMTP=/usr/bin/msmtp
 $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps)"
 [ -x $MSMTP ] || die "msmtp missing (make deps)"
 
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > scenario.yaml
 cat >> scenario.yaml <<YAML
 mail:
   from: umpire@example.org

@@ -17,9 +17,7 @@ $PY -c 'import aiosmtpd' 2>/dev/null || die "python3-aiosmtpd missing (make deps
 A1=$SRC/orders/turn-0001/armstrong.yaml F1=$SRC/orders/turn-0001/forster.yaml
 
 # forster's first address is one the server does not have: his reports are refused for good.
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: [unknown@example.org, governor@example.org]/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org forster='[unknown@example.org, governor@example.org]' > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-03T18:00:00Z

@@ -9,8 +9,7 @@ SRC=$ROOT/campaigns/betio-seawall
 C=$TMP/c
 D0=1767225600                  # lib.sh's SOURCE_DATE_EPOCH
 DAY=86400
-sed -e 's/^  - id: usmc$/  - id: usmc\n    email: usmc@example.org/' \
-    -e 's/^  - id: ija$/  - id: ija\n    email: ija@example.org/' "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" usmc=usmc@example.org ija=ija@example.org > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 mail:
   from: umpire@example.org

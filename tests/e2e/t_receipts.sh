@@ -57,10 +57,7 @@ both() {
 game() {
     _n=$1 _s=$2; shift 2
     mkdir -p "$_n"
-    sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@example.org/' \
-        -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org/' \
-        -e 's/^  - id: usmc$/  - id: usmc\n    email: smith@usmc.example/' \
-        -e 's/^  - id: ija$/  - id: ija\n    email: shibasaki@ija.example/' "$_s" > "$_n/scenario.yaml"
+    with_emails "$_s" attacker=blood@example.org defender=governor@example.org usmc=smith@usmc.example ija=shibasaki@ija.example > "$_n/scenario.yaml"
     cat >> "$_n/scenario.yaml" <<YAML
 schedule:
   first_deadline: 2026-01-02T12:00:00Z

@@ -10,8 +10,7 @@
 checked=0 read_by=0
 for name in harbour-raid betio-seawall bewcastle-fray karak-gate; do
     grep -q -- '--visibility sealed' "$ROOT/campaigns/$name/demo.init" || die "$name is not sealed"
-    new_campaign "$name" "$name"
-    play "$name" "$TMP/$name"
+    demo_played "$name" "$TMP/$name"
     git -C "$name" cat-file --batch-all-objects --batch > "$name.objects"
     [ -s "$name.objects" ] || die "$name: no objects read"
     sqlite3 -separator '	' "$name/.umpire/journal.sqlite" \

@@ -101,9 +101,8 @@ expect 66 "$BIN" site "$TMP/nothing" "$TMP/s3"
 
 # The shipped demo as the demo plays it (sealed), before and after the reveal.
 C="$TMP/c"
-new_campaign harbour-raid "$C"
+demo_played harbour-raid "$C"
 grep -qx 'visibility: sealed' "$C/campaign.yaml" || die "the demo is not sealed"
-play harbour-raid "$C"
 expect 0 "$BIN" site "$C" "$TMP/sealed"
 has "$TMP/sealed/turn-0002/index.html" "stays private until the reveal"
 cat "$TMP/sealed"/turn-*/index.html >"$TMP/sealed.html"

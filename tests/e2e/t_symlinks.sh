@@ -9,8 +9,7 @@ link_refused() { has "$TMP/err" "$1' is a symbolic link: umpire never follows a 
 empty() { [ -z "$(ls -A "$1")" ] || { ls -la "$1" >&2; die "something was written through a link into $1"; }; }
 
 # A campaign by mail: armstrong's address, a reply address.
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    "$SRC/scenario.yaml" >scenario.yaml
+with_emails "$SRC/scenario.yaml" armstrong=blood@example.org >scenario.yaml
 printf 'mail:\n  from: umpire@example.org\n  smtp: smtp://127.0.0.1:1\n  tls: none\n' >>scenario.yaml
 expect 0 "$BIN" init c --scenario scenario.yaml --secret-file "$SRC/demo.secret" --entropy none \
     --visibility open

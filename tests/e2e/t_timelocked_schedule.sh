@@ -26,9 +26,7 @@ D1=1767355200 # turn 1's deadline, 2026-01-02T12:00:00Z
 # R DEADLINE: the first demo-beacon round out at DEADLINE + grace 0 + 300 + beacon_delay 600
 R() { echo $((($1 + 900 - 1767225600 + 2) / 3 + 1)); }
 
-sed -e 's/^  - id: attacker$/  - id: attacker\n    email: blood@example.org/' \
-    -e 's/^  - id: defender$/  - id: defender\n    email: governor@example.org/' \
-    "$SRC/scenario.yaml" > scenario.yaml
+with_emails "$SRC/scenario.yaml" attacker=blood@example.org defender=governor@example.org > scenario.yaml
 cat >> scenario.yaml <<'YAML'
 schedule:
   first_deadline: 2026-01-02T12:00:00Z

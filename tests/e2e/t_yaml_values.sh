@@ -62,9 +62,7 @@ for title in no '~' null yes 2026-11-29 1e5 0x1F 0b101 3:30 .inf; do
 done
 # By mail: a 0b campaign takes both players' orders through the inbox and `run` plays the turn.
 B=$ROOT/campaigns/bewcastle-fray
-sed -e 's/^  - id: armstrong$/  - id: armstrong\n    email: blood@example.org/' \
-    -e 's/^  - id: forster$/  - id: forster\n    email: governor@example.org/' \
-    "$B/scenario.yaml" > mail.yaml
+with_emails "$B/scenario.yaml" armstrong=blood@example.org forster=governor@example.org > mail.yaml
 printf 'mail:\n  from: umpire@example.org\n' >> mail.yaml
 grep '^0b ' secrets | head -n 1 | cut -d' ' -f2 > secret.hex
 want=$(grep '^0b ' secrets | head -n 1 | cut -d' ' -f3)

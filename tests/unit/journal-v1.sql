@@ -1,5 +1,7 @@
 -- tests/unit/journal-v1.sql: schemas/journal.sql as it was at schema_version 1 (before issue 38,
 -- a copy of every committed file in files.bytes), the journal check_journal migrates.
+-- A frozen fixture, on purpose a copy: the migration test needs the old format's exact DDL,
+-- so never edit it to follow schemas/journal.sql (the old journals in users' hands do not).
 -- journal.sql — the umpire journal (.umpire/journal.sqlite), schema_version 1.
 -- Append-only: triggers refuse every UPDATE and DELETE, and every INSERT that is not the
 -- next turn or does not extend the newest turn densely, so INSERT OR REPLACE cannot
