@@ -159,7 +159,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j2 VARIANT=san test-build
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
-# What the suites of a variant run, built first on both cores (the suites then run one at a time).
+# What the suites of a variant run, built first on both cores (the suites then run on both too).
 test-build: $(BIN) $(BLS) $(TEST_BIN)
 
 # Check's timeout (4 s a test by default) only guards against a hang: 60 s, so that a test
