@@ -192,6 +192,11 @@ has rem-a/body "umpire has no contribution from you (attacker) for turn 2 of har
 has rem-a/body "The deadline is 2026-01-05T18:00:00Z."
 cmp -s rem-a/contribution-0002.yaml rep-a/contribution-0002.yaml || die "two templates for one turn"
 has rem-a/body "player: attacker"
+# the template docs/fairness.md shows ("Contributions", after "By mail") is this one
+awk '/^By mail, umpire tells him so/ { on = 1 } on && /^```yaml$/ { inb = 1; next }
+    inb && /^```$/ { exit } inb' "$ROOT/docs/fairness.md" >doc-template.yaml
+cmp -s doc-template.yaml rem-a/contribution-0002.yaml ||
+    { diff doc-template.yaml rem-a/contribution-0002.yaml >&2; die "docs/fairness.md shows another template"; }
 # as it comes, the template is refused (no entropy); filled in, it is a contribution
 expect 65 "$BIN" check m rem-a/contribution-0002.yaml
 has "$TMP/err" "contribution-0002.yaml:11:9: error: entropy is empty"
