@@ -4,7 +4,8 @@
 # two independent contributors. Turn 2: the defender is due and the attacker sends nothing:
 # not missing, just one contributor: both verifiers name turn 2 alone (few-contributors).
 # A clone whose export changes the contributor's nonce fails both verifiers (65). By mail: the
-# player not due gets his contribution template with his report and in a reminder (real SMTP).
+# player not due gets his contribution template with his report and in a reminder (real SMTP);
+# sealed, the report mail still verifies as his view with the template beside it.
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
 P="$TMP/p"
@@ -211,4 +212,33 @@ has acc-a/body "Your entropy for turn 2 is accepted"
 # his contribution in, `umpire remind` reminds the defender alone
 expect 0 "$BIN" remind m
 has "$TMP/out" "turn 2: 1 reminder queued"
+
+# Sealed: the report mail's files are the report, view, salt, orders and map as ever, then the
+# template; saved side by side they still verify as his view (verify --view reads no template).
+unset UMPIRE_SMTP_URL
+expect 0 "$BIN" init s --scenario scenario.yaml --secret-file "$HR/demo.secret" \
+    --visibility sealed --entropy players
+$DELIVER mds blood@attacker.example "$TMP/o1-attacker.yaml" s1 1767300060
+$DELIVER mds governor@defender.example "$TMP/o1-defender.yaml" s2 1767300120
+expect 0 at 1767300240 "$BIN" run s --maildir mds
+has "$TMP/out" "turn 1: closed with 2 order files"
+$DELIVER mds blood@attacker.example "$TMP/r1-attacker.yaml" s3 1767300300
+$DELIVER mds governor@defender.example "$TMP/r1-defender.yaml" s4 1767300360
+expect 0 at 1767300420 "$BIN" run s --maildir mds
+ls s/.umpire/outbox/*/report-0001-attacker.eml >/dev/null || die "no sealed report mail to the attacker"
+$PY - s/.umpire/outbox/*/report-0001-attacker.eml view-a <<'PY' || die "the sealed report mail's files"
+import email, email.policy, os, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+names = [a.get_filename() for a in m.iter_attachments()]
+assert names == ["report-0001.md", "view-0001.yaml", "salt-0001.yaml", "orders-0001.yaml",
+                 "map-0001.svg", "contribution-0002.yaml"], names
+os.makedirs(sys.argv[2])
+for a in m.iter_attachments():
+    open(sys.argv[2] + "/" + a.get_filename(), "wb").write(a.get_payload(decode=True))
+PY
+cmp -s view-a/report-0001.md s/.umpire/outbox/attacker/turn-0001/report.md ||
+    die "the sealed report mailed is not the one the outbox keeps"
+git clone -q s sc
+expect 3 "$BIN" verify sc --view view-a
+has "$TMP/out" "his report and view of the state open the commitments there"
 true
