@@ -1022,6 +1022,34 @@ START_TEST(test_retreat_off_table)
 }
 END_TEST
 
+/* A charge into contact near the table's edge: the charger (facing -x, 80 mm wide) closes
+ * with the right side of a target 5 mm from the bottom edge; placed there with its front
+ * centre on the target, half its front would lie past the edge (a negative front corner the
+ * next turn refuses). It is slid back onto the table, still in contact, and is not lost. */
+START_TEST(test_charge_at_the_edge)
+{
+	struct wm_state *s = make("units:\n"
+				  "  - {id: a, player: red, name: Foot, front: [[600, 10], [600, "
+				  "90]]}\n"
+				  "  - {id: b, player: blue, name: Foot, front: [[500, 5], [420, "
+				  "5]]}\n");
+	struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_charge(&h.x, a, b);
+	ck_assert(events_have(&h.ev, "a charges b"));
+	ck_assert(!a->destroyed && a->engaged == 2 && b->engaged == 1);
+	ck_assert(on_table(s, a));
+	ck_assert_int_eq(a->fl.x, 500);
+	ck_assert_int_eq(a->fl.y, 0);
+	struct table_rect ra = wm_rect(a), rb = wm_rect(b);
+	ck_assert_int_eq(table_rect_overlap(&ra, &rb), TABLE_TOUCHING);
+	ck_assert(reparses(s));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static const char *const duel =
 	"terrain: [{id: farm, kind: defended, points: [[0, 1000], [2000, 1000], [2000, 2000], [0, "
 	"2000]]}]\n"
@@ -2444,6 +2472,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_drive_back);
 	tcase_add_test(tc, test_drive_back_off_table);
 	tcase_add_test(tc, test_retreat_off_table);
+	tcase_add_test(tc, test_charge_at_the_edge);
 	tcase_add_test(tc, test_flame_cannon_table);
 	tcase_add_test(tc, test_flame_cannon_shots);
 	tcase_add_test(tc, test_death_rocket_shots);

@@ -186,9 +186,9 @@ static void advance(struct wm_ctx *x, struct wm_unit *w, struct table_pt t, enum
 		len = w->pace;
 	}
 	wm_translate(w, d);
+	wm_keep_on_table(x->s, w);
 	events_add(x->ev, x->phase, "%s advances %lld mm (once only: its enemy is destroyed)",
 		w->id, (long long)len);
-	wm_off_table(x, w);
 }
 
 /* The winner's choice after a lost combat: returns 1 if it pursues into another round. */
@@ -218,12 +218,10 @@ static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int
 			struct table_pt f = wm_front_centre(w);
 			wm_translate(w, (struct table_pt){ p.x - f.x, p.y - f.y });
 		}
-		events_add(x->ev, x->phase, "%s pursues %s", w->id, l->id);
-		wm_off_table(x, w);
-		if (w->destroyed)
-			return 0;
+		wm_keep_on_table(x->s, w);
 		w->engaged = idx(x, l) + 1;
 		l->engaged = idx(x, w) + 1;
+		events_add(x->ev, x->phase, "%s pursues %s", w->id, l->id);
 		return 1;
 	}
 	if (c == WM_FALL_BACK)

@@ -43,6 +43,12 @@ static struct table_pt back_on(const struct wm_state *s, const struct wm_unit *u
 	return v;
 }
 
+void wm_keep_on_table(const struct wm_state *s, struct wm_unit *u)
+{
+	if (clamp_pt(s, u))
+		wm_translate(u, back_on(s, u));
+}
+
 void wm_off_table(struct wm_ctx *x, struct wm_unit *u)
 {
 	if (clamp_pt(x->s, u)) {
@@ -93,6 +99,7 @@ void wm_charge(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 	int flank = flank_of(u, t);
 	if (table_rect_nearest(&p, &ru, &rt) == 0)
 		wm_translate(u, vsub(p, wm_front_centre(u)));
+	wm_keep_on_table(x->s, u);
 	engage(x, u, t, flank, &ru);
 }
 
