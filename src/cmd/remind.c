@@ -1,5 +1,6 @@
 /* remind.c — `umpire remind`: a reminder queued to each player due on the open turn who has
- * sent no orders by mail yet (once per turn and player: queueing again is harmless). */
+ * sent no orders by mail yet, and under entropy players to each player not due who has sent no
+ * contribution (once per turn and player: queueing again is harmless). */
 #include <getopt.h>
 #include <stdio.h>
 
@@ -13,8 +14,10 @@
 static const char remind_help[] =
 	"usage: umpire remind DIR\n\n"
 	"Queues in the outbox a reminder to every player due on the open turn of the campaign in\n"
-	"DIR who has no orders kept by 'umpire inbox' yet, with the deadline; 'umpire send'\n"
-	"sends them. One reminder per turn and player, however often it runs.\n";
+	"DIR who has no orders kept by 'umpire inbox' yet, with the deadline; under entropy\n"
+	"players, also to every player not due who has sent no contribution (his entropy: alone),\n"
+	"with the file to send attached. 'umpire send' sends them. One reminder per turn and\n"
+	"player, however often it runs.\n";
 
 int cmd_remind(int argc, char **argv)
 {

@@ -43,7 +43,7 @@ struct mail_in {
 int mail_parse(struct mail_in *out, const void *bytes, size_t len);
 void mail_in_release(struct mail_in *m);
 
-#define MAIL_MAX_ATTACHMENTS 5
+#define MAIL_MAX_ATTACHMENTS 6
 
 /* A text file attached to a message. */
 struct mail_attachment {

@@ -107,6 +107,32 @@ static int has_address(const struct campaign *c, size_t i)
 	return i < c->pbem.n_contacts && c->pbem.contacts[i].n_emails > 0;
 }
 
+/* Player's contribution template for turn (entropy players, a player not due: docs/
+ * fairness.md, "Contributions"): campaign, turn, player and the `entropy:` placeholder, with
+ * how to fill it in as comments. `umpire check` refuses it until the placeholder is filled in
+ * (no entropy); filled in, it is the file the inbox takes. Appended to out. */
+static void contribution_template(struct buf *out, const struct campaign *c, int turn,
+	const char *player)
+{
+	buf_printf(out,
+		"# Your contribution to turn %d of %s (docs/fairness.md, \"Contributions\"): you\n"
+		"# are not due, so no orders; your entropy joins the turn's randomness.\n"
+		"# 1. umpire nonce --campaign %s --turn %d --player %s > reveal-%04d.yaml\n"
+		"#    draws your nonce: keep that file secret, and mail it once the turn is closed.\n"
+		"# 2. Replace the placeholder after entropy: below with the entropy: value of that\n"
+		"#    file (the SHA-256 of your nonce, 64 hex digits), and mail this file to\n"
+		"#    %s before the turn closes.\n"
+		"campaign: %s\nturn: %d\nplayer: %s\n"
+		"entropy: # the SHA-256 'umpire nonce' prints\n",
+		turn, c->id, c->id, turn, player, turn, notify_from(c), c->id, turn, player);
+}
+
+/* 1 if a contribution from a player who is not due counts in c (entropy players). */
+static int takes_contributions(const struct campaign *c)
+{
+	return c->entropy == CAMPAIGN_ENTROPY_PLAYERS;
+}
+
 /* Player's receipt of close r: his file's raw SHA-256 from the closed file the umpire kept
  * (.umpire/closed/turn-NNNN/PLAYER.yaml) and, sealed, its salt from the secret, checked to
  * open the commitment the close holds. 0 / -1. */
@@ -213,11 +239,40 @@ int notify_reveal_receipt(struct campaign *c, int turn, const char *player,
 	return rc;
 }
 
+/* What a report mail adds for a player not due on the next turn of a campaign that takes
+ * contributions: his contribution template (contribution-NNNN.yaml, NNNN the next turn),
+ * attached after the report's files, and a paragraph after the report in the body. The
+ * report itself, committed or in his outbox, is not changed (verify compares those). */
+struct next_contribution {
+	int turn;        /* the next turn; 0: none to send */
+	struct buf file; /* the template */
+	char name[40];   /* contribution-NNNN.yaml */
+};
+
+static void add_contribution(struct notice *nt, struct buf *body, struct next_contribution *nc,
+	const struct campaign *c)
+{
+	if (!nc || !nc->turn)
+		return;
+	buf_printf(body,
+		"\n---\n\nYou are not due on turn %d, but %s takes every player's entropy: send your\n"
+		"contribution for turn %d before it closes. Attached, %s is the file to\n"
+		"send, its entropy: placeholder replaced as its comments say (docs/fairness.md,\n"
+		"\"Contributions\"). A turn with fewer than two players' nonces is not proven fair.\n",
+		nc->turn, c->id, nc->turn, nc->name);
+	nt->body = buf_str(body);
+	if (nt->n_attachments < MAIL_MAX_ATTACHMENTS)
+		nt->attachments[nt->n_attachments++] = (struct mail_attachment){ nc->name,
+			nc->file.data, nc->file.len };
+}
+
 /* Sealed: player i's private files of turn (.umpire/outbox/PLAYER/turn-NNNN, written by the
  * turn): his report as the body, it and his view, salt and own orders attached under names
  * of the turn (report-NNNN.md, view-NNNN.yaml, salt-NNNN.yaml, orders-NNNN.yaml, map-NNNN.svg), so saving
- * several turns' mails into one folder gives `umpire verify --view` its input. 0 / -1. */
-static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long now)
+ * several turns' mails into one folder gives `umpire verify --view` its input; nc: his
+ * contribution for the next turn, or NULL. 0 / -1. */
+static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long now,
+	struct next_contribution *nc)
 {
 	static const char *const names[] = { "report.md", "state.yaml", "salt.yaml", "orders.yaml",
 		LAYOUT_OUTBOX_MAP };
@@ -244,10 +299,14 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
 	error_clear();
 	if (rc == 0) {
 		char *subject = xasprintf("[%s] turn %d: your report", c->id, turn);
+		struct buf body = BUF_INIT;
+		buf_puts(&body, buf_str(&files[0]));
 		nt.subject = subject;
 		nt.body = buf_str(&files[0]);
+		add_contribution(&nt, &body, nc, c);
 		rc = queue_notice(c, i, &nt, now);
 		free(subject);
+		buf_release(&body);
 	}
 	for (size_t k = 0; k < 5; k++)
 		buf_release(&files[k]);
@@ -255,9 +314,10 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
 	return rc;
 }
 
-/* Open: player i's committed report of turn, the body and an attachment. 0, ERROR_NOTFOUND
- * when he has none, -1. */
-static int queue_open_report(struct campaign *c, size_t i, int turn, long long now)
+/* Open: player i's committed report of turn, the body and an attachment; nc: his
+ * contribution for the next turn, or NULL. 0, ERROR_NOTFOUND when he has none, -1. */
+static int queue_open_report(struct campaign *c, size_t i, int turn, long long now,
+	struct next_contribution *nc)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64], mapfile[64];
 	struct buf report = BUF_INIT, map = BUF_INIT;
@@ -278,12 +338,51 @@ static int queue_open_report(struct campaign *c, size_t i, int turn, long long n
 			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ mapfile,
 				map.data, map.len };
 		error_clear();
+		struct buf body = BUF_INIT;
+		buf_puts(&body, buf_str(&report));
+		add_contribution(&nt, &body, nc, c);
 		rc = queue_notice(c, i, &nt, now);
 		free(subject);
+		buf_release(&body);
 	}
 	buf_release(&report);
 	buf_release(&map);
 	return rc;
+}
+
+/* Whether player i, in the state after turn (read from its tag), is not due on turn + 1 of a
+ * game that goes on, in a campaign that takes contributions: then nc holds his template.
+ * A state that cannot be read gives none (the report goes out as ever). */
+static void next_contribution_of(struct campaign *c, const void *state, size_t i, int turn,
+	struct next_contribution *nc)
+{
+	nc->turn = 0;
+	buf_clear(&nc->file);
+	if (!state || c->rules->player_due(&c->rc, state, turn + 1, c->players[i]))
+		return;
+	nc->turn = turn + 1;
+	snprintf(nc->name, sizeof(nc->name), "contribution-%04d.yaml", nc->turn);
+	contribution_template(&nc->file, c, nc->turn, c->players[i]);
+}
+
+/* The state after turn when its players may send contributions for turn + 1 (a game that
+ * goes on, entropy players), else NULL; free with c->rules->state_free. */
+static void *state_for_contributions(struct campaign *c, int turn, const char *tag)
+{
+	void *state = NULL;
+	char *over = NULL;
+	int at;
+	if (!takes_contributions(c))
+		return NULL;
+	if (campaign_load_state(c, tag, &at, &state) < 0 || inbox_game_over(c, &over) < 0 || over ||
+		(c->rules->game_over && c->rules->game_over(&c->rc, state, turn + 1, NULL))) {
+		if (state)
+			c->rules->state_free(state);
+		state = NULL;
+	}
+	free(over);
+	error_clear();
+	return state;
 }
 
 int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
@@ -295,15 +394,21 @@ int notify_reports(struct campaign *c, int turn, long long now, size_t *n)
 	layout_tag(tag, turn);
 	if (!repo_has(c->repo, tag))
 		return ERROR_NOTFOUND;
+	void *state = state_for_contributions(c, turn, tag);
+	struct next_contribution nc = { 0, BUF_INIT, "" };
 	for (size_t i = 0; i < c->n_players && rc >= 0; i++) {
 		if (!has_address(c, i))
 			continue;
-		rc = c->visibility == CAMPAIGN_SEALED ? queue_sealed_report(c, i, turn, now) :
-							queue_open_report(c, i, turn, now);
+		next_contribution_of(c, state, i, turn, &nc);
+		rc = c->visibility == CAMPAIGN_SEALED ? queue_sealed_report(c, i, turn, now, &nc) :
+							queue_open_report(c, i, turn, now, &nc);
 		*n += rc == 0;
 		if (rc == ERROR_NOTFOUND)
 			rc = 0;
 	}
+	buf_release(&nc.file);
+	if (state)
+		c->rules->state_free(state);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -367,6 +472,37 @@ int notify_briefings(struct campaign *c, long long now, size_t *n)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The reminder to player i, not due on turn of a campaign that takes contributions, who has
+ * sent no contribution: what it is for, the deadline, and his template in the body and
+ * attached (contribution-NNNN.yaml). 0 / -1. */
+static int remind_contribution(struct campaign *c, size_t i, int turn, const char *deadline,
+	long long now)
+{
+	struct buf body = BUF_INIT, file = BUF_INIT;
+	char name[40];
+	contribution_template(&file, c, turn, c->players[i]);
+	snprintf(name, sizeof(name), "contribution-%04d.yaml", turn);
+	buf_printf(&body,
+		"umpire has no contribution from you (%s) for turn %d of %s yet. You are not\n"
+		"due on turn %d, so you send no orders; but this campaign's dice take every\n"
+		"player's entropy, and the turn's close needs your contribution for them to be\n"
+		"more than the due players' and the umpire's (a turn with fewer than two players'\n"
+		"nonces is not proven fair: docs/fairness.md, \"Contributions\").\n%s%s%s"
+		"Send this file to %s, attached or in the body, its entropy: placeholder\n"
+		"replaced as its comments say (also attached: %s):\n\n",
+		c->players[i], turn, c->id, turn, deadline ? "The deadline is " : "",
+		deadline ? deadline : "", deadline ? ".\n" : "", notify_from(c), name);
+	buf_append(&body, file.data, file.len);
+	char *subject = xasprintf("[%s] turn %d: your contribution is missing", c->id, turn);
+	struct notice nt = { "remind", turn, subject, buf_str(&body),
+		{ { name, file.data, file.len } }, 1 };
+	int rc = queue_notice(c, i, &nt, now);
+	free(subject);
+	buf_release(&body);
+	buf_release(&file);
+	return rc;
+}
+
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 {
 	struct inbox_status s;
@@ -383,9 +519,17 @@ int notify_reminders(struct campaign *c, int turn, long long now, size_t *n)
 	struct buf missed = BUF_INIT;
 	if (missed_count(m, c, turn) < 0)
 		rc = -1;
-	for (size_t i = 0; i < s.n_players && rc == 0 && !s.closed; i++) {
-		if (!s.players[i].due || s.players[i].sent || !has_address(c, i))
+	for (size_t i = 0; i < s.n_players && rc == 0 && !s.closed && !s.game_over; i++) {
+		if (s.players[i].sent || !has_address(c, i))
 			continue;
+		if (!s.players[i].due) {
+			/* entropy players: the player not due is reminded of his contribution */
+			if (takes_contributions(c)) {
+				rc = remind_contribution(c, i, turn, dl >= 0 ? when : NULL, now);
+				*n += rc == 0;
+			}
+			continue;
+		}
 		buf_clear(&missed);
 		missed_remind(&missed, c, missed_find(m, c, c->players[i]));
 		char *subject = xasprintf("[%s] turn %d: your orders are missing", c->id, turn);
@@ -564,8 +708,9 @@ int notify_standin(struct campaign *c, size_t i, int turn, long long now, size_t
 	rc = queue_briefing(c, i, now);
 	*n += rc == 0;
 	if (rc >= 0 && turn > 1) {
-		rc = c->visibility == CAMPAIGN_SEALED ? queue_sealed_report(c, i, turn - 1, now) :
-							queue_open_report(c, i, turn - 1, now);
+		rc = c->visibility == CAMPAIGN_SEALED ?
+			     queue_sealed_report(c, i, turn - 1, now, NULL) :
+			     queue_open_report(c, i, turn - 1, now, NULL);
 		*n += rc == 0;
 	}
 	name_prefix[0] = '\0';

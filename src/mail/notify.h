@@ -22,8 +22,11 @@ int notify_reveal_receipt(struct campaign *c, int turn, const char *player, cons
 	long long now);
 
 /* Queues to every player with an address his report of turn (report-NNNN-PLAYER), read
- * from tag turn-NNNN: the report as the body and as an attachment. Returns 0,
- * ERROR_NOTFOUND when the turn was not processed, -1. */
+ * from tag turn-NNNN: the report as the body and as an attachment. Under entropy players a
+ * player not due on turn + 1 of a game that goes on also gets his contribution template for
+ * it (contribution-NNNN.yaml, NNNN = turn + 1) attached, and a paragraph saying so after the
+ * report in the body; the report itself is not changed. Returns 0, ERROR_NOTFOUND when the
+ * turn was not processed, -1. */
 int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
 
 /* Queues to every player with an address his turn-0 briefing (briefing-0000-PLAYER): his
@@ -34,7 +37,9 @@ int notify_reports(struct campaign *c, int turn, long long now, size_t *n);
 int notify_briefings(struct campaign *c, long long now, size_t *n);
 
 /* Queues a reminder (remind-NNNN-PLAYER) to every player due on turn who has not sent
- * orders by mail, with the deadline. Returns 0 / -1. */
+ * orders by mail, with the deadline; under entropy players also to every player not due who
+ * has sent no contribution, with his contribution template in the body and attached
+ * (contribution-NNNN.yaml). Nothing once the turn is closed or the game over. 0 / -1. */
 int notify_reminders(struct campaign *c, int turn, long long now, size_t *n);
 
 /* The address umpire's mail of campaign c comes from: mail.from, else umpire@localhost (a

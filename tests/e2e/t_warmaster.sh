@@ -4,6 +4,7 @@
 # verifies; after the reveal it replays and verifies from a plain clone; sides alternate (a file
 # for the side not due is refused); order files with mistakes are refused with
 # file:line:column, the source line and a caret; `umpire rules warmaster` lists the options.
+# Turn 9 on another round drives a unit off the table: it is lost, not an internal error.
 . "$ROOT/tests/e2e/lib.sh"
 C="$TMP/c"
 new_campaign karak-gate "$C"
@@ -46,7 +47,25 @@ has "$TMP/err" "orcs.yaml:13:12: error: unit 'orc-boyz' has no shooting attacks 
 has "$TMP/err" "orcs.yaml:16:28: error: unknown initiative 'flee' (expected one of: none, charge, evade)"
 
 expect 0 "$BIN" check "$C" "$ROOT/campaigns/karak-gate/orders/turn-0001/orcs.yaml"
-play karak-gate "$C"
+play karak-gate "$C" 8
+cp -a "$C" "$TMP/c9"
+(cd "$ROOT" && tools/demo-play "$BIN" karak-gate "$C" 9999 9 >/dev/null)
+
+# Turn 9 on the demo beacon's round 262504 instead of the shipped one (issue 34): the Orcs'
+# rock lobber drives dw-reserve back 100 mm past the table's left edge. Revision 3 left it
+# there and stopped the turn with an internal error (front is '-22'); it is lost now, left at
+# the edge, and the turn resolves.
+cfg() { sed -n "s/^  $1: //p" "$TMP/c9/campaign.yaml"; }
+closed_at=$(($(cfg beacon_genesis) + (262504 - 1) * $(cfg beacon_period) - $(cfg beacon_delay)))
+expect 0 env SOURCE_DATE_EPOCH=$closed_at "$BIN" close "$TMP/c9" "$ROOT/campaigns/karak-gate/orders/turn-0009/orcs.yaml"
+export UMPIRE_BLS="${UMPIRE_BLS:-$(dirname "$(readlink -f "$BIN")")/umpire-bls}"
+beacon=$(cd "$ROOT" && tools/demo-beacon 262504)
+# shellcheck disable=SC2086
+set -- $beacon
+expect 0 env SOURCE_DATE_EPOCH=$((closed_at + 3600)) "$BIN" turn "$TMP/c9" --beacon "$1" --beacon-signature "$2"
+has "$TMP/c9/journal/turn-0009.yaml" "dw-reserve is driven back 100 mm and confused (a 6)"
+has "$TMP/c9/journal/turn-0009.yaml" "dw-reserve leaves the table and is lost"
+grep -qE -- '^ *(- )+-[0-9]' "$TMP/c9/state.yaml" && die "a negative coordinate in the state after turn 9"
 N=$(ls -d "$ROOT/campaigns/karak-gate"/orders/turn-* | wc -l)
 # every line of demo-shows.txt holds in its turn (journal export, public report, outboxes)
 demo_shows karak-gate "$C"

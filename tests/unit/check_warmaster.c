@@ -916,6 +916,140 @@ START_TEST(test_combat_mods)
 }
 END_TEST
 
+/* 1 if s, emitted as state.yaml, parses back (what the next turn reads: issue 34's internal
+ * error was a unit left with a front corner off the table, which no state may hold). */
+static int reparses(const struct wm_state *s)
+{
+	struct node *e = wm_state_emit(&camp, s), *n = NULL;
+	struct buf a = BUF_INIT;
+	struct diag d;
+	void *s2 = NULL;
+	diag_init(&d);
+	ck_assert_int_eq(node_emit(e, &a), 0);
+	int ok = node_parse(&n, "state.yaml", a.data, a.len, NULL, &d) == 0 &&
+		 wm_state_parse(&s2, &camp, n, &d) == 0;
+	if (!ok)
+		diag_print(&d, stderr);
+	if (s2)
+		wm_state_free(s2);
+	node_free(n);
+	node_free(e);
+	diag_release(&d);
+	buf_release(&a);
+	return ok;
+}
+
+/* 1 if every corner of u's footprint is on s's table. */
+static int on_table(const struct wm_state *s, const struct wm_unit *u)
+{
+	struct table_rect r = wm_rect(u);
+	for (int k = 0; k < 4; k++)
+		if (r.c[k].x < 0 || r.c[k].y < 0 || r.c[k].x > s->width || r.c[k].y > s->depth)
+			return 0;
+	return 1;
+}
+
+/* A drive back past the table's edge (karak-gate turn 9 on round 262504: dw-reserve driven
+ * back 100 mm off the left edge, then an internal error 'front is -22'): the unit leaves the
+ * table and is lost, left at the edge it crossed, and the state parses back. */
+START_TEST(test_drive_back_off_table)
+{
+	struct wm_state *s = make("units:\n"
+				  "  - {id: r1, player: red, name: Big, front: [[440, 500], [560, "
+				  "500]]}\n"
+				  "  - {id: b1, player: blue, name: Foot, front: [[100, 560], [20, "
+				  "560]]}\n");
+	struct wm_unit *b1 = unit(s, "b1");
+	struct harness h;
+	b1->shot_by = wm_unit_find(s, "r1") + 1;
+	b1->shot_hits = 2;
+	static const int d[] = { 3, 3 }; /* 60 mm, mostly toward x = 0: fr.x would be -39 */
+	harness_init(&h, s, d, N_OF(d));
+	wm_drive_back(&h.x, b1);
+	ck_assert(events_have(&h.ev, "b1 is driven back 60 mm"));
+	ck_assert(events_have(&h.ev, "b1 leaves the table and is lost"));
+	ck_assert(b1->destroyed);
+	ck_assert_int_eq(b1->stands, 0);
+	ck_assert(on_table(s, b1));
+	ck_assert_int_eq(b1->fr.x, 0); /* at the edge it crossed */
+	ck_assert(reparses(s));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
+/* A combat retreat past the table's edge: the loser is lost; a winner whose side pursues
+ * advances onto the ground the loser held (its enemy is destroyed) instead of pursuing it off
+ * the table; one that stands stands. */
+START_TEST(test_retreat_off_table)
+{
+	for (int pursue = 0; pursue < 2; pursue++) {
+		struct wm_state *s = make(
+			"units:\n"
+			"  - {id: a, player: red, name: Foot, front: [[460, 20], "
+			"[540, 20]]}\n"
+			"  - {id: b, player: blue, name: Foot, front: [[540, 40], "
+			"[460, 40]]}\n");
+		struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+		struct harness h;
+		a->engaged = 2;
+		b->engaged = 1;
+		a->charged = 1;
+		s->side[1].win = pursue ? WM_PURSUE : WM_STAND;
+		/* a: 4 misses; b: one hit of two: a loses a stand, b wins by 1, a retreats 10 mm
+		 * toward y = 0 from a footprint whose rear is on the edge */
+		static const int d[] = { 3, 3, 3, 3, 4, 3 };
+		harness_init(&h, s, d, N_OF(d));
+		wm_combat_phase(&h.x);
+		ck_assert(events_have(&h.ev, "b wins by 1"));
+		ck_assert(events_have(&h.ev, "a retreats 10 mm"));
+		ck_assert(events_have(&h.ev, "a leaves the table and is lost"));
+		ck_assert(a->destroyed && on_table(s, a) && !a->engaged && !b->engaged);
+		ck_assert(!events_have(&h.ev, "b pursues"));
+		if (pursue) {
+			ck_assert(events_have(&h.ev,
+				"b advances 30 mm (once only: its enemy is destroyed)"));
+			ck_assert_int_eq(b->fl.y, 10);
+		} else {
+			ck_assert(
+				events_have(&h.ev, "b stands its ground (its enemy is destroyed)"));
+			ck_assert_int_eq(b->fl.y, 40);
+		}
+		ck_assert(reparses(s));
+		harness_release(&h);
+		wm_state_free(s);
+	}
+}
+END_TEST
+
+/* A charge into contact near the table's edge: the charger (facing -x, 80 mm wide) closes
+ * with the right side of a target 5 mm from the bottom edge; placed there with its front
+ * centre on the target, half its front would lie past the edge (a negative front corner the
+ * next turn refuses). It is slid back onto the table, still in contact, and is not lost. */
+START_TEST(test_charge_at_the_edge)
+{
+	struct wm_state *s = make("units:\n"
+				  "  - {id: a, player: red, name: Foot, front: [[600, 10], [600, "
+				  "90]]}\n"
+				  "  - {id: b, player: blue, name: Foot, front: [[500, 5], [420, "
+				  "5]]}\n");
+	struct wm_unit *a = unit(s, "a"), *b = unit(s, "b");
+	struct harness h;
+	harness_init(&h, s, NULL, 0);
+	wm_charge(&h.x, a, b);
+	ck_assert(events_have(&h.ev, "a charges b"));
+	ck_assert(!a->destroyed && a->engaged == 2 && b->engaged == 1);
+	ck_assert(on_table(s, a));
+	ck_assert_int_eq(a->fl.x, 500);
+	ck_assert_int_eq(a->fl.y, 0);
+	struct table_rect ra = wm_rect(a), rb = wm_rect(b);
+	ck_assert_int_eq(table_rect_overlap(&ra, &rb), TABLE_TOUCHING);
+	ck_assert(reparses(s));
+	harness_release(&h);
+	wm_state_free(s);
+}
+END_TEST
+
 static const char *const duel =
 	"terrain: [{id: farm, kind: defended, points: [[0, 1000], [2000, 1000], [2000, 2000], [0, "
 	"2000]]}]\n"
@@ -2336,6 +2470,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_attack_thresholds);
 	tcase_add_test(tc, test_stand_losses);
 	tcase_add_test(tc, test_drive_back);
+	tcase_add_test(tc, test_drive_back_off_table);
+	tcase_add_test(tc, test_retreat_off_table);
+	tcase_add_test(tc, test_charge_at_the_edge);
 	tcase_add_test(tc, test_flame_cannon_table);
 	tcase_add_test(tc, test_flame_cannon_shots);
 	tcase_add_test(tc, test_death_rocket_shots);

@@ -96,18 +96,21 @@ static int boiling_oil(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *d)
 		part(x, a, d);
 		events_add(x->ev, x->phase, "%s retreats %d mm from the boiling oil", a->id,
 			10 * hits);
+		wm_off_table(x, a);
 		return 1;
 	}
 	return a->destroyed;
 }
 
-static int fall_back_3d6(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *from)
+/* u falls back 3D6 cm straight away from point from; past the table's edge it is lost. */
+static int fall_back_3d6(struct wm_ctx *x, struct wm_unit *u, struct table_pt from)
 {
 	int v[3];
 	int cm = dice_roll_many(x->dice, 3, 6, v, "Warmaster Combat: %s falls back 3D6 x 10 mm",
 		u->id);
-	wm_move_away(u, wm_centre(from), 10 * cm);
+	wm_move_away(u, from, 10 * cm);
 	events_add(x->ev, x->phase, "%s falls back %d mm", u->id, 10 * cm);
+	wm_off_table(x, u);
 	return cm;
 }
 
@@ -130,7 +133,7 @@ static void draw(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b)
 		if (stood[k])
 			events_add(x->ev, x->phase, "draw: %s stands its ground", u[k]->id);
 		else
-			fall_back_3d6(x, u[k], u[1 - k]);
+			fall_back_3d6(x, u[k], wm_centre(u[1 - k]));
 	}
 }
 
@@ -161,16 +164,16 @@ static int round_of(struct wm_ctx *x, struct wm_unit *a, struct wm_unit *b, int 
 
 /* Warmaster Combat, "Win: ... (if enemy is destroyed) advance (once only)": the winner whose
  * side's choice is pursue (the sheet's advance takes its place: no enemy is left to pursue)
- * moves straight from its front centre towards the centre of the ground the destroyed enemy
+ * moves straight from its front centre towards t, the centre of the ground the destroyed enemy
  * held, at most its full pace, keeping its facing; once only: it fights no further round this
  * phase. A side standing its ground stands; one falling back falls back 3D6 cm. */
-static void advance(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, enum wm_after c)
+static void advance(struct wm_ctx *x, struct wm_unit *w, struct table_pt t, enum wm_after c)
 {
 	if (c == WM_FALL_BACK) {
-		fall_back_3d6(x, w, l);
+		fall_back_3d6(x, w, t);
 		return;
 	}
-	struct table_pt f = wm_front_centre(w), t = wm_centre(l);
+	struct table_pt f = wm_front_centre(w);
 	struct table_pt d = { t.x - f.x, t.y - f.y };
 	int64_t len = (int64_t)table_isqrt_round(
 		(uint64_t)((int64_t)d.x * d.x + (int64_t)d.y * d.y));
@@ -183,6 +186,7 @@ static void advance(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, enum
 		len = w->pace;
 	}
 	wm_translate(w, d);
+	wm_keep_on_table(x->s, w);
 	events_add(x->ev, x->phase, "%s advances %lld mm (once only: its enemy is destroyed)",
 		w->id, (long long)len);
 }
@@ -193,13 +197,20 @@ static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int
 	enum wm_after c = w->stand_ground ? WM_STAND :
 			  w->slayer       ? WM_PURSUE /* Troll Slayers must pursue (WMR) */ :
 					    x->s->side[w->side].win;
+	/* the ground l held: where a winner advances if l is lost in its retreat */
+	struct table_pt held = wm_centre(l);
 	if (l->destroyed) {
-		advance(x, w, l, c);
+		advance(x, w, held, c);
 		return 0;
 	}
 	l->confused = 0;
 	wm_move_away(l, wm_centre(w), 10 * diff);
 	events_add(x->ev, x->phase, "%s retreats %d mm", l->id, 10 * diff);
+	wm_off_table(x, l);
+	if (l->destroyed) {
+		advance(x, w, held, c);
+		return 0;
+	}
 	if (c == WM_PURSUE && round < WM_MAX_ROUNDS && !w->no_fight) {
 		struct table_rect rw = wm_rect(w), rl = wm_rect(l);
 		struct table_pt p;
@@ -207,13 +218,14 @@ static int after_win(struct wm_ctx *x, struct wm_unit *w, struct wm_unit *l, int
 			struct table_pt f = wm_front_centre(w);
 			wm_translate(w, (struct table_pt){ p.x - f.x, p.y - f.y });
 		}
+		wm_keep_on_table(x->s, w);
 		w->engaged = idx(x, l) + 1;
 		l->engaged = idx(x, w) + 1;
 		events_add(x->ev, x->phase, "%s pursues %s", w->id, l->id);
 		return 1;
 	}
 	if (c == WM_FALL_BACK)
-		fall_back_3d6(x, w, l);
+		fall_back_3d6(x, w, wm_centre(l));
 	else
 		events_add(x->ev, x->phase, "%s stands its ground", w->id);
 	return 0;

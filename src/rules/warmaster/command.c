@@ -24,9 +24,37 @@ static int clamp_pt(const struct wm_state *s, struct wm_unit *u)
 	return 0;
 }
 
+/* The least translation putting every corner of u's footprint back on the table (a
+ * footprint is always smaller than the table): where a lost unit is left, at the edge it
+ * crossed, so that the state keeps every position on the table. */
+static struct table_pt back_on(const struct wm_state *s, const struct wm_unit *u)
+{
+	struct table_rect r = wm_rect(u);
+	int32_t lo_x = r.c[0].x, hi_x = r.c[0].x, lo_y = r.c[0].y, hi_y = r.c[0].y;
+	for (int k = 1; k < 4; k++) {
+		lo_x = r.c[k].x < lo_x ? r.c[k].x : lo_x;
+		hi_x = r.c[k].x > hi_x ? r.c[k].x : hi_x;
+		lo_y = r.c[k].y < lo_y ? r.c[k].y : lo_y;
+		hi_y = r.c[k].y > hi_y ? r.c[k].y : hi_y;
+	}
+	struct table_pt v = { 0, 0 };
+	v.x = lo_x < 0 ? -lo_x : hi_x > s->width ? s->width - hi_x : 0;
+	v.y = lo_y < 0 ? -lo_y : hi_y > s->depth ? s->depth - hi_y : 0;
+	return v;
+}
+
+void wm_keep_on_table(const struct wm_state *s, struct wm_unit *u)
+{
+	if (clamp_pt(s, u))
+		wm_translate(u, back_on(s, u));
+}
+
 void wm_off_table(struct wm_ctx *x, struct wm_unit *u)
 {
-	if (!u->destroyed && clamp_pt(x->s, u)) {
+	if (clamp_pt(x->s, u)) {
+		wm_translate(u, back_on(x->s, u));
+		if (u->destroyed)
+			return;
 		u->destroyed = 1;
 		u->stands = 0;
 		events_add(x->ev, x->phase, "%s leaves the table and is lost", u->id);
@@ -71,6 +99,7 @@ void wm_charge(struct wm_ctx *x, struct wm_unit *u, struct wm_unit *t)
 	int flank = flank_of(u, t);
 	if (table_rect_nearest(&p, &ru, &rt) == 0)
 		wm_translate(u, vsub(p, wm_front_centre(u)));
+	wm_keep_on_table(x->s, u);
 	engage(x, u, t, flank, &ru);
 }
 

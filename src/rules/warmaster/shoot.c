@@ -301,6 +301,7 @@ void wm_drive_back(struct wm_ctx *x, struct wm_unit *u)
 		u->confused = 1;
 	events_add(x->ev, x->phase, "%s is driven back %d mm%s", u->id, 10 * cm,
 		six ? " and confused (a 6)" : "");
+	wm_off_table(x, u);
 }
 
 /* Why u cannot shoot at all this phase (NULL: it can). */

@@ -534,8 +534,13 @@ int wm_anti_magic_test(int d6);
 void wm_cast(struct wm_ctx *x, const struct wm_entry *e);
 /* The unit direction toward the table edge nearest to c. */
 struct table_pt wm_to_edge(const struct wm_state *s, struct table_pt c);
-/* Marks u destroyed if its footprint has left the table (an event). */
+/* Marks u destroyed if its footprint has left the table (an event): a corner past an edge
+ * after a move (docs/rules/warmaster.md "Leaving the table"); the lost unit is left at the
+ * edge it crossed (moved straight back in by the least distance on each axis). */
 void wm_off_table(struct wm_ctx *x, struct wm_unit *u);
+/* Puts u back on the table the same way, not lost: a charge, pursuit or advance that would
+ * place part of its footprint past an edge (closing with an enemy never leaves the table). */
+void wm_keep_on_table(const struct wm_state *s, struct wm_unit *u);
 /* Home back of a flyer more than 20 cm from every friendly character. */
 void wm_home_back(struct wm_ctx *x, struct wm_unit *u);
 
