@@ -14,8 +14,10 @@ struct campaign;
 struct node;
 
 #define SCHEDULE_PENDING "overrides.yaml" /* under .umpire/: made, not yet committed */
-#define SCHEDULE_MAX_REASON 200           /* bytes of a `reason:` */
-#define SCHEDULE_MAX 1000                 /* overrides one close may carry */
+#define SCHEDULE_READ \
+	"closes-read.yaml"      /* under .umpire/: the closes' overrides as read (a cache) */
+#define SCHEDULE_MAX_REASON 200 /* bytes of a `reason:` */
+#define SCHEDULE_MAX 1000       /* overrides one close may carry */
 
 enum override_kind {
 	OVERRIDE_EXTEND,  /* a player's extension: every deadline from the turn moves by shift */
