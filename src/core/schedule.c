@@ -222,14 +222,15 @@ static void apply_keys(struct campaign *c)
 	}
 }
 
-/* The closes' overrides as the umpire's copy last read them (.umpire/SCHEDULE_READ: the
- * turn they run through, its close commit's id, the overrides of closes 1 to it): into
- * c->pbem when close-THROUGH is still that commit, and the turn into *through (0: none, stale
- * or unreadable, and every close is read again). Every command of a long campaign read each
- * past close file (a tree of the growing journal/ each) before the first of them did. */
+/* The closes' overrides as this copy last read them (.git/SCHEDULE_READ: the turn they run
+ * through, its close commit's id, the overrides of closes 1 to it; the umpire's copy and a
+ * clone alike): into c->pbem when close-THROUGH is still that commit, whose history holds
+ * every earlier close, and the turn into *through (0: none, stale, unreadable, or
+ * c->closes_reread, and every close is read again). Every command of a long campaign read
+ * each past close file, a tree of the growing journal/ each, before the first of them did. */
 static void load_read(struct campaign *c, int *through)
 {
-	char *path = xasprintf("%s/.umpire/" SCHEDULE_READ, c->dir);
+	char *path = xasprintf("%s/.git/" SCHEDULE_READ, c->dir);
 	struct buf bytes = BUF_INIT;
 	struct node *root = NULL;
 	struct override *v = NULL;
@@ -241,7 +242,7 @@ static void load_read(struct campaign *c, int *through)
 
 	*through = 0;
 	diag_init(&d);
-	if (file_read(path, 4 * 1024 * 1024, &bytes) < 0 ||
+	if (c->closes_reread || file_read(path, 4 * 1024 * 1024, &bytes) < 0 ||
 		node_parse(&root, path, bytes.data ? bytes.data : "", bytes.len, NULL, &d) < 0 ||
 		node_check_map(root, "the closes read",
 			(const char *const[]){ "through", "close", "overrides", NULL }, &d) < 0 ||
@@ -266,17 +267,17 @@ done:
 	free(path);
 }
 
-/* Writes .umpire/SCHEDULE_READ: the overrides of closes 1 to through (c->pbem's so far),
- * close_id close-THROUGH's commit. A cache: nothing on a clone (no .umpire/), nothing said
+/* Writes .git/SCHEDULE_READ: the overrides of closes 1 to through (c->pbem's so far),
+ * close_id close-THROUGH's commit. A cache: nothing when .git is not a folder, nothing said
  * when it cannot be written. */
 static void save_read(struct campaign *c, int through, const char *close_id)
 {
-	char *dir = xasprintf("%s/.umpire", c->dir);
+	char *git = xasprintf("%s/.git", c->dir), *dir = xasprintf("%s/.git/umpire", c->dir);
 	struct node *root = node_new_map();
 	struct buf yaml = BUF_INIT;
 	struct stat st;
 
-	if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode)) {
 		node_map_int(root, "through", through);
 		node_map_str(root, "close", close_id);
 		schedule_emit(root, c->pbem.overrides, c->pbem.n_overrides, 1);
@@ -284,12 +285,14 @@ static void save_read(struct campaign *c, int through, const char *close_id)
 			"# umpire: the overrides the closes of turns 1 to THROUGH carry, as "
 			"read (a cache: removed, it is made again)\n");
 		if (node_emit(root, &yaml) == 0)
-			file_write_durable(dir, SCHEDULE_READ, yaml.data, yaml.len);
+			file_write_durable(dir, strchr(SCHEDULE_READ, '/') + 1, yaml.data,
+				yaml.len);
 	}
 	error_clear();
 	node_free(root);
 	buf_release(&yaml);
 	free(dir);
+	free(git);
 }
 
 int schedule_load(struct campaign *c)

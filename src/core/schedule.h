@@ -14,8 +14,8 @@ struct campaign;
 struct node;
 
 #define SCHEDULE_PENDING "overrides.yaml" /* under .umpire/: made, not yet committed */
-#define SCHEDULE_READ \
-	"closes-read.yaml"      /* under .umpire/: the closes' overrides as read (a cache) */
+/* Under .git/: the closes' overrides as this copy read them (a cache, schedule_load). */
+#define SCHEDULE_READ "umpire/closes-read.yaml"
 #define SCHEDULE_MAX_REASON 200 /* bytes of a `reason:` */
 #define SCHEDULE_MAX 1000       /* overrides one close may carry */
 
