@@ -564,7 +564,7 @@ void render_map_link(struct buf *b, const struct campaign *c, int turn, const ch
 	buf_printf(b, "![Map of turn %d](%s)\n\n", turn, link);
 }
 
-void render_map(struct buf *out, const struct campaign *c, const void *state,
+int render_map(struct buf *out, const struct campaign *c, const void *state,
 	const struct rules_map *m, const char *player)
 {
 	size_t at = out->len;
@@ -578,9 +578,11 @@ void render_map(struct buf *out, const struct campaign *c, const void *state,
 		svg_set_runs(1);
 		c->rules->draw_map(&c->rc, state, m, player, out);
 		svg_set_runs(0);
+		if (out->len - at <= SVG_MAX_BYTES)
+			return 1;
 	}
 	if (out->len - at <= SVG_MAX_BYTES)
-		return;
+		return 0;
 	/* A runaway drawing: a small map that says so, not a turn refused. */
 	struct svg s;
 	out->len = at;
@@ -588,6 +590,7 @@ void render_map(struct buf *out, const struct campaign *c, const void *state,
 	svg_begin(&s, out, 400, 60, 400, "map too large");
 	svg_text(&s, 10, 35, 16, "This map would exceed its size bound: see the report.", NULL);
 	svg_end(&s);
+	return 0;
 }
 
 int render_keep_before(struct turn *t)
@@ -613,6 +616,29 @@ int render_keep_before(struct turn *t)
 	return rc;
 }
 
+/* Shared (docs/formats.md "Shared reports"): the public map, and a player's map committed only
+ * when it shows more than the public one (his hidden groups), compared drawn as the public one
+ * was (with runs when it was: a big battle's maps are drawn once each, not plain first). */
+static int shared_maps(struct turn *t, const struct rules_map *m)
+{
+	const struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	int runs = render_map(&out->public_map, c, t->state, m, NULL);
+
+	out->own_map = xcalloc(c->n_players ? c->n_players : 1, 1);
+	for (size_t i = 0; i < c->n_players; i++) {
+		struct buf *b = &out->maps[i];
+		svg_set_runs(runs);
+		c->rules->draw_map(&c->rc, t->state, m, c->players[i], b);
+		svg_set_runs(0);
+		out->own_map[i] = !svg_same_but_title(b, &out->public_map);
+		buf_release(b);
+		if (out->own_map[i])
+			render_map(b, c, t->state, m, c->players[i]);
+	}
+	return 0;
+}
+
 int render_maps(struct turn *t)
 {
 	const struct campaign *c = t->c;
@@ -622,20 +648,12 @@ int render_maps(struct turn *t)
 	if (!c->rules->draw_map)
 		return 0;
 	out->maps = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
+	if (out->shared)
+		return shared_maps(t, &m);
 	for (size_t i = 0; i < c->n_players; i++)
 		render_map(&out->maps[i], c, t->state, &m, c->players[i]);
-	if (c->visibility == CAMPAIGN_SEALED || out->shared)
+	if (c->visibility == CAMPAIGN_SEALED)
 		render_map(&out->public_map, c, t->state, &m, NULL);
-	if (!out->shared)
-		return 0;
-	/* Shared: a player's map is committed only when it shows more than the public one (his
-	 * hidden groups), the shared map standing for every other. */
-	out->own_map = xcalloc(c->n_players ? c->n_players : 1, 1);
-	for (size_t i = 0; i < c->n_players; i++) {
-		out->own_map[i] = !svg_same_but_title(&out->maps[i], &out->public_map);
-		if (!out->own_map[i])
-			buf_release(&out->maps[i]);
-	}
 	return 0;
 }
 

@@ -44,8 +44,8 @@ void render_shared_reports(struct turn *t, const struct buf *common);
 void render_map_link(struct buf *b, const struct campaign *c, int turn, const char *player);
 /* Appends player's map (NULL: the public one) of state after the turn m describes: the rule
  * system's draw_map, or a small map saying so when it would pass SVG_MAX_BYTES. The rule
- * system must draw maps. */
-void render_map(struct buf *out, const struct campaign *c, const void *state,
+ * system must draw maps. Returns 1 when it was drawn with runs (past SVG_RUNS_FROM), else 0. */
+int render_map(struct buf *out, const struct campaign *c, const void *state,
 	const struct rules_map *m, const char *player);
 /* Keeps a copy of t's state as t->before (the turn's maps draw the moves from it): the
  * `rulings` step's first act. Nothing when the rule system draws no map. Returns 0 / -1. */
