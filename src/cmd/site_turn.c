@@ -34,16 +34,49 @@ static void report(struct buf *b, const char *who, const struct buf *md, const c
 	buf_puts(b, "</section>\n");
 }
 
+/* A big open turn's shared report reports/turn-NNNN.md and map (docs/formats.md "Shared
+ * reports"), put where the players' reports link them (../turn-NNNN.md, .svg from the turn's
+ * page). *shared_map: the map's address from the turn's page, NULL when there is none. */
+static void shared_report(struct site *s, int t, struct buf *b, char **shared_map)
+{
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
+	struct buf md = BUF_INIT, map = BUF_INIT;
+
+	*shared_map = NULL;
+	layout_tag(tag, t);
+	layout_public_report_path(path, t);
+	if (repo_read(s->c->repo, tag, path, &md) != 0) {
+		error_clear();
+		buf_release(&md);
+		return; /* every report whole */
+	}
+	char *at = xasprintf("%s.md", tag);
+	site_add(s, at, md.data ? md.data : "", md.len);
+	free(at);
+	layout_public_map_path(path, t);
+	if (repo_read(s->c->repo, tag, path, &map) == 0) {
+		at = xasprintf("%s.svg", tag);
+		site_add(s, at, map.data ? map.data : "", map.len);
+		free(at);
+		*shared_map = xasprintf("../%s.svg", tag);
+	}
+	error_clear();
+	report(b, "the turn's shared report", &md, "../", *shared_map);
+	buf_release(&md);
+	buf_release(&map);
+}
+
 /* The committed reports of an open turn, reports/turn-NNNN/PLAYER.md, with their maps. */
 static int open_reports(struct site *s, int t, struct buf *b)
 {
 	char tag[LAYOUT_TAG_MAX], dir[LAYOUT_PATH_MAX];
-	char **names = NULL;
+	char **names = NULL, *shared_map = NULL;
 	struct buf md = BUF_INIT, map = BUF_INIT;
 	int rc;
 
 	layout_tag(tag, t);
 	layout_reports_dir(dir, t);
+	shared_report(s, t, b, &shared_map);
 	rc = repo_list(s->c->repo, tag, dir, &names);
 	for (size_t i = 0; rc == 0 && names && names[i]; i++) {
 		size_t k = strlen(names[i]);
@@ -63,7 +96,7 @@ static int open_reports(struct site *s, int t, struct buf *b)
 			free(to);
 		}
 		if (rc == 0)
-			report(b, player, &md, "", has_map ? svg : NULL);
+			report(b, player, &md, "", has_map ? svg : shared_map);
 		else
 			error_set(ERROR_INPUT, "%s: %s cannot be read", tag, path);
 		free(path);
@@ -72,6 +105,7 @@ static int open_reports(struct site *s, int t, struct buf *b)
 		free(player);
 	}
 	repo_names_free(names);
+	free(shared_map);
 	buf_release(&md);
 	buf_release(&map);
 	return rc < 0 ? -1 : 0;

@@ -565,6 +565,7 @@ static int read_setup_campaign(struct verify *v)
 		rc = error_set(ERROR_INPUT, "the campaign.yaml of %s cannot be read", tag);
 	} else {
 		/* The parse cleared the overrides the close files carry (core/schedule.h). */
+		v->c->closes_reread = v->full;
 		rc = schedule_load(v->c) < 0 ? -1 : check_pins(v, &camp);
 	}
 	diag_release(&d);

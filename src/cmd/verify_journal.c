@@ -65,11 +65,12 @@ static int check_journal_files(struct verify *v, int t, const char *tag,
 		for (size_t i = 0; i < in->n_files; i++)
 			senders[i] = in->files[i].player;
 		int maps = at->t.out.maps != NULL;
+		struct layout_reports rep = { maps, at->t.out.shared, at->t.out.own_map };
 		w.n_want = v->c->visibility == CAMPAIGN_SEALED ?
 				   layout_sealed_turn_files(&paths, t, maps) :
-				   layout_turn_files(&paths, t, senders, in->n_files,
+				   layout_open_turn_files(&paths, t, senders, in->n_files,
 					   (const char *const *)v->c->players, v->c->n_players,
-					   maps);
+					   &rep);
 		w.want = xcalloc(w.n_want + 1, sizeof(*w.want));
 		for (size_t k = 0; k < w.n_want; k++)
 			w.want[k] = paths[k].path;

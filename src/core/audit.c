@@ -1102,18 +1102,20 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 	if (rc == 0)
 		rc = same_committed(c, rev, path, &tn->out.journal_yaml, t);
 	int sealed = c->visibility == CAMPAIGN_SEALED;
-	if (rc == 0 && sealed) {
+	int shared = sealed || tn->out.shared; /* the public or shared report and map */
+	const unsigned char *own = tn->out.own_map;
+	if (rc == 0 && shared) {
 		layout_public_report_path(path, t);
 		rc = same_committed(c, rev, path, &tn->out.public_report, t);
 	}
-	if (rc == 0 && sealed && tn->out.maps) {
+	if (rc == 0 && shared && tn->out.maps) {
 		layout_public_map_path(path, t);
 		rc = same_committed(c, rev, path, &tn->out.public_map, t);
 	}
 	for (size_t i = 0; rc == 0 && !sealed && i < tn->out.n_reports; i++) {
 		layout_report_path(path, t, c->players[i]);
 		rc = same_committed(c, rev, path, &tn->out.reports[i], t);
-		if (rc == 0 && tn->out.maps) {
+		if (rc == 0 && tn->out.maps && (!own || own[i])) {
 			layout_map_path(path, t, c->players[i]);
 			rc = same_committed(c, rev, path, &tn->out.maps[i], t);
 		}
@@ -1131,7 +1133,7 @@ static int same_files(struct audit_turn *at, struct campaign *c, const char *rev
 			layout_report_path(want, t, c->players[k]);
 			known = strcmp(want, got) == 0;
 			layout_map_path(want, t, c->players[k]);
-			known |= tn->out.maps && strcmp(want, got) == 0;
+			known |= tn->out.maps && (!own || own[k]) && strcmp(want, got) == 0;
 		}
 		if (!known)
 			rc = error_set(ERROR_INPUT,
@@ -1148,7 +1150,16 @@ int audit_resolve(struct audit_turn *at, struct campaign *c, void *state, const 
 
 	/* audit_fairness checks every recorded die against the seed before the turn runs, so
 	 * the re-resolution reuses their values (TURN_DICE_CHECKED): each die derived once. */
-	turn_init(&at->t, c, TURN_RECORDED, TURN_DICE_CHECKED, r, rev, state);
+	/* An open turn committed without a shared report was played with every report whole
+	 * (before shared reports, or under RENDER_SHARE_FROM): re-rendered so. */
+	char shared[LAYOUT_PATH_MAX], id[41];
+	unsigned per_player = 0;
+	layout_public_report_path(shared, t);
+	if (c->visibility != CAMPAIGN_SEALED &&
+		repo_file_id(c->repo, rev, shared, id) == ERROR_NOTFOUND)
+		per_player = TURN_PER_PLAYER;
+	error_clear();
+	turn_init(&at->t, c, TURN_RECORDED, TURN_DICE_CHECKED | per_player, r, rev, state);
 	source_name(at->source, sizeof(at->source), t, flags);
 	at->t.record_name = at->source;
 	if (audit_fairness(c, r, at->source) < 0)

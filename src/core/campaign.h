@@ -84,6 +84,8 @@ struct campaign_timestamp {
 
 struct campaign {
 	char *dir;          /* the campaign directory (work tree) */
+	int closes_reread;  /* schedule_load reads every close file again, not what this copy
+			     * read before (.git/SCHEDULE_READ): verify --full */
 	char *id;           /* campaign id */
 	char *title;        /* may be "" */
 	char *rules_name;   /* `rules:` */

@@ -142,8 +142,18 @@ static int cmp_entry(const void *a, const void *b)
 size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
 	size_t n_senders, const char *const *players, size_t n_players, int maps)
 {
-	struct layout_entry *v = xcalloc(2 + n_senders + 2 * n_players, sizeof(*v));
+	struct layout_reports r = { maps, 0, NULL };
+
+	return layout_open_turn_files(out, turn, senders, n_senders, players, n_players, &r);
+}
+
+size_t layout_open_turn_files(struct layout_entry **out, int turn, const char *const *senders,
+	size_t n_senders, const char *const *players, size_t n_players,
+	const struct layout_reports *r)
+{
+	struct layout_entry *v = xcalloc(4 + n_senders + 2 * n_players, sizeof(*v));
 	size_t n = 0;
+	int maps = r->maps;
 
 	v[n].kind = LAYOUT_KIND_STATE;
 	snprintf(v[n++].path, LAYOUT_PATH_MAX, "%s", LAYOUT_STATE);
@@ -154,11 +164,19 @@ size_t layout_turn_files(struct layout_entry **out, int turn, const char *const 
 		v[n].player = senders[i];
 		layout_order_path(v[n++].path, turn, senders[i]);
 	}
+	if (r->shared) {
+		v[n].kind = LAYOUT_KIND_PUBLIC_REPORT;
+		layout_public_report_path(v[n++].path, turn);
+	}
+	if (r->shared && maps) {
+		v[n].kind = LAYOUT_KIND_PUBLIC_MAP;
+		layout_public_map_path(v[n++].path, turn);
+	}
 	for (size_t i = 0; i < n_players; i++) {
 		v[n].kind = LAYOUT_KIND_REPORT;
 		v[n].player = players[i];
 		layout_report_path(v[n++].path, turn, players[i]);
-		if (!maps)
+		if (!maps || (r->shared && r->own_map && !r->own_map[i]))
 			continue;
 		v[n].kind = LAYOUT_KIND_MAP;
 		v[n].player = players[i];

@@ -91,6 +91,19 @@ struct layout_entry {
  * (free it); returns the count. */
 size_t layout_turn_files(struct layout_entry **out, int turn, const char *const *senders,
 	size_t n_senders, const char *const *players, size_t n_players, int maps);
+/* How an open turn lays out its reports (docs/formats.md "Shared reports"). */
+struct layout_reports {
+	int maps;                     /* the rule system draws maps */
+	int shared;                   /* the shared report reports/turn-NNNN.md is committed (and,
+				       * with maps, the shared map reports/turn-NNNN.svg) */
+	const unsigned char *own_map; /* shared, maps: per player, 1 when his own map is committed
+				       * beside his report; NULL: every player's is */
+};
+/* layout_turn_files with the shared report and map when r->shared, and a player's map only
+ * when r->own_map says so (the entries of both: LAYOUT_KIND_PUBLIC_REPORT, _PUBLIC_MAP). */
+size_t layout_open_turn_files(struct layout_entry **out, int turn, const char *const *senders,
+	size_t n_senders, const char *const *players, size_t n_players,
+	const struct layout_reports *r);
 /* The files a sealed turn t commits, sorted by path: state.yaml (the public view), the
  * journal export and the public report, with the public map when maps is 1; no order file,
  * no player's report or map. */

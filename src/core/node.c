@@ -1180,6 +1180,13 @@ int node_want_int(const struct node *n, const char *what, long long min, long lo
 {
 	long long v;
 	char expected[96];
+
+	if (n && n->kind == NODE_SCALAR && !n->quoted && parse_decimal(n->scalar, &v) == 0 &&
+		v >= min && v <= max) {
+		*out = v;
+		return 0;
+	}
+	/* The message only on failure: a big state parses thousands of integers. */
 	if (min == LLONG_MIN && max == LLONG_MAX)
 		snprintf(expected, sizeof(expected), "an integer");
 	else if (min == LLONG_MIN)
@@ -1190,13 +1197,8 @@ int node_want_int(const struct node *n, const char *what, long long min, long lo
 		snprintf(expected, sizeof(expected), "the integer %lld", min);
 	else
 		snprintf(expected, sizeof(expected), "an integer from %lld to %lld", min, max);
-	if (!n || n->kind != NODE_SCALAR || n->quoted || parse_decimal(n->scalar, &v) < 0 ||
-		v < min || v > max) {
-		report_is(d, n, what, expected);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	report_is(d, n, what, expected);
+	return -1;
 }
 
 /* A plain empty scalar is YAML's null: for a string it means the value was left out. */
@@ -1297,9 +1299,10 @@ int node_want_enum(const struct node *n, const char *what, const char *const *na
 {
 	struct buf list = BUF_INIT;
 	int rc = -1;
-	list_names(&list, names);
+	/* The list of names only for a message: a state of thousands of enums parses without. */
 	if (!n || n->kind != NODE_SCALAR || (!n->quoted && n->scalar[0] == '\0')) {
 		struct buf b = BUF_INIT;
+		list_names(&list, names);
 		describe(&b, n);
 		node_error(d, n, "%s is %s (one of: %s expected)", what, buf_str(&b),
 			buf_str(&list));
@@ -1314,6 +1317,7 @@ int node_want_enum(const struct node *n, const char *what, const char *const *na
 		}
 	}
 	struct buf b = BUF_INIT;
+	list_names(&list, names);
 	show(&b, n->scalar);
 	node_error(d, n, "unknown %s '%s' (expected one of: %s)", what, buf_str(&b),
 		buf_str(&list));

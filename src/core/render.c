@@ -440,6 +440,26 @@ void render_report_common(struct buf *b, const struct turn *t)
 		hex);
 }
 
+/* The rule system's view of the state after t for player (NULL: the public one), appended to
+ * out. The public report shows it only when the rule system declares what is private
+ * (RULES_PRIVATE): another's report hook may assume a player. */
+static void situation(struct buf *out, const struct turn *t, const char *player)
+{
+	const struct campaign *c = t->c;
+
+	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE)))
+		c->rules->report(&c->rc, t->state, player, out);
+}
+
+/* "## Situation" and sit, when the rule system wrote one. */
+static void put_situation(struct buf *b, const struct buf *sit)
+{
+	if (!sit->len)
+		return;
+	buf_puts(b, "\n## Situation\n\n");
+	buf_append(b, sit->data, sit->len);
+}
+
 void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	const struct buf *common)
 {
@@ -465,18 +485,69 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
 			buf_puts(b, "\n## Your void orders\n\n");
 		put_void(b, e, 0, e->text);
 	}
-	/* The public report (player NULL) shows the rule system's view only when it declares
-	 * what is private (RULES_PRIVATE): another's report hook may assume a player. */
-	if (c->rules->report && (player || (c->rules->flags & RULES_PRIVATE))) {
-		struct buf sit = BUF_INIT;
-		c->rules->report(&c->rc, t->state, player, &sit);
-		if (sit.len) {
-			buf_puts(b, "\n## Situation\n\n");
-			buf_append(b, sit.data, sit.len);
-		}
-		buf_release(&sit);
-	}
+	struct buf sit = BUF_INIT;
+	situation(&sit, t, player);
+	put_situation(b, &sit);
+	buf_release(&sit);
 	render_next(b, t, player);
+}
+
+/* The link to the turn's shared report or map (SUFFIX ".md", ".svg") from a player's report,
+ * one folder down: ../turn-NNNN.md. */
+static void shared_link(struct buf *b, int turn, const char *suffix)
+{
+	char tag[LAYOUT_TAG_MAX];
+
+	layout_tag(tag, turn);
+	buf_printf(b, "../%s%s", tag, suffix);
+}
+
+void render_shared_reports(struct turn *t, const struct buf *common)
+{
+	const struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	int turn = t->in.turn, same = c->n_players > 0;
+	struct buf *sit = xcalloc(c->n_players ? c->n_players : 1, sizeof(*sit));
+	struct buf *b = &out->public_report;
+
+	for (size_t k = 0; k < c->n_players; k++) {
+		situation(&sit[k], t, c->players[k]);
+		same &= sit[k].len == sit[0].len &&
+			(!sit[k].len || memcmp(sit[k].data, sit[0].data, sit[0].len) == 0);
+	}
+	buf_printf(b, "# %s, turn %d: the turn as every player sees it\n\n", c->id, turn);
+	escape_markdown(b, out->summary);
+	buf_puts(b, "\n\n");
+	render_map_link(b, c, turn, NULL);
+	buf_append(b, common->data, common->len);
+	if (same)
+		put_situation(b, &sit[0]);
+	for (size_t k = 0; k < c->n_players; k++) {
+		const char *p = c->players[k];
+		struct buf *r = &out->reports[k];
+		buf_printf(r, "# %s, turn %d: report for %s\n\n", c->id, turn, p);
+		escape_markdown(r, out->summary);
+		buf_puts(r, "\n\n");
+		if (!out->maps || out->own_map[k]) {
+			render_map_link(r, c, turn, p);
+		} else {
+			buf_printf(r, "![Map of turn %d](", turn);
+			shared_link(r, turn, ".svg");
+			buf_puts(r, ")\n\n");
+		}
+		buf_printf(r,
+			"The orders received, randomness, events, void orders, dice%s, the same for "
+			"every player, are in [the turn's shared report](",
+			same && sit[0].len ? " and situation" : "");
+		shared_link(r, turn, ".md");
+		buf_puts(r, ").\n");
+		if (!same)
+			put_situation(r, &sit[k]);
+		render_next(r, t, p);
+	}
+	for (size_t k = 0; k < c->n_players; k++)
+		buf_release(&sit[k]);
+	free(sit);
 }
 
 /* --- maps (docs/formats.md "Maps") -------------------------------------------------------- */
@@ -493,7 +564,7 @@ void render_map_link(struct buf *b, const struct campaign *c, int turn, const ch
 	buf_printf(b, "![Map of turn %d](%s)\n\n", turn, link);
 }
 
-void render_map(struct buf *out, const struct campaign *c, const void *state,
+int render_map(struct buf *out, const struct campaign *c, const void *state,
 	const struct rules_map *m, const char *player)
 {
 	size_t at = out->len;
@@ -507,9 +578,11 @@ void render_map(struct buf *out, const struct campaign *c, const void *state,
 		svg_set_runs(1);
 		c->rules->draw_map(&c->rc, state, m, player, out);
 		svg_set_runs(0);
+		if (out->len - at <= SVG_MAX_BYTES)
+			return 1;
 	}
 	if (out->len - at <= SVG_MAX_BYTES)
-		return;
+		return 0;
 	/* A runaway drawing: a small map that says so, not a turn refused. */
 	struct svg s;
 	out->len = at;
@@ -517,6 +590,7 @@ void render_map(struct buf *out, const struct campaign *c, const void *state,
 	svg_begin(&s, out, 400, 60, 400, "map too large");
 	svg_text(&s, 10, 35, 16, "This map would exceed its size bound: see the report.", NULL);
 	svg_end(&s);
+	return 0;
 }
 
 int render_keep_before(struct turn *t)
@@ -542,6 +616,29 @@ int render_keep_before(struct turn *t)
 	return rc;
 }
 
+/* Shared (docs/formats.md "Shared reports"): the public map, and a player's map committed only
+ * when it shows more than the public one (his hidden groups), compared drawn as the public one
+ * was (with runs when it was: a big battle's maps are drawn once each, not plain first). */
+static int shared_maps(struct turn *t, const struct rules_map *m)
+{
+	const struct campaign *c = t->c;
+	struct turn_output *out = &t->out;
+	int runs = render_map(&out->public_map, c, t->state, m, NULL);
+
+	out->own_map = xcalloc(c->n_players ? c->n_players : 1, 1);
+	for (size_t i = 0; i < c->n_players; i++) {
+		struct buf *b = &out->maps[i];
+		svg_set_runs(runs);
+		c->rules->draw_map(&c->rc, t->state, m, c->players[i], b);
+		svg_set_runs(0);
+		out->own_map[i] = !svg_same_but_title(b, &out->public_map);
+		buf_release(b);
+		if (out->own_map[i])
+			render_map(b, c, t->state, m, c->players[i]);
+	}
+	return 0;
+}
+
 int render_maps(struct turn *t)
 {
 	const struct campaign *c = t->c;
@@ -551,6 +648,8 @@ int render_maps(struct turn *t)
 	if (!c->rules->draw_map)
 		return 0;
 	out->maps = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
+	if (out->shared)
+		return shared_maps(t, &m);
 	for (size_t i = 0; i < c->n_players; i++)
 		render_map(&out->maps[i], c, t->state, &m, c->players[i]);
 	if (c->visibility == CAMPAIGN_SEALED)

@@ -25,20 +25,35 @@ void render_report_common(struct buf *common, const struct turn *t);
 void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	const struct buf *common);
 
+/* An open turn whose common part (render_report_common's) is longer than this commits it once,
+ * in the turn's shared report reports/turn-NNNN.md, with the shared map reports/turn-NNNN.svg,
+ * and each player's report links them (issue 38, docs/formats.md "Shared reports"): a battle of
+ * 9,600 orders commits its 2 MB of events and dice and its 1.6 MB map once, not once a player.
+ * Every turn up to it keeps the layout it always had, so campaigns played before still verify. */
+#define RENDER_SHARE_FROM (1024 * 1024)
+
+/* An open turn with t->out.shared set: the shared report into t->out.public_report (the
+ * summary, the shared map's link, common and, when every player's is the same, the Situation)
+ * and each player's report into t->out.reports (his map's link, a link to the shared report,
+ * his Situation unless shared, what comes next). render_maps has run. */
+void render_shared_reports(struct turn *t, const struct buf *common);
+
 /* Maps (docs/formats.md "Maps"). The line of a report that shows its map: an image with the
  * relative link layout_map_link gives, or, when the rule system draws none, a line saying so.
  * Appends to b. */
 void render_map_link(struct buf *b, const struct campaign *c, int turn, const char *player);
 /* Appends player's map (NULL: the public one) of state after the turn m describes: the rule
  * system's draw_map, or a small map saying so when it would pass SVG_MAX_BYTES. The rule
- * system must draw maps. */
-void render_map(struct buf *out, const struct campaign *c, const void *state,
+ * system must draw maps. Returns 1 when it was drawn with runs (past SVG_RUNS_FROM), else 0. */
+int render_map(struct buf *out, const struct campaign *c, const void *state,
 	const struct rules_map *m, const char *player);
 /* Keeps a copy of t's state as t->before (the turn's maps draw the moves from it): the
  * `rulings` step's first act. Nothing when the rule system draws no map. Returns 0 / -1. */
 int render_keep_before(struct turn *t);
-/* Draws the turn's maps into t->out.maps (one per player) and, sealed, t->out.public_map;
- * nothing when the rule system draws none (t->out.maps stays NULL). Returns 0 / -1. */
+/* Draws the turn's maps into t->out.maps (one per player) and, sealed or shared,
+ * t->out.public_map; shared, a player's map that is the public one but for its title is
+ * left empty and t->out.own_map says so. Nothing when the rule system draws none
+ * (t->out.maps stays NULL). Returns 0 / -1. */
 int render_maps(struct turn *t);
 /* Appends the turn-0 briefing of player (NULL: the public one): the map of the opening
  * position, the rule system's Situation and who is due on turn 1. */

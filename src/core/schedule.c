@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/schedule.h"
 #include "core/campaign.h"
@@ -221,11 +222,88 @@ static void apply_keys(struct campaign *c)
 	}
 }
 
+/* The closes' overrides as this copy last read them (.git/SCHEDULE_READ: the turn they run
+ * through, its close commit's id, the overrides of closes 1 to it; the umpire's copy and a
+ * clone alike): into c->pbem when close-THROUGH is still that commit, whose history holds
+ * every earlier close, and the turn into *through (0: none, stale, unreadable, or
+ * c->closes_reread, and every close is read again). Every command of a long campaign read
+ * each past close file, a tree of the growing journal/ each, before the first of them did. */
+static void load_read(struct campaign *c, int *through)
+{
+	char *path = xasprintf("%s/.git/" SCHEDULE_READ, c->dir);
+	struct buf bytes = BUF_INIT;
+	struct node *root = NULL;
+	struct override *v = NULL;
+	size_t n = 0;
+	struct diag d;
+	long long t = 0;
+	const char *close = NULL;
+	char tag[LAYOUT_TAG_MAX], id[41];
+
+	*through = 0;
+	diag_init(&d);
+	if (c->closes_reread || file_read(path, 4 * 1024 * 1024, &bytes) < 0 ||
+		node_parse(&root, path, bytes.data ? bytes.data : "", bytes.len, NULL, &d) < 0 ||
+		node_check_map(root, "the closes read",
+			(const char *const[]){ "through", "close", "overrides", NULL }, &d) < 0 ||
+		!node_get(root, "through") || !node_get(root, "close") ||
+		node_want_int(node_get(root, "through"), "through", 1, TURN_MAX, &t, &d) < 0 ||
+		node_want_str(node_get(root, "close"), "close", 40, &close, &d) < 0)
+		goto done;
+	layout_close_tag(tag, (int)t);
+	if (repo_commit_id(c->repo, tag, id) != 0 || strcmp(id, close) != 0 ||
+		schedule_parse(&v, &n, node_get(root, "overrides"), 0, 1, &d) < 0 || diag_count(&d))
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		add(&c->pbem, &v[i]);
+	n = 0;
+	*through = (int)t;
+done:
+	override_list_free(v, n);
+	error_clear();
+	node_free(root);
+	diag_release(&d);
+	buf_release(&bytes);
+	free(path);
+}
+
+/* Writes .git/SCHEDULE_READ: the overrides of closes 1 to through (c->pbem's so far),
+ * close_id close-THROUGH's commit. A cache: nothing when .git is not a folder, nothing said
+ * when it cannot be written. */
+static void save_read(struct campaign *c, int through, const char *close_id)
+{
+	char *git = xasprintf("%s/.git", c->dir), *dir = xasprintf("%s/.git/umpire", c->dir);
+	struct node *root = node_new_map();
+	struct buf yaml = BUF_INIT;
+	struct stat st;
+
+	if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode)) {
+		node_map_int(root, "through", through);
+		node_map_str(root, "close", close_id);
+		schedule_emit(root, c->pbem.overrides, c->pbem.n_overrides, 1);
+		buf_puts(&yaml,
+			"# umpire: the overrides the closes of turns 1 to THROUGH carry, as "
+			"read (a cache: removed, it is made again)\n");
+		if (node_emit(root, &yaml) == 0)
+			file_write_durable(dir, strchr(SCHEDULE_READ, '/') + 1, yaml.data,
+				yaml.len);
+	}
+	error_clear();
+	node_free(root);
+	buf_release(&yaml);
+	free(dir);
+	free(git);
+}
+
 int schedule_load(struct campaign *c)
 {
+	char last_id[41] = "";
+	int from, t;
+
 	if (c->entropy == CAMPAIGN_ENTROPY_NONE)
 		return 0;
-	for (int t = 1; t <= TURN_MAX; t++) {
+	load_read(c, &from);
+	for (t = from + 1; t <= TURN_MAX; t++) {
 		struct close_record r;
 		char id[41];
 		/* A close that cannot be read stops here: verify says why at its turn. */
@@ -234,6 +312,7 @@ int schedule_load(struct campaign *c)
 			error_clear();
 			break;
 		}
+		memcpy(last_id, id, sizeof(id));
 		for (size_t i = 0; i < r.n_overrides; i++)
 			add(&c->pbem, &r.overrides[i]);
 		free(r.overrides);
@@ -241,6 +320,8 @@ int schedule_load(struct campaign *c)
 		r.n_overrides = 0;
 		close_release(&r);
 	}
+	if (t - 1 > from && last_id[0])
+		save_read(c, t - 1, last_id);
 	int rc = load_pending(c);
 	apply_keys(c);
 	return rc;

@@ -14,8 +14,10 @@ struct campaign;
 struct node;
 
 #define SCHEDULE_PENDING "overrides.yaml" /* under .umpire/: made, not yet committed */
-#define SCHEDULE_MAX_REASON 200           /* bytes of a `reason:` */
-#define SCHEDULE_MAX 1000                 /* overrides one close may carry */
+/* Under .git/: the closes' overrides as this copy read them (a cache, schedule_load). */
+#define SCHEDULE_READ "umpire/closes-read.yaml"
+#define SCHEDULE_MAX_REASON 200 /* bytes of a `reason:` */
+#define SCHEDULE_MAX 1000       /* overrides one close may carry */
 
 enum override_kind {
 	OVERRIDE_EXTEND,  /* a player's extension: every deadline from the turn moves by shift */

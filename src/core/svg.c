@@ -206,6 +206,33 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	svg_rect(s, 0, 0, s->w, s->h, &bg);
 }
 
+/* The offsets of a drawing's <title>: where it opens and past where it closes (0 when there is
+ * none: the whole drawing is compared). */
+static void title_span(const struct buf *d, size_t *from, size_t *to)
+{
+	const char *s = d->data ? d->data : "";
+	const char *open = strstr(s, "<title>");
+	const char *close = open ? strstr(open, "</title>\n") : NULL;
+
+	*from = *to = 0;
+	if (open && close) {
+		*from = (size_t)(open - s);
+		*to = (size_t)(close - s) + strlen("</title>\n");
+	}
+}
+
+int svg_same_but_title(const struct buf *a, const struct buf *b)
+{
+	size_t af, at, bf, bt;
+
+	if (!a->data || !b->data)
+		return a->len == b->len && a->len == 0;
+	title_span(a, &af, &at);
+	title_span(b, &bf, &bt);
+	return af == bf && a->len - at == b->len - bt && memcmp(a->data, b->data, af) == 0 &&
+	       memcmp(a->data + at, b->data + bt, a->len - at) == 0;
+}
+
 /* A label svg_label keeps for svg_end. */
 struct svg_pending {
 	int x, y, size;

@@ -67,6 +67,10 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 /* Closes the open groups, writes the labels (svg_label) in a group of their own, on top of
  * everything, and closes the drawing; frees what s holds. */
 void svg_end(struct svg *s);
+/* 1 when the drawings a and b (svg_begin's) are the same but for their <title>s: the same
+ * picture under another name (a player's view of an open turn against its public view,
+ * docs/formats.md "Shared reports"), else 0. */
+int svg_same_but_title(const struct buf *a, const struct buf *b);
 /* <g class="cls"> ... </g>: cls is program text ([a-z0-9-]), NULL none. */
 void svg_group(struct svg *s, const char *cls);
 void svg_group_end(struct svg *s);

@@ -194,6 +194,7 @@ void turn_release(struct turn *t)
 	for (size_t i = 0; out->maps && i < out->n_reports; i++)
 		buf_release(&out->maps[i]);
 	free(out->maps);
+	free(out->own_map);
 	buf_release(&out->public_map);
 	if (t->before)
 		t->c->rules->state_free(t->before);

@@ -103,7 +103,13 @@ struct turn_output {
 	size_t n_reports;
 	struct buf *maps;         /* one per campaign player, beside reports; NULL: the rule system
 	                        * draws none (docs/formats.md "Maps") */
-	struct buf public_map;    /* sealed: the public map (committed) */
+	struct buf public_map;    /* sealed: the public map (committed); shared: the shared map */
+	int shared;               /* open, common part over RENDER_SHARE_FROM: public_report is the
+				   * turn's shared report, each player's report links it
+				   * (docs/formats.md "Shared reports") */
+	unsigned char *own_map;   /* shared, maps: per player, 1 when his map differs from the
+				   * shared one (committed beside his report), 0 when it is the
+				   * shared one (maps[k] left empty); else NULL */
 	struct turn_view *views;  /* sealed: one per campaign player, campaign order; else NULL */
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
@@ -123,6 +129,9 @@ enum turn_flags {
 					seed (audit_fairness), so the turn reuses their values */
 	TURN_CLOSING = 1 << 3,       /* `close`: fix the turn's inputs (recover..close) */
 	TURN_PLAIN_ORDERS = 1 << 4,  /* `seal`: the plain order file of a time-locked campaign */
+	TURN_PER_PLAYER = 1 << 5,    /* TURN_RECORDED, open: the turn was committed with every
+					player's report whole, whatever its size (played before
+					shared reports, docs/formats.md) */
 };
 
 /* What a run did besides the turn itself, for the command to tell the user. */

@@ -51,13 +51,21 @@ int step_render(struct turn *t)
 	out->n_reports = c->n_players;
 	struct buf common = BUF_INIT;
 	render_report_common(&common, t);
-	for (size_t i = 0; i < c->n_players; i++)
+	/* A big open turn shares its common part and map (render.h); its maps first, as each
+	 * player's report links his own map or the shared one. */
+	out->shared = c->visibility != CAMPAIGN_SEALED && common.len > RENDER_SHARE_FROM &&
+		      !(t->flags & TURN_PER_PLAYER);
+	if (render_maps(t) < 0) {
+		buf_release(&common);
+		return -1;
+	}
+	if (out->shared)
+		render_shared_reports(t, &common);
+	for (size_t i = 0; i < c->n_players && !out->shared; i++)
 		render_report_from(&out->reports[i], t, c->players[i], &common);
 	if (c->visibility == CAMPAIGN_SEALED)
 		render_report_from(&out->public_report, t, NULL, &common);
 	buf_release(&common);
-	if (render_maps(t) < 0)
-		return -1;
 	if (c->visibility == CAMPAIGN_SEALED && render_views(t) < 0)
 		return -1;
 	/* Last: a sealed export commits to each player's report and view. */
@@ -300,10 +308,11 @@ size_t turn_files(const struct turn *t, struct file **out)
 	for (size_t i = 0; i < in->n_files; i++)
 		senders[i] = in->files[i].player;
 	int maps = out_->maps != NULL;
+	struct layout_reports rep = { maps, out_->shared, out_->own_map };
 	size_t n = t->c->visibility == CAMPAIGN_SEALED ?
 			   layout_sealed_turn_files(&paths, in->turn, maps) :
-			   layout_turn_files(&paths, in->turn, senders, in->n_files,
-				   (const char *const *)t->c->players, t->c->n_players, maps);
+			   layout_open_turn_files(&paths, in->turn, senders, in->n_files,
+				   (const char *const *)t->c->players, t->c->n_players, &rep);
 	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct buf *b = NULL;

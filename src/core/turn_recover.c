@@ -169,8 +169,19 @@ static int check_last_turn(struct turn *t, const struct journal_record *r, const
 		for (size_t i = 0; i < r->n_orders; i++)
 			if (r->orders[i].has_file)
 				senders[n_senders++] = r->orders[i].player;
-		n = layout_turn_files(&paths, r->turn, senders, n_senders,
-			(const char *const *)c->players, c->n_players, c->rules->draw_map != NULL);
+		/* The layout the journal names: a shared report row, his own map's rows. */
+		char path[LAYOUT_PATH_MAX];
+		unsigned char *own = xcalloc(c->n_players ? c->n_players : 1, 1);
+		struct layout_reports rep = { c->rules->draw_map != NULL, 0, own };
+		layout_public_report_path(path, r->turn);
+		rep.shared = file_list_find(r->files, r->n_files, path) != NULL;
+		for (size_t i = 0; i < c->n_players; i++) {
+			layout_map_path(path, r->turn, c->players[i]);
+			own[i] = file_list_find(r->files, r->n_files, path) != NULL;
+		}
+		n = layout_open_turn_files(&paths, r->turn, senders, n_senders,
+			(const char *const *)c->players, c->n_players, &rep);
+		free(own);
 		free(senders);
 	}
 	for (size_t i = 0; i < n; i++) {

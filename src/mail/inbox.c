@@ -160,20 +160,17 @@ static int move_aside(const char *maildir, const char *name)
 	return rc;
 }
 
-int inbox_game_over(struct campaign *c, char **why)
+/* inbox_game_over with the state after turn last (HEAD's), which the caller keeps. */
+static int game_over_of(struct campaign *c, int last, const void *state, char **why)
 {
 	char tag[LAYOUT_TAG_MAX];
-	void *state = NULL;
 	const char *rule_why = NULL;
-	int last;
 
 	*why = NULL;
 	if (repo_has(c->repo, LAYOUT_REVEAL_TAG)) {
 		*why = xstrdup("the campaign is revealed (tag 'reveal')");
 		return 1;
 	}
-	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
-		return -1;
 	layout_close_tag(tag, last + 1);
 	struct buf ended = BUF_INIT;
 	if (end_of_turn(c, last, &ended, NULL, NULL))
@@ -183,8 +180,24 @@ int inbox_game_over(struct campaign *c, char **why)
 		*why = xstrdup(rule_why ? rule_why : "the rule system says so");
 	else if ((uint32_t)(last + 1) > c->chain_length)
 		*why = xasprintf("turn %d is beyond the key chain", last + 1);
-	c->rules->state_free(state);
 	return *why != NULL;
+}
+
+int inbox_game_over(struct campaign *c, char **why)
+{
+	void *state = NULL;
+	int last;
+
+	*why = NULL;
+	if (repo_has(c->repo, LAYOUT_REVEAL_TAG)) {
+		*why = xstrdup("the campaign is revealed (tag 'reveal')");
+		return 1;
+	}
+	if (campaign_load_state(c, "HEAD", &last, &state) < 0)
+		return -1;
+	int rc = game_over_of(c, last, state, why);
+	c->rules->state_free(state);
+	return rc;
 }
 
 /* campaign_victory of state as new strings: the line into *result, the winner's id (or
@@ -1096,10 +1109,7 @@ int inbox_status(struct campaign *c, struct inbox_status *out)
 	layout_close_tag(tag, out->turn);
 	out->closed = repo_has(c->repo, tag);
 	char *over = NULL;
-	if (inbox_game_over(c, &over) < 0) {
-		c->rules->state_free(state);
-		return -1;
-	}
+	game_over_of(c, last, state, &over);
 	out->game_over = over != NULL;
 	out->over = over;
 	if (out->game_over)

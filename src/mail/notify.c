@@ -319,8 +319,8 @@ static int queue_sealed_report(struct campaign *c, size_t i, int turn, long long
 static int queue_open_report(struct campaign *c, size_t i, int turn, long long now,
 	struct next_contribution *nc)
 {
-	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64], mapfile[64];
-	struct buf report = BUF_INIT, map = BUF_INIT;
+	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX], file[64], mapfile[64], sharedfile[64];
+	struct buf report = BUF_INIT, map = BUF_INIT, shared = BUF_INIT;
 	int rc;
 
 	layout_tag(tag, turn);
@@ -334,9 +334,20 @@ static int queue_open_report(struct campaign *c, size_t i, int turn, long long n
 		/* His map beside it, when the rule system draws one. */
 		layout_map_path(path, turn, c->players[i]);
 		snprintf(mapfile, sizeof(mapfile), "turn-%04d-%s.svg", turn, c->players[i]);
-		if (repo_read(c->repo, tag, path, &map) == 0)
+		int has_map = repo_read(c->repo, tag, path, &map) == 0;
+		/* A big turn's shared report and map (docs/formats.md "Shared reports"), which
+		 * his report links: attached, the map in his own map's place when he has none. */
+		layout_public_map_path(path, turn);
+		if (!has_map)
+			has_map = repo_read(c->repo, tag, path, &map) == 0;
+		if (has_map)
 			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ mapfile,
 				map.data, map.len };
+		layout_public_report_path(path, turn);
+		snprintf(sharedfile, sizeof(sharedfile), "turn-%04d.md", turn);
+		if (repo_read(c->repo, tag, path, &shared) == 0)
+			nt.attachments[nt.n_attachments++] = (struct mail_attachment){ sharedfile,
+				shared.data, shared.len };
 		error_clear();
 		struct buf body = BUF_INIT;
 		buf_puts(&body, buf_str(&report));
@@ -347,6 +358,7 @@ static int queue_open_report(struct campaign *c, size_t i, int turn, long long n
 	}
 	buf_release(&report);
 	buf_release(&map);
+	buf_release(&shared);
 	return rc;
 }
 

@@ -113,6 +113,25 @@ run $((D3 + 1800))
 verified
 git -C c show close-0003:journal/turn-0003.close.yaml > close3.yaml
 has close3.yaml "- kind: extend"
+[ ! -e cl/.umpire ] || die "verify made .umpire/ in a clone"
+# The closes' overrides as the umpire's copy read them (.git/umpire/closes-read.yaml, a cache
+# keyed by the last close's commit id, issue 38): a stale, broken or missing one is read
+# again from the close files, and the schedule stands as before.
+has c/.git/umpire/closes-read.yaml "through: 3"
+has c/.git/umpire/closes-read.yaml "- kind: extend"
+status_has $((D3 + 1900)) '"deadline": "2026-01-0'
+cp "$TMP/out" status.json
+sed -i 's/^close: .*/close: 0000000000000000000000000000000000000000/' c/.git/umpire/closes-read.yaml
+status_has $((D3 + 1900)) '"deadline": "2026-01-0'
+cmp -s "$TMP/out" status.json || die "a stale cache changed the status"
+grep -q '^close: 0000' c/.git/umpire/closes-read.yaml && die "a stale cache was kept"
+printf 'through: 3\nclose: [\n' > c/.git/umpire/closes-read.yaml
+status_has $((D3 + 1900)) '"deadline": "2026-01-0'
+cmp -s "$TMP/out" status.json || die "a broken cache changed the status"
+rm c/.git/umpire/closes-read.yaml
+status_has $((D3 + 1900)) '"deadline": "2026-01-0'
+cmp -s "$TMP/out" status.json || die "a missing cache changed the status"
+has c/.git/umpire/closes-read.yaml "- kind: extend"
 
 # Turn 4: the umpire pauses the campaign; nothing closes during the pause; he resumes early.
 # The defender sends nothing again: closed at the deadline as it stands after the pause and

@@ -148,6 +148,30 @@ START_TEST(test_layout)
 	ck_assert_int_eq(v[4].kind, LAYOUT_KIND_MAP);
 	ck_assert_str_eq(v[4].player, "blue");
 	free(v);
+	/* Shared (docs/formats.md "Shared reports"): the shared report and map once, and a
+	 * player's own map only when he has one. */
+	static const unsigned char own[] = { 0, 1, 0 };
+	struct layout_reports rep = { 1, 1, own };
+	n = layout_open_turn_files(&v, 7, senders, 2, players, 3, &rep);
+	static const char *const want_shared[] = {
+		"journal/turn-0007.yaml",
+		"orders/turn-0007/red.yaml",
+		"orders/turn-0007/umpire.yaml",
+		"reports/turn-0007.md",
+		"reports/turn-0007.svg",
+		"reports/turn-0007/blue.md",
+		"reports/turn-0007/green.md",
+		"reports/turn-0007/green.svg",
+		"reports/turn-0007/red.md",
+		"state.yaml",
+	};
+	ck_assert_uint_eq(n, 10);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(v[i].path, want_shared[i]);
+	ck_assert_int_eq(v[3].kind, LAYOUT_KIND_PUBLIC_REPORT);
+	ck_assert_int_eq(v[4].kind, LAYOUT_KIND_PUBLIC_MAP);
+	ck_assert_int_eq(v[7].kind, LAYOUT_KIND_MAP);
+	free(v);
 	n = layout_sealed_turn_files(&v, 7, 1);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_str_eq(v[2].path, "reports/turn-0007.svg");

@@ -209,6 +209,33 @@ START_TEST(test_labels)
 }
 END_TEST
 
+/* Two drawings the same but for their titles (a player's view and the public one of a shared
+ * turn), and one that differs elsewhere. */
+START_TEST(test_same_but_title)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT, c = BUF_INIT;
+	struct svg s;
+	struct svg_style st = { "#c0392b", NULL, 0, 0 };
+
+	svg_begin(&s, &a, 100, 50, 200, "turn 3, as red sees it");
+	svg_rect(&s, 1, 2, 3, 4, &st);
+	svg_end(&s);
+	svg_begin(&s, &b, 100, 50, 200, "turn 3, public view");
+	svg_rect(&s, 1, 2, 3, 4, &st);
+	svg_end(&s);
+	svg_begin(&s, &c, 100, 50, 200, "turn 3, public view");
+	svg_rect(&s, 1, 2, 3, 5, &st);
+	svg_end(&s);
+	ck_assert_int_eq(svg_same_but_title(&a, &b), 1);
+	ck_assert_int_eq(svg_same_but_title(&b, &a), 1);
+	ck_assert_int_eq(svg_same_but_title(&a, &c), 0);
+	ck_assert_int_eq(svg_same_but_title(&b, &c), 0);
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&c);
+}
+END_TEST
+
 START_TEST(test_isqrt)
 {
 	ck_assert_uint_eq(svg_isqrt(0), 0);
@@ -230,6 +257,7 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, test_arrow);
 	tcase_add_test(tc, test_runs);
 	tcase_add_test(tc, test_isqrt);
+	tcase_add_test(tc, test_same_but_title);
 	tcase_add_test(tc, test_labels);
 	suite_add_tcase(s, tc);
 	return s;
