@@ -113,9 +113,9 @@ orders "$TMP/wm-d2.yaml" karak-gate 2 dwarfs
 next_turn "$C" karak-gate 2 "$TMP/wm-d2.yaml"
 
 # ---- a campaign played before issue 26 says which revision it was played with -------------
-# reivers 2 -> 3, warmaster 3 -> 4 (issue 34's, the latest), hm-events 1 -> 2: verify (a
-# clone) and replay (the umpire's copy) refuse it, naming both revisions.
-for x in "rv bewcastle-fray reivers 3 2" "wm karak-gate warmaster 4 3" "hm aspenbach-1809 hm-events 2 1"; do
+# reivers 3 -> 4 (the table's edge), warmaster 3 -> 4 (a unit driven off the table), hm-events
+# 1 -> 2: verify (a clone) and replay (the umpire's copy) refuse it, naming both revisions.
+for x in "rv bewcastle-fray reivers 4 3" "wm karak-gate warmaster 4 3" "hm aspenbach-1809 hm-events 2 1"; do
     set -- $x
     grep -qx "rules_revision: $4" "$TMP/$1/campaign.yaml" || die "$2 is not played with $3 revision $4"
     sed "s/^rules_revision: $4\$/rules_revision: $5/" "$TMP/$1/campaign.yaml" > "$TMP/cy"

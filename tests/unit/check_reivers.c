@@ -1702,6 +1702,107 @@ START_TEST(test_herd_melee_this_turn)
 }
 END_TEST
 
+/* ---- the table's edge ------------------------------------------------------------------- */
+
+/* Writes s as the turn does and reads it back as the next command does: every position the
+ * rules wrote must be on the table (a point off it stopped the campaign: "y is '-10'"). */
+static void reread(const struct rv_state *s)
+{
+	struct node *n = rv_state_emit(&camp, s);
+	struct buf b = BUF_INIT;
+	ck_assert_int_eq(node_emit(n, &b), 0);
+	struct node *back = NULL;
+	void *again = NULL;
+	struct diag d;
+	diag_init(&d);
+	ck_assert_int_eq(node_parse(&back, "state.yaml", b.data, b.len, NULL, &d), 0);
+	int rc = rv_state_parse(&again, &camp, back, &d);
+	if (rc < 0)
+		diag_print(&d, stderr);
+	ck_assert_int_eq(rc, 0);
+	rv_state_free(again);
+	node_free(back);
+	diag_release(&d);
+	node_free(n);
+	buf_release(&b);
+}
+
+/* §Herding: the herded beasts move with the leader's displacement and stop at the table's
+ * edge (docs/rules/reivers.md): the leader at y 1.5" drives the cow at y 0.5" down to the
+ * bottom edge (0: the cow would go to y -1", and the state read back failed: "y is '-10'");
+ * the right edge (1: the leader at x 46" drives a cow 1" to his right 2" right, to 48"); the
+ * corner (2: a cow 1" down and left, driven 2" left and 1.5" down). */
+START_TEST(test_herd_at_the_edge)
+{
+	static const struct {
+		struct table_pt lead, cow, to, want;
+	} c[] = {
+		{ { 240, 15 }, { 240, 5 }, { 240, 0 }, { 240, 0 } },
+		{ { 460, 200 }, { 470, 200 }, { 480, 200 }, { 480, 200 } },
+		{ { 20, 15 }, { 13, 8 }, { 0, 0 }, { 0, 0 } },
+	};
+	char figs[300];
+	snprintf(figs, sizeof(figs), HEIDMEN "{id: lead, group: sx, role: leader, at: [%d, %d]}",
+		c[_i].lead.x, c[_i].lead.y);
+	struct rv_state *s = make(figs);
+	s->animal[0] = (struct rv_animal_def){ "cow", RV_CATTLE, 0, 1, c[_i].cow, 0 };
+	s->n_animal = 1;
+	char yaml[100];
+	snprintf(yaml, sizeof(yaml), "- {group: sx, herd: [cow], path: [[%d, %d]]}\n", c[_i].to.x,
+		c[_i].to.y);
+	const int dice[] = { 3, 2, 5, 3, 3 }; /* the deck; the herd roll 5; 6" of movement */
+	struct harness h;
+	play_turn(s, 1, yaml, dice, 5, &h, NULL);
+	reread(s);
+	ck_assert(has(&h.ev, "they move with the herders"));
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.x, c[_i].to.x);
+	ck_assert_int_eq(s->fig[fig(s, "lead")].at.y, c[_i].to.y);
+	ck_assert_int_eq(s->animal[0].owner, 0);
+	ck_assert_int_eq(s->animal[0].at.x, c[_i].want.x);
+	ck_assert_int_eq(s->animal[0].at.y, c[_i].want.y);
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
+/* §Morale "By 3+ Retreat max. move": a broken group runs its full move straight away from
+ * the nearest enemy, stopping only at the table's edge. Away from k-heid, down and to the left
+ * across the table (0: the line leaves the table by the bottom edge and by the left one; it
+ * was cut to 2" of its 6"), and from a figure 1" to his upper right with the bottom edge 3"
+ * off (1: he stops at the edge, on it). Poltroon rally roll 10: fails by 3; 6" of movement. */
+START_TEST(test_retreat_to_the_edge)
+{
+	struct rv_state *s = make(HEIDMEN "{id: runner, group: sx, role: leader, class: poltroon, "
+					  "at: [240, 100]}, "
+					  "{id: foe, group: kb, at: [470, 350]}");
+	int r = fig(s, "runner");
+	if (_i) {
+		s->fig[r].at = (struct table_pt){ 240, 30 };
+		s->fig[fig(s, "foe")].at = (struct table_pt){ 247, 37 };
+	}
+	int g = rv_group_find(s, -1, "sx");
+	s->group[g].morale = RV_BROKEN;
+	const int dice[] = { 3, 2, 10, 3, 3 };
+	struct harness h;
+	struct table_pt from = s->fig[r].at;
+	play_turn(s, 1, "[]\n", dice, 5, &h, NULL);
+	reread(s);
+	ck_assert(has(&h.ev, "sx retreats from"));
+	struct table_pt to = s->fig[r].at;
+	int64_t moved = table_length_round(from, to);
+	if (_i) {
+		ck_assert_int_eq(to.y, 0);
+		ck_assert_int_eq(to.x, 210);
+	} else {
+		ck_assert_int_ge(moved, 59);
+		ck_assert_int_le(moved, 60);
+		ck_assert(has(&h.ev, "sx rolls 6\" of movement and stops short"));
+	}
+	h_release(&h);
+	rv_state_free(s);
+}
+END_TEST
+
 static Suite *reivers_suite(void)
 {
 	Suite *su = suite_create("reivers");
@@ -1768,6 +1869,8 @@ static Suite *reivers_suite(void)
 	tcase_add_loop_test(t, test_shield_front, 0, 5);
 	tcase_add_test(t, test_facing_from_move);
 	tcase_add_loop_test(t, test_herd_melee_this_turn, 0, 2);
+	tcase_add_loop_test(t, test_herd_at_the_edge, 0, 3);
+	tcase_add_loop_test(t, test_retreat_to_the_edge, 0, 2);
 	suite_add_tcase(su, t);
 	return su;
 }

@@ -185,9 +185,14 @@ static int32_t clamp(int64_t v, int max)
 	return (int32_t)(v < 0 ? 0 : v > max ? max : v);
 }
 
+struct table_pt rv_on_table(const struct rv_state *s, int64_t x, int64_t y)
+{
+	return (struct table_pt){ clamp(x, s->width), clamp(y, s->height) };
+}
+
 struct table_pt rv_clock_step(const struct rv_state *s, struct table_pt p, int hour, int dist)
 {
 	int64_t dx = (int64_t)dist * clock_dx[hour % 13] / 1000;
 	int64_t dy = (int64_t)dist * clock_dy[hour % 13] / 1000;
-	return (struct table_pt){ clamp(p.x + dx, s->width), clamp(p.y + dy, s->height) };
+	return rv_on_table(s, p.x + dx, p.y + dy);
 }

@@ -307,6 +307,9 @@ int rv_obstacles_crossed(const struct rv_state *s, struct table_pt a, struct tab
  * Returns 1 if the whole path was followed. */
 int rv_move_along(const struct rv_state *s, const struct table_pt *w, size_t n, int budget,
 	struct table_pt *out);
+/* The point (x, y), tenths, each coordinate brought back to the table's edge it is past: every
+ * position the rules write stays on the table (docs/rules/reivers.md "The table's edge"). */
+struct table_pt rv_on_table(const struct rv_state *s, int64_t x, int64_t y);
 /* The point dist tenths from p towards clock hour h (1..12, 12 up the table), kept on the
  * table. */
 struct table_pt rv_clock_step(const struct rv_state *s, struct table_pt p, int hour, int dist);

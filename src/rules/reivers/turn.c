@@ -78,8 +78,7 @@ static void place_group(struct ctx *x, int g, int lead, struct table_pt from,
 		for (size_t k = 0; o && k < o->n_place; k++)
 			if (o->place[k].fig == (int)i)
 				p = o->place[k].at;
-		p.x = p.x < 0 ? 0 : p.x > s->width ? s->width : p.x;
-		p.y = p.y < 0 ? 0 : p.y > s->height ? s->height : p.y;
+		p = rv_on_table(s, p.x, p.y);
 		if (!table_within(p, to, RV_GROUP_RADIUS)) {
 			/* closes up to 6" of the leader, on the line from him */
 			int64_t dx = p.x - to.x, dy = p.y - to.y;
@@ -122,6 +121,22 @@ static int move_group(struct ctx *x, int g, const struct table_pt *w, size_t n,
 	return done;
 }
 
+/* Where the ray from a (on the table) along (dx, dy) leaves the table: the nearer of its
+ * crossings of the edges it runs towards, exactly on that edge (the other coordinate rounded
+ * towards a, so on the table). (0, 0) runs up the table. */
+static struct table_pt edge_point(const struct rv_state *s, struct table_pt a, int64_t dx,
+	int64_t dy)
+{
+	if (dx == 0 && dy == 0)
+		dy = 1;
+	/* the ray reaches the vertical edge after tx = nx / |dx|, the horizontal after ny / |dy| */
+	int64_t nx = dx < 0 ? a.x : s->width - a.x, ny = dy < 0 ? a.y : s->height - a.y;
+	int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+	if (dy == 0 || (dx != 0 && nx * ay <= ny * ax))
+		return (struct table_pt){ dx < 0 ? 0 : s->width, (int32_t)(a.y + dy * nx / ax) };
+	return (struct table_pt){ (int32_t)(a.x + dx * ny / ay), dy < 0 ? 0 : s->height };
+}
+
 /* §Morale result by 3+: retreat a full move straight away from the nearest enemy. */
 static void retreat(struct ctx *x, int g)
 {
@@ -136,24 +151,7 @@ static void retreat(struct ctx *x, int g)
 	if (near < 0)
 		return;
 	struct table_pt a = s->fig[lead].at, e = s->fig[near].at;
-	int64_t dx = a.x - e.x, dy = a.y - e.y,
-		len = (int64_t)table_isqrt_round((uint64_t)(dx * dx + dy * dy));
-	if (len == 0)
-		dy = len = 1;
-	struct table_pt w[2] = { a, { (int32_t)(a.x + dx * RV_COORD_MAX / len),
-					    (int32_t)(a.y + dy * RV_COORD_MAX / len) } };
-	int64_t lim = RV_COORD_MAX;
-	/* Clip the far point to the table edge (the retreat stops there). */
-	if (w[1].x < 0)
-		lim = lim * a.x / (a.x - w[1].x);
-	if (w[1].x > s->width)
-		lim = lim * (s->width - a.x) / (w[1].x - a.x);
-	if (w[1].y < 0)
-		lim = lim * a.y / (a.y - w[1].y);
-	if (w[1].y > s->height)
-		lim = lim * (s->height - a.y) / (w[1].y - a.y);
-	w[1] = (struct table_pt){ (int32_t)(a.x + dx * lim / len),
-		(int32_t)(a.y + dy * lim / len) };
+	struct table_pt w[2] = { a, edge_point(s, a, a.x - e.x, a.y - e.y) };
 	if (w[1].x == a.x && w[1].y == a.y)
 		return;
 	events_add(x->t->events, "action", "%s retreats from %s", s->group[g].id, s->fig[near].id);
@@ -284,9 +282,11 @@ static void do_herd(struct ctx *x, int g, const struct rv_order *o)
 	move_group(x, g, o->path, o->n_path, o);
 	struct table_pt to = s->fig[lead].at;
 	for (size_t k = 0; k < o->n_animals; k++) {
+		/* A beast the drive would take past an edge stops at it (docs/rules/reivers.md
+		 * §Herding Animals: umpire has no move off the table). */
 		struct rv_animal_def *a = &s->animal[o->animals[k]];
-		a->at.x += to.x - from.x;
-		a->at.y += to.y - from.y;
+		a->at = rv_on_table(s, (int64_t)a->at.x + to.x - from.x,
+			(int64_t)a->at.y + to.y - from.y);
 		a->owner = s->group[g].side;
 	}
 }
@@ -724,7 +724,7 @@ const struct rule_system rules_reivers = {
 	.version = RULES_INTERFACE_VERSION,
 	.name = "reivers",
 	.title = "Border Reivers skirmish",
-	.revision = 3,
+	.revision = 4,
 	.flags = RULES_SIMULTANEOUS | RULES_MEASURED | RULES_PRIVATE,
 	.min_players = 2,
 	.max_players = RV_MAX_SIDES,
