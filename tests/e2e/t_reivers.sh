@@ -1,5 +1,6 @@
 # Border Reivers (reivers) end to end: the shipped bewcastle-fray campaign plays every turn and
-# each turn shows what demo-shows.txt says it is there to show; verify passes on a plain clone
+# each turn shows what demo-shows.txt says it is there to show, and docs/rules/reivers.md's
+# table of its turns quotes them truly; verify passes on a plain clone
 # and replay on the umpire's copy; a horse path over the yard wall is refused at its point with
 # the source line and caret; a target out of range when checked is a warning; the umpire's
 # rulings on sight and cover are checked; a broken terrain polygon in a scenario is refused; a
@@ -11,6 +12,8 @@ demo_played bewcastle-fray "$C"
 # campaign is sealed: the public reports and the players' outbox reports are read too).
 grep -q '^26 a tie, fought on$' "$ROOT/campaigns/bewcastle-fray/demo-shows.txt" || die "the tie is not asked for"
 demo_shows bewcastle-fray "$C"
+# docs/rules/reivers.md's turn-by-turn table of the demo quotes its journal and reports truly
+doc_table bewcastle-fray "$C" docs/rules/reivers.md
 git clone -q "$C" "$TMP/clone"
 expect 3 "$BIN" verify "$TMP/clone"; has "$TMP/out" "verify: ok: campaign bewcastle-fray (sealed, not yet revealed): 27 turns"
 expect 0 "$BIN" reveal "$C"

@@ -91,7 +91,7 @@ struct campaign *fuzz_mid_game(const char *name)
 		line[strcspn(line, "\n")] = '\0';
 		size_t n = strlen(line);
 		if (n < 5 || strcmp(line + n - 5, ".yaml") != 0)
-			continue; /* beacon.txt: the demo's beacon value, not an order file */
+			continue; /* round.txt: the demo's beacon round, not an order file */
 		char *f = xasprintf("%s/%s", path, line);
 		/* umpire.yaml is the umpire's rulings, given as such (as --rulings does). */
 		if (strcmp(line, "umpire.yaml") == 0)
