@@ -4,6 +4,8 @@
 // clone through node's fs. It does not re-run the rules: `umpire verify` does.
 import '../web/src/node-crypto.js'; // first: Web Crypto for node 18
 import fs from 'node:fs';
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import process from 'node:process';
 import { Repo } from '../web/src/repo.js';
@@ -12,6 +14,26 @@ import { Fatal, Failed, EX } from '../web/src/bytes.js';
 import { checkVectors, parseVectors } from '../web/src/vectors.js';
 import { decide, verdictLines, verdictJson } from '../web/src/verdict.js';
 import { isViewFile } from '../web/src/view.js';
+import { useWorkers } from '../web/src/beacon.js';
+import { nodePool } from '../web/src/node-workers.js';
+
+// loose objects inflated and hashed by node's zlib and OpenSSL (repo.js: PORTABLE elsewhere)
+const NODE_CODEC = {
+	inflate: (b) => {
+		// its output in chunks of about what it holds (git's objects inflate to 1-4 times their
+		// file): one allocation for most, where the default 16 KiB costs more than the object
+		const out = zlib.inflateSync(b, { chunkSize: Math.max(1024, Math.min(b.length * 4, 1 << 20)) });
+		return new Uint8Array(out.buffer, out.byteOffset, out.length);
+	},
+	head: (b) => {
+		try {
+			return zlib.inflateSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+		} catch {
+			return new Uint8Array(0);
+		}
+	},
+	sha1: (b) => crypto.createHash('sha1').update(b).digest('hex'),
+};
 
 const SYSTEM_CAS = '/etc/ssl/certs/ca-certificates.crt'; // TSTAMP_SYSTEM_CAS (src/core/tstamp.h)
 
@@ -139,7 +161,7 @@ async function main() {
 		return EX.OK;
 	}
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
-	const repo = await Repo.open(fs, path.resolve(o.dir));
+	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC);
 	const receipts = o.receipts.map((name) => {
 		try {
 			return { name, bytes: new Uint8Array(fs.readFileSync(name)) };
@@ -153,6 +175,7 @@ async function main() {
 	const trusted = o.trustTsa.map((name) => tstamp.trustFile(name, readInput(name)));
 	const views = o.views.map(readViewDir);
 	const remembered = await repo.commitId('refs/umpire/verified');
+	useWorkers(nodePool()); // the beacon rounds' checks on worker threads beside this one
 	const r = await verify(repo, {
 		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered, views,
 		tsaTrust: async () => (await systemRoots()).concat(...trusted),

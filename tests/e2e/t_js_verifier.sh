@@ -74,6 +74,30 @@ dk=$(sed -n 's/^  beacon_public_key: //p' "$A/campaign.yaml"); dc=$(sed -n 's/^ 
 expect 65 node "$JS" "$A" --trust-chain "$dc:$(printf '%s' "$dk" | tr 'b' 'c')"
 has "$TMP/out" "but --trust-chain gives"
 expect 64 node "$JS" "$A" --trust-chain "$dc"
+# A round's signature swapped for another round's (a point of G1, of the wrong round), the
+# value and B_t made to follow it, turn 5 amended and the last turn: the pairing check fails
+# and the round is named, its turn not counted, whether the rounds' batch is checked on worker
+# threads (UMPIRE_VERIFY_THREADS=3: two beside the main thread) or on the main thread alone,
+# with the same lines.
+tclone badround "$A"
+git -C "$TMP/badround" reset -q --hard turn-0005
+git -C "$TMP/badround" tag -l 'turn-*' 'close-*' | awk -F- '$2 + 0 > 5' | xargs git -C "$TMP/badround" tag -d >/dev/null
+j5=journal/turn-0005.yaml
+s2=$(sed -n 's/^beacon_signature: //p' "$A/journal/turn-0002.yaml")
+r5=$(sed -n 's/^beacon_round: "\([0-9]*\)"$/\1/p' "$A/$j5")
+v=$(printf %s "$s2" | xxd -r -p | sha256sum | cut -c1-64)
+sed -e "s/^beacon_signature: .*/beacon_signature: $s2/" -e "s/^beacon_value: .*/beacon_value: $v/" \
+    -e "s/^beacon: .*/beacon: $(printf %s "$v" | sha256sum | cut -c1-64)/" "$A/$j5" >"$TMP/badround/$j5"
+[ "$(diff "$A/$j5" "$TMP/badround/$j5" | grep -c '^>')" -eq 3 ] || die "turn 5's round was not swapped"
+tamend badround turn-0005
+export UMPIRE_VERIFY_THREADS=3
+both_fail "$TMP/badround"
+unset UMPIRE_VERIFY_THREADS
+has "$TMP/js.out" "verify: FAILED: turn 5: beacon: $j5: round $r5: signature $s2: the signature fails the pairing check for round $r5 under the chain's public key"
+has "$TMP/js.out" "turn 4: ok: "
+! grep -q '^turn 5: ok' "$TMP/js.out" || die "turn 5 counted"
+expect 65 env UMPIRE_VERIFY_THREADS=1 node "$JS" "$TMP/badround"
+cmp "$TMP/js.out" "$TMP/out" || die "the lines differ on one thread and on three"
 
 # Entropy none, open, one step a turn (t_verify.sh's tampers).
 C="$TMP/c"

@@ -6,6 +6,7 @@
 // The pairing is @noble/curves', independent of umpire's CIRCL helper.
 import { bls12_381 as bls } from '@noble/curves/bls12-381';
 import { pippenger } from '@noble/curves/abstract/curve';
+import { hash_to_field } from '@noble/curves/abstract/hash-to-curve';
 import { randomBytes } from '@noble/hashes/utils';
 import { sha256, be64, ascii, hex, unhex } from './bytes.js';
 
@@ -77,6 +78,16 @@ function publicKey(publicKeyHex) {
 }
 
 const message = (round) => bls.shortSignatures.hash(sha256(be64(round)), DST);
+const negated = new Map(); // a chain's public key negated, once: its checks and pairing lines kept
+
+/** e(H(m), -pk) * e(sig, G2) = 1: bls.shortSignatures.verify's equation, with the key
+ *  negated once a key (verify negates it again at each call, and @noble/curves checks and
+ *  precomputes each new G2 point it pairs: most of a pairing check). */
+function pairs(sig, hm, publicKeyHex, pk) {
+	let neg = negated.get(publicKeyHex);
+	if (!neg) negated.set(publicKeyHex, (neg = pk.negate()));
+	return bls.fields.Fp12.eql(bls.pairingBatch([{ g1: hm, g2: neg }, { g1: sig, g2: bls.G2.Point.BASE }]), bls.fields.Fp12.ONE);
+}
 const failsPairing = (round) => `the signature fails the pairing check for round ${round} under the chain's public key`;
 
 /** The BLS check of round `round` (BigInt or number) with signatureHex under publicKeyHex:
@@ -86,49 +97,113 @@ export function checkRound(publicKeyHex, round, signatureHex) {
 	if (d.why) return d.why;
 	const pk = publicKey(publicKeyHex);
 	if (!pk) return 'the public key is not a point of G2';
-	return bls.shortSignatures.verify(d.point, message(round), pk) ? null : failsPairing(round);
+	return pairs(d.point, message(round), publicKeyHex, pk) ? null : failsPairing(round);
 }
 
 // The batch's scalars are 128 bits: @noble/curves' multi-scalar multiplication (Pippenger)
 // walks as many bits as the field it is given says, and the scalar field's 255 would double
 // its work for nothing.
 const SCALARS = { BITS: 128, isValid: (s) => typeof s === 'bigint' && s > 0n && s < 1n << 128n };
+const G1 = bls.G1.Point;
+const HTF = { ...bls.G1.defaults, DST };
 
-/** Whether every decoded item ({ round, point }) passes, by one random linear combination of
- *  their pairing equations: with fresh random 128-bit r_i (top bit set, never zero; from the
- *  platform's CSPRNG, crypto.getRandomValues), e(sum r_i sig_i, G2) = e(sum r_i H(m_i), pk)
- *  holds for good signatures and, with a bad one among them, only with probability about
- *  2^-127 (the small-exponents test of Bellare, Garay and Rabin, 1998; umpire-bls's batch).
- *  Two pairings for the lot. False, too, when there is no randomness to draw. */
-function batchHolds(pk, items) {
+/** H(m) of RFC 9380's hash_to_curve before its last step, clear_cofactor: the library's
+ *  hash_to_field and map_to_curve (simplified SWU and the 11-isogeny, @noble/curves'
+ *  G1.CURVE.mapToCurve), Q0 + Q1. clear_cofactor is multiplication by the scalar h_eff,
+ *  so a sum of r_i times these, cleared once, is the sum of r_i H(m_i): a batch pays for one
+ *  clearing, and for no subgroup check of H(m) (bls.shortSignatures.hash makes both per
+ *  message, three quarters of its cost). A test holds its clearing equal to H(m). */
+export function unclearedHash(round) {
+	const u = hash_to_field(sha256(be64(round)), 2, HTF);
+	const map = (e) => G1.fromAffine(bls.G1.CURVE.mapToCurve(e));
+	return map(u[0]).add(map(u[1]));
+}
+
+const coords = (p) => [p.X, p.Y, p.Z];
+const point = (c) => new G1(c[0], c[1], c[2]);
+
+/**
+ * A share of a batch: job { items: [{ round (text), signature (hex) }], scalars: [r_i] (the
+ * batch's random 128-bit scalars, one an item) }, run by a worker (bls-worker.js) or in the
+ * caller. Decodes each signature in order (decodeSignature: form, point, subgroup) and stops
+ * at the first that is not one; over those before it returns S = sum r_i sig_i and
+ * M = sum r_i H'(m_i) (unclearedHash), as projective coordinates [X, Y, Z] (BigInts).
+ * Returns { bad: { index, why } or null, S, M, n (the items summed) }.
+ */
+export function chunkJob(job) {
+	const sigs = [], hashes = [];
+	let bad = null;
+	for (const [index, it] of job.items.entries()) {
+		const d = decodeSignature(it.signature);
+		if (d.why) {
+			bad = { index, why: d.why };
+			break;
+		}
+		sigs.push(d.point);
+		hashes.push(unclearedHash(BigInt(it.round)));
+	}
+	const r = job.scalars.slice(0, sigs.length);
+	// no scalars (no randomness drawn): no sums, each round is checked alone
+	const sum = (points) => (points.length && r.length === points.length ? coords(pippenger(G1, SCALARS, points, r)) : coords(G1.ZERO));
+	return { bad, S: sum(sigs), M: sum(hashes), n: sigs.length };
+}
+
+/** A worker's answer to message { id, job } (chunkJob): { id, result } or { id, error }. */
+export function answer(msg) {
+	try {
+		return { id: msg.id, result: chunkJob(msg.job) };
+	} catch (e) {
+		return { id: msg.id, error: String(e && e.message || e) };
+	}
+}
+
+/** n fresh random 128-bit scalars, top bit set (never zero), from the platform's CSPRNG; null
+ *  when there is no randomness to draw. */
+function randomScalars(n) {
 	const scalars = [];
 	try {
-		while (scalars.length < items.length) {
+		while (scalars.length < n) {
 			const r = randomBytes(16);
 			let s = BigInt(r[0] | 0x80);
 			for (let j = 1; j < 16; j++) s = (s << 8n) | BigInt(r[j]);
 			scalars.push(s);
 		}
 	} catch {
-		return false; // no randomness: each round is checked alone
+		return null;
 	}
-	const G1 = bls.G1.Point;
-	const sig = pippenger(G1, SCALARS, items.map((it) => it.point), scalars);
-	const msg = pippenger(G1, SCALARS, items.map((it) => (it.hash ||= message(it.round))), scalars);
-	return bls.shortSignatures.verify(sig, msg, pk);
+	return scalars;
 }
 
+let pool = null;
+/** Where batches' shares run: a pool ({ run(message) -> Promise of answer() }, workers.js) or
+ *  null (in the caller, at settle()). The answers are the same either way. */
+export function useWorkers(p) {
+	pool = p;
+}
+
+const CHUNK = 32; // rounds a worker takes at once
+
 /**
- * Rounds checked in batches, in the order they come (a turn's round after the one before):
- * add() decodes a round's signature at once and returns why it is not one (as checkRound), else
- * null and keeps it; settle() checks those kept as one batch and, when the batch fails, each
- * alone, returning the first that fails ({ key, round, signature, why }, key as given to add)
- * or null; either way nothing is kept after it. The answers are checkRound's, round by round.
+ * Rounds checked in batches, in the order they come (a turn's round after the one before), by
+ * one random linear combination of their pairing equations: with fresh random 128-bit r_i,
+ * e(sum r_i sig_i, G2) = e(clear(sum r_i H'(m_i)), pk) holds for good signatures and, with a
+ * bad one among them, only with probability about 2^-127 (the small-exponents test of
+ * Bellare, Garay and Rabin, 1998; umpire-bls's batch). Two pairings for the lot; decoding the
+ * signatures (a subgroup check each) and hashing the rounds, the cost that stays per round, is
+ * shared among the workers (useWorkers) in chunks of CHUNK as the rounds are added.
+ * add() returns at once only when the chain's key is no point of G2 (else null, the round
+ * kept); settle() resolves to the first kept round in order that fails ({ key, round,
+ * signature, why }, key as given to add, why as checkRound gives it: a signature that does
+ * not decode, or, when the batch fails, the first that fails checked alone) or null; either way
+ * nothing is kept after it. The answers are checkRound's, round by round, whatever the
+ * workers and the scalars drawn.
  */
 export class RoundBatch {
 	constructor(publicKeyHex) {
 		this.publicKeyHex = publicKeyHex;
-		this.items = [];
+		this.items = []; // every round kept: { key, round, signature }
+		this.queued = 0; // items[0, queued) handed out in chunks
+		this.chunks = []; // [{ from, to, scalars, answer: Promise }]
 	}
 
 	get size() {
@@ -136,23 +211,62 @@ export class RoundBatch {
 	}
 
 	add(key, round, signatureHex) {
-		const d = decodeSignature(signatureHex);
-		if (d.why) return d.why;
-		if (!publicKey(this.publicKeyHex)) return 'the public key is not a point of G2';
-		this.items.push({ key, round, signature: signatureHex, point: d.point });
+		if (!publicKey(this.publicKeyHex)) return decodeSignature(signatureHex).why || 'the public key is not a point of G2';
+		this.items.push({ key, round, signature: signatureHex });
+		if (pool && this.items.length - this.queued >= CHUNK) this.hand(pool);
 		return null;
 	}
 
-	settle() {
-		const items = this.items;
+	/** Items not handed out yet, as one chunk to `to` (a pool, or null: run here at settle()). */
+	hand(to) {
+		const from = this.queued, till = this.items.length;
+		if (from === till) return;
+		this.queued = till;
+		const scalars = randomScalars(till - from);
+		const job = { items: this.items.slice(from, till).map((it) => ({ round: String(it.round), signature: it.signature })), scalars: scalars || [] };
+		const here = () => chunkJob(job);
+		// a worker that fails (none could start, or it died) leaves its share to this thread
+		const done = to ? to.run(job).then((a) => (a.error ? here() : a.result), here) : Promise.resolve().then(here);
+		this.chunks.push({ from, to: till, scalars, done });
+	}
+
+	async settle() {
+		this.hand(pool);
+		const { items, chunks } = this;
 		this.items = [];
+		this.queued = 0;
+		this.chunks = [];
 		if (!items.length) return null;
 		const pk = publicKey(this.publicKeyHex);
-		if (batchHolds(pk, items)) return null;
-		for (const it of items) {
-			if (!bls.shortSignatures.verify(it.point, it.hash || message(it.round), pk)) return { key: it.key, round: it.round, signature: it.signature, why: failsPairing(it.round) };
+		let S = G1.ZERO, M = G1.ZERO, n = 0, bad = null, random = true;
+		for (const c of chunks) {
+			const a = await c.done;
+			S = S.add(point(a.S));
+			M = M.add(point(a.M));
+			n = c.from + a.n;
+			random &&= !!c.scalars;
+			if (a.bad) {
+				bad = { key: items[c.from + a.bad.index].key, round: items[c.from + a.bad.index].round, signature: items[c.from + a.bad.index].signature, why: a.bad.why };
+				break;
+			}
 		}
-		return null;
+		if (n && !(random && holds(S, M, this.publicKeyHex, pk))) {
+			// each alone, in order: the first that fails, as checkRound says it
+			for (const it of items.slice(0, n)) {
+				const why = checkRound(this.publicKeyHex, it.round, it.signature);
+				if (why) return { key: it.key, round: it.round, signature: it.signature, why };
+			}
+		}
+		return bad;
+	}
+}
+
+/** e(S, G2) = e(clear(M), pk), false when either side is no point it can pair. */
+function holds(S, M, publicKeyHex, pk) {
+	try {
+		return pairs(S, M.clearCofactor(), publicKeyHex, pk);
+	} catch {
+		return false;
 	}
 }
 

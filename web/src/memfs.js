@@ -1,21 +1,27 @@
 // An in-memory file system with the calls isomorphic-git makes (its `fs.promises` client): the
 // page keeps a dropped folder, an unpacked `git bundle` or a clone over HTTP in it, and the
 // verifier reads the history from it exactly as it reads a folder through node's fs.
-const enoent = (p) => Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
-const norm = (p) => '/' + p.split('/').filter((s) => s && s !== '.').join('/');
+
+// An ENOENT error made without a stack trace: isomorphic-git and the verifier look for many
+// files that are not there (a loose object before the pack), and capturing the stack of each
+// miss cost more than the lookups.
+const enoent = (p) => Object.assign(Object.create(Error.prototype), { name: 'Error', message: `ENOENT: ${p}`, code: 'ENOENT' });
+const norm = (p) => (typeof p === 'string' ? '/' + p.split('/').filter((s) => s && s !== '.').join('/') : null);
+const parentOf = (p) => p.slice(0, p.lastIndexOf('/')) || '/';
 
 export class MemFS {
 	constructor() {
 		this.files = new Map(); // path -> Uint8Array
 		this.dirs = new Set(['/']);
+		this.children = new Map([['/', new Set()]]); // directory -> the names in it
 		const self = this;
 		this.promises = {
 			readFile: async (p, opts) => self.readFile(p, opts),
 			writeFile: async (p, data) => self.writeFile(p, data),
-			unlink: async (p) => { if (!self.files.delete(norm(p))) throw enoent(p); },
+			unlink: async (p) => { if (!self.files.delete(norm(p))) throw enoent(p); self.unlist(norm(p)); },
 			readdir: async (p) => self.readdir(p),
 			mkdir: async (p) => { self.mkdirp(norm(p)); },
-			rmdir: async (p) => { self.dirs.delete(norm(p)); },
+			rmdir: async (p) => { if (self.dirs.delete(norm(p))) self.unlist(norm(p)); },
 			stat: async (p) => self.stat(p),
 			lstat: async (p) => self.stat(p),
 			readlink: async (p) => { throw enoent(p); },
@@ -24,12 +30,29 @@ export class MemFS {
 		};
 	}
 	mkdirp(p) {
-		for (let d = p; d !== '/' && !this.dirs.has(d); d = d.slice(0, d.lastIndexOf('/')) || '/') this.dirs.add(d);
+		const missing = [];
+		for (let d = p; d !== '/' && !this.dirs.has(d); d = parentOf(d)) missing.push(d);
+		for (const d of missing.reverse()) {
+			this.dirs.add(d);
+			this.children.set(d, new Set());
+			this.list(d);
+		}
+	}
+	/** p's name listed in its directory (which exists). */
+	list(p) {
+		this.children.get(parentOf(p)).add(p.slice(p.lastIndexOf('/') + 1));
+	}
+	/** p's name no longer listed, unless a file or directory is still there. */
+	unlist(p) {
+		const c = this.children.get(parentOf(p));
+		if (c && !this.files.has(p) && !this.dirs.has(p)) c.delete(p.slice(p.lastIndexOf('/') + 1));
+		if (!this.dirs.has(p)) this.children.delete(p);
 	}
 	writeFile(p, data) {
 		p = norm(p);
-		this.mkdirp(p.slice(0, p.lastIndexOf('/')) || '/');
+		this.mkdirp(parentOf(p));
 		this.files.set(p, typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data));
+		this.list(p);
 	}
 	readFile(p, opts) {
 		const d = this.files.get(norm(p));
@@ -40,12 +63,7 @@ export class MemFS {
 	readdir(p) {
 		p = norm(p);
 		if (!this.dirs.has(p)) throw enoent(p);
-		const pre = p === '/' ? '/' : p + '/';
-		const out = new Set();
-		for (const k of [...this.files.keys(), ...this.dirs]) {
-			if (k.startsWith(pre) && k.length > pre.length) out.add(k.slice(pre.length).split('/')[0]);
-		}
-		return [...out].sort();
+		return [...this.children.get(p)].sort();
 	}
 	stat(p) {
 		p = norm(p);

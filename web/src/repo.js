@@ -24,11 +24,27 @@ function nameOf(b, from, to) {
 const MODES = new Map(['100644', '100755', '40000', '120000', '160000'].map((m) => [m, m]));
 const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
 
+/** The inflater and SHA-1 of any platform: pako and @noble/hashes, in this thread. */
+export const PORTABLE = {
+	inflate: (b) => pako.inflate(b),
+	head: (b) => {
+		const inf = new pako.Inflate({ chunkSize: 64 });
+		inf.push(b, false);
+		return inf.chunks.length ? inf.chunks[0] : inf.result || new Uint8Array(0);
+	},
+	sha1: (b) => bytesToHex(sha1(b)),
+};
+
 export class Repo {
-	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it. */
-	constructor(fs, gitdir) {
+	/** fs: an fs (node) or MemFS; gitdir: the repository's git directory in it; codec: how a
+	 *  loose object is inflated and hashed ({ inflate(bytes) -> bytes, throwing when they are
+	 *  not a zlib stream; head(bytes) -> what the first bytes of a stream inflate to, at least
+	 *  its first 64 bytes when there are; sha1(bytes) -> hex }), PORTABLE unless the platform
+	 *  has its own (node: its zlib and crypto, tools/umpire-verify.mjs). */
+	constructor(fs, gitdir, codec = PORTABLE) {
 		this.fs = fs;
 		this.gitdir = gitdir;
+		this.codec = codec;
 		this.cache = {};
 		this.objects = new Map(); // oid -> { type, bytes } of commits and tags
 		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
@@ -36,13 +52,13 @@ export class Repo {
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
-	static async open(fs, dir) {
+	static async open(fs, dir, codec) {
 		const p = fs.promises;
 		for (const gd of [`${dir}/.git`, dir]) {
 			try {
 				await p.stat(`${gd}/HEAD`);
 				await p.stat(`${gd}/objects`);
-				return new Repo(fs, gd);
+				return new Repo(fs, gd, codec);
 			} catch { /* next */ }
 		}
 		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);
@@ -52,9 +68,7 @@ export class Repo {
 	 *  inflated only (as umpire reads an object's header before the object): null when the
 	 *  header is not one. */
 	looseHeader(raw) {
-		const inf = new pako.Inflate({ chunkSize: 64 });
-		inf.push(raw.subarray(0, 256), false);
-		const head = inf.chunks.length ? inf.chunks[0] : inf.result || new Uint8Array(0);
+		const head = this.codec.head(raw.subarray(0, 256));
 		const nul = head.indexOf(0);
 		const m = nul > 0 && nul < 64 ? /^(blob|tree|commit|tag) ([0-9]{1,20})$/.exec(dec.decode(head.subarray(0, nul))) : null;
 		return m ? { type: m[1], size: Number(m[2]) } : null;
@@ -83,7 +97,7 @@ export class Repo {
 		}
 		let all;
 		try {
-			all = pako.inflate(raw);
+			all = this.codec.inflate(raw);
 		} catch {
 			return null;
 		}
@@ -92,9 +106,9 @@ export class Repo {
 			const m = nul > 0 && nul < 64 ? /^(blob|tree|commit|tag) ([0-9]{1,20})$/.exec(dec.decode(all.subarray(0, nul))) : null;
 			h = m ? { type: m[1], size: Number(m[2]) } : null;
 		}
-		// @noble/hashes' SHA-1, at once: WebCrypto's digest is a promise per object, which
-		// costs node more than hashing the object
-		if (!h || nul < 0 || all.length - nul - 1 !== h.size || bytesToHex(sha1(all)) !== oid) return null;
+		// SHA-1 at once (PORTABLE: @noble/hashes'; WebCrypto's digest is a promise per object,
+		// which costs more than hashing most objects)
+		if (!h || nul < 0 || all.length - nul - 1 !== h.size || this.codec.sha1(all) !== oid) return null;
 		return { type: h.type, bytes: all.subarray(nul + 1) };
 	}
 

@@ -137,14 +137,15 @@ async function verifyHistory(repo, opts, st, out) {
 			st.turns = t;
 			st.dice += r.dice;
 			say(`turn ${t}: ok: ${r.checked}, ${r.dice} dice, state hash, chain, commit, history`);
-			if (rounds.size >= BATCH) rounds.settle();
+			if (rounds.size >= BATCH) rounds.seal();
+			await rounds.drain(); // the lines of the batches checked by now
 		} catch (e) {
-			rounds.settle(); // a bad round before this turn is the first failure
+			await rounds.finish(); // a bad round before this turn is the first failure
 			if (e instanceof Failed && !/^turn \d+: /.test(e.message)) e.message = `turn ${t}: ${e.message}`;
 			throw e;
 		}
 	}
-	rounds.settle();
+	await rounds.finish();
 	if (closes && ids.length % 2 === 0) {
 		const t = last + 1;
 		try {
@@ -164,46 +165,79 @@ async function verifyHistory(repo, opts, st, out) {
 
 /**
  * The turns' beacon rounds, checked in batches (beacon.js, RoundBatch) with the answers of one
- * check a turn: a turn's lines are held from its round's deferred check until the batch is, so
- * that when a round fails the lines, the turns and dice counted and the failure are those of a
- * verifier that stopped at that turn. settle() throws that turn's failure.
+ * check a turn: a turn's lines are held from its round's deferred check until its batch is
+ * checked and every batch before it, so that when a round fails the lines, the turns and dice
+ * counted and the failure are those of a verifier that stopped at that turn. A full batch is
+ * sealed (its check runs on, on the workers) and the turns go on being read; drain() shows
+ * the lines of the batches checked by then, in order, and throws the failure of the first bad
+ * one; finish() waits for them all.
  */
 class Rounds {
 	constructor(out, st) {
 		this.out = out;
 		this.st = st;
-		this.batch = null;
-		this.held = [];
-		this.say = (l) => (this.size ? this.held.push(l) : this.out(l));
+		this.open = null; // { batch, lines } taking rounds
+		this.sealed = []; // [{ lines, bad: undefined until checked, then null or the failure, done }]
+		this.say = (l) => {
+			const b = this.open && this.open.batch.size ? this.open : this.sealed[this.sealed.length - 1];
+			if (b) b.lines.push(l);
+			else this.out(l);
+		};
 	}
 
 	get size() {
-		return this.batch ? this.batch.size : 0;
+		return this.open ? this.open.batch.size : 0;
 	}
 
-	/** Turn t's round rnd (text) with signature sig under key: why it is no signature of one,
-	 *  or null, its pairing check deferred to the batch. */
+	/** Turn t's round rnd (text) with signature sig under key: null, its check deferred to the
+	 *  batch, or why not at once (the chain's key is no point of G2). */
 	add(key, t, jpath, rnd, sig) {
-		if (!this.batch || this.batch.publicKeyHex !== key) {
-			this.settle();
-			this.batch = new RoundBatch(key);
+		if (!this.open || this.open.batch.publicKeyHex !== key) {
+			this.seal();
+			this.open = { batch: new RoundBatch(key), lines: [] };
 		}
-		return this.batch.add({ t, jpath, mark: this.held.length, turns: this.st.turns, dice: this.st.dice }, BigInt(rnd), sig);
+		return this.open.batch.add({ t, jpath, mark: this.open.lines.length, turns: this.st.turns, dice: this.st.dice }, BigInt(rnd), sig);
 	}
 
-	settle() {
-		const bad = this.batch ? this.batch.settle() : null;
-		const held = this.held;
-		this.held = [];
-		if (!bad) {
-			held.forEach(this.out);
-			return;
+	/** The open batch checked from now on, its lines held with it. */
+	seal() {
+		const o = this.open;
+		if (!o || !o.batch.size) return;
+		const s = { lines: o.lines, bad: undefined };
+		s.done = o.batch.settle().then((bad) => { s.bad = bad; }, (e) => { s.bad = e instanceof Error ? e : new Error(String(e)); });
+		this.sealed.push(s);
+		this.open = { batch: new RoundBatch(o.batch.publicKeyHex), lines: [] };
+	}
+
+	/** The lines of the batches checked by now, first to last; while more than `keep` are
+	 *  out, waits for the first. */
+	async drain(keep = 2) {
+		while (this.sealed.length) {
+			const s = this.sealed[0];
+			if (s.bad === undefined) {
+				if (this.sealed.length <= keep) return;
+				await s.done;
+			}
+			this.sealed.shift();
+			if (s.bad instanceof Error) throw s.bad;
+			if (!s.bad) {
+				s.lines.forEach(this.out);
+				continue;
+			}
+			const k = s.bad.key;
+			s.lines.slice(0, k.mark).forEach(this.out);
+			this.sealed = [];
+			this.open = null;
+			this.st.turns = k.turns;
+			this.st.dice = k.dice;
+			throw new Failed(`turn ${k.t}: beacon: ${k.jpath}: round ${s.bad.round}: signature ${s.bad.signature}: ${s.bad.why}`);
 		}
-		const k = bad.key;
-		held.slice(0, k.mark).forEach(this.out);
-		this.st.turns = k.turns;
-		this.st.dice = k.dice;
-		throw new Failed(`turn ${k.t}: beacon: ${k.jpath}: round ${bad.round}: signature ${bad.signature}: ${bad.why}`);
+	}
+
+	/** Every round checked, every line held shown; throws the first round's failure. */
+	async finish() {
+		this.seal();
+		await this.drain(0);
 	}
 }
 

@@ -3,7 +3,9 @@
 // Opens the verifier page from file:// in Debian's Chromium (headless, a fresh profile,
 // through puppeteer-core), gives it the clone, waits for the verdict, and prints one JSON
 // object: the verdict shown, its exit, the lines, console errors, and every request the page
-// made outside its own folder (each aborted, and logged by request interception).
+// made outside its own folder (each aborted, and logged by request interception), and what
+// the verification took: verify_ms (wall, from the clone given to the verdict shown) and
+// verify_cpu_ms (the CPU time of all the browser's processes meanwhile, workers included).
 import puppeteer from 'puppeteer-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,13 +51,27 @@ try {
 		await (await page.$('#uv-view')).uploadFile(path.resolve(opt('--view')));
 		await page.waitForFunction(() => document.querySelector('#uv-view-count').textContent !== '');
 	}
+	// the verification's cost: wall from the clone given to the verdict shown, and the CPU time
+	// of every process of the browser (the page's, its workers', the browser's) meanwhile
+	const cdp = await browser.target().createCDPSession();
+	const cpu = async () => {
+		try {
+			return (await cdp.send('SystemInfo.getProcessInfo')).processInfo.reduce((a, p) => a + p.cpuTime, 0);
+		} catch {
+			return null;
+		}
+	};
+	const cpu0 = await cpu(), t0 = Date.now();
 	if (opt('--bundle')) {
 		await (await page.$('#uv-bundle')).uploadFile(path.resolve(opt('--bundle')));
 	} else if (opt('--folder')) {
 		// a folder input (webkitdirectory) takes the directory itself, as a player picks it
 		await (await page.$('#uv-folder')).uploadFile(path.resolve(opt('--folder')));
 	}
-	await page.waitForFunction(() => document.querySelector('#uv-verdict').dataset.exit !== undefined, { timeout: 600000, polling: 200 });
+	await page.waitForFunction(() => document.querySelector('#uv-verdict').dataset.exit !== undefined, { timeout: 600000, polling: 50 });
+	result.verify_ms = Date.now() - t0;
+	const cpu1 = await cpu();
+	result.verify_cpu_ms = cpu0 === null || cpu1 === null ? null : Math.round((cpu1 - cpu0) * 1000);
 	Object.assign(result, await page.evaluate(() => ({
 		verdict: document.querySelector('#uv-verdict').textContent,
 		exit: Number(document.querySelector('#uv-verdict').dataset.exit),

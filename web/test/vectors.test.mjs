@@ -6,10 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hex, unhex, ascii, sha256, equal } from '../src/bytes.js';
+import { hex, unhex, ascii, sha256, equal, be64 } from '../src/bytes.js';
 import { chainTop, hashTimes, keyChains, CHAIN_LABEL } from '../src/chain.js';
 import { ordersDigest, turnSeed, turnMessage, dieBlocks, die, dieMessage, shuffle, TURN_LABEL, DIE_LABEL } from '../src/dice.js';
-import { checkRound, RoundBatch, randomnessOf, beaconHash, namedRound, roundAt, KNOWN_CHAINS } from '../src/beacon.js';
+import { checkRound, RoundBatch, useWorkers, unclearedHash, DST, randomnessOf, beaconHash, namedRound, roundAt, KNOWN_CHAINS } from '../src/beacon.js';
+import { nodePool } from '../src/node-workers.js';
+import { bls12_381 } from '@noble/curves/bls12-381';
 import { orderSalt, viewSalt, sealedHash } from '../src/sealed.js';
 import { checkReveals } from '../src/close.js';
 import { turnList, decide, verdictLines } from '../src/verdict.js';
@@ -164,33 +166,61 @@ test('drand rounds: every valid round passes the BLS check, every broken one fai
 	}
 });
 
-test('drand rounds in one batch (RoundBatch): good ones pass together, the first bad one is named as checkRound names it', () => {
+// One test for both homes of a batch's shares: this thread (no pool) and two node workers.
+const batchTest = async (t, pool) => {
+	useWorkers(pool);
+	t.after(() => useWorkers(null));
 	const quick = Object.keys(D.chains).find((h) => D.valid.filter((e) => e.chain === h).length > 1);
 	const key = D.chains[quick].public_key;
 	const good = D.valid.filter((e) => e.chain === quick);
 	const b = new RoundBatch(key);
 	good.forEach((e, i) => assert.equal(b.add(i, BigInt(e.round), e.signature), null));
 	assert.equal(b.size, good.length);
-	assert.equal(b.settle(), null);
+	assert.equal(await b.settle(), null);
 	assert.equal(b.size, 0);
-	assert.equal(b.settle(), null); // nothing kept: nothing to fail
+	assert.equal(await b.settle(), null); // nothing kept: nothing to fail
 	for (const e of D.invalid.filter((x) => x.chain === quick)) {
 		const alone = checkRound(key, BigInt(e.round), e.signature);
 		good.forEach((g, i) => b.add(`good ${i}`, BigInt(g.round), g.signature));
-		const why = b.add('bad', BigInt(e.round), e.signature);
+		assert.equal(b.add('bad', BigInt(e.round), e.signature), null, e.what); // kept, checked at settle()
 		b.add('after', BigInt(good[0].round), good[0].signature);
-		// refused at once when it does not decode, else named by settle(), the good ones not
-		const got = why ?? b.settle().why;
-		assert.equal(b.settle(), null, e.what); // the good ones, once the bad one was refused or named
-		assert.equal(got, alone, e.what);
-		assert.ok(got.includes(e.why), `${e.what}: ${got}`);
+		const got = await b.settle();
+		assert.equal(await b.settle(), null, e.what); // nothing kept once the bad one was named
+		assert.equal(got.key, 'bad', e.what);
+		assert.equal(got.why, alone, e.what);
+		assert.ok(got.why.includes(e.why), `${e.what}: ${got.why}`);
 	}
-	// the bad round among good ones, in the middle: settle() names it, with its key
-	const bad = D.invalid.find((x) => x.chain === quick && x.why.includes('pairing'));
-	good.forEach((g, i) => b.add(i, BigInt(g.round), g.signature));
-	b.add('the bad one', BigInt(bad.round), bad.signature);
-	good.forEach((g, i) => b.add(i, BigInt(g.round), g.signature));
-	assert.deepEqual(b.settle(), { key: 'the bad one', round: BigInt(bad.round), signature: bad.signature, why: checkRound(key, BigInt(bad.round), bad.signature) });
+	// a batch of many chunks (rounds handed out 32 at a time as they are added): the first bad
+	// round in order is named, a bad decoding after a bad pairing as one before it
+	const pairing = D.invalid.find((x) => x.chain === quick && x.why.includes('pairing'));
+	const decoding = D.invalid.find((x) => x.chain === quick && x.why.includes('not a point'));
+	const many = (n) => { for (let i = 0; i < n; i++) b.add(`good ${i}`, BigInt(good[i % good.length].round), good[i % good.length].signature); };
+	for (const [first, second] of [[pairing, decoding], [decoding, pairing]]) {
+		many(70);
+		b.add('first bad', BigInt(first.round), first.signature);
+		many(40);
+		b.add('second bad', BigInt(second.round), second.signature);
+		many(20);
+		assert.deepEqual(await b.settle(), { key: 'first bad', round: BigInt(first.round), signature: first.signature, why: checkRound(key, BigInt(first.round), first.signature) });
+	}
+	many(100);
+	assert.equal(await b.settle(), null);
+};
+
+test('drand rounds in one batch (RoundBatch), in this thread: good ones pass together, the first bad one is named as checkRound names it', (t) => batchTest(t, null));
+
+test('drand rounds in one batch (RoundBatch), on two worker threads: the same answers', async (t) => {
+	const pool = nodePool(2);
+	await batchTest(t, pool);
+	assert.ok(pool.workers && pool.workers.length === 2, 'the batches ran on the workers');
+	assert.equal(pool.broken, null);
+});
+
+test('H(m) of a round: unclearedHash cleared is @noble/curves\' hash_to_curve', () => {
+	for (const r of [1n, 2n, 657413n, 5928395n]) {
+		const want = bls12_381.shortSignatures.hash(sha256(be64(r)), DST);
+		assert.ok(unclearedHash(r).clearCofactor().equals(want), `round ${r}`);
+	}
 });
 
 test('the verdict: TURNS lists, the order of reasons, exit statuses', () => {

@@ -10,6 +10,8 @@ import { repoFromFolder, repoFromBundle, repoFromUrl } from './inputs.js';
 import { Fatal } from '../bytes.js';
 import { trustFile } from '../tstamp.js';
 import { isViewFile } from '../view.js';
+import { useWorkers } from '../beacon.js';
+import { pagePool } from './workers.js';
 
 const $ = (root, sel) => root.querySelector(sel);
 const readFile = async (f) => new Uint8Array(await f.arrayBuffer());
@@ -151,4 +153,7 @@ export function mount(root) {
 }
 
 const el = document.getElementById('umpire-verifier');
-if (el) mount(el);
+if (el) {
+	useWorkers(pagePool()); // the beacon rounds' checks beside the reading of the history
+	mount(el);
+}
