@@ -64,7 +64,8 @@ has "$TMP/out" "1767300420.r3: accepted: nonce of usmc for turn 1 (the nonce mat
 has "$TMP/out" "1767300421.r3-again: duplicate"
 [ "$(fingerprint c)" = "$before" ] || die "reveals changed git or the turns"
 [ "$(cat c/.umpire/reveals/turn-0001/usmc)" = "$nu" ] || die "usmc's nonce not kept"
-grep -l "Subject: \[betio-seawall\] turn 1: reveal accepted" c/.umpire/outbox/new/*.eml | xargs grep -l "nonce: $nu" >/dev/null \
+# (the receipt quotes a nonce YAML could read as another type, one starting 0b or 0x, say)
+grep -l "Subject: \[betio-seawall\] turn 1: reveal accepted" c/.umpire/outbox/new/*.eml | xargs grep -l -E "^nonce: \"?$nu" >/dev/null \
     || die "no acceptance with the nonce"
 [ "$(grep -l "Subject: \[betio-seawall\] turn 1: reveal refused" c/.umpire/outbox/new/*.eml | wc -l)" -eq 3 ] \
     || die "3 refusals expected (early, another player's, wrong nonce)"
