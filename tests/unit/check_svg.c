@@ -184,7 +184,7 @@ START_TEST(test_labels)
 	svg_text(&s, 4, 15, 13, "D2", &txt);
 	/* Over the grid name: lower (a line, still over it; a line up, off the map; two lines). */
 	svg_label(&s, 116, 15, 11, "important-building", &end);
-	/* Off the right edge: slid left. */
+	/* Off the right edge: slid left, its end 1 unit inside (RIGHT_MARGIN). */
 	svg_label(&s, 100, 60, 10, "orc-wolves", &txt);
 	/* The same place twice: the second a line lower. */
 	svg_label(&s, 4, 80, 10, "x", &txt);
@@ -194,7 +194,7 @@ START_TEST(test_labels)
 		"<g class=\"labels\">\n"
 		"<text x=\"116\" y=\"43\" font-size=\"11\" text-anchor=\"end\" fill=\"#555555\">"
 		"important-building</text>\n"
-		"<text x=\"67\" y=\"60\" font-size=\"10\" fill=\"#000000\">orc-wolves</text>\n"
+		"<text x=\"66\" y=\"60\" font-size=\"10\" fill=\"#000000\">orc-wolves</text>\n"
 		"<text x=\"4\" y=\"80\" font-size=\"10\" fill=\"#000000\">x</text>\n"
 		"<text x=\"4\" y=\"93\" font-size=\"10\" fill=\"#000000\">y</text>\n"
 		"</g>\n</svg>\n"));
