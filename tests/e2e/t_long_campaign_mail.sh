@@ -43,21 +43,7 @@ orders() {
         > "t$1-$2.yaml"
 }
 # body FROM TEXT ID AT: a plain mail from FROM whose body is TEXT, delivered at AT.
-body() {
-    $PY - md "$1" "$2" "$3" "$4" <<'PY'
-import email.message, email.policy, os, sys
-md, sender, text, mid, when = sys.argv[1:6]
-m = email.message.EmailMessage()
-m["From"] = sender
-m["To"] = "umpire@example.org"
-m["Subject"] = "more time"
-m["Message-ID"] = "<%s@players.example>" % mid
-m.set_content(text + "\n\nThanks.\n")
-p = os.path.join(md, "new", mid)
-open(p, "wb").write(m.as_bytes(policy=email.policy.SMTP))
-os.utime(p, (int(when), int(when)))
-PY
-}
+body() { $PY "$ROOT/tests/e2e/mail/plain-mail.py" md "$@"; }
 deliver() { $PY "$ROOT/tests/e2e/mail/deliver.py" md "$@"; }
 status_has() { SOURCE_DATE_EPOCH=$1 expect 0 "$BIN" status c --json; has "$TMP/out" "$2"; }
 

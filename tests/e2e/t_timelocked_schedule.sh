@@ -46,21 +46,7 @@ mkdir -p md/new md/cur md/tmp
 run() { SOURCE_DATE_EPOCH=$1 expect 0 "$BIN" run c --maildir md --beacon-command "$BEACON"; }
 orders() { printf 'campaign: harbour-raid\nturn: 1\nplayer: %s\norders: []\n' "$1" > "$1.yaml"; }
 deliver() { $PY "$ROOT/tests/e2e/mail/deliver.py" md "$@"; }
-body() {
-    $PY - md "$1" "$2" "$3" "$4" <<'PY'
-import email.message, email.policy, os, sys
-md, sender, text, mid, when = sys.argv[1:6]
-m = email.message.EmailMessage()
-m["From"] = sender
-m["To"] = "umpire@example.org"
-m["Subject"] = "more time"
-m["Message-ID"] = "<%s@players.example>" % mid
-m.set_content(text + "\n\nThanks.\n")
-p = os.path.join(md, "new", mid)
-open(p, "wb").write(m.as_bytes(policy=email.policy.SMTP))
-os.utime(p, (int(when), int(when)))
-PY
-}
+body() { $PY "$ROOT/tests/e2e/mail/plain-mail.py" md "$@"; }
 # jsround DIR: R(1) as web/src/campaign.js computes it from DIR/campaign.yaml and, when there,
 # DIR/overrides.yaml (what the sealing page reads beside it)
 jsround() {
