@@ -22,15 +22,9 @@ base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 T=$(mktemp -d "$base/umpire-compare.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export SOURCE_DATE_EPOCH=1767225600
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-col() { awk -v c="$1" '{ print $c }' "$2" | median; }
-cpu() { awk '{ print $2 + $3 }' "$1" | median; }
-ms() { awk -v s="$1" 'BEGIN { printf "%.0f", s * 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+. bench/lib.sh
+# five columns here: the measure, before, after, their ratio, the goal
 row() { printf '%-42s %-18s %-18s %-7s %s\n' "$1" "$2" "$3" "$4" "$5"; }
-# timed OUT CMD...: `floor run` (wall user sys maxrss_kb), exit 0 or 3 (the demo beacon's
-# verdict) taken as done
-timed() { out=$1; shift; "$FLOOR" run --ok 3 "$@" >>"$out" || { echo "compare: failed: $*" >&2; exit 1; }; }
 for d in "$B" "$A"; do
     [ -x "$d/build/umpire" ] || { echo "compare: $d/build/umpire: not built (make all web there)" >&2; exit 66; }
 done
@@ -52,7 +46,7 @@ for r in $(seq "$RUNS"); do
     for s in b a; do
         d=$B; [ $s = b ] || d=$A
         rm -rf "$T/v"; git clone -q "$T/c" "$T/v"
-        timed "$T/v$s" "$d/build/umpire" verify "$T/v"
+        timed "$T/v$s" --ok 3 "$d/build/umpire" verify "$T/v"
     done
 done
 row "verify $N signed turns, fresh clone: wall" "$(ms "$(col 1 "$T/vb")") ms" "$(ms "$(col 1 "$T/va")") ms" "$(ratio "$(col 1 "$T/va")" "$(col 1 "$T/vb")")" "< 5 s"
@@ -70,7 +64,7 @@ if [ -d "$CAMPAIGN/.umpire" ]; then
     for r in $(seq "$RUNS"); do
         for s in b a; do
             d=$B; [ $s = b ] || d=$A
-            timed "$T/i$s" "$d/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s"
+            timed "$T/i$s" --ok 3 "$d/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s"
         done
     done
     : >"$T/start"
@@ -92,7 +86,7 @@ for r in $(seq "$RUNS"); do
         d=$B; [ $s = b ] || d=$A
         rm -rf "$T/huge-$s"; cp -a "$T/huge0-$s" "$T/huge-$s"; sync
         # shellcheck disable=SC2046
-        timed "$T/h$s" "$d/build/umpire" turn "$T/huge-$s" $(ls "$T"/huge-src/orders/*.yaml)
+        timed "$T/h$s" --ok 3 "$d/build/umpire" turn "$T/huge-$s" $(ls "$T"/huge-src/orders/*.yaml)
     done
 done
 bytes() { git -C "$1" ls-tree -r -l turn-0001 | grep -v 'reports/turn-0000' | awk '{ s += $4 } END { print s }'; }
@@ -109,7 +103,7 @@ if command -v node >/dev/null 2>&1 && [ -x /usr/bin/chromium ] && [ -f "$A/build
         for s in b a; do
             d=$B; [ $s = b ] || d=$A
             rm -rf "$T/v"; git clone -q "$T/c" "$T/v"
-            timed "$T/n$s" node "$d/build/web/umpire-verify.mjs" "$T/v"
+            timed "$T/n$s" --ok 3 node "$d/build/web/umpire-verify.mjs" "$T/v"
         done
     done
     row "JS verifier, $N turns, node: wall" "$(ms "$(col 1 "$T/nb")") ms" "$(ms "$(col 1 "$T/na")") ms" "$(ratio "$(col 1 "$T/na")" "$(col 1 "$T/nb")")" "< 10 s"

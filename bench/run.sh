@@ -33,21 +33,7 @@ T=$(mktemp -d /tmp/umpire-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 BS=campaigns/betio-seawall
 
-# median of the numbers on stdin
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# timed OUT CMD...: runs CMD (output discarded), appends "wall user sys maxrss_kb" to OUT;
-# `floor run` times it with CLOCK_MONOTONIC and wait4's rusage (/usr/bin/time's 10 ms steps
-# are most of a 30 ms turn)
-timed() {
-    out=$1; shift
-    "$FLOOR" run "$@" > "$T/time" || { echo "bench: failed: $*" >&2; exit 1; }
-    cat "$T/time" >> "$out"
-}
-col() { awk -v c="$1" '{ print $c }' "$2" | median; }
-cpu() { awk '{ print $2 + $3 }' "$1" | median; }
-ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-row() { printf '%-44s %-34s %-10s %s\n' "$1" "$2" "$3" "$4"; }
+. bench/lib.sh
 # rulings TURN N SIDES: an umpire file of N rulings of 100dSIDES for betio-seawall
 rulings() {
     printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n' "$1"

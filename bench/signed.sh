@@ -19,13 +19,7 @@ BLS=$(dirname "$BIN")/umpire-bls
 base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 T=$(mktemp -d "$base/umpire-bench-signed.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-timed() { out=$1; shift; "$FLOOR" run "$@" >> "$out" || { echo "bench: failed: $*" >&2; exit 1; }; }
-col() { awk -v c="$1" '{ print $c }' "$2" | median; }
-cpu() { awk '{ print $2 + $3 }' "$1" | median; }
-ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-row() { printf '%-44s %-34s %-10s %s\n' "$1" "$2" "$3" "$4"; }
+. bench/lib.sh
 export SOURCE_DATE_EPOCH=1767225600
 
 # --- a signed turn, at turn 10 and N, and the slowest ------------------------------------------
