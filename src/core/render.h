@@ -31,7 +31,7 @@ void render_report_from(struct buf *b, const struct turn *t, const char *player,
  * longer than this commits it once,
  * in the turn's shared report reports/turn-NNNN.md, with the shared map reports/turn-NNNN.svg,
  * and each player's report links them (issue 38, docs/formats.md "Shared reports"): a battle of
- * 9,600 orders commits its 2 MB of events and dice and its 1.6 MB map once, not once a player.
+ * 9,600 orders commits its events and Situation (1.1 MB) and its map once, not once a player.
  * Every turn up to it keeps the layout it always had, so campaigns played before still verify. */
 #define RENDER_SHARE_FROM (1024 * 1024)
 /* A turn that rolls more dice than this lists none in its reports' `## Dice`: it points to
