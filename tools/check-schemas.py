@@ -54,6 +54,10 @@ def check_svg(path):
             if v is not None and not re.fullmatch(r"-?\d+", v):
                 print(f"{path}: {el.tag.split('}')[-1]} {name}=\"{v}\" is not an integer")
                 return False
+        d = el.get("d")
+        if d is not None and not re.fullmatch(r"M-?\d+ -?\d+([MLHVAZmlhvaz]|-?\d+| |\n)*", d):
+            print(f"{path}: path d=\"{d[:60]}\" is not integer path data")
+            return False
         pts = el.get("points")
         if pts is not None and not re.fullmatch(r"-?\d+,-?\d+( -?\d+,-?\d+)*", pts):
             print(f"{path}: {el.tag.split('}')[-1]} points=\"{pts}\" are not integer pairs")

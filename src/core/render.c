@@ -371,10 +371,42 @@ static void render_next(struct buf *b, const struct turn *t, const char *player)
 	timelock_note(b, c, next, 1);
 }
 
-void render_report_common(struct buf *b, const struct turn *t)
+/* The dice table of out (its head and a row a die) appended to b, or with b NULL only
+ * measured; its length in bytes. */
+static size_t dice_table(struct buf *b, const struct turn_output *out)
+{
+	struct buf row = BUF_INIT;
+	size_t len = 0;
+
+	for (size_t i = 0; i <= out->dice.n; i++) {
+		const struct die_record *r = &out->dice.v[i ? i - 1 : 0];
+		buf_clear(&row);
+		if (i == 0) {
+			buf_puts(&row, "| # | die | roll | for |\n|---:|---|---:|---|\n");
+		} else { /* "| index | dsides | value | purpose |": no printf per die */
+			buf_puts(&row, "| ");
+			buf_put_u64(&row, r->index);
+			buf_puts(&row, " | d");
+			buf_put_u64(&row, r->sides);
+			buf_puts(&row, " | ");
+			buf_put_u64(&row, r->value);
+			buf_puts(&row, " | ");
+			escape_markdown(&row, r->purpose);
+			buf_puts(&row, " |\n");
+		}
+		len += row.len;
+		if (b)
+			buf_append(b, row.data, row.len);
+	}
+	buf_release(&row);
+	return len;
+}
+
+size_t render_report_common(struct buf *b, const struct turn *t)
 {
 	const struct turn_input *in = &t->in;
 	const struct turn_output *out = &t->out;
+	size_t at = b->len, unlisted = 0;
 	char hex[65];
 
 	buf_puts(b, "## Orders received\n\n");
@@ -419,25 +451,23 @@ void render_report_common(struct buf *b, const struct turn *t)
 	if (!shown)
 		buf_puts(b, "- none\n");
 	buf_printf(b, "\n## Dice (%zu)\n\n", out->dice.n);
-	if (out->dice.n) {
-		buf_puts(b, "| # | die | roll | for |\n|---:|---|---:|---|\n");
-		for (size_t i = 0; i < out->dice.n; i++) {
-			const struct die_record *r = &out->dice.v[i];
-			/* "| index | dsides | value | ", a row per die: no printf per die. */
-			buf_puts(b, "| ");
-			buf_put_u64(b, r->index);
-			buf_puts(b, " | d");
-			buf_put_u64(b, r->sides);
-			buf_puts(b, " | ");
-			buf_put_u64(b, r->value);
-			buf_puts(b, " | ");
-			escape_markdown(b, r->purpose);
-			buf_puts(b, " |\n");
-		}
+	if (out->dice.n > RENDER_DICE_LISTED) {
+		char path[LAYOUT_PATH_MAX];
+		size_t from = b->len;
+		layout_export_path(path, in->turn);
+		buf_printf(b,
+			"Too many to list here: every die, with its index, sides, roll and purpose, "
+			"is in the turn's journal export `%s` (`umpire log DIR --turn %d` prints "
+			"them).\n",
+			path, in->turn);
+		unlisted = dice_table(NULL, out) - (b->len - from);
+	} else if (out->dice.n) {
+		dice_table(b, out);
 	}
 	hex32(hex, out->seed);
 	buf_printf(b, "\nTurn seed `%s`; audit any die with `umpire log` or the journal export.\n",
 		hex);
+	return b->len - at + unlisted;
 }
 
 /* The rule system's view of the state after t for player (NULL: the public one), appended to

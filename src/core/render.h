@@ -17,20 +17,28 @@
 int render_export(struct buf *b, const struct turn *t);
 /* The part of every report of turn t that is the same for all readers (orders received to
  * the turn seed), appended to common: render_report_from puts it into each player's report,
- * so a turn of 10,000 dice renders its dice table once, not once a player. */
-void render_report_common(struct buf *common, const struct turn *t);
+ * so a turn renders its dice table once, not once a player; a turn of more than
+ * RENDER_DICE_LISTED dice points to its journal export instead of the table. Returns the
+ * length that part has with every die listed (what RENDER_SHARE_FROM measures). */
+size_t render_report_common(struct buf *common, const struct turn *t);
 /* Appends the Markdown report of turn t for player to b, with common (render_report_common's,
  * of the same turn); player NULL: a sealed turn's public report (the rule system's Situation
  * only when it sets RULES_PRIVATE). */
 void render_report_from(struct buf *b, const struct turn *t, const char *player,
 	const struct buf *common);
 
-/* An open turn whose common part (render_report_common's) is longer than this commits it once,
+/* An open turn whose common part (render_report_common's, every die counted as listed) is
+ * longer than this commits it once,
  * in the turn's shared report reports/turn-NNNN.md, with the shared map reports/turn-NNNN.svg,
  * and each player's report links them (issue 38, docs/formats.md "Shared reports"): a battle of
- * 9,600 orders commits its 2 MB of events and dice and its 1.6 MB map once, not once a player.
+ * 9,600 orders commits its events and Situation (1.1 MB) and its map once, not once a player.
  * Every turn up to it keeps the layout it always had, so campaigns played before still verify. */
 #define RENDER_SHARE_FROM (1024 * 1024)
+/* A turn that rolls more dice than this lists none in its reports' `## Dice`: it points to
+ * the journal export, which holds each with its purpose (docs/formats.md "Shared reports";
+ * issue 38: the 9,600-order Reivers turn's 19,212 dice were 1.4 MB of table). Every turn up to
+ * it (every demo, the golden files) lists its dice as it always did. */
+#define RENDER_DICE_LISTED 4096
 
 /* An open turn with t->out.shared set: the shared report into t->out.public_report (the
  * summary, the shared map's link, common and, when every player's is the same, the Situation)

@@ -66,9 +66,19 @@ unsigned long long svg_isqrt(unsigned long long n)
 	return r;
 }
 
+/* ` v` (a path's number after another) */
+static void put_num(struct buf *b, long long v)
+{
+	buf_puts(b, " ");
+	put_int(b, v);
+}
+
 /* A filled triangle of length head pointing from (x1, y1) to its tip (x2, y2): its geometry
- * appended to b (its fill is the caller's). 1 written, 0 none (no length, no colour). */
-static int arrowhead(struct buf *b, int x1, int y1, int x2, int y2, int head, const char *col)
+ * appended to b (its fill is the caller's) and, d not NULL, the same as a path's subpath to d
+ * (tip, then the base's corners relative, the same turning as every arrowhead: runs, below).
+ * 1 written, 0 none (no length, no colour). */
+static int arrowhead(struct buf *b, struct buf *d, int x1, int y1, int x2, int y2, int head,
+	const char *col)
 {
 	long long dx = (long long)x2 - x1, dy = (long long)y2 - y1;
 	long long len = (long long)svg_isqrt((unsigned long long)(dx * dx + dy * dy));
@@ -91,6 +101,17 @@ static int arrowhead(struct buf *b, int x1, int y1, int x2, int y2, int head, co
 	buf_puts(b, ",");
 	put_int(b, by - py);
 	buf_puts(b, "\"");
+	if (d) {
+		buf_puts(d, "M");
+		put_int(d, x2);
+		put_num(d, y2);
+		buf_puts(d, "l");
+		put_int(d, bx + px - x2);
+		put_num(d, by + py - y2);
+		put_num(d, -2 * px);
+		put_num(d, -2 * py);
+		buf_puts(d, "z");
+	}
 	return 1;
 }
 
@@ -106,7 +127,8 @@ static void put_head(struct buf *b, const struct buf *geom, const char *fill, in
 }
 
 /* Writes what is pending: a shape alone with its paint (then its arrowhead), or the end of the
- * open run. Everything that is not a shape calls it first. */
+ * open run: its path's paint, then its arrowheads' path. Everything that is not a shape calls
+ * it first. */
 static void flush(struct svg *s)
 {
 	struct buf *b = s->out;
@@ -117,7 +139,16 @@ static void flush(struct svg *s)
 		buf_puts(b, "/>\n");
 		put_head(b, &s->head, s->head_fill, 0);
 	} else if (s->run == 2) {
-		buf_puts(b, "</g>\n");
+		buf_puts(b, "\"");
+		buf_append(b, s->paint.data, s->paint.len);
+		buf_puts(b, "/>\n");
+		if (s->heads.len) {
+			buf_puts(b, "<path d=\"");
+			buf_append(b, s->heads.data, s->heads.len);
+			buf_puts(b, "\"");
+			attr_str(b, "fill", s->head_fill);
+			buf_puts(b, " stroke=\"none\"/>\n");
+		}
 	}
 	s->run = 0;
 }
@@ -132,11 +163,13 @@ void svg_set_runs(int on)
 }
 
 /* A shape: geom its element and geometry attributes, paint its paint attributes, head an
- * arrowhead's element and points (empty: none) filled with head_fill. Runs on, after a shape
- * of the same paint, both go in one run (a <g> with the paint); runs off, it is written now
- * with its paint. */
-static void shape(struct svg *s, const struct buf *geom, const struct buf *paint,
-	const struct buf *head, const char *head_fill)
+ * arrowhead's element and points (empty: none) filled with head_fill; d and head_d the same
+ * two as a path's subpaths (runs on only). Runs on, after a shape of the same paint, both go in
+ * one run: one <path> of every shape's subpath with the paint, then one of their arrowheads;
+ * runs off, it is written now with its paint. */
+static void shape(struct svg *s, const struct buf *geom, const struct buf *d,
+	const struct buf *paint, const struct buf *head, const struct buf *head_d,
+	const char *head_fill)
 {
 	struct buf *b = s->out;
 	int same = s->run && s->paint.len == paint->len &&
@@ -150,29 +183,34 @@ static void shape(struct svg *s, const struct buf *geom, const struct buf *paint
 		return;
 	}
 	if (same && s->run == 1) {
-		buf_puts(b, "<g");
-		buf_append(b, s->paint.data, s->paint.len);
-		buf_puts(b, ">\n");
-		buf_append(b, s->pending.data, s->pending.len);
-		buf_puts(b, "/>\n");
-		put_head(b, &s->head, s->head_fill, 1);
+		buf_puts(b, "<path d=\"");
+		buf_append(b, s->pending_d.data, s->pending_d.len);
+		buf_clear(&s->heads);
+		buf_append(&s->heads, s->head_d.data, s->head_d.len);
 		s->run = 2;
 	}
-	if (same) {
-		buf_append(b, geom->data, geom->len);
-		buf_puts(b, "/>\n");
-		put_head(b, head, head_fill, 1);
+	if (same) { /* a subpath a line, as a shape an element: maps diff line by line */
+		buf_puts(b, "\n");
+		buf_append(b, d->data, d->len);
+		if (s->heads.len && head_d->len)
+			buf_puts(&s->heads, "\n");
+		buf_append(&s->heads, head_d->data, head_d->len);
+		if (!s->head_fill)
+			s->head_fill = head_fill;
 		return;
 	}
 	flush(s);
 	buf_clear(&s->pending);
+	buf_clear(&s->pending_d);
 	buf_clear(&s->paint);
 	buf_clear(&s->head);
+	buf_clear(&s->head_d);
 	buf_append(&s->pending, geom->data, geom->len);
+	buf_append(&s->pending_d, d->data, d->len);
 	buf_append(&s->paint, paint->data, paint->len);
-	if (head->len)
-		buf_append(&s->head, head->data, head->len);
-	s->head_fill = head_fill;
+	buf_append(&s->head, head->data, head->len);
+	buf_append(&s->head_d, head_d->data, head_d->len);
+	s->head_fill = head->len ? head_fill : NULL;
 	s->run = 1;
 }
 
@@ -191,6 +229,9 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	s->pending = (struct buf)BUF_INIT;
 	s->paint = (struct buf)BUF_INIT;
 	s->head = (struct buf)BUF_INIT;
+	s->pending_d = (struct buf)BUF_INIT;
+	s->head_d = (struct buf)BUF_INIT;
+	s->heads = (struct buf)BUF_INIT;
 	s->head_fill = NULL;
 	buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
 	attr_int(out, "width", px_w);
@@ -261,6 +302,9 @@ void svg_end(struct svg *s)
 	buf_release(&s->pending);
 	buf_release(&s->paint);
 	buf_release(&s->head);
+	buf_release(&s->pending_d);
+	buf_release(&s->head_d);
+	buf_release(&s->heads);
 	s->labels = NULL;
 	s->boxes = NULL;
 	s->n_boxes = s->cap_boxes = s->n_labels = s->cap_labels = 0;
@@ -287,30 +331,58 @@ void svg_group_end(struct svg *s)
 
 void svg_rect(struct svg *s, int x, int y, int w, int h, const struct svg_style *st)
 {
-	struct buf g = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
+	struct buf g = BUF_INIT, d = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
 
 	buf_puts(&g, "<rect");
 	attr_int(&g, "x", x);
 	attr_int(&g, "y", y);
 	attr_int(&g, "width", w);
 	attr_int(&g, "height", h);
+	if (s->runs) { /* clockwise on the page, as every closed subpath of a run */
+		buf_puts(&d, "M");
+		put_int(&d, x);
+		put_num(&d, y);
+		buf_puts(&d, "h");
+		put_int(&d, w);
+		buf_puts(&d, "v");
+		put_int(&d, h);
+		buf_puts(&d, "h");
+		put_int(&d, -(long long)w);
+		buf_puts(&d, "z");
+	}
 	paint(&p, st, 1);
-	shape(s, &g, &p, &none, NULL);
+	shape(s, &g, &d, &p, &none, &none, NULL);
 	buf_release(&g);
+	buf_release(&d);
 	buf_release(&p);
 }
 
 void svg_circle(struct svg *s, int cx, int cy, int r, const struct svg_style *st)
 {
-	struct buf g = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
+	struct buf g = BUF_INIT, d = BUF_INIT, p = BUF_INIT, none = BUF_INIT;
 
 	buf_puts(&g, "<circle");
 	attr_int(&g, "cx", cx);
 	attr_int(&g, "cy", cy);
 	attr_int(&g, "r", r);
+	if (s->runs) { /* two half-circle arcs, clockwise on the page */
+		buf_puts(&d, "M");
+		put_int(&d, (long long)cx - r);
+		put_num(&d, cy);
+		for (int k = 0; k < 2; k++) {
+			buf_puts(&d, "a");
+			put_int(&d, r);
+			put_num(&d, r);
+			buf_puts(&d, " 0 1 1");
+			put_num(&d, k ? -2LL * r : 2LL * r);
+			buf_puts(&d, " 0");
+		}
+		buf_puts(&d, "z");
+	}
 	paint(&p, st, 1);
-	shape(s, &g, &p, &none, NULL);
+	shape(s, &g, &d, &p, &none, &none, NULL);
 	buf_release(&g);
+	buf_release(&d);
 	buf_release(&p);
 }
 
@@ -381,10 +453,38 @@ void svg_line(struct svg *s, int x1, int y1, int x2, int y2, int head, const str
 	svg_poly(s, xy, 2, 0, head, st);
 }
 
+/* n points xy as a path's subpath appended to d: the first absolute, each next relative to the
+ * one before; closed, "z" and the points in the order that turns clockwise on the page (the
+ * shoelace sum positive, y down), as every closed subpath of a run turns, so that the run's
+ * fills (nonzero) are the union of its shapes'. */
+static void poly_path(struct buf *d, const int *xy, size_t n, int closed)
+{
+	long long twice = 0;
+	int rev;
+
+	for (size_t i = 0; closed && i < n; i++) {
+		size_t j = (i + 1) % n;
+		twice += (long long)xy[2 * i] * xy[2 * j + 1] -
+			 (long long)xy[2 * j] * xy[2 * i + 1];
+	}
+	rev = twice < 0;
+	buf_puts(d, "M");
+	put_int(d, xy[rev ? 2 * (n - 1) : 0]);
+	put_num(d, xy[rev ? 2 * (n - 1) + 1 : 1]);
+	for (size_t k = 1; k < n; k++) {
+		size_t i = rev ? n - 1 - k : k, prev = rev ? i + 1 : i - 1;
+		buf_puts(d, k == 1 ? "l" : " ");
+		put_int(d, (long long)xy[2 * i] - xy[2 * prev]);
+		put_num(d, (long long)xy[2 * i + 1] - xy[2 * prev + 1]);
+	}
+	if (closed)
+		buf_puts(d, "z");
+}
+
 void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 	const struct svg_style *st)
 {
-	struct buf g = BUF_INIT, p = BUF_INIT, h = BUF_INIT;
+	struct buf g = BUF_INIT, d = BUF_INIT, p = BUF_INIT, h = BUF_INIT, hd = BUF_INIT;
 
 	if (n < 2)
 		return;
@@ -397,16 +497,20 @@ void svg_poly(struct svg *s, const int *xy, size_t n, int closed, int head,
 		put_int(&g, xy[2 * i + 1]);
 	}
 	buf_puts(&g, "\"");
+	if (s->runs)
+		poly_path(&d, xy, n, closed);
 	paint(&p, st, closed);
 	if (!closed)
 		buf_puts(&p, " stroke-linejoin=\"round\"");
 	if (!closed && st && (st->flags & SVG_ARROW))
-		arrowhead(&h, xy[2 * n - 4], xy[2 * n - 3], xy[2 * n - 2], xy[2 * n - 1], head,
-			st->stroke);
-	shape(s, &g, &p, &h, st ? st->stroke : NULL);
+		arrowhead(&h, s->runs ? &hd : NULL, xy[2 * n - 4], xy[2 * n - 3], xy[2 * n - 2],
+			xy[2 * n - 1], head, st->stroke);
+	shape(s, &g, &d, &p, &h, &hd, st ? st->stroke : NULL);
 	buf_release(&g);
+	buf_release(&d);
 	buf_release(&p);
 	buf_release(&h);
+	buf_release(&hd);
 }
 
 /* Advances of DejaVu Sans Book, ' ' to '~', in thousandths of an em, rounded up (measured

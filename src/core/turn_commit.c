@@ -50,10 +50,10 @@ int step_render(struct turn *t)
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
 	struct buf common = BUF_INIT;
-	render_report_common(&common, t);
+	size_t listed = render_report_common(&common, t);
 	/* A big open turn shares its common part and map (render.h); its maps first, as each
 	 * player's report links his own map or the shared one. */
-	out->shared = c->visibility != CAMPAIGN_SEALED && common.len > RENDER_SHARE_FROM &&
+	out->shared = c->visibility != CAMPAIGN_SEALED && listed > RENDER_SHARE_FROM &&
 		      !(t->flags & TURN_PER_PLAYER);
 	if (render_maps(t) < 0) {
 		buf_release(&common);

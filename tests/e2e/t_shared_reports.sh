@@ -5,7 +5,8 @@
 # player. Both verifiers accept it on a clone, replay re-renders it identical, an edit of the
 # shared report is named, `umpire site` puts the shared files where the reports link them.
 # 6 Border Reivers sides of 900 one-figure groups, each moved: 5,400 orders, about 1.2 MB of
-# events and dice.
+# events and dice listed (the report lists none: more than 4,096, they are in the export), a
+# template of a line a group (900 groups), a map whose runs are paths.
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
 sh "$ROOT/bench/big-reivers.sh" "$TMP/src" 6 900
@@ -18,6 +19,11 @@ R="$TMP/c/reports"
 has "$R/turn-0001.md" "# big-fray, turn 1: the turn as every player sees it"
 has "$R/turn-0001.md" "![Map of turn 1](turn-0001.svg)"
 has "$R/turn-0001.md" "## Dice ("
+# more than 4,096 dice (RENDER_DICE_LISTED): the export lists them, the report points there
+has "$R/turn-0001.md" "is in the turn's journal export \`journal/turn-0001.yaml\` (\`umpire log DIR --turn 1\` prints them)."
+if grep -q '^| # | die | roll | for |$' "$R/turn-0001.md"; then die "the shared report lists its dice (the export holds them)"; fi
+n_dice=$(sed -n 's/^## Dice (\([0-9]*\))$/\1/p' "$R/turn-0001.md")
+[ "$(grep -c '^- index: ' "$TMP/c/journal/turn-0001.yaml")" -eq "$n_dice" ] || die "the export does not hold the $n_dice dice the report counts"
 has "$R/turn-0001.md" "## Situation"
 [ "$(grep -c '^- \[action\] g0[0-9]-[0-9]* rolls' "$R/turn-0001.md")" -eq 5400 ] || die "the shared report does not hold the 5,400 moves once"
 for p in p01 p02 p03 p04 p05 p06; do
@@ -28,6 +34,11 @@ for p in p01 p02 p03 p04 p05 p06; do
     has "$r" "player: $p"
     if grep -q '^## Dice\|^## Events\|^## Situation' "$r"; then die "$p's report repeats the shared part"; fi
     [ ! -e "$R/turn-0001/$p.svg" ] || die "$p has a map of his own, the same as the shared one"
+    # 900 groups (more than RV_TEMPLATE_FULL, 100): his template is a line a group, which
+    # umpire check takes once uncommented and filled in
+    has "$r" "#   your 900 groups, a line each"
+    [ "$(grep -c "^#   - {group: g[0-9]*-[0-9]*, move: \[\[x, y\]\]}$" "$r")" -eq 900 ] || die "$p's template is not a line a group"
+    if grep -q '^#      f' "$r"; then die "$p's template repeats each figure (the Situation has them)"; fi
     # the briefing is under the bound: a report and a map per player, as always
     [ -f "$R/turn-0000/$p.svg" ] || die "$p's briefing map is gone"
 done
@@ -36,6 +47,16 @@ done
 grep -q '<title>Border Reivers, turn 1, public view</title>' "$R/turn-0001.svg" || die "the shared map is not the public view"
 git -C "$TMP/c" ls-tree -r --name-only turn-0001 > "$TMP/files"
 [ "$(grep -c '^reports/' "$TMP/files")" -eq $((2 + 6 + 12)) ] || { cat "$TMP/files"; die "not 2 shared files, 6 reports and the briefing's 12 files"; }
+sed -n '/^```yaml$/,/^```$/p' "$R/turn-0001/p06.md" | sed '1d;$d' |
+    sed 's/^orders: \[\].*/orders:/; s/^#   - {group: \(g[0-9]*-[0-9]*\), move: \[\[x, y\]\]}$/  - {group: \1, move: [[1200, 1200]]}/' > "$TMP/p06-2.yaml"
+cp -a "$TMP/c" "$TMP/c2"
+expect 0 "$BIN" check "$TMP/c2" "$TMP/p06-2.yaml"
+has "$TMP/out" ": ok: orders of p06"
+# the shared map: a run of shapes is one <path> (a subpath a line), its arrowheads another
+grep -q '^<path d="M[0-9]* [0-9]*h10v10h-10z$' "$R/turn-0001.svg" || die "the shared map: no run of figures as a path"
+grep -q '^M[0-9]* [0-9]*l-*[0-9]* -*[0-9]* -*[0-9]* -*[0-9]*z" fill="#c0392b" stroke="none"/>$' "$R/turn-0001.svg" || die "the shared map: no run of arrowheads as a path"
+if grep -q '^<rect x="[0-9]*" y="[0-9]*" width="10" height="10"/>$' "$R/turn-0001.svg"; then die "the shared map writes a figure in a run as an element"; fi
+expect 0 python3 "$ROOT/tools/check-schemas.py" "$TMP/c"
 expect 0 "$BIN" replay "$TMP/c"
 has "$TMP/out" "replay: 1 turn identical"
 git clone -q "$TMP/c" "$TMP/clone"

@@ -64,6 +64,39 @@ static struct rv_state *make(const char *figs)
 	"{id: s-heid, group: sa, role: heidman, class: veteran, at: [0, 350]}, " \
 	"{id: k-heid, group: kb, role: heidman, class: veteran, at: [470, 350]}, "
 
+/* A table of n one-figure groups of scott's (g1, g2, ...; g2 shaken, without its leader),
+ * parsed; its template for scott appended to out. */
+static void big_side_template(size_t n, struct buf *out)
+{
+	struct buf b = BUF_INIT;
+	struct node *node = NULL;
+	void *st = NULL;
+	struct diag d;
+
+	diag_init(&d);
+	buf_puts(&b, "table: {width: 2400, height: 2400}\ngroups:\n");
+	for (size_t i = 1; i <= n; i++)
+		buf_printf(&b, "  - {id: g%zu, side: scott%s}\n", i,
+			i == 2 ? ", morale: shaken, leader-killed: true" : "");
+	buf_puts(&b, "  - {id: k, side: kerr}\nfigures:\n");
+	for (size_t i = 1; i <= n; i++)
+		buf_printf(&b, "  - {id: f%zu, group: g%zu, %sat: [%zu, 100]}\n", i, i,
+			i == 2 ? "" :
+			i == 1 ? "role: heidman, " :
+				 "role: leader, ",
+			10 * i);
+	buf_puts(&b, "  - {id: kf, group: k, role: heidman, at: [100, 2000]}\n");
+	ck_assert_int_eq(node_parse(&node, "game.yaml", b.data, b.len, NULL, &d), 0);
+	if (rv_state_parse(&st, &camp, node, &d) < 0)
+		diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(st);
+	rv_orders_template(&camp, st, 2, "scott", out);
+	rv_state_free(st);
+	node_free(node);
+	buf_release(&b);
+	diag_release(&d);
+}
+
 static int fig(const struct rv_state *s, const char *id)
 {
 	int f = rv_figure_find(s, id);
@@ -1435,6 +1468,35 @@ START_TEST(test_herd_turn)
 END_TEST
 
 /* The report: a map and the figures; another side's hidden group is left off. */
+/* Issue 38: a side of up to 100 groups (RV_TEMPLATE_FULL) gets each group with its figures
+ * in its template; one of more, a line a group ("- {group: ID, move: [[x, y]]}", a comment
+ * only for a group not steady or without its leader), each figure's place left to the
+ * Situation: 800 groups were 170 KB a report. */
+START_TEST(test_template_big_side)
+{
+	struct buf full = BUF_INIT, line = BUF_INIT;
+
+	big_side_template(100, &full);
+	ck_assert_ptr_nonnull(
+		strstr(buf_str(&full), "#   - group: g100   # steady:\n"
+				       "#      f100 (leader, hand) at [1000, 100]\n"));
+	ck_assert_ptr_null(strstr(buf_str(&full), "{group:"));
+	big_side_template(101, &line);
+	ck_assert_ptr_nonnull(strstr(buf_str(&line), "#   your 101 groups, a line each"));
+	ck_assert_ptr_nonnull(
+		strstr(buf_str(&line), "\n#   - {group: g1, move: [[x, y]]}\n"
+				       "#   - {group: g2, move: [[x, y]]}   # shaken, "
+				       "no leader (appoint one)\n"
+				       "#   - {group: g3, move: [[x, y]]}\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&line), "\n#   - {group: g101, move: [[x, y]]}\n"
+						     "# standing: {stun: true}"));
+	ck_assert_ptr_null(strstr(buf_str(&line), "f101"));
+	ck_assert_ptr_null(strstr(buf_str(&line), "{group: k,"));
+	buf_release(&full);
+	buf_release(&line);
+}
+END_TEST
+
 START_TEST(test_report_hides)
 {
 	struct rv_state *s = make(HEIDMEN "{id: lurker, group: sx, role: leader, at: [150, 150]}");
@@ -1858,6 +1920,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);
+	tcase_add_test(t, test_template_big_side);
 	tcase_add_test(t, test_place_group);
 	tcase_add_loop_test(t, test_spook_test_option, 0, 2);
 	suite_add_tcase(su, t);
