@@ -252,9 +252,10 @@ static int run_beacon_value(struct campaign *c, const struct beacon_how *how, in
 }
 
 /* A closed turn with entropy beacon: resolved once its round is out and the command or the
- * fetch gives the round's value. EXIT_OK (also when still waiting) or the exit code. */
+ * fetch gives the round's value (*acted then set). EXIT_OK (also when still waiting) or the
+ * exit code. */
 static int run_beacon_turn(struct campaign *c, int turn, long long now,
-	const struct beacon_how *how)
+	const struct beacon_how *how, int *acted)
 {
 	struct close_record r;
 	char commit[41];
@@ -271,6 +272,7 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 					" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
 	} else if (run_beacon_value(c, how, turn, r.round, now, &value, &signature) == 0) {
 		struct turn t;
+		*acted = 1;
 		turn_init(&t, c, TURN_LIVE, 0, NULL, NULL, NULL);
 		t.when = now;
 		turn_set_beacon(&t, buf_str(&value), NULL);
@@ -289,8 +291,9 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 
 /* A closed turn with entropy players: resolved once every committed player's nonce is in
  * (by mail or umpire reveal), or, with a schedule, once schedule.reveal has passed since the
- * close, the missing ones' commitments standing in. EXIT_OK (also when waiting) or the code. */
-static int run_players_turn(struct campaign *c, int turn, long long now)
+ * close, the missing ones' commitments standing in (*acted then set). EXIT_OK (also when
+ * waiting) or the code. */
+static int run_players_turn(struct campaign *c, int turn, long long now, int *acted)
 {
 	struct close_record r;
 	struct buf who = BUF_INIT;
@@ -311,6 +314,7 @@ static int run_players_turn(struct campaign *c, int turn, long long now)
 					   "no schedule: umpire turn DIR --allow-missing to go on");
 	} else {
 		struct turn t;
+		*acted = 1;
 		turn_init(&t, c, TURN_LIVE, missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
 		t.when = now;
 		if (turn_run(&t, "recover", "publish") < 0)
@@ -325,9 +329,10 @@ static int run_players_turn(struct campaign *c, int turn, long long now)
 	return code;
 }
 
-/* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code. */
+/* Step 2: close or resolve the open turn from the kept orders. EXIT_OK or the exit code;
+ * *acted set when it ran the turn pipeline (the status s no longer holds). */
 static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, long long now,
-	const struct beacon_how *how)
+	const struct beacon_how *how, int *acted)
 {
 	int allow_missing, closing = c->entropy != CAMPAIGN_ENTROPY_NONE;
 	size_t n;
@@ -338,9 +343,9 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 		return EXIT_OK;
 	}
 	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
-		return run_beacon_turn(c, s->turn, now, how);
+		return run_beacon_turn(c, s->turn, now, how, acted);
 	if (s->closed)
-		return run_players_turn(c, s->turn, now);
+		return run_players_turn(c, s->turn, now, acted);
 	long long until;
 	if (schedule_paused(c, now, &until)) {
 		char when[32];
@@ -354,6 +359,7 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 		return EXIT_OK;
 	}
 	struct turn t;
+	*acted = 1;
 	turn_init(&t, c, TURN_LIVE,
 		(closing ? TURN_CLOSING : 0) | (allow_missing ? TURN_ALLOW_MISSING : 0), NULL, NULL,
 		NULL);
@@ -384,15 +390,13 @@ static void said(const struct campaign *c, size_t before, const char *what, int 
 			now - before, now - before == 1 ? "" : "s");
 }
 
-/* Step 3. EXIT_OK or the exit code. */
-static int run_mail(struct campaign *c, long long now)
+/* Step 3, on the status as step 2 left it (inbox_status). EXIT_OK or the exit code. */
+static int run_mail(struct campaign *c, long long now, const struct inbox_status *status)
 {
-	struct inbox_status s;
+	const struct inbox_status s = *status;
 	size_t n = 0, before;
 	int rc = 0;
 
-	if (inbox_status(c, &s) < 0)
-		return cmd_error("umpire run: status");
 	before = outbox_pending(c);
 	if (s.turn > 1 && notify_reports(c, s.turn - 1, now, &n) == 0)
 		said(c, before, "the reports of turn", s.turn - 1);
@@ -421,7 +425,6 @@ static int run_mail(struct campaign *c, long long now)
 		if (rc == 0)
 			said(c, before, "the game's end", 0);
 	}
-	inbox_status_release(&s);
 	return rc < 0 ? cmd_error("umpire run: mail") : EXIT_OK;
 }
 
@@ -560,14 +563,22 @@ int cmd_run(int argc, char **argv)
 		return cmd_error("umpire");
 	long long now = turn_now();
 	struct inbox_status s = { 0 };
+	int acted = 0;
 	int code = run_inbox(c, maildir, now);
 	if (code == EXIT_OK && inbox_status(c, &s) < 0)
 		code = cmd_error("umpire run: status");
 	if (code == EXIT_OK)
-		code = run_close_or_turn(c, &s, now, &how);
-	inbox_status_release(&s);
+		code = run_close_or_turn(c, &s, now, &how, &acted);
+	/* The status once more only when step 2 changed the campaign (reading it was most of
+	 * an idle pass: issue 38). */
+	if (code == EXIT_OK && acted) {
+		inbox_status_release(&s);
+		if (inbox_status(c, &s) < 0)
+			code = cmd_error("umpire run: status");
+	}
 	if (code == EXIT_OK)
-		code = run_mail(c, now);
+		code = run_mail(c, now, &s);
+	inbox_status_release(&s);
 	if (code == EXIT_OK)
 		code = run_publish_send(c, now);
 	if (code == EXIT_OK && beacon_failed)

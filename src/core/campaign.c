@@ -622,11 +622,66 @@ static int check_sound_file(const char *path, const uint8_t sha256[FAIR_HASH_BYT
 	return 0;
 }
 
+static int add_row(const char *path, const uint8_t sha256[FAIR_HASH_BYTES], void *arg)
+{
+	buf_append(arg, path, strlen(path) + 1);
+	buf_append(arg, sha256, FAIR_HASH_BYTES);
+	return 0;
+}
+
+/* The line .umpire/sound holds once turn's files rows were found to match the blobs of its
+ * commit: "TURN COMMIT DIGEST", DIGEST the SHA-256 of the rows (path, NUL, hash, in path
+ * order). A new string, or NULL (-1 said) when the rows cannot be read. */
+static char *sound_mark(struct campaign *c, int turn, const char *commit)
+{
+	struct buf rows = BUF_INIT;
+	uint8_t h[FAIR_HASH_BYTES];
+	char hex[2 * FAIR_HASH_BYTES + 1];
+	char *line = NULL;
+
+	if (journal_each_file(c->journal, turn, add_row, &rows) == 0) {
+		fair_sha256(h, rows.data ? rows.data : "", rows.len);
+		hex_encode(hex, h, sizeof h);
+		line = xasprintf("%d %s %s\n", turn, commit, hex);
+	}
+	buf_release(&rows);
+	return line;
+}
+
+int campaign_note_sound(struct campaign *c, int turn, const char *commit)
+{
+	if (!c->journal)
+		return -1;
+	char *line = sound_mark(c, turn, commit), *dir = xasprintf("%s/.umpire", c->dir);
+	int rc = line ? file_write_durable(dir, "sound", line, strlen(line)) : -1;
+	free(line);
+	free(dir);
+	return rc;
+}
+
+/* 1 when .umpire/sound says the rows of turn, as they are now, were checked against its
+ * commit: the commit's id names its blobs' bytes, so the walk would find what it found. */
+static int sound_noted(struct campaign *c, int turn, const char *commit)
+{
+	char *path = xasprintf("%s/.umpire/sound", c->dir), *line = NULL;
+	struct buf mark = BUF_INIT;
+	int same = 0;
+
+	if (file_read(path, 256, &mark) == 0 && (line = sound_mark(c, turn, commit)))
+		same = strcmp(buf_str(&mark), line) == 0;
+	error_clear();
+	buf_release(&mark);
+	free(line);
+	free(path);
+	return same;
+}
+
 /* Before a command writes to the journal: what it relies on is sound. SQLite's quick_check
  * over the whole file, then the stored rows of the last turn: each order file's bytes
  * against its hash, each files row against the blob its commit holds (when the commit is
- * there: a turn a crash left unpublished is the recovery's), one row at a time. 0 / -1
- * (ERROR_INPUT naming what is damaged). */
+ * there: a turn a crash left unpublished is the recovery's), one row at a time, unless
+ * .umpire/sound says these rows were found so (read back, a big turn's blobs were a tenth of
+ * the next turn: issue 38). 0 / -1 (ERROR_INPUT naming what is damaged). */
 static int check_journal_sound(struct campaign *c)
 {
 	struct journal_record *r = NULL;
@@ -642,8 +697,12 @@ static int check_journal_sound(struct campaign *c)
 	rc = campaign_check_stored_orders(c, r);
 	struct sound_walk w = { c, last, NULL, BUF_INIT };
 	w.rev = r->commit_id[0] && repo_has(c->repo, r->commit_id) ? r->commit_id : NULL;
-	if (rc == 0 && w.rev && journal_each_file(c->journal, last, check_sound_file, &w) != 0)
-		rc = -1;
+	if (rc == 0 && w.rev && !sound_noted(c, last, w.rev)) {
+		if (journal_each_file(c->journal, last, check_sound_file, &w) != 0)
+			rc = -1;
+		else if (campaign_note_sound(c, last, w.rev) < 0)
+			error_clear(); /* only the next check walks the rows again */
+	}
 	buf_release(&w.got);
 	journal_record_free(r);
 	return rc;

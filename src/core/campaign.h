@@ -134,6 +134,11 @@ void campaign_close(struct campaign *c);
  * for later (CAMPAIGN_SOUND_LATER); once, later calls return its result. 0 / -1
  * (ERROR_INPUT naming what is damaged). */
 int campaign_check_sound(struct campaign *c);
+/* Notes in .umpire/sound that turn's files rows, as the journal holds them now, match the
+ * blobs of its commit (hex id): the turn that wrote both, or the check that compared them.
+ * The next check reads the blobs again only when the rows or the last turn differ. 0 / -1
+ * (the file not written: the next check compares the blobs). */
+int campaign_note_sound(struct campaign *c, int turn, const char *commit);
 
 /* Why no player can ever get the verdict "fair" for campaign c, whatever receipts he holds
  * (the campaign-wide reasons of docs/fairness.md, "The verdict": entropy none, fair: false,

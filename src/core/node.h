@@ -17,13 +17,15 @@ enum node_kind { NODE_SCALAR, NODE_SEQ, NODE_MAP };
 
 struct node {
 	enum node_kind kind;
-	const char *file;    /* source file name (owned by the doc), NULL if built in memory */
-	int line, column;    /* 1-based position of the node's first character; 0 if built */
-	char *scalar;        /* NODE_SCALAR: the text, NUL-terminated */
-	int quoted;          /* NODE_SCALAR: written quoted in the source / forced string */
-	size_t n;            /* NODE_SEQ: items; NODE_MAP: pairs */
-	struct node **items; /* NODE_SEQ items; NODE_MAP values */
-	struct node **keys;  /* NODE_MAP keys (always scalars, unique) */
+	int line, column;     /* 1-based position of the node's first character; 0 if built */
+	unsigned char quoted; /* NODE_SCALAR: written quoted in the source / forced string */
+	unsigned char mem;    /* 0: its own allocation; node_parse's: 1 in its root's arena
+	                       * (node_free leaves it to the root), 2 the root owning it */
+	const char *file;     /* source file name (owned by the doc), NULL if built in memory */
+	char *scalar;         /* NODE_SCALAR: the text, NUL-terminated */
+	size_t n;             /* NODE_SEQ: items; NODE_MAP: pairs */
+	struct node **items;  /* NODE_SEQ items; NODE_MAP values */
+	struct node **keys;   /* NODE_MAP keys (always scalars, unique) */
 };
 
 struct node_limits {

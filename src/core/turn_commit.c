@@ -435,6 +435,10 @@ static int publish_record(struct campaign *c, const struct journal_record *r)
 		return error_set(error_last()->klass,
 			"%s\nturn %d is in the journal but not yet in git; the next run will finish it",
 			error_last()->message, r->turn);
+	/* The rows just journaled are the commit's blobs: the next command's soundness check
+	 * need not read them back (campaign_note_sound; not written: it reads them). */
+	if (campaign_note_sound(c, r->turn, r->commit_id) < 0)
+		error_clear();
 	/* No packing here: its cost grew with the campaign (issue 38); turn_maintain does it
 	 * between turns. */
 	return 0;

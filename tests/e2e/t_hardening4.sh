@@ -46,6 +46,8 @@ journal_sql h-orders "UPDATE orders SET bytes = CAST(replace(CAST(bytes AS TEXT)
 expect 65 "$BIN" verify h-orders
 has "$TMP/out" "verify: FAILED: turn 1: the journal's stored copy of attacker's order file is damaged: its bytes hash to"
 damaged h-orders "turn 1: the journal's stored copy of attacker's order file is damaged"
+# The turn noted its rows as checked (.umpire/sound, issue 38): a changed row is still seen.
+[ -s h/.umpire/sound ] || die "turn 1 left no .umpire/sound: the check below would not test it"
 cp -a h h-files
 journal_sql h-files "UPDATE files SET sha256 = '$(git -C h show turn-0001:state.yaml | sed 's/turn: 1/turn: 7/' | sha256sum | cut -c1-64)' WHERE turn = 1 AND path = 'state.yaml'"
 expect 65 "$BIN" verify h-files
