@@ -479,8 +479,7 @@ static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_re
 	buf_puts(&text, message);
 	if (text.len == 0 || text.data[text.len - 1] != '\n')
 		buf_puts(&text, "\n");
-	/* By ids: parent may be rd's object (git_commit_create would drop a parent of another
-	 * handle); libgit2 still checks that the tree and the parent exist in git. */
+	/* By ids: git_commit_create would drop a parent read through another handle (rd) */
 	const git_oid *parents[1] = { parent ? git_commit_id(parent) : NULL };
 	if (git_commit_create_from_ids(out, git, NULL, sig, sig, NULL, buf_str(&text), &tree_id,
 		    parent ? 1 : 0, parents) < 0)
