@@ -657,8 +657,8 @@ static char *export_field(const struct buf *text, const char *key)
 	return NULL;
 }
 
-/* Every turn's beacon round and signature, as the exports at turn-1 ... turn-last give them,
- * (from from on) checked by the BLS helper in one batch before the turns one at a time (issue 38: two
+/* Every turn's beacon round and signature, as the exports at main's tip (else at turn-1 ...
+ * turn-last) give them, (from from on) checked by the BLS helper in one batch before the turns one at a time (issue 38: two
  * pairings for the lot instead of one check a round). Only a speed-up: a round the batch
  * found good is taken as checked when its turn checks the same signature (beacon.h); any
  * other is checked there alone, as without it, and a failure here is left to the turns. */
@@ -675,7 +675,9 @@ static void prefetch_rounds(struct verify *v, int from, int last)
 	for (int t = from; t <= last; t++) {
 		layout_tag(tag, t);
 		layout_entry_path(path, t);
-		if (repo_read(v->c->repo, tag, path, &bytes) != 0)
+		/* at main's tip first, as chain_heads reads them (verify_parallel.c) */
+		if (repo_read(v->c->repo, LAYOUT_BRANCH, path, &bytes) != 0 &&
+			repo_read(v->c->repo, tag, path, &bytes) != 0)
 			continue;
 		char *round = export_field(&bytes, "beacon_round");
 		char *sig = export_field(&bytes, "beacon_signature");
@@ -1037,6 +1039,8 @@ int cmd_verify(int argc, char **argv)
 	int dir_at = 0, rc;
 
 	cmd_keep_heap();
+	/* verify moves no ref but its own (repo_set_ref): each tag is looked up once. */
+	repo_freeze_refs(1);
 	memset(&v, 0, sizeof(v));
 	v.threads = 1;
 	v.receipts = xcalloc((size_t)argc + 1, sizeof(char *));

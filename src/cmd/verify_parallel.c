@@ -58,7 +58,11 @@ static int thread_count(void)
 
 /* The journal hash chain after each turn from the committed exports (check_trailers checks
  * each against its commit). An export that cannot be read leaves the head before it: its
- * turn fails before the head is used, and the turns after it are not told. */
+ * turn fails before the head is used, and the turns after it are not told. The exports are
+ * read at main's tip, whose one journal/ tree holds them all (at each tag, each turn's own
+ * copy of that tree is inflated and hashed: issue 38), else at the turn's tag. A head is only
+ * used when every turn before it passed, and a turn passes only when its export at main is
+ * the one at its tag (check_unchanged): so these are the heads the tags give. */
 static void chain_heads(struct pool *p)
 {
 	char tag[LAYOUT_TAG_MAX], path[LAYOUT_PATH_MAX];
@@ -70,7 +74,8 @@ static void chain_heads(struct pool *p)
 		layout_tag(tag, t);
 		layout_export_path(path, t);
 		buf_clear(&bytes);
-		if (repo_read(p->v->c->repo, tag, path, &bytes) == 0)
+		if (repo_read(p->v->c->repo, LAYOUT_BRANCH, path, &bytes) == 0 ||
+			repo_read(p->v->c->repo, tag, path, &bytes) == 0)
 			turn_chain_head(p->heads[i], p->heads[i - 1], bytes.data ? bytes.data : "",
 				bytes.len);
 		else

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2/sys/commit.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -177,6 +178,7 @@ void repo_free(struct repo *r)
 {
 	if (!r)
 		return;
+	repo_refs_changed(); /* another handle may come at r->git's address */
 	free(r->built_paths);
 	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
@@ -342,14 +344,15 @@ static int tree_file_cmp(const void *a, const void *b)
 	return c ? c : (x->order > y->order) - (x->order < y->order);
 }
 
-static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
+static int build_tree(git_oid *out, git_repository *git, git_repository *rd, const git_tree *base,
 	const struct tree_file *files, size_t n);
 
 /* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
- * entry of that name (a tree; anything else is replaced) plus files, whose paths all start
- * with "name/". 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
-static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_tree *base,
-	const struct tree_file *files, size_t n, size_t name_len)
+ * entry of that name (a tree, read through rd; anything else is replaced) plus files, whose
+ * paths all start with "name/", written through git. 0 ok, REPO_CRAFTED or -1
+ * (repo_git_msg()). */
+static int insert_subtree(git_treebuilder *bld, git_repository *git, git_repository *rd,
+	const git_tree *base, const struct tree_file *files, size_t n, size_t name_len)
 {
 	char *name = xasprintf("%.*s", (int)name_len, files[0].path);
 	struct tree_file *below = xcalloc(n, sizeof(*below));
@@ -364,9 +367,9 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 	}
 	int is_tree = e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
 	/* The subtree may come from a crafted clone (verify rebuilds on one). */
-	ret = is_tree ? repo_tree_lookup_checked(&sub, git, git_tree_entry_id(e)) : 0;
+	ret = is_tree ? repo_tree_lookup_checked(&sub, rd, git_tree_entry_id(e)) : 0;
 	if (ret == 0)
-		ret = build_tree(&id, git, sub, below, n);
+		ret = build_tree(&id, git, rd, sub, below, n);
 	if (ret == 0 && git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
 		ret = -1;
 
@@ -376,12 +379,13 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, const git_t
 	return ret;
 }
 
-/* Writes the tree that is base (NULL: empty) with files (sorted by path) added or replaced,
- * rewriting only the subtrees that hold one of them: a turn's commit costs the directories it
- * touches, not the whole history's tree. The ids equal those of an index built from base
- * plus the files (git's tree format is canonical; libgit2's tree builder writes the entries in
- * git's order, a file replacing the entry of its name). 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
-static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
+/* Writes (through git) the tree that is base (NULL: empty; its subtrees read through rd)
+ * with files (sorted by path) added or replaced, rewriting only the subtrees that hold one of
+ * them: a turn's commit costs the directories it touches, not the whole history's tree. The
+ * ids equal those of an index built from base plus the files (git's tree format is canonical;
+ * libgit2's tree builder writes the entries in git's order, a file replacing the entry of its
+ * name). 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
+static int build_tree(git_oid *out, git_repository *git, git_repository *rd, const git_tree *base,
 	const struct tree_file *files, size_t n)
 {
 	git_treebuilder *bld = NULL;
@@ -406,7 +410,7 @@ static int build_tree(git_oid *out, git_repository *git, const git_tree *base,
 		size_t len = (size_t)(slash - files[i].path), j = i + 1;
 		while (j < n && strncmp(files[j].path, files[i].path, len + 1) == 0)
 			j++;
-		if ((ret = insert_subtree(bld, git, base, files + i, j - i, len)) < 0)
+		if ((ret = insert_subtree(bld, git, rd, base, files + i, j - i, len)) < 0)
 			goto done;
 		i = j;
 	}
@@ -437,12 +441,14 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
  * files, exactly their bytes (no content filters; their ids into blobs when not NULL), the
  * trees of parent's tree (none: empty) with the files added or replaced, touching only the
  * directories that hold them (build_tree), and the commit object on top, with message, at
- * when (seconds since the epoch), with no ref moved; reuse as for blob_of. 0, REPO_CRAFTED or
- * -1 (repo_git_msg()). */
-static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_commit *parent,
-	const struct file *files, size_t n, const char *message, long long when, int reuse)
+ * when (seconds since the epoch), with no ref moved; reuse as for blob_of. parent and its
+ * trees are read through rd (git itself, or verify's handle whose parsed trees are cached:
+ * issue 38), everything is written through git. 0, REPO_CRAFTED or -1 (repo_git_msg()). */
+static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_repository *rd,
+	git_commit *parent, const struct file *files, size_t n, const char *message, long long when,
+	int reuse)
 {
-	git_tree *parent_tree = NULL, *tree = NULL;
+	git_tree *parent_tree = NULL;
 	git_signature *sig = NULL;
 	git_odb *odb = NULL;
 	struct buf text = BUF_INIT;
@@ -462,26 +468,25 @@ static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_co
 	}
 	qsort(sorted, n, sizeof(*sorted), tree_file_cmp);
 	/* The parent's trees may come from a crafted clone (verify rebuilds on one). */
-	if (parent && (ret = repo_commit_tree_checked(&parent_tree, git, parent)) < 0)
+	if (parent && (ret = repo_commit_tree_checked(&parent_tree, rd, parent)) < 0)
 		goto done;
-	if ((ret = build_tree(&tree_id, git, parent_tree, sorted, n)) < 0)
+	if ((ret = build_tree(&tree_id, git, rd, parent_tree, sorted, n)) < 0)
 		goto done;
 	ret = -1;
-	if (git_tree_lookup(&tree, git, &tree_id) < 0 ||
-		git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
-			0) < 0)
+	if (git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
+		    0) < 0)
 		goto done;
 	buf_puts(&text, message);
 	if (text.len == 0 || text.data[text.len - 1] != '\n')
 		buf_puts(&text, "\n");
-	const git_commit *parents[1] = { parent };
-	if (git_commit_create(out, git, NULL, sig, sig, NULL, buf_str(&text), tree, parent ? 1 : 0,
-		    parents) < 0)
+	/* By ids: git_commit_create would drop a parent read through another handle (rd) */
+	const git_oid *parents[1] = { parent ? git_commit_id(parent) : NULL };
+	if (git_commit_create_from_ids(out, git, NULL, sig, sig, NULL, buf_str(&text), &tree_id,
+		    parent ? 1 : 0, parents) < 0)
 		goto done;
 	ret = 0;
 done:
 	git_signature_free(sig);
-	git_tree_free(tree);
 	git_tree_free(parent_tree);
 	git_odb_free(odb);
 	free(sorted);
@@ -565,7 +570,8 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	/* Each object a loose file, fsynced by libgit2 (GIT_OPT_ENABLE_FSYNC_GITDIR) with its
 	 * fan-out directory; repo_pack_loose packs them every TURN_PACK_EVERY turns. */
 	blobs = xcalloc(n ? n : 1, sizeof(*blobs));
-	if ((rc = make_commit(&commit_id, blobs, r->git, parent, files, n, message, when, 0)) < 0)
+	if ((rc = make_commit(&commit_id, blobs, r->git, r->git, parent, files, n, message, when,
+		     0)) < 0)
 		goto git_error;
 	if (parent)
 		paths = paths_list(files, blobs, n);
@@ -614,6 +620,7 @@ static int move_main(struct repo *r, const git_oid *id, const char *commit_hex, 
 		buf_printf(msg, "main moved: it is not at the parent of %s", commit_hex);
 		return -1;
 	}
+	repo_refs_changed();
 	if (pr == 1 ? git_reference_create(&ref, r->git, REPO_BRANCH, id, 0, "umpire") < 0 :
 		      git_reference_create_matching(&ref, r->git, REPO_BRANCH, id, 1, &parent_id,
 			      "umpire") < 0)
@@ -1059,6 +1066,7 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 		goto done;
 
 	if (!existing) {
+		repo_refs_changed();
 		if (git_object_lookup(&commit_obj, r->git, &id, GIT_OBJECT_COMMIT) < 0 ||
 			git_tag_create_lightweight(&tag_id, r->git, tag, commit_obj, 0) < 0)
 			goto git_error;
@@ -1129,12 +1137,13 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 	 * rebuilt objects never touch the verifier's clone. */
 	if (rebuild_handle(r) < 0)
 		goto git_error;
-	if ((rc = repo_resolve_commit(&parent, r->rebuild, parent_rev)) == ERROR_NOTFOUND) {
+	/* The parent and its trees read through r->git, whose cache holds them: issue 38 */
+	if ((rc = repo_resolve_commit(&parent, r->git, parent_rev)) == ERROR_NOTFOUND) {
 		buf_puts(&msg, "no such revision");
 		goto done;
 	}
-	if (rc < 0 || (rc = make_commit(&commit_id, NULL, r->rebuild, parent, files, n, message,
-			       when, 1)) < 0)
+	if (rc < 0 || (rc = make_commit(&commit_id, NULL, r->rebuild, r->git, parent, files, n,
+			       message, when, 1)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;
@@ -1382,6 +1391,7 @@ int repo_set_ref(struct repo *r, const char *name, const char *commit_hex)
 	git_reference *ref = NULL;
 	git_oid id;
 
+	repo_refs_changed();
 	if (git_oid_fromstr(&id, commit_hex) < 0 ||
 		git_reference_create(&ref, r->git, name, &id, 1, "umpire verify") < 0)
 		return error_set(ERROR_OS, "repo: cannot set %s: %s", name, repo_git_msg());

@@ -4,6 +4,7 @@
  * messages and tags at any revision; the work tree's status. */
 #include "core/repo_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,21 +177,75 @@ int repo_commit_tree_checked(git_tree **out, git_repository *git, const git_comm
 	return repo_tree_lookup_checked(out, git, git_commit_tree_id(commit));
 }
 
+/* While repo_freeze_refs is on, the ids rev_id found, by handle and name, one table per
+ * thread: git_reference_dwim looks for each name as several loose files before packed-refs
+ * (verify resolves each tag a dozen times; issue 38). A table whose generation is not
+ * refs_generation is empty: freezing, thawing, setting a ref or freeing a handle forgets
+ * everything. Only names found are kept. */
+#define REVS_SEEN 2048
+#define REV_SEEN_MAX 48 /* longest name kept, with its NUL */
+static int refs_frozen;
+static _Atomic unsigned refs_generation = 1;
+static _Thread_local struct rev_seen {
+	const git_repository *git;
+	unsigned generation;
+	char rev[REV_SEEN_MAX];
+	git_oid id;
+} revs_seen[REVS_SEEN];
+
+void repo_freeze_refs(int on)
+{
+	refs_frozen = on;
+	repo_refs_changed();
+}
+
+void repo_refs_changed(void)
+{
+	refs_generation++;
+}
+
+/* rev's slot in this thread's table (FNV-1a of the name and the handle). */
+static struct rev_seen *rev_slot(const git_repository *git, const char *rev)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *p = rev; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	h ^= (uint32_t)((uintptr_t)git >> 4);
+	return &revs_seen[h % REVS_SEEN];
+}
+
 /* The object id rev names, read from refs alone (no object inflated): a full hex id, or a
- * reference name as git resolves it ("HEAD", "main", "turn-0003", "refs/heads/main").
+ * reference name as git resolves it ("HEAD", "main", "turn-0003", "refs/heads/main"); while
+ * the refs are frozen, a name found before is not looked up again (revs_seen).
  * Returns 0, GIT_ENOTFOUND, or -1 (repo_git_msg()). */
 static int rev_id(git_oid *out, git_repository *git, const char *rev)
 {
 	git_reference *ref = NULL, *direct = NULL;
+	struct rev_seen *seen = NULL;
 	int rc;
 
 	if (strlen(rev) == GIT_OID_HEXSZ && git_oid_fromstr(out, rev) == 0)
 		return 0;
+	if (refs_frozen && strlen(rev) < REV_SEEN_MAX) {
+		seen = rev_slot(git, rev);
+		if (seen->generation == refs_generation && seen->git == git &&
+			strcmp(seen->rev, rev) == 0) {
+			git_oid_cpy(out, &seen->id);
+			return 0;
+		}
+	}
 	rc = git_reference_dwim(&ref, git, rev);
 	if (rc == 0)
 		rc = git_reference_resolve(&direct, ref);
 	if (rc == 0)
 		git_oid_cpy(out, git_reference_target(direct));
+	if (rc == 0 && seen) {
+		seen->git = git;
+		seen->generation = refs_generation;
+		memcpy(seen->rev, rev, strlen(rev) + 1);
+		git_oid_cpy(&seen->id, out);
+	}
 	git_reference_free(direct);
 	git_reference_free(ref);
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EINVALIDSPEC)

@@ -63,3 +63,36 @@ journal_sql "$TMP/row" "UPDATE dice SET value = value % sides + 1 WHERE turn = 7
 same_with_threads 65 "$TMP/row"
 has "$TMP/out" "turn 6: ok: "
 has "$TMP/out" "verify: FAILED: turn 7: "
+
+# The export of turn 5 changed at main only (a commit on top, the tag left where it was): the
+# threads read every turn's chain head from main's journal/ (issue 38), and still turn 5 is
+# the first failure, named the same with 1, 2 and 3 threads.
+git clone -q "$C" "$TMP/main-only"
+awk '/^  value: / && !done { $0 = "  value: " ($2 % 6) + 1; done = 1 } { print }' \
+    "$C/journal/turn-0005.yaml" >"$TMP/main-only/journal/turn-0005.yaml"
+git -C "$TMP/main-only" -c user.name=mallory -c user.email=mallory@example.org commit -qam tamper
+same_with_threads 65 "$TMP/main-only"
+has "$TMP/out" "turn 4: ok: "
+has "$TMP/out" "verify: FAILED: turn 5: "
+if grep -q '^turn [5-9]: ok' "$TMP/out"; then die "a turn after the failure was told"; fi
+
+# The last turn's commit remade with one more file in its journal/ tree,
+# same message, parent, committer and time, main and tag moved to it: the commit verify
+# rebuilds (from the parent's trees, read through the clone's own handle: issue 38) differs.
+# Remade without the file, it is the same commit (the test can tell the file alone).
+amend_last() { # DIR [FILE]: turn 9's commit remade, with FILE added when given
+    _d=$1; _when=$(git -C "$_d" log -1 --format=%ct turn-0009)
+    if [ $# -gt 1 ]; then echo "extra" >"$_d/$2"; git -C "$_d" add "$2"; fi
+    GIT_COMMITTER_NAME=umpire GIT_COMMITTER_EMAIL=umpire@localhost \
+        GIT_COMMITTER_DATE="@$_when +0000" git -C "$_d" commit -q --amend --no-edit --allow-empty
+    git -C "$_d" tag -f turn-0009 >/dev/null
+}
+git clone -q "$C" "$TMP/same"
+amend_last "$TMP/same"
+[ "$(git -C "$TMP/same" rev-parse turn-0009)" = "$(git -C "$C" rev-parse turn-0009)" ] ||
+    die "remaking turn 9's commit unchanged gives another commit: the test cannot tell"
+git clone -q "$C" "$TMP/deep"
+amend_last "$TMP/deep" journal/turn-0009.extra.yaml
+same_with_threads 65 "$TMP/deep"
+has "$TMP/out" "turn 8: ok: "
+has "$TMP/out" "verify: FAILED: turn 9: turn-0009 is commit $(git -C "$TMP/deep" rev-parse turn-0009), but the turn rebuilds to commit $(git -C "$C" rev-parse turn-0009)"
