@@ -63,6 +63,10 @@ git -C "$TMP/die" tag -f turn-0002 >/dev/null
 git -C "$TMP/die" bundle create "$TMP/die.bundle" --all 2>/dev/null
 page 65 --bundle "$TMP/die.bundle"
 has "$TMP/page.json" "verify: FAILED: turn 2: die 1 differs from the seed"
+# the tampered clone's folder (its files read as the verifier needs them): failed the same way
+page 65 --folder "$TMP/die"
+has "$TMP/page.json" "verify: FAILED: turn 2: die 1 differs from the seed"
+same "$TMP/die"
 expect 65 "$BIN" verify "$TMP/die"
 same "$TMP/die"
 # not a bundle: the page says so (exit 66), and nothing else happens

@@ -4,6 +4,7 @@
 // and bounded by umpire's limits (src/core/repo.h) before they are used: a loose object from
 // its header, before it is inflated.
 import git from 'isomorphic-git';
+import { FileSystem } from 'isomorphic-git/models';
 import pako from 'pako';
 import { sha1 } from '@noble/hashes/legacy';
 import { bytesToHex } from '@noble/hashes/utils';
@@ -14,6 +15,7 @@ const dec = new TextDecoder();
 const enc = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 const TREES = 64; // parsed trees kept: a turn's and its close's, and the trees between
+const KEPT = 64 * 1024 * 1024; // bytes of objects kept once read (a 1,000-turn campaign: 3 MiB)
 
 /** A tree entry's name: most are ASCII, made without a TextDecoder call. */
 function nameOf(b, from, to) {
@@ -45,8 +47,12 @@ export class Repo {
 		this.fs = fs;
 		this.gitdir = gitdir;
 		this.codec = codec;
+		// isomorphic-git's fs wrapper made once (each call would wrap fs again, testing it) and
+		// its cache (the parsed pack indexes), both passed to every call
+		this.gfs = new FileSystem(fs);
 		this.cache = {};
-		this.objects = new Map(); // oid -> { type, bytes } of commits and tags
+		this.objects = new Map(); // oid -> { type, bytes }: every object read, each read once
+		this.kept = 0; // bytes in objects (the oldest dropped past KEPT)
 		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
 		this.packed = null; // packed-refs: name -> id, read at the first ref looked up
 	}
@@ -119,7 +125,7 @@ export class Repo {
 			if (!o) {
 				let r;
 				try {
-					r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
+					r = await git.readObject({ fs: this.gfs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
 				} catch (e) {
 					if (e && e.code === 'NotFoundError') return null;
 					throw new Fatal(EX.IOERR, `git: cannot read object ${oid}: ${e.message}`);
@@ -127,10 +133,21 @@ export class Repo {
 				if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
 				o = { type: r.type, bytes: r.object };
 			}
-			if (o.type === 'commit' || o.type === 'tag') this.objects.set(oid, o);
+			this.keep(oid, o);
 		}
 		if (want && o.type !== want) throw new Failed(`object ${oid} is a ${o.type}, a ${want} expected (a crafted repository?)`);
 		return o;
+	}
+
+	/** o ({ type, bytes }) kept as object oid, the oldest kept dropped past KEPT bytes. */
+	keep(oid, o) {
+		this.objects.set(oid, o);
+		this.kept += o.bytes.length;
+		for (const [k, x] of this.objects) {
+			if (this.kept <= KEPT || k === oid) break;
+			this.objects.delete(k);
+			this.kept -= x.bytes.length;
+		}
 	}
 
 	/** A file of the git directory as text, or null when there is none. */
@@ -171,7 +188,7 @@ export class Repo {
 		let oid = await this.quickRef(ref);
 		if (!oid) {
 			try {
-				oid = await git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref });
+				oid = await git.resolveRef({ fs: this.gfs, gitdir: this.gitdir, ref });
 			} catch {
 				return null;
 			}
@@ -191,7 +208,7 @@ export class Repo {
 	/** Refused before anything is read, as umpire verify refuses them: replace refs and a grafts
 	 *  file (git's command line would show other objects or parents than the committed ones). */
 	async refuseReplacements() {
-		const replaced = await git.listRefs({ fs: this.fs, gitdir: this.gitdir, filepath: 'refs/replace' }).catch(() => []);
+		const replaced = await git.listRefs({ fs: this.gfs, gitdir: this.gitdir, filepath: 'refs/replace' }).catch(() => []);
 		if (replaced.length) throw new Failed(`the clone has replace refs (refs/replace/${replaced[0]}): git would show other objects than the ones committed; remove them (git replace -d) and verify again`);
 		try {
 			await this.fs.promises.stat(`${this.gitdir}/info/grafts`);
@@ -203,12 +220,12 @@ export class Repo {
 
 	/** Writes ref (e.g. refs/umpire/verified) to point at oid. */
 	async writeRef(ref, oid) {
-		await git.writeRef({ fs: this.fs, gitdir: this.gitdir, ref, value: oid, force: true });
+		await git.writeRef({ fs: this.gfs, gitdir: this.gitdir, ref, value: oid, force: true });
 	}
 
 	/** Names under refs/tags/. */
 	async tags() {
-		return git.listTags({ fs: this.fs, gitdir: this.gitdir });
+		return git.listTags({ fs: this.gfs, gitdir: this.gitdir });
 	}
 
 	/** A commit: { oid, tree, parents, author, committer, message, raw }. */

@@ -7,7 +7,8 @@ import { MemFS } from '../memfs.js';
 import { Repo } from '../repo.js';
 import { Fatal, EX } from '../bytes.js';
 
-/** files: [{ path (relative, e.g. clone/.git/HEAD), bytes }] of a dropped folder. */
+/** files: [{ path (relative, e.g. clone/.git/HEAD), bytes (a Uint8Array, or a Blob read when
+ *  the verifier needs the file) }] of a dropped folder. */
 export async function repoFromFolder(files) {
 	const fs = new MemFS();
 	for (const f of files) fs.writeFile('/' + f.path, f.bytes);

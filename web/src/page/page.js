@@ -17,11 +17,11 @@ const $ = (root, sel) => root.querySelector(sel);
 const readFile = async (f) => new Uint8Array(await f.arrayBuffer());
 const STORE = 'umpire-verified:';
 
-/** Everything under a dropped directory entry, as [{ path, bytes }]. */
+/** Everything under a dropped directory entry, as [{ path, bytes (its File, read when needed) }]. */
 async function walkEntry(entry, out) {
 	if (entry.isFile) {
 		const f = await new Promise((ok, ko) => entry.file(ok, ko));
-		out.push({ path: entry.fullPath.replace(/^\//, ''), bytes: await readFile(f) });
+		out.push({ path: entry.fullPath.replace(/^\//, ''), bytes: f }); // read when needed (MemFS)
 	} else if (entry.isDirectory) {
 		const reader = entry.createReader();
 		for (;;) {
@@ -83,7 +83,8 @@ export function mount(root) {
 	}
 	$(root, '#uv-folder').addEventListener('change', async (ev) => {
 		const files = [];
-		for (const f of ev.target.files) files.push({ path: f.webkitRelativePath || f.name, bytes: await readFile(f) });
+		// each file read only when the verifier needs it (MemFS): most of a clone is never read
+		for (const f of ev.target.files) files.push({ path: f.webkitRelativePath || f.name, bytes: f });
 		run(() => repoFromFolder(files), 'the folder');
 	});
 	$(root, '#uv-bundle').addEventListener('change', async (ev) => {
