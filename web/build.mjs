@@ -26,8 +26,10 @@ await build({
 	define: { global: 'globalThis', __UMPIRE_BLS_WORKER__: JSON.stringify(pageWorker) },
 });
 await build({
+	// minified: markdown-it is most of the turn page's first view (parsed on its main thread);
+	// the verifier (verify.js) stays readable for the players who audit it
 	...common, entryPoints: [path.join(here, 'src/page/site.js')], outfile: path.join(out, 'site.js'),
-	format: 'iife', platform: 'browser',
+	format: 'iife', platform: 'browser', minify: true,
 });
 await build({
 	...common, entryPoints: [path.join(here, '..', 'tools', 'umpire-verify.mjs')], outfile: path.join(out, 'umpire-verify.mjs'),
