@@ -134,7 +134,7 @@ void repo_refs_changed(void)
  * hashed and parsed three times (issue 38). At most TREES_KEPT trees of about TREES_KEPT_BYTES
  * in all (their entries counted at TREE_ENTRY_BYTES), the least recently used going first. */
 #define TREES_KEPT 32
-#define TREES_KEPT_BYTES (3 << 20)
+#define TREES_KEPT_BYTES (2 << 20)
 #define TREE_ENTRY_BYTES 64
 static _Thread_local struct tree_kept {
 	const git_repository *git; /* the handle it was read through */
