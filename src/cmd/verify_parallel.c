@@ -144,6 +144,7 @@ static void *worker_main(void *arg)
 	struct worker *k = arg;
 
 	check_runs(k->p, &k->v);
+	repo_forget_trees(NULL); /* this thread's, before its handle is freed */
 	return NULL;
 }
 

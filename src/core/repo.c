@@ -179,6 +179,7 @@ void repo_free(struct repo *r)
 	if (!r)
 		return;
 	repo_refs_changed(); /* another handle may come at r->git's address */
+	repo_forget_trees(r);
 	free(r->built_paths);
 	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
@@ -348,9 +349,8 @@ static int build_tree(git_oid *out, git_repository *git, git_repository *rd, con
 	const struct tree_file *files, size_t n);
 
 /* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
- * entry of that name (a tree, read through rd; anything else is replaced) plus files, whose
- * paths all start with "name/", written through git. 0 ok, REPO_CRAFTED or -1
- * (repo_git_msg()). */
+ * entry of that name (a tree, read through rd; anything else is replaced) plus files (paths
+ * starting "name/"), written through git. 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
 static int insert_subtree(git_treebuilder *bld, git_repository *git, git_repository *rd,
 	const git_tree *base, const struct tree_file *files, size_t n, size_t name_len)
 {
@@ -442,8 +442,8 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
  * trees of parent's tree (none: empty) with the files added or replaced, touching only the
  * directories that hold them (build_tree), and the commit object on top, with message, at
  * when (seconds since the epoch), with no ref moved; reuse as for blob_of. parent and its
- * trees are read through rd (git itself, or verify's handle whose parsed trees are cached:
- * issue 38), everything is written through git. 0, REPO_CRAFTED or -1 (repo_git_msg()). */
+ * trees are read through rd (git, or verify's cached handle), all written through git. 0,
+ * REPO_CRAFTED or -1 (repo_git_msg()). */
 static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_repository *rd,
 	git_commit *parent, const struct file *files, size_t n, const char *message, long long when,
 	int reuse)

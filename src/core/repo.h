@@ -126,12 +126,17 @@ int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char *
 /* 1 if the work tree and index equal HEAD (ignored files aside), 0 if not, -1 error. */
 int repo_is_clean(struct repo *r);
 /* With on, every reference name resolved on this process's handles is remembered (per
- * thread) until the refs are thawed (on 0), repo_set_ref or repo_free: for a reader that
- * resolves the same tags many times and moves no ref but through repo_set_ref (verify; issue
- * 38). Nothing else may move a ref while they are frozen. */
+ * thread) until the refs are thawed (on 0), repo_set_ref or repo_free, and the trees read
+ * last are kept (repo_forget_trees): for a reader that resolves the same tags and reads the
+ * same trees many times and moves no ref but through repo_set_ref (verify; issue 38).
+ * Nothing else may move a ref while they are frozen. */
 void repo_freeze_refs(int on);
 /* Forgets every remembered reference name (repo_freeze_refs): a ref was moved. */
 void repo_refs_changed(void);
+/* Drops this thread's references on the trees kept while the refs are frozen (the last trees
+ * read, bounded: repo_read.c) that were read through r (NULL: all); a thread that read with
+ * frozen refs calls it with NULL before it ends. */
+void repo_forget_trees(const struct repo *r);
 /* Points reference name (e.g. "refs/umpire/verified") at commit_hex, creating or moving it.
  * Returns 0 / -1 (ERROR_OS: a read-only clone, say). */
 int repo_set_ref(struct repo *r, const char *name, const char *commit_hex);

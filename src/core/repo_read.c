@@ -99,15 +99,124 @@ int repo_object_checked(git_repository *git, const git_oid *id, git_object_t wan
 	return REPO_CRAFTED;
 }
 
+/* While repo_freeze_refs is on, the ids rev_id found, by handle and name, one table per
+ * thread: git_reference_dwim looks for each name as several loose files before packed-refs
+ * (verify resolves each tag a dozen times; issue 38). A table whose generation is not
+ * refs_generation is empty: freezing, thawing, setting a ref or freeing a handle forgets
+ * everything. Only names found are kept. */
+#define REVS_SEEN 2048
+#define REV_SEEN_MAX 48 /* longest name kept, with its NUL */
+static int refs_frozen;
+static _Atomic unsigned refs_generation = 1;
+static _Thread_local struct rev_seen {
+	const git_repository *git;
+	unsigned generation;
+	char rev[REV_SEEN_MAX];
+	git_oid id;
+} revs_seen[REVS_SEEN];
+
+void repo_freeze_refs(int on)
+{
+	refs_frozen = on;
+	repo_refs_changed();
+	if (!on)
+		repo_forget_trees(NULL);
+}
+
+void repo_refs_changed(void)
+{
+	refs_generation++;
+}
+
+/* While the refs are frozen (repo_freeze_refs: verify), the trees this thread read last,
+ * each a reference of ours: libgit2's cache drops objects at random once full, and each of a
+ * long campaign's journal/ trees (an entry a turn, about 100 KB at turn 1,000) was inflated,
+ * hashed and parsed three times (issue 38). At most TREES_KEPT trees of about TREES_KEPT_BYTES
+ * in all (their entries counted at TREE_ENTRY_BYTES), the least recently used going first. */
+#define TREES_KEPT 32
+#define TREES_KEPT_BYTES (2 << 20)
+#define TREE_ENTRY_BYTES 64
+static _Thread_local struct tree_kept {
+	const git_repository *git; /* the handle it was read through */
+	git_tree *tree;            /* NULL: an empty slot */
+	size_t bytes;
+	unsigned long used; /* trees_clock when last asked for */
+} trees_kept[TREES_KEPT];
+static _Thread_local size_t trees_kept_bytes;
+static _Thread_local unsigned long trees_clock;
+
+void repo_forget_trees(const struct repo *r)
+{
+	const git_repository *git = r ? r->git : NULL;
+
+	for (int i = 0; i < TREES_KEPT; i++) {
+		struct tree_kept *k = &trees_kept[i];
+		if (k->tree && (!git || k->git == git)) {
+			git_tree_free(k->tree);
+			trees_kept_bytes -= k->bytes;
+			memset(k, 0, sizeof(*k));
+		}
+	}
+}
+
+/* A new reference on the kept tree id read through git into *out: 1, else 0. */
+static int tree_kept_find(git_tree **out, const git_repository *git, const git_oid *id)
+{
+	for (int i = 0; i < TREES_KEPT; i++) {
+		struct tree_kept *k = &trees_kept[i];
+		if (k->tree && k->git == git && git_oid_equal(git_tree_id(k->tree), id) &&
+			git_tree_dup(out, k->tree) == 0) {
+			k->used = ++trees_clock;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keeps a reference on tree (checked), the least recently used trees going for room. */
+static void tree_keep(const git_repository *git, git_tree *tree)
+{
+	size_t bytes = git_tree_entrycount(tree) * TREE_ENTRY_BYTES;
+	struct tree_kept *slot = NULL;
+
+	if (bytes > TREES_KEPT_BYTES / 4)
+		return;
+	for (;;) {
+		struct tree_kept *lru = NULL;
+		for (int i = 0; i < TREES_KEPT; i++) {
+			struct tree_kept *k = &trees_kept[i];
+			if (!k->tree && !slot)
+				slot = k;
+			if (k->tree && (!lru || k->used < lru->used))
+				lru = k;
+		}
+		if (slot && trees_kept_bytes + bytes <= TREES_KEPT_BYTES)
+			break;
+		git_tree_free(lru->tree); /* full: lru is not NULL */
+		trees_kept_bytes -= lru->bytes;
+		memset(lru, 0, sizeof(*lru));
+		slot = NULL;
+	}
+	if (git_tree_dup(&slot->tree, tree) < 0)
+		return;
+	slot->git = git;
+	slot->bytes = bytes;
+	slot->used = ++trees_clock;
+	trees_kept_bytes += bytes;
+}
+
 /* The tree id names, header-checked first (repo_object_checked) and holding at most
  * REPO_MAX_TREE_ENTRIES entries. Returns 0, or REPO_CRAFTED / -1 as repo_object_checked (an absent
  * tree is -1: a commit or tree names it). */
 int repo_tree_lookup_checked(git_tree **out, git_repository *git, const git_oid *id)
 {
 	char hex[GIT_OID_HEXSZ + 1], *msg;
-	int rc = repo_object_checked(git, id, GIT_OBJECT_TREE, NULL);
+	int rc;
 
 	*out = NULL;
+	if (refs_frozen && tree_kept_find(out, git, id))
+		return 0; /* checked when it was kept */
+	rc = repo_object_checked(git, id, GIT_OBJECT_TREE, NULL);
 	if (rc == GIT_ENOTFOUND) {
 		git_oid_tostr(hex, sizeof(hex), id);
 		msg = xasprintf("tree %s is missing from the object store", hex);
@@ -129,6 +238,8 @@ int repo_tree_lookup_checked(git_tree **out, git_repository *git, const git_oid 
 		*out = NULL;
 		return REPO_CRAFTED;
 	}
+	if (refs_frozen)
+		tree_keep(git, *out);
 	return 0;
 }
 
@@ -175,33 +286,6 @@ static int entry_bypath_checked(git_tree_entry **out, git_repository *git, const
 int repo_commit_tree_checked(git_tree **out, git_repository *git, const git_commit *commit)
 {
 	return repo_tree_lookup_checked(out, git, git_commit_tree_id(commit));
-}
-
-/* While repo_freeze_refs is on, the ids rev_id found, by handle and name, one table per
- * thread: git_reference_dwim looks for each name as several loose files before packed-refs
- * (verify resolves each tag a dozen times; issue 38). A table whose generation is not
- * refs_generation is empty: freezing, thawing, setting a ref or freeing a handle forgets
- * everything. Only names found are kept. */
-#define REVS_SEEN 2048
-#define REV_SEEN_MAX 48 /* longest name kept, with its NUL */
-static int refs_frozen;
-static _Atomic unsigned refs_generation = 1;
-static _Thread_local struct rev_seen {
-	const git_repository *git;
-	unsigned generation;
-	char rev[REV_SEEN_MAX];
-	git_oid id;
-} revs_seen[REVS_SEEN];
-
-void repo_freeze_refs(int on)
-{
-	refs_frozen = on;
-	repo_refs_changed();
-}
-
-void repo_refs_changed(void)
-{
-	refs_generation++;
 }
 
 /* rev's slot in this thread's table (FNV-1a of the name and the handle). */
