@@ -28,7 +28,7 @@
 #define REPO_SIGNATURE_NAME "umpire"
 #define REPO_SIGNATURE_EMAIL "umpire@localhost"
 #define REPO_TREE_CACHE_LIMIT (4 << 20) /* bytes: the largest tree libgit2 keeps cached */
-#define REPO_CACHE_MAX (16 << 20)       /* bytes: all objects libgit2 keeps cached, at most */
+#define REPO_CACHE_MAX (8 << 20)        /* bytes: all objects libgit2 keeps cached, at most */
 
 /* libgit2 wants one init per process; fsync of objects, refs and the index makes a commit
  * that returned survive a power cut, as the journal's synchronous=FULL does. */
@@ -50,8 +50,10 @@ static int lib_init(void)
 		return -1;
 	/* libgit2's default (256 MiB) keeps every turn's version of the growing journal/ and
 	 * reports/ trees that replay and verify read: memory grew with the square of a
-	 * campaign's length. 16 MiB holds a turn's working set (issue 38: replay of 999 turns
-	 * at the same CPU in a quarter of the memory). */
+	 * campaign's length. 8 MiB holds a turn's working set (issue 38: replay of 999 turns
+	 * at the same CPU in a quarter of the memory; verify, whose threads also keep their last
+	 * trees (repo_read.c), of 1,000 signed turns at 41-47 MB peak against 61-66 MB with 16 MiB,
+	 * at the same CPU). */
 	if (git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)REPO_CACHE_MAX) < 0)
 		return -1;
 	done = 1;
