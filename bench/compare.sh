@@ -23,6 +23,8 @@ T=$(mktemp -d "$base/umpire-compare.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export SOURCE_DATE_EPOCH=1767225600
 . bench/lib.sh
+# tree S: the source tree of side S (b: BEFORE, a: AFTER)
+tree() { if [ "$1" = b ]; then echo "$B"; else echo "$A"; fi; }
 # five columns here: the measure, before, after, their ratio, the goal
 row() { printf '%-42s %-18s %-18s %-7s %s\n' "$1" "$2" "$3" "$4" "$5"; }
 for d in "$B" "$A"; do
@@ -44,9 +46,8 @@ git clone -q "$CAMPAIGN" "$T/c"
 for s in b a; do : >"$T/v$s"; done
 for r in $(seq "$RUNS"); do
     for s in b a; do
-        d=$B; [ $s = b ] || d=$A
         rm -rf "$T/v"; git clone -q "$T/c" "$T/v"
-        timed "$T/v$s" --ok 3 "$d/build/umpire" verify "$T/v"
+        timed "$T/v$s" --ok 3 "$(tree $s)/build/umpire" verify "$T/v"
     done
 done
 row "verify $N signed turns, fresh clone: wall" "$(ms "$(col 1 "$T/vb")") ms" "$(ms "$(col 1 "$T/va")") ms" "$(ratio "$(col 1 "$T/va")" "$(col 1 "$T/vb")")" "< 5 s"
@@ -56,15 +57,13 @@ row "  peak RSS" "$(col 4 "$T/vb") KB" "$(col 4 "$T/va") KB" "$(ratio "$(col 4 "
 # --- an idle umpire run pass (each tree on its own copy of the campaign) ----------------------------
 if [ -d "$CAMPAIGN/.umpire" ]; then
     for s in b a; do
-        d=$B; [ $s = b ] || d=$A
         cp -a "$CAMPAIGN" "$T/idle-$s"; mkdir -p "$T/md-$s/new" "$T/md-$s/cur" "$T/md-$s/tmp"
-        "$d/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s" >/dev/null 2>&1 || true # the maintenance step, once
+        "$(tree $s)/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s" >/dev/null 2>&1 || true # the maintenance step, once
         : >"$T/i$s"
     done
     for r in $(seq "$RUNS"); do
         for s in b a; do
-            d=$B; [ $s = b ] || d=$A
-            timed "$T/i$s" --ok 3 "$d/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s"
+                timed "$T/i$s" --ok 3 "$(tree $s)/build/umpire" run "$T/idle-$s" --maildir "$T/md-$s"
         done
     done
     : >"$T/start"
@@ -76,23 +75,20 @@ fi
 # --- the 9,600-order turn --------------------------------------------------------------------------
 sh bench/big-reivers.sh "$T/huge-src"
 for s in b a; do
-    d=$B; [ $s = b ] || d=$A
-    "$d/build/umpire" init "$T/huge0-$s" --scenario "$T/huge-src/scenario.yaml" --entropy none --visibility open \
+    "$(tree $s)/build/umpire" init "$T/huge0-$s" --scenario "$T/huge-src/scenario.yaml" --entropy none --visibility open \
         --secret-file campaigns/betio-seawall/demo.secret >/dev/null
     : >"$T/h$s"
 done
 for r in $(seq "$RUNS"); do
     for s in b a; do
-        d=$B; [ $s = b ] || d=$A
         rm -rf "$T/huge-$s"; cp -a "$T/huge0-$s" "$T/huge-$s"; sync
         # shellcheck disable=SC2046
-        timed "$T/h$s" --ok 3 "$d/build/umpire" turn "$T/huge-$s" $(ls "$T"/huge-src/orders/*.yaml)
+        timed "$T/h$s" --ok 3 "$(tree $s)/build/umpire" turn "$T/huge-$s" $(ls "$T"/huge-src/orders/*.yaml)
     done
 done
-bytes() { git -C "$1" ls-tree -r -l turn-0001 | grep -v 'reports/turn-0000' | awk '{ s += $4 } END { print s }'; }
 row "9,600-order turn: cpu" "$(ms "$(cpu "$T/hb")") ms" "$(ms "$(cpu "$T/ha")") ms" "$(ratio "$(cpu "$T/ha")" "$(cpu "$T/hb")")" "< 1 s"
 row "  wall" "$(ms "$(col 1 "$T/hb")") ms" "$(ms "$(col 1 "$T/ha")") ms" "$(ratio "$(col 1 "$T/ha")" "$(col 1 "$T/hb")")" ""
-row "  bytes committed" "$(bytes "$T/huge-b")" "$(bytes "$T/huge-a")" "$(ratio "$(bytes "$T/huge-a")" "$(bytes "$T/huge-b")")" "< 10 MB"
+row "  bytes committed" "$(turn_bytes "$T/huge-b")" "$(turn_bytes "$T/huge-a")" "$(ratio "$(turn_bytes "$T/huge-a")" "$(turn_bytes "$T/huge-b")")" "< 10 MB"
 rm -rf "$T"/huge*
 
 # --- the JavaScript verifier: node, and the page -------------------------------------------------
@@ -101,9 +97,8 @@ if command -v node >/dev/null 2>&1 && [ -x /usr/bin/chromium ] && [ -f "$A/build
     for s in b a; do : >"$T/n$s"; : >"$T/p$s"; done
     for r in $(seq "$RUNS"); do
         for s in b a; do
-            d=$B; [ $s = b ] || d=$A
-            rm -rf "$T/v"; git clone -q "$T/c" "$T/v"
-            timed "$T/n$s" --ok 3 node "$d/build/web/umpire-verify.mjs" "$T/v"
+                rm -rf "$T/v"; git clone -q "$T/c" "$T/v"
+            timed "$T/n$s" --ok 3 node "$(tree $s)/build/web/umpire-verify.mjs" "$T/v"
         done
     done
     row "JS verifier, $N turns, node: wall" "$(ms "$(col 1 "$T/nb")") ms" "$(ms "$(col 1 "$T/na")") ms" "$(ratio "$(col 1 "$T/na")" "$(col 1 "$T/nb")")" "< 10 s"
@@ -112,8 +107,7 @@ if command -v node >/dev/null 2>&1 && [ -x /usr/bin/chromium ] && [ -f "$A/build
     field() { node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r[process.argv[2]] / 1000)' "$1" "$2"; }
     for r in $(seq "$PRUNS"); do
         for s in b a; do
-            d=$B; [ $s = b ] || d=$A
-            (cd "$d/web" && node test/browser.mjs ../build/web/index.html --bundle "$T/c.bundle") >"$T/page.json"
+                (cd "$(tree $s)/web" && node test/browser.mjs ../build/web/index.html --bundle "$T/c.bundle") >"$T/page.json"
             echo "$(field "$T/page.json" verify_ms) $(field "$T/page.json" verify_cpu_ms)" >>"$T/p$s"
         done
     done
@@ -123,14 +117,12 @@ if command -v node >/dev/null 2>&1 && [ -x /usr/bin/chromium ] && [ -f "$A/build
     # --- the first view of a 100-turn campaign's turn page --------------------------------------
     sh bench/signed-campaign.sh "$A/build/umpire" "$T/c100" 100
     for s in b a; do
-        d=$B; [ $s = b ] || d=$A
-        "$d/build/umpire" site "$T/c100" "$T/site-$s" >/dev/null 2>&1
+        "$(tree $s)/build/umpire" site "$T/c100" "$T/site-$s" >/dev/null 2>&1
         : >"$T/s$s"
     done
     for r in $(seq "$RUNS"); do
         for s in b a; do
-            d=$B; [ $s = b ] || d=$A
-            (cd "$d/web" && node test/site.mjs "$T/site-$s" index.html turn-0100/index.html) >"$T/views.json"
+                (cd "$(tree $s)/web" && node test/site.mjs "$T/site-$s" index.html turn-0100/index.html) >"$T/views.json"
             node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
                 for (const x of r) console.log(x.page, x.load_ms);' "$T/views.json" >>"$T/s$s"
         done

@@ -16,3 +16,5 @@ timed() {
     out=$1; shift
     "$FLOOR" run "$@" >>"$out" || { echo "bench: failed: $*" >&2; exit 1; }
 }
+# turn_bytes DIR: the bytes turn 1 of DIR commits (its files, not the Setup's briefing)
+turn_bytes() { git -C "$1" ls-tree -r -l turn-0001 | grep -v 'reports/turn-0000' | awk '{ s += $4 } END { print s }'; }

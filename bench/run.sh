@@ -99,7 +99,7 @@ row "$n_orders-order turn (12 sides) vs floor" "$(ms "$huge") ms vs $(ms "$hfloo
 row "$n_orders-order turn: cpu / peak RSS" "$(ms "$(cpu "$T/huget")") ms / $(col 4 "$T/huget") KB" "" ""
 # What it commits (its files, not the Setup's briefing) against what no layout of the reports
 # can share: the state, the journal export and the order files (docs/formats.md "Shared reports")
-hbytes=$(git -C "$T/huge" ls-tree -r -l turn-0001 | grep -v 'reports/turn-0000' | awk '{ s += $4 } END { print s }')
+hbytes=$(turn_bytes "$T/huge")
 hfloorb=$(git -C "$T/huge" ls-tree -r -l turn-0001 | grep -E '	(state\.yaml|journal/turn-0001\.yaml|orders/turn-0001/)' | awk '{ s += $4 } END { print s }')
 row "$n_orders-order turn: bytes committed vs floor" "$hbytes vs $hfloorb B" "$(ratio "$hbytes" "$hfloorb")" "< 10 MB"
 
