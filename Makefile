@@ -66,7 +66,11 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libumpire.a
+# umpire is the front (src/front.c, the C library alone): it answers an idle `umpire run`
+# pass from .umpire/run-idle and execs umpire-core, the whole program, for everything else.
 BIN      := $(BUILD)/umpire
+CORE     := $(BUILD)/umpire-core
+FRONT_OBJ := $(BUILD)/obj/src/front.o $(BUILD)/obj/src/core/idle.o
 # The BLS helper (src/bls/, Go on Cloudflare's CIRCL as Debian packages it): built offline from
 # /usr/share/gocode, spawned by umpire (src/core/bls.c).
 BLS      := $(BUILD)/umpire-bls
@@ -79,12 +83,12 @@ FUZZ_BIN   := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 FUZZ_DEPS  := tests/fuzz/common.c tests/fuzz/fuzz.h
 
 .PHONY: all deps deps-test man completion test test-build unit e2e lint demo install clean fuzz fuzz-run fuzz-corpus bench web web-unit
-all: $(BIN) $(BLS)
+all: $(BIN) $(CORE) $(BLS)
 
 # build/umpire is the release binary, whatever variant was built last.
 ifeq ($(VARIANT),release)
 all: build/umpire
-build/umpire: $(BIN)
+build/umpire: $(BIN) $(CORE)
 	$(Q)ln -sf release/umpire $@
 endif
 
@@ -113,8 +117,11 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)ar rcs $@ $^
 
-$(BIN): $(CMD_OBJ) $(LIB)
+$(CORE): $(CMD_OBJ) $(LIB)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS)
+
+$(BIN): $(FRONT_OBJ)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.c tests/unit/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
@@ -160,7 +167,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory VARIANT=san unit fuzz-corpus
 
 # What the suites of a variant run, built first on both cores (the suites then run on both too).
-test-build: $(BIN) $(BLS) $(TEST_BIN)
+test-build: $(BIN) $(CORE) $(BLS) $(TEST_BIN)
 
 # Check's timeout (4 s a test by default) only guards against a hang: 60 s, so that a test
 # that spawns programs (check_journal's sqlite3 shell) passes on a loaded machine too.
@@ -220,7 +227,8 @@ demo: deps
 # make install: under $(DESTDIR)$(PREFIX), the binary and the independent verifier in JavaScript
 # (bin/umpire-verify: a link to share/umpire/web/umpire-verify.mjs, the bundle `make web` makes,
 # when it is made; run by node, which takes it as an ES module by the name the link points to:
-# node 18, Debian 12's, does not by the content of a file with no .mjs), the BLS
+# node 18, Debian 12's, does not by the content of a file with no .mjs), the whole program
+# (libexec/umpire/umpire-core, which the front bin/umpire execs) and the BLS
 # helper (libexec/umpire/umpire-bls, which both find there), the
 # man page generated from every command's --help (share/man/man1/umpire.1), bash completion,
 # the docs (share/doc/umpire: README, docs/*.md, rules/NAME.md, which `umpire rules NAME`
@@ -233,17 +241,18 @@ DOCDIR   ?= $(PREFIX)/share/doc/umpire
 DATADIR  ?= $(PREFIX)/share/umpire
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
-$(BUILD)/umpire.1: $(BIN) tools/gen-man
+$(BUILD)/umpire.1: $(BIN) $(CORE) tools/gen-man
 	$(call say,GEN,$@)tools/gen-man $(BIN) > $@.tmp && mv $@.tmp $@
-$(BUILD)/umpire.bash: $(BIN) tools/gen-completion
+$(BUILD)/umpire.bash: $(BIN) $(CORE) tools/gen-completion
 	$(call say,GEN,$@)tools/gen-completion $(BIN) > $@.tmp && mv $@.tmp $@
 man: $(BUILD)/umpire.1
 completion: $(BUILD)/umpire.bash
 
-install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
+install: $(BIN) $(CORE) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/umpire $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(DOCDIR)/rules $(DESTDIR)$(DATADIR)/schemas
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/umpire
+	install -m 0755 $(CORE) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-core
 	install -m 0755 $(BLS) $(DESTDIR)$(PREFIX)/libexec/umpire/umpire-bls
 	if [ -f build/web/umpire-verify.mjs ]; then install -d $(DESTDIR)$(DATADIR)/web && \
 		install -m 0755 build/web/umpire-verify.mjs $(DESTDIR)$(DATADIR)/web/umpire-verify.mjs && \
@@ -264,4 +273,4 @@ install: $(BIN) $(BLS) $(BUILD)/umpire.1 $(BUILD)/umpire.bash
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BUILD)/obj/src/front.d

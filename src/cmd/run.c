@@ -2,12 +2,13 @@
  * idempotent, so running it every few minutes is safe: take the new mail, close (or with
  * entropy none resolve) the open turn once every due player has sent or the deadline and
  * grace are over, queue receipts, reports and reminders, publish, send. */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "core/schedule.h"
 #include "core/close.h"
 #include "core/file.h"
+#include "core/idle.h"
+#include "core/layout.h"
 #include "core/spawn.h"
 #include "mail/inbox.h"
 #include "mail/notify.h"
@@ -31,6 +34,12 @@ extern char **environ;
 
 static int verbose;       /* --verbose: also what the pass waits for */
 static int beacon_failed; /* --beacon-fetch could not reach the beacon: exit 75 */
+/* The idle mark (core/idle.h): a pass that did or tried anything (busy) writes none; one that
+ * did not keeps its arguments, the lines it printed or would with --verbose, and the first
+ * time after now when anything can become due (due_at). */
+static struct idle_mark idle;
+static int busy;
+static long long due_at = IDLE_NEVER;
 
 static const char run_help[] =
 	"usage: umpire run DIR --maildir PATH [--beacon-command CMD | --beacon-fetch [--beacon-url URL]]\n"
@@ -67,20 +76,28 @@ static const char run_help[] =
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
-/* 1 when maildir/new holds a file (a mail for inbox_run), 0 when it holds none. */
-static int mail_waiting(const char *maildir)
+/* Prints a line of what the pass waits for (always, or with --verbose only) and keeps it for
+ * the mark, which the front prints from. */
+__attribute__((format(printf, 2, 3))) static void wait_line(int always, const char *fmt, ...)
 {
-	char *path = xasprintf("%s/new", maildir);
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int found = !d; /* unreadable: inbox_run says why */
+	struct buf line = BUF_INIT;
+	va_list ap;
 
-	while (d && !found && (e = readdir(d)) != NULL)
-		found = e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	free(path);
-	return found;
+	va_start(ap, fmt);
+	buf_vprintf(&line, fmt, ap);
+	va_end(ap);
+	if (always || verbose)
+		printf("%s\n", buf_str(&line));
+	if (idle_add_line(&idle, always, buf_str(&line)) < 0)
+		busy = 1; /* a line the mark cannot hold: no mark */
+	buf_release(&line);
+}
+
+/* t is a time when something may become due: the mark holds until the first after now. */
+static void due(long long now, long long t)
+{
+	if (t > now && (due_at == IDLE_NEVER || t < due_at))
+		due_at = t;
 }
 
 /* Step 1. EXIT_OK or the exit code. */
@@ -89,13 +106,18 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 	struct inbox_report rep;
 	size_t counts[7] = { 0 };
 	/* the journal's soundness before a mail is journaled; an idle pass writes nothing */
-	if (mail_waiting(maildir) && campaign_check_sound(c) < 0)
+	busy |= idle_mail_waiting(maildir);
+	if (busy && campaign_check_sound(c) < 0)
 		return cmd_error("umpire run");
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)
 		counts[rep.items[i].verdict]++;
 	/* Mail left for another campaign is no news on every pass. */
-	if (rep.n_items > counts[INBOX_FOREIGN] || verbose)
+	busy |= rep.n_items > 0;
+	if (rep.n_items == 0)
+		wait_line(0, "inbox: turn %d: 0 accepted, 0 refused, 0 duplicate, 0 for other campaigns, 0 unreadable, 0 automatic (not answered)",
+			rep.turn);
+	else if (rep.n_items > counts[INBOX_FOREIGN] || verbose)
 		printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable, %zu automatic (not answered)\n",
 			rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED],
 			counts[INBOX_DUPLICATE], counts[INBOX_FOREIGN], counts[INBOX_UNREADABLE],
@@ -229,6 +251,7 @@ static int run_beacon_value(struct campaign *c, const struct beacon_how *how, in
 
 	if (how->cmd && beacon_value(how->cmd, round, value, signature) == 0)
 		return 0;
+	busy = 1; /* the round is out: a pass asks for it until it has it */
 	if (how->cmd) {
 		if (verbose)
 			printf("turn %d: closed; no value yet for beacon round %lld\n", turn,
@@ -264,12 +287,12 @@ static int run_beacon_turn(struct campaign *c, int turn, long long now,
 
 	if (turn_read_close(c, turn, &r, commit, NULL) < 0)
 		return cmd_error("umpire run");
+	due(now, r.round_at);
 	if (now < r.round_at || (!how->cmd && !how->fetch)) {
-		if (verbose)
-			printf("turn %d: closed; waiting for beacon round %lld%s\n", turn, r.round,
-				how->cmd || how->fetch ?
-					"" :
-					" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
+		wait_line(0, "turn %d: closed; waiting for beacon round %lld%s", turn, r.round,
+			how->cmd || how->fetch ?
+				"" :
+				" (umpire turn DIR --beacon VALUE, or --beacon-command or --beacon-fetch)");
 	} else if (run_beacon_value(c, how, turn, r.round, now, &value, &signature) == 0) {
 		struct turn t;
 		*acted = 1;
@@ -304,14 +327,13 @@ static int run_players_turn(struct campaign *c, int turn, long long now, int *ac
 		return cmd_error("umpire run");
 	size_t missing = turn_reveals_missing(c, &r, &who);
 	long long end = c->pbem.schedule.set ? r.closed_at + c->pbem.schedule.reveal : -1;
+	due(now, end);
 	if (missing && (end < 0 || now < end)) {
 		if (end >= 0)
 			pbem_format_utc(until, sizeof(until), end);
-		if (verbose)
-			printf("turn %d: closed; waiting for the nonces of %s (%s)\n", turn,
-				buf_str(&who),
-				end >= 0 ? until :
-					   "no schedule: umpire turn DIR --allow-missing to go on");
+		wait_line(0, "turn %d: closed; waiting for the nonces of %s (%s)", turn,
+			buf_str(&who),
+			end >= 0 ? until : "no schedule: umpire turn DIR --allow-missing to go on");
 	} else {
 		struct turn t;
 		*acted = 1;
@@ -338,24 +360,31 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 	size_t n;
 
 	if (s->game_over) {
-		if (verbose)
-			printf("turn %d: the game is over (%s)\n", s->turn, s->over);
+		wait_line(0, "turn %d: the game is over (%s)", s->turn, s->over);
 		return EXIT_OK;
 	}
 	if (s->closed && c->entropy == CAMPAIGN_ENTROPY_BEACON)
 		return run_beacon_turn(c, s->turn, now, how, acted);
 	if (s->closed)
 		return run_players_turn(c, s->turn, now, acted);
-	long long until;
+	long long until, dl = pbem_deadline(&c->pbem, s->turn);
+	/* The times ready() and run_mail's reminders look at: the deadline, its grace, the
+	 * reminder's time (each moved by the overrides, pauses included). */
+	if (dl >= 0) {
+		due(now, dl);
+		due(now, dl + c->pbem.schedule.grace);
+		if (c->pbem.schedule.remind >= 0)
+			due(now, dl - c->pbem.schedule.remind);
+	}
 	if (schedule_paused(c, now, &until)) {
 		char when[32];
+		due(now, until);
 		pbem_format_utc(when, sizeof when, until);
-		printf("turn %d: paused until %s\n", s->turn, when);
+		wait_line(1, "turn %d: paused until %s", s->turn, when);
 		return EXIT_OK;
 	}
 	if (!ready(c, s, now, &allow_missing)) {
-		if (verbose)
-			printf("turn %d: waiting for orders\n", s->turn);
+		wait_line(0, "turn %d: waiting for orders", s->turn);
 		return EXIT_OK;
 	}
 	struct turn t;
@@ -385,6 +414,7 @@ static int run_close_or_turn(struct campaign *c, const struct inbox_status *s, l
 static void said(const struct campaign *c, size_t before, const char *what, int turn)
 {
 	size_t now = outbox_pending(c);
+	busy |= now > before;
 	if (now > before)
 		printf("mail: %s%s%.0d queued for %zu player%s\n", what, turn ? " " : "", turn,
 			now - before, now - before == 1 ? "" : "s");
@@ -453,6 +483,7 @@ static int run_publish_send(struct campaign *c, long long now)
 		struct buf last = BUF_INIT;
 		int same = file_read(path, 4096, &last) == 0 && strcmp(buf_str(&last), mark) == 0;
 		error_clear();
+		busy |= !same;
 		int rc = same ? 0 : repo_push_all(c->repo, c->pbem.publish.remote, &n_tags);
 		if (!same && rc == 0) {
 			printf("publish: main and %zu %s to %s\n", n_tags,
@@ -471,6 +502,7 @@ static int run_publish_send(struct campaign *c, long long now)
 	struct outbox_report rep;
 	if (outbox_pending(c) == 0)
 		return EXIT_OK;
+	busy = 1; /* mail to send, or waiting for a server: each pass tries (or says so) */
 	if (c->pbem.mail.transport == PBEM_TRANSPORT_SMTP && !c->pbem.mail.smtp &&
 		!getenv("UMPIRE_SMTP_URL")) {
 		if (verbose)
@@ -505,12 +537,84 @@ static int run_publish_send(struct campaign *c, long long now)
 static void run_maintain(struct campaign *c)
 {
 	int n = turn_maintain(c);
+	busy |= n != 0;
 	if (n < 0)
 		fprintf(stderr, "umpire run: maintenance (left for the next pass): %s\n",
 			error_last()->message);
 	else if (n > 0 && verbose)
 		printf("maintenance: %d git objects packed\n", n);
 	error_clear();
+}
+
+/* What an idle pass's decision rests on besides the Maildir's new/ and the clock: the front
+ * (src/front.c) runs the full pass once any of these is not as the mark says. Paths relative
+ * to the campaign; NNNN is the open turn. */
+static const char *const idle_watch[] = {
+	/* the settings: read from HEAD, but a hand edit is the umpire's news to the full pass */
+	"campaign.yaml",
+	/* the history: the state (the open turn, game over), the close and reveal tags, the
+	 * branch publish pushes, the turns since maintenance last packed */
+	".git/HEAD", ".git/" LAYOUT_BRANCH, ".git/packed-refs", ".git/refs/tags",
+	/* the journal (the open turn, the inbox's record), taken with SQLite's files closed */
+	".umpire/journal.sqlite", ".umpire/journal.sqlite-wal", ".umpire/journal.sqlite-shm",
+	/* the players' addresses; the overrides not yet committed (they move deadlines) */
+	".umpire/" LAYOUT_ADDRESSES, ".umpire/" SCHEDULE_PENDING,
+	/* what publish pushed last; the turn maintenance packed at */
+	".umpire/published", ".umpire/packed",
+	/* the outbox: a message waiting is sent by every pass; sent/, failed/ and dropped/ are
+	 * how each notify step knows it queued its mail once */
+	".umpire/outbox", ".umpire/outbox/new", ".umpire/outbox/sent", ".umpire/outbox/failed",
+	".umpire/outbox/dropped",
+	/* the open turn's orders kept from mail, its close's files, its nonces (entropy
+	 * players), and the folders they are made in */
+	".umpire/inbox", ".umpire/inbox/" LAYOUT_TAG_PREFIX "NNNN", ".umpire/closed",
+	".umpire/closed/" LAYOUT_TAG_PREFIX "NNNN", ".umpire/reveals",
+	".umpire/reveals/" LAYOUT_TAG_PREFIX "NNNN",
+};
+
+/* Writes .umpire/run-idle for the pass that did nothing: the journal closed first (SQLite's
+ * -wal and -shm go), the writer lock still held, so nothing changes between what the pass
+ * read and the stat taken. A cache: written by rename, not synced; a failure is only a
+ * full next pass. */
+static void write_idle_mark(struct campaign *c, int turn)
+{
+	char *udir = xasprintf("%s/.umpire", c->dir), *text = NULL;
+	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ok = dfd >= 0;
+	struct stat st;
+	size_t len = 0;
+
+	campaign_close_journal(c);
+	idle.until = due_at;
+	/* .git as a file (a linked work tree) would leave the refs unwatched */
+	ok = ok && fstatat(dfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	for (size_t i = 0; ok && i < sizeof(idle_watch) / sizeof(idle_watch[0]); i++) {
+		struct buf path = BUF_INIT;
+		const char *nnnn = strstr(idle_watch[i], "NNNN");
+		if (nnnn)
+			buf_printf(&path, "%.*s%04d", (int)(nnnn - idle_watch[i]), idle_watch[i],
+				turn);
+		else
+			buf_puts(&path, idle_watch[i]);
+		ok = idle_add_stat(&idle, dfd, buf_str(&path)) == 0;
+		buf_release(&path);
+	}
+	if (ok && (text = idle_format(&idle, &len))) {
+		char *tmp = xasprintf("%s/.%s.tmp", udir, IDLE_MARK);
+		char *path = xasprintf("%s/%s", udir, IDLE_MARK);
+		int fd = file_open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		ssize_t wrote = fd >= 0 ? write(fd, text, len) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (wrote != (ssize_t)len || file_rename(tmp, path) < 0)
+			(void)unlink(tmp);
+		free(tmp);
+		free(path);
+	}
+	error_clear(); /* no mark: the next pass is a full one */
+	if (dfd >= 0)
+		close(dfd);
+	free(text);
+	free(udir);
 }
 
 int cmd_run(int argc, char **argv)
@@ -527,6 +631,11 @@ int cmd_run(int argc, char **argv)
 	const char *maildir = NULL;
 	struct beacon_how how = { NULL, 0, NULL };
 	int ch;
+
+	/* The arguments as given (getopt_long reorders argv): the front compares them. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--verbose") != 0 && idle_add_arg(&idle, argv[i]) < 0)
+			busy = 1;
 
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
@@ -578,12 +687,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if (code == EXIT_OK)
 		code = run_mail(c, now, &s);
+	int turn = s.turn;
 	inbox_status_release(&s);
 	if (code == EXIT_OK)
 		code = run_publish_send(c, now);
 	if (code == EXIT_OK && beacon_failed)
 		code = EXIT_TEMPFAIL;
 	run_maintain(c);
+	if (code == EXIT_OK && !busy && !acted && !beacon_failed)
+		write_idle_mark(c, turn);
+	idle_mark_release(&idle);
 	campaign_close(c);
 	return code;
 }

@@ -17,6 +17,7 @@
 #include "core/schedule.h"
 #include "core/fair.h"
 #include "core/file.h"
+#include "core/idle.h"
 #include "core/layout.h"
 #include "core/banned.h"
 
@@ -499,6 +500,25 @@ static int campaign_lock(struct campaign *c)
 	return rc;
 }
 
+/* Holding the writer lock, before anything is written: the mark of an idle `umpire run` pass
+ * (.umpire/run-idle, core/idle.h) goes, so whatever this command changes, the next pass is a
+ * full one, even if the mark's list of files missed it. 0 / -1. */
+static int forget_idle(struct campaign *c)
+{
+	char *dir = xasprintf("%s/.umpire", c->dir);
+	int dfd = file_open_dir(dir, 0), rc = 0;
+
+	if (dfd < 0)
+		rc = -1;
+	else if (unlinkat(dfd, IDLE_MARK, 0) < 0 && errno != ENOENT)
+		rc = error_set(ERROR_OS, "cannot remove '%s/" IDLE_MARK "': %s", dir,
+			strerror(errno));
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return rc;
+}
+
 /* 1 if SQLite's message says the disk failed (full, out of inodes, I/O), not the file. */
 static int journal_os_failure(const char *message)
 {
@@ -797,7 +817,7 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 			c->id, c->rules->name, c->rules_revision, c->rules->revision);
 		goto done;
 	}
-	if ((flags & CAMPAIGN_LOCK) && (rc = campaign_lock(c)) < 0)
+	if ((flags & CAMPAIGN_LOCK) && ((rc = campaign_lock(c)) < 0 || (rc = forget_idle(c)) < 0))
 		goto done;
 	/* Holding the writer lock, a git lock file from before it was taken was left by a run
 	 * that was killed: it would block every rerun. */
@@ -879,6 +899,13 @@ size_t campaign_unproven(const struct campaign *c, struct buf *out)
 	for (size_t i = 0; i < n; i++)
 		buf_printf(out, "%s%s", i ? "; " : "", why[i]);
 	return n;
+}
+
+void campaign_close_journal(struct campaign *c)
+{
+	if (c->journal)
+		journal_close(c->journal);
+	c->journal = NULL;
 }
 
 void campaign_close(struct campaign *c)

@@ -129,6 +129,10 @@ struct campaign {
  * campaign there, ERROR_INPUT for a bad campaign.yaml (its diagnostics in the message). */
 int campaign_open(struct campaign **out, const char *dir, unsigned flags);
 void campaign_close(struct campaign *c);
+/* Closes c's journal (SQLite folds and removes its -wal and -shm files), keeping the rest
+ * open and the lock held: what `umpire run` does before it takes the journal's stat for its
+ * idle mark (core/idle.h). */
+void campaign_close_journal(struct campaign *c);
 /* The check campaign_open makes before a command writes to the journal (SQLite's
  * quick_check, the last turn's stored rows against their hashes and git), when it was left
  * for later (CAMPAIGN_SOUND_LATER); once, later calls return its result. 0 / -1

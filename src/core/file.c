@@ -643,6 +643,13 @@ char *file_beside_binary(const char *const rel[], size_t n, enum file_kind kind,
 	if (!slash)
 		return NULL;
 	slash[1] = '\0';
+	/* Installed, the whole program is PREFIX/libexec/umpire/umpire-core, which the front
+	 * PREFIX/bin/umpire execs: the paths are the front's, relative to PREFIX/bin/. */
+	static const char libexec[] = "/libexec/umpire/";
+	size_t dir_len = strlen(exe), tail = sizeof(libexec) - 1;
+	if (dir_len >= tail && strcmp(exe + dir_len - tail, libexec) == 0 &&
+		dir_len - tail + sizeof("/bin/") <= sizeof(exe))
+		memcpy(exe + dir_len - tail, "/bin/", sizeof("/bin/"));
 	for (size_t i = 0; i < n; i++) {
 		char *p = xasprintf("%s%s", exe, rel[i]);
 		char *real = file_is_kind(p, kind) ? realpath(p, NULL) : NULL;

@@ -83,7 +83,8 @@ enum file_kind {
 
 /* Finds a file umpire ships beside its binary (the BLS helper, the web bundles, the rules
  * pages): the first of the n paths rel[], each relative to the directory of the running
- * binary (/proc/self/exe; the build tree's layout first, then the installed one), that is of
+ * binary (/proc/self/exe; the build tree's layout first, then the installed one; installed
+ * in PREFIX/libexec/umpire/, umpire-core looks from PREFIX/bin/, the front's), that is of
  * the given kind. A new string, its canonical path (realpath: the caller frees it), or NULL
  * when none is; *looked (when not NULL) then gets the paths tried, ", " between them, for the
  * caller's message. No error is set: the caller says what is missing and how to get it. */
