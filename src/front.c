@@ -30,8 +30,8 @@ struct run_args {
 };
 
 /* 1 when arg is --NAME with a value (in arg after '=', or the next argument: *i moves). */
-static int option_value(const char *arg, const char *name, int argc, char *const argv[],
-	int *i, const char **value)
+static int option_value(const char *arg, const char *name, int argc, char *const argv[], int *i,
+	const char **value)
 {
 	size_t n = strlen(name);
 	if (strncmp(arg, name, n) != 0)
@@ -129,9 +129,9 @@ static int serve_idle(int argc, char *const argv[])
 	if (dfd < 0)
 		return -1;
 	int rc = read_mark(dfd, &m);
-	if (rc == 0 && (!idle_same_args(&m, argc, argv) ||
-			       (m.until != IDLE_NEVER && now() >= m.until) ||
-			       idle_mail_waiting(a.maildir) || !idle_unchanged(&m, dfd)))
+	if (rc == 0 &&
+		(!idle_same_args(&m, argc, argv) || (m.until != IDLE_NEVER && now() >= m.until) ||
+			idle_mail_waiting(a.maildir) || !idle_unchanged(&m, dfd)))
 		rc = -1;
 	close(dfd);
 	for (size_t i = 0; rc == 0 && i < m.n_lines; i++)

@@ -115,7 +115,8 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 	/* Mail left for another campaign is no news on every pass. */
 	busy |= rep.n_items > 0;
 	if (rep.n_items == 0)
-		wait_line(0, "inbox: turn %d: 0 accepted, 0 refused, 0 duplicate, 0 for other campaigns, 0 unreadable, 0 automatic (not answered)",
+		wait_line(0,
+			"inbox: turn %d: 0 accepted, 0 refused, 0 duplicate, 0 for other campaigns, 0 unreadable, 0 automatic (not answered)",
 			rep.turn);
 	else if (rep.n_items > counts[INBOX_FOREIGN] || verbose)
 		printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable, %zu automatic (not answered)\n",
@@ -554,21 +555,34 @@ static const char *const idle_watch[] = {
 	"campaign.yaml",
 	/* the history: the state (the open turn, game over), the close and reveal tags, the
 	 * branch publish pushes, the turns since maintenance last packed */
-	".git/HEAD", ".git/" LAYOUT_BRANCH, ".git/packed-refs", ".git/refs/tags",
+	".git/HEAD",
+	".git/" LAYOUT_BRANCH,
+	".git/packed-refs",
+	".git/refs/tags",
 	/* the journal (the open turn, the inbox's record), taken with SQLite's files closed */
-	".umpire/journal.sqlite", ".umpire/journal.sqlite-wal", ".umpire/journal.sqlite-shm",
+	".umpire/journal.sqlite",
+	".umpire/journal.sqlite-wal",
+	".umpire/journal.sqlite-shm",
 	/* the players' addresses; the overrides not yet committed (they move deadlines) */
-	".umpire/" LAYOUT_ADDRESSES, ".umpire/" SCHEDULE_PENDING,
+	".umpire/" LAYOUT_ADDRESSES,
+	".umpire/" SCHEDULE_PENDING,
 	/* what publish pushed last; the turn maintenance packed at */
-	".umpire/published", ".umpire/packed",
+	".umpire/published",
+	".umpire/packed",
 	/* the outbox: a message waiting is sent by every pass; sent/, failed/ and dropped/ are
 	 * how each notify step knows it queued its mail once */
-	".umpire/outbox", ".umpire/outbox/new", ".umpire/outbox/sent", ".umpire/outbox/failed",
+	".umpire/outbox",
+	".umpire/outbox/new",
+	".umpire/outbox/sent",
+	".umpire/outbox/failed",
 	".umpire/outbox/dropped",
 	/* the open turn's orders kept from mail, its close's files, its nonces (entropy
 	 * players), and the folders they are made in */
-	".umpire/inbox", ".umpire/inbox/" LAYOUT_TAG_PREFIX "NNNN", ".umpire/closed",
-	".umpire/closed/" LAYOUT_TAG_PREFIX "NNNN", ".umpire/reveals",
+	".umpire/inbox",
+	".umpire/inbox/" LAYOUT_TAG_PREFIX "NNNN",
+	".umpire/closed",
+	".umpire/closed/" LAYOUT_TAG_PREFIX "NNNN",
+	".umpire/reveals",
 	".umpire/reveals/" LAYOUT_TAG_PREFIX "NNNN",
 };
 

@@ -298,7 +298,8 @@ static int stat_fields(const char *s, size_t n, struct idle_stat *st)
 		const char *f_end = sp ? sp : end;
 		long long sv = 0;
 		unsigned long long uv = 0;
-		if ((k == 4) != (sp == NULL) || number(s, (size_t)(f_end - s), k >= 2, &sv, &uv) < 0)
+		if ((k == 4) != (sp == NULL) ||
+			number(s, (size_t)(f_end - s), k >= 2, &sv, &uv) < 0)
 			return -1;
 		if (k == 0)
 			st->dev = uv;

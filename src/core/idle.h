@@ -19,20 +19,20 @@
 
 #include <stddef.h>
 
-#define IDLE_MARK "run-idle"       /* its name under .umpire/ */
-#define IDLE_MARK_MAX (64 * 1024)  /* bytes: a larger file is no mark */
-#define IDLE_MAX_ITEMS 256         /* arguments, stat entries, lines: each at most so many */
-#define IDLE_NEVER (-1LL)          /* until: no time makes anything due */
+#define IDLE_MARK "run-idle"      /* its name under .umpire/ */
+#define IDLE_MARK_MAX (64 * 1024) /* bytes: a larger file is no mark */
+#define IDLE_MAX_ITEMS 256        /* arguments, stat entries, lines: each at most so many */
+#define IDLE_NEVER (-1LL)         /* until: no time makes anything due */
 
 /* What one file or folder was (fstatat without following a link). */
 struct idle_stat {
-	char *path;              /* relative to the campaign folder; owned */
-	int absent;              /* 1: there was none (then the numbers are 0) */
-	unsigned long long dev;  /* st_dev */
-	unsigned long long ino;  /* st_ino */
-	long long size;          /* st_size, bytes */
-	long long mtime;         /* st_mtim, ns */
-	long long ctime;         /* st_ctim, ns */
+	char *path;             /* relative to the campaign folder; owned */
+	int absent;             /* 1: there was none (then the numbers are 0) */
+	unsigned long long dev; /* st_dev */
+	unsigned long long ino; /* st_ino */
+	long long size;         /* st_size, bytes */
+	long long mtime;        /* st_mtim, ns */
+	long long ctime;        /* st_ctim, ns */
 };
 
 /* A line the pass printed (or would with --verbose). */
@@ -43,7 +43,7 @@ struct idle_line {
 
 /* A mark, read or to write. Every array and string is owned (idle_mark_release). */
 struct idle_mark {
-	char **args;             /* the pass's arguments after `run`, --verbose left out */
+	char **args; /* the pass's arguments after `run`, --verbose left out */
 	size_t n_args;
 	long long until;         /* UTC seconds, or IDLE_NEVER */
 	struct idle_stat *stats; /* what the pass's decision depended on */

@@ -103,18 +103,15 @@ START_TEST(test_refused)
 	char *text = sample(dfd, &m, &len);
 	static const char *const bad[][2] = {
 		{ "umpire run-idle 1\n", "umpire run-idle 2\n" },
-		{ "\nend\n", "\n" },                /* truncated */
-		{ "\nend\n", "\nend\nend\n" },      /* more after the end */
-		{ "until 1767225600", "until 01767225600" },
-		{ "until 1767225600", "until -5" },
+		{ "\nend\n", "\n" },           /* truncated */
+		{ "\nend\n", "\nend\nend\n" }, /* more after the end */
+		{ "until 1767225600", "until 01767225600" }, { "until 1767225600", "until -5" },
 		{ "until 1767225600", "until 17672256x0" },
 		{ "arg 2d2d6d61696c646972", "arg 2D2D6D61696C646972" }, /* uppercase hex */
 		{ "arg 2d2d6d61696c646972", "arg 2d2d6d61696c64697" },  /* odd digits */
 		{ "arg 2d2d6d61696c646972", "arg 2d2d6d61696c640072" }, /* a NUL */
-		{ " absent\n", " absant\n" },
-		{ "say 0 ", "say 2 " },
-		{ "say 1 turn", "say 1 \tturn" },
-		{ "until 1767225600\n", "" },       /* no until */
+		{ " absent\n", " absant\n" }, { "say 0 ", "say 2 " },
+		{ "say 1 turn", "say 1 \tturn" }, { "until 1767225600\n", "" }, /* no until */
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
