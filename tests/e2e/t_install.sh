@@ -1,4 +1,5 @@
-# make install into a DESTDIR: the binary, umpire-verify (the JavaScript verifier's bundle),
+# make install into a DESTDIR: the binary (the front, and umpire-core and umpire-bls in
+# libexec/umpire/), umpire-verify (the JavaScript verifier's bundle),
 # the man page (one section per
 # command of `umpire --help`, holding every option that command's --help lists; `man -l`
 # renders it), bash completion (loads in bash, completes commands and options), the docs
@@ -9,9 +10,13 @@ prefix=/opt/umpire-test
 make -s -C "$ROOT" --no-print-directory install DESTDIR="$dest" PREFIX=$prefix > "$TMP/make.log" 2>&1 ||
     { cat "$TMP/make.log" >&2; die "make install failed"; }
 root="$dest$prefix"
-for f in bin/umpire bin/umpire-verify; do
+for f in bin/umpire bin/umpire-verify libexec/umpire/umpire-core libexec/umpire/umpire-bls; do
     [ -x "$root/$f" ] || die "$f not installed (or not executable)"
 done
+# bin/umpire is the front, the C library alone: it starts libexec/umpire/umpire-core, which
+# finds the docs, the schemas and the web files from bin/ (file_beside_binary)
+ldd "$root/bin/umpire" | grep -q 'libgit2\|libcrypto' && die "the front maps libgit2 or libcrypto"
+[ "$("$root/bin/umpire" --version)" = "umpire 0.1" ] || die "the installed umpire does not start umpire-core"
 for f in share/man/man1/umpire.1 share/bash-completion/completions/umpire \
     share/doc/umpire/README.md share/doc/umpire/fairness.md share/doc/umpire/formats.md \
     share/umpire/schemas/land-raid-orders.schema.json share/umpire/schemas/journal.sql; do
