@@ -29,7 +29,8 @@ struct run_args {
 	int verbose;         /* --verbose */
 };
 
-/* 1 when arg is --NAME with a value (in arg after '=', or the next argument: *i moves). */
+/* 1 when arg is --NAME with a value (in arg after '=', or the next argument: *i moves), 0
+ * when it is not, -1 when it is of a form the front leaves to the core. */
 static int option_value(const char *arg, const char *name, int argc, char *const argv[], int *i,
 	const char **value)
 {
@@ -43,7 +44,9 @@ static int option_value(const char *arg, const char *name, int argc, char *const
 	if (arg[n] != '\0' || *i + 1 >= argc)
 		return 0;
 	*value = argv[++*i];
-	return 1;
+	/* "--maildir --verbose" is a Maildir named so: the mark, which leaves every --verbose
+	 * out of its arguments, cannot tell it, so the core answers */
+	return strcmp(*value, "--verbose") == 0 ? -1 : 1;
 }
 
 /* Reads run's arguments as cmd/run.c's getopt_long would, when they are of the plain forms:
@@ -55,14 +58,16 @@ static int parse_run(int argc, char *const argv[], struct run_args *a)
 	memset(a, 0, sizeof(*a));
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
+		int got = 0;
 		if (strcmp(arg, "--verbose") == 0)
 			a->verbose = 1;
-		else if (option_value(arg, "--maildir", argc, argv, &i, &a->maildir) ||
-			 option_value(arg, "--beacon-command", argc, argv, &i, &unused) ||
-			 option_value(arg, "--beacon-url", argc, argv, &i, &unused) ||
-			 strcmp(arg, "--beacon-fetch") == 0)
-			continue;
-		else if (arg[0] == '-' || a->dir)
+		else if ((got = option_value(arg, "--maildir", argc, argv, &i, &a->maildir)) ||
+			 (got = option_value(arg, "--beacon-command", argc, argv, &i, &unused)) ||
+			 (got = option_value(arg, "--beacon-url", argc, argv, &i, &unused)) ||
+			 strcmp(arg, "--beacon-fetch") == 0) {
+			if (got < 0)
+				return -1;
+		} else if (arg[0] == '-' || a->dir)
 			return -1;
 		else
 			a->dir = arg;
@@ -123,7 +128,8 @@ static int serve_idle(int argc, char *const argv[])
 	struct run_args a;
 	struct idle_mark m = { 0 };
 
-	if (parse_run(argc, argv, &a) < 0)
+	/* POSIXLY_CORRECT: getopt_long stops at the folder, so the core reads these otherwise */
+	if (getenv("POSIXLY_CORRECT") || parse_run(argc, argv, &a) < 0)
 		return -1;
 	int dfd = open(a.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)

@@ -71,8 +71,11 @@ static const char run_help[] =
 	"over and how to verify it, and still sends.\n"
 	"A pass that does nothing prints nothing; each line says what this pass did (a message\n"
 	"refused for good by the server: on stderr, once). --verbose also says what it waits\n"
-	"for. Exit 0, or 75 when mail could not go or --beacon-fetch could not reach the beacon\n"
-	"(all else done: the next pass tries again).\n"
+	"for. A pass that did nothing leaves .umpire/run-idle: the next one is answered from it\n"
+	"without reading the campaign until new mail, the next time something is due, another\n"
+	"command or a hand edit changes the campaign, or other arguments. Exit 0, or 75 when\n"
+	"mail could not go or --beacon-fetch could not reach the beacon (all else done: the\n"
+	"next pass tries again).\n"
 	"The clock is $SOURCE_DATE_EPOCH when set, else the system's; it decides only when a\n"
 	"turn may close, never how it resolves.\n";
 
@@ -106,8 +109,9 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 	struct inbox_report rep;
 	size_t counts[7] = { 0 };
 	/* the journal's soundness before a mail is journaled; an idle pass writes nothing */
-	busy |= idle_mail_waiting(maildir);
-	if (busy && campaign_check_sound(c) < 0)
+	int mail = idle_mail_waiting(maildir);
+	busy |= mail;
+	if (mail && campaign_check_sound(c) < 0)
 		return cmd_error("umpire run");
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)

@@ -119,7 +119,8 @@ has "$TMP/err" "cannot check the beacon's signatures: the BLS helper \$UMPIRE_BL
 expect 3 env UMPIRE_BLS=/nonexistent/umpire-bls node "$JSV" clone
 has "$TMP/out" "BLS signature checked"
 mkdir -p lonely
-cp "$(readlink -f "$BIN")" lonely/umpire
+cp "$(readlink -f "$BIN")" lonely/umpire # the front, and the whole program it starts
+cp "$(dirname "$(readlink -f "$BIN")")/umpire-core" lonely/umpire-core
 expect 66 lonely/umpire verify --full clone
 has "$TMP/err" "the BLS helper umpire-bls is missing (looked for $PWD/lonely/umpire-bls"
 

@@ -10,10 +10,10 @@
 # Real parts: a Maildir, a sendmail program that files what it is handed.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
-CORE=$(dirname "$BIN")/umpire-core
+CORE=$(dirname "$(readlink -f "$BIN")")/umpire-core
 [ -x "$CORE" ] || die "no umpire-core beside $BIN"
 mkdir -p lone md/new md/cur md/tmp
-cp "$BIN" lone/umpire
+cp "$(readlink -f "$BIN")" lone/umpire
 LONE=$PWD/lone/umpire
 CAMP=c MARK=c/.umpire/run-idle
 
