@@ -7,8 +7,10 @@
 # traced parts need strace; without it they say so and the link check alone runs.
 . "$ROOT/tests/e2e/lib.sh"
 SRC=$ROOT/campaigns/bewcastle-fray
+# umpire-core, the whole program the front (umpire, the C library alone) starts
+CORE=$(dirname "$(readlink -f "$BIN")")/umpire-core
 for lib in libgmime-3.0 libglib-2.0 libgobject-2.0 libcurl libgsl; do
-    ! ldd "$BIN" | grep -q "$lib" || die "umpire is linked with $lib"
+    ! ldd "$CORE" | grep -q "$lib" || die "umpire-core is linked with $lib"
 done
 command -v strace >/dev/null 2>&1 || { echo "skipped the traced part: no strace"; exit 0; }
 

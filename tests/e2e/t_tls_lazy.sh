@@ -5,7 +5,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 HR="$ROOT/campaigns/harbour-raid"
 command -v strace >/dev/null 2>&1 || { echo "skipped: no strace"; exit 0; }
-ldd "$BIN" | grep -q libmbedx509 || { echo "skipped: libgit2 without mbedTLS"; exit 0; }
+ldd "$(dirname "$(readlink -f "$BIN")")/umpire-core" | grep -q libmbedx509 || { echo "skipped: libgit2 without mbedTLS"; exit 0; }
 # certs FILE: the certificate files the traced run opened
 certs() { grep -E 'openat\(.*(\.crt|\.pem|/certs)' "$1" || true; }
 expect 0 "$BIN" init --visibility open --entropy none "$TMP/c" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret"
