@@ -120,8 +120,15 @@ $(LIB): $(LIB_OBJ)
 $(CORE): $(CMD_OBJ) $(LIB)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS)
 
+# The front starts for every command: the release build links it statically (no dynamic
+# loader: an idle pass took about 1.5 ms CPU less on the 2-core machine; -static-pie gave
+# back 1 ms of it to relocate itself); the sanitizers of the other variants need the
+# dynamic loader.
+ifeq ($(VARIANT),release)
+  FRONT_LDFLAGS := -static
+endif
 $(BIN): $(FRONT_OBJ)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) $(FRONT_LDFLAGS) -o $@ $(FRONT_OBJ)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.c tests/unit/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
