@@ -4,7 +4,8 @@
 # the waits with --verbose; a pause always), until anything the mark lists changes. Proved
 # with a copy of the front alone in a folder with no umpire-core beside it: it answers (exit
 # 0) or hands over (exit 69, the core missing). Each invalidation then gets the full pass its
-# work done: a mail in new/, the clock past the mark's time (a reminder, the deadline),
+# work done: a mail in new/, the clock past the mark's time (a reminder, the deadline, a
+# pause's end, a beacon round's time),
 # an umpire command between passes (the mark removed), campaign.yaml edited by hand, other
 # arguments, a garbled mark, a mark that is a link (not followed, not written through).
 # Real parts: a Maildir, a sendmail program that files what it is handed.
@@ -43,8 +44,8 @@ export SOURCE_DATE_EPOCH=$T0
 
 # run PROGRAM CODE [ARGS...]: an umpire run pass of c by PROGRAM, exit CODE wanted.
 run() { _p=$1 _c=$2; shift 2; expect "$_c" "$_p" run "$CAMP" --maildir md "$@"; }
-# idle PROGRAM: a pass by PROGRAM that prints nothing.
-idle() { run "$1" 0; [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] || { cat "$TMP/out" "$TMP/err"; die "the idle pass printed"; }; }
+# idle PROGRAM [ARGS...]: a pass by PROGRAM that prints nothing.
+idle() { _p=$1; shift; run "$_p" 0 "$@"; [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] || { cat "$TMP/out" "$TMP/err"; die "the idle pass printed"; }; }
 # handed_over: the front alone had to start the core (exit 69, told).
 handed_over() { run "$LONE" 69 "$@"; has "$TMP/err" "umpire-core is missing"; }
 until_of() { sed -n 's/^until //p' "$MARK"; }
@@ -156,3 +157,21 @@ run "$LONE" 0
 [ "$(cat "$TMP/out")" = "turn 1: paused until 2026-01-10T00:00:00Z" ] || die "the front did not say the pause"
 [ "$(until_of)" = 1768003200 ] || die "a paused mark holds until $(until_of), not the pause's end"
 SOURCE_DATE_EPOCH=1768003200 handed_over
+
+# A closed turn waiting for its beacon round: the mark holds until the round is out, then the
+# full pass takes the round (--beacon-command) and resolves the turn.
+BS=$ROOT/campaigns/betio-seawall
+export SOURCE_DATE_EPOCH=1767225600
+expect 0 "$BIN" init b --scenario "$BS/scenario.yaml" --secret-file "$BS/demo.secret" \
+    --entropy beacon --demo-beacon --visibility open
+expect 0 "$BIN" close b --allow-missing
+has "$TMP/out" "round 201, out at 2026-01-01 00:10:00 UTC"
+CAMP=b MARK=b/.umpire/run-idle
+CMD="UMPIRE_BLS=$(dirname "$(readlink -f "$BIN")")/umpire-bls $ROOT/tools/demo-beacon"
+idle "$BIN" --beacon-command "$CMD"
+[ "$(until_of)" = 1767226200 ] || die "the mark holds until $(until_of), not the round's time"
+SOURCE_DATE_EPOCH=1767226199 idle "$LONE" --beacon-command "$CMD"
+export SOURCE_DATE_EPOCH=1767226200
+handed_over --beacon-command "$CMD"
+run "$BIN" 0 --beacon-command "$CMD"
+has "$TMP/out" "turn 1: "
