@@ -116,12 +116,12 @@ static int run_inbox(struct campaign *c, const char *maildir, long long now)
 	int rc = inbox_run(c, maildir, now, &rep);
 	for (size_t i = 0; i < rep.n_items; i++)
 		counts[rep.items[i].verdict]++;
-	/* Mail left for another campaign is no news on every pass. */
 	busy |= rep.n_items > 0;
-	if (rep.n_items == 0)
+	if (rep.n_items == 0) /* the line --verbose prints, kept for the front */
 		wait_line(0,
 			"inbox: turn %d: 0 accepted, 0 refused, 0 duplicate, 0 for other campaigns, 0 unreadable, 0 automatic (not answered)",
 			rep.turn);
+	/* Mail left for another campaign is no news on every pass. */
 	else if (rep.n_items > counts[INBOX_FOREIGN] || verbose)
 		printf("inbox: turn %d: %zu accepted, %zu refused, %zu duplicate, %zu for other campaigns, %zu unreadable, %zu automatic (not answered)\n",
 			rep.turn, counts[INBOX_ACCEPTED], counts[INBOX_REFUSED],
