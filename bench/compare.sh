@@ -67,8 +67,8 @@ if [ -d "$CAMPAIGN/.umpire" ]; then
         done
     done
     : >"$T/start"
-    for r in $(seq "$RUNS"); do timed "$T/start" "$A/build/umpire" --version; done
-    row "idle umpire run pass: cpu" "$(ms "$(cpu "$T/ib")") ms" "$(ms "$(cpu "$T/ia")") ms" "$(ratio "$(cpu "$T/ia")" "$(cpu "$T/ib")")" "< 10 ms (a start: $(ms "$(cpu "$T/start")") ms)"
+    for r in $(seq "$RUNS"); do timed "$T/start" /bin/true; done # a process started: the floor
+    row "idle umpire run pass: cpu" "$(ms "$(cpu "$T/ib")") ms" "$(ms "$(cpu "$T/ia")") ms" "$(ratio "$(cpu "$T/ia")" "$(cpu "$T/ib")")" "< 10 ms (/bin/true: $(ms "$(cpu "$T/start")") ms)"
     rm -rf "$T/idle-b" "$T/idle-a"
 fi
 

@@ -93,9 +93,10 @@ mkdir -p "$T/md/new" "$T/md/cur" "$T/md/tmp"
 : > "$T/idle"; : > "$T/start"
 for r in $(seq "$RUNS"); do
     timed "$T/idle" "$BIN" run "$C" --maildir "$T/md"
-    timed "$T/start" "$BIN" --version # its floor: a start of the program, nothing opened
+    timed "$T/start" /bin/true # its floor: a process started, nothing read (the front of an idle
+    # pass answers without starting umpire-core; `umpire --version` is the front and the core)
 done
-row "idle umpire run pass vs a start: cpu" "$(ms "$(cpu "$T/idle")") vs $(ms "$(cpu "$T/start")") ms" "$(ratio "$(cpu "$T/idle")" "$(cpu "$T/start")")" "< 10 ms"
+row "idle umpire run pass vs /bin/true: cpu" "$(ms "$(cpu "$T/idle")") vs $(ms "$(cpu "$T/start")") ms" "$(ratio "$(cpu "$T/idle")" "$(cpu "$T/start")")" "< 10 ms"
 
 # --- disk: .umpire/ against .git, bytes a turn (issue 38 item 4), .git packed by the run above ---
 sqlite3 "$C/.umpire/journal.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
