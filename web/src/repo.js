@@ -55,6 +55,15 @@ export class Repo {
 		this.kept = 0; // bytes in objects (the oldest dropped past KEPT)
 		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
 		this.packed = null; // packed-refs: name -> id, read at the first ref looked up
+		this.unpacked = null; // oid -> { type, bytes }: a pack's objects resolved when it was indexed (preload)
+	}
+
+	/** Objects already resolved and hashed (oid -> { type, bytes }, each bytes' SHA-1 with its
+	 *  header checked to be oid by the caller), read from here before the loose objects and
+	 *  isomorphic-git: the page's bundle, whose objects its indexing resolves (inputs.js).
+	 *  The map is the Repo's from now on. */
+	preload(objects) {
+		this.unpacked = objects;
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
@@ -120,6 +129,10 @@ export class Repo {
 
 	async read(oid, want) {
 		let o = this.objects.get(oid);
+		if (!o && this.unpacked) {
+			o = this.unpacked.get(oid);
+			if (o && o.bytes.length > (LIMITS[o.type] || LIMITS.commit)) throw new Failed(tooBig(o.type, oid, o.bytes.length));
+		}
 		if (!o) {
 			o = await this.loose(oid);
 			if (!o) {
