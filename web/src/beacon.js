@@ -183,6 +183,14 @@ export function useWorkers(p) {
 
 const CHUNK = 32; // rounds a worker takes at once
 
+/** For a caller with nothing else to do until the rounds handed out are checked: this thread
+ *  takes its share of the chunks still queued for the workers, the last one first (the workers
+ *  take the first ones), each checked here as when no worker could take it (the same answer),
+ *  letting the workers' answers in between (a task each), until no chunk waits. */
+export async function helpWorkers() {
+	while (pool && pool.takeBack && pool.takeBack()) await new Promise((ok) => setTimeout(ok, 0));
+}
+
 /**
  * Rounds checked in batches, in the order they come (a turn's round after the one before), by
  * one random linear combination of their pairing equations: with fresh random 128-bit r_i,

@@ -8,7 +8,7 @@ import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
 import { checkTimelocked } from './timelock-verify.js';
-import { beaconHash, randomnessOf, checkRound, RoundBatch, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
+import { beaconHash, randomnessOf, checkRound, RoundBatch, helpWorkers, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
 import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
@@ -216,6 +216,7 @@ class Rounds {
 			const s = this.sealed[0];
 			if (s.bad === undefined) {
 				if (this.sealed.length <= keep) return;
+				await helpWorkers(); // the chunks still queued checked here too, rather than waiting
 				await s.done;
 			}
 			this.sealed.shift();

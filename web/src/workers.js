@@ -61,6 +61,15 @@ export class Pool {
 		}
 	}
 
+	/** The last job queued and not sent to any worker yet taken back: rejected, so that its
+	 *  caller runs it itself (as when no worker could). Whether there was one. */
+	takeBack() {
+		const q = this.queue.pop();
+		if (!q) return false;
+		q.reject(new Error('taken back by the caller'));
+		return true;
+	}
+
 	done(w, m) {
 		const q = this.out.get(m && m.id);
 		if (!q) return;
