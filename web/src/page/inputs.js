@@ -17,11 +17,12 @@ const HEAD = /^(blob|tree|commit|tag) ([0-9]{1,20})$/;
  * does not resolve each again from the pack (inflating it and its delta bases with pako, a
  * second time): indexPack hashes each object it resolves, wrapped as git hashes it ("type
  * size\0" and the bytes), with crypto.subtle.digest('SHA-1'), which is wrapped meanwhile to
- * hash with @noble/hashes in this thread (one promise, not a trip to the browser's crypto
- * thread per object) and to keep each wrapped object in objects (oid -> { type, bytes }),
- * at most UNPACKED bytes in all. What is kept is hashed here: an object is only ever kept
- * under the SHA-1 of its own bytes, whatever isomorphic-git passes. The digest is restored
- * before this returns.
+ * keep each wrapped object in objects (oid -> { type, bytes }), at most UNPACKED bytes in all,
+ * and to hash the small ones with @noble/hashes in this thread (one promise, not a trip to the
+ * browser's crypto thread each). An object is only kept under the SHA-1 of its own header and
+ * bytes, computed here, whatever isomorphic-git passes (a larger object's by the browser's
+ * digest, of the bytes as passed: isomorphic-git's wrap makes a new array for each object and
+ * never writes to it again). The digest is restored before this returns.
  */
 async function keepingObjects(objects, index) {
 	const subtle = globalThis.crypto && globalThis.crypto.subtle;
@@ -51,7 +52,7 @@ async function keepingObjects(objects, index) {
 		}
 		const h = sha1(data);
 		keep(data, h);
-		return Promise.resolve(h.buffer);
+		return Promise.resolve(h.slice().buffer); // its own 20 bytes, as digest() gives
 	};
 	subtle.digest = hashing;
 	try {
