@@ -9,6 +9,7 @@ import { pippenger } from '@noble/curves/abstract/curve';
 import { hash_to_field } from '@noble/curves/abstract/hash-to-curve';
 import { randomBytes } from '@noble/hashes/utils';
 import { sha256, be64, ascii, hex, unhex } from './bytes.js';
+import { nextTask } from './workers.js';
 
 export const SCHEME = 'bls-unchained-g1-rfc9380';
 export const DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_';
@@ -182,6 +183,14 @@ export function useWorkers(p) {
 }
 
 const CHUNK = 32; // rounds a worker takes at once
+
+/** For a caller with nothing else to do until the rounds handed out are checked: this thread
+ *  takes its share of the chunks still queued for the workers, the last one first (the workers
+ *  take the first ones), each checked here as when no worker could take it (the same answer),
+ *  letting the workers' answers in between (a task each), until no chunk waits. */
+export async function helpWorkers() {
+	while (pool && pool.takeBack && pool.takeBack()) await nextTask();
+}
 
 /**
  * Rounds checked in batches, in the order they come (a turn's round after the one before), by

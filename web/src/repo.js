@@ -26,6 +26,27 @@ function nameOf(b, from, to) {
 const MODES = new Map(['100644', '100755', '40000', '120000', '160000'].map((m) => [m, m]));
 const tooBig = (type, oid, size) => `the ${type} object ${oid} is ${size} bytes, over the limit of ${(LIMITS[type] || LIMITS.commit) / (1024 * 1024)} MiB for a ${type} (a crafted repository?)`;
 
+/** Where each entry of tree oid (bytes b) starts, the entries counted before any is looked at
+ *  (a crafted tree costs no more than its bytes); throws when there are too many, or when an
+ *  entry is not "MODE NAME\0" and 20 bytes. */
+function scanTree(oid, b) {
+	let n = 0;
+	for (let i = 0; i < b.length; n++) {
+		const nul = b.indexOf(0, i);
+		if (nul < 0) break;
+		i = nul + 21;
+	}
+	if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
+	const at = [];
+	for (let i = 0; i < b.length;) {
+		const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
+		if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
+		at.push(i);
+		i = nul + 21;
+	}
+	return at;
+}
+
 /** The inflater and SHA-1 of any platform: pako and @noble/hashes, in this thread. */
 export const PORTABLE = {
 	inflate: (b) => pako.inflate(b),
@@ -55,6 +76,15 @@ export class Repo {
 		this.kept = 0; // bytes in objects (the oldest dropped past KEPT)
 		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
 		this.packed = null; // packed-refs: name -> id, read at the first ref looked up
+		this.unpacked = null; // oid -> { type, bytes }: a pack's objects resolved when it was indexed (preload)
+	}
+
+	/** Objects already resolved and hashed (oid -> { type, bytes }, each bytes' SHA-1 with its
+	 *  header checked to be oid by the caller), read from here before the loose objects and
+	 *  isomorphic-git: the page's bundle, whose objects its indexing resolves (inputs.js).
+	 *  The map is the Repo's from now on. */
+	preload(objects) {
+		this.unpacked = objects;
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
@@ -120,6 +150,10 @@ export class Repo {
 
 	async read(oid, want) {
 		let o = this.objects.get(oid);
+		if (!o && this.unpacked) {
+			o = this.unpacked.get(oid);
+			if (o && o.bytes.length > (LIMITS[o.type] || LIMITS.commit)) throw new Failed(tooBig(o.type, oid, o.bytes.length));
+		}
 		if (!o) {
 			o = await this.loose(oid);
 			if (!o) {
@@ -257,18 +291,16 @@ export class Repo {
 		const o = await this.read(oid, 'tree');
 		if (!o) throw new Failed(`tree ${oid} is missing from the clone`);
 		const b = o.bytes;
-		// the entries counted before any is made: a crafted tree costs no more than its bytes
-		let n = 0;
-		for (let i = 0; i < b.length; n++) {
-			const nul = b.indexOf(0, i);
-			if (nul < 0) break;
-			i = nul + 21;
-		}
-		if (n > 262144) throw new Failed(`tree ${oid} has ${n} entries, over the limit of 262144 (a crafted repository?)`);
-		const at = [];
+		// one pass: where each entry starts (no entry made), while its first NUL follows its
+		// mode's space and the entries stay under the limit; any other tree scanned again as
+		// before (scanTree), for its reason
+		let at = [];
 		for (let i = 0; i < b.length;) {
-			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, sp);
-			if (sp < 0 || nul < 0 || nul + 21 > b.length) throw new Failed(`tree ${oid} is malformed (a crafted repository?)`);
+			const sp = b.indexOf(0x20, i), nul = b.indexOf(0, i);
+			if (sp < 0 || nul < sp || nul + 21 > b.length || at.length === 262144) {
+				at = scanTree(oid, b);
+				break;
+			}
 			at.push(i);
 			i = nul + 21;
 		}
@@ -360,15 +392,22 @@ export class Repo {
 	async differing(ta, tb) {
 		const A = ta ? await this.treeInfo(ta) : null, B = tb ? await this.treeInfo(tb) : null;
 		const na = A ? A.at.length - 1 : 0, nb = B ? B.at.length - 1 : 0;
-		const same = (ka, kb) => {
-			const a0 = A.at[ka], a1 = A.at[ka + 1], b0 = B.at[kb];
-			if (a1 - a0 !== B.at[kb + 1] - b0) return false;
-			for (let j = 0; j < a1 - a0; j++) if (A.b[a0 + j] !== B.b[b0 + j]) return false;
-			return true;
-		};
+		// the bytes both share from the start, then the entries wholly in them (the same bytes
+		// parse to the same entries at the same places); the bytes both share from the end, then
+		// the entries wholly in them at the same distance from the end (each entry compared as
+		// a whole, byte for byte, gives the same p and q)
 		let p = 0, q = 0;
-		while (p < na && p < nb && same(p, p)) p++;
-		while (q < na - p && q < nb - p && same(na - 1 - q, nb - 1 - q)) q++;
+		if (na && nb) {
+			const a = A.b, b = B.b, la = a.length, lb = b.length, n = Math.min(la, lb);
+			let d = 0;
+			while (d < n && a[d] === b[d]) d++;
+			while (p < na && p < nb && A.at[p + 1] <= d) p++;
+			// (no further than the entries after the first p: only those can end the trees)
+			const m = Math.min(la - A.at[p], lb - B.at[p]);
+			let r = 0;
+			while (r < m && a[la - 1 - r] === b[lb - 1 - r]) r++;
+			while (q < na - p && q < nb - p && la - A.at[na - 1 - q] <= r && la - A.at[na - 1 - q] === lb - B.at[nb - 1 - q]) q++;
+		}
 		const pick = (t, from, to) => {
 			const m = new Map();
 			for (let k = from; k < to; k++) {

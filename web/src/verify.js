@@ -8,12 +8,13 @@ import { readCampaign, UMPIRE } from './campaign.js';
 import { keyChains, journalHead0, journalHeadNext } from './chain.js';
 import { ordersDigest, turnSeed, die } from './dice.js';
 import { checkTimelocked } from './timelock-verify.js';
-import { beaconHash, randomnessOf, checkRound, RoundBatch, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
+import { beaconHash, randomnessOf, checkRound, RoundBatch, helpWorkers, KNOWN_CHAINS, QUICKNET, DEMO_CHAIN } from './beacon.js';
 import { parseClose, checkCloseFile, checkCloseCommit, checkAgainstTurn, checkSealedAgainstTurn, checkMissingEvents, checkReveals, closePath, trailer, SIGNATURE } from './close.js';
 import { exportViews, revealed as readRevealed, sameViews } from './sealed.js';
 import { readReceipt, checkCloseReceipt, checkRevealReceipt, WITNESS_WINDOW } from './receipts.js';
 import { decide, verdictLines } from './verdict.js';
 import { checkView } from './view.js';
+import { nextTask } from './workers.js';
 
 const EXPORT_KEYS = ['campaign', 'rules', 'rules_revision', 'turn', 'key', 'orders', 'orders_digest', 'beacon', 'beacon_value', 'beacon_round', 'beacon_signature', 'seed', 'dice', 'events', 'void_orders', 'views', 'public_report_sha256', 'state_sha256', 'summary'];
 const STAND_IN = /^no reveal from (.*): the hash his orders committed to stands in for his nonce$/;
@@ -139,6 +140,7 @@ async function verifyHistory(repo, opts, st, out) {
 			say(`turn ${t}: ok: ${r.checked}, ${r.dice} dice, state hash, chain, commit, history`);
 			if (rounds.size >= BATCH) rounds.seal();
 			await rounds.drain(); // the lines of the batches checked by now
+			await nextTask(); // the workers' answers taken (and their next chunks sent), the page drawn
 		} catch (e) {
 			await rounds.finish(); // a bad round before this turn is the first failure
 			if (e instanceof Failed && !/^turn \d+: /.test(e.message)) e.message = `turn ${t}: ${e.message}`;
@@ -216,6 +218,7 @@ class Rounds {
 			const s = this.sealed[0];
 			if (s.bad === undefined) {
 				if (this.sealed.length <= keep) return;
+				await helpWorkers(); // the chunks still queued checked here too, rather than waiting
 				await s.done;
 			}
 			this.sealed.shift();

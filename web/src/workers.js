@@ -3,6 +3,23 @@
 // The same code in both homes: node's worker_threads (node-workers.js) and the browser's Web
 // Workers (page/workers.js) each only start a worker and carry its messages.
 
+const channel = typeof setImmediate !== 'function' && typeof MessageChannel === 'function' ? new MessageChannel() : null;
+const waiting = [];
+if (channel) channel.port1.onmessage = () => waiting.shift()();
+
+/** Resolves in a task of its own, after the tasks already queued (the workers' answers, and in a
+ *  page its drawing and input): setImmediate in node, a MessageChannel's message in a browser
+ *  (setTimeout(0) waits at least 4 ms once nested). A verification whose reads all resolve at
+ *  once would otherwise run as one task, the workers' answers and the page's lines waiting for
+ *  its end. */
+export function nextTask() {
+	if (!channel) return new Promise((ok) => (typeof setImmediate === 'function' ? setImmediate(ok) : setTimeout(ok, 0)));
+	return new Promise((ok) => {
+		waiting.push(ok);
+		channel.port2.postMessage(0);
+	});
+}
+
 /**
  * A pool of n workers made by spawn() on first use, each { post(message), listen(onMessage,
  * onError), ref(), unref(), terminate() }. run(job) sends { id, job } to an idle worker (or
@@ -59,6 +76,15 @@ export class Pool {
 				q.reject(e);
 			}
 		}
+	}
+
+	/** The last job queued and not sent to any worker yet taken back: rejected, so that its
+	 *  caller runs it itself (as when no worker could). Whether there was one. */
+	takeBack() {
+		const q = this.queue.pop();
+		if (!q) return false;
+		q.reject(new Error('taken back by the caller'));
+		return true;
 	}
 
 	done(w, m) {
