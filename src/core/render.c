@@ -635,6 +635,10 @@ int render_keep_before(struct turn *t)
 	if (t->before)
 		c->rules->state_free(t->before);
 	t->before = NULL;
+	if (c->rules->state_clone) {
+		t->before = c->rules->state_clone(&c->rc, t->state);
+		return 0;
+	}
 	diag_init(&d);
 	n = c->rules->state_emit(&c->rc, t->state);
 	if (!n || c->rules->state_parse(&t->before, &c->rc, n, &d) < 0)
@@ -658,6 +662,11 @@ static int shared_maps(struct turn *t, const struct rules_map *m)
 	out->own_map = xcalloc(c->n_players ? c->n_players : 1, 1);
 	for (size_t i = 0; i < c->n_players; i++) {
 		struct buf *b = &out->maps[i];
+		/* The rule system's word that his map is the public one (rules.h): twelve sides
+		 * of a big battle are twelve drawings saved. */
+		if (c->rules->map_as_public &&
+			c->rules->map_as_public(&c->rc, t->state, m, c->players[i]))
+			continue;
 		svg_set_runs(runs);
 		c->rules->draw_map(&c->rc, t->state, m, c->players[i], b);
 		svg_set_runs(0);
