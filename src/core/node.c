@@ -909,18 +909,21 @@ static int utf8_as_is(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable text
- * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted, ASCII) or
- * for an integer or a bool (not quoted), double-quoted otherwise (UTF-8 as utf8_as_is
- * allows). Returns -1 when s is none of these, for libyaml to write. */
+/* The bytes of s as emit_node writes a scalar that fits on its line: printable text; plain
+ * when plain_safe says so (quoted, ASCII) or for an integer or a bool (not quoted),
+ * double-quoted otherwise (UTF-8 as utf8_as_is allows), '"' and '\\' escaped with a
+ * backslash as libyaml's double-quoted writer escapes them (a Reivers move says 5" of
+ * movement: 9,600 of them were written by libyaml). Returns -1 when s is none of these, for
+ * libyaml to write. */
 static int simple_scalar(struct buf *out, const char *s, int quoted)
 {
-	size_t len = 0;
+	size_t len = 0, escapes = 0;
 	int ascii = 1;
 	for (; s[len]; len++) {
 		unsigned char c = (unsigned char)s[len];
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+		if (c < 0x20 || c == 0x7f)
 			return -1;
+		escapes += c == '"' || c == '\\';
 		ascii &= c < 0x80;
 	}
 	/* Outside ASCII only inside double quotes (libyaml chooses how to write a plain one). */
@@ -936,12 +939,20 @@ static int simple_scalar(struct buf *out, const char *s, int quoted)
 		buf_append(out, s, len);
 		return 0;
 	}
-	if (ascii && plain_safe(s)) {
+	if (ascii && plain_safe(s)) { /* never with '"' or '\\' in it */
 		buf_append(out, s, len);
 		return 0;
 	}
 	buf_puts(out, "\"");
-	buf_append(out, s, len);
+	for (size_t i = 0, from = 0; escapes && i <= len; i++)
+		if (i == len || s[i] == '"' || s[i] == '\\') {
+			buf_append(out, s + from, i - from);
+			if (i < len)
+				buf_append(out, (const char[]){ '\\', s[i] }, 2);
+			from = i + 1;
+		}
+	if (!escapes)
+		buf_append(out, s, len);
 	buf_puts(out, "\"");
 	return 0;
 }
