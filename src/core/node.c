@@ -909,21 +909,17 @@ static int utf8_as_is(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable text; plain
- * when plain_safe says so (quoted, ASCII) or for an integer or a bool (not quoted),
- * double-quoted otherwise (UTF-8 as utf8_as_is allows), '"' and '\\' escaped with a
- * backslash as libyaml's double-quoted writer escapes them (a Reivers move says 5" of
- * movement: 9,600 of them were written by libyaml). Returns -1 when s is none of these, for
- * libyaml to write. */
+/* s as emit_node writes a printable scalar that fits on its line: plain when plain_safe says so
+ * (quoted, ASCII) or for an integer or a bool (not quoted), else double-quoted, '"' and '\\'
+ * escaped as libyaml does (UTF-8 as utf8_as_is allows). -1 for anything else: libyaml's. */
 static int simple_scalar(struct buf *out, const char *s, int quoted)
 {
-	size_t len = 0, escapes = 0;
+	size_t len = 0;
 	int ascii = 1;
 	for (; s[len]; len++) {
 		unsigned char c = (unsigned char)s[len];
 		if (c < 0x20 || c == 0x7f)
 			return -1;
-		escapes += c == '"' || c == '\\';
 		ascii &= c < 0x80;
 	}
 	/* Outside ASCII only inside double quotes (libyaml chooses how to write a plain one). */
@@ -944,15 +940,10 @@ static int simple_scalar(struct buf *out, const char *s, int quoted)
 		return 0;
 	}
 	buf_puts(out, "\"");
-	for (size_t i = 0, from = 0; escapes && i <= len; i++)
-		if (i == len || s[i] == '"' || s[i] == '\\') {
-			buf_append(out, s + from, i - from);
-			if (i < len)
-				buf_append(out, (const char[]){ '\\', s[i] }, 2);
-			from = i + 1;
-		}
-	if (!escapes)
-		buf_append(out, s, len);
+	for (size_t i = 0; i < len; i++) {
+		int esc = s[i] == '"' || s[i] == '\\'; /* then a backslash before it */
+		buf_append(out, (const char[]){ '\\', s[i] } + !esc, 1 + (size_t)esc);
+	}
 	buf_puts(out, "\"");
 	return 0;
 }
