@@ -80,7 +80,8 @@ void buf_reserve(struct buf *b, size_t extra)
 
 void buf_append(struct buf *b, const void *data, size_t n)
 {
-	buf_grow(b, n);
+	if (n >= b->cap - b->len) /* no room for n bytes and the NUL (none at all yet: cap 0) */
+		buf_grow(b, n);
 	if (n)
 		memcpy(b->data + b->len, data, n);
 	b->len += n;

@@ -909,17 +909,16 @@ static int utf8_as_is(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* The bytes of s as emit_node writes a scalar that fits on its line: printable text
- * without '"' or '\\' (nothing to escape); plain when plain_safe says so (quoted, ASCII) or
- * for an integer or a bool (not quoted), double-quoted otherwise (UTF-8 as utf8_as_is
- * allows). Returns -1 when s is none of these, for libyaml to write. */
+/* s as emit_node writes a printable scalar that fits on its line: plain when plain_safe says so
+ * (quoted, ASCII) or for an integer or a bool (not quoted), else double-quoted, '"' and '\\'
+ * escaped as libyaml does (UTF-8 as utf8_as_is allows). -1 for anything else: libyaml's. */
 static int simple_scalar(struct buf *out, const char *s, int quoted)
 {
 	size_t len = 0;
 	int ascii = 1;
 	for (; s[len]; len++) {
 		unsigned char c = (unsigned char)s[len];
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+		if (c < 0x20 || c == 0x7f)
 			return -1;
 		ascii &= c < 0x80;
 	}
@@ -936,12 +935,15 @@ static int simple_scalar(struct buf *out, const char *s, int quoted)
 		buf_append(out, s, len);
 		return 0;
 	}
-	if (ascii && plain_safe(s)) {
+	if (ascii && plain_safe(s)) { /* never with '"' or '\\' in it */
 		buf_append(out, s, len);
 		return 0;
 	}
 	buf_puts(out, "\"");
-	buf_append(out, s, len);
+	for (size_t i = 0; i < len; i++) {
+		int esc = s[i] == '"' || s[i] == '\\'; /* then a backslash before it */
+		buf_append(out, (const char[]){ '\\', s[i] } + !esc, 1 + (size_t)esc);
+	}
 	buf_puts(out, "\"");
 	return 0;
 }

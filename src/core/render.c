@@ -1,6 +1,7 @@
 /* render.c — the files a turn writes besides state.yaml: the journal export
  * (journal/turn-NNNN.yaml), everything anyone needs to re-derive and audit the turn, and a
  * Markdown report per player. Canonical output: the same turn renders the same bytes. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -594,11 +595,37 @@ void render_map_link(struct buf *b, const struct campaign *c, int turn, const ch
 	buf_printf(b, "![Map of turn %d](%s)\n\n", turn, link);
 }
 
-int render_map(struct buf *out, const struct campaign *c, const void *state,
-	const struct rules_map *m, const char *player)
+/* A map that was drawn with runs, kept when it had to be: drawn plain it would have passed
+ * SVG_RUNS_FROM and not SVG_MAX_BYTES (svg_plain_bytes), and with runs it does not pass
+ * SVG_MAX_BYTES either. Else out is cut back to at: 0. */
+static int runs_kept(struct buf *out, size_t at)
+{
+	size_t plain = svg_plain_bytes(out, at); /* SIZE_MAX: not one svg.h drawing */
+
+	if (plain != SIZE_MAX && plain > SVG_RUNS_FROM && plain <= SVG_MAX_BYTES &&
+		out->len - at <= SVG_MAX_BYTES)
+		return 1;
+	out->len = at;
+	if (out->data)
+		out->data[at] = '\0';
+	return 0;
+}
+
+/* render_map, drawn with runs first when runs_first (a big battle's map most likely needs
+ * them: one drawing, not a plain one thrown away), else plain first; the same bytes either
+ * way. */
+static int render_map_as(struct buf *out, const struct campaign *c, const void *state,
+	const struct rules_map *m, const char *player, int runs_first)
 {
 	size_t at = out->len;
 
+	if (runs_first) {
+		svg_set_runs(1);
+		c->rules->draw_map(&c->rc, state, m, player, out);
+		svg_set_runs(0);
+		if (runs_kept(out, at))
+			return 1;
+	}
 	c->rules->draw_map(&c->rc, state, m, player, out);
 	if (out->len - at > SVG_RUNS_FROM && out->len - at <= SVG_MAX_BYTES) {
 		/* A big battle's map: drawn again with runs, the same picture in fewer bytes;
@@ -623,6 +650,12 @@ int render_map(struct buf *out, const struct campaign *c, const void *state,
 	return 0;
 }
 
+int render_map(struct buf *out, const struct campaign *c, const void *state,
+	const struct rules_map *m, const char *player)
+{
+	return render_map_as(out, c, state, m, player, 0);
+}
+
 int render_keep_before(struct turn *t)
 {
 	const struct campaign *c = t->c;
@@ -635,6 +668,10 @@ int render_keep_before(struct turn *t)
 	if (t->before)
 		c->rules->state_free(t->before);
 	t->before = NULL;
+	if (c->rules->state_clone) {
+		t->before = c->rules->state_clone(&c->rc, t->state);
+		return 0;
+	}
 	diag_init(&d);
 	n = c->rules->state_emit(&c->rc, t->state);
 	if (!n || c->rules->state_parse(&t->before, &c->rc, n, &d) < 0)
@@ -653,18 +690,23 @@ static int shared_maps(struct turn *t, const struct rules_map *m)
 {
 	const struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
-	int runs = render_map(&out->public_map, c, t->state, m, NULL);
+	int runs = render_map_as(&out->public_map, c, t->state, m, NULL, 1);
 
 	out->own_map = xcalloc(c->n_players ? c->n_players : 1, 1);
 	for (size_t i = 0; i < c->n_players; i++) {
 		struct buf *b = &out->maps[i];
+		/* The rule system's word that his map is the public one (rules.h): twelve sides
+		 * of a big battle are twelve drawings saved. */
+		if (c->rules->map_as_public &&
+			c->rules->map_as_public(&c->rc, t->state, m, c->players[i]))
+			continue;
 		svg_set_runs(runs);
 		c->rules->draw_map(&c->rc, t->state, m, c->players[i], b);
 		svg_set_runs(0);
 		out->own_map[i] = !svg_same_but_title(b, &out->public_map);
 		buf_release(b);
 		if (out->own_map[i])
-			render_map(b, c, t->state, m, c->players[i]);
+			render_map_as(b, c, t->state, m, c->players[i], runs);
 	}
 	return 0;
 }

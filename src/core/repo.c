@@ -182,7 +182,7 @@ void repo_free(struct repo *r)
 		return;
 	repo_refs_changed(); /* another handle may come at r->git's address */
 	repo_forget_trees(r);
-	free(r->built_paths);
+	file_list_free(r->built_files, r->built_n);
 	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
 	free(r->workdir);
@@ -527,36 +527,12 @@ static int collect_oid(const git_oid *id, void *payload)
 	return 0;
 }
 
-/* The paths and blob ids of files, "path id\n" each in their order (the caller frees it), or
- * NULL when an id cannot be had. ids: the files' blob ids when known (NULL: hashed here). */
-static char *paths_list(const struct file *files, const git_oid *ids, size_t n)
-{
-	struct buf b = BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ids)
-			id = ids[i];
-		else if (blob_id(&id, files[i].data, files[i].len) < 0) {
-			buf_release(&b);
-			return NULL;
-		}
-		git_oid_tostr(hex, sizeof hex, &id);
-		buf_printf(&b, "%s %s\n", files[i].path, hex);
-	}
-	char *s = xstrdup(buf_str(&b));
-	buf_release(&b);
-	return s;
-}
-
 int repo_build(struct repo *r, const struct file *files, size_t n, const char *message,
 	long long when, char commit_hex[41])
 {
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
 	git_oid parent_id, commit_id, *blobs = NULL;
-	char *paths = NULL;
 	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
@@ -575,11 +551,13 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	if ((rc = make_commit(&commit_id, blobs, r->git, r->git, parent, files, n, message, when,
 		     0)) < 0)
 		goto git_error;
-	if (parent)
-		paths = paths_list(files, blobs, n);
 	git_oid_tostr(commit_hex, 41, &commit_id);
-	free(r->built_paths);
-	r->built_paths = paths;
+	file_list_free(r->built_files, r->built_n);
+	r->built_files = NULL;
+	r->built_n = 0;
+	for (size_t i = 0; parent && i < n; i++) /* what built_here compares */
+		file_list_add(&r->built_files, &r->built_n, files[i].path, files[i].data,
+			files[i].len);
 	r->built = commit_id;
 	if (parent)
 		r->built_parent = parent_id;
@@ -905,24 +883,20 @@ static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_t
 }
 
 /* Whether commit is the one repo_build built in this process on its parent from these files
- * (the same paths and bytes, in the same order): then its tree is the parent's with files
- * written over it, with no tree read or compared. 1 yes, 0 no. */
+ * (the same paths and bytes, in the same order, compared: its blobs, without hashing them
+ * again, most of a big turn's publish): then its tree is the parent's with files written
+ * over it, with no tree read or compared. 1 yes, 0 no. */
 static int built_here(const struct repo *r, git_commit *commit, const struct file *files, size_t n)
 {
-	git_oid *ids;
+	int same = n == r->built_n && git_commit_parentcount(commit) == 1 &&
+		   git_oid_equal(&r->built, git_commit_id(commit)) &&
+		   git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0));
 
-	if (!r->built_paths || git_commit_parentcount(commit) != 1 ||
-		!git_oid_equal(&r->built, git_commit_id(commit)) ||
-		!git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0)))
-		return 0;
-	ids = xcalloc(n ? n : 1, sizeof(*ids));
-	char *paths = NULL;
-	int same = 1;
-	for (size_t i = 0; same && i < n; i++)
-		same = blob_id(&ids[i], files[i].data, files[i].len) == 0;
-	same = same && (paths = paths_list(files, ids, n)) && strcmp(paths, r->built_paths) == 0;
-	free(paths);
-	free(ids);
+	for (size_t i = 0; same && i < n; i++) {
+		const struct file *b = &r->built_files[i];
+		same = strcmp(files[i].path, b->path) == 0 && files[i].len == b->len &&
+		       (!b->len || memcmp(files[i].data, b->data, b->len) == 0);
+	}
 	return same;
 }
 

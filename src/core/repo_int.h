@@ -18,7 +18,8 @@ struct repo {
 	 * files (NULL: none): its tree is known to be the parent's with the files written over
 	 * it, which publish need not check again. */
 	git_oid built, built_parent;
-	char *built_paths; /* paths_list of the files */
+	struct file *built_files; /* a copy of the files (NULL: none built on a parent) */
+	size_t built_n;           /* how many */
 	/* repo_rebuild_id's second handle on the repository, its writes in rebuild_pack (in
 	 * memory, emptied after each rebuild); kept open so its object cache serves the next
 	 * turn's rebuild (verify rebuilds every commit). NULL until the first rebuild. */

@@ -132,6 +132,7 @@ static void put_head(struct buf *b, const struct buf *geom, const char *fill, in
 static void flush(struct svg *s)
 {
 	struct buf *b = s->out;
+	size_t at = b->len;
 
 	if (s->run == 1) {
 		buf_append(b, s->pending.data, s->pending.len);
@@ -151,15 +152,27 @@ static void flush(struct svg *s)
 		}
 	}
 	s->run = 0;
+	s->shapes_runs += b->len - at;
 }
 
 /* Runs on for the drawings this thread begins (svg_set_runs): per thread, as verify renders
  * turns on several. */
 static _Thread_local int runs_on;
+/* The drawing this thread ended last (svg_end): where it was written (its buffer, the span
+ * from..to) and the bytes it would have had with runs off. */
+static _Thread_local struct {
+	const struct buf *out;
+	size_t from, to, plain;
+} last;
 
 void svg_set_runs(int on)
 {
 	runs_on = on != 0;
+}
+
+size_t svg_plain_bytes(const struct buf *out, size_t from)
+{
+	return last.out == out && last.from == from && last.to == out->len ? last.plain : SIZE_MAX;
 }
 
 /* A shape: geom its element and geometry attributes, paint its paint attributes, head an
@@ -172,6 +185,7 @@ static void shape(struct svg *s, const struct buf *geom, const struct buf *d,
 	const char *head_fill)
 {
 	struct buf *b = s->out;
+	size_t at = b->len;
 	int same = s->run && s->paint.len == paint->len &&
 		   memcmp(s->paint.data, paint->data, paint->len) == 0;
 
@@ -181,6 +195,13 @@ static void shape(struct svg *s, const struct buf *geom, const struct buf *d,
 		buf_puts(b, "/>\n");
 		put_head(b, head, head_fill, 0);
 		return;
+	}
+	/* What it would have written with runs off, for svg_plain_bytes. */
+	s->shapes_plain += geom->len + paint->len + strlen("/>\n");
+	if (head->len) {
+		buf_clear(&s->scratch);
+		put_head(&s->scratch, head, head_fill, 0);
+		s->shapes_plain += s->scratch.len;
 	}
 	if (same && s->run == 1) {
 		buf_puts(b, "<path d=\"");
@@ -197,6 +218,7 @@ static void shape(struct svg *s, const struct buf *geom, const struct buf *d,
 		buf_append(&s->heads, head_d->data, head_d->len);
 		if (!s->head_fill)
 			s->head_fill = head_fill;
+		s->shapes_runs += b->len - at;
 		return;
 	}
 	flush(s);
@@ -233,6 +255,9 @@ void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const cha
 	s->head_d = (struct buf)BUF_INIT;
 	s->heads = (struct buf)BUF_INIT;
 	s->head_fill = NULL;
+	s->scratch = (struct buf)BUF_INIT;
+	s->start = out->len;
+	s->shapes_runs = s->shapes_plain = 0;
 	buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
 	attr_int(out, "width", px_w);
 	attr_int(out, "height", (long long)px_w * s->h / s->w);
@@ -295,6 +320,10 @@ void svg_end(struct svg *s)
 		svg_group_end(s);
 	}
 	buf_puts(s->out, "</svg>\n");
+	last.out = s->out;
+	last.from = s->start;
+	last.to = s->out->len;
+	last.plain = s->out->len - s->start - s->shapes_runs + s->shapes_plain;
 	for (size_t i = 0; i < s->n_labels; i++)
 		free(s->labels[i].text);
 	free(s->labels);
@@ -305,6 +334,7 @@ void svg_end(struct svg *s)
 	buf_release(&s->pending_d);
 	buf_release(&s->head_d);
 	buf_release(&s->heads);
+	buf_release(&s->scratch);
 	s->labels = NULL;
 	s->boxes = NULL;
 	s->n_boxes = s->cap_boxes = s->n_labels = s->cap_labels = 0;
@@ -793,6 +823,17 @@ void svg_escape(struct buf *out, const char *text)
 	const unsigned char *p = (const unsigned char *)text;
 
 	while (*p) {
+		/* A run of printable ASCII that is no markup goes as it is, in one append: what
+		 * the loop below writes for it byte by byte (colours, ids, most text). */
+		size_t k = 0;
+		while (p[k] >= 0x20 && p[k] < 0x7f && p[k] != '&' && p[k] != '<' && p[k] != '>' &&
+			p[k] != '"' && p[k] != '\'')
+			k++;
+		if (k) {
+			buf_append(out, p, k);
+			p += k;
+			continue;
+		}
 		size_t n = utf8_len(p);
 		if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
 			buf_puts(out, "?");

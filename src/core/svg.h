@@ -59,11 +59,20 @@ struct svg {
 	size_t n_boxes, cap_boxes;
 	struct svg_pending *labels; /* svg_label's, placed and written by svg_end */
 	size_t n_labels, cap_labels;
+	size_t start;        /* out->len where the drawing begins */
+	size_t shapes_runs;  /* bytes the shapes wrote (runs on: their runs and elements) */
+	size_t shapes_plain; /* bytes they would have written with runs off */
+	struct buf scratch;  /* an arrowhead written alone, to count it */
 };
 
 /* Runs on (1) or off (0, the default) for the drawings this thread begins from now on
  * (render_map turns them on to draw a map over SVG_RUNS_FROM again). */
 void svg_set_runs(int on);
+/* The bytes the drawing this thread ended last (svg_end) would have had with runs off (its
+ * own length when they were off), when that drawing is all of out from offset from to its
+ * end; else SIZE_MAX. Everything but the shapes is the same bytes either way, so a map drawn
+ * with runs tells whether it had to be (render_map) without being drawn plain. */
+size_t svg_plain_bytes(const struct buf *out, size_t from);
 /* Starts a drawing of w x h user units, shown px_w pixels wide (the height follows), with a
  * <title> (escaped) and a white background. Appends to out. */
 void svg_begin(struct svg *s, struct buf *out, int w, int h, int px_w, const char *title);

@@ -15,7 +15,7 @@
 #include "core/adjust.h"
 #include "core/svg.h"
 
-#define RULES_INTERFACE_VERSION 4
+#define RULES_INTERFACE_VERSION 5
 
 /* What a rule system can do, for the core and for `umpire rules` (curl's PROTOPT_* style). */
 enum rules_flags {
@@ -169,6 +169,20 @@ struct rule_system {
 	 * the side plays no orders and its standing orders, as any missed turn does. */
 	int (*hold_orders)(void **out, const struct rules_campaign *c, const void *state, int turn,
 		const char *player);
+
+	/* Since version 5. A copy of state that owes nothing to it (caller frees with
+	 * state_free): what state_parse would give from state_emit's tree, without the round
+	 * trip (the turn keeps the state before it for its maps, issue 38). Optional: NULL
+	 * means the core copies through state_emit and state_parse. */
+	void *(*state_clone)(const struct rules_campaign *c, const void *state);
+	/* Since version 5. 1 when draw_map draws for player exactly what it draws for the
+	 * public view (player NULL) but for the <title>, else 0: the player may see nothing the
+	 * public may not, in state or m->before. It may say 0 when unsure (the core then draws
+	 * his map and compares), never 1 wrongly: his own hidden units would be left off his
+	 * map. Optional: NULL means the core draws and compares (docs/formats.md "Shared
+	 * reports"). */
+	int (*map_as_public)(const struct rules_campaign *c, const void *state,
+		const struct rules_map *m, const char *player);
 };
 
 /* The registered rule systems, NULL-terminated, in a fixed order. */

@@ -718,6 +718,33 @@ START_TEST(emit_utf8_as_libyaml)
 }
 END_TEST
 
+/* '"' and '\\' inside double quotes, escaped with a backslash: written directly as libyaml
+ * writes them (the same map with a key only libyaml writes, "y", is libyaml's bytes). */
+START_TEST(emit_escapes_as_libyaml)
+{
+	static const char *const values[] = { "5\" of movement", "back\\slash", "\"quoted\"",
+		"\u00e9 \"x\"", "a\\\"b", "\" lead", "trail \"", "\\" };
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		struct node *m = node_new_map(), *l = node_new_map();
+		node_map_str(m, "k", values[i]);
+		node_map_str(l, "k", values[i]);
+		node_map_str(l, "y", "-");
+		char *got = emit(m), *lib = emit(l);
+		ck_assert_msg(strncmp(lib, got, strlen(got)) == 0 &&
+				      strcmp(lib + strlen(got), "\"y\": \"-\"\n") == 0,
+			"direct %s, libyaml %s", got, lib);
+		struct buf entry = BUF_INIT;
+		ck_assert_int_eq(node_emit_entry(&entry, 0, 1, "k", values[i], 1), 0);
+		ck_assert_str_eq(buf_str(&entry), got);
+		buf_release(&entry);
+		free(got);
+		free(lib);
+		node_free(m);
+		node_free(l);
+	}
+}
+END_TEST
+
 START_TEST(emit_appends)
 {
 	struct buf b = BUF_INIT;
@@ -1360,6 +1387,7 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, emit_golden);
 	tcase_add_test(tc, emit_direct_as_libyaml);
 	tcase_add_test(tc, emit_utf8_as_libyaml);
+	tcase_add_test(tc, emit_escapes_as_libyaml);
 	tcase_add_test(tc, emit_appends);
 	tcase_add_test(tc, emit_root_scalar);
 	tcase_add_test(tc, emit_invalid_utf8_fails);

@@ -1514,6 +1514,62 @@ START_TEST(test_report_hides)
 }
 END_TEST
 
+/* rules.h map_as_public, against the drawings: a side it says sees the public map is drawn
+ * the public map but for the title; kerr, whose group kc holds the lurker hidden (in the state,
+ * or only before the turn), is not, and his map shows the lurker's move the public's does not.
+ * state_clone: the copy emits the same state and owes nothing to it (the turn's maps draw
+ * the moves from it). */
+static int map_check(const struct rv_state *s, const struct rules_map *m, const char *player)
+{
+	struct buf pub = BUF_INIT, own = BUF_INIT;
+	rv_map(&camp, s, m, NULL, &pub);
+	rv_map(&camp, s, m, player, &own);
+	int same = svg_same_but_title(&own, &pub), said = rv_map_as_public(&camp, s, m, player);
+	if (said)
+		ck_assert_msg(same, "%s: said the public map, drawn another", player);
+	buf_release(&pub);
+	buf_release(&own);
+	return said * 2 + same;
+}
+
+START_TEST(test_map_as_public_and_clone)
+{
+	struct rv_state *s = make(HEIDMEN "{id: lurker, group: kc, role: leader, at: [150, 150]}");
+	struct rv_state *before = rv_state_clone(&camp, s);
+	struct events ev;
+	struct rules_map m = { 1, before, &ev };
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	int kc = rv_group_find(s, -1, "kc");
+
+	events_init(&ev);
+	s->fig[fig(s, "lurker")].at.x = 250;
+	ck_assert_int_eq(before->fig[fig(before, "lurker")].at.x, 150);
+	ck_assert_int_eq(map_check(s, &m, "scott"), 3);
+	ck_assert_int_eq(map_check(s, &m, "kerr"), 0);
+	s->group[kc].hidden = 0; /* revealed this turn: hidden before it */
+	ck_assert_int_eq(map_check(s, &m, "kerr"), 0);
+	before->group[kc].hidden = 0;
+	ck_assert_int_eq(map_check(s, &m, "kerr"), 3);
+
+	struct node *x = rv_state_emit(&camp, s), *y = NULL;
+	struct rv_state *copy = rv_state_clone(&camp, s);
+	y = rv_state_emit(&camp, copy);
+	ck_assert_int_eq(node_emit(x, &a), 0);
+	ck_assert_int_eq(node_emit(y, &b), 0);
+	ck_assert_str_eq(buf_str(&a), buf_str(&b));
+	ck_assert_int_eq(rv_figure_find(copy, "lurker"), fig(s, "lurker"));
+	rv_state_free(s);
+	ck_assert_int_eq(copy->fig[rv_figure_find(copy, "lurker")].at.x, 250);
+	node_free(x);
+	node_free(y);
+	buf_release(&a);
+	buf_release(&b);
+	events_release(&ev);
+	rv_state_free(copy);
+	rv_state_free(before);
+}
+END_TEST
+
 /* Option spook-test: a volley of two calivers tests each horse once (volley) or twice
  * (discharge). */
 START_TEST(test_spook_test_option)
@@ -1920,6 +1976,7 @@ static Suite *reivers_suite(void)
 	tcase_add_test(t, test_charge_and_tie);
 	tcase_add_loop_test(t, test_herd_turn, 0, 2);
 	tcase_add_test(t, test_report_hides);
+	tcase_add_test(t, test_map_as_public_and_clone);
 	tcase_add_test(t, test_template_big_side);
 	tcase_add_test(t, test_place_group);
 	tcase_add_loop_test(t, test_spook_test_option, 0, 2);

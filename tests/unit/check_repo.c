@@ -566,6 +566,39 @@ START_TEST(test_publish_finishes_a_turn)
 }
 END_TEST
 
+/* Publish after a build in the same process takes the built tree as known only for the very
+ * bytes it was built from (repo.c built_here compares them): files of the same paths and
+ * lengths but other bytes are indexed as what they are, not as the built blobs. */
+START_TEST(test_publish_other_bytes)
+{
+	char *dir = test_path("publish-other");
+	struct repo *r = init_repo(dir);
+	char c0[41], c1[41], c2[41];
+	struct buf out = BUF_INIT;
+	struct file built[] = {
+		{ (char *)"state.yaml", (unsigned char *)"turn: 2\n", 8 },
+	};
+	struct file other[] = {
+		{ (char *)"state.yaml", (unsigned char *)"turn: 3\n", 8 },
+	};
+
+	play_two_turns(r, c0, c1);
+	ck_assert_int_eq(repo_build(r, built, 1, "Turn 2", T1 + 60, c2), 0);
+	ck_assert_msg(repo_publish(r, other, 1, c2, "turn-0002") == 0, "%s", error_last()->message);
+	ck_assert_int_eq(test_run(&out,
+				 "git -C '%s' ls-files -s state.yaml && printf 'turn: 3\\n' "
+				 "| git hash-object --stdin",
+				 dir),
+		0);
+	/* "100644 ID 0\tstate.yaml\nID\n": the index holds the bytes written */
+	ck_assert_uint_ge(out.len, 7 + 41 + 11 + 41);
+	ck_assert_mem_eq(out.data + 7, out.data + 7 + 41 + 13, 40);
+	buf_release(&out);
+	repo_free(r);
+	free(dir);
+}
+END_TEST
+
 static Suite *repo_suite(void)
 {
 	Suite *s = suite_create("repo");
@@ -581,6 +614,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_turn_pack_deltas);
 	tcase_add_test(tc, test_commit_refusals);
 	tcase_add_test(tc, test_publish_finishes_a_turn);
+	tcase_add_test(tc, test_publish_other_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,6 +2,7 @@
  * attribute order, integers only), XML escaping of text (entities, control characters and
  * invalid UTF-8), arrowheads placed by integer arithmetic, the integer square root. */
 #include <check.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -163,6 +164,53 @@ START_TEST(test_runs)
 }
 END_TEST
 
+/* svg_plain_bytes: a drawing with runs tells the length it would have had without them, to
+ * the byte (render_map draws a big map once), whatever its shapes, arrowheads, labels and
+ * escaped text; only for the drawing that ends where out ends. */
+static void draw_mixed(struct buf *b, int runs, const char *title)
+{
+	struct svg s;
+	struct svg_style red = { "#c0392b", "#000000", 1, 0 };
+	struct svg_style move = { NULL, "#c0392b", 2, SVG_ARROW | SVG_DASHED };
+	struct svg_style txt = { "#000000", NULL, 0, 0 };
+	int xy[6] = { 0, 0, 10, 0, 10, 10 };
+
+	svg_set_runs(runs);
+	svg_begin(&s, b, 100, 100, 100, title);
+	svg_set_runs(0);
+	svg_group(&s, "grp");
+	for (int i = 0; i < 5; i++)
+		svg_rect(&s, i, 2 * i, 10, 10, &red);
+	svg_circle(&s, 10, 10, 5, &red);
+	svg_line(&s, 0, 50, 0, 30, 8, &move);
+	svg_line(&s, 20, 50, 20, 30, 8, &move);
+	svg_poly(&s, xy, 3, 0, 6, &move);
+	svg_text(&s, 1, 1, 10, "x <y> 'z'", &txt);
+	svg_label(&s, 5, 5, 9, "g1 (hidden)", &txt);
+	svg_line(&s, 40, 50, 40, 30, 8, &move);
+	svg_group_end(&s);
+	svg_end(&s);
+}
+
+START_TEST(test_plain_bytes)
+{
+	struct buf plain = BUF_INIT, runs = BUF_INIT;
+
+	draw_mixed(&plain, 0, "t & u");
+	ck_assert_uint_eq(svg_plain_bytes(&plain, 0), plain.len);
+	buf_puts(&runs, "before");
+	draw_mixed(&runs, 1, "t & u");
+	ck_assert_uint_lt(runs.len - 6, plain.len);
+	ck_assert_uint_eq(svg_plain_bytes(&runs, 6), plain.len);
+	ck_assert_uint_eq(svg_plain_bytes(&runs, 0), SIZE_MAX);
+	ck_assert_uint_eq(svg_plain_bytes(&plain, 0), SIZE_MAX);
+	buf_puts(&runs, "after");
+	ck_assert_uint_eq(svg_plain_bytes(&runs, 6), SIZE_MAX);
+	buf_release(&plain);
+	buf_release(&runs);
+}
+END_TEST
+
 /* A run's closed subpaths all turn clockwise on the page (the shoelace sum positive, y down),
  * so the run's fill (nonzero) is the union of its shapes' and no overlap is a hole: a rect, a
  * circle (two arcs), a polygon given clockwise as it is, one given anticlockwise reversed. */
@@ -281,6 +329,7 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, test_elements);
 	tcase_add_test(tc, test_arrow);
 	tcase_add_test(tc, test_runs);
+	tcase_add_test(tc, test_plain_bytes);
 	tcase_add_test(tc, test_run_paths);
 	tcase_add_test(tc, test_isqrt);
 	tcase_add_test(tc, test_same_but_title);

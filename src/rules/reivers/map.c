@@ -347,3 +347,22 @@ void rv_map(const struct rules_campaign *c, const void *state, const struct rule
 	legend(&g, c, s);
 	svg_end(&g);
 }
+
+/* A viewer and the public differ only on rv_hidden_from: a figure of the viewer's side in a
+ * hidden group, which he sees and the public does not (a figure's group is of its side). The
+ * title aside, that is all rv_map draws differently. */
+static int side_hides(const struct rv_state *s, int side)
+{
+	for (size_t k = 0; s && k < s->n_group; k++)
+		if (s->group[k].hidden && s->group[k].side == side)
+			return 1;
+	return 0;
+}
+
+int rv_map_as_public(const struct rules_campaign *c, const void *state, const struct rules_map *m,
+	const char *player)
+{
+	int side = rv_side_of(c, player);
+
+	return !side_hides(state, side) && !side_hides(m->before, side);
+}

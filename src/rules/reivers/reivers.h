@@ -253,6 +253,9 @@ struct node *rv_state_emit(const struct rules_campaign *c, const void *state);
  * state but another side's hidden groups and their figures. Caller frees. */
 struct node *rv_state_view(const struct rules_campaign *c, const void *state, const char *player);
 void rv_state_free(void *state);
+/* rules.h state_clone: a copy of state, as state_parse would read it from state_emit's tree.
+ * Caller frees with rv_state_free. */
+void *rv_state_clone(const struct rules_campaign *c, const void *state);
 /* Parses a point [x, y] in tenths within the table. Returns 0 or -1 (reported). */
 int rv_want_pt(const struct node *n, const struct rv_state *s, struct table_pt *out,
 	struct diag *d);
@@ -277,6 +280,10 @@ int rv_group_leader(const struct rv_state *s, int g);
  * groups never drawn, in the state or in m->before. */
 void rv_map(const struct rules_campaign *c, const void *state, const struct rules_map *m,
 	const char *player, struct buf *out);
+/* rules.h map_as_public: 1 when player's side has no hidden group in the state nor in
+ * m->before, the only thing his map shows and the public one does not (rv_hidden_from). */
+int rv_map_as_public(const struct rules_campaign *c, const void *state, const struct rules_map *m,
+	const char *player);
 
 /* ---- geometry.c: the table (Border Reivers §Firing, §Movement, §Melee) ---- */
 /* 1 if a sight line from a to b exists: no area that blocks sight lies across it (areas that

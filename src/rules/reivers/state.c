@@ -855,6 +855,38 @@ struct node *rv_state_view(const struct rules_campaign *c, const void *state, co
 	return emit(c, state, rv_side_of(c, player), 0);
 }
 
+/* n elements of size each from p, or NULL for none. */
+static void *dup_n(const void *p, size_t n, size_t size)
+{
+	if (!p || !n)
+		return NULL;
+	void *q = xcalloc(n, size);
+	memcpy(q, p, n * size);
+	return q;
+}
+
+/* Every array with the room rv_state_parse gave it (a clone takes animals as resolve does);
+ * this turn's rulings are never in state.yaml, so a copy through it has none. */
+void *rv_state_clone(const struct rules_campaign *c, const void *state)
+{
+	const struct rv_state *s = state;
+	struct rv_state *o = xcalloc(1, sizeof(*o));
+	size_t n_fig = s->n_fig ? s->n_fig : 1, n_group = s->n_group ? s->n_group : 1;
+
+	(void)c;
+	*o = *s;
+	o->n_ruled = 0;
+	o->feat = dup_n(s->feat, RV_MAX_FEATURES, sizeof(*s->feat));
+	o->fig = dup_n(s->fig, n_fig, sizeof(*s->fig));
+	o->animal = dup_n(s->animal, RV_MAX_ANIMALS, sizeof(*s->animal));
+	o->group = dup_n(s->group, n_group, sizeof(*s->group));
+	o->fig_ix = dup_n(s->fig_ix, s->fig_ix ? s->fig_mask + 1 : 0, sizeof(*s->fig_ix));
+	o->group_ix = dup_n(s->group_ix, s->group_ix ? s->group_mask + 1 : 0, sizeof(*s->group_ix));
+	o->g_first = dup_n(s->g_first, n_group, sizeof(*s->g_first));
+	o->f_next = dup_n(s->f_next, n_fig, sizeof(*s->f_next));
+	return o;
+}
+
 void rv_state_free(void *state)
 {
 	struct rv_state *s = state;

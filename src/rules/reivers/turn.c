@@ -771,4 +771,6 @@ const struct rule_system rules_reivers = {
 	.result = rv_result,
 	.victory = rv_victory,
 	.hold_orders = rv_hold_orders,
+	.state_clone = rv_state_clone,
+	.map_as_public = rv_map_as_public,
 };
