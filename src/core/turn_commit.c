@@ -461,6 +461,11 @@ int turn_maintain(struct campaign *c)
 		error_clear();
 	if (last / TURN_PACK_EVERY <= at / TURN_PACK_EVERY && at <= last)
 		goto done;
+	/* SQLite's quick_check over the whole journal, which a command skips while the file is
+	 * as one that found it sound left it (.umpire/checked): damage no write made (the
+	 * disk's own) is found here within TURN_PACK_EVERY turns, outside any turn. */
+	if ((rc = journal_quick_check(c->journal)) < 0)
+		goto done;
 	/* The pack is written and fsynced before any loose copy goes (repo_pack_loose), and
 	 * the mark after: a crash at any point leaves valid objects, packed again next time. */
 	rc = repo_pack_loose(c->repo, 1);
