@@ -111,6 +111,9 @@ struct turn_output {
 				   * shared one (committed beside his report), 0 when it is the
 				   * shared one (maps[k] left empty); else NULL */
 	struct turn_view *views;  /* sealed: one per campaign player, campaign order; else NULL */
+	struct buf *game_turns;   /* the game's end: "- SUBJECT\n" of each earlier turn, read from
+				   * git once for every report (render_game_end); made by
+				   * step_render, empty until then */
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
 };

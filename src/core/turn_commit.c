@@ -49,6 +49,8 @@ int step_render(struct turn *t)
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
+	if (!out->game_turns)
+		out->game_turns = xcalloc(1, sizeof(struct buf));
 	struct buf common = BUF_INIT;
 	size_t listed = render_report_common(&common, t);
 	/* A big open turn shares its common part and map (render.h); its maps first, as each
