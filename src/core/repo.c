@@ -725,7 +725,8 @@ done:
 /* The *.lock files under dir (depth levels of subdirectories) not newer than before, removed
  * (file times come from the kernel's coarse clock: a lock stamped in the same tick as ours was
  * made by a run that died before we took the campaign's lock); each removed path appended to
- * *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
+ * *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. No lstat of a name readdir types as
+ * neither a lock nor a folder: refs/tags/ holds two loose tags a turn (issue 38). */
 static int clear_locks_in(const char *dir, int depth, const struct timespec *before, char ***v,
 	size_t *n)
 {
@@ -741,12 +742,8 @@ static int clear_locks_in(const char *dir, int depth, const struct timespec *bef
 		size_t len = strlen(e->d_name);
 		int lock = len > 5 && strcmp(e->d_name + len - 5, ".lock") == 0;
 		struct stat st;
-		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0))
-			continue;
-		/* refs/tags/ holds two loose tags a turn: the type readdir gives spares an lstat
-		 * of each one that is neither a lock nor a folder (issue 38: a command's cost does
-		 * not grow with the campaign); a file system that gives none is asked. */
-		if (!lock && e->d_type != DT_UNKNOWN && e->d_type != DT_DIR)
+		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0) ||
+			(!lock && e->d_type != DT_UNKNOWN && e->d_type != DT_DIR))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name);
 		if (lstat(path, &st) < 0) {
