@@ -696,6 +696,67 @@ static int sound_noted(struct campaign *c, int turn, const char *commit)
 	return same;
 }
 
+/* .umpire/checked: the journal's stamp (journal_stamp) as the last command that found it sound
+ * left it when it closed it. */
+#define CHECKED_MARK "checked"
+
+/* The journal's files as the file system has them: "DEV INO SIZE MTIME CTIME WAL\n" of
+ * journal.sqlite (times in ns; WAL: the size of journal.sqlite-wal, 0 when there is none, as
+ * an empty one is made by every opening). The kernel sets the change time on every write and
+ * no program can set it back, so two equal stamps mean nothing wrote the files in between
+ * (but within a tick of the kernel's coarse clock). A new string, or NULL. */
+static char *journal_stamp(const struct campaign *c)
+{
+	char *path = xasprintf("%s/.umpire/journal.sqlite", c->dir);
+	char *wal = xasprintf("%s-wal", path), *line = NULL;
+	struct stat st, sw;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (lstat(wal, &sw) < 0)
+			sw.st_size = 0;
+		line = xasprintf("%llu %llu %lld %lld.%09ld %lld.%09ld %lld\n",
+			(unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+			(long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, (long long)sw.st_size);
+	}
+	free(wal);
+	free(path);
+	return line;
+}
+
+/* 1 when .umpire/checked holds the journal's stamp as it is now: the last command that found
+ * the journal sound left it so, and nothing wrote it since. */
+static int journal_unchanged(const struct campaign *c)
+{
+	char *path = xasprintf("%s/.umpire/" CHECKED_MARK, c->dir), *now = journal_stamp(c);
+	struct buf mark = BUF_INIT;
+	int same = 0;
+
+	if (now && file_read(path, 256, &mark) == 0)
+		same = strcmp(buf_str(&mark), now) == 0;
+	error_clear();
+	buf_release(&mark);
+	free(now);
+	free(path);
+	return same;
+}
+
+/* At campaign_close, the journal closed: a command that found it sound and wrote to it only
+ * through its own connection (SQLite's data_version unchanged: no other connection committed
+ * meanwhile) leaves it sound, and notes its stamp in .umpire/checked, so the next command
+ * need not run quick_check over the whole file again (issue 38: its cost grew with the
+ * campaign, a third of a turn at 1,000 turns). Best effort: a mark not written only costs the
+ * next command the full check. */
+static void note_checked(struct campaign *c, int unchanged)
+{
+	char *dir = xasprintf("%s/.umpire", c->dir), *line = NULL;
+
+	if (unchanged && (line = journal_stamp(c)))
+		(void)file_write_durable(dir, CHECKED_MARK, line, strlen(line));
+	free(line);
+	free(dir);
+}
+
 /* Before a command writes to the journal: what it relies on is sound. SQLite's quick_check
  * over the whole file, then the stored rows of the last turn: each order file's bytes
  * against its hash, each files row against the blob its commit holds (when the commit is
@@ -707,7 +768,10 @@ static int check_journal_sound(struct campaign *c)
 	struct journal_record *r = NULL;
 	int last = -1, rc;
 
-	if ((rc = journal_quick_check(c->journal)) < 0 ||
+	/* quick_check reads every page and row: skipped when the file is as a command that found
+	 * it sound left it (.umpire/checked); a copied, restored or edited file is checked. */
+	if ((!journal_unchanged(c) && (rc = journal_quick_check(c->journal)) < 0) ||
+		(rc = journal_data_version(c->journal, &c->data_version)) < 0 ||
 		(rc = journal_last_turn(c->journal, &last)) < 0 || last < 0)
 		return rc;
 	if ((rc = journal_read_turn(c->journal, last, 0, &r)) < 0) {
@@ -913,8 +977,18 @@ void campaign_close(struct campaign *c)
 	if (!c)
 		return;
 	campaign_clear_parsed(c);
+	/* Only a command that ends with no error recorded notes the journal checked: one that
+	 * failed leaves the mark as it was (its writes, if any, make the next check a full one). */
+	long long dv = -1;
+	int note = c->journal && c->sound == 2 && c->lock_fd >= 0 &&
+		   error_last()->klass == ERROR_NONE;
+	int unchanged = note && journal_data_version(c->journal, &dv) == 0 && dv == c->data_version;
 	if (c->journal)
 		journal_close(c->journal);
+	if (note) {
+		note_checked(c, unchanged);
+		error_clear();
+	}
 	if (c->repo)
 		repo_free(c->repo);
 	repo_names_free(c->stale_locks);

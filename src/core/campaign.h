@@ -120,6 +120,7 @@ struct campaign {
 	size_t n_timestamps;
 	int sound;                /* the journal's soundness check: 0 not asked, 1 left for later
 	            * (CAMPAIGN_SOUND_LATER), 2 passed, -1 failed */
+	long long data_version;   /* SQLite's data_version when it passed (campaign_close) */
 	int orders_timelocked;    /* `orders: timelocked`: order files time-locked (timelock.h) */
 	char *timelock_recipient; /* timelock.recipient: the umpire's age1… (sealed); or NULL */
 };

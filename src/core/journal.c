@@ -1032,6 +1032,22 @@ int journal_quick_check(struct journal *j)
 	return ret;
 }
 
+int journal_data_version(struct journal *j, long long *out)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(j->db, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		ret = 0;
+	} else {
+		error_set(ERROR_OS, "journal: cannot read data_version: %s", sqlite3_errmsg(j->db));
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int journal_record_check(const struct journal_record *r, const uint8_t *secret)
 {
 	for (size_t i = 0; i < r->n_orders; i++) {

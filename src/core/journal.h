@@ -113,6 +113,10 @@ int journal_row_count(struct journal *j, long long *out);
  * foreign keys): 0 when it says ok, -1 ERROR_INPUT "the journal ... is damaged: ..." with
  * SQLite's first finding, or ERROR_OS when it cannot run. */
 int journal_quick_check(struct journal *j);
+
+/* SQLite's PRAGMA data_version of j's connection into *out: it changes when another
+ * connection commits to the journal (not on j's own commits). 0 / -1 ERROR_OS. */
+int journal_data_version(struct journal *j, long long *out);
 /* The stored copies of r (read back from this journal) against their own hashes: each order
  * file's bytes must hash to its sha256 column: SHA256 of the bytes, or with secret (a sealed
  * campaign's, 32 bytes) the salted commitment (fair_salt, fair_sealed_hash). 0, or -1

@@ -703,7 +703,8 @@ done:
 /* The *.lock files under dir (depth levels of subdirectories) not newer than before, removed
  * (file times come from the kernel's coarse clock: a lock stamped in the same tick as ours was
  * made by a run that died before we took the campaign's lock); each removed path appended to
- * *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. */
+ * *v (*n entries). Stops at REPO_MAX_STALE_LOCKS. No lstat of a name readdir types as
+ * neither a lock nor a folder: refs/tags/ holds two loose tags a turn (issue 38). */
 static int clear_locks_in(const char *dir, int depth, const struct timespec *before, char ***v,
 	size_t *n)
 {
@@ -717,8 +718,10 @@ static int clear_locks_in(const char *dir, int depth, const struct timespec *bef
 						 strerror(errno));
 	while (rc == 0 && *n < REPO_MAX_STALE_LOCKS && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
+		int lock = len > 5 && strcmp(e->d_name + len - 5, ".lock") == 0;
 		struct stat st;
-		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0))
+		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "objects") == 0) ||
+			(!lock && e->d_type != DT_UNKNOWN && e->d_type != DT_DIR))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name);
 		if (lstat(path, &st) < 0) {
@@ -726,9 +729,7 @@ static int clear_locks_in(const char *dir, int depth, const struct timespec *bef
 		} else if (S_ISDIR(st.st_mode) && depth < 8 &&
 			   (depth > 0 || strcmp(e->d_name, "refs") == 0)) {
 			rc = clear_locks_in(path, depth + 1, before, v, n);
-		} else if (S_ISREG(st.st_mode) && len > 5 &&
-			   strcmp(e->d_name + len - 5, ".lock") == 0 &&
-			   file_not_newer(&st.st_mtim, before)) {
+		} else if (S_ISREG(st.st_mode) && lock && file_not_newer(&st.st_mtim, before)) {
 			if (unlink(path) < 0 && errno != ENOENT)
 				rc = error_set(ERROR_OS,
 					"repo: cannot remove stale lock file '%s': %s", path,

@@ -196,6 +196,9 @@ void turn_release(struct turn *t)
 	free(out->maps);
 	free(out->own_map);
 	buf_release(&out->public_map);
+	if (out->game_turns)
+		buf_release(out->game_turns);
+	free(out->game_turns);
 	if (t->before)
 		t->c->rules->state_free(t->before);
 	for (size_t i = 0; out->views && i < t->c->n_players; i++)

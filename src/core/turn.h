@@ -111,6 +111,9 @@ struct turn_output {
 				   * shared one (committed beside his report), 0 when it is the
 				   * shared one (maps[k] left empty); else NULL */
 	struct turn_view *views;  /* sealed: one per campaign player, campaign order; else NULL */
+	struct buf *game_turns;   /* the game's end: "- SUBJECT\n" of each earlier turn, read from
+				   * git once for every report (render_game_end); made by
+				   * step_render, empty until then */
 	size_t rules_first_die;   /* dice drawn before the rule system's phases (rulings) */
 	size_t rules_first_event; /* events recorded before them */
 };
@@ -251,7 +254,9 @@ size_t turn_files(const struct turn *t, struct file **out);
 /* The maintenance step between turns (issue 38: no turn packs): once TURN_PACK_EVERY turns
  * have been played since the last packing (.umpire/packed holds that turn), the loose git
  * objects of the turns since go into one pack (repo_pack_loose), so .git grows with the
- * content, not with every turn's rewritten trees. `umpire run` and `umpire publish` call it,
+ * content, not with every turn's rewritten trees; first SQLite's quick_check over the whole
+ * journal (commands skip it while the file is as one that found it sound left it: issue 38),
+ * failing with its finding (ERROR_INPUT). `umpire run` and `umpire publish` call it,
  * holding the writer lock, after their work; a campaign played with `umpire turn` alone
  * keeps its objects loose (valid; `git gc` packs them too). Safe against a crash at any
  * point. Returns the number of objects packed (0: nothing due), or -1 (the repository is

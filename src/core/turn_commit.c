@@ -49,6 +49,8 @@ int step_render(struct turn *t)
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
 	out->reports = xcalloc(c->n_players ? c->n_players : 1, sizeof(struct buf));
 	out->n_reports = c->n_players;
+	if (!out->game_turns)
+		out->game_turns = xcalloc(1, sizeof(struct buf));
 	struct buf common = BUF_INIT;
 	size_t listed = render_report_common(&common, t);
 	/* A big open turn shares its common part and map (render.h); its maps first, as each
@@ -460,6 +462,11 @@ int turn_maintain(struct campaign *c)
 	else
 		error_clear();
 	if (last / TURN_PACK_EVERY <= at / TURN_PACK_EVERY && at <= last)
+		goto done;
+	/* SQLite's quick_check over the whole journal, which a command skips while the file is
+	 * as one that found it sound left it (.umpire/checked): damage no write made (the
+	 * disk's own) is found here within TURN_PACK_EVERY turns, outside any turn. */
+	if ((rc = journal_quick_check(c->journal)) < 0)
 		goto done;
 	/* The pack is written and fsynced before any loose copy goes (repo_pack_loose), and
 	 * the mark after: a crash at any point leaves valid objects, packed again next time. */
