@@ -162,6 +162,7 @@ async function main() {
 	}
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
 	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC);
+	await repo.preloadPacks(); // a packed clone (as from a git host): its objects resolved once
 	const receipts = o.receipts.map((name) => {
 		try {
 			return { name, bytes: new Uint8Array(fs.readFileSync(name)) };

@@ -53,6 +53,16 @@ has "$TMP/out" "reason: unwitnessed-close: closes without a witness: turns 1-9 (
 [ "$(grep '^verdict: ' "$TMP/out")" = "verdict: consistent, not proven fair" ] || die "aspenbach's verdict"
 # the verdict line, then its reasons, last
 [ "$(sed -n '/^verdict: /,$p' "$TMP/out" | sed 1d | grep -vc '^reason: ')" -eq 0 ] || die "lines after the verdict that are no reasons"
+# a packed clone (as a git host gives it): its packs indexed in memory, each object resolved
+# once (Repo.preloadPacks), the same lines as from its loose objects, nothing written to it
+rm -rf "$TMP/packed"; git clone -q --no-hardlinks "$TMP/clone-aspenbach-1809" "$TMP/packed"
+git -C "$TMP/packed" repack -adq && git -C "$TMP/packed" prune-packed
+[ -z "$(find "$TMP/packed/.git/objects" -path '*/objects/[0-9a-f][0-9a-f]/*' -type f)" ] || die "the packed clone kept loose objects"
+ls -lR "$TMP/packed/.git/objects" >"$TMP/packed.before"
+node "$JS" "$TMP/packed" >"$TMP/packed.out" || true
+grep -v '^verify: remembered' "$TMP/out" >"$TMP/loose.lines"; grep -v '^verify: remembered' "$TMP/packed.out" >"$TMP/packed.lines"
+diff "$TMP/loose.lines" "$TMP/packed.lines" || die "a packed clone verified otherwise than its loose objects"
+ls -lR "$TMP/packed/.git/objects" | diff "$TMP/packed.before" - || die "the verifier wrote into the packed clone's objects"
 # --json: the same, as one object
 expect 3 node "$JS" "$TMP/clone-aspenbach-1809" --json
 node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
