@@ -945,6 +945,33 @@ int journal_each_file(struct journal *j, int turn,
 	return ret;
 }
 
+int journal_each_summary(struct journal *j, int before,
+	int (*fn)(int turn, const char *summary, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = 0, rc = sqlite3_prepare_v2(j->db,
+			     "SELECT turn, summary FROM turns WHERE turn >= 1 AND turn < ?1"
+			     " ORDER BY turn",
+			     -1, &st, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int(st, 1, before);
+	while (rc == SQLITE_OK && ret == 0) {
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			ret = fn(sqlite3_column_int(st, 0),
+				(const char *)sqlite3_column_text(st, 1), arg);
+		rc = SQLITE_OK;
+	}
+	if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_OK)
+		ret = error_set(ERROR_OS, "journal: cannot read the turns' summaries: %s",
+			sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
 const struct journal_order *journal_record_order(const struct journal_record *r, const char *player)
 {
 	for (size_t i = 0; i < r->n_orders; i++)

@@ -101,6 +101,11 @@ void journal_record_free(struct journal_record *r);
  * not 64 hex digits). */
 int journal_each_file(struct journal *j, int turn,
 	int (*fn)(const char *path, const uint8_t sha256[FAIR_HASH_BYTES], void *arg), void *arg);
+/* The summary of each journaled turn from 1 to before - 1, in turn order, in one query:
+ * fn(turn, summary, arg), summary valid during the call only (a row without one is skipped).
+ * A nonzero return of fn stops the walk and is returned; -1 on a SQLite failure (ERROR_OS). */
+int journal_each_summary(struct journal *j, int before,
+	int (*fn)(int turn, const char *summary, void *arg), void *arg);
 /* The order row of player in r, or NULL. */
 const struct journal_order *journal_record_order(const struct journal_record *r,
 	const char *player);

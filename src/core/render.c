@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/journal.h"
 #include "core/timelock.h"
 #include "core/escape.h"
 #include "core/missed.h"
@@ -281,16 +282,71 @@ static void render_randomness(struct buf *b, const struct turn *t)
 	}
 }
 
+/* One line of the game's list: "- SUBJECT\n", SUBJECT the first line of turn's commit
+ * message as layout_commit_message writes it ("Turn N: " and the summary on one line). */
+static void list_subject(struct buf *list, struct buf *subject, int turn, const char *summary)
+{
+	buf_clear(subject);
+	buf_printf(subject, "Turn %d: ", turn);
+	escape_message_line(subject, summary);
+	buf_puts(list, "- ");
+	escape_markdown(list, buf_str(subject));
+	buf_puts(list, "\n");
+}
+
+/* The journal's rows read for the game's list: the next turn expected, the list, a scratch. */
+struct subject_walk {
+	int next;
+	struct buf *list, subject;
+};
+
+static int list_journaled(int turn, const char *summary, void *arg)
+{
+	struct subject_walk *w = arg;
+
+	if (turn != w->next)
+		return 1; /* a turn the journal lacks: git names it and the rest */
+	list_subject(w->list, &w->subject, turn, summary);
+	w->next++;
+	return 0;
+}
+
+/* Appends to list the game's turns 1 to t's previous, one "- SUBJECT\n" each. A live turn
+ * on the umpire's copy reads them from the journal's turns rows in one query (issue 38: 999
+ * commits read made a 1,000-turn game's end its slowest turn); each row's summary is what its
+ * commit's subject was written from (layout_commit_message; verify holds them equal), so the
+ * bytes are those verify and replay render from git, where each earlier turn's subject is
+ * read from its tag's commit (a clone has no journal). */
+static void list_game_turns(struct buf *list, const struct turn *t)
+{
+	const struct campaign *c = t->c;
+	struct subject_walk w = { 1, list, BUF_INIT };
+	char tag[LAYOUT_TAG_MAX];
+
+	if (t->source == TURN_LIVE && c->journal &&
+		journal_each_summary(c->journal, t->in.turn, list_journaled, &w) < 0)
+		error_clear(); /* git lists what the journal could not */
+	for (int k = w.next; k < t->in.turn; k++) {
+		layout_tag(tag, k);
+		buf_clear(&w.subject);
+		buf_puts(list, "- ");
+		if (repo_subject(c->repo, tag, &w.subject) == 0)
+			escape_markdown(list, buf_str(&w.subject));
+		else
+			buf_printf(list, "Turn %d: (no tag %s)", k, tag);
+		buf_puts(list, "\n");
+	}
+	error_clear();
+	buf_release(&w.subject);
+}
+
 /* The report of the turn that ends the game: the result as the rule system scores it, and
- * the game turn by turn (each earlier turn's summary from its tag's commit subject, which a
- * clone holds too, so verify and replay render the same). */
+ * the game turn by turn (list_game_turns). */
 static void render_game_end(struct buf *b, const struct turn *t)
 {
 	const struct campaign *c = t->c;
-	struct buf subject = BUF_INIT;
-	char tag[LAYOUT_TAG_MAX];
-
 	struct buf line = BUF_INIT;
+
 	buf_puts(b, "\n## Result\n\n**");
 	if (!end_of_events(c, t->in.turn, t->out.events.v, t->out.events.n, NULL, &line, NULL))
 		campaign_victory(c, t->state, NULL, &line);
@@ -300,26 +356,15 @@ static void render_game_end(struct buf *b, const struct turn *t)
 	if (c->rules->result)
 		c->rules->result(&c->rc, t->state, b);
 	buf_printf(b, "\n## The game, turn by turn (%d)\n\n", t->in.turn);
-	/* Every report of the turn lists the same subjects, each a tag resolved and its commit
-	 * read: once a turn, not once a report (issue 38: at a 1,000-turn game's end, 999 of
-	 * them for each player made it the slowest turn). */
+	/* Every report of the turn lists the same subjects: made once a turn, not once a report
+	 * (issue 38). */
 	struct buf *list = t->out.game_turns, own = BUF_INIT;
 	if (!list)
 		list = &own;
-	for (int k = list->len ? t->in.turn : 1; k < t->in.turn; k++) {
-		layout_tag(tag, k);
-		buf_clear(&subject);
-		buf_puts(list, "- ");
-		if (repo_subject(c->repo, tag, &subject) == 0)
-			escape_markdown(list, buf_str(&subject));
-		else
-			buf_printf(list, "Turn %d: (no tag %s)", k, tag);
-		buf_puts(list, "\n");
-	}
-	error_clear();
+	if (!list->len)
+		list_game_turns(list, t);
 	buf_append(b, list->data, list->len);
 	buf_release(&own);
-	buf_release(&subject);
 	buf_printf(b, "- Turn %d: ", t->in.turn);
 	escape_markdown(b, t->out.summary);
 	buf_puts(b, "\n");

@@ -347,6 +347,48 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* journal_each_summary's walk: each turn's summary and number, kept in a buffer. */
+static int collect_summary(int turn, const char *summary, void *arg)
+{
+	buf_printf(arg, "%d=%s;", turn, summary);
+	return strcmp(summary, "stop") == 0 ? 7 : 0;
+}
+
+START_TEST(test_each_summary)
+{
+	struct journal_record r0, r1;
+	struct journal *j = open_new("summaries.sqlite");
+	struct buf got = BUF_INIT;
+
+	record0(&r0);
+	record1(&r1);
+	append_ok(j, &r0);
+	append_ok(j, &r1);
+	/* The turns before `before`, from 1: never the setup's row. */
+	for (int before = -1; before <= 1; before++) {
+		ck_assert_int_eq(journal_each_summary(j, before, collect_summary, &got), 0);
+		ck_assert_uint_eq(got.len, 0);
+	}
+	ck_assert_int_eq(journal_each_summary(j, 2, collect_summary, &got), 0);
+	ck_assert_str_eq(buf_str(&got), "1=Turn 1: shooting and a failed charge;");
+	buf_clear(&got);
+	ck_assert_int_eq(journal_each_summary(j, 99, collect_summary, &got), 0);
+	ck_assert_str_eq(buf_str(&got), "1=Turn 1: shooting and a failed charge;");
+	journal_close(j);
+
+	/* The walk stops at fn's nonzero answer, which it returns. */
+	j = open_new("summaries-stop.sqlite");
+	r1.summary = "stop";
+	append_ok(j, &r0);
+	append_ok(j, &r1);
+	buf_clear(&got);
+	ck_assert_int_eq(journal_each_summary(j, 2, collect_summary, &got), 7);
+	ck_assert_str_eq(buf_str(&got), "1=stop;");
+	journal_close(j);
+	buf_release(&got);
+}
+END_TEST
+
 START_TEST(test_turns_are_dense)
 {
 	struct buf err = BUF_INIT;
@@ -775,6 +817,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_schema_file_matches_embedded);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_turns_are_dense);
+	tcase_add_test(tc, test_each_summary);
 	tcase_add_test(tc, test_failed_append_writes_nothing);
 	tcase_add_test(tc, test_sqlite_shell_cannot_rewrite);
 	tcase_add_test(tc, test_open_errors);
