@@ -27,6 +27,7 @@
 #include "mail/inbox.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
+#include "core/clock.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -688,7 +689,7 @@ int cmd_run(int argc, char **argv)
 	if (campaign_open(&c, argv[optind],
 		    CAMPAIGN_LOCK | CAMPAIGN_JOURNAL | CAMPAIGN_SOUND_LATER) < 0)
 		return cmd_error("umpire");
-	long long now = turn_now();
+	long long now = clock_now();
 	struct inbox_status s = { 0 };
 	int acted = 0;
 	int code = run_inbox(c, maildir, now);

@@ -1,6 +1,6 @@
 /* idle.c — the mark of an idle `umpire run` pass (idle.h): made by the full pass (cmd/run.c),
- * read by the front program (src/front.c), which links this file alone: so it calls the C
- * library only (malloc, not xmalloc: a failure is "no mark", never an abort). */
+ * read by the front program (src/front.c), which links this file and core/clock.c alone: so
+ * it calls the C library only (malloc, not xmalloc: a failure is "no mark", never an abort). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
