@@ -673,10 +673,20 @@ int campaign_note_sound(struct campaign *c, int turn, const char *commit)
 	if (!c->journal)
 		return -1;
 	char *line = sound_mark(c, turn, commit), *dir = xasprintf("%s/.umpire", c->dir);
-	int rc = line ? file_write_durable(dir, "sound", line, strlen(line)) : -1;
+	/* A cache (lost, the next check walks the rows again) compared whole, its newline too,
+	 * by sound_noted: no fsync */
+	int rc = line ? file_write_atomic(dir, "sound", line, strlen(line)) : -1;
 	free(line);
 	free(dir);
 	return rc;
+}
+
+/* 1 when a mark file's bytes are line exactly: a torn or padded file (a crash after
+ * file_write_atomic, a NUL in it) is another mark. */
+static int mark_is(const struct buf *mark, const char *line)
+{
+	return mark->len == strlen(line) &&
+	       (mark->len == 0 || memcmp(mark->data, line, mark->len) == 0);
 }
 
 /* 1 when .umpire/sound says the rows of turn, as they are now, were checked against its
@@ -688,7 +698,7 @@ static int sound_noted(struct campaign *c, int turn, const char *commit)
 	int same = 0;
 
 	if (file_read(path, 256, &mark) == 0 && (line = sound_mark(c, turn, commit)))
-		same = strcmp(buf_str(&mark), line) == 0;
+		same = mark_is(&mark, line);
 	error_clear();
 	buf_release(&mark);
 	free(line);
@@ -733,7 +743,7 @@ static int journal_unchanged(const struct campaign *c)
 	int same = 0;
 
 	if (now && file_read(path, 256, &mark) == 0)
-		same = strcmp(buf_str(&mark), now) == 0;
+		same = mark_is(&mark, now);
 	error_clear();
 	buf_release(&mark);
 	free(now);
@@ -746,13 +756,15 @@ static int journal_unchanged(const struct campaign *c)
  * meanwhile) leaves it sound, and notes its stamp in .umpire/checked, so the next command
  * need not run quick_check over the whole file again (issue 38: its cost grew with the
  * campaign, a third of a turn at 1,000 turns). Best effort: a mark not written only costs the
- * next command the full check. */
+ * next command the full check; so it is a cache, written by rename but not synced
+ * (file_write_atomic): a mark a crash tore is not the stamp (journal_unchanged compares it
+ * whole, its final newline too), so the check runs. */
 static void note_checked(struct campaign *c, int unchanged)
 {
 	char *dir = xasprintf("%s/.umpire", c->dir), *line = NULL;
 
 	if (unchanged && (line = journal_stamp(c)))
-		(void)file_write_durable(dir, CHECKED_MARK, line, strlen(line));
+		(void)file_write_atomic(dir, CHECKED_MARK, line, strlen(line));
 	free(line);
 	free(dir);
 }
