@@ -710,24 +710,26 @@ static int sound_noted(struct campaign *c, int turn, const char *commit)
  * left it when it closed it. */
 #define CHECKED_MARK "checked"
 
-/* The journal's files as the file system has them: "DEV INO SIZE MTIME CTIME WAL\n" of
- * journal.sqlite (times in ns; WAL: the size of journal.sqlite-wal, 0 when there is none, as
- * an empty one is made by every opening). The kernel sets the change time on every write and
- * no program can set it back, so two equal stamps mean nothing wrote the files in between
- * (but within a tick of the kernel's coarse clock). A new string, or NULL. */
+/* The journal's files as the file system has them, one line each, in the form of the stat
+ * records of .umpire/run-idle (idle_stat_text: dev, inode, size, times in ns):
+ * "journal.sqlite DEV INO SIZE MTIME CTIME\n" and "journal.sqlite-wal 0 0 SIZE 0 0\n", the
+ * WAL's size alone (0 when there is none: an empty one, new inode and times, is made by
+ * every opening). The kernel sets the change time on every write and no program can set it
+ * back, so two equal stamps mean nothing wrote the files in between (but within a tick of
+ * the kernel's coarse clock). A new string, or NULL (no journal, or it cannot be stat'ed). */
 static char *journal_stamp(const struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/journal.sqlite", c->dir);
 	char *wal = xasprintf("%s-wal", path), *line = NULL;
-	struct stat st, sw;
+	char db_text[IDLE_STAT_TEXT_MAX], wal_text[IDLE_STAT_TEXT_MAX];
+	struct idle_stat db = { 0 }, w = { 0 };
 
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (lstat(wal, &sw) < 0)
-			sw.st_size = 0;
-		line = xasprintf("%llu %llu %lld %lld.%09ld %lld.%09ld %lld\n",
-			(unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-			(long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-			(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, (long long)sw.st_size);
+	if (idle_stat_take(AT_FDCWD, path, &db) == 0 && !db.absent &&
+		idle_stat_take(AT_FDCWD, wal, &w) == 0) {
+		struct idle_stat wal_size = { .size = w.size }; /* 0 when absent */
+		idle_stat_text(db_text, &db);
+		idle_stat_text(wal_text, &wal_size);
+		line = xasprintf("journal.sqlite %s\njournal.sqlite-wal %s\n", db_text, wal_text);
 	}
 	free(wal);
 	free(path);
