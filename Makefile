@@ -70,7 +70,7 @@ LIB      := $(BUILD)/libumpire.a
 # pass from .umpire/run-idle and execs umpire-core, the whole program, for everything else.
 BIN      := $(BUILD)/umpire
 CORE     := $(BUILD)/umpire-core
-FRONT_OBJ := $(BUILD)/obj/src/front.o $(BUILD)/obj/src/core/idle.o
+FRONT_OBJ := $(BUILD)/obj/src/front.o $(BUILD)/obj/src/core/idle.o $(BUILD)/obj/src/core/clock.o
 # The BLS helper (src/bls/, Go on Cloudflare's CIRCL as Debian packages it): built offline from
 # /usr/share/gocode, spawned by umpire (src/core/bls.c).
 BLS      := $(BUILD)/umpire-bls

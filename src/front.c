@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/idle.h"
 #include "core/banned.h"
 
@@ -75,23 +75,6 @@ static int parse_run(int argc, char *const argv[], struct run_args *a)
 	return a->dir && a->maildir && a->dir[0] && a->maildir[0] ? 0 : -1;
 }
 
-/* The clock as core/turn.c's turn_now reads it: $SOURCE_DATE_EPOCH when set and valid. */
-static long long now(void)
-{
-	const char *s = getenv("SOURCE_DATE_EPOCH");
-	if (s && *s) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(s, &end, 10);
-		if (errno == 0 && *end == '\0' && v >= 0)
-			return v;
-	}
-	struct timespec ts;
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		abort();
-	return (long long)ts.tv_sec;
-}
-
 /* Reads the mark of the campaign under dfd: a regular file .umpire/run-idle, no link on the
  * way, at most IDLE_MARK_MAX bytes. 0, or -1 (none, or any doubt). */
 static int read_mark(int dfd, struct idle_mark *m)
@@ -135,9 +118,9 @@ static int serve_idle(int argc, char *const argv[])
 	if (dfd < 0)
 		return -1;
 	int rc = read_mark(dfd, &m);
-	if (rc == 0 &&
-		(!idle_same_args(&m, argc, argv) || (m.until != IDLE_NEVER && now() >= m.until) ||
-			idle_mail_waiting(a.maildir) || !idle_unchanged(&m, dfd)))
+	if (rc == 0 && (!idle_same_args(&m, argc, argv) ||
+			       (m.until != IDLE_NEVER && clock_now() >= m.until) ||
+			       idle_mail_waiting(a.maildir) || !idle_unchanged(&m, dfd)))
 		rc = -1;
 	close(dfd);
 	for (size_t i = 0; rc == 0 && i < m.n_lines; i++)

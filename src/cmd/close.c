@@ -13,6 +13,7 @@
 #include "mail/notify.h"
 #include "core/receipt.h"
 #include "core/layout.h"
+#include "core/clock.h"
 #include "core/turn.h"
 #include "core/reveal.h"
 #include "core/when.h"
@@ -169,7 +170,7 @@ int cmd_close(int argc, char **argv)
 	}
 	struct turn t;
 	turn_init(&t, c, TURN_LIVE, flags, NULL, NULL, NULL);
-	t.when = turn_now();
+	t.when = clock_now();
 	t.round_override = round;
 	for (int i = optind + 1; i < argc; i++)
 		turn_add_order_file(&t, argv[i]);
@@ -251,7 +252,7 @@ static int take_reveal(struct campaign *c, const struct close_record *r, const c
 		receipt_reveal(&receipt, c->id, r->turn, player, nonce);
 		printf("\n%s", buf_str(&receipt));
 		buf_release(&receipt);
-		int q = notify_reveal_receipt(c, r->turn, player, nonce, turn_now());
+		int q = notify_reveal_receipt(c, r->turn, player, nonce, clock_now());
 		if (q < 0)
 			code = cmd_error("umpire reveal");
 		else
@@ -277,7 +278,7 @@ static int reveal_sealed(const char *dir)
 
 	if (campaign_open(&c, dir, CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
-	int rc = reveal_commit(c, turn_now(), &last, id);
+	int rc = reveal_commit(c, clock_now(), &last, id);
 	if (rc < 0)
 		code = cmd_error("umpire");
 	else if (rc == 1)

@@ -9,7 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "core/schedule.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/banned.h"
 
 static const char end_help[] =
@@ -67,7 +67,7 @@ int cmd_end(int argc, char **argv)
 	}
 	struct override o = { .kind = OVERRIDE_END,
 		.turn = schedule_open_turn(c),
-		.at = turn_now(),
+		.at = clock_now(),
 		.player = winner ? xstrdup(winner) : NULL,
 		.reason = xstrdup(reason) };
 	if (code == EXIT_OK && schedule_end(c, o.turn)) {

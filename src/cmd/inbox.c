@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign.h"
 #include "mail/inbox.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/banned.h"
 
 static const char inbox_help[] =
@@ -63,7 +63,7 @@ int cmd_inbox(int argc, char **argv)
 	if (campaign_open(&c, argv[optind], CAMPAIGN_LOCK | CAMPAIGN_JOURNAL) < 0)
 		return cmd_error("umpire");
 	struct inbox_report rep;
-	int rc = inbox_run(c, maildir, turn_now(), &rep), code = EXIT_OK;
+	int rc = inbox_run(c, maildir, clock_now(), &rep), code = EXIT_OK;
 	for (size_t i = 0; i < rep.n_items; i++) {
 		const struct inbox_item *it = &rep.items[i];
 		printf("%s: %s", it->name, verdict_names[it->verdict]);

@@ -13,7 +13,7 @@
 #include "core/timelock.h"
 #include "core/escape.h"
 #include "core/fair.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/beacon.h"
 #include "core/bls.h"
 #include "core/banned.h"
@@ -502,7 +502,7 @@ int cmd_init(int argc, char **argv)
 	spec.dir = argv[optind];
 	spec.scenario_name = a.scenario_path;
 	spec.chain_length = (uint32_t)a.chain_length;
-	spec.when = turn_now();
+	spec.when = clock_now();
 
 	if ((rc = read_inputs(&spec, &a, &scen)) != EXIT_OK ||
 		(rc = timelock_setup(&spec, &scen, &identity, &recipient)) != EXIT_OK)

@@ -10,7 +10,7 @@
 #include "core/campaign.h"
 #include "core/pbem.h"
 #include "core/schedule.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "mail/notify.h"
 #include "core/banned.h"
 
@@ -103,7 +103,7 @@ static int pause_or_resume(int argc, char **argv, int resume)
 	snprintf(who, sizeof who, "umpire %s", name);
 	int code = cmd_override_ready(c, who, 1);
 	long long paused_until;
-	o.at = turn_now();
+	o.at = clock_now();
 	o.turn = schedule_open_turn(c);
 	o.reason = xstrdup(reason ? reason : "");
 	if (code == EXIT_OK && resume && !schedule_paused(c, o.at, &paused_until)) {

@@ -13,7 +13,7 @@
 #include "core/node.h"
 #include "core/pbem.h"
 #include "core/schedule.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "mail/notify.h"
 #include "core/banned.h"
 
@@ -120,7 +120,7 @@ static int replace_seat(struct campaign *c, const char *player, char **addresses
 		return code;
 	struct override o = { .kind = OVERRIDE_REPLACE,
 		.turn = schedule_open_turn(c),
-		.at = turn_now(),
+		.at = clock_now(),
 		.player = xstrdup(player),
 		.reason = xstrdup(reason ? reason : "") };
 	if (key && !(o.ssh_key = read_key(key))) {
@@ -134,7 +134,7 @@ static int replace_seat(struct campaign *c, const char *player, char **addresses
 	else
 		override_release(&o);
 	if (code == EXIT_OK && c->pbem.mail.from &&
-		notify_standin(c, i, turn, turn_now(), &sent) < 0)
+		notify_standin(c, i, turn, clock_now(), &sent) < 0)
 		code = cmd_error("umpire players");
 	if (code == EXIT_OK && sent)
 		printf("mail: the briefing and last report queued for %s's new player\n", player);

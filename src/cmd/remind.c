@@ -8,7 +8,7 @@
 #include "core/campaign.h"
 #include "mail/inbox.h"
 #include "mail/notify.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/banned.h"
 
 static const char remind_help[] =
@@ -32,7 +32,7 @@ int cmd_remind(int argc, char **argv)
 		return cmd_error("umpire");
 	size_t n = 0;
 	int code = EXIT_OK;
-	if (inbox_open_turn(c, &turn) < 0 || notify_reminders(c, turn, turn_now(), &n) < 0)
+	if (inbox_open_turn(c, &turn) < 0 || notify_reminders(c, turn, clock_now(), &n) < 0)
 		code = cmd_error("umpire remind");
 	else
 		printf("turn %d: %zu reminder%s queued\n", turn, n, n == 1 ? "" : "s");

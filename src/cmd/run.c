@@ -27,6 +27,7 @@
 #include "mail/inbox.h"
 #include "mail/notify.h"
 #include "mail/outbox.h"
+#include "core/clock.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -592,8 +593,9 @@ static const char *const idle_watch[] = {
 
 /* Writes .umpire/run-idle for the pass that did nothing: the journal closed first (SQLite's
  * -wal and -shm go), the writer lock still held, so nothing changes between what the pass
- * read and the stat taken. A cache: written by rename, not synced; a failure is only a
- * full next pass. */
+ * read and the stat taken. A cache: written by rename, not synced (file_write_atomic; the
+ * front takes nothing but a whole mark, its "end" line last); a failure is only a full next
+ * pass. */
 static void write_idle_mark(struct campaign *c, int turn)
 {
 	char *udir = xasprintf("%s/.umpire", c->dir), *text = NULL;
@@ -616,18 +618,8 @@ static void write_idle_mark(struct campaign *c, int turn)
 		ok = idle_add_stat(&idle, dfd, buf_str(&path)) == 0;
 		buf_release(&path);
 	}
-	if (ok && (text = idle_format(&idle, &len))) {
-		char *tmp = xasprintf("%s/.%s.tmp", udir, IDLE_MARK);
-		char *path = xasprintf("%s/%s", udir, IDLE_MARK);
-		int fd = file_open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		ssize_t wrote = fd >= 0 ? write(fd, text, len) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (wrote != (ssize_t)len || file_rename(tmp, path) < 0)
-			(void)unlink(tmp);
-		free(tmp);
-		free(path);
-	}
+	if (ok && (text = idle_format(&idle, &len)))
+		(void)file_write_atomic(udir, IDLE_MARK, text, len);
 	error_clear(); /* no mark: the next pass is a full one */
 	if (dfd >= 0)
 		close(dfd);
@@ -688,7 +680,7 @@ int cmd_run(int argc, char **argv)
 	if (campaign_open(&c, argv[optind],
 		    CAMPAIGN_LOCK | CAMPAIGN_JOURNAL | CAMPAIGN_SOUND_LATER) < 0)
 		return cmd_error("umpire");
-	long long now = turn_now();
+	long long now = clock_now();
 	struct inbox_status s = { 0 };
 	int acted = 0;
 	int code = run_inbox(c, maildir, now);

@@ -13,7 +13,7 @@
 #include "mail/outbox.h"
 #include "mail/sendmail.h"
 #include "core/spawn.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/banned.h"
 
 static const char send_help[] =
@@ -97,7 +97,7 @@ int cmd_send(int argc, char **argv)
 	struct outbox_report rep = { 0 };
 	int code = cmd_smtp_settings(c, &s);
 	if (code == EXIT_OK) {
-		rc = outbox_send(c, &s, turn_now(), &rep);
+		rc = outbox_send(c, &s, clock_now(), &rep);
 		for (size_t i = 0; i < rep.n_items; i++) {
 			const struct outbox_item *it = &rep.items[i];
 			if (it->sent)

@@ -12,7 +12,7 @@
 #include "core/missed.h"
 #include "mail/inbox.h"
 #include "mail/outbox.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "core/banned.h"
 
 static const char status_help[] =
@@ -213,7 +213,7 @@ int cmd_status(int argc, char **argv)
 		return cmd_error("umpire");
 	struct inbox_status s;
 	int code = EXIT_OK;
-	long long now = turn_now();
+	long long now = clock_now();
 	struct missed *m = xcalloc(c->n_players + 1, sizeof(*m));
 	if (inbox_status(c, &s) < 0 || missed_count(m, c, s.turn) < 0)
 		code = cmd_error("umpire status");

@@ -8,6 +8,7 @@
 #include "core/beacon.h"
 #include "mail/inbox.h"
 #include "core/layout.h"
+#include "core/clock.h"
 #include "core/turn.h"
 #include "core/banned.h"
 
@@ -264,7 +265,7 @@ int cmd_turn(int argc, char **argv)
 	if (code != EXIT_OK)
 		goto done;
 	turn_init(&t, c, TURN_LIVE, a.allow_missing ? TURN_ALLOW_MISSING : 0, NULL, NULL, NULL);
-	t.when = turn_now();
+	t.when = clock_now();
 	code = take_beacon(c, &t, &a);
 	if (code == EXIT_OK)
 		code = take_orders(c, &t, &a);

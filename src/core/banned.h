@@ -51,12 +51,12 @@
 #undef random
 #define random() BANNED(random)
 
-/* The clock makes output depend on when it ran. Use turn_now() (core/turn.h), which honours
- * SOURCE_DATE_EPOCH; it alone reads the clock, with clock_gettime. */
+/* The clock makes output depend on when it ran. Use clock_now() (core/clock.h), which honours
+ * SOURCE_DATE_EPOCH; it alone reads the time of day, with clock_gettime. */
 #undef time
 #define time(t) BANNED(time)
 /* Static result buffers (not reentrant), and localtime depends on the machine's time zone.
- * Use gmtime_r, with the time from turn_now(). */
+ * Use gmtime_r, with the time from clock_now(). */
 #undef localtime
 #define localtime(t) BANNED(localtime)
 #undef gmtime

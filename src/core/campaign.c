@@ -673,10 +673,20 @@ int campaign_note_sound(struct campaign *c, int turn, const char *commit)
 	if (!c->journal)
 		return -1;
 	char *line = sound_mark(c, turn, commit), *dir = xasprintf("%s/.umpire", c->dir);
-	int rc = line ? file_write_durable(dir, "sound", line, strlen(line)) : -1;
+	/* A cache (lost, the next check walks the rows again) compared whole, its newline too,
+	 * by sound_noted: no fsync */
+	int rc = line ? file_write_atomic(dir, "sound", line, strlen(line)) : -1;
 	free(line);
 	free(dir);
 	return rc;
+}
+
+/* 1 when a mark file's bytes are line exactly: a torn or padded file (a crash after
+ * file_write_atomic, a NUL in it) is another mark. */
+static int mark_is(const struct buf *mark, const char *line)
+{
+	return mark->len == strlen(line) &&
+	       (mark->len == 0 || memcmp(mark->data, line, mark->len) == 0);
 }
 
 /* 1 when .umpire/sound says the rows of turn, as they are now, were checked against its
@@ -688,7 +698,7 @@ static int sound_noted(struct campaign *c, int turn, const char *commit)
 	int same = 0;
 
 	if (file_read(path, 256, &mark) == 0 && (line = sound_mark(c, turn, commit)))
-		same = strcmp(buf_str(&mark), line) == 0;
+		same = mark_is(&mark, line);
 	error_clear();
 	buf_release(&mark);
 	free(line);
@@ -700,24 +710,26 @@ static int sound_noted(struct campaign *c, int turn, const char *commit)
  * left it when it closed it. */
 #define CHECKED_MARK "checked"
 
-/* The journal's files as the file system has them: "DEV INO SIZE MTIME CTIME WAL\n" of
- * journal.sqlite (times in ns; WAL: the size of journal.sqlite-wal, 0 when there is none, as
- * an empty one is made by every opening). The kernel sets the change time on every write and
- * no program can set it back, so two equal stamps mean nothing wrote the files in between
- * (but within a tick of the kernel's coarse clock). A new string, or NULL. */
+/* The journal's files as the file system has them, one line each, in the form of the stat
+ * records of .umpire/run-idle (idle_stat_text: dev, inode, size, times in ns):
+ * "journal.sqlite DEV INO SIZE MTIME CTIME\n" and "journal.sqlite-wal 0 0 SIZE 0 0\n", the
+ * WAL's size alone (0 when there is none: an empty one, new inode and times, is made by
+ * every opening). The kernel sets the change time on every write and no program can set it
+ * back, so two equal stamps mean nothing wrote the files in between (but within a tick of
+ * the kernel's coarse clock). A new string, or NULL (no journal, or it cannot be stat'ed). */
 static char *journal_stamp(const struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/journal.sqlite", c->dir);
 	char *wal = xasprintf("%s-wal", path), *line = NULL;
-	struct stat st, sw;
+	char db_text[IDLE_STAT_TEXT_MAX], wal_text[IDLE_STAT_TEXT_MAX];
+	struct idle_stat db = { 0 }, w = { 0 };
 
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (lstat(wal, &sw) < 0)
-			sw.st_size = 0;
-		line = xasprintf("%llu %llu %lld %lld.%09ld %lld.%09ld %lld\n",
-			(unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-			(long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-			(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, (long long)sw.st_size);
+	if (idle_stat_take(AT_FDCWD, path, &db) == 0 && !db.absent &&
+		idle_stat_take(AT_FDCWD, wal, &w) == 0) {
+		struct idle_stat wal_size = { .size = w.size }; /* 0 when absent */
+		idle_stat_text(db_text, &db);
+		idle_stat_text(wal_text, &wal_size);
+		line = xasprintf("journal.sqlite %s\njournal.sqlite-wal %s\n", db_text, wal_text);
 	}
 	free(wal);
 	free(path);
@@ -733,7 +745,7 @@ static int journal_unchanged(const struct campaign *c)
 	int same = 0;
 
 	if (now && file_read(path, 256, &mark) == 0)
-		same = strcmp(buf_str(&mark), now) == 0;
+		same = mark_is(&mark, now);
 	error_clear();
 	buf_release(&mark);
 	free(now);
@@ -746,13 +758,15 @@ static int journal_unchanged(const struct campaign *c)
  * meanwhile) leaves it sound, and notes its stamp in .umpire/checked, so the next command
  * need not run quick_check over the whole file again (issue 38: its cost grew with the
  * campaign, a third of a turn at 1,000 turns). Best effort: a mark not written only costs the
- * next command the full check. */
+ * next command the full check; so it is a cache, written by rename but not synced
+ * (file_write_atomic): a mark a crash tore is not the stamp (journal_unchanged compares it
+ * whole, its final newline too), so the check runs. */
 static void note_checked(struct campaign *c, int unchanged)
 {
 	char *dir = xasprintf("%s/.umpire", c->dir), *line = NULL;
 
 	if (unchanged && (line = journal_stamp(c)))
-		(void)file_write_durable(dir, CHECKED_MARK, line, strlen(line));
+		(void)file_write_atomic(dir, CHECKED_MARK, line, strlen(line));
 	free(line);
 	free(dir);
 }

@@ -141,8 +141,9 @@ void campaign_close_journal(struct campaign *c);
 int campaign_check_sound(struct campaign *c);
 /* Notes in .umpire/sound that turn's files rows, as the journal holds them now, match the
  * blobs of its commit (hex id): the turn that wrote both, or the check that compared them.
- * The next check reads the blobs again only when the rows or the last turn differ. 0 / -1
- * (the file not written: the next check compares the blobs). */
+ * The next check reads the blobs again only when the rows or the last turn differ. A cache,
+ * written by rename but not synced (file_write_atomic). 0 / -1 (the file not written: the
+ * next check compares the blobs). */
 int campaign_note_sound(struct campaign *c, int turn, const char *commit);
 
 /* Why no player can ever get the verdict "fair" for campaign c, whatever receipts he holds

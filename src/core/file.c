@@ -442,7 +442,9 @@ static void close_open(int fd)
 		close(fd);
 }
 
-int file_write_durable(const char *dir, const char *name, const void *data, size_t len)
+/* file_write_durable, and file_write_atomic without sync: the file's bytes and the folder's
+ * entry are fsynced only with sync. */
+static int write_via_temp(const char *dir, const char *name, const void *data, size_t len, int sync)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *tmp = NULL;
@@ -459,7 +461,7 @@ int file_write_durable(const char *dir, const char *name, const void *data, size
 		fail_keep_errno(ERROR_OS, "cannot create a temporary file in", dir);
 		goto done;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0)) {
 		fail_keep_errno(ERROR_OS, "cannot write a temporary file in", dir);
 		goto done;
 	}
@@ -469,7 +471,7 @@ int file_write_durable(const char *dir, const char *name, const void *data, size
 		fail_keep_errno(ERROR_OS, "cannot rename into", path);
 		goto done;
 	}
-	if (fsync(dfd) < 0) {
+	if (sync && fsync(dfd) < 0) {
 		fail_keep_errno(ERROR_OS, "cannot sync directory", dir);
 		goto done;
 	}
@@ -482,6 +484,16 @@ done:
 	free(tmp);
 	free(path);
 	return rc;
+}
+
+int file_write_durable(const char *dir, const char *name, const void *data, size_t len)
+{
+	return write_via_temp(dir, name, data, len, 1);
+}
+
+int file_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+{
+	return write_via_temp(dir, name, data, len, 0);
 }
 
 /* file_rename, and with sync both directories fsynced after. */
@@ -531,7 +543,7 @@ int file_rename_durable(const char *from, const char *to)
 	return rename_at(from, to, 1);
 }
 
-/* 1 if name is one of file_write_durable's temporary files: ".NAME.XXXXXX". */
+/* 1 if name is one of write_via_temp's temporary files: ".NAME.XXXXXX". */
 static int is_temp_name(const char *name)
 {
 	size_t len = strlen(name);

@@ -47,9 +47,9 @@ int file_rename_durable(const char *from, const char *to);
  * come from the kernel's coarse clock, so a dead run's file can share the tick of the stamp
  * of the lock we took after it). */
 int file_not_newer(const struct timespec *t, const struct timespec *before);
-/* Removes the temporary files file_write_durable names ".NAME.XXXXXX" under dir (and its
- * subdirectories, levels deep: 0 is dir alone) older than before: those a run killed
- * mid-write left. The caller holds the campaign's writer lock, so none is being written.
+/* Removes the temporary files file_write_durable and file_write_atomic name ".NAME.XXXXXX"
+ * under dir (and its subdirectories, levels deep: 0 is dir alone) older than before: those a
+ * run killed mid-write left. The caller holds the campaign's writer lock, so none is being written.
  * *removed is increased by the count. A missing dir is nothing to do. 0 / -1. */
 int file_clear_stale_temps(const char *dir, int levels, const struct timespec *before,
 	size_t *removed);
@@ -100,6 +100,14 @@ int file_mkdir_p(const char *dir, mode_t mode);
  * perhaps the temporary file: file_clear_stale_temps). A link at name under a guarded root
  * is refused. 0 / -1. */
 int file_write_durable(const char *dir, const char *name, const void *data, size_t len);
+/* file_write_durable without its two fsyncs: the same temporary file (O_EXCL, no link
+ * followed) renamed over name, so a reader sees the old file or the new one whole; but after
+ * a crash of the machine (not of the program) the file may be the old one, the new one, none,
+ * or one of the new length whose bytes never reached the disk. Right only for a cache whose
+ * loss costs no more than work again, and whose reader takes nothing but the exact bytes it
+ * would write now as valid (e.g. a whole line compared, its final newline included). 0 / -1
+ * as file_write_durable. */
+int file_write_atomic(const char *dir, const char *name, const void *data, size_t len);
 /* Removes dir/name, if it is there, and syncs dir: a file a crashed run wrote that the rerun
  * must not leave behind. Returns 1 removed, 0 it was not there, -1 (error.h). */
 int file_remove_durable(const char *dir, const char *name);

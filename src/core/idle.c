@@ -1,6 +1,6 @@
 /* idle.c — the mark of an idle `umpire run` pass (idle.h): made by the full pass (cmd/run.c),
- * read by the front program (src/front.c), which links this file alone: so it calls the C
- * library only (malloc, not xmalloc: a failure is "no mark", never an abort). */
+ * read by the front program (src/front.c), which links this file and core/clock.c alone: so
+ * it calls the C library only (malloc, not xmalloc: a failure is "no mark", never an abort). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,8 +64,7 @@ int idle_add_arg(struct idle_mark *m, const char *arg)
 	return 0;
 }
 
-/* Fills st from path under dirfd now: 0, or -1 when stat fails other than ENOENT. */
-static int take_stat(int dirfd, const char *path, struct idle_stat *st)
+int idle_stat_take(int dirfd, const char *path, struct idle_stat *st)
 {
 	struct stat s;
 
@@ -93,7 +92,8 @@ int idle_add_stat(struct idle_mark *m, int dirfd, const char *path)
 	if (!st)
 		return -1;
 	m->stats = v;
-	if (!path[0] || take_stat(dirfd, path, st) < 0 || !(st->path = copy(path, strlen(path))))
+	if (!path[0] || idle_stat_take(dirfd, path, st) < 0 ||
+		!(st->path = copy(path, strlen(path))))
 		return -1;
 	m->n_stats++;
 	return 0;
@@ -122,6 +122,15 @@ int idle_add_line(struct idle_mark *m, int always, const char *text)
 		return -1;
 	m->n_lines++;
 	return 0;
+}
+
+void idle_stat_text(char out[IDLE_STAT_TEXT_MAX], const struct idle_stat *st)
+{
+	if (st->absent)
+		snprintf(out, IDLE_STAT_TEXT_MAX, "absent");
+	else
+		snprintf(out, IDLE_STAT_TEXT_MAX, "%llu %llu %lld %lld %lld", st->dev, st->ino,
+			st->size, st->mtime, st->ctime);
 }
 
 /* A growing string for idle_format; failed set once anything could not be added. */
@@ -186,15 +195,13 @@ char *idle_format(const struct idle_mark *m, size_t *len)
 		puts_(&o, num);
 	}
 	for (size_t i = 0; i < m->n_stats; i++) {
-		const struct idle_stat *s = &m->stats[i];
+		char text[IDLE_STAT_TEXT_MAX];
+		idle_stat_text(text, &m->stats[i]);
 		puts_(&o, "stat ");
-		put_hex(&o, s->path);
-		if (s->absent)
-			snprintf(num, sizeof num, " absent\n");
-		else
-			snprintf(num, sizeof num, " %llu %llu %lld %lld %lld\n", s->dev, s->ino,
-				s->size, s->mtime, s->ctime);
-		puts_(&o, num);
+		put_hex(&o, m->stats[i].path);
+		puts_(&o, " ");
+		puts_(&o, text);
+		puts_(&o, "\n");
 	}
 	for (size_t i = 0; i < m->n_lines; i++) {
 		puts_(&o, m->lines[i].always ? "say 1 " : "say 0 ");
@@ -390,7 +397,7 @@ int idle_unchanged(const struct idle_mark *m, int dirfd)
 	for (size_t i = 0; i < m->n_stats; i++) {
 		const struct idle_stat *was = &m->stats[i];
 		struct idle_stat now = { 0 };
-		if (take_stat(dirfd, was->path, &now) < 0 || now.absent != was->absent ||
+		if (idle_stat_take(dirfd, was->path, &now) < 0 || now.absent != was->absent ||
 			now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
 			now.mtime != was->mtime || now.ctime != was->ctime)
 			return 0;

@@ -35,6 +35,18 @@ struct idle_stat {
 	long long ctime;        /* st_ctim, ns */
 };
 
+#define IDLE_STAT_TEXT_MAX 128 /* room for idle_stat_text's longest text and its NUL */
+
+/* What path under the folder dirfd is now (fstatat, no link followed): 0 with st's numbers
+ * and absent filled (ENOENT or ENOTDIR: absent, the numbers 0; st->path untouched), or -1
+ * when stat fails otherwise (errno set). */
+int idle_stat_take(int dirfd, const char *path, struct idle_stat *st);
+
+/* st's facts as a stat record holds them after its path, "DEV INO SIZE MTIME CTIME" (times
+ * in ns) or "absent", into out: equal texts are equal facts, so a mark of other files (the
+ * journal's, .umpire/checked: core/campaign.c) compares them as text. */
+void idle_stat_text(char out[IDLE_STAT_TEXT_MAX], const struct idle_stat *st);
+
 /* A line the pass printed (or would with --verbose). */
 struct idle_line {
 	int always; /* 1: printed without --verbose too */

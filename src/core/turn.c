@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 
 #include "core/beacon.h"
@@ -110,22 +109,6 @@ int turn_run(struct turn *t, const char *first, const char *last)
 }
 
 /* --- set-up ---------------------------------------------------------------------------- */
-
-long long turn_now(void)
-{
-	const char *s = getenv("SOURCE_DATE_EPOCH");
-	if (s && *s) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(s, &end, 10);
-		if (errno == 0 && *end == '\0' && v >= 0)
-			return v;
-	}
-	struct timespec now;
-	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
-		abort(); /* only for a bad clock id or pointer */
-	return (long long)now.tv_sec;
-}
 
 void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value)
 {

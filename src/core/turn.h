@@ -274,8 +274,5 @@ void turn_beacon(uint8_t out[FAIR_HASH_BYTES], const char *value);
 /* head = SHA256(prev || entry): one link of the journal hash chain (docs/fairness.md). */
 void turn_chain_head(uint8_t out[FAIR_HASH_BYTES], const uint8_t prev[FAIR_HASH_BYTES],
 	const void *entry, size_t len);
-/* The processing time to use: $SOURCE_DATE_EPOCH when set to a whole number >= 0
- * (reproducible-builds convention), else the clock. */
-long long turn_now(void);
 
 #endif

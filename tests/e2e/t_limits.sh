@@ -255,7 +255,7 @@ done
 side "journal schema_version 1 or 2" "the supported version: accepted"
 expect 0 "$BIN" log "$B" --turn 1
 
-# --- SOURCE_DATE_EPOCH (turn_now): 0 is honoured, garbage falls back to the clock -----------
+# --- SOURCE_DATE_EPOCH (clock_now): 0 is honoured, garbage falls back to the clock -----------
 Z="$TMP/z"
 side "SOURCE_DATE_EPOCH" "0 (the lowest valid value): commit times, journal times are 0"
 env SOURCE_DATE_EPOCH=0 "$BIN" init --visibility open --entropy none "$Z" --scenario "$HR/scenario.yaml" --secret-file "$HR/demo.secret" >/dev/null

@@ -1,6 +1,7 @@
 /* check_file.c — src/core/file.c: no symbolic link followed below a guarded root (reads,
  * durable writes, renames, directories), the root itself reached through a link, and the
- * stale temporary files of durable writes removed, others kept; no '..' walks out of a root. */
+ * stale temporary files of durable writes removed, others kept; no '..' walks out of a root;
+ * atomic writes (no sync) replace a file by rename. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -174,6 +175,49 @@ START_TEST(stale_temporary_files)
 }
 END_TEST
 
+/* file_write_atomic: the new bytes by rename over the name (a reader that opened the old file
+ * still reads it whole), no temporary file left, a link at the name refused as for durable
+ * writes. */
+START_TEST(atomic_write_replaces_by_rename)
+{
+	char *root = test_path("c"), *mark = test_path("c/mark"), *out = test_path("out");
+	char *link = test_path("c/link");
+	struct buf b = BUF_INIT;
+	char old[8] = "";
+
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	file_guard(root);
+	ck_assert_int_eq(file_write_atomic(root, "mark", "one 1\n", 6), 0);
+	int fd = open(mark, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(file_write_atomic(root, "mark", "two 22\n", 7), 0);
+	ck_assert_int_eq(read(fd, old, sizeof old), 6);
+	ck_assert_mem_eq(old, "one 1\n", 6);
+	close(fd);
+	ck_assert_int_eq(file_read(mark, 100, &b), 0);
+	ck_assert_uint_eq(b.len, 7);
+	ck_assert_mem_eq(b.data, "two 22\n", 7);
+	DIR *d = opendir(root);
+	struct dirent *e;
+	int entries = 0;
+	while ((e = readdir(d)) != NULL)
+		entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	ck_assert_int_eq(entries, 1); /* mark alone: no temporary file */
+	put(out, "o");
+	ck_assert_int_eq(symlink(out, link), 0);
+	ck_assert_int_eq(file_write_atomic(root, "link", "x", 1), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_int_eq(file_read(out, 100, &b), 0);
+	ck_assert_mem_eq(b.data, "o", 1);
+	buf_release(&b);
+	free(root);
+	free(mark);
+	free(out);
+	free(link);
+}
+END_TEST
+
 static Suite *file_suite(void)
 {
 	Suite *s = suite_create("file");
@@ -183,6 +227,7 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, dot_dot_below_a_root_is_refused);
 	tcase_add_test(tc, the_root_may_be_a_link);
 	tcase_add_test(tc, stale_temporary_files);
+	tcase_add_test(tc, atomic_write_replaces_by_rename);
 	suite_add_tcase(s, tc);
 	return s;
 }

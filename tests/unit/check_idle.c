@@ -28,39 +28,73 @@ static void setup(void)
 	test_root_make("idle");
 }
 
-static void write_file(int dfd, const char *name, const char *text)
+static void write_file(int dirfd, const char *name, const char *bytes)
 {
-	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(write(fd, bytes, strlen(bytes)), (ssize_t)strlen(bytes));
 	close(fd);
 }
 
 /* A mark of two arguments (one with a space and a newline), a file, a missing file, lines. */
-static char *sample(int dfd, struct idle_mark *m, size_t *len)
+static char *sample(int dirfd, struct idle_mark *mark, size_t *n)
 {
-	memset(m, 0, sizeof(*m));
-	write_file(dfd, "campaign.yaml", "id: x\n");
-	ck_assert_int_eq(idle_add_arg(m, "my campaign\n"), 0);
-	ck_assert_int_eq(idle_add_arg(m, "--maildir"), 0);
-	ck_assert_int_eq(idle_add_arg(m, ""), 0);
-	m->until = 1767225600;
-	ck_assert_int_eq(idle_add_stat(m, dfd, "campaign.yaml"), 0);
-	ck_assert_int_eq(idle_add_stat(m, dfd, ".umpire/none"), 0);
-	ck_assert_int_eq(idle_add_line(m, 0, "turn 3: waiting for orders"), 0);
-	ck_assert_int_eq(idle_add_line(m, 1, "turn 3: paused until 2026-01-02T00:00:00Z"), 0);
-	char *text = idle_format(m, len);
-	ck_assert_ptr_nonnull(text);
-	return text;
+	memset(mark, 0, sizeof(*mark));
+	write_file(dirfd, "campaign.yaml", "id: x\n");
+	ck_assert_int_eq(idle_add_arg(mark, "my campaign\n"), 0);
+	ck_assert_int_eq(idle_add_arg(mark, "--maildir"), 0);
+	ck_assert_int_eq(idle_add_arg(mark, ""), 0);
+	mark->until = 1767225600;
+	ck_assert_int_eq(idle_add_stat(mark, dirfd, "campaign.yaml"), 0);
+	ck_assert_int_eq(idle_add_stat(mark, dirfd, ".umpire/none"), 0);
+	ck_assert_int_eq(idle_add_line(mark, 0, "turn 3: waiting for orders"), 0);
+	ck_assert_int_eq(idle_add_line(mark, 1, "turn 3: paused until 2026-01-02T00:00:00Z"), 0);
+	char *formatted = idle_format(mark, n);
+	ck_assert_ptr_nonnull(formatted);
+	return formatted;
+}
+
+/* Each test's own (a checked fixture: set up and torn down around every test): a new
+ * folder and its fd, a mark (empty, or the sample) and its text. */
+static char *dir;
+static int dfd = -1;
+static struct idle_mark m;
+static char *text;
+static size_t len;
+
+/* A new folder, an empty mark. */
+static void folder_setup(void)
+{
+	dir = tmp_dir();
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(dfd, 0);
+	memset(&m, 0, sizeof m);
+	text = NULL;
+	len = 0;
+}
+
+/* A new folder holding the sample's file, and the sample mark. */
+static void mark_setup(void)
+{
+	folder_setup();
+	text = sample(dfd, &m, &len);
+}
+
+static void fixture_teardown(void)
+{
+	idle_mark_release(&m);
+	free(text);
+	text = NULL;
+	if (dfd >= 0)
+		close(dfd);
+	dfd = -1;
+	free(dir);
+	dir = NULL;
 }
 
 START_TEST(test_round_trip)
 {
-	char *dir = tmp_dir();
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	struct idle_mark m, back;
-	size_t len;
-	char *text = sample(dfd, &m, &len);
+	struct idle_mark back;
 
 	ck_assert_int_eq(idle_parse(text, len, &back), 0);
 	ck_assert_uint_eq(back.n_args, 3);
@@ -85,22 +119,14 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(idle_parse(again, len2, &back), 0);
 	ck_assert_int_eq(back.until, IDLE_NEVER);
 	idle_mark_release(&back);
-	idle_mark_release(&m);
 	free(again);
-	free(text);
-	close(dfd);
-	free(dir);
 }
 END_TEST
 
 /* Every change of one byte that still parses would be another mark: these must not parse. */
 START_TEST(test_refused)
 {
-	char *dir = tmp_dir();
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	struct idle_mark m, back;
-	size_t len;
-	char *text = sample(dfd, &m, &len);
+	struct idle_mark back;
 	static const char *const bad[][2] = {
 		{ "umpire run-idle 1\n", "umpire run-idle 2\n" },
 		{ "\nend\n", "\n" },           /* truncated */
@@ -135,22 +161,12 @@ START_TEST(test_refused)
 	free(t);
 	ck_assert_int_lt(idle_parse(text, len - 1, &back), 0); /* no final newline */
 	ck_assert_int_lt(idle_add_line(&m, 0, "two\nlines"), 0);
-	idle_mark_release(&m);
-	free(text);
-	close(dfd);
-	free(dir);
 }
 END_TEST
 
 /* A file rewritten with the same size, one replaced by rename, one made: each is a change. */
 START_TEST(test_unchanged)
 {
-	char *dir = tmp_dir();
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	struct idle_mark m;
-	size_t len;
-	char *text = sample(dfd, &m, &len);
-
 	ck_assert_int_eq(idle_unchanged(&m, dfd), 1);
 	mkdirat(dfd, ".umpire", 0700);
 	ck_assert_int_eq(idle_unchanged(&m, dfd), 1); /* .umpire/none is still absent */
@@ -176,16 +192,11 @@ START_TEST(test_unchanged)
 	ck_assert_int_eq(renameat(dfd, "campaign.yaml", dfd, "real.yaml"), 0);
 	ck_assert_int_eq(symlinkat("real.yaml", dfd, "campaign.yaml"), 0);
 	ck_assert_int_eq(idle_unchanged(&m, dfd), 0);
-	idle_mark_release(&m);
-	free(text);
-	close(dfd);
-	free(dir);
 }
 END_TEST
 
 START_TEST(test_args_and_mail)
 {
-	struct idle_mark m = { 0 };
 	char *same[] = { "c", "--verbose", "--maildir", "md" };
 	char *other[] = { "c", "--maildir", "md2" };
 	char *more[] = { "c", "--maildir", "md", "--beacon-fetch" };
@@ -200,8 +211,6 @@ START_TEST(test_args_and_mail)
 	ck_assert_int_eq(idle_same_args(&m, 2, fewer), 0);
 	idle_mark_release(&m);
 
-	char *dir = tmp_dir();
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	ck_assert_int_eq(idle_mail_waiting(dir), 1); /* no new/: unreadable */
 	mkdirat(dfd, "new", 0700);
 	ck_assert_int_eq(idle_mail_waiting(dir), 0);
@@ -209,8 +218,6 @@ START_TEST(test_args_and_mail)
 	ck_assert_int_eq(idle_mail_waiting(dir), 0);
 	write_file(dfd, "new/1.mail", "");
 	ck_assert_int_eq(idle_mail_waiting(dir), 1);
-	close(dfd);
-	free(dir);
 }
 END_TEST
 
@@ -219,11 +226,16 @@ static Suite *idle_suite(void)
 	Suite *s = suite_create("idle");
 	TCase *tc = tcase_create("mark");
 	tcase_add_unchecked_fixture(tc, setup, test_root_remove);
+	tcase_add_checked_fixture(tc, mark_setup, fixture_teardown);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_unchanged);
-	tcase_add_test(tc, test_args_and_mail);
 	suite_add_tcase(s, tc);
+	TCase *args = tcase_create("args");
+	tcase_add_unchecked_fixture(args, setup, test_root_remove);
+	tcase_add_checked_fixture(args, folder_setup, fixture_teardown);
+	tcase_add_test(args, test_args_and_mail);
+	suite_add_tcase(s, args);
 	return s;
 }
 

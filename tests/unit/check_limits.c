@@ -1,6 +1,6 @@
 /* check_limits.c — the YAML reader's default limits (node.h: 64 KiB, depth 16, 20 000 nodes,
  * 4 096-byte scalars) and the integer rule of node_want_int, each at its exact edge from both
- * sides, and turn_now's reading of SOURCE_DATE_EPOCH. The end-to-end side of the same limits,
+ * sides, and clock_now's reading of SOURCE_DATE_EPOCH. The end-to-end side of the same limits,
  * through the umpire binary, is tests/e2e/t_limits.sh. */
 #include <limits.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "core/node.h"
-#include "core/turn.h"
+#include "core/clock.h"
 #include "testutil.h"
 
 enum {
@@ -320,7 +320,7 @@ START_TEST(want_int_quoted_refused)
 }
 END_TEST
 
-/* --- turn_now: SOURCE_DATE_EPOCH, a decimal from 0; anything else: the clock ------------ */
+/* --- clock_now: SOURCE_DATE_EPOCH, a decimal from 0; anything else: the clock ------------ */
 
 START_TEST(source_date_epoch_honoured)
 {
@@ -335,7 +335,7 @@ START_TEST(source_date_epoch_honoured)
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		ck_assert_int_eq(setenv("SOURCE_DATE_EPOCH", ok[i].env, 1), 0);
-		ck_assert_msg(turn_now() == ok[i].want, "SOURCE_DATE_EPOCH=%s not honoured",
+		ck_assert_msg(clock_now() == ok[i].want, "SOURCE_DATE_EPOCH=%s not honoured",
 			ok[i].env);
 	}
 }
@@ -357,11 +357,11 @@ START_TEST(source_date_epoch_bogus_is_the_clock)
 			ck_assert_int_eq(setenv("SOURCE_DATE_EPOCH", bogus[i], 1), 0);
 		else
 			ck_assert_int_eq(unsetenv("SOURCE_DATE_EPOCH"), 0);
-		/* The same clock as turn_now (time() may read a coarser clock that lags it by
+		/* The same clock as clock_now (time() may read a coarser clock that lags it by
 		 * a tick), and a second either side for a clock stepped meanwhile: a bogus
 		 * value taken as a time (0, -1, LLONG_MAX) is still far outside. */
 		long long t0 = realtime_seconds();
-		long long got = turn_now();
+		long long got = clock_now();
 		long long t1 = realtime_seconds();
 		ck_assert_msg(got >= t0 - 1 && got <= t1 + 1,
 			"SOURCE_DATE_EPOCH='%s': %lld is not the clock",
