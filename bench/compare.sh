@@ -16,6 +16,7 @@ set -eu
 B=$(realpath "$1") # before the cd: the arguments are the caller's paths
 A=$(realpath "$2")
 CAMPAIGN=${3:+$(realpath "$3")}
+FLOOR=${BENCH_FLOOR:+$(realpath "$BENCH_FLOOR")}
 cd "$(dirname "$0")/.."
 RUNS=${BENCH_RUNS:-5}
 PRUNS=${BENCH_PAGE_RUNS:-3}
@@ -26,9 +27,7 @@ for d in "$B" "$A"; do
     [ -x "$d/build/umpire" ] || { echo "compare: $d/build/umpire: not built (make all web there)" >&2; exit 66; }
 done
 # one floor for both sides: the program that times them and the 9,600-order turn's floor
-if [ -n "${BENCH_FLOOR:-}" ]; then
-    FLOOR=$(realpath "$BENCH_FLOOR")
-else
+if [ -z "$FLOOR" ]; then
     make -s build/release/bench/floor || { echo "compare: cannot build bench/floor in $(pwd)" >&2; exit 69; }
     FLOOR=$(realpath build/release/bench/floor)
 fi
