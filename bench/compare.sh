@@ -32,6 +32,7 @@ if [ -z "$FLOOR" ]; then
     FLOOR=$(realpath build/release/bench/floor)
 fi
 T=$(mktemp -d "$base/umpire-compare.XXXXXX")
+trap 'rm -rf "$T"' EXIT
 D=$(disk_dir umpire-compare)
 trap 'rm -rf "$T" "$D"' EXIT
 # tree S: the source tree of side S (b: BEFORE, a: AFTER)

@@ -22,11 +22,11 @@ turn_bytes() { git -C "$1" ls-tree -r -l turn-0001 | grep -v 'reports/turn-0000'
 # wait, the page cache), under $BENCH_DISK (default /var/tmp: on disk where /tmp is tmpfs);
 # said on stderr when it is tmpfs or ramfs all the same
 disk_dir() {
-    d=$(mktemp -d "${BENCH_DISK:-/var/tmp}/$1.XXXXXX")
-    case $(stat -f -c %T "$d") in
-    tmpfs | ramfs) echo "bench: $d is in memory (tmpfs): not a referee's disk; set BENCH_DISK" >&2 ;;
+    disk=$(mktemp -d "${BENCH_DISK:-/var/tmp}/$1.XXXXXX")
+    case $(stat -f -c %T "$disk") in
+    tmpfs | ramfs) echo "bench: $disk is in memory (tmpfs): not a referee's disk; set BENCH_DISK" >&2 ;;
     esac
-    echo "$d"
+    echo "$disk"
 }
 # The 9,600-order turn (issue 17's largest: bench/big-reivers.sh), one way for run.sh and
 # compare.sh. big_init BIN SRC DIR: DIR, its campaign before the turn (SRC from big-reivers.sh:
