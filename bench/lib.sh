@@ -43,8 +43,9 @@ big_turn() {
 }
 # big_floor DIR0 DIR SRC: the turn's floor (floor turn: libyaml loading the orders and the state
 # before the turn, SQLite inserting the turn's rows from DIR's journal, one libgit2 commit of
-# its files), the median seconds of its five runs
+# its files; beside DIR, on its file system), the median seconds of its five runs
 big_floor() {
     # shellcheck disable=SC2046
-    "$FLOOR" turn "$2/.umpire/journal.sqlite" 1 $(ls "$3"/orders/*.yaml) "$1/state.yaml" | awk '/^floor_s/ { print $2 }'
+    TMPDIR=$(dirname "$2") "$FLOOR" turn "$2/.umpire/journal.sqlite" 1 $(ls "$3"/orders/*.yaml) "$1/state.yaml" |
+        awk '/^floor_s/ { print $2 }'
 }
