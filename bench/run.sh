@@ -71,7 +71,7 @@ for r in $(seq "$RUNS"); do
     # shellcheck disable=SC2086
     timed "$T/bigt" "$BIN" turn "$T/big" $big_orders --rulings "$T/big-rulings.yaml"
     # shellcheck disable=SC2086
-    "$FLOOR" turn "$T/big/.umpire/journal.sqlite" 1 $big_files | awk '/^floor_s/ { print $2 }' >> "$T/floor"
+    TMPDIR=$T "$FLOOR" turn "$T/big/.umpire/journal.sqlite" 1 $big_files | awk '/^floor_s/ { print $2 }' >> "$T/floor"
 done
 big=$(col 1 "$T/bigt"); floor=$(median < "$T/floor")
 row "largest turn ($(sqlite3 "$T/big/.umpire/journal.sqlite" 'SELECT count(*) FROM dice') dice) vs floor" "$(ms "$big") ms vs $(ms "$floor") ms" "$(ratio "$big" "$floor")" "<= 3, < 1 s"
