@@ -218,13 +218,18 @@ endif
 
 # `make bench`: bench/run.sh prints each row of issue 17's table as a ratio against its floor
 # (under 5 minutes; speed is measured here, never asserted in tests). BENCH_TURNS sets the
-# long campaign's length (default 1000).
+# long campaign's length (default 1000). BENCH_BEFORE=TREE (another built source tree) adds
+# bench/compare.sh's table, TREE against this one in alternated pairs, with the same floor
+# (on BENCH_SIGNED_CAMPAIGN when it is set).
 $(BUILD)/bench/floor: bench/floor.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(LDFLAGS)
 
 bench: all $(BUILD)/bench/floor
+	@[ -z "$(BENCH_BEFORE)" ] || [ -x "$(BENCH_BEFORE)/build/umpire" ] || \
+		{ echo "make bench: BENCH_BEFORE=$(BENCH_BEFORE): no build/umpire there (make all web in it)" >&2; exit 66; }
 	@sh bench/run.sh $(BIN) $(BUILD)/bench/floor
+	@[ -z "$(BENCH_BEFORE)" ] || BENCH_FLOOR=$(BUILD)/bench/floor sh bench/compare.sh "$(BENCH_BEFORE)" . $(if $(BENCH_SIGNED_CAMPAIGN),"$(BENCH_SIGNED_CAMPAIGN)")
 
 # The README's demo command: plays every shipped example campaign from scratch.
 demo: deps

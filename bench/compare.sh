@@ -1,35 +1,44 @@
 #!/bin/sh
 # bench/compare.sh BEFORE AFTER [CAMPAIGN] — the before-and-after table of issues 35 and 38:
 # BEFORE and AFTER are two built source trees of umpire (`make all web` run in each: their
-# build/umpire, build/web and bench floor), measured in alternated pairs (before, after,
-# before, after ...) on the same inputs, medians of BENCH_RUNS (default 5; the page's rows
-# BENCH_PAGE_RUNS, default 3). CAMPAIGN: a long signed campaign (bench/signed-campaign.sh),
-# cloned and never written (default: one of BENCH_SIGNED turns, default 1000, played here by
-# AFTER). Rows: verify of a fresh clone (wall, CPU, peak RSS); an idle `umpire run` pass; the
-# 9,600-order turn (CPU, wall, bytes committed); the JavaScript verifier with node and in
-# Chromium (the clone as a git bundle); the first view of a 100-turn campaign's turn page.
-# Each column is measured with that tree's own binary, pages and scripts. Public tools only;
-# speed is measured here, never asserted in tests.
+# build/umpire and build/web), measured in alternated pairs (before, after, before, after ...)
+# on the same inputs, medians of BENCH_RUNS (default 5; the page's rows BENCH_PAGE_RUNS,
+# default 3). CAMPAIGN: a long signed campaign (bench/signed-campaign.sh), cloned and never
+# written (default: one of BENCH_SIGNED turns, default 1000, played here by AFTER). Rows:
+# verify of a fresh clone (wall, CPU, peak RSS); an idle `umpire run` pass; the 9,600-order
+# turn as `make bench` plays it (bench/lib.sh's big_turn: on disk, BENCH_DISK; CPU, wall,
+# against its floor, bytes committed); the JavaScript verifier with node and in Chromium (the
+# clone as a git bundle); the first view of a 100-turn campaign's turn page. Each column is
+# measured with that tree's own binary, pages and scripts; the timing and the floor are this
+# tree's bench/floor.c for both (BENCH_FLOOR, or built here: make build/release/bench/floor).
+# Public tools only; speed is measured here, never asserted in tests.
 set -eu
-cd "$(dirname "$0")/.."
-B=$(realpath "$1")
+B=$(realpath "$1") # before the cd: the arguments are the caller's paths
 A=$(realpath "$2")
-CAMPAIGN=${3:-}
+CAMPAIGN=${3:+$(realpath "$3")}
+FLOOR=${BENCH_FLOOR:+$(realpath "$BENCH_FLOOR")}
+cd "$(dirname "$0")/.."
 RUNS=${BENCH_RUNS:-5}
 PRUNS=${BENCH_PAGE_RUNS:-3}
-FLOOR=$A/build/release/bench/floor
 base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
-T=$(mktemp -d "$base/umpire-compare.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 export SOURCE_DATE_EPOCH=1767225600
 . bench/lib.sh
+for d in "$B" "$A"; do
+    [ -x "$d/build/umpire" ] || { echo "compare: $d/build/umpire: not built (make all web there)" >&2; exit 66; }
+done
+# one floor for both sides: the program that times them and the 9,600-order turn's floor
+if [ -z "$FLOOR" ]; then
+    make -s build/release/bench/floor || { echo "compare: cannot build bench/floor in $(pwd)" >&2; exit 69; }
+    FLOOR=$(realpath build/release/bench/floor)
+fi
+T=$(mktemp -d "$base/umpire-compare.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+D=$(disk_dir umpire-compare)
+trap 'rm -rf "$T" "$D"' EXIT
 # tree S: the source tree of side S (b: BEFORE, a: AFTER)
 tree() { if [ "$1" = b ]; then echo "$B"; else echo "$A"; fi; }
 # five columns here: the measure, before, after, their ratio, the goal
 row() { printf '%-42s %-18s %-18s %-7s %s\n' "$1" "$2" "$3" "$4" "$5"; }
-for d in "$B" "$A"; do
-    [ -x "$d/build/umpire" ] || { echo "compare: $d/build/umpire: not built (make all web there)" >&2; exit 66; }
-done
 
 echo "umpire compare: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, medians of $RUNS, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "before: $(git -C "$B" rev-parse --short HEAD)  after: $(git -C "$A" rev-parse --short HEAD)"
@@ -73,23 +82,24 @@ if [ -d "$CAMPAIGN/.umpire" ]; then
 fi
 
 # --- the 9,600-order turn --------------------------------------------------------------------------
-sh bench/big-reivers.sh "$T/huge-src"
+# As `make bench` plays it (bench/lib.sh), on disk as a referee's campaign is; after each pair
+# the turn's floor (one program for both sides, on after's journal).
+sh bench/big-reivers.sh "$D/huge-src"
 for s in b a; do
-    "$(tree $s)/build/umpire" init "$T/huge0-$s" --scenario "$T/huge-src/scenario.yaml" --entropy none --visibility open \
-        --secret-file campaigns/betio-seawall/demo.secret >/dev/null
+    big_init "$(tree $s)/build/umpire" "$D/huge-src" "$D/huge0-$s"
     : >"$T/h$s"
 done
+: >"$T/hfloor"
 for r in $(seq "$RUNS"); do
-    for s in b a; do
-        rm -rf "$T/huge-$s"; cp -a "$T/huge0-$s" "$T/huge-$s"; sync
-        # shellcheck disable=SC2046
-        timed "$T/h$s" --ok 3 "$(tree $s)/build/umpire" turn "$T/huge-$s" $(ls "$T"/huge-src/orders/*.yaml)
-    done
+    for s in b a; do big_turn "$T/h$s" "$(tree $s)/build/umpire" "$D/huge-src" "$D/huge0-$s" "$D/huge-$s"; done
+    big_floor "$D/huge0-a" "$D/huge-a" "$D/huge-src" >>"$T/hfloor"
 done
+hfloor=$(median <"$T/hfloor")
 row "9,600-order turn: cpu" "$(ms "$(cpu "$T/hb")") ms" "$(ms "$(cpu "$T/ha")") ms" "$(ratio "$(cpu "$T/ha")" "$(cpu "$T/hb")")" "< 1 s"
-row "  wall" "$(ms "$(col 1 "$T/hb")") ms" "$(ms "$(col 1 "$T/ha")") ms" "$(ratio "$(col 1 "$T/ha")" "$(col 1 "$T/hb")")" ""
-row "  bytes committed" "$(turn_bytes "$T/huge-b")" "$(turn_bytes "$T/huge-a")" "$(ratio "$(turn_bytes "$T/huge-a")" "$(turn_bytes "$T/huge-b")")" "< 10 MB"
-rm -rf "$T"/huge*
+row "  wall" "$(ms "$(col 1 "$T/hb")") ms" "$(ms "$(col 1 "$T/ha")") ms" "$(ratio "$(col 1 "$T/ha")" "$(col 1 "$T/hb")")" "< 1 s ($(stat -f -c %T "$D"))"
+row "  wall vs its floor ($(ms "$hfloor") ms)" "$(ratio "$(col 1 "$T/hb")" "$hfloor")" "$(ratio "$(col 1 "$T/ha")" "$hfloor")" "" "<= 2"
+row "  bytes committed" "$(turn_bytes "$D/huge-b")" "$(turn_bytes "$D/huge-a")" "$(ratio "$(turn_bytes "$D/huge-a")" "$(turn_bytes "$D/huge-b")")" "< 10 MB"
+rm -rf "$D"/huge*
 
 # --- the JavaScript verifier: node, and the page -------------------------------------------------
 if command -v node >/dev/null 2>&1 && [ -x /usr/bin/chromium ] && [ -f "$A/build/web/umpire-verify.mjs" ] &&

@@ -10,8 +10,8 @@
  *                           (read from JOURNAL, turn T) in one WAL/synchronous=FULL
  *                           transaction with bound parameters, and one libgit2 commit of
  *                           the same files (fsync on; their bytes from the campaign's tag
- *                           turn-T) into a fresh repository; prints the
- *                           median seconds of 5 runs
+ *                           turn-T) into a fresh repository, in $TMPDIR (/tmp);
+ *                           prints the median seconds of 5 runs
  *   floor run [--ok CODE] CMD ARG...
  *                           runs CMD once (fork/exec, its stdout and stderr to /dev/null) and
  *                           prints "wall user sys maxrss_kb": wall in seconds from
@@ -332,8 +332,16 @@ static void commit_files(const char *dir, const struct rows *r)
 
 static int bench_turn(const char *journal, int turn, char **paths, int n_paths)
 {
-	char tmpl[] = "/tmp/umpire-floor.XXXXXX";
-	char dbpath[64], gitdir[64];
+	/* in $TMPDIR when set (bench/lib.sh's big_floor: beside the campaign it is the floor of,
+	 * on the same file system, fsyncs and all), else /tmp */
+	const char *tmpdir = getenv("TMPDIR");
+	char tmpl[1024], dbpath[1100], gitdir[1100];
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if (strchr(tmpdir, '\'') ||
+		snprintf(tmpl, sizeof tmpl, "%s/umpire-floor.XXXXXX", tmpdir) >= (int)sizeof tmpl)
+		die("TMPDIR: too long or has a quote");
 	double t[RUNS];
 	sqlite3 *src;
 	struct rows r = { 0 };
@@ -366,7 +374,7 @@ static int bench_turn(const char *journal, int turn, char **paths, int n_paths)
 		sqlite3_close(db);
 	}
 	printf("floor_s %.4f\n", median(t, RUNS));
-	char cmd[128];
+	char cmd[1100];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
 	if (system(cmd) != 0)
 		die("rm");

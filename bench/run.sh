@@ -29,11 +29,11 @@ FLOOR=$(realpath "${2:-build/release/bench/floor}")
 N=${BENCH_TURNS:-1000}
 RUNS=${BENCH_RUNS:-5}
 export SOURCE_DATE_EPOCH=1767225600
-T=$(mktemp -d /tmp/umpire-bench.XXXXXX)
+. bench/lib.sh
+T=$(disk_dir umpire-bench)
 trap 'rm -rf "$T"' EXIT
 BS=campaigns/betio-seawall
 
-. bench/lib.sh
 # rulings TURN N SIDES: an umpire file of N rulings of 100dSIDES for betio-seawall
 rulings() {
     printf 'campaign: betio-seawall\nturn: %s\nplayer: umpire\norders:\n' "$1"
@@ -71,7 +71,7 @@ for r in $(seq "$RUNS"); do
     # shellcheck disable=SC2086
     timed "$T/bigt" "$BIN" turn "$T/big" $big_orders --rulings "$T/big-rulings.yaml"
     # shellcheck disable=SC2086
-    "$FLOOR" turn "$T/big/.umpire/journal.sqlite" 1 $big_files | awk '/^floor_s/ { print $2 }' >> "$T/floor"
+    TMPDIR=$T "$FLOOR" turn "$T/big/.umpire/journal.sqlite" 1 $big_files | awk '/^floor_s/ { print $2 }' >> "$T/floor"
 done
 big=$(col 1 "$T/bigt"); floor=$(median < "$T/floor")
 row "largest turn ($(sqlite3 "$T/big/.umpire/journal.sqlite" 'SELECT count(*) FROM dice') dice) vs floor" "$(ms "$big") ms vs $(ms "$floor") ms" "$(ratio "$big" "$floor")" "<= 3, < 1 s"
@@ -81,20 +81,14 @@ row "largest turn ($(sqlite3 "$T/big/.umpire/journal.sqlite" 'SELECT count(*) FR
 # (9,600 orders). Its floor also loads the state before the turn (a 9,600-figure state.yaml is
 # most of what must be parsed).
 sh bench/big-reivers.sh "$T/huge-src"
-"$BIN" init "$T/huge0" --scenario "$T/huge-src/scenario.yaml" --entropy none --visibility open \
-    --secret-file "$BS/demo.secret" >/dev/null
-cp "$T/huge0/state.yaml" "$T/huge-state.yaml"
-huge_orders=$(ls "$T"/huge-src/orders/*.yaml)
+big_init "$BIN" "$T/huge-src" "$T/huge0"
 : > "$T/huget"; : > "$T/hfloor"
 for r in $(seq "$RUNS"); do
-    rm -rf "$T/huge"; cp -a "$T/huge0" "$T/huge"; sync
-    # shellcheck disable=SC2086
-    timed "$T/huget" "$BIN" turn "$T/huge" $huge_orders
-    # shellcheck disable=SC2086
-    "$FLOOR" turn "$T/huge/.umpire/journal.sqlite" 1 $huge_orders "$T/huge-state.yaml" | awk '/^floor_s/ { print $2 }' >> "$T/hfloor"
+    big_turn "$T/huget" "$BIN" "$T/huge-src" "$T/huge0" "$T/huge"
+    big_floor "$T/huge0" "$T/huge" "$T/huge-src" >> "$T/hfloor"
 done
 huge=$(col 1 "$T/huget"); hfloor=$(median < "$T/hfloor")
-n_orders=$(cat $huge_orders | grep -c '^  - {group:')
+n_orders=$(cat "$T"/huge-src/orders/*.yaml | grep -c '^  - {group:')
 row "$n_orders-order turn (12 sides) vs floor" "$(ms "$huge") ms vs $(ms "$hfloor") ms" "$(ratio "$huge" "$hfloor")" "<= 3, < 1 s"
 row "$n_orders-order turn: cpu / peak RSS" "$(ms "$(cpu "$T/huget")") ms / $(col 4 "$T/huget") KB" "" ""
 # What it commits (its files, not the Setup's briefing) against what no layout of the reports
