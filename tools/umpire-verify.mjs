@@ -8,8 +8,9 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import process from 'node:process';
+import { pathToFileURL } from 'node:url';
 import { Repo } from '../web/src/repo.js';
-import { verify } from '../web/src/verify.js';
+import { verify, unread } from '../web/src/verify.js';
 import { Fatal, Failed, EX } from '../web/src/bytes.js';
 import { checkVectors, parseVectors } from '../web/src/vectors.js';
 import { decide, verdictLines, verdictJson } from '../web/src/verdict.js';
@@ -58,9 +59,10 @@ passed" when given alone).
 Exit: 0 fair, 3 consistent but not proven fair, 65 failed, 64 usage, 66 no campaign or
 file, 74 I/O error.`;
 
+/** A usage error: USAGE and msg on standard error, exit 64 (thrown: run() may be one of several). */
+class Usage extends Error {}
 function usage(msg) {
-	process.stderr.write(`${USAGE}\n${PROG}: ${msg}\n`);
-	process.exit(EX.USAGE);
+	throw new Usage(msg);
 }
 
 function parseArgs(argv) {
@@ -69,8 +71,8 @@ function parseArgs(argv) {
 		const a = argv[i];
 		const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} takes a value`));
 		if (a === '-h' || a === '--help') {
-			process.stdout.write(USAGE + '\n');
-			process.exit(0);
+			o.help = true;
+			return o;
 		} else if (a === '--json') o.json = true;
 		else if (a === '--full') o.full = true; // every turn is checked anyway (no incremental run here)
 		else if (a === '--commitment' || a === '--setup') {
@@ -137,22 +139,30 @@ function readViewDir(dir) {
 	return { name: dir, files };
 }
 
-async function main() {
-	process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : EX.IOERR));
-	const o = parseArgs(process.argv.slice(2));
-	const out = (l) => { if (!o.json) process.stdout.write(l + '\n'); };
+let pooled = false; // the beacon rounds' workers, started at the first clone and kept for the next
+
+/** The verifier on argv (the command line's arguments), its output through io ({ out(text),
+ *  err(text) }): resolves to the exit code; throws Fatal (its code and message for standard
+ *  error) or Usage. tests/e2e/jsv-serve.mjs runs it on several clones in one process. */
+export async function run(argv, io) {
+	const o = parseArgs(argv);
+	if (o.help) {
+		io.out(USAGE + '\n');
+		return EX.OK;
+	}
+	const out = (l) => { if (!o.json) io.out(l + '\n'); };
 	let total = 0;
 	for (const name of o.vectors) {
 		try {
 			const r = checkVectors(parseVectors(new TextDecoder().decode(readInput(name)), name), name);
-			if (r.unknown.length) process.stderr.write(`${name}: note: sections not checked: ${r.unknown.join(', ')}\n`);
+			if (r.unknown.length) io.err(`${name}: note: sections not checked: ${r.unknown.join(', ')}\n`);
 			out(`${name}: ${r.count} vectors passed`);
 			total += r.count;
 		} catch (e) {
 			if (!(e instanceof Failed)) throw e;
 			if (o.dir === null) out(`verdict: FAILED: ${e.message}`);
 			else for (const l of verdictLines(decide({}, e.message))) out(l);
-			if (o.json) process.stdout.write(JSON.stringify(verdictJson(decide({}, e.message), null, 0, 0)) + '\n');
+			if (o.json) io.out(JSON.stringify(verdictJson(decide({}, e.message), null, 0, 0)) + '\n');
 			return EX.DATAERR;
 		}
 	}
@@ -161,7 +171,7 @@ async function main() {
 		return EX.OK;
 	}
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
-	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC);
+	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC, { unread });
 	await repo.preloadPacks(); // a packed clone (as from a git host): its objects resolved once
 	const receipts = o.receipts.map((name) => {
 		try {
@@ -176,28 +186,45 @@ async function main() {
 	const trusted = o.trustTsa.map((name) => tstamp.trustFile(name, readInput(name)));
 	const views = o.views.map(readViewDir);
 	const remembered = await repo.commitId('refs/umpire/verified');
-	useWorkers(nodePool()); // the beacon rounds' checks on worker threads beside this one
+	if (!pooled) useWorkers(nodePool()); // the beacon rounds' checks on worker threads beside this one
+	pooled = true;
 	const r = await verify(repo, {
 		commitment: o.commitment, setup: o.setup, receipts, receiptsOf: o.receiptsOf, trustChains: o.trustChains, remembered, views,
 		tsaTrust: async () => (await systemRoots()).concat(...trusted),
-		onLine: o.json ? null : (l) => process.stdout.write(l + '\n'),
+		onLine: o.json ? null : (l) => io.out(l + '\n'),
 	});
-	if (o.json) process.stdout.write(JSON.stringify(verdictJson(r.verdict, r.campaign, r.turns, r.dice)) + '\n');
+	if (o.json) io.out(JSON.stringify(verdictJson(r.verdict, r.campaign, r.turns, r.dice)) + '\n');
 	if (r.head) {
 		try {
 			await repo.writeRef('refs/umpire/verified', r.head);
 		} catch (e) {
-			process.stderr.write(`${PROG}: note: cannot remember the head verified (${e.message}): a later rewrite of this history will not be caught here\n`);
+			io.err(`${PROG}: note: cannot remember the head verified (${e.message}): a later rewrite of this history will not be caught here\n`);
 		}
 	}
 	return r.verdict.exit;
 }
 
-main().then((code) => process.exit(code), (e) => {
-	if (e instanceof Fatal) {
-		process.stderr.write(`${PROG}: ${e.message}\n`);
-		process.exit(e.code);
+/** What run() threw, said as the command line says it: [exit code, text for standard error]. */
+export function failure(e) {
+	if (e instanceof Usage) return [EX.USAGE, `${USAGE}\n${PROG}: ${e.message}\n`];
+	if (e instanceof Fatal) return [e.code, `${PROG}: ${e.message}\n`];
+	return [70, `${PROG}: ${e && e.stack || e}\n`];
+}
+
+// the command line (not when imported: tests/e2e/jsv-serve.mjs)
+const self = process.argv[1] && (() => {
+	try {
+		return pathToFileURL(fs.realpathSync(process.argv[1])).href === import.meta.url;
+	} catch {
+		return false;
 	}
-	process.stderr.write(`${PROG}: ${e && e.stack || e}\n`);
-	process.exit(70);
-});
+})();
+if (self) {
+	process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : EX.IOERR));
+	const io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+	run(process.argv.slice(2), io).then((code) => process.exit(code), (e) => {
+		const [code, text] = failure(e);
+		process.stderr.write(text);
+		process.exit(code);
+	});
+}

@@ -29,11 +29,31 @@ expect() {
 # `umpire verify` each exit 65 on DIR; $TMP/out and $TMP/err are then umpire verify's,
 # $TMP/js.out the JavaScript verifier's.
 both_fail() {
-    expect 65 node "$JSV" "$@"
+    expect 65 ${JSV_SERVING:-node "$JSV"} "$@"
     cp "$TMP/out" "$TMP/js.out"
     grep -q '^verify: FAILED: ' "$TMP/js.out" || { cat "$TMP/js.out" >&2; die "umpire-verify.mjs: no 'verify: FAILED:' line"; }
     [ "$(tail -n 1 "$TMP/js.out")" = "verdict: failed" ] || die "umpire-verify.mjs: verdict: failed is not the last line"
     expect 65 "$BIN" verify "$@"
+}
+
+# jsv_start: one node process (tests/e2e/jsv-serve.mjs) runs tools/umpire-verify.mjs for every
+# later `jsv ARGS...` and both_fail of the test (node's start and the verifier's modules, 0.8 s
+# of CPU each, paid once); it ends with the test (its input closed).
+jsv_start() {
+    mkfifo "$TMP/jsv.in" "$TMP/jsv.codes"
+    node "$ROOT/tests/e2e/jsv-serve.mjs" <"$TMP/jsv.in" >"$TMP/jsv.codes" &
+    exec 3>"$TMP/jsv.in" 4<"$TMP/jsv.codes"
+    JSV_SERVING=jsv
+}
+# jsv ARGS...: tools/umpire-verify.mjs ARGS... by that process: its output and error on this
+# shell's, its exit code returned.
+jsv() {
+    _q=$(python3 -c 'import json, sys; print(json.dumps({"args": sys.argv[3:], "out": sys.argv[1], "err": sys.argv[2]}))' \
+        "$TMP/jsv.out" "$TMP/jsv.err" "$@")
+    printf '%s\n' "$_q" >&3
+    read -r _code <&4 || die "tests/e2e/jsv-serve.mjs ended"
+    cat "$TMP/jsv.out"; cat "$TMP/jsv.err" >&2
+    return "$_code"
 }
 
 # The tampered clones of the verifier tests (t_verify, t_js_verifier, t_js_tampers), as an

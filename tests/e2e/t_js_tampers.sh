@@ -8,6 +8,9 @@
 # does not match its commitment.
 . "$ROOT/tests/e2e/lib.sh"
 V="$JSV"
+# every check below by one node process (jsv, and both_fail), but the command line's own:
+# the shebang, usage and input errors
+jsv_start
 C="$TMP/c"
 "$BIN" init --visibility open "$C" --scenario "$ROOT/campaigns/harbour-raid/scenario.yaml" \
     --secret-file "$ROOT/campaigns/harbour-raid/demo.secret" --entropy none >/dev/null
@@ -24,7 +27,7 @@ idx=$((ndice / 2))
 
 # An untouched clone verifies, turn by turn.
 tclone ok
-expect 3 node "$V" "$TMP/ok"
+expect 3 jsv "$TMP/ok"
 t=1
 while [ "$t" -le "$turns" ]; do
     has "$TMP/out" "turn $t: ok: key, digest, seed, "; t=$((t + 1))
@@ -36,7 +39,7 @@ has "$TMP/out" "reason: entropy-none: entropy none: the umpire knew every turn k
 expect 3 "$V" "$C"; has "$TMP/out" "verify: ok: campaign harbour-raid: $turns turns, "
 
 # The test vectors.
-expect 0 node "$V" --vectors "$ROOT"/tests/vectors/*.json
+expect 0 jsv --vectors "$ROOT"/tests/vectors/*.json
 has "$TMP/out" "verdict: ok: "
 n=$(sed -n 's/^verdict: ok: \([0-9]*\) vectors passed$/\1/p' "$TMP/out")
 [ "${n:-0}" -ge 50 ] || die "only '${n:-no}' vectors checked"
@@ -47,7 +50,7 @@ r = v["dice"]["cases"][1]["rolls"][3]
 r["value"] = r["value"] % v["dice"]["cases"][1]["sides"] + 1
 json.dump(v, open(sys.argv[2], "w"))
 EOF
-expect 65 node "$V" --vectors "$TMP/bad-vectors.json"
+expect 65 jsv --vectors "$TMP/bad-vectors.json"
 has "$TMP/out" "vector dice d"; has "$TMP/out" "j=3 value failed"
 # drand's rule on the signature vector: a signature one digit off no longer gives the randomness
 python3 - "$ROOT/tests/vectors/fairness.json" "$TMP/bad-sig.json" <<'EOF'
@@ -57,7 +60,7 @@ s = v["beacon_signatures"][0]
 s["signature_hex"] = ("0" if s["signature_hex"][0] != "0" else "1") + s["signature_hex"][1:]
 json.dump(v, open(sys.argv[2], "w"))
 EOF
-expect 65 node "$V" --vectors "$TMP/bad-sig.json"
+expect 65 jsv --vectors "$TMP/bad-sig.json"
 has "$TMP/out" "vector beacon_signatures round 657413 randomness failed"
 
 # A die value changed in the journal export, committed, tag moved.
@@ -144,7 +147,7 @@ for t in 1 2 3; do
 done
 r1=$(sed -n 's/^  round: //p' "$B/journal/turn-0001.close.yaml")
 tclone beacon "$B"
-expect 3 node "$V" "$TMP/beacon" --receipt "$TMP/receipts-1/attacker.yaml" \
+expect 3 jsv "$TMP/beacon" --receipt "$TMP/receipts-1/attacker.yaml" \
     --receipt "$TMP/receipts-3/attacker.yaml"
 has "$TMP/out" "entropy beacon"
 has "$TMP/out" "turn 1: ok: close, key, digest, beacon round $r1, seed, "
@@ -296,7 +299,7 @@ for t in 1 2; do
     fi
 done
 tclone players "$P"
-expect 3 node "$V" "$TMP/players"
+expect 3 jsv "$TMP/players"
 has "$TMP/out" "turn 1: ok: close, key, digest, reveals (1 of 1 nonces), seed, "
 has "$TMP/out" "turn 2: ok: close, key, digest, reveals (0 of 1 nonces; committed hash standing in for defender), seed, "
 has "$TMP/out" "verify: ok: campaign harbour-raid: 2 turns, "
@@ -330,7 +333,7 @@ cp "$TMP/forged-close" "$E/$c2"; git -C "$E" add -A
 git -C "$P" log -1 --format=%B turn-0002 >"$TMP/msg"
 git -C "$E" commit -q -F "$TMP/msg"
 git -C "$E" tag -f turn-0002 >/dev/null
-expect 65 node "$V" "$E"
+expect 65 jsv "$E"
 has "$TMP/out" "turn 1: ok: close, "
 has "$TMP/out" "verify: FAILED: turn 2: orders/turn-0002/defender.yaml: entropy $(sed -n 's/^entropy: //p' "$TMP/nonce-2"), $c2 (tag close-0002) fixed $e"
 expect 65 "$BIN" verify "$E"

@@ -4,7 +4,8 @@
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/web';
 import { MemFS } from '../memfs.js';
-import { Repo, keepingObjects } from '../repo.js';
+import { Repo } from '../repo.js';
+import { unread } from '../verify.js';
 import { Fatal, EX } from '../bytes.js';
 
 /** files: [{ path (relative, e.g. clone/.git/HEAD), bytes (a Uint8Array, or a Blob read when
@@ -15,7 +16,7 @@ export async function repoFromFolder(files) {
 	const tops = [...new Set(files.map((f) => f.path.split('/')[0]))];
 	for (const dir of ['/', ...tops.map((t) => '/' + t)]) {
 		try {
-			const repo = await Repo.open(fs, dir === '/' ? '' : dir);
+			const repo = await Repo.open(fs, dir === '/' ? '' : dir, undefined, { unread });
 			await repo.preloadPacks();
 			return repo;
 		} catch { /* next */ }
@@ -44,23 +45,19 @@ export async function repoFromBundle(bytes) {
 	fs.writeFile(`${gd}/HEAD`, head ? head + '\n' : 'ref: refs/heads/main\n');
 	fs.writeFile(`${gd}/objects/pack/pack-bundle.pack`, bytes.subarray(end + 2));
 	fs.mkdirp(`${gd}/refs/heads`);
-	const objects = new Map();
-	await keepingObjects(objects, () => git.indexPack({ fs, dir: '/repo', gitdir: gd, filepath: '.git/objects/pack/pack-bundle.pack' }));
-	const repo = new Repo(fs, gd);
-	repo.preload(objects);
+	const repo = new Repo(fs, gd, undefined, { unread });
+	await repo.keepingObjects(() => git.indexPack({ fs, dir: '/repo', gitdir: gd, filepath: '.git/objects/pack/pack-bundle.pack' }));
 	return repo;
 }
 
 /** The git host's URL, cloned over HTTP into memory (history only, no work tree). */
 export async function repoFromUrl(url, onProgress) {
 	const fs = new MemFS();
-	const objects = new Map();
+	const repo = new Repo(fs, '/repo/.git', undefined, { unread });
 	try {
-		await keepingObjects(objects, () => git.clone({ fs, http, dir: '/repo', url, noCheckout: true, onProgress }));
+		await repo.keepingObjects(() => git.clone({ fs, http, dir: '/repo', url, noCheckout: true, onProgress }));
 	} catch (e) {
 		throw new Fatal(EX.NOINPUT, `cannot clone ${url}: ${e.message} (the git host must allow this page to read it)`);
 	}
-	const repo = new Repo(fs, '/repo/.git');
-	repo.preload(objects);
 	return repo;
 }
