@@ -10,7 +10,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { Repo } from '../web/src/repo.js';
-import { verify, unread } from '../web/src/verify.js';
+import { verify } from '../web/src/verify.js';
 import { Fatal, Failed, EX } from '../web/src/bytes.js';
 import { checkVectors, parseVectors } from '../web/src/vectors.js';
 import { decide, verdictLines, verdictJson } from '../web/src/verdict.js';
@@ -171,7 +171,7 @@ export async function run(argv, io) {
 		return EX.OK;
 	}
 	if (!fs.existsSync(o.dir) || !fs.statSync(o.dir).isDirectory()) throw new Fatal(EX.NOINPUT, `${o.dir}: no such directory`);
-	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC, { unread });
+	const repo = await Repo.open(fs, path.resolve(o.dir), NODE_CODEC);
 	await repo.preloadPacks(); // a packed clone (as from a git host): its objects resolved once
 	const receipts = o.receipts.map((name) => {
 		try {

@@ -78,8 +78,7 @@ export class Repo {
 	 *  its first 64 bytes when there are; sha1(bytes) -> hex }), PORTABLE unless the platform
 	 *  has its own (node: its zlib and crypto, tools/umpire-verify.mjs); options.keep: the bytes
 	 *  of resolved objects this Repo keeps from all its indexing (keepingObjects), UNPACKED
-	 *  unless given; options.unread(path): true for a file's path (e.g. reports/turn-0001/a.svg)
-	 *  whose blob the caller never reads, not kept from an indexing when its path is known. */
+	 *  unless given. */
 	constructor(fs, gitdir, codec = PORTABLE, options = {}) {
 		this.fs = fs;
 		this.gitdir = gitdir;
@@ -99,7 +98,6 @@ export class Repo {
 		this.budget = options.keep === undefined ? UNPACKED : options.keep; // bytes unpacked may hold, from every indexing
 		this.held = 0; // bytes unpacked holds: each run's size once
 		this.heldMost = 0; // the most it held
-		this.unread = options.unread || null; // path -> whether the caller never reads the file there
 	}
 
 	/**
@@ -126,26 +124,6 @@ export class Repo {
 		const digest = subtle.digest;
 		const latin1 = new TextDecoder('latin1');
 		const longest = new Map(); // a tree's first SHARED bytes -> the longest tree kept so far starting so: { b, run }
-		// where an object is (oid -> path, '' for a commit's tree), as trees and commits are kept
-		// before what they name (git packs so): a blob at a path this.unread names is not kept
-		const where = this.unread ? new Map() : null;
-		const place = (m, oid, bytes) => {
-			const path = where.get(oid);
-			if (m === 'commit' && bytes.length >= 45 && latin1.decode(bytes.subarray(0, 5)) === 'tree ') {
-				const tree = latin1.decode(bytes.subarray(5, 45));
-				if (!where.has(tree)) where.set(tree, '');
-			} else if (m === 'tree' && path !== undefined) {
-				for (let i = 0; i < bytes.length;) {
-					const sp = bytes.indexOf(0x20, i), nul = bytes.indexOf(0, i);
-					if (sp < 0 || nul < sp || nul + 21 > bytes.length) break;
-					let id = '';
-					for (let j = nul + 1; j < nul + 21; j++) id += HEX[bytes[j]];
-					if (!where.has(id)) where.set(id, (path ? path + '/' : '') + nameOf(bytes, sp + 1, nul));
-					i = nul + 21;
-				}
-			}
-			return m === 'blob' && path !== undefined && this.unread(path);
-		};
 		const keep = (data, h) => {
 			const nul = data.indexOf(0);
 			const m = nul > 0 && nul < 32 ? HEAD.exec(latin1.decode(data.subarray(0, nul))) : null;
@@ -154,7 +132,6 @@ export class Repo {
 			for (const b of h) oid += (b < 16 ? '0' : '') + b.toString(16);
 			if (objects.has(oid)) return;
 			const bytes = data.subarray(nul + 1);
-			if (where && m[1] !== 'tree' && place(m[1], oid, bytes)) return;
 			const key = m[1] === 'tree' && bytes.length >= SHARED ? latin1.decode(bytes.subarray(0, SHARED)) : null;
 			const l = key === null ? undefined : longest.get(key);
 			if (l && startsWith(l.b, bytes)) {
@@ -168,8 +145,6 @@ export class Repo {
 			this.held += data.length;
 			if (this.held > this.heldMost) this.heldMost = this.held;
 			if (key !== null && (!l || l.b.length < bytes.length)) longest.set(key, { b: bytes, run });
-			// (a tree kept as another's start names what that one named)
-			if (where && m[1] === 'tree') place(m[1], oid, bytes);
 		};
 		const hashing = function (algo, data) {
 			const name = typeof algo === 'string' ? algo : algo && algo.name;
@@ -221,13 +196,13 @@ export class Repo {
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
-	static async open(fs, dir, codec, options) {
+	static async open(fs, dir, codec) {
 		const p = fs.promises;
 		for (const gd of [`${dir}/.git`, dir]) {
 			try {
 				await p.stat(`${gd}/HEAD`);
 				await p.stat(`${gd}/objects`);
-				return new Repo(fs, gd, codec, options);
+				return new Repo(fs, gd, codec);
 			} catch { /* next */ }
 		}
 		throw new Fatal(EX.NOINPUT, `${dir}: not a git repository (no .git/HEAD, no HEAD and objects/)`);

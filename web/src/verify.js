@@ -16,14 +16,6 @@ import { decide, verdictLines } from './verdict.js';
 import { checkView } from './view.js';
 import { nextTask } from './workers.js';
 
-/** Whether the verifier never reads the file at path of a turn's commit: the players' reports
- *  and maps (reports/turn-NNNN/) and any map (.svg); only their names are checked (a turn's
- *  commit changes nothing else), and a sealed turn's public report, reports/turn-NNNN.md, is
- *  read. A Repo does not keep these from a pack's indexing (Repo options.unread). */
-export function unread(path) {
-	return path.endsWith('.svg') || /^reports\/[^/]+\//.test(path);
-}
-
 const EXPORT_KEYS = ['campaign', 'rules', 'rules_revision', 'turn', 'key', 'orders', 'orders_digest', 'beacon', 'beacon_value', 'beacon_round', 'beacon_signature', 'seed', 'dice', 'events', 'void_orders', 'views', 'public_report_sha256', 'state_sha256', 'summary'];
 const STAND_IN = /^no reveal from (.*): the hash his orders committed to stands in for his nonce$/;
 const TWO64 = 1n << 64n;

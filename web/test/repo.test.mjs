@@ -11,7 +11,6 @@ import { Repo, PORTABLE } from '../src/repo.js';
 import { MemFS } from '../src/memfs.js';
 
 const enc = new TextEncoder();
-const dec = new TextDecoder();
 /** A deterministic generator: an LCG's high bits. */
 function random(seed) {
 	return (n) => {
@@ -208,26 +207,4 @@ test('keepingObjects: a tree that begins a longer one is kept as its start', asy
 		assert.ok(o && Buffer.compare(Buffer.from(o.bytes), Buffer.from(b)) === 0, `tree ${oid} read back`);
 	}
 	assert.equal(repo.held, 0, 'every run released once its trees are read');
-});
-
-test('keepingObjects: a blob at a path the caller never reads is not kept, and still read', async () => {
-	const fs = new MemFS();
-	await git.init({ fs, dir: '/r', defaultBranch: 'main' });
-	const svg = await git.writeBlob({ fs, dir: '/r', blob: enc.encode('<svg/>\n') });
-	const yaml = await git.writeBlob({ fs, dir: '/r', blob: enc.encode('turn: 1\n') });
-	const turn = await git.writeTree({ fs, dir: '/r', tree: [{ mode: '100644', path: 'a.svg', oid: svg, type: 'blob' }] });
-	const reports = await git.writeTree({ fs, dir: '/r', tree: [{ mode: '040000', path: 'turn-0001', oid: turn, type: 'tree' }] });
-	const journal = await git.writeTree({ fs, dir: '/r', tree: [{ mode: '100644', path: 'turn-0001.yaml', oid: yaml, type: 'blob' }] });
-	const root = await git.writeTree({ fs, dir: '/r', tree: [{ mode: '040000', path: 'journal', oid: journal, type: 'tree' }, { mode: '040000', path: 'reports', oid: reports, type: 'tree' }] });
-	const author = { name: 'u', email: 'u@example.org', timestamp: 0, timezoneOffset: 0 };
-	const commit = await git.writeCommit({ fs, dir: '/r', commit: { tree: root, parent: [], author, committer: author, message: 'turn 1\n' } });
-	// as git packs a history: a commit, then its trees, then their files
-	await packed(fs, [[commit, root, journal, reports, turn, yaml, svg]]);
-	const seen = [];
-	const repo = new Repo(fs, '/r/.git', PORTABLE, { unread: (p) => { seen.push(p); return p.endsWith('.svg'); } });
-	await repo.preloadPacks();
-	assert.deepEqual(seen.sort(), ['journal/turn-0001.yaml', 'reports/turn-0001/a.svg']);
-	assert.ok(repo.unpacked.has(yaml) && !repo.unpacked.has(svg), 'the map not kept, the journal kept');
-	assert.equal(dec.decode((await repo.read(svg, 'blob')).bytes), '<svg/>\n');
-	assert.equal(dec.decode((await repo.read(yaml, 'blob')).bytes), 'turn: 1\n');
 });

@@ -5,7 +5,6 @@ import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/web';
 import { MemFS } from '../memfs.js';
 import { Repo } from '../repo.js';
-import { unread } from '../verify.js';
 import { Fatal, EX } from '../bytes.js';
 
 /** files: [{ path (relative, e.g. clone/.git/HEAD), bytes (a Uint8Array, or a Blob read when
@@ -16,7 +15,7 @@ export async function repoFromFolder(files) {
 	const tops = [...new Set(files.map((f) => f.path.split('/')[0]))];
 	for (const dir of ['/', ...tops.map((t) => '/' + t)]) {
 		try {
-			const repo = await Repo.open(fs, dir === '/' ? '' : dir, undefined, { unread });
+			const repo = await Repo.open(fs, dir === '/' ? '' : dir);
 			await repo.preloadPacks();
 			return repo;
 		} catch { /* next */ }
@@ -45,7 +44,7 @@ export async function repoFromBundle(bytes) {
 	fs.writeFile(`${gd}/HEAD`, head ? head + '\n' : 'ref: refs/heads/main\n');
 	fs.writeFile(`${gd}/objects/pack/pack-bundle.pack`, bytes.subarray(end + 2));
 	fs.mkdirp(`${gd}/refs/heads`);
-	const repo = new Repo(fs, gd, undefined, { unread });
+	const repo = new Repo(fs, gd);
 	await repo.keepingObjects(() => git.indexPack({ fs, dir: '/repo', gitdir: gd, filepath: '.git/objects/pack/pack-bundle.pack' }));
 	return repo;
 }
@@ -53,7 +52,7 @@ export async function repoFromBundle(bytes) {
 /** The git host's URL, cloned over HTTP into memory (history only, no work tree). */
 export async function repoFromUrl(url, onProgress) {
 	const fs = new MemFS();
-	const repo = new Repo(fs, '/repo/.git', undefined, { unread });
+	const repo = new Repo(fs, '/repo/.git');
 	try {
 		await repo.keepingObjects(() => git.clone({ fs, http, dir: '/repo', url, noCheckout: true, onProgress }));
 	} catch (e) {
