@@ -16,7 +16,7 @@ const dec = new TextDecoder();
 const enc = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 const TREES = 64; // parsed trees kept: a turn's and its close's, and the trees between
-const KEPT = 64 * 1024 * 1024; // bytes of commits, tags and blobs kept once read (a 1,000-turn campaign: 10 MB)
+const KEPT = 64 * 1024 * 1024; // bytes of objects kept once read (a 1,000-turn campaign: 3 MiB)
 
 /** A tree entry's name: most are ASCII, made without a TextDecoder call. */
 function nameOf(b, from, to) {
@@ -59,16 +59,58 @@ export const PORTABLE = {
 	sha1: (b) => bytesToHex(sha1(b)),
 };
 
-export const UNPACKED = 512 * 1024 * 1024; // bytes of resolved objects a Repo keeps from indexing, by default
+const UNPACKED = 512 * 1024 * 1024; // bytes of resolved objects kept from the indexing (1,000 signed turns: 170 MiB)
 const SMALL = 2048; // bytes hashed here, in this thread (a larger object: by the browser's SHA-1)
 const HEAD = /^(blob|tree|commit|tag) ([0-9]{1,20})$/;
-const SHARED = 64; // bytes of a tree's start under which the longest tree starting so is found
 
-/** Whether bytes b are the first b.length bytes of a. */
-function startsWith(a, b) {
-	if (a.length < b.length) return false;
-	for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
-	return true;
+/**
+ * Runs index() (isomorphic-git's indexPack) keeping every object it resolves, so the verifier
+ * does not resolve each again from the pack (inflating it and its delta bases with pako, a
+ * second time): indexPack hashes each object it resolves, wrapped as git hashes it ("type
+ * size\0" and the bytes), with crypto.subtle.digest('SHA-1'), which is wrapped meanwhile to
+ * keep each wrapped object in objects (oid -> { type, bytes }), at most UNPACKED bytes in all,
+ * and to hash the small ones with @noble/hashes in this thread (one promise, not a trip to the
+ * browser's crypto thread each). An object is only kept under the SHA-1 of its own header and
+ * bytes, computed here, whatever isomorphic-git passes (a larger object's by the browser's
+ * digest, of the bytes as passed: isomorphic-git's wrap makes a new array for each object and
+ * never writes to it again). The digest is restored before this returns.
+ */
+export async function keepingObjects(objects, index) {
+	const subtle = globalThis.crypto && globalThis.crypto.subtle;
+	if (!subtle) return index();
+	const digest = subtle.digest;
+	let kept = 0;
+	const dec = new TextDecoder('latin1');
+	const keep = (data, h) => {
+		const nul = data.indexOf(0);
+		const m = nul > 0 && nul < 32 ? HEAD.exec(dec.decode(data.subarray(0, nul))) : null;
+		if (!m || Number(m[2]) !== data.length - nul - 1 || kept + data.length > UNPACKED) return;
+		let oid = '';
+		for (const b of h) oid += (b < 16 ? '0' : '') + b.toString(16);
+		if (objects.has(oid)) return;
+		objects.set(oid, { type: m[1], bytes: data.subarray(nul + 1) });
+		kept += data.length;
+	};
+	const hashing = function (algo, data) {
+		const name = typeof algo === 'string' ? algo : algo && algo.name;
+		if (name !== 'SHA-1' || !(data instanceof Uint8Array)) return digest.apply(this, arguments);
+		if (data.length > SMALL) {
+			// the browser's own SHA-1 (on its crypto thread) is faster on a tree's kilobytes
+			return digest.call(this, algo, data).then((h) => {
+				keep(data, new Uint8Array(h));
+				return h;
+			});
+		}
+		const h = sha1(data);
+		keep(data, h);
+		return Promise.resolve(h.slice().buffer); // its own 20 bytes, as digest() gives
+	};
+	subtle.digest = hashing;
+	try {
+		return await index();
+	} finally {
+		subtle.digest = digest;
+	}
 }
 
 export class Repo {
@@ -76,10 +118,8 @@ export class Repo {
 	 *  loose object is inflated and hashed ({ inflate(bytes) -> bytes, throwing when they are
 	 *  not a zlib stream; head(bytes) -> what the first bytes of a stream inflate to, at least
 	 *  its first 64 bytes when there are; sha1(bytes) -> hex }), PORTABLE unless the platform
-	 *  has its own (node: its zlib and crypto, tools/umpire-verify.mjs); options.keep: the bytes
-	 *  of resolved objects this Repo keeps from all its indexing (keepingObjects), UNPACKED
-	 *  unless given. */
-	constructor(fs, gitdir, codec = PORTABLE, options = {}) {
+	 *  has its own (node: its zlib and crypto, tools/umpire-verify.mjs). */
+	constructor(fs, gitdir, codec = PORTABLE) {
 		this.fs = fs;
 		this.gitdir = gitdir;
 		this.codec = codec;
@@ -87,85 +127,19 @@ export class Repo {
 		// its cache (the parsed pack indexes), both passed to every call
 		this.gfs = new FileSystem(fs);
 		this.cache = {};
-		this.objects = new Map(); // oid -> { type, bytes }: commits, tags and blobs read (trees: this.trees)
+		this.objects = new Map(); // oid -> { type, bytes }: every object read, each read once
 		this.kept = 0; // bytes in objects (the oldest dropped past KEPT)
 		this.trees = new Map(); // tree oid -> entries (the last TREES parsed)
 		this.packed = null; // packed-refs: name -> id, read at the first ref looked up
-		// oid -> { type, bytes, run }: objects resolved by an indexing (keepingObjects), each
-		// dropped once read; run { size, n }: the buffer its bytes are in (size bytes, held by
-		// n objects: a tree is kept as the start of a longer one it begins, its next version)
-		this.unpacked = null;
-		this.budget = options.keep === undefined ? UNPACKED : options.keep; // bytes unpacked may hold, from every indexing
-		this.held = 0; // bytes unpacked holds: each run's size once
-		this.heldMost = 0; // the most it held
+		this.unpacked = null; // oid -> { type, bytes }: a pack's objects resolved when it was indexed (preload)
 	}
 
-	/**
-	 * Runs index() (isomorphic-git's indexPack, or a clone) keeping the objects it resolves in
-	 * this Repo, so the verifier does not resolve each again from the pack (inflating it and its
-	 * delta bases with pako, a second time): indexPack hashes each object it resolves, wrapped as
-	 * git hashes it ("type size\0" and the bytes), with crypto.subtle.digest('SHA-1'), which is
-	 * wrapped meanwhile to keep each wrapped object, and to hash the small ones with
-	 * @noble/hashes in this thread (one promise, not a trip to the browser's crypto thread each).
-	 * An object is only kept under the SHA-1 of its own header and bytes, computed here, whatever
-	 * isomorphic-git passes (a larger object's by the browser's digest, of the bytes as passed:
-	 * isomorphic-git's wrap makes a new array for each object and never writes to it again).
-	 * Kept: at most this.budget bytes held, counted over every call (several packs, a bundle);
-	 * an object past it is read from the pack as before. A tree that begins a longer tree kept
-	 * in the same call (the same folder a turn later: journal/, orders/ and reports/ grow by
-	 * entries appended) is kept as that tree's start, its bytes compared, not as bytes of its
-	 * own: a 1,000-turn campaign's 126 MiB of trees are 2 MiB. The digest is restored before
-	 * this returns; index()'s result is returned.
-	 */
-	async keepingObjects(index) {
-		const subtle = globalThis.crypto && globalThis.crypto.subtle;
-		if (!subtle) return index();
-		const objects = this.unpacked || (this.unpacked = new Map());
-		const digest = subtle.digest;
-		const latin1 = new TextDecoder('latin1');
-		const longest = new Map(); // a tree's first SHARED bytes -> the longest tree kept so far starting so: { b, run }
-		const keep = (data, h) => {
-			const nul = data.indexOf(0);
-			const m = nul > 0 && nul < 32 ? HEAD.exec(latin1.decode(data.subarray(0, nul))) : null;
-			if (!m || Number(m[2]) !== data.length - nul - 1) return;
-			let oid = '';
-			for (const b of h) oid += (b < 16 ? '0' : '') + b.toString(16);
-			if (objects.has(oid)) return;
-			const bytes = data.subarray(nul + 1);
-			const key = m[1] === 'tree' && bytes.length >= SHARED ? latin1.decode(bytes.subarray(0, SHARED)) : null;
-			const l = key === null ? undefined : longest.get(key);
-			if (l && startsWith(l.b, bytes)) {
-				l.run.n++;
-				objects.set(oid, { type: m[1], bytes: l.b.subarray(0, bytes.length), run: l.run });
-				return;
-			}
-			if (this.held + data.length > this.budget) return;
-			const run = { size: data.length, n: 1 };
-			objects.set(oid, { type: m[1], bytes, run });
-			this.held += data.length;
-			if (this.held > this.heldMost) this.heldMost = this.held;
-			if (key !== null && (!l || l.b.length < bytes.length)) longest.set(key, { b: bytes, run });
-		};
-		const hashing = function (algo, data) {
-			const name = typeof algo === 'string' ? algo : algo && algo.name;
-			if (name !== 'SHA-1' || !(data instanceof Uint8Array)) return digest.apply(this, arguments);
-			if (data.length > SMALL) {
-				// the browser's own SHA-1 (on its crypto thread) is faster on a tree's kilobytes
-				return digest.call(this, algo, data).then((h) => {
-					keep(data, new Uint8Array(h));
-					return h;
-				});
-			}
-			const h = sha1(data);
-			keep(data, h);
-			return Promise.resolve(h.slice().buffer); // its own 20 bytes, as digest() gives
-		};
-		subtle.digest = hashing;
-		try {
-			return await index();
-		} finally {
-			subtle.digest = digest;
-		}
+	/** Objects already resolved and hashed (oid -> { type, bytes }, each bytes' SHA-1 with its
+	 *  header checked to be oid by the caller), read from here before the loose objects and
+	 *  isomorphic-git: the page's bundle, whose objects its indexing resolves (inputs.js).
+	 *  The map is the Repo's from now on. */
+	preload(objects) {
+		this.unpacked = objects;
 	}
 
 	/** The clone's packs (objects/pack/*.pack, as a clone from a git host has its history)
@@ -173,9 +147,8 @@ export class Repo {
 	 *  (keepingObjects), so that each is not resolved again from the pack when it is read
 	 *  (pako inflating it and every delta base, a second time: a 1,000-turn packed clone took
 	 *  14 s in node where its loose objects took 5). Nothing is written to the clone (the
-	 *  indexing writes its .idx into a MemFS of its own, dropped with the pack's bytes after
-	 *  each pack); a pack that cannot be indexed, or objects past the Repo's budget, are read
-	 *  from the clone as before. */
+	 *  indexing writes its .idx into a MemFS of its own); a pack that cannot be indexed, or
+	 *  objects past keepingObjects' bound, are read from the clone as before. */
 	async preloadPacks() {
 		let names;
 		try {
@@ -183,16 +156,18 @@ export class Repo {
 		} catch {
 			return;
 		}
+		const objects = this.unpacked || new Map();
 		for (const name of names) {
 			try {
 				const bytes = await this.fs.promises.readFile(`${this.gitdir}/objects/pack/${name}`);
 				const mem = new MemFS();
 				mem.writeFile('/p/.git/objects/pack/p.pack', bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-				await this.keepingObjects(() => git.indexPack({ fs: mem, dir: '/p', gitdir: '/p/.git', filepath: '.git/objects/pack/p.pack' }));
+				await keepingObjects(objects, () => git.indexPack({ fs: mem, dir: '/p', gitdir: '/p/.git', filepath: '.git/objects/pack/p.pack' }));
 			} catch {
 				/* read as before, object by object, where the errors are said */
 			}
 		}
+		if (objects.size) this.preload(objects);
 	}
 
 	/** Finds the git directory of a clone at dir (dir/.git, or dir itself when bare). */
@@ -259,15 +234,8 @@ export class Repo {
 	async read(oid, want) {
 		let o = this.objects.get(oid);
 		if (!o && this.unpacked) {
-			const u = this.unpacked.get(oid);
-			if (u) {
-				// read once from here (a commit is kept in objects below, as any read)
-				this.unpacked.delete(oid);
-				if (--u.run.n === 0) this.held -= u.run.size;
-				if (u.bytes.length > (LIMITS[u.type] || LIMITS.commit)) throw new Failed(tooBig(u.type, oid, u.bytes.length));
-				o = { type: u.type, bytes: u.bytes };
-				if (o.type !== 'tree') this.keep(oid, o);
-			}
+			o = this.unpacked.get(oid);
+			if (o && o.bytes.length > (LIMITS[o.type] || LIMITS.commit)) throw new Failed(tooBig(o.type, oid, o.bytes.length));
 		}
 		if (!o) {
 			o = await this.loose(oid);
@@ -282,8 +250,7 @@ export class Repo {
 				if (r.object.length > (LIMITS[r.type] || LIMITS.commit)) throw new Failed(tooBig(r.type, oid, r.object.length));
 				o = { type: r.type, bytes: r.object };
 			}
-			// a tree is read once: kept parsed (treeInfo, the last TREES), not as bytes
-			if (o.type !== 'tree') this.keep(oid, o);
+			this.keep(oid, o);
 		}
 		if (want && o.type !== want) throw new Failed(`object ${oid} is a ${o.type}, a ${want} expected (a crafted repository?)`);
 		return o;

@@ -1,13 +1,10 @@
 // repo.js's tree reading against the straightforward forms it replaced (kept here as the
 // reference): treeInfo's one pass (the same starts, the same reasons for an odd tree) and
 // differing()'s shared ends found from the bytes (the same entries as comparing entry by
-// entry), on random trees and random damage to them (a fixed seed), and the entry limit; the
-// objects a Repo keeps from indexing its packs (below).
-import '../src/node-crypto.js';
+// entry), on random trees and random damage to them (a fixed seed), and the entry limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import git from 'isomorphic-git';
-import { Repo, PORTABLE } from '../src/repo.js';
+import { Repo } from '../src/repo.js';
 import { MemFS } from '../src/memfs.js';
 
 const enc = new TextEncoder();
@@ -140,71 +137,4 @@ test('differing: the same entries as comparing the trees entry by entry from eac
 		assert.deepEqual([[...ea], [...eb]], [pick(A, p, na - q), pick(B, p, nb - q)], `${JSON.stringify(base)} -> ${JSON.stringify(other)}`);
 	}
 	assert.ok(changed > 1000, `${changed} pairs of trees differ among the cases`);
-});
-
-// The objects a Repo keeps from indexing (keepingObjects): one budget for all its packs, and a
-// tree that begins a longer one kept as that tree's start. Packs made by isomorphic-git in a
-// MemFS, their loose objects removed: what is not kept is read from the packs, the slow way.
-
-/** fs's repository at /r with its objects in one pack per group of oids (in that order, as
- *  given), its loose objects removed. */
-async function packed(fs, groups) {
-	for (const group of groups) {
-		const { filename } = await git.packObjects({ fs, dir: '/r', oids: group, write: true });
-		await git.indexPack({ fs, dir: '/r', filepath: `.git/objects/pack/${filename}` });
-	}
-	for (const d of fs.readdir('/r/.git/objects')) {
-		if (/^[0-9a-f]{2}$/.test(d)) for (const f of fs.readdir(`/r/.git/objects/${d}`)) await fs.promises.unlink(`/r/.git/objects/${d}/${f}`);
-	}
-}
-
-test('keepingObjects: one budget for every pack, the rest read from the packs', async () => {
-	const rnd = random(11);
-	const fs = new MemFS();
-	await git.init({ fs, dir: '/r', defaultBranch: 'main' });
-	// 40 blobs of 4,000 random bytes (deflate cannot shrink them): two packs of 80 kB
-	const blobs = new Map();
-	for (let i = 0; i < 40; i++) {
-		const b = Uint8Array.from({ length: 4000 }, () => rnd(256));
-		blobs.set(await git.writeBlob({ fs, dir: '/r', blob: b }), b);
-	}
-	const oids = [...blobs.keys()];
-	await packed(fs, [oids.slice(0, 20), oids.slice(20)]);
-	const budget = 60000; // under one pack's objects
-	const repo = new Repo(fs, '/r/.git', PORTABLE, { keep: budget });
-	await repo.preloadPacks();
-	assert.ok(repo.heldMost <= budget, `held ${repo.heldMost} bytes, over the budget of ${budget}`);
-	assert.ok(repo.unpacked.size >= 10 && repo.unpacked.size < 20, `${repo.unpacked.size} objects kept`);
-	for (const [oid, b] of blobs) {
-		const o = await repo.read(oid, 'blob');
-		assert.ok(o && Buffer.compare(Buffer.from(o.bytes), Buffer.from(b)) === 0, `blob ${oid} read back`);
-	}
-	assert.equal(repo.unpacked.size, 0, 'each kept object dropped once read');
-	assert.equal(repo.held, 0);
-});
-
-test('keepingObjects: a tree that begins a longer one is kept as its start', async () => {
-	const fs = new MemFS();
-	await git.init({ fs, dir: '/r', defaultBranch: 'main' });
-	const blob = await git.writeBlob({ fs, dir: '/r', blob: enc.encode('x\n') });
-	// the journal's folder at three turns (entries appended), and a tree that begins as they do
-	// but is not the start of one, in a pack newest first (as git packs a history)
-	const entries = (n) => Array.from({ length: n }, (_, i) => ({ mode: '100644', path: `turn-${String(i).padStart(4, '0')}.yaml`, oid: blob, type: 'blob' }));
-	const trees = new Map();
-	for (const t of [entries(50), entries(30), entries(10), [...entries(20), { mode: '100644', path: 'zz', oid: blob, type: 'blob' }]]) {
-		const oid = await git.writeTree({ fs, dir: '/r', tree: t });
-		trees.set(oid, (await git.readObject({ fs, dir: '/r', oid, format: 'content' })).object);
-	}
-	await packed(fs, [[...trees.keys()]]);
-	const repo = new Repo(fs, '/r/.git');
-	await repo.preloadPacks();
-	assert.equal(repo.unpacked.size, 4);
-	const size = (b) => b.length + `tree ${b.length}\0`.length;
-	const [t50, , , other] = [...trees.values()];
-	assert.equal(repo.held, size(t50) + size(other), 'the journal\'s trees held once, as the longest');
-	for (const [oid, b] of trees) {
-		const o = await repo.read(oid, 'tree');
-		assert.ok(o && Buffer.compare(Buffer.from(o.bytes), Buffer.from(b)) === 0, `tree ${oid} read back`);
-	}
-	assert.equal(repo.held, 0, 'every run released once its trees are read');
 });

@@ -4,7 +4,7 @@
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/web';
 import { MemFS } from '../memfs.js';
-import { Repo } from '../repo.js';
+import { Repo, keepingObjects } from '../repo.js';
 import { Fatal, EX } from '../bytes.js';
 
 /** files: [{ path (relative, e.g. clone/.git/HEAD), bytes (a Uint8Array, or a Blob read when
@@ -44,19 +44,23 @@ export async function repoFromBundle(bytes) {
 	fs.writeFile(`${gd}/HEAD`, head ? head + '\n' : 'ref: refs/heads/main\n');
 	fs.writeFile(`${gd}/objects/pack/pack-bundle.pack`, bytes.subarray(end + 2));
 	fs.mkdirp(`${gd}/refs/heads`);
+	const objects = new Map();
+	await keepingObjects(objects, () => git.indexPack({ fs, dir: '/repo', gitdir: gd, filepath: '.git/objects/pack/pack-bundle.pack' }));
 	const repo = new Repo(fs, gd);
-	await repo.keepingObjects(() => git.indexPack({ fs, dir: '/repo', gitdir: gd, filepath: '.git/objects/pack/pack-bundle.pack' }));
+	repo.preload(objects);
 	return repo;
 }
 
 /** The git host's URL, cloned over HTTP into memory (history only, no work tree). */
 export async function repoFromUrl(url, onProgress) {
 	const fs = new MemFS();
-	const repo = new Repo(fs, '/repo/.git');
+	const objects = new Map();
 	try {
-		await repo.keepingObjects(() => git.clone({ fs, http, dir: '/repo', url, noCheckout: true, onProgress }));
+		await keepingObjects(objects, () => git.clone({ fs, http, dir: '/repo', url, noCheckout: true, onProgress }));
 	} catch (e) {
 		throw new Fatal(EX.NOINPUT, `cannot clone ${url}: ${e.message} (the git host must allow this page to read it)`);
 	}
+	const repo = new Repo(fs, '/repo/.git');
+	repo.preload(objects);
 	return repo;
 }
