@@ -68,28 +68,30 @@ const HEAD = /^(blob|tree|commit|tag) ([0-9]{1,20})$/;
  * does not resolve each again from the pack (inflating it and its delta bases with pako, a
  * second time): indexPack hashes each object it resolves, wrapped as git hashes it ("type
  * size\0" and the bytes), with crypto.subtle.digest('SHA-1'), which is wrapped meanwhile to
- * keep each wrapped object in objects (oid -> { type, bytes }), at most UNPACKED bytes in all,
+ * keep each wrapped object in objects (oid -> { type, bytes }), at most limit bytes in all,
+ * counted across every call given the same map (its owner's one budget: a Repo's packs, a
+ * bundle, a clone; the count is kept on the map as objects.keptBytes),
  * and to hash the small ones with @noble/hashes in this thread (one promise, not a trip to the
  * browser's crypto thread each). An object is only kept under the SHA-1 of its own header and
  * bytes, computed here, whatever isomorphic-git passes (a larger object's by the browser's
  * digest, of the bytes as passed: isomorphic-git's wrap makes a new array for each object and
  * never writes to it again). The digest is restored before this returns.
  */
-export async function keepingObjects(objects, index) {
+export async function keepingObjects(objects, index, limit = UNPACKED) {
 	const subtle = globalThis.crypto && globalThis.crypto.subtle;
 	if (!subtle) return index();
 	const digest = subtle.digest;
-	let kept = 0;
 	const dec = new TextDecoder('latin1');
 	const keep = (data, h) => {
 		const nul = data.indexOf(0);
 		const m = nul > 0 && nul < 32 ? HEAD.exec(dec.decode(data.subarray(0, nul))) : null;
-		if (!m || Number(m[2]) !== data.length - nul - 1 || kept + data.length > UNPACKED) return;
+		const kept = objects.keptBytes || 0;
+		if (!m || Number(m[2]) !== data.length - nul - 1 || kept + data.length > limit) return;
 		let oid = '';
 		for (const b of h) oid += (b < 16 ? '0' : '') + b.toString(16);
 		if (objects.has(oid)) return;
 		objects.set(oid, { type: m[1], bytes: data.subarray(nul + 1) });
-		kept += data.length;
+		objects.keptBytes = kept + data.length;
 	};
 	const hashing = function (algo, data) {
 		const name = typeof algo === 'string' ? algo : algo && algo.name;

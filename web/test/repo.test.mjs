@@ -4,7 +4,7 @@
 // entry), on random trees and random damage to them (a fixed seed), and the entry limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Repo } from '../src/repo.js';
+import { Repo, keepingObjects } from '../src/repo.js';
 import { MemFS } from '../src/memfs.js';
 
 const enc = new TextEncoder();
@@ -137,4 +137,39 @@ test('differing: the same entries as comparing the trees entry by entry from eac
 		assert.deepEqual([[...ea], [...eb]], [pick(A, p, na - q), pick(B, p, nb - q)], `${JSON.stringify(base)} -> ${JSON.stringify(other)}`);
 	}
 	assert.ok(changed > 1000, `${changed} pairs of trees differ among the cases`);
+});
+
+/** Hashes each object as isomorphic-git's indexPack does: "blob SIZE\0" and the bytes, by crypto.subtle.digest. */
+async function indexing(blobs) {
+	for (const b of blobs) {
+		const head = enc.encode(`blob ${b.length}\0`);
+		const data = new Uint8Array(head.length + b.length);
+		data.set(head);
+		data.set(b, head.length);
+		await globalThis.crypto.subtle.digest('SHA-1', data);
+	}
+}
+
+test('keepingObjects: one budget for every indexing into the same map', async () => {
+	const next = random(7);
+	const pack = () => Array.from({ length: 20 }, () => Uint8Array.from({ length: 4000 }, () => next(256)));
+	const objects = new Map();
+	const limit = 60000;
+	await keepingObjects(objects, () => indexing(pack()), limit);
+	const first = objects.size;
+	await keepingObjects(objects, () => indexing(pack()), limit);
+	let bytes = 0;
+	for (const [oid, o] of objects) {
+		assert.equal(o.type, 'blob');
+		const head = enc.encode(`blob ${o.bytes.length}\0`);
+		const data = new Uint8Array(head.length + o.bytes.length);
+		data.set(head);
+		data.set(o.bytes, head.length);
+		const h = Buffer.from(await globalThis.crypto.subtle.digest('SHA-1', data)).toString('hex');
+		assert.equal(h, oid, 'an object kept under the SHA-1 of its own header and bytes');
+		bytes += data.length;
+	}
+	assert.ok(first > 0, 'the first indexing keeps objects');
+	assert.equal(objects.size, first, 'the second indexing keeps none past the one budget');
+	assert.ok(bytes <= limit && objects.keptBytes === bytes, `${bytes} bytes kept, the budget ${limit}`);
 });
