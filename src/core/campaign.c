@@ -681,26 +681,29 @@ int campaign_note_sound(struct campaign *c, int turn, const char *commit)
 	return rc;
 }
 
-/* 1 when a mark file's bytes are line exactly: a torn or padded file (a crash after
- * file_write_atomic, a NUL in it) is another mark. */
-static int mark_is(const struct buf *mark, const char *line)
+/* 1 when the mark file at path holds line exactly, its length and bytes: a torn or padded
+ * file (a crash after file_write_atomic, a NUL in it), a missing or unreadable one, is another
+ * mark. */
+static int mark_holds(const char *path, const char *line)
 {
-	return mark->len == strlen(line) &&
-	       (mark->len == 0 || memcmp(mark->data, line, mark->len) == 0);
+	struct buf mark = BUF_INIT;
+	size_t len = strlen(line);
+	int same = file_read(path, 256, &mark) == 0 && mark.len == len &&
+		   (len == 0 || memcmp(mark.data, line, len) == 0);
+
+	error_clear();
+	buf_release(&mark);
+	return same;
 }
 
 /* 1 when .umpire/sound says the rows of turn, as they are now, were checked against its
  * commit: the commit's id names its blobs' bytes, so the walk would find what it found. */
 static int sound_noted(struct campaign *c, int turn, const char *commit)
 {
-	char *path = xasprintf("%s/.umpire/sound", c->dir), *line = NULL;
-	struct buf mark = BUF_INIT;
-	int same = 0;
+	char *path = xasprintf("%s/.umpire/sound", c->dir), *line = sound_mark(c, turn, commit);
+	int same = line && mark_holds(path, line);
 
-	if (file_read(path, 256, &mark) == 0 && (line = sound_mark(c, turn, commit)))
-		same = mark_is(&mark, line);
 	error_clear();
-	buf_release(&mark);
 	free(line);
 	free(path);
 	return same;
@@ -741,13 +744,8 @@ static char *journal_stamp(const struct campaign *c)
 static int journal_unchanged(const struct campaign *c)
 {
 	char *path = xasprintf("%s/.umpire/" CHECKED_MARK, c->dir), *now = journal_stamp(c);
-	struct buf mark = BUF_INIT;
-	int same = 0;
+	int same = now && mark_holds(path, now);
 
-	if (now && file_read(path, 256, &mark) == 0)
-		same = mark_is(&mark, now);
-	error_clear();
-	buf_release(&mark);
 	free(now);
 	free(path);
 	return same;
@@ -764,10 +762,13 @@ static int journal_unchanged(const struct campaign *c)
 static void note_checked(struct campaign *c, int unchanged)
 {
 	char *dir = xasprintf("%s/.umpire", c->dir), *line = NULL;
+	char *path = xasprintf("%s/" CHECKED_MARK, dir);
 
-	if (unchanged && (line = journal_stamp(c)))
+	/* a command that only read the journal leaves the stamp as it found it: no new write */
+	if (unchanged && (line = journal_stamp(c)) && !mark_holds(path, line))
 		(void)file_write_atomic(dir, CHECKED_MARK, line, strlen(line));
 	free(line);
+	free(path);
 	free(dir);
 }
 

@@ -187,6 +187,17 @@ size_t layout_open_turn_files(struct layout_entry **out, int turn, const char *c
 	return n;
 }
 
+void layout_commit_subject(struct buf *out, int turn, const char *summary)
+{
+	if (turn == 0) {
+		buf_puts(out, "Setup");
+		return;
+	}
+	/* One line whatever the summary holds: a new line would forge a trailer. */
+	buf_printf(out, "Turn %d: ", turn);
+	escape_message_line(out, summary);
+}
+
 void layout_commit_message(struct buf *msg, int turn, const char *summary,
 	const uint8_t journal_head[32], const uint8_t commitment[32])
 {
@@ -194,15 +205,8 @@ void layout_commit_message(struct buf *msg, int turn, const char *summary,
 
 	hex_encode(head, journal_head, 32);
 	hex_encode(commit, commitment, 32);
-	if (turn == 0)
-		buf_puts(msg, "Setup\n");
-	else {
-		/* One line whatever the summary holds: a new line would forge a trailer. */
-		buf_printf(msg, "Turn %d: ", turn);
-		escape_message_line(msg, summary);
-		buf_puts(msg, "\n");
-	}
-	buf_printf(msg, "\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, head, commit);
+	layout_commit_subject(msg, turn, summary);
+	buf_printf(msg, "\n\nTurn: %d\nJournal-Head: %s\nCommitment: %s\n", turn, head, commit);
 }
 
 char *layout_trailer(const char *message, const char *key)

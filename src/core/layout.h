@@ -121,6 +121,10 @@ void layout_reveal_dir(char out[LAYOUT_PATH_MAX], int turn);
  * last turn revealed) and Commitment (hex). Appends to msg. */
 void layout_reveal_message(struct buf *msg, int last, const uint8_t commitment[32]);
 
+/* The first line of turn t's commit message, without its new line: "Setup" for turn 0, else
+ * "Turn N: " and summary on one line (escape_message_line: a new line would forge a trailer).
+ * Appends to out. */
+void layout_commit_subject(struct buf *out, int turn, const char *summary);
 /* The commit message of turn t (0: "Setup"; else "Turn N: summary"), then the trailers
  * Turn, Journal-Head and Commitment (hex) that tie the commit to the journal hash chain and
  * the campaign's commitment (docs/formats.md). Appends to msg. */

@@ -283,12 +283,11 @@ static void render_randomness(struct buf *b, const struct turn *t)
 }
 
 /* One line of the game's list: "- SUBJECT\n", SUBJECT the first line of turn's commit
- * message as layout_commit_message writes it ("Turn N: " and the summary on one line). */
+ * message (layout_commit_subject: "Turn N: " and the summary on one line). */
 static void list_subject(struct buf *list, struct buf *subject, int turn, const char *summary)
 {
 	buf_clear(subject);
-	buf_printf(subject, "Turn %d: ", turn);
-	escape_message_line(subject, summary);
+	layout_commit_subject(subject, turn, summary);
 	buf_puts(list, "- ");
 	escape_markdown(list, buf_str(subject));
 	buf_puts(list, "\n");
@@ -314,7 +313,7 @@ static int list_journaled(int turn, const char *summary, void *arg)
 /* Appends to list the game's turns 1 to t's previous, one "- SUBJECT\n" each. A live turn
  * on the umpire's copy reads them from the journal's turns rows in one query (issue 38: 999
  * commits read made a 1,000-turn game's end its slowest turn); each row's summary is what its
- * commit's subject was written from (layout_commit_message; verify holds them equal), so the
+ * commit's subject was written from (layout_commit_subject; verify holds them equal), so the
  * bytes are those verify and replay render from git, where each earlier turn's subject is
  * read from its tag's commit (a clone has no journal). */
 static void list_game_turns(struct buf *list, const struct turn *t)
