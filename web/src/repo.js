@@ -87,8 +87,7 @@ export async function keepingObjects(objects, index, limit = UNPACKED) {
 		const m = nul > 0 && nul < 32 ? HEAD.exec(dec.decode(data.subarray(0, nul))) : null;
 		const kept = objects.keptBytes || 0;
 		if (!m || Number(m[2]) !== data.length - nul - 1 || kept + data.length > limit) return;
-		let oid = '';
-		for (const b of h) oid += (b < 16 ? '0' : '') + b.toString(16);
+		const oid = bytesToHex(h);
 		if (objects.has(oid)) return;
 		objects.set(oid, { type: m[1], bytes: data.subarray(nul + 1) });
 		objects.keptBytes = kept + data.length;
