@@ -896,7 +896,8 @@ int campaign_open(struct campaign **out, const char *dir, unsigned flags)
 			c->id, c->rules->name, c->rules_revision, c->rules->revision);
 		goto done;
 	}
-	if ((flags & CAMPAIGN_LOCK) && ((rc = campaign_lock(c)) < 0 || (rc = forget_idle(c)) < 0))
+	if ((flags & CAMPAIGN_LOCK) && ((rc = campaign_lock(c)) < 0 || (rc = forget_idle(c)) < 0 ||
+					       (rc = repo_trust_own_objects()) < 0))
 		goto done;
 	/* Holding the writer lock, a git lock file from before it was taken was left by a run
 	 * that was killed: it would block every rerun. */

@@ -19,6 +19,8 @@ clean() {
 expect 0 "$BIN" turn c "$HR/orders/turn-0001/attacker.yaml"
 [ -s c/.git/umpire-index ] || die "no index record after a turn"
 [ "$(cut -d' ' -f1 c/.git/umpire-index)" = "$(git -C c rev-parse HEAD)" ] || die "the record names another commit than HEAD"
+# written in version 4 (paths prefix-compressed: fewer bytes hashed at each read and write)
+[ "$(head -c 8 c/.git/index | od -An -tx1 | tr -d ' \n')" = 4449524300000004 ] || die "the index is not version 4: $(head -c 8 c/.git/index | od -An -tx1)"
 clean "turn 1"
 # the record holds: turn 2 takes the turn's paths only
 expect 0 "$BIN" turn c "$HR/orders/turn-0002/defender.yaml"

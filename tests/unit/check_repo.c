@@ -599,6 +599,42 @@ START_TEST(test_publish_other_bytes)
 }
 END_TEST
 
+/* The umpire's own objects are read without hashing each again once a writer says so
+ * (repo_trust_own_objects, issue 38); until then libgit2 refuses an object whose bytes are
+ * not its id's. The swap: state.yaml's loose object at turn 1 given campaign.yaml's bytes. */
+START_TEST(test_trust_own_objects)
+{
+	char *dir = test_path("trust-own");
+	struct repo *r = init_repo(dir);
+	struct buf out = BUF_INIT;
+	char c0[41], c1[41];
+
+	play_two_turns(r, c0, c1);
+	repo_free(r);
+	ck_assert_int_eq(test_run(&out,
+				 "cd '%s' && a=$(git rev-parse turn-0001:state.yaml) && "
+				 "b=$(git rev-parse turn-0001:campaign.yaml) && "
+				 "t=.git/objects/$(echo $a | cut -c1-2)/$(echo $a | cut -c3-) && "
+				 "chmod u+w $t && "
+				 "cp .git/objects/$(echo $b | cut -c1-2)/$(echo $b | cut -c3-) $t",
+				 dir),
+		0);
+	ck_assert_int_eq(repo_open(&r, dir), 0);
+	ck_assert_int_eq(repo_read(r, "turn-0001", "state.yaml", &out), -1);
+	repo_free(r);
+	ck_assert_int_eq(repo_trust_own_objects(), 0);
+	ck_assert_int_eq(repo_open(&r, dir), 0);
+	buf_clear(&out);
+	ck_assert_msg(repo_read(r, "turn-0001", "state.yaml", &out) == 0, "%s",
+		error_last()->message);
+	ck_assert_uint_eq(out.len, sizeof(campaign) - 1);
+	ck_assert_mem_eq(out.data, campaign, out.len);
+	repo_free(r);
+	buf_release(&out);
+	free(dir);
+}
+END_TEST
+
 static Suite *repo_suite(void)
 {
 	Suite *s = suite_create("repo");
@@ -615,6 +651,8 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_commit_refusals);
 	tcase_add_test(tc, test_publish_finishes_a_turn);
 	tcase_add_test(tc, test_publish_other_bytes);
+	/* last: the switch it turns is the process's */
+	tcase_add_test(tc, test_trust_own_objects);
 	suite_add_tcase(s, tc);
 	return s;
 }
