@@ -13,10 +13,6 @@
 #include "core/banned.h"
 
 enum {
-	NODE_DEFAULT_MAX_BYTES = 64 * 1024,
-	NODE_DEFAULT_MAX_DEPTH = 16,
-	NODE_DEFAULT_MAX_NODES = 20000,
-	NODE_DEFAULT_MAX_SCALAR = 4096,
 	NODE_SHOW_MAX = 20, /* bytes of an offending value quoted in a message: a short excerpt */
 	NODE_ID_MAX = 64,
 	NODE_FAST_EMIT_DEPTH = 64, /* nesting node_emit writes without libyaml */
@@ -777,19 +773,8 @@ static int ascii_lower_eq(const char *s, const char *word)
  * (including octal, hex, sexagesimal, .inf), or needs escaping is quoted instead. */
 static int plain_safe(const char *s)
 {
-	static const char *const words[] = {
-		"y",
-		"n",
-		"yes",
-		"no",
-		"true",
-		"false",
-		"on",
-		"off",
-		"null",
-		"~",
-		NULL,
-	};
+	static const char *const words[] = { "y", "n", "yes", "no", "true", "false", "on", "off",
+		"null", "~", NULL };
 	size_t len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
 		return 0;
@@ -960,6 +945,11 @@ static int plain_ascii(const char *s)
 	return plain_safe(s);
 }
 
+int node_written_quoted(const struct node *n)
+{
+	return n->quoted && !plain_ascii(n->scalar);
+}
+
 static void put_indent(struct buf *out, int indent)
 {
 	static const char spaces[] = "                                ";
@@ -1077,14 +1067,24 @@ done:
 
 int node_emit(const struct node *n, struct buf *out)
 {
+	return node_emit_how(n, out, NULL);
+}
+
+int node_emit_how(const struct node *n, struct buf *out, int *fast)
+{
+	if (fast)
+		*fast = 0;
 	if (!n)
 		return -1;
 	/* Most documents (states, exports) are block collections of short scalars: written
 	 * directly, as libyaml would write them; libyaml writes anything else. */
 	if (n->kind != NODE_SCALAR && n->n) {
 		size_t at = out->len;
-		if (fast_block(out, n, 0, 0, at, 0) == 0)
+		if (fast_block(out, n, 0, 0, at, 0) == 0) {
+			if (fast)
+				*fast = 1;
 			return 0;
+		}
 		out->len = at;
 		if (out->data)
 			out->data[at] = '\0';

@@ -168,6 +168,8 @@ void turn_release(struct turn *t)
 	events_release(&out->events);
 	free(out->summary);
 	buf_release(&out->state_yaml);
+	if (out->read_state)
+		t->c->rules->state_free(out->read_state);
 	buf_release(&out->whole_yaml);
 	buf_release(&out->journal_yaml);
 	for (size_t i = 0; i < out->n_reports; i++)
