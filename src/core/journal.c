@@ -441,7 +441,10 @@ static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_re
 
 	buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
 	bind_text_or_null(st, 2, f->path);
-	fair_sha256(h, f->data ? (const void *)f->data : empty, f->len);
+	if (r->file_sha256)
+		memcpy(h, r->file_sha256[i], FAIR_HASH_BYTES);
+	else
+		fair_sha256(h, f->data ? (const void *)f->data : empty, f->len);
 	bind_hash(st, 3, h, 1);
 	/* A file's bytes are never "absent": an empty file is an empty BLOB. */
 	int keep = r->turn == 0 && f->path && strcmp(f->path, JOURNAL_SETUP_KEPT) == 0;

@@ -50,9 +50,13 @@ static int as_read(struct node *n, size_t depth, size_t *nodes, const struct nod
 	if (depth + 1 > lim->max_depth)
 		return -1;
 	for (size_t i = 0; i < n->n; i++) {
-		if (n->keys && (n->keys[i]->kind != NODE_SCALAR ||
-				       as_read(n->keys[i], depth + 1, nodes, lim) < 0))
+		struct node *k = n->keys ? n->keys[i] : NULL;
+		/* node_emit_how writes every key plain (without libyaml). */
+		if (k && (k->kind != NODE_SCALAR || ++*nodes > lim->max_nodes ||
+				 strlen(k->scalar) > lim->max_scalar))
 			return -1;
+		if (k)
+			k->quoted = 0;
 		if (as_read(n->items[i], depth + 1, nodes, lim) < 0)
 			return -1;
 	}

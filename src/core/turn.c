@@ -144,6 +144,7 @@ void turn_init(struct turn *t, struct campaign *c, enum turn_source source, unsi
 static void free_record_parts(struct journal_record *r)
 {
 	file_list_free(r->files, r->n_files);
+	free(r->file_sha256);
 	free(r->orders);
 	free(r->events);
 	memset(r, 0, sizeof(*r));

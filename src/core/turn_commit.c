@@ -412,6 +412,17 @@ static void make_record(struct turn *t)
 	memcpy(r->events, out->events.v, out->events.n * sizeof(*r->events));
 	r->n_events = out->events.n;
 	r->n_files = turn_files(t, &r->files);
+	/* Each file's SHA256 for the journal's files rows, state.yaml's the one render took. */
+	r->file_sha256 = xcalloc(r->n_files + 1, sizeof(*r->file_sha256));
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct file *f = &r->files[i];
+		if (strcmp(f->path, LAYOUT_STATE) == 0 && f->len == out->state_yaml.len &&
+			(f->len == 0 || memcmp(f->data, out->state_yaml.data, f->len) == 0))
+			memcpy(r->file_sha256[i], out->state_sha256, FAIR_HASH_BYTES);
+		else
+			fair_sha256(r->file_sha256[i], f->data ? (const void *)f->data : "",
+				f->len);
+	}
 }
 
 /* The journal hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = zeros;
