@@ -355,11 +355,40 @@ static int insert_row(sqlite3_stmt *st)
 /* The statements journal_append prepares once per turn, one per table. */
 enum { S_TURNS, S_ORDERS, S_DICE, S_EVENTS, S_FILES, S_COUNT };
 
+/* Which row a failure names: set per row, written out only on failure (a big turn's 10,000
+ * rows each formatted their name before). */
+enum row_kind { ROW_NONE, ROW_ORDER, ROW_DIE, ROW_EVENT, ROW_FILE };
+
 struct append {
 	sqlite3_stmt *st[S_COUNT];
-	struct buf where; /* which row failed, for the message */
-	const char *own;  /* a failure of ours rather than SQLite's */
+	enum row_kind kind; /* the row being inserted: kind, and its index or name */
+	size_t row;
+	const char *name;
+	const char *own; /* a failure of ours rather than SQLite's */
 };
+
+/* "die 3: ", "file 'state.yaml': " ...: the row a failure names, as the message gives it. */
+static void name_row(struct buf *where, const struct append *a)
+{
+	const char *s = a->name ? a->name : "";
+
+	switch (a->kind) {
+	case ROW_NONE:
+		break;
+	case ROW_ORDER:
+		buf_printf(where, "order of '%s': ", s);
+		break;
+	case ROW_DIE:
+		buf_printf(where, "die %zu: ", a->row);
+		break;
+	case ROW_EVENT:
+		buf_printf(where, "event %zu: ", a->row);
+		break;
+	case ROW_FILE:
+		buf_printf(where, "file '%s': ", s);
+		break;
+	}
+}
 
 static int append_turn_row(struct append *a, const struct journal_record *r)
 {
@@ -382,8 +411,8 @@ static int append_turn_row(struct append *a, const struct journal_record *r)
 	return insert_row(st);
 }
 
-/* Binds row i of one table (the turn as ?1 included) and names it in a->where: 0, or -1 for a
- * row SQLite cannot hold (a->own says why). */
+/* Binds row i of one table (the turn as ?1 included) and names it in a (kind, row, name): 0,
+ * or -1 for a row SQLite cannot hold (a->own says why). */
 typedef int (
 	*bind_row_fn)(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i);
 
@@ -391,7 +420,8 @@ static int order_bind(struct append *a, sqlite3_stmt *st, const struct journal_r
 {
 	const struct journal_order *o = &r->orders[i];
 
-	buf_printf(&a->where, "order of '%s': ", o->player ? o->player : "");
+	a->kind = ROW_ORDER;
+	a->name = o->player;
 	bind_text_or_null(st, 2, o->player);
 	bind_hash(st, 3, o->sha256, o->has_file);
 	bind_bytes(st, 4, o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL,
@@ -403,7 +433,8 @@ static int die_bind(struct append *a, sqlite3_stmt *st, const struct journal_rec
 {
 	const struct die_record *d = &r->dice[i];
 
-	buf_printf(&a->where, "die %zu: ", i);
+	a->kind = ROW_DIE;
+	a->row = i;
 	/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
 	if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
 		a->own = "index, sides or value exceeds 2^63-1";
@@ -420,7 +451,8 @@ static int event_bind(struct append *a, sqlite3_stmt *st, const struct journal_r
 {
 	const struct event *e = &r->events[i];
 
-	buf_printf(&a->where, "event %zu: ", i);
+	a->kind = ROW_EVENT;
+	a->row = i;
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
 	bind_text_or_null(st, 3, e->phase);
 	bind_text_or_null(st, 4, event_kind_name(e->kind));
@@ -439,7 +471,8 @@ static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_re
 	const struct file *f = &r->files[i];
 	uint8_t h[FAIR_HASH_BYTES];
 
-	buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
+	a->kind = ROW_FILE;
+	a->name = f->path;
 	bind_text_or_null(st, 2, f->path);
 	if (r->file_sha256)
 		memcpy(h, r->file_sha256[i], FAIR_HASH_BYTES);
@@ -459,7 +492,6 @@ static int append_rows(struct append *a, sqlite3_stmt *st, size_t n, bind_row_fn
 	int rc = SQLITE_OK;
 
 	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-		buf_clear(&a->where);
 		sqlite3_bind_int(st, 1, r->turn);
 		if (bind(a, st, r, i) < 0)
 			return SQLITE_ERROR;
@@ -480,7 +512,8 @@ int journal_append(struct journal *j, const struct journal_record *r)
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 		"INSERT INTO files (turn, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
 	};
-	struct append a = { .where = BUF_INIT };
+	struct append a = { .kind = ROW_NONE };
+	struct buf where = BUF_INIT;
 	sqlite3 *db = j->db;
 	int rc;
 	size_t i;
@@ -499,18 +532,20 @@ int journal_append(struct journal *j, const struct journal_record *r)
 	if (rc == SQLITE_OK)
 		rc = append_rows(&a, a.st[S_FILES], r->n_files, file_bind, r);
 	if (rc == SQLITE_OK) {
-		buf_clear(&a.where);
+		a.kind = ROW_NONE;
 		rc = exec_sql(db, "COMMIT");
 	}
 	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_OK) {
+		name_row(&where, &a);
 		error_set(ERROR_OS, "journal: cannot append turn %d: %s%s", r->turn,
-			buf_str(&a.where), a.own ? a.own : sqlite3_errmsg(db));
+			buf_str(&where), a.own ? a.own : sqlite3_errmsg(db));
+	}
 	for (i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(a.st[i]);
 	if (rc != SQLITE_OK && !sqlite3_get_autocommit(db))
 		exec_sql(db, "ROLLBACK");
-	buf_release(&a.where);
+	buf_release(&where);
 	if (rc != SQLITE_OK)
 		return -1;
 	durable_point("journal");
