@@ -1067,13 +1067,13 @@ done:
 
 int node_emit(const struct node *n, struct buf *out)
 {
-	return node_emit_how(n, out, NULL);
+	int fast;
+	return node_emit_how(n, out, &fast);
 }
 
 int node_emit_how(const struct node *n, struct buf *out, int *fast)
 {
-	if (fast)
-		*fast = 0;
+	*fast = 0;
 	if (!n)
 		return -1;
 	/* Most documents (states, exports) are block collections of short scalars: written
@@ -1081,8 +1081,7 @@ int node_emit_how(const struct node *n, struct buf *out, int *fast)
 	if (n->kind != NODE_SCALAR && n->n) {
 		size_t at = out->len;
 		if (fast_block(out, n, 0, 0, at, 0) == 0) {
-			if (fast)
-				*fast = 1;
+			*fast = 1;
 			return 0;
 		}
 		out->len = at;
@@ -1128,8 +1127,9 @@ const struct node *node_get(const struct node *map, const char *key)
 {
 	if (!map || map->kind != NODE_MAP)
 		return NULL;
-	for (size_t i = 0; i < map->n; i++)
-		if (map->keys[i]->kind == NODE_SCALAR && !strcmp(map->keys[i]->scalar, key))
+	for (size_t i = 0; i < map->n; i++) /* the first byte first: most keys differ there */
+		if (map->keys[i]->kind == NODE_SCALAR && map->keys[i]->scalar[0] == key[0] &&
+			!strcmp(map->keys[i]->scalar, key))
 			return map->items[i];
 	return NULL;
 }
@@ -1189,7 +1189,8 @@ int node_check_map(const struct node *n, const char *what, const char *const *al
 	for (size_t i = 0; i < n->n; i++) {
 		const struct node *k = n->keys[i];
 		size_t j = 0;
-		while (allowed && allowed[j] && strcmp(allowed[j], k->scalar))
+		while (allowed && allowed[j] &&
+			(allowed[j][0] != k->scalar[0] || strcmp(allowed[j], k->scalar)))
 			j++;
 		if (allowed && allowed[j])
 			continue;

@@ -77,7 +77,7 @@ struct node *node_clone(const struct node *n);
 /* Emits n as a YAML document (block style, "---" omitted, trailing newline) onto out.
  * Deterministic: same tree, same bytes. Returns 0, or -1 on emitter failure. */
 int node_emit(const struct node *n, struct buf *out);
-/* node_emit, and in *fast (NULL: not wanted) 1 when it wrote n without libyaml (a block
+/* node_emit, and in *fast 1 when it wrote n without libyaml (a block
  * collection of scalars on one line each, node_written_quoted saying how), else 0. */
 int node_emit_how(const struct node *n, struct buf *out, int *fast);
 /* For a scalar node_emit_how wrote without libyaml: 1 if it is written quoted (a reader sees a
