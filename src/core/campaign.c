@@ -1033,38 +1033,49 @@ int campaign_load_state(struct campaign *c, const char *rev, int *turn, void **s
 	return rc;
 }
 
+static const struct node_limits state_limits = { .max_bytes = STATE_MAX_BYTES,
+	.max_nodes = STATE_MAX_NODES,
+	.max_depth = 32 };
+
+/* The state in root, a state.yaml document: its `turn` into *turn, the rule system's state
+ * into *state (NULL on failure). Problems go to d. 0 / -1. */
+static int state_of(struct campaign *c, const struct node *root, int *turn, void **state,
+	struct diag *d)
+{
+	long long t = 0;
+	const char *s;
+
+	*state = NULL;
+	if (node_check_map(root, "state", state_keys, d) < 0)
+		return -1;
+	if (node_want_str(node_need(root, "campaign", d), "campaign", 64, &s, d) == 0 &&
+		strcmp(s, c->id) != 0)
+		node_error(d, node_get(root, "campaign"),
+			"state of campaign '%s' (campaign '%s' expected)", s, c->id);
+	if (node_want_str(node_need(root, "rules", d), "rules", 64, &s, d) == 0 &&
+		strcmp(s, c->rules->name) != 0)
+		node_error(d, node_get(root, "rules"), "state for rules '%s' ('%s' expected)", s,
+			c->rules->name);
+	node_want_int(node_need(root, "turn", d), "turn", 0, 1000000, &t, d);
+	const struct node *game = node_need(root, "game", d);
+	if (diag_count(d) == 0 && c->rules->state_parse(state, &c->rc, game, d) == 0) {
+		*turn = (int)t;
+		return 0;
+	}
+	return -1;
+}
+
 int campaign_parse_state(struct campaign *c, const char *rev, const struct buf *bytes, int *turn,
 	void **state)
 {
 	struct node *root = NULL;
 	struct diag d;
 	int rc = -1;
-	long long t = 0;
 
 	diag_init(&d);
 	*state = NULL;
-	struct node_limits lim = { .max_bytes = STATE_MAX_BYTES,
-		.max_nodes = STATE_MAX_NODES,
-		.max_depth = 32 };
-	if (node_parse(&root, "state.yaml", bytes->data, bytes->len, &lim, &d) < 0 ||
-		node_check_map(root, "state", state_keys, &d) < 0)
-		goto report;
-	const char *s;
-	if (node_want_str(node_need(root, "campaign", &d), "campaign", 64, &s, &d) == 0 &&
-		strcmp(s, c->id) != 0)
-		node_error(&d, node_get(root, "campaign"),
-			"state of campaign '%s' (campaign '%s' expected)", s, c->id);
-	if (node_want_str(node_need(root, "rules", &d), "rules", 64, &s, &d) == 0 &&
-		strcmp(s, c->rules->name) != 0)
-		node_error(&d, node_get(root, "rules"), "state for rules '%s' ('%s' expected)", s,
-			c->rules->name);
-	node_want_int(node_need(root, "turn", &d), "turn", 0, 1000000, &t, &d);
-	const struct node *game = node_need(root, "game", &d);
-	if (diag_count(&d) == 0 && c->rules->state_parse(state, &c->rc, game, &d) == 0) {
-		*turn = (int)t;
-		rc = 0;
-	}
-report:
+	if (node_parse(&root, "state.yaml", bytes->data, bytes->len, &state_limits, &d) == 0)
+		rc = state_of(c, root, turn, state, &d);
 	if (rc < 0) {
 		struct buf text = BUF_INIT;
 		diag_text(&text, &d);
@@ -1077,33 +1088,44 @@ report:
 	return rc;
 }
 
-static int emit_state(const struct campaign *c, int turn, const void *state, const char *player,
-	int all, struct buf *out);
+static int emit_state(struct campaign *c, int turn, const void *state, const char *player, int all,
+	struct buf *out, void **read);
 
 int campaign_emit_state(const struct campaign *c, int turn, const void *state, const char *player,
 	struct buf *out)
 {
-	return emit_state(c, turn, state, player, 0, out);
+	return emit_state((struct campaign *)c, turn, state, player, 0, out, NULL);
 }
 
 int campaign_emit_whole_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out)
 {
-	return emit_state(c, turn, state, NULL, 1, out);
+	return emit_state((struct campaign *)c, turn, state, NULL, 1, out, NULL);
 }
 
 int campaign_emit_committed_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out)
 {
-	return emit_state(c, turn, state, NULL, c->visibility != CAMPAIGN_SEALED, out);
+	return emit_state((struct campaign *)c, turn, state, NULL, c->visibility != CAMPAIGN_SEALED,
+		out, NULL);
 }
 
-/* state.yaml bytes: the whole state (all), or the view of player (NULL: the public's). */
-static int emit_state(const struct campaign *c, int turn, const void *state, const char *player,
-	int all, struct buf *out)
+int campaign_emit_read(struct campaign *c, int turn, const void *state, int whole, struct buf *out,
+	void **read)
+{
+	return emit_state(c, turn, state, NULL, whole || c->visibility != CAMPAIGN_SEALED, out,
+		read);
+}
+
+/* state.yaml bytes: the whole state (all), or the view of player (NULL: the public's); read
+ * (NULL: not wanted) as campaign_emit_read says. c is only read unless read is wanted. */
+static int emit_state(struct campaign *c, int turn, const void *state, const char *player, int all,
+	struct buf *out, void **read)
 {
 	const struct rule_system *rs = c->rules;
 	struct node *root = node_new_map();
+	size_t at = out->len;
+	int fast = 0, n = -1;
 	node_map_str(root, "campaign", c->id);
 	node_map_str(root, "rules", rs->name);
 	node_map_int(root, "turn", turn);
@@ -1111,7 +1133,20 @@ static int emit_state(const struct campaign *c, int turn, const void *state, con
 		rs->state_view && !all ? rs->state_view(&c->rc, state, player) :
 					 rs->state_emit(&c->rc, state));
 	buf_puts(out, "# umpire campaign state: generated by umpire, do not edit\n");
-	int rc = node_emit(root, out);
+	int rc = node_emit_how(root, out, &fast);
+	if (read) {
+		struct diag d;
+		diag_init(&d);
+		*read = NULL;
+		/* The tree is what node_parse reads from the bytes: state_of's checks on it are
+		 * campaign_parse_state's, without parsing a big state again (issue 38). */
+		if (rc == 0 && fast && node_as_read(root, out->len - at, &state_limits) == 0 &&
+			(state_of(c, root, &n, read, &d) < 0 || n != turn) && *read) {
+			rs->state_free(*read);
+			*read = NULL;
+		}
+		diag_release(&d);
+	}
 	node_free(root);
 	return rc;
 }

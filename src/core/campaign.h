@@ -232,6 +232,14 @@ int campaign_emit_whole_state(const struct campaign *c, int turn, const void *st
 int campaign_emit_committed_state(const struct campaign *c, int turn, const void *state,
 	struct buf *out);
 
+/* campaign_emit_committed_state (whole: campaign_emit_whole_state), and in *read the state as
+ * the next turn loads it from those bytes, as campaign_parse_state would give it, made from the
+ * tree they were written from (node_as_read) rather than by parsing them; *read NULL when
+ * that cannot stand for parsing them (written by libyaml, over a limit, refused): parse them.
+ * Free *read with c->rules->state_free. Returns 0, or -1 when the bytes cannot be emitted. */
+int campaign_emit_read(struct campaign *c, int turn, const void *state, int whole, struct buf *out,
+	void **read);
+
 /* Reads the 32-byte secret from .umpire/secret (the text read is wiped; the caller wipes
  * secret, e.g. sodium_munlock). Sets c->secret_exposed when the file is readable by its group
  * or others. Returns 0 / -1 (class ERROR_MISSING). */

@@ -6,6 +6,7 @@
 #include "core/journal_int.h"
 #include "core/durable.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -355,11 +356,41 @@ static int insert_row(sqlite3_stmt *st)
 /* The statements journal_append prepares once per turn, one per table. */
 enum { S_TURNS, S_ORDERS, S_DICE, S_EVENTS, S_FILES, S_COUNT };
 
+/* Which row a failure names: set per row, written out only on failure (a big turn's 10,000
+ * rows each formatted their name before). */
+enum row_kind { ROW_NONE, ROW_ORDER, ROW_DIE, ROW_EVENT, ROW_FILE };
+
 struct append {
 	sqlite3_stmt *st[S_COUNT];
-	struct buf where; /* which row failed, for the message */
-	const char *own;  /* a failure of ours rather than SQLite's */
+	sqlite3_stmt *many[S_COUNT]; /* BATCH_ROWS rows at once, for a table of as many */
+	enum row_kind kind;          /* the row being inserted: kind, and its index or name */
+	size_t row;
+	const char *name;
+	const char *own; /* a failure of ours rather than SQLite's */
 };
+
+/* "die 3: ", "file 'state.yaml': " ...: the row a failure names, as the message gives it. */
+static void name_row(struct buf *where, const struct append *a)
+{
+	const char *s = a->name ? a->name : "";
+
+	switch (a->kind) {
+	case ROW_NONE:
+		break;
+	case ROW_ORDER:
+		buf_printf(where, "order of '%s': ", s);
+		break;
+	case ROW_DIE:
+		buf_printf(where, "die %zu: ", a->row);
+		break;
+	case ROW_EVENT:
+		buf_printf(where, "event %zu: ", a->row);
+		break;
+	case ROW_FILE:
+		buf_printf(where, "file '%s': ", s);
+		break;
+	}
+}
 
 static int append_turn_row(struct append *a, const struct journal_record *r)
 {
@@ -382,83 +413,145 @@ static int append_turn_row(struct append *a, const struct journal_record *r)
 	return insert_row(st);
 }
 
-/* Binds row i of one table (the turn as ?1 included) and names it in a->where: 0, or -1 for a
- * row SQLite cannot hold (a->own says why). */
-typedef int (
-	*bind_row_fn)(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i);
+/* Binds row i of one table (the turn as ?1 included) and names it in a (kind, row, name): 0,
+ * or -1 for a row SQLite cannot hold (a->own says why). */
+typedef int (*bind_row_fn)(struct append *a, sqlite3_stmt *st, const struct journal_record *r,
+	size_t i, int at);
 
-static int order_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
+static int order_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i,
+	int at)
 {
 	const struct journal_order *o = &r->orders[i];
 
-	buf_printf(&a->where, "order of '%s': ", o->player ? o->player : "");
-	bind_text_or_null(st, 2, o->player);
-	bind_hash(st, 3, o->sha256, o->has_file);
-	bind_bytes(st, 4, o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL,
-		o->len);
+	a->kind = ROW_ORDER;
+	a->name = o->player;
+	bind_text_or_null(st, at + 2, o->player);
+	bind_hash(st, at + 3, o->sha256, o->has_file);
+	bind_bytes(st, at + 4,
+		o->has_file ? (o->bytes ? o->bytes : (const unsigned char *)"") : NULL, o->len);
 	return 0;
 }
 
-static int die_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
+static int die_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i,
+	int at)
 {
 	const struct die_record *d = &r->dice[i];
 
-	buf_printf(&a->where, "die %zu: ", i);
+	a->kind = ROW_DIE;
+	a->row = i;
 	/* SQLite integers are signed 64-bit; no rule rolls a die that large. */
 	if (d->index > INT64_MAX || d->sides > INT64_MAX || d->value > INT64_MAX) {
 		a->own = "index, sides or value exceeds 2^63-1";
 		return -1;
 	}
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)d->index);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)d->sides);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->value);
-	bind_text_or_null(st, 5, d->purpose);
+	sqlite3_bind_int64(st, at + 2, (sqlite3_int64)d->index);
+	sqlite3_bind_int64(st, at + 3, (sqlite3_int64)d->sides);
+	sqlite3_bind_int64(st, at + 4, (sqlite3_int64)d->value);
+	bind_text_or_null(st, at + 5, d->purpose);
 	return 0;
 }
 
-static int event_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
+static int event_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i,
+	int at)
 {
 	const struct event *e = &r->events[i];
 
-	buf_printf(&a->where, "event %zu: ", i);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-	bind_text_or_null(st, 3, e->phase);
-	bind_text_or_null(st, 4, event_kind_name(e->kind));
-	bind_text_or_null(st, 5, e->player);
-	sqlite3_bind_int(st, 6, e->order_index);
-	bind_text_or_null(st, 7, e->text);
+	a->kind = ROW_EVENT;
+	a->row = i;
+	sqlite3_bind_int64(st, at + 2, (sqlite3_int64)i);
+	bind_text_or_null(st, at + 3, e->phase);
+	bind_text_or_null(st, at + 4, event_kind_name(e->kind));
+	bind_text_or_null(st, at + 5, e->player);
+	sqlite3_bind_int(st, at + 6, e->order_index);
+	bind_text_or_null(st, at + 7, e->text);
 	return 0;
 }
 
 /* A committed file's row: its hash, which is what checking git needs (issue 38: git holds
  * the bytes, and the recovery reads them there); its bytes too for the setup's campaign.yaml
  * only, which the journal's identity check reads (docs/journal.md). */
-static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i)
+static int file_bind(struct append *a, sqlite3_stmt *st, const struct journal_record *r, size_t i,
+	int at)
 {
 	static const unsigned char empty[1];
 	const struct file *f = &r->files[i];
 	uint8_t h[FAIR_HASH_BYTES];
 
-	buf_printf(&a->where, "file '%s': ", f->path ? f->path : "");
-	bind_text_or_null(st, 2, f->path);
-	fair_sha256(h, f->data ? (const void *)f->data : empty, f->len);
-	bind_hash(st, 3, h, 1);
+	a->kind = ROW_FILE;
+	a->name = f->path;
+	bind_text_or_null(st, at + 2, f->path);
+	if (r->file_sha256)
+		memcpy(h, r->file_sha256[i], FAIR_HASH_BYTES);
+	else
+		fair_sha256(h, f->data ? (const void *)f->data : empty, f->len);
+	bind_hash(st, at + 3, h, 1);
 	/* A file's bytes are never "absent": an empty file is an empty BLOB. */
 	int keep = r->turn == 0 && f->path && strcmp(f->path, JOURNAL_SETUP_KEPT) == 0;
-	bind_bytes(st, 4, keep ? (f->data ? f->data : empty) : NULL, f->len);
+	bind_bytes(st, at + 4, keep ? (f->data ? f->data : empty) : NULL, f->len);
 	return 0;
 }
 
-/* Inserts n rows of one table through st, each bound by bind. A SQLite result code. */
-static int append_rows(struct append *a, sqlite3_stmt *st, size_t n, bind_row_fn bind,
-	const struct journal_record *r)
-{
-	int rc = SQLITE_OK;
+/* Rows go BATCH_ROWS to an INSERT statement (one statement transaction, one reset, for as many
+ * rows: a big turn's 10,000 dice each paid them); the rest, and a batch that fails, one by one
+ * through the single-row statement, so a failure names its row as before. */
+enum { BATCH_ROWS = 32 };
 
-	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-		buf_clear(&a->where);
+/* *st: the INSERT of BATCH_ROWS rows that one is for one (its " VALUES (?1, ...)" repeated). */
+static int prepare_batch(sqlite3 *db, const char *one, sqlite3_stmt **st)
+{
+	const char *values = strstr(one, " VALUES ");
+	struct buf sql = BUF_INIT, row = BUF_INIT;
+	int cols = 0;
+
+	assert(values);
+	for (const char *p = values; *p; p++)
+		cols += *p == '?';
+	buf_puts(&row, "(?");
+	for (int k = 1; k < cols; k++)
+		buf_puts(&row, ", ?");
+	buf_puts(&row, ")");
+	buf_append(&sql, one, (size_t)(values - one));
+	buf_puts(&sql, " VALUES ");
+	for (int i = 0; i < BATCH_ROWS; i++)
+		buf_printf(&sql, "%s%s", i ? ", " : "", buf_str(&row));
+	int rc = sqlite3_prepare_v2(db, buf_str(&sql), -1, st, NULL);
+	buf_release(&sql);
+	buf_release(&row);
+	return rc;
+}
+
+/* Inserts n rows of one table (s, one of S_*; one: its single-row INSERT), each bound by bind.
+ * A SQLite result code. */
+static int append_rows(struct append *a, sqlite3 *db, int s, const char *one, size_t n,
+	bind_row_fn bind, const struct journal_record *r)
+{
+	sqlite3_stmt *st = a->st[s], *many = NULL;
+	int rc = SQLITE_OK, cols = sqlite3_bind_parameter_count(st);
+	size_t i = 0;
+
+	if (n >= BATCH_ROWS)
+		rc = prepare_batch(db, one, &a->many[s]);
+	many = a->many[s];
+	for (; rc == SQLITE_OK && many && n - i >= BATCH_ROWS; i += BATCH_ROWS) {
+		int bad = 0;
+		for (size_t k = 0; k < BATCH_ROWS && !bad; k++) {
+			sqlite3_bind_int(many, (int)k * cols + 1, r->turn);
+			bad = bind(a, many, r, i + k, (int)k * cols) < 0;
+		}
+		if (!bad && insert_row(many) == SQLITE_OK)
+			continue;
+		sqlite3_reset(many);
+		sqlite3_clear_bindings(many);
+		a->own = NULL;
+		/* The batch is undone (its statement aborted); the transaction must still be open
+		 * for its rows to go again one by one. */
+		if (sqlite3_get_autocommit(db))
+			return SQLITE_ERROR;
+		break;
+	}
+	for (; i < n && rc == SQLITE_OK; i++) {
 		sqlite3_bind_int(st, 1, r->turn);
-		if (bind(a, st, r, i) < 0)
+		if (bind(a, st, r, i, 0) < 0)
 			return SQLITE_ERROR;
 		rc = insert_row(st);
 	}
@@ -477,7 +570,8 @@ int journal_append(struct journal *j, const struct journal_record *r)
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 		"INSERT INTO files (turn, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)",
 	};
-	struct append a = { .where = BUF_INIT };
+	struct append a = { .kind = ROW_NONE };
+	struct buf where = BUF_INIT;
 	sqlite3 *db = j->db;
 	int rc;
 	size_t i;
@@ -488,26 +582,30 @@ int journal_append(struct journal *j, const struct journal_record *r)
 	if (rc == SQLITE_OK)
 		rc = append_turn_row(&a, r);
 	if (rc == SQLITE_OK)
-		rc = append_rows(&a, a.st[S_ORDERS], r->n_orders, order_bind, r);
+		rc = append_rows(&a, db, S_ORDERS, sql[S_ORDERS], r->n_orders, order_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_rows(&a, a.st[S_DICE], r->n_dice, die_bind, r);
+		rc = append_rows(&a, db, S_DICE, sql[S_DICE], r->n_dice, die_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_rows(&a, a.st[S_EVENTS], r->n_events, event_bind, r);
+		rc = append_rows(&a, db, S_EVENTS, sql[S_EVENTS], r->n_events, event_bind, r);
 	if (rc == SQLITE_OK)
-		rc = append_rows(&a, a.st[S_FILES], r->n_files, file_bind, r);
+		rc = append_rows(&a, db, S_FILES, sql[S_FILES], r->n_files, file_bind, r);
 	if (rc == SQLITE_OK) {
-		buf_clear(&a.where);
+		a.kind = ROW_NONE;
 		rc = exec_sql(db, "COMMIT");
 	}
 	/* The message first: finalizing and rolling back overwrite sqlite3_errmsg. */
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_OK) {
+		name_row(&where, &a);
 		error_set(ERROR_OS, "journal: cannot append turn %d: %s%s", r->turn,
-			buf_str(&a.where), a.own ? a.own : sqlite3_errmsg(db));
-	for (i = 0; i < S_COUNT; i++)
+			buf_str(&where), a.own ? a.own : sqlite3_errmsg(db));
+	}
+	for (i = 0; i < S_COUNT; i++) {
 		sqlite3_finalize(a.st[i]);
+		sqlite3_finalize(a.many[i]);
+	}
 	if (rc != SQLITE_OK && !sqlite3_get_autocommit(db))
 		exec_sql(db, "ROLLBACK");
-	buf_release(&a.where);
+	buf_release(&where);
 	if (rc != SQLITE_OK)
 		return -1;
 	durable_point("journal");

@@ -64,7 +64,8 @@ struct journal_record {
 	                     * bytes at turn 0 only (the others NULL, len 0) */
 	size_t n_files;
 	uint8_t (*file_sha256)[FAIR_HASH_BYTES]; /* read back: SHA256 of files[i]'s bytes in the
-	                                          * commit; appending: unused (NULL) */
+	                                          * commit; appending: NULL, or the caller's
+	                                          * SHA256 of each files[i] (taken as given) */
 	struct journal_view *views; /* a sealed turn's export (audit_parse_export); not in SQLite */
 	size_t n_views;
 	uint8_t public_report_sha256[FAIR_HASH_BYTES]; /* a sealed turn's export: SHA256 of

@@ -13,10 +13,6 @@
 #include "core/banned.h"
 
 enum {
-	NODE_DEFAULT_MAX_BYTES = 64 * 1024,
-	NODE_DEFAULT_MAX_DEPTH = 16,
-	NODE_DEFAULT_MAX_NODES = 20000,
-	NODE_DEFAULT_MAX_SCALAR = 4096,
 	NODE_SHOW_MAX = 20, /* bytes of an offending value quoted in a message: a short excerpt */
 	NODE_ID_MAX = 64,
 	NODE_FAST_EMIT_DEPTH = 64, /* nesting node_emit writes without libyaml */
@@ -777,19 +773,8 @@ static int ascii_lower_eq(const char *s, const char *word)
  * (including octal, hex, sexagesimal, .inf), or needs escaping is quoted instead. */
 static int plain_safe(const char *s)
 {
-	static const char *const words[] = {
-		"y",
-		"n",
-		"yes",
-		"no",
-		"true",
-		"false",
-		"on",
-		"off",
-		"null",
-		"~",
-		NULL,
-	};
+	static const char *const words[] = { "y", "n", "yes", "no", "true", "false", "on", "off",
+		"null", "~", NULL };
 	size_t len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
 		return 0;
@@ -960,6 +945,11 @@ static int plain_ascii(const char *s)
 	return plain_safe(s);
 }
 
+int node_written_quoted(const struct node *n)
+{
+	return n->quoted && !plain_ascii(n->scalar);
+}
+
 static void put_indent(struct buf *out, int indent)
 {
 	static const char spaces[] = "                                ";
@@ -1077,14 +1067,23 @@ done:
 
 int node_emit(const struct node *n, struct buf *out)
 {
+	int fast;
+	return node_emit_how(n, out, &fast);
+}
+
+int node_emit_how(const struct node *n, struct buf *out, int *fast)
+{
+	*fast = 0;
 	if (!n)
 		return -1;
 	/* Most documents (states, exports) are block collections of short scalars: written
 	 * directly, as libyaml would write them; libyaml writes anything else. */
 	if (n->kind != NODE_SCALAR && n->n) {
 		size_t at = out->len;
-		if (fast_block(out, n, 0, 0, at, 0) == 0)
+		if (fast_block(out, n, 0, 0, at, 0) == 0) {
+			*fast = 1;
 			return 0;
+		}
 		out->len = at;
 		if (out->data)
 			out->data[at] = '\0';
@@ -1128,8 +1127,9 @@ const struct node *node_get(const struct node *map, const char *key)
 {
 	if (!map || map->kind != NODE_MAP)
 		return NULL;
-	for (size_t i = 0; i < map->n; i++)
-		if (map->keys[i]->kind == NODE_SCALAR && !strcmp(map->keys[i]->scalar, key))
+	for (size_t i = 0; i < map->n; i++) /* the first byte first: most keys differ there */
+		if (map->keys[i]->kind == NODE_SCALAR && map->keys[i]->scalar[0] == key[0] &&
+			!strcmp(map->keys[i]->scalar, key))
 			return map->items[i];
 	return NULL;
 }
@@ -1189,7 +1189,8 @@ int node_check_map(const struct node *n, const char *what, const char *const *al
 	for (size_t i = 0; i < n->n; i++) {
 		const struct node *k = n->keys[i];
 		size_t j = 0;
-		while (allowed && allowed[j] && strcmp(allowed[j], k->scalar))
+		while (allowed && allowed[j] &&
+			(allowed[j][0] != k->scalar[0] || strcmp(allowed[j], k->scalar)))
 			j++;
 		if (allowed && allowed[j])
 			continue;

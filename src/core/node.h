@@ -28,6 +28,14 @@ struct node {
 	struct node **keys;   /* NODE_MAP keys (always scalars, unique) */
 };
 
+/* What a node_limits field of 0 stands for. */
+enum {
+	NODE_DEFAULT_MAX_BYTES = 64 * 1024,
+	NODE_DEFAULT_MAX_DEPTH = 16,
+	NODE_DEFAULT_MAX_NODES = 20000,
+	NODE_DEFAULT_MAX_SCALAR = 4096,
+};
+
 struct node_limits {
 	size_t max_bytes;  /* input size; 0 = 64 KiB */
 	size_t max_depth;  /* nesting of collections; 0 = 16 */
@@ -69,6 +77,18 @@ struct node *node_clone(const struct node *n);
 /* Emits n as a YAML document (block style, "---" omitted, trailing newline) onto out.
  * Deterministic: same tree, same bytes. Returns 0, or -1 on emitter failure. */
 int node_emit(const struct node *n, struct buf *out);
+/* node_emit, and in *fast 1 when it wrote n without libyaml (a block
+ * collection of scalars on one line each, node_written_quoted saying how), else 0. */
+int node_emit_how(const struct node *n, struct buf *out, int *fast);
+/* For a scalar node_emit_how wrote without libyaml: 1 if it is written quoted (a reader sees a
+ * quoted string), 0 if plain (as a key always is). */
+int node_written_quoted(const struct node *n);
+/* Makes n, a tree node_emit_how wrote without libyaml into len bytes, the tree node_parse reads
+ * from those bytes under lim (NULL or 0 fields: the defaults): each scalar's quoted flag as
+ * written (positions and file stay unset). 0, or -1 when node_parse would refuse them (over
+ * a limit, a key twice): then n is part-changed and only the bytes tell; parse them. For the
+ * checks of what umpire has just written (the turn's reread), not for anything read. */
+int node_as_read(struct node *n, size_t len, const struct node_limits *lim);
 /* Appends one "key: value" entry of a block mapping exactly as node_emit writes it inside a
  * whole document, without building the document: item 0, the document's own mapping
  * (column 0); item 1, a mapping that is an item of a block sequence (first: its first key,

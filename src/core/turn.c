@@ -144,6 +144,7 @@ void turn_init(struct turn *t, struct campaign *c, enum turn_source source, unsi
 static void free_record_parts(struct journal_record *r)
 {
 	file_list_free(r->files, r->n_files);
+	free(r->file_sha256);
 	free(r->orders);
 	free(r->events);
 	memset(r, 0, sizeof(*r));
@@ -168,6 +169,8 @@ void turn_release(struct turn *t)
 	events_release(&out->events);
 	free(out->summary);
 	buf_release(&out->state_yaml);
+	if (out->read_state)
+		t->c->rules->state_free(out->read_state);
 	buf_release(&out->whole_yaml);
 	buf_release(&out->journal_yaml);
 	for (size_t i = 0; i < out->n_reports; i++)

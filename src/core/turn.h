@@ -95,6 +95,8 @@ struct turn_output {
 	char *summary;                                          /* one line */
 	struct buf state_yaml;                                  /* new state.yaml bytes */
 	uint8_t state_sha256[FAIR_HASH_BYTES];
+	void *read_state;         /* render: the rule system's state as the next turn loads
+	                           * state_yaml (campaign_emit_read), for reread; NULL: parse it */
 	struct buf whole_yaml;    /* sealed: the whole state as the umpire keeps it (reread emits
 	                           * it, seal writes it) */
 	struct buf journal_yaml;  /* journal/turn-NNNN.yaml bytes */

@@ -43,7 +43,7 @@ int step_render(struct turn *t)
 	struct campaign *c = t->c;
 	struct turn_output *out = &t->out;
 
-	if (campaign_emit_committed_state(c, t->in.turn, t->state, &out->state_yaml) < 0)
+	if (campaign_emit_read(c, t->in.turn, t->state, 0, &out->state_yaml, &out->read_state) < 0)
 		return error_set(ERROR_INTERNAL,
 			"internal error: cannot emit the state after turn %d", t->in.turn);
 	fair_sha256(out->state_sha256, out->state_yaml.data, out->state_yaml.len);
@@ -114,11 +114,9 @@ static void reread_orders(const struct campaign *c, const void *state, int next,
 	buf_release(&text);
 }
 
-/* The project's rule (issue 26): no ruling, adjustment or resolution leaves a committed state
- * the next turn refuses. Before anything is written, the state.yaml bytes just rendered (and,
- * sealed, the whole state the umpire keeps) go back through step_load's parser, and each
- * player due next through orders_parse; a refusal is the rule system's bug, exit 70. */
-int step_reread(struct turn *t)
+/* step_reread's checks; parsed: each state from its bytes, else as campaign_emit_read made it
+ * where it could (*used: 1 when it did). */
+static int reread(struct turn *t, int parsed, int *used)
 {
 	struct campaign *c = t->c;
 	const int last = t->in.turn, next = last + 1;
@@ -126,20 +124,32 @@ int step_reread(struct turn *t)
 	void *pub = NULL, *state = NULL;
 	struct diag d;
 	const char *why = NULL;
-	int n = -1, m = -1, rc;
+	int n = -1, m = -1, rc = 0;
 
 	diag_init(&d);
-	rc = campaign_parse_state(c, "state.yaml, as rendered", &t->out.state_yaml, &n, &pub);
+	if (!parsed && t->out.read_state) {
+		pub = t->out.read_state;
+		t->out.read_state = NULL;
+		n = last;
+		*used = 1;
+	} else {
+		rc = campaign_parse_state(c, "state.yaml, as rendered", &t->out.state_yaml, &n,
+			&pub);
+	}
 	if (rc == 0 && c->visibility == CAMPAIGN_SEALED) {
 		/* load_sealed_state reads at most 64 MB of it. */
 		buf_clear(whole);
-		if (campaign_emit_whole_state(c, last, t->state, whole) < 0 ||
+		if (campaign_emit_read(c, last, t->state, 1, whole, parsed ? NULL : &state) < 0 ||
 			whole->len > 64 * 1024 * 1024)
 			rc = error_set(ERROR_INTERNAL,
 				"the whole state cannot be emitted (%zu bytes)", whole->len);
-		else
+		else if (state) {
+			m = last;
+			*used = 1;
+		} else {
 			rc = campaign_parse_state(c, "the whole state, as the umpire keeps it",
 				whole, &m, &state);
+		}
 		if (rc == 0 && m != last)
 			rc = error_set(ERROR_INTERNAL, "the whole state says turn %d", m);
 	} else if (rc == 0) {
@@ -174,6 +184,22 @@ int step_reread(struct turn *t)
 		c->rules->state_free(state);
 	diag_release(&d);
 	buf_release(&text);
+	return rc;
+}
+
+/* The project's rule (issue 26): no ruling, adjustment or resolution leaves a committed state
+ * the next turn refuses. Before anything is written, the state.yaml bytes just rendered (and,
+ * sealed, the whole state the umpire keeps) go back through step_load's parser (or, where
+ * node_as_read can stand for it, the state as it would give it: campaign_emit_read), and each
+ * player due next through orders_parse; a refusal is the rule system's bug, exit 70. */
+int step_reread(struct turn *t)
+{
+	int used = 0, rc = reread(t, 0, &used);
+
+	/* A refusal is told as the bytes give it (positions in them): the checks again, on the
+	 * states parsed from them. */
+	if (rc < 0 && used)
+		rc = reread(t, 1, &used);
 	return rc;
 }
 
@@ -386,6 +412,17 @@ static void make_record(struct turn *t)
 	memcpy(r->events, out->events.v, out->events.n * sizeof(*r->events));
 	r->n_events = out->events.n;
 	r->n_files = turn_files(t, &r->files);
+	/* Each file's SHA256 for the journal's files rows, state.yaml's the one render took. */
+	r->file_sha256 = xcalloc(r->n_files + 1, sizeof(*r->file_sha256));
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct file *f = &r->files[i];
+		if (strcmp(f->path, LAYOUT_STATE) == 0 && f->len == out->state_yaml.len &&
+			(f->len == 0 || memcmp(f->data, out->state_yaml.data, f->len) == 0))
+			memcpy(r->file_sha256[i], out->state_sha256, FAIR_HASH_BYTES);
+		else
+			fair_sha256(r->file_sha256[i], f->data ? (const void *)f->data : "",
+				f->len);
+	}
 }
 
 /* The journal hash chain: head_t = SHA256(head_(t-1) || entry bytes), head_(-1) = zeros;

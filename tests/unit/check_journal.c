@@ -808,6 +808,70 @@ START_TEST(test_dice_read_in_index_order)
 }
 END_TEST
 
+/* Rows go 32 to an INSERT (journal.c BATCH_ROWS), the rest one by one: 100 dice come back
+ * whole and in order; a refusal in a full batch (die 40 beyond SQLite's integers, die 70 a
+ * d6 showing 7) or in the rest (die 99 out of sequence) names its row as a single insert
+ * would, and writes nothing. Files rows take the SHA-256 the record gives, as given. */
+START_TEST(test_batched_rows_and_given_hashes)
+{
+	enum { N = 100 };
+	static const char *const hashes[] = { H1, H2, H3 }; /* not the files' own */
+	static const size_t file_order[] = { 0, 2, 1 }; /* orders/…, reports/…, state.yaml */
+	struct journal_record r0, r1, *g = NULL;
+	struct journal *j = open_new("batch.sqlite");
+	struct die_record dice[N];
+	uint8_t given[3][FAIR_HASH_BYTES];
+	long long before;
+
+	record0(&r0);
+	append_ok(j, &r0);
+	before = row_count(j);
+	record1(&r1);
+	for (size_t i = 0; i < N; i++)
+		dice[i] = (struct die_record){ i, 6, 1 + i % 6, "a batched die" };
+	r1.dice = dice;
+	r1.n_dice = N;
+	for (size_t i = 0; i < 3; i++)
+		set_hash(given[i], hashes[i]);
+	r1.file_sha256 = given;
+
+	dice[40].sides = dice[40].value = UINT64_MAX;
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message,
+		"journal: cannot append turn 1: die 40: index, sides or value exceeds 2^63-1"));
+	dice[40].sides = 6;
+	dice[40].value = 5;
+	dice[70].value = 7;
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(
+		strstr(error_last()->message, "journal: cannot append turn 1: die 70: "));
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "CHECK constraint failed"));
+	dice[70].value = 5;
+	dice[99].index = 100;
+	ck_assert_int_eq(journal_append(j, &r1), -1);
+	ck_assert_ptr_nonnull(strstr(error_last()->message, "die 99: journal is append-only"));
+	ck_assert_int_eq(row_count(j), before);
+	ck_assert_int_eq(last_turn(j), 0);
+
+	dice[99].index = 99;
+	append_ok(j, &r1);
+	ck_assert_msg(journal_read(j, 1, &g) == 0, "%s", error_last()->message);
+	ck_assert_uint_eq(g->n_dice, N);
+	for (size_t i = 0; i < N; i++) {
+		ck_assert_uint_eq(g->dice[i].index, i);
+		ck_assert_uint_eq(g->dice[i].value, dice[i].value);
+		ck_assert_str_eq(g->dice[i].purpose, "a batched die");
+	}
+	ck_assert_uint_eq(g->n_orders, 3);
+	ck_assert_uint_eq(g->n_events, 2);
+	ck_assert_uint_eq(g->n_files, 3);
+	for (size_t k = 0; k < 3; k++)
+		assert_hash(g->file_sha256[k], hashes[file_order[k]]);
+	journal_record_free(g);
+	journal_close(j);
+}
+END_TEST
+
 static Suite *journal_suite(void)
 {
 	Suite *s = suite_create("journal");
@@ -819,6 +883,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_turns_are_dense);
 	tcase_add_test(tc, test_each_summary);
 	tcase_add_test(tc, test_failed_append_writes_nothing);
+	tcase_add_test(tc, test_batched_rows_and_given_hashes);
 	tcase_add_test(tc, test_sqlite_shell_cannot_rewrite);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_old_dense_triggers_migrated);

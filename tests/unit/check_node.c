@@ -1331,6 +1331,95 @@ START_TEST(emit_entry_as_in_document)
 }
 END_TEST
 
+/* a and b alike as node_parse gives them: kinds, sizes, texts and quoted flags. */
+static int same_as_read(const struct node *a, const struct node *b)
+{
+	if (a->kind != b->kind || a->n != b->n)
+		return 0;
+	if (a->kind == NODE_SCALAR)
+		return a->quoted == b->quoted && strcmp(a->scalar, b->scalar) == 0;
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->keys && !same_as_read(a->keys[i], b->keys[i])) ||
+			!same_as_read(a->items[i], b->items[i]))
+			return 0;
+	return 1;
+}
+
+/* node_as_read on a tree node_emit_how wrote without libyaml gives the tree node_parse reads
+ * from its bytes, quoted flags included (each scalar of the table as a value, in a sequence
+ * and in a mapping in one); what libyaml writes is left to parsing. */
+START_TEST(as_read_is_what_parse_reads)
+{
+	const char *s = entries[_i].s;
+	struct node *doc = node_new_map(), *root = NULL;
+	struct buf text = BUF_INIT;
+	struct diag d;
+	int fast = -1;
+
+	diag_init(&d);
+	node_map_int(doc, "k0", 1);
+	node_map_add(doc, "key", node_new_str(s))->quoted = (unsigned char)entries[_i].quoted;
+	struct node *seq = node_map_add(doc, "list", node_new_seq());
+	node_seq_add(seq, node_new_str(s))->quoted = (unsigned char)entries[_i].quoted;
+	node_map_str(node_seq_add(seq, node_new_map()), "in", s);
+	node_map_add(doc, "none", node_new_seq());
+	node_map_add(doc, "empty", node_new_map());
+	buf_puts(&text, "# a comment first, as a state has\n");
+	ck_assert_int_eq(node_emit_how(doc, &text, &fast), 0);
+	ck_assert_int_eq(node_parse(&root, "t", text.data, text.len, NULL, &d), 0);
+	if (fast) {
+		ck_assert_int_eq(node_as_read(doc, text.len, NULL), 0);
+		ck_assert_msg(same_as_read(doc, root), "'%s' reads otherwise:\n%s", s,
+			buf_str(&text));
+	}
+	node_free(root);
+	node_free(doc);
+	buf_release(&text);
+	diag_release(&d);
+}
+END_TEST
+
+/* node_as_read refuses (-1) whatever node_parse would refuse in the bytes: a key twice, too
+ * many nodes, too deep, a value too long, too many bytes, each one past its limit. */
+START_TEST(as_read_refuses_what_parse_refuses)
+{
+	/* k: 0 a key twice, 1 too many nodes, 2 too deep, 3 a value too long, 4 too many bytes;
+	 * 5 nothing past a limit (both take it, alike). */
+	for (int k = 0; k < 6; k++) {
+		struct node *doc = node_new_map(), *root = NULL;
+		struct node_limits lim = { 0 };
+		struct buf text = BUF_INIT;
+		struct diag d;
+		int fast = 0;
+		diag_init(&d);
+		for (int i = 0; i < 10; i++) {
+			char key[8];
+			snprintf(key, sizeof key, "k%d", i);
+			node_map_str(doc, key, "value");
+		}
+		node_map_add(node_map_add(doc, "d", node_new_map()), "dd", node_new_seq());
+		if (k == 0)
+			node_map_str(doc, "k3", "again");
+		/* 1 + 10 pairs + "d", its mapping, "dd" and the sequence: 25 (27 with k3 again) */
+		lim.max_nodes = k == 1 ? 24 : k == 0 ? 27 : 25;
+		lim.max_depth = k == 2 ? 2 : 3;
+		lim.max_scalar = k == 3 ? 4 : 5;
+		ck_assert_int_eq(node_emit_how(doc, &text, &fast), 0);
+		ck_assert_int_eq(fast, 1);
+		lim.max_bytes = k == 4 ? text.len - 1 : text.len;
+		int want = k == 5 ? 0 : -1;
+		ck_assert_int_eq(node_parse(&root, "t", text.data, text.len, &lim, &d), want);
+		ck_assert_int_eq(node_as_read(doc, text.len, &lim), want);
+		if (root)
+			ck_assert(same_as_read(doc, root));
+		node_free(root);
+		node_free(doc);
+		buf_release(&text);
+		diag_release(&d);
+	}
+}
+END_TEST
+
 START_TEST(emit_entry_wide_and_invalid)
 {
 	struct buf wide = BUF_INIT, want = BUF_INIT, got = BUF_INIT;
@@ -1396,6 +1485,9 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, build_and_clone);
 	tcase_add_loop_test(tc, emit_entry_as_in_document, 0,
 		(int)(sizeof(entries) / sizeof(entries[0])));
+	tcase_add_loop_test(tc, as_read_is_what_parse_reads, 0,
+		(int)(sizeof(entries) / sizeof(entries[0])));
+	tcase_add_test(tc, as_read_refuses_what_parse_refuses);
 	tcase_add_test(tc, emit_entry_wide_and_invalid);
 	suite_add_tcase(s, tc);
 

@@ -668,7 +668,7 @@ static int exists(struct campaign *c, const char *rel)
 }
 
 /* Turn 1 with the bug: refused with exit 70's class at the reread step, the rule system and
- * the parser's words named, and nothing written (no journal row, commit, tag, state.yaml
+ * the parser's words named (at their place in the state's bytes), and nothing written (no journal row, commit, tag, state.yaml
  * change, sealed or outbox file); then without it the same turn plays. */
 static void refused_then_played(const char *name, int visibility, int bug, const char *says)
 {
@@ -700,6 +700,10 @@ static void refused_then_played(const char *name, int visibility, int bug, const
 			      strstr(error_last()->message, "nothing written") &&
 			      strstr(error_last()->message, says),
 		"%s", error_last()->message);
+	/* A refused state is told at its line in the bytes, shown (the reread parses them again
+	 * when the tree it read the state from refuses it). */
+	ck_assert_msg(bug != BUG_EMIT || strstr(error_last()->message, "|   bogus-key: 1\n"), "%s",
+		error_last()->message);
 	turn_release(&t);
 	ck_assert_int_eq(journal_row_count(c->journal, &after), 0);
 	ck_assert_int_eq(after, before);
