@@ -1379,6 +1379,113 @@ START_TEST(as_read_is_what_parse_reads)
 }
 END_TEST
 
+/* The scalars and keys of random_doc: pieces YAML reads specially (indicators, spaces at
+ * either end, words that resolve to bools or nulls, numbers, escapes, UTF-8 breaks, marks and
+ * no-break spaces, a tab), joined at random. */
+static const char *const pieces[] = { "a", "Z", "0", "7", "_", "-", ".", "/", " ", "  ", ":", ": ",
+	"#", " #", "?", "!", "&", "*", "|", ">", "'", "\"", "\\", "%", "@", "`", ",", "[", "]", "{",
+	"}", "~", "yes", "No", "true", "null", "0x1F", "1e3", "1:30", ".inf", "+", "e", "\t",
+	"\xc3\xa9", "\xe2\x80\x94", "\xe2\x80\xa8", "\xef\xbb\xbf", "\xc2\xa0", "\xc2\x85" };
+
+/* xorshift64: the same documents on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A scalar: one time in five unquoted (an integer or a bool, as the rules write them, or now
+ * and then random pieces), else quoted, of up to four random pieces. */
+static struct node *random_scalar(uint64_t *x)
+{
+	static const long long ints[] = { 0, -12, 345 };
+	char text[64] = "";
+	int unquoted = next_random(x) % 5 == 0;
+
+	if (unquoted && next_random(x) % 8 != 0) {
+		uint64_t k = next_random(x) % 5;
+		return k < 3 ? node_new_int(ints[k]) : node_new_bool(k == 3);
+	}
+	for (size_t i = 0, parts = next_random(x) % 5; i < parts; i++) {
+		const char *p = pieces[next_random(x) % (sizeof pieces / sizeof *pieces)];
+		if (strlen(text) + strlen(p) < sizeof text)
+			strcat(text, p);
+	}
+	struct node *n = node_new_str(text);
+	n->quoted = (unsigned char)!unquoted;
+	return n;
+}
+
+/* A key: three times in four a plain name (of few letters, so that some repeat), else random
+ * pieces. */
+static char *random_key(uint64_t *x)
+{
+	if (next_random(x) % 4 != 0)
+		return xasprintf("k%c", (char)('a' + next_random(x) % 12));
+	struct node *k = random_scalar(x);
+	char *s = xstrdup(k->scalar);
+	node_free(k);
+	return s;
+}
+
+/* A mapping (a sequence at depth > 0 one time in three) of up to 5 items: scalars, or below
+ * depth 2 collections of their own. */
+static struct node *random_doc(uint64_t *x, int depth)
+{
+	int seq = depth > 0 && next_random(x) % 3 == 0;
+	struct node *n = seq ? node_new_seq() : node_new_map();
+	size_t items = next_random(x) % 6;
+
+	for (size_t i = 0; i < items; i++) {
+		struct node *v = depth < 2 && next_random(x) % 4 == 0 ? random_doc(x, depth + 1) :
+									random_scalar(x);
+		if (seq) {
+			node_seq_add(n, v);
+		} else {
+			char *k = random_key(x);
+			node_map_add(n, k, v);
+			free(k);
+		}
+	}
+	return n;
+}
+
+/* The same on 50,000 random documents: whenever node_emit_how writes one without libyaml,
+ * node_as_read gives what node_parse reads from the bytes (or both refuse them). */
+START_TEST(as_read_is_what_parse_reads_random)
+{
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int fast_seen = 0, refused = 0;
+
+	for (int i = 0; i < 50000; i++) {
+		struct node *doc = random_doc(&x, 0), *root = NULL;
+		struct buf text = BUF_INIT;
+		struct diag d;
+		int fast = -1;
+		diag_init(&d);
+		if (node_emit_how(doc, &text, &fast) == 0 && fast) {
+			fast_seen++;
+			int parsed = node_parse(&root, "t", text.data, text.len, NULL, &d);
+			int as_read = node_as_read(doc, text.len, NULL);
+			ck_assert_msg(parsed == as_read, "document %d: parse %d, as read %d:\n%s",
+				i, parsed, as_read, buf_str(&text));
+			refused += parsed < 0;
+			ck_assert_msg(parsed < 0 || same_as_read(doc, root),
+				"document %d reads otherwise:\n%s", i, buf_str(&text));
+		}
+		node_free(root);
+		node_free(doc);
+		buf_release(&text);
+		diag_release(&d);
+	}
+	/* the pieces reach both paths: most documents fast, some refused (a key twice) */
+	ck_assert_int_gt(fast_seen, 5000);
+	ck_assert_int_gt(refused, 10);
+}
+END_TEST
+
 /* node_as_read refuses (-1) whatever node_parse would refuse in the bytes: a key twice, too
  * many nodes, too deep, a value too long, too many bytes, each one past its limit. */
 START_TEST(as_read_refuses_what_parse_refuses)
@@ -1488,6 +1595,7 @@ static Suite *node_suite(void)
 	tcase_add_loop_test(tc, as_read_is_what_parse_reads, 0,
 		(int)(sizeof(entries) / sizeof(entries[0])));
 	tcase_add_test(tc, as_read_refuses_what_parse_refuses);
+	tcase_add_test(tc, as_read_is_what_parse_reads_random);
 	tcase_add_test(tc, emit_entry_wide_and_invalid);
 	suite_add_tcase(s, tc);
 
