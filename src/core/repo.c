@@ -185,6 +185,34 @@ int repo_open(struct repo **out, const char *dir)
 	return 0;
 }
 
+/* Where build_tree records the trees it writes below the root (NULL: nowhere). */
+struct tree_rec {
+	struct built_tree *v;
+	size_t n, cap;
+};
+
+/* Frees rec's paths and array. */
+static void tree_rec_free(struct tree_rec *rec)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		free(rec->v[i].path);
+	free(rec->v);
+	rec->v = NULL;
+	rec->n = rec->cap = 0;
+}
+
+/* Drops what repo_build kept of the commit it built: the blobs' and trees' ids. */
+static void built_forget(struct repo *r)
+{
+	struct tree_rec rec = { r->built_trees, r->built_n_trees, r->built_n_trees };
+
+	tree_rec_free(&rec);
+	free(r->built_blobs);
+	r->built_blobs = NULL;
+	r->built_trees = NULL;
+	r->built_n_trees = 0;
+}
+
 void repo_free(struct repo *r)
 {
 	if (!r)
@@ -192,6 +220,7 @@ void repo_free(struct repo *r)
 	repo_refs_changed(); /* another handle may come at r->git's address */
 	repo_forget_trees(r);
 	file_list_free(r->built_files, r->built_n);
+	built_forget(r);
 	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
 	free(r->workdir);
@@ -357,15 +386,17 @@ static int tree_file_cmp(const void *a, const void *b)
 }
 
 static int build_tree(git_oid *out, git_repository *git, git_repository *rd, const git_tree *base,
-	const struct tree_file *files, size_t n);
+	const struct tree_file *files, size_t n, const char *dir, struct tree_rec *rec);
 
 /* Inserts into bld the subdirectory name (name_len bytes of files[0].path) built from base's
  * entry of that name (a tree, read through rd; anything else is replaced) plus files (paths
  * starting "name/"), written through git. 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
 static int insert_subtree(git_treebuilder *bld, git_repository *git, git_repository *rd,
-	const git_tree *base, const struct tree_file *files, size_t n, size_t name_len)
+	const git_tree *base, const struct tree_file *files, size_t n, size_t name_len,
+	const char *dir, struct tree_rec *rec)
 {
 	char *name = xasprintf("%.*s", (int)name_len, files[0].path);
+	char *path = xasprintf("%s%s", dir, name);
 	struct tree_file *below = xcalloc(n, sizeof(*below));
 	const git_tree_entry *e = base ? git_tree_entry_byname(base, name) : NULL;
 	git_tree *sub = NULL;
@@ -379,13 +410,26 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, git_reposit
 	int is_tree = e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
 	/* The subtree may come from a crafted clone (verify rebuilds on one). */
 	ret = is_tree ? repo_tree_lookup_checked(&sub, rd, git_tree_entry_id(e)) : 0;
-	if (ret == 0)
-		ret = build_tree(&id, git, rd, sub, below, n);
+	if (ret == 0) {
+		char *sub_dir = xasprintf("%s/", path);
+		ret = build_tree(&id, git, rd, sub, below, n, sub_dir, rec);
+		free(sub_dir);
+	}
 	if (ret == 0 && git_treebuilder_insert(NULL, bld, name, &id, GIT_FILEMODE_TREE) < 0)
 		ret = -1;
+	if (ret == 0 && rec) {
+		if (rec->n == rec->cap) {
+			rec->cap = rec->cap ? 2 * rec->cap : 8;
+			rec->v = xrealloc(rec->v, rec->cap * sizeof(*rec->v));
+		}
+		rec->v[rec->n].path = path;
+		rec->v[rec->n++].id = id;
+		path = NULL;
+	}
 
 	git_tree_free(sub);
 	free(below);
+	free(path);
 	free(name);
 	return ret;
 }
@@ -395,9 +439,10 @@ static int insert_subtree(git_treebuilder *bld, git_repository *git, git_reposit
  * them: a turn's commit costs the directories it touches, not the whole history's tree. The
  * ids equal those of an index built from base plus the files (git's tree format is canonical;
  * libgit2's tree builder writes the entries in git's order, a file replacing the entry of its
- * name). 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
+ * name). dir: this tree's path ("" the root, else "a/b/"); each subtree written goes into rec
+ * (NULL: none kept). 0 ok, REPO_CRAFTED or -1 (repo_git_msg()). */
 static int build_tree(git_oid *out, git_repository *git, git_repository *rd, const git_tree *base,
-	const struct tree_file *files, size_t n)
+	const struct tree_file *files, size_t n, const char *dir, struct tree_rec *rec)
 {
 	git_treebuilder *bld = NULL;
 	int ret = -1;
@@ -421,7 +466,7 @@ static int build_tree(git_oid *out, git_repository *git, git_repository *rd, con
 		size_t len = (size_t)(slash - files[i].path), j = i + 1;
 		while (j < n && strncmp(files[j].path, files[i].path, len + 1) == 0)
 			j++;
-		if ((ret = insert_subtree(bld, git, rd, base, files + i, j - i, len)) < 0)
+		if ((ret = insert_subtree(bld, git, rd, base, files + i, j - i, len, dir, rec)) < 0)
 			goto done;
 		i = j;
 	}
@@ -453,11 +498,12 @@ static int blob_of(git_oid *out, git_repository *git, git_odb *odb, const struct
  * trees of parent's tree (none: empty) with the files added or replaced, touching only the
  * directories that hold them (build_tree), and the commit object on top, with message, at
  * when (seconds since the epoch), with no ref moved; reuse as for blob_of. parent and its
- * trees are read through rd (git, or verify's cached handle), all written through git. 0,
- * REPO_CRAFTED or -1 (repo_git_msg()). */
+ * trees are read through rd (git, or verify's cached handle), all written through git; the
+ * trees written below the root go into rec (NULL: none kept). 0, REPO_CRAFTED or -1
+ * (repo_git_msg()). */
 static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_repository *rd,
 	git_commit *parent, const struct file *files, size_t n, const char *message, long long when,
-	int reuse)
+	int reuse, struct tree_rec *rec)
 {
 	git_tree *parent_tree = NULL;
 	git_signature *sig = NULL;
@@ -481,7 +527,7 @@ static int make_commit(git_oid *out, git_oid *blobs, git_repository *git, git_re
 	/* The parent's trees may come from a crafted clone (verify rebuilds on one). */
 	if (parent && (ret = repo_commit_tree_checked(&parent_tree, rd, parent)) < 0)
 		goto done;
-	if ((ret = build_tree(&tree_id, git, rd, parent_tree, sorted, n)) < 0)
+	if ((ret = build_tree(&tree_id, git, rd, parent_tree, sorted, n, "", rec)) < 0)
 		goto done;
 	ret = -1;
 	if (git_signature_new(&sig, REPO_SIGNATURE_NAME, REPO_SIGNATURE_EMAIL, (git_time_t)when,
@@ -542,6 +588,7 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	struct buf msg = BUF_INIT;
 	git_commit *parent = NULL;
 	git_oid parent_id, commit_id, *blobs = NULL;
+	struct tree_rec rec = { NULL, 0, 0 };
 	int ret = -1, rc = -1;
 
 	commit_hex[0] = '\0';
@@ -557,16 +604,25 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	/* Each object a loose file, fsynced by libgit2 (GIT_OPT_ENABLE_FSYNC_GITDIR) with its
 	 * fan-out directory; repo_pack_loose packs them every TURN_PACK_EVERY turns. */
 	blobs = xcalloc(n ? n : 1, sizeof(*blobs));
-	if ((rc = make_commit(&commit_id, blobs, r->git, r->git, parent, files, n, message, when,
-		     0)) < 0)
-		goto git_error;
-	git_oid_tostr(commit_hex, 41, &commit_id);
 	file_list_free(r->built_files, r->built_n);
 	r->built_files = NULL;
 	r->built_n = 0;
-	for (size_t i = 0; parent && i < n; i++) /* what built_here compares */
+	built_forget(r);
+	if ((rc = make_commit(&commit_id, blobs, r->git, r->git, parent, files, n, message, when, 0,
+		     &rec)) < 0)
+		goto git_error;
+	git_oid_tostr(commit_hex, 41, &commit_id);
+	for (size_t i = 0; parent && i < n; i++) /* what repo_built_here compares */
 		file_list_add(&r->built_files, &r->built_n, files[i].path, files[i].data,
 			files[i].len);
+	if (parent) { /* what repo_built_here vouches for */
+		r->built_blobs = blobs;
+		blobs = NULL;
+		r->built_trees = rec.v;
+		r->built_n_trees = rec.n;
+		rec.v = NULL;
+		rec.n = 0;
+	}
 	r->built = commit_id;
 	if (parent)
 		r->built_parent = parent_id;
@@ -578,6 +634,7 @@ git_error:
 done:
 	if (ret != 0)
 		error_set(repo_fail_class(rc), "repo: cannot build the commit: %s", buf_str(&msg));
+	tree_rec_free(&rec);
 	free(blobs);
 	git_commit_free(parent);
 	buf_release(&msg);
@@ -678,6 +735,19 @@ int repo_objects_stored(struct repo *r, const char *commit_hex, const struct fil
 	}
 	if (stored(odb, git_tree_id(tree), GIT_OBJECT_TREE, "tree", &msg) < 0)
 		goto done;
+	/* The commit repo_build built here from these files: the trees it wrote (those on the
+	 * files' paths) and the blobs are known by id, none of the trees read back (issue 38). */
+	if (repo_built_here(r, commit, files, n) && r->built_blobs) {
+		for (size_t j = 0; j < r->built_n_trees; j++)
+			if (stored(odb, &r->built_trees[j].id, GIT_OBJECT_TREE, "tree", &msg) < 0)
+				goto done;
+		for (size_t i = 0; i < n; i++)
+			if (stored(odb, &r->built_blobs[i], GIT_OBJECT_BLOB, files[i].path, &msg) <
+				0)
+				goto done;
+		rc = 0;
+		goto done;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t k = dir_tree_ids(tree, files[i].path, ids);
 		for (size_t j = 0; j < k; j++)
@@ -769,230 +839,6 @@ int repo_clear_stale_locks(struct repo *r, const struct timespec *before, char *
 	return rc;
 }
 
-/* The record of which commit's tree the index was last written to hold: .git/umpire-index,
- * "COMMIT CHECKSUM\n", the commit id and the index file's checksum (its trailer) as written.
- * Never required: a missing, torn or stale record only costs the slow path. */
-#define INDEX_RECORD "umpire-index"
-
-/* Whether the index, as read from disk, is the one recorded as holding the tree of commit
- * parent (its checksum unchanged since). */
-static int index_holds(const struct repo *r, git_index *index, const git_oid *parent)
-{
-	char *path = xasprintf("%s" INDEX_RECORD, r->gitdir);
-	char line[128], want[2 * GIT_OID_HEXSZ + 3];
-	FILE *f = fopen(path, "r");
-	int ok = 0;
-
-	free(path);
-	if (!f)
-		return 0;
-	if (fgets(line, sizeof line, f)) {
-		char c[GIT_OID_HEXSZ + 1], k[GIT_OID_HEXSZ + 1];
-		git_oid_tostr(c, sizeof c, parent);
-		git_oid_tostr(k, sizeof k, git_index_checksum(index));
-		snprintf(want, sizeof want, "%s %s\n", c, k);
-		ok = strcmp(line, want) == 0;
-	}
-	fclose(f);
-	return ok;
-}
-
-/* Records that the index just written holds the tree of commit id, with the checksum read
- * from the file's trailer (git_index_checksum is the one read, not the one written). Best
- * effort: a record not written only makes the next publish take the slow path. */
-static void index_record(const struct repo *r, const git_oid *id)
-{
-	char *path = xasprintf("%s" INDEX_RECORD, r->gitdir);
-	char *ipath = xasprintf("%sindex", r->gitdir);
-	char c[GIT_OID_HEXSZ + 1], k[GIT_OID_HEXSZ + 1];
-	unsigned char raw[GIT_OID_RAWSZ];
-	git_oid sum;
-	FILE *in = fopen(ipath, "rb"), *f = NULL;
-
-	(void)unlink(path);
-	if (in && fseek(in, -(long)GIT_OID_RAWSZ, SEEK_END) == 0 &&
-		fread(raw, 1, sizeof raw, in) == sizeof raw && git_oid_fromraw(&sum, raw) == 0 &&
-		(f = fopen(path, "w"))) {
-		git_oid_tostr(c, sizeof c, id);
-		git_oid_tostr(k, sizeof k, &sum);
-		int bad = fprintf(f, "%s %s\n", c, k) < 0;
-		if (fclose(f) != 0 || bad)
-			(void)unlink(path);
-	}
-	if (in)
-		fclose(in);
-	free(ipath);
-	free(path);
-}
-
-/* Whether path is one of files. */
-static int in_files(const char *path, const struct file *files, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(files[i].path, path) == 0)
-			return 1;
-	return 0;
-}
-
-/* Whether every difference between trees a (NULL: empty) and b, under dir ("" or "x/y/"),
- * is the addition or change of a blob at one of files' paths. Descends only into
- * subtrees whose ids differ. 1 yes, 0 no (or unknown). */
-static int diff_is_files(git_repository *git, const git_tree *a, const git_tree *b, const char *dir,
-	const struct file *files, size_t n, int depth)
-{
-	int ok = depth < 16;
-
-	for (size_t i = 0; ok && a && i < git_tree_entrycount(a); i++)
-		ok = git_tree_entry_byname(b, git_tree_entry_name(git_tree_entry_byindex(a, i))) !=
-		     NULL;
-	for (size_t i = 0; ok && i < git_tree_entrycount(b); i++) {
-		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
-		const git_tree_entry *ea = a ? git_tree_entry_byname(a, git_tree_entry_name(eb)) :
-					       NULL;
-		if (ea && git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb) &&
-			git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)))
-			continue;
-		char *path = xasprintf("%s%s", dir, git_tree_entry_name(eb));
-		if (git_tree_entry_type(eb) == GIT_OBJECT_TREE) {
-			git_tree *sa = NULL, *sb = NULL;
-			char *sub = xasprintf("%s/", path);
-			ok = (!ea || (git_tree_entry_type(ea) == GIT_OBJECT_TREE &&
-					     git_tree_lookup(&sa, git, git_tree_entry_id(ea)) ==
-						     0)) &&
-			     git_tree_lookup(&sb, git, git_tree_entry_id(eb)) == 0 &&
-			     diff_is_files(git, sa, sb, sub, files, n, depth + 1);
-			free(sub);
-			git_tree_free(sa);
-			git_tree_free(sb);
-		} else {
-			ok = (!ea || git_tree_entry_type(ea) == GIT_OBJECT_BLOB) &&
-			     in_files(path, files, n);
-		}
-		free(path);
-	}
-	return ok;
-}
-
-/* Whether tree is exactly parent_tree with files written over it: every file's blob is in
- * tree at its path and every difference between the two trees is the addition or change of
- * one of files. Reads only the directories that differ. 1 yes, 0 no (or unknown). */
-static int tree_is_parent_plus(git_repository *git, git_tree *parent_tree, git_tree *tree,
-	const struct file *files, size_t n)
-{
-	git_oid blob;
-	int ok = 1;
-
-	for (size_t i = 0; ok && i < n; i++) {
-		git_tree_entry *e = NULL;
-		ok = git_tree_entry_bypath(&e, tree, files[i].path) == 0 &&
-		     blob_id(&blob, files[i].data, files[i].len) == 0 &&
-		     git_oid_equal(&blob, git_tree_entry_id(e));
-		git_tree_entry_free(e);
-	}
-	return ok && diff_is_files(git, parent_tree, tree, "", files, n, 0);
-}
-
-/* Whether commit is the one repo_build built in this process on its parent from these files
- * (the same paths and bytes, in the same order, compared: its blobs, without hashing them
- * again, most of a big turn's publish): then its tree is the parent's with files written
- * over it, with no tree read or compared. 1 yes, 0 no. */
-static int built_here(const struct repo *r, git_commit *commit, const struct file *files, size_t n)
-{
-	int same = n == r->built_n && git_commit_parentcount(commit) == 1 &&
-		   git_oid_equal(&r->built, git_commit_id(commit)) &&
-		   git_oid_equal(&r->built_parent, git_commit_parent_id(commit, 0));
-
-	for (size_t i = 0; same && i < n; i++) {
-		const struct file *b = &r->built_files[i];
-		same = strcmp(files[i].path, b->path) == 0 && files[i].len == b->len &&
-		       (!b->len || memcmp(files[i].data, b->data, b->len) == 0);
-	}
-	return same;
-}
-
-/* The index entry of the work-tree file f, just written: its stat data, mode 100644 and the
- * blob tree names at its path. 0 ok, -1 (not a regular file, not in tree). */
-static int index_entry_of(git_index_entry *e, const struct repo *r, git_tree *tree,
-	const struct file *f)
-{
-	git_tree_entry *te = NULL;
-	struct stat st;
-	char *full = xasprintf("%s%s", r->workdir, f->path);
-	int ok = lstat(full, &st) == 0 && S_ISREG(st.st_mode) &&
-		 git_tree_entry_bypath(&te, tree, f->path) == 0;
-
-	free(full);
-	memset(e, 0, sizeof(*e));
-	if (ok) {
-		e->ctime.seconds = (int32_t)st.st_ctim.tv_sec;
-		e->ctime.nanoseconds = (uint32_t)st.st_ctim.tv_nsec;
-		e->mtime.seconds = (int32_t)st.st_mtim.tv_sec;
-		e->mtime.nanoseconds = (uint32_t)st.st_mtim.tv_nsec;
-		e->dev = (uint32_t)st.st_dev;
-		e->ino = (uint32_t)st.st_ino;
-		e->mode = GIT_FILEMODE_BLOB;
-		e->uid = (uint32_t)st.st_uid;
-		e->gid = (uint32_t)st.st_gid;
-		e->file_size = (uint32_t)st.st_size;
-		e->path = f->path;
-		git_oid_cpy(&e->id, git_tree_entry_id(te));
-	}
-	git_tree_entry_free(te);
-	return ok ? 0 : -1;
-}
-
-/* Adds the files just written to the work tree to index (stat data refreshed, so `git status`
- * sees them unchanged). Known: each file's bytes were shown to be the blob tree names at its
- * path, which is taken with the stat data of the file just written (index_entry_of); else
- * libgit2 reads and hashes each file again. 0 ok, -1 libgit2 error. */
-static int index_add_files(const struct repo *r, git_index *index, git_tree *tree,
-	const struct file *files, size_t n, int known)
-{
-	for (size_t i = 0; i < n; i++) {
-		git_index_entry e;
-		if (known && index_entry_of(&e, r, tree, &files[i]) == 0) {
-			if (git_index_add(index, &e) < 0)
-				return -1;
-		} else if (git_index_add_bypath(index, files[i].path) < 0) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Makes index hold exactly the tree of commit, whose files are its parent's plus these. An
- * index recorded (INDEX_RECORD) as holding the parent's tree, or this commit's, unchanged
- * since, needs only these paths added, once the two trees are known to differ by these files
- * alone (built_here, or shown by descending only into the directories that differ); no
- * whole-tree read, so the cost does not grow with the campaign's history. Any other
- * index (a stale one, a crash before this point, staged changes) is read anew from the whole
- * tree. 0 ok, -1 libgit2 error. */
-static int index_to_tree(const struct repo *r, git_index *index, git_commit *commit, git_tree *tree,
-	const struct file *files, size_t n)
-{
-	git_tree *parent_tree = NULL;
-	int same = 0, known = 0;
-
-	if (git_index_read(index, 0) < 0)
-		return -1;
-	if (index_holds(r, index, git_commit_id(commit)))
-		same = 1;
-	else if (git_commit_parentcount(commit) > 0 &&
-		 index_holds(r, index, git_commit_parent_id(commit, 0))) {
-		git_commit *parent = NULL;
-		same = known = built_here(r, commit, files, n) ||
-			       (git_commit_parent(&parent, commit, 0) == 0 &&
-				       git_commit_tree(&parent_tree, parent) == 0 &&
-				       tree_is_parent_plus(git_commit_owner(commit), parent_tree,
-					       tree, files, n));
-		git_tree_free(parent_tree);
-		git_commit_free(parent);
-	}
-	if (!same && git_index_read_tree(index, tree) < 0)
-		return -1;
-	return index_add_files(r, index, tree, files, n, known);
-}
-
 /* Whether repository paths a and b are in the same directory. */
 static int same_dir(const char *a, const char *b)
 {
@@ -1046,10 +892,10 @@ int repo_publish(struct repo *r, const struct file *files, size_t n, const char 
 	 * a fifth fewer bytes for libgit2 to hash on every read and write of an index that holds
 	 * every turn's files (issue 38: 6,951 entries at turn 992, 9 M instructions a publish). */
 	if (git_repository_index(&index, r->git) < 0 ||
-		index_to_tree(r, index, commit, tree, files, n) < 0 ||
+		repo_index_to_tree(r, index, commit, tree, files, n) < 0 ||
 		git_index_set_version(index, 4) < 0 || git_index_write(index) < 0)
 		goto git_error;
-	index_record(r, &id);
+	repo_index_record(r, &id);
 	durable_point("index");
 
 	if (move_main(r, &id, commit_hex, &msg) < 0)
@@ -1133,7 +979,7 @@ int repo_rebuild_id(struct repo *r, const char *parent_rev, const struct file *f
 		goto done;
 	}
 	if (rc < 0 || (rc = make_commit(&commit_id, NULL, r->rebuild, r->git, parent, files, n,
-			       message, when, 1)) < 0)
+			       message, when, 1, NULL)) < 0)
 		goto git_error;
 	git_oid_tostr(commit_hex, 41, &commit_id);
 	ret = 0;

@@ -599,6 +599,60 @@ START_TEST(test_publish_other_bytes)
 }
 END_TEST
 
+/* repo_objects_stored confirms each object of the commit repo_build just built, by the ids
+ * the build kept (no tree read back), and through a handle that did not build it, by reading
+ * the trees: a subtree's or a blob's loose file gone is named, both ways. */
+START_TEST(test_objects_stored)
+{
+	char *dir = test_path("stored");
+	struct repo *r = init_repo(dir), *other = NULL;
+	struct buf out = BUF_INIT;
+	char c0[41], c1[41], c2[41];
+	struct file turn2[] = {
+		{ (char *)"reports/turn-0002/a.md", (unsigned char *)"# a\n", 4 },
+		{ (char *)"state.yaml", (unsigned char *)"turn: 2\n", 8 },
+	};
+
+	play_two_turns(r, c0, c1);
+	ck_assert_int_eq(repo_build(r, turn2, 2, "Turn 2", T1 + 60, c2), 0);
+	ck_assert_msg(repo_objects_stored(r, c2, turn2, 2) == 0, "%s", error_last()->message);
+	ck_assert_int_eq(repo_open(&other, dir), 0);
+	ck_assert_msg(repo_objects_stored(other, c2, turn2, 2) == 0, "%s", error_last()->message);
+	repo_free(other);
+	const char *gone[] = { "reports/turn-0002", "reports/turn-0002/a.md" };
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(
+			test_run(&out,
+				"cd '%s' && i=$(git rev-parse %s:%s) && "
+				"mv .git/objects/$(echo $i | cut -c1-2)/$(echo $i | cut -c3-) "
+				".git/gone && echo $i",
+				dir, c2, gone[k]),
+			0);
+		char *id = xstrdup(buf_str(&out));
+		id[strcspn(id, "\n")] = '\0';
+		ck_assert_int_eq(repo_objects_stored(r, c2, turn2, 2), -1);
+		ck_assert_msg(strstr(error_last()->message, id) != NULL, "%s",
+			error_last()->message);
+		ck_assert_int_eq(repo_open(&other, dir), 0);
+		ck_assert_int_eq(repo_objects_stored(other, c2, turn2, 2), -1);
+		repo_free(other);
+		buf_clear(&out);
+		ck_assert_int_eq(
+			test_run(&out,
+				"cd '%s' && mv .git/gone .git/objects/$(echo %s | cut -c1-2)/"
+				"$(echo %s | cut -c3-)",
+				dir, id, id),
+			0);
+		buf_clear(&out);
+		free(id);
+	}
+	ck_assert_msg(repo_objects_stored(r, c2, turn2, 2) == 0, "%s", error_last()->message);
+	repo_free(r);
+	buf_release(&out);
+	free(dir);
+}
+END_TEST
+
 /* The umpire's own objects are read without hashing each again once a writer says so
  * (repo_trust_own_objects, issue 38); until then libgit2 refuses an object whose bytes are
  * not its id's. The swap: state.yaml's loose object at turn 1 given campaign.yaml's bytes. */
@@ -651,6 +705,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_commit_refusals);
 	tcase_add_test(tc, test_publish_finishes_a_turn);
 	tcase_add_test(tc, test_publish_other_bytes);
+	tcase_add_test(tc, test_objects_stored);
 	/* last: the switch it turns is the process's */
 	tcase_add_test(tc, test_trust_own_objects);
 	suite_add_tcase(s, tc);
