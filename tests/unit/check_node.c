@@ -1500,7 +1500,7 @@ START_TEST(as_read_refuses_what_parse_refuses)
 		int fast = 0;
 		diag_init(&d);
 		for (int i = 0; i < 10; i++) {
-			char key[8];
+			char key[16];
 			snprintf(key, sizeof key, "k%d", i);
 			node_map_str(doc, key, "value");
 		}
