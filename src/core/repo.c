@@ -201,11 +201,14 @@ static void tree_rec_free(struct tree_rec *rec)
 	rec->n = rec->cap = 0;
 }
 
-/* Drops what repo_build kept of the commit it built: the blobs' and trees' ids. */
+/* Drops what repo_build kept of the commit it built: its files, the blobs' and trees' ids. */
 static void built_forget(struct repo *r)
 {
 	struct tree_rec rec = { r->built_trees, r->built_n_trees, r->built_n_trees };
 
+	file_list_free(r->built_files, r->built_n);
+	r->built_files = NULL;
+	r->built_n = 0;
 	tree_rec_free(&rec);
 	free(r->built_blobs);
 	r->built_blobs = NULL;
@@ -219,7 +222,6 @@ void repo_free(struct repo *r)
 		return;
 	repo_refs_changed(); /* another handle may come at r->git's address */
 	repo_forget_trees(r);
-	file_list_free(r->built_files, r->built_n);
 	built_forget(r);
 	git_repository_free(r->rebuild);
 	git_repository_free(r->git);
@@ -604,9 +606,6 @@ int repo_build(struct repo *r, const struct file *files, size_t n, const char *m
 	/* Each object a loose file, fsynced by libgit2 (GIT_OPT_ENABLE_FSYNC_GITDIR) with its
 	 * fan-out directory; repo_pack_loose packs them every TURN_PACK_EVERY turns. */
 	blobs = xcalloc(n ? n : 1, sizeof(*blobs));
-	file_list_free(r->built_files, r->built_n);
-	r->built_files = NULL;
-	r->built_n = 0;
 	built_forget(r);
 	if ((rc = make_commit(&commit_id, blobs, r->git, r->git, parent, files, n, message, when, 0,
 		     &rec)) < 0)
